@@ -1,0 +1,23 @@
+/**
+ * `npm run bench`: the one entry for every benchmark. Each suite exports `run(): Promise<BenchRow[]>`; this
+ * prints one Markdown table (for the issue notes) and exits non-zero when a target is missed.
+ * `npm run bench -- <suite>` runs only the suites whose name contains the word.
+ */
+import { printTable, type BenchRow } from './table';
+
+type Suite = { name: string; load: () => Promise<{ run: () => Promise<BenchRow[]> }> };
+
+const suites: Suite[] = [{ name: 'core-start', load: () => import('./core-start') }];
+
+async function main(): Promise<void> {
+  const filter = process.argv[2];
+  const rows: BenchRow[] = [];
+  for (const suite of suites.filter((s) => !filter || s.name.includes(filter))) {
+    process.stderr.write(`bench: ${suite.name}…\n`);
+    rows.push(...(await (await suite.load()).run()));
+  }
+  console.log(printTable(rows));
+  if (rows.some((r) => !r.pass)) process.exitCode = 1;
+}
+
+void main();

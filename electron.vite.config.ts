@@ -1,0 +1,42 @@
+/**
+ * Builds the three Electron bundles plus the web shape's server entry.
+ * - main: the Electron shell (`desktop/main.ts`) and the web server (`web/cli.ts`) share the core.
+ * - preload: ONE CommonJS file, because a `sandbox: true` preload cannot load ES modules or other files.
+ * - renderer: React; also served as-is by the web shape.
+ */
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/desktop/main.ts'),
+          web: resolve('src/main/web/cli.ts'),
+        },
+        // Native and wasm-loading packages stay external: they are resolved from node_modules at run time.
+        external: ['electron', 'better-sqlite3', 'web-tree-sitter'],
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    plugins: [react()],
+    build: {
+      outDir: 'out/renderer',
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+  },
+});

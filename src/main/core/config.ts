@@ -1,0 +1,31 @@
+/**
+ * Where data lives (SPEC.md §1): `--data-dir`, else `SKALD_HOME`, else the shell's default (Electron's userData,
+ * or `~/.skald` for the web shape). The workspace defaults to `workspace/` inside the data folder.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export interface CoreConfig {
+  dataDir: string;
+  workspaceDir: string;
+  shape: 'desktop' | 'web';
+  version: string;
+  /** A better-sqlite3 build for the running ABI (desktop); absent = the Node build in node_modules. */
+  sqliteNativeBinding?: string;
+}
+
+export function argValue(argv: readonly string[], flag: string): string | undefined {
+  const i = argv.indexOf(flag);
+  if (i >= 0) return argv[i + 1];
+  const inline = argv.find((a) => a.startsWith(`${flag}=`));
+  return inline?.slice(flag.length + 1);
+}
+
+export function resolveDataDir(argv: readonly string[], env: NodeJS.ProcessEnv, fallback = join(homedir(), '.skald')): string {
+  const chosen = argValue(argv, '--data-dir') ?? env.SKALD_HOME ?? fallback;
+  return resolve(chosen);
+}
+
+export function dbFile(dataDir: string): string {
+  return join(dataDir, 'skald.db');
+}

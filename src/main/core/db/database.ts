@@ -1,0 +1,54 @@
+/**
+ * Opens the app's SQLite store with the durability settings of security-checks D1: WAL, busy_timeout 5000,
+ * synchronous FULL (a lost approval or status after power loss is worse than a slower commit), foreign keys on,
+ * then applies the migrations. Only the main process ever holds a handle (D4).
+ *
+ * `nativeBinding` lets the desktop shell load a better-sqlite3 build for Electron's ABI while tests and the web
+ * shape use the Node build from node_modules (SPEC.md §1).
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { applyMigrations, type Migration } from './migrate';
+import { migrations as defaultMigrations } from './migrations/index';
+
+export type Db = Database.Database;
+
+export interface OpenDatabaseOptions {
+  file: string;
+  nativeBinding?: string;
+  migrations?: readonly Migration[];
+}
+
+export function openDatabase(options: OpenDatabaseOptions): Db {
+  if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
+  const db = new Database(options.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    applyMigrations(db, options.migrations ?? defaultMigrations);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Brings the WAL back to (near) zero size; called on idle and at quit so it stays bounded (D7). */
+export function checkpoint(db: Db): void {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}
+
+export function closeDatabase(db: Db): void {
+  if (!db.open) return;
+  try {
+    checkpoint(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** SQLite timestamps are stored as integer milliseconds since the epoch, UTC. */
+export const nowMs = (): number => Date.now();

@@ -1,0 +1,45 @@
+/**
+ * Schema migrations keyed by `PRAGMA user_version` (D5). Each migration runs in its own transaction together with
+ * the version bump, so a crash mid-migration leaves the previous version intact. A database written by a newer
+ * app (user_version above the newest migration we know) is refused before anything is written.
+ */
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  /** Strictly increasing; gaps are allowed so that each domain can own a range of numbers. */
+  readonly version: number;
+  readonly name: string;
+  readonly up: (db: Database.Database) => void;
+}
+
+export class NewerDatabaseError extends Error {
+  constructor(
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(`This database was written by a newer Skald (schema ${found}; this build knows up to ${supported}). It was not changed.`);
+    this.name = 'NewerDatabaseError';
+  }
+}
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+export function applyMigrations(db: Database.Database, migrations: readonly Migration[]): void {
+  const sorted = [...migrations].sort((a, b) => a.version - b.version);
+  sorted.forEach((m, i) => {
+    if (!Number.isInteger(m.version) || m.version < 1) throw new Error(`migration ${m.name}: bad version ${m.version}`);
+    if (i > 0 && sorted[i - 1]!.version === m.version) throw new Error(`two migrations share version ${m.version}`);
+  });
+  const latest = sorted.at(-1)?.version ?? 0;
+  const current = schemaVersion(db);
+  if (current > latest) throw new NewerDatabaseError(current, latest);
+  for (const migration of sorted) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      migration.up(db);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+}

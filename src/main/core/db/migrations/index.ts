@@ -1,0 +1,8 @@
+/**
+ * Every schema migration, in one explicit list (no discovery). Version ranges by domain, so parallel work never
+ * collides: 1–9 foundation, 10–19 tools, 20–29 approval, 30–39 llm/providers, 40–49 sessions, 50+ later domains.
+ */
+import type { Migration } from '../migrate';
+import { foundationSchema } from './001-foundation';
+
+export const migrations: readonly Migration[] = [foundationSchema];

@@ -1,0 +1,81 @@
+/**
+ * The tool definition and the live execution handle (tools.md "Tool Trait", "Tool execution lifecycle").
+ * A `Tool` is a catalogue entry; `run()` starts one `ToolExecution` that owns its state and its stop.
+ * An execution never touches the database or the bridge: the session driver mirrors its state.
+ */
+import type { z } from 'zod';
+import type { LabelLength } from '../../../shared/labels';
+import type { ToolCategory } from '../../../shared/tool-names';
+
+export type ToolExecutionState =
+  | 'pending'
+  | 'awaiting_approval'
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'rejected';
+
+export type ToolDbStatus = 'running' | 'pending' | 'done' | 'failed' | 'cancelled' | 'rejected';
+
+/** The persisted status of each state, exactly as tools.md's table. */
+export const DB_STATUS_OF_STATE: Readonly<Record<ToolExecutionState, ToolDbStatus>> = {
+  pending: 'running',
+  awaiting_approval: 'pending',
+  running: 'running',
+  completed: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  rejected: 'rejected',
+};
+
+export type ResultType = 'string' | 'json';
+
+/** The three terminal outcomes `wait()` can return; approval-phase states belong to the session driver. */
+export type ExecutionOutcome =
+  | { kind: 'completed'; result: string; resultType?: ResultType }
+  | { kind: 'failed'; error: string }
+  | { kind: 'cancelled'; note?: string };
+
+export interface ToolExecution {
+  state(): ToolExecutionState;
+  wait(): Promise<ExecutionOutcome>;
+  /** Default: abort the work's signal. Bespoke executions may also tear down remote work. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** What a tool may use while it runs. Effects come through here, never through ambient globals. */
+export interface ToolRunContext {
+  /** The session's working directory; relative paths resolve against it. */
+  workingDir: string;
+  /** The workspace root (the agent's project folder). */
+  workspaceDir: string;
+  /** Aborted by `stop()` or the turn's cancel signal. */
+  signal: AbortSignal;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+/** Raw model arguments: parsed by the tool's zod schema before use. */
+export type ToolArgs = Record<string, unknown>;
+
+export interface Tool<Input extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  /** The zod schema: the single source of the JSON Schema the model sees and of runtime validation. */
+  readonly input: Input;
+  readonly category: ToolCategory;
+  readonly subAgentsOnly?: boolean;
+  readonly rootAgentOnly?: boolean;
+  /** Read-only or declared idempotent: may re-run after a crash without asking (SPEC.md §3.6). */
+  readonly isIdempotent?: boolean;
+  parametersSchema(): Record<string, unknown>;
+  describe(args: ToolArgs, length: LabelLength): string;
+  targetPath(args: ToolArgs): string | null;
+  run(args: ToolArgs, ctx: ToolRunContext): ToolExecution;
+  openaiDefinition(): OpenAiToolDefinition;
+}
+
+export interface OpenAiToolDefinition {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}

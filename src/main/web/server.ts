@@ -1,0 +1,130 @@
+/**
+ * The web shape (SPEC.md §1): an HTTP server on 127.0.0.1 serving the built renderer, and a WebSocket at `/ws`
+ * carrying the bridge contract. Every request and socket passes `checkAccess`; a bad frame gets an error reply
+ * and the socket stays up.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { eventFamilies } from '../../shared/contract/index';
+import { dispatchCall } from '../core/bridge/dispatch';
+import type { Core } from '../core/index';
+import { buildCsp } from '../core/security/csp';
+import { checkAccess, TOKEN_COOKIE } from './access';
+import { readStatic } from './static-files';
+import { ClientFrameSchema, type ServerFrame } from './wire';
+
+export interface WebServerOptions {
+  core: Core;
+  rendererDir: string;
+  port?: number;
+  token?: string;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface WebServer {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const log = options.log ?? ((m, e) => console.error(`[web] ${m}`, e ?? ''));
+  let port = 0;
+
+  const http = createServer((req, res) => {
+    void handleHttp(req, res).catch((error) => {
+      log('http handler failed', error);
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+
+  async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const verdict = checkAccess(req, port, token);
+    if (!verdict.ok) {
+      res.writeHead(verdict.status, { 'content-type': 'text/plain' }).end(`${verdict.reason}\n`);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405).end();
+      return;
+    }
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const file = await readStatic(options.rendererDir, path);
+    if (!file) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    const headers: Record<string, string | string[]> = {
+      'content-type': file.type,
+      'content-security-policy': buildCsp(),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    };
+    if (verdict.viaQuery) headers['set-cookie'] = `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : file.body);
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  http.on('upgrade', (req, socket, head) => {
+    const verdict = checkAccess(req, port, token);
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (!verdict.ok || path !== '/ws') {
+      socket.end(`HTTP/1.1 ${verdict.ok ? 404 : verdict.status} Refused\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => onSocket(ws));
+  });
+
+  function onSocket(ws: WebSocket): void {
+    const send = (frame: ServerFrame) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    };
+    const disposers = eventFamilies.map((family) =>
+      options.core.events.subscribe(family, (payload) => send({ type: 'event', family, payload })),
+    );
+    ws.on('message', (data) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(data.toString());
+      } catch {
+        send({ type: 'result', id: null, ok: false, error: { code: 'bad_frame', message: 'Frame is not JSON.' } });
+        return;
+      }
+      const frame = ClientFrameSchema.safeParse(raw);
+      if (!frame.success) {
+        send({ type: 'result', id: null, ok: false, error: { code: 'bad_frame', message: 'Frame does not match the wire format.' } });
+        return;
+      }
+      const { id, channel, request } = frame.data;
+      void dispatchCall(options.core.handlers, channel, request, log).then((outcome) =>
+        send(outcome.ok ? { type: 'result', id, ok: true, result: outcome.result } : { type: 'result', id, ok: false, error: outcome.error }),
+      );
+    });
+    ws.on('close', () => disposers.forEach((d) => d()));
+    ws.on('error', (error) => log('socket error', error));
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (http.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

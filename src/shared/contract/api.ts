@@ -1,0 +1,50 @@
+/**
+ * Builds the `window.skald` object from the contract: one function per call (grouped by domain) and one subscribe
+ * function per event family under `on`. The preload (IPC) and the web client (WebSocket) both use it, so neither
+ * can drift from the contract and neither exposes a generic invoke/on/send.
+ */
+import {
+  callChannels,
+  eventFamilies,
+  splitChannel,
+  type CallChannel,
+  type CallRequest,
+  type CallResponse,
+  type EventFamily,
+  type EventPayload,
+} from './index';
+
+type DomainOf<C extends string> = C extends `${infer D}:${string}` ? D : never;
+type VerbOf<C extends string> = C extends `${string}:${infer V}` ? V : never;
+
+export type SkaldApi = {
+  [D in DomainOf<CallChannel>]: {
+    [C in CallChannel as DomainOf<C> extends D ? VerbOf<C> : never]: (request: CallRequest<C>) => Promise<CallResponse<C>>;
+  };
+} & {
+  on: { [F in EventFamily]: (listener: (payload: EventPayload<F>) => void) => () => void };
+};
+
+export interface ApiTransport {
+  invoke(channel: CallChannel, request: unknown): Promise<unknown>;
+  subscribe(family: EventFamily, listener: (payload: unknown) => void): () => void;
+}
+
+export function buildSkaldApi(transport: ApiTransport): SkaldApi {
+  const api: Record<string, Record<string, unknown>> = { on: {} };
+  for (const channel of callChannels) {
+    const [domain, verb] = splitChannel(channel);
+    api[domain] ??= {};
+    api[domain][verb] = (request: unknown) => transport.invoke(channel, request ?? {});
+  }
+  for (const family of eventFamilies) {
+    api.on![family] = (listener: (payload: unknown) => void) => transport.subscribe(family, listener);
+  }
+  // The shape is exactly SkaldApi by construction from the same keys; TS cannot follow the loop.
+  return api as unknown as SkaldApi;
+}
+
+/** The exact set of top-level keys `window.skald` has: used by the E2 check. */
+export function exposedKeys(): string[] {
+  return [...new Set(callChannels.map((c) => splitChannel(c)[0])), 'on'].sort();
+}

@@ -1,0 +1,32 @@
+/**
+ * The single source of every bridge call and event (SPEC.md §2). Main registers one handler per key of `calls`,
+ * the preload and the web client expose one function per key, and both parse with these schemas.
+ * Domains live in their own files; this module only joins them.
+ */
+import type { z } from 'zod';
+import { appCalls, AppEventSchema } from './app';
+import type { CallSpec } from './define';
+
+export * from './define';
+export * from './app';
+
+export const calls = {
+  ...appCalls,
+} as const satisfies Record<string, CallSpec>;
+
+export const events = {
+  app: AppEventSchema,
+} as const satisfies Record<string, z.ZodType>;
+
+export type Calls = typeof calls;
+export type CallChannel = keyof Calls;
+export type CallRequest<C extends CallChannel> = z.input<Calls[C]['request']>;
+export type CallResponse<C extends CallChannel> = z.output<Calls[C]['response']>;
+export type ParsedRequest<C extends CallChannel> = z.output<Calls[C]['request']>;
+
+export type Events = typeof events;
+export type EventFamily = keyof Events;
+export type EventPayload<F extends EventFamily> = z.output<Events[F]>;
+
+export const callChannels = Object.keys(calls) as CallChannel[];
+export const eventFamilies = Object.keys(events) as EventFamily[];
