@@ -1,0 +1,61 @@
+/**
+ * One loader for tree-sitter grammars (web-tree-sitter + the `.wasm` files the per-language npm packages ship),
+ * shared by the outline tool and the shell-aware approval rules. The runtime is initialised once and each grammar
+ * is loaded once, lazily, then cached. Limit: a language without an installable grammar package has no entry here
+ * (callers fall back to text).
+ */
+import { createRequire } from 'node:module';
+import { Language, Parser } from 'web-tree-sitter';
+
+const require = createRequire(import.meta.url);
+
+/** Grammar id → `package/file.wasm`, resolved through node_modules so it works from source and from the bundle. */
+export const GRAMMAR_WASM = {
+  python: 'tree-sitter-python/tree-sitter-python.wasm',
+  javascript: 'tree-sitter-javascript/tree-sitter-javascript.wasm',
+  typescript: 'tree-sitter-typescript/tree-sitter-typescript.wasm',
+  tsx: 'tree-sitter-typescript/tree-sitter-tsx.wasm',
+  go: 'tree-sitter-go/tree-sitter-go.wasm',
+  java: 'tree-sitter-java/tree-sitter-java.wasm',
+  c: 'tree-sitter-c/tree-sitter-c.wasm',
+  cpp: 'tree-sitter-cpp/tree-sitter-cpp.wasm',
+  lua: '@tree-sitter-grammars/tree-sitter-lua/tree-sitter-lua.wasm',
+  ruby: 'tree-sitter-ruby/tree-sitter-ruby.wasm',
+  bash: 'tree-sitter-bash/tree-sitter-bash.wasm',
+  elixir: 'tree-sitter-elixir/tree-sitter-elixir.wasm',
+  json: 'tree-sitter-json/tree-sitter-json.wasm',
+  yaml: '@tree-sitter-grammars/tree-sitter-yaml/tree-sitter-yaml.wasm',
+  html: 'tree-sitter-html/tree-sitter-html.wasm',
+  css: 'tree-sitter-css/tree-sitter-css.wasm',
+} as const;
+
+export type GrammarId = keyof typeof GRAMMAR_WASM;
+
+let runtime: Promise<void> | undefined;
+const languages = new Map<GrammarId, Promise<Language>>();
+
+function initRuntime(): Promise<void> {
+  runtime ??= Parser.init({
+    locateFile: (name: string) => require.resolve(`web-tree-sitter/${name}`),
+  });
+  return runtime;
+}
+
+export function loadLanguage(id: GrammarId): Promise<Language> {
+  let pending = languages.get(id);
+  if (!pending) {
+    pending = initRuntime().then(() => Language.load(require.resolve(GRAMMAR_WASM[id])));
+    // A failed load must not poison the cache forever: the next caller retries.
+    pending.catch(() => languages.delete(id));
+    languages.set(id, pending);
+  }
+  return pending;
+}
+
+/** A fresh parser for one grammar. Parsers are cheap; languages are the expensive part and are cached. */
+export async function createParser(id: GrammarId): Promise<Parser> {
+  const language = await loadLanguage(id);
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return parser;
+}
