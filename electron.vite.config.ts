@@ -24,6 +24,8 @@ export default defineConfig({
   },
   preload: {
     build: {
+      // Sandboxed preloads cannot `require` packages: bundle zod and the contract into the one file.
+      externalizeDeps: false,
       outDir: 'out/preload',
       rollupOptions: {
         input: { index: resolve('src/preload/index.ts') },

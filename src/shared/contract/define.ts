@@ -44,3 +44,16 @@ export class BridgeError extends Error {
 export const shortText = (max = 1_000) => z.string().max(max);
 export const longText = (max = 2_000_000) => z.string().max(max);
 export const id = z.number().int().nonnegative();
+
+/**
+ * Errors cross Electron's contextBridge as plain messages, so the code travels inside it: `[code] message`.
+ * `bridgeErrorFromMessage` turns it back into a BridgeError on the renderer side.
+ */
+export function wireErrorMessage(error: BridgeErrorShape): string {
+  return `[${error.code}] ${error.message}`;
+}
+
+export function bridgeErrorFromMessage(message: string): BridgeError {
+  const match = /^\[([a-z_]+)\] ([\s\S]*)$/.exec(message);
+  return match ? new BridgeError(match[1]!, match[2]!) : new BridgeError('unknown', message);
+}

@@ -1,0 +1,41 @@
+/**
+ * Hardening applied to every webContents (E5–E8): navigation away from the app is prevented, new windows are
+ * denied (http(s) links go through `openExternalSafe`), `<webview>` cannot attach, and permission requests
+ * (camera, geolocation, notifications …) are denied.
+ */
+import type { Session, WebContents } from 'electron';
+import { APP_ORIGIN } from './ipc-registrar';
+
+export function isAppUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}` === APP_ORIGIN;
+  } catch {
+    return false;
+  }
+}
+
+export function hardenWebContents(contents: WebContents, openExternal: (url: string) => void, log: (m: string) => void): void {
+  contents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url)) {
+      event.preventDefault();
+      log(`blocked navigation to ${url.slice(0, 200)}`);
+    }
+  });
+  contents.on('will-frame-navigate', (event) => {
+    if (event.isMainFrame && !isAppUrl(event.url)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => {
+    event.preventDefault();
+    log('blocked a <webview>');
+  });
+  contents.setWindowOpenHandler(({ url }) => {
+    openExternal(url);
+    return { action: 'deny' };
+  });
+}
+
+export function denyPermissions(session: Session): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+}
