@@ -3,7 +3,7 @@
  * response (E4). Paths outside the renderer folder are refused.
  */
 import { buildCsp } from '../core/security/csp';
-import { readStatic } from '../web/static-files';
+import { readStatic } from '../core/http/static-files';
 
 export async function serveAppRequest(rendererDir: string, requestUrl: string): Promise<Response> {
   const url = new URL(requestUrl);

@@ -12,7 +12,7 @@ import { dispatchCall } from '../core/bridge/dispatch';
 import type { Core } from '../core/index';
 import { buildCsp } from '../core/security/csp';
 import { checkAccess, TOKEN_COOKIE } from './access';
-import { readStatic } from './static-files';
+import { readStatic } from '../core/http/static-files';
 import { ClientFrameSchema, type ServerFrame } from './wire';
 
 export interface WebServerOptions {

@@ -1,0 +1,103 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
+import { openDatabase } from './database';
+import { applyMigrations, NewerDatabaseError, schemaVersion, type Migration } from './migrate';
+import { migrations } from './migrations/index';
+
+afterAll(cleanupTempDirs);
+const root = join(__dirname, '../../../..');
+
+describe('store', () => {
+  it('reads back the durability pragmas (D1)', () => {
+    const db = openDatabase({ file: join(tempDir(), 'a.db') });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(schemaVersion(db)).toBe(Math.max(...migrations.map((m) => m.version)));
+    db.close();
+  });
+
+  it('refuses a database from a newer version without writing to it (D5)', () => {
+    const file = join(tempDir(), 'newer.db');
+    const raw = new Database(file);
+    raw.pragma('user_version = 9999');
+    raw.exec('CREATE TABLE keep (x)');
+    raw.close();
+    expect(() => openDatabase({ file })).toThrow(NewerDatabaseError);
+    const check = new Database(file);
+    expect(check.pragma('user_version', { simple: true })).toBe(9999);
+    expect(check.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'settings'").get()).toEqual({ n: 0 });
+    check.close();
+  });
+
+  it('a failing migration leaves the previous version and schema intact (D5)', () => {
+    const file = join(tempDir(), 'm.db');
+    const good: Migration = { version: 1, name: 'good', up: (db) => db.exec('CREATE TABLE t1 (x)') };
+    const bad: Migration = { version: 2, name: 'bad', up: (db) => { db.exec('CREATE TABLE t2 (x)'); throw new Error('boom'); } };
+    const db = new Database(file);
+    expect(() => applyMigrations(db, [good, bad])).toThrow('boom');
+    expect(schemaVersion(db)).toBe(1);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 't2'").get()).toBeUndefined();
+    db.close();
+  });
+
+  it('refuses two migrations with one version', () => {
+    const db = new Database(':memory:');
+    const m: Migration = { version: 3, name: 'a', up: () => {} };
+    expect(() => applyMigrations(db, [m, { ...m, name: 'b' }])).toThrow(/share version 3/);
+  });
+
+  it('upgrades a database of every earlier version cleanly (D5)', () => {
+    const sorted = [...migrations].sort((a, b) => a.version - b.version);
+    for (let i = 0; i < sorted.length; i++) {
+      const file = join(tempDir(), `v${i}.db`);
+      const older = new Database(file);
+      applyMigrations(older, sorted.slice(0, i));
+      older.close();
+      const db = openDatabase({ file });
+      expect(schemaVersion(db)).toBe(sorted.at(-1)!.version);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      db.close();
+    }
+  });
+
+  it('every acknowledged commit survives SIGKILL at random moments; integrity stays ok (D2, D3)', async () => {
+    const file = join(tempDir(), 'kill.db');
+    let acked = 0;
+    for (let round = 0; round < 25; round++) {
+      acked = Math.max(acked, await runWriterAndKill(file, 20 + Math.random() * 120));
+      const db = new Database(file, { readonly: true });
+      const a = db.prepare('SELECT count(*) AS n, max(n) AS top FROM kill_a').get() as { n: number; top: number };
+      const b = db.prepare('SELECT count(*) AS n FROM kill_b').get() as { n: number };
+      expect(a.top).toBeGreaterThanOrEqual(acked);
+      expect(a.n).toBe(a.top); // no gaps: the rows are 1..top
+      expect(b.n).toBe(a.n); // both tables of each transaction, or neither
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      db.close();
+    }
+    expect(acked).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+function runWriterAndKill(file: string, afterMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/db-writer.ts'), file], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      const before = out.includes('ready');
+      out += chunk.toString();
+      if (!before && out.includes('ready')) setTimeout(() => child.kill('SIGKILL'), afterMs);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('exit', (code, signal) => {
+      if (signal !== 'SIGKILL') return reject(new Error(`writer exited ${code}: ${err}`));
+      const acks = [...out.matchAll(/ack (\d+)\n/g)].map((m) => Number(m[1]));
+      resolve(acks.length ? Math.max(...acks) : 0);
+    });
+  });
+}

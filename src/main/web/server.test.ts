@@ -1,0 +1,122 @@
+import { request } from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { cleanupTempDirs, tempDir } from '../../../test/helpers/temp';
+import { createCore, type Core } from '../core/index';
+import { startWebServer, type WebServer } from './server';
+
+let core: Core;
+let server: WebServer;
+let rendererDir: string;
+
+beforeAll(async () => {
+  const dir = tempDir();
+  rendererDir = join(dir, 'renderer');
+  mkdirSync(rendererDir);
+  writeFileSync(join(rendererDir, 'index.html'), '<html>skald</html>');
+  writeFileSync(join(dir, 'outside.txt'), 'secret outside');
+  core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' });
+  server = await startWebServer({ core, rendererDir, log: () => {} });
+});
+
+afterAll(async () => {
+  await server.close();
+  await core.dispose();
+  cleanupTempDirs();
+});
+
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}`, ...headers } }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function socket(headers: Record<string, string> = {}, query = `?token=${server.token}`): WebSocket {
+  return new WebSocket(`ws://127.0.0.1:${server.port}/ws${query}`, { headers: { origin: `http://127.0.0.1:${server.port}`, ...headers } });
+}
+
+function nextMessage(ws: WebSocket): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => ws.once('message', (data) => resolve(JSON.parse(data.toString()))));
+}
+
+describe('web shape server', () => {
+  it('serves the renderer only with the token, then via the cookie it set', async () => {
+    expect((await get('/')).status).toBe(401);
+    expect((await get('/?token=wrong')).status).toBe(401);
+    const first = await get(`/?token=${server.token}`);
+    expect(first.status).toBe(200);
+    expect(first.body).toContain('skald');
+    expect(String(first.headers['content-security-policy'])).toContain("script-src 'self'");
+    const cookie = String(first.headers['set-cookie']).split(';')[0]!;
+    expect((await get('/index.html', { cookie })).status).toBe(200);
+  });
+
+  it('refuses a foreign Host (DNS rebinding) and a foreign Origin', async () => {
+    expect((await get(`/?token=${server.token}`, { host: `evil.example:${server.port}` })).status).toBe(421);
+    expect((await get(`/?token=${server.token}`, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await get(`/?token=${server.token}`, { origin: `https://127.0.0.1:${server.port}` })).status).toBe(403);
+  });
+
+  it('never serves files outside the renderer folder', async () => {
+    for (const path of ['/../outside.txt', '/%2e%2e/outside.txt', '/..%2foutside.txt', '/%00']) {
+      const res = await get(`${path}?token=${server.token}`.replace('?', path.includes('?') ? '&' : '?'));
+      expect(res.status).toBe(404);
+      expect(res.body).not.toContain('secret outside');
+    }
+  });
+
+  it('refuses sockets without the token or from another origin', async () => {
+    for (const ws of [socket({}, ''), socket({ origin: 'http://evil.example' })]) {
+      const code = await new Promise<string>((resolve) => {
+        ws.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
+        ws.on('error', () => resolve('error'));
+        ws.on('open', () => resolve('open'));
+      });
+      expect(code).not.toBe('open');
+    }
+  });
+
+  it('round-trips a call and pushes the event it emits', async () => {
+    const ws = socket();
+    await new Promise((r) => ws.once('open', r));
+    const messages: Record<string, unknown>[] = [];
+    ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
+    ws.send(JSON.stringify({ type: 'call', id: 7, channel: 'app:ping', request: { text: 'hi' } }));
+    await expect.poll(() => messages.length).toBeGreaterThanOrEqual(2);
+    expect(messages).toContainEqual(expect.objectContaining({ type: 'result', id: 7, ok: true, result: expect.objectContaining({ text: 'hi' }) }));
+    expect(messages).toContainEqual(expect.objectContaining({ type: 'event', family: 'app', payload: expect.objectContaining({ type: 'pong', text: 'hi' }) }));
+    ws.close();
+  });
+
+  it('answers bad frames with an error and keeps the socket and the server up', async () => {
+    const ws = socket();
+    await new Promise((r) => ws.once('open', r));
+    for (const frame of ['not json', '{"type":"call"}', JSON.stringify({ type: 'call', id: 1, channel: 'app:nope', request: {} }), JSON.stringify({ type: 'call', id: 2, channel: 'app:ping', request: { text: 5 } })]) {
+      const reply = nextMessage(ws);
+      ws.send(frame);
+      expect(await reply).toMatchObject({ type: 'result', ok: false });
+    }
+    const reply = nextMessage(ws);
+    ws.send(JSON.stringify({ type: 'call', id: 3, channel: 'app:info', request: {} }));
+    expect(await reply).toMatchObject({ id: 3, ok: true, result: { shape: 'web' } });
+    ws.close();
+  });
+
+  it('leaves no event subscription behind when sockets close', async () => {
+    await expect.poll(() => core.events.size()).toBe(0); // earlier tests' sockets finish closing
+    const before = core.events.size();
+    const ws = socket();
+    await new Promise((r) => ws.once('open', r));
+    expect(core.events.size()).toBeGreaterThan(before);
+    ws.close();
+    await expect.poll(() => core.events.size()).toBe(before);
+  });
+});
