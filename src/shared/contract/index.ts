@@ -5,10 +5,14 @@
  */
 import type { z } from 'zod';
 import { appCalls, AppEventSchema } from './app';
+import { ChatEventSchema } from './chat';
 import type { CallSpec } from './define';
+import { ViewerEventSchema } from './viewer';
 
 export * from './define';
 export * from './app';
+export * from './chat';
+export * from './viewer';
 
 export const calls = {
   ...appCalls,
@@ -16,6 +20,8 @@ export const calls = {
 
 export const events = {
   app: AppEventSchema,
+  chat: ChatEventSchema,
+  viewer: ViewerEventSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Calls = typeof calls;

@@ -4,5 +4,6 @@
  */
 import type { Migration } from '../migrate';
 import { foundationSchema } from './001-foundation';
+import { sessionsSchema } from './040-sessions';
 
-export const migrations: readonly Migration[] = [foundationSchema];
+export const migrations: readonly Migration[] = [foundationSchema, sessionsSchema];

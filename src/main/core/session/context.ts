@@ -1,0 +1,105 @@
+/**
+ * Rebuilds the model's context from the database every round (reference-facts.md §2): one system message
+ * (static prompt → scratchpad → dynamic tail) → history (from the `/clear` point, capped, starting at a user message). The dynamic tail holds date,
+ * time zone, OS, working directory and the run context's prompts. Tool results are replayed by status, so a call without a
+ * result (a crash) still yields a valid request; big results of earlier turns are hidden from the model only.
+ */
+import { platform, release } from 'node:os';
+import type { ChatMessage } from './ports';
+import type { MessageRow, SessionStore, ToolRow } from './session-store';
+
+export const HISTORY_CAP = 30;
+export const MAX_OLD_TOOL_RESULT_CHARS = 20_000;
+export const INTERRUPTED_TEXT =
+  'Error: this call was interrupted (the app stopped before it finished). Check the current state (files, processes) before retrying it.';
+
+export interface ContextInput {
+  sessionId: number;
+  contextStartId: number;
+  systemPrompt: string;
+  extraSystemPrompts: string[];
+  workingDir: string;
+  scratchpad: { key: string; value: string }[];
+  now?: Date;
+}
+
+export function replayToolResult(row: Pick<ToolRow, 'status' | 'result'>): string {
+  switch (row.status) {
+    case 'done':
+      return row.result ?? '';
+    case 'failed':
+      return `Error: ${row.result ?? 'the tool failed'}`;
+    case 'rejected':
+    case 'cancelled':
+      return row.result ?? (row.status === 'rejected' ? 'The call was rejected.' : 'The call was cancelled.');
+    default:
+      return INTERRUPTED_TEXT;
+  }
+}
+
+function dynamicTail(input: ContextInput): string {
+  const now = input.now ?? new Date();
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return [
+    `Current date and time: ${now.toISOString()} (time zone ${zone}).`,
+    `Operating system: ${platform()} ${release()}.`,
+    `Working directory: ${input.workingDir} (relative paths resolve against it).`,
+    ...input.extraSystemPrompts,
+  ].join('\n');
+}
+
+/** Keeps the last `cap` rows, moving the start forward to a user message so no tool result loses its call. */
+function capHistory(rows: MessageRow[], cap: number): MessageRow[] {
+  if (rows.length <= cap) return rows;
+  const tail = rows.slice(rows.length - cap);
+  const firstUser = tail.findIndex((r) => r.role !== 'assistant');
+  return firstUser <= 0 ? tail : tail.slice(firstUser);
+}
+
+export function buildContext(store: SessionStore, input: ContextInput): ChatMessage[] {
+  // One system message (static → scratchpad → dynamic tail): some providers accept a system message only first.
+  const system = [input.systemPrompt];
+  if (input.scratchpad.length > 0) {
+    system.push(`<scratchpad>${input.scratchpad.map((n) => `<note key="${n.key}">${n.value}</note>`).join('')}</scratchpad>`);
+  }
+  system.push(dynamicTail(input));
+  const messages: ChatMessage[] = [{ role: 'system', content: system.join('\n\n') }];
+
+  const rows = capHistory(
+    store.contextMessages(input.sessionId, input.contextStartId).filter((r) => !(r.role !== 'assistant' && r.status === 'failed')),
+    HISTORY_CAP,
+  );
+  const tools = rows.length ? store.toolsFromMessage(input.sessionId, rows[0]!.id) : [];
+  const toolsByMessage = new Map<number, ToolRow[]>();
+  for (const t of tools) {
+    if (t.message_id === null) continue;
+    const list = toolsByMessage.get(t.message_id) ?? [];
+    list.push(t);
+    toolsByMessage.set(t.message_id, list);
+  }
+  const lastUserId = [...rows].reverse().find((r) => r.role !== 'assistant')?.id ?? 0;
+
+  for (const row of rows) {
+    if (row.role !== 'assistant') {
+      // Consecutive user/agent rows merge into one user message (providers want alternation).
+      const prev = messages.at(-1);
+      if (prev?.role === 'user') prev.content = `${prev.content}\n\n${row.content}`;
+      else messages.push({ role: 'user', content: row.content });
+      continue;
+    }
+    const calls = toolsByMessage.get(row.id) ?? [];
+    if (calls.length === 0) {
+      if (row.content) messages.push({ role: 'assistant', content: row.content });
+      continue;
+    }
+    messages.push({ role: 'assistant', content: row.content, tool_calls: calls.map((c) => ({ id: c.tool_call_id, name: c.name, arguments: c.arguments })) });
+    for (const call of calls) {
+      let content = replayToolResult(call);
+      if (row.id < lastUserId && content.length > MAX_OLD_TOOL_RESULT_CHARS) {
+        content = `[result of an earlier turn hidden: ${content.length} characters; run the tool again if you need it]`;
+      }
+      messages.push({ role: 'tool', tool_call_id: call.tool_call_id, content });
+    }
+  }
+  return messages;
+}

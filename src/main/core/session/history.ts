@@ -1,0 +1,79 @@
+/**
+ * Maps history rows to what the chat view renders: messages with their tool cards, the decision's "why", and
+ * whether a `running` row is live or was interrupted by a stop of the app (SPEC.md §3.6).
+ */
+import type { DecisionWhy, HistoryMessage, ToolCard } from '../../../shared/contract/chat';
+import { parseArguments } from './tool-call';
+import type { ToolsPort } from './ports';
+import type { MessageRow, ToolRow } from './session-store';
+
+export interface PendingInfo {
+  request_id: number;
+  args_hash: string;
+  old_content: string | null;
+  new_content: string | null;
+}
+
+export function toolCard(row: ToolRow, tools: ToolsPort, isLive: boolean, pending: PendingInfo | null): ToolCard {
+  const parsed = parseArguments(row.arguments);
+  const args = parsed.ok ? parsed.args : {};
+  let decision: DecisionWhy | null = null;
+  try {
+    decision = row.decision ? (JSON.parse(row.decision) as DecisionWhy) : null;
+  } catch {
+    decision = null;
+  }
+  return {
+    tool_call_id: row.tool_call_id,
+    message_id: row.message_id,
+    name: row.name,
+    arguments: row.arguments,
+    status: row.status,
+    result: row.result,
+    result_type: row.result_type,
+    label_short: tools.describeCall(row.name, args, 'short'),
+    label_full: tools.describeCall(row.name, args, 'full'),
+    path: tools.targetPath(row.name, args),
+    decision,
+    interrupted: row.status === 'running' && !isLive,
+    pending: row.status === 'pending' ? pending : null,
+  };
+}
+
+export function historyMessages(
+  messages: MessageRow[],
+  tools: ToolRow[],
+  port: ToolsPort,
+  isLive: boolean,
+  pendingOf: (toolCallId: string) => PendingInfo | null,
+): HistoryMessage[] {
+  const byMessage = new Map<number, ToolCard[]>();
+  for (const row of tools) {
+    if (row.message_id === null) continue;
+    const list = byMessage.get(row.message_id) ?? [];
+    list.push(toolCard(row, port, isLive, pendingOf(row.tool_call_id)));
+    byMessage.set(row.message_id, list);
+  }
+  return messages.map((m) => {
+    let queued = false;
+    try {
+      queued = Boolean(m.metadata && (JSON.parse(m.metadata) as { queued?: number }).queued);
+    } catch {
+      queued = false;
+    }
+    return {
+      id: m.id,
+      role: m.role,
+      content: m.content,
+      status: m.status,
+      queued,
+      reasoning: m.reasoning_content,
+      input_tokens: m.input_tokens,
+      output_tokens: m.output_tokens,
+      cost: m.cost,
+      model: m.model,
+      created_at: m.created_at,
+      tools: byMessage.get(m.id) ?? [],
+    };
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * What the turn loop needs from its neighbours, as narrow interfaces (ports). The composition root passes the
+ * real services (tool registry, approval gate, LLM client); tests pass the same real services, never mocks of
+ * the loop itself. Keeping the ports here lets the loop stay independent of how those services are built.
+ */
+import type { LabelLength } from '../../../shared/labels';
+import type { RunContext } from '../../../shared/run-context';
+import type { ToolCategory } from '../../../shared/tool-names';
+import type { OpenAiToolDefinition, ToolArgs, ToolExecution, ToolRunContext } from '../tools/tool';
+
+/** Our own OpenAI-shape history, rebuilt from the database every round. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls?: { id: string; name: string; arguments: string }[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface LlmTurn {
+  text: string;
+  reasoning: string;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  usage: { inputTokens: number; outputTokens: number };
+  cost: number | null;
+  modelId: string;
+  finishReason: string;
+}
+
+export interface ModelPort {
+  streamRound(request: {
+    modelSelection: 'auto' | string;
+    messages: ChatMessage[];
+    tools: ToolSpec[];
+    signal: AbortSignal;
+    onTextDelta: (text: string) => void;
+    onReasoningDelta: (text: string) => void;
+    onFallback?: (event: { from: string; to: string; reason: string }) => void;
+    onFailed?: (event: { tried: string[]; last_error: string }) => void;
+  }): Promise<LlmTurn>;
+}
+
+export interface ToolsPort {
+  run(name: string, args: ToolArgs, ctx: ToolRunContext): ToolExecution | null;
+  describeCall(name: string, args: ToolArgs, length: LabelLength): string;
+  targetPath(name: string, args: ToolArgs): string | null;
+  categoryOf(name: string): ToolCategory | null;
+  isIdempotent(name: string): boolean;
+  openaiDefinitions(): OpenAiToolDefinition[];
+}
+
+export type GateAction = 'allow' | 'deny' | 'require';
+export interface GateDecision {
+  action: GateAction;
+  why: { kind: string; ruleId?: number | null; text: string };
+}
+
+export interface GateCall {
+  sessionId: number;
+  agentId: string;
+  source: string;
+  toolName: string;
+  category: ToolCategory | null;
+  args: ToolArgs;
+  runContext: RunContext;
+  workingDir: string;
+}
+
+export interface ApprovalOutcome {
+  approved: boolean;
+  note: string;
+}
+
+export interface GatePort {
+  check(call: GateCall): GateDecision;
+  isHidden(groupId: string | undefined, toolName: string): boolean;
+  argsHash(args: ToolArgs): string;
+  /** Called inside the caller's transaction, together with the tool-row update (C4). */
+  recordDecision(entry: { toolCallId: string; sessionId: number; decision: GateDecision; argsHash: string; actor: 'policy' | 'user' }): void;
+  /** Flips the row to `pending`, registers the waiter and emits the approval events; resolves on the human's answer. */
+  requestApproval(request: {
+    sessionId: number;
+    toolCallId: string;
+    toolName: string;
+    args: ToolArgs;
+    argsHash: string;
+    category: ToolCategory | null;
+    agentId: string;
+    source: string;
+    oldContent: string | null;
+    newContent: string | null;
+    signal: AbortSignal;
+  }): Promise<ApprovalOutcome>;
+  rejectText(note: string): string;
+  cancelForSession(sessionId: number): void;
+}

@@ -1,0 +1,302 @@
+/**
+ * The chat sessions service: one turn at a time per session, messages sent during a turn queued for the next
+ * round boundary, `/stop` through one cancel signal per turn, slash commands in the core, and resume after a
+ * restart (SPEC.md §3.6). The message is persisted and echoed (`user_message`) before anything else runs.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { BridgeError } from '../../../shared/contract/define';
+import type { ChatEventBody, HistoryMessage } from '../../../shared/contract/chat';
+import { RunContextSchema, type RunContext } from '../../../shared/run-context';
+import type { Db } from '../db/database';
+import type { EventBus } from '../events';
+import { resolvePath } from '../tools/_policy/paths';
+import { historyMessages, type PendingInfo } from './history';
+import type { GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
+import { SessionStore } from './session-store';
+import { isSlashCommand, runSlashCommand } from './slash-commands';
+import { readScratchpad, syntheticToolSpecs, type SyntheticEnv } from './synthetic-tools';
+import { executeCall, type CallEnv } from './tool-call';
+import { runTurn, type TurnEnv, type TurnResult } from './turn';
+
+export interface ModelCatalogPort {
+  listText(current: string | null): string;
+  select(arg: string): { ok: boolean; selection: 'auto' | string; message: string };
+}
+
+export interface SessionDeps {
+  db: Db;
+  events: EventBus;
+  tools: ToolsPort;
+  gate: GatePort;
+  model: ModelPort;
+  models: ModelCatalogPort;
+  workspaceDir: string;
+  dataDir: string;
+  agentsDir: string;
+  pendingOf: (toolCallId: string) => PendingInfo | null;
+  requestRestart: () => void;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+interface ActiveTurn {
+  controller: AbortController;
+  done: Promise<TurnResult>;
+}
+
+const INTERRUPTED_MOVED_ON = 'Interrupted when the app stopped, and not re-run: the conversation moved on.';
+
+export class SessionManager {
+  readonly store: SessionStore;
+  private readonly active = new Map<number, ActiveTurn>();
+
+  constructor(private readonly deps: SessionDeps) {
+    this.store = new SessionStore(deps.db);
+  }
+
+  private emitter(sessionId: number) {
+    return (body: ChatEventBody) => this.deps.events.emit('chat', { ...body, session_id: sessionId } as never);
+  }
+
+  isRunning(sessionId: number): boolean {
+    return this.active.has(sessionId);
+  }
+
+  createSession(title = ''): number {
+    return this.store.createSession(title);
+  }
+
+  private session(sessionId: number) {
+    const row = this.store.getSession(sessionId);
+    if (!row) throw new BridgeError('not_found', `There is no session ${sessionId}.`);
+    return row;
+  }
+
+  runContext(sessionId: number): RunContext {
+    const raw = this.session(sessionId).run_context;
+    const parsed = RunContextSchema.safeParse(raw ? JSON.parse(raw) : {});
+    return parsed.success ? parsed.data : RunContextSchema.parse({});
+  }
+
+  workingDir(sessionId: number): string {
+    return this.runContext(sessionId).working_directory ?? this.deps.workspaceDir;
+  }
+
+  listSessions() {
+    return this.store.listSessions().map((s) => ({
+      id: s.id,
+      title: s.title || `Session ${s.id}`,
+      updated_at: s.updated_at,
+      running: this.isRunning(s.id),
+      working_directory: this.workingDir(s.id),
+    }));
+  }
+
+  history(sessionId: number, beforeId = Number.MAX_SAFE_INTEGER, limit = 200): { messages: HistoryMessage[]; hasMore: boolean; running: boolean } {
+    this.session(sessionId);
+    const page = this.store.page(sessionId, beforeId, limit);
+    const messages = historyMessages(page.messages, page.tools, this.deps.tools, this.isRunning(sessionId), this.deps.pendingOf);
+    return { messages, hasMore: page.hasMore, running: this.isRunning(sessionId) };
+  }
+
+  setWorkingDirectory(sessionId: number, path: string): string {
+    const absolute = resolvePath(path, this.workingDir(sessionId));
+    if (!existsSync(absolute) || !statSync(absolute).isDirectory()) throw new BridgeError('bad_request', `Not a directory: ${absolute}`);
+    this.store.setRunContext(sessionId, { ...this.runContext(sessionId), working_directory: absolute });
+    return absolute;
+  }
+
+  /** Persist + echo first; then a slash command, a queued message (turn running), or a new turn. */
+  send(sessionId: number, content: string): { messageId: number | null } {
+    this.session(sessionId);
+    const emit = this.emitter(sessionId);
+    if (isSlashCommand(content)) {
+      const { command, reply } = runSlashCommand(content, this.slashHooks(sessionId));
+      emit({ type: 'command_reply', command, content: reply });
+      return { messageId: null };
+    }
+    const running = this.isRunning(sessionId);
+    const messageId = this.store.appendMessage({ sessionId, role: 'user', content, queued: running });
+    emit({ type: 'user_message', message_id: messageId, content, queued: running });
+    if (!running) {
+      if (!this.store.getSession(sessionId)!.title) this.store.rename(sessionId, content.slice(0, 60));
+      this.failInterrupted(sessionId);
+      this.startTurn(sessionId, (env) => runTurn(env));
+    }
+    return { messageId };
+  }
+
+  stop(sessionId: number): boolean {
+    const turn = this.active.get(sessionId);
+    if (!turn) return false;
+    turn.controller.abort();
+    this.deps.gate.cancelForSession(sessionId);
+    this.store.dropQueued(sessionId);
+    return true;
+  }
+
+  /** Waits for the session's running turn (tests, shutdown). */
+  async settle(sessionId: number): Promise<TurnResult | null> {
+    return (await this.active.get(sessionId)?.done) ?? null;
+  }
+
+  /** The user said "re-run" for a call a crash interrupted: back through the gate, then the turn continues. */
+  rerunTool(sessionId: number, toolCallId: string): boolean {
+    const row = this.store.getTool(toolCallId);
+    if (!row || row.session_id !== sessionId) throw new BridgeError('not_found', 'No such tool call in this session.');
+    if (row.status !== 'running' || this.isRunning(sessionId)) return false;
+    this.startTurn(sessionId, async (env) => {
+      if ((await executeCall(env, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled') return 'cancelled';
+      return this.hasUnfinishedCalls(sessionId) ? 'done' : runTurn(env);
+    });
+    return true;
+  }
+
+  /**
+   * After a restart (R2): `pending` rows are asked again; read-only/idempotent `running` rows re-run through the
+   * gate with the current rules; side-effecting ones wait for the user's re-run. Queued messages become history.
+   */
+  resumeAll(): void {
+    const bySession = new Map<number, ReturnType<SessionStore['activeTools']>>();
+    for (const row of this.store.activeTools()) bySession.set(row.session_id, [...(bySession.get(row.session_id) ?? []), row]);
+    for (const [sessionId, rows] of bySession) {
+      this.store.unqueueAll(sessionId);
+      const emit = this.emitter(sessionId);
+      this.startTurn(sessionId, async (env) => {
+        const resumeEnv = { ...env, isResume: true };
+        for (const row of rows) {
+          const canRerun = row.status === 'pending' || this.deps.tools.isIdempotent(row.name);
+          if (!canRerun) {
+            emit({ type: 'tool_interrupted', tool_call_id: row.tool_call_id });
+            continue;
+          }
+          if ((await executeCall(resumeEnv, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled') return 'cancelled';
+        }
+        return this.hasUnfinishedCalls(sessionId) ? 'done' : runTurn(env);
+      });
+    }
+  }
+
+  private hasUnfinishedCalls(sessionId: number): boolean {
+    return this.store.activeTools().some((r) => r.session_id === sessionId);
+  }
+
+  /** A new message moves on past calls a crash interrupted: they end `failed`, so the model sees why. */
+  private failInterrupted(sessionId: number): void {
+    for (const row of this.store.activeTools()) {
+      if (row.session_id === sessionId && row.status === 'running') {
+        this.store.finishTool(row.tool_call_id, 'failed', INTERRUPTED_MOVED_ON);
+        this.emitter(sessionId)({ type: 'tool_error', tool_call_id: row.tool_call_id, error: INTERRUPTED_MOVED_ON });
+      }
+    }
+  }
+
+  private startTurn(sessionId: number, body: (env: TurnEnv) => Promise<TurnResult>): void {
+    const controller = new AbortController();
+    const emit = this.emitter(sessionId);
+    const env = this.turnEnv(sessionId, controller.signal);
+    emit({ type: 'turn_running', running: true });
+    const done = (async (): Promise<TurnResult> => {
+      try {
+        return await body(env);
+      } catch (error) {
+        this.deps.log('turn failed', { sessionId, error: String(error) });
+        emit({ type: 'error', message: `The turn failed: ${(error as Error).message}` });
+        return 'failed';
+      }
+    })().then((result) => {
+      if (result === 'cancelled') emit({ type: 'cancelled' });
+      this.active.delete(sessionId);
+      emit({ type: 'turn_running', running: false });
+      return result;
+    });
+    this.active.set(sessionId, { controller, done });
+  }
+
+  private turnEnv(sessionId: number, signal: AbortSignal): TurnEnv {
+    const { deps } = this;
+    const session = this.session(sessionId);
+    const runContext = this.runContext(sessionId);
+    const workingDir = this.workingDir(sessionId);
+    const emit = this.emitter(sessionId);
+    const synthetic: SyntheticEnv = {
+      db: deps.db,
+      sessionId,
+      workingDir,
+      workspaceDir: deps.workspaceDir,
+      openFile: (path) => {
+        emit({ type: 'open_file', path });
+        deps.events.emit('viewer', { type: 'open_file', path, tool_call_id: null });
+      },
+    };
+    const callEnv: CallEnv = {
+      store: this.store, tools: deps.tools, gate: deps.gate, emit, sessionId, agentId: session.agent_id, source: session.source,
+      runContext, workingDir, workspaceDir: deps.workspaceDir, protectedRoots: [deps.dataDir], signal, synthetic,
+      requestRestart: deps.requestRestart, log: deps.log,
+    };
+    return {
+      ...callEnv,
+      model: deps.model,
+      modelSelection: session.model ?? 'auto',
+      context: () => ({
+        sessionId,
+        contextStartId: this.store.getSession(sessionId)!.context_start_id,
+        systemPrompt: this.systemPrompt(session.agent_id),
+        extraSystemPrompts: runContext.system_prompt ?? [],
+        workingDir,
+        scratchpad: readScratchpad(deps.db, sessionId),
+      }),
+      toolSpecs: () => this.toolSpecs(runContext),
+      injectQueued: () => {
+        for (const m of this.store.injectQueued(sessionId)) emit({ type: 'user_message', message_id: m.newId, content: m.content, queued: false, replaces: m.oldId });
+      },
+    };
+  }
+
+  private toolSpecs(runContext: RunContext): ToolSpec[] {
+    const group = runContext.security_group;
+    const builtin = this.deps.tools.openaiDefinitions().map((d) => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters }));
+    return [...builtin, ...syntheticToolSpecs()].filter((t) => !this.deps.gate.isHidden(group, t.name));
+  }
+
+  private systemPrompt(agentId: string): string {
+    const file = join(this.deps.agentsDir, agentId, 'AGENT.md');
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return 'You are Skald, a careful assistant that acts through tools on the user\'s machine.';
+    }
+  }
+
+  private slashHooks(sessionId: number) {
+    return {
+      newSession: () => {
+        const id = this.createSession();
+        this.emitter(id)({ type: 'new_session' });
+        return id;
+      },
+      clearContext: () => this.store.setContextStart(sessionId, (this.store.lastMessage(sessionId)?.id ?? 0) + 1),
+      stop: () => this.stop(sessionId),
+      listModels: () => this.deps.models.listText(this.session(sessionId).model),
+      selectModel: (arg: string) => {
+        const result = this.deps.models.select(arg);
+        if (result.ok) this.store.setModel(sessionId, result.selection === 'auto' ? null : result.selection);
+        return result.message;
+      },
+      contextReport: () => {
+        const rows = this.store.contextMessages(sessionId, this.session(sessionId).context_start_id);
+        const last = [...rows].reverse().find((r) => r.role === 'assistant');
+        return `Context: ${rows.length} messages since the last /clear; last request used ${last?.input_tokens ?? 0} input tokens.\nWorking directory: ${this.workingDir(sessionId)}\nModel: ${this.session(sessionId).model ?? 'auto'}`;
+      },
+      costReport: () => {
+        const u = this.store.usage(sessionId);
+        const cost = u.priced > 0 ? `$${u.cost.toFixed(4)}` : 'unknown (no price configured)';
+        return `This session: ${u.input} input tokens, ${u.output} output tokens, cost ${cost}.`;
+      },
+      resetTools: () => {
+        const n = this.deps.db.prepare('DELETE FROM session_mcp_grants WHERE session_id = ?').run(sessionId).changes;
+        return n ? `Dropped ${n} activated tool group(s).` : 'No tool groups were active.';
+      },
+    };
+  }
+}

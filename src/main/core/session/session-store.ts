@@ -1,0 +1,240 @@
+/**
+ * The sessions' persistence: sessions, history rows and tool rows (reference-facts.md §1, §18). Every write is one
+ * statement or one transaction; statements are prepared once. Timestamps are epoch milliseconds.
+ */
+import type { Db } from '../db/database';
+import type { ToolDbStatus } from '../tools/tool';
+
+export interface SessionRow {
+  id: number;
+  title: string;
+  source: string;
+  agent_id: string;
+  run_context: string | null;
+  model: string | null;
+  context_start_id: number;
+  updated_at: number;
+}
+
+export interface MessageRow {
+  id: number;
+  session_id: number;
+  role: 'user' | 'assistant' | 'agent';
+  content: string;
+  status: 'ok' | 'failed';
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost: number | null;
+  model: string | null;
+  reasoning_content: string | null;
+  metadata: string | null;
+  created_at: number;
+}
+
+export interface ToolRow {
+  id: number;
+  tool_call_id: string;
+  session_id: number;
+  message_id: number | null;
+  name: string;
+  arguments: string;
+  effective_arguments: string | null;
+  args_hash: string | null;
+  status: ToolDbStatus;
+  result: string | null;
+  result_type: 'string' | 'json';
+  decision: string | null;
+  created_at: number;
+}
+
+export interface NewMessage {
+  sessionId: number;
+  role: MessageRow['role'];
+  content: string;
+  status?: MessageRow['status'];
+  queued?: boolean;
+  reasoning?: string | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  cost?: number | null;
+  model?: string | null;
+}
+
+export class SessionStore {
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    this.q = {
+      insertSession: db.prepare('INSERT INTO chat_sessions (title, run_context, created_at, updated_at) VALUES (?, ?, ?, ?)'),
+      getSession: db.prepare('SELECT id, title, source, agent_id, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE id = ?'),
+      listSessions: db.prepare('SELECT id, title, source, agent_id, run_context, model, context_start_id, updated_at FROM chat_sessions ORDER BY updated_at DESC, id DESC'),
+      rename: db.prepare('UPDATE chat_sessions SET title = ?, updated_at = ? WHERE id = ?'),
+      setRunContext: db.prepare('UPDATE chat_sessions SET run_context = ?, updated_at = ? WHERE id = ?'),
+      setModel: db.prepare('UPDATE chat_sessions SET model = ?, updated_at = ? WHERE id = ?'),
+      setContextStart: db.prepare('UPDATE chat_sessions SET context_start_id = ?, updated_at = ? WHERE id = ?'),
+      touch: db.prepare('UPDATE chat_sessions SET updated_at = ? WHERE id = ?'),
+      insertMessage: db.prepare(
+        `INSERT INTO chat_history (session_id, role, content, status, input_tokens, output_tokens, cost, model, reasoning_content, metadata, created_at)
+         VALUES (@sessionId, @role, @content, @status, @inputTokens, @outputTokens, @cost, @model, @reasoning, @metadata, @createdAt)`,
+      ),
+      getMessage: db.prepare('SELECT * FROM chat_history WHERE id = ?'),
+      deleteMessage: db.prepare('DELETE FROM chat_history WHERE id = ?'),
+      queued: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1 ORDER BY id"),
+      failQueued: db.prepare("UPDATE chat_history SET status = 'failed', metadata = json_set(metadata, '$.queued', 0, '$.dropped', 1) WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1"),
+      unqueue: db.prepare("UPDATE chat_history SET metadata = json_set(metadata, '$.queued', 0) WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1"),
+      lastMessage: db.prepare('SELECT * FROM chat_history WHERE session_id = ? ORDER BY id DESC LIMIT 1'),
+      failMessage: db.prepare("UPDATE chat_history SET status = 'failed' WHERE id = ?"),
+      contextMessages: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND id >= ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 ORDER BY id"),
+      page: db.prepare('SELECT * FROM chat_history WHERE session_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
+      toolsForMessages: db.prepare('SELECT * FROM chat_llm_tools WHERE session_id = ? AND message_id BETWEEN ? AND ? ORDER BY id'),
+      toolsFrom: db.prepare('SELECT * FROM chat_llm_tools WHERE session_id = ? AND message_id >= ? ORDER BY id'),
+      insertTool: db.prepare(
+        `INSERT INTO chat_llm_tools (tool_call_id, session_id, message_id, name, arguments, status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
+      ),
+      getTool: db.prepare('SELECT * FROM chat_llm_tools WHERE tool_call_id = ?'),
+      updateToolPrep: db.prepare('UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, decision = ?, updated_at = ? WHERE tool_call_id = ?'),
+      setToolStatus: db.prepare('UPDATE chat_llm_tools SET status = ?, updated_at = ? WHERE tool_call_id = ?'),
+      finishTool: db.prepare('UPDATE chat_llm_tools SET status = ?, result = ?, result_type = ?, updated_at = ? WHERE tool_call_id = ?'),
+      activeTools: db.prepare("SELECT * FROM chat_llm_tools WHERE status IN ('running', 'pending') ORDER BY id"),
+      usage: db.prepare("SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output, coalesce(sum(cost), 0) AS cost, count(cost) AS priced FROM chat_history WHERE session_id = ? AND role = 'assistant'"),
+    };
+  }
+
+  createSession(title = '', runContext: object | null = null): number {
+    const now = Date.now();
+    return Number(this.q.insertSession.run(title, runContext ? JSON.stringify(runContext) : null, now, now).lastInsertRowid);
+  }
+
+  getSession(id: number): SessionRow | undefined {
+    return this.q.getSession.get(id) as SessionRow | undefined;
+  }
+
+  listSessions(): SessionRow[] {
+    return this.q.listSessions.all() as SessionRow[];
+  }
+
+  rename(id: number, title: string): void {
+    this.q.rename.run(title, Date.now(), id);
+  }
+
+  setRunContext(id: number, runContext: object): void {
+    this.q.setRunContext.run(JSON.stringify(runContext), Date.now(), id);
+  }
+
+  setModel(id: number, model: string | null): void {
+    this.q.setModel.run(model, Date.now(), id);
+  }
+
+  /** `/clear`: the model's context starts after this point; the rows stay (nothing is lost). */
+  setContextStart(id: number, fromMessageId: number): void {
+    this.q.setContextStart.run(fromMessageId, Date.now(), id);
+  }
+
+  appendMessage(m: NewMessage): number {
+    const now = Date.now();
+    const info = this.q.insertMessage.run({
+      sessionId: m.sessionId,
+      role: m.role,
+      content: m.content,
+      status: m.status ?? 'ok',
+      inputTokens: m.inputTokens ?? null,
+      outputTokens: m.outputTokens ?? null,
+      cost: m.cost ?? null,
+      model: m.model ?? null,
+      reasoning: m.reasoning ?? null,
+      metadata: JSON.stringify({ queued: m.queued ? 1 : 0 }),
+      createdAt: now,
+    });
+    this.q.touch.run(now, m.sessionId);
+    return Number(info.lastInsertRowid);
+  }
+
+  getMessage(id: number): MessageRow | undefined {
+    return this.q.getMessage.get(id) as MessageRow | undefined;
+  }
+
+  lastMessage(sessionId: number): MessageRow | undefined {
+    return this.q.lastMessage.get(sessionId) as MessageRow | undefined;
+  }
+
+  failMessage(id: number): void {
+    this.q.failMessage.run(id);
+  }
+
+  /**
+   * Injects the messages queued during a turn at a round boundary: each is re-inserted (new id, so it sits after
+   * the round that was running when it arrived) in one transaction. Returns old → new ids.
+   */
+  injectQueued(sessionId: number): { oldId: number; newId: number; content: string }[] {
+    return this.db.transaction(() => {
+      const rows = this.q.queued.all(sessionId) as MessageRow[];
+      return rows.map((row) => {
+        this.q.deleteMessage.run(row.id);
+        const newId = this.appendMessage({ sessionId, role: row.role, content: row.content });
+        return { oldId: row.id, newId, content: row.content };
+      });
+    })();
+  }
+
+  /** `/stop` drops messages not yet injected: kept, marked failed, never sent to the model. */
+  dropQueued(sessionId: number): void {
+    this.q.failQueued.run(sessionId);
+  }
+
+  /** After a restart a queued message simply becomes part of the history. */
+  unqueueAll(sessionId: number): void {
+    this.q.unqueue.run(sessionId);
+  }
+
+  contextMessages(sessionId: number, fromId: number): MessageRow[] {
+    return this.q.contextMessages.all(sessionId, fromId) as MessageRow[];
+  }
+
+  toolsFromMessage(sessionId: number, fromMessageId: number): ToolRow[] {
+    return this.q.toolsFrom.all(sessionId, fromMessageId) as ToolRow[];
+  }
+
+  /** A page of history, newest last, with the tool rows of those messages. */
+  page(sessionId: number, beforeId: number, limit: number): { messages: MessageRow[]; tools: ToolRow[]; hasMore: boolean } {
+    const rows = (this.q.page.all(sessionId, beforeId, limit + 1) as MessageRow[]).reverse();
+    const hasMore = rows.length > limit;
+    const messages = hasMore ? rows.slice(1) : rows;
+    if (messages.length === 0) return { messages, tools: [], hasMore };
+    const tools = this.q.toolsForMessages.all(sessionId, messages[0]!.id, messages.at(-1)!.id) as ToolRow[];
+    return { messages, tools, hasMore };
+  }
+
+  insertTool(t: { toolCallId: string; sessionId: number; messageId: number; name: string; arguments: string }): void {
+    const now = Date.now();
+    this.q.insertTool.run(t.toolCallId, t.sessionId, t.messageId, t.name, t.arguments, now, now);
+  }
+
+  getTool(toolCallId: string): ToolRow | undefined {
+    return this.q.getTool.get(toolCallId) as ToolRow | undefined;
+  }
+
+  prepareTool(toolCallId: string, effectiveArguments: string, argsHash: string, decision: object | null): void {
+    this.q.updateToolPrep.run(effectiveArguments, argsHash, decision ? JSON.stringify(decision) : null, Date.now(), toolCallId);
+  }
+
+  setToolStatus(toolCallId: string, status: ToolDbStatus): void {
+    this.q.setToolStatus.run(status, Date.now(), toolCallId);
+  }
+
+  finishTool(toolCallId: string, status: ToolDbStatus, result: string, resultType: 'string' | 'json' = 'string'): void {
+    this.q.finishTool.run(status, result, resultType, Date.now(), toolCallId);
+  }
+
+  activeTools(): ToolRow[] {
+    return this.q.activeTools.all() as ToolRow[];
+  }
+
+  usage(sessionId: number): { input: number; output: number; cost: number; priced: number } {
+    return this.q.usage.get(sessionId) as { input: number; output: number; cost: number; priced: number };
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+}

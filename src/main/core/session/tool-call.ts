@@ -1,0 +1,186 @@
+/**
+ * One tool call of a round, from the row to the result (reference-facts.md §2 "Per call"):
+ * row written `running` + `tool_start` (labels, path) → effective arguments → the gate (decision recorded with the
+ * row in one transaction) → approval if required → run (cancellable) → recorded as done / failed / cancelled /
+ * rejected with its event. A bad argument or a throwing tool becomes a result the model can read (R7).
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { FS_WRITE_TOOLS, TN } from '../../../shared/tool-names';
+import type { ChatEventBody, DecisionWhy } from '../../../shared/contract/chat';
+import type { RunContext } from '../../../shared/run-context';
+import type { ExecutionOutcome, ToolArgs, ToolExecution } from '../tools/tool';
+import type { GateDecision, GatePort, ToolsPort } from './ports';
+import type { SessionStore } from './session-store';
+import { isSyntheticTool, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
+import { previewWrite } from './write-preview';
+
+export interface CallEnv {
+  store: SessionStore;
+  tools: ToolsPort;
+  gate: GatePort;
+  emit: (body: ChatEventBody) => void;
+  sessionId: number;
+  agentId: string;
+  source: string;
+  runContext: RunContext;
+  workingDir: string;
+  workspaceDir: string;
+  protectedRoots: string[];
+  signal: AbortSignal;
+  synthetic: SyntheticEnv;
+  requestRestart: () => void;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+  /** Resume after a crash re-runs from intent: no new row, no file_changed (reference-facts.md §1). */
+  isResume?: boolean;
+}
+
+export type CallOutcome = 'continue' | 'cancelled';
+export const CANCELLED_NOTE = 'Stopped by the user (/stop) before it finished.';
+
+export function parseArguments(raw: string): { ok: true; args: ToolArgs } | { ok: false; error: string } {
+  try {
+    const value: unknown = raw.trim() === '' ? {} : JSON.parse(raw);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return { ok: true, args: value as ToolArgs };
+    return { ok: false, error: 'The arguments must be a JSON object.' };
+  } catch (error) {
+    return { ok: false, error: `The arguments are not valid JSON (${(error as Error).message}). Send them again as one JSON object.` };
+  }
+}
+
+/** Relative `path` made absolute against the working directory; `workdir` added to execute_cmd when missing. */
+export function effectiveArguments(name: string, args: ToolArgs, workingDir: string): ToolArgs {
+  const out: ToolArgs = { ...args };
+  if (typeof out.path === 'string' && out.path !== '' && !isAbsolute(out.path)) out.path = resolve(workingDir, out.path);
+  if (name === TN.EXECUTE_CMD && (typeof out.workdir !== 'string' || out.workdir === '')) out.workdir = workingDir;
+  return out;
+}
+
+const whyOf = (d: GateDecision, actor: 'policy' | 'user' = 'policy'): DecisionWhy => ({ action: d.action, kind: d.why.kind, ruleId: d.why.ruleId ?? null, text: d.why.text, actor });
+
+export async function drive(exec: ToolExecution, signal: AbortSignal): Promise<ExecutionOutcome> {
+  const onAbort = () => void exec.stop();
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await exec.wait();
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function finish(env: CallEnv, id: string, outcome: ExecutionOutcome, name: string, path: string | null): CallOutcome {
+  const { store, emit } = env;
+  if (outcome.kind === 'completed') {
+    store.finishTool(id, 'done', outcome.result, outcome.resultType ?? 'string');
+    emit({ type: 'tool_done', tool_call_id: id, result: outcome.result, result_type: outcome.resultType ?? 'string' });
+    if (!env.isResume && path && FS_WRITE_TOOLS.includes(name)) emit({ type: 'file_changed', path });
+    return 'continue';
+  }
+  if (outcome.kind === 'failed') {
+    store.finishTool(id, 'failed', outcome.error);
+    emit({ type: 'tool_error', tool_call_id: id, error: outcome.error });
+    return 'continue';
+  }
+  const note = outcome.note ?? CANCELLED_NOTE;
+  store.finishTool(id, 'cancelled', note);
+  emit({ type: 'tool_cancelled', tool_call_id: id, note });
+  return 'cancelled';
+}
+
+function reject(env: CallEnv, id: string, reason: string): CallOutcome {
+  env.store.finishTool(id, 'rejected', reason);
+  env.emit({ type: 'tool_rejected', tool_call_id: id, reason });
+  return 'continue';
+}
+
+/** Starts the row for a new call (live turn): written `running` before anything runs (R1). */
+export function startCall(env: CallEnv, call: { id: string; name: string; arguments: string }, messageId: number): void {
+  env.store.insertTool({ toolCallId: call.id, sessionId: env.sessionId, messageId, name: call.name, arguments: call.arguments });
+  const parsed = parseArguments(call.arguments);
+  const args = parsed.ok ? parsed.args : {};
+  env.emit({
+    type: 'tool_start',
+    tool_call_id: call.id,
+    message_id: messageId,
+    name: call.name,
+    arguments: call.arguments,
+    label_short: env.tools.describeCall(call.name, args, 'short'),
+    label_full: env.tools.describeCall(call.name, args, 'full'),
+    path: env.tools.targetPath(call.name, args),
+  });
+}
+
+/** Gate, approval, run and record for a row that already exists (`running`). */
+export async function executeCall(env: CallEnv, call: { id: string; name: string; arguments: string }): Promise<CallOutcome> {
+  const { store, gate, tools, emit } = env;
+  const parsed = parseArguments(call.arguments);
+  if (!parsed.ok) return finish(env, call.id, { kind: 'failed', error: parsed.error }, call.name, null);
+  const args = effectiveArguments(call.name, parsed.args, env.workingDir);
+  const category = tools.categoryOf(call.name);
+  const hash = gate.argsHash(args);
+
+  let decision: GateDecision;
+  try {
+    decision = gate.check({ sessionId: env.sessionId, agentId: env.agentId, source: env.source, toolName: call.name, category, args, runContext: env.runContext, workingDir: env.workingDir });
+  } catch (error) {
+    // Fail closed: a gate that cannot decide asks the person (SPEC.md §3.1).
+    decision = { action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` } };
+  }
+  store.transaction(() => {
+    store.prepareTool(call.id, JSON.stringify(args), hash, whyOf(decision));
+    gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash, actor: 'policy' });
+  });
+  emit({ type: 'tool_decision', tool_call_id: call.id, decision: whyOf(decision) });
+
+  if (decision.action === 'deny') return reject(env, call.id, `Denied by policy: ${decision.why.text}`);
+  if (decision.action === 'require') {
+    const preview = previewWrite(call.name, args);
+    let outcome;
+    try {
+      outcome = await gate.requestApproval({
+        sessionId: env.sessionId, toolCallId: call.id, toolName: call.name, args, argsHash: hash, category,
+        agentId: env.agentId, source: env.source, oldContent: preview?.oldContent ?? null, newContent: preview?.newContent ?? null, signal: env.signal,
+      });
+    } catch {
+      // The waiter was dropped (/stop): the row stays `pending` and is asked again on resume (reference-facts §3).
+      return 'cancelled';
+    }
+    const human: GateDecision = { action: outcome.approved ? 'allow' : 'deny', why: { kind: 'human', text: outcome.note ? `Decided by you: ${outcome.note}` : 'Decided by you.' } };
+    store.transaction(() => {
+      store.prepareTool(call.id, JSON.stringify(args), hash, whyOf(human, 'user'));
+      store.setToolStatus(call.id, 'running');
+      gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash, actor: 'user' });
+    });
+    emit({ type: 'tool_decision', tool_call_id: call.id, decision: whyOf(human, 'user') });
+    if (!outcome.approved) return reject(env, call.id, gate.rejectText(outcome.note));
+  }
+  if (env.signal.aborted) return finish(env, call.id, { kind: 'cancelled' }, call.name, null);
+  return runApproved(env, call, args);
+}
+
+async function runApproved(env: CallEnv, call: { id: string; name: string }, args: ToolArgs): Promise<CallOutcome> {
+  const path = typeof args.path === 'string' ? args.path : null;
+  if (call.name === TN.RESTART) {
+    finish(env, call.id, { kind: 'completed', result: 'Restarting the app now.' }, call.name, null);
+    env.requestRestart();
+    return 'cancelled';
+  }
+  if (isSyntheticTool(call.name)) {
+    const r = runSyntheticTool(call.name, args, env.synthetic);
+    return finish(env, call.id, r.ok ? { kind: 'completed', result: r.result } : { kind: 'failed', error: r.result }, call.name, path);
+  }
+  try {
+    const exec = env.tools.run(call.name, args, {
+      workingDir: env.workingDir,
+      workspaceDir: env.workspaceDir,
+      protectedRoots: env.protectedRoots,
+      signal: env.signal,
+      log: env.log,
+    } as Parameters<ToolsPort['run']>[2]);
+    if (!exec) return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
+    return finish(env, call.id, await drive(exec, env.signal), call.name, path);
+  } catch (error) {
+    env.log('tool threw', { tool: call.name, error: String(error) });
+    return finish(env, call.id, { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` }, call.name, path);
+  }
+}

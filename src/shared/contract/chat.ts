@@ -1,0 +1,117 @@
+/**
+ * Chat calls and the `chat` event family (reference-facts.md §13, SPEC.md §3.12). Every event carries its
+ * `session_id`; the renderer keeps only view state and re-reads history through `chat:history`.
+ */
+import { z } from 'zod';
+import { defineCall, id, longText, shortText } from './define';
+
+const sessionId = id;
+
+export const DecisionWhySchema = z.object({
+  action: z.enum(['allow', 'deny', 'require']),
+  kind: z.string(),
+  ruleId: z.number().nullable().optional(),
+  text: z.string(),
+  actor: z.enum(['policy', 'user']).optional(),
+});
+export type DecisionWhy = z.infer<typeof DecisionWhySchema>;
+
+export const ToolCardSchema = z.object({
+  tool_call_id: z.string(),
+  message_id: z.number().nullable(),
+  name: z.string(),
+  arguments: z.string(),
+  status: z.enum(['running', 'pending', 'done', 'failed', 'cancelled', 'rejected']),
+  result: z.string().nullable(),
+  result_type: z.enum(['string', 'json']),
+  label_short: z.string(),
+  label_full: z.string(),
+  path: z.string().nullable(),
+  decision: DecisionWhySchema.nullable(),
+  /** A `running` row with no live execution: the app stopped while it ran (SPEC.md §3.6). */
+  interrupted: z.boolean(),
+  pending: z
+    .object({ request_id: z.number(), args_hash: z.string(), old_content: z.string().nullable(), new_content: z.string().nullable() })
+    .nullable(),
+});
+export type ToolCard = z.infer<typeof ToolCardSchema>;
+
+export const HistoryMessageSchema = z.object({
+  id: z.number(),
+  role: z.enum(['user', 'assistant', 'agent']),
+  content: z.string(),
+  status: z.enum(['ok', 'failed']),
+  queued: z.boolean(),
+  reasoning: z.string().nullable(),
+  input_tokens: z.number().nullable(),
+  output_tokens: z.number().nullable(),
+  cost: z.number().nullable(),
+  model: z.string().nullable(),
+  created_at: z.number(),
+  tools: z.array(ToolCardSchema),
+});
+export type HistoryMessage = z.infer<typeof HistoryMessageSchema>;
+
+export const SessionSummarySchema = z.object({
+  id: z.number(),
+  title: z.string(),
+  updated_at: z.number(),
+  running: z.boolean(),
+  working_directory: z.string(),
+});
+
+export const chatCalls = {
+  'chat:listSessions': defineCall(z.object({}).strict(), z.object({ sessions: z.array(SessionSummarySchema) })),
+  'chat:createSession': defineCall(z.object({ title: shortText(200).optional() }).strict(), z.object({ id: z.number() })),
+  'chat:renameSession': defineCall(z.object({ sessionId, title: shortText(200) }).strict(), z.object({ ok: z.literal(true) })),
+  'chat:history': defineCall(
+    z.object({ sessionId, beforeId: id.optional(), limit: z.number().int().min(1).max(10_000).optional() }).strict(),
+    z.object({ messages: z.array(HistoryMessageSchema), hasMore: z.boolean(), running: z.boolean() }),
+  ),
+  /** Persists and echoes the message first (`user_message`), then runs or queues the turn. Slash commands too. */
+  'chat:send': defineCall(z.object({ sessionId, content: longText(200_000).min(1) }).strict(), z.object({ messageId: z.number().nullable() })),
+  'chat:stop': defineCall(z.object({ sessionId }).strict(), z.object({ stopped: z.boolean() })),
+  /** Re-runs a side-effecting call that a crash interrupted, after the user said so (SPEC.md §3.6). */
+  'chat:rerunTool': defineCall(z.object({ sessionId, toolCallId: shortText(200) }).strict(), z.object({ started: z.boolean() })),
+  'chat:setWorkingDirectory': defineCall(z.object({ sessionId, path: shortText(4_000) }).strict(), z.object({ working_directory: z.string() })),
+} as const;
+
+const base = { session_id: z.number() };
+export const ChatEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('user_message'), ...base, message_id: z.number(), content: z.string(), queued: z.boolean(), replaces: z.number().optional() }),
+  z.object({ type: z.literal('command_reply'), ...base, command: z.string(), content: z.string() }),
+  z.object({ type: z.literal('new_session'), ...base }),
+  z.object({ type: z.literal('turn_running'), ...base, running: z.boolean() }),
+  z.object({ type: z.literal('text_delta'), ...base, round: z.number(), delta: z.string() }),
+  z.object({ type: z.literal('reasoning_delta'), ...base, round: z.number(), delta: z.string() }),
+  z.object({ type: z.literal('thinking'), ...base, round: z.number(), message_id: z.number(), content: z.string(), input_tokens: z.number(), output_tokens: z.number() }),
+  z.object({
+    type: z.literal('tool_start'), ...base, tool_call_id: z.string(), message_id: z.number(), name: z.string(), arguments: z.string(),
+    label_short: z.string(), label_full: z.string(), path: z.string().nullable(),
+  }),
+  z.object({ type: z.literal('tool_decision'), ...base, tool_call_id: z.string(), decision: DecisionWhySchema }),
+  z.object({ type: z.literal('tool_done'), ...base, tool_call_id: z.string(), result: z.string(), result_type: z.enum(['string', 'json']) }),
+  z.object({ type: z.literal('tool_error'), ...base, tool_call_id: z.string(), error: z.string() }),
+  z.object({ type: z.literal('tool_cancelled'), ...base, tool_call_id: z.string(), note: z.string() }),
+  z.object({ type: z.literal('tool_rejected'), ...base, tool_call_id: z.string(), reason: z.string() }),
+  z.object({ type: z.literal('tool_interrupted'), ...base, tool_call_id: z.string() }),
+  z.object({ type: z.literal('approval_required'), ...base, request_id: z.number(), tool_call_id: z.string(), tool_name: z.string(), arguments: z.string(), args_hash: z.string() }),
+  z.object({
+    type: z.literal('pending_write'), ...base, request_id: z.number(), tool_call_id: z.string(), path: z.string(),
+    old_content: z.string().nullable(), new_content: z.string().nullable(), args_hash: z.string(),
+  }),
+  z.object({ type: z.literal('approval_resolved'), ...base, request_id: z.number(), tool_call_id: z.string(), approved: z.boolean() }),
+  z.object({ type: z.literal('agent_question'), ...base, request_id: z.number(), tool_call_id: z.string(), title: z.string(), question: z.string(), suggested_answers: z.array(z.string()) }),
+  z.object({ type: z.literal('file_changed'), ...base, path: z.string() }),
+  z.object({ type: z.literal('open_file'), ...base, path: z.string() }),
+  z.object({ type: z.literal('done'), ...base, round: z.number(), message_id: z.number(), content: z.string(), input_tokens: z.number(), output_tokens: z.number(), cost: z.number().nullable() }),
+  z.object({ type: z.literal('truncated'), ...base, output_tokens: z.number() }),
+  z.object({ type: z.literal('cancelled'), ...base }),
+  z.object({ type: z.literal('error'), ...base, message: z.string() }),
+  z.object({ type: z.literal('model_fallback'), ...base, from: z.string(), to: z.string(), reason: z.string() }),
+  z.object({ type: z.literal('llm_failed'), ...base, tried: z.array(z.string()), last_error: z.string() }),
+]);
+export type ChatEvent = z.infer<typeof ChatEventSchema>;
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+/** An event before the session id is attached by the emitter. */
+export type ChatEventBody = DistributiveOmit<ChatEvent, 'session_id'>;
