@@ -53,6 +53,12 @@ export interface ToolRunContext {
   /** Aborted by `stop()` or the turn's cancel signal. */
   signal: AbortSignal;
   log: (message: string, fields?: Record<string, unknown>) => void;
+  /**
+   * Folders no tool may write into (the app's data dir: database, settings, rules — SPEC.md §3.2, C1). When the
+   * workspace itself sits inside one of them (the default `workspace/` under the data dir), the workspace stays
+   * writable and the rest of the root does not.
+   */
+  protectedRoots?: readonly string[];
 }
 
 /** Raw model arguments: parsed by the tool's zod schema before use. */
@@ -71,6 +77,13 @@ export interface Tool<Input extends z.ZodType = z.ZodType> {
   parametersSchema(): Record<string, unknown>;
   describe(args: ToolArgs, length: LabelLength): string;
   targetPath(args: ToolArgs): string | null;
+  /**
+   * The async work path (tools.md "Two execution paths"): validates `args` and does the work. Resolves to the
+   * outcome; a bad argument, a missing file or a refused path is a `failed` outcome with a message written for the
+   * model, never a rejection. Sync tools implement `execute` and get this for free from `defineTool`.
+   */
+  executeAsync(args: ToolArgs, ctx: ToolRunContext): Promise<ExecutionOutcome>;
+  /** Default: a `SimpleExecution` around `executeAsync`. Override for a bespoke `stop()` (remote teardown). */
   run(args: ToolArgs, ctx: ToolRunContext): ToolExecution;
   openaiDefinition(): OpenAiToolDefinition;
 }

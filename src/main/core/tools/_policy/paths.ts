@@ -34,7 +34,8 @@ export function canonicalizeForPolicy(path: string, base: string): string {
 export function pathUnder(child: string, base: string): boolean {
   const rel = relative(base, child);
   if (rel === '') return true;
-  return !rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..';
+  // Whole components: `..` or `../x` is outside, but a child literally named `..foo` is inside.
+  return !isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`);
 }
 
 /** Relative form for display and for rule matching: `/`-separated, '' for the base itself, null when outside. */

@@ -1,0 +1,274 @@
+/**
+ * The policy-wrapped filesystem facade: the only module of the tools that touches `node:fs` (F10). Every
+ * function takes a `GuardedPath` (already checked by `guard.ts`) or a canonical root, never a raw model string.
+ * - Reads open with O_NOFOLLOW | O_NONBLOCK and `fstat` the handle: a FIFO, socket or device is refused without
+ *   blocking (F9), and a final component swapped into a symlink after the check fails the open.
+ * - Writes go to a fresh temp file in the target's folder (O_EXCL, so it never follows a planted link), are
+ *   fsynced, the folder's real path is re-checked, then renamed over the target: a crash leaves the old or the
+ *   new file, never half of one (R3); a symlink or hard link at the target is replaced, never written through
+ *   (F5, F6).
+ * - `walk` never follows a directory symlink out of the root, skips SKIP_DIRS (with `secrets`), ends on loops.
+ * Limits: a directory in the middle of the path swapped for a symlink between the re-check and the rename can
+ * still race; the window is one syscall wide.
+ */
+import { constants, closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { ToolError } from '../define-tool';
+import { recheckWriteTarget, SECRETS_DIR, type GuardedPath, type PathContext } from './guard';
+import { hasComponent, pathUnder, relativeInside } from './paths';
+
+/** Folders the recursive tools never descend into (tools.md "SKIP_DIRS"; `secrets` is the one that matters). */
+export const SKIP_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', SECRETS_DIR, 'target', '__pycache__', '.venv', '.hg', '.svn']);
+
+/** Files larger than this are not loaded whole for editing (the model should use line tools or the shell). */
+export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
+
+export type FileKind = 'file' | 'dir' | 'fifo' | 'socket' | 'device' | 'other';
+
+function kindOf(s: Stats): FileKind {
+  if (s.isFile()) return 'file';
+  if (s.isDirectory()) return 'dir';
+  if (s.isFIFO()) return 'fifo';
+  if (s.isSocket()) return 'socket';
+  if (s.isCharacterDevice() || s.isBlockDevice()) return 'device';
+  return 'other';
+}
+
+const KIND_WORDS: Record<FileKind, string> = { file: 'a file', dir: 'a folder', fifo: 'a FIFO (named pipe)', socket: 'a socket', device: 'a device', other: 'not a regular file' };
+
+/** Kind of what `real` points at, or null when it does not exist. */
+export function kindAt(real: string): FileKind | null {
+  try {
+    return kindOf(statSync(real));
+  } catch {
+    return null;
+  }
+}
+
+export function requireKind(g: GuardedPath, wanted: 'file' | 'dir'): void {
+  const kind = kindAt(g.real);
+  if (kind === null) throw new ToolError(`${g.display} does not exist. Check the path (list_files shows what is there).`);
+  if (kind !== wanted) throw new ToolError(`${g.display} is ${KIND_WORDS[kind]}, not ${wanted === 'file' ? 'a regular file' : 'a folder'}.`);
+}
+
+export interface CappedRead {
+  bytes: Buffer;
+  size: number;
+  isTruncated: boolean;
+}
+
+/** Reads at most `maxBytes` of a regular file; refuses FIFOs/devices after fstat of the opened handle. */
+export function readCapped(g: GuardedPath, maxBytes: number): CappedRead {
+  let fd: number;
+  try {
+    fd = openSync(g.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new ToolError(`${g.display} does not exist. Check the path (list_files shows what is there).`);
+    if (code === 'ELOOP') throw new ToolError(`${g.display} changed into a symlink while being opened; refusing to follow it.`);
+    if (code === 'EISDIR') throw new ToolError(`${g.display} is a folder; use list_files for folders.`);
+    throw new ToolError(`${g.display} cannot be opened (${code ?? String(error)}).`);
+  }
+  try {
+    const info = fstatSync(fd);
+    const kind = kindOf(info);
+    if (kind === 'dir') throw new ToolError(`${g.display} is a folder; use list_files for folders.`);
+    if (kind !== 'file') throw new ToolError(`${g.display} is ${KIND_WORDS[kind]}, not a regular file; refusing to read it.`);
+    const want = Math.min(info.size, maxBytes);
+    const bytes = Buffer.allocUnsafe(want);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(fd, bytes, got, want - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { bytes: got === want ? bytes : bytes.subarray(0, got), size: info.size, isTruncated: info.size > got };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A NUL byte in the first 8 KB marks a file as binary (the heuristic git and ripgrep use). */
+export function looksBinary(bytes: Buffer): boolean {
+  return bytes.subarray(0, 8192).includes(0);
+}
+
+/** The whole text of a regular file for an edit; refuses binaries and files over MAX_EDIT_BYTES. */
+export function readTextForEdit(g: GuardedPath): string {
+  const read = readCapped(g, MAX_EDIT_BYTES + 1);
+  if (read.isTruncated || read.size > MAX_EDIT_BYTES) throw new ToolError(`${g.display} is ${read.size} bytes, over the ${MAX_EDIT_BYTES}-byte edit limit; edit it with execute_cmd instead.`);
+  if (looksBinary(read.bytes)) throw new ToolError(`${g.display} is a binary file; text edits would corrupt it.`);
+  return read.bytes.toString('utf8');
+}
+
+/** Writes through temp file + fsync + rename in the same folder. Creates missing parent folders. */
+export function atomicWrite(g: GuardedPath, content: string, ctx: PathContext): { created: boolean; bytes: number } {
+  const dir = dirname(g.real);
+  let existing: Stats | null = null;
+  try {
+    existing = lstatSync(g.real);
+  } catch {
+    existing = null;
+  }
+  if (existing?.isDirectory()) throw new ToolError(`${g.display} is a folder; name a file.`);
+  if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw new ToolError(`${g.display} is not a regular file; refusing to replace it.`);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new ToolError(`Cannot create the folder for ${g.display} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
+  }
+  const temp = join(dir, `.${basename(g.real)}.skald-${randomBytes(6).toString('hex')}.tmp`);
+  const mode = existing?.isFile() ? existing.mode & 0o7777 : 0o666;
+  const data = Buffer.from(content, 'utf8');
+  let fd: number | null = null;
+  try {
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = null;
+    // The folder could have been swapped for a symlink since the guard ran: re-check right before the rename.
+    if (!recheckWriteTarget(g.real, ctx) || !pathUnder(realpathSync.native(dir), g.root)) {
+      throw new ToolError(`Write refused: the folder of ${g.display} changed to point outside the workspace while writing.`);
+    }
+    renameSync(temp, g.real);
+  } catch (error) {
+    if (fd !== null) closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {
+      /* already renamed or never created */
+    }
+    if (error instanceof ToolError) throw error;
+    throw new ToolError(`Cannot write ${g.display} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
+  }
+  syncDir(dir);
+  return { created: existing === null, bytes: data.length };
+}
+
+/** Makes the rename itself durable; best effort (not every platform can fsync a folder). */
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, constants.O_RDONLY);
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* ignore */
+  }
+}
+
+export interface WalkEntry {
+  /** `/`-separated, relative to the walk root. */
+  rel: string;
+  /** The real path to open (for a followed symlink, its target). */
+  path: string;
+  kind: 'file' | 'dir' | 'other';
+  isSymlink: boolean;
+  /** A symlink that leads outside the root, into secrets, into a loop, or nowhere: listed, never followed. */
+  isBlocked: boolean;
+  depth: number;
+}
+
+export interface WalkOptions {
+  recursive: boolean;
+  maxDepth?: number;
+  /** Also descend into SKIP_DIRS other than `secrets` (which is always skipped). */
+  includeSkipped?: boolean;
+}
+
+/**
+ * Depth-first, name-sorted. Directory symlinks are followed only when their real path is inside `root`, not in
+ * a secrets folder and not already visited (so loops end); everything else is yielded as blocked.
+ */
+export function* walk(root: string, options: WalkOptions): Generator<WalkEntry> {
+  const visited = new Set<string>([root]);
+  const stack: { dir: string; rel: string; depth: number }[] = [{ dir: root, rel: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { dir, rel, depth } = stack.pop()!;
+    let names;
+    try {
+      names = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue; // unreadable folder: skip it rather than fail the whole walk
+    }
+    names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: { dir: string; rel: string; depth: number }[] = [];
+    for (const d of names) {
+      const lower = d.name.toLowerCase();
+      const childRel = rel === '' ? d.name : `${rel}/${d.name}`;
+      const full = join(dir, d.name);
+      if (lower === SECRETS_DIR) continue;
+      let entry: WalkEntry;
+      if (d.isSymbolicLink()) {
+        entry = followLink(full, childRel, root, visited, depth + 1);
+      } else {
+        entry = { rel: childRel, path: full, kind: d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other', isSymlink: false, isBlocked: false, depth: depth + 1 };
+      }
+      yield entry;
+      const skipped = SKIP_DIRS.has(lower) && !options.includeSkipped;
+      if (entry.kind === 'dir' && !entry.isBlocked && !skipped && options.recursive && (options.maxDepth === undefined || depth + 1 < options.maxDepth)) {
+        subdirs.push({ dir: entry.path, rel: childRel, depth: depth + 1 });
+      }
+    }
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+  }
+}
+
+function followLink(full: string, rel: string, root: string, visited: Set<string>, depth: number): WalkEntry {
+  const blocked: WalkEntry = { rel, path: full, kind: 'other', isSymlink: true, isBlocked: true, depth };
+  let target: string;
+  let info: Stats;
+  try {
+    target = realpathSync.native(full);
+    info = statSync(target);
+  } catch {
+    return blocked; // dangling link or a loop the kernel refused (ELOOP)
+  }
+  const inside = relativeInside(target, root);
+  if (inside === null || hasComponent(inside, SECRETS_DIR)) return blocked;
+  if (info.isDirectory()) {
+    if (visited.has(target)) return { ...blocked, kind: 'dir' };
+    visited.add(target);
+    return { rel, path: target, kind: 'dir', isSymlink: true, isBlocked: false, depth };
+  }
+  return { rel, path: target, kind: info.isFile() ? 'file' : 'other', isSymlink: true, isBlocked: false, depth };
+}
+
+/** Whole content of a regular file found by `walk`, for searching; null for non-files and files over `max`. */
+export function readForSearch(path: string, max: number): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size > max) return null;
+    const bytes = Buffer.allocUnsafe(info.size);
+    let got = 0;
+    while (got < info.size) {
+      const n = readSync(fd, bytes, got, info.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === info.size ? bytes : bytes.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** For execute_cmd's `workdir`: an existing folder, by its real path. */
+export function realDirectory(path: string): string | null {
+  try {
+    const real = realpathSync.native(path);
+    return statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The hard invariants every fs tool enforces itself, whatever the approval gate decided (F1–F4, F7, SPEC.md §3.2):
+ * - a path is resolved (absolute, or relative to the working directory) and canonicalized with the one
+ *   canonicalizer (`..` and symlinks of the longest existing ancestor); the canonical path must lie inside the
+ *   canonical workspace root, compared by whole components;
+ * - nothing under a `secrets` folder (any depth, any letter case) is read, listed or written;
+ * - writes never touch a protected path (`.git/hooks/**`, `.git/config`, `.vscode/**`, `.mcp.json`, shell rc
+ *   files, our per-project `.skald/` config) nor the app's data dir (`protectedRoots`).
+ * The resulting `GuardedPath.real` is the path the tool must operate on: it was checked, the lexical one was not.
+ * Limits: the check and the later open are not atomic; the facade (`fs.ts`) narrows the window with O_NOFOLLOW
+ * opens, temp-file + rename writes, and a re-check of the parent's real path just before the rename.
+ */
+import { basename, dirname } from 'node:path';
+import { ToolError } from '../define-tool';
+import { canonicalizeForPolicy, displayPath, hasComponent, pathUnder, relativeInside, resolvePath } from './paths';
+
+export interface PathContext {
+  workingDir: string;
+  workspaceDir: string;
+  protectedRoots?: readonly string[];
+}
+
+export interface GuardedPath {
+  /** What the model sent. */
+  input: string;
+  /** Resolved lexically (absolute). */
+  absolute: string;
+  /** Canonical: the path to operate on. */
+  real: string;
+  /** Canonical workspace root. */
+  root: string;
+  /** Relative to the workspace when inside it (what the model should see). */
+  display: string;
+}
+
+/** Our own per-project config folder inside a workspace (F7). */
+export const PROJECT_CONFIG_DIR = '.skald';
+export const SECRETS_DIR = 'secrets';
+const SHELL_RC_FILES = new Set([
+  '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile',
+  '.zlogin', '.zlogout', '.cshrc', '.tcshrc', '.kshrc', '.inputrc',
+]);
+
+/** Why a workspace-relative path may never be written, or null when it may (F7). Case-insensitive on purpose. */
+export function protectedReason(rel: string): string | null {
+  const parts = rel.split(/[\\/]+/).filter(Boolean).map((p) => p.toLowerCase());
+  const last = parts[parts.length - 1] ?? '';
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i] !== '.git') continue;
+    if (parts[i + 1] === 'hooks') return 'git hooks run code on your machine';
+    if (parts[i + 1] === 'config' && i + 2 === parts.length) return '.git/config can make git run commands';
+  }
+  if (parts.includes('.vscode')) return 'editor settings and tasks can run commands';
+  if (last === '.mcp.json') return 'it configures MCP servers (programs that run on your machine)';
+  if (SHELL_RC_FILES.has(last)) return 'shell start-up files run on every new shell';
+  if (parts.includes(PROJECT_CONFIG_DIR)) return "it is Skald's own per-project configuration";
+  return null;
+}
+
+const rootCache = new Map<string, string>();
+function canonicalRoot(dir: string): string {
+  let real = rootCache.get(dir);
+  if (real === undefined) {
+    real = canonicalizeForPolicy(dir, dir);
+    if (rootCache.size > 64) rootCache.clear();
+    rootCache.set(dir, real);
+  }
+  return real;
+}
+
+function locate(raw: unknown, ctx: PathContext): GuardedPath {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new ToolError('The path is empty. Pass a file or folder path, relative to the working directory or absolute.');
+  if (raw.includes('\0')) throw new ToolError('The path contains a NUL character; pass a plain path.');
+  const absolute = resolvePath(raw, ctx.workingDir);
+  const real = canonicalizeForPolicy(absolute, ctx.workingDir);
+  const root = canonicalRoot(ctx.workspaceDir);
+  return { input: raw, absolute, real, root, display: displayPath(real, root) };
+}
+
+function refuseOutsideOrSecret(g: GuardedPath): void {
+  const rel = relativeInside(g.real, g.root);
+  if (rel === null) {
+    throw new ToolError(
+      `Access denied: ${g.input} resolves to ${g.real}, which is outside the workspace (${g.root}). ` +
+        'File tools only work inside the workspace; symlinks that lead outside are not followed.',
+    );
+  }
+  const lexical = relativeInside(g.absolute, g.root);
+  if (hasComponent(rel, SECRETS_DIR) || (lexical !== null && hasComponent(lexical, SECRETS_DIR))) {
+    throw new ToolError(`Access denied: ${g.input} is inside a secrets/ folder, which no tool may read or write.`);
+  }
+}
+
+/** For read_file, list_files, grep_files, search_file, get_ast_outline. */
+export function guardRead(raw: unknown, ctx: PathContext): GuardedPath {
+  const g = locate(raw, ctx);
+  refuseOutsideOrSecret(g);
+  return g;
+}
+
+/** True when `real` lies in an app data dir; a workspace strictly inside that dir stays writable. */
+export function inProtectedRoot(real: string, root: string, protectedRoots: readonly string[] | undefined): string | null {
+  for (const dir of protectedRoots ?? []) {
+    const protectedReal = canonicalRoot(dir);
+    if (!pathUnder(real, protectedReal)) continue;
+    const workspaceInside = pathUnder(root, protectedReal) && root !== protectedReal;
+    if (workspaceInside && pathUnder(real, root)) continue;
+    return protectedReal;
+  }
+  return null;
+}
+
+/** For write_file, edit_file, insert_at_line, replace_lines. */
+export function guardWrite(raw: unknown, ctx: PathContext): GuardedPath {
+  const g = locate(raw, ctx);
+  refuseOutsideOrSecret(g);
+  for (const rel of [relativeInside(g.real, g.root), relativeInside(g.absolute, g.root)]) {
+    const reason = rel === null ? null : protectedReason(rel);
+    if (reason) throw new ToolError(`Write refused: ${g.display} is a protected path (${reason}). No tool may change it; ask the user to do it.`);
+  }
+  const dataDir = inProtectedRoot(g.real, g.root, ctx.protectedRoots);
+  if (dataDir) throw new ToolError(`Write refused: ${g.display} is inside the app's data folder (${dataDir}), which no tool may change.`);
+  if (g.real === g.root) throw new ToolError('Write refused: the path is the workspace folder itself; name a file inside it.');
+  return g;
+}
+
+/** Re-check used right before a rename: the parent's *current* real path must still be a writable place. */
+export function recheckWriteTarget(real: string, ctx: PathContext): boolean {
+  try {
+    const parentReal = canonicalizeForPolicy(dirname(real), ctx.workingDir);
+    const root = canonicalRoot(ctx.workspaceDir);
+    const rel = relativeInside(parentReal, root);
+    if (rel === null || hasComponent(rel, SECRETS_DIR)) return false;
+    if (protectedReason(rel === '' ? basename(real) : `${rel}/${basename(real)}`)) return false;
+    return inProtectedRoot(parentReal, root, ctx.protectedRoots) === null;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The default execution handle and the generic driver (tools.md "Tool execution lifecycle").
+ *
+ * `SimpleExecution` = a work promise + a stop token. The work receives an `AbortSignal` (the stop token combined
+ * with the caller's signal) and must hand it to its I/O (fs reads, child processes), so `stop()` really aborts
+ * the in-flight work instead of merely ignoring its result. `wait()` races the work against the stop token and
+ * only ever returns one of the three terminal outcomes; a throw inside the work becomes `failed` with a readable
+ * message (R7), never an unhandled rejection.
+ *
+ * `driveExecution(exec, cancel)` waits and calls `stop()` exactly once when the turn's cancel signal fires; the
+ * live loop and the resume path share it.
+ *
+ * Bespoke stop is an extension point: a tool that must tear down remote work overrides `run()` and returns its
+ * own `ToolExecution` (for instance a subclass of `SimpleExecution` overriding `stop()`).
+ */
+import type { ExecutionOutcome, ToolExecution, ToolExecutionState } from './tool';
+
+export type Work = (signal: AbortSignal) => Promise<ExecutionOutcome>;
+
+/** How long `stop()` waits for the work to finish its own teardown (e.g. a process-group kill) before returning. */
+const STOP_SETTLE_MS = 5_000;
+
+export class SimpleExecution implements ToolExecution {
+  private current: ToolExecutionState = 'running';
+  private readonly stopToken = new AbortController();
+  private readonly work: Promise<ExecutionOutcome>;
+  private readonly outcome: Promise<ExecutionOutcome>;
+
+  constructor(work: Work, parentSignal?: AbortSignal) {
+    const signal = parentSignal ? AbortSignal.any([parentSignal, this.stopToken.signal]) : this.stopToken.signal;
+    this.work = (async () => {
+      try {
+        return await work(signal);
+      } catch (error) {
+        if (signal.aborted) return { kind: 'cancelled' } as const;
+        return { kind: 'failed', error: `The tool failed unexpectedly: ${errorText(error)}` } as const;
+      }
+    })();
+    const stopped = new Promise<ExecutionOutcome>((resolve) => {
+      const onAbort = () => resolve({ kind: 'cancelled' });
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    this.outcome = Promise.race([this.work, stopped]).then((outcome) => {
+      this.current = outcome.kind;
+      return outcome;
+    });
+  }
+
+  state(): ToolExecutionState {
+    return this.current;
+  }
+
+  wait(): Promise<ExecutionOutcome> {
+    return this.outcome;
+  }
+
+  /** Aborts the work's signal, then gives the work a bounded time to finish its teardown. Idempotent. */
+  async stop(): Promise<void> {
+    if (!this.stopToken.signal.aborted) this.stopToken.abort();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.work, new Promise((resolve) => (timer = setTimeout(resolve, STOP_SETTLE_MS)))]);
+    clearTimeout(timer);
+    await this.outcome;
+  }
+}
+
+/** Waits for the execution; when `cancel` fires, calls `stop()` once. Returns the terminal outcome. */
+export async function driveExecution(exec: ToolExecution, cancel: AbortSignal): Promise<ExecutionOutcome> {
+  let stopping: Promise<void> | undefined;
+  const onCancel = () => {
+    stopping ??= exec.stop();
+  };
+  if (cancel.aborted) onCancel();
+  else cancel.addEventListener('abort', onCancel, { once: true });
+  try {
+    const outcome = await exec.wait();
+    if (stopping) await stopping;
+    return outcome;
+  } finally {
+    cancel.removeEventListener('abort', onCancel);
+  }
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,72 @@
+/**
+ * Helpers shared by the fs tools: the `path` argument schema and its aliases, `pathArg` (tools.md "Clickable Target
+ * Path"), labels (`read_file \`src/a.ts\``), and line handling that keeps a file's own line ending.
+ */
+import { z } from 'zod';
+import { maxLabel, truncateLabel, type LabelLength } from '../../../../shared/labels';
+import type { ToolArgs } from '../tool';
+
+export const pathField = (what: string) => z.string().min(1).describe(`${what} Relative to the working directory, or absolute (inside the workspace).`);
+export const PATH_ALIASES = { file_path: 'path', filepath: 'path', file: 'path' } as const;
+
+/** The `path` argument as sent: the single-file fs tools advertise it as the call's clickable target. */
+export function pathArg(args: ToolArgs): string | null {
+  const value = args.path ?? args.file_path;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** `name \`detail\``, truncated to the label budget. */
+export function label(name: string, detail: string | null | undefined, length: LabelLength): string {
+  if (!detail) return name;
+  return truncateLabel(`${name} \`${detail.replace(/\s+/g, ' ')}\``, maxLabel(length));
+}
+
+/** Short labels show the last components of a long path (the part that identifies the file). */
+export function shortPath(path: string, length: LabelLength): string {
+  if (length === 'full' || path.length <= 40) return path;
+  const parts = path.split('/');
+  return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : path;
+}
+
+export interface Lines {
+  lines: string[];
+  eol: '\n' | '\r\n';
+  /** The file ended with a line ending (so the last element of a split is not a line). */
+  hasFinalEol: boolean;
+}
+
+export function splitLines(text: string): Lines {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const hasFinalEol = text.endsWith('\n');
+  const body = hasFinalEol ? text.slice(0, text.endsWith('\r\n') ? -2 : -1) : text;
+  const lines = text === '' ? [] : body.split(/\r?\n/);
+  return { lines, eol, hasFinalEol };
+}
+
+export function joinLines({ lines, eol, hasFinalEol }: Lines): string {
+  if (lines.length === 0) return '';
+  return lines.join(eol) + (hasFinalEol ? eol : '');
+}
+
+/** New content for a line tool: one trailing newline is the end of the last line, not an extra empty line. */
+export function contentLines(content: string): string[] {
+  if (content === '') return [];
+  const trimmed = content.endsWith('\r\n') ? content.slice(0, -2) : content.endsWith('\n') ? content.slice(0, -1) : content;
+  return trimmed.split(/\r?\n/);
+}
+
+export const MAX_LINE_CHARS = 2000;
+
+/** `cat -n` style, with over-long lines cut (and marked) so one minified line cannot flood the context. */
+export function numbered(lines: readonly string[], firstLineNo: number, maxChars = MAX_LINE_CHARS): string {
+  const width = String(firstLineNo + lines.length - 1).length;
+  return lines
+    .map((line, i) => {
+      const text = line.length > maxChars ? `${line.slice(0, maxChars)}… [line cut at ${maxChars} chars]` : line;
+      return `${String(firstLineNo + i).padStart(width, ' ')}\t${text}`;
+    })
+    .join('\n');
+}
+
+/** "1 line" / "3 lines". */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -1,0 +1,54 @@
+/**
+ * `list_files`: the entries of a folder, or (recursive) of its whole tree, as paths relative to that folder;
+ * folders end in `/`. Recursive listings skip SKIP_DIRS (shown once, marked, not entered); `secrets` is never
+ * shown at all. Directory symlinks are followed only inside the workspace and only once (loops end); a link that
+ * leads outside is listed as such and not followed (F8). At most `limit` entries, stated when cut.
+ */
+import { z } from 'zod';
+import { TN } from '../../../../shared/tool-names';
+import { defineTool, ToolError } from '../define-tool';
+import { kindAt, SKIP_DIRS, walk } from '../_policy/fs';
+import { guardRead } from '../_policy/guard';
+import { label } from './common';
+
+export const DEFAULT_LIST_LIMIT = 1000;
+export const MAX_LIST_LIMIT = 10_000;
+
+const input = z.object({
+  path: z.string().min(1).default('.').describe('Folder to list; relative to the working directory, or absolute. Default: the working directory.'),
+  recursive: z.boolean().default(false).describe('List the whole tree below the folder (skips .git, node_modules and the like).'),
+  max_depth: z.coerce.number().int().min(1).max(100).optional().describe('With recursive: how many levels deep to go.'),
+  limit: z.coerce.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT).describe(`At most this many entries (default ${DEFAULT_LIST_LIMIT}).`),
+});
+
+export const listFilesTool = defineTool({
+  name: TN.LIST_FILES,
+  description: 'List the files and folders in a folder (folders end with /), optionally recursively. Paths are relative to the listed folder. Use this instead of ls/find in execute_cmd.',
+  input,
+  category: 'filesystem',
+  isIdempotent: true,
+  aliases: { directory: 'path', dir: 'path' },
+  describe: (a, length) => label(TN.LIST_FILES, a.path, length),
+  execute(a, ctx) {
+    const g = guardRead(a.path, ctx);
+    const kind = kindAt(g.real);
+    if (kind === null) throw new ToolError(`${g.display} does not exist. List its parent folder to see what is there.`);
+    if (kind !== 'dir') throw new ToolError(`${g.display} is not a folder; use read_file for files.`);
+    const out: string[] = [];
+    let isCut = false;
+    for (const e of walk(g.real, { recursive: a.recursive, ...(a.max_depth ? { maxDepth: a.max_depth } : {}) })) {
+      if (out.length >= a.limit) {
+        isCut = true;
+        break;
+      }
+      const name = e.rel.slice(e.rel.lastIndexOf('/') + 1);
+      if (e.isBlocked) out.push(`${e.rel}@ (symlink not followed: it leads outside the workspace, into secrets, or loops)`);
+      else if (e.kind === 'dir') out.push(`${e.rel}/${e.isSymlink ? ' (symlink)' : ''}${a.recursive && SKIP_DIRS.has(name.toLowerCase()) ? ' (not listed)' : ''}`);
+      else out.push(`${e.rel}${e.isSymlink ? ' (symlink)' : ''}${e.kind === 'other' ? ' (special file)' : ''}`);
+    }
+    if (out.length === 0) return `${g.display} is empty.`;
+    const count = `${out.length} ${out.length === 1 ? 'entry' : 'entries'}`;
+    const footer = isCut ? `[first ${count} shown; raise limit or list a subfolder]` : `[${count}]`;
+    return `${out.join('\n')}\n${footer}`;
+  },
+});

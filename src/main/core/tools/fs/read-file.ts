@@ -1,0 +1,64 @@
+/**
+ * `read_file`: a text file's lines, numbered like `cat -n`, from `offset` for `limit` lines.
+ * Caps (F9): at most MAX_READ_LINES lines and MAX_READ_OUTPUT_BYTES of output per call, lines cut at 2,000
+ * characters, files scanned up to MAX_SCAN_BYTES; every cut is stated with the offset to continue from. Binary
+ * files (NUL in the first 8 KB), folders, FIFOs, sockets and devices are refused with a reason.
+ */
+import { z } from 'zod';
+import { TN } from '../../../../shared/tool-names';
+import { defineTool, ToolError } from '../define-tool';
+import { looksBinary, readCapped } from '../_policy/fs';
+import { guardRead } from '../_policy/guard';
+import { label, numbered, PATH_ALIASES, pathArg, pathField, shortPath, splitLines } from './common';
+
+export const MAX_READ_LINES = 2000;
+export const MAX_READ_OUTPUT_BYTES = 256 * 1024;
+export const MAX_SCAN_BYTES = 16 * 1024 * 1024;
+
+const input = z.object({
+  path: pathField('File to read.'),
+  offset: z.coerce.number().int().min(1).optional().describe('First line to show, 1-based (default 1).'),
+  limit: z.coerce.number().int().min(1).max(MAX_READ_LINES).optional().describe(`How many lines to show (default and max ${MAX_READ_LINES}).`),
+});
+
+export const readFileTool = defineTool({
+  name: TN.READ_FILE,
+  description:
+    'Read a text file from the workspace. Returns numbered lines (line number, tab, text). Long files are cut at ' +
+    `${MAX_READ_LINES} lines; pass offset/limit to page through them. Use this instead of cat/head/tail in execute_cmd.`,
+  input,
+  category: 'filesystem',
+  isIdempotent: true,
+  aliases: { ...PATH_ALIASES, start_line: 'offset', line_count: 'limit' },
+  describe: (a, length) => label(TN.READ_FILE, shortPath(a.path, length), length),
+  targetPath: pathArg,
+  execute(a, ctx) {
+    const g = guardRead(a.path, ctx);
+    const read = readCapped(g, MAX_SCAN_BYTES);
+    if (looksBinary(read.bytes)) throw new ToolError(`${g.display} is a binary file (${read.size} bytes); read_file shows text only.`);
+    const text = read.bytes.toString('utf8');
+    const { lines } = splitLines(text);
+    if (lines.length === 0) return `${g.display} is empty (0 bytes).`;
+    const start = a.offset ?? 1;
+    if (start > lines.length) throw new ToolError(`${g.display} has ${lines.length} lines; offset ${start} is past the end.`);
+    const wanted = Math.min(a.limit ?? MAX_READ_LINES, MAX_READ_LINES);
+    let end = Math.min(lines.length, start - 1 + wanted);
+    let body = numbered(lines.slice(start - 1, end), start);
+    if (Buffer.byteLength(body) > MAX_READ_OUTPUT_BYTES) {
+      // Keep whole lines under the byte budget: find the last line that still fits.
+      let bytes = 0;
+      let cut = start - 1;
+      for (; cut < end; cut++) {
+        bytes += Buffer.byteLength(lines[cut]!) + 8;
+        if (bytes > MAX_READ_OUTPUT_BYTES) break;
+      }
+      end = Math.max(start, cut);
+      body = numbered(lines.slice(start - 1, end), start);
+    }
+    const notes: string[] = [];
+    const total = read.isTruncated ? `at least ${lines.length}` : String(lines.length);
+    if (end < lines.length || read.isTruncated) notes.push(`[showing lines ${start}–${end} of ${total}; call read_file with offset=${end + 1} to continue]`);
+    if (read.isTruncated) notes.push(`[file is ${read.size} bytes; only the first ${MAX_SCAN_BYTES} bytes can be read with read_file]`);
+    return notes.length ? `${body}\n${notes.join('\n')}` : body;
+  },
+});

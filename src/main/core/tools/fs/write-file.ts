@@ -1,0 +1,35 @@
+/**
+ * `write_file`: creates or replaces a whole file (parent folders are created). The write is atomic — temp file,
+ * fsync, rename — so a crash leaves the old or the new content, and a symlink or hard link at the target is
+ * replaced rather than written through (F4–F6, R3). Protected paths, secrets/ and the data dir are refused.
+ */
+import { z } from 'zod';
+import { TN } from '../../../../shared/tool-names';
+import { defineTool } from '../define-tool';
+import { atomicWrite } from '../_policy/fs';
+import { guardWrite } from '../_policy/guard';
+import { label, PATH_ALIASES, pathArg, pathField, plural, shortPath, splitLines } from './common';
+
+const input = z.object({
+  path: pathField('File to create or overwrite.'),
+  content: z.string().describe('The complete new content of the file.'),
+});
+
+export const writeFileTool = defineTool({
+  name: TN.WRITE_FILE,
+  description:
+    'Create a file, or replace its entire content. Missing parent folders are created. To change part of an existing ' +
+    'file prefer edit_file, insert_at_line or replace_lines. Use this instead of echo/cat redirects in execute_cmd.',
+  input,
+  category: 'filesystem',
+  isIdempotent: true,
+  aliases: { ...PATH_ALIASES, text: 'content', contents: 'content' },
+  describe: (a, length) => label(TN.WRITE_FILE, shortPath(a.path, length), length),
+  targetPath: pathArg,
+  execute(a, ctx) {
+    const g = guardWrite(a.path, ctx);
+    const { created, bytes } = atomicWrite(g, a.content, ctx);
+    const lines = splitLines(a.content).lines.length;
+    return `${created ? 'Created' : 'Wrote'} ${g.display} (${plural(lines, 'line')}, ${plural(bytes, 'byte')}).`;
+  },
+});

@@ -1,0 +1,147 @@
+/**
+ * `execute_cmd`: runs one shell command (`/bin/sh -c`) in `workdir` (default: the working directory) with a
+ * timeout of 1–600 s (default 120). Always approval-gated by the rules (not here).
+ * - Audit: every command is logged (`execute_cmd: running shell command`, command/workdir/timeout_secs) before it
+ *   starts, so an auto-approved command is still traceable.
+ * - The child's environment is scrubbed of provider keys and secrets (`env-scrub.ts`); stdin is closed.
+ * - stdout and stderr are interleaved as they arrive; at most MAX_OUTPUT_BYTES are kept, the rest is counted and
+ *   the cut is stated.
+ * - Spawned detached (own process group); stop and timeout kill the whole group, SIGTERM then SIGKILL (X8).
+ * Outcomes: the command ran → `completed`, with its exit code in the text (a non-zero exit is information for the
+ * model, not a tool failure); timeout → `failed` with the output so far; stop → `cancelled`.
+ * Limits: commands run unsandboxed (X10); background children of a command that exits normally keep running.
+ */
+import { execa } from 'execa';
+import { z } from 'zod';
+import { TN } from '../../../../shared/tool-names';
+import { defineTool, ToolError } from '../define-tool';
+import { realDirectory } from '../_policy/fs';
+import { resolvePath } from '../_policy/paths';
+import type { Tool } from '../tool';
+import { label } from '../fs/common';
+import { scrubEnv } from './env-scrub';
+import { killProcessGroup } from './process-group';
+
+export const MAX_OUTPUT_BYTES = 100 * 1024;
+export const DEFAULT_TIMEOUT_SECS = 120;
+export const MAX_TIMEOUT_SECS = 600;
+/** After the shell exits, how long to wait for pipes still held by its background children. */
+const DRAIN_MS = 250;
+
+export interface ExecuteCmdDeps {
+  /** Values of the user's stored secrets: never passed to a child (SPEC.md §3.13). */
+  secretValues?: () => readonly string[];
+  /** The environment to start from (default `process.env`); tests pass their own. */
+  baseEnv?: () => NodeJS.ProcessEnv;
+  shell?: string;
+}
+
+const input = z.object({
+  command: z.string().min(1).describe('The shell command line to run (sh syntax).'),
+  workdir: z.string().min(1).optional().describe('Absolute folder to run in (default: the working directory).'),
+  timeout: z.coerce.number().int().min(1).max(MAX_TIMEOUT_SECS).default(DEFAULT_TIMEOUT_SECS).describe(`Seconds before the command is killed (1–${MAX_TIMEOUT_SECS}, default ${DEFAULT_TIMEOUT_SECS}).`),
+});
+
+class OutputBuffer {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  total = 0;
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    if (this.kept >= MAX_OUTPUT_BYTES) return;
+    const part = chunk.subarray(0, MAX_OUTPUT_BYTES - this.kept);
+    this.chunks.push(part);
+    this.kept += part.length;
+  }
+  text(): string {
+    // A cut inside a multi-byte character decodes to U+FFFD at the end: drop it.
+    const text = Buffer.concat(this.chunks).toString('utf8');
+    return this.total > this.kept ? text.replace(/\uFFFD+$/, '') : text;
+  }
+  note(): string | null {
+    if (this.total <= this.kept) return null;
+    return `[output cut at ${MAX_OUTPUT_BYTES / 1024} KB of ${this.total} bytes; redirect it to a file and use read_file or grep_files to see the rest]`;
+  }
+}
+
+function firstWord(command: string): string {
+  const words = command.trim().split(/\s+/);
+  // Skip leading `VAR=value` assignments: the program is what identifies the command.
+  return words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? words[0] ?? command;
+}
+
+export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
+  return defineTool({
+    name: TN.EXECUTE_CMD,
+    description:
+      'Run a shell command (sh) and return its combined stdout/stderr and exit code. Output over 100 KB is cut. ' +
+      `Default timeout ${DEFAULT_TIMEOUT_SECS} s (max ${MAX_TIMEOUT_SECS}). Prefer the dedicated tools: read_file (not cat), ` +
+      'list_files (not ls/find), grep_files (not grep/rg), edit_file (not sed/awk), write_file (not echo >).',
+    input,
+    category: 'shell',
+    aliases: { cmd: 'command', cwd: 'workdir', timeout_secs: 'timeout' },
+    describe: (a, length) => label(TN.EXECUTE_CMD, length === 'short' ? firstWord(a.command) : a.command, length),
+    async executeAsync(a, ctx, signal) {
+      const requested = a.workdir ? resolvePath(a.workdir, ctx.workingDir) : ctx.workingDir;
+      const cwd = realDirectory(requested);
+      if (!cwd) throw new ToolError(`workdir ${requested} does not exist or is not a folder.`);
+      ctx.log('execute_cmd: running shell command', { command: a.command, workdir: cwd, timeout_secs: a.timeout });
+      signal.throwIfAborted();
+
+      const env = scrubEnv(deps.baseEnv?.() ?? process.env, deps.secretValues?.() ?? []);
+      const child = execa(deps.shell ?? '/bin/sh', ['-c', a.command], {
+        cwd,
+        env,
+        extendEnv: false,
+        detached: true,
+        cleanup: false,
+        stdin: 'ignore',
+        buffer: false,
+        all: true,
+        reject: false,
+        stripFinalNewline: false,
+      });
+      child.catch(() => undefined); // the outcome is read from 'exit' below; never leave a rejection unhandled
+      const output = new OutputBuffer();
+      const drained = new Promise<void>((resolve) => {
+        if (!child.all) return resolve();
+        child.all.on('data', (chunk: Buffer) => output.push(chunk));
+        child.all.on('end', () => resolve());
+        child.all.on('error', () => resolve());
+      });
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+        child.once('exit', (code, sig) => resolve({ code, signal: sig }));
+        child.once('error', (error) => resolve({ code: null, signal: null, error }));
+      });
+
+      // An object, not a `let`: it is set from callbacks, which control-flow narrowing does not see.
+      const ended: { reason: 'timeout' | 'stop' | null } = { reason: null };
+      const kill = (why: 'timeout' | 'stop') => {
+        if (ended.reason) return;
+        ended.reason = why;
+        if (child.pid) void killProcessGroup(child.pid);
+      };
+      const timer = setTimeout(() => kill('timeout'), a.timeout * 1000);
+      const onAbort = () => kill('stop');
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const exit = await exited;
+        await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, DRAIN_MS))]);
+        const reason = ended.reason;
+        if (reason && child.pid) await killProcessGroup(child.pid, 0); // make sure the group is gone before reporting
+        if (exit.error && exit.code === null && !reason) throw new ToolError(`The command could not start: ${exit.error.message}`);
+        const body = output.text();
+        const parts = [body === '' ? '(no output)' : body.replace(/\n$/, '')];
+        const note = output.note();
+        if (note) parts.push(note);
+        if (reason === 'stop') return { kind: 'cancelled', note: 'Stopped by the user; the command and its children were killed.' };
+        if (reason === 'timeout') return { kind: 'failed', error: `${parts.join('\n')}\n[timed out after ${a.timeout} s; the command and its children were killed]` };
+        parts.push(exit.signal ? `[killed by signal ${exit.signal}]` : `[exit code ${exit.code ?? 'unknown'}]`);
+        return parts.join('\n');
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+  });
+}
