@@ -12,6 +12,8 @@ export interface CoreConfig {
   version: string;
   /** A better-sqlite3 build for the running ABI (desktop); absent = the Node build in node_modules. */
   sqliteNativeBinding?: string;
+  /** Folder of `agents/<id>/AGENT.md` (+ meta.json); read per request so edits apply at once. */
+  agentsDir?: string;
 }
 
 export function argValue(argv: readonly string[], flag: string): string | undefined {

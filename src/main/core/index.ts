@@ -3,7 +3,9 @@
  * down. Plain Node: it never imports `electron`, so both shapes and every test use exactly this.
  */
 import { mkdirSync } from 'node:fs';
+import { createApprovalServices, type ApprovalServices } from './approval/index';
 import { createAppHandlers } from './bridge/app-handlers';
+import { createApprovalHandlers } from './bridge/approval-handlers';
 import { assertHandlersMatchContract, type BridgeHandlers } from './bridge/handlers';
 import type { CoreConfig } from './config';
 import { dbFile } from './config';
@@ -14,18 +16,34 @@ export interface Core {
   readonly config: CoreConfig;
   readonly db: Db;
   readonly events: EventBus;
+  readonly approval: ApprovalServices;
   readonly handlers: BridgeHandlers;
+  /** Starts background work (resume of interrupted turns) once the shell can forward events. */
+  start(): void;
   dispose(): Promise<void>;
 }
 
-export async function createCore(config: CoreConfig): Promise<Core> {
+/** What only the shell can do, handed to the core. */
+export interface CoreHooks {
+  /** `restart` tool: desktop relaunches the app, the web shape re-executes itself (SPEC.md §3.11). */
+  requestRestart?: () => void;
+}
+
+export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Promise<Core> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   mkdirSync(config.workspaceDir, { recursive: true });
   const db = openDatabase({ file: dbFile(config.dataDir), nativeBinding: config.sqliteNativeBinding });
   const events = new EventBus();
+  const approval = await createApprovalServices({
+    db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir),
+    emitSession: (sessionId, event) => events.emit('chat', { ...event, session_id: sessionId }),
+    emitInbox: (event) => events.emit('inbox', event),
+  });
+  approval.pending.reRegisterPendingFromDb();
 
   const handlers: BridgeHandlers = {
     ...createAppHandlers(config, events),
+    ...createApprovalHandlers({ approval }),
   };
   assertHandlersMatchContract(handlers);
 
@@ -33,7 +51,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     config,
     db,
     events,
+    approval,
     handlers,
+    start() {},
     async dispose() {
       closeDatabase(db);
     },

@@ -43,13 +43,23 @@ async function start(): Promise<void> {
   }
   await app.whenReady();
   const dataDir = resolveDataDir(process.argv, process.env, app.getPath('userData'));
-  const core: Core = await createCore({
-    dataDir,
-    workspaceDir: join(dataDir, 'workspace'),
-    shape: 'desktop',
-    version: app.getVersion(),
-    sqliteNativeBinding: process.env.SKALD_SQLITE_BINDING,
-  });
+  const core: Core = await createCore(
+    {
+      dataDir,
+      workspaceDir: join(dataDir, 'workspace'),
+      shape: 'desktop',
+      version: app.getVersion(),
+      sqliteNativeBinding: process.env.SKALD_SQLITE_BINDING,
+      agentsDir: join(app.getAppPath(), 'agents'),
+    },
+    {
+      // SPEC.md §3.11: desktop restart relaunches the app.
+      requestRestart: () => {
+        app.relaunch();
+        app.exit(0);
+      },
+    },
+  );
 
   protocol.handle('app', (request) => serveAppRequest(rendererDir, request.url));
   denyPermissions(session.defaultSession);
@@ -62,6 +72,7 @@ async function start(): Promise<void> {
   }
 
   let win = createWindow();
+  core.start();
   app.on('second-instance', () => {
     if (win.isDestroyed()) win = createWindow();
     if (win.isMinimized()) win.restore();

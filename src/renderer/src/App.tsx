@@ -1,15 +1,37 @@
-/** The app shell: header with the shape and workspace, and the main area. */
+/** The app shell: session list, the open chat, and the viewer; the one place that subscribes to core events. */
 import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
 import { skald } from './bridge/skald';
+import { ChatView } from './components/ChatView';
+import { SessionList } from './components/SessionList';
+import { ViewerPanel } from './components/ViewerPanel';
+import { chat } from './stores/chat-store';
+import { createSession, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
+import { showInViewer } from './stores/viewer-store';
 
 type Info = Awaited<ReturnType<typeof skald.app.info>>;
 
 export function App() {
   const [info, setInfo] = useState<Info | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const activeId = useStore(sessionsStore, (s) => s.activeId);
 
   useEffect(() => {
     skald.app.info({}).then(setInfo, (e: Error) => setError(e.message));
+    void refreshSessions().then((sessions) => {
+      if (sessions[0]) selectSession(sessions[0].id);
+      else void createSession();
+    });
+    const offChat = skald.on.chat((event) => {
+      chat.apply(event);
+      if (event.type === 'new_session') void refreshSessions().then(() => selectSession(event.session_id));
+      if (event.type === 'turn_running' || event.type === 'user_message') void refreshSessions();
+    });
+    const offViewer = skald.on.viewer((event) => showInViewer(event.path, event.tool_call_id));
+    return () => {
+      offChat();
+      offViewer();
+    };
   }, []);
 
   return (
@@ -23,7 +45,11 @@ export function App() {
         )}
         {error && <span className="error">{error}</span>}
       </header>
-      <main className="app-main" />
+      <main className="app-main">
+        <SessionList />
+        {activeId !== null ? <ChatView sessionId={activeId} /> : <section className="chat" />}
+        <ViewerPanel />
+      </main>
     </div>
   );
 }

@@ -8,7 +8,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { FS_WRITE_TOOLS, TN } from '../../../shared/tool-names';
 import type { ChatEventBody, DecisionWhy } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
-import type { ExecutionOutcome, ToolArgs, ToolExecution } from '../tools/tool';
+import { driveExecution } from '../tools/execution';
+import type { ExecutionOutcome, ToolArgs } from '../tools/tool';
 import type { GateDecision, GatePort, ToolsPort } from './ports';
 import type { SessionStore } from './session-store';
 import { isSyntheticTool, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
@@ -56,17 +57,6 @@ export function effectiveArguments(name: string, args: ToolArgs, workingDir: str
 }
 
 const whyOf = (d: GateDecision, actor: 'policy' | 'user' = 'policy'): DecisionWhy => ({ action: d.action, kind: d.why.kind, ruleId: d.why.ruleId ?? null, text: d.why.text, actor });
-
-export async function drive(exec: ToolExecution, signal: AbortSignal): Promise<ExecutionOutcome> {
-  const onAbort = () => void exec.stop();
-  if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    return await exec.wait();
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
 
 function finish(env: CallEnv, id: string, outcome: ExecutionOutcome, name: string, path: string | null): CallOutcome {
   const { store, emit } = env;
@@ -170,15 +160,10 @@ async function runApproved(env: CallEnv, call: { id: string; name: string }, arg
     return finish(env, call.id, r.ok ? { kind: 'completed', result: r.result } : { kind: 'failed', error: r.result }, call.name, path);
   }
   try {
-    const exec = env.tools.run(call.name, args, {
-      workingDir: env.workingDir,
-      workspaceDir: env.workspaceDir,
-      protectedRoots: env.protectedRoots,
-      signal: env.signal,
-      log: env.log,
-    } as Parameters<ToolsPort['run']>[2]);
+    const ctx = { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots, signal: env.signal, log: env.log };
+    const exec = env.tools.run(call.name, args, ctx);
     if (!exec) return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
-    return finish(env, call.id, await drive(exec, env.signal), call.name, path);
+    return finish(env, call.id, await driveExecution(exec, env.signal), call.name, path);
   } catch (error) {
     env.log('tool threw', { tool: call.name, error: String(error) });
     return finish(env, call.id, { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` }, call.name, path);

@@ -1,0 +1,103 @@
+/**
+ * A person chats: types a message, sees the reply stream in, approves a write in its card, and clicks the path
+ * to open it in the viewer. The model is the scripted LLM server speaking OpenAI's SSE over real HTTP; the app
+ * is configured through the same bridge calls the settings page uses.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, screenshotPath, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+
+let llm: ChildProcess;
+let llmUrl: string;
+let app: WebApp;
+
+async function startLlm(script: unknown[]): Promise<void> {
+  const file = join(app.dataDir, 'llm-script.json');
+  writeFileSync(file, JSON.stringify(script));
+  llm = spawn(process.execPath, ['--import', 'tsx', 'test/llm-server/cli.ts', '--port', '0', '--script', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  llmUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`scripted LLM did not start: ${out}`)), 20_000);
+    llm.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    llm.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  });
+}
+
+async function configureModel(page: Page): Promise<void> {
+  await page.evaluate(async (baseUrl) => {
+    const s = window.skald!;
+    const provider = await s.providers.create({ kind: 'openai_compatible', name: 'scripted', baseUrl: `${baseUrl}/v1` });
+    await s.providers.setKey({ id: provider.id, key: 'test-key' });
+    await s.models.create({ providerId: provider.id, model: 'scripted-1', displayName: 'Scripted 1' });
+  }, llmUrl);
+}
+
+test.beforeEach(async () => {
+  app = await startWebApp();
+});
+
+test.afterEach(async () => {
+  llm?.kill('SIGTERM');
+  await stopWebApp(app);
+});
+
+test('a person chats, sees the reply stream, approves a write and opens its path', async ({ page }) => {
+  const target = join(app.workspaceDir, 'notes', 'hello.md');
+  await startLlm([
+    { text: 'Hello! I will **write** the note now.', chunkDelayMs: 15 },
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'notes/hello.md', content: '# Hello\n\nWritten by the agent.\n' } }] },
+    { text: 'Done: the note is in `notes/hello.md`.' },
+  ]);
+  await page.goto(app.url);
+  await configureModel(page);
+
+  await page.getByTestId('composer').fill('Say hello');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('msg-user')).toContainText('Say hello');
+  await expect(page.getByTestId('msg-assistant').first()).toContainText('Hello! I will write the note now.');
+  await page.screenshot({ path: screenshotPath('02-chat-streamed-reply') });
+
+  await page.getByTestId('composer').fill('Write the note');
+  await page.getByTestId('send').click();
+  const card = page.getByTestId('approval-card');
+  await expect(card).toBeVisible();
+  await expect(card.getByTestId('diff')).toContainText('+ # Hello');
+  await expect(card.getByTestId('approval-args')).toContainText('Written by the agent.');
+  await page.screenshot({ path: screenshotPath('03-approval-card') });
+  await card.getByRole('button', { name: 'Approve once' }).click();
+
+  await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]')).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Done: the note is in');
+  expect(readFileSync(target, 'utf8')).toBe('# Hello\n\nWritten by the agent.\n');
+  await expect(page.getByTestId('tool-why').first()).toContainText('by you');
+
+  await page.getByTestId('tool-path').first().click();
+  await expect(page.getByTestId('viewer-path')).toContainText('hello.md');
+  await page.screenshot({ path: screenshotPath('04-path-opened') });
+});
+
+test('a rejected write is not written and the model is told why', async ({ page }) => {
+  await startLlm([
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'evil.txt', content: 'nope' } }] },
+    { text: 'Understood, I will not write it.' },
+  ]);
+  await page.goto(app.url);
+  await configureModel(page);
+  await page.getByTestId('composer').fill('Write evil.txt');
+  await page.getByTestId('send').click();
+  const card = page.getByTestId('approval-card');
+  await card.getByLabel('Reject reason').fill('not today');
+  await card.getByRole('button', { name: 'Reject' }).click();
+  await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]')).toHaveAttribute('data-status', 'rejected');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Understood');
+  expect(() => readFileSync(join(app.workspaceDir, 'evil.txt'))).toThrow();
+});

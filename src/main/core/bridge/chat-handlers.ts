@@ -1,0 +1,37 @@
+/** Handlers of the `chat:*` and `viewer:*` calls: thin adapters over the session manager. */
+import type { EventBus } from '../events';
+import type { SessionManager } from '../session/session-manager';
+import type { BridgeHandlers } from './handlers';
+
+type ChatChannels =
+  | 'chat:listSessions'
+  | 'chat:createSession'
+  | 'chat:renameSession'
+  | 'chat:history'
+  | 'chat:send'
+  | 'chat:stop'
+  | 'chat:rerunTool'
+  | 'chat:setWorkingDirectory'
+  | 'viewer:open';
+
+export function createChatHandlers(sessions: SessionManager, events: EventBus): Pick<BridgeHandlers, ChatChannels> {
+  return {
+    'chat:listSessions': () => ({ sessions: sessions.listSessions() }),
+    'chat:createSession': ({ title }) => ({ id: sessions.createSession(title ?? '') }),
+    'chat:renameSession': ({ sessionId, title }) => {
+      sessions.history(sessionId, 0, 1); // throws not_found for an unknown session
+      sessions.store.rename(sessionId, title);
+      return { ok: true as const };
+    },
+    'chat:history': ({ sessionId, beforeId, limit }) => sessions.history(sessionId, beforeId, limit),
+    'chat:send': ({ sessionId, content }) => sessions.send(sessionId, content),
+    'chat:stop': ({ sessionId }) => ({ stopped: sessions.stop(sessionId) }),
+    'chat:rerunTool': ({ sessionId, toolCallId }) => ({ started: sessions.rerunTool(sessionId, toolCallId) }),
+    'chat:setWorkingDirectory': ({ sessionId, path }) => ({ working_directory: sessions.setWorkingDirectory(sessionId, path) }),
+    // A user action (reference-facts §5): opening a file in the viewer is not gated; the viewer checks the path.
+    'viewer:open': ({ path, toolCallId }) => {
+      events.emit('viewer', { type: 'open_file', path, tool_call_id: toolCallId ?? null });
+      return { ok: true as const };
+    },
+  };
+}

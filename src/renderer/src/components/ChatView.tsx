@@ -1,0 +1,32 @@
+/** The chat of the open session: messages, streaming reply, tool cards with approvals, and the composer. */
+import { useEffect } from 'react';
+import { useStore } from 'zustand';
+import type { ToolCard } from '../../../shared/contract/chat';
+import { skald } from '../bridge/skald';
+import { resolveApproval } from '../stores/approvals';
+import { chat } from '../stores/chat-store';
+import { Composer } from './Composer';
+import { MessageList } from './MessageList';
+import type { ToolCardActions } from './ToolCardView';
+
+const actions: ToolCardActions = {
+  openPath: (path, toolCallId) => void skald.viewer.open({ path, toolCallId }),
+  resolve: (card: ToolCard, decision) => resolveApproval(card, decision),
+  rerun: (card) => {
+    const sessionId = chat.store.getState().sessionId;
+    if (sessionId !== null) void skald.chat.rerunTool({ sessionId, toolCallId: card.tool_call_id });
+  },
+};
+
+export function ChatView({ sessionId }: { sessionId: number }) {
+  const state = useStore(chat.store);
+  useEffect(() => {
+    void chat.open(sessionId);
+  }, [sessionId]);
+  return (
+    <section className="chat" data-testid="chat">
+      <MessageList state={state} actions={actions} />
+      <Composer running={state.running} onSend={(text) => chat.send(text)} onStop={() => void chat.stop()} />
+    </section>
+  );
+}

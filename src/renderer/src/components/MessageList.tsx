@@ -1,0 +1,83 @@
+/**
+ * The message list, virtualized (@tanstack/react-virtual) so a session of thousands of messages opens and
+ * scrolls fast: only the visible rows are in the DOM. It sticks to the bottom while the person is at the bottom.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef } from 'react';
+import type { HistoryMessage } from '../../../shared/contract/chat';
+import type { ChatState, Notice } from '../stores/chat-store';
+import { Markdown } from './Markdown';
+import { ToolCardView, type ToolCardActions } from './ToolCardView';
+
+type Row = { kind: 'message'; message: HistoryMessage } | { kind: 'notice'; notice: Notice } | { kind: 'streaming' };
+
+function rowsOf(state: ChatState): Row[] {
+  const rows: Row[] = [];
+  const notices = [...state.notices];
+  for (const message of state.messages) {
+    while (notices.length && notices[0]!.afterMessageId < message.id) rows.push({ kind: 'notice', notice: notices.shift()! });
+    rows.push({ kind: 'message', message });
+  }
+  for (const notice of notices) rows.push({ kind: 'notice', notice });
+  if (state.streaming && (state.streaming.text || state.streaming.reasoning)) rows.push({ kind: 'streaming' });
+  return rows;
+}
+
+function MessageView({ message, actions }: { message: HistoryMessage; actions: ToolCardActions }) {
+  return (
+    <div className={`msg msg-${message.role}${message.queued ? ' msg-queued' : ''}${message.status === 'failed' ? ' msg-failed' : ''}`} data-testid={`msg-${message.role}`}>
+      {message.content && (message.role === 'assistant' ? <Markdown text={message.content} /> : <div className="msg-text">{message.content}</div>)}
+      {message.queued && <div className="muted small">queued — sent at the next step of the running turn</div>}
+      {message.status === 'failed' && message.role === 'user' && <div className="muted small">not sent (the turn was stopped)</div>}
+      {message.tools.map((card) => (
+        <ToolCardView key={card.tool_call_id} card={card} actions={actions} />
+      ))}
+    </div>
+  );
+}
+
+export function MessageList({ state, actions }: { state: ChatState; actions: ToolCardActions }) {
+  const rows = useMemo(() => rowsOf(state), [state]);
+  const parentRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => 80,
+    overscan: 8,
+  });
+
+  useEffect(() => {
+    if (atBottom.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows, virtualizer]);
+
+  return (
+    <div
+      className="message-list"
+      ref={parentRef}
+      data-testid="message-list"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      }}
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index]!;
+          return (
+            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="row" style={{ transform: `translateY(${item.start}px)` }}>
+              {row.kind === 'message' && <MessageView message={row.message} actions={actions} />}
+              {row.kind === 'notice' && <div className={`notice notice-${row.notice.kind}`} data-testid="notice"><pre>{row.notice.text}</pre></div>}
+              {row.kind === 'streaming' && (
+                <div className="msg msg-assistant streaming" data-testid="streaming">
+                  {state.streaming!.reasoning && <div className="reasoning">{state.streaming!.reasoning}</div>}
+                  <div className="msg-text">{state.streaming!.text}</div>
+                </div>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
