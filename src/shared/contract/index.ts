@@ -5,22 +5,26 @@
  */
 import type { z } from 'zod';
 import { appCalls, AppEventSchema } from './app';
+import { approvalCalls, InboxEventSchema } from './approval';
 import { ChatEventSchema } from './chat';
 import type { CallSpec } from './define';
 import { ViewerEventSchema } from './viewer';
 
 export * from './define';
 export * from './app';
+export * from './approval';
 export * from './chat';
 export * from './viewer';
 
 export const calls = {
   ...appCalls,
+  ...approvalCalls,
 } as const satisfies Record<string, CallSpec>;
 
 export const events = {
   app: AppEventSchema,
   chat: ChatEventSchema,
+  inbox: InboxEventSchema,
   viewer: ViewerEventSchema,
 } as const satisfies Record<string, z.ZodType>;
 

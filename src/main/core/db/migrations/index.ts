@@ -4,6 +4,7 @@
  */
 import type { Migration } from '../migrate';
 import { foundationSchema } from './001-foundation';
+import { approvalSchema } from './020-approval';
 import { sessionsSchema } from './040-sessions';
 
-export const migrations: readonly Migration[] = [foundationSchema, sessionsSchema];
+export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, sessionsSchema];

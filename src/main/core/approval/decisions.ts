@@ -1,0 +1,55 @@
+/**
+ * The "why" of every decision (SPEC.md §4, check C4): a stable hash of the arguments and the audit row in
+ * `tool_decisions`. `recordDecision` opens no transaction of its own: the caller wraps it together with the tool-row
+ * update in one `db.transaction`, so both are written or neither is.
+ */
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/database';
+
+export type DecisionAction = 'allow' | 'deny' | 'require';
+
+export interface DecisionWhy {
+  kind: string;
+  ruleId?: number | null;
+  text: string;
+}
+
+export interface DecisionEntry {
+  toolCallId: string;
+  sessionId: number | null;
+  decision: { action: DecisionAction; why: DecisionWhy };
+  argsHash: string;
+  actor: 'policy' | 'user';
+}
+
+/** JSON with object keys sorted at every depth; `undefined` members dropped as JSON.stringify does. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined && typeof v !== 'function')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/** sha256 of the canonical JSON, hex: the binding between what was shown and what runs (I6, X6). */
+export function argsHash(args: unknown): string {
+  return createHash('sha256').update(canonicalJson(args)).digest('hex');
+}
+
+type Insert = (...values: (string | number | null)[]) => void;
+const statements = new WeakMap<Db, Insert>();
+
+export function recordDecision(db: Db, entry: DecisionEntry): void {
+  let insert = statements.get(db);
+  if (!insert) {
+    const stmt = db.prepare(
+      `INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, rule_id, detail, args_hash, actor, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    insert = (...values) => void stmt.run(...values);
+    statements.set(db, insert);
+  }
+  const { decision } = entry;
+  insert(entry.toolCallId, entry.sessionId, decision.action, decision.why.kind, decision.why.ruleId ?? null, decision.why.text, entry.argsHash, entry.actor, Date.now());
+}

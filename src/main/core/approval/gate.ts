@@ -1,0 +1,199 @@
+/**
+ * The gate every tool call passes (reference-facts.md §3–5, SPEC.md §3.1–3.3, §4). Order, fixed:
+ *   1. hard guards — a guard deny ends it; a locked guard require may still become deny, never allow;
+ *   2. rules — the session's group, then `default`, each by priority then id, first match wins; no match → require;
+ *      a rule-load error (or a group that no longer exists) → require that nothing lifts (a deny may be hidden in it);
+ *   3. a matching session bypass may lift require → allow;
+ *   4. the run context's file fast-path (working dir, its docs/ and skills/, allow_fs_reads, allow_fs_writes) may
+ *      lift require → allow for the fs tools.
+ * A deny is never lifted. Synchronous: rules are compiled and cached by the repository, so a decision is pure CPU
+ * plus a few realpath calls. `explain` is the same evaluation with a trace ("what would happen if…").
+ * Limits: rules see `args.path` only; guards also see the other path-like arguments (guards.ts).
+ */
+import { isAbsolute, resolve, sep } from 'node:path';
+import type { RunContext } from '../../../shared/run-context';
+import { FS_READ_TOOLS, FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
+import { canonicalizeForPolicy, pathUnder, relativeInside, resolvePath } from '../tools/_policy/paths';
+import { describeScope, type BypassStore } from './bypass';
+import { describeRule, firstMatch, firstPathlessMatch, type CallFacts } from './evaluate';
+import { Guards, pathArguments, type GuardId, type GuardVerdict } from './guards';
+import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
+import type { ShellAnalysis, ShellAnalyzer } from './shell';
+
+export type WhyKind = 'guard' | 'rule' | 'bypass' | 'fast_path' | 'default' | 'load_error';
+
+export interface Decision {
+  action: 'allow' | 'deny' | 'require';
+  why: { kind: WhyKind; ruleId?: number; guard?: GuardId; text: string };
+}
+
+export interface GateCall {
+  sessionId: number | null;
+  /** Overrides `runContext.security_group`. */
+  groupId?: string;
+  agentId: string;
+  source: string;
+  toolName: string;
+  category: ToolCategory | null;
+  /** Effective arguments: `path` absolute (a relative one is resolved against the working directory). */
+  args: Record<string, unknown>;
+  runContext: RunContext;
+  /** Absent = the run context's working_directory, else the workspace. */
+  workingDir?: string;
+}
+
+export interface GateDeps {
+  rules: RulesRepository;
+  bypass: BypassStore;
+  shell: ShellAnalyzer;
+  workspaceDir: string;
+  dataDir: string;
+  dbFile: string;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
+
+export class ApprovalGate {
+  private readonly guards: Guards;
+
+  constructor(private readonly deps: GateDeps) {
+    this.guards = new Guards({ workspaceDir: deps.workspaceDir, dataDir: deps.dataDir, dbFile: deps.dbFile });
+  }
+
+  check(call: GateCall): Decision {
+    return this.evaluate(call, null);
+  }
+
+  /** The same decision with every step written out, for the Security page. Persists nothing. */
+  explain(call: GateCall): { decision: Decision; trace: string[] } {
+    const trace: string[] = [];
+    return { decision: this.evaluate(call, trace), trace };
+  }
+
+  workingDirOf(call: Pick<GateCall, 'runContext' | 'workingDir'>): string {
+    const ws = this.deps.workspaceDir;
+    return call.workingDir ?? (call.runContext.working_directory ? resolvePath(call.runContext.working_directory, ws) : ws);
+  }
+
+  private evaluate(call: GateCall, trace: string[] | null): Decision {
+    const note = (line: string) => trace?.push(line);
+    const wd = this.workingDirOf(call);
+    const { toolName, args } = call;
+
+    // 1. Hard guards.
+    let locked: GuardVerdict | null = null;
+    for (const p of pathArguments(args)) {
+      const v = this.guards.checkPath(toolName, resolvePath(p, wd), canonicalizeForPolicy(p, wd));
+      if (v?.action === 'deny') return this.done({ action: 'deny', why: { kind: 'guard', guard: v.guard, text: v.text } }, note);
+      locked ??= v;
+    }
+    const isShell = toolName === TN.EXECUTE_CMD;
+    const command = typeof args.command === 'string' ? args.command : '';
+    const workdir = typeof args.workdir === 'string' && args.workdir !== '' ? resolvePath(args.workdir, wd) : wd;
+    if (isShell) locked ??= this.guards.checkCommand(command, workdir);
+    if (locked) note(`guard ${locked.guard}: ${locked.text}`);
+
+    // 2. Rules.
+    const facts: CallFacts = { toolName, agentId: call.agentId, source: call.source, path: this.pathFacts(args, wd), shell: isShell ? this.analyze(command, workdir) : null };
+    if (facts.path) note(`path for rules: ${facts.path.rel ?? facts.path.abs}`);
+    if (facts.shell) note(`command parts: ${JSON.stringify(facts.shell.parts)}${facts.shell.unsafe.length ? `; never auto-allowed: ${facts.shell.unsafe.join(', ')}` : ''}`);
+    const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
+    let match: CompiledRule | null;
+    try {
+      match = firstMatch(this.ruleLists(groupId), facts);
+    } catch (error) {
+      this.deps.log?.('approval rules could not be loaded; asking', { error: String(error) });
+      if (locked) return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
+      return this.done({ action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` } }, note);
+    }
+    if (match) note(`first matching rule: ${match.rule.id} (${describeRule(match.rule)}, group ${match.rule.group_id}, priority ${match.rule.priority})`);
+    else note('no rule matched');
+    if (match?.rule.action === 'deny') return this.done({ action: 'deny', why: { kind: 'rule', ruleId: match.rule.id, text: `Denied by rule ${match.rule.id}: ${describeRule(match.rule)}` } }, note);
+    if (locked) return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
+    if (match?.rule.action === 'allow') return this.done({ action: 'allow', why: { kind: 'rule', ruleId: match.rule.id, text: `Allowed by rule ${match.rule.id}: ${describeRule(match.rule)}` } }, note);
+
+    const unsafe = facts.shell?.unsafe.length ? ` The command has ${facts.shell.unsafe[0]}, which no rule can auto-allow.` : '';
+    const base: Decision = match
+      ? { action: 'require', why: { kind: 'rule', ruleId: match.rule.id, text: `Asks because of rule ${match.rule.id}: ${describeRule(match.rule)}.${unsafe}` } }
+      : { action: 'require', why: { kind: 'default', text: `No rule matched: asks (the default is require).${unsafe}` } };
+
+    // 3. Bypass (a human's, time-boxed).
+    if (call.sessionId !== null) {
+      const grant = this.deps.bypass.covering(call.sessionId, toolName, call.category);
+      if (grant) {
+        const until = grant.expiresAt === null ? 'until the session ends' : `until ${new Date(grant.expiresAt).toISOString()}`;
+        return this.done({ action: 'allow', why: { kind: 'bypass', text: `Allowed by your bypass for ${describeScope(grant.scope)} (${until}).` } }, note);
+      }
+    }
+
+    // 4. The run context's file fast-path.
+    const fast = this.fastPath(call, wd, facts);
+    if (fast) return this.done({ action: 'allow', why: { kind: 'fast_path', text: fast } }, note);
+    return this.done(base, note);
+  }
+
+  private done(d: Decision, note: (line: string) => void): Decision {
+    note(`decision: ${d.action} (${d.why.kind}) — ${d.why.text}`);
+    return d;
+  }
+
+  private ruleLists(groupId: string): CompiledRule[][] {
+    const rules = this.deps.rules;
+    if (groupId === DEFAULT_GROUP) return [rules.compiled(DEFAULT_GROUP)];
+    // A session pointing at a deleted group fails closed: its denies are unknown, so nothing may be lifted.
+    if (!rules.hasGroup(groupId)) throw new Error(`the permission group "${groupId}" does not exist`);
+    return [rules.compiled(groupId), rules.compiled(DEFAULT_GROUP)];
+  }
+
+  private pathFacts(args: Record<string, unknown>, wd: string): CallFacts['path'] {
+    if (typeof args.path !== 'string' || args.path === '') return null;
+    const canon = canonicalizeForPolicy(args.path, wd);
+    const ws = this.guards.workspace();
+    return { rel: relativeInside(canon, ws.canon), abs: slash(canon) };
+  }
+
+  private analyze(command: string, workdir: string): ShellAnalysis {
+    const ws = this.guards.workspace();
+    return this.deps.shell.analyze(command, slash(workdir), (target) => {
+      const lexical = resolvePath(target, workdir);
+      const canon = canonicalizeForPolicy(target, workdir);
+      if (!pathUnder(canon, ws.canon)) return false;
+      // A redirect is a write: the same guards as write_file (secrets, data folder, .git hooks, steering files).
+      return this.guards.checkPath(TN.WRITE_FILE, lexical, canon) === null;
+    });
+  }
+
+  private fastPath(call: GateCall, wd: string, facts: CallFacts): string | null {
+    if (!facts.path) return null;
+    const isRead = FS_READ_TOOLS.includes(call.toolName);
+    const isWrite = FS_WRITE_TOOLS.includes(call.toolName);
+    if (!isRead && !isWrite) return null;
+    const rc = call.runContext;
+    const roots = isWrite
+      ? (rc.allow_fs_writes ?? [])
+      : [wd, resolve(wd, 'docs'), resolve(wd, 'skills'), ...(rc.allow_fs_reads ?? []), ...(rc.allow_fs_writes ?? [])];
+    const target = facts.path.abs;
+    for (const root of roots) {
+      const canonRoot = slash(canonicalizeForPolicy(isAbsolute(root) ? root : resolve(wd, root), wd));
+      if (pathUnder(target, canonRoot)) return `Allowed by the run context: inside ${canonRoot}, which it auto-allows for ${isWrite ? 'writing' : 'reading'}.`;
+    }
+    return null;
+  }
+
+  /** Hidden when the first matching rule without a path or command pattern is deny. MCP tools are never hidden. */
+  isToolHidden(groupId: string | undefined, toolName: string, who?: { agentId: string; source: string }): boolean {
+    if (parseMcpToolName(toolName)) return false;
+    try {
+      const group = groupId ?? DEFAULT_GROUP;
+      const lists = group === DEFAULT_GROUP || !this.deps.rules.hasGroup(group) ? [this.deps.rules.compiled(DEFAULT_GROUP)] : this.ruleLists(group);
+      return firstPathlessMatch(lists, toolName, who)?.rule.action === 'deny';
+    } catch {
+      return false; // the gate still asks for every call of a tool we could not judge
+    }
+  }
+
+  filterVisible(groupId: string | undefined, names: readonly string[], who?: { agentId: string; source: string }): string[] {
+    return names.filter((n) => !this.isToolHidden(groupId, n, who));
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * The hard guards (SPEC.md §3.2) and the always-prompt classes (checks C1, C3, F3, F7, X5). They run before every
+ * rule and nothing lifts them: a `deny` guard ends the decision; a `require` guard ("locked") can still be turned
+ * into a deny by a rule, but no rule, bypass or fast-path makes it allow.
+ *
+ * Paths are judged twice: in their lexical form (what the model wrote, `..` folded) and in their canonical form
+ * (symlinks of the longest existing ancestor resolved, the one canonicalizer of tools/_policy). `secrets` matches
+ * any letter case. Which tools write: every tool with a path that is not a known reader (MCP tools included),
+ * because a guard must err on the side of "this may write".
+ * Limits: a shell command is judged by its text only (`cd .. && rm -rf settings` is not seen as touching the data
+ * folder; commands run unsandboxed and `execute_cmd` requires approval by default); only the path-like argument
+ * names in PATH_ARG_KEYS are inspected.
+ */
+import { homedir } from 'node:os';
+import { basename, sep } from 'node:path';
+import { FS_READ_TOOLS, TN } from '../../../shared/tool-names';
+import { canonicalizeForPolicy, hasComponent, pathUnder, relativeInside, resolvePath } from '../tools/_policy/paths';
+
+export type GuardId = 'secrets' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape';
+
+export interface GuardVerdict {
+  action: 'deny' | 'require';
+  guard: GuardId;
+  text: string;
+}
+
+/** The locked rows of the Security page. */
+export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; title: string; description: string }[] = [
+  { id: 'secrets', action: 'deny', title: 'secrets/ folders', description: 'Reading or writing anything under a secrets/ folder of the workspace, in any letter case, through symlinks and "..". Shell commands that name a secrets/ path always ask.' },
+  { id: 'app_data_write', action: 'deny', title: "The app's data folder", description: "Writing the app's own data folder (database, settings, rules). The workspace inside it stays writable." },
+  { id: 'git_config', action: 'deny', title: 'Git configuration and hooks', description: 'Writing .git/config or anything under .git/hooks/.' },
+  { id: 'app_data_touch', action: 'require', title: 'Touching the data folder', description: 'Reading the data folder, or a shell command that names it or the database file: always asks.' },
+  { id: 'steering_file', action: 'require', title: 'Agent-steering files', description: 'Writing AGENTS.md, CLAUDE.md, .mcp.json, .vscode/, .cursor/, .husky/, .envrc, shell rc files and similar: always asks.' },
+  { id: 'symlink_escape', action: 'require', title: 'Symlink escapes', description: 'A path inside the workspace that resolves through a symlink to a place outside it: always asks.' },
+];
+
+/** Argument names whose string values are judged as paths by the guards (rules look at `path` only). */
+export const PATH_ARG_KEYS = ['path', 'file_path', 'filePath', 'paths', 'source', 'destination', 'target', 'old_path', 'new_path'] as const;
+
+const STEERING_NAMES = new Set([
+  'agents.md', 'agent.md', 'claude.md', 'gemini.md', '.mcp.json', '.cursorrules', '.windsurfrules', '.clinerules',
+  '.envrc', '.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin',
+  'copilot-instructions.md',
+]);
+const STEERING_DIRS = new Set(['.vscode', '.cursor', '.husky', '.claude', '.gemini', '.skald', '.clinerules']);
+
+const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
+
+export interface GuardPaths {
+  workspaceDir: string;
+  dataDir: string;
+  dbFile: string;
+}
+
+export class Guards {
+  private readonly wsRaw: string;
+  private readonly dataRaw: string;
+  private readonly dbName: string;
+
+  constructor(private readonly dirs: GuardPaths) {
+    this.wsRaw = resolvePath(dirs.workspaceDir, '/');
+    this.dataRaw = resolvePath(dirs.dataDir, '/');
+    this.dbName = basename(dirs.dbFile).toLowerCase();
+  }
+
+  // Canonical forms are recomputed on each use: the workspace may be created or re-linked after start-up, and a
+  // stale canonical root would open a gap. realpath of two short paths costs microseconds.
+  workspace(): { raw: string; canon: string } {
+    return { raw: this.wsRaw, canon: canonicalizeForPolicy(this.wsRaw, '/') };
+  }
+
+  private dataCanon(): string {
+    return canonicalizeForPolicy(this.dataRaw, '/');
+  }
+
+  /** Inside the data folder, except the workspace when the workspace itself sits inside it (the default). */
+  isDataDir(canon: string, ws: { canon: string }): boolean {
+    const data = this.dataCanon();
+    if (!pathUnder(canon, data)) return false;
+    return !(pathUnder(ws.canon, data) && pathUnder(canon, ws.canon));
+  }
+
+  /** Judges one path argument of a call. `lexical` and `canon` are absolute. */
+  checkPath(toolName: string, lexical: string, canon: string): GuardVerdict | null {
+    const ws = this.workspace();
+    const rels = [relativeInside(canon, ws.canon), relativeInside(lexical, ws.raw), relativeInside(lexical, ws.canon)];
+    if (rels.some((r) => r !== null && hasComponent(r, 'secrets'))) {
+      return { action: 'deny', guard: 'secrets', text: 'secrets/ folders are never read or written by tools (hard guard).' };
+    }
+    const writes = isWritingTool(toolName);
+    const inData = this.isDataDir(canon, ws);
+    if (writes && inData) return { action: 'deny', guard: 'app_data_write', text: "The app's data folder (database, settings, rules) is never written by tools (hard guard)." };
+    const parts = slash(canon).split('/').map((p) => p.toLowerCase());
+    if (writes && isGitProtected(parts)) return { action: 'deny', guard: 'git_config', text: '.git/config and .git/hooks/ are never written by tools (hard guard).' };
+    const lexInside = rels[1] !== null || rels[2] !== null;
+    if (lexInside && rels[0] === null) {
+      return { action: 'require', guard: 'symlink_escape', text: 'The path leads through a symlink out of the workspace: always asks.' };
+    }
+    if (inData) return { action: 'require', guard: 'app_data_touch', text: "The path is in the app's data folder: always asks." };
+    if (writes && (STEERING_NAMES.has(parts.at(-1) ?? '') || parts.slice(0, -1).some((p) => STEERING_DIRS.has(p)))) {
+      return { action: 'require', guard: 'steering_file', text: 'Writing an agent-steering or tool-config file: always asks.' };
+    }
+    return null;
+  }
+
+  /** Judges an `execute_cmd` by its text and working directory. Never denies: a shell command is the user's to run. */
+  checkCommand(command: string, workdir: string | null): GuardVerdict | null {
+    const ws = this.workspace();
+    if (this.mentionsDataDir(command, ws)) return { action: 'require', guard: 'app_data_touch', text: "The command names the app's data folder or database: always asks." };
+    if (/(^|[\s'"=/:<>|;&(`])secrets(?=$|[/\s'";|&)<>`])/i.test(command)) {
+      return { action: 'require', guard: 'secrets', text: 'The command names a secrets/ path: always asks.' };
+    }
+    if (workdir) {
+      const canon = canonicalizeForPolicy(workdir, ws.raw);
+      const rel = relativeInside(canon, ws.canon);
+      if (rel !== null && hasComponent(rel, 'secrets')) return { action: 'require', guard: 'secrets', text: 'The command runs inside a secrets/ folder: always asks.' };
+      if (this.isDataDir(canon, ws)) return { action: 'require', guard: 'app_data_touch', text: "The command runs in the app's data folder: always asks." };
+    }
+    return null;
+  }
+
+  private mentionsDataDir(command: string, ws: { raw: string; canon: string }): boolean {
+    const text = command.toLowerCase();
+    if (text.includes(this.dbName)) return true;
+    const home = homedir();
+    const spellings = new Set<string>();
+    for (const dir of [this.dataRaw, this.dataCanon()]) {
+      spellings.add(slash(dir));
+      if (dir.startsWith(home + sep)) spellings.add(`~/${slash(dir.slice(home.length + 1))}`);
+    }
+    const wsSpellings = [slash(ws.raw), slash(ws.canon)].map((s) => s.toLowerCase());
+    for (const spelling of spellings) {
+      const needle = spelling.toLowerCase();
+      for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
+        const rest = text.slice(at);
+        if (!/^($|[/\s'"`;|&)])/.test(rest.slice(needle.length))) continue; // `/data2` is not `/data`
+        // The default workspace lives inside the data folder: naming a file in it is not naming the data folder.
+        const intoWorkspace = wsSpellings.some((w) => (w.startsWith(needle) ? rest.startsWith(w) && /^($|[/\s'"])/.test(rest.slice(w.length)) : false));
+        if (!intoWorkspace) return true;
+      }
+    }
+    return false;
+  }
+}
+
+export function isWritingTool(toolName: string): boolean {
+  return !FS_READ_TOOLS.includes(toolName) && toolName !== TN.SHOW_FILE_TO_USER;
+}
+
+function isGitProtected(parts: string[]): boolean {
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (parts[i] !== '.git') continue;
+    if (parts[i + 1] === 'hooks') return true;
+    if (parts[i + 1] === 'config' && i + 2 === parts.length) return true;
+  }
+  return false;
+}
+
+/** Every string value of the path-like arguments (arrays of strings included). */
+export function pathArguments(args: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const key of PATH_ARG_KEYS) {
+    const v = args[key];
+    if (typeof v === 'string' && v !== '') out.push(v);
+    else if (Array.isArray(v)) for (const item of v) if (typeof item === 'string' && item !== '') out.push(item);
+  }
+  return out;
+}

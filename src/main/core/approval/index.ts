@@ -1,0 +1,75 @@
+/**
+ * The approval domain's composition: one factory that builds the repository, bypass store, shell analyzer, gate
+ * and pending manager over one database, plus `port`, the exact GatePort the session loop consumes
+ * (session/ports.ts). Async only because the bash grammar loads once here; every decision afterwards is sync.
+ */
+import type { InboxEvent } from '../../../shared/contract/approval';
+import type { ToolCategory } from '../../../shared/tool-names';
+import type { Db } from '../db/database';
+import type { GatePort } from '../session/ports';
+import { BypassStore } from './bypass';
+import { argsHash, recordDecision } from './decisions';
+import { ApprovalGate } from './gate';
+import { PendingManager, rejectText, type SessionApprovalEvent } from './pending';
+import { RulesRepository } from './rules-repository';
+import { ShellAnalyzer } from './shell';
+
+export interface ApprovalDeps {
+  db: Db;
+  workspaceDir: string;
+  dataDir: string;
+  dbFile: string;
+  emitSession: (sessionId: number, event: SessionApprovalEvent) => void;
+  emitInbox: (event: InboxEvent) => void;
+  categoryOf?: (toolName: string) => ToolCategory | null;
+  /** Unanswered approvals count as rejected after this long; null (default) = wait for ever. */
+  approvalTimeoutMs?: number | null;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+  now?: () => number;
+}
+
+export interface ApprovalServices {
+  rules: RulesRepository;
+  bypass: BypassStore;
+  gate: ApprovalGate;
+  pending: PendingManager;
+  /** What the session loop calls (check, recordDecision, requestApproval, …). */
+  port: GatePort;
+}
+
+export async function createApprovalServices(deps: ApprovalDeps): Promise<ApprovalServices> {
+  const rules = new RulesRepository(deps.db);
+  const bypass = new BypassStore(deps.now);
+  const shell = await ShellAnalyzer.create();
+  const gate = new ApprovalGate({ rules, bypass, shell, workspaceDir: deps.workspaceDir, dataDir: deps.dataDir, dbFile: deps.dbFile, log: deps.log });
+  const pending = new PendingManager({
+    db: deps.db, bypass, workspaceDir: deps.workspaceDir, emitSession: deps.emitSession, emitInbox: deps.emitInbox,
+    categoryOf: deps.categoryOf, timeoutMs: deps.approvalTimeoutMs ?? null, now: deps.now,
+  });
+  const port: GatePort = {
+    check: (call) => gate.check(call),
+    isHidden: (groupId, toolName) => gate.isToolHidden(groupId, toolName),
+    argsHash: (args) => argsHash(args),
+    recordDecision: (entry) => recordDecision(deps.db, entry),
+    requestApproval: async ({ signal, ...request }) => {
+      const { requestId, result } = pending.requestApproval(request);
+      const onAbort = () => pending.cancel(requestId);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        return await result;
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+    rejectText,
+    cancelForSession: (sessionId) => pending.cancelForSession(sessionId),
+  };
+  return { rules, bypass, gate, pending, port };
+}
+
+export { argsHash, recordDecision } from './decisions';
+export { autoScope, BypassStore, type BypassGrant, type BypassScope } from './bypass';
+export { ApprovalGate, type Decision, type GateCall, type WhyKind } from './gate';
+export { ApprovalCancelledError, PendingManager, rejectText, type ApprovalOutcome, type ApprovalRequestInput, type SessionApprovalEvent } from './pending';
+export { RulesRepository, DEFAULT_GROUP, type ApprovalRule, type ApprovalGroup, type RuleInput } from './rules-repository';

@@ -1,0 +1,374 @@
+/**
+ * Pending approvals and clarifications: the Inbox (reference-facts.md §3, §6, §7; SPEC.md §3.5, §3.8; I6, X7).
+ * - One id sequence for both, from the `approval_requests` ledger (AUTOINCREMENT: never reused, even across
+ *   restarts), so a decided id can never be replayed and ids of the two kinds never collide.
+ * - Before anyone waits, the tool row is flipped to `pending` (same transaction as the ledger row).
+ * - Resolving names the args hash that was shown; other arguments, an unknown or an already decided id fail.
+ * - A waiter dropped by /stop or its abort signal rejects with ApprovalCancelledError; the row stays `pending`.
+ * - After a restart `reRegisterPendingFromDb` lists every `pending` row again under a new id. Such an item has no
+ *   waiter until the resumed turn asks again for the same tool_call_id; a decision made before that is kept and
+ *   handed to that request (if the hash still matches), and `onDidResolveWithoutWaiter` tells the session layer.
+ * - A timeout (off by default for interactive use) resolves to a rejection (X7).
+ * Limits: in memory besides the ledger; the session-scoped events are plain objects the session layer forwards.
+ */
+import { BridgeError } from '../../../shared/contract/define';
+import type { ChatEventBody } from '../../../shared/contract/chat';
+import type { InboxApproval, InboxClarification, InboxEvent } from '../../../shared/contract/approval';
+import { FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
+import type { Db } from '../db/database';
+import { displayPath } from '../tools/_policy/paths';
+import { autoScope, type BypassGrant, type BypassScope, type BypassStore } from './bypass';
+import { argsHash as hashOf } from './decisions';
+
+export type SessionApprovalEvent = Extract<ChatEventBody, { type: 'approval_required' | 'pending_write' | 'approval_resolved' | 'agent_question' }>;
+
+export interface ApprovalOutcome {
+  approved: boolean;
+  note: string;
+  bypass?: BypassGrant;
+  timedOut?: boolean;
+}
+
+export class ApprovalCancelledError extends Error {
+  override readonly name = 'ApprovalCancelledError';
+  constructor(readonly requestId: number) {
+    super(`Request ${requestId} was withdrawn before anyone answered.`);
+  }
+}
+
+export interface ApprovalRequestInput {
+  sessionId: number;
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+  argsHash: string;
+  category: ToolCategory | null;
+  agentId: string;
+  source: string;
+  contextLabel?: string | null;
+  oldContent?: string | null;
+  newContent?: string | null;
+  /** Overrides the manager's default; null = wait for ever. */
+  timeoutMs?: number | null;
+}
+
+export interface ClarificationInput {
+  sessionId: number;
+  toolCallId: string;
+  title: string;
+  question: string;
+  suggestedAnswers: string[];
+}
+
+interface Waiter<T> {
+  resolve: (value: T) => void;
+  reject: (error: Error) => void;
+}
+
+interface ApprovalItem extends Omit<InboxApproval, 'live'> {
+  args: Record<string, unknown>;
+  waiter: Waiter<ApprovalOutcome> | null;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+interface ClarificationItem extends InboxClarification {
+  waiter: Waiter<string> | null;
+}
+
+export interface PendingDeps {
+  db: Db;
+  bypass: BypassStore;
+  workspaceDir: string;
+  emitSession: (sessionId: number, event: SessionApprovalEvent) => void;
+  emitInbox: (event: InboxEvent) => void;
+  /** Category of a tool name, for items re-registered after a restart. */
+  categoryOf?: (toolName: string) => ToolCategory | null;
+  /** Default wait before an unanswered approval counts as rejected; null (default) = wait for ever. */
+  timeoutMs?: number | null;
+  now?: () => number;
+}
+
+export function rejectText(note: string): string {
+  const reason = note.trim();
+  return reason ? `User rejected this tool call. Reason: ${reason}` : 'User rejected this tool call.';
+}
+
+export class PendingManager {
+  private readonly approvals = new Map<number, ApprovalItem>();
+  private readonly clarifications = new Map<number, ClarificationItem>();
+  /** Decisions taken while no turn waited (after a restart): handed to the next request for that call. */
+  private readonly early = new Map<string, { requestId: number; argsHash: string; outcome: ApprovalOutcome }>();
+  private readonly earlyAnswers = new Map<string, { requestId: number; answer: string }>();
+  private readonly orphanListeners = new Set<(e: { sessionId: number; toolCallId: string; requestId: number }) => void>();
+  private readonly now: () => number;
+  private readonly q;
+
+  constructor(private readonly deps: PendingDeps) {
+    this.now = deps.now ?? Date.now;
+    const db = deps.db;
+    this.q = {
+      flip: db.prepare(`UPDATE chat_llm_tools SET status = 'pending', updated_at = ? WHERE tool_call_id = ?`),
+      open: db.prepare(`INSERT INTO approval_requests (kind, tool_call_id, session_id, args_hash, created_at) VALUES (?, ?, ?, ?, ?)`),
+      close: db.prepare(`UPDATE approval_requests SET resolved_at = ?, outcome = ? WHERE id = ? AND resolved_at IS NULL`),
+      ledger: db.prepare(`SELECT kind, resolved_at, outcome FROM approval_requests WHERE id = ?`),
+      label: db.prepare(`SELECT source, title FROM chat_sessions WHERE id = ?`),
+    };
+  }
+
+  /** Flips the row to `pending`, registers the item, emits the events; `result` settles on the human's answer. */
+  requestApproval(input: ApprovalRequestInput): { requestId: number; result: Promise<ApprovalOutcome> } {
+    const decided = this.early.get(input.toolCallId);
+    if (decided) {
+      this.early.delete(input.toolCallId);
+      if (decided.argsHash === input.argsHash) return { requestId: decided.requestId, result: Promise.resolve(decided.outcome) };
+    }
+    const existing = this.findApproval(input.toolCallId);
+    if (existing && !existing.waiter && existing.args_hash === input.argsHash) {
+      // A re-registered item: the resumed turn takes it over under the same id.
+      Object.assign(existing, { old_content: input.oldContent ?? existing.old_content, new_content: input.newContent ?? existing.new_content, tool_category: input.category });
+      return { requestId: existing.request_id, result: this.wait(existing, input.timeoutMs) };
+    }
+    if (existing) this.withdraw(existing, 'superseded');
+
+    const at = this.now();
+    const requestId = this.deps.db.transaction(() => {
+      this.q.flip.run(at, input.toolCallId);
+      return Number(this.q.open.run('approval', input.toolCallId, input.sessionId, input.argsHash, at).lastInsertRowid);
+    })();
+    const item: ApprovalItem = {
+      request_id: requestId, session_id: input.sessionId, tool_call_id: input.toolCallId, tool_name: input.toolName,
+      arguments: JSON.stringify(input.args), args: input.args, args_hash: input.argsHash, agent_id: input.agentId, source: input.source,
+      context_label: input.contextLabel ?? this.defaultLabel(input.sessionId), created_at: at, tool_category: input.category,
+      mcp_server: parseMcpToolName(input.toolName)?.server ?? null, old_content: input.oldContent ?? null, new_content: input.newContent ?? null,
+      waiter: null, timer: null,
+    };
+    this.approvals.set(requestId, item);
+    const result = this.wait(item, input.timeoutMs);
+    this.deps.emitInbox({ type: 'approval_requested', request_id: requestId, tool_call_id: item.tool_call_id, tool_name: item.tool_name });
+    return { requestId, result };
+  }
+
+  /** The human's answer. Throws a BridgeError (nothing changes) for an unknown, decided or mismatched request. */
+  resolve(
+    requestId: number,
+    input: { action: 'approve' | 'reject'; note?: string; argsHash: string; bypassSecs?: number; bypassScope?: BypassScope['kind'] },
+  ): { toolCallId: string; sessionId: number; approved: boolean } {
+    const item = this.approvals.get(requestId);
+    if (!item) throw this.missing(requestId, 'approval');
+    if (input.argsHash !== item.args_hash) {
+      throw new BridgeError('args_mismatch', 'These are not the arguments that were shown for approval; the call needs a new approval.');
+    }
+    const approved = input.action === 'approve';
+    let scope: BypassScope | null = null;
+    if (approved && input.bypassSecs !== undefined) scope = this.scopeFor(item, input.bypassScope);
+    const bypass = scope ? this.deps.bypass.grant(item.session_id, scope, input.bypassSecs === 0 ? null : this.now() + input.bypassSecs! * 1000) : undefined;
+    this.settle(item, { approved, note: input.note ?? '', ...(bypass ? { bypass } : {}) }, approved ? 'approved' : 'rejected');
+    return { toolCallId: item.tool_call_id, sessionId: item.session_id, approved };
+  }
+
+  requestClarification(input: ClarificationInput): { requestId: number; result: Promise<string> } {
+    const early = this.earlyAnswers.get(input.toolCallId);
+    if (early) {
+      this.earlyAnswers.delete(input.toolCallId);
+      return { requestId: early.requestId, result: Promise.resolve(early.answer) };
+    }
+    let item = [...this.clarifications.values()].find((c) => c.tool_call_id === input.toolCallId) ?? null;
+    if (item?.waiter) {
+      this.dropClarification(item, 'superseded', new ApprovalCancelledError(item.request_id));
+      item = null;
+    }
+    if (!item) {
+      const at = this.now();
+      const requestId = this.deps.db.transaction(() => {
+        this.q.flip.run(at, input.toolCallId);
+        return Number(this.q.open.run('clarification', input.toolCallId, input.sessionId, null, at).lastInsertRowid);
+      })();
+      item = {
+        request_id: requestId, session_id: input.sessionId, tool_call_id: input.toolCallId, title: input.title, question: input.question,
+        suggested_answers: input.suggestedAnswers, context_label: this.defaultLabel(input.sessionId), created_at: at, waiter: null,
+      };
+      this.clarifications.set(requestId, item);
+      this.deps.emitInbox({ type: 'clarification_requested', request_id: requestId, title: item.title });
+    }
+    const target = item;
+    const result = new Promise<string>((resolve, reject) => (target.waiter = { resolve, reject }));
+    this.deps.emitSession(target.session_id, {
+      type: 'agent_question', request_id: target.request_id, tool_call_id: target.tool_call_id, title: target.title, question: target.question, suggested_answers: target.suggested_answers,
+    });
+    return { requestId: target.request_id, result };
+  }
+
+  answerClarification(requestId: number, answer: string): { toolCallId: string; sessionId: number } {
+    const item = this.clarifications.get(requestId);
+    if (!item) throw this.missing(requestId, 'clarification');
+    this.clarifications.delete(requestId);
+    this.q.close.run(this.now(), 'answered', requestId);
+    if (item.waiter) item.waiter.resolve(answer);
+    else {
+      this.earlyAnswers.set(item.tool_call_id, { requestId, answer });
+      for (const l of this.orphanListeners) l({ sessionId: item.session_id, toolCallId: item.tool_call_id, requestId });
+    }
+    this.deps.emitInbox({ type: 'clarification_resolved', request_id: requestId });
+    return { toolCallId: item.tool_call_id, sessionId: item.session_id };
+  }
+
+  /** Withdraws one request (its turn's abort signal fired). The row stays `pending`. */
+  cancel(requestId: number): void {
+    const item = this.approvals.get(requestId);
+    if (item) this.withdraw(item, 'cancelled');
+    const c = this.clarifications.get(requestId);
+    if (c) this.dropClarification(c, 'cancelled', new ApprovalCancelledError(requestId));
+  }
+
+  /** The session ended or was stopped: every waiter of it rejects, its bypasses go. */
+  cancelForSession(sessionId: number): void {
+    for (const item of [...this.approvals.values()]) if (item.session_id === sessionId) this.withdraw(item, 'cancelled');
+    for (const c of [...this.clarifications.values()]) if (c.session_id === sessionId) this.dropClarification(c, 'cancelled', new ApprovalCancelledError(c.request_id));
+    this.deps.bypass.clearSession(sessionId);
+  }
+
+  /** After a restart: every `pending` row comes back into the Inbox under a new id (old open ids are superseded). */
+  reRegisterPendingFromDb(): number {
+    const db = this.deps.db;
+    const rows = db
+      .prepare(`SELECT t.tool_call_id, t.session_id, t.name, t.arguments, t.effective_arguments, t.args_hash, s.agent_id, s.source
+                FROM chat_llm_tools t JOIN chat_sessions s ON s.id = t.session_id WHERE t.status = 'pending' ORDER BY t.id`)
+      .all() as { tool_call_id: string; session_id: number; name: string; arguments: string; effective_arguments: string | null; args_hash: string | null; agent_id: string; source: string }[];
+    db.prepare(`UPDATE approval_requests SET resolved_at = ?, outcome = 'superseded' WHERE resolved_at IS NULL`).run(this.now());
+    let count = 0;
+    for (const row of rows) {
+      if (this.findApproval(row.tool_call_id) || [...this.clarifications.values()].some((c) => c.tool_call_id === row.tool_call_id)) continue;
+      const args = parseObject(row.effective_arguments ?? row.arguments);
+      const at = this.now();
+      if (row.name === TN.ASK_USER_CLARIFICATION) {
+        const requestId = Number(this.q.open.run('clarification', row.tool_call_id, row.session_id, null, at).lastInsertRowid);
+        const suggested = Array.isArray(args.suggested_answers) ? args.suggested_answers.filter((s): s is string => typeof s === 'string') : [];
+        this.clarifications.set(requestId, {
+          request_id: requestId, session_id: row.session_id, tool_call_id: row.tool_call_id, title: String(args.title ?? 'Question'), question: String(args.question ?? ''),
+          suggested_answers: suggested, context_label: this.defaultLabel(row.session_id), created_at: at, waiter: null,
+        });
+        this.deps.emitInbox({ type: 'clarification_requested', request_id: requestId, title: String(args.title ?? 'Question') });
+      } else {
+        const hash = row.args_hash ?? hashOf(args);
+        const requestId = Number(this.q.open.run('approval', row.tool_call_id, row.session_id, hash, at).lastInsertRowid);
+        this.approvals.set(requestId, {
+          request_id: requestId, session_id: row.session_id, tool_call_id: row.tool_call_id, tool_name: row.name, arguments: JSON.stringify(args), args,
+          args_hash: hash, agent_id: row.agent_id, source: row.source, context_label: this.defaultLabel(row.session_id), created_at: at,
+          tool_category: this.deps.categoryOf?.(row.name) ?? null, mcp_server: parseMcpToolName(row.name)?.server ?? null, old_content: null, new_content: null,
+          waiter: null, timer: null,
+        });
+        this.deps.emitInbox({ type: 'approval_requested', request_id: requestId, tool_call_id: row.tool_call_id, tool_name: row.name });
+      }
+      count++;
+    }
+    return count;
+  }
+
+  list(): { total: number; approvals: InboxApproval[]; clarifications: InboxClarification[] } {
+    const approvals = [...this.approvals.values()]
+      .sort((a, b) => a.request_id - b.request_id)
+      .map(({ waiter, timer: _timer, args: _args, ...rest }) => ({ ...rest, live: waiter !== null }));
+    const clarifications = [...this.clarifications.values()].sort((a, b) => a.request_id - b.request_id).map(({ waiter: _w, ...rest }) => rest);
+    return { total: approvals.length + clarifications.length, approvals, clarifications };
+  }
+
+  /** A decision or answer arrived for an item no turn waits on (after a restart): the session may resume. */
+  onDidResolveWithoutWaiter(listener: (e: { sessionId: number; toolCallId: string; requestId: number }) => void): () => void {
+    this.orphanListeners.add(listener);
+    return () => this.orphanListeners.delete(listener);
+  }
+
+  private wait(item: ApprovalItem, timeoutMs: number | null | undefined): Promise<ApprovalOutcome> {
+    const result = new Promise<ApprovalOutcome>((resolve, reject) => (item.waiter = { resolve, reject }));
+    const ms = timeoutMs === undefined ? (this.deps.timeoutMs ?? null) : timeoutMs;
+    if (ms !== null) {
+      item.timer = setTimeout(() => {
+        if (this.approvals.get(item.request_id) !== item) return;
+        this.settle(item, { approved: false, note: `No answer within ${Math.round(ms / 1000)} s; treated as a rejection.`, timedOut: true }, 'timeout');
+      }, ms);
+      item.timer.unref?.();
+    }
+    this.deps.emitSession(item.session_id, this.pendingEvent(item));
+    return result;
+  }
+
+  /** pending_write for writes, commands and restart (old/new or `$ <command>`); approval_required otherwise. */
+  private pendingEvent(item: ApprovalItem): SessionApprovalEvent {
+    const base = { request_id: item.request_id, tool_call_id: item.tool_call_id, args_hash: item.args_hash };
+    if (item.tool_name === TN.EXECUTE_CMD) {
+      return { type: 'pending_write', ...base, path: '$ execute_cmd', old_content: null, new_content: `$ ${String(item.args.command ?? '')}` };
+    }
+    if (item.tool_name === TN.RESTART) return { type: 'pending_write', ...base, path: '$ restart', old_content: null, new_content: '$ restart' };
+    if (FS_WRITE_TOOLS.includes(item.tool_name) && typeof item.args.path === 'string' && item.new_content !== null) {
+      return { type: 'pending_write', ...base, path: displayPath(item.args.path, this.deps.workspaceDir), old_content: item.old_content, new_content: item.new_content };
+    }
+    return { type: 'approval_required', ...base, tool_name: item.tool_name, arguments: item.arguments };
+  }
+
+  private settle(item: ApprovalItem, outcome: ApprovalOutcome, status: 'approved' | 'rejected' | 'timeout'): void {
+    this.approvals.delete(item.request_id);
+    if (item.timer) clearTimeout(item.timer);
+    this.q.close.run(this.now(), status, item.request_id);
+    if (item.waiter) item.waiter.resolve(outcome);
+    else {
+      this.early.set(item.tool_call_id, { requestId: item.request_id, argsHash: item.args_hash, outcome });
+      for (const l of this.orphanListeners) l({ sessionId: item.session_id, toolCallId: item.tool_call_id, requestId: item.request_id });
+    }
+    this.deps.emitSession(item.session_id, { type: 'approval_resolved', request_id: item.request_id, tool_call_id: item.tool_call_id, approved: outcome.approved });
+    this.deps.emitInbox({ type: 'approval_resolved', request_id: item.request_id, tool_call_id: item.tool_call_id, approved: outcome.approved });
+  }
+
+  private withdraw(item: ApprovalItem, status: 'cancelled' | 'superseded'): void {
+    this.approvals.delete(item.request_id);
+    if (item.timer) clearTimeout(item.timer);
+    this.q.close.run(this.now(), status, item.request_id);
+    item.waiter?.reject(new ApprovalCancelledError(item.request_id));
+    // Not a decision: the Inbox just drops the card (the row stays `pending` and is asked again on resume).
+    this.deps.emitInbox({ type: 'approval_resolved', request_id: item.request_id, tool_call_id: item.tool_call_id, approved: false });
+  }
+
+  private dropClarification(item: ClarificationItem, status: 'cancelled' | 'superseded', error: Error): void {
+    this.clarifications.delete(item.request_id);
+    this.q.close.run(this.now(), status, item.request_id);
+    item.waiter?.reject(error);
+    this.deps.emitInbox({ type: 'clarification_resolved', request_id: item.request_id });
+  }
+
+  private findApproval(toolCallId: string): ApprovalItem | null {
+    for (const item of this.approvals.values()) if (item.tool_call_id === toolCallId) return item;
+    return null;
+  }
+
+  private scopeFor(item: ApprovalItem, kind: BypassScope['kind'] | undefined): BypassScope {
+    if (kind === undefined) return autoScope(item.tool_name, item.tool_category);
+    if (kind === 'all') return { kind: 'all' };
+    if (kind === 'category') {
+      if (!item.tool_category) throw new BridgeError('invalid_input', `${item.tool_name} has no tool category; choose another bypass scope.`);
+      return { kind: 'category', category: item.tool_category };
+    }
+    if (!item.mcp_server) throw new BridgeError('invalid_input', `${item.tool_name} is not an MCP tool; choose another bypass scope.`);
+    return { kind: 'mcp_server', server: item.mcp_server };
+  }
+
+  private missing(requestId: number, kind: 'approval' | 'clarification'): BridgeError {
+    const row = this.q.ledger.get(requestId) as { kind: string; resolved_at: number | null; outcome: string | null } | undefined;
+    if (row && row.kind !== kind) return new BridgeError('not_found', `Request ${requestId} is a ${row.kind}, not ${kind === 'approval' ? 'an approval' : 'a clarification'}.`);
+    if (row?.resolved_at) return new BridgeError('already_decided', `Request ${requestId} was already decided (${row.outcome}); it cannot be decided again.`);
+    return new BridgeError('not_found', `There is no pending ${kind} ${requestId}.`);
+  }
+
+  private defaultLabel(sessionId: number): string | null {
+    const s = this.q.label.get(sessionId) as { source: string; title: string } | undefined;
+    if (!s) return null;
+    return s.source === 'cron' ? `CronJob: ${s.title}` : s.title || null;
+  }
+}
+
+function parseObject(raw: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * Permission groups and approval rules in SQLite (reference-facts.md §3), behind the only writer the app has for
+ * them. Every write validates first and runs in one transaction, so bad input (an invalid pattern, priority or
+ * group, a second catch-all `*` with another action, deleting `default`) is refused with a BridgeError and nothing
+ * is written. Reads for the gate come from an in-memory cache of compiled rules, dropped on every write here.
+ * Limits: a row changed behind this repository's back (another process, a hand edit) is seen after `invalidate()`
+ * or a restart; a row that no longer compiles makes the whole load fail, which the gate turns into "require".
+ */
+import { BridgeError } from '../../../shared/contract/define';
+import type { Db } from '../db/database';
+import {
+  AGENT_ID, GROUP_ID, SOURCE_ID, commandPatternError, compileCommandPattern, compilePathPattern, compileToolPattern,
+  normalizePathPattern, pathPatternError, priorityError, toolPatternError, RULE_ACTIONS, type PathMatcher, type RuleAction,
+} from './patterns';
+import { TN } from '../../../shared/tool-names';
+
+export const DEFAULT_GROUP = 'default';
+
+export interface ApprovalGroup {
+  id: string;
+  name: string;
+  description: string;
+  created_at: number;
+}
+
+export interface ApprovalRule {
+  id: number;
+  group_id: string;
+  agent_id: string | null;
+  source: string | null;
+  tool_pattern: string;
+  path_pattern: string | null;
+  command_pattern: string | null;
+  action: RuleAction;
+  note: string | null;
+  priority: number;
+  created_at: number;
+}
+
+export type RuleInput = {
+  group_id?: string;
+  agent_id?: string | null;
+  source?: string | null;
+  tool_pattern: string;
+  path_pattern?: string | null;
+  command_pattern?: string | null;
+  action: RuleAction;
+  note?: string | null;
+  priority?: number;
+};
+
+export interface CompiledRule {
+  rule: ApprovalRule;
+  tool: (name: string) => boolean;
+  path: PathMatcher | null;
+  command: ((part: string) => boolean) | null;
+}
+
+export class RuleLoadError extends Error {
+  override readonly name = 'RuleLoadError';
+}
+
+const invalid = (message: string) => new BridgeError('invalid_input', message);
+
+/** A catch-all: `*` with nothing else narrowing it. A group holds at most one action for it. */
+const isCatchAll = (r: Pick<ApprovalRule, 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'agent_id' | 'source'>) =>
+  r.tool_pattern === '*' && !r.path_pattern && !r.command_pattern && !r.agent_id && !r.source;
+
+export function compileRule(rule: ApprovalRule): CompiledRule {
+  const errors = [toolPatternError(rule.tool_pattern), rule.path_pattern ? pathPatternError(rule.path_pattern) : null, rule.command_pattern ? commandPatternError(rule.command_pattern) : null];
+  const error = errors.find((e) => e !== null);
+  if (error || !RULE_ACTIONS.includes(rule.action)) throw new RuleLoadError(`rule ${rule.id}: ${error ?? `bad action ${rule.action}`}`);
+  return {
+    rule,
+    tool: compileToolPattern(rule.tool_pattern),
+    // Deny/require catch every letter case; an allow never widens beyond the exact spelling.
+    path: rule.path_pattern ? compilePathPattern(rule.path_pattern, rule.action !== 'allow') : null,
+    command: rule.command_pattern ? compileCommandPattern(rule.command_pattern) : null,
+  };
+}
+
+export class RulesRepository {
+  private cache: { groups: Set<string>; byGroup: Map<string, CompiledRule[]> } | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Compiled rules of one group, priority then id. Throws RuleLoadError when the rules cannot be loaded. */
+  compiled(groupId: string): CompiledRule[] {
+    return this.load().byGroup.get(groupId) ?? [];
+  }
+
+  hasGroup(groupId: string): boolean {
+    return this.load().groups.has(groupId);
+  }
+
+  invalidate(): void {
+    this.cache = null;
+    for (const l of this.listeners) l();
+  }
+
+  /** Called after every committed write (the gate keeps no other state, but the UI may). Returns a disposer. */
+  onDidChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private load(): { groups: Set<string>; byGroup: Map<string, CompiledRule[]> } {
+    if (this.cache) return this.cache;
+    try {
+      const groups = new Set((this.db.prepare('SELECT id FROM tool_permission_groups').all() as { id: string }[]).map((g) => g.id));
+      const byGroup = new Map<string, CompiledRule[]>();
+      for (const rule of this.db.prepare('SELECT * FROM approval_rules ORDER BY priority ASC, id ASC').all() as ApprovalRule[]) {
+        const list = byGroup.get(rule.group_id) ?? [];
+        list.push(compileRule(rule));
+        byGroup.set(rule.group_id, list);
+      }
+      this.cache = { groups, byGroup };
+      return this.cache;
+    } catch (error) {
+      throw error instanceof RuleLoadError ? error : new RuleLoadError(`the rules could not be read: ${(error as Error).message}`);
+    }
+  }
+
+  listGroups(): (ApprovalGroup & { rule_count: number; is_default: boolean })[] {
+    const rows = this.db
+      .prepare(`SELECT g.*, (SELECT COUNT(*) FROM approval_rules r WHERE r.group_id = g.id) AS rule_count FROM tool_permission_groups g
+                ORDER BY CASE WHEN g.id = 'default' THEN 0 ELSE 1 END, g.name COLLATE NOCASE, g.id`)
+      .all() as (ApprovalGroup & { rule_count: number })[];
+    return rows.map((g) => ({ ...g, is_default: g.id === DEFAULT_GROUP }));
+  }
+
+  getGroup(id: string): ApprovalGroup | null {
+    return (this.db.prepare('SELECT * FROM tool_permission_groups WHERE id = ?').get(id) as ApprovalGroup | undefined) ?? null;
+  }
+
+  createGroup(input: { id: string; name: string; description?: string }): ApprovalGroup {
+    const group = this.validGroup(input);
+    this.write(() => this.insertGroup(group));
+    return group;
+  }
+
+  updateGroup(id: string, patch: { name?: string; description?: string }): ApprovalGroup {
+    const current = this.requireGroup(id);
+    const next = this.validGroup({ id, name: patch.name ?? current.name, description: patch.description ?? current.description }, current.created_at);
+    this.write(() => this.db.prepare('UPDATE tool_permission_groups SET name = ?, description = ? WHERE id = ?').run(next.name, next.description, id));
+    return next;
+  }
+
+  /** An atomic copy: the new group and every rule of the source, or nothing. */
+  duplicateGroup(sourceId: string, input: { id: string; name: string; description?: string }): ApprovalGroup {
+    const source = this.requireGroup(sourceId);
+    const group = this.validGroup({ ...input, description: input.description ?? source.description });
+    this.write(() => {
+      this.insertGroup(group);
+      this.db
+        .prepare(`INSERT INTO approval_rules (group_id, agent_id, source, tool_pattern, path_pattern, command_pattern, action, note, priority, created_at)
+                  SELECT ?, agent_id, source, tool_pattern, path_pattern, command_pattern, action, note, priority, ? FROM approval_rules
+                  WHERE group_id = ? ORDER BY priority, id`)
+        .run(group.id, Date.now(), sourceId);
+    });
+    return group;
+  }
+
+  deleteGroup(id: string): void {
+    if (id === DEFAULT_GROUP) throw new BridgeError('forbidden', 'The default group cannot be deleted.');
+    this.requireGroup(id);
+    this.write(() => this.db.prepare('DELETE FROM tool_permission_groups WHERE id = ?').run(id));
+  }
+
+  listRules(groupId?: string): ApprovalRule[] {
+    if (groupId !== undefined) this.requireGroup(groupId);
+    const sql = 'SELECT * FROM approval_rules' + (groupId === undefined ? '' : ' WHERE group_id = ?') + ' ORDER BY group_id, priority, id';
+    return this.db.prepare(sql).all(...(groupId === undefined ? [] : [groupId])) as ApprovalRule[];
+  }
+
+  getRule(id: number): ApprovalRule | null {
+    return (this.db.prepare('SELECT * FROM approval_rules WHERE id = ?').get(id) as ApprovalRule | undefined) ?? null;
+  }
+
+  createRule(input: RuleInput): ApprovalRule {
+    const rule = this.validRule(input, null);
+    const id = this.write(() =>
+      Number(
+        this.db
+          .prepare(`INSERT INTO approval_rules (group_id, agent_id, source, tool_pattern, path_pattern, command_pattern, action, note, priority, created_at)
+                    VALUES (@group_id, @agent_id, @source, @tool_pattern, @path_pattern, @command_pattern, @action, @note, @priority, @created_at)`)
+          .run(rule).lastInsertRowid,
+      ),
+    );
+    return { ...rule, id };
+  }
+
+  updateRule(id: number, patch: Partial<RuleInput>): ApprovalRule {
+    const current = this.getRule(id);
+    if (!current) throw new BridgeError('not_found', `There is no rule ${id}.`);
+    const rule = this.validRule({ ...current, ...patch }, id);
+    this.write(() =>
+      this.db
+        .prepare(`UPDATE approval_rules SET group_id = @group_id, agent_id = @agent_id, source = @source, tool_pattern = @tool_pattern,
+                  path_pattern = @path_pattern, command_pattern = @command_pattern, action = @action, note = @note, priority = @priority WHERE id = @id`)
+        .run({ ...rule, id }),
+    );
+    return { ...rule, id, created_at: current.created_at };
+  }
+
+  deleteRule(id: number): void {
+    if (!this.getRule(id)) throw new BridgeError('not_found', `There is no rule ${id}.`);
+    this.write(() => this.db.prepare('DELETE FROM approval_rules WHERE id = ?').run(id));
+  }
+
+  private write<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn)();
+    } finally {
+      this.invalidate();
+    }
+  }
+
+  private insertGroup(g: ApprovalGroup): void {
+    if (this.getGroup(g.id)) throw new BridgeError('conflict', `A group with the id "${g.id}" already exists.`);
+    this.db.prepare('INSERT INTO tool_permission_groups (id, name, description, created_at) VALUES (?, ?, ?, ?)').run(g.id, g.name, g.description, g.created_at);
+  }
+
+  private requireGroup(id: string): ApprovalGroup {
+    const g = this.getGroup(id);
+    if (!g) throw new BridgeError('not_found', `There is no permission group "${id}".`);
+    return g;
+  }
+
+  private validGroup(input: { id: string; name: string; description?: string }, createdAt = Date.now()): ApprovalGroup {
+    if (!GROUP_ID.test(input.id)) throw invalid(`The group id "${input.id}" must be 1–64 lower-case letters, digits, - or _, starting with a letter or digit.`);
+    const name = input.name.trim();
+    if (name.length === 0 || name.length > 100) throw invalid('The group name must be 1–100 characters.');
+    const description = (input.description ?? '').trim();
+    if (description.length > 1_000) throw invalid('The group description is longer than 1000 characters.');
+    return { id: input.id, name, description, created_at: createdAt };
+  }
+
+  private validRule(input: RuleInput, selfId: number | null): Omit<ApprovalRule, 'id'> {
+    const blank = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
+    const rule: Omit<ApprovalRule, 'id'> = {
+      group_id: input.group_id ?? DEFAULT_GROUP,
+      agent_id: blank(input.agent_id),
+      source: blank(input.source),
+      tool_pattern: input.tool_pattern.trim(),
+      path_pattern: blank(input.path_pattern),
+      command_pattern: blank(input.command_pattern),
+      action: input.action,
+      note: blank(input.note),
+      priority: input.priority ?? 100,
+      created_at: Date.now(),
+    };
+    if (!RULE_ACTIONS.includes(rule.action)) throw invalid(`The action must be require, allow or deny, not "${String(rule.action)}".`);
+    const error =
+      toolPatternError(rule.tool_pattern) ??
+      (rule.path_pattern ? pathPatternError(rule.path_pattern) : null) ??
+      (rule.command_pattern ? commandPatternError(rule.command_pattern) : null) ??
+      priorityError(rule.priority);
+    if (error) throw invalid(error);
+    if (rule.path_pattern) rule.path_pattern = normalizePathPattern(rule.path_pattern);
+    if (rule.command_pattern && rule.tool_pattern !== TN.EXECUTE_CMD) throw invalid('A command pattern only applies to rules whose tool pattern is execute_cmd.');
+    if (rule.agent_id && !AGENT_ID.test(rule.agent_id)) throw invalid(`The agent id "${rule.agent_id}" may hold letters, digits, - and _ (1–64).`);
+    if (rule.source && !SOURCE_ID.test(rule.source)) throw invalid(`The source "${rule.source}" must be lower-case, like web or cron.`);
+    if (rule.note && rule.note.length > 500) throw invalid('The note is longer than 500 characters.');
+    if (!this.getGroup(rule.group_id)) throw new BridgeError('not_found', `There is no permission group "${rule.group_id}".`);
+    if (isCatchAll(rule)) {
+      const other = this.db
+        .prepare(`SELECT id, action FROM approval_rules WHERE group_id = ? AND tool_pattern = '*' AND path_pattern IS NULL AND command_pattern IS NULL
+                  AND agent_id IS NULL AND source IS NULL AND action != ? AND id != ?`)
+        .get(rule.group_id, rule.action, selfId ?? -1) as { id: number; action: string } | undefined;
+      if (other) throw new BridgeError('conflict', `The group already has a catch-all "*" rule (rule ${other.id}, ${other.action}); change that one instead.`);
+    }
+    return rule;
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * The approval gate's calls (Security page, Inbox) and the global `inbox` event family (reference-facts.md §3, §7;
+ * SPEC.md §3–4). Requests are strict and bounded; the deeper checks (pattern syntax, a second catch-all, the
+ * default group) live in the main process and come back as BridgeErrors with a readable message.
+ */
+import { z } from 'zod';
+import { defineCall, id, longText, shortText } from './define';
+import { TOOL_CATEGORIES } from '../tool-names';
+import { RunContextSchema } from '../run-context';
+
+const groupId = z.string().min(1).max(64);
+const action = z.enum(['require', 'allow', 'deny']);
+const okResponse = z.object({ ok: z.literal(true) });
+
+export const ApprovalGroupSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  created_at: z.number(),
+  rule_count: z.number(),
+  is_default: z.boolean(),
+});
+
+export const ApprovalRuleSchema = z.object({
+  id: z.number(),
+  group_id: z.string(),
+  agent_id: z.string().nullable(),
+  source: z.string().nullable(),
+  tool_pattern: z.string(),
+  path_pattern: z.string().nullable(),
+  command_pattern: z.string().nullable(),
+  action,
+  note: z.string().nullable(),
+  priority: z.number(),
+  created_at: z.number(),
+});
+export type ApprovalRuleDto = z.infer<typeof ApprovalRuleSchema>;
+
+const ruleFields = {
+  agent_id: shortText(64).nullable().optional(),
+  source: shortText(64).nullable().optional(),
+  tool_pattern: shortText(200),
+  path_pattern: shortText(1_000).nullable().optional(),
+  command_pattern: shortText(500).nullable().optional(),
+  action,
+  note: shortText(500).nullable().optional(),
+  priority: z.number().int().optional(),
+};
+
+export const DecisionSchema = z.object({
+  action,
+  why: z.object({ kind: z.string(), ruleId: z.number().optional(), guard: z.string().optional(), text: z.string() }),
+});
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Tool arguments for "what would happen if…": a JSON object, no prototype-pollution keys, bounded in size. */
+const argsSchema = z
+  .record(z.string().max(200), z.unknown())
+  .refine((v) => Object.keys(v).length <= 100 && !Object.keys(v).some((k) => FORBIDDEN_KEYS.has(k)), 'The arguments have too many or forbidden keys.')
+  .refine((v) => JSON.stringify(v).length <= 200_000, 'The arguments are larger than 200 kB.');
+
+const bypassScope = z.enum(['all', 'category', 'mcp_server']);
+
+export const BypassSchema = z.object({
+  session_id: z.number(),
+  scope: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('all') }),
+    z.object({ kind: z.literal('category'), category: z.enum(TOOL_CATEGORIES) }),
+    z.object({ kind: z.literal('mcp_server'), server: z.string() }),
+  ]),
+  expires_at: z.number().nullable(),
+  granted_at: z.number(),
+});
+
+export const InboxApprovalSchema = z.object({
+  request_id: z.number(),
+  session_id: z.number(),
+  tool_call_id: z.string(),
+  tool_name: z.string(),
+  /** The full effective arguments as JSON, never truncated: what runs is exactly this (hash below). */
+  arguments: z.string(),
+  args_hash: z.string(),
+  agent_id: z.string(),
+  source: z.string(),
+  context_label: z.string().nullable(),
+  created_at: z.number(),
+  tool_category: z.enum(TOOL_CATEGORIES).nullable(),
+  mcp_server: z.string().nullable(),
+  old_content: z.string().nullable(),
+  new_content: z.string().nullable(),
+  /** False for an item re-registered after a restart that no turn is waiting on yet. */
+  live: z.boolean(),
+});
+
+export const InboxClarificationSchema = z.object({
+  request_id: z.number(),
+  session_id: z.number(),
+  tool_call_id: z.string(),
+  title: z.string(),
+  question: z.string(),
+  suggested_answers: z.array(z.string()),
+  context_label: z.string().nullable(),
+  created_at: z.number(),
+});
+
+export const GuardRowSchema = z.object({ id: z.string(), action: z.enum(['deny', 'require']), title: z.string(), description: z.string(), locked: z.literal(true) });
+
+export const approvalCalls = {
+  'approval:listGroups': defineCall(z.object({}).strict(), z.object({ groups: z.array(ApprovalGroupSchema) })),
+  'approval:createGroup': defineCall(
+    z.object({ id: groupId, name: shortText(100), description: shortText(1_000).optional() }).strict(),
+    z.object({ group: ApprovalGroupSchema }),
+  ),
+  'approval:updateGroup': defineCall(
+    z.object({ id: groupId, name: shortText(100).optional(), description: shortText(1_000).optional() }).strict(),
+    z.object({ group: ApprovalGroupSchema }),
+  ),
+  /** Copies the group and all its rules in one transaction. */
+  'approval:duplicateGroup': defineCall(
+    z.object({ sourceId: groupId, id: groupId, name: shortText(100), description: shortText(1_000).optional() }).strict(),
+    z.object({ group: ApprovalGroupSchema }),
+  ),
+  'approval:deleteGroup': defineCall(z.object({ id: groupId }).strict(), okResponse),
+  'approval:listRules': defineCall(z.object({ groupId: groupId.optional() }).strict(), z.object({ rules: z.array(ApprovalRuleSchema) })),
+  'approval:createRule': defineCall(z.object({ group_id: groupId.optional(), ...ruleFields }).strict(), z.object({ rule: ApprovalRuleSchema })),
+  'approval:updateRule': defineCall(
+    z.object({ id, group_id: groupId.optional(), ...ruleFields, tool_pattern: ruleFields.tool_pattern.optional(), action: action.optional() }).strict(),
+    z.object({ rule: ApprovalRuleSchema }),
+  ),
+  'approval:deleteRule': defineCall(z.object({ id }).strict(), okResponse),
+  /** What would happen if this call were made now: the decision and every step that led to it. Writes nothing. */
+  'approval:explain': defineCall(
+    z
+      .object({
+        toolName: shortText(200),
+        args: argsSchema,
+        groupId: groupId.optional(),
+        sessionId: id.optional(),
+        agentId: shortText(64).optional(),
+        source: shortText(64).optional(),
+        category: z.enum(TOOL_CATEGORIES).nullable().optional(),
+        runContext: RunContextSchema.strict().optional(),
+      })
+      .strict(),
+    z.object({ decision: DecisionSchema, trace: z.array(z.string()), hidden: z.boolean() }),
+  ),
+  /** The hard guards, shown as locked rows. */
+  'approval:listGuards': defineCall(z.object({}).strict(), z.object({ guards: z.array(GuardRowSchema) })),
+  'approval:listBypasses': defineCall(z.object({ sessionId: id.optional() }).strict(), z.object({ bypasses: z.array(BypassSchema) })),
+  'approval:revokeBypasses': defineCall(z.object({ sessionId: id }).strict(), z.object({ revoked: z.number() })),
+  'inbox:list': defineCall(
+    z.object({}).strict(),
+    z.object({ total: z.number(), approvals: z.array(InboxApprovalSchema), clarifications: z.array(InboxClarificationSchema) }),
+  ),
+  /** Approve or reject one pending call. `argsHash` must be the hash that was shown; a decided id cannot be replayed. */
+  'inbox:resolveApproval': defineCall(
+    z
+      .object({
+        requestId: id,
+        action: z.enum(['approve', 'reject']),
+        note: shortText(4_000).default(''),
+        argsHash: z.string().regex(/^[0-9a-f]{64}$/),
+        /** 0 = until the session ends. Only with approve. */
+        bypassSecs: z.number().int().min(0).max(7 * 24 * 3600).optional(),
+        bypassScope: bypassScope.optional(),
+      })
+      .strict(),
+    z.object({ tool_call_id: z.string(), session_id: z.number(), approved: z.boolean() }),
+  ),
+  'inbox:answerClarification': defineCall(z.object({ requestId: id, answer: longText(20_000) }).strict(), z.object({ tool_call_id: z.string(), session_id: z.number() })),
+} as const;
+
+export const InboxEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('approval_requested'), request_id: z.number(), tool_call_id: z.string(), tool_name: z.string() }),
+  z.object({ type: z.literal('approval_resolved'), request_id: z.number(), tool_call_id: z.string(), approved: z.boolean() }),
+  z.object({ type: z.literal('clarification_requested'), request_id: z.number(), title: z.string() }),
+  z.object({ type: z.literal('clarification_resolved'), request_id: z.number() }),
+]);
+export type InboxEvent = z.infer<typeof InboxEventSchema>;
+export type InboxApproval = z.infer<typeof InboxApprovalSchema>;
+export type InboxClarification = z.infer<typeof InboxClarificationSchema>;
