@@ -27,7 +27,11 @@ export const GRAMMAR_WASM = {
   yaml: '@tree-sitter-grammars/tree-sitter-yaml/tree-sitter-yaml.wasm',
   html: 'tree-sitter-html/tree-sitter-html.wasm',
   css: 'tree-sitter-css/tree-sitter-css.wasm',
+  // The spec's Rust outline used `syn`, which has no TS equivalent; tree-sitter-rust ships a wasm that loads here.
+  rust: 'tree-sitter-rust/tree-sitter-rust.wasm',
 } as const;
+// Not here, on purpose: swift (its npm package downloads a binary at install time, unavailable offline), kotlin,
+// toml, markdown, sql (tools.md: text fallback). `get_ast_outline` uses a text outline for those.
 
 export type GrammarId = keyof typeof GRAMMAR_WASM;
 

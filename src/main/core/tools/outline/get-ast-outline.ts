@@ -1,0 +1,101 @@
+/**
+ * `get_ast_outline`: the top-level definitions of a source file (functions, classes, structs, methods one level
+ * down) with line numbers and signatures, without bodies — a map of a file before reading it.
+ * Backends: web-tree-sitter with the grammar packages' wasm (loaded once per grammar, parser reused) for every
+ * extension tools.md lists plus `.rs`; a text outline for `.kt .kts .swift .toml .md .sql`. Other extensions get a
+ * clear "no outline" message. Files are capped at MAX_OUTLINE_BYTES.
+ */
+import { extname } from 'node:path';
+import type { Parser } from 'web-tree-sitter';
+import { z } from 'zod';
+import { TN } from '../../../../shared/tool-names';
+import { createParser, type GrammarId } from '../../treesitter/grammars';
+import { defineTool, ToolError } from '../define-tool';
+import { looksBinary, readCapped } from '../_policy/fs';
+import { guardRead } from '../_policy/guard';
+import { label, PATH_ALIASES, pathArg, pathField, shortPath } from '../fs/common';
+import { outlineTree, type OutlineItem } from './extract';
+import { GRAMMAR_OF_EXTENSION, LANGUAGE_SPECS } from './languages';
+import { TEXT_SPECS, textOutline } from './text-outline';
+
+export const MAX_OUTLINE_BYTES = 8 * 1024 * 1024;
+
+const parsers = new Map<GrammarId, Promise<Parser>>();
+function parserFor(id: GrammarId): Promise<Parser> {
+  let p = parsers.get(id);
+  if (!p) {
+    p = createParser(id);
+    p.catch(() => parsers.delete(id));
+    parsers.set(id, p);
+  }
+  return p;
+}
+
+export interface Outline {
+  backend: 'tree-sitter' | 'text';
+  language: string;
+  items: OutlineItem[];
+}
+
+/** The outline of `text` as if it were a file with extension `ext`; null when no backend covers it. */
+export async function outlineOf(text: string, ext: string): Promise<Outline | null> {
+  const lower = ext.toLowerCase();
+  const grammar = GRAMMAR_OF_EXTENSION[lower];
+  if (grammar) {
+    let parser: Parser | null = null;
+    try {
+      parser = await parserFor(grammar);
+    } catch {
+      parser = null; // grammar package missing: fall through to a text outline when one exists
+    }
+    if (parser) {
+      const tree = parser.parse(text);
+      if (!tree) throw new ToolError('The parser gave up on this file.');
+      try {
+        return { backend: 'tree-sitter', language: grammar, items: outlineTree(tree.rootNode, LANGUAGE_SPECS[grammar]) };
+      } finally {
+        tree.delete(); // wasm memory is not garbage-collected
+      }
+    }
+  }
+  const items = textOutline(text, lower);
+  return items ? { backend: 'text', language: lower.slice(1), items } : null;
+}
+
+export function formatOutline(items: readonly OutlineItem[], depth = 0): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    out.push(`${'  '.repeat(depth)}L${item.line}${item.endLine > item.line ? `-${item.endLine}` : ''}: ${item.signature}`);
+    out.push(...formatOutline(item.children, depth + 1));
+  }
+  return out;
+}
+
+const input = z.object({ path: pathField('Source file to outline.') });
+const SUPPORTED = [...new Set([...Object.keys(GRAMMAR_OF_EXTENSION), ...Object.keys(TEXT_SPECS)])].sort().join(' ');
+
+export const getAstOutlineTool = defineTool({
+  name: TN.GET_AST_OUTLINE,
+  description:
+    'Outline a source file: its top-level definitions (functions, classes, structs, types; methods one level down) ' +
+    'with line ranges and signatures, without bodies. Use it to find your way in a large file before read_file with an offset. ' +
+    `Supported: ${SUPPORTED}.`,
+  input,
+  category: 'filesystem',
+  isIdempotent: true,
+  aliases: PATH_ALIASES,
+  describe: (a, length) => label(TN.GET_AST_OUTLINE, shortPath(a.path, length), length),
+  targetPath: pathArg,
+  async executeAsync(a, ctx) {
+    const g = guardRead(a.path, ctx);
+    const ext = extname(g.real).toLowerCase();
+    if (!GRAMMAR_OF_EXTENSION[ext] && !TEXT_SPECS[ext]) throw new ToolError(`No outline for ${ext || 'files without an extension'} files. Supported: ${SUPPORTED}. Use read_file or grep_files instead.`);
+    const read = readCapped(g, MAX_OUTLINE_BYTES);
+    if (looksBinary(read.bytes)) throw new ToolError(`${g.display} is a binary file.`);
+    const outline = await outlineOf(read.bytes.toString('utf8'), ext);
+    if (!outline) throw new ToolError(`No outline backend for ${ext}.`);
+    const head = `${g.display} (${outline.language}, ${outline.backend === 'text' ? 'text outline' : 'tree-sitter'})${read.isTruncated ? ` [only the first ${MAX_OUTLINE_BYTES} bytes]` : ''}`;
+    if (outline.items.length === 0) return `${head}: no top-level definitions found.`;
+    return [head + ':', ...formatOutline(outline.items)].join('\n');
+  },
+});

@@ -1,0 +1,116 @@
+/**
+ * `ToolRegistry`: the catalogue of built-in tools, keyed by name (tools.md "ToolRegistry"). Registration is
+ * explicit and refuses a duplicate name, a name the providers would refuse, an `mcp__` name (MCP tools are
+ * namespaced and can never shadow a built-in, M4), and a tool that is both sub-agents-only and root-agent-only
+ * (it would be invisible to every agent). Definitions keep registration order, so the tool list the model sees is
+ * stable from round to round (prompt caching). `describeCall` and `targetPath` never throw: a label is cosmetic.
+ */
+import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
+import { MCP_PREFIX, type ToolCategory } from '../../../shared/tool-names';
+import { describeInline, inlineTargetPath } from './describe-call';
+import type { OpenAiToolDefinition, Tool, ToolArgs, ToolExecution, ToolRunContext } from './tool';
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export class ToolDispatchError extends Error {
+  override readonly name = 'ToolDispatchError';
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+
+  register(tool: Tool): void {
+    if (this.tools.has(tool.name)) throw new Error(`Tool "${tool.name}" is already registered`);
+    if (!TOOL_NAME.test(tool.name)) throw new Error(`Tool name "${tool.name}" must match ${TOOL_NAME}`);
+    if (tool.name.startsWith(MCP_PREFIX)) throw new Error(`Tool name "${tool.name}" uses the reserved MCP prefix`);
+    if (tool.subAgentsOnly && tool.rootAgentOnly) throw new Error(`Tool "${tool.name}" cannot be both sub-agents-only and root-agent-only`);
+    this.tools.set(tool.name, tool);
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  /** Root-agent tools: everything except sub-agents-only. */
+  openaiDefinitions(): OpenAiToolDefinition[] {
+    return this.definitions((t) => !t.subAgentsOnly);
+  }
+
+  openaiDefinitionsSubAgentsOnly(): OpenAiToolDefinition[] {
+    return this.definitions((t) => t.subAgentsOnly === true);
+  }
+
+  /** The always-on base set: root-agent tools minus the lazy `config` group. */
+  openaiDefinitionsExcludingConfig(): OpenAiToolDefinition[] {
+    return this.definitions((t) => !t.subAgentsOnly && t.category !== 'config');
+  }
+
+  /** The lazy `config` group, appended once the model calls `activate_tools(["config"])`. */
+  openaiDefinitionsConfigOnly(): OpenAiToolDefinition[] {
+    return this.definitions((t) => !t.subAgentsOnly && t.category === 'config');
+  }
+
+  rootAgentOnlyNames(): string[] {
+    return [...this.tools.values()].filter((t) => t.rootAgentOnly).map((t) => t.name);
+  }
+
+  listAll(): { name: string; description: string }[] {
+    return [...this.tools.values()].map((t) => ({ name: t.name, description: t.description })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  categoryOf(name: string): ToolCategory | null {
+    return this.tools.get(name)?.category ?? null;
+  }
+
+  isIdempotent(name: string): boolean {
+    return this.tools.get(name)?.isIdempotent === true;
+  }
+
+  /** Starts a cancellable execution; null for names not in the registry (MCP, interface tools: the caller's). */
+  run(name: string, args: ToolArgs, ctx: ToolRunContext): ToolExecution | null {
+    const tool = this.tools.get(name);
+    return tool ? tool.run(args, ctx) : null;
+  }
+
+  /**
+   * Runs to a result string (the REST resolve path). Rejects with `ToolDispatchError` for an unknown name, a
+   * failed call (its message) or a cancelled one.
+   */
+  async dispatch(name: string, args: ToolArgs, ctx: ToolRunContext): Promise<string> {
+    const tool = this.tools.get(name);
+    if (!tool) throw new ToolDispatchError(`Unknown tool "${name}"`);
+    const outcome = await tool.executeAsync(args, ctx);
+    if (outcome.kind === 'completed') return outcome.result;
+    throw new ToolDispatchError(outcome.kind === 'failed' ? outcome.error : (outcome.note ?? `${name} was cancelled`));
+  }
+
+  /** A label for any call, registry or not; falls back to the bare name. */
+  describeCall(name: string, args: ToolArgs, length: LabelLength): string {
+    const safeArgs = args && typeof args === 'object' ? args : {};
+    try {
+      const tool = this.tools.get(name);
+      if (tool) return truncateLabel(tool.describe(safeArgs, length), maxLabel(length));
+      return describeInline(name, safeArgs, length) ?? truncateLabel(name, maxLabel(length));
+    } catch {
+      return truncateLabel(name, maxLabel(length));
+    }
+  }
+
+  targetPath(name: string, args: ToolArgs): string | null {
+    const safeArgs = args && typeof args === 'object' ? args : {};
+    try {
+      const tool = this.tools.get(name);
+      return tool ? tool.targetPath(safeArgs) : inlineTargetPath(name, safeArgs);
+    } catch {
+      return null;
+    }
+  }
+
+  private definitions(keep: (t: Tool) => boolean): OpenAiToolDefinition[] {
+    return [...this.tools.values()].filter(keep).map((t) => t.openaiDefinition());
+  }
+}
