@@ -100,8 +100,9 @@ export class ApprovalGate {
     if (facts.shell) note(`command parts: ${JSON.stringify(facts.shell.parts)}${facts.shell.unsafe.length ? `; never auto-allowed: ${facts.shell.unsafe.join(', ')}` : ''}`);
     const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
     let match: CompiledRule | null;
+    let allowedBy: CompiledRule[] = [];
     try {
-      match = firstMatch(this.ruleLists(groupId), facts);
+      ({ match, allowedBy } = this.matchRules(this.ruleLists(groupId), facts));
     } catch (error) {
       this.deps.log?.('approval rules could not be loaded; asking', { error: String(error) });
       if (locked) return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
@@ -111,7 +112,11 @@ export class ApprovalGate {
     else note('no rule matched');
     if (match?.rule.action === 'deny') return this.done({ action: 'deny', why: { kind: 'rule', ruleId: match.rule.id, text: `Denied by rule ${match.rule.id}: ${describeRule(match.rule)}` } }, note);
     if (locked) return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
-    if (match?.rule.action === 'allow') return this.done({ action: 'allow', why: { kind: 'rule', ruleId: match.rule.id, text: `Allowed by rule ${match.rule.id}: ${describeRule(match.rule)}` } }, note);
+    if (match?.rule.action === 'allow') {
+      const others = allowedBy.filter((c) => c !== match).map((c) => `rule ${c.rule.id}: ${describeRule(c.rule)}`);
+      const extra = others.length ? ` (other parts: ${[...new Set(others)].join('; ')})` : '';
+      return this.done({ action: 'allow', why: { kind: 'rule', ruleId: match.rule.id, text: `Allowed by rule ${match.rule.id}: ${describeRule(match.rule)}${extra}` } }, note);
+    }
 
     const unsafe = facts.shell?.unsafe.length ? ` The command has ${facts.shell.unsafe[0]}, which no rule can auto-allow.` : '';
     const base: Decision = match
@@ -131,6 +136,23 @@ export class ApprovalGate {
     const fast = this.fastPath(call, wd, facts);
     if (fast) return this.done({ action: 'allow', why: { kind: 'fast_path', text: fast } }, note);
     return this.done(base, note);
+  }
+
+  /**
+   * First match for the call; for a shell command, for each of its parts (X3): any part denied → that deny; every
+   * part allowed (each by its own first match) → allow; otherwise the first part that asks decides.
+   */
+  private matchRules(lists: CompiledRule[][], facts: CallFacts): { match: CompiledRule | null; allowedBy: CompiledRule[] } {
+    const shell = facts.shell;
+    if (!shell || shell.parts.length <= 1) {
+      const match = firstMatch(lists, facts);
+      return { match, allowedBy: match?.rule.action === 'allow' ? [match] : [] };
+    }
+    const matches = shell.parts.map((part) => firstMatch(lists, { ...facts, shell: { ...shell, parts: [part] } }));
+    const denied = matches.find((m) => m?.rule.action === 'deny');
+    if (denied) return { match: denied, allowedBy: [] };
+    if (matches.every((m) => m?.rule.action === 'allow')) return { match: matches[0]!, allowedBy: matches as CompiledRule[] };
+    return { match: matches.find((m) => m?.rule.action !== 'allow') ?? null, allowedBy: [] };
   }
 
   private done(d: Decision, note: (line: string) => void): Decision {

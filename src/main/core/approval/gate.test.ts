@@ -1,0 +1,241 @@
+/**
+ * The evaluation order, table-driven (reference-facts.md §3, SPEC.md §3.1–3.3): guards → rules (session group, then
+ * default; priority, then id; first match) → bypass → fast-path; deny never lifted; no match and load errors ask.
+ * Real SQLite file, real temp workspace.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { RuleInput } from './rules-repository';
+import { makeKit, type Kit } from './test-kit';
+import type { GateCall } from './gate';
+
+let k: Kit;
+beforeEach(async () => {
+  k = await makeKit();
+});
+afterEach(() => k.close());
+
+interface Row {
+  name: string;
+  rules?: RuleInput[];
+  groups?: string[];
+  before?: (k: Kit) => void;
+  call: (k: Kit) => GateCall;
+  action: 'allow' | 'deny' | 'require';
+  kind: string;
+  /** Index into `rules` of the rule that must be named as the reason. */
+  rule?: number;
+  seedRule?: string;
+}
+
+const table: Row[] = [
+  { name: 'a seeded allow (write_todos)', call: (k) => k.call('write_todos', { todos: [] }), action: 'allow', kind: 'rule', seedRule: 'write_todos' },
+  { name: 'execute_cmd asks by its seeded rule @10', call: (k) => k.call('execute_cmd', { command: 'ls' }), action: 'require', kind: 'rule', seedRule: 'execute_cmd' },
+  { name: 'an unknown tool asks by the seeded require *', call: (k) => k.call('frobnicate'), action: 'require', kind: 'rule', seedRule: '*' },
+  { name: 'a read inside the working dir is lifted by the fast-path', call: (k) => k.call('read_file', { path: join(k.workspace, 'a.txt') }), action: 'allow', kind: 'fast_path' },
+  { name: 'a write inside the working dir still asks', call: (k) => k.call('write_file', { path: join(k.workspace, 'a.txt') }), action: 'require', kind: 'rule', seedRule: '*' },
+  {
+    name: 'a write under allow_fs_writes is lifted by the fast-path',
+    call: (k) => k.call('write_file', { path: join(k.workspace, 'src/a.ts') }, { runContext: k.rc({ allow_fs_writes: ['src'] }) }),
+    action: 'allow', kind: 'fast_path',
+  },
+  { name: 'memory/* is allowed by the seed @5', call: (k) => k.call('write_file', { path: join(k.workspace, 'memory/n.md') }), action: 'allow', kind: 'rule', seedRule: 'memory/*' },
+  { name: 'memory/* never matches memory-secrets/x', call: (k) => k.call('write_file', { path: join(k.workspace, 'memory-secrets/x') }), action: 'require', kind: 'rule', seedRule: '*' },
+  {
+    name: "the session's group is evaluated before default",
+    groups: ['strict'], rules: [{ group_id: 'strict', tool_pattern: 'write_todos', action: 'deny' }],
+    call: (k) => k.call('write_todos', {}, { runContext: k.rc({ security_group: 'strict' }) }), action: 'deny', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'the group falls back to default when nothing in it matches',
+    groups: ['strict'], rules: [{ group_id: 'strict', tool_pattern: 'notify', action: 'deny' }],
+    call: (k) => k.call('write_todos', {}, { runContext: k.rc({ security_group: 'strict' }) }), action: 'allow', kind: 'rule', seedRule: 'write_todos',
+  },
+  {
+    name: 'lower priority number first',
+    rules: [{ tool_pattern: 'frob', action: 'deny', priority: 2 }, { tool_pattern: 'frob', action: 'allow', priority: 1 }],
+    call: (k) => k.call('frob'), action: 'allow', kind: 'rule', rule: 1,
+  },
+  {
+    name: 'same priority: lower id first',
+    rules: [{ tool_pattern: 'frob', action: 'deny', priority: 3 }, { tool_pattern: 'frob', action: 'allow', priority: 3 }],
+    call: (k) => k.call('frob'), action: 'deny', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'a deny rule is not lifted by the fast-path',
+    rules: [{ tool_pattern: '@fs_read', path_pattern: 'private/*', action: 'deny', priority: 1 }],
+    call: (k) => k.call('read_file', { path: join(k.workspace, 'private/a') }), action: 'deny', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'a deny rule is not lifted by a bypass',
+    rules: [{ tool_pattern: 'execute_cmd', command_pattern: 'rm *', action: 'deny', priority: 1 }],
+    before: (k) => k.bypass.grant(1, { kind: 'all' }, null),
+    call: (k) => k.call('execute_cmd', { command: 'git status && rm -rf x' }), action: 'deny', kind: 'rule', rule: 0,
+  },
+  { name: 'a bypass lifts require', before: (k) => k.bypass.grant(1, { kind: 'all' }, null), call: (k) => k.call('execute_cmd', { command: 'rm x' }), action: 'allow', kind: 'bypass' },
+  {
+    name: 'a category bypass covers only its category',
+    before: (k) => k.bypass.grant(1, { kind: 'category', category: 'filesystem' }, null),
+    call: (k) => k.call('execute_cmd', { command: 'rm x' }, { category: 'shell' }), action: 'require', kind: 'rule', seedRule: 'execute_cmd',
+  },
+  {
+    name: 'an expired bypass lifts nothing',
+    before: (k) => k.bypass.grant(1, { kind: 'all' }, k.clock.now - 1),
+    call: (k) => k.call('execute_cmd', { command: 'rm x' }), action: 'require', kind: 'rule', seedRule: 'execute_cmd',
+  },
+  {
+    name: 'the secrets guard beats an allow at any priority',
+    rules: [{ tool_pattern: '@fs_any', path_pattern: 'secrets/*', action: 'allow', priority: -999 }],
+    call: (k) => k.call('read_file', { path: join(k.workspace, 'secrets/key') }), action: 'deny', kind: 'guard',
+  },
+  {
+    name: 'a locked guard (steering file) is not lifted by an allow rule, a bypass or the fast-path',
+    rules: [{ tool_pattern: 'write_file', action: 'allow', priority: -5 }],
+    before: (k) => k.bypass.grant(1, { kind: 'all' }, null),
+    call: (k) => k.call('write_file', { path: join(k.workspace, 'AGENTS.md') }, { runContext: k.rc({ allow_fs_writes: ['.'] }) }), action: 'require', kind: 'guard',
+  },
+  {
+    name: 'a locked guard still becomes deny under a deny rule',
+    rules: [{ tool_pattern: 'write_file', action: 'deny', priority: -5 }],
+    call: (k) => k.call('write_file', { path: join(k.workspace, '.mcp.json') }), action: 'deny', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'agent-scoped rules apply to that agent only (other agent)',
+    rules: [{ tool_pattern: 'notify', agent_id: 'helper', action: 'deny', priority: 1 }],
+    call: (k) => k.call('notify'), action: 'allow', kind: 'rule', seedRule: 'notify',
+  },
+  {
+    name: 'agent-scoped rules apply to that agent only (that agent)',
+    rules: [{ tool_pattern: 'notify', agent_id: 'helper', action: 'deny', priority: 1 }],
+    call: (k) => k.call('notify', {}, { agentId: 'helper' }), action: 'deny', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'source-scoped rules',
+    rules: [{ tool_pattern: 'execute_cmd', source: 'cron', action: 'deny', priority: 1 }],
+    call: (k) => k.call('execute_cmd', { command: 'ls' }, { source: 'cron' }), action: 'deny', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'a rule with a path pattern never matches a call without a path',
+    rules: [{ tool_pattern: '*', path_pattern: '*', action: 'deny', priority: 1 }],
+    call: (k) => k.call('notify'), action: 'allow', kind: 'rule', seedRule: 'notify',
+  },
+  {
+    name: 'trailing-* tool patterns (MCP server)',
+    rules: [{ tool_pattern: 'mcp__gmail__*', action: 'allow', priority: 1 }],
+    call: (k) => k.call('mcp__gmail__send', { to: 'x' }), action: 'allow', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'an allow rule with a command pattern allows when every part matches',
+    rules: [{ tool_pattern: 'execute_cmd', command_pattern: 'git *', action: 'allow', priority: 1 }],
+    call: (k) => k.call('execute_cmd', { command: 'git status && git log | git diff' }), action: 'allow', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'absolute path patterns match outside the workspace',
+    rules: [{ tool_pattern: '@fs_read', path_pattern: '/nowhere/ref/*', action: 'allow', priority: 1 }],
+    call: (k) => k.call('read_file', { path: '/nowhere/ref/a.txt' }), action: 'allow', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'a read outside the workspace and every root asks',
+    call: (k) => k.call('read_file', { path: join(k.outside, 'a.txt') }), action: 'require', kind: 'rule', seedRule: '*',
+  },
+  {
+    name: 'allow_fs_reads covers a folder outside the workspace',
+    call: (k) => k.call('read_file', { path: join(k.outside, 'a.txt') }, { runContext: k.rc({ allow_fs_reads: [k.outside] }) }), action: 'allow', kind: 'fast_path',
+  },
+];
+
+describe('evaluation order (table)', () => {
+  for (const row of table) {
+    it(row.name, () => {
+      for (const g of row.groups ?? []) k.rules.createGroup({ id: g, name: g });
+      const created = (row.rules ?? []).map((r) => k.rules.createRule(r));
+      row.before?.(k);
+      const d = k.gate.check(row.call(k));
+      expect({ action: d.action, kind: d.why.kind }).toEqual({ action: row.action, kind: row.kind });
+      if (row.rule !== undefined) expect(d.why.ruleId).toBe(created[row.rule]!.id);
+      if (row.seedRule !== undefined) {
+        const seed = k.rules.listRules('default').find((r) => r.note === 'seeded' && (r.path_pattern ?? r.tool_pattern) === row.seedRule)!;
+        expect(d.why.ruleId).toBe(seed.id);
+      }
+      expect(d.why.text.length).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe('fail closed (X1)', () => {
+  it('no matching rule at all → require with kind default', () => {
+    const star = k.rules.listRules('default').find((r) => r.tool_pattern === '*')!;
+    k.rules.deleteRule(star.id);
+    const d = k.gate.check(k.call('frobnicate'));
+    expect(d).toMatchObject({ action: 'require', why: { kind: 'default' } });
+  });
+
+  it('a rule that no longer loads → require that the fast-path and a bypass cannot lift', () => {
+    k.db.prepare(`INSERT INTO approval_rules (group_id, tool_pattern, action, created_at) VALUES ('default', 'bad pattern!', 'allow', 0)`).run();
+    k.rules.invalidate();
+    k.bypass.grant(1, { kind: 'all' }, null);
+    const d = k.gate.check(k.call('read_file', { path: join(k.workspace, 'a.txt') }));
+    expect(d).toMatchObject({ action: 'require', why: { kind: 'load_error' } });
+  });
+
+  it('a run context naming a deleted group → require (load_error)', () => {
+    const d = k.gate.check(k.call('write_todos', {}, { runContext: k.rc({ security_group: 'gone' }) }));
+    expect(d).toMatchObject({ action: 'require', why: { kind: 'load_error' } });
+  });
+
+  it('a rule written through the repository is seen by the very next check (cache invalidated)', () => {
+    expect(k.gate.check(k.call('frob')).action).toBe('require');
+    const r = k.rules.createRule({ tool_pattern: 'frob', action: 'allow', priority: 1 });
+    expect(k.gate.check(k.call('frob')).action).toBe('allow');
+    k.rules.updateRule(r.id, { action: 'deny' });
+    expect(k.gate.check(k.call('frob')).action).toBe('deny');
+    k.rules.deleteRule(r.id);
+    expect(k.gate.check(k.call('frob')).action).toBe('require');
+  });
+});
+
+describe('visibility (SPEC.md §3.3)', () => {
+  it('hides a tool whose first path-less matching rule is deny', () => {
+    k.rules.createRule({ tool_pattern: 'notify', action: 'deny', priority: 1 });
+    expect(k.gate.isToolHidden(undefined, 'notify')).toBe(true);
+    expect(k.gate.filterVisible(undefined, ['notify', 'write_todos'])).toEqual(['write_todos']);
+  });
+
+  it('path-scoped denies (the secrets seed) hide nothing', () => {
+    expect(k.gate.filterVisible(undefined, ['read_file', 'write_file', 'list_files'])).toEqual(['read_file', 'write_file', 'list_files']);
+  });
+
+  it('an earlier path-less allow keeps the tool visible', () => {
+    k.rules.createRule({ tool_pattern: 'notify', action: 'deny', priority: 50 });
+    expect(k.gate.isToolHidden(undefined, 'notify')).toBe(false); // the seeded allow @10 comes first
+  });
+
+  it('a group deny hides the tool for sessions of that group only', () => {
+    k.rules.createGroup({ id: 'ro', name: 'Read only' });
+    k.rules.createRule({ group_id: 'ro', tool_pattern: '@fs_write', action: 'deny' });
+    expect(k.gate.isToolHidden('ro', 'write_file')).toBe(true);
+    expect(k.gate.isToolHidden(undefined, 'write_file')).toBe(false);
+  });
+
+  it('MCP tools are never hidden, yet the gate still denies them', () => {
+    k.rules.createRule({ tool_pattern: 'mcp__*', action: 'deny', priority: 1 });
+    expect(k.gate.isToolHidden(undefined, 'mcp__gmail__send')).toBe(false);
+    expect(k.gate.check(k.call('mcp__gmail__send')).action).toBe('deny');
+  });
+
+  it('an agent-scoped deny does not hide the tool from everyone', () => {
+    k.rules.createRule({ tool_pattern: 'write_todos', agent_id: 'helper', action: 'deny', priority: 1 });
+    expect(k.gate.isToolHidden(undefined, 'write_todos')).toBe(false);
+    expect(k.gate.isToolHidden(undefined, 'write_todos', { agentId: 'helper', source: 'web' })).toBe(true);
+  });
+});
+
+describe('explain ("what would happen if…")', () => {
+  it('gives the same decision as check and a readable trace', () => {
+    const call = k.call('execute_cmd', { command: 'echo $(rm x)', workdir: k.workspace });
+    const { decision, trace } = k.gate.explain(call);
+    expect(decision).toEqual(k.gate.check(call));
+    expect(trace.join('\n')).toMatch(/command substitution/);
+    expect(trace.at(-1)).toMatch(/^decision: require/);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Test fixtures for the approval domain (not shipped code paths): a real SQLite file in a temp folder, the default
+ * layout (workspace inside the data folder), real symlinks, the real services, and recorded events.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { InboxEvent } from '../../../shared/contract/approval';
+import { RunContextSchema, type RunContext } from '../../../shared/run-context';
+import { closeDatabase, openDatabase, type Db } from '../db/database';
+import { createApprovalServices, type ApprovalServices } from './index';
+import type { GateCall } from './gate';
+import type { SessionApprovalEvent } from './pending';
+
+export interface Kit extends ApprovalServices {
+  db: Db;
+  root: string;
+  dataDir: string;
+  workspace: string;
+  outside: string;
+  sessionEvents: { sessionId: number; event: SessionApprovalEvent }[];
+  inboxEvents: InboxEvent[];
+  clock: { now: number };
+  call(toolName: string, args?: Record<string, unknown>, extra?: Partial<GateCall>): GateCall;
+  rc(partial?: Partial<RunContext>): RunContext;
+  file(rel: string, content?: string): string;
+  link(rel: string, target: string): string;
+  session(opts?: { source?: string; title?: string; agentId?: string }): number;
+  toolRow(sessionId: number, toolCallId: string, name: string, args: Record<string, unknown>): void;
+  close(): void;
+}
+
+export async function makeKit(opts: { approvalTimeoutMs?: number | null } = {}): Promise<Kit> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'skald-approval-')));
+  const dataDir = join(root, 'data');
+  const workspace = join(dataDir, 'workspace');
+  const outside = join(root, 'outside');
+  mkdirSync(workspace, { recursive: true });
+  mkdirSync(outside, { recursive: true });
+  const dbFile = join(dataDir, 'skald.db');
+  const db = openDatabase({ file: dbFile });
+  const sessionEvents: Kit['sessionEvents'] = [];
+  const inboxEvents: InboxEvent[] = [];
+  const clock = { now: 1_800_000_000_000 };
+  const services = await createApprovalServices({
+    db, workspaceDir: workspace, dataDir, dbFile,
+    emitSession: (sessionId, event) => sessionEvents.push({ sessionId, event }),
+    emitInbox: (event) => inboxEvents.push(event),
+    approvalTimeoutMs: opts.approvalTimeoutMs ?? null,
+    now: () => clock.now,
+  });
+  const rc = (partial: Partial<RunContext> = {}) => ({ ...RunContextSchema.parse({}), ...partial });
+  return {
+    ...services, db, root, dataDir, workspace, outside, sessionEvents, inboxEvents, clock, rc,
+    call: (toolName, args = {}, extra = {}) => ({
+      sessionId: 1, agentId: 'main', source: 'web', toolName, category: null, args, runContext: rc(), workingDir: workspace, ...extra,
+    }),
+    file(rel, content = 'x') {
+      const abs = join(workspace, rel);
+      mkdirSync(dirname(abs), { recursive: true });
+      writeFileSync(abs, content);
+      return abs;
+    },
+    link(rel, target) {
+      const abs = join(workspace, rel);
+      mkdirSync(dirname(abs), { recursive: true });
+      symlinkSync(target, abs);
+      return abs;
+    },
+    session({ source = 'web', title = 'A session', agentId = 'main' } = {}) {
+      const now = Date.now();
+      return Number(
+        db.prepare('INSERT INTO chat_sessions (source, agent_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(source, agentId, title, now, now).lastInsertRowid,
+      );
+    },
+    toolRow(sessionId, toolCallId, name, args) {
+      const now = Date.now();
+      db.prepare(`INSERT INTO chat_llm_tools (tool_call_id, session_id, name, arguments, effective_arguments, status, created_at, updated_at)
+                  VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`).run(toolCallId, sessionId, name, JSON.stringify(args), JSON.stringify(args), now, now);
+    },
+    close() {
+      closeDatabase(db);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
