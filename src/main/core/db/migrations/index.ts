@@ -5,6 +5,7 @@
 import type { Migration } from '../migrate';
 import { foundationSchema } from './001-foundation';
 import { approvalSchema } from './020-approval';
+import { llmSchema } from './030-llm';
 import { sessionsSchema } from './040-sessions';
 
-export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, sessionsSchema];
+export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema];

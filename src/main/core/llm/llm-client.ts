@@ -1,0 +1,197 @@
+/**
+ * One model round with streaming and fallback (reference-facts.md §15, SPEC.md §3.12). `streamRound` converts our
+ * history, calls the AI SDK's `streamText` with the tools declared WITHOUT `execute` (the SDK never runs a tool;
+ * calls come back in `LlmTurn.toolCalls` for the turn loop to gate and run) and `maxRetries: 0` (retrying is
+ * our fallback's job), forwards text and reasoning deltas as they arrive, and returns the whole round.
+ *
+ * Fallback: a network error, HTTP 5xx or 429 moves to the next model by priority (wrapping around from a chosen
+ * model), at most `maxTries` (3) models per round, each move reported as `model_fallback`; when the round fails
+ * for good, `llm_failed` is reported and the promise rejects with `LlmRequestError`. Other 4xx never fall back.
+ * A failure after text or reasoning already streamed never falls back either: the deltas the UI has shown would
+ * be mixed with another model's answer. Aborting `signal` rejects with `LlmCancelledError` at once.
+ *
+ * Limits: no request timeout of its own (a silent provider waits until the user stops the turn); usage counts
+ * missing from a provider's stream count as 0.
+ */
+import { jsonSchema, streamText, tool, type JSONSchema7, type Tool } from 'ai';
+import { classifyFailure, LlmCancelledError, LlmRequestError } from './errors';
+import { toModelMessages } from './messages';
+import { findModelIndex } from './model-catalog';
+import { ModelHealth } from './model-health';
+import { costFromMetadata, languageModelFor, type FetchFunction } from './provider-factory';
+import type { ModelRecord } from './provider-repository';
+import type { ChatToolCall, FallbackEvent, FailedEvent, LlmEvent, LlmTurn, StreamRoundRequest, ToolSpec } from './types';
+
+export const MAX_TRIES_PER_ROUND = 3;
+
+/** What the client needs from the repository: usable models by priority and a provider's decrypted key. */
+export interface ModelDirectory {
+  orderedModels(): ModelRecord[];
+  apiKey(providerId: number): string | null;
+}
+
+export interface LlmClientOptions {
+  models: ModelDirectory;
+  health?: ModelHealth;
+  /** Every `model_fallback` / `llm_failed`, in addition to the per-request callbacks. */
+  onEvent?: (event: LlmEvent) => void;
+  maxTries?: number;
+  fetch?: FetchFunction;
+  /** Diagnostics without secrets or content: model ids, status codes, reasons. */
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+export function priceCost(model: ModelRecord, inputTokens: number, outputTokens: number): number | null {
+  if (model.inputPricePerM === null && model.outputPricePerM === null) return null;
+  return (inputTokens * (model.inputPricePerM ?? 0) + outputTokens * (model.outputPricePerM ?? 0)) / 1_000_000;
+}
+
+function toolSet(specs: readonly ToolSpec[]): Record<string, Tool> {
+  const set: Record<string, Tool> = {};
+  // No `execute`: the SDK returns the calls and stops after one step.
+  for (const s of specs) set[s.name] = tool({ description: s.description, inputSchema: jsonSchema(s.parameters as JSONSchema7) });
+  return set;
+}
+
+function argumentsString(input: unknown): string {
+  if (typeof input === 'string') return input; // unparsable arguments come back raw
+  return JSON.stringify(input ?? {});
+}
+
+class OutputStartedError extends Error {
+  constructor(readonly original: unknown) {
+    super('failed after output started');
+  }
+}
+
+export class LlmClient {
+  readonly health: ModelHealth;
+  private readonly maxTries: number;
+
+  constructor(private readonly options: LlmClientOptions) {
+    this.health = options.health ?? new ModelHealth();
+    this.maxTries = Math.max(1, options.maxTries ?? MAX_TRIES_PER_ROUND);
+  }
+
+  async streamRound(request: StreamRoundRequest): Promise<LlmTurn> {
+    const { signal } = request;
+    if (signal.aborted) throw new LlmCancelledError();
+    const models = this.options.models.orderedModels();
+    const fallback = (e: FallbackEvent) => {
+      this.options.log?.('llm: model fallback', { ...e });
+      this.options.onEvent?.({ type: 'model_fallback', ...e });
+      request.onFallback?.(e);
+    };
+    const failed = (e: FailedEvent, statusCode: number | null, cause?: unknown): LlmRequestError => {
+      this.options.log?.('llm: round failed', { ...e });
+      this.options.onEvent?.({ type: 'llm_failed', ...e });
+      request.onFailed?.(e);
+      return new LlmRequestError(e.last_error, e.tried, statusCode, { cause });
+    };
+    if (models.length === 0) throw failed({ tried: [], last_error: 'No model is configured: add a provider and a model in Settings.' }, null);
+
+    let start = 0;
+    if (request.modelSelection !== 'auto') {
+      const index = findModelIndex(models, request.modelSelection);
+      if (index >= 0) start = index;
+      else fallback({ from: request.modelSelection, to: models[0]!.modelId, reason: 'model not configured' });
+    }
+    const order = [...models.slice(start), ...models.slice(0, start)].slice(0, this.maxTries);
+
+    const tried: string[] = [];
+    for (let i = 0; i < order.length; i++) {
+      const model = order[i]!;
+      tried.push(model.modelId);
+      try {
+        const turn = await this.attempt(model, request);
+        this.health.recordSuccess(model.id);
+        return turn;
+      } catch (error) {
+        if (signal.aborted) throw new LlmCancelledError();
+        const started = error instanceof OutputStartedError;
+        const original = started ? error.original : error;
+        this.health.recordFailure(model.id);
+        const failure = classifyFailure(original);
+        const next = order[i + 1];
+        if (!failure.canFallBack || started || !next) {
+          const why = started && failure.canFallBack ? `${failure.reason} (after the answer had started)` : failure.reason;
+          throw failed({ tried, last_error: why }, failure.statusCode, original);
+        }
+        fallback({ from: model.modelId, to: next.modelId, reason: failure.reason });
+      }
+    }
+    throw failed({ tried, last_error: 'no model could be tried' }, null); // unreachable: order is never empty
+  }
+
+  private async attempt(model: ModelRecord, request: StreamRoundRequest): Promise<LlmTurn> {
+    const { signal } = request;
+    const prompt = toModelMessages(request.messages, model.providerKind);
+    const result = streamText({
+      model: languageModelFor(model, this.options.models.apiKey(model.providerId), this.options.fetch),
+      ...(prompt.system !== undefined ? { system: prompt.system } : {}),
+      messages: prompt.messages,
+      allowSystemInMessages: true,
+      ...(request.tools.length ? { tools: toolSet(request.tools) } : {}),
+      maxRetries: 0,
+      abortSignal: signal,
+      // Errors arrive as `error` parts below; without this the SDK would also print them.
+      onError: () => {},
+    });
+
+    let text = '';
+    let reasoning = '';
+    const toolCalls: ChatToolCall[] = [];
+    let usage = { inputTokens: 0, outputTokens: 0 };
+    let reportedCost: number | null = null;
+    let finishReason = 'other';
+    const fail = (error: unknown): never => {
+      throw text || reasoning ? new OutputStartedError(error) : error;
+    };
+
+    try {
+      for await (const part of result.fullStream) {
+        switch (part.type) {
+          case 'text-delta':
+            text += part.text;
+            request.onTextDelta(part.text);
+            break;
+          case 'reasoning-delta':
+            reasoning += part.text;
+            request.onReasoningDelta(part.text);
+            break;
+          case 'tool-call':
+            toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: argumentsString(part.input) });
+            break;
+          case 'finish-step':
+            reportedCost = costFromMetadata(part.providerMetadata) ?? reportedCost;
+            break;
+          case 'finish':
+            finishReason = part.finishReason;
+            usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
+            break;
+          case 'abort':
+            throw new LlmCancelledError();
+          case 'error':
+            fail(part.error);
+            break;
+          default:
+            break; // start/step markers, tool-input streaming, sources: not needed for a whole round
+        }
+      }
+    } catch (error) {
+      if (signal.aborted || error instanceof LlmCancelledError) throw new LlmCancelledError();
+      if (error instanceof OutputStartedError) throw error;
+      fail(error);
+    }
+    if (signal.aborted) throw new LlmCancelledError();
+    return {
+      text,
+      reasoning,
+      toolCalls,
+      usage,
+      cost: reportedCost ?? priceCost(model, usage.inputTokens, usage.outputTokens),
+      modelId: model.modelId,
+      finishReason,
+    };
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Our OpenAI-shape history → AI SDK ModelMessages. The rules keep every request valid for every provider:
+ * - leading system messages become the `system` option; a later one stays in place for OpenAI-shape providers
+ *   and joins `system` for Anthropic (which accepts system text only up front);
+ * - each assistant tool call is followed, at once, by its result: taken from the history's `tool` message with
+ *   that id wherever it sits, or, when there is none, a synthesized "interrupted" error result — a call without a
+ *   result would make the provider refuse the whole request;
+ * - `tool` messages answering no known call are dropped, as are empty assistant messages;
+ * - arguments that are not a JSON object are sent as `{}` (the tool result already told the model they were bad).
+ */
+import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
+import type { ProviderKind } from '../../../shared/contract/providers';
+import type { ChatMessage } from './types';
+
+export const INTERRUPTED_TOOL_RESULT =
+  'Error: this call was interrupted before it returned a result. Check the current state (files, processes) before retrying it.';
+
+export interface ConvertedPrompt {
+  system: string | undefined;
+  messages: ModelMessage[];
+}
+
+function parseInput(args: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(args);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through: malformed arguments
+  }
+  return {};
+}
+
+export function toModelMessages(history: readonly ChatMessage[], kind: ProviderKind): ConvertedPrompt {
+  const results = new Map<string, string>();
+  for (const m of history) if (m.role === 'tool' && !results.has(m.tool_call_id)) results.set(m.tool_call_id, m.content);
+
+  const system: string[] = [];
+  const messages: ModelMessage[] = [];
+  for (const m of history) {
+    switch (m.role) {
+      case 'system':
+        if (messages.length === 0 || kind === 'anthropic') system.push(m.content);
+        else messages.push({ role: 'system', content: m.content });
+        break;
+      case 'user':
+        messages.push({ role: 'user', content: m.content });
+        break;
+      case 'tool':
+        break; // placed right after its call below
+      case 'assistant': {
+        const calls = m.tool_calls ?? [];
+        const content: AssistantModelMessage['content'] = [];
+        if (m.content) content.push({ type: 'text', text: m.content });
+        for (const c of calls) content.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: parseInput(c.arguments) });
+        if (content.length === 0) break;
+        messages.push({ role: 'assistant', content });
+        if (calls.length) {
+          const tool: ToolModelMessage = {
+            role: 'tool',
+            content: calls.map((c) => ({
+              type: 'tool-result' as const,
+              toolCallId: c.id,
+              toolName: c.name,
+              output: { type: 'text' as const, value: results.get(c.id) ?? INTERRUPTED_TOOL_RESULT },
+            })),
+          };
+          messages.push(tool);
+        }
+        break;
+      }
+    }
+  }
+  return { system: system.length ? system.join('\n\n') : undefined, messages };
+}

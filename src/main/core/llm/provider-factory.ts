@@ -1,0 +1,83 @@
+/**
+ * One AI SDK language model per configured model. OpenAI uses its Chat Completions API (`.chat`, not the
+ * Responses API, so any OpenAI-shape endpoint works); Anthropic its Messages API; every other kind is an
+ * OpenAI-compatible endpoint with usage in the stream. API keys come from the caller (the secret store) and are
+ * passed explicitly, so the SDK never falls back to reading `OPENAI_API_KEY`/`ANTHROPIC_API_KEY` from the
+ * environment: a missing key is sent empty and the provider answers 401.
+ *
+ * Cost: OpenAI-compatible chunks carrying `usage.cost` (OpenRouter) are captured into provider metadata under
+ * `skald.cost`; OpenRouter is also asked to include it (`usage: { include: true }`).
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible, type MetadataExtractor } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import type { ProviderKind } from '../../../shared/contract/providers';
+
+export type FetchFunction = typeof globalThis.fetch;
+
+export interface ModelEndpoint {
+  providerKind: ProviderKind;
+  providerName: string;
+  baseUrl: string;
+  modelId: string;
+}
+
+/** Provider metadata key our extractor writes to. */
+export const COST_METADATA_KEY = 'skald';
+
+function reportedCost(chunk: unknown): number | undefined {
+  if (chunk === null || typeof chunk !== 'object') return undefined;
+  const usage = (chunk as { usage?: unknown }).usage;
+  if (usage === null || typeof usage !== 'object') return undefined;
+  const cost = (usage as { cost?: unknown }).cost;
+  return typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? cost : undefined;
+}
+
+const costExtractor: MetadataExtractor = {
+  extractMetadata: async ({ parsedBody }) => {
+    const cost = reportedCost(parsedBody);
+    return cost === undefined ? undefined : { [COST_METADATA_KEY]: { cost } };
+  },
+  createStreamExtractor: () => {
+    let cost: number | undefined;
+    return {
+      processChunk(chunk) {
+        cost = reportedCost(chunk) ?? cost;
+      },
+      buildMetadata: () => (cost === undefined ? undefined : { [COST_METADATA_KEY]: { cost } }),
+    };
+  },
+};
+
+export function languageModelFor(endpoint: ModelEndpoint, apiKey: string | null, fetchImpl?: FetchFunction): LanguageModel {
+  const common = { baseURL: endpoint.baseUrl, ...(fetchImpl ? { fetch: fetchImpl } : {}) };
+  switch (endpoint.providerKind) {
+    case 'open_ai':
+      return createOpenAI({ ...common, apiKey: apiKey ?? '' }).chat(endpoint.modelId);
+    case 'anthropic':
+      return createAnthropic({ ...common, apiKey: apiKey ?? '' })(endpoint.modelId);
+    case 'openrouter':
+    case 'deepseek':
+    case 'ollama':
+    case 'lm_studio':
+    case 'openai_compatible':
+      return createOpenAICompatible({
+        ...common,
+        name: endpoint.providerKind,
+        ...(apiKey ? { apiKey } : {}),
+        includeUsage: true,
+        metadataExtractor: costExtractor,
+        ...(endpoint.providerKind === 'openrouter' ? { transformRequestBody: (body: Record<string, unknown>) => ({ ...body, usage: { include: true } }) } : {}),
+      }).chatModel(endpoint.modelId);
+  }
+}
+
+/** The cost a provider reported for the step, if any (see `costExtractor`). */
+export function costFromMetadata(metadata: unknown): number | null {
+  if (metadata === null || typeof metadata !== 'object') return null;
+  const entry = (metadata as Record<string, unknown>)[COST_METADATA_KEY];
+  if (entry === null || typeof entry !== 'object') return null;
+  const cost = (entry as { cost?: unknown }).cost;
+  return typeof cost === 'number' ? cost : null;
+}

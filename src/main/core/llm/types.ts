@@ -1,0 +1,65 @@
+/**
+ * The shapes the LLM layer speaks with the turn loop: our own OpenAI-shape history (`ChatMessage`), the tools the
+ * model may call (`ToolSpec`, JSON Schema parameters), one round's request and its whole result (`LlmTurn`).
+ * They mirror `session/ports.ts` structurally, so `LlmClient` is a `ModelPort` without either importing the other.
+ */
+
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  /** The model's arguments as a JSON string (possibly malformed: the loop reports that to the model). */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls?: ChatToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments; the top level is an object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface FallbackEvent {
+  from: string;
+  to: string;
+  reason: string;
+}
+
+export interface FailedEvent {
+  tried: string[];
+  last_error: string;
+}
+
+export type LlmEvent = ({ type: 'model_fallback' } & FallbackEvent) | ({ type: 'llm_failed' } & FailedEvent);
+
+export interface StreamRoundRequest {
+  /** 'auto' starts at the first model by priority; a model id (or display name) starts at that model. */
+  modelSelection: 'auto' | string;
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  signal: AbortSignal;
+  onTextDelta: (text: string) => void;
+  onReasoningDelta: (text: string) => void;
+  onFallback?: (event: FallbackEvent) => void;
+  onFailed?: (event: FailedEvent) => void;
+}
+
+/** 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'error' | 'other' (the AI SDK's finish reasons). */
+export type FinishReason = string;
+
+export interface LlmTurn {
+  text: string;
+  reasoning: string;
+  toolCalls: ChatToolCall[];
+  usage: { inputTokens: number; outputTokens: number };
+  /** USD: the provider's reported cost when it sends one (OpenRouter), else from the configured prices, else null. */
+  cost: number | null;
+  /** The model that answered (after any fallback). */
+  modelId: string;
+  finishReason: FinishReason;
+}

@@ -1,0 +1,116 @@
+/**
+ * LLM providers and models (reference-facts.md §15): the `providers:*` and `models:*` calls. These request schemas
+ * are also the core's validation of provider/model input, so the bridge and the repository cannot disagree.
+ * API keys are write-only: `providers:create` and `providers:setKey` accept one; nothing ever returns it, only
+ * `hasKey`.
+ */
+import { z } from 'zod';
+import { defineCall, id } from './define';
+
+export const PROVIDER_KINDS = ['open_ai', 'anthropic', 'openrouter', 'deepseek', 'ollama', 'lm_studio', 'openai_compatible'] as const;
+export const ProviderKindSchema = z.enum(PROVIDER_KINDS);
+export type ProviderKind = z.infer<typeof ProviderKindSchema>;
+
+/** Base URL per kind when none is given; `openai_compatible` has none and must be given one. */
+export const DEFAULT_BASE_URLS: Record<ProviderKind, string | null> = {
+  open_ai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  openrouter: 'https://openrouter.ai/api/v1',
+  deepseek: 'https://api.deepseek.com/v1',
+  ollama: 'http://127.0.0.1:11434/v1',
+  lm_studio: 'http://127.0.0.1:1234/v1',
+  openai_compatible: null,
+};
+
+const baseUrl = z.url({ protocol: /^https?$/, error: 'the base URL must be an http(s) URL' }).max(500);
+const name = z.string().trim().min(1, 'a name is required').max(100);
+const apiKey = z.string().min(1).max(4_096);
+const modelId = z.string().trim().min(1, 'a model id is required').max(200);
+const price = z.number().finite().min(0).max(10_000).nullable();
+const priority = z.number().int().min(0).max(1_000_000);
+const contextWindow = z.number().int().positive().max(100_000_000).nullable();
+
+export const ProviderCreateSchema = z
+  .object({ kind: ProviderKindSchema, name, baseUrl: baseUrl.optional(), enabled: z.boolean().optional(), apiKey: apiKey.optional() })
+  .strict();
+export const ProviderUpdateSchema = z.object({ id, name: name.optional(), baseUrl: baseUrl.optional(), enabled: z.boolean().optional() }).strict();
+/** `null` removes the stored key. */
+export const ProviderSetKeySchema = z.object({ id, apiKey: apiKey.nullable() }).strict();
+
+export const ModelCreateSchema = z
+  .object({
+    providerId: id,
+    modelId,
+    displayName: z.string().trim().max(200).optional(),
+    /** Lower is tried first; default: after every existing model. */
+    priority: priority.optional(),
+    inputPricePerM: price.optional(),
+    outputPricePerM: price.optional(),
+    contextWindow: contextWindow.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+export const ModelUpdateSchema = z
+  .object({
+    id,
+    modelId: modelId.optional(),
+    displayName: z.string().trim().max(200).optional(),
+    priority: priority.optional(),
+    inputPricePerM: price.optional(),
+    outputPricePerM: price.optional(),
+    contextWindow: contextWindow.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+/** Every model id, in the new order (first = tried first). */
+export const ModelReorderSchema = z.object({ ids: z.array(id).max(1_000) }).strict();
+
+export type ProviderCreate = z.infer<typeof ProviderCreateSchema>;
+export type ProviderUpdate = z.infer<typeof ProviderUpdateSchema>;
+export type ModelCreate = z.infer<typeof ModelCreateSchema>;
+export type ModelUpdate = z.infer<typeof ModelUpdateSchema>;
+
+export const ProviderViewSchema = z.object({
+  id: z.number(),
+  kind: ProviderKindSchema,
+  name: z.string(),
+  baseUrl: z.string(),
+  enabled: z.boolean(),
+  hasKey: z.boolean(),
+});
+export type ProviderView = z.infer<typeof ProviderViewSchema>;
+
+export const ModelHealthSchema = z.enum(['ok', 'degraded', 'down']);
+export const ModelViewSchema = z.object({
+  id: z.number(),
+  providerId: z.number(),
+  providerName: z.string(),
+  modelId: z.string(),
+  displayName: z.string(),
+  priority: z.number(),
+  inputPricePerM: z.number().nullable(),
+  outputPricePerM: z.number().nullable(),
+  contextWindow: z.number().nullable(),
+  enabled: z.boolean(),
+  /** In-memory, since start: degraded after 3 consecutive failures, down after 5. */
+  health: ModelHealthSchema,
+});
+export type ModelView = z.infer<typeof ModelViewSchema>;
+
+const empty = z.object({}).strict();
+const byId = z.object({ id }).strict();
+const ok = z.object({ ok: z.literal(true) });
+
+export const providerCalls = {
+  'providers:list': defineCall(empty, z.object({ providers: z.array(ProviderViewSchema) })),
+  'providers:create': defineCall(ProviderCreateSchema, z.object({ provider: ProviderViewSchema })),
+  'providers:update': defineCall(ProviderUpdateSchema, z.object({ provider: ProviderViewSchema })),
+  /** Deletes its models and its stored key too. */
+  'providers:delete': defineCall(byId, ok),
+  'providers:setKey': defineCall(ProviderSetKeySchema, z.object({ provider: ProviderViewSchema })),
+  'models:list': defineCall(empty, z.object({ models: z.array(ModelViewSchema) })),
+  'models:create': defineCall(ModelCreateSchema, z.object({ model: ModelViewSchema })),
+  'models:update': defineCall(ModelUpdateSchema, z.object({ model: ModelViewSchema })),
+  'models:delete': defineCall(byId, ok),
+  'models:reorder': defineCall(ModelReorderSchema, z.object({ models: z.array(ModelViewSchema) })),
+} as const;
