@@ -7,16 +7,21 @@ import { createApprovalServices, type ApprovalServices } from './approval/index'
 import { createAppHandlers } from './bridge/app-handlers';
 import { createApprovalHandlers } from './bridge/approval-handlers';
 import { assertHandlersMatchContract, type BridgeHandlers } from './bridge/handlers';
+import { createProviderHandlers } from './bridge/providers-handlers';
 import type { CoreConfig } from './config';
 import { dbFile } from './config';
 import { closeDatabase, openDatabase, type Db } from './db/database';
 import { EventBus } from './events';
+import { createLlmServices, type LlmServices } from './llm/services';
+import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
 
 export interface Core {
   readonly config: CoreConfig;
   readonly db: Db;
   readonly events: EventBus;
   readonly approval: ApprovalServices;
+  readonly secrets: SecretStore;
+  readonly llm: LlmServices;
   readonly handlers: BridgeHandlers;
   /** Starts background work (resume of interrupted turns) once the shell can forward events. */
   start(): void;
@@ -27,6 +32,8 @@ export interface Core {
 export interface CoreHooks {
   /** `restart` tool: desktop relaunches the app, the web shape re-executes itself (SPEC.md §3.11). */
   requestRestart?: () => void;
+  /** Seals secrets at rest; the desktop shell passes a safeStorage cipher, else a user-only key file (SPEC.md §3.13). */
+  secretCipher?: SecretCipher;
 }
 
 export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Promise<Core> {
@@ -40,10 +47,13 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     emitInbox: (event) => events.emit('inbox', event),
   });
   approval.pending.reRegisterPendingFromDb();
+  const secrets = new SecretStore(db, hooks.secretCipher ?? createKeyFileCipher(config.dataDir));
+  const llm = createLlmServices({ db, secrets });
 
   const handlers: BridgeHandlers = {
     ...createAppHandlers(config, events),
     ...createApprovalHandlers({ approval }),
+    ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
   };
   assertHandlersMatchContract(handlers);
 
@@ -52,6 +62,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     db,
     events,
     approval,
+    secrets,
+    llm,
     handlers,
     start() {},
     async dispose() {

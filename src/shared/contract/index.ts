@@ -8,17 +8,20 @@ import { appCalls, AppEventSchema } from './app';
 import { approvalCalls, InboxEventSchema } from './approval';
 import { ChatEventSchema } from './chat';
 import type { CallSpec } from './define';
+import { providerCalls } from './providers';
 import { ViewerEventSchema } from './viewer';
 
 export * from './define';
 export * from './app';
 export * from './approval';
 export * from './chat';
+export * from './providers';
 export * from './viewer';
 
 export const calls = {
   ...appCalls,
   ...approvalCalls,
+  ...providerCalls,
 } as const satisfies Record<string, CallSpec>;
 
 export const events = {

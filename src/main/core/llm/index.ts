@@ -7,3 +7,4 @@ export * from './model-health';
 export * from './provider-factory';
 export * from './provider-repository';
 export * from './types';
+export * from './services';
