@@ -1,10 +1,15 @@
 /**
  * Killing a command's whole process group (X8): the shell is spawned detached, so it leads its own group and
  * every child it starts (`sleep 100 &`, pipelines) is in that group. Stop and timeout send SIGTERM to the group,
- * wait up to a grace period, then SIGKILL. Limits: a child that calls `setsid` leaves the group and survives.
+ * wait up to a grace period, then SIGKILL. Zombies do not count as alive (see `_policy/procfs.ts`).
+ * Limits: a child that calls `setsid` leaves the group and survives.
  */
 
+import { liveGroupMembers } from '../_policy/procfs';
+
 function groupAlive(pgid: number): boolean {
+  const live = liveGroupMembers(pgid);
+  if (live !== null) return live > 0;
   try {
     process.kill(-pgid, 0);
     return true;

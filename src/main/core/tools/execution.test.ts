@@ -1,0 +1,100 @@
+/**
+ * SimpleExecution and driveExecution: the terminal outcomes, stop aborting the work's signal (and so its I/O),
+ * a throw becoming `failed`, and the driver calling stop exactly once when the turn's cancel signal fires.
+ */
+import { describe, expect, it } from 'vitest';
+import { driveExecution, SimpleExecution } from './execution';
+import { DB_STATUS_OF_STATE, type ToolExecution } from './tool';
+
+describe('SimpleExecution', () => {
+  it('completes with the work result and reports state', async () => {
+    const exec = new SimpleExecution(async () => ({ kind: 'completed', result: 'ok' }));
+    expect(exec.state()).toBe('running');
+    expect(await exec.wait()).toEqual({ kind: 'completed', result: 'ok' });
+    expect(exec.state()).toBe('completed');
+  });
+
+  it('turns a throw into a readable failure', async () => {
+    const exec = new SimpleExecution(async () => {
+      throw new Error('disk on fire');
+    });
+    expect(await exec.wait()).toEqual({ kind: 'failed', error: 'The tool failed unexpectedly: disk on fire' });
+    expect(exec.state()).toBe('failed');
+  });
+
+  it('stop aborts the signal handed to the work, so in-flight I/O ends', async () => {
+    let sawAbort = false;
+    const exec = new SimpleExecution(
+      (signal) =>
+        new Promise((resolve) => {
+          const timer = setTimeout(() => resolve({ kind: 'completed', result: 'too late' }), 60_000);
+          signal.addEventListener('abort', () => {
+            sawAbort = true;
+            clearTimeout(timer);
+            resolve({ kind: 'completed', result: 'aborted' });
+          });
+        }),
+    );
+    await exec.stop();
+    expect(sawAbort).toBe(true);
+    expect(await exec.wait()).toEqual({ kind: 'cancelled' });
+    expect(exec.state()).toBe('cancelled');
+    await exec.stop(); // idempotent
+  });
+
+  it('a parent signal that is already aborted cancels at once', async () => {
+    const parent = new AbortController();
+    parent.abort();
+    const exec = new SimpleExecution(async (signal) => ({ kind: 'completed', result: String(signal.aborted) }), parent.signal);
+    expect((await exec.wait()).kind).toBe('cancelled');
+  });
+});
+
+describe('driveExecution', () => {
+  it('calls stop once when the cancel signal fires, then returns the outcome', async () => {
+    let stops = 0;
+    let finish: (v: { kind: 'cancelled' }) => void = () => undefined;
+    const exec: ToolExecution = {
+      state: () => 'running',
+      wait: () => new Promise((resolve) => (finish = resolve)),
+      stop: async () => {
+        stops++;
+        finish({ kind: 'cancelled' });
+      },
+    };
+    const cancel = new AbortController();
+    const outcome = driveExecution(exec, cancel.signal);
+    cancel.abort();
+    cancel.abort();
+    expect(await outcome).toEqual({ kind: 'cancelled' });
+    expect(stops).toBe(1);
+  });
+
+  it('does not stop a call that finishes first', async () => {
+    let stops = 0;
+    const exec = new SimpleExecution(async () => ({ kind: 'completed', result: 'x' }));
+    const original = exec.stop.bind(exec);
+    exec.stop = async () => {
+      stops++;
+      await original();
+    };
+    const cancel = new AbortController();
+    expect(await driveExecution(exec, cancel.signal)).toEqual({ kind: 'completed', result: 'x' });
+    cancel.abort();
+    expect(stops).toBe(0);
+  });
+});
+
+describe('states and their DB statuses', () => {
+  it('match the table of tools.md exactly', () => {
+    expect(DB_STATUS_OF_STATE).toEqual({
+      pending: 'running',
+      awaiting_approval: 'pending',
+      running: 'running',
+      completed: 'done',
+      failed: 'failed',
+      cancelled: 'cancelled',
+      rejected: 'rejected',
+    });
+  });
+});
