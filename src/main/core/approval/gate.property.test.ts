@@ -1,0 +1,160 @@
+/**
+ * Property tests (check X2) over random rule sets, against the real gate on a real SQLite file:
+ * - the decision equals a small independent model of "group then default, priority then id, first match";
+ * - a deny (rule or guard) is never lifted, whatever bypass or fast-path is present;
+ * - nothing matches → require, unless a bypass or the fast-path lifts it;
+ * - the order in which the rules were written does not matter when their priorities differ;
+ * - lifting is monotone: adding a bypass never turns allow or deny into something else.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { FS_ANY_TOOLS, FS_READ_TOOLS, FS_WRITE_TOOLS } from '../../../shared/tool-names';
+import type { RuleInput } from './rules-repository';
+import { makeKit, type Kit } from './test-kit';
+
+let k: Kit;
+beforeAll(async () => {
+  k = await makeKit();
+  k.rules.createGroup({ id: 'g', name: 'G' });
+});
+afterAll(() => k.close());
+
+const TOOLS = ['read_file', 'write_file', 'list_files', 'execute_cmd', 'notify', 'mcp__srv__do', 'frob'];
+const PATHS = [null, 'a.txt', 'docs/x.md', 'private/y.txt', 'memory/z.md', 'memory-x/z.md'];
+const TOOL_PATTERNS = ['*', '@fs_read', '@fs_write', '@fs_any', 'read_file', 'write_file', 'execute_cmd', 'notify', 'mcp__srv__*', 'fr*'];
+const PATH_PATTERNS = [null, '*', 'docs/*', 'private/*', 'a.txt', 'memory/*', 'memory*'];
+
+const ruleArb = fc.record({
+  group_id: fc.constantFrom('default', 'g'),
+  tool_pattern: fc.constantFrom(...TOOL_PATTERNS),
+  path_pattern: fc.constantFrom(...PATH_PATTERNS),
+  action: fc.constantFrom('allow' as const, 'deny' as const, 'require' as const),
+  priority: fc.integer({ min: -3, max: 3 }),
+});
+const callArb = fc.record({
+  tool: fc.constantFrom(...TOOLS),
+  path: fc.constantFrom(...PATHS),
+  group: fc.constantFrom(undefined, 'g'),
+  bypass: fc.boolean(),
+  writable: fc.boolean(),
+});
+
+/** Writes the rule set; rules the repository refuses (a second catch-all) are left out, as a user would see. */
+function install(rules: RuleInput[]) {
+  k.db.exec('DELETE FROM approval_rules');
+  k.rules.invalidate();
+  k.bypass.clearSession(1);
+  const kept: { input: RuleInput; id: number }[] = [];
+  for (const input of rules) {
+    try {
+      kept.push({ input, id: k.rules.createRule(input).id });
+    } catch {
+      // refused: not part of the set
+    }
+  }
+  return kept;
+}
+
+function modelToolMatch(p: string, tool: string): boolean {
+  if (p === '*') return true;
+  if (p === '@fs_read') return FS_READ_TOOLS.includes(tool);
+  if (p === '@fs_write') return FS_WRITE_TOOLS.includes(tool);
+  if (p === '@fs_any') return FS_ANY_TOOLS.includes(tool);
+  if (p.endsWith('*')) return tool.startsWith(p.slice(0, -1));
+  return p === tool;
+}
+function modelPathMatch(p: string | null | undefined, path: string | null): boolean {
+  if (!p) return true;
+  if (path === null) return false;
+  if (p === '*') return true;
+  if (p.endsWith('/*')) return path === p.slice(0, -2) || path.startsWith(p.slice(0, -1));
+  if (p.endsWith('*')) return path.startsWith(p.slice(0, -1));
+  return p === path;
+}
+function model(kept: { input: RuleInput; id: number }[], c: { tool: string; path: string | null; group?: string }): 'allow' | 'deny' | 'require' | null {
+  const order = (g: string) => kept.filter((r) => (r.input.group_id ?? 'default') === g).sort((a, b) => (a.input.priority ?? 100) - (b.input.priority ?? 100) || a.id - b.id);
+  const lists = c.group ? [order(c.group), order('default')] : [order('default')];
+  for (const list of lists) for (const r of list) if (modelToolMatch(r.input.tool_pattern, c.tool) && modelPathMatch(r.input.path_pattern, c.path)) return r.input.action;
+  return null;
+}
+
+function decide(c: fc.RecordValue<{ tool: string; path: string | null; group: string | undefined; bypass: boolean; writable: boolean }>) {
+  if (c.bypass) k.bypass.grant(1, { kind: 'all' }, null);
+  else k.bypass.clearSession(1);
+  const args = c.tool === 'execute_cmd' ? { command: 'ls', workdir: k.workspace } : c.path ? { path: join(k.workspace, c.path) } : {};
+  const runContext = k.rc({ ...(c.group ? { security_group: c.group } : {}), allow_fs_writes: c.writable ? ['.'] : [] });
+  return k.gate.check(k.call(c.tool, args, { runContext }));
+}
+
+const isFsWithPath = (c: { tool: string; path: string | null }) => c.path !== null && FS_ANY_TOOLS.includes(c.tool); // the fast-path's domain
+
+describe('X2: random rule sets', () => {
+  it('the gate agrees with the model; deny is never lifted; no match asks unless lifted', () => {
+    fc.assert(
+      fc.property(fc.array(ruleArb, { maxLength: 12 }), callArb, (rules, c) => {
+        const kept = install(rules);
+        // execute_cmd carries a command, not a path.
+        const expected = model(kept, { ...c, path: c.tool === 'execute_cmd' ? null : c.path });
+        const d = decide(c);
+        if (expected === 'deny') expect(d.action).toBe('deny');
+        else if (expected === 'allow') expect(d.action).toBe('allow');
+        else {
+          const liftable = c.bypass || (isFsWithPath(c) && (FS_READ_TOOLS.includes(c.tool) || c.writable));
+          expect(d.action).toBe(liftable ? 'allow' : 'require');
+          if (expected === null && !liftable) expect(d.why.kind).toBe('default');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a matching deny placed first beats any other rules, a bypass and the fast-path', () => {
+    fc.assert(
+      fc.property(fc.array(ruleArb, { maxLength: 10 }), callArb, (rules, c) => {
+        const deny: RuleInput = { group_id: c.group ?? 'default', tool_pattern: c.tool, action: 'deny', priority: -1_000 };
+        install([...rules, deny]);
+        const d = decide({ ...c, bypass: true, writable: true });
+        expect(d.action).toBe('deny');
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a secrets/ path is denied whatever the rules say', () => {
+    fc.assert(
+      fc.property(fc.array(ruleArb, { maxLength: 10 }), fc.constantFrom(...FS_ANY_TOOLS), fc.constantFrom('secrets/a', 'x/Secrets/b', 'SECRETS'), (rules, tool, path) => {
+        install(rules.map((r) => ({ ...r, action: 'allow' as const })));
+        k.bypass.grant(1, { kind: 'all' }, null);
+        const d = k.gate.check(k.call(tool, { path: join(k.workspace, path) }, { runContext: k.rc({ allow_fs_writes: ['.'] }) }));
+        expect(d.why.kind).toBe('guard');
+        expect(d.action).toBe('deny');
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('the order the rules were written in does not matter when priorities differ', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(ruleArb, { maxLength: 8, selector: (r) => r.priority }), callArb, (rules, c) => {
+        install(rules);
+        const a = decide(c).action;
+        install([...rules].reverse());
+        expect(decide(c).action).toBe(a);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a bypass only ever lifts require to allow', () => {
+    fc.assert(
+      fc.property(fc.array(ruleArb, { maxLength: 10 }), callArb, (rules, c) => {
+        install(rules);
+        const without = decide({ ...c, bypass: false }).action;
+        const withBypass = decide({ ...c, bypass: true }).action;
+        expect(withBypass).toBe(without === 'require' ? 'allow' : without);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
