@@ -1,0 +1,79 @@
+/**
+ * grep_files on a real tree: the three output modes, context lines with merged hunks, offset pagination with an
+ * exact "more exist" footer, glob filters, paths relative to the queried folder, binary and invalid-pattern cases.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
+import { grepFilesTool } from './grep-files';
+import { globMatcher, compileMatcher, matchingLines } from './search-engine';
+
+let ws: TestWorkspace;
+beforeEach(() => {
+  ws = makeWorkspace();
+  ws.write('src/a.ts', 'import x\nconst needle = 1;\nfoo\nbar\nneedle();\n');
+  ws.write('src/lib/b.py', 'def needle():\n    pass\n');
+  ws.write('docs/c.md', 'no match here\n');
+  ws.write('bin/blob', Buffer.concat([Buffer.from('needle'), Buffer.from([0, 1, 2])]));
+});
+afterEach(() => ws.cleanup());
+
+const body = (out: string) => out.split('\n').slice(0, -1);
+
+describe('grep_files', () => {
+  it('content mode: path:line:text relative to the queried folder, skipping binaries', async () => {
+    expect(body(await ok(grepFilesTool, { pattern: 'needle' }, ws.ctx))).toEqual(['src/a.ts:2:const needle = 1;', 'src/a.ts:5:needle();', 'src/lib/b.py:1:def needle():']);
+    expect(body(await ok(grepFilesTool, { pattern: 'needle', path: 'src/lib' }, ws.ctx))).toEqual(['b.py:1:def needle():']);
+  });
+
+  it('files_only and count modes', async () => {
+    expect(body(await ok(grepFilesTool, { pattern: 'needle', output_mode: 'files_only' }, ws.ctx))).toEqual(['src/a.ts', 'src/lib/b.py']);
+    expect(body(await ok(grepFilesTool, { pattern: 'needle', output_mode: 'count' }, ws.ctx))).toEqual(['src/a.ts:2', 'src/lib/b.py:1']);
+  });
+
+  it('context lines merge adjacent hunks (as grep does) and separate the rest with --', async () => {
+    const out = body(await ok(grepFilesTool, { pattern: 'needle', path: 'src', context_lines: 1 }, ws.ctx));
+    expect(out).toEqual(['a.ts-1-import x', 'a.ts:2:const needle = 1;', 'a.ts-3-foo', 'a.ts-4-bar', 'a.ts:5:needle();', '--', 'lib/b.py:1:def needle():', 'lib/b.py-2-    pass']);
+  });
+
+  it('offset/limit paginate with an exact footer', async () => {
+    const first = await ok(grepFilesTool, { pattern: 'needle', limit: 2 }, ws.ctx);
+    expect(body(first)).toEqual(['src/a.ts:2:const needle = 1;', 'src/a.ts:5:needle();']);
+    expect(first).toMatch(/more exist: call grep_files again with offset=2/);
+    const second = await ok(grepFilesTool, { pattern: 'needle', limit: 2, offset: 2 }, ws.ctx);
+    expect(body(second)).toEqual(['src/lib/b.py:1:def needle():']);
+    expect(second).toMatch(/end of results/);
+    expect(await ok(grepFilesTool, { pattern: 'needle', offset: 10 }, ws.ctx)).toMatch(/No more matches/);
+    const files = await ok(grepFilesTool, { pattern: 'needle', output_mode: 'files_only', limit: 1, offset: 1 }, ws.ctx);
+    expect(body(files)).toEqual(['src/lib/b.py']);
+  });
+
+  it('glob filters by file name or by path; case folding', async () => {
+    expect(body(await ok(grepFilesTool, { pattern: 'needle', glob: '*.py' }, ws.ctx))).toEqual(['src/lib/b.py:1:def needle():']);
+    expect(body(await ok(grepFilesTool, { pattern: 'NEEDLE', glob: 'src/*.{ts,js}', case_insensitive: true, output_mode: 'files_only' }, ws.ctx))).toEqual(['src/a.ts']);
+  });
+
+  it('explains bad input: invalid regex, missing folder, out-of-range context', async () => {
+    expect(await failed(grepFilesTool, { pattern: '[' }, ws.ctx)).toMatch(/not a valid regular expression/);
+    expect(await failed(grepFilesTool, { pattern: 'x', path: 'nope' }, ws.ctx)).toMatch(/does not exist/);
+    expect(await failed(grepFilesTool, { pattern: 'x', context_lines: 11 }, ws.ctx)).toMatch(/context_lines/);
+    expect(await failed(grepFilesTool, { pattern: 'x', output_mode: 'lines' }, ws.ctx)).toMatch(/output_mode/);
+    expect(await ok(grepFilesTool, { pattern: 'zzz' }, ws.ctx)).toMatch(/^No matches for \/zzz\//);
+  });
+});
+
+describe('search engine', () => {
+  it('matches per line: a pattern that could span a newline does not', () => {
+    const m = compileMatcher('a\\sb', false);
+    expect(matchingLines(m, 'a\nb\na b\n')).toEqual([2]);
+    expect(matchingLines(compileMatcher('^$', false), 'x\n\ny')).toEqual([1]);
+    expect(matchingLines(compileMatcher('x', false), 'x\r\nx')).toEqual([0, 1]);
+  });
+
+  it('globs', () => {
+    expect(globMatcher('*.ts')('a/b/c.ts')).toBe(true);
+    expect(globMatcher('src/**/*.ts')('src/a.ts')).toBe(true);
+    expect(globMatcher('src/**/*.ts')('src/x/y/a.ts')).toBe(true);
+    expect(globMatcher('src/*.ts')('src/x/a.ts')).toBe(false);
+    expect(globMatcher('*.{md,txt}')('a.txt')).toBe(true);
+  });
+});
