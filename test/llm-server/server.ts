@@ -100,7 +100,7 @@ export async function startScriptedLlm(options: StartOptions = {}): Promise<Scri
     if (!turn) return sendJson(res, 400, errorBody(400, 'scripted LLM: no scripted turn left for this request'));
     if (body.stream !== true) return sendJson(res, 400, errorBody(400, 'scripted LLM: only streaming requests are supported'));
 
-    const w = new SseWriter(res, turn.chunkDelayMs ?? 0);
+    const w = new SseWriter(res, turn.chunkDelayMs ?? 0, turn.dropAfterChunks);
     writers.add(w);
     res.on('close', () => writers.delete(w));
     await w.pause(turn.delayMs ?? 0);

@@ -7,10 +7,13 @@ import type { ServerResponse } from 'node:http';
 export class SseWriter {
   private gone = false;
   private readonly goneWaiters: (() => void)[] = [];
+  private sent = 0;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly chunkDelayMs = 0,
+    /** Destroy the socket after this many messages (scripted mid-stream failure). */
+    private readonly dropAfter?: number,
   ) {
     res.on('close', () => this.markGone());
   }
@@ -51,7 +54,15 @@ export class SseWriter {
     await this.pause(this.chunkDelayMs);
     if (this.gone) return;
     const payload = typeof data === 'string' ? data : JSON.stringify(data);
-    this.res.write(`${event ? `event: ${event}\n` : ''}data: ${payload}\n\n`);
+    const text = `${event ? `event: ${event}\n` : ''}data: ${payload}\n\n`;
+    if (this.dropAfter !== undefined && ++this.sent >= this.dropAfter) {
+      const socket = this.res.socket;
+      this.markGone();
+      // Destroy only once this message reached the socket, so the client sees it and then a cut connection.
+      this.res.write(text, () => socket?.destroy());
+      return;
+    }
+    this.res.write(text);
   }
 
   /** Holds the response open until the client aborts or the server closes. */

@@ -30,6 +30,8 @@ export interface ScriptedTurn {
   delayMs?: number;
   /** Wait this long between stream chunks. */
   chunkDelayMs?: number;
+  /** Cut the connection after this many stream chunks: a failure after output started. */
+  dropAfterChunks?: number;
   /** Send the head of the stream (first text piece, if any) and then nothing until the client aborts. */
   hangUntilAborted?: boolean;
   /** Override the reported usage; `cost` is sent as OpenRouter's `usage.cost`. */

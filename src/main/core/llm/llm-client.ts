@@ -71,6 +71,12 @@ export class LlmClient {
   constructor(private readonly options: LlmClientOptions) {
     this.health = options.health ?? new ModelHealth();
     this.maxTries = Math.max(1, options.maxTries ?? MAX_TRIES_PER_ROUND);
+    // The SDK prints provider warnings (unsupported settings) to the console by default; send them to our log
+    // instead, unless the host configured its own logger. A process-wide global: the first client decides.
+    if (globalThis.AI_SDK_LOG_WARNINGS === undefined) {
+      const log = options.log;
+      globalThis.AI_SDK_LOG_WARNINGS = log ? ({ warnings, provider, model }) => log('llm: provider warnings', { provider, model, warnings }) : false;
+    }
   }
 
   async streamRound(request: StreamRoundRequest): Promise<LlmTurn> {
