@@ -53,11 +53,20 @@ export const DecisionSchema = z.object({
 });
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-/** Tool arguments for "what would happen if…": a JSON object, no prototype-pollution keys, bounded in size. */
-const argsSchema = z
-  .record(z.string().max(200), z.unknown())
-  .refine((v) => Object.keys(v).length <= 100 && !Object.keys(v).some((k) => FORBIDDEN_KEYS.has(k)), 'The arguments have too many or forbidden keys.')
-  .refine((v) => JSON.stringify(v).length <= 200_000, 'The arguments are larger than 200 kB.');
+const isSafeObject = (v: unknown, depth = 0): boolean => {
+  if (v === null || typeof v !== 'object') return true;
+  if (depth > 20) return false;
+  const keys = Object.keys(v);
+  return keys.length <= 1_000 && !keys.some((key) => FORBIDDEN_KEYS.has(key)) && Object.values(v).every((x) => isSafeObject(x, depth + 1));
+};
+/**
+ * Tool arguments for "what would happen if…": a plain JSON object, bounded, with no prototype-pollution keys at any
+ * depth. Checked on the raw input: a record schema would silently turn an own `__proto__` key into a prototype.
+ */
+const argsSchema = z.custom<Record<string, unknown>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && isSafeObject(v) && JSON.stringify(v).length <= 200_000,
+  { message: 'The arguments must be a JSON object under 200 kB without __proto__, constructor or prototype keys.' },
+);
 
 const bypassScope = z.enum(['all', 'category', 'mcp_server']);
 
