@@ -123,6 +123,17 @@ describe('cancellation', () => {
     expect(f.llm.remaining()).toBe(1);
   });
 
+  it('an abort while waiting for the response head rejects as cancellation', async () => {
+    f.addModels('open_ai', ['m1', 'm2']);
+    f.llm.script([{ text: 'late', delayMs: 600_000 }]);
+    const controller = new AbortController();
+    const round = f.round(hello, { signal: controller.signal });
+    await expect.poll(() => f.llm.requests.length).toBe(1);
+    controller.abort();
+    await expect(round).rejects.toBeInstanceOf(LlmCancelledError);
+    expect(f.events).toEqual([]);
+  });
+
   it('an already aborted signal sends nothing', async () => {
     f.addModels('openai_compatible', ['m1']);
     const controller = new AbortController();
