@@ -7,7 +7,7 @@ import { printTable, type BenchRow } from './table';
 
 type Suite = { name: string; load: () => Promise<{ run: () => Promise<BenchRow[]> }> };
 
-const suites: Suite[] = [{ name: 'core-start', load: () => import('./core-start') }];
+const suites: Suite[] = [{ name: 'core-start', load: () => import('./core-start') }, { name: 'approval-gate', load: () => import('./approval-gate') }];
 
 async function main(): Promise<void> {
   const filter = process.argv[2];

@@ -79,7 +79,7 @@ function model(kept: { input: RuleInput; id: number }[], c: { tool: string; path
   return null;
 }
 
-function decide(c: fc.RecordValue<{ tool: string; path: string | null; group: string | undefined; bypass: boolean; writable: boolean }>) {
+function decide(c: { tool: string; path: string | null; group: string | undefined; bypass: boolean; writable: boolean }) {
   if (c.bypass) k.bypass.grant(1, { kind: 'all' }, null);
   else k.bypass.clearSession(1);
   const args = c.tool === 'execute_cmd' ? { command: 'ls', workdir: k.workspace } : c.path ? { path: join(k.workspace, c.path) } : {};

@@ -13,10 +13,10 @@
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { RunContext } from '../../../shared/run-context';
 import { FS_READ_TOOLS, FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
-import { canonicalizeForPolicy, pathUnder, relativeInside, resolvePath } from '../tools/_policy/paths';
+import { canonicalizeForPolicy, resolvePath } from '../tools/_policy/paths';
 import { describeScope, type BypassStore } from './bypass';
 import { describeRule, firstMatch, firstPathlessMatch, type CallFacts } from './evaluate';
-import { Guards, pathArguments, type GuardId, type GuardVerdict } from './guards';
+import { Guards, pathArguments, relIn, type GuardId, type GuardVerdict, type Roots } from './guards';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
 
@@ -80,22 +80,32 @@ export class ApprovalGate {
     const note = (line: string) => trace?.push(line);
     const wd = this.workingDirOf(call);
     const { toolName, args } = call;
+    const roots = this.guards.roots();
+    // One canonicalization per distinct path in a decision: a missing tail makes realpath throw, which is the
+    // costly part of a decision.
+    const canonCache = new Map<string, string>();
+    const canon = (p: string, base: string) => {
+      const key = `${base}\0${p}`;
+      let c = canonCache.get(key);
+      if (c === undefined) canonCache.set(key, (c = canonicalizeForPolicy(p, base)));
+      return c;
+    };
 
     // 1. Hard guards.
     let locked: GuardVerdict | null = null;
     for (const p of pathArguments(args)) {
-      const v = this.guards.checkPath(toolName, resolvePath(p, wd), canonicalizeForPolicy(p, wd));
+      const v = this.guards.checkPath(roots, toolName, resolvePath(p, wd), canon(p, wd));
       if (v?.action === 'deny') return this.done({ action: 'deny', why: { kind: 'guard', guard: v.guard, text: v.text } }, note);
       locked ??= v;
     }
     const isShell = toolName === TN.EXECUTE_CMD;
     const command = typeof args.command === 'string' ? args.command : '';
     const workdir = typeof args.workdir === 'string' && args.workdir !== '' ? resolvePath(args.workdir, wd) : wd;
-    if (isShell) locked ??= this.guards.checkCommand(command, workdir);
+    if (isShell) locked ??= this.guards.checkCommand(roots, command, workdir);
     if (locked) note(`guard ${locked.guard}: ${locked.text}`);
 
     // 2. Rules.
-    const facts: CallFacts = { toolName, agentId: call.agentId, source: call.source, path: this.pathFacts(args, wd), shell: isShell ? this.analyze(command, workdir) : null };
+    const facts: CallFacts = { toolName, agentId: call.agentId, source: call.source, path: this.pathFacts(args, wd, roots, canon), shell: isShell ? this.analyze(command, workdir, roots) : null };
     if (facts.path) note(`path for rules: ${facts.path.rel ?? facts.path.abs}`);
     if (facts.shell) note(`command parts: ${JSON.stringify(facts.shell.parts)}${facts.shell.unsafe.length ? `; never auto-allowed: ${facts.shell.unsafe.join(', ')}` : ''}`);
     const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
@@ -168,21 +178,19 @@ export class ApprovalGate {
     return [rules.compiled(groupId), rules.compiled(DEFAULT_GROUP)];
   }
 
-  private pathFacts(args: Record<string, unknown>, wd: string): CallFacts['path'] {
+  private pathFacts(args: Record<string, unknown>, wd: string, roots: Roots, canon: (p: string, base: string) => string): CallFacts['path'] {
     if (typeof args.path !== 'string' || args.path === '') return null;
-    const canon = canonicalizeForPolicy(args.path, wd);
-    const ws = this.guards.workspace();
-    return { rel: relativeInside(canon, ws.canon), abs: slash(canon) };
+    const c = canon(args.path, wd);
+    return { rel: relIn(c, roots.wsCanon), abs: slash(c) };
   }
 
-  private analyze(command: string, workdir: string): ShellAnalysis {
-    const ws = this.guards.workspace();
+  private analyze(command: string, workdir: string, roots: Roots): ShellAnalysis {
     return this.deps.shell.analyze(command, slash(workdir), (target) => {
       const lexical = resolvePath(target, workdir);
-      const canon = canonicalizeForPolicy(target, workdir);
-      if (!pathUnder(canon, ws.canon)) return false;
+      const c = canonicalizeForPolicy(target, workdir);
+      if (relIn(c, roots.wsCanon) === null) return false;
       // A redirect is a write: the same guards as write_file (secrets, data folder, .git hooks, steering files).
-      return this.guards.checkPath(TN.WRITE_FILE, lexical, canon) === null;
+      return this.guards.checkPath(roots, TN.WRITE_FILE, lexical, c) === null;
     });
   }
 
@@ -198,7 +206,7 @@ export class ApprovalGate {
     const target = facts.path.abs;
     for (const root of roots) {
       const canonRoot = slash(canonicalizeForPolicy(isAbsolute(root) ? root : resolve(wd, root), wd));
-      if (pathUnder(target, canonRoot)) return `Allowed by the run context: inside ${canonRoot}, which it auto-allows for ${isWrite ? 'writing' : 'reading'}.`;
+      if (relIn(target, canonRoot) !== null) return `Allowed by the run context: inside ${canonRoot}, which it auto-allows for ${isWrite ? 'writing' : 'reading'}.`;
     }
     return null;
   }

@@ -14,7 +14,7 @@
 import { homedir } from 'node:os';
 import { basename, sep } from 'node:path';
 import { FS_READ_TOOLS, TN } from '../../../shared/tool-names';
-import { canonicalizeForPolicy, hasComponent, pathUnder, relativeInside, resolvePath } from '../tools/_policy/paths';
+import { canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
 
 export type GuardId = 'secrets' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape';
 
@@ -46,6 +46,25 @@ const STEERING_DIRS = new Set(['.vscode', '.cursor', '.husky', '.claude', '.gemi
 
 const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 
+/**
+ * `relativeInside` for two paths that are already absolute and normalized (canonical or resolved), as a string
+ * prefix test on a separator boundary: path.relative costs microseconds and a decision makes a dozen of these.
+ */
+export function relIn(child: string, base: string): string | null {
+  if (child === base) return '';
+  const prefix = base.endsWith(sep) ? base : base + sep;
+  return child.startsWith(prefix) ? slash(child.slice(prefix.length)) : null;
+}
+const under = (child: string, base: string) => relIn(child, base) !== null;
+
+/** The workspace and data folder, lexical and canonical, fixed for one decision. */
+export interface Roots {
+  wsRaw: string;
+  wsCanon: string;
+  dataRaw: string;
+  dataCanon: string;
+}
+
 export interface GuardPaths {
   workspaceDir: string;
   dataDir: string;
@@ -63,32 +82,26 @@ export class Guards {
     this.dbName = basename(dirs.dbFile).toLowerCase();
   }
 
-  // Canonical forms are recomputed on each use: the workspace may be created or re-linked after start-up, and a
-  // stale canonical root would open a gap. realpath of two short paths costs microseconds.
-  workspace(): { raw: string; canon: string } {
-    return { raw: this.wsRaw, canon: canonicalizeForPolicy(this.wsRaw, '/') };
-  }
-
-  private dataCanon(): string {
-    return canonicalizeForPolicy(this.dataRaw, '/');
+  // Canonical roots are recomputed for each decision (the workspace may be created or re-linked after start-up; a
+  // stale canonical root would open a gap). Two realpath calls of existing folders cost a few microseconds.
+  roots(): Roots {
+    return { wsRaw: this.wsRaw, wsCanon: canonicalizeForPolicy(this.wsRaw, '/'), dataRaw: this.dataRaw, dataCanon: canonicalizeForPolicy(this.dataRaw, '/') };
   }
 
   /** Inside the data folder, except the workspace when the workspace itself sits inside it (the default). */
-  isDataDir(canon: string, ws: { canon: string }): boolean {
-    const data = this.dataCanon();
-    if (!pathUnder(canon, data)) return false;
-    return !(pathUnder(ws.canon, data) && pathUnder(canon, ws.canon));
+  isDataDir(r: Roots, canon: string): boolean {
+    if (!under(canon, r.dataCanon)) return false;
+    return !(under(r.wsCanon, r.dataCanon) && under(canon, r.wsCanon));
   }
 
   /** Judges one path argument of a call. `lexical` and `canon` are absolute. */
-  checkPath(toolName: string, lexical: string, canon: string): GuardVerdict | null {
-    const ws = this.workspace();
-    const rels = [relativeInside(canon, ws.canon), relativeInside(lexical, ws.raw), relativeInside(lexical, ws.canon)];
+  checkPath(r: Roots, toolName: string, lexical: string, canon: string): GuardVerdict | null {
+    const rels = [relIn(canon, r.wsCanon), relIn(lexical, r.wsRaw), relIn(lexical, r.wsCanon)];
     if (rels.some((r) => r !== null && hasComponent(r, 'secrets'))) {
       return { action: 'deny', guard: 'secrets', text: 'secrets/ folders are never read or written by tools (hard guard).' };
     }
     const writes = isWritingTool(toolName);
-    const inData = this.isDataDir(canon, ws);
+    const inData = this.isDataDir(r, canon);
     if (writes && inData) return { action: 'deny', guard: 'app_data_write', text: "The app's data folder (database, settings, rules) is never written by tools (hard guard)." };
     const parts = slash(canon).split('/').map((p) => p.toLowerCase());
     if (writes && isGitProtected(parts)) return { action: 'deny', guard: 'git_config', text: '.git/config and .git/hooks/ are never written by tools (hard guard).' };
@@ -104,31 +117,30 @@ export class Guards {
   }
 
   /** Judges an `execute_cmd` by its text and working directory. Never denies: a shell command is the user's to run. */
-  checkCommand(command: string, workdir: string | null): GuardVerdict | null {
-    const ws = this.workspace();
-    if (this.mentionsDataDir(command, ws)) return { action: 'require', guard: 'app_data_touch', text: "The command names the app's data folder or database: always asks." };
+  checkCommand(r: Roots, command: string, workdir: string | null): GuardVerdict | null {
+    if (this.mentionsDataDir(r, command)) return { action: 'require', guard: 'app_data_touch', text: "The command names the app's data folder or database: always asks." };
     if (/(^|[\s'"=/:<>|;&(`])secrets(?=$|[/\s'";|&)<>`])/i.test(command)) {
       return { action: 'require', guard: 'secrets', text: 'The command names a secrets/ path: always asks.' };
     }
     if (workdir) {
-      const canon = canonicalizeForPolicy(workdir, ws.raw);
-      const rel = relativeInside(canon, ws.canon);
+      const canon = canonicalizeForPolicy(workdir, r.wsRaw);
+      const rel = relIn(canon, r.wsCanon);
       if (rel !== null && hasComponent(rel, 'secrets')) return { action: 'require', guard: 'secrets', text: 'The command runs inside a secrets/ folder: always asks.' };
-      if (this.isDataDir(canon, ws)) return { action: 'require', guard: 'app_data_touch', text: "The command runs in the app's data folder: always asks." };
+      if (this.isDataDir(r, canon)) return { action: 'require', guard: 'app_data_touch', text: "The command runs in the app's data folder: always asks." };
     }
     return null;
   }
 
-  private mentionsDataDir(command: string, ws: { raw: string; canon: string }): boolean {
+  private mentionsDataDir(r: Roots, command: string): boolean {
     const text = command.toLowerCase();
     if (text.includes(this.dbName)) return true;
     const home = homedir();
     const spellings = new Set<string>();
-    for (const dir of [this.dataRaw, this.dataCanon()]) {
+    for (const dir of [r.dataRaw, r.dataCanon]) {
       spellings.add(slash(dir));
       if (dir.startsWith(home + sep)) spellings.add(`~/${slash(dir.slice(home.length + 1))}`);
     }
-    const wsSpellings = [slash(ws.raw), slash(ws.canon)].map((s) => s.toLowerCase());
+    const wsSpellings = [slash(r.wsRaw), slash(r.wsCanon)].map((s) => s.toLowerCase());
     for (const spelling of spellings) {
       const needle = spelling.toLowerCase();
       for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
