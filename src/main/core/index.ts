@@ -3,9 +3,11 @@
  * down. Plain Node: it never imports `electron`, so both shapes and every test use exactly this.
  */
 import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createApprovalServices, type ApprovalServices } from './approval/index';
 import { createAppHandlers } from './bridge/app-handlers';
 import { createApprovalHandlers } from './bridge/approval-handlers';
+import { createChatHandlers } from './bridge/chat-handlers';
 import { assertHandlersMatchContract, type BridgeHandlers } from './bridge/handlers';
 import { createProviderHandlers } from './bridge/providers-handlers';
 import type { CoreConfig } from './config';
@@ -14,6 +16,8 @@ import { closeDatabase, openDatabase, type Db } from './db/database';
 import { EventBus } from './events';
 import { createLlmServices, type LlmServices } from './llm/services';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
+import { SessionManager } from './session/session-manager';
+import { createBuiltinTools, createToolRegistry, ToolDiscovery, type ToolRegistry } from './tools/index';
 
 export interface Core {
   readonly config: CoreConfig;
@@ -22,6 +26,8 @@ export interface Core {
   readonly approval: ApprovalServices;
   readonly secrets: SecretStore;
   readonly llm: LlmServices;
+  readonly tools: ToolRegistry;
+  readonly sessions: SessionManager;
   readonly handlers: BridgeHandlers;
   /** Starts background work (resume of interrupted turns) once the shell can forward events. */
   start(): void;
@@ -41,19 +47,30 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   mkdirSync(config.workspaceDir, { recursive: true });
   const db = openDatabase({ file: dbFile(config.dataDir), nativeBinding: config.sqliteNativeBinding });
   const events = new EventBus();
+  const log = (message: string, fields?: Record<string, unknown>) => console.error(`[core] ${message}`, fields ?? '');
+  const requestRestart = hooks.requestRestart ?? (() => log('restart requested, but this shell cannot restart'));
+  const secrets = new SecretStore(db, hooks.secretCipher ?? createKeyFileCipher(config.dataDir));
+  const tools = createToolRegistry(createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues() }));
+  const discovery = new ToolDiscovery(db);
   const approval = await createApprovalServices({
-    db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir),
+    db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir), categoryOf: (name) => tools.categoryOf(name), log,
     emitSession: (sessionId, event) => events.emit('chat', { ...event, session_id: sessionId }),
     emitInbox: (event) => events.emit('inbox', event),
   });
   approval.pending.reRegisterPendingFromDb();
-  const secrets = new SecretStore(db, hooks.secretCipher ?? createKeyFileCipher(config.dataDir));
   const llm = createLlmServices({ db, secrets });
+  const sessions = new SessionManager({
+    db, events, tools, gate: approval.port, model: llm.client, models: llm.catalog,
+    workspaceDir: config.workspaceDir, dataDir: config.dataDir, agentsDir: config.agentsDir ?? resolve('agents'),
+    pendingOf: (toolCallId) => approval.pending.list().approvals.find((a) => a.tool_call_id === toolCallId) ?? null,
+    requestRestart, log, onToolsOffered: (offered) => discovery.observe(offered, (name) => tools.categoryOf(name)),
+  });
 
   const handlers: BridgeHandlers = {
     ...createAppHandlers(config, events),
     ...createApprovalHandlers({ approval }),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
+    ...createChatHandlers(sessions, events),
   };
   assertHandlersMatchContract(handlers);
 
@@ -64,9 +81,15 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     approval,
     secrets,
     llm,
+    tools,
+    sessions,
     handlers,
-    start() {},
+    start() {
+      sessions.resumeAll();
+    },
     async dispose() {
+      await sessions.stopAll();
+      discovery.flush();
       closeDatabase(db);
     },
   };

@@ -6,10 +6,10 @@
 import type { z } from 'zod';
 import { appCalls, AppEventSchema } from './app';
 import { approvalCalls, InboxEventSchema } from './approval';
-import { ChatEventSchema } from './chat';
+import { chatCalls, ChatEventSchema } from './chat';
 import type { CallSpec } from './define';
 import { providerCalls } from './providers';
-import { ViewerEventSchema } from './viewer';
+import { viewerCalls, ViewerEventSchema } from './viewer';
 
 export * from './define';
 export * from './app';
@@ -21,6 +21,8 @@ export * from './viewer';
 export const calls = {
   ...appCalls,
   ...approvalCalls,
+  ...chatCalls,
+  ...viewerCalls,
   ...providerCalls,
 } as const satisfies Record<string, CallSpec>;
 

@@ -45,6 +45,7 @@ export interface ModelPort {
 }
 
 export interface ToolsPort {
+  has(name: string): boolean;
   run(name: string, args: ToolArgs, ctx: ToolRunContext): ToolExecution | null;
   describeCall(name: string, args: ToolArgs, length: LabelLength): string;
   targetPath(name: string, args: ToolArgs): string | null;

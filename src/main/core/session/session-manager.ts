@@ -20,8 +20,8 @@ import { executeCall, type CallEnv } from './tool-call';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
 
 export interface ModelCatalogPort {
-  listText(current: string | null): string;
-  select(arg: string): { ok: boolean; selection: 'auto' | string; message: string };
+  listModelsText(current: string | null): string;
+  selectModel(arg: string): { ok: boolean; selection: 'auto' | string; message: string };
 }
 
 export interface SessionDeps {
@@ -37,6 +37,8 @@ export interface SessionDeps {
   pendingOf: (toolCallId: string) => PendingInfo | null;
   requestRestart: () => void;
   log: (message: string, fields?: Record<string, unknown>) => void;
+  /** Sees the tool list offered each round (tool discovery: known_tools), off the hot path. */
+  onToolsOffered?: (tools: ToolSpec[]) => void;
 }
 
 interface ActiveTurn {
@@ -133,6 +135,13 @@ export class SessionManager {
     this.deps.gate.cancelForSession(sessionId);
     this.store.dropQueued(sessionId);
     return true;
+  }
+
+  /** Stops every running turn and waits for them (app exit). */
+  async stopAll(): Promise<void> {
+    const running = [...this.active.keys()];
+    running.forEach((id) => this.stop(id));
+    await Promise.all(running.map((id) => this.settle(id)));
   }
 
   /** Waits for the session's running turn (tests, shutdown). */
@@ -256,7 +265,9 @@ export class SessionManager {
   private toolSpecs(runContext: RunContext): ToolSpec[] {
     const group = runContext.security_group;
     const builtin = this.deps.tools.openaiDefinitions().map((d) => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters }));
-    return [...builtin, ...syntheticToolSpecs()].filter((t) => !this.deps.gate.isHidden(group, t.name));
+    const offered = [...builtin, ...syntheticToolSpecs()].filter((t) => !this.deps.gate.isHidden(group, t.name));
+    this.deps.onToolsOffered?.(offered);
+    return offered;
   }
 
   private systemPrompt(agentId: string): string {
@@ -277,9 +288,9 @@ export class SessionManager {
       },
       clearContext: () => this.store.setContextStart(sessionId, (this.store.lastMessage(sessionId)?.id ?? 0) + 1),
       stop: () => this.stop(sessionId),
-      listModels: () => this.deps.models.listText(this.session(sessionId).model),
+      listModels: () => this.deps.models.listModelsText(this.session(sessionId).model),
       selectModel: (arg: string) => {
-        const result = this.deps.models.select(arg);
+        const result = this.deps.models.selectModel(arg);
         if (result.ok) this.store.setModel(sessionId, result.selection === 'auto' ? null : result.selection);
         return result.message;
       },

@@ -105,6 +105,9 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
   const { store, gate, tools, emit } = env;
   const parsed = parseArguments(call.arguments);
   if (!parsed.ok) return finish(env, call.id, { kind: 'failed', error: parsed.error }, call.name, null);
+  if (!tools.has(call.name) && !isSyntheticTool(call.name)) {
+    return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
+  }
   const args = effectiveArguments(call.name, parsed.args, env.workingDir);
   const category = tools.categoryOf(call.name);
   const hash = gate.argsHash(args);

@@ -1,0 +1,87 @@
+/**
+ * Crash and restart (security-checks R1, R2, R5, R7): a real core in a child process is SIGKILLed while a shell
+ * command runs; a new core on the same data folder finds the row `running`, shows it interrupted (a shell call
+ * is side-effecting, so it waits for the person), re-runs it only when asked, and the turn then continues.
+ */
+import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
+import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
+import { startScriptedLlm, type ScriptedLlm } from '../../../../test/llm-server/index';
+import { INTERRUPTED_TEXT } from './context';
+
+const root = join(__dirname, '../../../..');
+let h: Harness | undefined;
+let llm: ScriptedLlm | undefined;
+afterEach(async () => {
+  await h?.close();
+  await llm?.close();
+  h = undefined;
+  llm = undefined;
+  cleanupTempDirs();
+});
+
+function runChildUntilTool(dataDir: string, workspace: string, baseUrl: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/crash-child.ts'), dataDir, workspace, baseUrl], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let toolCallId = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /tool-running (\S+)/.exec(out);
+      if (m && !toolCallId) {
+        toolCallId = m[1]!;
+        child.kill('SIGKILL');
+      }
+    });
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (_code, signal) => (signal === 'SIGKILL' && toolCallId ? resolve(toolCallId) : reject(new Error(`child ended early: ${out}`))));
+  });
+}
+
+describe('resume after a crash', () => {
+  it('a killed shell call stays running on disk, shows interrupted, re-runs only on request, then the turn goes on', async () => {
+    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 1; echo finished' } }] }] });
+    const base = tempDir();
+    const dataDir = join(base, 'data');
+    const toolCallId = await runChildUntilTool(dataDir, join(base, 'ws'), llm.baseUrl);
+
+    const raw = new Database(join(dataDir, 'skald.db'), { readonly: true });
+    expect(raw.prepare('SELECT status FROM chat_llm_tools WHERE tool_call_id = ?').get(toolCallId)).toEqual({ status: 'running' });
+    expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    raw.close();
+
+    h = await startHarness({ dataDir, turns: [{ text: 'resumed and finished' }] });
+    const sessionId = (await h.call('chat:listSessions', {})).sessions[0]!.id;
+    await h.waitForEvent('tool_interrupted', (e) => e.tool_call_id === toolCallId);
+    await h.waitForEvent('turn_running', (e) => !e.running);
+    const card = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === toolCallId)!;
+    expect(card).toMatchObject({ status: 'running', interrupted: true });
+    expect(h.llm.requests).toHaveLength(0); // nothing re-ran and the model was not called on its own
+
+    expect((await h.call('chat:rerunTool', { sessionId, toolCallId })).started).toBe(true);
+    await h.waitForEvent('tool_done', (e) => e.tool_call_id === toolCallId);
+    await h.waitForEvent('done');
+    expect((await h.call('chat:history', { sessionId })).messages.at(-1)!.content).toBe('resumed and finished');
+    expect(JSON.stringify(h.llm.requests[0]!.body)).toContain('finished');
+  });
+
+  it('the model sees an interrupted call as interrupted; a new message moves on past it', async () => {
+    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 20' } }] }] });
+    const base = tempDir();
+    const dataDir = join(base, 'data');
+    const toolCallId = await runChildUntilTool(dataDir, join(base, 'ws'), llm.baseUrl);
+    h = await startHarness({ dataDir, turns: [{ text: 'I will check the state first.' }] });
+    await h.waitForEvent('tool_interrupted');
+    await h.waitForEvent('turn_running', (e) => !e.running);
+    const sessionId = (await h.call('chat:listSessions', {})).sessions[0]!.id;
+    await h.sendAndSettle(sessionId, 'what happened?');
+    const body = JSON.stringify(h.llm.requests[0]!.body);
+    expect(body).toContain('Interrupted when the app stopped');
+    const card = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === toolCallId)!;
+    expect(card.status).toBe('failed');
+    expect(INTERRUPTED_TEXT).toMatch(/interrupted/);
+  });
+});

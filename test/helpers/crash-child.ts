@@ -1,0 +1,26 @@
+/**
+ * Crash-harness child (R1–R5): a whole core in its own process, talking to the parent's scripted LLM. It sets up
+ * a model and an allow rule for shell commands, sends one message, and prints `tool-running <id>` once the
+ * command runs. The parent SIGKILLs it there, then restarts a core on the same data folder.
+ */
+import { dispatchCall } from '../../src/main/core/bridge/dispatch';
+import { createCore } from '../../src/main/core/index';
+
+const [dataDir, workspaceDir, baseUrl] = process.argv.slice(2) as [string, string, string];
+const core = await createCore({ dataDir, workspaceDir, shape: 'web', version: 'crash-test' });
+const call = async (channel: string, request: unknown) => {
+  const outcome = await dispatchCall(core.handlers, channel, request);
+  if (!outcome.ok) throw new Error(`${channel}: ${outcome.error.message}`);
+  return outcome.result as Record<string, unknown>;
+};
+const { provider } = (await call('providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl, apiKey: 'k' })) as { provider: { id: number } };
+await call('models:create', { providerId: provider.id, modelId: 'scripted-1', displayName: 'Scripted' });
+await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: '*', action: 'allow', priority: 1, note: 'crash test' });
+core.events.subscribe('chat', (event) => {
+  if (event.type === 'tool_decision' && event.decision.action === 'allow') {
+    setTimeout(() => process.stdout.write(`tool-running ${event.tool_call_id}\n`), 200);
+  }
+});
+const session = await call('chat:createSession', {});
+await call('chat:send', { sessionId: session.id, content: 'run the long command' });
+process.stdout.write(`session ${String(session.id)}\n`);
