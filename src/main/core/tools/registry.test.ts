@@ -10,15 +10,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openDatabase } from '../db/database';
 import { ToolCatalog, SYNTHETIC_TOOLS } from './catalog';
-import { defineTool } from './define-tool';
+import { defineTool, type ToolDefinition } from './define-tool';
 import { ToolDiscovery } from './discovery';
 import { createBuiltinTools, createToolRegistry } from './index';
 import { ToolRegistry } from './registry';
 import { makeWorkspace } from './_testing/workspace';
 import type { Tool } from './tool';
 
-const echo = (name: string, extra: Partial<Parameters<typeof defineTool>[0]> = {}): Tool =>
-  defineTool({ name, description: `${name} tool`, input: z.object({ text: z.string() }), category: 'introspection', execute: (a) => a.text, ...extra });
+const echoInput = z.object({ text: z.string() });
+const echo = (name: string, extra: Partial<ToolDefinition<typeof echoInput>> = {}): Tool =>
+  defineTool({ name, description: `${name} tool`, input: echoInput, category: 'introspection', execute: (a) => a.text, ...extra });
 
 const builtins = () => createBuiltinTools({ requestRestart: () => undefined });
 

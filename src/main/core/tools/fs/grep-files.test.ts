@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
-import { grepFilesTool } from './grep-files';
+import { createGrepFilesTool } from './grep-files';
+import { compareRel } from './grep-engines';
 import { globMatcher, compileMatcher, matchingLines } from './search-engine';
 
 let ws: TestWorkspace;
@@ -19,7 +20,12 @@ afterEach(() => ws.cleanup());
 
 const body = (out: string) => out.split('\n').slice(0, -1);
 
-describe('grep_files', () => {
+const ENGINES = [
+  ['ripgrep', createGrepFilesTool({ ripgrepPath: '/usr/bin/rg' })],
+  ['js', createGrepFilesTool({ ripgrepPath: null })],
+] as const;
+
+for (const [engine, grepFilesTool] of ENGINES) describe(`grep_files (${engine} engine)`, () => {
   it('content mode: path:line:text relative to the queried folder, skipping binaries', async () => {
     expect(body(await ok(grepFilesTool, { pattern: 'needle' }, ws.ctx))).toEqual(['src/a.ts:2:const needle = 1;', 'src/a.ts:5:needle();', 'src/lib/b.py:1:def needle():']);
     expect(body(await ok(grepFilesTool, { pattern: 'needle', path: 'src/lib' }, ws.ctx))).toEqual(['b.py:1:def needle():']);
@@ -58,6 +64,31 @@ describe('grep_files', () => {
     expect(await failed(grepFilesTool, { pattern: 'x', context_lines: 11 }, ws.ctx)).toMatch(/context_lines/);
     expect(await failed(grepFilesTool, { pattern: 'x', output_mode: 'lines' }, ws.ctx)).toMatch(/output_mode/);
     expect(await ok(grepFilesTool, { pattern: 'zzz' }, ws.ctx)).toMatch(/^No matches for \/zzz\//);
+  });
+
+  it('a look-behind pattern (not Rust regex syntax) still works', async () => {
+    expect(body(await ok(grepFilesTool, { pattern: '(?<=const )needle' }, ws.ctx))).toEqual(['src/a.ts:2:const needle = 1;']);
+  });
+});
+
+describe('the two engines agree', () => {
+  it('same results, same order, on a tree with tricky names, hidden files, CRLF and skipped folders', async () => {
+    const names = ['a.txt', 'a/b.txt', 'a-b/c.txt', 'a.b/d.txt', '.hidden/e.txt', 'Z/f.txt', 'z/g.txt', 'node_modules/m/h.txt', 'deep/x/y/z/i.txt', 'secrets/s.txt', 'space name/j.txt'];
+    for (const [i, n] of names.entries()) ws.write(n, `line one\r\nmatch ${i} here\nnope\nmatch again ${i}\n`);
+    const [rg, js] = [ENGINES[0][1], ENGINES[1][1]];
+    const queries = [
+      { pattern: 'match' },
+      { pattern: 'match \\d', context_lines: 1 },
+      { pattern: 'MATCH', case_insensitive: true, output_mode: 'count' },
+      { pattern: 'again', output_mode: 'files_only', glob: '*.txt' },
+      { pattern: 'match', limit: 3, offset: 4 },
+    ];
+    for (const q of queries) expect(await ok(rg, q, ws.ctx), JSON.stringify(q)).toBe(await ok(js, q, ws.ctx));
+    const files = body(await ok(js, { pattern: 'match', output_mode: 'files_only' }, ws.ctx));
+    expect(files).not.toContain('secrets/s.txt');
+    expect(files).not.toContain('node_modules/m/h.txt');
+    expect(files).toContain('.hidden/e.txt');
+    expect([...files].sort(compareRel)).toEqual(files);
   });
 });
 

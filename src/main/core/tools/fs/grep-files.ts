@@ -7,24 +7,28 @@
  * - Result paths are relative to the queried folder, like list_files.
  * - Walks with the policy facade: SKIP_DIRS (incl. `secrets`), no directory symlink followed out of the root, loops
  *   end; binary files (NUL in the first 8 KB) and files over MAX_GREP_FILE_BYTES are skipped.
- * The walk is synchronous per folder but yields to the event loop every few milliseconds, so a big tree neither
- * freezes the main process nor ignores a stop. Limits: `.gitignore` is not applied (hidden files are searched).
+ * Engines (`grep-engines.ts`): ripgrep when a binary is found (fast, parallel), else the JS engine, which yields
+ * to the event loop every few milliseconds so a big tree neither freezes the main process nor ignores a stop.
+ * Both give the same results in the same order. Limits: `.gitignore` is not applied (hidden files are searched);
+ * symlinks are not followed while searching.
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool } from '../define-tool';
-import { kindAt, looksBinary, readForSearch, walk } from '../_policy/fs';
+import { kindAt, SearchReader } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
+import type { Tool } from '../tool';
 import { label, plural } from './common';
-import { clipLine, compileMatcher, globMatcher, hunks, matchingLines, mayMatch, splitForSearch, type Matcher } from './search-engine';
+import { findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, ripgrepEngine, type FileMatches, type GrepQuery } from './grep-engines';
+import { clipLine, compileMatcher, hunks, splitForSearch } from './search-engine';
 
-export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_GREP_LIMIT = 100;
 export const MAX_GREP_LIMIT = 5000;
-const YIELD_EVERY_MS = 8;
+/** Where ripgrep is looked for when none is injected (a packaged app would pass its bundled binary). */
+export const RIPGREP_CANDIDATES = ['/usr/bin/rg', '/usr/local/bin/rg', '/opt/homebrew/bin/rg'];
 
 const input = z.object({
-  pattern: z.string().min(1).describe('JavaScript regular expression (a plain word works too), matched per line.'),
+  pattern: z.string().min(1).describe('Regular expression (a plain word works too), matched per line.'),
   path: z.string().min(1).default('.').describe('Folder (or file) to search; relative to the working directory. Default: the working directory.'),
   glob: z.string().min(1).optional().describe('Only files matching this glob, e.g. "*.ts" (file name) or "src/**/*.py" (path).'),
   case_insensitive: z.boolean().default(false).describe('Ignore letter case.'),
@@ -33,96 +37,95 @@ const input = z.object({
   offset: z.coerce.number().int().min(0).default(0).describe('Skip this many result entries (for the next page).'),
   limit: z.coerce.number().int().min(1).max(MAX_GREP_LIMIT).default(DEFAULT_GREP_LIMIT).describe(`At most this many entries (default ${DEFAULT_GREP_LIMIT}).`),
 });
-type Input = z.output<typeof input>;
 
-interface FileHit {
-  rel: string;
-  text: string;
-  matches: number[];
+export interface GrepFilesDeps {
+  /** ripgrep binary; `null` forces the JS engine; absent = look in RIPGREP_CANDIDATES. */
+  ripgrepPath?: string | null;
 }
 
-async function* filesWithMatches(root: string, isFile: boolean, a: Input, matcher: Matcher, signal: AbortSignal): AsyncGenerator<FileHit> {
-  const wanted = a.glob ? globMatcher(a.glob) : null;
-  const candidates = isFile ? [{ rel: root.slice(root.lastIndexOf('/') + 1), path: root, kind: 'file' as const, isBlocked: false }] : walk(root, { recursive: true });
-  let last = Date.now();
-  for (const entry of candidates) {
-    if (Date.now() - last > YIELD_EVERY_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      signal.throwIfAborted();
-      last = Date.now();
+async function* engineResults(rgPath: string | null, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal): AsyncGenerator<FileMatches> {
+  const matcher = compileMatcher(q.pattern, q.caseInsensitive); // validates the pattern for both engines
+  if (rgPath) {
+    const hits = await ripgrepEngine(rgPath, root, isFile, q, signal);
+    if (hits) {
+      yield* hits;
+      return;
     }
-    if (entry.kind !== 'file' || entry.isBlocked) continue;
-    if (wanted && !wanted(entry.rel)) continue;
-    const bytes = readForSearch(entry.path, MAX_GREP_FILE_BYTES);
-    if (!bytes || !mayMatch(matcher, bytes) || looksBinary(bytes)) continue;
-    const text = bytes.toString('utf8');
-    const matches = matchingLines(matcher, text);
-    if (matches.length > 0) yield { rel: entry.rel, text, matches };
   }
+  yield* jsEngine(root, isFile, q, matcher, signal);
 }
 
-export const grepFilesTool = defineTool({
-  name: TN.GREP_FILES,
-  description:
-    'Search the files under a folder for a regular expression. output_mode content (default) returns "path:line:text", ' +
-    'files_only the matching paths, count the matches per file; paths are relative to the searched folder. Paginate ' +
-    'with offset/limit. Skips .git, node_modules, secrets and binary files. Use this instead of grep/rg in execute_cmd.',
-  input,
-  category: 'filesystem',
-  isIdempotent: true,
-  aliases: { query: 'pattern', regex: 'pattern', directory: 'path', dir: 'path', include: 'glob', mode: 'output_mode' },
-  describe: (a, length) => label(TN.GREP_FILES, a.path === '.' ? a.pattern : `${a.pattern}\` in \`${a.path}`, length),
-  async executeAsync(a, ctx, signal) {
-    const matcher = compileMatcher(a.pattern, a.case_insensitive);
-    const g = guardRead(a.path, ctx);
-    const kind = kindAt(g.real);
-    if (kind !== 'dir' && kind !== 'file') return { kind: 'failed', error: `${g.display} ${kind === null ? 'does not exist' : 'is not a folder or a regular file'}. Pass a folder to search.` };
+export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
+  const rgPath = deps.ripgrepPath === null ? null : (deps.ripgrepPath ?? findRipgrep(RIPGREP_CANDIDATES));
+  return defineTool({
+    name: TN.GREP_FILES,
+    description:
+      'Search the files under a folder for a regular expression. output_mode content (default) returns "path:line:text", ' +
+      'files_only the matching paths, count the matches per file; paths are relative to the searched folder. Paginate ' +
+      'with offset/limit. Skips .git, node_modules, secrets and binary files. Use this instead of grep/rg in execute_cmd.',
+    input,
+    category: 'filesystem',
+    isIdempotent: true,
+    aliases: { query: 'pattern', regex: 'pattern', directory: 'path', dir: 'path', include: 'glob', mode: 'output_mode' },
+    describe: (a, length) => label(TN.GREP_FILES, a.path === '.' ? a.pattern : `${a.pattern}\` in \`${a.path}`, length),
+    async executeAsync(a, ctx, signal) {
+      compileMatcher(a.pattern, a.case_insensitive);
+      const g = guardRead(a.path, ctx);
+      const kind = kindAt(g.real);
+      if (kind !== 'dir' && kind !== 'file') return { kind: 'failed', error: `${g.display} ${kind === null ? 'does not exist' : 'is not a folder or a regular file'}. Pass a folder to search.` };
 
-    const entries: string[] = [];
-    let total = 0; // entries seen so far (all pages)
-    let hasMore = false;
-    const end = a.offset + a.limit;
-    outer: for await (const hit of filesWithMatches(g.real, kind === 'file', a, matcher, signal)) {
-      // A further file with matches after a full page: that is what "more exist" means.
-      if (total >= end) {
-        hasMore = true;
-        break;
+      const entries: string[] = [];
+      let total = 0; // entries seen so far (all pages)
+      let hasMore = false;
+      const end = a.offset + a.limit;
+      const query: GrepQuery = { pattern: a.pattern, caseInsensitive: a.case_insensitive, glob: a.glob, countsOnly: a.output_mode !== 'content' };
+      const reader = new SearchReader();
+      outer: for await (const hit of engineResults(rgPath, g.real, kind === 'file', query, signal)) {
+        // A further file with matches after a full page: that is what "more exist" means.
+        if (total >= end) {
+          hasMore = true;
+          break;
+        }
+        if (a.output_mode === 'files_only' || a.output_mode === 'count') {
+          if (total >= a.offset) entries.push(a.output_mode === 'count' ? `${hit.rel}:${hit.matches.length}` : hit.rel);
+          total++;
+          continue;
+        }
+        if (total + hit.matches.length <= a.offset) {
+          total += hit.matches.length;
+          continue;
+        }
+        const first = Math.max(0, a.offset - total);
+        const room = end - (total + first);
+        const picked = hit.matches.slice(first, first + room);
+        total += first + picked.length;
+        const text = hit.text ?? reader.read(hit.path, MAX_GREP_FILE_BYTES)?.toString('utf8');
+        if (text === undefined) continue; // vanished since the search: skip it
+        const lines = splitForSearch(text);
+        const group: string[] = [];
+        for (const h of hunks(lines, picked, a.context_lines)) {
+          if (a.context_lines > 0 && (entries.length > 0 || group.length > 0)) group.push('--');
+          for (const l of h.lines) group.push(`${hit.rel}${l.isMatch ? ':' : '-'}${l.no + 1}${l.isMatch ? ':' : '-'}${clipLine(l.text)}`);
+        }
+        entries.push(...group);
+        if (first + picked.length < hit.matches.length) {
+          hasMore = true;
+          break outer;
+        }
       }
-      if (a.output_mode === 'files_only' || a.output_mode === 'count') {
-        if (total >= a.offset) entries.push(a.output_mode === 'count' ? `${hit.rel}:${hit.matches.length}` : hit.rel);
-        total++;
-        continue;
-      }
-      if (total + hit.matches.length <= a.offset) {
-        total += hit.matches.length;
-        continue;
-      }
-      const first = Math.max(0, a.offset - total);
-      const room = end - (total + first);
-      const picked = hit.matches.slice(first, first + room);
-      total += first + picked.length;
-      const lines = splitForSearch(hit.text);
-      const group: string[] = [];
-      for (const h of hunks(lines, picked, a.context_lines)) {
-        if (a.context_lines > 0 && (entries.length > 0 || group.length > 0)) group.push('--');
-        for (const l of h.lines) group.push(`${hit.rel}${l.isMatch ? ':' : '-'}${l.no + 1}${l.isMatch ? ':' : '-'}${clipLine(l.text)}`);
-      }
-      entries.push(...group);
-      if (first + picked.length < hit.matches.length) {
-        hasMore = true;
-        break outer;
-      }
-    }
 
-    const unit = a.output_mode === 'content' ? 'matching line' : 'file';
-    const shown = a.output_mode === 'content' ? total - a.offset : entries.length;
-    if (shown <= 0) {
-      const where = `/${a.pattern}/${a.case_insensitive ? 'i' : ''} in ${g.display}${a.glob ? ` (files matching ${a.glob})` : ''}`;
-      return a.offset > 0 ? `No more matches for ${where} after offset ${a.offset}.` : `No matches for ${where}.`;
-    }
-    const footer = hasMore
-      ? `[${plural(shown, unit)} shown from offset ${a.offset}; more exist: call grep_files again with offset=${a.offset + shown}]`
-      : `[${plural(shown, unit)}${a.offset > 0 ? ` from offset ${a.offset}` : ''}; end of results]`;
-    return `${entries.join('\n')}\n${footer}`;
-  },
-});
+      const unit = a.output_mode === 'content' ? 'matching line' : 'file';
+      const shown = a.output_mode === 'content' ? total - a.offset : entries.length;
+      if (shown <= 0) {
+        const where = `/${a.pattern}/${a.case_insensitive ? 'i' : ''} in ${g.display}${a.glob ? ` (files matching ${a.glob})` : ''}`;
+        return a.offset > 0 ? `No more matches for ${where} after offset ${a.offset}.` : `No matches for ${where}.`;
+      }
+      const footer = hasMore
+        ? `[${plural(shown, unit)} shown from offset ${a.offset}; more exist: call grep_files again with offset=${a.offset + shown}]`
+        : `[${plural(shown, unit)}${a.offset > 0 ? ` from offset ${a.offset}` : ''}; end of results]`;
+      return `${entries.join('\n')}\n${footer}`;
+    },
+  });
+}
+
+export const grepFilesTool = createGrepFilesTool();
