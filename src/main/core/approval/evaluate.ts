@@ -3,8 +3,9 @@
  * call. The lists arrive already ordered (the session's group, then `default`; each by priority then id).
  * - agent_id / source: null matches any.
  * - A rule with a path pattern never matches a call without a (workspace-relative or absolute) path.
- * - A rule with a command pattern matches only `execute_cmd` calls: an allow needs *every* part of the command
- *   to match; a deny/require needs *one* part (a deny on `rm *` must catch `git status && rm -rf x`).
+ * - A rule with a command pattern matches only `execute_cmd` calls. The gate evaluates a compound command part
+ *   by part (one part in `shell.parts` per call of `firstMatch`); given several parts, an allow needs *every* part
+ *   to match and a deny/require *one* (a deny on `rm *` must catch `git status && rm -rf x`).
  * - An allow rule never matches a command with unsafe constructs (substitution, `bash -c`, a redirect out of the
  *   workspace, a parse failure, …): such a command always asks unless a deny or a human's bypass decides.
  */

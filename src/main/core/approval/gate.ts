@@ -18,6 +18,7 @@ import { describeScope, type BypassStore } from './bypass';
 import { describeRule, firstMatch, firstPathlessMatch, type CallFacts } from './evaluate';
 import { Guards, pathArguments, relIn, type GuardId, type GuardVerdict, type Roots } from './guards';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
+import { pathFacts } from './patterns';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
 
 export type WhyKind = 'guard' | 'rule' | 'bypass' | 'fast_path' | 'default' | 'load_error';
@@ -112,7 +113,7 @@ export class ApprovalGate {
     let match: CompiledRule | null;
     let allowedBy: CompiledRule[] = [];
     try {
-      ({ match, allowedBy } = this.matchRules(this.ruleLists(groupId), facts));
+      ({ match, allowedBy } = this.matchRules(this.ruleLists(groupId, toolName), facts));
     } catch (error) {
       this.deps.log?.('approval rules could not be loaded; asking', { error: String(error) });
       if (locked) return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
@@ -170,18 +171,19 @@ export class ApprovalGate {
     return d;
   }
 
-  private ruleLists(groupId: string): CompiledRule[][] {
+  /** The candidate rules for this tool: the session's group, then default. */
+  private ruleLists(groupId: string, toolName: string): CompiledRule[][] {
     const rules = this.deps.rules;
-    if (groupId === DEFAULT_GROUP) return [rules.compiled(DEFAULT_GROUP)];
+    if (groupId === DEFAULT_GROUP) return [rules.candidates(DEFAULT_GROUP, toolName)];
     // A session pointing at a deleted group fails closed: its denies are unknown, so nothing may be lifted.
     if (!rules.hasGroup(groupId)) throw new Error(`the permission group "${groupId}" does not exist`);
-    return [rules.compiled(groupId), rules.compiled(DEFAULT_GROUP)];
+    return [rules.candidates(groupId, toolName), rules.candidates(DEFAULT_GROUP, toolName)];
   }
 
   private pathFacts(args: Record<string, unknown>, wd: string, roots: Roots, canon: (p: string, base: string) => string): CallFacts['path'] {
     if (typeof args.path !== 'string' || args.path === '') return null;
     const c = canon(args.path, wd);
-    return { rel: relIn(c, roots.wsCanon), abs: slash(c) };
+    return pathFacts(relIn(c, roots.wsCanon), slash(c));
   }
 
   private analyze(command: string, workdir: string, roots: Roots): ShellAnalysis {
@@ -216,7 +218,7 @@ export class ApprovalGate {
     if (parseMcpToolName(toolName)) return false;
     try {
       const group = groupId ?? DEFAULT_GROUP;
-      const lists = group === DEFAULT_GROUP || !this.deps.rules.hasGroup(group) ? [this.deps.rules.compiled(DEFAULT_GROUP)] : this.ruleLists(group);
+      const lists = group === DEFAULT_GROUP || !this.deps.rules.hasGroup(group) ? [this.deps.rules.candidates(DEFAULT_GROUP, toolName)] : this.ruleLists(group, toolName);
       return firstPathlessMatch(lists, toolName, who)?.rule.action === 'deny';
     } catch {
       return false; // the gate still asks for every call of a tool we could not judge

@@ -76,37 +76,41 @@ export interface PathFacts {
   rel: string | null;
   /** Canonical absolute path with `/` separators. */
   abs: string;
+  /** The same two in lower case, computed once per decision (a thousand rules must not each allocate them). */
+  relLower: string | null;
+  absLower: string;
 }
 
 export type PathMatcher = (facts: PathFacts) => boolean;
 
+export function pathFacts(rel: string | null, abs: string): PathFacts {
+  return { rel, abs, relLower: rel === null ? null : rel.toLowerCase(), absLower: abs.toLowerCase() };
+}
+
 export function compilePathPattern(pattern: string, caseInsensitive: boolean): PathMatcher {
   const norm = normalizePathPattern(pattern);
-  const fold = (s: string) => (caseInsensitive ? s.toLowerCase() : s);
+  const want = caseInsensitive ? norm.toLowerCase() : norm;
   const isAbs = ABSOLUTE.test(norm);
-  const pick = (f: PathFacts): string | null => (isAbs ? f.abs : f.rel);
+  const pick = caseInsensitive
+    ? (f: PathFacts): string | null => (isAbs ? f.absLower : f.relLower)
+    : (f: PathFacts): string | null => (isAbs ? f.abs : f.rel);
   if (norm === '*') return () => true;
-  if (norm.endsWith('/*')) {
-    const dir = fold(norm.slice(0, -2));
+  if (want.endsWith('/*')) {
+    const dir = want.slice(0, -2);
+    const prefix = dir === '/' ? '/' : `${dir}/`;
     return (f) => {
-      const p = pick(f);
-      if (p === null) return false;
-      const v = fold(p);
-      return v === dir || v.startsWith(dir === '/' ? '/' : `${dir}/`);
+      const v = pick(f);
+      return v !== null && (v === dir || v.startsWith(prefix));
     };
   }
-  if (norm.endsWith('*')) {
-    const prefix = fold(norm.slice(0, -1));
+  if (want.endsWith('*')) {
+    const prefix = want.slice(0, -1);
     return (f) => {
-      const p = pick(f);
-      return p !== null && fold(p).startsWith(prefix);
+      const v = pick(f);
+      return v !== null && v.startsWith(prefix);
     };
   }
-  const exact = fold(norm);
-  return (f) => {
-    const p = pick(f);
-    return p !== null && fold(p) === exact;
-  };
+  return (f) => pick(f) === want;
 }
 
 export function commandPatternError(pattern: string): string | null {

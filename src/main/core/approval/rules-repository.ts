@@ -80,7 +80,7 @@ export function compileRule(rule: ApprovalRule): CompiledRule {
 }
 
 export class RulesRepository {
-  private cache: { groups: Set<string>; byGroup: Map<string, CompiledRule[]> } | null = null;
+  private cache: { groups: Set<string>; byGroup: Map<string, CompiledRule[]>; byTool: Map<string, CompiledRule[]> } | null = null;
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly db: Db) {}
@@ -88,6 +88,23 @@ export class RulesRepository {
   /** Compiled rules of one group, priority then id. Throws RuleLoadError when the rules cannot be loaded. */
   compiled(groupId: string): CompiledRule[] {
     return this.load().byGroup.get(groupId) ?? [];
+  }
+
+  /**
+   * The rules of one group whose tool pattern matches this tool name, in order: the tool test depends on the name
+   * only, so a thousand rules are filtered once per name and write, not once per call.
+   */
+  candidates(groupId: string, toolName: string): CompiledRule[] {
+    const cache = this.load();
+    const key = `${groupId}\0${toolName}`;
+    let list = cache.byTool.get(key);
+    if (!list) {
+      list = (cache.byGroup.get(groupId) ?? []).filter((c) => c.tool(toolName));
+      // Bounded: tool names come from the registry and MCP servers, but a hostile model could invent many.
+      if (cache.byTool.size > 5_000) cache.byTool.clear();
+      cache.byTool.set(key, list);
+    }
+    return list;
   }
 
   hasGroup(groupId: string): boolean {
@@ -105,7 +122,7 @@ export class RulesRepository {
     return () => this.listeners.delete(listener);
   }
 
-  private load(): { groups: Set<string>; byGroup: Map<string, CompiledRule[]> } {
+  private load(): { groups: Set<string>; byGroup: Map<string, CompiledRule[]>; byTool: Map<string, CompiledRule[]> } {
     if (this.cache) return this.cache;
     try {
       const groups = new Set((this.db.prepare('SELECT id FROM tool_permission_groups').all() as { id: string }[]).map((g) => g.id));
@@ -115,7 +132,7 @@ export class RulesRepository {
         list.push(compileRule(rule));
         byGroup.set(rule.group_id, list);
       }
-      this.cache = { groups, byGroup };
+      this.cache = { groups, byGroup, byTool: new Map() };
       return this.cache;
     } catch (error) {
       throw error instanceof RuleLoadError ? error : new RuleLoadError(`the rules could not be read: ${(error as Error).message}`);
