@@ -213,6 +213,18 @@ describe('X7: after a restart the pending items are asked again', () => {
   });
 });
 
+describe('re-registering while items are live', () => {
+  it('is idempotent and keeps live ids answerable', async () => {
+    const args = { command: 'ls' };
+    const { requestId, result } = ask('c1', 'execute_cmd', args);
+    expect(k.pending.reRegisterPendingFromDb()).toBe(0);
+    expect(k.pending.list().approvals.map((a) => a.request_id)).toEqual([requestId]);
+    k.pending.resolve(requestId, { action: 'approve', argsHash: argsHash(args) });
+    await expect(result).resolves.toMatchObject({ approved: true });
+    expect(k.db.prepare('SELECT outcome FROM approval_requests WHERE id = ?').get(requestId)).toEqual({ outcome: 'approved' });
+  });
+});
+
 describe('clarifications', () => {
   it('pending row, agent_question, answer resolves, inbox events', async () => {
     k.toolRow(sid, 'q', 'ask_user_clarification', {});

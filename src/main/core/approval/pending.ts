@@ -234,7 +234,9 @@ export class PendingManager {
       .prepare(`SELECT t.tool_call_id, t.session_id, t.name, t.arguments, t.effective_arguments, t.args_hash, s.agent_id, s.source
                 FROM chat_llm_tools t JOIN chat_sessions s ON s.id = t.session_id WHERE t.status = 'pending' ORDER BY t.id`)
       .all() as { tool_call_id: string; session_id: number; name: string; arguments: string; effective_arguments: string | null; args_hash: string | null; agent_id: string; source: string }[];
-    db.prepare(`UPDATE approval_requests SET resolved_at = ?, outcome = 'superseded' WHERE resolved_at IS NULL`).run(this.now());
+    // Ids of an earlier run can never be answered again; ids this manager still holds stay open.
+    const live = JSON.stringify([...this.approvals.keys(), ...this.clarifications.keys()]);
+    db.prepare(`UPDATE approval_requests SET resolved_at = ?, outcome = 'superseded' WHERE resolved_at IS NULL AND id NOT IN (SELECT value FROM json_each(?))`).run(this.now(), live);
     let count = 0;
     for (const row of rows) {
       if (this.findApproval(row.tool_call_id) || [...this.clarifications.values()].some((c) => c.tool_call_id === row.tool_call_id)) continue;
