@@ -32,12 +32,28 @@ async function startLlm(script: unknown[]): Promise<void> {
   });
 }
 
+/** As a person would: Settings → add a provider with its key → add a model. */
+async function configureModelInSettings(page: Page): Promise<void> {
+  await page.getByTestId('open-settings').click();
+  const settings = page.getByTestId('settings');
+  await settings.locator('select').first().selectOption('openai_compatible');
+  await settings.getByPlaceholder('Name', { exact: true }).fill('scripted');
+  await settings.getByPlaceholder('Base URL (optional)').fill(`${llmUrl}/v1`);
+  await settings.getByPlaceholder('API key').fill('test-key');
+  await settings.getByRole('button', { name: 'Add provider' }).click();
+  await expect(settings).toContainText('key set');
+  await settings.getByPlaceholder('Model id (e.g. gpt-4.1)').fill('scripted-1');
+  await settings.getByRole('button', { name: 'Add model' }).click();
+  await expect(settings).toContainText('scripted-1');
+  await page.screenshot({ path: screenshotPath('02a-settings') });
+  await settings.getByRole('button', { name: 'Close' }).click();
+}
+
 async function configureModel(page: Page): Promise<void> {
   await page.evaluate(async (baseUrl) => {
     const s = window.skald!;
-    const provider = await s.providers.create({ kind: 'openai_compatible', name: 'scripted', baseUrl: `${baseUrl}/v1` });
-    await s.providers.setKey({ id: provider.id, key: 'test-key' });
-    await s.models.create({ providerId: provider.id, model: 'scripted-1', displayName: 'Scripted 1' });
+    const { provider } = await s.providers.create({ kind: 'openai_compatible', name: 'scripted', baseUrl: `${baseUrl}/v1`, apiKey: 'test-key' });
+    await s.models.create({ providerId: provider.id, modelId: 'scripted-1', displayName: 'Scripted 1' });
   }, llmUrl);
 }
 
@@ -58,7 +74,7 @@ test('a person chats, sees the reply stream, approves a write and opens its path
     { text: 'Done: the note is in `notes/hello.md`.' },
   ]);
   await page.goto(app.url);
-  await configureModel(page);
+  await configureModelInSettings(page);
 
   await page.getByTestId('composer').fill('Say hello');
   await page.getByTestId('send').click();

@@ -4,9 +4,10 @@ import { useStore } from 'zustand';
 import { skald } from './bridge/skald';
 import { ChatView } from './components/ChatView';
 import { SessionList } from './components/SessionList';
+import { SettingsPanel } from './components/SettingsPanel';
 import { ViewerPanel } from './components/ViewerPanel';
 import { chat } from './stores/chat-store';
-import { createSession, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
+import { createSession, modelsChanged, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
 import { showInViewer } from './stores/viewer-store';
 
 type Info = Awaited<ReturnType<typeof skald.app.info>>;
@@ -15,6 +16,7 @@ export function App() {
   const [info, setInfo] = useState<Info | null>(null);
   const [error, setError] = useState<string | null>(null);
   const activeId = useStore(sessionsStore, (s) => s.activeId);
+  const [settingsOpen, setSettingsOpen] = useState(false);
 
   useEffect(() => {
     skald.app.info({}).then(setInfo, (e: Error) => setError(e.message));
@@ -44,7 +46,17 @@ export function App() {
           </span>
         )}
         {error && <span className="error">{error}</span>}
+        <span className="header-spacer" />
+        <button data-testid="open-settings" onClick={() => setSettingsOpen(true)}>Settings</button>
       </header>
+      {settingsOpen && (
+        <SettingsPanel
+          onClose={() => {
+            setSettingsOpen(false);
+            modelsChanged();
+          }}
+        />
+      )}
       <main className="app-main">
         <SessionList />
         {activeId !== null ? <ChatView sessionId={activeId} /> : <section className="chat" />}

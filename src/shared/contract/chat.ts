@@ -58,6 +58,8 @@ export const SessionSummarySchema = z.object({
   updated_at: z.number(),
   running: z.boolean(),
   working_directory: z.string(),
+  /** The model chosen for this session; null = auto (the first healthy model by priority). */
+  model: z.string().nullable(),
 });
 
 export const chatCalls = {
@@ -73,6 +75,7 @@ export const chatCalls = {
   'chat:stop': defineCall(z.object({ sessionId }).strict(), z.object({ stopped: z.boolean() })),
   /** Re-runs a side-effecting call that a crash interrupted, after the user said so (SPEC.md §3.6). */
   'chat:rerunTool': defineCall(z.object({ sessionId, toolCallId: shortText(200) }).strict(), z.object({ started: z.boolean() })),
+  'chat:setModel': defineCall(z.object({ sessionId, model: shortText(300).min(1) }).strict(), z.object({ model: z.string().nullable(), message: z.string() })),
   'chat:setWorkingDirectory': defineCall(z.object({ sessionId, path: shortText(4_000) }).strict(), z.object({ working_directory: z.string() })),
 } as const;
 

@@ -11,6 +11,7 @@ type ChatChannels =
   | 'chat:send'
   | 'chat:stop'
   | 'chat:rerunTool'
+  | 'chat:setModel'
   | 'chat:setWorkingDirectory'
   | 'viewer:open';
 
@@ -27,6 +28,7 @@ export function createChatHandlers(sessions: SessionManager, events: EventBus): 
     'chat:send': ({ sessionId, content }) => sessions.send(sessionId, content),
     'chat:stop': ({ sessionId }) => ({ stopped: sessions.stop(sessionId) }),
     'chat:rerunTool': ({ sessionId, toolCallId }) => ({ started: sessions.rerunTool(sessionId, toolCallId) }),
+    'chat:setModel': ({ sessionId, model }) => sessions.setModel(sessionId, model),
     'chat:setWorkingDirectory': ({ sessionId, path }) => ({ working_directory: sessions.setWorkingDirectory(sessionId, path) }),
     // A user action (reference-facts §5): opening a file in the viewer is not gated; the viewer checks the path.
     'viewer:open': ({ path, toolCallId }) => {

@@ -91,6 +91,7 @@ export class SessionManager {
       updated_at: s.updated_at,
       running: this.isRunning(s.id),
       working_directory: this.workingDir(s.id),
+      model: s.model,
     }));
   }
 
@@ -99,6 +100,16 @@ export class SessionManager {
     const page = this.store.page(sessionId, beforeId, limit);
     const messages = historyMessages(page.messages, page.tools, this.deps.tools, this.isRunning(sessionId), this.deps.pendingOf);
     return { messages, hasMore: page.hasMore, running: this.isRunning(sessionId) };
+  }
+
+  /** The model picker: `auto`, a model id, a display name or a list number (as `/model`). */
+  setModel(sessionId: number, arg: string): { model: string | null; message: string } {
+    this.session(sessionId);
+    const result = this.deps.models.selectModel(arg);
+    if (!result.ok) throw new BridgeError('bad_request', result.message);
+    const model = result.selection === 'auto' ? null : result.selection;
+    this.store.setModel(sessionId, model);
+    return { model, message: result.message };
   }
 
   setWorkingDirectory(sessionId: number, path: string): string {
@@ -290,9 +301,11 @@ export class SessionManager {
       stop: () => this.stop(sessionId),
       listModels: () => this.deps.models.listModelsText(this.session(sessionId).model),
       selectModel: (arg: string) => {
-        const result = this.deps.models.selectModel(arg);
-        if (result.ok) this.store.setModel(sessionId, result.selection === 'auto' ? null : result.selection);
-        return result.message;
+        try {
+          return this.setModel(sessionId, arg).message;
+        } catch (error) {
+          return (error as Error).message;
+        }
       },
       contextReport: () => {
         const rows = this.store.contextMessages(sessionId, this.session(sessionId).context_start_id);

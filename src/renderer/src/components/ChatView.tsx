@@ -5,8 +5,10 @@ import type { ToolCard } from '../../../shared/contract/chat';
 import { skald } from '../bridge/skald';
 import { resolveApproval } from '../stores/approvals';
 import { chat } from '../stores/chat-store';
+import { refreshSessions, sessionsStore } from '../stores/sessions-store';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
+import { ModelPicker } from './ModelPicker';
 import type { ToolCardActions } from './ToolCardView';
 
 const actions: ToolCardActions = {
@@ -20,12 +22,16 @@ const actions: ToolCardActions = {
 
 export function ChatView({ sessionId }: { sessionId: number }) {
   const state = useStore(chat.store);
+  const model = useStore(sessionsStore, (s) => s.sessions.find((x) => x.id === sessionId)?.model ?? null);
   useEffect(() => {
     void chat.open(sessionId);
   }, [sessionId]);
   return (
     <section className="chat" data-testid="chat">
       <MessageList state={state} actions={actions} />
+      <div className="chat-bar">
+        <ModelPicker sessionId={sessionId} current={model} onChanged={() => void refreshSessions()} />
+      </div>
       <Composer running={state.running} onSend={(text) => chat.send(text)} onStop={() => void chat.stop()} />
     </section>
   );

@@ -7,9 +7,15 @@ type Session = Awaited<ReturnType<typeof skald.chat.listSessions>>['sessions'][n
 export interface SessionsState {
   sessions: Session[];
   activeId: number | null;
+  /** Bumped when providers or models may have changed (Settings closed): pickers reload. */
+  modelsVersion: number;
 }
 
-export const sessionsStore = createStore<SessionsState>(() => ({ sessions: [], activeId: null }));
+export const sessionsStore = createStore<SessionsState>(() => ({ sessions: [], activeId: null, modelsVersion: 0 }));
+
+export function modelsChanged(): void {
+  sessionsStore.setState((s) => ({ modelsVersion: s.modelsVersion + 1 }));
+}
 
 export async function refreshSessions(): Promise<Session[]> {
   const { sessions } = await skald.chat.listSessions({});
