@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Guards } from './guards';
 import { makeKit, type Kit } from './test-kit';
 
 let k: Kit;
@@ -125,6 +126,20 @@ describe('F7 / C3: protected and agent-steering paths', () => {
     }
     expect(k.gate.check(k.call('write_file', { path: 'notes.md' }, { runContext: rc })).action).toBe('allow');
     expect(k.gate.check(k.call('read_file', { path: 'AGENTS.md' })).action).toBe('allow');
+  });
+});
+
+describe('folders above the workspace do not count', () => {
+  it('a workspace inside ~/.skald (the web default) or below a .git folder stays writable', () => {
+    const guards = new Guards({ workspaceDir: '/home/u/.skald/workspace', dataDir: '/home/u/.skald', dbFile: '/home/u/.skald/skald.db' });
+    const roots = guards.roots();
+    expect(guards.checkPath(roots, 'write_file', '/home/u/.skald/workspace/a.txt', '/home/u/.skald/workspace/a.txt')).toBeNull();
+    expect(guards.checkPath(roots, 'write_file', '/home/u/.skald/workspace/AGENTS.md', '/home/u/.skald/workspace/AGENTS.md')).toMatchObject({ guard: 'steering_file' });
+    expect(guards.checkPath(roots, 'write_file', '/home/u/.skald/settings.json', '/home/u/.skald/settings.json')).toMatchObject({ action: 'deny', guard: 'app_data_write' });
+    const inGit = new Guards({ workspaceDir: '/r/.git/hooks/ws', dataDir: '/d', dbFile: '/d/skald.db' });
+    expect(inGit.checkPath(inGit.roots(), 'write_file', '/r/.git/hooks/ws/x.txt', '/r/.git/hooks/ws/x.txt')).toBeNull();
+    // Outside the workspace the whole path is judged.
+    expect(guards.checkPath(roots, 'write_file', '/home/u/.bashrc', '/home/u/.bashrc')).toMatchObject({ guard: 'steering_file' });
   });
 });
 

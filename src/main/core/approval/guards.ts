@@ -103,7 +103,9 @@ export class Guards {
     const writes = isWritingTool(toolName);
     const inData = this.isDataDir(r, canon);
     if (writes && inData) return { action: 'deny', guard: 'app_data_write', text: "The app's data folder (database, settings, rules) is never written by tools (hard guard)." };
-    const parts = slash(canon).split('/').map((p) => p.toLowerCase());
+    // Inside the workspace only the part below it counts: the default data folder is `~/.skald`, and a folder
+    // above the workspace must not make every path in it look like a steering or git file.
+    const parts = (rels[0] ?? slash(canon)).split('/').map((p) => p.toLowerCase());
     if (writes && isGitProtected(parts)) return { action: 'deny', guard: 'git_config', text: '.git/config and .git/hooks/ are never written by tools (hard guard).' };
     const lexInside = rels[1] !== null || rels[2] !== null;
     if (lexInside && rels[0] === null) {
