@@ -1,7 +1,7 @@
 /**
  * `grep_files` against ripgrep on a large generated tree (SPEC §6: within 1.5× of `rg`, same query, same results).
  * The tree (~6,000 files, ~60 MB of text in 300 folders) is generated into a temp dir; both sides run warm (page
- * cache filled by a first run). `rg` runs as the CLI people use, `--hidden --no-ignore` so both search the same
+ * cache filled by a first run) and alternate run by run. `rg` runs as the CLI people use, `--hidden --no-ignore` so both search the same
  * files; we run in-process, as the tool runs in the app. Each query checks that both found the same matches.
  */
 import { execFileSync } from 'node:child_process';
@@ -40,15 +40,21 @@ function rg(root: string, args: string[]): string {
 
 const strip = (p: string) => (p.startsWith('./') ? p.slice(2) : p);
 
-async function timeIt(fn: () => unknown | Promise<unknown>, runs: number): Promise<number> {
-  await fn(); // warm: page cache, JIT, grammar-free but still the first walk
-  const times: number[] = [];
+/** Alternates the two sides run by run (after one warm-up each), so background load hits both alike. */
+async function timePair(a: () => unknown, b: () => unknown, runs: number): Promise<[number, number]> {
+  await a();
+  await b();
+  const ta: number[] = [];
+  const tb: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
+    let t = performance.now();
+    await a();
+    ta.push(performance.now() - t);
+    t = performance.now();
+    await b();
+    tb.push(performance.now() - t);
   }
-  return median(times);
+  return [median(ta), median(tb)];
 }
 
 export async function run(): Promise<BenchRow[]> {
@@ -93,8 +99,7 @@ export async function run(): Promise<BenchRow[]> {
       // Our content page stops at MAX_GREP_LIMIT entries in path order; compare the same first entries.
       if (mine.length >= MAX_GREP_LIMIT) theirKeys = theirKeys.filter((k) => mineKeys.has(k) || k < [...mineKeys].sort().at(-1)!);
       const same = mineKeys.size === theirKeys.length && theirKeys.every((k) => mineKeys.has(k));
-      const oursMs = await timeIt(() => ours(q.ours), 7);
-      const rgMs = await timeIt(() => rg(root, q.rg), 7);
+      const [oursMs, rgMs] = await timePair(() => ours(q.ours), () => rg(root, q.rg), 11);
       const ratio = oursMs / rgMs;
       rows.push({
         name: `grep_files vs rg: ${q.name}, ${theirs.length} hits${same ? '' : ' — RESULTS DIFFER'}`,

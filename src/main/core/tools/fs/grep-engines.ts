@@ -37,6 +37,8 @@ export interface FileMatches {
   matches: number[];
   /** The decoded text when the engine already has it. */
   text?: string;
+  /** The matching lines' texts, aligned with `matches` (ripgrep prints them; no need to re-read the file). */
+  matchTexts?: string[];
 }
 
 /**
@@ -44,8 +46,10 @@ export interface FileMatches {
  * Used to sort ripgrep's parallel output into the order the JS engine streams in.
  */
 export function compareRel(a: string, b: string): number {
-  const pa = a.split('/');
-  const pb = b.split('/');
+  return compareParts(a.split('/'), b.split('/'));
+}
+
+function compareParts(pa: readonly string[], pb: readonly string[]): number {
   for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
     if (pa[i] === pb[i]) continue;
     const aIsFile = i === pa.length - 1;
@@ -98,7 +102,7 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
   signal.throwIfAborted();
   if (result.isMaxBuffer || result.failed && result.exitCode !== 1 && result.exitCode !== 2) return null;
   if (result.exitCode === 2 && /regex parse error|error parsing regex|look-around|backreference/i.test(String(result.stderr))) return null;
-  const byFile = new Map<string, number[]>();
+  const byFile = new Map<string, { matches: number[]; texts: string[] }>();
   for (const line of String(result.stdout).split('\n')) {
     const cut = line.indexOf('\0');
     if (cut <= 0) continue;
@@ -106,18 +110,22 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
     if (isFile) rel = rel.slice(rel.lastIndexOf('/') + 1);
     else if (rel.startsWith('./')) rel = rel.slice(2);
     const rest = line.slice(cut + 1);
-    let list = byFile.get(rel);
-    if (!list) byFile.set(rel, (list = []));
+    let file = byFile.get(rel);
+    if (!file) byFile.set(rel, (file = { matches: [], texts: [] }));
     if (q.countsOnly) {
       const n = Number(rest);
-      for (let i = 0; i < n; i++) list.push(i);
+      for (let i = 0; i < n; i++) file.matches.push(i);
     } else {
-      list.push(Number(rest.slice(0, rest.indexOf(':'))) - 1);
+      const colon = rest.indexOf(':');
+      file.matches.push(Number(rest.slice(0, colon)) - 1);
+      const text = rest.slice(colon + 1);
+      file.texts.push(text.endsWith('\r') ? text.slice(0, -1) : text);
     }
   }
-  const out: FileMatches[] = [];
-  for (const [rel, matches] of byFile) out.push({ rel, path: isFile ? root : `${root}/${rel}`, matches });
-  return out.sort((a, b) => compareRel(a.rel, b.rel));
+  // Split each path once, not once per comparison (thousands of files).
+  const keyed = [...byFile].map(([rel, f]) => ({ parts: rel.split('/'), rel, f }));
+  keyed.sort((a, b) => compareParts(a.parts, b.parts));
+  return keyed.map(({ rel, f }) => ({ rel, path: isFile ? root : `${root}/${rel}`, matches: f.matches, ...(q.countsOnly ? {} : { matchTexts: f.texts }) }));
 }
 
 /** The first ripgrep binary among the candidates, or null. */

@@ -99,15 +99,18 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
         const room = end - (total + first);
         const picked = hit.matches.slice(first, first + room);
         total += first + picked.length;
-        const text = hit.text ?? reader.read(hit.path, MAX_GREP_FILE_BYTES)?.toString('utf8');
-        if (text === undefined) continue; // vanished since the search: skip it
-        const lines = splitForSearch(text);
-        const group: string[] = [];
-        for (const h of hunks(lines, picked, a.context_lines)) {
-          if (a.context_lines > 0 && (entries.length > 0 || group.length > 0)) group.push('--');
-          for (const l of h.lines) group.push(`${hit.rel}${l.isMatch ? ':' : '-'}${l.no + 1}${l.isMatch ? ':' : '-'}${clipLine(l.text)}`);
+        if (a.context_lines === 0 && hit.matchTexts) {
+          // ripgrep already printed the lines: no need to read the file again.
+          for (let i = 0; i < picked.length; i++) entries.push(`${hit.rel}:${picked[i]! + 1}:${clipLine(hit.matchTexts[first + i]!)}`);
+        } else {
+          const text = hit.text ?? reader.read(hit.path, MAX_GREP_FILE_BYTES)?.toString('utf8');
+          if (text === undefined) continue; // vanished since the search: skip it
+          const lines = splitForSearch(text);
+          for (const h of hunks(lines, picked, a.context_lines)) {
+            if (a.context_lines > 0 && entries.length > 0) entries.push('--');
+            for (const l of h.lines) entries.push(`${hit.rel}${l.isMatch ? ':' : '-'}${l.no + 1}${l.isMatch ? ':' : '-'}${clipLine(l.text)}`);
+          }
         }
-        entries.push(...group);
         if (first + picked.length < hit.matches.length) {
           hasMore = true;
           break outer;
