@@ -3,7 +3,7 @@
  *   1. hard guards — a guard deny ends it; a locked guard require may still become deny, never allow;
  *   2. rules — the session's group, then `default`, each by priority then id, first match wins; no match → require;
  *      a rule-load error (or a group that no longer exists) → require that nothing lifts (a deny may be hidden in it);
- *   3. a matching session bypass may lift require → allow;
+ *   3. a matching session bypass may lift require → allow (never for a shell command with unsafe constructs);
  *   4. the run context's file fast-path (working dir, its docs/ and skills/, allow_fs_reads, allow_fs_writes) may
  *      lift require → allow for the fs tools.
  * A deny is never lifted. Synchronous: rules are compiled and cached by the repository, so a decision is pure CPU
@@ -133,6 +133,11 @@ export class ApprovalGate {
     const base: Decision = match
       ? { action: 'require', why: { kind: 'rule', ruleId: match.rule.id, text: `Asks because of rule ${match.rule.id}: ${describeRule(match.rule)}.${unsafe}` } }
       : { action: 'require', why: { kind: 'default', text: `No rule matched: asks (the default is require).${unsafe}` } };
+
+    // A command whose effect its parts do not show (substitution, `bash -c`, a redirect out of the workspace, a
+    // parse failure, …) is asked about every time: a bypass granted for "the shell tools" after `npm test` must not
+    // let an injected `curl … | sh` through.
+    if (facts.shell?.unsafe.length) return this.done(base, note);
 
     // 3. Bypass (a human's, time-boxed).
     if (call.sessionId !== null) {

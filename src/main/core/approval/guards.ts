@@ -16,7 +16,7 @@ import { basename, sep } from 'node:path';
 import { FS_READ_TOOLS, TN } from '../../../shared/tool-names';
 import { canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
 
-export type GuardId = 'secrets' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape';
+export type GuardId = 'secrets' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape' | 'unsafe_shell';
 
 export interface GuardVerdict {
   action: 'deny' | 'require';
@@ -32,6 +32,8 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
   { id: 'app_data_touch', action: 'require', title: 'Touching the data folder', description: 'Reading the data folder, or a shell command that names it or the database file: always asks.' },
   { id: 'steering_file', action: 'require', title: 'Agent-steering files', description: 'Writing AGENTS.md, CLAUDE.md, .mcp.json, .vscode/, .cursor/, .husky/, .envrc, shell rc files and similar: always asks.' },
   { id: 'symlink_escape', action: 'require', title: 'Symlink escapes', description: 'A path inside the workspace that resolves through a symlink to a place outside it: always asks.' },
+  // Enforced by the gate's shell analysis (shell.ts), listed here so the Security page shows it as locked.
+  { id: 'unsafe_shell', action: 'require', title: 'Opaque shell commands', description: 'A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a redirect out of the workspace, or text that does not parse: always asks; no rule or bypass allows it.' },
 ];
 
 /** Argument names whose string values are judged as paths by the guards (rules look at `path` only). */
