@@ -7,7 +7,15 @@ import { printTable, type BenchRow } from './table';
 
 type Suite = { name: string; load: () => Promise<{ run: () => Promise<BenchRow[]> }> };
 
-const suites: Suite[] = [{ name: 'core-start', load: () => import('./core-start') }, { name: 'approval-gate', load: () => import('./approval-gate') }];
+const suites: Suite[] = [
+  { name: 'core-start', load: () => import('./core-start') },
+  { name: 'tools-grep', load: () => import('./tools-grep') },
+  { name: 'tools-fs', load: () => import('./tools-fs') },
+  { name: 'tools-outline', load: () => import('./tools-outline') },
+  { name: 'approval-gate', load: () => import('./approval-gate') },
+  { name: 'session-overhead', load: () => import('./session-overhead') },
+  { name: 'ui', load: () => import('./ui') },
+];
 
 async function main(): Promise<void> {
   const filter = process.argv[2];

@@ -32,6 +32,8 @@ export async function run(): Promise<BenchRow[]> {
   const browser = await chromium.launch({ executablePath: findChromium(), args: ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // tsx compiles with keepNames, which wraps functions passed to page.evaluate in a `__name` helper.
+    await page.addInitScript({ content: 'window.__name = (f) => f;' });
     await page.goto(server.url);
     await page.getByTestId('session-item').first().waitFor();
 
@@ -47,39 +49,53 @@ export async function run(): Promise<BenchRow[]> {
     }
     const openMedian = [...openMs].sort((a, b) => a - b)[2]!;
 
-    // Scroll from the bottom to the top in steps, recording long tasks.
-    const longest = await page.evaluate(async () => {
+    // Scroll from the bottom to the very top (older pages load as it nears the top), recording long tasks.
+    const scroll = await page.evaluate(async () => {
+      if (!PerformanceObserver.supportedEntryTypes.includes('longtask')) return { worst: Number.NaN, seen: '' };
       let worst = 0;
       const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => (worst = Math.max(worst, e.duration))));
       observer.observe({ type: 'longtask', buffered: false });
       const list = document.querySelector('[data-testid="message-list"]')!;
-      for (let y = list.scrollHeight; y > 0; y -= 1_500) {
-        list.scrollTop = y;
-        await new Promise((r) => requestAnimationFrame(() => r(null)));
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(null)));
+      for (let step = 0; step < 2_000 && !document.body.textContent!.includes('Message 0:'); step++) {
+        list.scrollTop = Math.max(0, list.scrollTop - 1_200);
+        await frame();
       }
       await new Promise((r) => setTimeout(r, 200));
       observer.disconnect();
-      return worst;
+      return { worst, seen: document.body.textContent!.includes('Message 0:') ? 'top' : 'not top' };
     });
+    const longest = scroll.worst;
 
     // Stream 2,000 tokens/s for 3 s into the open streaming session; measure how far the screen lags.
     await page.getByText('bench: streaming').click();
     await page.getByTestId('composer').waitFor();
     const tokens = 6_000;
+    // The page notes when the last token is on screen (a MutationObserver, not Playwright's polling).
+    await page.evaluate((last) => {
+      const w = window as unknown as { lastTokenAt?: number };
+      const observer = new MutationObserver(() => {
+        if (document.querySelector('[data-testid="streaming"]')?.textContent?.includes(last)) {
+          w.lastTokenAt = Date.now();
+          observer.disconnect();
+        }
+      });
+      observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    }, `t${tokens - 1} `);
     const started = Date.now();
     for (let i = 0; i < tokens; i++) {
       core.events.emit('chat', { type: 'text_delta', session_id: streamSession, round: 1, delta: `t${i} ` });
-      if (i % 20 === 19) await new Promise((r) => setTimeout(r, Math.max(0, started + (i * 1000) / 2_000 - Date.now())));
+      if (i % 50 === 49) await new Promise((r) => setTimeout(r, Math.max(0, started + ((i + 1) * 1000) / 2_000 - Date.now())));
     }
     const sentAt = Date.now();
-    await page.getByText(`t${tokens - 1}`, { exact: false }).waitFor({ timeout: 10_000 });
-    const lag = Date.now() - sentAt;
+    await page.waitForFunction(() => (window as unknown as { lastTokenAt?: number }).lastTokenAt !== undefined, undefined, { timeout: 10_000 });
+    const lag = (await page.evaluate(() => (window as unknown as { lastTokenAt: number }).lastTokenAt)) - sentAt;
     const rate = tokens / ((sentAt - started) / 1000);
 
     return [
       { name: '5,000-message session opens (median of 5)', ours: ms(openMedian), peer: '< 300 ms', target: '< 300 ms', pass: openMedian < 300 },
-      { name: 'scroll 5,000 messages: longest task', ours: ms(longest), peer: '< 50 ms', target: '< 50 ms', pass: longest < 50 },
-      { name: `stream ${rate.toFixed(0)} tokens/s: screen lag at end`, ours: ms(lag), peer: '< 100 ms', target: '2,000 tok/s, lag < 100 ms', pass: lag < 100 && rate >= 1_900 },
+      { name: `scroll 5,000 messages to the ${scroll.seen}: longest task`, ours: ms(longest), peer: '< 50 ms', target: '< 50 ms', pass: longest < 50 && scroll.seen === 'top' },
+      { name: `stream ${rate.toFixed(0)} tokens/s: screen lag at end`, ours: ms(lag), peer: '< 100 ms', target: '2,000 tok/s, lag < 100 ms', pass: lag < 100 && rate >= 1_950 },
     ];
   } finally {
     await browser.close();

@@ -28,7 +28,7 @@ export function ChatView({ sessionId }: { sessionId: number }) {
   }, [sessionId]);
   return (
     <section className="chat" data-testid="chat">
-      <MessageList state={state} actions={actions} />
+      <MessageList state={state} actions={actions} onNearTop={() => chat.loadOlder()} />
       <div className="chat-bar">
         <ModelPicker sessionId={sessionId} current={model} onChanged={() => void refreshSessions()} />
       </div>

@@ -3,7 +3,7 @@
  * scrolls fast: only the visible rows are in the DOM. It sticks to the bottom while the person is at the bottom.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import type { HistoryMessage } from '../../../shared/contract/chat';
 import type { ChatState, Notice } from '../stores/chat-store';
 import { Markdown } from './Markdown';
@@ -23,7 +23,8 @@ function rowsOf(state: ChatState): Row[] {
   return rows;
 }
 
-function MessageView({ message, actions }: { message: HistoryMessage; actions: ToolCardActions }) {
+// Memoized on the message object: the store replaces only the messages that changed, so old rows never re-render.
+const MessageView = memo(function MessageView({ message, actions }: { message: HistoryMessage; actions: ToolCardActions }) {
   return (
     <div className={`msg msg-${message.role}${message.queued ? ' msg-queued' : ''}${message.status === 'failed' ? ' msg-failed' : ''}`} data-testid={`msg-${message.role}`}>
       {message.content && (message.role === 'assistant' ? <Markdown text={message.content} /> : <div className="msg-text">{message.content}</div>)}
@@ -34,9 +35,9 @@ function MessageView({ message, actions }: { message: HistoryMessage; actions: T
       ))}
     </div>
   );
-}
+});
 
-export function MessageList({ state, actions }: { state: ChatState; actions: ToolCardActions }) {
+export function MessageList({ state, actions, onNearTop }: { state: ChatState; actions: ToolCardActions; onNearTop: () => Promise<unknown> }) {
   const rows = useMemo(() => rowsOf(state), [state]);
   const parentRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -47,8 +48,18 @@ export function MessageList({ state, actions }: { state: ChatState; actions: Too
     overscan: 8,
   });
 
+  const firstId = useRef<number | null>(null);
   useEffect(() => {
-    if (atBottom.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    const first = state.messages[0]?.id ?? null;
+    const previous = firstId.current;
+    firstId.current = first;
+    const anchor = previous !== null && first !== null && first < previous ? rows.findIndex((r) => r.kind === 'message' && r.message.id === previous) : -1;
+    if (anchor > 0) {
+      // Older rows arrived at the top: keep the row the person was looking at in place.
+      virtualizer.scrollToIndex(anchor, { align: 'start' });
+    } else if (atBottom.current && rows.length) {
+      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    }
   }, [rows, virtualizer]);
 
   return (
@@ -59,6 +70,7 @@ export function MessageList({ state, actions }: { state: ChatState; actions: Too
       onScroll={(e) => {
         const el = e.currentTarget;
         atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        if (el.scrollTop < 300 && state.hasMore) void onNearTop();
       }}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

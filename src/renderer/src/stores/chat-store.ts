@@ -103,6 +103,7 @@ export function createChatStore() {
   const store = createStore<ChatState>(() => initial);
   let buffered: ChatEvent[] = [];
   let scheduled = false;
+  let loadingOlder = false;
 
   const flush = () => {
     scheduled = false;
@@ -129,6 +130,20 @@ export function createChatStore() {
       store.setState({ ...initial, sessionId });
       const page = await skald.chat.history({ sessionId });
       if (store.getState().sessionId === sessionId) store.setState({ messages: page.messages, hasMore: page.hasMore, running: page.running });
+    },
+    /** Loads the page before the oldest message shown; returns how many rows were added at the top. */
+    async loadOlder(): Promise<number> {
+      const { sessionId, messages, hasMore } = store.getState();
+      if (sessionId === null || !hasMore || loadingOlder) return 0;
+      loadingOlder = true;
+      try {
+        const page = await skald.chat.history({ sessionId, beforeId: messages[0]?.id ?? Number.MAX_SAFE_INTEGER, limit: 100 });
+        if (store.getState().sessionId !== sessionId) return 0;
+        store.setState((s) => ({ messages: [...page.messages, ...s.messages], hasMore: page.hasMore }));
+        return page.messages.length;
+      } finally {
+        loadingOlder = false;
+      }
     },
     async send(content: string) {
       const { sessionId } = store.getState();

@@ -1,0 +1,105 @@
+/**
+ * File tools per call against the same operations through `@modelcontextprotocol/server-filesystem` over stdio
+ * (SPEC §6: at least as fast). Both work on the same generated workspace; ours runs in-process, as in the app;
+ * the MCP server is a real child process spoken to with the real SDK client.
+ * Pairs: read_file ↔ read_text_file, list_files ↔ list_directory, edit_file ↔ edit_file (a unique replacement,
+ * toggled back and forth), search_file ↔ read_text_file + the same regex applied by the client (the server has no
+ * in-file search, so that is what an agent using it has to do).
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { editFileTool } from '../src/main/core/tools/fs/edit-file';
+import { listFilesTool } from '../src/main/core/tools/fs/list-files';
+import { readFileTool } from '../src/main/core/tools/fs/read-file';
+import { searchFileTool } from '../src/main/core/tools/fs/search-file';
+import type { Tool, ToolArgs, ToolRunContext } from '../src/main/core/tools/tool';
+import { median, ms, type BenchRow } from './table';
+
+const require = createRequire(import.meta.url);
+const RUNS = 100;
+
+function workspace(): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'skald-bench-fs-')));
+  const lines = Array.from({ length: 500 }, (_, i) => `export const value_${i} = compute(${i}, "payload ${i % 17}"); // line ${i}`);
+  writeFileSync(join(root, 'module.ts'), `${lines.join('\n')}\n`);
+  writeFileSync(join(root, 'edit.ts'), `${lines.join('\n')}\nconst marker = "AAAA";\n`);
+  mkdirSync(join(root, 'many'));
+  for (let i = 0; i < 200; i++) writeFileSync(join(root, 'many', `file-${String(i).padStart(3, '0')}.txt`), `${i}\n`);
+  for (let i = 0; i < 20; i++) mkdirSync(join(root, 'many', `dir-${i}`));
+  return root;
+}
+
+async function perCall(fn: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < 10; i++) await fn(); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const root = workspace();
+  const ctx: ToolRunContext = { workingDir: root, workspaceDir: root, signal: new AbortController().signal, log: () => undefined };
+  const serverEntry = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+  const transport = new StdioClientTransport({ command: process.execPath, args: [serverEntry, root], stderr: 'ignore' });
+  const client = new Client({ name: 'skald-bench', version: '0' });
+  await client.connect(transport);
+  const mcp = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const result = (await client.callTool({ name, arguments: args })) as { content: { type: string; text?: string }[]; isError?: boolean };
+    if (result.isError) throw new Error(`MCP ${name} failed: ${result.content[0]?.text}`);
+    return result.content.map((c) => c.text ?? '').join('');
+  };
+  const ours = async (tool: Tool, args: ToolArgs): Promise<string> => {
+    const outcome = await tool.executeAsync(args, ctx);
+    if (outcome.kind !== 'completed') throw new Error(`${tool.name} failed: ${JSON.stringify(outcome)}`);
+    return outcome.result;
+  };
+
+  let flip = false;
+  const pairs: { name: string; ours: () => Promise<unknown>; peer: () => Promise<unknown> }[] = [
+    { name: 'read_file (500 lines)', ours: () => ours(readFileTool, { path: 'module.ts' }), peer: () => mcp('read_text_file', { path: join(root, 'module.ts') }) },
+    { name: 'list_files (220 entries)', ours: () => ours(listFilesTool, { path: 'many' }), peer: () => mcp('list_directory', { path: join(root, 'many') }) },
+    {
+      name: 'edit_file (unique replace)',
+      ours: () => {
+        flip = !flip;
+        return ours(editFileTool, { path: 'edit.ts', old_string: flip ? '"AAAA"' : '"BBBB"', new_string: flip ? '"BBBB"' : '"AAAA"' });
+      },
+      peer: () => {
+        flip = !flip;
+        return mcp('edit_file', { path: join(root, 'edit.ts'), edits: [{ oldText: flip ? '"AAAA"' : '"BBBB"', newText: flip ? '"BBBB"' : '"AAAA"' }] });
+      },
+    },
+    {
+      name: 'search_file (regex in 500 lines)',
+      ours: () => ours(searchFileTool, { path: 'module.ts', pattern: 'payload 1[0-3]"' }),
+      peer: async () => {
+        const text = await mcp('read_text_file', { path: join(root, 'module.ts') });
+        const re = /payload 1[0-3]"/;
+        return text.split('\n').flatMap((line, i) => (re.test(line) ? [`${i + 1}:${line}`] : []));
+      },
+    },
+  ];
+
+  const rows: BenchRow[] = [];
+  try {
+    for (const p of pairs) {
+      flip = false;
+      const oursMs = await perCall(p.ours);
+      flip = false;
+      const peerMs = await perCall(p.peer);
+      rows.push({ name: `${p.name} per call vs MCP server-filesystem`, ours: ms(oursMs), peer: `MCP ${ms(peerMs)}`, ratio: oursMs / peerMs, target: '≤ 1.0× MCP', pass: oursMs <= peerMs });
+    }
+  } finally {
+    await client.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+  return rows;
+}
