@@ -49,9 +49,10 @@ export class ShellAnalyzer {
     if (!tree) return roughSplit(command, 'the shell grammar is not available');
     try {
       const root = tree.rootNode;
-      if (root.hasError || root.descendantsOfType('ERROR').length > 0) return roughSplit(command, 'the command does not parse');
+      if (root.hasError) return roughSplit(command, 'the command does not parse'); // any ERROR or MISSING node
       const out: ShellAnalysis = { parsed: true, parts: [], unsafe: [] };
-      if (root.descendantsOfType(['command_substitution', 'process_substitution']).length > 0) out.unsafe.push('command substitution');
+      // Walking the whole tree allocates a wrapper per node; without these characters there is nothing to find.
+      if (/\$\(|`|[<>]\(/.test(command) && root.descendantsOfType(['command_substitution', 'process_substitution']).length > 0) out.unsafe.push('command substitution');
       walk(root, out, workdir, redirectOk);
       if (out.parts.length === 0) out.unsafe.push('no command found');
       return out;
