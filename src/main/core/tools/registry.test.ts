@@ -15,6 +15,7 @@ import { ToolDiscovery } from './discovery';
 import { createBuiltinTools, createToolRegistry } from './index';
 import { ToolRegistry } from './registry';
 import { makeWorkspace } from './_testing/workspace';
+import type { ToolsPort } from '../session/ports';
 import type { Tool } from './tool';
 
 const echoInput = z.object({ text: z.string() });
@@ -57,6 +58,11 @@ describe('createBuiltinTools', () => {
 });
 
 describe('ToolRegistry', () => {
+  it('is the ToolsPort the session loop codes against', () => {
+    const port: ToolsPort = createToolRegistry(builtins());
+    expect(port.categoryOf('list_files')).toBe('filesystem');
+  });
+
   it('refuses duplicates, both agent flags, bad and MCP-prefixed names', () => {
     const registry = new ToolRegistry();
     registry.register(echo('a'));

@@ -31,7 +31,9 @@ const set = (...kinds: string[]) => new Set(kinds);
 
 const python: LanguageSpec = {
   defs: { function_definition: 'function', class_definition: 'class' },
-  wrappers: { decorated_definition: 'definition' },
+  // Wrappers by `null` (all named children) rather than by field: a field lookup is a wasm call per node, and the
+  // non-definition children (decorators, identifiers) are ignored by the kind table anyway.
+  wrappers: { decorated_definition: null },
   containers: set('class'),
 };
 
@@ -71,7 +73,7 @@ const jsLike = (isTs: boolean): LanguageSpec => ({
       : { field_definition: 'field' }),
   },
   // `namespace N {}` parses as an expression statement around `internal_module`.
-  wrappers: { export_statement: 'declaration', ambient_declaration: null, expression_statement: null },
+  wrappers: { export_statement: null, ambient_declaration: null, expression_statement: null },
   containers: set('class', 'namespace', 'module'),
   custom: (node) => (node.type === 'lexical_declaration' || node.type === 'variable_declaration' ? variableItems(node) : null),
   nameOf: (node) => (node.type === 'field_definition' ? (node.childForFieldName('property')?.text ?? null) : defaultName(node)),
