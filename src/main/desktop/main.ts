@@ -2,7 +2,7 @@
  * The Electron shell: it adapts the core to windows and IPC and decides nothing (SPEC.md §2).
  * One instance (D4), content from `app://` (E3), hardened windows (E1, E5–E8), events forwarded to every window.
  */
-import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventFamilies } from '../../shared/contract/index';
@@ -10,6 +10,7 @@ import { resolveDataDir } from '../core/config';
 import { createCore, type Core } from '../core/index';
 import { serveAppRequest } from './app-protocol';
 import { registerBridge } from './ipc-registrar';
+import { safeStorageCipher } from './safe-storage-cipher';
 import { openExternalSafe } from './open-external';
 import { secureWebPreferences } from './secure-web-preferences';
 import { denyPermissions, hardenWebContents } from './window-guards';
@@ -53,6 +54,7 @@ async function start(): Promise<void> {
       agentsDir: join(app.getAppPath(), 'agents'),
     },
     {
+      secretCipher: safeStorageCipher(safeStorage),
       // SPEC.md §3.11: desktop restart relaunches the app.
       requestRestart: () => {
         app.relaunch();

@@ -33,6 +33,12 @@ const MessageView = memo(function MessageView({ message, actions }: { message: H
       {message.tools.map((card) => (
         <ToolCardView key={card.tool_call_id} card={card} actions={actions} />
       ))}
+      {message.role === 'assistant' && (message.input_tokens || message.output_tokens) ? (
+        <div className="msg-usage" data-testid="msg-usage">
+          {message.input_tokens ?? 0} in · {message.output_tokens ?? 0} out{message.cost !== null ? ` · $${message.cost.toFixed(4)}` : ''}
+          {message.model ? ` · ${message.model}` : ''}
+        </div>
+      ) : null}
     </div>
   );
 });
