@@ -20,6 +20,8 @@ export interface ContextInput {
   extraSystemPrompts: string[];
   workingDir: string;
   scratchpad: { key: string; value: string }[];
+  /** A `/compact` summary standing in for the rows before `contextStartId`. */
+  summary?: string | null;
   now?: Date;
 }
 
@@ -62,6 +64,7 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
   if (input.scratchpad.length > 0) {
     system.push(`<scratchpad>${input.scratchpad.map((n) => `<note key="${n.key}">${n.value}</note>`).join('')}</scratchpad>`);
   }
+  if (input.summary) system.push(`<summary of the earlier conversation>\n${input.summary}\n</summary of the earlier conversation>`);
   system.push(dynamicTail(input));
   const messages: ChatMessage[] = [{ role: 'system', content: system.join('\n\n') }];
 

@@ -11,6 +11,7 @@ import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import type { Db } from '../db/database';
 import type { EventBus } from '../events';
 import { resolvePath } from '../tools/_policy/paths';
+import { compactSession, latestSummary } from './compaction';
 import { historyMessages, type PendingInfo } from './history';
 import type { GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
 import { SessionStore } from './session-store';
@@ -260,7 +261,7 @@ export class SessionManager {
       modelSelection: session.model ?? 'auto',
       context: () => ({
         sessionId,
-        contextStartId: this.store.getSession(sessionId)!.context_start_id,
+        ...this.contextWindow(sessionId),
         systemPrompt: this.systemPrompt(session.agent_id),
         extraSystemPrompts: runContext.system_prompt ?? [],
         workingDir,
@@ -271,6 +272,13 @@ export class SessionManager {
         for (const m of this.store.injectQueued(sessionId)) emit({ type: 'user_message', message_id: m.newId, content: m.content, queued: false, replaces: m.oldId });
       },
     };
+  }
+
+  /** Where the model's context starts: after `/clear`, or after the rows a `/compact` summary stands in for. */
+  private contextWindow(sessionId: number): { contextStartId: number; summary: string | null } {
+    const cleared = this.session(sessionId).context_start_id;
+    const summary = latestSummary(this.deps.db, sessionId);
+    return summary && summary.upToMessageId > cleared ? { contextStartId: summary.upToMessageId, summary: summary.summary } : { contextStartId: cleared, summary: null };
   }
 
   private toolSpecs(runContext: RunContext): ToolSpec[] {
@@ -316,6 +324,19 @@ export class SessionManager {
         const u = this.store.usage(sessionId);
         const cost = u.priced > 0 ? `$${u.cost.toFixed(4)}` : 'unknown (no price configured)';
         return `This session: ${u.input} input tokens, ${u.output} output tokens, cost ${cost}.`;
+      },
+      compact: () => {
+        if (this.isRunning(sessionId)) return 'A turn is running; /compact after it ends.';
+        this.startTurn(sessionId, async (env) => {
+          const reply = await compactSession(
+            { db: this.deps.db, store: this.store, model: this.deps.model, modelSelection: env.modelSelection, signal: env.signal },
+            sessionId,
+            this.session(sessionId).context_start_id,
+          );
+          env.emit({ type: 'command_reply', command: '/compact', content: reply });
+          return 'done';
+        });
+        return 'Compacting the older history…';
       },
       resetTools: () => {
         const n = this.deps.db.prepare('DELETE FROM session_mcp_grants WHERE session_id = ?').run(sessionId).changes;

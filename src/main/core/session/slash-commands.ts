@@ -11,6 +11,7 @@ export interface SlashHooks {
   contextReport(): string;
   costReport(): string;
   resetTools(): string;
+  compact(): string;
 }
 
 export const SLASH_HELP = [
@@ -21,7 +22,7 @@ export const SLASH_HELP = [
   '/model <N|name|auto> — choose the model for this session',
   '/context — what the model sees now',
   '/cost — tokens and cost of this session',
-  '/compact — summarize older history (not available in this build)',
+  '/compact — summarize older history so the model sees the summary and the last messages',
   '/resettools — drop the tool groups activated in this session',
   '/stop — stop the running turn',
   '/help — this list',
@@ -54,7 +55,7 @@ export function runSlashCommand(content: string, hooks: SlashHooks): { command: 
     case '/cost':
       return { command, reply: hooks.costReport() };
     case '/compact':
-      return { command, reply: 'Compaction is not available in this build; /clear starts the context afresh instead.' };
+      return { command, reply: hooks.compact() };
     case '/resettools':
       return { command, reply: hooks.resetTools() };
     default:

@@ -148,3 +148,22 @@ describe('turn loop', () => {
     expect(JSON.stringify(h.llm.requests[0]!.body)).not.toContain('and also this');
   });
 });
+
+describe('/compact', () => {
+  it('summarizes the older history through the model; later turns see the summary instead of those rows', async () => {
+    h = await startHarness({ turns: Array.from({ length: 5 }, (_, i) => ({ text: `answer ${i}` })) });
+    const sessionId = await h.newSession();
+    for (let i = 0; i < 5; i++) await h.sendAndSettle(sessionId, `question ${i}`);
+    h.llm.script([{ text: 'SUMMARY: five questions asked and answered.' }, { text: 'after compaction' }]);
+    await h.sendAndSettle(sessionId, '/compact');
+    const reply = await h.waitForEvent('command_reply', (e) => e.command === '/compact' && e.content.startsWith('Compacted'));
+    expect(reply.content).toMatch(/Compacted 4 messages/);
+    expect(JSON.stringify(h.llm.requests.at(-1)!.body)).toContain('question 0');
+    await h.sendAndSettle(sessionId, 'go on');
+    const last = JSON.stringify(h.llm.requests.at(-1)!.body);
+    expect(last).toContain('SUMMARY: five questions asked and answered.');
+    expect(last).not.toContain('question 0');
+    expect(last).toContain('question 4');
+    expect((await h.call('chat:history', { sessionId })).messages.map((m) => m.content)).toContain('question 0');
+  });
+});

@@ -7,5 +7,6 @@ import { foundationSchema } from './001-foundation';
 import { approvalSchema } from './020-approval';
 import { llmSchema } from './030-llm';
 import { sessionsSchema } from './040-sessions';
+import { summariesSchema } from './041-summaries';
 
-export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema];
+export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema, summariesSchema];
