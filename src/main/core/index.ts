@@ -16,6 +16,7 @@ import { closeDatabase, openDatabase, type Db } from './db/database';
 import { EventBus } from './events';
 import { createLlmServices, type LlmServices } from './llm/services';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
+import { ProcessRegistry } from './processes/process-registry';
 import { SessionManager } from './session/session-manager';
 import { createBuiltinTools, createToolRegistry, ToolDiscovery, type ToolRegistry } from './tools/index';
 
@@ -50,7 +51,10 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const log = (message: string, fields?: Record<string, unknown>) => console.error(`[core] ${message}`, fields ?? '');
   const requestRestart = hooks.requestRestart ?? (() => log('restart requested, but this shell cannot restart'));
   const secrets = new SecretStore(db, hooks.secretCipher ?? createKeyFileCipher(config.dataDir));
-  const tools = createToolRegistry(createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues() }));
+  const processes = new ProcessRegistry(db);
+  const leftovers = processes.reapLeftovers();
+  if (leftovers.killed.length || leftovers.reported.length) log('ended commands left over from the previous run', { ...leftovers });
+  const tools = createToolRegistry(createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues(), processes }));
   const discovery = new ToolDiscovery(db);
   const approval = await createApprovalServices({
     db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir), categoryOf: (name) => tools.categoryOf(name), log,

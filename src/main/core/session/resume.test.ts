@@ -1,9 +1,9 @@
 /**
- * Crash and restart (security-checks R1, R2, R5, R7): a real core in a child process is SIGKILLed while a shell
+ * Crash and restart (security-checks R1, R2, R4, R5): a real core in a child process is SIGKILLed while a shell
  * command runs; a new core on the same data folder finds the row `running`, shows it interrupted (a shell call
  * is side-effecting, so it waits for the person), re-runs it only when asked, and the turn then continues.
  */
-import { spawn } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,11 +69,14 @@ describe('resume after a crash', () => {
   });
 
   it('the model sees an interrupted call as interrupted; a new message moves on past it', async () => {
-    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 20' } }] }] });
+    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 23' } }] }] });
     const base = tempDir();
     const dataDir = join(base, 'data');
     const toolCallId = await runChildUntilTool(dataDir, join(base, 'ws'), llm.baseUrl);
+    const sleeping = () => execSync('ps -eo args').toString().split('\n').filter((l) => l.startsWith('sleep 23')).length;
+    expect(sleeping()).toBe(1); // the crashed core's command outlived it (its own process group)
     h = await startHarness({ dataDir, turns: [{ text: 'I will check the state first.' }] });
+    expect(sleeping()).toBe(0); // R4: the next start ended the leftover
     await h.waitForEvent('tool_interrupted');
     await h.waitForEvent('turn_running', (e) => !e.running);
     const sessionId = (await h.call('chat:listSessions', {})).sessions[0]!.id;

@@ -8,5 +8,6 @@ import { approvalSchema } from './020-approval';
 import { llmSchema } from './030-llm';
 import { sessionsSchema } from './040-sessions';
 import { summariesSchema } from './041-summaries';
+import { processesSchema } from './042-processes';
 
-export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema, summariesSchema];
+export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema, summariesSchema, processesSchema];

@@ -34,6 +34,8 @@ export interface ExecuteCmdDeps {
   /** The environment to start from (default `process.env`); tests pass their own. */
   baseEnv?: () => NodeJS.ProcessEnv;
   shell?: string;
+  /** Records running commands (pid + start time) so a crashed run's leftovers are ended at the next start (R4). */
+  processes?: { record(pid: number, command: string): void; forget(pid: number): void };
 }
 
 const input = z.object({
@@ -102,6 +104,7 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
         stripFinalNewline: false,
       });
       child.catch(() => undefined); // the outcome is read from 'exit' below; never leave a rejection unhandled
+      if (child.pid) deps.processes?.record(child.pid, a.command);
       const output = new OutputBuffer();
       const drained = new Promise<void>((resolve) => {
         if (!child.all) return resolve();
@@ -129,6 +132,7 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
         await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, DRAIN_MS))]);
         const reason = ended.reason;
         if (reason && child.pid) await killProcessGroup(child.pid, 0); // make sure the group is gone before reporting
+        if (child.pid) deps.processes?.forget(child.pid);
         if (exit.error && exit.code === null && !reason) throw new ToolError(`The command could not start: ${exit.error.message}`);
         const body = output.text();
         const parts = [body === '' ? '(no output)' : body.replace(/\n$/, '')];
