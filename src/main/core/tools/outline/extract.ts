@@ -44,8 +44,12 @@ export function oneLine(text: string): string {
 /** Text of the node up to its body (or its first line when it has no body field). */
 export function signatureOf(node: Node, body: Node | null): string {
   const text = node.text;
-  if (body && body.startIndex > node.startIndex) return oneLine(text.slice(0, body.startIndex - node.startIndex)).replace(/[{:=]\s*$/, '').trim() || oneLine(text.split('\n')[0]!);
-  return oneLine(text.split('\n')[0]!);
+  const firstLine = () => {
+    const nl = text.indexOf('\n'); // not split(): a big node's text is long, only its first line matters
+    return oneLine(nl === -1 ? text : text.slice(0, nl));
+  };
+  if (body && body.startIndex > node.startIndex) return oneLine(text.slice(0, body.startIndex - node.startIndex)).replace(/[{:=]\s*$/, '').trim() || firstLine();
+  return firstLine();
 }
 
 export function defaultName(node: Node): string | null {
@@ -56,6 +60,8 @@ export function defaultName(node: Node): string | null {
 
 /** For C-style declarators (`*foo(int)`), the identifier inside. */
 export function innermostName(node: Node): string {
+  // Most names are leaves (identifier, type_identifier, …): skip the field lookups, each one a wasm call.
+  if (/identifier$|^constant$|^name$|^string$|^word$/.test(node.type)) return node.text;
   let current: Node | null = node;
   for (let i = 0; current && i < 8; i++) {
     const inner: Node | null = current.childForFieldName('declarator') ?? current.childForFieldName('name');
