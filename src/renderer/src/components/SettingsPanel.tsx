@@ -19,9 +19,12 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     setModels(m.models);
     setModelDraft((d) => ({ ...d, providerId: d.providerId || p.providers[0]?.id || 0 }));
   };
-  const run = (work: () => Promise<unknown>) => {
+  const run = (work: () => Promise<unknown>, after?: () => void) => {
     setError(null);
-    work().then(reload, (e: Error) => setError(e.message));
+    work().then(() => {
+      after?.();
+      return reload();
+    }, (e: Error) => setError(e.message));
   };
   useEffect(() => void reload().catch((e: Error) => setError(e.message)), []);
 
@@ -46,7 +49,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           ))}
         </tbody>
       </table>
-      <form className="settings-form" onSubmit={(e) => { e.preventDefault(); run(() => skald.providers.create({ kind: draft.kind, name: draft.name, ...(draft.baseUrl ? { baseUrl: draft.baseUrl } : {}), ...(draft.apiKey ? { apiKey: draft.apiKey } : {}) })); }}>
+      <form className="settings-form" onSubmit={(e) => { e.preventDefault(); run(() => skald.providers.create({ kind: draft.kind, name: draft.name, ...(draft.baseUrl ? { baseUrl: draft.baseUrl } : {}), ...(draft.apiKey ? { apiKey: draft.apiKey } : {}) }), () => setDraft({ kind: draft.kind, name: '', baseUrl: '', apiKey: '' })); }}>
         <select value={draft.kind} onChange={(e) => setDraft({ ...draft, kind: e.target.value as ProviderKind })}>
           {PROVIDER_KINDS.map((k) => <option key={k} value={k}>{k}</option>)}
         </select>
@@ -72,7 +75,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           ))}
         </tbody>
       </table>
-      <form className="settings-form" onSubmit={(e) => { e.preventDefault(); run(() => skald.models.create({ providerId: modelDraft.providerId, modelId: modelDraft.modelId, ...(modelDraft.displayName ? { displayName: modelDraft.displayName } : {}) })); }}>
+      <form className="settings-form" onSubmit={(e) => { e.preventDefault(); run(() => skald.models.create({ providerId: modelDraft.providerId, modelId: modelDraft.modelId, ...(modelDraft.displayName ? { displayName: modelDraft.displayName } : {}) }), () => setModelDraft({ ...modelDraft, modelId: '', displayName: '' })); }}>
         <select value={modelDraft.providerId} onChange={(e) => setModelDraft({ ...modelDraft, providerId: Number(e.target.value) })}>
           {providers.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
         </select>
