@@ -45,7 +45,12 @@ export class ShellAnalyzer {
   }
 
   analyze(command: string, workdir: string, redirectOk: RedirectCheck): ShellAnalysis {
-    const tree = this.parser?.parse(command) ?? null;
+    let tree: ReturnType<Parser['parse']> = null;
+    try {
+      tree = this.parser?.parse(command) ?? null;
+    } catch {
+      tree = null; // a parser failure is a parse failure: never an allow
+    }
     if (!tree) return roughSplit(command, 'the shell grammar is not available');
     try {
       const root = tree.rootNode;
