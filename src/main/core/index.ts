@@ -90,6 +90,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     handlers,
     start() {
       sessions.resumeAll();
+      // An Inbox decision for a call no turn waits on (its turn was stopped): the session picks it up now.
+      approval.pending.onDidResolveWithoutWaiter(({ sessionId }) => void sessions.resumeSession(sessionId));
     },
     async dispose() {
       await sessions.stopAll();

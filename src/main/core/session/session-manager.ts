@@ -48,6 +48,7 @@ interface ActiveTurn {
 }
 
 const INTERRUPTED_MOVED_ON = 'Interrupted when the app stopped, and not re-run: the conversation moved on.';
+const STOPPED_WHILE_PENDING = 'Not run: the turn was stopped while this call waited for approval.';
 
 export class SessionManager {
   readonly store: SessionStore;
@@ -178,24 +179,30 @@ export class SessionManager {
    * gate with the current rules; side-effecting ones wait for the user's re-run. Queued messages become history.
    */
   resumeAll(): void {
-    const bySession = new Map<number, ReturnType<SessionStore['activeTools']>>();
-    for (const row of this.store.activeTools()) bySession.set(row.session_id, [...(bySession.get(row.session_id) ?? []), row]);
-    for (const [sessionId, rows] of bySession) {
-      this.store.unqueueAll(sessionId);
-      const emit = this.emitter(sessionId);
-      this.startTurn(sessionId, async (env) => {
-        const resumeEnv = { ...env, isResume: true };
-        for (const row of rows) {
-          const canRerun = row.status === 'pending' || this.deps.tools.isIdempotent(row.name);
-          if (!canRerun) {
-            emit({ type: 'tool_interrupted', tool_call_id: row.tool_call_id });
-            continue;
-          }
-          if ((await executeCall(resumeEnv, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled') return 'cancelled';
+    const sessions = new Set(this.store.activeTools().map((row) => row.session_id));
+    for (const sessionId of sessions) this.resumeSession(sessionId);
+  }
+
+  /** Resumes one session's unfinished calls, unless a turn already runs there (it will reach them itself). */
+  resumeSession(sessionId: number): boolean {
+    if (this.isRunning(sessionId)) return false;
+    const rows = this.store.activeTools().filter((row) => row.session_id === sessionId);
+    if (rows.length === 0) return false;
+    this.store.unqueueAll(sessionId);
+    const emit = this.emitter(sessionId);
+    this.startTurn(sessionId, async (env) => {
+      const resumeEnv = { ...env, isResume: true };
+      for (const row of rows) {
+        const canRerun = row.status === 'pending' || this.deps.tools.isIdempotent(row.name);
+        if (!canRerun) {
+          emit({ type: 'tool_interrupted', tool_call_id: row.tool_call_id });
+          continue;
         }
-        return this.hasUnfinishedCalls(sessionId) ? 'done' : runTurn(env);
-      });
-    }
+        if ((await executeCall(resumeEnv, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled') return 'cancelled';
+      }
+      return this.hasUnfinishedCalls(sessionId) ? 'done' : runTurn(env);
+    });
+    return true;
   }
 
   private hasUnfinishedCalls(sessionId: number): boolean {
@@ -204,10 +211,16 @@ export class SessionManager {
 
   /** A new message moves on past calls a crash interrupted: they end `failed`, so the model sees why. */
   private failInterrupted(sessionId: number): void {
+    const emit = this.emitter(sessionId);
     for (const row of this.store.activeTools()) {
-      if (row.session_id === sessionId && row.status === 'running') {
+      if (row.session_id !== sessionId) continue;
+      if (row.status === 'running') {
         this.store.finishTool(row.tool_call_id, 'failed', INTERRUPTED_MOVED_ON);
-        this.emitter(sessionId)({ type: 'tool_error', tool_call_id: row.tool_call_id, error: INTERRUPTED_MOVED_ON });
+        emit({ type: 'tool_error', tool_call_id: row.tool_call_id, error: INTERRUPTED_MOVED_ON });
+      } else if (this.deps.pendingOf(row.tool_call_id) === null) {
+        // Its approval was withdrawn by /stop: nobody can approve it any more, so it ends as cancelled.
+        this.store.finishTool(row.tool_call_id, 'cancelled', STOPPED_WHILE_PENDING);
+        emit({ type: 'tool_cancelled', tool_call_id: row.tool_call_id, note: STOPPED_WHILE_PENDING });
       }
     }
   }

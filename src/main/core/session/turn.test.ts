@@ -167,3 +167,20 @@ describe('/compact', () => {
     expect((await h.call('chat:history', { sessionId })).messages.map((m) => m.content)).toContain('question 0');
   });
 });
+
+describe('/stop while a call waits for approval', () => {
+  it('withdraws the approval; the next message ends that call as cancelled and the model sees why', async () => {
+    h = await startHarness({ turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'c.txt', content: 'C' } }] }, { text: 'fine' }] });
+    const sessionId = await h.newSession();
+    await h.call('chat:send', { sessionId, content: 'write c' });
+    const pending = await h.waitForEvent('pending_write');
+    await h.call('chat:stop', { sessionId });
+    await h.waitForEvent('cancelled');
+    await expect(h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: pending.args_hash })).rejects.toThrow();
+    await h.sendAndSettle(sessionId, 'never mind');
+    const card = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools)[0]!;
+    expect(card.status).toBe('cancelled');
+    expect(JSON.stringify(h.llm.requests.at(-1)!.body)).toContain('stopped while this call waited for approval');
+    expect(existsSync(join(h.workspace, 'c.txt'))).toBe(false);
+  });
+});
