@@ -98,3 +98,31 @@ describe('states and their DB statuses', () => {
     });
   });
 });
+
+describe('bespoke stop (extension point)', () => {
+  it('a tool can return its own execution whose stop also tears down remote work', async () => {
+    const { defineTool } = await import('./define-tool');
+    const { z } = await import('zod');
+    const remote = { interrupted: 0 };
+    class RemoteExecution extends SimpleExecution {
+      override async stop(): Promise<void> {
+        remote.interrupted++; // e.g. POST /interrupt to the image server
+        await super.stop();
+      }
+    }
+    const tool = defineTool({
+      name: 'remote_job',
+      description: 'long remote job',
+      input: z.object({}),
+      category: 'config',
+      executeAsync: (_a, _ctx, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted'))),
+      run: (args, ctx, self) => new RemoteExecution(() => self.executeAsync(args, ctx), ctx.signal),
+    });
+    const cancel = new AbortController();
+    const ctx = { workingDir: '/', workspaceDir: '/', signal: cancel.signal, log: () => undefined };
+    const done = driveExecution(tool.run({}, ctx), cancel.signal);
+    cancel.abort();
+    expect((await done).kind).toBe('cancelled');
+    expect(remote.interrupted).toBe(1);
+  });
+});

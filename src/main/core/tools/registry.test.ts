@@ -137,6 +137,19 @@ describe('ToolRegistry', () => {
   });
 });
 
+describe('restart', () => {
+  it('asks the injected shell to restart, after its result is out', async () => {
+    const ws = makeWorkspace();
+    dirs.push(ws.base);
+    let restarts = 0;
+    const registry = createToolRegistry(createBuiltinTools({ requestRestart: () => restarts++ }));
+    expect(await registry.dispatch('restart', {}, ws.ctx)).toBe('Restarting the app now.');
+    expect(restarts).toBe(0); // deferred one tick, so the result is recorded first
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(restarts).toBe(1);
+  });
+});
+
 describe('ToolCatalog and ToolDiscovery', () => {
   it('lists built-in + synthetic + MCP + discovered, and discovery upserts each new name once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-disc-'));

@@ -2,6 +2,10 @@
  * The tool definition and the live execution handle (tools.md "Tool Trait", "Tool execution lifecycle").
  * A `Tool` is a catalogue entry; `run()` starts one `ToolExecution` that owns its state and its stop.
  * An execution never touches the database or the bridge: the session driver mirrors its state.
+ * Built-in tools are made with `defineTool` (define-tool.ts): sync ones give `execute`, async ones
+ * `executeAsync`; the default `run()` is a `SimpleExecution` (execution.ts).
+ * Error convention: bad arguments, refused or missing paths, non-unique edits → the execution completes as
+ * `failed` with a message written for the model; nothing on disk changes. A tool never throws out of `run`/`wait`.
  */
 import type { z } from 'zod';
 import type { LabelLength } from '../../../shared/labels';

@@ -2,7 +2,7 @@
  * Every fs tool against a real temp workspace: the happy path, and each kind of bad input (wrong or missing
  * argument, missing path, non-unique edit) coming back as a readable `failed` outcome with the disk unchanged.
  */
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, runTool, type TestWorkspace } from '../_testing/workspace';
@@ -72,6 +72,14 @@ describe('write_file', () => {
     ws.write('dir/x', '1');
     expect(await failed(writeFileTool, { path: 'dir', content: 'x' }, ws.ctx)).toMatch(/folder/);
     expect(await ok(listFilesTool, { path: 'dir' }, ws.ctx)).toBe('x\n[1 entry]');
+  });
+
+  it('leaves no temp files behind, after successes and refusals alike', async () => {
+    for (let i = 0; i < 20; i++) await ok(writeFileTool, { path: 'd/x.txt', content: `v${i}` }, ws.ctx);
+    await failed(writeFileTool, { path: 'd/.git/hooks/pre-commit', content: 'x' }, ws.ctx);
+    await failed(writeFileTool, { path: 'd', content: 'x' }, ws.ctx);
+    expect(readdirSync(join(ws.root, 'd'))).toEqual(['x.txt']);
+    expect(read('d/x.txt')).toBe('v19');
   });
 
   it('requires content', async () => {
