@@ -111,6 +111,13 @@ test('a rejected write is not written and the model is told why', async ({ page 
   await page.getByTestId('composer').fill('Write evil.txt');
   await page.getByTestId('send').click();
   const card = page.getByTestId('approval-card');
+  await expect(card).toBeVisible();
+  // The same call waits in the Inbox, with its badge.
+  await expect(page.getByTestId('open-inbox')).toContainText('(1)');
+  await page.getByTestId('open-inbox').click();
+  await expect(page.getByTestId('inbox-item')).toContainText('write_file');
+  await page.screenshot({ path: screenshotPath('05-inbox') });
+  await page.getByTestId('inbox').getByRole('button', { name: 'Close' }).click();
   await card.getByLabel('Reject reason').fill('not today');
   await card.getByRole('button', { name: 'Reject' }).click();
   await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]')).toHaveAttribute('data-status', 'rejected');

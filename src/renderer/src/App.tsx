@@ -4,6 +4,7 @@ import { useStore } from 'zustand';
 import { skald } from './bridge/skald';
 import { ChatView } from './components/ChatView';
 import { SessionList } from './components/SessionList';
+import { InboxPanel } from './components/InboxPanel';
 import { SettingsPanel } from './components/SettingsPanel';
 import { ViewerPanel } from './components/ViewerPanel';
 import { chat } from './stores/chat-store';
@@ -17,6 +18,8 @@ export function App() {
   const [error, setError] = useState<string | null>(null);
   const activeId = useStore(sessionsStore, (s) => s.activeId);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [inboxOpen, setInboxOpen] = useState(false);
+  const [waiting, setWaiting] = useState(0);
 
   useEffect(() => {
     skald.app.info({}).then(setInfo, (e: Error) => setError(e.message));
@@ -30,9 +33,16 @@ export function App() {
       if (event.type === 'turn_running' || event.type === 'user_message') void refreshSessions();
     });
     const offViewer = skald.on.viewer((event) => showInViewer(event.path, event.tool_call_id));
+    // The badge: refreshed on every Inbox event and every 10 s (reference-facts.md §7).
+    const badge = () => void skald.inbox.list({}).then((i) => setWaiting(i.total), () => {});
+    badge();
+    const offInbox = skald.on.inbox(badge);
+    const timer = setInterval(badge, 10_000);
     return () => {
       offChat();
       offViewer();
+      offInbox();
+      clearInterval(timer);
     };
   }, []);
 
@@ -47,8 +57,12 @@ export function App() {
         )}
         {error && <span className="error">{error}</span>}
         <span className="header-spacer" />
+        <button data-testid="open-inbox" onClick={() => setInboxOpen(true)}>
+          Inbox{waiting ? ` (${waiting})` : ''}
+        </button>
         <button data-testid="open-settings" onClick={() => setSettingsOpen(true)}>Settings</button>
       </header>
+      {inboxOpen && <InboxPanel onClose={() => setInboxOpen(false)} />}
       {settingsOpen && (
         <SettingsPanel
           onClose={() => {
