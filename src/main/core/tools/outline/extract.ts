@@ -25,6 +25,8 @@ export interface LanguageSpec {
   containers?: ReadonlySet<string>;
   /** Node types that group top-level nodes without being definitions (e.g. a YAML document). */
   transparent?: ReadonlySet<string>;
+  /** Node types `custom` applies to; absent = every node (slow path for the whole language). */
+  customTypes?: ReadonlySet<string>;
   /** Overrides for languages whose definitions are not plain node types (Elixir calls, JSON keys …). */
   custom?: (node: Node, depth: number, recurse: (body: Node, depth: number) => OutlineItem[]) => OutlineItem[] | null;
   /** The name of a definition when there is no `name` field. */
@@ -71,26 +73,35 @@ export function innermostName(node: Node): string {
   return (current ?? node).text;
 }
 
-export function outlineTree(root: Node, spec: LanguageSpec): OutlineItem[] {
+const LEAF_NAME = /identifier$|^constant$|^name$|^word$/;
+
+/**
+ * Two paths over the same tables. The fast one walks a TreeCursor and slices names and signatures out of the
+ * source: no `Node` object is created per definition (creating and marshalling nodes across the wasm boundary
+ * was most of the outline's time). Languages with hooks (`nameOf`, `bodyOf`, `custom`) take the `Node` path for
+ * the nodes the hooks concern.
+ */
+export function outlineTree(root: Node, spec: LanguageSpec, source: string): OutlineItem[] {
   const bodyOf = spec.bodyOf ?? ((n: Node) => n.childForFieldName('body'));
   const nameOf = spec.nameOf ?? defaultName;
+  const hasDefHooks = spec.nameOf !== undefined || spec.bodyOf !== undefined;
 
-  const visit = (node: Node, depth: number, out: OutlineItem[]): void => {
-    if (spec.custom) {
-      const custom = spec.custom(node, depth, members);
+  const visitNode = (node: Node, depth: number, out: OutlineItem[]): void => {
+    if (spec.custom && (!spec.customTypes || spec.customTypes.has(node.type))) {
+      const custom = spec.custom(node, depth, membersOfNode);
       if (custom) {
         out.push(...custom);
         return;
       }
     }
     if (spec.transparent?.has(node.type)) {
-      for (const child of node.namedChildren) visit(child, depth, out);
+      for (const child of node.namedChildren) visitNode(child, depth, out);
       return;
     }
     if (spec.wrappers && node.type in spec.wrappers) {
       const field = spec.wrappers[node.type];
       const inner = field ? node.childrenForFieldName(field) : node.namedChildren;
-      for (const child of inner) visit(child, depth, out);
+      for (const child of inner) visitNode(child, depth, out);
       return;
     }
     const kind = spec.defs[node.type];
@@ -104,15 +115,80 @@ export function outlineTree(root: Node, spec: LanguageSpec): OutlineItem[] {
       line: node.startPosition.row + 1,
       endLine: node.endPosition.row + 1,
       signature: signatureOf(node, body),
-      children: body && spec.containers?.has(kind) && depth < MAX_DEPTH ? members(body, depth + 1) : [],
+      children: body && spec.containers?.has(kind) && depth < MAX_DEPTH ? membersOfNode(body, depth + 1) : [],
     });
   };
 
-  const members = (body: Node, depth: number): OutlineItem[] => {
+  const membersOfNode = (body: Node, depth: number): OutlineItem[] => {
     const out: OutlineItem[] = [];
-    for (const child of body.namedChildren) visit(child, depth, out);
+    for (const child of body.namedChildren) visitNode(child, depth, out);
     return out;
   };
 
-  return members(root, 0);
+  const cursor = root.walk();
+
+  /** Named children of the node under the cursor, each visited with the cursor on it; the cursor comes back. */
+  const eachChild = (fn: () => void, field: string | null = null): void => {
+    if (!cursor.gotoFirstChild()) return;
+    do {
+      if (cursor.nodeIsNamed && (field === null || cursor.currentFieldName === field)) fn();
+    } while (cursor.gotoNextSibling());
+    cursor.gotoParent();
+  };
+
+  const visitCursor = (depth: number, out: OutlineItem[]): void => {
+    const type = cursor.nodeType;
+    if (spec.custom && (!spec.customTypes || spec.customTypes.has(type))) {
+      visitNode(cursor.currentNode, depth, out);
+      return;
+    }
+    if (spec.transparent?.has(type)) return eachChild(() => visitCursor(depth, out));
+    if (spec.wrappers && type in spec.wrappers) return eachChild(() => visitCursor(depth, out), spec.wrappers[type] ?? null);
+    const kind = spec.defs[type];
+    if (!kind) return;
+    if (hasDefHooks) return visitNode(cursor.currentNode, depth, out);
+    const start = cursor.startIndex;
+    const end = cursor.endIndex;
+    const line = cursor.startPosition.row + 1;
+    const endLine = cursor.endPosition.row + 1;
+    let name: string | null = null;
+    let bodyStart = -1;
+    let children: OutlineItem[] = [];
+    if (cursor.gotoFirstChild()) {
+      do {
+        const field = cursor.currentFieldName;
+        if ((field === 'name' || field === 'property') && name === null) {
+          name = LEAF_NAME.test(cursor.nodeType) ? source.slice(cursor.startIndex, cursor.endIndex) : innermostName(cursor.currentNode);
+        } else if (field === 'body' && bodyStart < 0) {
+          bodyStart = cursor.startIndex;
+          if (spec.containers?.has(kind) && depth < MAX_DEPTH) children = membersOfCursor(depth + 1);
+        }
+      } while (cursor.gotoNextSibling());
+      cursor.gotoParent();
+    }
+    if (!name) return;
+    out.push({ kind, name, line, endLine, signature: signatureFromSource(source, start, end, bodyStart), children });
+  };
+
+  const membersOfCursor = (depth: number): OutlineItem[] => {
+    const out: OutlineItem[] = [];
+    eachChild(() => visitCursor(depth, out));
+    return out;
+  };
+
+  try {
+    return membersOfCursor(0);
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** `signatureOf` on source offsets: the text up to the body, else the first line. */
+function signatureFromSource(source: string, start: number, end: number, bodyStart: number): string {
+  const firstLine = () => {
+    const nl = source.indexOf('\n', start);
+    return oneLine(source.slice(start, nl === -1 || nl > end ? end : nl));
+  };
+  if (bodyStart > start) return oneLine(source.slice(start, bodyStart)).replace(/[{:=]\s*$/, '').trim() || firstLine();
+  return firstLine();
 }

@@ -52,7 +52,7 @@ export async function outlineOf(text: string, ext: string): Promise<Outline | nu
       const tree = parser.parse(text);
       if (!tree) throw new ToolError('The parser gave up on this file.');
       try {
-        return { backend: 'tree-sitter', language: grammar, items: outlineTree(tree.rootNode, LANGUAGE_SPECS[grammar]) };
+        return { backend: 'tree-sitter', language: grammar, items: outlineTree(tree.rootNode, LANGUAGE_SPECS[grammar], text) };
       } finally {
         tree.delete(); // wasm memory is not garbage-collected
       }

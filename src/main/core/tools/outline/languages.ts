@@ -75,8 +75,9 @@ const jsLike = (isTs: boolean): LanguageSpec => ({
   // `namespace N {}` parses as an expression statement around `internal_module`.
   wrappers: { export_statement: null, ambient_declaration: null, expression_statement: null },
   containers: set('class', 'namespace', 'module'),
-  custom: (node) => (node.type === 'lexical_declaration' || node.type === 'variable_declaration' ? variableItems(node) : null),
-  nameOf: (node) => (node.type === 'field_definition' ? (node.childForFieldName('property')?.text ?? null) : defaultName(node)),
+  customTypes: set('lexical_declaration', 'variable_declaration'),
+  custom: (node) => variableItems(node),
+  // No `nameOf`: the fast path takes the `name` field, or `property` (a JS class field).
 });
 
 const go: LanguageSpec = {
