@@ -10,10 +10,12 @@
  * - JS (fallback): the policy facade's `walk` + `SearchReader` + `matchingLines`, streaming, stops early.
  * Neither engine follows symlinks while searching (ripgrep's default; the JS engine skips them to match).
  * Limits: ripgrep's regex dialect is Rust's; a pattern valid in both but with different meaning (`\d` is Unicode
- * in Rust) may match slightly differently across engines.
+ * in Rust) may match slightly differently across engines. Binary detection differs at the edges (the JS engine
+ * looks for NUL in the first 8 KB, ripgrep in what it has read so far).
  */
 import { execa } from 'execa';
 import { kindAt, looksBinary, SearchReader, SKIP_DIRS, walk } from '../_policy/fs';
+import { SECRETS_DIR } from '../_policy/guard';
 import { globMatcher, matchingLines, mayMatch, type Matcher } from './search-engine';
 
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
@@ -87,6 +89,7 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
   args.push(q.countsOnly ? '--count' : '--line-number', '--no-heading');
   if (q.caseInsensitive) args.push('--ignore-case');
   for (const dir of SKIP_DIRS) args.push('--iglob', `!${dir}/`);
+  args.push('--iglob', `!${SECRETS_DIR}`); // the walk skips a *file* named secrets too
   if (q.glob) args.push('--glob', q.glob);
   args.push('--regexp', q.pattern, '--', isFile ? root : '.');
   const result = await execa(rgPath, args, {

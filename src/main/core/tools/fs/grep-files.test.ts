@@ -73,7 +73,7 @@ for (const [engine, grepFilesTool] of ENGINES) describe(`grep_files (${engine} e
 
 describe('the two engines agree', () => {
   it('same results, same order, on a tree with tricky names, hidden files, CRLF and skipped folders', async () => {
-    const names = ['a.txt', 'a/b.txt', 'a-b/c.txt', 'a.b/d.txt', '.hidden/e.txt', 'Z/f.txt', 'z/g.txt', 'node_modules/m/h.txt', 'deep/x/y/z/i.txt', 'secrets/s.txt', 'space name/j.txt'];
+    const names = ['a.txt', 'a/b.txt', 'a-b/c.txt', 'a.b/d.txt', '.hidden/e.txt', 'Z/f.txt', 'z/g.txt', 'node_modules/m/h.txt', 'deep/x/y/z/i.txt', 'secrets/s.txt', 'sub/Secrets', 'space name/j.txt', 'target.txt', 'target/t.txt'];
     for (const [i, n] of names.entries()) ws.write(n, `line one\r\nmatch ${i} here\nnope\nmatch again ${i}\n`);
     const [rg, js] = [ENGINES[0][1], ENGINES[1][1]];
     const queries = [
@@ -87,6 +87,8 @@ describe('the two engines agree', () => {
     const files = body(await ok(js, { pattern: 'match', output_mode: 'files_only' }, ws.ctx));
     expect(files).not.toContain('secrets/s.txt');
     expect(files).not.toContain('node_modules/m/h.txt');
+    expect(files).not.toContain('sub/Secrets');
+    expect(files).toContain('target.txt');
     expect(files).toContain('.hidden/e.txt');
     expect([...files].sort(compareRel)).toEqual(files);
   });
