@@ -3,7 +3,7 @@
  * The composition root calls `createToolRegistry(createBuiltinTools(deps))`; a test pins the exact set of names.
  */
 import { editFileTool } from './fs/edit-file';
-import { grepFilesTool } from './fs/grep-files';
+import { createGrepFilesTool, type GrepFilesDeps } from './fs/grep-files';
 import { insertAtLineTool } from './fs/insert-at-line';
 import { listFilesTool } from './fs/list-files';
 import { readFileTool } from './fs/read-file';
@@ -16,7 +16,7 @@ import { createExecuteCmdTool, type ExecuteCmdDeps } from './shell/execute-cmd';
 import { createRestartTool } from './shell/restart';
 import type { Tool } from './tool';
 
-export interface BuiltinToolDeps extends ExecuteCmdDeps {
+export interface BuiltinToolDeps extends ExecuteCmdDeps, GrepFilesDeps {
   /** What `restart` does: the desktop shell relaunches, the web shape re-executes itself. */
   requestRestart: () => void;
 }
@@ -30,7 +30,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps): Tool[] {
     insertAtLineTool,
     replaceLinesTool,
     searchFileTool,
-    grepFilesTool,
+    createGrepFilesTool(deps),
     getAstOutlineTool,
     createExecuteCmdTool(deps),
     createRestartTool(deps.requestRestart),
