@@ -40,7 +40,8 @@ function applyEdit(old: string | null, args: ToolArgs): string | null {
 function applyLines(old: string | null, name: string, args: ToolArgs): string | null {
   if (old === null) return null;
   const lines = old.split('\n');
-  const content = str(args.content) ?? str(args.text) ?? '';
+  // As the tools do: one trailing newline ends the last inserted line, it does not add an empty one.
+  const content = (str(args.content) ?? str(args.text) ?? '').replace(/\n$/, '');
   if (name === TN.INSERT_AT_LINE) {
     const line = int(args.line) ?? int(args.line_number);
     if (line === null) return null;
