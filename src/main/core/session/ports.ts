@@ -8,40 +8,12 @@ import type { RunContext } from '../../../shared/run-context';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { OpenAiToolDefinition, ToolArgs, ToolExecution, ToolRunContext } from '../tools/tool';
 
-/** Our own OpenAI-shape history, rebuilt from the database every round. */
-export type ChatMessage =
-  | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; tool_calls?: { id: string; name: string; arguments: string }[] }
-  | { role: 'tool'; tool_call_id: string; content: string };
-
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
-
-export interface LlmTurn {
-  text: string;
-  reasoning: string;
-  toolCalls: { id: string; name: string; arguments: string }[];
-  usage: { inputTokens: number; outputTokens: number };
-  cost: number | null;
-  modelId: string;
-  finishReason: string;
-}
+// The message, tool and round shapes are the LLM layer's own; the loop speaks them as they are.
+import type { ChatMessage, LlmTurn, StreamRoundRequest, ToolSpec } from '../llm/types';
+export type { ChatMessage, LlmTurn, StreamRoundRequest, ToolSpec };
 
 export interface ModelPort {
-  streamRound(request: {
-    modelSelection: 'auto' | string;
-    messages: ChatMessage[];
-    tools: ToolSpec[];
-    signal: AbortSignal;
-    onTextDelta: (text: string) => void;
-    onReasoningDelta: (text: string) => void;
-    onFallback?: (event: { from: string; to: string; reason: string }) => void;
-    onFailed?: (event: { tried: string[]; last_error: string }) => void;
-  }): Promise<LlmTurn>;
+  streamRound(request: StreamRoundRequest): Promise<LlmTurn>;
 }
 
 export interface ToolsPort {
