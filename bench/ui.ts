@@ -83,14 +83,15 @@ export async function run(): Promise<BenchRow[]> {
       observer.observe(document.body, { childList: true, subtree: true, characterData: true });
     }, `t${tokens - 1} `);
     const started = Date.now();
+    let lastEmitAt = 0;
     for (let i = 0; i < tokens; i++) {
       core.events.emit('chat', { type: 'text_delta', session_id: streamSession, round: 1, delta: `t${i} ` });
+      lastEmitAt = Date.now();
       if (i % 50 === 49) await new Promise((r) => setTimeout(r, Math.max(0, started + ((i + 1) * 1000) / 2_000 - Date.now())));
     }
-    const sentAt = Date.now();
     await page.waitForFunction(() => (window as unknown as { lastTokenAt?: number }).lastTokenAt !== undefined, undefined, { timeout: 10_000 });
-    const lag = (await page.evaluate(() => (window as unknown as { lastTokenAt: number }).lastTokenAt)) - sentAt;
-    const rate = tokens / ((sentAt - started) / 1000);
+    const lag = (await page.evaluate(() => (window as unknown as { lastTokenAt: number }).lastTokenAt)) - lastEmitAt;
+    const rate = tokens / ((lastEmitAt - started) / 1000);
 
     return [
       { name: '5,000-message session opens (median of 5)', ours: ms(openMedian), peer: '< 300 ms', target: '< 300 ms', pass: openMedian < 300 },
