@@ -18,7 +18,7 @@ import { createLlmServices, type LlmServices } from './llm/services';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
 import { ProcessRegistry } from './processes/process-registry';
 import { SessionManager } from './session/session-manager';
-import { createBuiltinTools, createToolRegistry, ToolDiscovery, type ToolRegistry } from './tools/index';
+import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
 
 export interface Core {
   readonly config: CoreConfig;
@@ -72,7 +72,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
 
   const handlers: BridgeHandlers = {
     ...createAppHandlers(config, events),
-    ...createApprovalHandlers({ approval }),
+    ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery }) }),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
     ...createChatHandlers(sessions, events),
   };

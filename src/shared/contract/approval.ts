@@ -81,6 +81,12 @@ export const BypassSchema = z.object({
   granted_at: z.number(),
 });
 
+export const ToolInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  category: z.union([z.enum(TOOL_CATEGORIES), z.literal('dynamic')]).nullable(),
+});
+
 export const InboxApprovalSchema = z.object({
   request_id: z.number(),
   session_id: z.number(),
@@ -154,6 +160,11 @@ export const approvalCalls = {
     z.object({ decision: DecisionSchema, trace: z.array(z.string()), hidden: z.boolean() }),
   ),
   /** The hard guards, shown as locked rows. */
+  /** Every tool a rule can name (tools.md ToolCatalog): built-in + synthetic, MCP, and any seen once (`dynamic`). */
+  'approval:listTools': defineCall(
+    z.object({}).strict(),
+    z.object({ built_in: z.array(ToolInfoSchema), mcp: z.array(ToolInfoSchema), dynamic: z.array(ToolInfoSchema) }),
+  ),
   'approval:listGuards': defineCall(z.object({}).strict(), z.object({ guards: z.array(GuardRowSchema) })),
   'approval:listBypasses': defineCall(z.object({ sessionId: id.optional() }).strict(), z.object({ bypasses: z.array(BypassSchema) })),
   'approval:revokeBypasses': defineCall(z.object({ sessionId: id }).strict(), z.object({ revoked: z.number() })),

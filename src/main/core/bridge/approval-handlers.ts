@@ -9,19 +9,22 @@ import { RunContextSchema } from '../../../shared/run-context';
 import { TN } from '../../../shared/tool-names';
 import { GUARD_LIST } from '../approval/guards';
 import type { ApprovalServices } from '../approval/index';
+import type { ToolCatalog } from '../tools/catalog';
 import type { BridgeHandlers } from './handlers';
 
 type ApprovalChannels =
   | 'approval:listGroups' | 'approval:createGroup' | 'approval:updateGroup' | 'approval:duplicateGroup' | 'approval:deleteGroup'
   | 'approval:listRules' | 'approval:createRule' | 'approval:updateRule' | 'approval:deleteRule'
-  | 'approval:explain' | 'approval:listGuards' | 'approval:listBypasses' | 'approval:revokeBypasses'
+  | 'approval:explain' | 'approval:listTools' | 'approval:listGuards' | 'approval:listBypasses' | 'approval:revokeBypasses'
   | 'inbox:list' | 'inbox:resolveApproval' | 'inbox:answerClarification';
 
 export interface ApprovalHandlerDeps {
   approval: Pick<ApprovalServices, 'rules' | 'gate' | 'pending' | 'bypass'>;
+  /** The Security page's tool list; absent in tests that only exercise rules. */
+  catalog?: Pick<ToolCatalog, 'listAll'>;
 }
 
-export function createApprovalHandlers({ approval }: ApprovalHandlerDeps): Pick<BridgeHandlers, ApprovalChannels> {
+export function createApprovalHandlers({ approval, catalog }: ApprovalHandlerDeps): Pick<BridgeHandlers, ApprovalChannels> {
   const { rules, gate, pending, bypass } = approval;
   const groupDto = (id: string) => rules.listGroups().find((g) => g.id === id)!;
   return {
@@ -54,6 +57,7 @@ export function createApprovalHandlers({ approval }: ApprovalHandlerDeps): Pick<
       const { decision, trace } = gate.explain(call);
       return { decision, trace, hidden: gate.isToolHidden(req.groupId ?? runContext.security_group, req.toolName) };
     },
+    'approval:listTools': () => catalog?.listAll() ?? { built_in: [], mcp: [], dynamic: [] },
     'approval:listGuards': () => ({ guards: GUARD_LIST.map((g) => ({ ...g, locked: true as const })) }),
     'approval:listBypasses': ({ sessionId }) => ({
       bypasses: bypass.list(sessionId).map((g) => ({ session_id: g.sessionId, scope: g.scope, expires_at: g.expiresAt, granted_at: g.grantedAt })),

@@ -184,3 +184,18 @@ describe('/stop while a call waits for approval', () => {
     expect(existsSync(join(h.workspace, 'c.txt'))).toBe(false);
   });
 });
+
+describe('approval:listTools', () => {
+  it('lists every tool a rule can name, with categories, and the offered tools are recorded as known', async () => {
+    h = await startHarness({ turns: [{ text: 'hi' }] });
+    await h.sendAndSettle(await h.newSession(), 'hello');
+    const tools = await h.call('approval:listTools', {});
+    const names = tools.built_in.map((t) => t.name);
+    expect(names).toEqual([...names].sort());
+    expect(tools.built_in.find((t) => t.name === 'read_file')).toMatchObject({ category: 'filesystem' });
+    expect(tools.built_in.find((t) => t.name === 'execute_cmd')).toMatchObject({ category: 'shell' });
+    expect(names).toContain('ask_user_clarification');
+    await expect.poll(() => (h.core.db.prepare("SELECT count(*) AS n FROM known_tools WHERE name = 'write_todos'").get() as { n: number }).n).toBe(1);
+    expect(JSON.stringify(h.llm.requests[0]!.body)).toContain('write_todos');
+  });
+});
