@@ -124,3 +124,19 @@ test('a rejected write is not written and the model is told why', async ({ page 
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Understood');
   expect(() => readFileSync(join(app.workspaceDir, 'evil.txt'))).toThrow();
 });
+
+test('the agent asks a question; the person answers with one click', async ({ page }) => {
+  await startLlm([
+    { toolCalls: [{ name: 'ask_user_clarification', arguments: { title: 'Pick a format', question: 'Markdown or **plain text**?', suggested_answers: ['Markdown', 'Plain text'] } }] },
+    { text: 'Markdown it is.' },
+  ]);
+  await page.goto(app.url);
+  await configureModel(page);
+  await page.getByTestId('composer').fill('Write notes');
+  await page.getByTestId('send').click();
+  const card = page.getByTestId('question-card');
+  await expect(card).toContainText('Pick a format');
+  await page.screenshot({ path: screenshotPath('06-question') });
+  await card.getByRole('button', { name: 'Markdown' }).click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Markdown it is.');
+});

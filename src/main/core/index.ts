@@ -66,7 +66,12 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const sessions = new SessionManager({
     db, events, tools, gate: approval.port, model: llm.client, models: llm.catalog,
     workspaceDir: config.workspaceDir, dataDir: config.dataDir, agentsDir: config.agentsDir ?? resolve('agents'),
-    pendingOf: (toolCallId) => approval.pending.list().approvals.find((a) => a.tool_call_id === toolCallId) ?? null,
+    pendingOf: (toolCallId) => {
+      const waiting = approval.pending.list();
+      const question = waiting.clarifications.find((c) => c.tool_call_id === toolCallId);
+      if (question) return { request_id: question.request_id, args_hash: '', old_content: null, new_content: null };
+      return waiting.approvals.find((a) => a.tool_call_id === toolCallId) ?? null;
+    },
     requestRestart, log, onToolsOffered: (offered) => discovery.observe(offered, (name) => tools.categoryOf(name)),
   });
 

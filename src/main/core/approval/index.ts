@@ -62,6 +62,17 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
         signal.removeEventListener('abort', onAbort);
       }
     },
+    requestClarification: async ({ signal, ...request }) => {
+      const { requestId, result } = pending.requestClarification(request);
+      const onAbort = () => pending.cancel(requestId);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        return await result;
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
     rejectText,
     cancelForSession: (sessionId) => pending.cancelForSession(sessionId),
   };

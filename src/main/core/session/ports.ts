@@ -68,6 +68,8 @@ export interface GatePort {
     newContent: string | null;
     signal: AbortSignal;
   }): Promise<ApprovalOutcome>;
+  /** Asks the person (chat card and Inbox); resolves with their answer. Rejects when the turn is stopped. */
+  requestClarification(request: { sessionId: number; toolCallId: string; title: string; question: string; suggestedAnswers: string[]; signal: AbortSignal }): Promise<string>;
   rejectText(note: string): string;
   cancelForSession(sessionId: number): void;
 }

@@ -75,12 +75,27 @@ const scratchpad = define({
 export const SYNTHETIC_TOOLS: readonly SyntheticTool[] = [showFile, writeTodos, scratchpad];
 const byName = new Map(SYNTHETIC_TOOLS.map((t) => [t.name, t]));
 
+/**
+ * `ask_user_clarification` (SPEC.md §3.8) waits for a person, so it is async and run by the call driver through
+ * the Inbox rather than here; only its schema lives with the others.
+ */
+export const clarificationTool = {
+  name: TN.ASK_USER_CLARIFICATION,
+  description:
+    'Ask the user a question and wait for the answer. Use it when a choice is theirs to make or the task is ambiguous; offer suggested answers when there are obvious options.',
+  input: z.object({
+    title: z.string().min(1).max(200).describe('A short title for the question.'),
+    question: z.string().min(1).max(20_000).describe('The question, in Markdown.'),
+    suggested_answers: z.array(z.string().max(500)).max(10).optional().describe('Answers the user can pick with one click.'),
+  }),
+};
+
 export function isSyntheticTool(name: string): boolean {
-  return byName.has(name);
+  return byName.has(name) || name === clarificationTool.name;
 }
 
 export function syntheticToolSpecs(): ToolSpec[] {
-  return SYNTHETIC_TOOLS.map((t) => {
+  return [...SYNTHETIC_TOOLS, clarificationTool].map((t) => {
     const { $schema: _drop, ...parameters } = z.toJSONSchema(t.input) as Record<string, unknown>;
     return { name: t.name, description: t.description, parameters };
   });

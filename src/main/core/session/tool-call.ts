@@ -12,7 +12,8 @@ import { driveExecution } from '../tools/execution';
 import type { ExecutionOutcome, ToolArgs } from '../tools/tool';
 import type { GateDecision, GatePort, ToolsPort } from './ports';
 import type { SessionStore } from './session-store';
-import { isSyntheticTool, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
+import { z } from 'zod';
+import { clarificationTool, isSyntheticTool, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
 import { previewWrite } from './write-preview';
 
 export interface CallEnv {
@@ -158,6 +159,7 @@ async function runApproved(env: CallEnv, call: { id: string; name: string }, arg
     env.requestRestart();
     return 'cancelled';
   }
+  if (call.name === clarificationTool.name) return askUser(env, call.id, args);
   if (isSyntheticTool(call.name)) {
     const r = runSyntheticTool(call.name, args, env.synthetic);
     return finish(env, call.id, r.ok ? { kind: 'completed', result: r.result } : { kind: 'failed', error: r.result }, call.name, path);
@@ -170,5 +172,19 @@ async function runApproved(env: CallEnv, call: { id: string; name: string }, arg
   } catch (error) {
     env.log('tool threw', { tool: call.name, error: String(error) });
     return finish(env, call.id, { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` }, call.name, path);
+  }
+}
+
+/** The question waits in the chat and the Inbox; a stop leaves the row `pending`, asked again on resume. */
+async function askUser(env: CallEnv, id: string, args: ToolArgs): Promise<CallOutcome> {
+  const parsed = clarificationTool.input.safeParse(args);
+  if (!parsed.success) return finish(env, id, { kind: 'failed', error: `Invalid arguments for ${clarificationTool.name}: ${z.prettifyError(parsed.error)}` }, clarificationTool.name, null);
+  const { title, question, suggested_answers } = parsed.data;
+  try {
+    const answer = await env.gate.requestClarification({ sessionId: env.sessionId, toolCallId: id, title, question, suggestedAnswers: suggested_answers ?? [], signal: env.signal });
+    env.store.setToolStatus(id, 'running');
+    return finish(env, id, { kind: 'completed', result: `The user answered: ${answer}` }, clarificationTool.name, null);
+  } catch {
+    return 'cancelled';
   }
 }

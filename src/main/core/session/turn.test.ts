@@ -199,3 +199,23 @@ describe('approval:listTools', () => {
     expect(JSON.stringify(h.llm.requests[0]!.body)).toContain('write_todos');
   });
 });
+
+describe('ask_user_clarification', () => {
+  it('waits in the chat and the Inbox without asking for approval first; the answer goes back to the model', async () => {
+    h = await startHarness({
+      turns: [{ toolCalls: [{ name: 'ask_user_clarification', arguments: { title: 'Which file?', question: 'Shall I use **a.txt**?', suggested_answers: ['yes', 'no'] } }] }, { text: 'Using a.txt.' }],
+    });
+    const sessionId = await h.newSession();
+    await h.call('chat:send', { sessionId, content: 'do it' });
+    const asked = await h.waitForEvent('agent_question');
+    expect(asked).toMatchObject({ title: 'Which file?', suggested_answers: ['yes', 'no'] });
+    expect(h.events.some((e) => e.type === 'approval_required' || e.type === 'pending_write')).toBe(false);
+    expect((await h.call('inbox:list', {})).clarifications).toHaveLength(1);
+    const card = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools)[0]!;
+    expect(card).toMatchObject({ status: 'pending', pending: { request_id: asked.request_id } });
+    await h.call('inbox:answerClarification', { requestId: asked.request_id, answer: 'yes' });
+    await h.waitForEvent('done');
+    expect(h.events.find((e) => e.type === 'tool_done')).toMatchObject({ result: 'The user answered: yes' });
+    expect(JSON.stringify(h.llm.requests[1]!.body)).toContain('The user answered: yes');
+  });
+});

@@ -5,6 +5,8 @@
 import { useState } from 'react';
 import type { ToolCard } from '../../../shared/contract/chat';
 import { ApprovalCard, type ApprovalDecision } from './ApprovalCard';
+import { TN } from '../../../shared/tool-names';
+import { QuestionCard } from './QuestionCard';
 
 const STATE_LABEL: Record<ToolCard['status'], string> = {
   running: 'running',
@@ -53,7 +55,8 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
         )}
       </div>
       {why && <div className="tool-why" data-testid="tool-why">{why}</div>}
-      {card.status === 'pending' && card.pending && <ApprovalCard card={card} onResolve={(d) => actions.resolve(card, d)} />}
+      {card.status === 'pending' && card.pending && card.name === TN.ASK_USER_CLARIFICATION && <QuestionCard card={card} />}
+      {card.status === 'pending' && card.pending && card.name !== TN.ASK_USER_CLARIFICATION && <ApprovalCard card={card} onResolve={(d) => actions.resolve(card, d)} />}
       {card.interrupted && (
         <div className="tool-interrupted">
           Interrupted when the app stopped. <button onClick={() => actions.rerun(card)}>Re-run</button>

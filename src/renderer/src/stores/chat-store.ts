@@ -78,6 +78,8 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
       return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: event.args_hash, old_content: c.pending?.old_content ?? null, new_content: c.pending?.new_content ?? null } })) };
     case 'pending_write':
       return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: event.args_hash, old_content: event.old_content, new_content: event.new_content } })) };
+    case 'agent_question':
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: '', old_content: null, new_content: null } })) };
     case 'approval_resolved':
       return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: event.approved ? 'running' : c.status, pending: null })) };
     case 'turn_running':

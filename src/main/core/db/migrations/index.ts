@@ -9,5 +9,6 @@ import { llmSchema } from './030-llm';
 import { sessionsSchema } from './040-sessions';
 import { summariesSchema } from './041-summaries';
 import { processesSchema } from './042-processes';
+import { sessionToolSeeds } from './043-session-tool-seeds';
 
-export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema, summariesSchema, processesSchema];
+export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema, summariesSchema, processesSchema, sessionToolSeeds];
