@@ -30,6 +30,9 @@ describe('seeds', () => {
       'activate_tools - allow @10',
       'show_file_to_user - allow @10',
       'image_generate - allow @10',
+      // Migration 043: the session's question and scratchpad tools.
+      'ask_user_clarification - allow @10',
+      'update_scratchpad - allow @10',
       '* - require @999999',
     ]);
     expect(k.rules.listGroups()).toMatchObject([{ id: 'default', is_default: true }]);
