@@ -3,33 +3,19 @@
  * to open it in the viewer. The model is the scripted LLM server speaking OpenAI's SSE over real HTTP; the app
  * is configured through the same bridge calls the settings page uses.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, screenshotPath, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+import { configureModel as configureModelViaBridge, startLlmProcess, type LlmProcess } from './scripted-llm';
 
-let llm: ChildProcess;
+let llm: LlmProcess | undefined;
 let llmUrl: string;
 let app: WebApp;
 
 async function startLlm(script: unknown[]): Promise<void> {
-  const file = join(app.dataDir, 'llm-script.json');
-  writeFileSync(file, JSON.stringify(script));
-  llm = spawn(process.execPath, ['--import', 'tsx', 'test/llm-server/cli.ts', '--port', '0', '--script', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-  llmUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`scripted LLM did not start: ${out}`)), 20_000);
-    llm.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    llm.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  });
+  llm = await startLlmProcess(app.dataDir, script);
+  llmUrl = llm.url;
 }
 
 /** As a person would: Settings → add a provider with its key → add a model. */
@@ -49,20 +35,14 @@ async function configureModelInSettings(page: Page): Promise<void> {
   await settings.getByRole('button', { name: 'Close' }).click();
 }
 
-async function configureModel(page: Page): Promise<void> {
-  await page.evaluate(async (baseUrl) => {
-    const s = window.skald!;
-    const { provider } = await s.providers.create({ kind: 'openai_compatible', name: 'scripted', baseUrl: `${baseUrl}/v1`, apiKey: 'test-key' });
-    await s.models.create({ providerId: provider.id, modelId: 'scripted-1', displayName: 'Scripted 1' });
-  }, llmUrl);
-}
+const configureModel = (page: Page) => configureModelViaBridge(page, llmUrl);
 
 test.beforeEach(async () => {
   app = await startWebApp();
 });
 
 test.afterEach(async () => {
-  llm?.kill('SIGTERM');
+  llm?.stop();
   await stopWebApp(app);
 });
 
