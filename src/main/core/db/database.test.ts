@@ -101,3 +101,10 @@ function runWriterAndKill(file: string, afterMs: number): Promise<number> {
     });
   });
 }
+
+describe('migration list', () => {
+  it('is written in ascending order, so a new migration is visibly appended above the rest', () => {
+    const versions = migrations.map((m) => m.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+  });
+});

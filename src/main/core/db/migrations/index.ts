@@ -1,6 +1,8 @@
 /**
- * Every schema migration, in one explicit list (no discovery). Version ranges by domain, so parallel work never
- * collides: 1–9 foundation, 10–19 tools, 20–29 approval, 30–39 llm/providers, 40–49 sessions, 50+ later domains.
+ * Every schema migration, in one explicit list (no discovery), in ascending order. The first parallel build used
+ * ranges by domain (1 foundation, 20 approval, 30 llm, 40+ sessions). From now on a new migration takes a number
+ * ABOVE every existing one: `user_version` is a high-water mark, so a lower number would be skipped on databases
+ * already past it.
  */
 import type { Migration } from '../migrate';
 import { foundationSchema } from './001-foundation';
