@@ -10,7 +10,7 @@ import type { ChatEventBody, HistoryMessage } from '../../../shared/contract/cha
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import type { Db } from '../db/database';
 import type { EventBus } from '../events';
-import { resolvePath } from '../tools/_policy/paths';
+import { canonicalizeForPolicy, pathUnder, resolvePath } from '../tools/_policy/paths';
 import { compactSession, latestSummary } from './compaction';
 import { historyMessages, type PendingInfo } from './history';
 import type { GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
@@ -117,6 +117,12 @@ export class SessionManager {
   setWorkingDirectory(sessionId: number, path: string): string {
     const absolute = resolvePath(path, this.workingDir(sessionId));
     if (!existsSync(absolute) || !statSync(absolute).isDirectory()) throw new BridgeError('bad_request', `Not a directory: ${absolute}`);
+    // The app's own data (database, settings, rules) is never a workspace; only its default workspace/ folder is.
+    const real = canonicalizeForPolicy(absolute, absolute);
+    const data = canonicalizeForPolicy(this.deps.dataDir, this.deps.dataDir);
+    if (pathUnder(real, data) && !pathUnder(real, canonicalizeForPolicy(this.deps.workspaceDir, this.deps.workspaceDir))) {
+      throw new BridgeError('bad_request', "The app's data folder cannot be a working directory.");
+    }
     this.store.setRunContext(sessionId, { ...this.runContext(sessionId), working_directory: absolute });
     return absolute;
   }
@@ -257,7 +263,7 @@ export class SessionManager {
       db: deps.db,
       sessionId,
       workingDir,
-      workspaceDir: deps.workspaceDir,
+      workspaceDir: workingDir,
       openFile: (path) => {
         emit({ type: 'open_file', path });
         deps.events.emit('viewer', { type: 'open_file', path, tool_call_id: null });
@@ -265,7 +271,9 @@ export class SessionManager {
     };
     const callEnv: CallEnv = {
       store: this.store, tools: deps.tools, gate: deps.gate, emit, sessionId, agentId: session.agent_id, source: session.source,
-      runContext, workingDir, workspaceDir: deps.workspaceDir, protectedRoots: [deps.dataDir], signal, synthetic,
+      // The session's working directory is the workspace its file tools are confined to (SPEC.md §1: chosen by
+      // the person; the data folder's workspace/ by default).
+      runContext, workingDir, workspaceDir: workingDir, protectedRoots: [deps.dataDir], signal, synthetic,
       requestRestart: deps.requestRestart, log: deps.log,
     };
     return {

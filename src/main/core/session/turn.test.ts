@@ -3,11 +3,11 @@
  * real tool registry on a temp workspace, the real gate and Inbox, real SQLite.
  */
 import { execSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
-import { cleanupTempDirs } from '../../../../test/helpers/temp';
+import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 
 let h: Harness;
 afterEach(async () => {
@@ -217,5 +217,26 @@ describe('ask_user_clarification', () => {
     await h.waitForEvent('done');
     expect(h.events.find((e) => e.type === 'tool_done')).toMatchObject({ result: 'The user answered: yes' });
     expect(JSON.stringify(h.llm.requests[1]!.body)).toContain('The user answered: yes');
+  });
+});
+
+describe('working directory', () => {
+  it('a chosen project folder outside the default workspace is where the file tools work', async () => {
+    const project = join(tempDir(), 'project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'README.md'), 'project readme\n');
+    h = await startHarness({ turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] }, { text: 'read it' }] });
+    const sessionId = await h.newSession();
+    expect((await h.call('chat:setWorkingDirectory', { sessionId, path: project })).working_directory).toBe(project);
+    const events = await h.sendAndSettle(sessionId, 'read the readme');
+    expect(events.find((e) => e.type === 'tool_done')).toMatchObject({ result: expect.stringContaining('project readme') });
+    expect(JSON.stringify(h.llm.requests[0]!.body)).toContain(`Working directory: ${project}`);
+  });
+
+  it("refuses the app's data folder as a working directory, and a missing folder", async () => {
+    h = await startHarness();
+    const sessionId = await h.newSession();
+    await expect(h.call('chat:setWorkingDirectory', { sessionId, path: h.dataDir })).rejects.toThrow(/data folder/);
+    await expect(h.call('chat:setWorkingDirectory', { sessionId, path: join(h.workspace, 'nope') })).rejects.toThrow(/Not a directory/);
   });
 });
