@@ -9,6 +9,7 @@ import { refreshSessions, sessionsStore } from '../stores/sessions-store';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { ModelPicker } from './ModelPicker';
+import { WorkingDirectory } from './WorkingDirectory';
 import type { ToolCardActions } from './ToolCardView';
 
 const actions: ToolCardActions = {
@@ -22,7 +23,7 @@ const actions: ToolCardActions = {
 
 export function ChatView({ sessionId }: { sessionId: number }) {
   const state = useStore(chat.store);
-  const model = useStore(sessionsStore, (s) => s.sessions.find((x) => x.id === sessionId)?.model ?? null);
+  const session = useStore(sessionsStore, (s) => s.sessions.find((x) => x.id === sessionId));
   useEffect(() => {
     void chat.open(sessionId);
   }, [sessionId]);
@@ -30,7 +31,8 @@ export function ChatView({ sessionId }: { sessionId: number }) {
     <section className="chat" data-testid="chat">
       <MessageList state={state} actions={actions} onNearTop={() => chat.loadOlder()} />
       <div className="chat-bar">
-        <ModelPicker sessionId={sessionId} current={model} onChanged={() => void refreshSessions()} />
+        <ModelPicker sessionId={sessionId} current={session?.model ?? null} onChanged={() => void refreshSessions()} />
+        <WorkingDirectory sessionId={sessionId} current={session?.working_directory ?? ''} onChanged={() => void refreshSessions()} />
       </div>
       <Composer running={state.running} onSend={(text) => chat.send(text)} onStop={() => void chat.stop()} />
     </section>

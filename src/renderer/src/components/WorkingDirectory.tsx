@@ -1,0 +1,23 @@
+/** The session's working directory: where relative paths resolve and the file tools may work. */
+import { useEffect, useState } from 'react';
+import { skald } from '../bridge/skald';
+
+export function WorkingDirectory({ sessionId, current, onChanged }: { sessionId: number; current: string; onChanged: () => void }) {
+  const [path, setPath] = useState(current);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setPath(current), [current]);
+  const apply = () => {
+    setError(null);
+    skald.chat.setWorkingDirectory({ sessionId, path }).then(onChanged, (e: Error) => setError(e.message));
+  };
+  return (
+    <label className="workdir">
+      <span className="muted small">Working directory</span>
+      <span className="workdir-row">
+        <input data-testid="workdir" value={path} onChange={(e) => setPath(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && apply()} />
+        {path !== current && <button onClick={apply}>Set</button>}
+      </span>
+      {error && <span className="error small">{error}</span>}
+    </label>
+  );
+}
