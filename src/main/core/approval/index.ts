@@ -46,33 +46,24 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
     db: deps.db, bypass, workspaceDir: deps.workspaceDir, emitSession: deps.emitSession, emitInbox: deps.emitInbox,
     categoryOf: deps.categoryOf, timeoutMs: deps.approvalTimeoutMs ?? null, now: deps.now,
   });
+  /** Waits for the person; the turn's abort signal withdraws the request (its row stays `pending`). */
+  const untilAnswered = async <T>({ requestId, result }: { requestId: number; result: Promise<T> }, signal: AbortSignal): Promise<T> => {
+    const onAbort = () => pending.cancel(requestId);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await result;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  };
   const port: GatePort = {
     check: (call) => gate.check(call),
     isHidden: (groupId, toolName) => gate.isToolHidden(groupId, toolName),
     argsHash: (args) => argsHash(args),
     recordDecision: (entry) => recordDecision(deps.db, entry),
-    requestApproval: async ({ signal, ...request }) => {
-      const { requestId, result } = pending.requestApproval(request);
-      const onAbort = () => pending.cancel(requestId);
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        return await result;
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-      }
-    },
-    requestClarification: async ({ signal, ...request }) => {
-      const { requestId, result } = pending.requestClarification(request);
-      const onAbort = () => pending.cancel(requestId);
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        return await result;
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-      }
-    },
+    requestApproval: ({ signal, ...request }) => untilAnswered(pending.requestApproval(request), signal),
+    requestClarification: ({ signal, ...request }) => untilAnswered(pending.requestClarification(request), signal),
     rejectText,
     cancelForSession: (sessionId) => pending.cancelForSession(sessionId),
   };

@@ -14,15 +14,20 @@ export interface PendingInfo {
   new_content: string | null;
 }
 
+/** A JSON column written by us; a damaged value reads as absent rather than breaking the history. */
+function parseStored<T>(raw: string | null): T | null {
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return null;
+  }
+}
+
 export function toolCard(row: ToolRow, tools: ToolsPort, isLive: boolean, pending: PendingInfo | null): ToolCard {
   const parsed = parseArguments(row.arguments);
   const args = parsed.ok ? parsed.args : {};
-  let decision: DecisionWhy | null = null;
-  try {
-    decision = row.decision ? (JSON.parse(row.decision) as DecisionWhy) : null;
-  } catch {
-    decision = null;
-  }
+  const decision = parseStored<DecisionWhy>(row.decision);
   return {
     tool_call_id: row.tool_call_id,
     message_id: row.message_id,
@@ -55,12 +60,7 @@ export function historyMessages(
     byMessage.set(row.message_id, list);
   }
   return messages.map((m) => {
-    let queued = false;
-    try {
-      queued = Boolean(m.metadata && (JSON.parse(m.metadata) as { queued?: number }).queued);
-    } catch {
-      queued = false;
-    }
+    const queued = Boolean(parseStored<{ queued?: number }>(m.metadata)?.queued);
     return {
       id: m.id,
       role: m.role,

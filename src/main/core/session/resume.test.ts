@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { startScriptedLlm, type ScriptedLlm } from '../../../../test/llm-server/index';
-import { INTERRUPTED_TEXT } from './context';
 
 const root = join(__dirname, '../../../..');
 let h: Harness | undefined;
@@ -85,6 +84,5 @@ describe('resume after a crash', () => {
     expect(body).toContain('Interrupted when the app stopped');
     const card = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === toolCallId)!;
     expect(card.status).toBe('failed');
-    expect(INTERRUPTED_TEXT).toMatch(/interrupted/);
   });
 });
