@@ -4,7 +4,7 @@
  * templates), and which definitions are containers whose members are listed one level down (class → methods).
  * Bodies are never included: a definition is shown by its signature, the text up to its body.
  */
-import type { Node } from 'web-tree-sitter';
+import type { Language, Node } from 'web-tree-sitter';
 
 export interface OutlineItem {
   kind: string;
@@ -39,7 +39,8 @@ const MAX_SIGNATURE = 200;
 export const MAX_DEPTH = 3;
 
 export function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Most signatures are already one line with single spaces: skip the replace (it allocates) for those.
+  const flat = (/\s\s|[\t\n\r\f\v]/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
   return flat.length > MAX_SIGNATURE ? `${flat.slice(0, MAX_SIGNATURE - 1)}…` : flat;
 }
 
@@ -84,7 +85,6 @@ const LEAF_NAME = /identifier$|^constant$|^name$|^word$/;
 export function outlineTree(root: Node, spec: LanguageSpec, source: string): OutlineItem[] {
   const bodyOf = spec.bodyOf ?? ((n: Node) => n.childForFieldName('body'));
   const nameOf = spec.nameOf ?? defaultName;
-  const hasDefHooks = spec.nameOf !== undefined || spec.bodyOf !== undefined;
 
   const visitNode = (node: Node, depth: number, out: OutlineItem[]): void => {
     if (spec.custom && (!spec.customTypes || spec.customTypes.has(node.type))) {
@@ -98,13 +98,13 @@ export function outlineTree(root: Node, spec: LanguageSpec, source: string): Out
       for (const child of node.namedChildren) visitNode(child, depth, out);
       return;
     }
-    if (spec.wrappers && node.type in spec.wrappers) {
+    if (spec.wrappers && Object.hasOwn(spec.wrappers, node.type)) {
       const field = spec.wrappers[node.type];
       const inner = field ? node.childrenForFieldName(field) : node.namedChildren;
       for (const child of inner) visitNode(child, depth, out);
       return;
     }
-    const kind = spec.defs[node.type];
+    const kind = Object.hasOwn(spec.defs, node.type) ? spec.defs[node.type] : undefined;
     if (!kind) return;
     const name = nameOf(node);
     if (name === null || name === '') return;
@@ -126,40 +126,35 @@ export function outlineTree(root: Node, spec: LanguageSpec, source: string): Out
   };
 
   const cursor = root.walk();
+  const lineOf = lineIndex(source);
+  const table = roleTable(root.tree.language, spec);
 
-  /** Named children of the node under the cursor, each visited with the cursor on it; the cursor comes back. */
-  const eachChild = (fn: () => void, field: string | null = null): void => {
+  /** Visits the named children (of `field`, when given) of the node under the cursor; the cursor comes back. */
+  const visitChildren = (depth: number, out: OutlineItem[], field: number | null): void => {
     if (!cursor.gotoFirstChild()) return;
     do {
-      if (cursor.nodeIsNamed && (field === null || cursor.currentFieldName === field)) fn();
+      // One wasm call per child: the type id says both what the node is and whether it is named.
+      const role = table.roles[cursor.nodeTypeId];
+      if (role !== undefined && (field === null || cursor.currentFieldId === field)) visitCursor(role, depth, out);
     } while (cursor.gotoNextSibling());
     cursor.gotoParent();
   };
 
-  const visitCursor = (depth: number, out: OutlineItem[]): void => {
-    const type = cursor.nodeType;
-    if (spec.custom && (!spec.customTypes || spec.customTypes.has(type))) {
-      visitNode(cursor.currentNode, depth, out);
-      return;
-    }
-    if (spec.transparent?.has(type)) return eachChild(() => visitCursor(depth, out));
-    if (spec.wrappers && type in spec.wrappers) return eachChild(() => visitCursor(depth, out), spec.wrappers[type] ?? null);
-    const kind = spec.defs[type];
-    if (!kind) return;
-    if (hasDefHooks) return visitNode(cursor.currentNode, depth, out);
+  const visitCursor = (role: Role, depth: number, out: OutlineItem[]): void => {
+    if (role.kind === 'node') return visitNode(cursor.currentNode, depth, out);
+    if (role.kind === 'through') return visitChildren(depth, out, role.field);
+    const kind = role.def;
     const start = cursor.startIndex;
     const end = cursor.endIndex;
-    const line = cursor.startPosition.row + 1;
-    const endLine = cursor.endPosition.row + 1;
     let name: string | null = null;
     let bodyStart = -1;
     let children: OutlineItem[] = [];
     if (cursor.gotoFirstChild()) {
       do {
-        const field = cursor.currentFieldName;
-        if ((field === 'name' || field === 'property') && name === null) {
-          name = LEAF_NAME.test(cursor.nodeType) ? source.slice(cursor.startIndex, cursor.endIndex) : innermostName(cursor.currentNode);
-        } else if (field === 'body' && bodyStart < 0) {
+        const field = cursor.currentFieldId;
+        if ((field === table.nameField || field === table.propertyField) && name === null) {
+          name = table.leafName[cursor.nodeTypeId] ? source.slice(cursor.startIndex, cursor.endIndex) : innermostName(cursor.currentNode);
+        } else if (field === table.bodyField && bodyStart < 0) {
           bodyStart = cursor.startIndex;
           if (spec.containers?.has(kind) && depth < MAX_DEPTH) children = membersOfCursor(depth + 1);
         }
@@ -167,12 +162,13 @@ export function outlineTree(root: Node, spec: LanguageSpec, source: string): Out
       cursor.gotoParent();
     }
     if (!name) return;
-    out.push({ kind, name, line, endLine, signature: signatureFromSource(source, start, end, bodyStart), children });
+    // Lines from offsets, in JS: two fewer wasm calls per definition than startPosition/endPosition.
+    out.push({ kind, name, line: lineOf(start), endLine: lineOf(end), signature: signatureFromSource(source, start, end, bodyStart), children });
   };
 
   const membersOfCursor = (depth: number): OutlineItem[] => {
     const out: OutlineItem[] = [];
-    eachChild(() => visitCursor(depth, out));
+    visitChildren(depth, out, null);
     return out;
   };
 
@@ -181,6 +177,71 @@ export function outlineTree(root: Node, spec: LanguageSpec, source: string): Out
   } finally {
     cursor.delete();
   }
+}
+
+/** What the cursor walk does with a named node type: hand it to the `Node` path, look through it, or outline it. */
+type Role = { kind: 'node' } | { kind: 'through'; field: number | null } | { kind: 'def'; def: string };
+
+interface RoleTable {
+  /** By node type id; undefined for anonymous types and named types the outline ignores. */
+  roles: (Role | undefined)[];
+  leafName: boolean[];
+  nameField: number | null;
+  propertyField: number | null;
+  bodyField: number | null;
+}
+
+const roleTables = new WeakMap<Language, WeakMap<LanguageSpec, RoleTable>>();
+
+/**
+ * The spec's string tables turned into arrays by type id, once per language. Built from every id (not
+ * `idForNodeType`), because an aliased node type has several ids with one name.
+ */
+function roleTable(language: Language, spec: LanguageSpec): RoleTable {
+  let bySpec = roleTables.get(language);
+  if (!bySpec) roleTables.set(language, (bySpec = new WeakMap()));
+  const cached = bySpec.get(spec);
+  if (cached) return cached;
+  const hasDefHooks = spec.nameOf !== undefined || spec.bodyOf !== undefined;
+  const table: RoleTable = {
+    roles: [],
+    leafName: [],
+    nameField: language.fieldIdForName('name'),
+    propertyField: language.fieldIdForName('property'),
+    bodyField: language.fieldIdForName('body'),
+  };
+  const field = (name: string | null) => (name === null ? null : (language.fieldIdForName(name) ?? -1));
+  for (let id = 0; id < language.nodeTypeCount; id++) {
+    const type = language.nodeTypeForId(id);
+    if (type === null) continue;
+    table.leafName[id] = LEAF_NAME.test(type);
+    if (!language.nodeTypeIsNamed(id)) continue;
+    if (spec.custom && (!spec.customTypes || spec.customTypes.has(type))) table.roles[id] = { kind: 'node' };
+    else if (spec.transparent?.has(type)) table.roles[id] = { kind: 'through', field: null };
+    else if (spec.wrappers && Object.hasOwn(spec.wrappers, type)) table.roles[id] = { kind: 'through', field: field(spec.wrappers[type] ?? null) };
+    else if (Object.hasOwn(spec.defs, type)) table.roles[id] = hasDefHooks ? { kind: 'node' } : { kind: 'def', def: spec.defs[type]! };
+  }
+  bySpec.set(spec, table);
+  return table;
+}
+
+/** The 1-based line of a string offset, by binary search over line starts (built on first use). */
+function lineIndex(source: string): (offset: number) => number {
+  let starts: number[] | null = null;
+  return (offset) => {
+    if (!starts) {
+      starts = [0];
+      for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+    }
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
 }
 
 /** `signatureOf` on source offsets: the text up to the body, else the first line. */

@@ -1,35 +1,23 @@
 /**
  * `get_ast_outline`: the top-level definitions of a source file (functions, classes, structs, methods one level
  * down) with line numbers and signatures, without bodies — a map of a file before reading it.
- * Backends: web-tree-sitter with the grammar packages' wasm (loaded once per grammar, parser reused) for every
+ * Backends: web-tree-sitter with the grammar packages' wasm, in worker threads (`outline-pool.ts`), for every
  * extension tools.md lists plus `.rs`; a text outline for `.kt .kts .swift .toml .md .sql`. Other extensions get a
  * clear "no outline" message. Files are capped at MAX_OUTLINE_BYTES.
  */
 import { extname } from 'node:path';
-import type { Parser } from 'web-tree-sitter';
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
-import { createParser, type GrammarId } from '../../treesitter/grammars';
 import { defineTool, ToolError } from '../define-tool';
 import { looksBinary, readCapped } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import { label, PATH_ALIASES, pathArg, pathField, shortPath } from '../fs/common';
-import { outlineTree, type OutlineItem } from './extract';
-import { GRAMMAR_OF_EXTENSION, LANGUAGE_SPECS } from './languages';
+import type { OutlineItem } from './extract';
+import { GRAMMAR_OF_EXTENSION } from './languages';
+import { outlinePool } from './outline-pool';
 import { TEXT_SPECS, textOutline } from './text-outline';
 
 export const MAX_OUTLINE_BYTES = 8 * 1024 * 1024;
-
-const parsers = new Map<GrammarId, Promise<Parser>>();
-function parserFor(id: GrammarId): Promise<Parser> {
-  let p = parsers.get(id);
-  if (!p) {
-    p = createParser(id);
-    p.catch(() => parsers.delete(id));
-    parsers.set(id, p);
-  }
-  return p;
-}
 
 export interface Outline {
   backend: 'tree-sitter' | 'text';
@@ -41,25 +29,18 @@ export interface Outline {
 export async function outlineOf(text: string, ext: string): Promise<Outline | null> {
   const lower = ext.toLowerCase();
   const grammar = GRAMMAR_OF_EXTENSION[lower];
+  let failure: string | null = null;
   if (grammar) {
-    let parser: Parser | null = null;
     try {
-      parser = await parserFor(grammar);
-    } catch {
-      parser = null; // grammar package missing: fall through to a text outline when one exists
-    }
-    if (parser) {
-      const tree = parser.parse(text);
-      if (!tree) throw new ToolError('The parser gave up on this file.');
-      try {
-        return { backend: 'tree-sitter', language: grammar, items: outlineTree(tree.rootNode, LANGUAGE_SPECS[grammar], text) };
-      } finally {
-        tree.delete(); // wasm memory is not garbage-collected
-      }
+      return { backend: 'tree-sitter', language: grammar, items: await outlinePool().outline(grammar, text) };
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error); // e.g. a grammar package missing
     }
   }
   const items = textOutline(text, lower);
-  return items ? { backend: 'text', language: lower.slice(1), items } : null;
+  if (items) return { backend: 'text', language: lower.slice(1), items };
+  if (failure) throw new ToolError(`tree-sitter could not outline this file: ${failure}`);
+  return null;
 }
 
 export function formatOutline(items: readonly OutlineItem[], depth = 0): string[] {

@@ -1,0 +1,197 @@
+/**
+ * Outlines are parsed in worker threads, for two reasons:
+ * - a big file's parse (tens of ms, over a second for the 8 MB cap) must not block the process that also serves
+ *   the window and the approval gate;
+ * - a big file is cut at top-level boundaries (`split.ts`) and its parts are parsed at the same time, one per core,
+ *   which is what brings a 10,000-line file under the SPEC's 50 ms on a 2-core machine.
+ * Workers start on first use and end after IDLE_MS without work, so an idle app holds no parser memory. When no
+ * worker can start (or one dies) the outline is computed on this thread instead: slower, never missing.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { GrammarId } from '../../treesitter/grammars';
+import type { OutlineItem } from './extract';
+import { canSplit, splitSource, type SourcePart } from './split';
+import { outlineOnThisThread, type TreeOutline } from './tree-outline';
+
+export interface OutlineJob {
+  id: number;
+  grammar: GrammarId;
+  text: string;
+}
+
+export type OutlineReply = { id: number; ok: true; outline: TreeOutline } | { id: number; ok: false; message: string };
+
+/** Below this a file is parsed in one piece: the cut would save less than it costs. */
+export const SPLIT_MIN_CHARS = 64 * 1024;
+const IDLE_MS = 30_000;
+const MAX_WORKERS = 4;
+
+interface Pending {
+  resolve: (outline: TreeOutline) => void;
+  reject: (error: Error) => void;
+}
+
+class PoolWorker {
+  readonly pending = new Map<number, Pending>();
+  private readonly worker: Worker;
+  private hasReplied = false;
+
+  constructor(spawn: () => Worker, onGone: (w: PoolWorker, hadReplied: boolean) => void) {
+    this.worker = spawn();
+    this.worker.unref(); // an outline in flight must not keep a CLI or test process alive
+    this.worker.on('message', (reply: OutlineReply) => {
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.hasReplied = true;
+      this.pending.delete(reply.id);
+      if (reply.ok) p.resolve(reply.outline);
+      else p.reject(new Error(reply.message));
+    });
+    const fail = (error: Error) => {
+      onGone(this, this.hasReplied);
+      for (const p of this.pending.values()) p.reject(error);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`outline worker exited (code ${code})`)));
+  }
+
+  run(job: OutlineJob): Promise<TreeOutline> {
+    return new Promise((resolve, reject) => {
+      this.pending.set(job.id, { resolve, reject });
+      this.worker.postMessage(job);
+    });
+  }
+
+  terminate(): Promise<number> {
+    return this.worker.terminate();
+  }
+}
+
+/**
+ * The built bundle has `outline-worker.js` beside every chunk (see electron.vite.config.ts). From source (vitest,
+ * tsx) there is only the `.ts` file, which a bare worker cannot load: it is imported through tsx's loader API.
+ */
+export function spawnOutlineWorker(): Worker {
+  const built = new URL('./outline-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(built))) return new Worker(built);
+  const source = new URL('./outline-worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`, { eval: true });
+}
+
+export interface OutlinePoolOptions {
+  /** Workers, and so the parts a big file is cut into. Default: the cores, at most MAX_WORKERS. */
+  size?: number;
+  idleMs?: number;
+  /** Tests replace the worker (one that dies, say). */
+  spawn?: () => Worker;
+}
+
+export class OutlinePool {
+  readonly size: number;
+  private readonly idleMs: number;
+  private readonly spawn: () => Worker;
+  private readonly workers: PoolWorker[] = [];
+  private nextId = 1;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** Set when a worker could not start: from then on everything runs on this thread. */
+  private unavailable = false;
+
+  constructor(options: OutlinePoolOptions = {}) {
+    this.size = Math.max(1, options.size ?? Math.min(availableParallelism(), MAX_WORKERS));
+    this.idleMs = options.idleMs ?? IDLE_MS;
+    this.spawn = options.spawn ?? spawnOutlineWorker;
+  }
+
+  /** Workers alive now (they start on demand and end when idle). */
+  get liveWorkers(): number {
+    return this.workers.length;
+  }
+
+  /** False once a worker failed to start: outlines then run on the calling thread. */
+  get usesWorkers(): boolean {
+    return !this.unavailable;
+  }
+
+  /** The outline of a whole file, cut into parts for the workers when it is big enough. */
+  async outline(grammar: GrammarId, text: string): Promise<OutlineItem[]> {
+    const parts = text.length >= SPLIT_MIN_CHARS && canSplit(grammar) ? splitSource(text, grammar, this.size) : [{ text, lineOffset: 0 }];
+    if (parts.length > 1) {
+      const outlines = await Promise.all(parts.map((part, i) => this.runOn(i, grammar, part.text)));
+      // One part holding an error means the cut may have split a construct: the whole-file parse decides.
+      if (!outlines.some((o) => o.hasError)) return joinParts(parts, outlines);
+    }
+    return (await this.runOn(0, grammar, text)).items;
+  }
+
+  /** Ends every worker now (they also end on their own when idle). */
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    const workers = this.workers.splice(0);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+
+  private async runOn(slot: number, grammar: GrammarId, text: string): Promise<TreeOutline> {
+    const worker = this.workerAt(slot);
+    if (!worker) return outlineOnThisThread(grammar, text);
+    this.touch();
+    try {
+      return await worker.run({ id: this.nextId++, grammar, text });
+    } catch (error) {
+      // A worker that died (not a parse failure reported by a live one) is replaced by this thread for this job.
+      if (this.workers.includes(worker)) throw error;
+      return outlineOnThisThread(grammar, text);
+    } finally {
+      this.touch(); // idle counts from the last job's end, so a long parse is never cut off
+    }
+  }
+
+  private workerAt(slot: number): PoolWorker | null {
+    if (this.unavailable) return null;
+    while (this.workers.length <= slot % this.size) {
+      try {
+        this.workers.push(new PoolWorker(this.spawn, (gone, hadReplied) => this.forget(gone, hadReplied)));
+      } catch {
+        this.unavailable = true;
+        return null;
+      }
+    }
+    return this.workers[slot % this.size]!;
+  }
+
+  private forget(worker: PoolWorker, hadReplied: boolean): void {
+    const i = this.workers.indexOf(worker);
+    if (i === -1) return; // ended by close()
+    this.workers.splice(i, 1);
+    // A worker that dies before its first reply cannot load here (no built entry, no loader): stop trying.
+    if (!hadReplied) this.unavailable = true;
+  }
+
+  private touch(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => void this.close(), this.idleMs);
+    this.idleTimer.unref();
+  }
+}
+
+function joinParts(parts: readonly SourcePart[], outlines: readonly TreeOutline[]): OutlineItem[] {
+  return parts.flatMap((part, i) => shiftLines(outlines[i]!.items, part.lineOffset));
+}
+
+function shiftLines(items: readonly OutlineItem[], by: number): OutlineItem[] {
+  if (by === 0) return [...items];
+  return items.map((item) => ({ ...item, line: item.line + by, endLine: item.endLine + by, children: shiftLines(item.children, by) }));
+}
+
+let shared: OutlinePool | undefined;
+
+/** The process-wide pool the outline tool uses. */
+export function outlinePool(): OutlinePool {
+  shared ??= new OutlinePool();
+  return shared;
+}
