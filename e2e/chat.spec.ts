@@ -3,7 +3,7 @@
  * to open it in the viewer. The model is the scripted LLM server speaking OpenAI's SSE over real HTTP; the app
  * is configured through the same bridge calls the settings page uses.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, screenshotPath, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
@@ -119,4 +119,25 @@ test('the agent asks a question; the person answers with one click', async ({ pa
   await page.screenshot({ path: screenshotPath('06-question') });
   await card.getByRole('button', { name: 'Markdown' }).click();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Markdown it is.');
+});
+
+test('the agent outlines a 10,000-line file (in the built app, through its worker threads)', async ({ page }) => {
+  // Two classes per 8 lines: big enough to be cut in two and parsed in parallel; the last class's line proves the
+  // second half's line numbers were joined up.
+  const lines = Array.from({ length: 1250 }, (_, i) => `export class Box${i} {\n  open(): number {\n    return ${i};\n  }\n}\n\nexport const size${i} = ${i};\n\n`).join('');
+  writeFileSync(join(app.workspaceDir, 'big.ts'), lines);
+  await startLlm([{ toolCalls: [{ name: 'get_ast_outline', arguments: { path: 'big.ts' } }] }, { text: 'Outlined.' }]);
+  await page.goto(app.url);
+  await configureModel(page);
+  await page.getByTestId('composer').fill('Outline big.ts');
+  await page.getByTestId('send').click();
+  const card = page.locator('[data-testid="tool-card"][data-tool="get_ast_outline"]');
+  await expect(card).toHaveAttribute('data-status', 'done');
+  await card.locator('.tool-head').click();
+  const result = card.locator('pre.result');
+  await expect(result).toContainText('big.ts (typescript, tree-sitter):');
+  await expect(result).toContainText('L1-5: class Box0');
+  await expect(result).toContainText('L9993-9997: class Box1249');
+  await expect(result).toContainText('  L9994-9996: open(): number');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Outlined.');
 });

@@ -98,6 +98,7 @@ export class OutlinePool {
   private readonly workers: PoolWorker[] = [];
   private nextId = 1;
   private idleTimer: NodeJS.Timeout | undefined;
+  private inFlight = 0;
   /** Set when a worker could not start: from then on everything runs on this thread. */
   private unavailable = false;
 
@@ -139,7 +140,8 @@ export class OutlinePool {
   private async runOn(slot: number, grammar: GrammarId, text: string): Promise<TreeOutline> {
     const worker = this.workerAt(slot);
     if (!worker) return outlineOnThisThread(grammar, text);
-    this.touch();
+    this.inFlight++;
+    clearTimeout(this.idleTimer);
     try {
       return await worker.run({ id: this.nextId++, grammar, text });
     } catch (error) {
@@ -147,7 +149,8 @@ export class OutlinePool {
       if (this.workers.includes(worker)) throw error;
       return outlineOnThisThread(grammar, text);
     } finally {
-      this.touch(); // idle counts from the last job's end, so a long parse is never cut off
+      // Idle time counts from the last job's end, so no parse is ever cut off by the idle timer.
+      if (--this.inFlight === 0) this.armIdleTimer();
     }
   }
 
@@ -172,7 +175,7 @@ export class OutlinePool {
     if (!hadReplied) this.unavailable = true;
   }
 
-  private touch(): void {
+  private armIdleTimer(): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => void this.close(), this.idleMs);
     this.idleTimer.unref();
