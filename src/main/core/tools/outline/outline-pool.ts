@@ -13,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { GrammarId } from '../../treesitter/grammars';
 import type { OutlineItem } from './extract';
-import { canSplit, splitSource, type SourcePart } from './split';
-import { outlineOnThisThread, type TreeOutline } from './tree-outline';
+import { decodeOutline, type FlatOutline } from './outline-wire';
+import { canSplit, splitSource } from './split';
+import { outlineOnThisThread } from './tree-outline';
 
 export interface OutlineJob {
   id: number;
@@ -22,7 +23,15 @@ export interface OutlineJob {
   text: string;
 }
 
-export type OutlineReply = { id: number; ok: true; outline: TreeOutline } | { id: number; ok: false; message: string };
+export type OutlineReply = { id: number; ok: true; flat: FlatOutline; hasError: boolean } | { id: number; ok: false; message: string };
+
+/** A part's outline as it comes back: still flat until the parts are known to join (most of the time). */
+interface PartOutline {
+  flat: FlatOutline | null;
+  /** Set instead of `flat` when this thread did the work. */
+  items: OutlineItem[] | null;
+  hasError: boolean;
+}
 
 /** Below this a file is parsed in one piece: the cut would save less than it costs. */
 export const SPLIT_MIN_CHARS = 64 * 1024;
@@ -30,7 +39,7 @@ const IDLE_MS = 30_000;
 const MAX_WORKERS = 4;
 
 interface Pending {
-  resolve: (outline: TreeOutline) => void;
+  resolve: (outline: PartOutline) => void;
   reject: (error: Error) => void;
 }
 
@@ -47,7 +56,7 @@ class PoolWorker {
       if (!p) return;
       this.hasReplied = true;
       this.pending.delete(reply.id);
-      if (reply.ok) p.resolve(reply.outline);
+      if (reply.ok) p.resolve({ flat: reply.flat, items: null, hasError: reply.hasError });
       else p.reject(new Error(reply.message));
     });
     const fail = (error: Error) => {
@@ -59,7 +68,7 @@ class PoolWorker {
     this.worker.on('exit', (code) => fail(new Error(`outline worker exited (code ${code})`)));
   }
 
-  run(job: OutlineJob): Promise<TreeOutline> {
+  run(job: OutlineJob): Promise<PartOutline> {
     return new Promise((resolve, reject) => {
       this.pending.set(job.id, { resolve, reject });
       this.worker.postMessage(job);
@@ -124,9 +133,9 @@ export class OutlinePool {
     if (parts.length > 1) {
       const outlines = await Promise.all(parts.map((part, i) => this.runOn(i, grammar, part.text)));
       // One part holding an error means the cut may have split a construct: the whole-file parse decides.
-      if (!outlines.some((o) => o.hasError)) return joinParts(parts, outlines);
+      if (!outlines.some((o) => o.hasError)) return parts.flatMap((part, i) => itemsOf(outlines[i]!, part.lineOffset));
     }
-    return (await this.runOn(0, grammar, text)).items;
+    return itemsOf(await this.runOn(0, grammar, text), 0);
   }
 
   /** Ends every worker now (they also end on their own when idle). */
@@ -137,9 +146,9 @@ export class OutlinePool {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
-  private async runOn(slot: number, grammar: GrammarId, text: string): Promise<TreeOutline> {
+  private async runOn(slot: number, grammar: GrammarId, text: string): Promise<PartOutline> {
     const worker = this.workerAt(slot);
-    if (!worker) return outlineOnThisThread(grammar, text);
+    if (!worker) return onThisThread(grammar, text);
     this.inFlight++;
     clearTimeout(this.idleTimer);
     try {
@@ -147,7 +156,7 @@ export class OutlinePool {
     } catch (error) {
       // A worker that died (not a parse failure reported by a live one) is replaced by this thread for this job.
       if (this.workers.includes(worker)) throw error;
-      return outlineOnThisThread(grammar, text);
+      return onThisThread(grammar, text);
     } finally {
       // Idle time counts from the last job's end, so no parse is ever cut off by the idle timer.
       if (--this.inFlight === 0) this.armIdleTimer();
@@ -182,8 +191,14 @@ export class OutlinePool {
   }
 }
 
-function joinParts(parts: readonly SourcePart[], outlines: readonly TreeOutline[]): OutlineItem[] {
-  return parts.flatMap((part, i) => shiftLines(outlines[i]!.items, part.lineOffset));
+async function onThisThread(grammar: GrammarId, text: string): Promise<PartOutline> {
+  const outline = await outlineOnThisThread(grammar, text);
+  return { flat: null, items: outline.items, hasError: outline.hasError };
+}
+
+function itemsOf(part: PartOutline, lineOffset: number): OutlineItem[] {
+  if (part.flat) return decodeOutline(part.flat, lineOffset);
+  return shiftLines(part.items ?? [], lineOffset);
 }
 
 function shiftLines(items: readonly OutlineItem[], by: number): OutlineItem[] {

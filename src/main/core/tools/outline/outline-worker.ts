@@ -3,15 +3,16 @@
  * block the main process nor wait for one core. Built as its own entry (`out/main/outline-worker.js`).
  */
 import { parentPort } from 'node:worker_threads';
-import { outlineOnThisThread } from './tree-outline';
 import type { OutlineJob, OutlineReply } from './outline-pool';
+import { encodeOutline } from './outline-wire';
+import { outlineOnThisThread } from './tree-outline';
 
 const port = parentPort;
 if (!port) throw new Error('outline-worker.ts runs only as a worker thread');
 
 port.on('message', (job: OutlineJob) => {
   outlineOnThisThread(job.grammar, job.text).then(
-    (outline) => port.postMessage({ id: job.id, ok: true, outline } satisfies OutlineReply),
+    (outline) => port.postMessage({ id: job.id, ok: true, flat: encodeOutline(outline.items), hasError: outline.hasError } satisfies OutlineReply),
     (error: unknown) => port.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error) } satisfies OutlineReply),
   );
 });
