@@ -16,7 +16,7 @@ export default defineConfig({
         input: {
           index: resolve('src/main/desktop/main.ts'),
           web: resolve('src/main/web/cli.ts'),
-          // A worker thread's entry (tools/outline/outline-pool.ts finds it beside the chunk that spawns it).
+          // A worker thread's entry (workers/spawn-worker.ts finds it beside the chunk that spawns it).
           'outline-worker': resolve('src/main/core/tools/outline/outline-worker.ts'),
         },
         // Chunks beside the entries, not in `chunks/`, so `new URL('./outline-worker.js', import.meta.url)` holds

@@ -5,6 +5,8 @@
  */
 import { printTable, type BenchRow } from './table';
 
+const SETTLE_MS = 1_000;
+
 type Suite = { name: string; load: () => Promise<{ run: () => Promise<BenchRow[]> }> };
 
 const suites: Suite[] = [
@@ -23,6 +25,8 @@ async function main(): Promise<void> {
   for (const suite of suites.filter((s) => !filter || s.name.includes(filter))) {
     process.stderr.write(`bench: ${suite.name}…\n`);
     rows.push(...(await (await suite.load()).run()));
+    // Let the last suite's teardown (child processes exiting, its garbage) finish before the next one measures.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   }
   console.log(printTable(rows));
   if (rows.some((r) => !r.pass)) process.exitCode = 1;

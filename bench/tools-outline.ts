@@ -33,7 +33,7 @@ function pythonSource(lines: number): string {
   return out.slice(0, lines).join('\n');
 }
 
-const WARMUP = 5;
+const WARMUP = 10;
 const TIMED = 30;
 
 export async function run(): Promise<BenchRow[]> {

@@ -19,6 +19,7 @@ import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/i
 import { ProcessRegistry } from './processes/process-registry';
 import { SessionManager } from './session/session-manager';
 import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
+import { outlinePool } from './tools/outline/outline-pool';
 
 export interface Core {
   readonly config: CoreConfig;
@@ -102,6 +103,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       await sessions.stopAll();
       discovery.flush();
       closeDatabase(db);
+      await outlinePool().close(); // parser threads; they would also end on their own when idle
     },
   };
 }

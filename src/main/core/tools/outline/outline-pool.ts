@@ -7,11 +7,10 @@
  * Workers start on first use and end after IDLE_MS without work, so an idle app holds no parser memory. When no
  * worker can start (or one dies) the outline is computed on this thread instead: slower, never missing.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { GrammarId } from '../../treesitter/grammars';
+import { spawnWorker } from '../../workers/spawn-worker';
 import type { OutlineItem } from './extract';
 import { decodeOutline, type FlatOutline } from './outline-wire';
 import { canSplit, splitSource } from './split';
@@ -80,16 +79,9 @@ class PoolWorker {
   }
 }
 
-/**
- * The built bundle has `outline-worker.js` beside every chunk (see electron.vite.config.ts). From source (vitest,
- * tsx) there is only the `.ts` file, which a bare worker cannot load: it is imported through tsx's loader API.
- */
+/** The worker entry is built as `out/main/outline-worker.js` (electron.vite.config.ts). */
 export function spawnOutlineWorker(): Worker {
-  const built = new URL('./outline-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(built))) return new Worker(built);
-  const source = new URL('./outline-worker.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`, { eval: true });
+  return spawnWorker('outline-worker.js', new URL('./outline-worker.ts', import.meta.url));
 }
 
 export interface OutlinePoolOptions {
