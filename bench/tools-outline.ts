@@ -42,7 +42,7 @@ export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   try {
     for (const [file, body, comment] of [['big.ts', typescriptSource(10_000), '//'], ['big.py', pythonSource(10_000), '#']] as const) {
-      // Every call outlines a text it has not seen (the first line changes), so nothing but the parser is measured.
+      // Every call outlines a text it has not seen before (the first line changes): no repeated input is measured.
       let version = 0;
       const call = async () => {
         writeFileSync(join(root, file), `${comment} version ${version++}\n${body}`);

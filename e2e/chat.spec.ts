@@ -122,8 +122,8 @@ test('the agent asks a question; the person answers with one click', async ({ pa
 });
 
 test('the agent outlines a 10,000-line file (in the built app, through its worker threads)', async ({ page }) => {
-  // Two classes per 8 lines: big enough to be cut in two and parsed in parallel; the last class's line proves the
-  // second half's line numbers were joined up.
+  // A class and a const every 8 lines: big enough to be cut in two and parsed in parallel. The last class's lines
+  // prove the second part's line numbers were joined up.
   const lines = Array.from({ length: 1250 }, (_, i) => `export class Box${i} {\n  open(): number {\n    return ${i};\n  }\n}\n\nexport const size${i} = ${i};\n\n`).join('');
   writeFileSync(join(app.workspaceDir, 'big.ts'), lines);
   await startLlm([{ toolCalls: [{ name: 'get_ast_outline', arguments: { path: 'big.ts' } }] }, { text: 'Outlined.' }]);
