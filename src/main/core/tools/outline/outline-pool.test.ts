@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GrammarId } from '../../treesitter/grammars';
-import { OutlinePool, SPLIT_MIN_CHARS } from './outline-pool';
+import { OutlinePool, SPLIT_MIN_CHARS, spawnOutlineWorker } from './outline-pool';
 import { splitSource } from './split';
 import { outlineOnThisThread } from './tree-outline';
 
@@ -81,6 +81,43 @@ describe('a cut at a wrong place', () => {
       const items = await pool.outline(grammar, text);
       expect(items.map((i) => i.name).filter((n) => n.startsWith('fake'))).toEqual([]);
       await expectSameAsOneThread(pool, grammar, text, `${grammar} cut inside a construct`);
+    }
+  });
+});
+
+describe('a file with errors of its own', () => {
+  // Why any error, not only one near the cut: tree-sitter recovers from an unclosed template literal right at its
+  // backtick and parses the rest as code, so a wrong cut's error can sit anywhere in the part.
+  it('is parsed in parts, then as a whole (its errors could come from the cut), and outlines as one parse does', async () => {
+    let jobs = 0;
+    const counting = new OutlinePool({
+      size: 2,
+      spawn: () => {
+        const worker = spawnOutlineWorker();
+        const post = worker.postMessage.bind(worker);
+        worker.postMessage = (message: unknown) => {
+          jobs++;
+          post(message);
+        };
+        return worker;
+      },
+    });
+    const fns = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `export function ${tag}${i}(a: number): number {\n  return a * ${i};\n}\n`).join('\n');
+    const pys = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `def ${tag}${i}(a):\n    return a\n`).join('\n');
+    const cases: [GrammarId, string][] = [
+      ['typescript', `${fns(600, 'a')}\n}\n\n${fns(400, 'b')}\n\nexport function broken(a b) { return 1; }\n\n${fns(800, 'c')}`],
+      ['python', `${pys(800, 'a')}\n\ndef broken(:\n    pass\n\n${pys(2500, 'c')}`],
+    ];
+    try {
+      for (const [grammar, text] of cases) {
+        expect(text.length).toBeGreaterThan(SPLIT_MIN_CHARS);
+        expect((await outlineOnThisThread(grammar, text)).hasError).toBe(true);
+        jobs = 0;
+        await expectSameAsOneThread(counting, grammar, text, `${grammar} with an error`);
+        expect(jobs, `${grammar}: two parts, then the whole file`).toBe(3);
+      }
+    } finally {
+      await counting.close();
     }
   });
 });

@@ -124,7 +124,9 @@ export class OutlinePool {
     const parts = text.length >= SPLIT_MIN_CHARS && canSplit(grammar) ? splitSource(text, grammar, this.size) : [{ text, lineOffset: 0 }];
     if (parts.length > 1) {
       const outlines = await Promise.all(parts.map((part, i) => this.runOn(i, grammar, part.text)));
-      // One part holding an error means the cut may have split a construct: the whole-file parse decides.
+      // Any error in a part may come from a cut through a string, comment or block, and it need not sit near the
+      // cut (tree-sitter recovers from an unclosed template right at its backtick), so the whole-file parse decides.
+      // The price: a big file with syntax errors of its own is parsed in parts and then whole.
       if (!outlines.some((o) => o.hasError)) return parts.flatMap((part, i) => itemsOf(outlines[i]!, part.lineOffset));
     }
     return itemsOf(await this.runOn(0, grammar, text), 0);
