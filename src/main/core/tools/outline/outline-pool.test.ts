@@ -63,6 +63,26 @@ describe('OutlinePool on real files', () => {
   });
 });
 
+describe('OutlinePool under load and bad input', () => {
+  it('serves outlines asked for at the same time, each with its own result', async () => {
+    const texts = [0, 1, 2].map((k) => Array.from({ length: 3000 }, (_, i) => `def f${k}_${i}(a):\n    return a\n`).join('\n'));
+    const results = await Promise.all(texts.map((t) => pool.outline('python', t)));
+    results.forEach((items, k) => {
+      expect(items).toHaveLength(3000);
+      expect(items[2999]!.name).toBe(`f${k}_2999`);
+    });
+  });
+
+  it('reports a parse job that fails inside a live worker as an error, and the worker stays', async () => {
+    await pool.outline('python', 'def warm(): pass\n');
+    const before = pool.liveWorkers;
+    await expect(pool.outline('no-such-grammar' as GrammarId, 'x')).rejects.toThrow();
+    expect(pool.liveWorkers).toBe(before);
+    expect(pool.usesWorkers).toBe(true);
+    expect((await pool.outline('python', 'def after(): pass\n')).map((i) => i.name)).toEqual(['after']);
+  });
+});
+
 describe('a cut at a wrong place', () => {
   const filler = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `export function ${tag}${i}(a: number): number {\n  return a * ${i};\n}\n`).join('\n');
   const fakes = Array.from({ length: 2000 }, (_, i) => `\nexport function fake${i}() {}\n`).join('');
