@@ -50,18 +50,8 @@ export const ModelCreateSchema = z
     enabled: z.boolean().optional(),
   })
   .strict();
-export const ModelUpdateSchema = z
-  .object({
-    id,
-    modelId: modelId.optional(),
-    displayName: z.string().trim().max(200).optional(),
-    priority: priority.optional(),
-    inputPricePerM: price.optional(),
-    outputPricePerM: price.optional(),
-    contextWindow: contextWindow.optional(),
-    enabled: z.boolean().optional(),
-  })
-  .strict();
+/** Any field of a model but its provider, by id. */
+export const ModelUpdateSchema = ModelCreateSchema.omit({ providerId: true }).partial().extend({ id }).strict();
 /** Every model id, in the new order (first = tried first). */
 export const ModelReorderSchema = z.object({ ids: z.array(id).max(1_000) }).strict();
 
