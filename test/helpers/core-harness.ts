@@ -28,7 +28,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { turns?: ScriptedTurn[]; dataDir?: string; models?: number } = {}): Promise<Harness> {
+export async function startHarness(options: { turns?: ScriptedTurn[]; dataDir?: string; models?: number; providerKind?: 'openai_compatible' | 'anthropic' } = {}): Promise<Harness> {
   const llm = await startScriptedLlm({ turns: options.turns ?? [] });
   const dataDir = options.dataDir ?? join(tempDir(), 'data');
   const workspace = join(dataDir, '..', 'ws');
@@ -52,7 +52,7 @@ export async function startHarness(options: { turns?: ScriptedTurn[]; dataDir?: 
     // A data folder from an earlier run (crash tests): point its provider at this run's scripted server.
     await call('providers:update', { id: existing.id, baseUrl: llm.baseUrl });
   } else {
-    const provider = (await call('providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'test-key' })).provider;
+    const provider = (await call('providers:create', { kind: options.providerKind ?? 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'test-key' })).provider;
     for (let i = 1; i <= (options.models ?? 1); i++) await call('models:create', { providerId: provider.id, modelId: `scripted-${i}`, displayName: `Scripted ${i}` });
   }
   core.start();

@@ -95,13 +95,13 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
       if (row.content) messages.push({ role: 'assistant', content: row.content });
       continue;
     }
-    messages.push({ role: 'assistant', content: row.content, tool_calls: calls.map((c) => ({ id: c.tool_call_id, name: c.name, arguments: c.arguments })) });
+    messages.push({ role: 'assistant', content: row.content, tool_calls: calls.map((c) => ({ id: c.provider_call_id, name: c.name, arguments: c.arguments })) });
     for (const call of calls) {
       let content = replayToolResult(call);
       if (row.id < lastUserId && content.length > MAX_OLD_TOOL_RESULT_CHARS) {
         content = `[result of an earlier turn hidden: ${content.length} characters; run the tool again if you need it]`;
       }
-      messages.push({ role: 'tool', tool_call_id: call.tool_call_id, content });
+      messages.push({ role: 'tool', tool_call_id: call.provider_call_id, content });
     }
   }
   return messages;

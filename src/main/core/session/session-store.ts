@@ -1,7 +1,12 @@
 /**
- * The sessions' persistence: sessions, history rows and tool rows (reference-facts.md §1, §18). Every write is one
+ * The sessions' persistence: sessions, history rows and tool rows (docs/architecture.md). Every write is one
  * statement or one transaction; statements are prepared once. Timestamps are epoch milliseconds.
+ *
+ * A tool row's key (`tool_call_id`) is minted here, never taken from the model: providers and local servers reuse
+ * their call ids across rounds and sessions. The provider's id (`provider_call_id`) is kept for replaying the
+ * history to the model and is unique only within its assistant message.
  */
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database';
 import type { ToolDbStatus } from '../tools/tool';
 
@@ -33,7 +38,10 @@ export interface MessageRow {
 
 export interface ToolRow {
   id: number;
+  /** The app's key for the call (events, approvals, decisions, cards); unique in the database. */
   tool_call_id: string;
+  /** The id the model gave the call; unique only within its assistant message (`message_id`). */
+  provider_call_id: string;
   session_id: number;
   message_id: number | null;
   name: string;
@@ -89,8 +97,8 @@ export class SessionStore {
       toolsForMessages: db.prepare('SELECT * FROM chat_llm_tools WHERE session_id = ? AND message_id BETWEEN ? AND ? ORDER BY id'),
       toolsFrom: db.prepare('SELECT * FROM chat_llm_tools WHERE session_id = ? AND message_id >= ? ORDER BY id'),
       insertTool: db.prepare(
-        `INSERT INTO chat_llm_tools (tool_call_id, session_id, message_id, name, arguments, status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
+        `INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, message_id, name, arguments, status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
       ),
       getTool: db.prepare('SELECT * FROM chat_llm_tools WHERE tool_call_id = ?'),
       updateToolPrep: db.prepare('UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, decision = ?, updated_at = ? WHERE tool_call_id = ?'),
@@ -205,9 +213,21 @@ export class SessionStore {
     return { messages, tools, hasMore };
   }
 
-  insertTool(t: { toolCallId: string; sessionId: number; messageId: number; name: string; arguments: string }): void {
+  /**
+   * The rows of one round's calls, in order, in one transaction (a crash mid-round leaves every call's intent on
+   * disk or none). Returns each call's new key. A provider id that is empty or repeats within this message gets a
+   * suffix so the replayed history still pairs every call with its own result.
+   */
+  insertRoundTools(sessionId: number, messageId: number, calls: readonly { id: string; name: string; arguments: string }[]): string[] {
     const now = Date.now();
-    this.q.insertTool.run(t.toolCallId, t.sessionId, t.messageId, t.name, t.arguments, now, now);
+    const providerIds = uniqueWithinMessage(calls.map((c) => c.id));
+    return this.db.transaction(() =>
+      calls.map((call, i) => {
+        const key = `tc_${randomUUID()}`;
+        this.q.insertTool.run(key, providerIds[i], sessionId, messageId, call.name, call.arguments, now, now);
+        return key;
+      }),
+    )();
   }
 
   getTool(toolCallId: string): ToolRow | undefined {
@@ -237,4 +257,15 @@ export class SessionStore {
   transaction<T>(work: () => T): T {
     return this.db.transaction(work)();
   }
+}
+
+/** `['a', 'a', '']` → `['a', 'a_2', 'call_3']`: ids a request can pair results with unambiguously. */
+export function uniqueWithinMessage(ids: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return ids.map((raw, i) => {
+    let id = raw === '' ? `call_${i + 1}` : raw;
+    for (let n = 2; seen.has(id); n++) id = `${raw || `call_${i + 1}`}_${n}`;
+    seen.add(id);
+    return id;
+  });
 }

@@ -84,20 +84,27 @@ function reject(env: CallEnv, id: string, reason: string): CallOutcome {
   return 'continue';
 }
 
-/** Starts the row for a new call (live turn): written `running` before anything runs (R1). */
-export function startCall(env: CallEnv, call: { id: string; name: string; arguments: string }, messageId: number): void {
-  env.store.insertTool({ toolCallId: call.id, sessionId: env.sessionId, messageId, name: call.name, arguments: call.arguments });
-  const parsed = parseArguments(call.arguments);
-  const args = parsed.ok ? parsed.args : {};
-  env.emit({
-    type: 'tool_start',
-    tool_call_id: call.id,
-    message_id: messageId,
-    name: call.name,
-    arguments: call.arguments,
-    label_short: env.tools.describeCall(call.name, args, 'short'),
-    label_full: env.tools.describeCall(call.name, args, 'full'),
-    path: env.tools.targetPath(call.name, args),
+/**
+ * Starts the rows of a round's new calls (live turn): written `running` before anything runs (R1), in one
+ * transaction. Returns the calls with the app's key in `id` (the model's id stays on the row for replay).
+ */
+export function startRound(env: CallEnv, calls: readonly { id: string; name: string; arguments: string }[], messageId: number): { id: string; name: string; arguments: string }[] {
+  const keys = env.store.insertRoundTools(env.sessionId, messageId, calls);
+  return calls.map((call, i) => {
+    const id = keys[i]!;
+    const parsed = parseArguments(call.arguments);
+    const args = parsed.ok ? parsed.args : {};
+    env.emit({
+      type: 'tool_start',
+      tool_call_id: id,
+      message_id: messageId,
+      name: call.name,
+      arguments: call.arguments,
+      label_short: env.tools.describeCall(call.name, args, 'short'),
+      label_full: env.tools.describeCall(call.name, args, 'full'),
+      path: env.tools.targetPath(call.name, args),
+    });
+    return { id, name: call.name, arguments: call.arguments };
   });
 }
 

@@ -7,7 +7,7 @@ import type { ChatEventBody } from '../../../shared/contract/chat';
 import { buildContext, type ContextInput } from './context';
 import type { LlmTurn, ModelPort, ToolSpec } from './ports';
 import type { SessionStore } from './session-store';
-import { executeCall, startCall, type CallEnv } from './tool-call';
+import { executeCall, startRound, type CallEnv } from './tool-call';
 
 export const MAX_TOOL_ROUNDS = 20;
 
@@ -77,8 +77,9 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
       emit({ type: 'thinking', round, message_id: messageId, content: turn.text, input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens });
     }
     // Rows for every call of the round first, in order, so a crash mid-round leaves each call's intent on disk.
-    for (const call of turn.toolCalls) startCall(env, call, messageId);
-    for (const call of turn.toolCalls) {
+    // From here on a call's `id` is the row's own key, not the model's (which models reuse).
+    const calls = startRound(env, turn.toolCalls, messageId);
+    for (const call of calls) {
       if (env.signal.aborted) {
         env.store.finishTool(call.id, 'cancelled', 'Not started: the turn was stopped.');
         emit({ type: 'tool_cancelled', tool_call_id: call.id, note: 'Not started: the turn was stopped.' });
@@ -86,7 +87,7 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
       }
       if ((await executeCall(env, call)) === 'cancelled') {
         // Later calls of the round never start; mark them so the history has a result for every call.
-        for (const rest of turn.toolCalls.slice(turn.toolCalls.indexOf(call) + 1)) {
+        for (const rest of calls.slice(calls.indexOf(call) + 1)) {
           if (env.store.getTool(rest.id)?.status === 'running') {
             env.store.finishTool(rest.id, 'cancelled', 'Not started: the turn was stopped.');
             emit({ type: 'tool_cancelled', tool_call_id: rest.id, note: 'Not started: the turn was stopped.' });

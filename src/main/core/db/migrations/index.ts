@@ -12,5 +12,6 @@ import { sessionsSchema } from './040-sessions';
 import { summariesSchema } from './041-summaries';
 import { processesSchema } from './042-processes';
 import { sessionToolSeeds } from './043-session-tool-seeds';
+import { toolRowKey } from './044-tool-row-key';
 
-export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema, summariesSchema, processesSchema, sessionToolSeeds];
+export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema, summariesSchema, processesSchema, sessionToolSeeds, toolRowKey];
