@@ -68,18 +68,34 @@ const argsSchema = z.custom<Record<string, unknown>>(
   { message: 'The arguments must be a JSON object under 200 kB without __proto__, constructor or prototype keys.' },
 );
 
-const bypassScope = z.enum(['all', 'category', 'mcp_server']);
+/** The scopes of a session bypass (docs/bypass.md), narrowest first. */
+export const BYPASS_SCOPE_KINDS = ['tool_path', 'command', 'tool', 'category', 'mcp_server', 'all'] as const;
+const bypassScope = z.enum(BYPASS_SCOPE_KINDS);
+
+export const BypassScopeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('tool_path'), tool: z.string(), folder: z.string() }),
+  z.object({ kind: z.literal('command'), commands: z.array(z.string()) }),
+  z.object({ kind: z.literal('tool'), tool: z.string() }),
+  z.object({ kind: z.literal('category'), category: z.enum(TOOL_CATEGORIES) }),
+  z.object({ kind: z.literal('mcp_server'), server: z.string() }),
+  z.object({ kind: z.literal('all') }),
+]);
+
+/** One choice a card offers: the scope and what it covers in words (code in backticks). */
+export const BypassOptionSchema = z.object({ scope: BypassScopeSchema, label: z.string() });
+export type BypassOptionDto = z.infer<typeof BypassOptionSchema>;
 
 export const BypassSchema = z.object({
+  id: z.number(),
   session_id: z.number(),
-  scope: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('all') }),
-    z.object({ kind: z.literal('category'), category: z.enum(TOOL_CATEGORIES) }),
-    z.object({ kind: z.literal('mcp_server'), server: z.string() }),
-  ]),
+  scope: BypassScopeSchema,
+  label: z.string(),
   expires_at: z.number().nullable(),
   granted_at: z.number(),
+  /** The call whose approval granted it. */
+  tool_call_id: z.string().nullable(),
 });
+export type BypassDto = z.infer<typeof BypassSchema>;
 
 export const ToolInfoSchema = z.object({
   name: z.string(),
@@ -105,6 +121,8 @@ export const InboxApprovalSchema = z.object({
   new_content: z.string().nullable(),
   /** False for an item re-registered after a restart that no turn is waiting on yet. */
   live: z.boolean(),
+  /** The bypass scopes this call may be approved with, narrowest (the default) first. */
+  bypass_options: z.array(BypassOptionSchema),
 });
 
 export const InboxClarificationSchema = z.object({
@@ -167,7 +185,8 @@ export const approvalCalls = {
   ),
   'approval:listGuards': defineCall(z.object({}).strict(), z.object({ guards: z.array(GuardRowSchema) })),
   'approval:listBypasses': defineCall(z.object({ sessionId: id.optional() }).strict(), z.object({ bypasses: z.array(BypassSchema) })),
-  'approval:revokeBypasses': defineCall(z.object({ sessionId: id }).strict(), z.object({ revoked: z.number() })),
+  /** Revokes one bypass (`id`) or every bypass of the session. */
+  'approval:revokeBypasses': defineCall(z.object({ sessionId: id, id: id.optional() }).strict(), z.object({ revoked: z.number() })),
   'inbox:list': defineCall(
     z.object({}).strict(),
     z.object({ total: z.number(), approvals: z.array(InboxApprovalSchema), clarifications: z.array(InboxClarificationSchema) }),
@@ -182,6 +201,7 @@ export const approvalCalls = {
         argsHash: z.string().regex(/^[0-9a-f]{64}$/),
         /** 0 = until the session ends. Only with approve. */
         bypassSecs: z.number().int().min(0).max(7 * 24 * 3600).optional(),
+        /** One of the item's `bypass_options`; absent = the first (narrowest). */
         bypassScope: bypassScope.optional(),
       })
       .strict(),

@@ -14,7 +14,7 @@ import { isAbsolute, resolve, sep } from 'node:path';
 import type { RunContext } from '../../../shared/run-context';
 import { FS_READ_TOOLS, FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
 import { canonicalizeForPolicy, resolvePath } from '../tools/_policy/paths';
-import { describeScope, type BypassStore } from './bypass';
+import type { BypassStore } from './bypass';
 import { describeRule, firstMatch, firstPathlessMatch, type CallFacts } from './evaluate';
 import { Guards, pathArguments, relIn, type GuardId, type GuardVerdict, type Roots } from './guards';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
@@ -141,10 +141,10 @@ export class ApprovalGate {
 
     // 3. Bypass (a human's, time-boxed).
     if (call.sessionId !== null) {
-      const grant = this.deps.bypass.covering(call.sessionId, toolName, call.category);
+      const grant = this.deps.bypass.covering(call.sessionId, { toolName, category: call.category, path: facts.path?.abs ?? null, commandParts: facts.shell?.parts ?? null });
       if (grant) {
         const until = grant.expiresAt === null ? 'until the session ends' : `until ${new Date(grant.expiresAt).toISOString()}`;
-        return this.done({ action: 'allow', why: { kind: 'bypass', text: `Allowed by your bypass for ${describeScope(grant.scope)} (${until}).` } }, note);
+        return this.done({ action: 'allow', why: { kind: 'bypass', text: `Allowed by your bypass for ${grant.label} (${until}).` } }, note);
       }
     }
 

@@ -7,10 +7,11 @@ import type { InboxEvent } from '../../../shared/contract/approval';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { Db } from '../db/database';
 import type { GatePort } from '../session/ports';
-import { BypassStore } from './bypass';
+import { canonicalizeForPolicy } from '../tools/_policy/paths';
+import { BypassStore, optionsFor } from './bypass';
 import { argsHash, recordDecision } from './decisions';
 import { ApprovalGate } from './gate';
-import { PendingManager, rejectText, type SessionApprovalEvent } from './pending';
+import { PendingManager, rejectText, type PendingDeps, type SessionApprovalEvent } from './pending';
 import { RulesRepository } from './rules-repository';
 import { ShellAnalyzer } from './shell';
 
@@ -39,12 +40,22 @@ export interface ApprovalServices {
 
 export async function createApprovalServices(deps: ApprovalDeps): Promise<ApprovalServices> {
   const rules = new RulesRepository(deps.db);
-  const bypass = new BypassStore(deps.now);
+  const workspaceCanon = canonicalizeForPolicy(deps.workspaceDir, deps.workspaceDir);
+  const bypass = new BypassStore(deps.now, workspaceCanon);
   const shell = await ShellAnalyzer.create();
+  const bypassOptions: PendingDeps['bypassOptions'] = (call) =>
+    optionsFor(call, {
+      workspaceDir: workspaceCanon,
+      commandParts: (command, workdir) => {
+        const a = shell.analyze(command, workdir, () => true);
+        // A command with unsafe constructs is never covered by a bypass: no family of it to offer.
+        return a.parsed && a.unsafe.length === 0 ? a.parts : null;
+      },
+    });
   const gate = new ApprovalGate({ rules, bypass, shell, workspaceDir: deps.workspaceDir, dataDir: deps.dataDir, dbFile: deps.dbFile, log: deps.log });
   const pending = new PendingManager({
     db: deps.db, bypass, workspaceDir: deps.workspaceDir, emitSession: deps.emitSession, emitInbox: deps.emitInbox,
-    categoryOf: deps.categoryOf, timeoutMs: deps.approvalTimeoutMs ?? null, now: deps.now,
+    categoryOf: deps.categoryOf, bypassOptions, timeoutMs: deps.approvalTimeoutMs ?? null, now: deps.now,
   });
   /** Waits for the person; the turn's abort signal withdraws the request (its row stays `pending`). */
   const untilAnswered = async <T>({ requestId, result }: { requestId: number; result: Promise<T> }, signal: AbortSignal): Promise<T> => {
@@ -71,7 +82,7 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
 }
 
 export { argsHash, recordDecision } from './decisions';
-export { autoScope, BypassStore, type BypassGrant, type BypassScope } from './bypass';
+export { BypassStore, describeScope, optionsFor, type BypassGrant, type BypassOption, type BypassScope } from './bypass';
 export { ApprovalGate, type Decision, type GateCall, type WhyKind } from './gate';
 export { ApprovalCancelledError, PendingManager, rejectText, type ApprovalOutcome, type ApprovalRequestInput, type SessionApprovalEvent } from './pending';
 export { RulesRepository, DEFAULT_GROUP, type ApprovalRule, type ApprovalGroup, type RuleInput } from './rules-repository';

@@ -106,23 +106,41 @@ describe('resolving (I6)', () => {
     expect(() => k.pending.resolve(q, { action: 'approve', argsHash: argsHash({}) })).toThrow(/is a clarification/);
   });
 
-  it('approve with a bypass: auto scope (category), until expiry; 0 = until the session ends', async () => {
-    const args = { command: 'ls' };
+  it('approve with a bypass: the narrowest offered scope by default, until expiry; 0 = until the session ends', async () => {
+    const args = { command: 'ls -la' };
     const { requestId, result } = ask('c1', 'execute_cmd', args);
     k.pending.resolve(requestId, { action: 'approve', argsHash: argsHash(args), bypassSecs: 900 });
-    expect((await result).bypass).toMatchObject({ scope: { kind: 'category', category: 'shell' }, expiresAt: k.clock.now + 900_000 });
-    const next = k.call('execute_cmd', { command: 'rm x' }, { sessionId: sid, category: 'shell' });
+    expect((await result).bypass).toMatchObject({ scope: { kind: 'command', commands: ['ls'] }, label: '`ls *` commands', expiresAt: k.clock.now + 900_000, toolCallId: 'c1' });
+    const next = k.call('execute_cmd', { command: 'ls src' }, { sessionId: sid, category: 'shell' });
     expect(k.gate.check(next).why.kind).toBe('bypass');
+    expect(k.gate.check(k.call('execute_cmd', { command: 'rm x' }, { sessionId: sid, category: 'shell' })).action).toBe('require');
     k.clock.now += 900_001;
     expect(k.gate.check(next).action).toBe('require');
 
     const m = ask('m1', 'mcp__gh__push', {});
-    k.pending.resolve(m.requestId, { action: 'approve', argsHash: argsHash({}), bypassSecs: 0 });
+    k.pending.resolve(m.requestId, { action: 'approve', argsHash: argsHash({}), bypassSecs: 0, bypassScope: 'mcp_server' });
     expect((await m.result).bypass).toMatchObject({ scope: { kind: 'mcp_server', server: 'gh' }, expiresAt: null });
     expect(() => {
       const o = ask('o1', 'frob', {});
       k.pending.resolve(o.requestId, { action: 'approve', argsHash: argsHash({}), bypassSecs: 60, bypassScope: 'category' });
-    }).toThrow(/no tool category/);
+    }).toThrow(/not offered for frob; choose one of: tool, all/);
+  });
+
+  it('each item lists its bypass options, narrowest first, in the Inbox', () => {
+    k.file('src/a.ts');
+    ask('w1', 'edit_file', { path: join(k.workspace, 'src/a.ts') }, { category: 'filesystem' });
+    ask('c1', 'execute_cmd', { command: 'git add . && git commit -m x' });
+    ask('c2', 'execute_cmd', { command: 'echo $(cat x)' });
+    ask('c3', 'execute_cmd', { command: 'cd src; npm test' });
+    ask('m1', 'mcp__gh__push', {});
+    const options = Object.fromEntries(k.pending.list().approvals.map((a) => [a.tool_call_id, a.bypass_options.map((o) => o.label)]));
+    expect(options).toEqual({
+      w1: ['`edit_file` under `src/`', '`edit_file`, any arguments', 'every filesystem tool', 'every tool'],
+      c1: ['`git *` commands', 'every shell tool', 'every tool'],
+      c2: ['every shell tool', 'every tool'],
+      c3: ['`cd *` and `npm *` commands', 'every shell tool', 'every tool'],
+      m1: ['`mcp__gh__push`, any arguments', 'every tool of MCP server `gh`', 'every tool'],
+    });
   });
 
   it('a reject never grants a bypass', async () => {

@@ -17,7 +17,7 @@ import type { InboxApproval, InboxClarification, InboxEvent } from '../../../sha
 import { FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
 import type { Db } from '../db/database';
 import { displayPath } from '../tools/_policy/paths';
-import { autoScope, type BypassGrant, type BypassScope, type BypassStore } from './bypass';
+import type { BypassGrant, BypassKind, BypassOption, BypassStore } from './bypass';
 import { argsHash as hashOf } from './decisions';
 
 export type SessionApprovalEvent = Extract<ChatEventBody, { type: 'approval_required' | 'pending_write' | 'approval_resolved' | 'agent_question' }>;
@@ -83,6 +83,8 @@ export interface PendingDeps {
   emitInbox: (event: InboxEvent) => void;
   /** Category of a tool name, for items re-registered after a restart. */
   categoryOf?: (toolName: string) => ToolCategory | null;
+  /** The bypass scopes a card may offer for a call, narrowest first (bypass.ts `optionsFor`). */
+  bypassOptions: (call: { toolName: string; category: ToolCategory | null; args: Record<string, unknown> }) => BypassOption[];
   /** Default wait before an unanswered approval counts as rejected; null (default) = wait for ever. */
   timeoutMs?: number | null;
   now?: () => number;
@@ -125,7 +127,10 @@ export class PendingManager {
     const existing = this.findApproval(input.toolCallId);
     if (existing && !existing.waiter && existing.args_hash === input.argsHash) {
       // A re-registered item: the resumed turn takes it over under the same id.
-      Object.assign(existing, { old_content: input.oldContent ?? existing.old_content, new_content: input.newContent ?? existing.new_content, tool_category: input.category });
+      Object.assign(existing, {
+        old_content: input.oldContent ?? existing.old_content, new_content: input.newContent ?? existing.new_content, tool_category: input.category,
+        bypass_options: this.deps.bypassOptions({ toolName: input.toolName, category: input.category, args: input.args }),
+      });
       return { requestId: existing.request_id, result: this.wait(existing, input.timeoutMs) };
     }
     if (existing) this.withdraw(existing, 'superseded');
@@ -140,6 +145,7 @@ export class PendingManager {
       arguments: JSON.stringify(input.args), args: input.args, args_hash: input.argsHash, agent_id: input.agentId, source: input.source,
       context_label: input.contextLabel ?? this.defaultLabel(input.sessionId), created_at: at, tool_category: input.category,
       mcp_server: parseMcpToolName(input.toolName)?.server ?? null, old_content: input.oldContent ?? null, new_content: input.newContent ?? null,
+      bypass_options: this.deps.bypassOptions({ toolName: input.toolName, category: input.category, args: input.args }),
       waiter: null, timer: null,
     };
     this.approvals.set(requestId, item);
@@ -151,7 +157,7 @@ export class PendingManager {
   /** The human's answer. Throws a BridgeError (nothing changes) for an unknown, decided or mismatched request. */
   resolve(
     requestId: number,
-    input: { action: 'approve' | 'reject'; note?: string; argsHash: string; bypassSecs?: number; bypassScope?: BypassScope['kind'] },
+    input: { action: 'approve' | 'reject'; note?: string; argsHash: string; bypassSecs?: number; bypassScope?: BypassKind },
   ): { toolCallId: string; sessionId: number; approved: boolean } {
     const item = this.approvals.get(requestId);
     if (!item) throw this.missing(requestId, 'approval');
@@ -159,9 +165,9 @@ export class PendingManager {
       throw new BridgeError('args_mismatch', 'These are not the arguments that were shown for approval; the call needs a new approval.');
     }
     const approved = input.action === 'approve';
-    let scope: BypassScope | null = null;
-    if (approved && input.bypassSecs !== undefined) scope = this.scopeFor(item, input.bypassScope);
-    const bypass = scope ? this.deps.bypass.grant(item.session_id, scope, input.bypassSecs === 0 ? null : this.now() + input.bypassSecs! * 1000) : undefined;
+    const option = approved && input.bypassSecs !== undefined ? this.offered(item, input.bypassScope) : null;
+    const expiresAt = input.bypassSecs === 0 || input.bypassSecs === undefined ? null : this.now() + input.bypassSecs * 1000;
+    const bypass = option ? this.deps.bypass.grant(item.session_id, option.scope, expiresAt, item.tool_call_id) : undefined;
     this.settle(item, { approved, note: input.note ?? '', ...(bypass ? { bypass } : {}) }, approved ? 'approved' : 'rejected');
     return { toolCallId: item.tool_call_id, sessionId: item.session_id, approved };
   }
@@ -257,6 +263,7 @@ export class PendingManager {
           request_id: requestId, session_id: row.session_id, tool_call_id: row.tool_call_id, tool_name: row.name, arguments: JSON.stringify(args), args,
           args_hash: hash, agent_id: row.agent_id, source: row.source, context_label: this.defaultLabel(row.session_id), created_at: at,
           tool_category: this.deps.categoryOf?.(row.name) ?? null, mcp_server: parseMcpToolName(row.name)?.server ?? null, old_content: null, new_content: null,
+          bypass_options: this.deps.bypassOptions({ toolName: row.name, category: this.deps.categoryOf?.(row.name) ?? null, args }),
           waiter: null, timer: null,
         });
         this.deps.emitInbox({ type: 'approval_requested', request_id: requestId, tool_call_id: row.tool_call_id, tool_name: row.name });
@@ -341,15 +348,11 @@ export class PendingManager {
     return null;
   }
 
-  private scopeFor(item: ApprovalItem, kind: BypassScope['kind'] | undefined): BypassScope {
-    if (kind === undefined) return autoScope(item.tool_name, item.tool_category);
-    if (kind === 'all') return { kind: 'all' };
-    if (kind === 'category') {
-      if (!item.tool_category) throw new BridgeError('invalid_input', `${item.tool_name} has no tool category; choose another bypass scope.`);
-      return { kind: 'category', category: item.tool_category };
-    }
-    if (!item.mcp_server) throw new BridgeError('invalid_input', `${item.tool_name} is not an MCP tool; choose another bypass scope.`);
-    return { kind: 'mcp_server', server: item.mcp_server };
+  /** Only a scope the card offered for this very call can be granted; none named = the narrowest (the default). */
+  private offered(item: ApprovalItem, kind: BypassKind | undefined): BypassOption {
+    const option = kind === undefined ? item.bypass_options[0] : item.bypass_options.find((o) => o.scope.kind === kind);
+    if (!option) throw new BridgeError('invalid_input', `A bypass of scope "${kind}" is not offered for ${item.tool_name}; choose one of: ${item.bypass_options.map((o) => o.scope.kind).join(', ')}.`);
+    return option;
   }
 
   private missing(requestId: number, kind: 'approval' | 'clarification'): BridgeError {

@@ -70,9 +70,12 @@ describe('inbox:* calls', () => {
     expect(await call('inbox:resolveApproval', { requestId, action: 'approve', argsHash: argsHash({ command: 'npm test; rm -rf /' }) })).toMatchObject({ ok: false, error: { code: 'args_mismatch' } });
     expect(await call('inbox:resolveApproval', { requestId, action: 'approve', note: 'ok', argsHash: argsHash(args), bypassSecs: 3600 })).toEqual({ ok: true, result: { tool_call_id: 'c1', session_id: sid, approved: true } });
     await expect(result).resolves.toMatchObject({ approved: true });
-    expect(await call('approval:listBypasses', { sessionId: sid })).toMatchObject({ ok: true, result: { bypasses: [{ scope: { kind: 'category', category: 'shell' } }] } });
+    const listed = await call('approval:listBypasses', { sessionId: sid });
+    expect(listed).toMatchObject({ ok: true, result: { bypasses: [{ scope: { kind: 'command', commands: ['npm'] }, label: '`npm *` commands', tool_call_id: 'c1' }] } });
     expect(await call('inbox:resolveApproval', { requestId, action: 'reject', argsHash: argsHash(args) })).toMatchObject({ ok: false, error: { code: 'already_decided' } });
-    expect(await call('approval:revokeBypasses', { sessionId: sid })).toEqual({ ok: true, result: { revoked: 1 } });
+    const id = (listed as { result: { bypasses: { id: number }[] } }).result.bypasses[0]!.id;
+    expect(await call('approval:revokeBypasses', { sessionId: sid, id: id + 1 })).toEqual({ ok: true, result: { revoked: 0 } });
+    expect(await call('approval:revokeBypasses', { sessionId: sid, id })).toEqual({ ok: true, result: { revoked: 1 } });
   });
 
   it('answers a clarification', async () => {

@@ -60,9 +60,11 @@ export function createApprovalHandlers({ approval, catalog }: ApprovalHandlerDep
     'approval:listTools': () => catalog?.listAll() ?? { built_in: [], mcp: [], dynamic: [] },
     'approval:listGuards': () => ({ guards: GUARD_LIST.map((g) => ({ ...g, locked: true as const })) }),
     'approval:listBypasses': ({ sessionId }) => ({
-      bypasses: bypass.list(sessionId).map((g) => ({ session_id: g.sessionId, scope: g.scope, expires_at: g.expiresAt, granted_at: g.grantedAt })),
+      bypasses: bypass.list(sessionId).map((g) => ({
+        id: g.id, session_id: g.sessionId, scope: g.scope, label: g.label, expires_at: g.expiresAt, granted_at: g.grantedAt, tool_call_id: g.toolCallId,
+      })),
     }),
-    'approval:revokeBypasses': ({ sessionId }) => ({ revoked: bypass.revoke(sessionId) }),
+    'approval:revokeBypasses': ({ sessionId, id }) => ({ revoked: bypass.revoke(sessionId, id) }),
     'inbox:list': () => pending.list(),
     'inbox:resolveApproval': ({ requestId, ...decision }) => {
       const r = pending.resolve(requestId, decision);
