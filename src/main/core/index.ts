@@ -20,6 +20,7 @@ import { ProcessRegistry } from './processes/process-registry';
 import { SessionManager } from './session/session-manager';
 import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
 import { outlinePool } from './tools/outline/outline-pool';
+import { sweepStaleTempFiles } from './tools/_policy/temp-sweep';
 
 export interface Core {
   readonly config: CoreConfig;
@@ -47,6 +48,8 @@ export interface CoreHooks {
 export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Promise<Core> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   mkdirSync(config.workspaceDir, { recursive: true });
+  const startedAt = Date.now();
+  const sweep = new AbortController();
   const db = openDatabase({ file: dbFile(config.dataDir), nativeBinding: config.sqliteNativeBinding });
   const events = new EventBus();
   const log = (message: string, fields?: Record<string, unknown>) => console.error(`[core] ${message}`, fields ?? '');
@@ -95,11 +98,16 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     sessions,
     handlers,
     start() {
+      // Temp files of a write_file the previous run died in (tools/_policy/temp-sweep.ts); in the background.
+      void sweepStaleTempFiles(config.workspaceDir, { olderThanMs: startedAt, signal: sweep.signal }).then((r) => {
+        if (r.removed.length) log('removed temporary files left by an interrupted write', { files: r.removed });
+      });
       sessions.resumeAll();
       // An Inbox decision for a call no turn waits on (its turn was stopped): the session picks it up now.
       approval.pending.onDidResolveWithoutWaiter(({ sessionId }) => void sessions.resumeSession(sessionId));
     },
     async dispose() {
+      sweep.abort();
       await sessions.stopAll();
       discovery.flush();
       closeDatabase(db);

@@ -21,6 +21,10 @@ import { hasComponent, pathUnder, relativeInside } from './paths';
 /** Folders the recursive tools never descend into (tools.md "SKIP_DIRS"; `secrets` is the one that matters). */
 export const SKIP_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', SECRETS_DIR, 'target', '__pycache__', '.venv', '.hg', '.svn']);
 
+/** The temporary file `atomicWrite` writes beside its target: `.<name>.skald-<12 hex>.tmp` (swept at start). */
+export const TEMP_FILE_PATTERN = /^\..+\.skald-[0-9a-f]{12}\.tmp$/;
+export const tempFileName = (name: string): string => `.${name}.skald-${randomBytes(6).toString('hex')}.tmp`;
+
 /** Files larger than this are not loaded whole for editing (the model should use line tools or the shell). */
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 
@@ -118,7 +122,7 @@ export function atomicWrite(g: GuardedPath, content: string, ctx: PathContext): 
   } catch (error) {
     throw new ToolError(`Cannot create the folder for ${g.display} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
   }
-  const temp = join(dir, `.${basename(g.real)}.skald-${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dir, tempFileName(basename(g.real)));
   const mode = existing?.isFile() ? existing.mode & 0o7777 : 0o666;
   const data = Buffer.from(content, 'utf8');
   let fd: number | null = null;

@@ -20,7 +20,7 @@ import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, plural } from './common';
 import { findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, ripgrepEngine, type FileMatches, type GrepQuery } from './grep-engines';
-import { clipLine, compileMatcher, hunks, splitForSearch } from './search-engine';
+import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, splitForSearch } from './search-engine';
 
 export const DEFAULT_GREP_LIMIT = 100;
 export const MAX_GREP_LIMIT = 5000;
@@ -28,7 +28,7 @@ export const MAX_GREP_LIMIT = 5000;
 export const RIPGREP_CANDIDATES = ['/usr/bin/rg', '/usr/local/bin/rg', '/opt/homebrew/bin/rg'];
 
 const input = z.object({
-  pattern: z.string().min(1).describe('Regular expression (a plain word works too), matched per line.'),
+  pattern: z.string().min(1).max(MAX_PATTERN_CHARS).describe('Regular expression (a plain word works too), matched per line.'),
   path: z.string().min(1).default('.').describe('Folder (or file) to search; relative to the working directory. Default: the working directory.'),
   glob: z.string().min(1).optional().describe('Only files matching this glob, e.g. "*.ts" (file name) or "src/**/*.py" (path).'),
   case_insensitive: z.boolean().default(false).describe('Ignore letter case.'),

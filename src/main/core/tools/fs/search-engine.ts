@@ -20,6 +20,9 @@ export interface Matcher {
 
 const REGEX_META = /[\\^$.*+?()[\]{}|]/;
 
+/** Longest pattern accepted: longer ones are refused by the schema, with a short error that does not echo them. */
+export const MAX_PATTERN_CHARS = 4096;
+
 export function compileMatcher(pattern: string, caseInsensitive: boolean): Matcher {
   if (pattern === '') throw new ToolError('pattern is empty; pass the text or regular expression to look for.');
   const flags = caseInsensitive ? 'i' : '';

@@ -8,14 +8,14 @@ import { defineTool, ToolError } from '../define-tool';
 import { looksBinary, readCapped } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import { label, PATH_ALIASES, pathArg, pathField, plural, shortPath } from './common';
-import { clipLine, compileMatcher, hunks, matchingLines, splitForSearch } from './search-engine';
+import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, matchingLines, splitForSearch } from './search-engine';
 
 export const MAX_SEARCH_RESULTS = 200;
 const MAX_SEARCH_BYTES = 64 * 1024 * 1024;
 
 const input = z.object({
   path: pathField('File to search.'),
-  pattern: z.string().min(1).describe('JavaScript regular expression (a plain word works too), matched per line.'),
+  pattern: z.string().min(1).max(MAX_PATTERN_CHARS).describe('JavaScript regular expression (a plain word works too), matched per line.'),
   case_insensitive: z.boolean().default(false).describe('Ignore letter case.'),
   context_lines: z.coerce.number().int().min(0).max(10).default(0).describe('Lines of context before and after each match (0–10).'),
 });

@@ -1,6 +1,11 @@
 /**
- * `execute_cmd`: runs one shell command (`/bin/sh -c`) in `workdir` (default: the working directory) with a
- * timeout of 1–600 s (default 120). Always approval-gated by the rules (not here).
+ * `execute_cmd`: runs one shell command with bash (`bash --noprofile --norc -c`) in `workdir` (default: the working
+ * directory) with a timeout of 1–600 s (default 120). Always approval-gated by the rules (not here).
+ * - bash, never `/bin/sh`: the gate parses commands with the bash grammar, and the shell that runs must be the
+ *   shell that was parsed (docs/shell-analysis.md "The shell that runs"); dash reads `$'…'`, here-documents and
+ *   other syntax differently, which let a hidden command run under an allowed one.
+ * - Bad input is a readable tool error, never a hang: a NUL in the command, a command over MAX_COMMAND_BYTES (the
+ *   kernel refuses one argument over 128 KiB), and any other failure to start the process.
  * - Audit: every command is logged (`execute_cmd: running shell command`, command/workdir/timeout_secs) before it
  *   starts, so an auto-approved command is still traceable.
  * - The child's environment is scrubbed of provider keys and secrets (`env-scrub.ts`); stdin is closed.
@@ -21,10 +26,13 @@ import type { Tool } from '../tool';
 import { label } from '../fs/common';
 import { scrubEnv } from './env-scrub';
 import { killProcessGroup } from './process-group';
+import { findBash } from './bash';
 
 export const MAX_OUTPUT_BYTES = 100 * 1024;
 export const DEFAULT_TIMEOUT_SECS = 120;
 export const MAX_TIMEOUT_SECS = 600;
+/** Linux refuses a single argument of 128 KiB or more (MAX_ARG_STRLEN, counting its NUL) with E2BIG. */
+export const MAX_COMMAND_BYTES = 128 * 1024 - 1;
 /** After the shell exits, how long to wait for pipes still held by its background children. */
 const DRAIN_MS = 250;
 
@@ -33,13 +41,14 @@ export interface ExecuteCmdDeps {
   secretValues?: () => readonly string[];
   /** The environment to start from (default `process.env`); tests pass their own. */
   baseEnv?: () => NodeJS.ProcessEnv;
+  /** The bash binary (default: the first of BASH_CANDIDATES that exists). */
   shell?: string;
   /** Records running commands (pid + start time) so a crashed run's leftovers are ended at the next start (R4). */
   processes?: { record(pid: number, command: string): void; forget(pid: number): void };
 }
 
 const input = z.object({
-  command: z.string().min(1).describe('The shell command line to run (sh syntax).'),
+  command: z.string().min(1).describe('The shell command line to run (bash syntax).'),
   workdir: z.string().min(1).optional().describe('Absolute folder to run in (default: the working directory).'),
   timeout: z.coerce.number().int().min(1).max(MAX_TIMEOUT_SECS).default(DEFAULT_TIMEOUT_SECS).describe(`Seconds before the command is killed (1–${MAX_TIMEOUT_SECS}, default ${DEFAULT_TIMEOUT_SECS}).`),
 });
@@ -76,7 +85,7 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
   return defineTool({
     name: TN.EXECUTE_CMD,
     description:
-      'Run a shell command (sh) and return its combined stdout/stderr and exit code. Output over 100 KB is cut. ' +
+      'Run a shell command (bash) and return its combined stdout/stderr and exit code. Output over 100 KB is cut. ' +
       `Default timeout ${DEFAULT_TIMEOUT_SECS} s (max ${MAX_TIMEOUT_SECS}). Prefer the dedicated tools: read_file (not cat), ` +
       'list_files (not ls/find), grep_files (not grep/rg), edit_file (not sed/awk), write_file (not echo >).',
     input,
@@ -84,6 +93,9 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
     aliases: { cmd: 'command', cwd: 'workdir', timeout_secs: 'timeout' },
     describe: (a, length) => label(TN.EXECUTE_CMD, length === 'short' ? firstWord(a.command) : a.command, length),
     async executeAsync(a, ctx, signal) {
+      checkCommandText(a.command);
+      const bash = deps.shell ?? findBash();
+      if (!bash) throw new ToolError('bash was not found on this machine; execute_cmd runs commands with bash (the shell the approval gate checks them against).');
       const requested = a.workdir ? resolvePath(a.workdir, ctx.workingDir) : ctx.workingDir;
       const cwd = realDirectory(requested);
       if (!cwd) throw new ToolError(`workdir ${requested} does not exist or is not a folder.`);
@@ -91,7 +103,7 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
       signal.throwIfAborted();
 
       const env = scrubEnv(deps.baseEnv?.() ?? process.env, deps.secretValues?.() ?? []);
-      const child = execa(deps.shell ?? '/bin/sh', ['-c', a.command], {
+      const child = execa(bash, ['--noprofile', '--norc', '-c', a.command], {
         cwd,
         env,
         extendEnv: false,
@@ -103,7 +115,12 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
         reject: false,
         stripFinalNewline: false,
       });
-      child.catch(() => undefined); // the outcome is read from 'exit' below; never leave a rejection unhandled
+      // With `reject: false` the promise settles with a result even when the process never started (E2BIG,
+      // ENOMEM, EACCES): then no 'exit' event comes, so it is raced with the events below.
+      const settled = child.then(
+        (r) => ({ code: r.exitCode ?? null, signal: (r.signal ?? null) as NodeJS.Signals | null, error: r.exitCode === undefined && r.signal === undefined && r.failed ? asError(r.cause) : undefined }),
+        (error: unknown) => ({ code: null, signal: null, error: asError(error) }),
+      );
       if (child.pid) deps.processes?.record(child.pid, a.command);
       const output = new OutputBuffer();
       const drained = new Promise<void>((resolve) => {
@@ -112,10 +129,13 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
         child.all.on('end', () => resolve());
         child.all.on('error', () => resolve());
       });
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-        child.once('exit', (code, sig) => resolve({ code, signal: sig }));
-        child.once('error', (error) => resolve({ code: null, signal: null, error }));
-      });
+      const exited = Promise.race([
+        new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+          child.once('exit', (code, sig) => resolve({ code, signal: sig }));
+          child.once('error', (error) => resolve({ code: null, signal: null, error }));
+        }),
+        settled,
+      ]);
 
       // An object, not a `let`: it is set from callbacks, which control-flow narrowing does not see.
       const ended: { reason: 'timeout' | 'stop' | null } = { reason: null };
@@ -133,7 +153,7 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
         const reason = ended.reason;
         if (reason && child.pid) await killProcessGroup(child.pid, 0); // make sure the group is gone before reporting
         if (child.pid) deps.processes?.forget(child.pid);
-        if (exit.error && exit.code === null && !reason) throw new ToolError(`The command could not start: ${exit.error.message}`);
+        if (exit.error && exit.code === null && !reason) throw new ToolError(`The command could not start: ${startError(exit.error)}`);
         const body = output.text();
         const parts = [body === '' ? '(no output)' : body.replace(/\n$/, '')];
         const note = output.note();
@@ -148,4 +168,29 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
       }
     },
   });
+}
+
+/** NUL cannot be passed to a process at all, and one argument has a kernel limit: say so before spawning. */
+function checkCommandText(command: string): void {
+  const nul = command.indexOf('\0');
+  if (nul !== -1) throw new ToolError(`The command contains a NUL character (at position ${nul}); a command line cannot carry NUL bytes. Remove it.`);
+  const bytes = Buffer.byteLength(command);
+  if (bytes > MAX_COMMAND_BYTES) {
+    throw new ToolError(
+      `The command is ${bytes} bytes; one command line can be at most ${MAX_COMMAND_BYTES} bytes (the system's limit for one argument). ` +
+        'Write long content to a file with write_file and run a short command that uses the file.',
+    );
+  }
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
+
+/** The OS reason, short: execa's message repeats the whole command line, which may be 128 KiB long. */
+function startError(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'E2BIG') return 'the command line and environment are too large for the system (E2BIG).';
+  const message = error.message.split('\n')[0] ?? '';
+  return code ? `${code}${message.length <= 200 ? ` (${message})` : ''}` : message.slice(0, 200);
 }
