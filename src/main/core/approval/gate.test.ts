@@ -1,7 +1,7 @@
 /**
- * The evaluation order, table-driven (reference-facts.md §3, SPEC.md §3.1–3.3): guards → rules (session group, then
- * default; priority, then id; first match) → bypass → fast-path; deny never lifted; no match and load errors ask.
- * Real SQLite file, real temp workspace.
+ * The evaluation order, table-driven (docs/approval.md): guards → rules (every match of the session group and
+ * default; deny beats ask beats allow; the catch-all only as the fallback) → bypass → fast-path (fallback only);
+ * deny never lifted; no match and load errors ask. Real SQLite file, real temp workspace.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ interface Row {
 
 const table: Row[] = [
   { name: 'a seeded allow (write_todos)', call: (k) => k.call('write_todos', { todos: [] }), action: 'allow', kind: 'rule', seedRule: 'write_todos' },
-  { name: 'execute_cmd asks by its seeded rule @10', call: (k) => k.call('execute_cmd', { command: 'ls' }), action: 'require', kind: 'rule', seedRule: 'execute_cmd' },
+  { name: 'execute_cmd asks by the seeded catch-all', call: (k) => k.call('execute_cmd', { command: 'ls' }), action: 'require', kind: 'rule', seedRule: '*' },
   { name: 'an unknown tool asks by the seeded require *', call: (k) => k.call('frobnicate'), action: 'require', kind: 'rule', seedRule: '*' },
   { name: 'a read inside the working dir is lifted by the fast-path', call: (k) => k.call('read_file', { path: join(k.workspace, 'a.txt') }), action: 'allow', kind: 'fast_path' },
   { name: 'a write inside the working dir still asks', call: (k) => k.call('write_file', { path: join(k.workspace, 'a.txt') }), action: 'require', kind: 'rule', seedRule: '*' },
@@ -52,14 +52,50 @@ const table: Row[] = [
     call: (k) => k.call('write_todos', {}, { runContext: k.rc({ security_group: 'strict' }) }), action: 'allow', kind: 'rule', seedRule: 'write_todos',
   },
   {
-    name: 'lower priority number first',
+    name: 'a deny at priority 2 beats an allow at priority 1',
     rules: [{ tool_pattern: 'frob', action: 'deny', priority: 2 }, { tool_pattern: 'frob', action: 'allow', priority: 1 }],
-    call: (k) => k.call('frob'), action: 'allow', kind: 'rule', rule: 1,
+    call: (k) => k.call('frob'), action: 'deny', kind: 'rule', rule: 0,
   },
   {
-    name: 'same priority: lower id first',
-    rules: [{ tool_pattern: 'frob', action: 'deny', priority: 3 }, { tool_pattern: 'frob', action: 'allow', priority: 3 }],
-    call: (k) => k.call('frob'), action: 'deny', kind: 'rule', rule: 0,
+    name: 'an allow and a deny at the same priority: the deny, whatever the ids',
+    rules: [{ tool_pattern: 'frob', action: 'allow', priority: 3 }, { tool_pattern: 'frob', action: 'deny', priority: 3 }],
+    call: (k) => k.call('frob'), action: 'deny', kind: 'rule', rule: 1,
+  },
+  {
+    name: 'an ask at priority 50 beats an allow at priority -5',
+    rules: [{ tool_pattern: 'frob', action: 'allow', priority: -5 }, { tool_pattern: 'frob', action: 'require', priority: 50 }],
+    call: (k) => k.call('frob'), action: 'require', kind: 'rule', rule: 1,
+  },
+  {
+    name: 'among rules of the same action the lower priority number is named',
+    rules: [{ tool_pattern: 'frob', action: 'deny', priority: 7 }, { tool_pattern: 'frob', action: 'deny', priority: 2 }],
+    call: (k) => k.call('frob'), action: 'deny', kind: 'rule', rule: 1,
+  },
+  {
+    name: "a deny in default beats an allow in the session's group",
+    groups: ['open'], rules: [{ group_id: 'open', tool_pattern: 'frob', action: 'allow' }, { tool_pattern: 'frob', action: 'deny', priority: 500 }],
+    call: (k) => k.call('frob', {}, { runContext: k.rc({ security_group: 'open' }) }), action: 'deny', kind: 'rule', rule: 1,
+  },
+  {
+    name: 'the catch-all is a fallback: a specific allow wins over the seeded require *',
+    rules: [{ tool_pattern: 'frob', action: 'allow', priority: 1_000_000 }],
+    call: (k) => k.call('frob'), action: 'allow', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'a command allow works now that no seeded execute_cmd ask out-ranks it',
+    rules: [{ tool_pattern: 'execute_cmd', command_pattern: 'git *', action: 'allow' }],
+    call: (k) => k.call('execute_cmd', { command: 'git status' }), action: 'allow', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'an explicit ask rule is not lifted by the fast-path (ask beats the implicit allow)',
+    rules: [{ tool_pattern: 'read_file', path_pattern: 'notes/*', action: 'require' }],
+    call: (k) => k.call('read_file', { path: join(k.workspace, 'notes/a.md') }), action: 'require', kind: 'rule', rule: 0,
+  },
+  {
+    name: 'an explicit ask rule is lifted by a bypass (the human chose it)',
+    rules: [{ tool_pattern: 'read_file', path_pattern: 'notes/*', action: 'require' }],
+    before: (k) => k.bypass.grant(1, { kind: 'all' }, null),
+    call: (k) => k.call('read_file', { path: join(k.workspace, 'notes/a.md') }), action: 'allow', kind: 'bypass',
   },
   {
     name: 'a deny rule is not lifted by the fast-path',
@@ -76,12 +112,12 @@ const table: Row[] = [
   {
     name: 'a category bypass covers only its category',
     before: (k) => k.bypass.grant(1, { kind: 'category', category: 'filesystem' }, null),
-    call: (k) => k.call('execute_cmd', { command: 'rm x' }, { category: 'shell' }), action: 'require', kind: 'rule', seedRule: 'execute_cmd',
+    call: (k) => k.call('execute_cmd', { command: 'rm x' }, { category: 'shell' }), action: 'require', kind: 'rule', seedRule: '*',
   },
   {
     name: 'an expired bypass lifts nothing',
     before: (k) => k.bypass.grant(1, { kind: 'all' }, k.clock.now - 1),
-    call: (k) => k.call('execute_cmd', { command: 'rm x' }), action: 'require', kind: 'rule', seedRule: 'execute_cmd',
+    call: (k) => k.call('execute_cmd', { command: 'rm x' }), action: 'require', kind: 'rule', seedRule: '*',
   },
   {
     name: 'the secrets guard beats an allow at any priority',
@@ -205,9 +241,20 @@ describe('visibility (SPEC.md §3.3)', () => {
     expect(k.gate.filterVisible(undefined, ['read_file', 'write_file', 'list_files'])).toEqual(['read_file', 'write_file', 'list_files']);
   });
 
-  it('an earlier path-less allow keeps the tool visible', () => {
+  it('a path-less deny hides the tool even behind an earlier path-less allow (deny beats allow)', () => {
     k.rules.createRule({ tool_pattern: 'notify', action: 'deny', priority: 50 });
-    expect(k.gate.isToolHidden(undefined, 'notify')).toBe(false); // the seeded allow @10 comes first
+    expect(k.gate.isToolHidden(undefined, 'notify')).toBe(true);
+    expect(k.gate.check(k.call('notify')).action).toBe('deny');
+  });
+
+  it('a deny catch-all hides only the tools no other rule names', () => {
+    const star = k.rules.listRules('default').find((r) => r.tool_pattern === '*')!;
+    k.rules.updateRule(star.id, { action: 'deny' });
+    k.rules.createRule({ tool_pattern: 'read_file', path_pattern: 'docs/*', action: 'allow' });
+    expect(k.gate.isToolHidden(undefined, 'frob')).toBe(true);
+    expect(k.gate.isToolHidden(undefined, 'read_file')).toBe(false);
+    expect(k.gate.check(k.call('read_file', { path: join(k.workspace, 'docs/a.md') })).action).toBe('allow');
+    expect(k.gate.check(k.call('read_file', { path: join(k.workspace, 'src/a.ts') })).action).toBe('deny');
   });
 
   it('a group deny hides the tool for sessions of that group only', () => {

@@ -1,11 +1,12 @@
 /**
- * The gate every tool call passes (reference-facts.md §3–5, SPEC.md §3.1–3.3, §4). Order, fixed:
+ * The gate every tool call passes (docs/approval.md). Order, fixed:
  *   1. hard guards — a guard deny ends it; a locked guard require may still become deny, never allow;
- *   2. rules — the session's group, then `default`, each by priority then id, first match wins; no match → require;
+ *   2. rules — every matching rule of the session's group and of `default` takes part; deny beats require beats
+ *      allow whatever the priority; the catch-all `*` decides only when nothing else matches; no match → require;
  *      a rule-load error (or a group that no longer exists) → require that nothing lifts (a deny may be hidden in it);
  *   3. a matching session bypass may lift require → allow (never for a shell command with unsafe constructs);
  *   4. the run context's file fast-path (working dir, its docs/ and skills/, allow_fs_reads, allow_fs_writes) may
- *      lift require → allow for the fs tools.
+ *      lift the fallback require → allow for the fs tools, never an explicit ask rule.
  * A deny is never lifted. Synchronous: rules are compiled and cached by the repository, so a decision is pure CPU
  * plus a few realpath calls. `explain` is the same evaluation with a trace ("what would happen if…").
  * Limits: rules see `args.path` only; guards also see the other path-like arguments (guards.ts).
@@ -15,7 +16,7 @@ import type { RunContext } from '../../../shared/run-context';
 import { FS_READ_TOOLS, FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
 import { canonicalizeForPolicy, resolvePath } from '../tools/_policy/paths';
 import type { BypassStore } from './bypass';
-import { describeRule, firstMatch, firstPathlessMatch, type CallFacts } from './evaluate';
+import { decidingRule, describeRule, hidingRule, type CallFacts, type RuleVerdict } from './evaluate';
 import { Guards, pathArguments, relIn, type GuardId, type GuardVerdict, type Roots } from './guards';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
 import { pathFacts } from './patterns';
@@ -54,6 +55,13 @@ export interface GateDeps {
 }
 
 const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
+
+/** " (beats allow rule 3: …)": the weaker matching rules the deciding one out-ranked, for the card's "why". */
+function beatenText(beaten: readonly CompiledRule[]): string {
+  if (beaten.length === 0) return '';
+  const shown = beaten.slice(0, 3).map((b) => `${b.rule.action} rule ${b.rule.id}: ${describeRule(b.rule)}`);
+  return ` (beats ${shown.join('; ')}${beaten.length > 3 ? `; ${beaten.length - 3} more` : ''})`;
+}
 
 export class ApprovalGate {
   private readonly guards: Guards;
@@ -110,18 +118,21 @@ export class ApprovalGate {
     if (facts.path) note(`path for rules: ${facts.path.rel ?? facts.path.abs}`);
     if (facts.shell) note(`command parts: ${JSON.stringify(facts.shell.parts)}${facts.shell.unsafe.length ? `; never auto-allowed: ${facts.shell.unsafe.join(', ')}` : ''}`);
     const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
-    let match: CompiledRule | null;
+    let verdict: RuleVerdict;
     let allowedBy: CompiledRule[] = [];
     try {
-      ({ match, allowedBy } = this.matchRules(this.ruleLists(groupId, toolName), facts));
+      ({ verdict, allowedBy } = this.matchRules(this.ruleLists(groupId, toolName), facts));
     } catch (error) {
       this.deps.log?.('approval rules could not be loaded; asking', { error: String(error) });
       if (locked) return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
       return this.done({ action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` } }, note);
     }
-    if (match) note(`first matching rule: ${match.rule.id} (${describeRule(match.rule)}, group ${match.rule.group_id}, priority ${match.rule.priority})`);
+    const match = verdict.rule;
+    if (match) note(`deciding rule: ${match.rule.id} (${describeRule(match.rule)}, group ${match.rule.group_id}, priority ${match.rule.priority})${verdict.isFallback ? ', the fallback: no other rule matched' : ''}`);
     else note('no rule matched');
-    if (match?.rule.action === 'deny') return this.done({ action: 'deny', why: { kind: 'rule', ruleId: match.rule.id, text: `Denied by rule ${match.rule.id}: ${describeRule(match.rule)}` } }, note);
+    for (const b of verdict.beaten) note(`beaten: rule ${b.rule.id} (${describeRule(b.rule)}): ${match?.rule.action} beats ${b.rule.action}`);
+    const beats = beatenText(verdict.beaten);
+    if (match?.rule.action === 'deny') return this.done({ action: 'deny', why: { kind: 'rule', ruleId: match.rule.id, text: `Denied by rule ${match.rule.id}: ${describeRule(match.rule)}${beats}` } }, note);
     if (locked) return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
     if (match?.rule.action === 'allow') {
       const others = allowedBy.filter((c) => c !== match).map((c) => `rule ${c.rule.id}: ${describeRule(c.rule)}`);
@@ -131,7 +142,7 @@ export class ApprovalGate {
 
     const unsafe = facts.shell?.unsafe.length ? ` The command has ${facts.shell.unsafe[0]}, which no rule can auto-allow.` : '';
     const base: Decision = match
-      ? { action: 'require', why: { kind: 'rule', ruleId: match.rule.id, text: `Asks because of rule ${match.rule.id}: ${describeRule(match.rule)}.${unsafe}` } }
+      ? { action: 'require', why: { kind: 'rule', ruleId: match.rule.id, text: `Asks because of rule ${match.rule.id}: ${describeRule(match.rule)}${beats}.${unsafe}` } }
       : { action: 'require', why: { kind: 'default', text: `No rule matched: asks (the default is require).${unsafe}` } };
 
     // A command whose effect its parts do not show (substitution, `bash -c`, a redirect out of the workspace, a
@@ -139,7 +150,7 @@ export class ApprovalGate {
     // let an injected `curl … | sh` through.
     if (facts.shell?.unsafe.length) return this.done(base, note);
 
-    // 3. Bypass (a human's, time-boxed).
+    // 3. Bypass (a human's, time-boxed): lifts any require, an explicit ask rule's included.
     if (call.sessionId !== null) {
       const grant = this.deps.bypass.covering(call.sessionId, { toolName, category: call.category, path: facts.path?.abs ?? null, commandParts: facts.shell?.parts ?? null });
       if (grant) {
@@ -148,27 +159,29 @@ export class ApprovalGate {
       }
     }
 
-    // 4. The run context's file fast-path.
+    // 4. The run context's file fast-path is an implicit allow: it lifts the fallback, never an explicit ask rule
+    // (ask beats allow).
+    if (match && !verdict.isFallback) return this.done(base, note);
     const fast = this.fastPath(call, wd, facts);
     if (fast) return this.done({ action: 'allow', why: { kind: 'fast_path', text: fast } }, note);
     return this.done(base, note);
   }
 
   /**
-   * First match for the call; for a shell command, for each of its parts (X3): any part denied → that deny; every
-   * part allowed (each by its own first match) → allow; otherwise the first part that asks decides.
+   * The deciding rule for the call; for a shell command, for each of its parts (X3): any part denied → that deny;
+   * every part allowed (each by its own deciding rule) → allow; otherwise the first part that asks decides.
    */
-  private matchRules(lists: CompiledRule[][], facts: CallFacts): { match: CompiledRule | null; allowedBy: CompiledRule[] } {
+  private matchRules(lists: CompiledRule[][], facts: CallFacts): { verdict: RuleVerdict; allowedBy: CompiledRule[] } {
     const shell = facts.shell;
     if (!shell || shell.parts.length <= 1) {
-      const match = firstMatch(lists, facts);
-      return { match, allowedBy: match?.rule.action === 'allow' ? [match] : [] };
+      const verdict = decidingRule(lists, facts);
+      return { verdict, allowedBy: verdict.rule?.rule.action === 'allow' ? [verdict.rule] : [] };
     }
-    const matches = shell.parts.map((part) => firstMatch(lists, { ...facts, shell: { ...shell, parts: [part] } }));
-    const denied = matches.find((m) => m?.rule.action === 'deny');
-    if (denied) return { match: denied, allowedBy: [] };
-    if (matches.every((m) => m?.rule.action === 'allow')) return { match: matches[0]!, allowedBy: matches as CompiledRule[] };
-    return { match: matches.find((m) => m?.rule.action !== 'allow') ?? null, allowedBy: [] };
+    const verdicts = shell.parts.map((part) => decidingRule(lists, { ...facts, shell: { ...shell, parts: [part] } }));
+    const denied = verdicts.find((v) => v.rule?.rule.action === 'deny');
+    if (denied) return { verdict: denied, allowedBy: [] };
+    if (verdicts.every((v) => v.rule?.rule.action === 'allow')) return { verdict: verdicts[0]!, allowedBy: verdicts.map((v) => v.rule!) };
+    return { verdict: verdicts.find((v) => v.rule?.rule.action !== 'allow')!, allowedBy: [] };
   }
 
   private done(d: Decision, note: (line: string) => void): Decision {
@@ -218,13 +231,13 @@ export class ApprovalGate {
     return null;
   }
 
-  /** Hidden when the first matching rule without a path or command pattern is deny. MCP tools are never hidden. */
+  /** Hidden when the rules deny every call of the tool (docs/approval.md "Visibility"). MCP tools are never hidden. */
   isToolHidden(groupId: string | undefined, toolName: string, who?: { agentId: string; source: string }): boolean {
     if (parseMcpToolName(toolName)) return false;
     try {
       const group = groupId ?? DEFAULT_GROUP;
       const lists = group === DEFAULT_GROUP || !this.deps.rules.hasGroup(group) ? [this.deps.rules.candidates(DEFAULT_GROUP, toolName)] : this.ruleLists(group, toolName);
-      return firstPathlessMatch(lists, toolName, who)?.rule.action === 'deny';
+      return hidingRule(lists, toolName, who) !== null;
     } catch {
       return false; // the gate still asks for every call of a tool we could not judge
     }

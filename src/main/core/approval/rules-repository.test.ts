@@ -23,8 +23,6 @@ describe('seeds', () => {
       '@fs_any memory/* allow @5',
       '@fs_any data/* allow @5',
       '@fs_any secrets/* deny @5',
-      'execute_cmd - require @10',
-      'restart - require @10',
       'write_todos - allow @10',
       'notify - allow @10',
       'activate_tools - allow @10',
@@ -40,15 +38,15 @@ describe('seeds', () => {
 
   it("never re-adds or overwrites on a later start: the user's edits stay", () => {
     const star = k.rules.listRules('default').find((r) => r.tool_pattern === '*')!;
-    const cmd = k.rules.listRules('default').find((r) => r.tool_pattern === 'execute_cmd')!;
+    const cmd = k.rules.listRules('default').find((r) => r.tool_pattern === 'write_todos')!;
     k.rules.deleteRule(star.id);
-    k.rules.updateRule(cmd.id, { action: 'allow', command_pattern: 'git *' });
+    k.rules.updateRule(cmd.id, { action: 'deny', note: 'mine' });
     const file = k.db.name;
     closeDatabase(k.db);
     const db = openDatabase({ file });
     const again = new RulesRepository(db).listRules('default');
     expect(again.some((r) => r.tool_pattern === '*')).toBe(false);
-    expect(again.find((r) => r.id === cmd.id)).toMatchObject({ action: 'allow', command_pattern: 'git *' });
+    expect(again.find((r) => r.id === cmd.id)).toMatchObject({ action: 'deny', note: 'mine' });
     closeDatabase(db);
     k.db = openDatabase({ file }); // for afterEach
   });

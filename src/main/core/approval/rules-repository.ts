@@ -62,8 +62,8 @@ export class RuleLoadError extends Error {
 
 const invalid = (message: string) => new BridgeError('invalid_input', message);
 
-/** A catch-all: `*` with nothing else narrowing it. A group holds at most one action for it. */
-const isCatchAll = (r: Pick<ApprovalRule, 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'agent_id' | 'source'>) =>
+/** A catch-all: `*` with nothing else narrowing it. A group holds at most one action for it; the gate treats it as the group's fallback. */
+export const isCatchAll = (r: Pick<ApprovalRule, 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'agent_id' | 'source'>) =>
   r.tool_pattern === '*' && !r.path_pattern && !r.command_pattern && !r.agent_id && !r.source;
 
 export function compileRule(rule: ApprovalRule): CompiledRule {

@@ -13,5 +13,6 @@ import { summariesSchema } from './041-summaries';
 import { processesSchema } from './042-processes';
 import { sessionToolSeeds } from './043-session-tool-seeds';
 import { toolRowKey } from './044-tool-row-key';
+import { denyBeatsAllowSeeds } from './055-deny-beats-allow-seeds';
 
-export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema, summariesSchema, processesSchema, sessionToolSeeds, toolRowKey];
+export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema, summariesSchema, processesSchema, sessionToolSeeds, toolRowKey, denyBeatsAllowSeeds];
