@@ -27,6 +27,11 @@ export class ToolRegistry {
     this.tools.set(tool.name, tool);
   }
 
+  /** Removes a tool a plugin contributed once that plugin is disabled (docs/plugins.md). */
+  unregister(name: string): boolean {
+    return this.tools.delete(name);
+  }
+
   get(name: string): Tool | undefined {
     return this.tools.get(name);
   }

@@ -14,5 +14,17 @@ import { processesSchema } from './042-processes';
 import { sessionToolSeeds } from './043-session-tool-seeds';
 import { toolRowKey } from './044-tool-row-key';
 import { denyBeatsAllowSeeds } from './055-deny-beats-allow-seeds';
+import { pluginsSchema } from './090-plugins';
 
-export const migrations: readonly Migration[] = [foundationSchema, approvalSchema, llmSchema, sessionsSchema, summariesSchema, processesSchema, sessionToolSeeds, toolRowKey, denyBeatsAllowSeeds];
+export const migrations: readonly Migration[] = [
+  foundationSchema,
+  approvalSchema,
+  llmSchema,
+  sessionsSchema,
+  summariesSchema,
+  processesSchema,
+  sessionToolSeeds,
+  toolRowKey,
+  denyBeatsAllowSeeds,
+  pluginsSchema,
+];

@@ -106,8 +106,8 @@ export function readTextForEdit(g: GuardedPath): string {
   return read.bytes.toString('utf8');
 }
 
-/** Writes through temp file + fsync + rename in the same folder. Creates missing parent folders. */
-export function atomicWrite(g: GuardedPath, content: string, ctx: PathContext): { created: boolean; bytes: number } {
+/** Writes text (UTF-8) or bytes through temp file + fsync + rename in the same folder. Creates missing parent folders. */
+export function atomicWrite(g: GuardedPath, content: string | Uint8Array, ctx: PathContext): { created: boolean; bytes: number } {
   const dir = dirname(g.real);
   let existing: Stats | null = null;
   try {
@@ -124,7 +124,7 @@ export function atomicWrite(g: GuardedPath, content: string, ctx: PathContext): 
   }
   const temp = join(dir, tempFileName(basename(g.real)));
   const mode = existing?.isFile() ? existing.mode & 0o7777 : 0o666;
-  const data = Buffer.from(content, 'utf8');
+  const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
   let fd: number | null = null;
   try {
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
