@@ -9,6 +9,7 @@ import { createAppHandlers } from './bridge/app-handlers';
 import { createApprovalHandlers } from './bridge/approval-handlers';
 import { createChatHandlers } from './bridge/chat-handlers';
 import { assertHandlersMatchContract, type BridgeHandlers } from './bridge/handlers';
+import { createPluginHandlers } from './bridge/plugins-handlers';
 import { createProviderHandlers } from './bridge/providers-handlers';
 import type { CoreConfig } from './config';
 import { dbFile } from './config';
@@ -16,8 +17,10 @@ import { closeDatabase, openDatabase, type Db } from './db/database';
 import { EventBus } from './events';
 import { createLlmServices, type LlmServices } from './llm/services';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
+import { BUILTIN_PLUGINS, PluginManager, PluginStore } from './plugins/index';
 import { ProcessRegistry } from './processes/process-registry';
 import { SessionManager } from './session/session-manager';
+import { createPluginAndSecretTools } from './tools/config/index';
 import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
 import { outlinePool } from './tools/outline/outline-pool';
 import { sweepStaleTempFiles } from './tools/_policy/temp-sweep';
@@ -30,6 +33,7 @@ export interface Core {
   readonly secrets: SecretStore;
   readonly llm: LlmServices;
   readonly tools: ToolRegistry;
+  readonly plugins: PluginManager;
   readonly sessions: SessionManager;
   readonly handlers: BridgeHandlers;
   /** Starts background work (resume of interrupted turns) once the shell can forward events. */
@@ -59,6 +63,9 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const leftovers = processes.reapLeftovers();
   if (leftovers.killed.length || leftovers.reported.length) log('ended commands left over from the previous run', { ...leftovers });
   const tools = createToolRegistry(createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues(), processes }));
+  const plugins = new PluginManager(BUILTIN_PLUGINS, new PluginStore(db, secrets), log);
+  for (const tool of createPluginAndSecretTools({ plugins, secrets })) tools.register(tool);
+  const stopPluginTools = plugins.syncToolsInto(tools);
   const discovery = new ToolDiscovery(db);
   const approval = await createApprovalServices({
     db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir), categoryOf: (name) => tools.categoryOf(name), log,
@@ -83,6 +90,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     ...createAppHandlers(config, events),
     ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery }) }),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
+    ...createPluginHandlers({ plugins, secrets }),
     ...createChatHandlers(sessions, events),
   };
   assertHandlersMatchContract(handlers);
@@ -95,6 +103,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     secrets,
     llm,
     tools,
+    plugins,
     sessions,
     handlers,
     start() {
@@ -107,6 +116,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       approval.pending.onDidResolveWithoutWaiter(({ sessionId }) => void sessions.resumeSession(sessionId));
     },
     async dispose() {
+      stopPluginTools();
       sweep.abort();
       await sessions.stopAll();
       discovery.flush();

@@ -8,6 +8,7 @@ import { appCalls, AppEventSchema } from './app';
 import { approvalCalls, InboxEventSchema } from './approval';
 import { chatCalls, ChatEventSchema } from './chat';
 import type { CallSpec } from './define';
+import { pluginCalls } from './plugins';
 import { providerCalls } from './providers';
 import { viewerCalls, ViewerEventSchema } from './viewer';
 
@@ -15,6 +16,7 @@ export * from './define';
 export * from './app';
 export * from './approval';
 export * from './chat';
+export * from './plugins';
 export * from './providers';
 export * from './viewer';
 
@@ -24,6 +26,7 @@ export const calls = {
   ...chatCalls,
   ...viewerCalls,
   ...providerCalls,
+  ...pluginCalls,
 } as const satisfies Record<string, CallSpec>;
 
 export const events = {
