@@ -14,6 +14,8 @@
 import { homedir } from 'node:os';
 import { basename, sep } from 'node:path';
 import { FS_READ_TOOLS, TN } from '../../../shared/tool-names';
+import { gitConfiguredReason, gitProtectedReason } from '../tools/_policy/git-paths';
+import { hardLinkVerdictAt } from '../tools/_policy/hardlinks';
 import { canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
 
 export type GuardId = 'secrets' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape' | 'unsafe_shell';
@@ -28,7 +30,7 @@ export interface GuardVerdict {
 export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; title: string; description: string }[] = [
   { id: 'secrets', action: 'deny', title: 'secrets/ folders', description: 'Reading or writing anything under a secrets/ folder of the workspace, in any letter case, through symlinks and "..". Shell commands that name a secrets/ path always ask.' },
   { id: 'app_data_write', action: 'deny', title: "The app's data folder", description: "Writing the app's own data folder (database, settings, rules). The workspace inside it stays writable." },
-  { id: 'git_config', action: 'deny', title: 'Git configuration and hooks', description: 'Writing .git/config or anything under .git/hooks/.' },
+  { id: 'git_config', action: 'deny', title: 'Git configuration and hooks', description: 'Writing any place git reads hooks or configuration from: .git/hooks/, .git/config, a submodule\'s or worktree\'s hooks and config (.git/modules/, .git/worktrees/), a .git pointer file, and the hooks folder or included config a repository\'s config names. Shell commands that name one always ask.' },
   { id: 'app_data_touch', action: 'require', title: 'Touching the data folder', description: 'Reading the data folder, or a shell command that names it or the database file: always asks.' },
   { id: 'steering_file', action: 'require', title: 'Agent-steering files', description: 'Writing AGENTS.md, CLAUDE.md, .mcp.json, .vscode/, .cursor/, .husky/, .envrc, shell rc files and similar: always asks.' },
   { id: 'symlink_escape', action: 'require', title: 'Symlink escapes', description: 'A path inside the workspace that resolves through a symlink to a place outside it: always asks.' },
@@ -45,6 +47,9 @@ const STEERING_NAMES = new Set([
   'copilot-instructions.md',
 ]);
 const STEERING_DIRS = new Set(['.vscode', '.cursor', '.husky', '.claude', '.gemini', '.skald', '.clinerules']);
+
+const GIT_TEXT = 'Places git reads hooks or configuration from (.git/hooks, .git/config, submodule and worktree config, core.hooksPath) are never written by tools (hard guard).';
+const HARD_LINK_TEXT = "The path is a hard link to a file in a secrets/ folder or the app's data folder (hard guard).";
 
 const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 
@@ -102,18 +107,22 @@ export class Guards {
     if (rels.some((r) => r !== null && hasComponent(r, 'secrets'))) {
       return { action: 'deny', guard: 'secrets', text: 'secrets/ folders are never read or written by tools (hard guard).' };
     }
+    // A second name of a guarded file (a hard link) is that file; realpath cannot see it, its identity can.
+    const link = hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]);
+    if (link === 'guarded') return { action: 'deny', guard: 'secrets', text: HARD_LINK_TEXT };
     const writes = isWritingTool(toolName);
     const inData = this.isDataDir(r, canon);
     if (writes && inData) return { action: 'deny', guard: 'app_data_write', text: "The app's data folder (database, settings, rules) is never written by tools (hard guard)." };
     // Inside the workspace only the part below it counts: the default data folder is `~/.skald`, and a folder
     // above the workspace must not make every path in it look like a steering or git file.
     const parts = (rels[0] ?? slash(canon)).split('/').map((p) => p.toLowerCase());
-    if (writes && isGitProtected(parts)) return { action: 'deny', guard: 'git_config', text: '.git/config and .git/hooks/ are never written by tools (hard guard).' };
+    if (writes && (gitProtectedReason(parts) || gitConfiguredReason(canon))) return { action: 'deny', guard: 'git_config', text: GIT_TEXT };
     const lexInside = rels[1] !== null || rels[2] !== null;
     if (lexInside && rels[0] === null) {
       return { action: 'require', guard: 'symlink_escape', text: 'The path leads through a symlink out of the workspace: always asks.' };
     }
     if (inData) return { action: 'require', guard: 'app_data_touch', text: "The path is in the app's data folder: always asks." };
+    if (link === 'unknown') return { action: 'require', guard: 'secrets', text: 'The file has several hard links and the gate could not check them all against the guarded files: always asks.' };
     if (writes && (STEERING_NAMES.has(parts.at(-1) ?? '') || parts.slice(0, -1).some((p) => STEERING_DIRS.has(p)))) {
       return { action: 'require', guard: 'steering_file', text: 'Writing an agent-steering or tool-config file: always asks.' };
     }
@@ -163,14 +172,6 @@ export function isWritingTool(toolName: string): boolean {
   return !FS_READ_TOOLS.includes(toolName) && toolName !== TN.SHOW_FILE_TO_USER;
 }
 
-function isGitProtected(parts: string[]): boolean {
-  for (let i = 0; i < parts.length - 1; i++) {
-    if (parts[i] !== '.git') continue;
-    if (parts[i + 1] === 'hooks') return true;
-    if (parts[i + 1] === 'config' && i + 2 === parts.length) return true;
-  }
-  return false;
-}
 
 /** Every string value of the path-like arguments (arrays of strings included). */
 export function pathArguments(args: Record<string, unknown>): string[] {

@@ -8,6 +8,7 @@
  *   new file, never half of one (R3); a symlink or hard link at the target is replaced, never written through
  *   (F5, F6).
  * - `walk` never follows a directory symlink out of the root, skips SKIP_DIRS (with `secrets`), ends on loops.
+ * - A multi-link regular file that is a guarded file under another name (hardlinks.ts) is refused on open.
  * Limits: a directory in the middle of the path swapped for a symlink between the re-check and the rename can
  * still race; the window is one syscall wide.
  */
@@ -16,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { ToolError } from '../define-tool';
 import { recheckWriteTarget, SECRETS_DIR, type GuardedPath, type PathContext } from './guard';
+import { hardLinkVerdict, hardLinkVerdictAt } from './hardlinks';
 import { hasComponent, pathUnder, relativeInside } from './paths';
 
 /** Folders the recursive tools never descend into (tools.md "SKIP_DIRS"; `secrets` is the one that matters). */
@@ -79,6 +81,8 @@ export function readCapped(g: GuardedPath, maxBytes: number): CappedRead {
     const kind = kindOf(info);
     if (kind === 'dir') throw new ToolError(`${g.display} is a folder; use list_files for folders.`);
     if (kind !== 'file') throw new ToolError(`${g.display} is ${KIND_WORDS[kind]}, not a regular file; refusing to read it.`);
+    // Judged on the opened handle, so a link swapped in after the path check is still caught.
+    if (hardLinkVerdict(info, g.root, g.protectedRoots ?? []) === 'guarded') throw new ToolError(hardLinkRefusal(g.display));
     const want = Math.min(info.size, maxBytes);
     const bytes = Buffer.allocUnsafe(want);
     let got = 0;
@@ -91,6 +95,14 @@ export function readCapped(g: GuardedPath, maxBytes: number): CappedRead {
   } finally {
     closeSync(fd);
   }
+}
+
+const hardLinkRefusal = (display: string) =>
+  `Access denied: ${display} is a hard link to a protected file (in a secrets/ folder or the app's data folder), which no tool may read.`;
+
+/** For the search tools: true when a file they found is a hard link to a guarded file (it is skipped). */
+export function isGuardedHardLink(path: string, g: GuardedPath): boolean {
+  return hardLinkVerdictAt(path, g.root, g.protectedRoots ?? []) === 'guarded';
 }
 
 /** A NUL byte in the first 8 KB marks a file as binary (the heuristic git and ripgrep use). */

@@ -4,14 +4,16 @@
  *   canonicalizer (`..` and symlinks of the longest existing ancestor); the canonical path must lie inside the
  *   canonical workspace root, compared by whole components;
  * - nothing under a `secrets` folder (any depth, any letter case) is read, listed or written;
- * - writes never touch a protected path (`.git/hooks/**`, `.git/config`, `.vscode/**`, `.mcp.json`, shell rc
- *   files, our per-project `.skald/` config) nor the app's data dir (`protectedRoots`).
+ * - writes never touch a protected path (every place git reads hooks or config from — `git-paths.ts` —,
+ *   `.vscode/**`, `.mcp.json`, shell rc files, our per-project `.skald/` config) nor the app's data dir
+ *   (`protectedRoots`).
  * The resulting `GuardedPath.real` is the path the tool must operate on: it was checked, the lexical one was not.
  * Limits: the check and the later open are not atomic; the facade (`fs.ts`) narrows the window with O_NOFOLLOW
  * opens, temp-file + rename writes, and a re-check of the parent's real path just before the rename.
  */
 import { basename, dirname } from 'node:path';
 import { ToolError } from '../define-tool';
+import { gitConfiguredReason, gitProtectedReason } from './git-paths';
 import { canonicalizeForPolicy, displayPath, hasComponent, pathUnder, relativeInside, resolvePath } from './paths';
 
 export interface PathContext {
@@ -31,6 +33,8 @@ export interface GuardedPath {
   root: string;
   /** Relative to the workspace when inside it (what the model should see). */
   display: string;
+  /** Canonical app data folders: a hard link into them (or into secrets/) is refused when the file is opened. */
+  protectedRoots?: readonly string[];
 }
 
 /** Our own per-project config folder inside a workspace (F7). */
@@ -45,11 +49,8 @@ const SHELL_RC_FILES = new Set([
 export function protectedReason(rel: string): string | null {
   const parts = rel.split(/[\\/]+/).filter(Boolean).map((p) => p.toLowerCase());
   const last = parts[parts.length - 1] ?? '';
-  for (let i = 0; i < parts.length; i++) {
-    if (parts[i] !== '.git') continue;
-    if (parts[i + 1] === 'hooks') return 'git hooks run code on your machine';
-    if (parts[i + 1] === 'config' && i + 2 === parts.length) return '.git/config can make git run commands';
-  }
+  const git = gitProtectedReason(parts);
+  if (git) return git;
   if (parts.includes('.vscode')) return 'editor settings and tasks can run commands';
   if (last === '.mcp.json') return 'it configures MCP servers (programs that run on your machine)';
   if (SHELL_RC_FILES.has(last)) return 'shell start-up files run on every new shell';
@@ -74,7 +75,7 @@ function locate(raw: unknown, ctx: PathContext): GuardedPath {
   const absolute = resolvePath(raw, ctx.workingDir);
   const real = canonicalizeForPolicy(absolute, ctx.workingDir);
   const root = canonicalRoot(ctx.workspaceDir);
-  return { input: raw, absolute, real, root, display: displayPath(real, root) };
+  return { input: raw, absolute, real, root, display: displayPath(real, root), protectedRoots: (ctx.protectedRoots ?? []).map(canonicalRoot) };
 }
 
 function refuseOutsideOrSecret(g: GuardedPath): void {
@@ -118,6 +119,8 @@ export function guardWrite(raw: unknown, ctx: PathContext): GuardedPath {
     const reason = rel === null ? null : protectedReason(rel);
     if (reason) throw new ToolError(`Write refused: ${g.display} is a protected path (${reason}). No tool may change it; ask the user to do it.`);
   }
+  const configured = gitConfiguredReason(g.real);
+  if (configured) throw new ToolError(`Write refused: ${g.display} is a protected path (${configured}). No tool may change it; ask the user to do it.`);
   const dataDir = inProtectedRoot(g.real, g.root, ctx.protectedRoots);
   if (dataDir) throw new ToolError(`Write refused: ${g.display} is inside the app's data folder (${dataDir}), which no tool may change.`);
   if (g.real === g.root) throw new ToolError('Write refused: the path is the workspace folder itself; name a file inside it.');
@@ -132,6 +135,7 @@ export function recheckWriteTarget(real: string, ctx: PathContext): boolean {
     const rel = relativeInside(parentReal, root);
     if (rel === null || hasComponent(rel, SECRETS_DIR)) return false;
     if (protectedReason(rel === '' ? basename(real) : `${rel}/${basename(real)}`)) return false;
+    if (gitConfiguredReason(real)) return false;
     return inProtectedRoot(parentReal, root, ctx.protectedRoots) === null;
   } catch {
     return false;

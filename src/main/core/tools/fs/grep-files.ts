@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool } from '../define-tool';
-import { kindAt, SearchReader } from '../_policy/fs';
+import { isGuardedHardLink, kindAt, SearchReader } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, plural } from './common';
@@ -81,6 +81,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       const query: GrepQuery = { pattern: a.pattern, caseInsensitive: a.case_insensitive, glob: a.glob, countsOnly: a.output_mode !== 'content' };
       const reader = new SearchReader();
       outer: for await (const hit of engineResults(rgPath, g.real, kind === 'file', query, signal)) {
+        if (isGuardedHardLink(hit.path, g)) continue; // a second name of a secrets/ or data-folder file
         // A further file with matches after a full page: that is what "more exist" means.
         if (total >= end) {
           hasMore = true;

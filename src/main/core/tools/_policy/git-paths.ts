@@ -1,0 +1,158 @@
+/**
+ * Every place git reads hooks or configuration from (docs/guards.md "Git"): writing one of them makes git run a
+ * program of the writer's choice the next time the person runs git. Judged on path components, case-insensitively
+ * (macOS and Windows file systems), under any `.git` folder of the path:
+ * - `.git/hooks/**`; `.git/config`, `.git/config.worktree`, `.git/commondir`, `.git/gitdir`;
+ * - a submodule's repository `.git/modules/<name…>/` and a linked worktree's `.git/worktrees/<name>/`: their
+ *   `hooks/**`, `config`, `config.worktree`, `commondir`, `gitdir`;
+ * - a `.git` *file* (a submodule's or worktree's pointer: `gitdir: <where the repository is>`);
+ * - what a repository's own config names: the folder of `core.hooksPath`, and the files of `include.path` and
+ *   `includeIf.*.path` (configuration git reads as its own), found by reading the config of every repository
+ *   that encloses the path.
+ * Not guarded, on purpose: `.git/info/attributes` and `.gitattributes` (they can name a filter or diff driver, but
+ * the command of a driver lives in the config, which is guarded); `.git/objects`, refs, `HEAD` (data, not code).
+ * Limits: the user's global and system config (`~/.gitconfig`, `/etc/gitconfig`) are outside the workspace, where
+ * no tool writes; a config value set by `GIT_CONFIG_*` variables is not seen.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { pathUnder } from './paths';
+
+const CONFIG_FILES = new Set(['config', 'config.worktree', 'commondir', 'gitdir']);
+
+/** Why writing a path with these components (lower case, in order) could change what git runs; null when not. */
+export function gitProtectedReason(parts: readonly string[]): string | null {
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i] !== '.git') continue;
+    const after = parts.slice(i + 1);
+    if (after.length === 0) return 'a .git file or folder tells git where the repository and its hooks are';
+    if (after[0] === 'hooks') return 'git hooks run code on your machine';
+    if (after.length === 1 && CONFIG_FILES.has(after[0]!)) return `.git/${after[0]} can make git run commands`;
+    if (after[0] === 'modules' || after[0] === 'worktrees') {
+      // A submodule's or worktree's own repository: same rules, at any depth of (possibly nested) names.
+      const rest = after.slice(1);
+      if (rest.slice(0, -1).includes('hooks') || rest.at(-1) === 'hooks') return 'git hooks run code on your machine';
+      if (rest.length > 1 && CONFIG_FILES.has(rest.at(-1)!)) return `a submodule's or worktree's ${rest.at(-1)} can make git run commands`;
+    }
+  }
+  return null;
+}
+
+interface RepoPaths {
+  /** Absolute folders named by core.hooksPath. */
+  hookDirs: string[];
+  /** Absolute files named by include.path / includeIf.*.path. */
+  includes: string[];
+}
+
+const configCache = new Map<string, { mtimeMs: number; value: RepoPaths }>();
+const EMPTY: RepoPaths = { hookDirs: [], includes: [] };
+
+/**
+ * Why writing `absolute` (canonical) is writing a hooks folder or config file that a repository enclosing it names
+ * in its config; null when none does.
+ */
+export function gitConfiguredReason(absolute: string): string | null {
+  for (let dir = dirname(absolute), depth = 0; depth < 64; depth++) {
+    const repo = repoPathsAt(dir);
+    for (const hooks of repo.hookDirs) if (pathUnder(absolute, hooks)) return 'the repository\'s core.hooksPath names this folder: git runs the hooks in it';
+    for (const inc of repo.includes) if (absolute === inc) return 'the repository\'s config includes this file as git configuration';
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return null;
+}
+
+/** The hooks folders and included configs named by the repository whose work tree is `dir`, if any. */
+function repoPathsAt(dir: string): RepoPaths {
+  const dotGit = join(dir, '.git');
+  let gitDir: string;
+  try {
+    const info = statSync(dotGit, { throwIfNoEntry: false });
+    if (!info) return EMPTY;
+    gitDir = info.isDirectory() ? dotGit : pointedGitDir(dotGit, dir);
+  } catch {
+    return EMPTY;
+  }
+  const out: RepoPaths = { hookDirs: [], includes: [] };
+  const configs = [join(gitDir, 'config'), join(gitDir, 'config.worktree')];
+  try {
+    const common = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
+    if (common) configs.push(join(resolve(gitDir, common), 'config'));
+  } catch {
+    /* not a linked worktree */
+  }
+  for (const file of configs) {
+    const paths = parsedConfig(file, dir);
+    out.hookDirs.push(...paths.hookDirs);
+    out.includes.push(...paths.includes);
+  }
+  return out;
+}
+
+function pointedGitDir(dotGitFile: string, workTree: string): string {
+  const text = readFileSync(dotGitFile, 'utf8');
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+  if (!m) throw new Error('not a gitdir pointer');
+  return resolve(workTree, m[1]!);
+}
+
+function parsedConfig(file: string, workTree: string): RepoPaths {
+  let mtimeMs: number;
+  try {
+    const info = statSync(file, { throwIfNoEntry: false });
+    if (!info?.isFile()) return EMPTY;
+    mtimeMs = info.mtimeMs;
+  } catch {
+    return EMPTY;
+  }
+  const hit = configCache.get(file);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.value;
+  const value: RepoPaths = { hookDirs: [], includes: [] };
+  let section = '';
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return EMPTY;
+  }
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line);
+    if (header) {
+      section = header[1]!.toLowerCase();
+      continue;
+    }
+    const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
+    if (!kv) continue;
+    const key = kv[1]!.toLowerCase();
+    const val = configValue(kv[2]!);
+    if (val === '') continue;
+    if (section === 'core' && key === 'hookspath') value.hookDirs.push(expandPath(val, workTree));
+    if ((section === 'include' || section === 'includeif') && key === 'path') value.includes.push(expandPath(val, dirname(file)));
+  }
+  if (configCache.size > 256) configCache.clear();
+  configCache.set(file, { mtimeMs, value });
+  return value;
+}
+
+/** A config value without its comment and quotes (enough for paths). */
+function configValue(v: string): string {
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === '#' || c === ';')) break;
+    else if (c === '\\' && i + 1 < v.length) out += v[++i];
+    else out += c;
+  }
+  return out.trim();
+}
+
+function expandPath(p: string, base: string): string {
+  if (p === '~' || p.startsWith('~/')) return join(homedir(), p.slice(1));
+  return isAbsolute(p) ? resolve(p) : resolve(base, p);
+}
