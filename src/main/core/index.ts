@@ -88,7 +88,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
 
   const handlers: BridgeHandlers = {
     ...createAppHandlers(config, events),
-    ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery }) }),
+    ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery }), db, sessions, categoryOf: (name) => tools.categoryOf(name) }),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
     ...createPluginHandlers({ plugins, secrets }),
     ...createChatHandlers(sessions, events),

@@ -138,6 +138,65 @@ export const InboxClarificationSchema = z.object({
 
 export const GuardRowSchema = z.object({ id: z.string(), action: z.enum(['deny', 'require']), title: z.string(), description: z.string(), locked: z.literal(true) });
 
+export const RuleFieldSchema = z.enum(['tool_pattern', 'path_pattern', 'command_pattern', 'action', 'priority', 'agent_id', 'source', 'note', 'group_id']);
+export type RuleField = z.infer<typeof RuleFieldSchema>;
+export const RuleProblemSchema = z.object({ field: RuleFieldSchema, code: z.string(), message: z.string() });
+export type RuleProblem = z.infer<typeof RuleProblemSchema>;
+
+export const DecisionLogEntrySchema = z.object({
+  id: z.number(),
+  tool_call_id: z.string(),
+  session_id: z.number().nullable(),
+  session_title: z.string().nullable(),
+  tool_name: z.string().nullable(),
+  /** The effective arguments as JSON (cut at 4,000 characters; `arguments_cut` says so). */
+  arguments: z.string().nullable(),
+  arguments_cut: z.boolean(),
+  path: z.string().nullable(),
+  command: z.string().nullable(),
+  action,
+  reason_kind: z.string(),
+  rule_id: z.number().nullable(),
+  detail: z.string(),
+  actor: z.string(),
+  created_at: z.number(),
+});
+export type DecisionLogEntry = z.infer<typeof DecisionLogEntrySchema>;
+
+export const CommandPreviewSchema = z.object({
+  parsed: z.boolean(),
+  /** Each simple command; `matches` is null without a pattern. */
+  parts: z.array(z.object({ text: z.string(), matches: z.boolean().nullable() })),
+  unsafe: z.array(z.string()),
+  patternError: z.string().nullable(),
+  /** Whether a rule with this pattern matches the whole command, per action (allow needs every part, no unsafe). */
+  ruleMatches: z.object({ allow: z.boolean(), require: z.boolean(), deny: z.boolean() }).nullable(),
+});
+
+/** Calls only the Security page makes (docs/ui.md): dry-run validation, reordering, command preview, the log, session groups. */
+const securityPageCalls = {
+  /** The validation a create (no `id`) or update (`id`: merged over the stored rule) would run; writes nothing. */
+  'approval:checkRule': defineCall(
+    z.object({ id: id.optional(), group_id: groupId.optional(), ...ruleFields, tool_pattern: ruleFields.tool_pattern.optional(), action: action.optional() }).strict(),
+    z.object({ problem: RuleProblemSchema.nullable() }),
+  ),
+  /** Every rule id of the group in the new order; priorities are rewritten to 10, 20, 30, … */
+  'approval:reorderRules': defineCall(z.object({ groupId, ids: z.array(id).max(10_000) }).strict(), z.object({ rules: z.array(ApprovalRuleSchema) })),
+  /** How the gate splits a command into parts and which parts a command pattern matches. */
+  'approval:previewCommand': defineCall(
+    z.object({ command: longText(20_000), pattern: shortText(500).optional(), sessionId: id.optional() }).strict(),
+    CommandPreviewSchema,
+  ),
+  /** Recent decisions of every session, newest first; `query` matches tool, path, command, why and `rule 12`. */
+  'approval:listDecisions': defineCall(
+    z.object({ query: shortText(200).optional(), action: action.optional(), limit: z.number().int().min(1).max(1_000).optional() }).strict(),
+    z.object({ decisions: z.array(DecisionLogEntrySchema) }),
+  ),
+  'approval:sessionGroup': defineCall(z.object({ sessionId: id }).strict(), z.object({ groupId: z.string() })),
+  /** The group a session's next calls are judged by. */
+  'approval:setSessionGroup': defineCall(z.object({ sessionId: id, groupId }).strict(), z.object({ groupId: z.string() })),
+} as const;
+
 export const approvalCalls = {
   'approval:listGroups': defineCall(z.object({}).strict(), z.object({ groups: z.array(ApprovalGroupSchema) })),
   'approval:createGroup': defineCall(
@@ -187,6 +246,7 @@ export const approvalCalls = {
   'approval:listBypasses': defineCall(z.object({ sessionId: id.optional() }).strict(), z.object({ bypasses: z.array(BypassSchema) })),
   /** Revokes one bypass (`id`) or every bypass of the session. */
   'approval:revokeBypasses': defineCall(z.object({ sessionId: id, id: id.optional() }).strict(), z.object({ revoked: z.number() })),
+  ...securityPageCalls,
   'inbox:list': defineCall(
     z.object({}).strict(),
     z.object({ total: z.number(), approvals: z.array(InboxApprovalSchema), clarifications: z.array(InboxClarificationSchema) }),

@@ -243,6 +243,11 @@ export class ApprovalGate {
     }
   }
 
+  /** How the rules see a shell command (the Security page's preview): the same analysis a decision makes. */
+  analyzeCommand(command: string, workdir: string): ShellAnalysis {
+    return this.analyze(command, resolvePath(workdir, this.deps.workspaceDir), this.guards.roots());
+  }
+
   filterVisible(groupId: string | undefined, names: readonly string[], who?: { agentId: string; source: string }): string[] {
     return names.filter((n) => !this.isToolHidden(groupId, n, who));
   }

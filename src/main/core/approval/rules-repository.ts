@@ -56,6 +56,21 @@ export interface CompiledRule {
   command: ((part: string) => boolean) | null;
 }
 
+/** The rule fields a refusal can point at. */
+export type RuleField = 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'action' | 'priority' | 'agent_id' | 'source' | 'note' | 'group_id';
+export interface RuleProblem {
+  field: RuleField;
+  code: string;
+  message: string;
+}
+
+/** A refused rule: crosses the bridge as a plain BridgeError; `field` serves `checkRule`. */
+class RuleFieldError extends BridgeError {
+  constructor(code: string, readonly field: RuleField, message: string) {
+    super(code, message);
+  }
+}
+
 export class RuleLoadError extends Error {
   override readonly name = 'RuleLoadError';
 }
@@ -254,6 +269,38 @@ export class RulesRepository {
     return { id: input.id, name, description, created_at: createdAt };
   }
 
+  /**
+   * The same validation every write runs, without writing: the first problem with the field it belongs to, or null.
+   * The Security page shows it at that field (docs/ui.md).
+   */
+  checkRule(input: RuleInput, selfId: number | null = null): RuleProblem | null {
+    try {
+      this.validRule(input, selfId);
+      return null;
+    } catch (error) {
+      if (error instanceof RuleFieldError) return { field: error.field, code: error.code, message: error.message };
+      throw error;
+    }
+  }
+
+  /**
+   * Rewrites the priorities of one group's rules so that they run in the given order (10, 20, 30, …). `ids` must
+   * name every rule of the group exactly once; otherwise nothing is written.
+   */
+  reorderRules(groupId: string, ids: readonly number[]): ApprovalRule[] {
+    this.requireGroup(groupId);
+    const current = (this.db.prepare('SELECT id FROM approval_rules WHERE group_id = ?').all(groupId) as { id: number }[]).map((r) => r.id);
+    const given = new Set(ids);
+    if (given.size !== ids.length || given.size !== current.length || current.some((id) => !given.has(id))) {
+      throw invalid(`The new order must name each of the group's ${current.length} rules exactly once.`);
+    }
+    this.write(() => {
+      const update = this.db.prepare('UPDATE approval_rules SET priority = ? WHERE id = ?');
+      ids.forEach((id, i) => update.run((i + 1) * 10, id));
+    });
+    return this.listRules(groupId);
+  }
+
   private validRule(input: RuleInput, selfId: number | null): Omit<ApprovalRule, 'id'> {
     const blank = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
     const rule: Omit<ApprovalRule, 'id'> = {
@@ -268,25 +315,26 @@ export class RulesRepository {
       priority: input.priority ?? 100,
       created_at: Date.now(),
     };
-    if (!RULE_ACTIONS.includes(rule.action)) throw invalid(`The action must be require, allow or deny, not "${String(rule.action)}".`);
-    const error =
-      toolPatternError(rule.tool_pattern) ??
-      (rule.path_pattern ? pathPatternError(rule.path_pattern) : null) ??
-      (rule.command_pattern ? commandPatternError(rule.command_pattern) : null) ??
-      priorityError(rule.priority);
-    if (error) throw invalid(error);
+    const fail = (field: RuleField, message: string | null, code = 'invalid_input') => {
+      if (message) throw new RuleFieldError(code, field, message);
+    };
+    fail('action', RULE_ACTIONS.includes(rule.action) ? null : `The action must be require, allow or deny, not "${String(rule.action)}".`);
+    fail('tool_pattern', toolPatternError(rule.tool_pattern));
+    fail('path_pattern', rule.path_pattern ? pathPatternError(rule.path_pattern) : null);
+    fail('command_pattern', rule.command_pattern ? commandPatternError(rule.command_pattern) : null);
+    fail('priority', priorityError(rule.priority));
     if (rule.path_pattern) rule.path_pattern = normalizePathPattern(rule.path_pattern);
-    if (rule.command_pattern && rule.tool_pattern !== TN.EXECUTE_CMD) throw invalid('A command pattern only applies to rules whose tool pattern is execute_cmd.');
-    if (rule.agent_id && !AGENT_ID.test(rule.agent_id)) throw invalid(`The agent id "${rule.agent_id}" may hold letters, digits, - and _ (1–64).`);
-    if (rule.source && !SOURCE_ID.test(rule.source)) throw invalid(`The source "${rule.source}" must be lower-case, like web or cron.`);
-    if (rule.note && rule.note.length > 500) throw invalid('The note is longer than 500 characters.');
-    if (!this.getGroup(rule.group_id)) throw new BridgeError('not_found', `There is no permission group "${rule.group_id}".`);
+    fail('command_pattern', rule.command_pattern && rule.tool_pattern !== TN.EXECUTE_CMD ? 'A command pattern only applies to rules whose tool pattern is execute_cmd.' : null);
+    fail('agent_id', rule.agent_id && !AGENT_ID.test(rule.agent_id) ? `The agent id "${rule.agent_id}" may hold letters, digits, - and _ (1–64).` : null);
+    fail('source', rule.source && !SOURCE_ID.test(rule.source) ? `The source "${rule.source}" must be lower-case, like web or cron.` : null);
+    fail('note', rule.note && rule.note.length > 500 ? 'The note is longer than 500 characters.' : null);
+    fail('group_id', this.getGroup(rule.group_id) ? null : `There is no permission group "${rule.group_id}".`, 'not_found');
     if (isCatchAll(rule)) {
       const other = this.db
         .prepare(`SELECT id, action FROM approval_rules WHERE group_id = ? AND tool_pattern = '*' AND path_pattern IS NULL AND command_pattern IS NULL
                   AND agent_id IS NULL AND source IS NULL AND action != ? AND id != ?`)
         .get(rule.group_id, rule.action, selfId ?? -1) as { id: number; action: string } | undefined;
-      if (other) throw new BridgeError('conflict', `The group already has a catch-all "*" rule (rule ${other.id}, ${other.action}); change that one instead.`);
+      fail('tool_pattern', other ? `The group already has a catch-all "*" rule (rule ${other.id}, ${other.action}); change that one instead.` : null, 'conflict');
     }
     return rule;
   }

@@ -4,11 +4,16 @@
  * and the pending manager refuse bad input with BridgeErrors and write nothing. No tool can reach these (C2): they
  * are registered on the bridge only, which accepts calls from the main window's top frame (I2).
  */
-import { isAbsolute, resolve } from 'node:path';
-import { RunContextSchema } from '../../../shared/run-context';
-import { TN } from '../../../shared/tool-names';
+import { BridgeError } from '../../../shared/contract/define';
+import { RunContextSchema, type RunContext } from '../../../shared/run-context';
+import type { ToolCategory } from '../../../shared/tool-names';
+import { listDecisions } from '../approval/decision-log';
 import { GUARD_LIST } from '../approval/guards';
 import type { ApprovalServices } from '../approval/index';
+import { compileCommandPattern, commandPatternError } from '../approval/patterns';
+import { DEFAULT_GROUP } from '../approval/rules-repository';
+import type { Db } from '../db/database';
+import { effectiveArguments } from '../session/tool-call';
 import type { ToolCatalog } from '../tools/catalog';
 import type { BridgeHandlers } from './handlers';
 
@@ -16,16 +21,34 @@ type ApprovalChannels =
   | 'approval:listGroups' | 'approval:createGroup' | 'approval:updateGroup' | 'approval:duplicateGroup' | 'approval:deleteGroup'
   | 'approval:listRules' | 'approval:createRule' | 'approval:updateRule' | 'approval:deleteRule'
   | 'approval:explain' | 'approval:listTools' | 'approval:listGuards' | 'approval:listBypasses' | 'approval:revokeBypasses'
+  | 'approval:checkRule' | 'approval:reorderRules' | 'approval:previewCommand' | 'approval:listDecisions'
+  | 'approval:sessionGroup' | 'approval:setSessionGroup'
   | 'inbox:list' | 'inbox:resolveApproval' | 'inbox:answerClarification';
+
+/** What the Security page needs of sessions: their run context (for "what would happen if…") and the group switch. */
+export interface SessionGroupPort {
+  runContext(sessionId: number): RunContext;
+  setSecurityGroup(sessionId: number, groupId: string): void;
+}
 
 export interface ApprovalHandlerDeps {
   approval: Pick<ApprovalServices, 'rules' | 'gate' | 'pending' | 'bypass'>;
   /** The Security page's tool list; absent in tests that only exercise rules. */
   catalog?: Pick<ToolCatalog, 'listAll'>;
+  /** The decision log's database; absent = an empty log. */
+  db?: Db;
+  /** Absent in tests without sessions: explain then uses the request's run context only. */
+  sessions?: SessionGroupPort;
+  /** The tool's category, as the session loop passes it to the gate (a category bypass depends on it). */
+  categoryOf?: (toolName: string) => ToolCategory | null;
 }
 
-export function createApprovalHandlers({ approval, catalog }: ApprovalHandlerDeps): Pick<BridgeHandlers, ApprovalChannels> {
+export function createApprovalHandlers({ approval, catalog, db, sessions, categoryOf }: ApprovalHandlerDeps): Pick<BridgeHandlers, ApprovalChannels> {
   const { rules, gate, pending, bypass } = approval;
+  const sessionContext = (sessionId: number | undefined): RunContext | null => (sessionId !== undefined && sessions ? sessions.runContext(sessionId) : null);
+  const requireGroup = (groupId: string) => {
+    if (!rules.getGroup(groupId)) throw new BridgeError('not_found', `There is no permission group "${groupId}".`);
+  };
   const groupDto = (id: string) => rules.listGroups().find((g) => g.id === id)!;
   return {
     'approval:listGroups': () => ({ groups: rules.listGroups() }),
@@ -44,18 +67,53 @@ export function createApprovalHandlers({ approval, catalog }: ApprovalHandlerDep
       return { ok: true as const };
     },
     'approval:explain': (req) => {
-      const runContext = req.runContext ?? RunContextSchema.parse({});
+      // A session's own run context unless one is given: the answer is then the gate's decision for that session.
+      const runContext = req.runContext ?? sessionContext(req.sessionId) ?? RunContextSchema.parse({});
       const workingDir = gate.workingDirOf({ runContext });
-      // The same effective arguments the session loop would pass: a relative path made absolute, workdir filled in.
-      const args: Record<string, unknown> = { ...req.args };
-      if (typeof args.path === 'string' && args.path !== '' && !isAbsolute(args.path)) args.path = resolve(workingDir, args.path);
-      if (req.toolName === TN.EXECUTE_CMD && (typeof args.workdir !== 'string' || args.workdir === '')) args.workdir = workingDir;
+      // The same effective arguments the session loop passes (a relative path made absolute, workdir filled in).
+      const args = effectiveArguments(req.toolName, { ...req.args }, workingDir);
+      const category = req.category !== undefined ? req.category : (categoryOf?.(req.toolName) ?? null);
       const call = {
         sessionId: req.sessionId ?? null, groupId: req.groupId, agentId: req.agentId ?? 'main', source: req.source ?? 'web',
-        toolName: req.toolName, category: req.category ?? null, args, runContext, workingDir,
+        toolName: req.toolName, category, args, runContext, workingDir,
       };
       const { decision, trace } = gate.explain(call);
       return { decision, trace, hidden: gate.isToolHidden(req.groupId ?? runContext.security_group, req.toolName) };
+    },
+    'approval:checkRule': ({ id, ...input }) => {
+      if (id === undefined) {
+        if (!input.tool_pattern || !input.action) return { problem: { field: input.tool_pattern ? 'action' : 'tool_pattern', code: 'invalid_input', message: input.tool_pattern ? 'Choose an action.' : 'The tool pattern is empty.' } };
+        return { problem: rules.checkRule({ ...input, tool_pattern: input.tool_pattern, action: input.action }) };
+      }
+      const current = rules.getRule(id);
+      if (!current) throw new BridgeError('not_found', `There is no rule ${id}.`);
+      return { problem: rules.checkRule({ ...current, ...input }, id) };
+    },
+    'approval:reorderRules': ({ groupId, ids }) => ({ rules: rules.reorderRules(groupId, ids) }),
+    'approval:previewCommand': ({ command, pattern, sessionId }) => {
+      const runContext = sessionContext(sessionId) ?? RunContextSchema.parse({});
+      const analysis = gate.analyzeCommand(command, gate.workingDirOf({ runContext }));
+      const patternError = pattern === undefined || pattern === '' ? null : commandPatternError(pattern);
+      const matcher = pattern && !patternError ? compileCommandPattern(pattern) : null;
+      const flags = analysis.parts.map((part) => (matcher ? matcher(part) : null));
+      const some = flags.some(Boolean);
+      return {
+        parsed: analysis.parsed,
+        parts: analysis.parts.map((text, i) => ({ text, matches: flags[i] ?? null })),
+        unsafe: analysis.unsafe,
+        patternError,
+        // As the rules read it (docs/approval.md): an allow needs every part and no unsafe construct; a deny or ask one part.
+        ruleMatches: matcher ? { allow: analysis.parts.length > 0 && flags.every(Boolean) && analysis.unsafe.length === 0, require: some, deny: some } : null,
+      };
+    },
+    'approval:listDecisions': (filter) => ({ decisions: db ? listDecisions(db, filter) : [] }),
+    'approval:sessionGroup': ({ sessionId }) => ({ groupId: sessionContext(sessionId)?.security_group ?? DEFAULT_GROUP }),
+    'approval:setSessionGroup': ({ sessionId, groupId }) => {
+      if (!sessions) throw new BridgeError('unavailable', 'Sessions are not available here.');
+      requireGroup(groupId);
+      sessions.runContext(sessionId); // refuses an unknown session
+      sessions.setSecurityGroup(sessionId, groupId);
+      return { groupId };
     },
     'approval:listTools': () => catalog?.listAll() ?? { built_in: [], mcp: [], dynamic: [] },
     'approval:listGuards': () => ({ guards: GUARD_LIST.map((g) => ({ ...g, locked: true as const })) }),

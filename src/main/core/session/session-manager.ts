@@ -127,6 +127,11 @@ export class SessionManager {
     return absolute;
   }
 
+  /** The permission group the session's next calls are judged by (the caller checks that it exists). */
+  setSecurityGroup(sessionId: number, groupId: string): void {
+    this.store.setRunContext(sessionId, { ...this.runContext(sessionId), security_group: groupId });
+  }
+
   /** Persist + echo first; then a slash command, a queued message (turn running), or a new turn. */
   send(sessionId: number, content: string): { messageId: number | null } {
     this.session(sessionId);

@@ -1,0 +1,80 @@
+/**
+ * The decision log of the Security page (docs/ui.md): recent rows of `tool_decisions` (written only by
+ * decisions.ts) joined with the tool call and its session, newest first. Read-only.
+ * The search is a case-insensitive substring over tool name, effective arguments, the why text and `rule N`;
+ * `action` filters exactly. Limits: arguments come back cut at 4,000 characters (the full text is in the chat).
+ */
+import type { Db } from '../db/database';
+import type { DecisionAction } from './decisions';
+
+export interface DecisionLogEntry {
+  id: number;
+  tool_call_id: string;
+  session_id: number | null;
+  session_title: string | null;
+  tool_name: string | null;
+  arguments: string | null;
+  arguments_cut: boolean;
+  path: string | null;
+  command: string | null;
+  action: DecisionAction;
+  reason_kind: string;
+  rule_id: number | null;
+  detail: string;
+  actor: string;
+  created_at: number;
+}
+
+const ARGS_CUT = 4_000;
+
+/** `%` and `_` are LIKE wildcards: a search for `a_b` means the text a_b. */
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function listDecisions(db: Db, filter: { query?: string; action?: DecisionAction; limit?: number } = {}): DecisionLogEntry[] {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (filter.action) {
+    where.push('d.action = ?');
+    params.push(filter.action);
+  }
+  const query = filter.query?.trim();
+  if (query) {
+    const rule = /^rule\s+(\d+)$/i.exec(query);
+    if (rule) {
+      where.push('d.rule_id = ?');
+      params.push(Number(rule[1]));
+    } else {
+      const like = `%${likeEscape(query)}%`;
+      where.push(`(t.name LIKE ? ESCAPE '\\' OR coalesce(t.effective_arguments, t.arguments) LIKE ? ESCAPE '\\' OR d.detail LIKE ? ESCAPE '\\' OR d.reason_kind LIKE ? ESCAPE '\\')`);
+      params.push(like, like, like, like);
+    }
+  }
+  const sql = `SELECT d.id, d.tool_call_id, d.session_id, s.title AS session_title, t.name AS tool_name,
+                      coalesce(t.effective_arguments, t.arguments) AS args, d.action, d.reason_kind, d.rule_id, d.detail, d.actor, d.created_at
+               FROM tool_decisions d
+               LEFT JOIN chat_llm_tools t ON t.tool_call_id = d.tool_call_id
+               LEFT JOIN chat_sessions s ON s.id = d.session_id
+               ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+               ORDER BY d.created_at DESC, d.id DESC LIMIT ?`;
+  const rows = db.prepare(sql).all(...params, filter.limit ?? 200) as (Omit<DecisionLogEntry, 'arguments' | 'arguments_cut' | 'path' | 'command'> & { args: string | null })[];
+  return rows.map(({ args, ...row }) => {
+    const parsed = parseArgs(args);
+    return {
+      ...row,
+      arguments: args === null ? null : args.slice(0, ARGS_CUT),
+      arguments_cut: args !== null && args.length > ARGS_CUT,
+      path: typeof parsed.path === 'string' ? parsed.path : null,
+      command: typeof parsed.command === 'string' ? parsed.command : null,
+    };
+  });
+}
+
+function parseArgs(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
