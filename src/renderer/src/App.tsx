@@ -1,25 +1,40 @@
-/** The app shell: session list, the open chat, and the viewer; the one place that subscribes to core events. */
+/**
+ * The app shell (docs/ui.md): the header's navigation (Chat, Security, Settings, Inbox), the open page, the
+ * keyboard shortcuts (Ctrl/Cmd+K switch session, Ctrl/Cmd+, Settings, Esc stops the running turn) and the theme.
+ * The one place that subscribes to core events.
+ */
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { skald } from './bridge/skald';
 import { ChatView } from './components/ChatView';
 import { SessionList } from './components/SessionList';
+import { SessionSwitcher } from './components/SessionSwitcher';
 import { InboxPanel } from './components/InboxPanel';
 import { SettingsPanel } from './components/SettingsPanel';
 import { ViewerPanel } from './components/ViewerPanel';
+import { SecurityPage } from './components/security/SecurityPage';
 import { chat } from './stores/chat-store';
 import { createSession, modelsChanged, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
+import { startTheme } from './stores/theme';
 import { showInViewer } from './stores/viewer-store';
+import './theme.css';
 
 type Info = Awaited<ReturnType<typeof skald.app.info>>;
+type View = 'chat' | 'security';
+
+const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform);
 
 export function App() {
   const [info, setInfo] = useState<Info | null>(null);
   const [error, setError] = useState<string | null>(null);
   const activeId = useStore(sessionsStore, (s) => s.activeId);
+  const [view, setView] = useState<View>('chat');
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [inboxOpen, setInboxOpen] = useState(false);
+  const [switcherOpen, setSwitcherOpen] = useState(false);
   const [waiting, setWaiting] = useState(0);
+
+  useEffect(() => startTheme(), []);
 
   useEffect(() => {
     skald.app.info({}).then(setInfo, (e: Error) => setError(e.message));
@@ -46,21 +61,45 @@ export function App() {
     };
   }, []);
 
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = isMac ? e.metaKey : e.ctrlKey;
+      if (mod && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setView('chat');
+        setSwitcherOpen(true);
+      } else if (mod && e.key === ',') {
+        e.preventDefault();
+        setSettingsOpen(true);
+      } else if (e.key === 'Escape' && !e.defaultPrevented && chat.store.getState().running && !switcherOpen) {
+        e.preventDefault();
+        void chat.stop();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [switcherOpen]);
+
+  const mod = isMac ? '⌘' : 'Ctrl';
   return (
     <div className="app">
       <header className="app-header">
         <span className="brand">Skald</span>
-        {info && (
-          <span className="muted" data-testid="app-info">
-            {info.shape} · v{info.version} · workspace {info.workspaceDir}
-          </span>
-        )}
+        <nav className="nav" aria-label="Pages">
+          <button className={`nav-tab ${view === 'chat' ? 'is-active' : ''}`} aria-current={view === 'chat' ? 'page' : undefined} data-testid="nav-chat" onClick={() => setView('chat')}>Chat</button>
+          <button className={`nav-tab ${view === 'security' ? 'is-active' : ''}`} aria-current={view === 'security' ? 'page' : undefined} data-testid="open-security" onClick={() => setView('security')}>Security</button>
+        </nav>
         {error && <span className="error">{error}</span>}
         <span className="header-spacer" />
-        <button data-testid="open-inbox" onClick={() => setInboxOpen(true)}>
+        {info && (
+          <span className="muted small" data-testid="app-info" title={`Workspace: ${info.workspaceDir}`}>
+            {info.shape} · v{info.version}
+          </span>
+        )}
+        <button className="nav-tab" data-testid="open-inbox" onClick={() => setInboxOpen(true)} aria-label={waiting ? `Inbox, ${waiting} waiting` : 'Inbox'}>
           Inbox{waiting ? ` (${waiting})` : ''}
         </button>
-        <button data-testid="open-settings" onClick={() => setSettingsOpen(true)}>Settings</button>
+        <button className="nav-tab" data-testid="open-settings" onClick={() => setSettingsOpen(true)} title={`Settings (${mod}+,)`}>Settings</button>
       </header>
       {inboxOpen && <InboxPanel onClose={() => setInboxOpen(false)} />}
       {settingsOpen && (
@@ -71,10 +110,17 @@ export function App() {
           }}
         />
       )}
+      {switcherOpen && <SessionSwitcher onClose={() => setSwitcherOpen(false)} />}
       <main className="app-main">
-        <SessionList />
-        {activeId !== null ? <ChatView sessionId={activeId} /> : <section className="chat" />}
-        <ViewerPanel />
+        {view === 'security' ? (
+          <SecurityPage />
+        ) : (
+          <>
+            <SessionList />
+            {activeId !== null ? <ChatView sessionId={activeId} /> : <section className="chat" />}
+            <ViewerPanel />
+          </>
+        )}
       </main>
     </div>
   );

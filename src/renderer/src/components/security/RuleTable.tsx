@@ -1,0 +1,90 @@
+/**
+ * One group's rules in the order the gate reads them (docs/ui.md), each row editable in place, movable up or down
+ * (the core rewrites the priorities) and deletable; for a group other than Default, the Default rules that are read
+ * after it are listed below, read-only. The add form opens at the top: a new rule is read first.
+ */
+import { useState } from 'react';
+import type { ApprovalRuleDto } from '../../../../shared/contract/approval';
+import { deleteRule, moveRule, saveRule } from '../../stores/security-store';
+import { RuleForm } from './RuleForm';
+import { ACTION_LABELS, draftOf, emptyDraft, type RuleDraft } from './rule-logic';
+
+export interface RuleTableProps {
+  groupName: string;
+  rules: readonly ApprovalRuleDto[];
+  fallback: readonly ApprovalRuleDto[];
+  toolNames: readonly string[];
+  /** A draft to open the add form with ("make a rule from this"). */
+  prefill: RuleDraft | null;
+  onPrefillUsed: () => void;
+}
+
+export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPrefillUsed }: RuleTableProps) {
+  const [editing, setEditing] = useState<number | 'new' | null>(prefill ? 'new' : null);
+  const newDraft = prefill ?? emptyDraft();
+  const close = () => {
+    setEditing(null);
+    onPrefillUsed();
+  };
+  return (
+    <section className="sec-card" aria-labelledby="rules-title">
+      <header className="sec-card-head">
+        <h3 id="rules-title">Rules of {groupName}</h3>
+        <span className="muted small">Read top to bottom; the first rule that fits a call decides. No rule fits: ask.</span>
+        <span className="header-spacer" />
+        <button className="primary" data-testid="add-rule" onClick={() => setEditing('new')} disabled={editing === 'new'}>
+          Add rule
+        </button>
+      </header>
+      {editing === 'new' && (
+        <RuleForm initial={newDraft} toolNames={toolNames} onCancel={close} onSave={async (d) => { const r = await saveRule(d); if (r.ok) close(); return r; }} />
+      )}
+      <ol className="rule-list" aria-label={`Rules of ${groupName} in evaluation order`}>
+        {rules.map((rule, i) =>
+          editing === rule.id ? (
+            <li key={rule.id} className="rule-row is-editing">
+              <RuleForm initial={draftOf(rule)} ruleId={rule.id} toolNames={toolNames} onCancel={close} onSave={async (d) => { const r = await saveRule(d, rule.id); if (r.ok) close(); return r; }} />
+            </li>
+          ) : (
+            <RuleRow key={rule.id} rule={rule} index={i} count={rules.length} onEdit={() => setEditing(rule.id)} />
+          ),
+        )}
+        {rules.length === 0 && <li className="muted empty">No rules in this group yet.</li>}
+      </ol>
+      {fallback.length > 0 && (
+        <details className="fallback">
+          <summary>Then the Default group&apos;s {fallback.length} rules</summary>
+          <ol className="rule-list is-readonly">
+            {fallback.map((rule, i) => <RuleRow key={rule.id} rule={rule} index={i} readOnly />)}
+          </ol>
+        </details>
+      )}
+    </section>
+  );
+}
+
+function RuleRow({ rule, index = 0, count = 0, onEdit, readOnly = false }: { rule: ApprovalRuleDto; index?: number; count?: number; onEdit?: () => void; readOnly?: boolean }) {
+  const label = `${ACTION_LABELS[rule.action]} ${rule.tool_pattern}${rule.path_pattern ? ` on ${rule.path_pattern}` : ''}${rule.command_pattern ? ` for ${rule.command_pattern}` : ''}`;
+  return (
+    <li className="rule-row" data-testid="rule-row" data-rule-id={rule.id} data-action={rule.action} aria-label={label}>
+      <span className="rule-pos muted small" title={`Rule ${rule.id}, priority ${rule.priority}`}>{index + 1}</span>
+      <span className={`badge badge-${rule.action}`}>{ACTION_LABELS[rule.action]}</span>
+      <span className="rule-main">
+        <span className="mono rule-tool">{rule.tool_pattern}</span>
+        {rule.path_pattern && <span className="mono rule-path" title="Path pattern">{rule.path_pattern}</span>}
+        {rule.command_pattern && <span className="mono rule-cmd" title="Command pattern">$ {rule.command_pattern}</span>}
+        {(rule.agent_id || rule.source) && <span className="muted small">{[rule.agent_id && `agent ${rule.agent_id}`, rule.source && `source ${rule.source}`].filter(Boolean).join(' · ')}</span>}
+        {rule.note && <span className="muted small rule-note">{rule.note}</span>}
+      </span>
+      <span className="muted small rule-prio" title="Priority: lower is read first">priority {rule.priority}</span>
+      {!readOnly && (
+        <span className="rule-actions">
+          <button className="icon ghost" aria-label={`Move rule ${rule.id} up`} disabled={index === 0} onClick={() => void moveRule(rule.id, -1)}>↑</button>
+          <button className="icon ghost" aria-label={`Move rule ${rule.id} down`} disabled={index === count - 1} onClick={() => void moveRule(rule.id, 1)}>↓</button>
+          <button className="ghost" data-testid="edit-rule" aria-label={`Edit rule ${rule.id}`} onClick={onEdit}>Edit</button>
+          <button className="ghost danger" data-testid="delete-rule" aria-label={`Delete rule ${rule.id}`} onClick={() => void deleteRule(rule.id)}>Delete</button>
+        </span>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * The Security page (docs/ui.md): groups on the left; on the right the selected group's rules with the locked
+ * guards above them, and the other views of the same gate (file system, "what would happen if…", bypasses, the
+ * decision log). Everything is read from and written to the core; this page holds view state only.
+ */
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import { loadSecurity, securityStore } from '../../stores/security-store';
+import { GroupList } from './GroupList';
+import { LockedRows } from './LockedRows';
+import { RuleTable } from './RuleTable';
+import type { RuleDraft } from './rule-logic';
+import './security.css';
+
+const TABS = [{ id: 'rules', label: 'Rules' }] as const;
+type Tab = (typeof TABS)[number]['id'];
+
+export function SecurityPage() {
+  const state = useStore(securityStore);
+  const [tab, setTab] = useState<Tab>('rules');
+  const [prefill, setPrefill] = useState<RuleDraft | null>(null);
+  useEffect(() => void loadSecurity(), []);
+  const group = state.groups.find((g) => g.id === state.groupId);
+  const toolNames = [...state.tools.built_in, ...state.tools.mcp, ...state.tools.dynamic].map((t) => t.name);
+  const makeRule = (draft: RuleDraft) => {
+    setPrefill(draft);
+    setTab('rules');
+  };
+  void makeRule;
+
+  return (
+    <div className="security-page" data-testid="security-page">
+      <GroupList />
+      <div className="security-main">
+        <header className="page-head">
+          <div>
+            <h2>Security</h2>
+            <p className="muted">Every tool call passes this gate. {group ? <>Showing <strong>{group.name}</strong>{group.description ? ` — ${group.description}` : ''}</> : null}</p>
+          </div>
+        </header>
+        <div className="tabs" role="tablist" aria-label="Security views">
+          {TABS.map((t) => (
+            <button key={t.id} role="tab" aria-selected={tab === t.id} className={`tab ${tab === t.id ? 'is-active' : ''}`} data-testid={`tab-${t.id}`} onClick={() => setTab(t.id)}>
+              {t.label}
+            </button>
+          ))}
+        </div>
+        {state.error && <div className="banner banner-error" role="alert" data-testid="security-error">{state.error}</div>}
+        <div className="tab-body" role="tabpanel">
+          {tab === 'rules' && (
+            <>
+              <RuleTable key={`${state.groupId}-${prefill ? 'p' : ''}`} groupName={group?.name ?? state.groupId} rules={state.rules} fallback={state.fallback} toolNames={toolNames} prefill={prefill} onPrefillUsed={() => setPrefill(null)} />
+              <LockedRows guards={state.guards} />
+            </>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

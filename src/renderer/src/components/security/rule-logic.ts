@@ -1,0 +1,111 @@
+/**
+ * Pure helpers of the Security page (docs/ui.md): the order rules are shown in (the order the gate reads them),
+ * the priority a new rule gets, what a drafted rule sends, and the narrowest rule a logged decision suggests.
+ * No bridge calls here, so every piece is unit-tested without a DOM.
+ */
+import type { ApprovalRuleDto, DecisionLogEntry } from '../../../../shared/contract/approval';
+
+export type RuleAction = ApprovalRuleDto['action'];
+
+/** What the rule form edits: every field a string, as typed. */
+export interface RuleDraft {
+  tool_pattern: string;
+  path_pattern: string;
+  command_pattern: string;
+  action: RuleAction;
+  note: string;
+  priority: string;
+}
+
+export const ACTION_LABELS: Record<RuleAction, string> = { allow: 'Allow', require: 'Ask', deny: 'Deny' };
+
+export const emptyDraft = (): RuleDraft => ({ tool_pattern: '', path_pattern: '', command_pattern: '', action: 'allow', note: '', priority: '' });
+
+export function draftOf(rule: ApprovalRuleDto): RuleDraft {
+  return {
+    tool_pattern: rule.tool_pattern,
+    path_pattern: rule.path_pattern ?? '',
+    command_pattern: rule.command_pattern ?? '',
+    action: rule.action,
+    note: rule.note ?? '',
+    priority: String(rule.priority),
+  };
+}
+
+/**
+ * The request fields of a draft. Blank texts are sent as null (the core clears them); a priority that is not a
+ * whole number is sent as typed so that the core's refusal, not a guess here, says what is wrong.
+ */
+export function draftFields(d: RuleDraft): {
+  tool_pattern: string; path_pattern: string | null; command_pattern: string | null; action: RuleAction; note: string | null; priority?: number;
+} {
+  const text = (v: string) => (v.trim() === '' ? null : v);
+  const priority = d.priority.trim() === '' ? undefined : Number(d.priority);
+  return {
+    tool_pattern: d.tool_pattern,
+    path_pattern: text(d.path_pattern),
+    command_pattern: text(d.command_pattern),
+    action: d.action,
+    note: text(d.note),
+    ...(priority !== undefined ? { priority: Number.isFinite(priority) ? priority : 0.5 } : {}),
+  };
+}
+
+/** The order the gate reads one group's rules in: priority, then the older rule first. */
+export function evaluationOrder(rules: readonly ApprovalRuleDto[]): ApprovalRuleDto[] {
+  return [...rules].sort((a, b) => a.priority - b.priority || a.id - b.id);
+}
+
+/** A new rule goes first in its group, so what a person just wrote is what decides (docs/ui.md). */
+export function topPriority(rules: readonly ApprovalRuleDto[]): number {
+  if (rules.length === 0) return 100;
+  return Math.max(-1_000_000, Math.min(...rules.map((r) => r.priority)) - 10);
+}
+
+/** The ids in their new order after moving one rule up or down; null when it cannot move that way. */
+export function moved(order: readonly number[], id: number, direction: -1 | 1): number[] | null {
+  const i = order.indexOf(id);
+  const j = i + direction;
+  if (i < 0 || j < 0 || j >= order.length) return null;
+  const next = [...order];
+  [next[i], next[j]] = [next[j]!, next[i]!];
+  return next;
+}
+
+/** `git status --short` → `git status *`; `ls` → `ls *`: the command's own words up to the first flag or path. */
+export function narrowCommandPattern(command: string): string {
+  const first = command.split(/&&|\|\||;|\||\n/)[0]!.trim();
+  const words = first.split(/\s+/).filter(Boolean);
+  const kept: string[] = [];
+  for (const w of words) {
+    if (kept.length === 2 || /^[-./~$"'`]/.test(w) || w.includes('/') || w.includes('=')) break;
+    kept.push(w);
+  }
+  return kept.length ? `${kept.join(' ')} *` : first;
+}
+
+/**
+ * The rule a logged decision suggests: the same tool; the exact path (relative to the workspace when inside it);
+ * for a command, its first words. The action is the one a person most likely wants next: allow what asked,
+ * ask about what was allowed, keep a deny.
+ */
+export function ruleFromDecision(entry: DecisionLogEntry, workspaceDir: string): RuleDraft {
+  const draft = emptyDraft();
+  draft.tool_pattern = entry.tool_name ?? '';
+  if (entry.path) {
+    const ws = workspaceDir.endsWith('/') ? workspaceDir : `${workspaceDir}/`;
+    draft.path_pattern = entry.path.startsWith(ws) ? entry.path.slice(ws.length) : entry.path;
+  }
+  if (entry.command && entry.tool_name === 'execute_cmd') draft.command_pattern = narrowCommandPattern(entry.command);
+  draft.action = entry.action === 'require' ? 'allow' : entry.action === 'allow' ? 'require' : 'deny';
+  draft.note = `From decision ${entry.id}`;
+  return draft;
+}
+
+/** A group id from a name a person typed: `Client work` → `client-work`, unique among `taken`. */
+export function groupIdFor(name: string, taken: readonly string[]): string {
+  const base = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 56) || 'group';
+  let id = base;
+  for (let n = 2; taken.includes(id); n++) id = `${base}-${n}`;
+  return id;
+}
