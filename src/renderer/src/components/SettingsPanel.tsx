@@ -5,6 +5,8 @@
 import { useEffect, useState } from 'react';
 import { PROVIDER_KINDS, type ModelView, type ProviderKind, type ProviderView } from '../../../shared/contract/providers';
 import { skald } from '../bridge/skald';
+import { PluginsSettings } from './settings/PluginsSettings';
+import { SecretsSettings } from './settings/SecretsSettings';
 
 export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const [providers, setProviders] = useState<ProviderView[]>([]);
@@ -83,6 +85,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
         <input placeholder="Display name (optional)" value={modelDraft.displayName} onChange={(e) => setModelDraft({ ...modelDraft, displayName: e.target.value })} />
         <button className="primary" type="submit" disabled={!providers.length}>Add model</button>
       </form>
+      <PluginsSettings />
+      <SecretsSettings />
     </div>
   );
 }
