@@ -15,7 +15,10 @@ export function PluginsSettings() {
   useEffect(() => void reload().catch(() => undefined), []);
   const act = (name: string, work: () => Promise<unknown>) => {
     setErrors((e) => ({ ...e, [name]: '' }));
-    work().then(reload, (e: Error) => setErrors((all) => ({ ...all, [name]: e.message })));
+    work().then(reload, (e: Error) => {
+      setErrors((all) => ({ ...all, [name]: e.message }));
+      return reload();
+    });
   };
 
   return (
@@ -31,7 +34,17 @@ export function PluginsSettings() {
           <p className="muted">{p.description}</p>
           {p.problem && <p className="warn">Needs: {p.problem}</p>}
           <label className="switch">
-            <input type="checkbox" checked={p.enabled} onChange={(e) => act(p.name, () => skald.plugins.setEnabled({ name: p.name, enabled: e.target.checked }))} /> Enabled
+            <input
+              type="checkbox"
+              checked={p.enabled}
+              onChange={(e) => {
+                const enabled = e.target.checked;
+                // Shown at once; the reload after the call puts back the core's answer (or the old state on a refusal).
+                setPlugins((all) => all.map((x) => (x.name === p.name ? { ...x, enabled } : x)));
+                act(p.name, () => skald.plugins.setEnabled({ name: p.name, enabled }));
+              }}
+            />{' '}
+            Enabled
           </label>
           <SchemaForm schema={p.schema} values={p.config} secretFields={p.secretFields} idPrefix={`plugin-${p.name}`} onSave={(patch) => act(p.name, () => skald.plugins.configure({ name: p.name, config: patch }))} />
           {errors[p.name] && <div className="error" role="alert">{errors[p.name]}</div>}
