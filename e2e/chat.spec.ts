@@ -98,7 +98,7 @@ test('a rejected write is not written and the model is told why', async ({ page 
   await expect(page.getByTestId('inbox-item')).toContainText('write_file');
   await page.screenshot({ path: screenshotPath('05-inbox') });
   await page.getByTestId('inbox').getByRole('button', { name: 'Close' }).click();
-  await card.getByLabel('Reject reason').fill('not today');
+  await card.getByLabel('Note to the agent').fill('not today');
   await card.getByRole('button', { name: 'Reject' }).click();
   await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]')).toHaveAttribute('data-status', 'rejected');
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Understood');

@@ -13,8 +13,9 @@ import { InboxPanel } from './components/InboxPanel';
 import { SettingsPanel } from './components/SettingsPanel';
 import { ViewerPanel } from './components/ViewerPanel';
 import { SecurityPage } from './components/security/SecurityPage';
+import { SessionDirectory } from './components/WorkingDirectory';
 import { chat } from './stores/chat-store';
-import { createSession, modelsChanged, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
+import { createSession, modelsChanged, openCreatedSession, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
 import { startTheme } from './stores/theme';
 import { showInViewer } from './stores/viewer-store';
 import './theme.css';
@@ -44,7 +45,7 @@ export function App() {
     });
     const offChat = skald.on.chat((event) => {
       chat.apply(event);
-      if (event.type === 'new_session') void refreshSessions().then(() => selectSession(event.session_id));
+      if (event.type === 'new_session') void openCreatedSession(event.session_id);
       if (event.type === 'turn_running' || event.type === 'user_message') void refreshSessions();
     });
     const offViewer = skald.on.viewer((event) => showInViewer(event.path, event.tool_call_id));
@@ -89,6 +90,7 @@ export function App() {
           <button className={`nav-tab ${view === 'chat' ? 'is-active' : ''}`} aria-current={view === 'chat' ? 'page' : undefined} data-testid="nav-chat" onClick={() => setView('chat')}>Chat</button>
           <button className={`nav-tab ${view === 'security' ? 'is-active' : ''}`} aria-current={view === 'security' ? 'page' : undefined} data-testid="open-security" onClick={() => setView('security')}>Security</button>
         </nav>
+        {view === 'chat' && info && <SessionDirectory fallback={info.workspaceDir} />}
         {error && <span className="error">{error}</span>}
         <span className="header-spacer" />
         {info && (

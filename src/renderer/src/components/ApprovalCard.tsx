@@ -1,18 +1,17 @@
 /**
- * The inline approval card (SPEC.md §4 "Approval shows everything"): the full, untruncated arguments with
- * invisible characters made visible, a diff for writes, and approve once / reject with a note / approve with a
- * time-boxed bypass (15 min, 1 h, this session). The decision is bound to the arguments' hash (I6).
+ * The approval of one call, the same in the chat card and the Inbox (docs/bypass.md): the full effective arguments
+ * the hash covers, never truncated, invisible characters made visible, a diff for writes; a note for the agent;
+ * approve once or reject; or approve with a bypass whose scope and end are spelled out before the click, the
+ * narrowest offered scope selected, wider ones explicit choices. The decision is bound to the arguments' hash.
  */
 import { useState } from 'react';
-import type { ToolCard } from '../../../shared/contract/chat';
+import type { InboxApproval } from '../../../shared/contract/approval';
+import { BYPASS_DURATIONS, isWideScope, untilText, type BypassKind } from '../lib/bypass-choice';
+import { useNow } from '../lib/use-now';
 import { hasInvisible, revealInvisible } from '../lib/visible-chars';
+import { approvals, type ApprovalDecision } from '../stores/approvals';
+import { CodeLabel } from './CodeLabel';
 import { DiffView } from './DiffView';
-
-export interface ApprovalDecision {
-  action: 'approve' | 'reject';
-  note: string;
-  bypassSecs?: number;
-}
 
 function prettyArguments(raw: string): string {
   try {
@@ -22,18 +21,22 @@ function prettyArguments(raw: string): string {
   }
 }
 
-export function ApprovalCard({ card, onResolve }: { card: ToolCard; onResolve: (decision: ApprovalDecision) => Promise<void> }) {
+export function ApprovalCard({ item }: { item: InboxApproval }) {
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const args = prettyArguments(card.arguments);
-  const pending = card.pending!;
+  const options = item.bypass_options;
+  const [scope, setScope] = useState<BypassKind | null>(options[0]?.scope.kind ?? null);
+  const [secs, setSecs] = useState(BYPASS_DURATIONS[0]!.secs);
+  const now = useNow(true, 15_000);
+  const chosen = options.find((o) => o.scope.kind === scope) ?? null;
+  const hasDiff = item.new_content !== null || item.old_content !== null;
 
   const decide = async (decision: ApprovalDecision) => {
     setBusy(true);
     setError(null);
     try {
-      await onResolve(decision);
+      await approvals.resolve(item, decision);
     } catch (e) {
       setError((e as Error).message);
       setBusy(false);
@@ -42,21 +45,45 @@ export function ApprovalCard({ card, onResolve }: { card: ToolCard; onResolve: (
 
   return (
     <div className="approval" data-testid="approval-card">
-      <div className="approval-title">Approve <code>{card.name}</code>?</div>
-      {hasInvisible(card.arguments) && <div className="warn">These arguments contain invisible characters, shown as ⟦U+…⟧.</div>}
-      {(pending.new_content !== null || pending.old_content !== null) && <DiffView oldText={pending.old_content} newText={pending.new_content} />}
-      <details open={pending.new_content === null}>
-        <summary>Full arguments ({card.arguments.length} characters)</summary>
-        <pre className="args" data-testid="approval-args">{revealInvisible(args)}</pre>
+      <div className="approval-title">
+        Approve <code>{item.tool_name}</code>?
+      </div>
+      {hasInvisible(item.arguments) && <div className="warn">These arguments contain invisible characters, shown as ⟦U+…⟧.</div>}
+      {hasDiff && <DiffView oldText={item.old_content} newText={item.new_content} />}
+      <details open={!hasDiff}>
+        <summary>Full arguments ({item.arguments.length} characters)</summary>
+        <pre className="args" data-testid="approval-args">{revealInvisible(prettyArguments(item.arguments))}</pre>
       </details>
       <div className="approval-actions">
-        <button className="primary" disabled={busy} onClick={() => decide({ action: 'approve', note: '' })}>Approve once</button>
-        <button disabled={busy} onClick={() => decide({ action: 'approve', note: '', bypassSecs: 15 * 60 })}>Approve, allow 15 min</button>
-        <button disabled={busy} onClick={() => decide({ action: 'approve', note: '', bypassSecs: 60 * 60 })}>1 h</button>
-        <button disabled={busy} onClick={() => decide({ action: 'approve', note: '', bypassSecs: 0 })}>Session</button>
-        <input placeholder="Reason (sent to the agent)" value={note} onChange={(e) => setNote(e.target.value)} aria-label="Reject reason" />
-        <button className="danger" disabled={busy} onClick={() => decide({ action: 'reject', note })}>Reject</button>
+        <input placeholder="Note to the agent (optional; sent with your answer)" value={note} onChange={(e) => setNote(e.target.value)} aria-label="Note to the agent" />
+        <button className="primary" disabled={busy} onClick={() => void decide({ action: 'approve', note })}>Approve once</button>
+        <button className="danger" disabled={busy} onClick={() => void decide({ action: 'reject', note })}>Reject</button>
       </div>
+      {options.length > 0 && (
+        <fieldset className="bypass-choice" data-testid="bypass-choice">
+          <legend>Or approve and stop asking, in this session, for</legend>
+          {options.map((o) => (
+            <label key={o.scope.kind} className={`bypass-option${isWideScope(o.scope.kind) ? ' wide' : ''}`}>
+              <input type="radio" name={`bypass-${item.request_id}`} checked={scope === o.scope.kind} onChange={() => setScope(o.scope.kind)} />
+              <CodeLabel text={o.label} />
+              {isWideScope(o.scope.kind) && <span className="small warn"> (wider)</span>}
+            </label>
+          ))}
+          <div className="approval-actions">
+            <select aria-label="For how long" value={secs} onChange={(e) => setSecs(Number(e.target.value))}>
+              {BYPASS_DURATIONS.map((d) => (
+                <option key={d.secs} value={d.secs}>for {d.label}</option>
+              ))}
+            </select>
+            <button data-testid="approve-bypass" disabled={busy || !chosen} onClick={() => chosen && void decide({ action: 'approve', note, bypass: { secs, scope: chosen.scope.kind } })}>
+              Approve and allow {chosen && <CodeLabel text={chosen.label} />} {untilText(secs, now)}
+            </button>
+          </div>
+          <div className="muted small">
+            A bypass never overrides a deny rule or a locked guard, and commands with substitutions, <code>bash -c</code> or redirects out of the workspace always ask.
+          </div>
+        </fieldset>
+      )}
       {error && <div className="error">{error}</div>}
     </div>
   );

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import type { ToolCard } from '../../../shared/contract/chat';
 import { skald } from '../bridge/skald';
-import { resolveApproval } from '../stores/approvals';
+import { approvals } from '../stores/approvals';
 import { chat } from '../stores/chat-store';
 import { refreshSessions, sessionsStore } from '../stores/sessions-store';
 import { Composer } from './Composer';
@@ -14,8 +14,7 @@ import type { ToolCardActions } from './ToolCardView';
 
 const actions: ToolCardActions = {
   openPath: (path, toolCallId) => void skald.viewer.open({ path, toolCallId }),
-  resolve: (card: ToolCard, decision) => resolveApproval(card, decision),
-  rerun: (card) => {
+  rerun: (card: ToolCard) => {
     const sessionId = chat.store.getState().sessionId;
     if (sessionId !== null) void skald.chat.rerunTool({ sessionId, toolCallId: card.tool_call_id });
   },
@@ -27,9 +26,12 @@ export function ChatView({ sessionId }: { sessionId: number }) {
   useEffect(() => {
     void chat.open(sessionId);
   }, [sessionId]);
+  // Pending cards read their approval from the same store the Inbox shows.
+  useEffect(() => approvals.watch(), []);
   return (
     <section className="chat" data-testid="chat">
-      <MessageList state={state} actions={actions} onNearTop={() => chat.loadOlder()} />
+      {/* Keyed by session: each session opens at its newest message with fresh scroll state. */}
+      <MessageList key={sessionId} state={state} actions={actions} onNearTop={() => chat.loadOlder()} />
       <div className="chat-bar">
         <ModelPicker sessionId={sessionId} current={session?.model ?? null} onChanged={() => void refreshSessions()} />
         <WorkingDirectory sessionId={sessionId} current={session?.working_directory ?? ''} onChanged={() => void refreshSessions()} />

@@ -1,65 +1,88 @@
 /**
- * The Agent Inbox: every call waiting for a person, from any session (background runs included), with the same
- * full arguments, invisible characters shown, and a decision bound to the arguments' hash. Refreshes on the
- * `inbox` events and every 8 s while open (reference-facts.md §7).
+ * The Agent Inbox: everything waiting for the person, from any session (background runs included), with the same
+ * approval and question components as the chat card (full effective arguments, note, scoped bypass, suggested
+ * and free answers), a link to each item's session, and every live bypass with its countdown and Revoke.
  */
-import { useEffect, useState } from 'react';
-import type { CallResponse } from '../../../shared/contract/index';
-import { skald } from '../bridge/skald';
-import { revealInvisible } from '../lib/visible-chars';
-import { DiffView } from './DiffView';
+import { useEffect } from 'react';
+import { useStore } from 'zustand';
+import type { InboxApproval } from '../../../shared/contract/approval';
+import { useNow } from '../lib/use-now';
+import { approvals, liveBypasses } from '../stores/approvals';
+import { selectSession, sessionsStore } from '../stores/sessions-store';
+import { ApprovalCard } from './ApprovalCard';
+import { BypassBadge } from './BypassBadge';
+import { QuestionCard } from './QuestionCard';
 
-type Inbox = CallResponse<'inbox:list'>;
+function SessionLink({ sessionId, label, onOpen }: { sessionId: number; label: string | null; onOpen: () => void }) {
+  const title = useStore(sessionsStore, (s) => s.sessions.find((x) => x.id === sessionId)?.title);
+  return (
+    <a
+      href="#"
+      className="session-link"
+      data-testid="inbox-session-link"
+      onClick={(e) => {
+        e.preventDefault();
+        selectSession(sessionId);
+        onOpen();
+      }}
+    >
+      {label || title || `Session ${sessionId}`} ↗
+    </a>
+  );
+}
+
+function ApprovalItem({ item, onOpen }: { item: InboxApproval; onOpen: () => void }) {
+  return (
+    <div className="tool-card" data-testid="inbox-item">
+      <div className="tool-head">
+        <span className="tool-state">{item.live ? 'approval' : 'approval (after restart)'}</span>
+        <code className="tool-label">{item.tool_name}</code>
+        <SessionLink sessionId={item.session_id} label={item.context_label} onOpen={onOpen} />
+      </div>
+      <ApprovalCard item={item} />
+    </div>
+  );
+}
 
 export function InboxPanel({ onClose }: { onClose: () => void }) {
-  const [inbox, setInbox] = useState<Inbox | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const reload = () => skald.inbox.list({}).then(setInbox, (e: Error) => setError(e.message));
-  useEffect(() => {
-    void reload();
-    const off = skald.on.inbox(() => void reload());
-    const timer = setInterval(() => void reload(), 8_000);
-    return () => {
-      off();
-      clearInterval(timer);
-    };
-  }, []);
-  const decide = (requestId: number, argsHash: string, action: 'approve' | 'reject') =>
-    skald.inbox.resolveApproval({ requestId, argsHash, action, note: '' }).then(reload, (e: Error) => setError(e.message));
+  const state = useStore(approvals.store);
+  const now = useNow(true, 5_000);
+  const bypasses = liveBypasses(state, now);
+  useEffect(() => approvals.watch(), []);
+  const total = state.approvals.length + state.clarifications.length;
 
   return (
-    <div className="settings" data-testid="inbox">
+    <div className="settings inbox" data-testid="inbox">
       <div className="settings-head">
         <h2>Inbox</h2>
         <button onClick={onClose}>Close</button>
       </div>
-      {error && <div className="error">{error}</div>}
-      {inbox && inbox.total === 0 && <p className="muted">Nothing is waiting for you.</p>}
-      {inbox?.approvals.map((a) => (
-        <div key={a.request_id} className="tool-card" data-testid="inbox-item">
-          <div className="tool-head">
-            <span className="tool-state">session {a.session_id}</span>
-            <span className="tool-label">{a.tool_name}</span>
-            {a.context_label && <span className="muted small">{a.context_label}</span>}
-          </div>
-          <div className="approval">
-            {(a.new_content !== null || a.old_content !== null) && <DiffView oldText={a.old_content} newText={a.new_content} />}
-            <pre className="args">{revealInvisible(a.arguments)}</pre>
-            <div className="approval-actions">
-              <button className="primary" onClick={() => void decide(a.request_id, a.args_hash, 'approve')}>Approve</button>
-              <button className="danger" onClick={() => void decide(a.request_id, a.args_hash, 'reject')}>Reject</button>
-            </div>
-          </div>
-        </div>
+      {state.error && <div className="error">{state.error}</div>}
+      {state.loaded && total === 0 && <p className="muted">Nothing is waiting for you.</p>}
+      {state.approvals.map((a) => (
+        <ApprovalItem key={a.request_id} item={a} onOpen={onClose} />
       ))}
-      {inbox?.clarifications.map((c) => (
-        <div key={c.request_id} className="tool-card">
+      {state.clarifications.map((c) => (
+        <div key={c.request_id} className="tool-card" data-testid="inbox-question">
           <div className="tool-head">
             <span className="tool-state">question</span>
             <span className="tool-label">{c.title}</span>
+            <SessionLink sessionId={c.session_id} label={c.context_label} onOpen={onClose} />
           </div>
+          <QuestionCard question={{ requestId: c.request_id, title: c.title, question: c.question, suggested: c.suggested_answers }} />
         </div>
       ))}
+      {bypasses.length > 0 && (
+        <>
+          <h3>Active bypasses</h3>
+          {bypasses.map((b) => (
+            <div key={b.id} className="inbox-bypass" data-testid="inbox-bypass">
+              <SessionLink sessionId={b.session_id} label={null} onOpen={onClose} />
+              <BypassBadge bypass={b} />
+            </div>
+          ))}
+        </>
+      )}
     </div>
   );
 }

@@ -1,7 +1,54 @@
-import { memo } from 'react';
-import { renderMarkdown } from '../lib/markdown';
+/**
+ * Sanitized Markdown (lib/markdown.ts): the only place the chat sets inner HTML. `Markdown` renders a finished
+ * text; `StreamingMarkdown` renders a reply while it streams, re-rendering only the open tail (lib/markdown-stream).
+ * Both highlight fenced code (lib/highlight, loaded on first use) and load a remote image only when clicked.
+ */
+import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { highlightWithin } from '../lib/highlight';
+import { REMOTE_IMAGE_ATTR, renderMarkdown } from '../lib/markdown';
+import { MarkdownStream } from '../lib/markdown-stream';
 
-/** Sanitized Markdown (see lib/markdown.ts); the only place the chat sets inner HTML. */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  return <div className="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
+/** Turns a clicked placeholder into the image it stands for: the person asked for this one fetch. */
+function loadClickedImage(event: MouseEvent<HTMLElement> | KeyboardEvent<HTMLElement>): void {
+  if ('key' in event && event.key !== 'Enter' && event.key !== ' ') return;
+  const placeholder = (event.target as HTMLElement).closest<HTMLElement>(`[${REMOTE_IMAGE_ATTR}]`);
+  const src = placeholder?.getAttribute(REMOTE_IMAGE_ATTR) ?? '';
+  if (!placeholder || !/^https?:\/\//i.test(src)) return;
+  event.preventDefault();
+  const img = document.createElement('img');
+  img.src = src;
+  img.alt = placeholder.textContent ?? '';
+  img.referrerPolicy = 'no-referrer';
+  placeholder.replaceWith(img);
+}
+
+/** One block of trusted (already sanitized) HTML; keeps its DOM (and its highlighting) while the string is equal. */
+const Html = memo(function Html({ html }: { html: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (ref.current && html.includes('<pre')) void highlightWithin(ref.current);
+  }, [html]);
+  return <div className="md-block" ref={ref} dangerouslySetInnerHTML={{ __html: html }} />;
 });
+
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  return (
+    <div className="markdown" onClick={loadClickedImage} onKeyDown={loadClickedImage}>
+      <Html html={html} />
+    </div>
+  );
+});
+
+export function StreamingMarkdown({ text }: { text: string }) {
+  const stream = useRef(new MarkdownStream());
+  const { blocks, tail } = useMemo(() => stream.current.update(text), [text]);
+  return (
+    <div className="markdown" onClick={loadClickedImage} onKeyDown={loadClickedImage} data-testid="streaming-markdown">
+      {blocks.map((html, i) => (
+        <Html key={i} html={html} />
+      ))}
+      <div className="md-block md-tail" dangerouslySetInnerHTML={{ __html: tail }} />
+    </div>
+  );
+}

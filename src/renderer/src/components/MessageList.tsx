@@ -1,12 +1,14 @@
 /**
  * The message list, virtualized (@tanstack/react-virtual) so a session of thousands of messages opens and
- * scrolls fast: only the visible rows are in the DOM. It sticks to the bottom while the person is at the bottom.
+ * scrolls fast: only the visible rows are in the DOM. A session opens at its newest message; while the reader is
+ * at the bottom the list follows new text, and once they scroll up it keeps their place (new rows below, older
+ * pages loaded above, rows re-measured) until they come back down. The streaming reply is Markdown as it arrives.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { HistoryMessage } from '../../../shared/contract/chat';
 import type { ChatState, Notice } from '../stores/chat-store';
-import { Markdown } from './Markdown';
+import { Markdown, StreamingMarkdown } from './Markdown';
 import { ToolCardView, type ToolCardActions } from './ToolCardView';
 
 type Row = { kind: 'message'; message: HistoryMessage } | { kind: 'notice'; notice: Notice } | { kind: 'streaming' };
@@ -43,30 +45,46 @@ const MessageView = memo(function MessageView({ message, actions }: { message: H
   );
 });
 
+const BOTTOM_SLACK_PX = 40;
+
 export function MessageList({ state, actions, onNearTop }: { state: ChatState; actions: ToolCardActions; onNearTop: () => Promise<unknown> }) {
   const rows = useMemo(() => rowsOf(state), [state]);
   const parentRef = useRef<HTMLDivElement>(null);
+  /** The reader is at the newest row: follow what arrives. False once they scroll up. */
   const atBottom = useRef(true);
+  const stick = () => {
+    const el = parentRef.current;
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+  };
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => parentRef.current,
     estimateSize: () => 80,
     overscan: 8,
+    // Rows measure themselves after they render; when the total height grows under a reader at the bottom,
+    // the list stays at the bottom.
+    onChange: () => stick(),
   });
 
   const firstId = useRef<number | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const first = state.messages[0]?.id ?? null;
     const previous = firstId.current;
     firstId.current = first;
     const anchor = previous !== null && first !== null && first < previous ? rows.findIndex((r) => r.kind === 'message' && r.message.id === previous) : -1;
-    if (anchor > 0) {
-      // Older rows arrived at the top: keep the row the person was looking at in place.
+    if (anchor > 0 && !atBottom.current) {
+      // Older rows arrived at the top: keep the row the reader was looking at in place.
       virtualizer.scrollToIndex(anchor, { align: 'start' });
     } else if (atBottom.current && rows.length) {
       virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+      stick();
     }
   }, [rows, virtualizer]);
+  // A frame later the newest rows have their real heights; land exactly at the bottom.
+  useEffect(() => {
+    const frame = requestAnimationFrame(stick);
+    return () => cancelAnimationFrame(frame);
+  }, [rows]);
 
   return (
     <div
@@ -75,7 +93,7 @@ export function MessageList({ state, actions, onNearTop }: { state: ChatState; a
       data-testid="message-list"
       onScroll={(e) => {
         const el = e.currentTarget;
-        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
         if (el.scrollTop < 300 && state.hasMore) void onNearTop();
       }}
     >
@@ -89,7 +107,7 @@ export function MessageList({ state, actions, onNearTop }: { state: ChatState; a
               {row.kind === 'streaming' && (
                 <div className="msg msg-assistant streaming" data-testid="streaming">
                   {state.streaming!.reasoning && <div className="reasoning">{state.streaming!.reasoning}</div>}
-                  <div className="msg-text">{state.streaming!.text}</div>
+                  {state.streaming!.text && <StreamingMarkdown text={state.streaming!.text} />}
                 </div>
               )}
             </div>

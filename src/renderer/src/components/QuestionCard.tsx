@@ -1,38 +1,52 @@
-/** A question from the agent (`ask_user_clarification`): the sanitized question, one-click suggested answers, or a typed answer. */
+/**
+ * A question from the agent (`ask_user_clarification`), the same in the chat and the Inbox: the sanitized
+ * question, one-click suggested answers, or a typed answer.
+ */
 import { useState } from 'react';
-import type { ToolCard } from '../../../shared/contract/chat';
-import { skald } from '../bridge/skald';
+import { approvals } from '../stores/approvals';
 import { Markdown } from './Markdown';
 
-function questionOf(card: ToolCard): { title: string; question: string; suggested: string[] } {
+export interface Question {
+  requestId: number;
+  title: string;
+  question: string;
+  suggested: string[];
+}
+
+/** The question as the model asked it, for a card whose Inbox item has not arrived yet. */
+export function questionFromArguments(requestId: number, raw: string): Question {
   try {
-    const args = JSON.parse(card.arguments) as { title?: unknown; question?: unknown; suggested_answers?: unknown };
+    const args = JSON.parse(raw) as { title?: unknown; question?: unknown; suggested_answers?: unknown };
     const suggested = Array.isArray(args.suggested_answers) ? args.suggested_answers.filter((a): a is string => typeof a === 'string') : [];
-    return { title: String(args.title ?? 'Question'), question: String(args.question ?? ''), suggested };
+    return { requestId, title: String(args.title ?? 'Question'), question: String(args.question ?? ''), suggested };
   } catch {
-    return { title: 'Question', question: card.arguments, suggested: [] };
+    return { requestId, title: 'Question', question: raw, suggested: [] };
   }
 }
 
-export function QuestionCard({ card }: { card: ToolCard }) {
+export function QuestionCard({ question }: { question: Question }) {
   const [answer, setAnswer] = useState('');
+  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const { title, question, suggested } = questionOf(card);
   const send = (text: string) => {
-    if (!text.trim() || !card.pending) return;
+    if (!text.trim() || busy) return;
     setError(null);
-    skald.inbox.answerClarification({ requestId: card.pending.request_id, answer: text.trim() }).catch((e: Error) => setError(e.message));
+    setBusy(true);
+    approvals.answer(question.requestId, text.trim()).catch((e: Error) => {
+      setError(e.message);
+      setBusy(false);
+    });
   };
   return (
     <div className="approval" data-testid="question-card">
-      <div className="approval-title">{title}</div>
-      <Markdown text={question} />
+      <div className="approval-title">{question.title}</div>
+      <Markdown text={question.question} />
       <div className="approval-actions">
-        {suggested.map((s) => (
-          <button key={s} onClick={() => send(s)}>{s}</button>
+        {question.suggested.map((s) => (
+          <button key={s} disabled={busy} onClick={() => send(s)} data-testid="suggested-answer">{s}</button>
         ))}
         <input placeholder="Your answer" value={answer} onChange={(e) => setAnswer(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && send(answer)} aria-label="Answer" />
-        <button className="primary" onClick={() => send(answer)}>Answer</button>
+        <button className="primary" disabled={busy || !answer.trim()} onClick={() => send(answer)}>Answer</button>
       </div>
       {error && <div className="error">{error}</div>}
     </div>

@@ -1,12 +1,19 @@
 /**
- * One tool call: its label, state, the decision's "why", the result, and the path as a link that opens the
- * viewer. A pending call shows the approval card; an interrupted side-effecting call offers "re-run".
+ * One tool call, following its row's state live: the label with its code as code, the state, the decision's
+ * "why", the result (a command's last lines and exit code, expandable), the path as a link that opens the viewer.
+ * A pending call shows the same approval or question the Inbox shows; a bypass this card granted shows with its
+ * countdown and Revoke; an interrupted side-effecting call offers "Re-run".
  */
 import { useState } from 'react';
+import { useStore } from 'zustand';
 import type { ToolCard } from '../../../shared/contract/chat';
-import { ApprovalCard, type ApprovalDecision } from './ApprovalCard';
 import { TN } from '../../../shared/tool-names';
-import { QuestionCard } from './QuestionCard';
+import { approvalFor, approvals, clarificationFor } from '../stores/approvals';
+import { ApprovalCard } from './ApprovalCard';
+import { BypassBadge } from './BypassBadge';
+import { CodeLabel } from './CodeLabel';
+import { QuestionCard, questionFromArguments } from './QuestionCard';
+import { ShellOutput } from './ShellOutput';
 
 const STATE_LABEL: Record<ToolCard['status'], string> = {
   running: 'running',
@@ -19,7 +26,6 @@ const STATE_LABEL: Record<ToolCard['status'], string> = {
 
 export interface ToolCardActions {
   openPath: (path: string, toolCallId: string) => void;
-  resolve: (card: ToolCard, decision: ApprovalDecision) => Promise<void>;
   rerun: (card: ToolCard) => void;
 }
 
@@ -30,15 +36,43 @@ function whyText(card: ToolCard): string | null {
   return `${verb}${d.actor === 'user' ? ' by you' : ''}: ${d.text}`;
 }
 
+function commandOf(card: ToolCard): string | null {
+  if (card.name !== TN.EXECUTE_CMD) return null;
+  try {
+    const args = JSON.parse(card.arguments) as { command?: unknown };
+    return typeof args.command === 'string' ? args.command : null;
+  } catch {
+    return null;
+  }
+}
+
+function PendingPart({ card }: { card: ToolCard }) {
+  const approval = useStore(approvals.store, (s) => approvalFor(s, card.tool_call_id));
+  const clarification = useStore(approvals.store, (s) => clarificationFor(s, card.tool_call_id));
+  if (card.name === TN.ASK_USER_CLARIFICATION) {
+    const q = clarification
+      ? { requestId: clarification.request_id, title: clarification.title, question: clarification.question, suggested: clarification.suggested_answers }
+      : card.pending && questionFromArguments(card.pending.request_id, card.arguments);
+    return q ? <QuestionCard question={q} /> : null;
+  }
+  if (approval) return <ApprovalCard item={approval} />;
+  return <div className="approval muted small">Waiting for your approval…</div>;
+}
+
 export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolCardActions }) {
   const [expanded, setExpanded] = useState(false);
+  const bypasses = useStore(approvals.store, (s) => s.bypasses);
+  const granted = bypasses.filter((b) => b.tool_call_id === card.tool_call_id);
   const state = card.interrupted ? 'interrupted' : STATE_LABEL[card.status];
   const why = whyText(card);
+  const command = commandOf(card);
+  const isShellResult = command !== null && card.result !== null && (card.status === 'done' || card.status === 'failed');
   return (
-    <div className={`tool-card tool-${card.interrupted ? 'interrupted' : card.status}`} data-testid="tool-card" data-tool={card.name} data-status={card.status}>
-      <div className="tool-head" onClick={() => setExpanded(!expanded)} title={card.label_full}>
+    <div className={`tool-card tool-${card.interrupted ? 'interrupted' : card.status}`} data-testid="tool-card" data-tool={card.name} data-status={card.status} data-interrupted={card.interrupted}>
+      <div className="tool-head" onClick={() => setExpanded(!expanded)} title={card.label_full} role="button" aria-expanded={expanded} data-testid="tool-head">
+        <span className="tool-chevron" aria-hidden>{expanded ? '▾' : '▸'}</span>
         <span className="tool-state">{state}</span>
-        <span className="tool-label">{card.label_short}</span>
+        <CodeLabel className="tool-label" kind="tool" text={card.label_full} />
         {card.path && (
           <a
             className="tool-path"
@@ -55,20 +89,23 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
         )}
       </div>
       {why && <div className="tool-why" data-testid="tool-why">{why}</div>}
-      {card.status === 'pending' && card.pending && card.name === TN.ASK_USER_CLARIFICATION && <QuestionCard card={card} />}
-      {card.status === 'pending' && card.pending && card.name !== TN.ASK_USER_CLARIFICATION && <ApprovalCard card={card} onResolve={(d) => actions.resolve(card, d)} />}
+      {card.status === 'pending' && card.pending && <PendingPart card={card} />}
+      {granted.map((b) => (
+        <BypassBadge key={b.id} bypass={b} />
+      ))}
       {card.interrupted && (
         <div className="tool-interrupted">
           Interrupted when the app stopped. <button onClick={() => actions.rerun(card)}>Re-run</button>
         </div>
       )}
       {expanded && (
-        <div className="tool-body">
-          <pre className="args">{card.arguments}</pre>
-          {card.result !== null && <pre className="result">{card.result}</pre>}
+        <div className="tool-body" data-testid="tool-body">
+          {command !== null ? <pre className="args command" data-testid="tool-command">$ {command}</pre> : <pre className="args">{card.arguments}</pre>}
+          {card.result !== null && !isShellResult && <pre className="result">{card.result}</pre>}
         </div>
       )}
-      {!expanded && card.result !== null && card.status !== 'done' && <div className="tool-result-line">{card.result.slice(0, 300)}</div>}
+      {isShellResult && <ShellOutput result={card.result!} failed={card.status === 'failed'} />}
+      {!expanded && !isShellResult && card.result !== null && card.status !== 'done' && <div className="tool-result-line">{card.result.slice(0, 300)}</div>}
     </div>
   );
 }

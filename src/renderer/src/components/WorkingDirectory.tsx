@@ -1,6 +1,12 @@
-/** The session's working directory: where relative paths resolve and the file tools may work. */
+/**
+ * The session's working directory: where relative paths resolve and the file tools may work. `WorkingDirectory`
+ * edits it in the chat bar; `SessionDirectory` shows the open session's in the header (the default only when no
+ * session is open).
+ */
 import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
 import { skald } from '../bridge/skald';
+import { activeSession, sessionsStore } from '../stores/sessions-store';
 
 export function WorkingDirectory({ sessionId, current, onChanged }: { sessionId: number; current: string; onChanged: () => void }) {
   const [path, setPath] = useState(current);
@@ -19,5 +25,14 @@ export function WorkingDirectory({ sessionId, current, onChanged }: { sessionId:
       </span>
       {error && <span className="error small">{error}</span>}
     </label>
+  );
+}
+
+export function SessionDirectory({ fallback }: { fallback: string }) {
+  const dir = useStore(sessionsStore, (s) => activeSession(s)?.working_directory) ?? fallback;
+  return (
+    <span className="session-dir" data-testid="header-workdir" title="The open session's working directory">
+      in <code>{dir}</code>
+    </span>
   );
 }

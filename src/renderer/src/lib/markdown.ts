@@ -1,41 +1,103 @@
 /**
- * Markdown for chat messages: marked → DOMPurify (V5). Remote images are never fetched on render (P1: a
- * markdown image cannot exfiltrate); they become a link the person may click. http(s) links open outside the app
- * (`_blank`, `noopener noreferrer`); script and file links are dropped by the sanitizer.
+ * Markdown for chat messages: marked → DOMPurify → a post-pass, safe on its own (docs/chat-ui.md "Markdown"). The page's
+ * CSP is a second wall, not the first: the desktop window, the web tab and the viewer each have their own, so this
+ * module must stop every remote fetch by itself.
+ * - Only the HTML profile survives (no SVG, no MathML: `<svg><image href>`, `<use>`, `feImage` go).
+ * - Every element that loads a URL on render is removed whole (media, embeds, frames, forms and their inputs,
+ *   `<link>`, `<meta>`, `<base>`, `<style>`), and so is every attribute that does (`srcset`, `background`,
+ *   `poster`, `ping`, `lowsrc`, `dynsrc`, `style` with its `url()`, …), whatever element carries it.
+ * - Images: a `data:` raster image is shown; any other becomes a button that loads it only when clicked.
+ * - Links: http(s) open outside the app (`_blank`, `noopener noreferrer`); `mailto:` and `#` stay; any other
+ *   scheme loses its href.
+ * Limits: `data:` images are decoded by the browser (raster only; no SVG, which could carry more).
  */
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 
-let hooked = false;
-function installHooks(): void {
-  if (hooked) return;
-  hooked = true;
-  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-    if (node.tagName === 'IMG') {
-      const src = node.getAttribute('src') ?? '';
-      if (!src.startsWith('data:image/')) {
-        const link = document.createElement('a');
-        link.textContent = `[image: ${node.getAttribute('alt') || src}]`;
-        if (/^https?:/i.test(src)) link.setAttribute('href', src);
-        link.setAttribute('title', 'Remote image not loaded');
-        node.replaceWith(link);
-        return;
-      }
+/** Elements that fetch on render or submit somewhere: never kept, not even their text fallbacks. */
+const FORBID_TAGS = [
+  'style', 'link', 'meta', 'base', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'portal', 'form', 'input', 'button', 'select',
+  'textarea', 'video', 'audio', 'source', 'track', 'picture', 'bgsound', 'image', 'svg', 'math', 'template', 'noscript', 'script',
+];
+/** Attributes that fetch on render (or on a click the person did not mean as a fetch, like `ping`). */
+const FORBID_ATTR = [
+  'style', 'srcset', 'imagesrcset', 'background', 'poster', 'ping', 'lowsrc', 'dynsrc', 'longdesc', 'formaction', 'action', 'data',
+  'codebase', 'manifest', 'xlink:href', 'attributionsrc', 'integrity', 'sizes',
+];
+const SAFE_DATA_IMAGE = /^data:image\/(png|jpe?g|gif|webp|avif|bmp);base64,[a-z0-9+/=\s]+$/i;
+const HTTP = /^https?:\/\//i;
+
+/** The attribute a placeholder keeps its image URL in; stripped from the model's own HTML (data attributes off). */
+export const REMOTE_IMAGE_ATTR = 'data-remote-src';
+
+function imagePlaceholder(img: Element): Element | null {
+  const src = (img.getAttribute('src') ?? '').trim();
+  if (SAFE_DATA_IMAGE.test(src)) {
+    for (const name of [...img.getAttributeNames()]) if (name !== 'src' && name !== 'alt' && name !== 'title' && name !== 'width' && name !== 'height') img.removeAttribute(name);
+    return null;
+  }
+  const alt = img.getAttribute('alt') || '';
+  const placeholder = img.ownerDocument.createElement('span');
+  placeholder.className = 'remote-image';
+  if (HTTP.test(src)) {
+    let host = src;
+    try {
+      host = new URL(src).host;
+    } catch {
+      /* keep the raw text */
     }
-    if (node.tagName === 'A') {
-      const href = node.getAttribute('href') ?? '';
-      if (/^https?:/i.test(href)) {
-        node.setAttribute('target', '_blank');
-        node.setAttribute('rel', 'noopener noreferrer');
-      } else if (!href.startsWith('#') && !/^mailto:/i.test(href)) {
-        node.removeAttribute('href');
-      }
-    }
+    placeholder.setAttribute(REMOTE_IMAGE_ATTR, src);
+    placeholder.setAttribute('role', 'button');
+    placeholder.setAttribute('tabindex', '0');
+    placeholder.setAttribute('title', `Load ${src}`);
+    placeholder.textContent = `Image${alt ? `: ${alt}` : ''} — click to load from ${host}`;
+  } else {
+    placeholder.textContent = `[image${alt ? `: ${alt}` : ''} not shown]`;
+  }
+  return placeholder;
+}
+
+function fixLink(a: Element): void {
+  const href = (a.getAttribute('href') ?? '').trim();
+  if (HTTP.test(href)) {
+    a.setAttribute('target', '_blank');
+    a.setAttribute('rel', 'noopener noreferrer');
+  } else if (!href.startsWith('#') && !/^mailto:/i.test(href)) {
+    a.removeAttribute('href');
+  }
+}
+
+/** Sanitizes HTML from the model (or from Markdown of it) into HTML that fetches nothing on render. */
+export function sanitizeHtml(html: string): string {
+  // A `<frameset>` would make the parsed document body-less, and DOMPurify then returns nothing at all: drop the
+  // frame tags first so the rest of the message still shows (they are forbidden anyway).
+  const fragment = DOMPurify.sanitize(html.replace(/<\/?(frameset|frame)\b[^>]*>/gi, ''), {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS,
+    FORBID_ATTR,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: true,
+    RETURN_DOM_FRAGMENT: true,
   });
+  if (!fragment) return '';
+  // The post-pass runs on the sanitized fragment, so nothing it creates is model input.
+  for (const img of [...fragment.querySelectorAll('img')]) {
+    const replacement = imagePlaceholder(img);
+    if (replacement) img.replaceWith(replacement);
+  }
+  for (const a of fragment.querySelectorAll('a')) fixLink(a);
+  // Belt and braces: no attribute anywhere may name a remote URL except a link's href and our placeholder's.
+  for (const el of fragment.querySelectorAll('*')) {
+    for (const name of el.getAttributeNames()) {
+      if ((el.tagName === 'A' && name === 'href') || name === REMOTE_IMAGE_ATTR || (el.tagName === 'IMG' && name === 'src')) continue;
+      if (/(^|[\s"'(,])(https?:)?\/\//i.test(el.getAttribute(name) ?? '') && name !== 'title' && name !== 'alt') el.removeAttribute(name);
+    }
+  }
+  const box = document.createElement('div');
+  box.appendChild(fragment);
+  return box.innerHTML;
 }
 
 export function renderMarkdown(text: string): string {
-  installHooks();
-  const html = marked.parse(text, { async: false, gfm: true, breaks: true });
-  return DOMPurify.sanitize(html, { FORBID_TAGS: ['style', 'iframe', 'form', 'object', 'embed', 'link', 'meta', 'base'], FORBID_ATTR: ['style'] });
+  return sanitizeHtml(marked.parse(text, { async: false, gfm: true, breaks: true }));
 }

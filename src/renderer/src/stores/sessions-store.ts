@@ -23,13 +23,43 @@ export async function refreshSessions(): Promise<Session[]> {
   return sessions;
 }
 
+/**
+ * The folder a new session starts in: the one of the session the person was just in (else the most recent), so a
+ * new session continues where they work (docs/chat-ui.md "Working directory"). Null = the default.
+ */
+function lastWorkingDirectory(): string | null {
+  const { sessions, activeId } = sessionsStore.getState();
+  return (sessions.find((s) => s.id === activeId) ?? sessions[0])?.working_directory ?? null;
+}
+
+/** Gives a just-created session the last working directory; a folder that no longer works leaves the default. */
+async function inheritWorkingDirectory(id: number, from: string | null): Promise<void> {
+  const created = sessionsStore.getState().sessions.find((s) => s.id === id);
+  if (!from || created?.working_directory === from) return;
+  await skald.chat.setWorkingDirectory({ sessionId: id, path: from }).catch(() => undefined);
+}
+
 export async function createSession(): Promise<number> {
+  const from = lastWorkingDirectory();
   const { id } = await skald.chat.createSession({});
+  await refreshSessions();
+  await inheritWorkingDirectory(id, from);
   await refreshSessions();
   sessionsStore.setState({ activeId: id });
   return id;
 }
 
+/** A session the core created (the `/new` command): it inherits the directory too, then opens. */
+export async function openCreatedSession(id: number): Promise<void> {
+  const from = lastWorkingDirectory();
+  await refreshSessions();
+  await inheritWorkingDirectory(id, from);
+  await refreshSessions();
+  selectSession(id);
+}
+
 export function selectSession(id: number): void {
   sessionsStore.setState({ activeId: id });
 }
+
+export const activeSession = (s: SessionsState) => s.sessions.find((x) => x.id === s.activeId) ?? null;

@@ -1,0 +1,111 @@
+/**
+ * The chat view's state and the pure reducer that applies one core event to it (no bridge, no timers), so it is
+ * tested alone. Cards follow their row live: every event about a call updates the card in place.
+ */
+import type { ChatEvent, HistoryMessage, ToolCard } from '../../../shared/contract/chat';
+
+export interface Notice {
+  id: number;
+  kind: 'command' | 'error' | 'info';
+  text: string;
+  afterMessageId: number;
+}
+
+export interface ChatState {
+  sessionId: number | null;
+  messages: HistoryMessage[];
+  streaming: { round: number; text: string; reasoning: string } | null;
+  running: boolean;
+  notices: Notice[];
+  hasMore: boolean;
+}
+
+export const initial: ChatState = { sessionId: null, messages: [], streaming: null, running: false, notices: [], hasMore: false };
+
+let noticeId = 1;
+export const nextNoticeId = () => noticeId++;
+export const lastId = (s: ChatState) => s.messages.at(-1)?.id ?? 0;
+
+/**
+ * Applies a state change to one card. Any news of a call means it is live again, so it is no longer shown as
+ * interrupted (a re-run's decision, approval, result).
+ */
+function updateCard(messages: HistoryMessage[], toolCallId: string, patch: (card: ToolCard) => ToolCard, isLive = true): HistoryMessage[] {
+  const apply = (t: ToolCard) => (isLive ? { ...patch(t), interrupted: false } : patch(t));
+  return messages.map((m) => (m.tools.some((t) => t.tool_call_id === toolCallId) ? { ...m, tools: m.tools.map((t) => (t.tool_call_id === toolCallId ? apply(t) : t)) } : m));
+}
+const hasCard = (messages: HistoryMessage[], toolCallId: string) => messages.some((m) => m.tools.some((t) => t.tool_call_id === toolCallId));
+
+function assistantMessage(id: number, content: string, inputTokens: number, outputTokens: number, cost: number | null): HistoryMessage {
+  return { id, role: 'assistant', content, status: 'ok', queued: false, reasoning: null, input_tokens: inputTokens, output_tokens: outputTokens, cost, model: null, created_at: Date.now(), tools: [] };
+}
+
+export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
+  if (event.session_id !== state.sessionId) return state;
+  const notice = (kind: Notice['kind'], text: string): ChatState => ({ ...state, notices: [...state.notices, { id: noticeId++, kind, text, afterMessageId: lastId(state) }] });
+  switch (event.type) {
+    case 'user_message': {
+      const kept = event.replaces ? state.messages.filter((m) => m.id !== event.replaces) : state.messages;
+      const message: HistoryMessage = { id: event.message_id, role: 'user', content: event.content, status: 'ok', queued: event.queued, reasoning: null, input_tokens: null, output_tokens: null, cost: null, model: null, created_at: Date.now(), tools: [] };
+      return { ...state, messages: [...kept, message] };
+    }
+    case 'text_delta':
+    case 'reasoning_delta': {
+      const current = state.streaming?.round === event.round ? state.streaming : { round: event.round, text: '', reasoning: '' };
+      return { ...state, streaming: event.type === 'text_delta' ? { ...current, text: current.text + event.delta } : { ...current, reasoning: current.reasoning + event.delta } };
+    }
+    case 'thinking':
+    case 'done': {
+      if (state.messages.some((m) => m.id === event.message_id)) return { ...state, streaming: null };
+      const cost = event.type === 'done' ? event.cost : null;
+      return { ...state, streaming: null, messages: [...state.messages, assistantMessage(event.message_id, event.content, event.input_tokens, event.output_tokens, cost)] };
+    }
+    case 'tool_start': {
+      // A call the view already has (history loaded while it started, or a replay) is updated, never doubled.
+      if (hasCard(state.messages, event.tool_call_id)) {
+        return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'running', label_short: event.label_short, label_full: event.label_full, path: event.path })) };
+      }
+      const card: ToolCard = { tool_call_id: event.tool_call_id, message_id: event.message_id, name: event.name, arguments: event.arguments, status: 'running', result: null, result_type: 'string', label_short: event.label_short, label_full: event.label_full, path: event.path, decision: null, interrupted: false, pending: null };
+      const has = state.messages.some((m) => m.id === event.message_id);
+      const messages = has ? state.messages : [...state.messages, assistantMessage(event.message_id, state.streaming?.text ?? '', 0, 0, null)];
+      return { ...state, streaming: null, messages: messages.map((m) => (m.id === event.message_id ? { ...m, tools: [...m.tools, card] } : m)) };
+    }
+    case 'tool_decision':
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, decision: event.decision })) };
+    case 'tool_done':
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'done', result: event.result, result_type: event.result_type, pending: null })) };
+    case 'tool_error':
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'failed', result: event.error, pending: null })) };
+    case 'tool_cancelled':
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'cancelled', result: event.note, pending: null })) };
+    case 'tool_rejected':
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'rejected', result: event.reason, pending: null })) };
+    case 'tool_interrupted':
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, interrupted: true }), false) };
+    case 'approval_required':
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: event.args_hash, old_content: c.pending?.old_content ?? null, new_content: c.pending?.new_content ?? null } })) };
+    case 'pending_write':
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: event.args_hash, old_content: event.old_content, new_content: event.new_content } })) };
+    case 'agent_question':
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: '', old_content: null, new_content: null } })) };
+    case 'approval_resolved':
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: event.approved ? 'running' : c.status, pending: null })) };
+    case 'turn_running':
+      return { ...state, running: event.running, streaming: event.running ? state.streaming : null };
+    case 'command_reply':
+      return notice('command', event.content);
+    case 'error':
+      return notice('error', event.message);
+    case 'llm_failed':
+      return notice('error', `Every model failed (${event.tried.join(', ')}): ${event.last_error}`);
+    case 'model_fallback':
+      return notice('info', `Model ${event.from} failed (${event.reason}); trying ${event.to}.`);
+    case 'cancelled':
+      return notice('info', 'Turn stopped.');
+    case 'truncated':
+      return notice('info', `The reply was cut at ${event.output_tokens} output tokens.`);
+    default:
+      return state;
+  }
+}
+

@@ -1,0 +1,98 @@
+/**
+ * reduceChat, the chat view's pure reducer: events of other sessions are ignored, deltas stream, a card follows
+ * its row live (a re-run's decision, approval and result clear "interrupted"), a repeated tool_start updates
+ * rather than doubles, and approvals move a card between pending and running.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ChatEvent, HistoryMessage, ToolCard } from '../../src/shared/contract/chat';
+import { initial, reduceChat, type ChatState } from '../../src/renderer/src/stores/chat-reducer';
+
+const S = 7;
+const run = (state: ChatState, ...events: ChatEvent[]) => events.reduce(reduceChat, state);
+const open = (messages: HistoryMessage[] = []): ChatState => ({ ...initial, sessionId: S, messages });
+const start = (id: string, messageId = 10): ChatEvent => ({
+  type: 'tool_start', session_id: S, tool_call_id: id, message_id: messageId, name: 'execute_cmd', arguments: '{"command":"ls"}',
+  label_short: 'execute_cmd `ls`', label_full: 'execute_cmd `ls`', path: null,
+});
+const card = (s: ChatState, id: string) => s.messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === id)!;
+
+function historyWith(tool: Partial<ToolCard>): HistoryMessage[] {
+  const t: ToolCard = {
+    tool_call_id: 'k1', message_id: 10, name: 'execute_cmd', arguments: '{}', status: 'running', result: null, result_type: 'string',
+    label_short: 'x', label_full: 'x', path: null, decision: null, interrupted: false, pending: null, ...tool,
+  };
+  return [{ id: 10, role: 'assistant', content: '', status: 'ok', queued: false, reasoning: null, input_tokens: null, output_tokens: null, cost: null, model: null, created_at: 0, tools: [t] }];
+}
+
+describe('reduceChat', () => {
+  it('ignores events of another session', () => {
+    const s = open();
+    expect(reduceChat(s, { type: 'text_delta', session_id: S + 1, round: 1, delta: 'x' })).toBe(s);
+  });
+
+  it('streams deltas per round and turns them into a message on done', () => {
+    let s = run(open(), { type: 'text_delta', session_id: S, round: 1, delta: 'Hel' }, { type: 'text_delta', session_id: S, round: 1, delta: 'lo' });
+    expect(s.streaming).toEqual({ round: 1, text: 'Hello', reasoning: '' });
+    s = run(s, { type: 'text_delta', session_id: S, round: 2, delta: 'new' });
+    expect(s.streaming?.text).toBe('new');
+    s = run(s, { type: 'done', session_id: S, round: 2, message_id: 11, content: 'new round', input_tokens: 3, output_tokens: 4, cost: null });
+    expect(s.streaming).toBeNull();
+    expect(s.messages.at(-1)).toMatchObject({ id: 11, role: 'assistant', content: 'new round', output_tokens: 4 });
+    // A second done for the same message (history already had it) does not add it twice.
+    expect(run(s, { type: 'done', session_id: S, round: 2, message_id: 11, content: 'new round', input_tokens: 3, output_tokens: 4, cost: null }).messages).toHaveLength(1);
+  });
+
+  it('a tool_start for a card it has updates it, never doubles it', () => {
+    const s = run(open(), start('k1'), start('k1'));
+    expect(s.messages.flatMap((m) => m.tools)).toHaveLength(1);
+  });
+
+  it('an interrupted card follows its re-run live: decision, approval, result', () => {
+    let s = open(historyWith({ interrupted: true }));
+    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k1', decision: { action: 'require', kind: 'rule', text: 'asks' } });
+    expect(card(s, 'k1')).toMatchObject({ interrupted: false, status: 'running', decision: { action: 'require' } });
+    s = run(s, { type: 'pending_write', session_id: S, request_id: 5, tool_call_id: 'k1', path: '$ execute_cmd', old_content: null, new_content: '$ ls', args_hash: 'h' });
+    expect(card(s, 'k1')).toMatchObject({ status: 'pending', pending: { request_id: 5, args_hash: 'h' } });
+    s = run(s, { type: 'approval_resolved', session_id: S, request_id: 5, tool_call_id: 'k1', approved: true });
+    expect(card(s, 'k1')).toMatchObject({ status: 'running', pending: null });
+    s = run(s, { type: 'tool_done', session_id: S, tool_call_id: 'k1', result: 'a\n[exit code 0]', result_type: 'string' });
+    expect(card(s, 'k1')).toMatchObject({ status: 'done', result: 'a\n[exit code 0]', interrupted: false });
+  });
+
+  it('tool_interrupted marks the card; the ending events of a call all clear it', () => {
+    for (const end of [
+      { type: 'tool_done', result: 'r', result_type: 'string' },
+      { type: 'tool_error', error: 'e' },
+      { type: 'tool_cancelled', note: 'n' },
+      { type: 'tool_rejected', reason: 'no' },
+    ] as const) {
+      let s = run(open(historyWith({})), { type: 'tool_interrupted', session_id: S, tool_call_id: 'k1' });
+      expect(card(s, 'k1').interrupted).toBe(true);
+      s = run(s, { ...end, session_id: S, tool_call_id: 'k1' } as ChatEvent);
+      expect(card(s, 'k1').interrupted).toBe(false);
+      expect(card(s, 'k1').pending).toBeNull();
+    }
+  });
+
+  it('a rejected approval keeps the card as it was until the rejection arrives', () => {
+    let s = run(open(historyWith({})), { type: 'approval_required', session_id: S, request_id: 9, tool_call_id: 'k1', tool_name: 'x', arguments: '{}', args_hash: 'h' });
+    expect(card(s, 'k1').status).toBe('pending');
+    s = run(s, { type: 'approval_resolved', session_id: S, request_id: 9, tool_call_id: 'k1', approved: false });
+    expect(card(s, 'k1')).toMatchObject({ status: 'pending', pending: null });
+    s = run(s, { type: 'tool_rejected', session_id: S, tool_call_id: 'k1', reason: 'User rejected this tool call.' });
+    expect(card(s, 'k1').status).toBe('rejected');
+  });
+
+  it('only the changed message is a new object (old rows never re-render)', () => {
+    const other: HistoryMessage = { ...historyWith({})[0]!, id: 3, tools: [] };
+    const s0 = open([other, ...historyWith({})]);
+    const s1 = run(s0, { type: 'tool_done', session_id: S, tool_call_id: 'k1', result: 'r', result_type: 'string' });
+    expect(s1.messages[0]).toBe(s0.messages[0]);
+    expect(s1.messages[1]).not.toBe(s0.messages[1]);
+  });
+
+  it('notices sit after the last message', () => {
+    const s = run(open(historyWith({})), { type: 'error', session_id: S, message: 'boom' });
+    expect(s.notices).toMatchObject([{ kind: 'error', text: 'boom', afterMessageId: 10 }]);
+  });
+});

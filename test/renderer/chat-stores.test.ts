@@ -1,0 +1,180 @@
+/**
+ * The renderer's stores without React, against a real core (real SQLite, real tools and gate, the scripted LLM
+ * over HTTP): `window.skald` is built from the contract over the core's own dispatch and event bus, exactly the
+ * boundary the web client and the preload use. Covers the chat store following rows live (a re-run after a
+ * restart), the approvals store shared by card and Inbox (scoped bypass, revoke, answers), and new sessions
+ * taking the last working directory.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSkaldApi } from '../../src/shared/contract/api';
+import { BridgeError } from '../../src/shared/contract/define';
+import { dispatchCall } from '../../src/main/core/bridge/dispatch';
+import { startHarness, type Harness } from '../helpers/core-harness';
+import { cleanupTempDirs } from '../helpers/temp';
+
+let h: Harness;
+const unsubscribers: (() => void)[] = [];
+
+// The stores bind `window.skald` when first imported: point it at whichever core runs now.
+const g = globalThis as unknown as { window: { skald: unknown; location: unknown }; requestAnimationFrame: (cb: () => void) => unknown };
+g.requestAnimationFrame = (cb) => setTimeout(cb, 1);
+g.window = {
+  location: { search: '' },
+  skald: buildSkaldApi({
+    async invoke(channel, request) {
+      const r = await dispatchCall(h.core.handlers, channel, request);
+      if (!r.ok) throw new BridgeError(r.error.code, r.error.message);
+      return r.result;
+    },
+    subscribe: (family, listener) => h.core.events.subscribe(family as 'chat', listener as never),
+  }),
+};
+const { chat } = await import('../../src/renderer/src/stores/chat-store');
+const { approvals, approvalFor, liveBypasses } = await import('../../src/renderer/src/stores/approvals');
+const { createSession, refreshSessions, selectSession, sessionsStore } = await import('../../src/renderer/src/stores/sessions-store');
+
+function follow(): void {
+  unsubscribers.push(h.core.events.subscribe('chat', (e) => chat.apply(e)));
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  follow();
+});
+afterAll(async () => {
+  for (const off of unsubscribers) off();
+  await h.close();
+  cleanupTempDirs();
+});
+
+const cards = () => chat.store.getState().messages.flatMap((m) => m.tools);
+
+describe('approvals store: one source for the card and the Inbox', () => {
+  it('offers the narrowest scope, grants it, shows it live, and revokes it', async () => {
+    mkdirSync(join(h.workspace, 'notes'), { recursive: true });
+    h.llm.script([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'notes/a.md', content: 'a' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'notes/b.md', content: 'b' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'c.md', content: 'c' } }] },
+      { text: 'done' },
+    ]);
+    const sessionId = await h.newSession();
+    await chat.open(sessionId);
+    const stop = approvals.watch();
+    try {
+      await h.call('chat:send', { sessionId, content: 'write three notes' });
+      await expect.poll(() => approvals.store.getState().approvals.length, { timeout: 20_000 }).toBe(1);
+      const first = approvals.store.getState().approvals[0]!;
+      const card = cards().find((c) => c.tool_call_id === first.tool_call_id)!;
+      expect(card.status).toBe('pending');
+      expect(approvalFor(approvals.store.getState(), card.tool_call_id)).toBe(first);
+      expect(first.bypass_options.map((o) => o.label)).toEqual(['`write_file` under `notes/`', '`write_file`, any arguments', 'every filesystem tool', 'every tool']);
+
+      await approvals.resolve(first, { action: 'approve', note: '', bypass: { secs: 900, scope: first.bypass_options[0]!.scope.kind } });
+      const [grant] = liveBypasses(approvals.store.getState(), Date.now(), sessionId);
+      expect(grant).toMatchObject({ label: '`write_file` under `notes/`', tool_call_id: first.tool_call_id });
+      expect(grant!.expires_at! - Date.now()).toBeGreaterThan(890_000);
+
+      // The second write is under notes/: the bypass allows it. The third is not: it asks.
+      await expect.poll(() => approvals.store.getState().approvals.length, { timeout: 20_000 }).toBe(1);
+      const third = approvals.store.getState().approvals[0]!;
+      expect(JSON.parse(third.arguments).path).toBe(join(h.workspace, 'c.md'));
+      const second = cards().find((c) => c.label_full.includes('notes/b.md'))!;
+      expect(second).toMatchObject({ status: 'done', decision: { action: 'allow', kind: 'bypass' } });
+
+      await approvals.revoke(grant!);
+      expect(liveBypasses(approvals.store.getState(), Date.now(), sessionId)).toEqual([]);
+      await approvals.resolve(third, { action: 'reject', note: 'not there' });
+      await expect.poll(() => chat.store.getState().running, { timeout: 20_000 }).toBe(false);
+      expect(cards().find((c) => c.tool_call_id === third.tool_call_id)).toMatchObject({ status: 'rejected', pending: null });
+    } finally {
+      stop();
+    }
+  });
+
+  it('answers a question the same way from the chat or the Inbox', async () => {
+    h.llm.script([
+      { toolCalls: [{ name: 'ask_user_clarification', arguments: { title: 'Format?', question: 'Which?', suggested_answers: ['md', 'txt'] } }] },
+      { text: 'md it is' },
+    ]);
+    const sessionId = await h.newSession();
+    await chat.open(sessionId);
+    const stop = approvals.watch();
+    try {
+      await h.call('chat:send', { sessionId, content: 'ask me' });
+      await expect.poll(() => approvals.store.getState().clarifications.length, { timeout: 20_000 }).toBe(1);
+      const q = approvals.store.getState().clarifications[0]!;
+      expect(q).toMatchObject({ title: 'Format?', suggested_answers: ['md', 'txt'], session_id: sessionId });
+      await approvals.answer(q.request_id, 'md');
+      await expect.poll(() => chat.store.getState().messages.at(-1)?.content, { timeout: 20_000 }).toBe('md it is');
+      expect(approvals.store.getState().clarifications).toEqual([]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('a refused decision leaves the item and says why', async () => {
+    h.llm.script([{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'echo hi' } }] }, { text: 'ok' }]);
+    const sessionId = await h.newSession();
+    await chat.open(sessionId);
+    await h.call('chat:send', { sessionId, content: 'run' });
+    await expect.poll(async () => (await approvals.refresh(), approvals.store.getState().approvals.length), { timeout: 20_000 }).toBe(1);
+    const item = approvals.store.getState().approvals[0]!;
+    expect(item.bypass_options[0]!.label).toBe('`echo *` commands');
+    await expect(approvals.resolve({ ...item, args_hash: '0'.repeat(64) }, { action: 'approve', note: '' })).rejects.toMatchObject({ code: 'args_mismatch' });
+    await expect(approvals.resolve(item, { action: 'approve', note: '', bypass: { secs: 60, scope: 'tool_path' } })).rejects.toThrow(/not offered/);
+    expect(approvals.store.getState().approvals).toHaveLength(1);
+    await approvals.resolve(item, { action: 'approve', note: '' });
+    await expect.poll(() => chat.store.getState().running, { timeout: 20_000 }).toBe(false);
+    expect(cards().find((c) => c.tool_call_id === item.tool_call_id)).toMatchObject({ status: 'done' });
+  });
+});
+
+describe('chat store follows the rows live', () => {
+  it('after a restart an interrupted call re-runs and its card updates without a reload', async () => {
+    h.llm.script([{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'echo rerun-me' } }] }, { text: 'first' }]);
+    const sessionId = await h.newSession();
+    await chat.open(sessionId);
+    await h.call('chat:send', { sessionId, content: 'run it' });
+    await expect.poll(async () => (await approvals.refresh(), approvals.store.getState().approvals.length), { timeout: 20_000 }).toBe(1);
+    const item = approvals.store.getState().approvals[0]!;
+    await approvals.resolve(item, { action: 'approve', note: '' });
+    await expect.poll(() => chat.store.getState().running, { timeout: 20_000 }).toBe(false);
+
+    // What a crash leaves behind: the row still `running`. A new core on the same data folder.
+    h.core.db.prepare(`UPDATE chat_llm_tools SET status = 'running', result = NULL WHERE tool_call_id = ?`).run(item.tool_call_id);
+    for (const off of unsubscribers.splice(0)) off();
+    const dataDir = h.dataDir;
+    await h.close();
+    h = await startHarness({ dataDir, turns: [{ text: 'second' }] });
+    follow();
+    await chat.open(sessionId);
+    const card = () => cards().find((c) => c.tool_call_id === item.tool_call_id)!;
+    expect(card()).toMatchObject({ status: 'running', interrupted: true });
+
+    await h.call('chat:rerunTool', { sessionId, toolCallId: item.tool_call_id });
+    await expect.poll(async () => (await approvals.refresh(), approvals.store.getState().approvals.length), { timeout: 20_000 }).toBe(1);
+    expect(card()).toMatchObject({ status: 'pending', interrupted: false });
+    await approvals.resolve(approvals.store.getState().approvals[0]!, { action: 'approve', note: '' });
+    await expect.poll(() => card().status, { timeout: 20_000 }).toBe('done');
+    expect(card().interrupted).toBe(false);
+    expect(card().result).toContain('rerun-me');
+  });
+});
+
+describe('sessions store', () => {
+  it('a new session takes the working directory of the session the person was in', async () => {
+    const sub = join(h.workspace, 'project');
+    mkdirSync(sub, { recursive: true });
+    const a = await h.newSession();
+    await h.call('chat:setWorkingDirectory', { sessionId: a, path: sub });
+    await refreshSessions();
+    selectSession(a);
+    const b = await createSession();
+    const created = sessionsStore.getState().sessions.find((s) => s.id === b)!;
+    expect(created.working_directory).toBe(sub);
+    expect(sessionsStore.getState().activeId).toBe(b);
+  });
+});
