@@ -62,7 +62,7 @@ test('agent Markdown loads no remote image, runs no script, links no local file 
   await page.getByTestId('composer').fill('show me');
   await page.getByTestId('send').click();
   const reply = page.getByTestId('msg-assistant').last();
-  await expect(reply).toContainText('[image: x]');
+  await expect(reply).toContainText('Image: x — click to load from 127.0.0.1');
   await page.waitForTimeout(500); // give any (wrong) fetch a chance to happen
   expect(hits).toBe(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();

@@ -150,9 +150,10 @@ describe('chat store follows the rows live', () => {
     await h.close();
     h = await startHarness({ dataDir, turns: [{ text: 'second' }] });
     follow();
-    await chat.open(sessionId);
     const card = () => cards().find((c) => c.tool_call_id === item.tool_call_id)!;
-    expect(card()).toMatchObject({ status: 'running', interrupted: true });
+    // The resume pass decides at start whether the call waits for the person; once it has, history says so.
+    await expect.poll(async () => (await chat.open(sessionId), card().interrupted), { timeout: 20_000 }).toBe(true);
+    expect(card().status).toBe('running');
 
     await h.call('chat:rerunTool', { sessionId, toolCallId: item.tool_call_id });
     await expect.poll(async () => (await approvals.refresh(), approvals.store.getState().approvals.length), { timeout: 20_000 }).toBe(1);
