@@ -10,18 +10,22 @@ import { createApprovalHandlers } from './bridge/approval-handlers';
 import { createChatHandlers } from './bridge/chat-handlers';
 import { assertHandlersMatchContract, type BridgeHandlers } from './bridge/handlers';
 import { createPluginHandlers } from './bridge/plugins-handlers';
+import { createMcpHandlers } from './bridge/mcp-handlers';
 import { createProviderHandlers } from './bridge/providers-handlers';
 import type { CoreConfig } from './config';
 import { dbFile } from './config';
 import { closeDatabase, openDatabase, type Db } from './db/database';
 import { EventBus } from './events';
 import { createLlmServices, type LlmServices } from './llm/services';
+import { createMcpServices, type McpServices } from './mcp/index';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
 import { BUILTIN_PLUGINS, PluginManager, PluginStore } from './plugins/index';
 import { ProcessRegistry } from './processes/process-registry';
 import { SessionManager } from './session/session-manager';
 import { createPluginAndSecretTools } from './tools/config/index';
+import { ToolGroupRegistry } from './session/tool-groups';
 import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
+import { toolsWithMcp } from './tools/mcp/mcp-tools-port';
 import { outlinePool } from './tools/outline/outline-pool';
 import { sweepStaleTempFiles } from './tools/_policy/temp-sweep';
 
@@ -35,6 +39,7 @@ export interface Core {
   readonly tools: ToolRegistry;
   readonly plugins: PluginManager;
   readonly sessions: SessionManager;
+  readonly mcp: McpServices;
   readonly handlers: BridgeHandlers;
   /** Starts background work (resume of interrupted turns) once the shell can forward events. */
   start(): void;
@@ -67,6 +72,9 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   for (const tool of createPluginAndSecretTools({ plugins, secrets })) tools.register(tool);
   const stopPluginTools = plugins.syncToolsInto(tools);
   const discovery = new ToolDiscovery(db);
+  const mcp = createMcpServices({ db, secrets, emit: (event) => events.emit('mcp', event), cwd: config.workspaceDir, processes, log });
+  const toolGroups = new ToolGroupRegistry();
+  toolGroups.register(mcp.groups);
   const approval = await createApprovalServices({
     db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir), categoryOf: (name) => tools.categoryOf(name), log,
     emitSession: (sessionId, event) => events.emit('chat', { ...event, session_id: sessionId }),
@@ -75,7 +83,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   approval.pending.reRegisterPendingFromDb();
   const llm = createLlmServices({ db, secrets });
   const sessions = new SessionManager({
-    db, events, tools, gate: approval.port, model: llm.client, models: llm.catalog,
+    db, events, tools: toolsWithMcp(tools, { manager: mcp.manager, emit: (event) => events.emit('mcp', event) }), gate: approval.port, toolGroups, model: llm.client, models: llm.catalog,
     workspaceDir: config.workspaceDir, dataDir: config.dataDir, agentsDir: config.agentsDir ?? resolve('agents'),
     pendingOf: (toolCallId) => {
       const waiting = approval.pending.list();
@@ -88,7 +96,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
 
   const handlers: BridgeHandlers = {
     ...createAppHandlers(config, events),
-    ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery }), db, sessions, categoryOf: (name) => tools.categoryOf(name) }),
+    ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery, mcpTools: () => mcp.manager.allTools() }), db, sessions, categoryOf: (name) => tools.categoryOf(name) }),
+    ...createMcpHandlers(mcp),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
     ...createPluginHandlers({ plugins, secrets }),
     ...createChatHandlers(sessions, events),
@@ -105,8 +114,10 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     tools,
     plugins,
     sessions,
+    mcp,
     handlers,
     start() {
+      mcp.manager.startAll(); // in the background: launch never waits for a server
       // Temp files of a write_file the previous run died in (tools/_policy/temp-sweep.ts); in the background.
       void sweepStaleTempFiles(config.workspaceDir, { olderThanMs: startedAt, signal: sweep.signal }).then((r) => {
         if (r.removed.length) log('removed temporary files left by an interrupted write', { files: r.removed });
@@ -119,6 +130,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       stopPluginTools();
       sweep.abort();
       await sessions.stopAll();
+      mcp.elicitations.cancelAll();
+      await mcp.manager.dispose(); // every stdio server's process group is killed
       discovery.flush();
       closeDatabase(db);
       await outlinePool().close(); // parser threads; they would also end on their own when idle

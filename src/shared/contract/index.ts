@@ -9,6 +9,7 @@ import { approvalCalls, InboxEventSchema } from './approval';
 import { chatCalls, ChatEventSchema } from './chat';
 import type { CallSpec } from './define';
 import { pluginCalls } from './plugins';
+import { mcpCalls, McpEventSchema } from './mcp';
 import { providerCalls } from './providers';
 import { viewerCalls, ViewerEventSchema } from './viewer';
 
@@ -17,6 +18,7 @@ export * from './app';
 export * from './approval';
 export * from './chat';
 export * from './plugins';
+export * from './mcp';
 export * from './providers';
 export * from './viewer';
 
@@ -27,12 +29,14 @@ export const calls = {
   ...viewerCalls,
   ...providerCalls,
   ...pluginCalls,
+  ...mcpCalls,
 } as const satisfies Record<string, CallSpec>;
 
 export const events = {
   app: AppEventSchema,
   chat: ChatEventSchema,
   inbox: InboxEventSchema,
+  mcp: McpEventSchema,
   viewer: ViewerEventSchema,
 } as const satisfies Record<string, z.ZodType>;
 

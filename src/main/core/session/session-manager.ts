@@ -18,6 +18,7 @@ import { SessionStore } from './session-store';
 import { isSlashCommand, runSlashCommand } from './slash-commands';
 import { readScratchpad, syntheticToolSpecs, type SyntheticEnv } from './synthetic-tools';
 import { executeCall, type CallEnv } from './tool-call';
+import { sessionGrants, type ToolGroupRegistry } from './tool-groups';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
 
 export interface ModelCatalogPort {
@@ -40,6 +41,8 @@ export interface SessionDeps {
   log: (message: string, fields?: Record<string, unknown>) => void;
   /** Sees the tool list offered each round (tool discovery: known_tools), off the hot path. */
   onToolsOffered?: (tools: ToolSpec[]) => void;
+  /** Tool groups offered once activated for the session (MCP servers); docs/mcp.md "Activation". */
+  toolGroups?: ToolGroupRegistry;
 }
 
 interface ActiveTurn {
@@ -293,7 +296,7 @@ export class SessionManager {
         workingDir,
         scratchpad: readScratchpad(deps.db, sessionId),
       }),
-      toolSpecs: () => this.toolSpecs(runContext),
+      toolSpecs: () => this.toolSpecs(runContext, sessionId),
       injectQueued: () => {
         for (const m of this.store.injectQueued(sessionId)) emit({ type: 'user_message', message_id: m.newId, content: m.content, queued: false, replaces: m.oldId });
       },
@@ -307,10 +310,11 @@ export class SessionManager {
     return summary && summary.upToMessageId > cleared ? { contextStartId: summary.upToMessageId, summary: summary.summary } : { contextStartId: cleared, summary: null };
   }
 
-  private toolSpecs(runContext: RunContext): ToolSpec[] {
+  private toolSpecs(runContext: RunContext, sessionId: number): ToolSpec[] {
     const group = runContext.security_group;
     const builtin = this.deps.tools.openaiDefinitions().map((d) => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters }));
-    const offered = [...builtin, ...syntheticToolSpecs()].filter((t) => !this.deps.gate.isHidden(group, t.name));
+    const activated = this.deps.toolGroups?.specsFor(sessionGrants(this.deps.db, sessionId)) ?? [];
+    const offered = [...builtin, ...syntheticToolSpecs(), ...activated].filter((t) => !this.deps.gate.isHidden(group, t.name));
     this.deps.onToolsOffered?.(offered);
     return offered;
   }

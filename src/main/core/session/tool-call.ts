@@ -172,7 +172,7 @@ async function runApproved(env: CallEnv, call: { id: string; name: string }, arg
     return finish(env, call.id, r.ok ? { kind: 'completed', result: r.result } : { kind: 'failed', error: r.result }, call.name, path);
   }
   try {
-    const ctx = { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots, signal: env.signal, log: env.log };
+    const ctx = { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots, signal: env.signal, log: env.log, call: { sessionId: env.sessionId, toolCallId: call.id } };
     const exec = env.tools.run(call.name, args, ctx);
     if (!exec) return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
     return finish(env, call.id, await driveExecution(exec, env.signal), call.name, path);

@@ -63,6 +63,8 @@ export interface ToolRunContext {
    * writable and the rest of the root does not.
    */
   protectedRoots?: readonly string[];
+  /** Which call this is (progress and elicitation cards attach to it); absent outside a session. */
+  call?: { sessionId: number; toolCallId: string };
 }
 
 /** Raw model arguments: parsed by the tool's zod schema before use. */

@@ -15,6 +15,7 @@ import { sessionToolSeeds } from './043-session-tool-seeds';
 import { toolRowKey } from './044-tool-row-key';
 import { denyBeatsAllowSeeds } from './055-deny-beats-allow-seeds';
 import { pluginsSchema } from './090-plugins';
+import { mcpSchema } from './091-mcp';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   toolRowKey,
   denyBeatsAllowSeeds,
   pluginsSchema,
+  mcpSchema,
 ];

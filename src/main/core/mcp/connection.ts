@@ -1,0 +1,243 @@
+/**
+ * One live connection to one MCP server over the SDK client (docs/mcp.md "Lifecycle", "Calls").
+ * - stdio through `GroupStdioTransport` (own process group, scrubbed env + login PATH); HTTP through the SDK's
+ *   Streamable HTTP transport, falling back to legacy SSE when the server answers the first POST with 4xx; `sse`
+ *   goes straight to legacy SSE. The SDK negotiates the protocol version (newest first, older accepted) and sends
+ *   `MCP-Protocol-Version` on HTTP after initialize.
+ * - `open()` = initialize + `tools/list` (at most `MAX_LIST_PAGES` pages), bounded by the start timeout; a server
+ *   that never answers initialize fails with that said, and its process group is killed.
+ * - `callTool` is bounded by the call timeout, paused while the server waits for the person (elicitation); a stop,
+ *   a timeout or an abandoned call aborts the SDK request, which sends `notifications/cancelled`.
+ * - When the transport closes (the server died), every call in flight fails with the exit reason and the stderr
+ *   tail, and `onClosed` tells the manager, which reconnects on the next use.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerRecord } from './server-repository';
+import { GroupStdioTransport, type ProcessRecorder } from './stdio-transport';
+import type { ListedTool } from './tool-trust';
+
+export const START_TIMEOUT_MS = 120_000;
+export const CALL_TIMEOUT_MS = 120_000;
+export const MAX_LIST_PAGES = 50;
+
+export interface ElicitationRequest {
+  server: string;
+  message: string;
+  requestedSchema: Record<string, unknown>;
+  /** The call the server asks during (the most recent one in flight), when known. */
+  call: CallContext | null;
+}
+
+export interface CallContext {
+  sessionId: number | null;
+  toolCallId: string | null;
+}
+
+export interface ConnectionDeps {
+  server: McpServerRecord;
+  credential: string | null;
+  /** The environment a stdio server starts from: scrubbed, login PATH; the server's env is added here. */
+  baseEnv: () => Promise<Record<string, string>>;
+  cwd: string;
+  processes?: ProcessRecorder;
+  elicit: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
+  onClosed: (reason: string) => void;
+  startTimeoutMs?: number;
+  callTimeoutMs?: number;
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  onProgress?: (progress: { progress: number; total: number | null; message: string | null }) => void;
+  context?: CallContext;
+}
+
+interface InFlight {
+  context: CallContext;
+  pause(): void;
+  resume(): void;
+}
+
+export class McpConnection {
+  private client: Client | null = null;
+  private transport: Transport | null = null;
+  private closedReason: string | null = null;
+  private readonly inFlight = new Set<InFlight>();
+
+  constructor(private readonly deps: ConnectionDeps) {}
+
+  get name(): string {
+    return this.deps.server.name;
+  }
+
+  stderrTail(): string {
+    return this.transport instanceof GroupStdioTransport ? this.transport.stderrTail() : '';
+  }
+
+  exitReason(): string | null {
+    return this.transport instanceof GroupStdioTransport ? this.transport.exitReason() : this.closedReason;
+  }
+
+  isOpen(): boolean {
+    return this.client !== null && this.closedReason === null;
+  }
+
+  /** Connects and lists the tools. Rejects with a message for the person (and the model) to read. */
+  async open(): Promise<ListedTool[]> {
+    const timeout = this.deps.startTimeoutMs ?? START_TIMEOUT_MS;
+    const deadline = AbortSignal.timeout(timeout);
+    try {
+      await this.connect(timeout, deadline);
+      const tools: ListedTool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const listed = await this.client!.listTools(cursor ? { cursor } : undefined, { signal: deadline, timeout });
+        tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema })));
+        cursor = listed.nextCursor;
+        if (!cursor) break;
+      }
+      return tools;
+    } catch (error) {
+      const why = deadline.aborted ? `did not answer within ${Math.round(timeout / 1000)} s` : (error as Error).message;
+      await this.close();
+      throw new Error(this.describeFailure(`could not start: ${why}`));
+    }
+  }
+
+  private async connect(timeout: number, signal: AbortSignal): Promise<void> {
+    const { server } = this.deps;
+    if (server.transport === 'stdio') {
+      await this.connectWith(await this.stdioTransport(), timeout, signal);
+      return;
+    }
+    const url = new URL(server.url!);
+    const requestInit: RequestInit = { headers: this.headers() };
+    if (server.transport === 'sse') {
+      await this.connectWith(new SSEClientTransport(url, { requestInit }), timeout, signal);
+      return;
+    }
+    try {
+      await this.connectWith(new StreamableHTTPClientTransport(url, { requestInit }), timeout, signal);
+    } catch (error) {
+      // Legacy servers (HTTP+SSE, protocol 2024-11-05) answer the Streamable HTTP POST with 4xx: try SSE.
+      const code = error instanceof StreamableHTTPError ? error.code : undefined;
+      if (code === undefined || code < 400 || code >= 500 || signal.aborted) throw error;
+      await this.connectWith(new SSEClientTransport(url, { requestInit }), timeout, signal);
+    }
+  }
+
+  private async connectWith(transport: Transport, timeout: number, signal: AbortSignal): Promise<void> {
+    const client = new Client({ name: 'skald-desktop', version: '0.1.0' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const params = request.params as { message: string; requestedSchema?: Record<string, unknown>; mode?: string };
+      if (params.mode === 'url') return { action: 'decline' };
+      const calls = [...this.inFlight];
+      calls.forEach((c) => c.pause()); // the call's clock stops while the person answers
+      try {
+        return await this.deps.elicit(
+          { server: this.name, message: params.message, requestedSchema: params.requestedSchema ?? {}, call: calls.at(-1)?.context ?? null },
+          extra.signal,
+        );
+      } finally {
+        calls.forEach((c) => c.resume());
+      }
+    });
+    this.transport = transport;
+    transport.onclose = undefined;
+    client.onclose = () => this.handleClosed();
+    await client.connect(transport, { timeout, signal });
+    this.client = client;
+  }
+
+  private async stdioTransport(): Promise<GroupStdioTransport> {
+    const { server, credential } = this.deps;
+    const env = { ...(await this.deps.baseEnv()), ...server.env };
+    if (server.secretTarget?.kind === 'env' && credential) env[server.secretTarget.name] = credential;
+    return new GroupStdioTransport({ command: server.command!, args: server.args, env, cwd: this.deps.cwd, processes: this.deps.processes });
+  }
+
+  private headers(): Record<string, string> {
+    const { server, credential } = this.deps;
+    const headers = { ...server.headers };
+    if (server.secretTarget?.kind === 'header' && credential) headers[server.secretTarget.name] = `${server.secretTarget.prefix ?? ''}${credential}`;
+    return headers;
+  }
+
+  private handleClosed(): void {
+    if (this.closedReason !== null) return;
+    this.closedReason = this.exitReason() ?? 'the connection closed';
+    this.deps.onClosed(this.describeFailure(`stopped: ${this.closedReason}`));
+  }
+
+  /** "server X stopped: exited with code 1. Last stderr: …" */
+  describeFailure(what: string): string {
+    const tail = this.stderrTail().trim().split('\n').slice(-5).join('\n');
+    return `MCP server "${this.name}" ${what}${tail ? `\nLast lines of its stderr:\n${tail}` : ''}`;
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<unknown> {
+    const client = this.client;
+    if (!client || this.closedReason !== null) throw new Error(this.describeFailure('is not connected'));
+    const limitMs = this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS;
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | null = null;
+    let timedOut = false;
+    const arm = () => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(`timed out after ${Math.round(limitMs / 1000)} s`);
+      }, limitMs);
+    };
+    const entry: InFlight = {
+      context: options.context ?? { sessionId: null, toolCallId: null },
+      pause: () => timer && clearTimeout(timer),
+      resume: () => {
+        if (timer) clearTimeout(timer);
+        arm();
+      },
+    };
+    const onAbort = () => controller.abort('stopped by the user');
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    if (options.signal.aborted) onAbort();
+    this.inFlight.add(entry);
+    arm();
+    try {
+      return await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: controller.signal,
+        // Our own timer bounds the call (it pauses during elicitation); the SDK's must not fire first.
+        timeout: 24 * 60 * 60 * 1000,
+        onprogress: options.onProgress
+          ? (p) => options.onProgress!({ progress: p.progress, total: p.total ?? null, message: (p as { message?: string }).message ?? null })
+          : undefined,
+      });
+    } catch (error) {
+      if (timedOut) throw new Error(`The MCP tool ${tool} on "${this.name}" did not finish within ${Math.round(limitMs / 1000)} s and was cancelled.`);
+      if (options.signal.aborted) throw error;
+      if (this.closedReason !== null) throw new Error(this.describeFailure(`stopped while ${tool} ran (${this.closedReason}); the call failed. The next call starts it again`));
+      throw error;
+    } finally {
+      if (timer) clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      this.inFlight.delete(entry);
+    }
+  }
+
+  /** Ends the connection; a stdio server's whole process group is killed. Idempotent. */
+  async close(): Promise<void> {
+    this.closedReason ??= 'stopped by the app';
+    const client = this.client;
+    const transport = this.transport;
+    this.client = null;
+    try {
+      if (client) await client.close();
+      else await transport?.close();
+    } catch {
+      // a transport that is already down
+    }
+    if (transport instanceof GroupStdioTransport) await transport.close();
+  }
+}

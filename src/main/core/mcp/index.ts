@@ -1,0 +1,90 @@
+/**
+ * The MCP domain's composition (docs/mcp.md): repository, tool trust, elicitation broker and manager over one
+ * database, plus the activation-group source the session loop reads (one group per server) and the operations
+ * Settings, the bridge and the Config tools share (`save`, `remove`, `setEnabled`, `trust`), so that a server is
+ * added, started, stopped and forgotten one way whoever asks.
+ */
+import type { McpEvent, McpServerView } from '../../../shared/contract/mcp';
+import type { Db } from '../db/database';
+import type { ToolGroupSource } from '../session/tool-groups';
+import { ElicitationBroker } from './elicitation';
+import { McpManager, type McpManagerDeps } from './manager';
+import { McpServerRepository, type CredentialStore } from './server-repository';
+import type { ProcessRecorder } from './stdio-transport';
+import { ToolTrustStore } from './tool-trust';
+
+export interface McpDeps {
+  db: Db;
+  secrets: CredentialStore & { allValues?: () => string[] };
+  emit: (event: McpEvent) => void;
+  cwd: string;
+  processes?: ProcessRecorder;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+  /** Test seams: timeouts and the stdio base environment. */
+  overrides?: Partial<Pick<McpManagerDeps, 'baseEnv' | 'startTimeoutMs' | 'callTimeoutMs'>> & { elicitationDeadlineMs?: number };
+}
+
+export interface McpServices {
+  repo: McpServerRepository;
+  manager: McpManager;
+  elicitations: ElicitationBroker;
+  groups: ToolGroupSource;
+  list(): McpServerView[];
+  view(name: string): McpServerView;
+  /** Adds or replaces a server; the person's config is trusted and (re)started, the model's waits for trust. */
+  save(input: unknown, by: 'user' | 'model'): Promise<McpServerView>;
+  remove(name: string): Promise<boolean>;
+  setEnabled(name: string, enabled: boolean): Promise<McpServerView>;
+  trust(name: string): Promise<McpServerView>;
+}
+
+export function createMcpServices(deps: McpDeps): McpServices {
+  const repo = new McpServerRepository(deps.db, deps.secrets);
+  const trust = new ToolTrustStore(deps.db);
+  const elicitations = new ElicitationBroker(deps.emit, deps.overrides?.elicitationDeadlineMs);
+  const manager = new McpManager({
+    repo, trust, emit: deps.emit, elicit: (request, signal) => elicitations.ask(request, signal), cwd: deps.cwd, processes: deps.processes,
+    secretValues: deps.secrets.allValues ? () => deps.secrets.allValues!() : undefined, log: deps.log, ...deps.overrides,
+  });
+  const view = (name: string): McpServerView => {
+    const server = repo.get(name);
+    if (!server) throw new Error(`There is no MCP server named "${name}".`);
+    return manager.view(server);
+  };
+  /** Starts in the background; the view returned says `starting`. */
+  const kick = (name: string) => void manager.open(name).catch(() => undefined);
+  const groups: ToolGroupSource = {
+    list: () => repo.list().map((s) => ({ name: s.name, summary: manager.summary(s.name) })),
+    has: (name) => repo.get(name) !== null,
+    specs: (name) => manager.toolSpecs(name),
+  };
+  return {
+    repo, manager, elicitations, groups,
+    list: () => repo.list().map((s) => manager.view(s)),
+    view,
+    async save(input, by) {
+      const server = repo.upsert(input, by);
+      await manager.stop(server.name); // a replaced config never keeps the old process
+      if (server.trusted && server.enabled) kick(server.name);
+      return view(server.name);
+    },
+    async remove(name) {
+      await manager.forget(name);
+      return repo.delete(name);
+    },
+    async setEnabled(name, enabled) {
+      if (!repo.setEnabled(name, enabled)) throw new Error(`There is no MCP server named "${name}".`);
+      if (enabled) kick(name);
+      else await manager.stop(name);
+      return view(name);
+    },
+    async trust(name) {
+      if (!repo.setTrusted(name)) throw new Error(`There is no MCP server named "${name}".`);
+      kick(name);
+      return view(name);
+    },
+  };
+}
+
+export { McpManager } from './manager';
+export { ElicitationBroker } from './elicitation';

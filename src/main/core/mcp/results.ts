@@ -1,0 +1,87 @@
+/**
+ * An MCP `tools/call` result turned into the tool outcome the model reads (docs/mcp.md "Results"):
+ * - `isError` → a failed call whose message is the server's text;
+ * - `structuredContent` → a JSON result (kept as JSON, not flattened to text);
+ * - text blocks → joined text; images, audio and embedded binary resources → saved as files under
+ *   `<workspace>/mcp-output/<server>/` and returned as paths (relative to the workspace) the viewer opens;
+ *   resource links → their URI. Base64 is never put in front of the model.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { displayPath } from '../tools/_policy/paths';
+import type { ExecutionOutcome } from '../tools/tool';
+
+interface ContentBlock {
+  type: string;
+  text?: string;
+  data?: string;
+  mimeType?: string;
+  uri?: string;
+  name?: string;
+  resource?: { uri?: string; text?: string; blob?: string; mimeType?: string };
+}
+
+export interface RawToolResult {
+  content?: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  toolResult?: unknown;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/svg+xml': 'svg',
+  'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/mpeg': 'mp3', 'audio/ogg': 'ogg', 'audio/webm': 'webm',
+  'application/pdf': 'pdf', 'application/gzip': 'gz', 'application/json': 'json', 'text/plain': 'txt',
+};
+
+export interface MediaTarget {
+  workspaceDir: string;
+  server: string;
+  tool: string;
+}
+
+function safePart(text: string): string {
+  return text.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 60) || 'tool';
+}
+
+/** Writes one binary block; returns the path the model and the viewer see. */
+function saveMedia(target: MediaTarget, base64: string, mimeType: string | undefined, index: number): string {
+  const dir = join(target.workspaceDir, 'mcp-output', safePart(target.server));
+  mkdirSync(dir, { recursive: true });
+  const ext = EXTENSIONS[mimeType ?? ''] ?? 'bin';
+  const file = join(dir, `${safePart(target.tool)}-${Date.now()}-${index}.${ext}`);
+  writeFileSync(file, Buffer.from(base64, 'base64'));
+  return displayPath(file, target.workspaceDir);
+}
+
+function blockText(block: ContentBlock, target: MediaTarget, index: number): string {
+  switch (block.type) {
+    case 'text':
+      return block.text ?? '';
+    case 'image':
+    case 'audio':
+      return `[${block.type} saved to ${saveMedia(target, block.data ?? '', block.mimeType, index)} (${block.mimeType ?? 'unknown type'})]`;
+    case 'resource': {
+      const r = block.resource ?? {};
+      if (typeof r.text === 'string') return `[resource ${r.uri ?? ''}]\n${r.text}`;
+      if (typeof r.blob === 'string') return `[resource ${r.uri ?? ''} saved to ${saveMedia(target, r.blob, r.mimeType, index)}]`;
+      return `[resource ${r.uri ?? ''}]`;
+    }
+    case 'resource_link':
+      return `[resource link: ${block.uri ?? ''}${block.name ? ` (${block.name})` : ''}]`;
+    default:
+      return `[unsupported content type ${block.type}]`;
+  }
+}
+
+export function toOutcome(result: RawToolResult, target: MediaTarget): ExecutionOutcome {
+  // The pre-2024-11 shape: a bare `toolResult`.
+  if (!result.content && result.toolResult !== undefined) return { kind: 'completed', result: JSON.stringify(result.toolResult), resultType: 'json' };
+  const blocks = result.content ?? [];
+  const text = blocks.map((b, i) => blockText(b, target, i)).filter((t) => t !== '').join('\n');
+  if (result.isError) return { kind: 'failed', error: text || 'The MCP server reported an error without a message.' };
+  if (result.structuredContent && typeof result.structuredContent === 'object') {
+    return { kind: 'completed', result: JSON.stringify(result.structuredContent), resultType: 'json' };
+  }
+  return { kind: 'completed', result: text === '' ? '(no output)' : text };
+}

@@ -1,0 +1,147 @@
+/**
+ * A stdio transport for the MCP SDK client that owns its child the way the app needs (docs/mcp.md "Lifecycle").
+ * The SDK's `StdioClientTransport` spawns the server in the app's process group and kills only the direct child;
+ * a server started through `npx` or a shell wrapper leaves its real process behind. Here the server:
+ * - is spawned detached, so it leads its own process group, and `close()` kills the whole group (SIGTERM, grace,
+ *   SIGKILL);
+ * - gets the scrubbed environment of shell commands (provider keys, credential-looking names and stored secret
+ *   values removed) with the login shell's PATH, plus the server's own env on top;
+ * - is recorded (pid + kernel start time) so a crashed run's servers are swept at the next start;
+ * - keeps the last `STDERR_TAIL` bytes of stderr and its exit reason, for the state the UI shows.
+ * Messages are newline-delimited JSON-RPC, framed with the SDK's own `ReadBuffer`/`serializeMessage`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { killProcessGroup } from '../tools/shell/process-group';
+
+export const STDERR_TAIL = 8 * 1024;
+
+export interface ProcessRecorder {
+  record(pid: number, command: string): void;
+  forget(pid: number): void;
+}
+
+export interface StdioServerSpawn {
+  command: string;
+  args: string[];
+  /** The complete environment (already scrubbed and merged by the caller). */
+  env: Record<string, string>;
+  cwd: string;
+  processes?: ProcessRecorder;
+}
+
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcess | null = null;
+  private readonly buffer = new ReadBuffer();
+  private stderr = '';
+  private exit: string | null = null;
+  private closing = false;
+  private forgotten = false;
+  private closed: Promise<void> = Promise.resolve();
+
+  constructor(private readonly spec: StdioServerSpawn) {}
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  stderrTail(): string {
+    return this.stderr;
+  }
+
+  /** Why the process ended ("exited with code 1", "killed by SIGKILL"), or null while it runs. */
+  exitReason(): string | null {
+    return this.exit;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('GroupStdioTransport already started');
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.spec.command, this.spec.args, {
+        cwd: this.spec.cwd,
+        env: this.spec.env,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
+      this.child = child;
+      this.closed = new Promise((resolve) => child.once('close', () => resolve()));
+      child.once('error', (error) => {
+        this.exit ??= `could not start: ${error.message}`;
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => {
+        if (child.pid) this.spec.processes?.record(child.pid, [this.spec.command, ...this.spec.args].join(' '));
+        resolve();
+      });
+      child.once('exit', (code, signal) => {
+        this.exit ??= signal ? `killed by ${signal}` : `exited with code ${code}`;
+      });
+      child.once('close', () => {
+        this.forget();
+        // The group may outlive its leader (a wrapper that exited while its server runs on): end it too.
+        if (child.pid) void killProcessGroup(child.pid, 500);
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        try {
+          this.buffer.append(chunk);
+          for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage()) this.onmessage?.(message);
+        } catch (error) {
+          // A server that writes non-JSON to stdout: report it; the SDK fails the pending requests on close.
+          this.onerror?.(error as Error);
+        }
+      });
+      child.stderr?.on('data', (chunk: Buffer) => {
+        this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
+      });
+    });
+  }
+
+  /** Drops the process record once (the group is gone, or going: the sweep at next start must not touch it). */
+  private forget(): void {
+    const pid = this.child?.pid;
+    if (!pid || this.forgotten) return;
+    this.forgotten = true;
+    try {
+      this.spec.processes?.forget(pid);
+    } catch {
+      // The database closed first (shutdown): the record is swept at the next start, where the pid is dead.
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed || this.exit) return reject(new Error('the server is not running'));
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Kills the server's whole process group and waits until it is gone (bounded). Idempotent. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closing) return;
+    this.closing = true;
+    this.exit ??= 'stopped by the app';
+    try {
+      child.stdin?.end();
+    } catch {
+      // already closed
+    }
+    if (child.pid) await killProcessGroup(child.pid, 1_000);
+    this.forget();
+    // Its pipes close after the group is gone: wait (bounded) so nothing of it is left when we return.
+    await Promise.race([this.closed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+    this.buffer.clear();
+  }
+}
