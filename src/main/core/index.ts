@@ -25,7 +25,7 @@ import { SessionManager } from './session/session-manager';
 import { createPluginAndSecretTools } from './tools/config/index';
 import { ToolGroupRegistry } from './session/tool-groups';
 import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
-import { toolsWithMcp } from './tools/mcp/mcp-tools-port';
+import { createMcpConfigTools, toolsWithMcp } from './tools/mcp/index';
 import { outlinePool } from './tools/outline/outline-pool';
 import { sweepStaleTempFiles } from './tools/_policy/temp-sweep';
 
@@ -73,6 +73,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const stopPluginTools = plugins.syncToolsInto(tools);
   const discovery = new ToolDiscovery(db);
   const mcp = createMcpServices({ db, secrets, emit: (event) => events.emit('mcp', event), cwd: config.workspaceDir, processes, log });
+  for (const tool of createMcpConfigTools(mcp, plugins).tools) tools.register(tool);
   const toolGroups = new ToolGroupRegistry();
   toolGroups.register(mcp.groups);
   const approval = await createApprovalServices({

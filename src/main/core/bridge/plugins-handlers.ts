@@ -13,7 +13,7 @@ type Channels = 'plugins:list' | 'plugins:configure' | 'plugins:setEnabled' | 's
 const PLUGIN_SECRET_PREFIX = 'plugin.';
 
 function refuseManagedElsewhere(key: string): void {
-  if (isReservedSecretKey(key)) throw new BridgeError('invalid_input', 'key: provider API keys are set in Settings → Providers.');
+  if (isReservedSecretKey(key)) throw new BridgeError('invalid_input', 'key: provider API keys are set in Settings → Providers, MCP server credentials in Settings → MCP.');
   if (key.startsWith(PLUGIN_SECRET_PREFIX)) throw new BridgeError('invalid_input', "key: a plugin's secret fields are set in Settings → Plugins.");
 }
 

@@ -25,8 +25,11 @@ export class SecretKeyError extends Error {
   }
 }
 
+/** MCP server credentials (`mcp.<server>.credential`, docs/mcp.md): set only from Settings → MCP. */
+export const MCP_SECRET_PREFIX = 'mcp.';
+
 export function isReservedSecretKey(key: string): boolean {
-  return key.startsWith(RESERVED_SECRET_PREFIX);
+  return key.startsWith(RESERVED_SECRET_PREFIX) || key.startsWith(MCP_SECRET_PREFIX);
 }
 
 export function assertSecretKey(key: string): void {

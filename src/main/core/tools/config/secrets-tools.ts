@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
-import { isReservedSecretKey, RESERVED_SECRET_PREFIX, SecretKeyError, type SecretStore } from '../../secrets/secret-store';
+import { isReservedSecretKey, MCP_SECRET_PREFIX, RESERVED_SECRET_PREFIX, SecretKeyError, type SecretStore } from '../../secrets/secret-store';
 import { defineTool, ToolError } from '../define-tool';
 import { label } from '../fs/common';
 import type { Tool } from '../tool';
@@ -15,7 +15,7 @@ import type { Tool } from '../tool';
 const key = z.string().min(1).max(200).describe('The secret\'s key, e.g. "github.token" (A-Z a-z 0-9 _ . : / -).');
 
 function refuseReserved(k: string): void {
-  if (isReservedSecretKey(k)) throw new ToolError(`Keys starting with "${RESERVED_SECRET_PREFIX}" hold the app's provider API keys; only the person can change them, in Settings → Providers.`);
+  if (isReservedSecretKey(k)) throw new ToolError(`Keys starting with "${RESERVED_SECRET_PREFIX}" or "${MCP_SECRET_PREFIX}" hold the app's provider API keys and MCP server credentials; only the person can change them, in Settings.`);
 }
 
 export function createSetSecretTool(secrets: SecretStore): Tool {
