@@ -4,6 +4,7 @@
  * no-op tool, and the terminal status with its event — everything the loop adds around a tool, on a real
  * SQLite file (synchronous=FULL, so each commit is an fsync).
  */
+import { NO_CALL_SECRETS } from '../src/main/core/secrets/sealed-args';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ export async function run(): Promise<BenchRow[]> {
       sessionId, agentId: 'main', source: 'web', runContext: RunContextSchema.parse({}), workingDir: join(dir, 'ws'), workspaceDir: join(dir, 'ws'),
       protectedRoots: [join(dir, 'data')], signal: controller.signal,
       synthetic: { db: core.db, sessionId, workingDir: join(dir, 'ws'), workspaceDir: join(dir, 'ws'), openFile: () => {} },
-      requestRestart: () => {}, log: () => {},
+      requestRestart: () => {}, log: () => {}, secrets: NO_CALL_SECRETS,
     };
     const times: number[] = [];
     let last = '';

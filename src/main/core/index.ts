@@ -19,6 +19,7 @@ import { EventBus } from './events';
 import { createLlmServices, type LlmServices } from './llm/services';
 import { createMcpServices, type McpServices } from './mcp/index';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
+import { callSecrets, createSealedArgs } from './secrets/sealed-args';
 import { BUILTIN_PLUGINS, PluginManager, PluginStore } from './plugins/index';
 import { ProcessRegistry } from './processes/process-registry';
 import { SessionManager } from './session/session-manager';
@@ -63,7 +64,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const events = new EventBus();
   const log = (message: string, fields?: Record<string, unknown>) => console.error(`[core] ${message}`, fields ?? '');
   const requestRestart = hooks.requestRestart ?? (() => log('restart requested, but this shell cannot restart'));
-  const secrets = new SecretStore(db, hooks.secretCipher ?? createKeyFileCipher(config.dataDir));
+  const cipher = hooks.secretCipher ?? createKeyFileCipher(config.dataDir);
+  const secrets = new SecretStore(db, cipher);
   const processes = new ProcessRegistry(db);
   const leftovers = processes.reapLeftovers();
   if (leftovers.killed.length || leftovers.reported.length) log('ended commands left over from the previous run', { ...leftovers });
@@ -92,6 +94,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       if (question) return { request_id: question.request_id, args_hash: '', old_content: null, new_content: null };
       return waiting.approvals.find((a) => a.tool_call_id === toolCallId) ?? null;
     },
+    callSecrets: callSecrets(createSealedArgs(cipher), (name) => tools.secretPathsOf(name)),
     requestRestart, log, onToolsOffered: (offered) => discovery.observe(offered, (name) => tools.categoryOf(name)),
   });
 

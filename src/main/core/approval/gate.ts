@@ -111,6 +111,7 @@ export class ApprovalGate {
     const command = typeof args.command === 'string' ? args.command : '';
     const workdir = typeof args.workdir === 'string' && args.workdir !== '' ? resolvePath(args.workdir, wd) : wd;
     if (isShell) locked ??= this.guards.checkCommand(roots, command, workdir);
+    if (toolName === TN.SET_SECRET) locked ??= { action: 'require', guard: 'secret_value', text: 'Storing a secret always asks.' };
     if (locked) note(`guard ${locked.guard}: ${locked.text}`);
 
     // 2. Rules.

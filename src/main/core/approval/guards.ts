@@ -18,7 +18,7 @@ import { gitConfiguredReason, gitProtectedReason } from '../tools/_policy/git-pa
 import { hardLinkVerdictAt } from '../tools/_policy/hardlinks';
 import { canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
 
-export type GuardId = 'secrets' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape' | 'unsafe_shell';
+export type GuardId = 'secret_value' | 'secrets' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape' | 'unsafe_shell';
 
 export interface GuardVerdict {
   action: 'deny' | 'require';
@@ -33,6 +33,7 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
   { id: 'git_config', action: 'deny', title: 'Git configuration and hooks', description: 'Writing any place git reads hooks or configuration from: .git/hooks/, .git/config, a submodule\'s or worktree\'s hooks and config (.git/modules/, .git/worktrees/), a .git pointer file, and the hooks folder or included config a repository\'s config names. Shell commands that name one always ask.' },
   { id: 'app_data_touch', action: 'require', title: 'Touching the data folder', description: 'Reading the data folder, or a shell command that names it or the database file: always asks.' },
   { id: 'steering_file', action: 'require', title: 'Agent-steering files', description: 'Writing AGENTS.md, CLAUDE.md, .mcp.json, .vscode/, .cursor/, .husky/, .envrc, shell rc files and similar: always asks.' },
+  { id: 'secret_value', action: 'require', title: 'Storing a secret', description: 'set_secret always asks: a stored secret can be handed to plugins and servers that name it. The card shows the key; the value stays masked.' },
   { id: 'symlink_escape', action: 'require', title: 'Symlink escapes', description: 'A path inside the workspace that resolves through a symlink to a place outside it: always asks.' },
   // Enforced by the gate's shell analysis (shell.ts), listed here so the Security page shows it as locked.
   { id: 'unsafe_shell', action: 'require', title: 'Opaque shell commands', description: 'A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a redirect out of the workspace, or text that does not parse: always asks; no rule or bypass allows it.' },

@@ -65,6 +65,11 @@ export class PluginManager {
     for (const listener of this.listeners) listener();
   }
 
+  /** The secret fields of a plugin ([] for an unknown name). */
+  secretFieldsOf(name: string): readonly string[] {
+    return this.byName.get(name)?.secretFields ?? [];
+  }
+
   names(): string[] {
     return [...this.byName.keys()];
   }

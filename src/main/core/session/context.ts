@@ -4,6 +4,7 @@
  * time zone, OS, working directory and the run context's prompts. Tool results are replayed by status, so a call without a
  * result (a crash) still yields a valid request; big results of earlier turns are hidden from the model only.
  */
+import { withholdSealed } from '../secrets/sealed-args';
 import { platform, release } from 'node:os';
 import type { ChatMessage } from './ports';
 import type { MessageRow, SessionStore, ToolRow } from './session-store';
@@ -95,7 +96,7 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
       if (row.content) messages.push({ role: 'assistant', content: row.content });
       continue;
     }
-    messages.push({ role: 'assistant', content: row.content, tool_calls: calls.map((c) => ({ id: c.provider_call_id, name: c.name, arguments: c.arguments })) });
+    messages.push({ role: 'assistant', content: row.content, tool_calls: calls.map((c) => ({ id: c.provider_call_id, name: c.name, arguments: withholdSealed(c.arguments) })) });
     for (const call of calls) {
       let content = replayToolResult(call);
       if (row.id < lastUserId && content.length > MAX_OLD_TOOL_RESULT_CHARS) {

@@ -17,6 +17,7 @@ import type { GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
 import { SessionStore } from './session-store';
 import { isSlashCommand, runSlashCommand } from './slash-commands';
 import { readScratchpad, syntheticToolSpecs, type SyntheticEnv } from './synthetic-tools';
+import { NO_CALL_SECRETS, type CallSecrets } from '../secrets/sealed-args';
 import { executeCall, type CallEnv } from './tool-call';
 import { sessionGrants, type ToolGroupRegistry } from './tool-groups';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
@@ -43,6 +44,8 @@ export interface SessionDeps {
   onToolsOffered?: (tools: ToolSpec[]) => void;
   /** Tool groups offered once activated for the session (MCP servers); docs/mcp.md "Activation". */
   toolGroups?: ToolGroupRegistry;
+  /** Seals tool calls' secret arguments; absent = no tool has any (docs/plugins.md). */
+  callSecrets?: CallSecrets;
 }
 
 interface ActiveTurn {
@@ -282,7 +285,7 @@ export class SessionManager {
       // The session's working directory is the workspace its file tools are confined to (SPEC.md §1: chosen by
       // the person; the data folder's workspace/ by default).
       runContext, workingDir, workspaceDir: workingDir, protectedRoots: [deps.dataDir], signal, synthetic,
-      requestRestart: deps.requestRestart, log: deps.log,
+      requestRestart: deps.requestRestart, log: deps.log, secrets: deps.callSecrets ?? NO_CALL_SECRETS,
     };
     return {
       ...callEnv,

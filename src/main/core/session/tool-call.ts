@@ -10,6 +10,7 @@ import type { ChatEventBody, DecisionWhy } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
 import { driveExecution } from '../tools/execution';
 import type { ExecutionOutcome, ToolArgs } from '../tools/tool';
+import type { CallSecrets } from '../secrets/sealed-args';
 import type { GateDecision, GatePort, ToolsPort } from './ports';
 import type { SessionStore } from './session-store';
 import { z } from 'zod';
@@ -32,6 +33,8 @@ export interface CallEnv {
   synthetic: SyntheticEnv;
   requestRestart: () => void;
   log: (message: string, fields?: Record<string, unknown>) => void;
+  /** Seals secret arguments (set_secret's value …) before a row is written; opens them only to run. */
+  secrets: CallSecrets;
   /** Resume after a crash re-runs from intent: no new row, no file_changed (reference-facts.md §1). */
   isResume?: boolean;
 }
@@ -89,6 +92,8 @@ function reject(env: CallEnv, id: string, reason: string): CallOutcome {
  * transaction. Returns the calls with the app's key in `id` (the model's id stays on the row for replay).
  */
 export function startRound(env: CallEnv, calls: readonly { id: string; name: string; arguments: string }[], messageId: number): { id: string; name: string; arguments: string }[] {
+  // Secret arguments are sealed before anything stores or shows them (docs/plugins.md, "Secret arguments").
+  calls = calls.map((c) => ({ ...c, arguments: env.secrets.seal(c.name, c.arguments) }));
   const keys = env.store.insertRoundTools(env.sessionId, messageId, calls);
   return calls.map((call, i) => {
     const id = keys[i]!;
@@ -116,7 +121,13 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
   if (!tools.has(call.name) && !isSyntheticTool(call.name)) {
     return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
   }
-  const args = effectiveArguments(call.name, parsed.args, env.workingDir);
+  let opened;
+  try {
+    opened = env.secrets.open(call.name, parsed.args);
+  } catch {
+    return finish(env, call.id, { kind: 'failed', error: 'A secret argument of this call cannot be read any more (the key that sealed it is gone). Call the tool again.' }, call.name, null);
+  }
+  const args = opened.reseal(effectiveArguments(call.name, opened.plain, env.workingDir));
   const category = tools.categoryOf(call.name);
   const hash = gate.argsHash(args);
 
@@ -173,7 +184,7 @@ async function runApproved(env: CallEnv, call: { id: string; name: string }, arg
   }
   try {
     const ctx = { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots, signal: env.signal, log: env.log, call: { sessionId: env.sessionId, toolCallId: call.id } };
-    const exec = env.tools.run(call.name, args, ctx);
+    const exec = env.tools.run(call.name, env.secrets.unseal(call.name, args), ctx);
     if (!exec) return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
     return finish(env, call.id, await driveExecution(exec, env.signal), call.name, path);
   } catch (error) {

@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
 import type { ToolCategory } from '../../../shared/tool-names';
+import type { SecretPaths } from '../secrets/sealed-args';
 import { SimpleExecution, errorText } from './execution';
 import type { ExecutionOutcome, OpenAiToolDefinition, Tool, ToolArgs, ToolExecution, ToolRunContext } from './tool';
 
@@ -31,6 +32,8 @@ export interface ToolDefinition<S extends z.ZodType> {
   subAgentsOnly?: boolean;
   rootAgentOnly?: boolean;
   isIdempotent?: boolean;
+  /** Arguments that hold secrets (sealed wherever the call is stored or shown). */
+  secretPaths?: SecretPaths;
   /** Known model slips accepted at parse time (`file_path` → `path`); the advertised schema stays strict. */
   aliases?: Readonly<Record<string, string>>;
   describe?: (args: z.output<S>, length: LabelLength) => string;
@@ -93,6 +96,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     subAgentsOnly: def.subAgentsOnly ?? false,
     rootAgentOnly: def.rootAgentOnly ?? false,
     isIdempotent: def.isIdempotent ?? false,
+    ...(def.secretPaths ? { secretPaths: def.secretPaths } : {}),
     parametersSchema: () => structuredClone(parameters),
     describe(args, length) {
       if (!def.describe) return def.name;

@@ -9,6 +9,7 @@ import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/label
 import { MCP_PREFIX, type ToolCategory } from '../../../shared/tool-names';
 import { describeInline, inlineTargetPath } from './describe-call';
 import type { OpenAiToolDefinition, Tool, ToolArgs, ToolExecution, ToolRunContext } from './tool';
+import type { SecretPaths } from '../secrets/sealed-args';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -30,6 +31,11 @@ export class ToolRegistry {
   /** Removes a tool a plugin contributed once that plugin is disabled (docs/plugins.md). */
   unregister(name: string): boolean {
     return this.tools.delete(name);
+  }
+
+  /** Where a tool's secret arguments are (set_secret's value …), or undefined for none. */
+  secretPathsOf(name: string): SecretPaths | undefined {
+    return this.tools.get(name)?.secretPaths;
   }
 
   get(name: string): Tool | undefined {

@@ -10,6 +10,7 @@
 import type { z } from 'zod';
 import type { LabelLength } from '../../../shared/labels';
 import type { ToolCategory } from '../../../shared/tool-names';
+import type { SecretPaths } from '../secrets/sealed-args';
 
 export type ToolExecutionState =
   | 'pending'
@@ -80,6 +81,8 @@ export interface Tool<Input extends z.ZodType = z.ZodType> {
   readonly rootAgentOnly?: boolean;
   /** Read-only or declared idempotent: may re-run after a crash without asking (SPEC.md §3.6). */
   readonly isIdempotent?: boolean;
+  /** Arguments that hold secrets: sealed before the call's row is written (docs/plugins.md, "Secret arguments"). */
+  readonly secretPaths?: SecretPaths;
   parametersSchema(): Record<string, unknown>;
   describe(args: ToolArgs, length: LabelLength): string;
   targetPath(args: ToolArgs): string | null;

@@ -8,18 +8,14 @@ import { useState } from 'react';
 import type { InboxApproval } from '../../../shared/contract/approval';
 import { BYPASS_DURATIONS, isWideScope, untilText, type BypassKind } from '../lib/bypass-choice';
 import { useNow } from '../lib/use-now';
+import { maskSealedJson } from '../../../shared/sealed';
 import { hasInvisible, revealInvisible } from '../lib/visible-chars';
 import { approvals, type ApprovalDecision } from '../stores/approvals';
 import { CodeLabel } from './CodeLabel';
 import { DiffView } from './DiffView';
 
-function prettyArguments(raw: string): string {
-  try {
-    return JSON.stringify(JSON.parse(raw), null, 2);
-  } catch {
-    return raw;
-  }
-}
+/** Pretty JSON; a secret argument (set_secret's value …) arrives sealed and is shown as a mask. */
+const prettyArguments = (raw: string): string => maskSealedJson(raw);
 
 export function ApprovalCard({ item }: { item: InboxApproval }) {
   const [note, setNote] = useState('');

@@ -35,6 +35,8 @@ export function createConfigurePluginTool(plugins: PluginManager): Tool {
       config: z.record(z.string(), z.unknown()).describe('Settings to change, e.g. {"base_url": "http://127.0.0.1:8000/v1"}.'),
     }),
     category: 'config',
+    // A plugin's secret fields (an API key …) are sealed like set_secret's value.
+    secretPaths: (args) => (typeof args.name === 'string' ? plugins.secretFieldsOf(args.name).map((f) => ['config', f]) : []),
     describe: (a, length) => label(TN.CONFIGURE_PLUGIN, a.name, length),
     execute(a) {
       try {

@@ -27,6 +27,7 @@ export function createSetSecretTool(secrets: SecretStore): Tool {
       value: z.string().max(64 * 1024).nullable().describe('The secret value; empty or null deletes the key.'),
     }),
     category: 'config',
+    secretPaths: () => [['value']],
     describe: (a, length) => label(TN.SET_SECRET, a.key, length),
     execute(a) {
       refuseReserved(a.key);

@@ -1,0 +1,65 @@
+/**
+ * A secret the model stores with `set_secret` leaves no plaintext anywhere but the secret store's sealed value:
+ * not the database file or its WAL, not an event the renderer sees, not a later request to the model, not a log
+ * line. Real core, real SQLite, the scripted LLM over HTTP; the person approves the call through the Inbox.
+ * Also: `set_secret` always asks, even under an allow rule.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it, vi } from 'vitest';
+import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
+import { cleanupTempDirs } from '../../../../test/helpers/temp';
+
+const SECRET = 'ghp-PLAINTEXT-1234567890-abcdef';
+let h: Harness | undefined;
+
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  vi.restoreAllMocks();
+  cleanupTempDirs();
+});
+
+it('a secret set by the model appears in no database byte, event, model request or log line', async () => {
+  const logged: string[] = [];
+  for (const stream of ['error', 'log', 'warn', 'info'] as const) {
+    vi.spyOn(console, stream).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
+  }
+  h = await startHarness({
+    turns: [
+      { toolCalls: [{ name: 'set_secret', arguments: { key: 'github.token', value: SECRET } }] },
+      { text: 'Stored it.' },
+      { text: 'Still here.' },
+    ],
+  });
+  // Even an explicit allow rule does not lift "set_secret always asks".
+  await h.call('approval:createRule', { tool_pattern: 'set_secret', action: 'allow', priority: 1 });
+  const session = await h.newSession();
+  const settled = h.sendAndSettle(session, 'store my token');
+  const asked = await h.waitForEvent('approval_required', (e) => e.tool_name === 'set_secret');
+  expect(asked.arguments).not.toContain(SECRET);
+  await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', argsHash: asked.args_hash });
+  await settled;
+  expect(h.core.secrets.get('github.token')).toBe(SECRET);
+  await h.sendAndSettle(session, 'and now?');
+  expect(h.llm.requests.length).toBe(3);
+
+  const events = JSON.stringify(h.events);
+  expect(events).toContain('set_secret');
+  expect(events).not.toContain(SECRET);
+  for (const request of h.llm.requests.slice(1)) {
+    const body = JSON.stringify(request.body);
+    expect(body).toContain('github.token'); // the call is in the history the model sees …
+    expect(body).not.toContain(SECRET); // … without its value
+  }
+  const history = await h.call('chat:history', { sessionId: session });
+  expect(JSON.stringify(history)).not.toContain(SECRET);
+  expect(logged.join('\n')).not.toContain(SECRET);
+
+  const dbFile = join(h.dataDir, 'skald.db');
+  h.core.db.pragma('wal_checkpoint(FULL)');
+  for (const file of [dbFile, `${dbFile}-wal`].filter(existsSync)) expect(readFileSync(file).includes(Buffer.from(SECRET))).toBe(false);
+  await h.close();
+  h = undefined;
+  expect(readFileSync(dbFile).includes(Buffer.from(SECRET))).toBe(false);
+});

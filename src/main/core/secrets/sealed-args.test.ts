@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { createAesGcmCipher } from './secret-cipher';
+import { callSecrets, createSealedArgs, SEALED_KEY, withholdSealed, WITHHELD } from './sealed-args';
+
+const cipher = createAesGcmCipher(Buffer.alloc(32, 7));
+const sealed = createSealedArgs(cipher);
+const valuePath = () => [['value']] as const;
+
+describe('sealed arguments', () => {
+  it('seals only the declared strings, and opens them again', () => {
+    const json = sealed.sealJson('{"key":"k","value":"s3cret","other":"plain"}', valuePath);
+    expect(json).not.toContain('s3cret');
+    const args = JSON.parse(json) as Record<string, unknown>;
+    expect(args.key).toBe('k');
+    expect(args.other).toBe('plain');
+    expect(Object.keys(args.value as object)).toEqual([SEALED_KEY]);
+    expect(sealed.unseal(args, valuePath)).toEqual({ key: 'k', value: 's3cret', other: 'plain' });
+  });
+
+  it('reseals an unchanged value to the same ciphertext, so the hash over it is stable', () => {
+    const stored = JSON.parse(sealed.sealJson('{"value":"s3cret"}', valuePath)) as Record<string, unknown>;
+    const opened = sealed.open(stored, valuePath);
+    expect(opened.plain).toEqual({ value: 's3cret' });
+    expect(opened.reseal({ ...opened.plain, extra: 1 })).toEqual({ ...stored, extra: 1 });
+    // A changed value is sealed anew, never left in plain text.
+    expect(JSON.stringify(opened.reseal({ value: 'other' }))).not.toContain('other');
+  });
+
+  it('nested paths (a plugin config field), empty values, and text that is not an object', () => {
+    const paths = () => [['config', 'api_key']];
+    const json = sealed.sealJson('{"name":"p","config":{"api_key":"sk-1","model":"m"}}', paths);
+    expect(json).not.toContain('sk-1');
+    expect(JSON.parse(json).config.model).toBe('m');
+    expect(sealed.sealJson('{"value":""}', valuePath)).toBe('{"value":""}');
+    expect(sealed.sealJson('not json', valuePath)).toBe('not json');
+    expect(sealed.sealJson('{"config":"x"}', paths)).toBe('{"config":"x"}');
+  });
+
+  it('opens nothing outside the declared paths and refuses a value it did not seal', () => {
+    const foreign = { [SEALED_KEY]: cipher.encrypt('x').toString('base64') };
+    expect(sealed.unseal({ note: foreign }, valuePath)).toEqual({ note: foreign });
+    expect(() => sealed.unseal({ value: { [SEALED_KEY]: 'AAAA' } }, valuePath)).toThrow();
+  });
+
+  it('withholds sealed values in what the model sees', () => {
+    const json = sealed.sealJson('{"key":"k","value":"s3cret"}', valuePath);
+    expect(withholdSealed(json)).toBe(`{"key":"k","value":"${WITHHELD}"}`);
+    expect(withholdSealed('{"a":1}')).toBe('{"a":1}');
+  });
+
+  it('callSecrets looks the paths up by tool name', () => {
+    const calls = callSecrets(sealed, (name) => (name === 'set_secret' ? valuePath : undefined));
+    expect(calls.seal('read_file', '{"value":"v"}')).toBe('{"value":"v"}');
+    expect(calls.seal('set_secret', '{"value":"v"}')).not.toContain('"v"');
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * Secret arguments of tool calls (docs/plugins.md, "Secret arguments"). A tool declares which of its arguments hold
+ * secrets (`set_secret`'s `value`, a plugin's secret fields in `configure_plugin`'s `config`). The moment a call
+ * arrives from the model — before its row is written — each of those strings is replaced by a sealed object
+ * `{"$sealed": "<base64 of the cipher's output>"}`. Everything downstream (row, gate, hash, card, Inbox, events,
+ * resume) carries only the sealed form; the plaintext is recovered only at the declared paths, right before the tool
+ * runs. When the history is replayed to the model, sealed values read `[secret withheld]`.
+ * Limits: the model itself produced the value, so its own provider saw it once; nothing of ours sends it again.
+ */
+import { isSealedValue as isSealed, SEALED_KEY } from '../../../shared/sealed';
+import type { SecretCipher } from './secret-cipher';
+
+export { SEALED_KEY };
+export const WITHHELD = '[secret withheld]';
+
+/** Where the secret strings of one call's arguments are, as paths of keys. */
+export type SecretPaths = (args: Record<string, unknown>) => readonly (readonly string[])[];
+
+export interface OpenedArgs {
+  /** The arguments with their secret values in plain text: for normalizing, never to store or show. */
+  plain: Record<string, unknown>;
+  /**
+   * Seals the secret paths of `args` again (after normalizing), reusing the original ciphertext for an unchanged
+   * value, so the sealed form — and the hash over it — is the same on every pass (live call, resume, approval).
+   */
+  reseal(args: Record<string, unknown>): Record<string, unknown>;
+}
+
+export interface SealedArgs {
+  /** Seals the strings at `paths` inside a call's JSON arguments; text that is not a JSON object is left as it is. */
+  sealJson(json: string, paths: SecretPaths | undefined): string;
+  /** Opens the sealed values at `paths` of stored arguments. Throws on a value it cannot open. */
+  open(args: Record<string, unknown>, paths: SecretPaths | undefined): OpenedArgs;
+  /** The arguments with the values at `paths` opened again, for the tool to run with. Throws on a value it cannot open. */
+  unseal(args: Record<string, unknown>, paths: SecretPaths | undefined): Record<string, unknown>;
+}
+
+/** A copy of `root` with `fn` applied to the value at `path` (when the parents exist and are objects). */
+function mapAt(root: Record<string, unknown>, path: readonly string[], fn: (value: unknown) => unknown): Record<string, unknown> {
+  const [head, ...rest] = path;
+  if (head === undefined || !Object.hasOwn(root, head)) return root;
+  const child = root[head];
+  if (rest.length === 0) return { ...root, [head]: fn(child) };
+  if (typeof child !== 'object' || child === null || Array.isArray(child)) return root;
+  return { ...root, [head]: mapAt(child as Record<string, unknown>, rest, fn) };
+}
+
+export function createSealedArgs(cipher: SecretCipher): SealedArgs {
+  return {
+    sealJson(json, paths) {
+      if (!paths) return json;
+      let args: unknown;
+      try {
+        args = JSON.parse(json);
+      } catch {
+        return json; // the call fails its parse later, with a message for the model; nothing to seal
+      }
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) return json;
+      let out = args as Record<string, unknown>;
+      for (const path of paths(out)) {
+        out = mapAt(out, path, (v) => (typeof v === 'string' && v !== '' ? { [SEALED_KEY]: cipher.encrypt(v).toString('base64') } : v));
+      }
+      return JSON.stringify(out);
+    },
+    open(args, paths) {
+      if (!paths) return { plain: args, reseal: (a) => a };
+      const known = new Map<string, string>(); // plaintext → the ciphertext it came from
+      let plain = args;
+      for (const path of paths(args)) {
+        plain = mapAt(plain, path, (v) => {
+          if (!isSealed(v)) return v;
+          const text = cipher.decrypt(Buffer.from(v[SEALED_KEY], 'base64'));
+          known.set(text, v[SEALED_KEY]);
+          return text;
+        });
+      }
+      return {
+        plain,
+        reseal(next) {
+          let out = next;
+          for (const path of paths(next)) {
+            out = mapAt(out, path, (v) => (typeof v === 'string' && v !== '' ? { [SEALED_KEY]: known.get(v) ?? cipher.encrypt(v).toString('base64') } : v));
+          }
+          return out;
+        },
+      };
+    },
+    unseal(args, paths) {
+      if (!paths) return args;
+      let out = args;
+      for (const path of paths(args)) out = mapAt(out, path, (v) => (isSealed(v) ? cipher.decrypt(Buffer.from(v[SEALED_KEY], 'base64')) : v));
+      return out;
+    },
+  };
+}
+
+/** Sealed values replaced by `[secret withheld]` anywhere in a JSON text (what the model and logs may see). */
+export function withholdSealed(json: string): string {
+  if (!json.includes(SEALED_KEY)) return json;
+  try {
+    return JSON.stringify(JSON.parse(json, (_key, value: unknown) => (isSealed(value) ? WITHHELD : value)));
+  } catch {
+    return json;
+  }
+}
+
+/** The sealing of one session's calls, by tool name (the session's tool-call path uses only this). */
+export interface CallSecrets {
+  seal(toolName: string, json: string): string;
+  open(toolName: string, args: Record<string, unknown>): OpenedArgs;
+  unseal(toolName: string, args: Record<string, unknown>): Record<string, unknown>;
+}
+
+export function callSecrets(sealed: SealedArgs, pathsOf: (toolName: string) => SecretPaths | undefined): CallSecrets {
+  return {
+    seal: (name, json) => sealed.sealJson(json, pathsOf(name)),
+    open: (name, args) => sealed.open(args, pathsOf(name)),
+    unseal: (name, args) => sealed.unseal(args, pathsOf(name)),
+  };
+}
+
+/** For sessions built without a cipher (benchmarks, tests of other parts): no tool has secret arguments. */
+export const NO_CALL_SECRETS: CallSecrets = {
+  seal: (_name, json) => json,
+  open: (_name, args) => ({ plain: args, reseal: (a) => a }),
+  unseal: (_name, args) => args,
+};
