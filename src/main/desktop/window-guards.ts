@@ -1,5 +1,5 @@
 /**
- * Hardening applied to every webContents (E5–E8): navigation away from the app is prevented, new windows are
+ * Hardening applied to every webContents (E5–E8): navigation and redirects away from the app are prevented, new windows are
  * denied (http(s) links go through `openExternalSafe`), `<webview>` cannot attach, and permission requests
  * (camera, geolocation, notifications …) are denied.
  */
@@ -20,6 +20,13 @@ export function hardenWebContents(contents: WebContents, openExternal: (url: str
     if (!isAppUrl(url)) {
       event.preventDefault();
       log(`blocked navigation to ${url.slice(0, 200)}`);
+    }
+  });
+  // A redirect of an app request to another origin is a navigation too (E-checks: docs/desktop.md).
+  contents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url)) {
+      event.preventDefault();
+      log(`blocked a redirect to ${url.slice(0, 200)}`);
     }
   });
   contents.on('will-frame-navigate', (event) => {

@@ -1,0 +1,210 @@
+/**
+ * The desktop shell's lifecycle against the Electron stand-in and a real core (real SQLite in a temp folder, the
+ * scripted LLM over HTTP, real child processes): windows and their hardening, the app:// protocol, the IPC sender
+ * check, hide-on-close, tray and notifications, window state, the menu of a packaged build, and the quit order.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startScriptedLlm, type ScriptedLlm } from '../../../test/llm-server/index';
+import { createElectronStandin, type ElectronStandin } from '../../../test/electron-standin/index';
+import { cleanupTempDirs, tempDir } from '../../../test/helpers/temp';
+import { menuRoles } from './app-menu';
+import { startDesktop, type DesktopApp } from './desktop-app';
+import { WINDOW_STATE_FILE } from './window-state';
+
+const running: { desktop: DesktopApp; standin: ElectronStandin }[] = [];
+let llm: ScriptedLlm | undefined;
+
+afterEach(async () => {
+  for (const { desktop } of running.splice(0)) await desktop.quit();
+  await llm?.close();
+  llm = undefined;
+  cleanupTempDirs();
+});
+
+async function start(opts: { isPackaged?: boolean; hasLock?: boolean; userData?: string; displays?: { x: number; y: number; width: number; height: number }[]; quitTimeoutMs?: number } = {}) {
+  const userData = opts.userData ?? tempDir('skald-desktop-');
+  const rendererDir = join(userData, '..', 'renderer');
+  mkdirSync(rendererDir, { recursive: true });
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Skald</title>');
+  const standin = createElectronStandin({ userData, isPackaged: opts.isPackaged, hasLock: opts.hasLock, displays: opts.displays });
+  const desktop = await startDesktop({
+    electron: standin.electron, argv: [], env: {}, rendererDir, preloadPath: '/app/preload/index.cjs', iconPath: '/app/resources/icon.png',
+    agentsDir: join(__dirname, '../../../agents'), quitTimeoutMs: opts.quitTimeoutMs, log: () => {},
+  });
+  if (desktop) running.push({ desktop, standin });
+  await new Promise((r) => setImmediate(r)); // ready-to-show
+  return { desktop: desktop!, standin, userData };
+}
+
+describe('windows', () => {
+  it('one hardened window from app://, shown when ready', async () => {
+    const { standin } = await start();
+    expect(standin.windows).toHaveLength(1);
+    const win = standin.windows[0]!;
+    expect(win.loadedUrl).toBe('app://skald/index.html');
+    expect(win.isVisible()).toBe(true);
+    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, webviewTag: false, webSecurity: true, allowRunningInsecureContent: false });
+    expect(standin.log.permissionHandlers).toBe(2);
+  });
+
+  it('navigation, redirects and new windows away from the app are refused', async () => {
+    const { standin } = await start();
+    const contents = standin.windows[0]!.webContents;
+    expect(contents.emitPreventable('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(contents.emitPreventable('will-navigate', 'app://skald/index.html')).toBe(false);
+    expect(contents.emitPreventable('will-redirect', 'http://127.0.0.1:9/steal')).toBe(true);
+    expect(contents.emitPreventable('will-attach-webview')).toBe(true);
+    expect(contents.windowOpenHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+  });
+
+  it('serves the renderer through the app:// handler with the CSP, and nothing outside it', async () => {
+    const { standin } = await start();
+    const page = await standin.fetchApp('app://skald/index.html');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect((await standin.fetchApp('app://skald/../../etc/passwd')).status).toBe(404);
+    expect((await standin.fetchApp('app://other/index.html')).status).toBe(404);
+  });
+
+  it('IPC is served only to the app origin\'s top frame', async () => {
+    const { standin } = await start();
+    await expect(standin.invoke('app:ping', { text: 'hi' })).resolves.toMatchObject({ ok: true, result: { text: 'hi' } });
+    await expect(standin.invoke('app:ping', { text: 'hi' }, 'https://evil.example/')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await expect(standin.invoke('app:ping', { text: 'hi' }, 'app://skald/index.html', { url: 'app://skald/' })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await expect(standin.invoke('app:ping', { text: 5 })).resolves.toMatchObject({ ok: false });
+  });
+
+  it('core events reach every window', async () => {
+    const { standin, desktop } = await start();
+    desktop.core.events.emit('app', { type: 'notice', level: 'info', message: 'hello' });
+    expect(standin.windows[0]!.webContents.sent).toContainEqual({ channel: 'event:app', payload: { type: 'notice', level: 'info', message: 'hello' } });
+  });
+});
+
+describe('lifecycle', () => {
+  it('a second launch without the lock quits at once; the first one is focused on second-instance', async () => {
+    const second = createElectronStandin({ userData: tempDir(), hasLock: false });
+    expect(await startDesktop({ electron: second.electron, argv: [], env: {}, rendererDir: '/x', preloadPath: '/x', iconPath: '/x', agentsDir: '/x' })).toBeNull();
+    expect(second.log.quitCalls).toBe(1);
+    const { standin } = await start();
+    standin.windows[0]!.hide();
+    standin.app.emit('second-instance');
+    expect(standin.windows[0]!.isVisible()).toBe(true);
+  });
+
+  it('closing the window hides it; the app and the core go on', async () => {
+    const { standin, desktop } = await start();
+    standin.windows[0]!.close();
+    expect(standin.windows[0]!.isDestroyed()).toBe(false);
+    expect(standin.windows[0]!.isVisible()).toBe(false);
+    expect(standin.log.exitCode).toBeNull();
+    await expect(standin.invoke('app:ping', { text: 'still' })).resolves.toMatchObject({ ok: true });
+    expect(desktop.core.db.open).toBe(true);
+  });
+
+  it('the tray opens the window, shows what waits, and quits; a waiting approval notifies while hidden', async () => {
+    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] }] });
+    const { standin, desktop } = await start();
+    const tray = standin.trays[0]!;
+    const labels = () => (tray.menu!.template as { label?: string }[]).map((i) => i.label ?? '-');
+    expect(labels()).toEqual(['Open Skald', 'Nothing waits for you', '-', 'Quit']);
+    standin.windows[0]!.close(); // hidden
+    const provider = (await desktop.core.handlers['providers:create']({ kind: 'openai_compatible', name: 's', baseUrl: llm.baseUrl, apiKey: 'k', enabled: true })).provider;
+    await desktop.core.handlers['models:create']({ providerId: provider.id, modelId: 'm' });
+    const { id } = await desktop.core.handlers['chat:createSession']({});
+    await desktop.core.handlers['chat:send']({ sessionId: id, content: 'write it' });
+    await expect.poll(() => desktop.waitingCount(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => labels()[1]).toBe('1 waiting for your approval');
+    expect(tray.tooltip).toContain('1 waiting');
+    expect(standin.notifications).toHaveLength(1);
+    expect(standin.notifications[0]!.options.body).toContain('write_file waits for your approval');
+    standin.notifications[0]!.emit('click');
+    expect(standin.windows[0]!.isVisible()).toBe(true);
+  });
+
+  it('no notification while the window is in view', async () => {
+    const { standin, desktop } = await start();
+    desktop.core.events.emit('inbox', { type: 'clarification_requested', request_id: 1, title: 'Which one?' });
+    expect(standin.notifications).toHaveLength(0);
+    standin.windows[0]!.blur();
+    desktop.core.events.emit('inbox', { type: 'clarification_requested', request_id: 2, title: 'Which one?' });
+    expect(standin.notifications.map((n) => n.options.body)).toEqual(['A question waits for you: Which one?']);
+  });
+
+  it('quit stops the running command, closes the database, then exits; registrations are undone', async () => {
+    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 30 & echo $! > pid.txt; wait' } }] }] });
+    const { standin, desktop } = await start();
+    await desktop.core.handlers['approval:createRule']({ tool_pattern: 'execute_cmd', action: 'allow', priority: 1 });
+    const provider = (await desktop.core.handlers['providers:create']({ kind: 'openai_compatible', name: 's', baseUrl: llm.baseUrl, apiKey: 'k' })).provider;
+    await desktop.core.handlers['models:create']({ providerId: provider.id, modelId: 'm' });
+    const { id } = await desktop.core.handlers['chat:createSession']({});
+    await desktop.core.handlers['chat:setWorkingDirectory']({ sessionId: id, path: desktop.core.config.workspaceDir });
+    await desktop.core.handlers['chat:send']({ sessionId: id, content: 'sleep' });
+    const pidFile = join(desktop.core.config.workspaceDir, 'pid.txt');
+    await expect.poll(() => existsSync(pidFile), { timeout: 10_000 }).toBe(true);
+    const pid = Number(execFileSync('cat', [pidFile]).toString().trim());
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    standin.app.quit(); // as the OS would (Cmd+Q, logout): held until the core has stopped
+    expect(standin.log.exitCode).toBeNull();
+    await expect.poll(() => standin.log.exitCode, { timeout: 15_000 }).toBe(0);
+    expect(desktop.core.db.open).toBe(false);
+    expect(alive()).toBe(false);
+    expect(standin.handlerCount()).toBe(0);
+    expect(standin.trays[0]!.isDestroyed).toBe(true);
+    running.splice(0);
+  });
+
+  it('a core that does not stop in time does not keep the app from exiting', async () => {
+    const { standin, desktop } = await start({ quitTimeoutMs: 200 });
+    const realDispose = desktop.core.dispose;
+    (desktop.core as { dispose: () => Promise<void> }).dispose = () => new Promise(() => {});
+    await desktop.quit();
+    expect(standin.log.exitCode).toBe(0);
+    running.splice(0);
+    await realDispose();
+  });
+
+  it('restart stops the core, relaunches and exits', async () => {
+    const { standin, desktop } = await start();
+    await desktop.quit({ relaunch: true });
+    expect(standin.log.relaunched).toBe(1);
+    expect(standin.log.exitCode).toBe(0);
+    expect(desktop.core.db.open).toBe(false);
+    running.splice(0);
+  });
+});
+
+describe('menu and window state', () => {
+  it('a packaged build offers no DevTools; a development build does', async () => {
+    const packaged = await start({ isPackaged: true });
+    expect(menuRoles((packaged.standin.log.applicationMenu as { template: never[] }).template)).not.toContain('toggleDevTools');
+    const dev = await start();
+    expect(menuRoles((dev.standin.log.applicationMenu as { template: never[] }).template)).toContain('toggleDevTools');
+  });
+
+  it('size, position and maximized state come back at the next start; an off-screen position is dropped', async () => {
+    const first = await start();
+    first.standin.windows[0]!.setBounds({ x: 300, y: 200, width: 1000, height: 700 });
+    expect(existsSync(join(first.userData, WINDOW_STATE_FILE))).toBe(true);
+    await first.desktop.quit();
+    running.splice(0);
+    const second = await start({ userData: first.userData });
+    expect(second.standin.windows[0]!.options).toMatchObject({ x: 300, y: 200, width: 1000, height: 700 });
+    await second.desktop.quit();
+    running.splice(0);
+    const third = await start({ userData: first.userData, displays: [{ x: 0, y: 0, width: 250, height: 150 }] });
+    expect(third.standin.windows[0]!.options.x).toBeUndefined();
+    expect(third.standin.windows[0]!.options).toMatchObject({ width: 1000, height: 700 });
+  });
+});

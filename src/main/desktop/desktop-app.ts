@@ -1,0 +1,228 @@
+/**
+ * The desktop app's lifecycle (docs/desktop.md). It adapts the core to Electron and decides nothing about the
+ * product; every rule below is tested with the Electron stand-in (`test/electron-standin/`).
+ * - One instance: a second launch focuses the first and exits.
+ * - Closing the window hides it: turns, schedules and MCP servers go on. The tray (Open, the number of waiting
+ *   approvals, Quit) and a second launch bring it back.
+ * - Quit stops every turn, ends the child process groups and closes the database (`core.dispose()`), awaited up to
+ *   `quitTimeoutMs`, and only then exits; a restart does the same and relaunches.
+ * - A native notification says when an approval or a question waits while the window is hidden or unfocused; a
+ *   click opens the window.
+ * - Window size, position and maximized state are remembered (window-state.ts); the menu is our own (app-menu.ts).
+ * - Every registration (IPC handlers, event subscriptions) keeps its disposer, run at quit.
+ */
+import { join } from 'node:path';
+import { eventFamilies } from '../../shared/contract/index';
+import { resolveDataDir } from '../core/config';
+import { createCore, type Core } from '../core/index';
+import { serveAppRequest } from './app-protocol';
+import { appMenuTemplate } from './app-menu';
+import type { BrowserWindowLike, ElectronLike } from './electron-like';
+import { registerBridge } from './ipc-registrar';
+import { openExternalSafe } from './open-external';
+import { safeStorageCipher } from './safe-storage-cipher';
+import { secureWebPreferences } from './secure-web-preferences';
+import { denyPermissions, hardenWebContents } from './window-guards';
+import { DEFAULT_SIZE, loadWindowState, saveWindowState } from './window-state';
+
+export const APP_NAME = 'Skald';
+export const DEFAULT_QUIT_TIMEOUT_MS = 10_000;
+
+export interface DesktopOptions {
+  electron: ElectronLike;
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  rendererDir: string;
+  preloadPath: string;
+  iconPath: string;
+  agentsDir: string;
+  /** How long quit waits for the core to stop before exiting anyway. */
+  quitTimeoutMs?: number;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface DesktopApp {
+  readonly core: Core;
+  window(): BrowserWindowLike;
+  /** Brings the window back (creating it again if it was destroyed), restores and focuses it. */
+  show(): void;
+  /** The whole quit: stop the core (bounded), dispose registrations, exit. Resolves when exit was called. */
+  quit(options?: { relaunch?: boolean }): Promise<void>;
+  /** The waiting approvals and questions, as the tray shows them. */
+  waitingCount(): number;
+}
+
+function withTimeout(work: Promise<unknown>, ms: number): Promise<'done' | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work.then(() => 'done' as const, () => 'done' as const),
+    new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms))),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export async function startDesktop(options: DesktopOptions): Promise<DesktopApp | null> {
+  const { electron: e, log = (m, err) => console.error(`[desktop] ${m}`, err ?? '') } = options;
+  const { app } = e;
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+  await app.whenReady();
+  const isMac = process.platform === 'darwin';
+  const dataDir = resolveDataDir(options.argv, options.env, app.getPath('userData'));
+  const disposers: (() => void)[] = [];
+  let quitting: Promise<void> | null = null;
+  let isExiting = false;
+  let relaunchOnExit = false;
+
+  const core = await createCore(
+    { dataDir, workspaceDir: join(dataDir, 'workspace'), shape: 'desktop', version: app.getVersion(), sqliteNativeBinding: options.env.SKALD_SQLITE_BINDING, agentsDir: options.agentsDir },
+    { secretCipher: safeStorageCipher(e.safeStorage), requestRestart: () => void desktop.quit({ relaunch: true }) },
+  );
+
+  const openExternal = (url: string) =>
+    void openExternalSafe(url, {
+      openExternal: (u) => e.shell.openExternal(u),
+      confirm: async (message) => (await e.dialog.showMessageBox({ message, buttons: ['Cancel', 'Open'], cancelId: 0 })).response === 1,
+      log,
+    });
+
+  e.protocol.handle('app', (request) => serveAppRequest(options.rendererDir, request.url));
+  denyPermissions(e.session.defaultSession);
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, openExternal, log));
+  disposers.push(registerBridge(e.ipcMain, core.handlers, log));
+  for (const family of eventFamilies) {
+    disposers.push(
+      core.events.subscribe(family, (payload) => {
+        for (const w of e.BrowserWindow.getAllWindows()) if (!w.isDestroyed()) w.webContents.send(`event:${family}`, payload);
+      }),
+    );
+  }
+
+  const workAreas = () => e.screen.getAllDisplays().map((d) => d.workArea);
+  const icon = e.nativeImage.createFromPath(options.iconPath);
+  let win: BrowserWindowLike = createWindow();
+
+  function createWindow(): BrowserWindowLike {
+    const state = loadWindowState(dataDir, workAreas());
+    const w = new e.BrowserWindow({
+      width: state.width ?? DEFAULT_SIZE.width,
+      height: state.height ?? DEFAULT_SIZE.height,
+      ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
+      minWidth: 640,
+      minHeight: 480,
+      show: false,
+      title: APP_NAME,
+      icon,
+      webPreferences: secureWebPreferences(options.preloadPath),
+    });
+    if (state.isMaximized) w.maximize();
+    w.once('ready-to-show', () => w.show());
+    const remember = () => {
+      if (w.isDestroyed()) return;
+      const bounds = w.isMaximized() ? w.getNormalBounds() : w.getBounds();
+      try {
+        saveWindowState(dataDir, { ...bounds, isMaximized: w.isMaximized() });
+      } catch (error) {
+        log('could not save the window state', error);
+      }
+    };
+    // Closing hides: the app keeps running (turns, schedules) until it is quit from the tray or the menu.
+    w.on('close', (event) => {
+      remember();
+      if (quitting) return;
+      event.preventDefault();
+      w.hide();
+    });
+    w.on('resized', remember);
+    w.on('moved', remember);
+    void w.loadURL('app://skald/index.html');
+    return w;
+  }
+
+  function show(): void {
+    if (win.isDestroyed()) win = createWindow();
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+  }
+
+  // Waiting approvals and questions: the tray's count and a notification when the window is not in view.
+  let waiting = 0;
+  const tray = new e.Tray(icon);
+  const refreshTray = () => {
+    const label = waiting === 0 ? 'Nothing waits for you' : `${waiting} waiting for your approval`;
+    tray.setToolTip(waiting === 0 ? APP_NAME : `${APP_NAME}: ${label}`);
+    tray.setContextMenu(
+      e.Menu.buildFromTemplate([
+        { label: `Open ${APP_NAME}`, click: show },
+        { label, enabled: false },
+        { type: 'separator' },
+        { label: 'Quit', click: () => void desktop.quit() },
+      ]),
+    );
+  };
+  const recount = async () => {
+    try {
+      const inbox = await core.handlers['inbox:list']({});
+      waiting = inbox.total;
+    } catch (error) {
+      log('could not count the waiting approvals', error);
+    }
+    refreshTray();
+  };
+  tray.on('click', show);
+  refreshTray();
+  void recount();
+  disposers.push(
+    core.events.subscribe('inbox', (event) => {
+      void recount();
+      if (event.type !== 'approval_requested' && event.type !== 'clarification_requested') return;
+      if (!e.Notification.isSupported() || (!win.isDestroyed() && win.isVisible() && win.isFocused())) return;
+      const body = event.type === 'approval_requested' ? `${event.tool_name} waits for your approval.` : `A question waits for you: ${event.title}`;
+      const note = new e.Notification({ title: APP_NAME, body, icon });
+      note.on('click', show);
+      note.show();
+    }),
+  );
+
+  e.Menu.setApplicationMenu(e.Menu.buildFromTemplate(appMenuTemplate({ isPackaged: app.isPackaged, isMac, appName: APP_NAME, onQuit: () => void desktop.quit() })));
+  app.on('second-instance', show);
+  app.on('activate', show);
+  // The window's close only hides it, so this fires only when windows are destroyed at quit: nothing to do.
+  app.on('window-all-closed', () => {});
+  // Quit from the OS (dock menu, logout, Cmd+Q): hold the exit until the core has stopped.
+  app.on('before-quit', (event) => {
+    if (isExiting) return;
+    event.preventDefault();
+    void desktop.quit();
+  });
+
+  const desktop: DesktopApp = {
+    core,
+    window: () => win,
+    show,
+    waitingCount: () => waiting,
+    quit(opts = {}) {
+      if (opts.relaunch) relaunchOnExit = true;
+      quitting ??= (async () => {
+        const outcome = await withTimeout(core.dispose(), options.quitTimeoutMs ?? DEFAULT_QUIT_TIMEOUT_MS);
+        if (outcome === 'timeout') log(`the core did not stop within ${options.quitTimeoutMs ?? DEFAULT_QUIT_TIMEOUT_MS} ms; exiting anyway`);
+        for (const dispose of disposers.splice(0).reverse()) {
+          try {
+            dispose();
+          } catch (error) {
+            log('a disposer failed at quit', error);
+          }
+        }
+        tray.destroy();
+        isExiting = true;
+        if (relaunchOnExit) app.relaunch();
+        app.exit(0);
+      })();
+      return quitting;
+    },
+  };
+  core.start();
+  return desktop;
+}

@@ -1,0 +1,196 @@
+/**
+ * A stand-in for the part of Electron's main-process API the desktop shell uses (docs/desktop.md), built on Node's
+ * EventEmitter, so the shell's lifecycle is tested in plain Node where the Electron binary cannot be downloaded.
+ * It keeps Electron's observable rules that the shell relies on: `before-quit` can be prevented, a window's `close`
+ * can be prevented, `app.exit()` ends without events, `web-contents-created` fires for every new window, IPC
+ * handlers are one per channel. It records what a test needs to see (windows and their options, sent events, tray
+ * menus, notifications, the application menu, relaunch and exit).
+ * What it does not prove: OS integration (a real tray, real notifications, the sandboxed preload's limits).
+ */
+import { EventEmitter } from 'node:events';
+import type { ElectronLike } from '../../src/main/desktop/electron-like';
+
+interface Rect { x: number; y: number; width: number; height: number }
+
+class Emitter extends EventEmitter {
+  /** Emits an event whose first argument can be prevented; returns whether a listener prevented it. */
+  emitPreventable(name: string, ...args: unknown[]): boolean {
+    let prevented = false;
+    const event = { preventDefault: () => void (prevented = true), defaultPrevented: false };
+    this.emit(name, event, ...args);
+    return prevented;
+  }
+}
+
+export class StandinWebContents extends Emitter {
+  readonly sent: { channel: string; payload: unknown }[] = [];
+  windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
+  send(channel: string, payload: unknown): void {
+    this.sent.push({ channel, payload });
+  }
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
+    this.windowOpenHandler = handler;
+  }
+}
+
+export function createElectronStandin(options: { userData: string; isPackaged?: boolean; hasLock?: boolean; displays?: Rect[] }) {
+  const windows: StandinWindow[] = [];
+  const handlers = new Map<string, (event: unknown, request: unknown) => unknown>();
+  const protocolHandlers = new Map<string, (request: { url: string }) => Promise<Response> | Response>();
+  const trays: StandinTray[] = [];
+  const notifications: StandinNotification[] = [];
+  const log = { exitCode: null as number | null, relaunched: 0, quitCalls: 0, applicationMenu: null as unknown, permissionHandlers: 0, privileged: [] as unknown[] };
+
+  const app = new (class extends Emitter {
+    isPackaged = options.isPackaged ?? false;
+    private ready = Promise.resolve();
+    whenReady = () => this.ready;
+    requestSingleInstanceLock = () => options.hasLock ?? true;
+    getPath = (name: string) => (name === 'userData' ? options.userData : `/nonexistent/${name}`);
+    getVersion = () => '0.0.0-standin';
+    getAppPath = () => process.cwd();
+    relaunch = () => void log.relaunched++;
+    exit = (code = 0) => {
+      log.exitCode = code;
+    };
+    /** Electron: before-quit (preventable) → windows close → will-quit → quit. */
+    quit = () => {
+      log.quitCalls++;
+      if (this.emitPreventable('before-quit')) return;
+      for (const w of [...windows]) w.close();
+      if (this.emitPreventable('will-quit')) return;
+      this.emit('quit');
+    };
+  })();
+
+  class StandinWindow extends Emitter {
+    readonly webContents = new StandinWebContents();
+    readonly options: Record<string, unknown>;
+    loadedUrl: string | null = null;
+    private visible = false;
+    private focused = false;
+    private maximized = false;
+    private minimized = false;
+    private destroyed = false;
+    private bounds: Rect;
+    constructor(opts: Record<string, unknown>) {
+      super();
+      this.options = opts;
+      this.bounds = { x: (opts.x as number) ?? 100, y: (opts.y as number) ?? 100, width: (opts.width as number) ?? 800, height: (opts.height as number) ?? 600 };
+      windows.push(this);
+      app.emit('web-contents-created', {}, this.webContents);
+    }
+    static getAllWindows = () => windows.filter((w) => !w.destroyed);
+    loadURL(url: string) {
+      this.loadedUrl = url;
+      setImmediate(() => this.emit('ready-to-show'));
+      return Promise.resolve();
+    }
+    show() { this.visible = true; this.focused = true; this.minimized = false; }
+    hide() { this.visible = false; this.focused = false; }
+    focus() { this.focused = true; }
+    blur() { this.focused = false; }
+    isVisible() { return this.visible; }
+    isFocused() { return this.focused; }
+    isMinimized() { return this.minimized; }
+    minimize() { this.minimized = true; this.focused = false; }
+    restore() { this.minimized = false; }
+    maximize() { this.maximized = true; }
+    isMaximized() { return this.maximized; }
+    isDestroyed() { return this.destroyed; }
+    getBounds() { return { ...this.bounds }; }
+    getNormalBounds() { return { ...this.bounds }; }
+    setBounds(b: Partial<Rect>) { this.bounds = { ...this.bounds, ...b }; this.emit('resized'); }
+    /** Electron: `close` is preventable; when not prevented the window is destroyed. */
+    close() {
+      if (this.destroyed) return;
+      if (this.emitPreventable('close')) return;
+      this.destroy();
+    }
+    destroy() {
+      this.destroyed = true;
+      this.visible = false;
+      this.emit('closed');
+      if (windows.every((w) => w.destroyed)) app.emit('window-all-closed');
+    }
+  }
+
+  class StandinTray extends Emitter {
+    tooltip = '';
+    menu: { template: unknown[] } | null = null;
+    isDestroyed = false;
+    constructor(readonly image: unknown) {
+      super();
+      trays.push(this);
+    }
+    setToolTip(t: string) { this.tooltip = t; }
+    setContextMenu(m: { template: unknown[] }) { this.menu = m; }
+    destroy() { this.isDestroyed = true; }
+  }
+
+  class StandinNotification extends Emitter {
+    shown = false;
+    constructor(readonly options: { title: string; body: string }) {
+      super();
+      notifications.push(this);
+    }
+    static isSupported = () => true;
+    show() { this.shown = true; }
+  }
+
+  const electron = {
+    app,
+    BrowserWindow: StandinWindow,
+    ipcMain: {
+      handle: (channel: string, fn: (event: unknown, request: unknown) => unknown) => {
+        if (handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+        handlers.set(channel, fn);
+      },
+      removeHandler: (channel: string) => void handlers.delete(channel),
+    },
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: unknown[]) => void log.privileged.push(...schemes),
+      handle: (scheme: string, fn: (request: { url: string }) => Promise<Response> | Response) => void protocolHandlers.set(scheme, fn),
+    },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: () => void log.permissionHandlers++,
+        setPermissionCheckHandler: () => void log.permissionHandlers++,
+      },
+    },
+    safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '', getSelectedStorageBackend: () => 'basic_text' },
+    shell: { openExternal: async () => {} },
+    dialog: { showMessageBox: async () => ({ response: 0 }) },
+    Menu: {
+      buildFromTemplate: (template: unknown[]) => ({ template }),
+      setApplicationMenu: (menu: unknown) => void (log.applicationMenu = menu),
+    },
+    Tray: StandinTray,
+    Notification: StandinNotification,
+    nativeImage: { createFromPath: (path: string) => ({ path }) },
+    screen: { getAllDisplays: () => (options.displays ?? [{ x: 0, y: 0, width: 1920, height: 1080 }]).map((workArea) => ({ workArea })) },
+  };
+
+  return {
+    electron: electron as unknown as ElectronLike,
+    app,
+    windows,
+    trays,
+    notifications,
+    log,
+    /** Calls an IPC handler as a renderer frame at `frameUrl` would. */
+    invoke: (channel: string, request: unknown, frameUrl = 'app://skald/index.html', parent: unknown = null) => {
+      const fn = handlers.get(channel);
+      if (!fn) throw new Error(`no handler for ${channel}`);
+      return fn({ senderFrame: { url: frameUrl, parent } }, request);
+    },
+    handlerCount: () => handlers.size,
+    fetchApp: (url: string) => {
+      const fn = protocolHandlers.get(new URL(url).protocol.slice(0, -1));
+      if (!fn) throw new Error(`no protocol handler for ${url}`);
+      return Promise.resolve(fn({ url }));
+    },
+  };
+}
+
+export type ElectronStandin = ReturnType<typeof createElectronStandin>;
