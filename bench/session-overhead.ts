@@ -20,7 +20,7 @@ export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-overhead-'));
   const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
   try {
-    const noop = defineTool({ name: 'noop', description: 'does nothing', category: 'introspection', input: z.object({}), execute: () => 'ok' });
+    const noop = defineTool({ name: 'noop', description: 'does nothing', kind: 'other', category: 'introspection', input: z.object({}), execute: () => 'ok' });
     const tools = createToolRegistry([noop]);
     core.approval.rules.createRule({ tool_pattern: 'noop', action: 'allow', priority: 1 });
     const store = new SessionStore(core.db);

@@ -92,7 +92,8 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
     type: z.literal('tool_start'), ...base, tool_call_id: z.string(), message_id: z.number(), name: z.string(), arguments: z.string(),
     label_short: z.string(), label_full: z.string(), path: z.string().nullable(),
   }),
-  z.object({ type: z.literal('tool_decision'), ...base, tool_call_id: z.string(), decision: DecisionWhySchema }),
+  /** `arguments`: the normalized arguments the decision and the hash cover; the card shows these from now on. */
+  z.object({ type: z.literal('tool_decision'), ...base, tool_call_id: z.string(), decision: DecisionWhySchema, arguments: z.string() }),
   z.object({ type: z.literal('tool_done'), ...base, tool_call_id: z.string(), result: z.string(), result_type: z.enum(['string', 'json']) }),
   z.object({ type: z.literal('tool_error'), ...base, tool_call_id: z.string(), error: z.string() }),
   z.object({ type: z.literal('tool_cancelled'), ...base, tool_call_id: z.string(), note: z.string() }),

@@ -32,7 +32,8 @@ export function toolCard(row: ToolRow, tools: ToolsPort, isLive: boolean, pendin
     tool_call_id: row.tool_call_id,
     message_id: row.message_id,
     name: row.name,
-    arguments: row.arguments,
+    // What was decided and hashed (the normalized form) once the gate saw the call; before that, what was sent.
+    arguments: row.effective_arguments ?? row.arguments,
     status: row.status,
     result: row.result,
     result_type: row.result_type,

@@ -6,7 +6,7 @@
 import type { LabelLength } from '../../../shared/labels';
 import type { RunContext } from '../../../shared/run-context';
 import type { ToolCategory } from '../../../shared/tool-names';
-import type { OpenAiToolDefinition, ToolArgs, ToolExecution, ToolRunContext } from '../tools/tool';
+import type { Normalized, OpenAiToolDefinition, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from '../tools/tool';
 
 // The message, tool and round shapes are the LLM layer's own; the loop speaks them as they are.
 import type { ChatMessage, LlmTurn, StreamRoundRequest, ToolSpec } from '../llm/types';
@@ -22,7 +22,10 @@ export interface ToolsPort {
   describeCall(name: string, args: ToolArgs, length: LabelLength): string;
   targetPath(name: string, args: ToolArgs): string | null;
   categoryOf(name: string): ToolCategory | null;
+  kindOf(name: string): ToolKind | null;
   isIdempotent(name: string): boolean;
+  /** The one normalized form of a call's arguments; names outside the registry pass through as sent. */
+  normalize(name: string, args: ToolArgs, workingDir: string): Normalized;
   openaiDefinitions(): OpenAiToolDefinition[];
 }
 

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { TN } from '../../../shared/tool-names';
 import type { Db } from '../db/database';
 import { displayPath } from '../tools/_policy/paths';
+import { resolvePath } from '../tools/_policy/paths';
+import type { Normalized } from '../tools/tool';
 import type { ToolSpec } from './ports';
 
 export interface SyntheticEnv {
@@ -99,6 +101,16 @@ export function syntheticToolSpecs(): ToolSpec[] {
     const { $schema: _drop, ...parameters } = z.toJSONSchema(t.input) as Record<string, unknown>;
     return { name: t.name, description: t.description, parameters };
   });
+}
+
+/** Their normalized arguments, as the registry tools' (docs/approval.md): the schema's parse, `path` made absolute. */
+export function normalizeSyntheticArgs(name: string, args: Record<string, unknown>, workingDir: string): Normalized {
+  const tool = byName.get(name) ?? (name === clarificationTool.name ? clarificationTool : null);
+  if (!tool) return { ok: false, error: `Unknown tool ${name}.` };
+  const parsed = tool.input.safeParse(args);
+  if (!parsed.success) return { ok: false, error: `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` };
+  const out = parsed.data as Record<string, unknown>;
+  return { ok: true, args: typeof out.path === 'string' ? { ...out, path: resolvePath(out.path, workingDir) } : out };
 }
 
 export function runSyntheticTool(name: string, args: unknown, env: SyntheticEnv): { ok: boolean; result: string } {

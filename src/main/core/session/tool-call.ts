@@ -1,20 +1,20 @@
 /**
  * One tool call of a round, from the row to the result (reference-facts.md §2 "Per call"):
- * row written `running` + `tool_start` (labels, path) → effective arguments → the gate (decision recorded with the
+ * row written `running` + `tool_start` (labels, path) → the tool's normalized arguments (docs/approval.md "The
+ * normalized call": the gate, card, hash, row and execution all use them) → the gate (decision recorded with the
  * row in one transaction) → approval if required → run (cancellable) → recorded as done / failed / cancelled /
  * rejected with its event. A bad argument or a throwing tool becomes a result the model can read (R7).
  */
-import { isAbsolute, resolve } from 'node:path';
 import { FS_WRITE_TOOLS, TN } from '../../../shared/tool-names';
 import type { ChatEventBody, DecisionWhy } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
 import { driveExecution } from '../tools/execution';
-import type { ExecutionOutcome, ToolArgs } from '../tools/tool';
+import type { ExecutionOutcome, Normalized, ToolArgs } from '../tools/tool';
 import type { CallSecrets } from '../secrets/sealed-args';
 import type { GateDecision, GatePort, ToolsPort } from './ports';
 import type { SessionStore } from './session-store';
 import { z } from 'zod';
-import { clarificationTool, isSyntheticTool, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
+import { clarificationTool, isSyntheticTool, normalizeSyntheticArgs, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
 import { previewWrite } from './write-preview';
 
 export interface CallEnv {
@@ -52,12 +52,11 @@ export function parseArguments(raw: string): { ok: true; args: ToolArgs } | { ok
   }
 }
 
-/** Relative `path` made absolute against the working directory; `workdir` added to execute_cmd when missing. */
-export function effectiveArguments(name: string, args: ToolArgs, workingDir: string): ToolArgs {
-  const out: ToolArgs = { ...args };
-  if (typeof out.path === 'string' && out.path !== '' && !isAbsolute(out.path)) out.path = resolve(workingDir, out.path);
-  if (name === TN.EXECUTE_CMD && (typeof out.workdir !== 'string' || out.workdir === '')) out.workdir = workingDir;
-  return out;
+/** Registry and synthetic tools normalize by their own schema; anything else (MCP) is passed on as sent. */
+function normalizeCall(env: CallEnv, name: string, args: ToolArgs): Normalized {
+  if (env.tools.has(name)) return env.tools.normalize(name, args, env.workingDir);
+  if (isSyntheticTool(name)) return normalizeSyntheticArgs(name, args, env.workingDir);
+  return { ok: true, args };
 }
 
 const whyOf = (d: GateDecision, actor: 'policy' | 'user' = 'policy'): DecisionWhy => ({ action: d.action, kind: d.why.kind, ruleId: d.why.ruleId ?? null, text: d.why.text, actor });
@@ -127,7 +126,11 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
   } catch {
     return finish(env, call.id, { kind: 'failed', error: 'A secret argument of this call cannot be read any more (the key that sealed it is gone). Call the tool again.' }, call.name, null);
   }
-  const args = opened.reseal(effectiveArguments(call.name, opened.plain, env.workingDir));
+  // Normalized in the clear (the schema must see the value), sealed again before it is hashed, stored or shown.
+  const normalized = normalizeCall(env, call.name, opened.plain);
+  if (!normalized.ok) return finish(env, call.id, { kind: 'failed', error: normalized.error }, call.name, null);
+  const args = opened.reseal(normalized.args);
+  const argsJson = JSON.stringify(args);
   const category = tools.categoryOf(call.name);
   const hash = gate.argsHash(args);
 
@@ -139,10 +142,10 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
     decision = { action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` } };
   }
   store.transaction(() => {
-    store.prepareTool(call.id, JSON.stringify(args), hash, whyOf(decision));
+    store.prepareTool(call.id, argsJson, hash, whyOf(decision));
     gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash, actor: 'policy' });
   });
-  emit({ type: 'tool_decision', tool_call_id: call.id, decision: whyOf(decision) });
+  emit({ type: 'tool_decision', tool_call_id: call.id, decision: whyOf(decision), arguments: argsJson });
 
   if (decision.action === 'deny') return reject(env, call.id, `Denied by policy: ${decision.why.text}`);
   if (decision.action === 'require') {
@@ -159,11 +162,11 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
     }
     const human: GateDecision = { action: outcome.approved ? 'allow' : 'deny', why: { kind: 'human', text: outcome.note ? `Decided by you: ${outcome.note}` : 'Decided by you.' } };
     store.transaction(() => {
-      store.prepareTool(call.id, JSON.stringify(args), hash, whyOf(human, 'user'));
+      store.prepareTool(call.id, argsJson, hash, whyOf(human, 'user'));
       store.setToolStatus(call.id, 'running');
       gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash, actor: 'user' });
     });
-    emit({ type: 'tool_decision', tool_call_id: call.id, decision: whyOf(human, 'user') });
+    emit({ type: 'tool_decision', tool_call_id: call.id, decision: whyOf(human, 'user'), arguments: argsJson });
     if (!outcome.approved) return reject(env, call.id, gate.rejectText(outcome.note));
   }
   if (env.signal.aborted) return finish(env, call.id, { kind: 'cancelled' }, call.name, null);

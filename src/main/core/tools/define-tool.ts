@@ -1,10 +1,12 @@
 /**
- * `defineTool`: the one way a built-in tool is made (CONVENTIONS §5–§9). A definition gives a name, a kind, a zod
- * input and an `execute`/`executeAsync`; this module derives everything else the `Tool` trait has:
+ * `defineTool`: the one way a built-in tool is made (docs/approval.md "The normalized call"). A definition gives a
+ * name, a kind, a zod input and an `execute`/`executeAsync`; this module derives everything else the `Tool` has:
  * - the JSON Schema the model sees, generated once from the zod input (`$schema` stripped, top level must be an
  *   object or the definition throws at startup), and the OpenAI definition around it;
- * - runtime validation with the same schema (lenient parse, strict advertisement: aliases and coercions live in
- *   the zod input as `preprocess`, the advertised JSON Schema is the input side);
+ * - `normalize`: the one normalized form of a call's arguments (lenient parse, strict advertisement): aliases
+ *   folded onto their canonical key (an alias that contradicts it is an error), the zod parse (coercions, defaults,
+ *   unknown keys dropped), path arguments made absolute against the working directory. The gate, the approval card,
+ *   the hash, the stored row and the execution all use its output; parsing that output again gives it back;
  * - the error convention: a bad argument, a refused path, a missing file, a non-unique edit → the execution
  *   completes as `failed` with a message the model can act on. Tools signal those with `ToolError`; anything
  *   else that throws is also caught (R7) and reported as an unexpected failure;
@@ -14,8 +16,9 @@ import { z } from 'zod';
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { SecretPaths } from '../secrets/sealed-args';
+import { resolvePath } from './_policy/paths';
 import { SimpleExecution, errorText } from './execution';
-import type { ExecutionOutcome, OpenAiToolDefinition, Tool, ToolArgs, ToolExecution, ToolRunContext } from './tool';
+import type { ExecutionOutcome, Normalized, OpenAiToolDefinition, Tool, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from './tool';
 
 /** A failure written for the model: the execution ends `failed` with exactly this message. */
 export class ToolError extends Error {
@@ -29,6 +32,8 @@ export interface ToolDefinition<S extends z.ZodType> {
   description: string;
   input: S;
   category: ToolCategory;
+  /** What the call does, for the approval card and the session (read, edit, execute, config, other). */
+  kind: ToolKind;
   subAgentsOnly?: boolean;
   rootAgentOnly?: boolean;
   isIdempotent?: boolean;
@@ -36,6 +41,10 @@ export interface ToolDefinition<S extends z.ZodType> {
   secretPaths?: SecretPaths;
   /** Known model slips accepted at parse time (`file_path` → `path`); the advertised schema stays strict. */
   aliases?: Readonly<Record<string, string>>;
+  /** Argument keys holding paths, made absolute against the working directory. Default: `path` if the input has it. */
+  pathKeys?: readonly string[];
+  /** A last step of normalization the schema cannot say (e.g. a folder that defaults to the working directory). */
+  effective?: (args: z.output<S>, workingDir: string) => z.output<S>;
   describe?: (args: z.output<S>, length: LabelLength) => string;
   targetPath?: (args: ToolArgs) => string | null;
   /** Sync work. Either this or `executeAsync`. */
@@ -62,18 +71,25 @@ export function describeZodError(name: string, error: z.ZodError): string {
   return `Invalid arguments for ${name}:\n${lines.join('\n')}\nFix these and call ${name} again.`;
 }
 
-/** Copies an alias onto its canonical key when the canonical key is absent. */
-export function withAliases(args: ToolArgs, aliases: Readonly<Record<string, string>> | undefined): ToolArgs {
-  if (!aliases || typeof args !== 'object' || args === null) return args;
+/**
+ * Folds aliases onto their canonical key. An alias with the same value as the canonical key (or as another alias
+ * of it) is dropped; different values are an error: which one the model meant is not ours to guess, and the gate
+ * must see the one the tool will use.
+ */
+export function foldAliases(args: ToolArgs, aliases: Readonly<Record<string, string>> | undefined): { ok: true; args: ToolArgs } | { ok: false; error: string } {
+  if (!aliases || typeof args !== 'object' || args === null) return { ok: true, args };
   let out = args;
   for (const [alias, canonical] of Object.entries(aliases)) {
-    if (alias in args && !(canonical in args)) {
-      if (out === args) out = { ...args };
-      out[canonical] = args[alias];
-      delete out[alias];
+    if (!Object.hasOwn(args, alias)) continue;
+    if (out === args) out = { ...args };
+    const value = out[alias];
+    delete out[alias];
+    if (!Object.hasOwn(out, canonical)) out[canonical] = value;
+    else if (JSON.stringify(out[canonical]) !== JSON.stringify(value)) {
+      return { ok: false, error: `Both "${canonical}" and "${alias}" were given, with different values. Send only "${canonical}".` };
     }
   }
-  return out;
+  return { ok: true, args: out };
 }
 
 function toOutcome(value: ToolReturn): ExecutionOutcome {
@@ -87,30 +103,54 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
   }
   if (!def.execute && !def.executeAsync) throw new Error(`Tool ${def.name} needs execute or executeAsync`);
   const parameters = jsonSchemaOf(def.name, def.input);
+  const shape = def.input instanceof z.ZodObject ? (def.input.shape as Record<string, unknown>) : {};
+  const pathKeys = def.pathKeys ?? ('path' in shape ? ['path'] : []);
+  const folded = (args: ToolArgs): ToolArgs => {
+    const f = foldAliases(args ?? {}, def.aliases);
+    return f.ok ? f.args : args;
+  };
+
+  const normalize = (args: ToolArgs, workingDir: string): Normalized => {
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: false, error: `The arguments for ${def.name} must be a JSON object.` };
+    const f = foldAliases(args, def.aliases);
+    if (!f.ok) return { ok: false, error: `Invalid arguments for ${def.name}: ${f.error}` };
+    const parsed = def.input.safeParse(f.args);
+    if (!parsed.success) return { ok: false, error: describeZodError(def.name, parsed.error) };
+    let out = parsed.data as ToolArgs;
+    for (const key of pathKeys) {
+      const value = out[key];
+      if (typeof value === 'string' && value !== '') out = { ...out, [key]: resolvePath(value, workingDir) };
+    }
+    if (def.effective) out = def.effective(out as z.output<S>, workingDir) as ToolArgs;
+    return { ok: true, args: out };
+  };
 
   const tool: Tool<S> = {
     name: def.name,
     description: def.description,
     input: def.input,
     category: def.category,
+    kind: def.kind,
     subAgentsOnly: def.subAgentsOnly ?? false,
     rootAgentOnly: def.rootAgentOnly ?? false,
     isIdempotent: def.isIdempotent ?? false,
     ...(def.secretPaths ? { secretPaths: def.secretPaths } : {}),
     parametersSchema: () => structuredClone(parameters),
+    normalize,
     describe(args, length) {
       if (!def.describe) return def.name;
-      const parsed = def.input.safeParse(withAliases(args, def.aliases));
+      // Labels show what the model wrote (relative paths stay relative), through the same aliases and schema.
+      const parsed = def.input.safeParse(folded(args));
       // A label is cosmetic: with unparseable arguments fall back to the bare name rather than fail.
       return truncateLabel(parsed.success ? def.describe(parsed.data, length) : def.name, maxLabel(length));
     },
-    targetPath: (args) => (def.targetPath ? def.targetPath(args) : null),
+    targetPath: (args) => (def.targetPath ? def.targetPath(folded(args)) : null),
     async executeAsync(args, ctx) {
-      return runValidated(def, args, ctx, ctx.signal);
+      return runValidated(def, normalize, args, ctx, ctx.signal);
     },
     run(args, ctx) {
       if (def.run) return def.run(args, ctx, tool);
-      return new SimpleExecution((signal) => runValidated(def, args, ctx, signal), ctx.signal);
+      return new SimpleExecution((signal) => runValidated(def, normalize, args, ctx, signal), ctx.signal);
     },
     openaiDefinition: (): OpenAiToolDefinition => ({
       type: 'function',
@@ -120,12 +160,16 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
   return tool;
 }
 
-async function runValidated<S extends z.ZodType>(def: ToolDefinition<S>, args: ToolArgs, ctx: ToolRunContext, signal: AbortSignal): Promise<ExecutionOutcome> {
-  const parsed = def.input.safeParse(withAliases(args ?? {}, def.aliases));
-  if (!parsed.success) return { kind: 'failed', error: describeZodError(def.name, parsed.error) };
+/** Runs on the normalized form: arguments already normalized come back unchanged, raw ones get normalized here. */
+async function runValidated<S extends z.ZodType>(
+  def: ToolDefinition<S>, normalize: Tool['normalize'], args: ToolArgs, ctx: ToolRunContext, signal: AbortSignal,
+): Promise<ExecutionOutcome> {
+  const n = normalize(args ?? {}, ctx.workingDir);
+  if (!n.ok) return { kind: 'failed', error: n.error };
+  const data = n.args as z.output<S>;
   try {
-    if (def.executeAsync) return toOutcome(await def.executeAsync(parsed.data, ctx, signal));
-    return toOutcome(def.execute!(parsed.data, ctx));
+    if (def.executeAsync) return toOutcome(await def.executeAsync(data, ctx, signal));
+    return toOutcome(def.execute!(data, ctx));
   } catch (error) {
     if (signal.aborted) return { kind: 'cancelled' };
     if (error instanceof ToolError) return { kind: 'failed', error: error.message };

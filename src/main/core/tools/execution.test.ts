@@ -114,6 +114,7 @@ describe('bespoke stop (extension point)', () => {
       name: 'remote_job',
       description: 'long remote job',
       input: z.object({}),
+      kind: 'other',
       category: 'config',
       executeAsync: (_a, _ctx, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted'))),
       run: (args, ctx, self) => new RemoteExecution(() => self.executeAsync(args, ctx), ctx.signal),

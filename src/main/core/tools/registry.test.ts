@@ -20,7 +20,7 @@ import type { Tool } from './tool';
 
 const echoInput = z.object({ text: z.string() });
 const echo = (name: string, extra: Partial<ToolDefinition<typeof echoInput>> = {}): Tool =>
-  defineTool({ name, description: `${name} tool`, input: echoInput, category: 'introspection', execute: (a) => a.text, ...extra });
+  defineTool({ name, description: `${name} tool`, input: echoInput, kind: 'other', category: 'introspection', execute: (a) => a.text, ...extra });
 
 const builtins = () => createBuiltinTools({ requestRestart: () => undefined });
 

@@ -8,7 +8,7 @@
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
 import { MCP_PREFIX, type ToolCategory } from '../../../shared/tool-names';
 import { describeInline, inlineTargetPath } from './describe-call';
-import type { OpenAiToolDefinition, Tool, ToolArgs, ToolExecution, ToolRunContext } from './tool';
+import type { Normalized, OpenAiToolDefinition, Tool, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from './tool';
 import type { SecretPaths } from '../secrets/sealed-args';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -79,6 +79,16 @@ export class ToolRegistry {
 
   isIdempotent(name: string): boolean {
     return this.tools.get(name)?.isIdempotent === true;
+  }
+
+  kindOf(name: string): ToolKind | null {
+    return this.tools.get(name)?.kind ?? null;
+  }
+
+  /** The tool's normalized arguments (docs/approval.md); a name not in the registry passes through as sent. */
+  normalize(name: string, args: ToolArgs, workingDir: string): Normalized {
+    const tool = this.tools.get(name);
+    return tool ? tool.normalize(args, workingDir) : { ok: true, args };
   }
 
   /** Starts a cancellable execution; null for names not in the registry (MCP, interface tools: the caller's). */

@@ -71,12 +71,19 @@ export interface ToolRunContext {
 /** Raw model arguments: parsed by the tool's zod schema before use. */
 export type ToolArgs = Record<string, unknown>;
 
+/** What a call does (docs/approval.md): reads, edits files, executes programs, changes the app's config, other. */
+export type ToolKind = 'read' | 'edit' | 'execute' | 'config' | 'other';
+
+/** The normalized arguments of a call, or a message the model can read when they cannot be normalized. */
+export type Normalized = { ok: true; args: ToolArgs } | { ok: false; error: string };
+
 export interface Tool<Input extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string;
   /** The zod schema: the single source of the JSON Schema the model sees and of runtime validation. */
   readonly input: Input;
   readonly category: ToolCategory;
+  readonly kind: ToolKind;
   readonly subAgentsOnly?: boolean;
   readonly rootAgentOnly?: boolean;
   /** Read-only or declared idempotent: may re-run after a crash without asking (SPEC.md §3.6). */
@@ -84,6 +91,12 @@ export interface Tool<Input extends z.ZodType = z.ZodType> {
   /** Arguments that hold secrets: sealed before the call's row is written (docs/plugins.md, "Secret arguments"). */
   readonly secretPaths?: SecretPaths;
   parametersSchema(): Record<string, unknown>;
+  /**
+   * The one normalized form of a call's arguments (docs/approval.md "The normalized call"): aliases folded, the zod
+   * parse (coercions, defaults, unknown keys dropped), paths absolute against `workingDir`. Idempotent. Everything
+   * after it (gate, card, hash, row, execution) uses its output.
+   */
+  normalize(args: ToolArgs, workingDir: string): Normalized;
   describe(args: ToolArgs, length: LabelLength): string;
   targetPath(args: ToolArgs): string | null;
   /**

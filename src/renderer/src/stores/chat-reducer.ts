@@ -71,7 +71,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
       return { ...state, streaming: null, messages: messages.map((m) => (m.id === event.message_id ? { ...m, tools: [...m.tools, card] } : m)) };
     }
     case 'tool_decision':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, decision: event.decision })) };
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, decision: event.decision, arguments: event.arguments })) };
     case 'tool_done':
       return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'done', result: event.result, result_type: event.result_type, pending: null })) };
     case 'tool_error':

@@ -6,12 +6,15 @@ import { z } from 'zod';
 import { maxLabel, truncateLabel, type LabelLength } from '../../../../shared/labels';
 import type { ToolArgs } from '../tool';
 
-export const pathField = (what: string) => z.string().min(1).describe(`${what} Relative to the working directory, or absolute (inside the workspace).`);
-export const PATH_ALIASES = { file_path: 'path', filepath: 'path', file: 'path' } as const;
+/** A path argument: non-empty, no NUL (refused at normalization, before the gate, with a message for the model). */
+export const pathString = () => z.string().min(1).refine((v) => !v.includes('\0'), 'must not contain a NUL character');
+export const pathField = (what: string) => pathString().describe(`${what} Relative to the working directory, or absolute (inside the workspace).`);
+/** The names models use for `path`, folded onto it by every fs tool (docs/approval.md "The normalized call"). */
+export const PATH_ALIASES = { file_path: 'path', filepath: 'path', file: 'path', filePath: 'path', dir: 'path', directory: 'path' } as const;
 
-/** The `path` argument as sent: the single-file fs tools advertise it as the call's clickable target. */
+/** The `path` argument (aliases already folded): the single-file fs tools advertise it as the call's clickable target. */
 export function pathArg(args: ToolArgs): string | null {
-  const value = args.path ?? args.file_path;
+  const value = args.path;
   return typeof value === 'string' && value !== '' ? value : null;
 }
 

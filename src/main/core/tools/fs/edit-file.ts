@@ -33,6 +33,7 @@ export const editFileTool = defineTool({
     'Replace exact text in a file. old_string must match the file exactly (copy it from read_file output without the ' +
     'line-number prefix) and be unique, or set replace_all to change every occurrence. Use this instead of sed/awk.',
   input,
+  kind: 'edit',
   category: 'filesystem',
   aliases: { ...PATH_ALIASES, old_text: 'old_string', new_text: 'new_string', search: 'old_string', replace: 'new_string' },
   describe: (a, length) => label(TN.EDIT_FILE, shortPath(a.path, length), length),

@@ -18,7 +18,7 @@ import { defineTool } from '../define-tool';
 import { isGuardedHardLink, kindAt, SearchReader } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
-import { label, plural } from './common';
+import { label, PATH_ALIASES, pathString, plural } from './common';
 import { findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, ripgrepEngine, type FileMatches, type GrepQuery } from './grep-engines';
 import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, splitForSearch } from './search-engine';
 
@@ -29,7 +29,7 @@ export const RIPGREP_CANDIDATES = ['/usr/bin/rg', '/usr/local/bin/rg', '/opt/hom
 
 const input = z.object({
   pattern: z.string().min(1).max(MAX_PATTERN_CHARS).describe('Regular expression (a plain word works too), matched per line.'),
-  path: z.string().min(1).default('.').describe('Folder (or file) to search; relative to the working directory. Default: the working directory.'),
+  path: pathString().default('.').describe('Folder (or file) to search; relative to the working directory. Default: the working directory.'),
   glob: z.string().min(1).optional().describe('Only files matching this glob, e.g. "*.ts" (file name) or "src/**/*.py" (path).'),
   case_insensitive: z.boolean().default(false).describe('Ignore letter case.'),
   output_mode: z.enum(['content', 'files_only', 'count']).default('content').describe('content: matching lines; files_only: file paths; count: matches per file.'),
@@ -64,9 +64,10 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       'files_only the matching paths, count the matches per file; paths are relative to the searched folder. Paginate ' +
       'with offset/limit. Skips .git, node_modules, secrets and binary files. Use this instead of grep/rg in execute_cmd.',
     input,
+    kind: 'read',
     category: 'filesystem',
     isIdempotent: true,
-    aliases: { query: 'pattern', regex: 'pattern', directory: 'path', dir: 'path', include: 'glob', mode: 'output_mode' },
+    aliases: { ...PATH_ALIASES, query: 'pattern', regex: 'pattern', include: 'glob', mode: 'output_mode' },
     describe: (a, length) => label(TN.GREP_FILES, a.path === '.' ? a.pattern : `${a.pattern}\` in \`${a.path}`, length),
     async executeAsync(a, ctx, signal) {
       compileMatcher(a.pattern, a.case_insensitive);

@@ -20,6 +20,7 @@ export const insertAtLineTool = defineTool({
   name: TN.INSERT_AT_LINE,
   description: 'Insert text before a given line of an existing file (1-based; last line + 1 appends). Line numbers are those read_file shows.',
   input,
+  kind: 'edit',
   category: 'filesystem',
   aliases: { ...PATH_ALIASES, line_number: 'line', text: 'content' },
   describe: (a, length) => label(TN.INSERT_AT_LINE, `${shortPath(a.path, length)}:${a.line}`, length),

@@ -9,13 +9,13 @@ import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
 import { kindAt, SKIP_DIRS, walk } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
-import { label } from './common';
+import { label, PATH_ALIASES, pathString } from './common';
 
 export const DEFAULT_LIST_LIMIT = 1000;
 export const MAX_LIST_LIMIT = 10_000;
 
 const input = z.object({
-  path: z.string().min(1).default('.').describe('Folder to list; relative to the working directory, or absolute. Default: the working directory.'),
+  path: pathString().default('.').describe('Folder to list; relative to the working directory, or absolute. Default: the working directory.'),
   recursive: z.boolean().default(false).describe('List the whole tree below the folder (skips .git, node_modules and the like).'),
   max_depth: z.coerce.number().int().min(1).max(100).optional().describe('With recursive: how many levels deep to go.'),
   limit: z.coerce.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT).describe(`At most this many entries (default ${DEFAULT_LIST_LIMIT}).`),
@@ -25,9 +25,10 @@ export const listFilesTool = defineTool({
   name: TN.LIST_FILES,
   description: 'List the files and folders in a folder (folders end with /), optionally recursively. Paths are relative to the listed folder. Use this instead of ls/find in execute_cmd.',
   input,
+  kind: 'read',
   category: 'filesystem',
   isIdempotent: true,
-  aliases: { directory: 'path', dir: 'path' },
+  aliases: PATH_ALIASES,
   describe: (a, length) => label(TN.LIST_FILES, a.path, length),
   execute(a, ctx) {
     const g = guardRead(a.path, ctx);

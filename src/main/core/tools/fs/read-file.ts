@@ -27,6 +27,7 @@ export const readFileTool = defineTool({
     'Read a text file from the workspace. Returns numbered lines (line number, tab, text). Long files are cut at ' +
     `${MAX_READ_LINES} lines; pass offset/limit to page through them. Use this instead of cat/head/tail in execute_cmd.`,
   input,
+  kind: 'read',
   category: 'filesystem',
   isIdempotent: true,
   aliases: { ...PATH_ALIASES, start_line: 'offset', line_count: 'limit' },

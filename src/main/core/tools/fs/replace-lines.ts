@@ -20,6 +20,7 @@ export const replaceLinesTool = defineTool({
   name: TN.REPLACE_LINES,
   description: 'Replace a range of lines (1-based, inclusive) of an existing file with new text; empty content deletes them. Read the file first to get the line numbers.',
   input,
+  kind: 'edit',
   category: 'filesystem',
   aliases: { ...PATH_ALIASES, text: 'content', start: 'start_line', end: 'end_line' },
   describe: (a, length) => label(TN.REPLACE_LINES, `${shortPath(a.path, length)}:${a.start_line}-${a.end_line}`, length),

@@ -24,6 +24,7 @@ export const searchFileTool = defineTool({
   name: TN.SEARCH_FILE,
   description: 'Find the lines of one file that match a regular expression; returns "line:text" (context lines as "line-text"). Use grep_files to search a folder.',
   input,
+  kind: 'read',
   category: 'filesystem',
   isIdempotent: true,
   aliases: { ...PATH_ALIASES, query: 'pattern', regex: 'pattern' },

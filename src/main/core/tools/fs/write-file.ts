@@ -21,6 +21,7 @@ export const writeFileTool = defineTool({
     'Create a file, or replace its entire content. Missing parent folders are created. To change part of an existing ' +
     'file prefer edit_file, insert_at_line or replace_lines. Use this instead of echo/cat redirects in execute_cmd.',
   input,
+  kind: 'edit',
   category: 'filesystem',
   isIdempotent: true,
   aliases: { ...PATH_ALIASES, text: 'content', contents: 'content' },

@@ -62,6 +62,7 @@ export const getAstOutlineTool = defineTool({
     'with line ranges and signatures, without bodies. Use it to find your way in a large file before read_file with an offset. ' +
     `Supported: ${SUPPORTED}.`,
   input,
+  kind: 'read',
   category: 'filesystem',
   isIdempotent: true,
   aliases: PATH_ALIASES,

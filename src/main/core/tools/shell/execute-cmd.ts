@@ -89,8 +89,11 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
       `Default timeout ${DEFAULT_TIMEOUT_SECS} s (max ${MAX_TIMEOUT_SECS}). Prefer the dedicated tools: read_file (not cat), ` +
       'list_files (not ls/find), grep_files (not grep/rg), edit_file (not sed/awk), write_file (not echo >).',
     input,
+    kind: 'execute',
     category: 'shell',
     aliases: { cmd: 'command', cwd: 'workdir', timeout_secs: 'timeout' },
+    // The folder it runs in is part of what is decided, shown and hashed: a missing one is the working directory.
+    effective: (a, workingDir) => ({ ...a, workdir: resolvePath(a.workdir ?? workingDir, workingDir) }),
     describe: (a, length) => label(TN.EXECUTE_CMD, length === 'short' ? firstWord(a.command) : a.command, length),
     async executeAsync(a, ctx, signal) {
       checkCommandText(a.command);

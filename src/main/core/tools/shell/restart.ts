@@ -14,6 +14,7 @@ export function createRestartTool(requestRestart: () => void): Tool {
     name: TN.RESTART,
     description: 'Restart the Skald app (for example after changing its configuration). The current turn ends.',
     input: z.object({}),
+    kind: 'execute',
     category: 'shell',
     execute() {
       setImmediate(requestRestart);
