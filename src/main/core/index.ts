@@ -100,7 +100,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
 
   const handlers: BridgeHandlers = {
     ...createAppHandlers(config, events),
-    ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery, mcpTools: () => mcp.manager.allTools() }), db, sessions, categoryOf: (name) => tools.categoryOf(name) }),
+    ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery, mcpTools: () => mcp.manager.allTools() }), db, sessions, categoryOf: (name) => tools.categoryOf(name), tools }),
     ...createMcpHandlers(mcp),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
     ...createPluginHandlers({ plugins, secrets }),

@@ -11,15 +11,17 @@
  * plus a few realpath calls. `explain` is the same evaluation with a trace ("what would happen if…").
  * Limits: rules see `args.path` only; guards also see the other path-like arguments (guards.ts).
  */
-import { isAbsolute, resolve, sep } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { RunContext } from '../../../shared/run-context';
 import { FS_READ_TOOLS, FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
-import { canonicalizeForPolicy, resolvePath } from '../tools/_policy/paths';
+import { canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
+import type { ProtectedPaths } from '../tools/tool';
 import type { BypassStore } from './bypass';
 import { decidingRule, describeRule, hidingRule, type CallFacts, type RuleVerdict } from './evaluate';
 import { Guards, pathArguments, relIn, type GuardId, type GuardVerdict, type Roots } from './guards';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
-import { pathFacts } from './patterns';
+import { normalizePathPattern, pathFacts } from './patterns';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
 
 export type WhyKind = 'guard' | 'rule' | 'bypass' | 'fast_path' | 'default' | 'load_error';
@@ -188,6 +190,67 @@ export class ApprovalGate {
   private done(d: Decision, note: (line: string) => void): Decision {
     note(`decision: ${d.action} (${d.why.kind}) — ${d.why.text}`);
     return d;
+  }
+
+  /**
+   * What a walk of this call (grep_files, list_files recursive) must leave out (docs/approval.md "Walks skip what is
+   * protected"): every entry a deny or ask rule *with a path pattern* covers for this tool and caller, the data
+   * folder, and secrets/. Path-less rules are left out, and so are rules (and the data-folder guard) that cover the
+   * walk's root itself: those decided the whole call already (denied it, or a person approved it). When the rules
+   * cannot be loaded the call itself asked; the guards still apply. Entries are judged by their real path, no I/O.
+   */
+  walkPolicy(call: GateCall): ProtectedPaths {
+    const roots = this.guards.roots();
+    const wd = this.workingDirOf(call);
+    const rootReal = typeof call.args.path === 'string' && call.args.path !== '' ? canonicalizeForPolicy(call.args.path, wd) : canonicalizeForPolicy(wd, wd);
+    const rootFacts = pathFacts(relIn(rootReal, roots.wsCanon), slash(rootReal));
+    const guardsData = !this.guards.isDataDir(roots, rootReal);
+    const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
+    let rules: CompiledRule[] = [];
+    try {
+      rules = this.ruleLists(groupId, call.toolName)
+        .flat()
+        .filter((c) => c.path && c.rule.action !== 'allow' && (c.rule.agent_id === null || c.rule.agent_id === call.agentId) && (c.rule.source === null || c.rule.source === call.source))
+        .filter((c) => !c.path!(rootFacts));
+    } catch {
+      rules = [];
+    }
+    const excludes = (real: string): boolean => {
+      const rel = relIn(real, roots.wsCanon);
+      if (rel !== null && hasComponent(rel, 'secrets')) return true;
+      if (guardsData && this.guards.isDataDir(roots, real)) return true;
+      if (rules.length === 0) return false;
+      const facts = pathFacts(rel, slash(real));
+      return rules.some((c) => c.path!(facts));
+    };
+    const describeUnder = (root: string): string[] => {
+      const out: string[] = [];
+      const add = (abs: string, why: string) => {
+        const rel = relIn(abs, root);
+        if (rel !== null && rel !== '' && existsSync(abs)) out.push(`${rel} (${why})`);
+      };
+      if (guardsData && this.guards.isDataDir(roots, roots.dataCanon)) add(roots.dataCanon, "the app's data folder");
+      for (const c of rules) {
+        const pattern = normalizePathPattern(c.rule.path_pattern!);
+        const base = pattern.endsWith('/*') ? pattern.slice(0, -2) : pattern;
+        const abs = isAbsolute(base) ? base : join(roots.wsCanon, base);
+        const why = `rule ${c.rule.id}: ${describeRule(c.rule)}`;
+        if (!base.endsWith('*')) add(abs, why);
+        else {
+          // A prefix pattern (`priv*`): name the entries of its folder that it covers.
+          const prefix = abs.slice(abs.lastIndexOf('/') + 1, -1).toLowerCase();
+          let names: string[] = [];
+          try {
+            names = readdirSync(dirname(abs));
+          } catch {
+            names = [];
+          }
+          for (const n of names) if (n.toLowerCase().startsWith(prefix)) add(join(dirname(abs), n), why);
+        }
+      }
+      return [...new Set(out)];
+    };
+    return { excludes, describeUnder };
   }
 
   /** The candidate rules for this tool: the session's group, then default. */

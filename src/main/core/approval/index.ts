@@ -70,6 +70,7 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
   };
   const port: GatePort = {
     check: (call) => gate.check(call),
+    walkPolicy: (call) => gate.walkPolicy(call),
     isHidden: (groupId, toolName) => gate.isToolHidden(groupId, toolName),
     argsHash: (args) => argsHash(args),
     recordDecision: (entry) => recordDecision(deps.db, entry),

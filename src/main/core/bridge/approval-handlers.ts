@@ -13,7 +13,8 @@ import type { ApprovalServices } from '../approval/index';
 import { compileCommandPattern, commandPatternError } from '../approval/patterns';
 import { DEFAULT_GROUP } from '../approval/rules-repository';
 import type { Db } from '../db/database';
-import { effectiveArguments } from '../session/tool-call';
+import type { ToolsPort } from '../session/ports';
+import { normalizeToolArgs } from '../session/tool-call';
 import type { ToolCatalog } from '../tools/catalog';
 import type { BridgeHandlers } from './handlers';
 
@@ -41,9 +42,11 @@ export interface ApprovalHandlerDeps {
   sessions?: SessionGroupPort;
   /** The tool's category, as the session loop passes it to the gate (a category bypass depends on it). */
   categoryOf?: (toolName: string) => ToolCategory | null;
+  /** The tools, to normalize a call's arguments as the session loop does; absent = arguments as given. */
+  tools?: Pick<ToolsPort, 'has' | 'normalize'>;
 }
 
-export function createApprovalHandlers({ approval, catalog, db, sessions, categoryOf }: ApprovalHandlerDeps): Pick<BridgeHandlers, ApprovalChannels> {
+export function createApprovalHandlers({ approval, catalog, db, sessions, categoryOf, tools }: ApprovalHandlerDeps): Pick<BridgeHandlers, ApprovalChannels> {
   const { rules, gate, pending, bypass } = approval;
   const sessionContext = (sessionId: number | undefined): RunContext | null => (sessionId !== undefined && sessions ? sessions.runContext(sessionId) : null);
   const requireGroup = (groupId: string) => {
@@ -70,8 +73,10 @@ export function createApprovalHandlers({ approval, catalog, db, sessions, catego
       // A session's own run context unless one is given: the answer is then the gate's decision for that session.
       const runContext = req.runContext ?? sessionContext(req.sessionId) ?? RunContextSchema.parse({});
       const workingDir = gate.workingDirOf({ runContext });
-      // The same effective arguments the session loop passes (a relative path made absolute, workdir filled in).
-      const args = effectiveArguments(req.toolName, { ...req.args }, workingDir);
+      // The same normalized arguments the session loop decides on (docs/approval.md "The normalized call").
+      const normalized = tools ? normalizeToolArgs(tools, req.toolName, { ...req.args }, workingDir) : { ok: true as const, args: { ...req.args } };
+      if (!normalized.ok) throw new BridgeError('invalid_input', normalized.error);
+      const args = normalized.args;
       const category = req.category !== undefined ? req.category : (categoryOf?.(req.toolName) ?? null);
       const call = {
         sessionId: req.sessionId ?? null, groupId: req.groupId, agentId: req.agentId ?? 'main', source: req.source ?? 'web',

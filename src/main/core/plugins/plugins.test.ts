@@ -29,7 +29,7 @@ const echoPlugin = definePlugin({
   configSchema: z.object({ greeting: z.string().default('hi'), token: z.string().min(4).optional(), count: z.number().int().min(1).max(5).default(1) }),
   secretFields: ['token'],
   createTools: (config) => [
-    defineTool({ name: 'echo_say', description: 'say', input: z.object({}), category: 'config', execute: () => `${config.greeting}`.repeat(config.count) }),
+    defineTool({ name: 'echo_say', description: 'say', input: z.object({}), kind: 'config', category: 'config', execute: () => `${config.greeting}`.repeat(config.count) }),
   ],
 });
 
@@ -278,7 +278,7 @@ describe('plugin tools in the registry', () => {
     const { ToolRegistry } = await import('../tools/registry');
     const { manager } = setup();
     const registry = new ToolRegistry();
-    registry.register(defineTool({ name: 'builtin_one', description: 'b', input: z.object({}), category: 'config', execute: () => 'b' }));
+    registry.register(defineTool({ name: 'builtin_one', description: 'b', input: z.object({}), kind: 'config', category: 'config', execute: () => 'b' }));
     const stop = manager.syncToolsInto(registry);
     expect(registry.has('echo_say')).toBe(false);
     manager.setEnabled('echo', true);

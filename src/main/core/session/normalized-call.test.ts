@@ -70,7 +70,7 @@ describe('every alias of path, for every fs tool, is decided on the path the too
   }, 60_000);
 
   it('a steering file named through an alias still asks, under an allow rule and a bypass', async () => {
-    const extra = { ...EXTRA, [TN.EDIT_FILE]: { old_string: 'steer', new_string: 'obey' } };
+    const extra: Record<string, Record<string, unknown>> = { ...EXTRA, [TN.EDIT_FILE]: { old_string: 'steer', new_string: 'obey' } };
     const calls = [TN.WRITE_FILE, TN.EDIT_FILE, TN.INSERT_AT_LINE, TN.REPLACE_LINES].flatMap((tool) =>
       ALIASES.map((alias) => ({ name: tool, arguments: { [alias]: 'AGENTS.md', ...extra[tool] } })),
     );

@@ -6,7 +6,7 @@
 import type { LabelLength } from '../../../shared/labels';
 import type { RunContext } from '../../../shared/run-context';
 import type { ToolCategory } from '../../../shared/tool-names';
-import type { Normalized, OpenAiToolDefinition, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from '../tools/tool';
+import type { Normalized, OpenAiToolDefinition, ProtectedPaths, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from '../tools/tool';
 
 // The message, tool and round shapes are the LLM layer's own; the loop speaks them as they are.
 import type { ChatMessage, LlmTurn, StreamRoundRequest, ToolSpec } from '../llm/types';
@@ -53,6 +53,8 @@ export interface ApprovalOutcome {
 
 export interface GatePort {
   check(call: GateCall): GateDecision;
+  /** What a walk of this call must leave out (rules with a path, guards), handed to the tool as it runs. */
+  walkPolicy(call: GateCall): ProtectedPaths;
   isHidden(groupId: string | undefined, toolName: string): boolean;
   argsHash(args: ToolArgs): string;
   /** Called inside the caller's transaction, together with the tool-row update (C4). */

@@ -9,7 +9,7 @@ import { FS_WRITE_TOOLS, TN } from '../../../shared/tool-names';
 import type { ChatEventBody, DecisionWhy } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
 import { driveExecution } from '../tools/execution';
-import type { ExecutionOutcome, Normalized, ToolArgs } from '../tools/tool';
+import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../tools/tool';
 import type { CallSecrets } from '../secrets/sealed-args';
 import type { GateDecision, GatePort, ToolsPort } from './ports';
 import type { SessionStore } from './session-store';
@@ -52,10 +52,13 @@ export function parseArguments(raw: string): { ok: true; args: ToolArgs } | { ok
   }
 }
 
-/** Registry and synthetic tools normalize by their own schema; anything else (MCP) is passed on as sent. */
-function normalizeCall(env: CallEnv, name: string, args: ToolArgs): Normalized {
-  if (env.tools.has(name)) return env.tools.normalize(name, args, env.workingDir);
-  if (isSyntheticTool(name)) return normalizeSyntheticArgs(name, args, env.workingDir);
+/**
+ * The one normalized form of a call (docs/approval.md): registry and synthetic tools normalize by their own
+ * schema; anything else (MCP) is passed on as sent. The Security page's "what would happen if…" uses it too.
+ */
+export function normalizeToolArgs(tools: Pick<ToolsPort, 'has' | 'normalize'>, name: string, args: ToolArgs, workingDir: string): Normalized {
+  if (tools.has(name)) return tools.normalize(name, args, workingDir);
+  if (isSyntheticTool(name)) return normalizeSyntheticArgs(name, args, workingDir);
   return { ok: true, args };
 }
 
@@ -127,16 +130,17 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
     return finish(env, call.id, { kind: 'failed', error: 'A secret argument of this call cannot be read any more (the key that sealed it is gone). Call the tool again.' }, call.name, null);
   }
   // Normalized in the clear (the schema must see the value), sealed again before it is hashed, stored or shown.
-  const normalized = normalizeCall(env, call.name, opened.plain);
+  const normalized = normalizeToolArgs(tools, call.name, opened.plain, env.workingDir);
   if (!normalized.ok) return finish(env, call.id, { kind: 'failed', error: normalized.error }, call.name, null);
   const args = opened.reseal(normalized.args);
   const argsJson = JSON.stringify(args);
   const category = tools.categoryOf(call.name);
   const hash = gate.argsHash(args);
 
+  const gateCall = { sessionId: env.sessionId, agentId: env.agentId, source: env.source, toolName: call.name, category, args, runContext: env.runContext, workingDir: env.workingDir };
   let decision: GateDecision;
   try {
-    decision = gate.check({ sessionId: env.sessionId, agentId: env.agentId, source: env.source, toolName: call.name, category, args, runContext: env.runContext, workingDir: env.workingDir });
+    decision = gate.check(gateCall);
   } catch (error) {
     // Fail closed: a gate that cannot decide asks the person (SPEC.md §3.1).
     decision = { action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` } };
@@ -170,10 +174,10 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
     if (!outcome.approved) return reject(env, call.id, gate.rejectText(outcome.note));
   }
   if (env.signal.aborted) return finish(env, call.id, { kind: 'cancelled' }, call.name, null);
-  return runApproved(env, call, args);
+  return runApproved(env, call, args, () => gate.walkPolicy(gateCall));
 }
 
-async function runApproved(env: CallEnv, call: { id: string; name: string }, args: ToolArgs): Promise<CallOutcome> {
+async function runApproved(env: CallEnv, call: { id: string; name: string }, args: ToolArgs, walkPolicy: () => ProtectedPaths): Promise<CallOutcome> {
   const path = typeof args.path === 'string' ? args.path : null;
   if (call.name === TN.RESTART) {
     finish(env, call.id, { kind: 'completed', result: 'Restarting the app now.' }, call.name, null);
@@ -186,7 +190,10 @@ async function runApproved(env: CallEnv, call: { id: string; name: string }, arg
     return finish(env, call.id, r.ok ? { kind: 'completed', result: r.result } : { kind: 'failed', error: r.result }, call.name, path);
   }
   try {
-    const ctx = { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots, signal: env.signal, log: env.log, call: { sessionId: env.sessionId, toolCallId: call.id } };
+    // Built on first use: only walks ask, and a no-op call should not pay for it.
+    let policy: ProtectedPaths | null = null;
+    const protectedPaths: ProtectedPaths = { excludes: (p) => (policy ??= walkPolicy()).excludes(p), describeUnder: (r) => (policy ??= walkPolicy()).describeUnder(r) };
+    const ctx = { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots, protectedPaths, signal: env.signal, log: env.log, call: { sessionId: env.sessionId, toolCallId: call.id } };
     const exec = env.tools.run(call.name, env.secrets.unseal(call.name, args), ctx);
     if (!exec) return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
     return finish(env, call.id, await driveExecution(exec, env.signal), call.name, path);

@@ -66,6 +66,18 @@ export interface ToolRunContext {
   protectedRoots?: readonly string[];
   /** Which call this is (progress and elicitation cards attach to it); absent outside a session. */
   call?: { sessionId: number; toolCallId: string };
+  /** For walks: what the rules and guards protect for this call; absent = only the built-in skips. */
+  protectedPaths?: ProtectedPaths;
+}
+
+/**
+ * What a walk must leave out for one call (docs/approval.md "Walks skip what is protected"), given by the gate:
+ * `excludes(realPath)` for an entry (a folder is then not entered), `describeUnder(root)` the protected places
+ * under a walk root, in words, for the result's note.
+ */
+export interface ProtectedPaths {
+  excludes(realPath: string): boolean;
+  describeUnder(root: string): string[];
 }
 
 /** Raw model arguments: parsed by the tool's zod schema before use. */

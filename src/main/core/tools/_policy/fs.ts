@@ -197,6 +197,8 @@ export interface WalkOptions {
   includeSkipped?: boolean;
   /** Never resolve symlinks: yield them as blocked (grep_files, to match ripgrep's default). */
   noFollow?: boolean;
+  /** Entries (by the path `walk` would open) to leave out entirely, a folder not entered: what the rules protect. */
+  skip?: (path: string) => boolean;
 }
 
 /**
@@ -229,6 +231,7 @@ export function* walk(root: string, options: WalkOptions): Generator<WalkEntry> 
       } else {
         entry = { rel: childRel, path: full, kind: d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other', isSymlink: false, isBlocked: false, depth: depth + 1 };
       }
+      if (options.skip?.(entry.path)) continue;
       yield entry;
       const skipped = SKIP_DIRS.has(lower) && !options.includeSkipped;
       if (entry.kind === 'dir' && !entry.isBlocked && !skipped && options.recursive && (options.maxDepth === undefined || depth + 1 < options.maxDepth)) {

@@ -34,6 +34,7 @@ export function createConfigurePluginTool(plugins: PluginManager): Tool {
       name: z.string().min(1).max(100).describe('The plugin name.'),
       config: z.record(z.string(), z.unknown()).describe('Settings to change, e.g. {"base_url": "http://127.0.0.1:8000/v1"}.'),
     }),
+    kind: 'config',
     category: 'config',
     // A plugin's secret fields (an API key …) are sealed like set_secret's value.
     secretPaths: (args) => (typeof args.name === 'string' ? plugins.secretFieldsOf(args.name).map((f) => ['config', f]) : []),

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { maxLabel, truncateLabel, type LabelLength } from '../../../../shared/labels';
-import type { ToolArgs } from '../tool';
+import type { ProtectedPaths, ToolArgs } from '../tool';
 
 /** A path argument: non-empty, no NUL (refused at normalization, before the gate, with a message for the model). */
 export const pathString = () => z.string().min(1).refine((v) => !v.includes('\0'), 'must not contain a NUL character');
@@ -16,6 +16,31 @@ export const PATH_ALIASES = { file_path: 'path', filepath: 'path', file: 'path',
 export function pathArg(args: ToolArgs): string | null {
   const value = args.path;
   return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/**
+ * A walk's record of what it left out because a rule or guard protects it (docs/approval.md "Walks skip what is
+ * protected"): `skip` for `walk` (or a search engine's results), `note` the sentence for the result, or null.
+ * `note(true)` also speaks when nothing was met on the way but protected places exist under the root: a search by
+ * ripgrep only reports files with matches, so this keeps both engines' answers the same.
+ */
+export function leftOut(root: string, policy: ProtectedPaths | undefined): { skip: (path: string) => boolean; note: (evenIfNoneMet?: boolean) => string | null } | null {
+  if (!policy) return null;
+  const skipped: string[] = [];
+  return {
+    skip(path) {
+      if (!policy.excludes(path)) return false;
+      skipped.push(path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path);
+      return true;
+    },
+    note(evenIfNoneMet = false) {
+      if (skipped.length === 0 && !evenIfNoneMet) return null;
+      const places = policy.describeUnder(root);
+      if (skipped.length === 0 && places.length === 0) return null;
+      const named = places.length ? places.slice(0, 5).join(', ') + (places.length > 5 ? `, and ${places.length - 5} more` : '') : skipped.slice(0, 5).join(', ');
+      return `[some paths were left out because a rule or guard protects them: ${named}]`;
+    },
+  };
 }
 
 /** `name \`detail\``, truncated to the label budget. */

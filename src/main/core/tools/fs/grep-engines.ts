@@ -62,9 +62,9 @@ function compareParts(pa: readonly string[], pb: readonly string[]): number {
   return pa.length - pb.length;
 }
 
-export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, matcher: Matcher, signal: AbortSignal): AsyncGenerator<FileMatches> {
+export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, matcher: Matcher, signal: AbortSignal, skip?: (path: string) => boolean): AsyncGenerator<FileMatches> {
   const wanted = q.glob ? globMatcher(q.glob) : null;
-  const candidates = isFile ? [{ rel: root.slice(root.lastIndexOf('/') + 1), path: root, kind: 'file' as const, isBlocked: false, isSymlink: false }] : walk(root, { recursive: true, noFollow: true });
+  const candidates = isFile ? [{ rel: root.slice(root.lastIndexOf('/') + 1), path: root, kind: 'file' as const, isBlocked: false, isSymlink: false }] : walk(root, { recursive: true, noFollow: true, ...(skip ? { skip } : {}) });
   const reader = new SearchReader();
   let last = Date.now();
   for (const entry of candidates) {

@@ -18,7 +18,7 @@ import { defineTool } from '../define-tool';
 import { isGuardedHardLink, kindAt, SearchReader } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
-import { label, PATH_ALIASES, pathString, plural } from './common';
+import { label, leftOut, PATH_ALIASES, pathString, plural } from './common';
 import { findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, ripgrepEngine, type FileMatches, type GrepQuery } from './grep-engines';
 import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, splitForSearch } from './search-engine';
 
@@ -43,7 +43,7 @@ export interface GrepFilesDeps {
   ripgrepPath?: string | null;
 }
 
-async function* engineResults(rgPath: string | null, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal): AsyncGenerator<FileMatches> {
+async function* engineResults(rgPath: string | null, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, skip?: (path: string) => boolean): AsyncGenerator<FileMatches> {
   const matcher = compileMatcher(q.pattern, q.caseInsensitive); // validates the pattern for both engines
   if (rgPath) {
     const hits = await ripgrepEngine(rgPath, root, isFile, q, signal);
@@ -52,7 +52,25 @@ async function* engineResults(rgPath: string | null, root: string, isFile: boole
       return;
     }
   }
-  yield* jsEngine(root, isFile, q, matcher, signal);
+  yield* jsEngine(root, isFile, q, matcher, signal, skip);
+}
+
+/**
+ * Whether a hit lies in what a rule or guard protects: the file or any folder between it and the root. ripgrep walks
+ * by itself, so its hits are filtered here (the JS engine's walk never enters those folders); folders are judged once.
+ */
+function protectedHitFilter(root: string, skip: (path: string) => boolean): (path: string) => boolean {
+  const folders = new Map<string, boolean>();
+  const folderCovered = (dir: string): boolean => {
+    if (dir === root || !dir.startsWith(`${root}/`)) return false;
+    let covered = folders.get(dir);
+    if (covered === undefined) {
+      covered = folderCovered(dir.slice(0, dir.lastIndexOf('/'))) || skip(dir);
+      folders.set(dir, covered);
+    }
+    return covered;
+  };
+  return (path) => folderCovered(path.slice(0, path.lastIndexOf('/'))) || skip(path);
 }
 
 export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
@@ -81,8 +99,11 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       const end = a.offset + a.limit;
       const query: GrepQuery = { pattern: a.pattern, caseInsensitive: a.case_insensitive, glob: a.glob, countsOnly: a.output_mode !== 'content' };
       const reader = new SearchReader();
-      outer: for await (const hit of engineResults(rgPath, g.real, kind === 'file', query, signal)) {
+      const left = kind === 'dir' ? leftOut(g.real, ctx.protectedPaths) : null;
+      const isProtected = left ? protectedHitFilter(g.real, left.skip) : null;
+      outer: for await (const hit of engineResults(rgPath, g.real, kind === 'file', query, signal, left?.skip)) {
         if (isGuardedHardLink(hit.path, g)) continue; // a second name of a secrets/ or data-folder file
+        if (isProtected?.(hit.path)) continue;
         // A further file with matches after a full page: that is what "more exist" means.
         if (total >= end) {
           hasMore = true;
@@ -121,14 +142,16 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
 
       const unit = a.output_mode === 'content' ? 'matching line' : 'file';
       const shown = a.output_mode === 'content' ? total - a.offset : entries.length;
+      const note = left?.note(true);
+      const withNote = (text: string) => (note ? `${text}\n${note}` : text);
       if (shown <= 0) {
         const where = `/${a.pattern}/${a.case_insensitive ? 'i' : ''} in ${g.display}${a.glob ? ` (files matching ${a.glob})` : ''}`;
-        return a.offset > 0 ? `No more matches for ${where} after offset ${a.offset}.` : `No matches for ${where}.`;
+        return withNote(a.offset > 0 ? `No more matches for ${where} after offset ${a.offset}.` : `No matches for ${where}.`);
       }
       const footer = hasMore
         ? `[${plural(shown, unit)} shown from offset ${a.offset}; more exist: call grep_files again with offset=${a.offset + shown}]`
         : `[${plural(shown, unit)}${a.offset > 0 ? ` from offset ${a.offset}` : ''}; end of results]`;
-      return `${entries.join('\n')}\n${footer}`;
+      return withNote(`${entries.join('\n')}\n${footer}`);
     },
   });
 }

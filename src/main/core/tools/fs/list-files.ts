@@ -9,7 +9,7 @@ import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
 import { kindAt, SKIP_DIRS, walk } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
-import { label, PATH_ALIASES, pathString } from './common';
+import { label, leftOut, PATH_ALIASES, pathString } from './common';
 
 export const DEFAULT_LIST_LIMIT = 1000;
 export const MAX_LIST_LIMIT = 10_000;
@@ -37,7 +37,8 @@ export const listFilesTool = defineTool({
     if (kind !== 'dir') throw new ToolError(`${g.display} is not a folder; use read_file for files.`);
     const out: string[] = [];
     let isCut = false;
-    for (const e of walk(g.real, { recursive: a.recursive, ...(a.max_depth ? { maxDepth: a.max_depth } : {}) })) {
+    const left = leftOut(g.real, ctx.protectedPaths);
+    for (const e of walk(g.real, { recursive: a.recursive, ...(a.max_depth ? { maxDepth: a.max_depth } : {}), ...(left ? { skip: left.skip } : {}) })) {
       if (out.length >= a.limit) {
         isCut = true;
         break;
@@ -47,9 +48,10 @@ export const listFilesTool = defineTool({
       else if (e.kind === 'dir') out.push(`${e.rel}/${e.isSymlink ? ' (symlink)' : ''}${a.recursive && SKIP_DIRS.has(name.toLowerCase()) ? ' (not listed)' : ''}`);
       else out.push(`${e.rel}${e.isSymlink ? ' (symlink)' : ''}${e.kind === 'other' ? ' (special file)' : ''}`);
     }
-    if (out.length === 0) return `${g.display} is empty.`;
+    const note = left?.note() ?? null;
+    if (out.length === 0) return note ? `${g.display} has nothing to show.\n${note}` : `${g.display} is empty.`;
     const count = `${out.length} ${out.length === 1 ? 'entry' : 'entries'}`;
     const footer = isCut ? `[first ${count} shown; raise limit or list a subfolder]` : `[${count}]`;
-    return `${out.join('\n')}\n${footer}`;
+    return `${out.join('\n')}\n${footer}${note ? `\n${note}` : ''}`;
   },
 });

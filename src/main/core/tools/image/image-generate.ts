@@ -113,6 +113,7 @@ export function createImageGenerateTool(plugins: PluginManager): Tool {
       'Generate images from a text prompt with a configured image provider (see image_generate_providers_list). ' +
       'The images are saved under images/ in the working directory; the result lists their paths.',
     input,
+    kind: 'other',
     category: 'config',
     describe: (a, length) => label(TN.IMAGE_GENERATE, a.prompt, length),
     // The registry's direct path (no bespoke stop); `run` below is what the session uses.
@@ -142,6 +143,7 @@ export function createImageProvidersListTool(plugins: PluginManager): Tool {
     name: TN.IMAGE_GENERATE_PROVIDERS_LIST,
     description: 'List the image providers image_generate can use (name, title, model). Empty when none is set up.',
     input: z.object({}),
+    kind: 'read',
     category: 'introspection',
     isIdempotent: true,
     execute() {

@@ -26,6 +26,9 @@ export function toolsWithMcp(registry: ToolRegistry, mcp: McpCallDeps): ToolsPor
     describeCall: (name: string, args: ToolArgs, length: LabelLength) => registry.describeCall(name, args, length),
     targetPath: (name: string, args: ToolArgs) => registry.targetPath(name, args),
     categoryOf: (name: string): ToolCategory | null => registry.categoryOf(name),
+    // An MCP tool declares nothing we can trust about its effect: kind `other`; its arguments go as sent.
+    kindOf: (name: string) => registry.kindOf(name) ?? (isMcp(name) ? 'other' : null),
+    normalize: (name: string, args: ToolArgs, workingDir: string) => registry.normalize(name, args, workingDir),
     isIdempotent: (name: string) => registry.isIdempotent(name),
     openaiDefinitions: (): OpenAiToolDefinition[] => registry.openaiDefinitions(),
   };
