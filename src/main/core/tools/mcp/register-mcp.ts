@@ -34,6 +34,7 @@ export function createRegisterMcpTool(mcp: McpServices): Tool {
       'Register (or replace) an MCP server. It does not start by itself: the person reviews the full command and trusts it in Settings → MCP; ' +
       'after that, activate it with activate_tools(["<name>"]) to get its tools. Replacing a server the person trusted withdraws that trust.',
     input,
+    kind: 'config',
     category: 'config',
     describe: (a, length) => label(TN.REGISTER_MCP, `${a.name}: ${commandLine(a)}`, length),
     async executeAsync(a) {
@@ -54,6 +55,7 @@ export function createDeleteMcpTool(mcp: McpServices): Tool {
     name: TN.DELETE_MCP,
     description: 'Permanently remove an MCP server: it is stopped, and its configuration, tool approvals and stored credential are deleted. To pause a server instead, use toggle_item.',
     input: z.object({ name: McpServerNameSchema.describe('The server to delete.') }),
+    kind: 'config',
     category: 'config',
     describe: (a, length) => label(TN.DELETE_MCP, a.name, length),
     async executeAsync({ name }) {

@@ -41,6 +41,7 @@ export function createToggleItemTool(togglers: ItemTogglers): Tool {
       name: z.string().min(1).max(200).describe('Its name (see list_items).'),
       enabled: z.boolean().describe('true to enable, false to disable.'),
     }),
+    kind: 'config',
     category: 'config',
     describe: (a, length) => label(TN.TOGGLE_ITEM, `${a.enabled ? 'enable' : 'disable'} ${a.kind} ${a.name}`, length),
     async executeAsync({ kind, name, enabled }) {
