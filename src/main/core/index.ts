@@ -29,6 +29,8 @@ import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, typ
 import { createMcpConfigTools, toolsWithMcp } from './tools/mcp/index';
 import { outlinePool } from './tools/outline/outline-pool';
 import { sweepStaleTempFiles } from './tools/_policy/temp-sweep';
+import { createViewerHandlers } from './viewer/viewer-handlers';
+import { ViewerService } from './viewer/viewer-service';
 
 export interface Core {
   readonly config: CoreConfig;
@@ -42,6 +44,8 @@ export interface Core {
   readonly sessions: SessionManager;
   readonly mcp: McpServices;
   readonly handlers: BridgeHandlers;
+  /** The viewer's handles and file routes (both shapes serve `/viewer/file/<handle>` through it). */
+  readonly viewer: ViewerService;
   /** Starts background work (resume of interrupted turns) once the shell can forward events. */
   start(): void;
   dispose(): Promise<void>;
@@ -98,6 +102,19 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     requestRestart, log, onToolsOffered: (offered) => discovery.observe(offered, (name) => tools.categoryOf(name)),
   });
 
+  const viewer = new ViewerService({
+    dataDir: config.dataDir,
+    workspaceDir: config.workspaceDir,
+    workingDirOf: (sessionId) => {
+      if (sessionId === undefined) return config.workspaceDir;
+      try {
+        return sessions.workingDir(sessionId);
+      } catch {
+        return config.workspaceDir; // an unknown session: the workspace, the narrowest sensible default
+      }
+    },
+  });
+
   const handlers: BridgeHandlers = {
     ...createAppHandlers(config, events),
     ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery, mcpTools: () => mcp.manager.allTools() }), db, sessions, categoryOf: (name) => tools.categoryOf(name), tools }),
@@ -105,6 +122,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
     ...createPluginHandlers({ plugins, secrets }),
     ...createChatHandlers(sessions, events),
+    ...createViewerHandlers(viewer),
   };
   assertHandlersMatchContract(handlers);
 
@@ -120,6 +138,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     sessions,
     mcp,
     handlers,
+    viewer,
     start() {
       mcp.manager.startAll(); // in the background: launch never waits for a server
       // Temp files of a write_file the previous run died in (tools/_policy/temp-sweep.ts); in the background.

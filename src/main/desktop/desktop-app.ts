@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { eventFamilies } from '../../shared/contract/index';
 import { resolveDataDir } from '../core/config';
 import { createCore, type Core } from '../core/index';
-import { serveAppRequest } from './app-protocol';
+import { PREVIEW_SCHEME, serveAppRequest, servePreviewRequest, usePreviewScheme } from './app-protocol';
 import { appMenuTemplate } from './app-menu';
 import type { BrowserWindowLike, ElectronLike } from './electron-like';
 import { registerBridge } from './ipc-registrar';
@@ -87,7 +87,9 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
       log,
     });
 
-  e.protocol.handle('app', (request) => serveAppRequest(options.rendererDir, request.url));
+  usePreviewScheme(core.viewer);
+  e.protocol.handle('app', (request) => serveAppRequest(options.rendererDir, request.url, core.viewer));
+  e.protocol.handle(PREVIEW_SCHEME, (request) => servePreviewRequest(core.viewer, request.url));
   denyPermissions(e.session.defaultSession);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, openExternal, log));
   disposers.push(registerBridge(e.ipcMain, core.handlers, log));

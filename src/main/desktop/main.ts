@@ -5,12 +5,17 @@
 import * as electron from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PREVIEW_SCHEME } from './app-protocol';
 import { startDesktop } from './desktop-app';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const log = (message: string, error?: unknown) => console.error(`[desktop] ${message}`, error ?? '');
 
-electron.protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+electron.protocol.registerSchemesAsPrivileged([
+  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  // The viewer's HTML preview origin (docs/viewer.md): standard so it has an origin of its own, never the app's.
+  { scheme: PREVIEW_SCHEME, privileges: { standard: true, secure: true } },
+]);
 
 startDesktop({
   electron,

@@ -31,6 +31,8 @@ export function hardenWebContents(contents: WebContents, openExternal: (url: str
   });
   contents.on('will-frame-navigate', (event) => {
     if (event.isMainFrame && !isAppUrl(event.url)) event.preventDefault();
+    // The only subframe is the viewer's HTML preview: it may navigate within its own scheme, nowhere else.
+    else if (!event.isMainFrame && !event.url.startsWith('skald-preview://')) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => {
     event.preventDefault();

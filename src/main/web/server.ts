@@ -14,6 +14,8 @@ import { buildCsp } from '../core/security/csp';
 import { checkAccess, TOKEN_COOKIE } from './access';
 import { readStatic } from '../core/http/static-files';
 import { ClientFrameSchema, type ServerFrame } from './wire';
+import { startPreviewServer, sendReply } from './viewer-routes';
+import { FILE_ROUTE } from '../core/viewer/viewer-service';
 
 export interface WebServerOptions {
   core: Core;
@@ -36,6 +38,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const token = options.token ?? randomBytes(24).toString('base64url');
   const log = options.log ?? ((m, e) => console.error(`[web] ${m}`, e ?? ''));
   let port = 0;
+  // The HTML preview's own origin: a second loopback port (docs/viewer.md "HTML").
+  const preview = await startPreviewServer(options.core.viewer, log);
 
   const http = createServer((req, res) => {
     void handleHttp(req, res).catch((error) => {
@@ -55,6 +59,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return;
     }
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path.startsWith(FILE_ROUTE)) {
+      sendReply(res, req.method, options.core.viewer.serveFile(path));
+      return;
+    }
     const file = await readStatic(options.rendererDir, path);
     if (!file) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
@@ -62,7 +70,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     const headers: Record<string, string | string[]> = {
       'content-type': file.type,
-      'content-security-policy': buildCsp(),
+      'content-security-policy': buildCsp({ previewOrigin: preview.origin }),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
@@ -124,6 +132,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     async close() {
       for (const client of wss.clients) client.terminate();
       wss.close();
+      await preview.close();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };

@@ -17,7 +17,7 @@ import { SessionDirectory } from './components/WorkingDirectory';
 import { chat } from './stores/chat-store';
 import { createSession, modelsChanged, openCreatedSession, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
 import { startTheme } from './stores/theme';
-import { showInViewer } from './stores/viewer-store';
+import { showInViewer, viewerFileChanged } from './stores/viewer-store';
 import './theme.css';
 
 type Info = Awaited<ReturnType<typeof skald.app.info>>;
@@ -48,7 +48,10 @@ export function App() {
       if (event.type === 'new_session') void openCreatedSession(event.session_id);
       if (event.type === 'turn_running' || event.type === 'user_message') void refreshSessions();
     });
-    const offViewer = skald.on.viewer((event) => showInViewer(event.path, event.tool_call_id));
+    const offViewer = skald.on.viewer((event) => {
+      if (event.type === 'open_file') showInViewer(event.path, event.tool_call_id, { sessionId: sessionsStore.getState().activeId });
+      else viewerFileChanged(event.handle);
+    });
     // The badge: refreshed on every Inbox event and every 10 s (reference-facts.md §7).
     const badge = () => void skald.inbox.list({}).then((i) => setWaiting(i.total), () => {});
     badge();

@@ -7,13 +7,19 @@ import { approvals } from '../stores/approvals';
 import { chat } from '../stores/chat-store';
 import { refreshSessions, sessionsStore } from '../stores/sessions-store';
 import { Composer } from './Composer';
+import { openInViewer } from '../stores/viewer-store';
+import { lineOfToolCall } from './viewer/tool-range';
 import { MessageList } from './MessageList';
 import { ModelPicker } from './ModelPicker';
 import { WorkingDirectory } from './WorkingDirectory';
 import type { ToolCardActions } from './ToolCardView';
 
 const actions: ToolCardActions = {
-  openPath: (path, toolCallId) => void skald.viewer.open({ path, toolCallId }),
+  // A renderer-local action (docs/viewer.md): the tab opens at once, at the line the call names if any.
+  openPath: (path, toolCallId) => {
+    const card = chat.store.getState().messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === toolCallId);
+    openInViewer(path, { toolCallId, sessionId: chat.store.getState().sessionId, line: card ? lineOfToolCall(card) : null });
+  },
   rerun: (card: ToolCard) => {
     const sessionId = chat.store.getState().sessionId;
     if (sessionId !== null) void skald.chat.rerunTool({ sessionId, toolCallId: card.tool_call_id });

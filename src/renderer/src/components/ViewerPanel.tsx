@@ -1,18 +1,99 @@
 /**
- * The viewer's panel: it receives the open-file requests (a clicked tool path, `show_file_to_user`). Rendering
- * of each file kind belongs to the viewer's own module; here it shows which file was asked for.
+ * The viewer beside the chat (docs/viewer.md "Tabs"): one tab per file (reused by path), closable, with
+ * keyboard shortcuts; the panel is resized by dragging its left edge and can be maximized over the chat.
+ * Shortcuts: Alt+W closes the tab, Alt+] / Alt+[ (or Alt+PageDown / Alt+PageUp) switch tabs, Alt+M maximizes,
+ * Escape leaves the maximized view. A path typed into the bar opens in a new tab.
  */
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import { closeViewer, viewerStore } from '../stores/viewer-store';
+import { sessionsStore } from '../stores/sessions-store';
+import { skald } from '../bridge/skald';
+import { activateTab, closeTab, closeViewer, cycleTab, onReleaseHandle, openInViewer, setViewerWidth, toggleMaximized, viewerStore } from '../stores/viewer-store';
+import { FileView } from './viewer/FileView';
+import './viewer/viewer.css';
+
+onReleaseHandle((handle) => void skald.viewer.release({ handle }).catch(() => {}));
+
+function useShortcuts(isOpen: boolean): void {
+  useEffect(() => {
+    if (!isOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      const { activeId, isMaximized } = viewerStore.getState();
+      if (e.key === 'Escape' && isMaximized) {
+        toggleMaximized();
+        return;
+      }
+      if (!e.altKey || e.ctrlKey || e.metaKey) return;
+      const key = e.key.toLowerCase();
+      if (key === 'w' && activeId) closeTab(activeId);
+      else if (key === ']' || e.key === 'PageDown') cycleTab(1);
+      else if (key === '[' || e.key === 'PageUp') cycleTab(-1);
+      else if (key === 'm') toggleMaximized();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [isOpen]);
+}
 
 export function ViewerPanel() {
-  const { path } = useStore(viewerStore);
-  if (!path) return null;
+  const { tabs, activeId, width, isMaximized } = useStore(viewerStore);
+  const [typed, setTyped] = useState('');
+  const drag = useRef<{ x: number; width: number } | null>(null);
+  useShortcuts(tabs.length > 0);
+  if (tabs.length === 0) return null;
+  const active = tabs.find((t) => t.id === activeId) ?? tabs[0]!;
+
+  const onPointerDown = (e: React.PointerEvent) => {
+    drag.current = { x: e.clientX, width };
+    e.currentTarget.setPointerCapture(e.pointerId);
+  };
+  const onPointerMove = (e: React.PointerEvent) => {
+    if (drag.current) setViewerWidth(Math.min(window.innerWidth - 320, drag.current.width + drag.current.x - e.clientX));
+  };
+
   return (
-    <aside className="viewer" data-testid="viewer">
+    <aside className={`viewer ${isMaximized ? 'maximized' : ''}`} data-testid="viewer" style={isMaximized ? undefined : { width }}>
+      {!isMaximized && (
+        <div className="viewer-resize" role="separator" aria-label="Resize the viewer" onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={() => (drag.current = null)} />
+      )}
+      <div className="viewer-tabs" role="tablist">
+        {tabs.map((t) => (
+          <div key={t.id} role="tab" aria-selected={t.id === active.id} className={`viewer-tab ${t.id === active.id ? 'active' : ''}`} data-testid="viewer-tab" title={t.absolute ?? t.path} onClick={() => activateTab(t.id)}>
+            <span className="viewer-tab-title">{t.title}</span>
+            <button
+              className="viewer-tab-close"
+              aria-label={`Close ${t.title}`}
+              onClick={(e) => {
+                e.stopPropagation();
+                closeTab(t.id);
+              }}
+            >
+              ×
+            </button>
+          </div>
+        ))}
+      </div>
       <div className="viewer-head">
-        <span className="viewer-path" data-testid="viewer-path">{path}</span>
-        <button onClick={closeViewer} aria-label="Close viewer">×</button>
+        <span className="viewer-path" data-testid="viewer-path" title={active.absolute ?? active.path}>
+          <bdi>{active.absolute ?? active.path}</bdi>
+        </span>
+        <form
+          className="viewer-open"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (typed.trim()) openInViewer(typed.trim(), { sessionId: sessionsStore.getState().activeId });
+            setTyped('');
+          }}
+        >
+          <input value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Open a path…" aria-label="Open a path" data-testid="viewer-open-path" />
+        </form>
+        <button onClick={toggleMaximized} aria-label={isMaximized ? 'Restore the viewer' : 'Maximize the viewer'} title="Alt+M">{isMaximized ? '⤡' : '⤢'}</button>
+        <button onClick={closeViewer} aria-label="Close viewer" title="Close every tab">×</button>
+      </div>
+      <div className="viewer-body">
+        <FileView key={active.id} tab={active} />
       </div>
     </aside>
   );

@@ -30,6 +30,14 @@ const HTTP = /^https?:\/\//i;
 /** The attribute a placeholder keeps its image URL in; stripped from the model's own HTML (data attributes off). */
 export const REMOTE_IMAGE_ATTR = 'data-remote-src';
 
+/** Set by the post-pass only (the model's data attributes are stripped): a relative file reference to open. */
+export const VIEWER_PATH_ATTR = 'data-viewer-path';
+
+/** A reference with no scheme and no host (`notes/a.md`, `../b.png`): a file next to the document. */
+export function isRelativeRef(ref: string): boolean {
+  return ref !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(ref) && !ref.startsWith('//') && !ref.startsWith('\\\\');
+}
+
 function imagePlaceholder(img: Element): Element | null {
   const src = (img.getAttribute('src') ?? '').trim();
   if (SAFE_DATA_IMAGE.test(src)) {
@@ -53,6 +61,8 @@ function imagePlaceholder(img: Element): Element | null {
     placeholder.textContent = `Image${alt ? `: ${alt}` : ''} — click to load from ${host}`;
   } else {
     placeholder.textContent = `[image${alt ? `: ${alt}` : ''} not shown]`;
+    // A local image next to the document: the viewer opens it on click (docs/viewer.md "Markdown").
+    if (isRelativeRef(src)) placeholder.setAttribute(VIEWER_PATH_ATTR, src);
   }
   return placeholder;
 }
@@ -63,6 +73,8 @@ function fixLink(a: Element): void {
     a.setAttribute('target', '_blank');
     a.setAttribute('rel', 'noopener noreferrer');
   } else if (!href.startsWith('#') && !/^mailto:/i.test(href)) {
+    // A relative link names a file: the viewer opens it (docs/viewer.md "Markdown"); it is never navigated.
+    if (isRelativeRef(href)) a.setAttribute(VIEWER_PATH_ATTR, href);
     a.removeAttribute('href');
   }
 }
@@ -89,7 +101,7 @@ export function sanitizeHtml(html: string): string {
   // Belt and braces: no attribute anywhere may name a remote URL except a link's href and our placeholder's.
   for (const el of fragment.querySelectorAll('*')) {
     for (const name of el.getAttributeNames()) {
-      if ((el.tagName === 'A' && name === 'href') || name === REMOTE_IMAGE_ATTR || (el.tagName === 'IMG' && name === 'src')) continue;
+      if ((el.tagName === 'A' && name === 'href') || name === REMOTE_IMAGE_ATTR || name === VIEWER_PATH_ATTR || (el.tagName === 'IMG' && name === 'src')) continue;
       if (/(^|[\s"'(,])(https?:)?\/\//i.test(el.getAttribute(name) ?? '') && name !== 'title' && name !== 'alt') el.removeAttribute(name);
     }
   }

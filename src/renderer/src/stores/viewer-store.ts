@@ -1,18 +1,165 @@
-/** Which file the viewer shows; opened by a clicked tool path or `show_file_to_user` (open_file event). */
+/**
+ * The viewer's view state (docs/viewer.md "Tabs"): open tabs (one per file, reused by path), the active tab, the
+ * panel's width and whether it is maximized. The files themselves live in the core; a tab holds the path it was
+ * opened with and, once resolved, the file's absolute path so that a second open of the same file reuses it.
+ */
 import { createStore } from 'zustand/vanilla';
 
-export interface ViewerState {
-  path: string | null;
+export interface ViewerTab {
+  id: string;
+  /** As asked (a tool card's path, a typed path, a link). */
+  path: string;
+  /** Known once resolved: what tabs are reused by. */
+  absolute: string | null;
+  title: string;
+  sessionId: number | null;
   toolCallId: string | null;
-  openedAt: number;
+  /** Handle of the file whose link opened this one (relative paths resolve against its folder). */
+  relativeTo: string | null;
+  /** Line to reveal (a tool call that names a range). */
+  line: number | null;
+  /** Bumped to reload the tab (live reload, retry). */
+  reloadKey: number;
+  /** The person said yes to a file outside the working directory. */
+  allowOutside: boolean;
+  /** The handle the tab holds now; let go of when the tab closes or resolves again. */
+  handle: string | null;
 }
 
-export const viewerStore = createStore<ViewerState>(() => ({ path: null, toolCallId: null, openedAt: 0 }));
+export interface ViewerState {
+  tabs: ViewerTab[];
+  activeId: string | null;
+  width: number;
+  isMaximized: boolean;
+}
 
-export function showInViewer(path: string, toolCallId: string | null): void {
-  viewerStore.setState({ path, toolCallId, openedAt: Date.now() });
+export const MIN_WIDTH = 320;
+const initial: ViewerState = { tabs: [], activeId: null, width: 560, isMaximized: false };
+export const viewerStore = createStore<ViewerState>(() => ({ ...initial }));
+
+let nextId = 1;
+
+export interface OpenOptions {
+  sessionId?: number | null;
+  toolCallId?: string | null;
+  relativeTo?: string | null;
+  line?: number | null;
+}
+
+function titleOf(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+}
+
+export function openInViewer(path: string, options: OpenOptions = {}): string {
+  const state = viewerStore.getState();
+  const same = state.tabs.find((t) => (t.path === path && t.relativeTo === (options.relativeTo ?? null)) || (t.absolute !== null && t.absolute === path));
+  if (same) {
+    const updated: ViewerTab = { ...same, line: options.line ?? same.line, toolCallId: options.toolCallId ?? same.toolCallId };
+    viewerStore.setState({ tabs: state.tabs.map((t) => (t.id === same.id ? updated : t)), activeId: same.id });
+    return same.id;
+  }
+  const tab: ViewerTab = {
+    id: `tab-${nextId++}`,
+    path,
+    absolute: null,
+    title: titleOf(path),
+    sessionId: options.sessionId ?? null,
+    toolCallId: options.toolCallId ?? null,
+    relativeTo: options.relativeTo ?? null,
+    line: options.line ?? null,
+    reloadKey: 0,
+    allowOutside: false,
+    handle: null,
+  };
+  viewerStore.setState({ tabs: [...state.tabs, tab], activeId: tab.id });
+  return tab.id;
+}
+
+/**
+ * After resolving: the tab remembers its file by absolute path (so a link's tab no longer needs the tab it came
+ * from), and a tab that turns out to be a file already open elsewhere folds into that tab. Returns the handle
+ * the tab held before (the caller lets go of it).
+ */
+export function tabResolved(id: string, absolute: string, title: string, handle: string): void {
+  const state = viewerStore.getState();
+  const duplicate = state.tabs.find((t) => t.id !== id && t.absolute === absolute);
+  if (duplicate) {
+    viewerStore.setState({ tabs: state.tabs.filter((t) => t.id !== id), activeId: duplicate.id });
+    releaseHandle(handle);
+    return;
+  }
+  const tab = state.tabs.find((t) => t.id === id);
+  if (!tab) {
+    releaseHandle(handle); // closed while it was resolving
+    return;
+  }
+  if (tab.handle && tab.handle !== handle) releaseHandle(tab.handle);
+  viewerStore.setState({ tabs: state.tabs.map((t) => (t.id === id ? { ...t, absolute, title, handle, path: absolute, relativeTo: null } : t)) });
+}
+
+/** Set by the panel: tells the core a handle is no longer needed. */
+let releaseHandle: (handle: string) => void = () => {};
+export function onReleaseHandle(release: (handle: string) => void): void {
+  releaseHandle = release;
+}
+
+export function updateTab(id: string, patch: Partial<Pick<ViewerTab, 'allowOutside' | 'line'>>): void {
+  viewerStore.setState((s) => ({ tabs: s.tabs.map((t) => (t.id === id ? { ...t, ...patch } : t)) }));
+}
+
+export function reloadTab(id: string): void {
+  viewerStore.setState((s) => ({ tabs: s.tabs.map((t) => (t.id === id ? { ...t, reloadKey: t.reloadKey + 1 } : t)) }));
+}
+
+export function activateTab(id: string): void {
+  if (viewerStore.getState().tabs.some((t) => t.id === id)) viewerStore.setState({ activeId: id });
+}
+
+/** Moves to the next (+1) or previous (-1) tab, wrapping around. */
+export function cycleTab(step: 1 | -1): void {
+  const { tabs, activeId } = viewerStore.getState();
+  if (tabs.length === 0) return;
+  const at = Math.max(0, tabs.findIndex((t) => t.id === activeId));
+  viewerStore.setState({ activeId: tabs[(at + step + tabs.length) % tabs.length]!.id });
+}
+
+export function closeTab(id: string): void {
+  const { tabs, activeId } = viewerStore.getState();
+  const at = tabs.findIndex((t) => t.id === id);
+  if (at < 0) return;
+  const rest = tabs.filter((t) => t.id !== id);
+  const handle = tabs[at]!.handle;
+  if (handle) releaseHandle(handle);
+  const nextActive = activeId !== id ? activeId : (rest[Math.min(at, rest.length - 1)]?.id ?? null);
+  viewerStore.setState({ tabs: rest, activeId: nextActive, isMaximized: rest.length ? viewerStore.getState().isMaximized : false });
+}
+
+export function setViewerWidth(width: number): void {
+  viewerStore.setState({ width: Math.max(MIN_WIDTH, Math.round(width)) });
+}
+
+export function toggleMaximized(): void {
+  viewerStore.setState((s) => ({ isMaximized: !s.isMaximized }));
+}
+
+/** The `open_file` event and a clicked tool path land here. */
+export function showInViewer(path: string, toolCallId: string | null, options: OpenOptions = {}): void {
+  openInViewer(path, { ...options, toolCallId });
 }
 
 export function closeViewer(): void {
-  viewerStore.setState({ path: null, toolCallId: null });
+  for (const t of viewerStore.getState().tabs) if (t.handle) releaseHandle(t.handle);
+  viewerStore.setState({ tabs: [], activeId: null, isMaximized: false });
+}
+
+/** For tests: back to no tabs. */
+export function resetViewerStore(): void {
+  viewerStore.setState({ ...initial });
+  nextId = 1;
+}
+
+/** A watched file changed: the tab holding its handle reloads (live reload keeps its scroll position). */
+export function viewerFileChanged(handle: string): void {
+  const tab = viewerStore.getState().tabs.find((t) => t.handle === handle);
+  if (tab) reloadTab(tab.id);
 }

@@ -1,0 +1,247 @@
+/**
+ * The viewer as a person uses it, in Chromium against the web shape (docs/viewer.md): each kind with a real
+ * fixture written into the workspace, opened the way the app opens files (`viewer:open`, as `show_file_to_user`
+ * does; a typed path; a link), screenshots in both colour schemes. Attacks are real: an SVG and an HTML page
+ * that try to run script and beacon to a local spy server, a Markdown file with a remote image, a secrets/ path.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { makePdf } from '../test/fixtures/viewer/make-pdf';
+import { startSpyServer, type SpyServer } from '../test/fixtures/viewer/spy-server';
+import { expect, screenshotPath, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+
+let app: WebApp;
+let spy: SpyServer;
+
+test.beforeEach(async () => {
+  app = await startWebApp();
+  spy = await startSpyServer();
+});
+
+test.afterEach(async () => {
+  await spy.close();
+  await stopWebApp(app);
+});
+
+function put(rel: string, content: string | Buffer): string {
+  const full = join(app.workspaceDir, rel);
+  mkdirSync(join(full, '..'), { recursive: true });
+  writeFileSync(full, content);
+  return full;
+}
+
+async function openFile(page: Page, path: string): Promise<void> {
+  await page.evaluate((p) => window.skald!.viewer.open({ path: p }), path);
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const scheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: screenshotPath(`viewer-${name}-${scheme}`) });
+  }
+  await page.emulateMedia({ colorScheme: 'dark' });
+}
+
+test('Markdown: sanitized, remote image not loaded, relative link opens a tab, outline', async ({ page }) => {
+  put('docs/guide.md', [
+    '# Guide',
+    '',
+    'Intro text with **bold** and a [relative link](other.md) and [a script link](javascript:alert(1)).',
+    '',
+    `![tracker](${spy.url}/pixel.png)`,
+    '',
+    `<img src="${spy.url}/raw.png" onerror="fetch('${spy.url}/onerror')">`,
+    '',
+    '<iframe srcdoc="<script>parent.alert(1)</script>"></iframe>',
+    '',
+    '<a href="file:///etc/passwd">passwd</a>',
+    '',
+    '## Setup',
+    '',
+    '```ts',
+    'const answer: number = 42;',
+    '```',
+    '',
+    '## Usage',
+    '',
+    '| a | b |',
+    '|---|---|',
+    '| 1 | 2 |',
+  ].join('\n'));
+  put('docs/other.md', '# Other page\n\nReached by a relative link.\n');
+  await page.goto(app.url);
+  await openFile(page, 'docs/guide.md');
+  const md = page.getByTestId('viewer-markdown');
+  await expect(md).toContainText('Intro text with bold');
+  await expect(page.getByTestId('viewer-outline')).toContainText('Setup');
+  await expect(md.locator('iframe, script, img[src^="http"]')).toHaveCount(0);
+  await expect(md.locator('a[href^="javascript"], a[href^="file"]')).toHaveCount(0);
+  await expect(md).toContainText('[image: tracker]');
+  await shoot(page, 'markdown');
+  await page.waitForTimeout(300);
+  expect(spy.hits).toEqual([]);
+
+  await md.getByText('relative link').click();
+  await expect(page.getByTestId('viewer-tab')).toHaveCount(2);
+  await expect(page.getByTestId('viewer-markdown')).toContainText('Reached by a relative link.');
+  // The same file again reuses its tab.
+  await openFile(page, 'docs/other.md');
+  await expect(page.getByTestId('viewer-tab')).toHaveCount(2);
+  await shoot(page, 'markdown-link');
+});
+
+test('source: a 50,000-line file in read-only Monaco, highlighted', async ({ page }) => {
+  const lines = Array.from({ length: 50_000 }, (_, i) => `export const value${i} = ${i}; // line ${i + 1}`);
+  put('src/big.ts', lines.join('\n'));
+  await page.goto(app.url);
+  await openFile(page, 'src/big.ts');
+  const code = page.getByTestId('viewer-code');
+  await expect(code).toHaveAttribute('data-ready', 'yes');
+  await expect(code.locator('.view-line').first()).toContainText('export const value0');
+  // Highlighted: the keyword has its own token colour class.
+  await expect(code.locator('.view-line span[class*="mtk"]').first()).toBeVisible();
+  // Read-only: typing does nothing.
+  await code.locator('.view-lines').click();
+  await page.keyboard.type('XYZ');
+  await expect(code).not.toContainText('XYZ');
+  await shoot(page, 'code');
+});
+
+test('images: raster with fit/actual, and an SVG whose script and onload never run', async ({ page }) => {
+  // A 2x2 PNG.
+  put('img/dot.png', Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64'));
+  put('img/evil.svg', `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120" onload="fetch('${spy.url}/svg-onload')">
+  <script>new Image().src='${spy.url}/svg-script'; parent.document.title='pwned';</script>
+  <rect width="200" height="120" fill="#4a8"/><text x="20" y="70" font-size="24" fill="#fff">Safe SVG</text></svg>`);
+  await page.goto(app.url);
+  await openFile(page, 'img/dot.png');
+  await expect(page.getByTestId('viewer-image')).toBeVisible();
+  await page.getByRole('button', { name: 'Actual size' }).click();
+  await expect(page.getByTestId('viewer-file')).toContainText('2 × 2');
+  await openFile(page, 'img/evil.svg');
+  const svg = page.getByTestId('viewer-image');
+  await expect(svg).toHaveAttribute('src', /^\/viewer\/file\//);
+  await expect.poll(() => svg.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(200);
+  await expect(page.locator('svg script')).toHaveCount(0); // never inlined into the page
+  await shoot(page, 'svg');
+  await page.waitForTimeout(300);
+  expect(spy.hits).toEqual([]);
+  expect(await page.title()).toBe('Skald');
+});
+
+test('PDF: pages render lazily, text is selectable, find works', async ({ page }) => {
+  put('papers/report.pdf', makePdf(12, (p) => (p === 7 ? 'The needle is on page seven' : `Report page ${p}`)));
+  await page.goto(app.url);
+  await openFile(page, 'papers/report.pdf');
+  await expect(page.getByTestId('pdf-pages')).toContainText('of 12');
+  const pdf = page.getByTestId('viewer-pdf');
+  await expect(pdf.locator('.page[data-page-number="1"] canvas')).toBeVisible();
+  await expect(pdf.locator('.page[data-page-number="1"] .textLayer')).toContainText('Report page 1');
+  // Lazy: the last page has no canvas until it is scrolled to.
+  await expect(pdf.locator('.page[data-page-number="12"] canvas')).toHaveCount(0);
+  await page.getByLabel('Find in PDF').fill('needle');
+  await page.getByRole('button', { name: 'Find', exact: true }).click();
+  await expect(page.getByTestId('pdf-found')).toContainText('1 of 1');
+  await expect(pdf.locator('.page[data-page-number="7"] .textLayer .highlight')).toBeVisible();
+  await shoot(page, 'pdf');
+});
+
+test('HTML: sandboxed scripts cannot reach the parent, cookies, storage or the network', async ({ page }) => {
+  put('site/index.html', `<!doctype html><html><head><title>Agent page</title>
+<link rel="prefetch" href="${spy.url}/prefetch">
+</head><body><h1>Agent-written page</h1><img src="pic.svg" width="60" alt="own folder image"><ul id="out"></ul>
+<form id="f" action="${spy.url}/form" method="post"><input name="x" value="1"></form>
+<img src="${spy.url}/beacon.png"><button id="go">navigate away</button>
+<script>
+  const out = document.getElementById('out');
+  const note = (name, fn) => { let r; try { r = 'ALLOWED ' + String(fn()); } catch (e) { r = 'blocked (' + e.name + ')'; } const li = document.createElement('li'); li.textContent = name + ': ' + r; out.appendChild(li); };
+  note('parent.document', () => window.parent.document.title);
+  note('parent.skald', () => window.parent.skald.app);
+  note('document.cookie', () => document.cookie);
+  note('localStorage', () => localStorage.setItem('k', 'v'));
+  note('window.open', () => { const w = window.open('${spy.url}/popup'); if (!w) throw { name: 'null window' }; return w; });
+  note('top.location', () => { window.top.location = '${spy.url}/top'; return 'set'; });
+  fetch('${spy.url}/fetch').then(() => note('fetch', () => 'sent'), () => note('fetch', () => { throw { name: 'rejected' }; }));
+  try { document.getElementById('f').submit(); } catch (e) {}
+  document.getElementById('go').onclick = () => { location.href = '${spy.url}/navigate'; };
+</script></body></html>`);
+  put('site/pic.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="60"><circle cx="30" cy="30" r="28" fill="#e94"/></svg>');
+  await page.goto(app.url);
+  const before = page.url();
+  await openFile(page, 'site/index.html');
+  const frameEl = page.getByTestId('viewer-html-frame');
+  await expect(frameEl).toHaveAttribute('sandbox', 'allow-scripts');
+  const frame = page.frameLocator('[data-testid="viewer-html-frame"]');
+  await expect(frame.locator('h1')).toContainText('Agent-written page');
+  await expect(frame.locator('#out')).toContainText('document.cookie: blocked');
+  await expect(frame.locator('#out')).toContainText('localStorage: blocked');
+  await expect(frame.locator('#out')).toContainText('parent.document: blocked');
+  await expect(frame.locator('#out')).toContainText('parent.skald: blocked');
+  await expect(frame.locator('#out')).toContainText('window.open: blocked');
+  await expect(frame.locator('#out')).toContainText('fetch: blocked');
+  await expect.poll(() => frame.locator('img[alt="own folder image"]').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(60);
+  await page.waitForTimeout(500);
+  await shoot(page, 'html');
+  // Image, fetch, form, prefetch, popup and top navigation did not even open a connection.
+  expect(spy.connections).toBe(0);
+  // The frame navigating itself to another origin is refused by the app's frame-src: no request arrives
+  // (Chromium may open a bare TCP connection first; docs/viewer.md "Known limits").
+  await frame.locator('#go').click();
+  await page.waitForTimeout(500);
+  expect(spy.hits).toEqual([]);
+  expect(page.url()).toBe(before);
+  expect(await page.title()).toBe('Skald');
+  await page.getByRole('button', { name: 'Source' }).click();
+  await expect(page.getByTestId('viewer-code')).toHaveAttribute('data-ready', 'yes');
+});
+
+test('refusals: a secrets/ path, a file outside the working directory asks first, a FIFO, a missing file', async ({ page }) => {
+  put('secrets/api.txt', 'sk-live-123');
+  const outsideDir = join(app.dataDir, '..', `skald-outside-${Date.now()}`);
+  mkdirSync(outsideDir, { recursive: true });
+  writeFileSync(join(outsideDir, 'note.txt'), 'outside note');
+  execFileSync('mkfifo', [join(app.workspaceDir, 'pipe')]);
+  await page.goto(app.url);
+
+  await openFile(page, 'secrets/api.txt');
+  await expect(page.getByTestId('viewer-error')).toContainText('secrets/ folder');
+  await expect(page.getByTestId('viewer-error')).toHaveAttribute('data-code', 'refused');
+  await shoot(page, 'secrets-refused');
+
+  await openFile(page, join(outsideDir, 'note.txt'));
+  await expect(page.getByTestId('viewer-confirm')).toContainText('outside this session');
+  await shoot(page, 'outside-confirm');
+  await page.getByRole('button', { name: 'Show it' }).click();
+  await expect(page.getByTestId('viewer-code')).toContainText('outside note');
+
+  await openFile(page, 'pipe');
+  await expect(page.getByTestId('viewer-error')).toContainText('FIFO');
+  await openFile(page, 'nope.md');
+  await expect(page.getByTestId('viewer-error')).toContainText('does not exist');
+
+  // Tabs: Alt+W closes the active one.
+  const count = await page.getByTestId('viewer-tab').count();
+  await page.keyboard.press('Alt+w');
+  await expect(page.getByTestId('viewer-tab')).toHaveCount(count - 1);
+});
+
+test('a path typed into the viewer opens; the panel maximizes and restores', async ({ page }) => {
+  put('a.txt', 'first file');
+  put('b.txt', 'second file');
+  await page.goto(app.url);
+  await openFile(page, 'a.txt');
+  await page.getByTestId('viewer-open-path').fill('b.txt');
+  await page.getByTestId('viewer-open-path').press('Enter');
+  await expect(page.getByTestId('viewer-tab')).toHaveCount(2);
+  await expect(page.getByTestId('viewer-code')).toContainText('second file');
+  await page.getByRole('button', { name: 'Maximize the viewer' }).click();
+  await expect(page.getByTestId('viewer')).toHaveClass(/maximized/);
+  await shoot(page, 'maximized');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('viewer')).not.toHaveClass(/maximized/);
+  await page.keyboard.press('Alt+[');
+  await expect(page.getByTestId('viewer-code')).toContainText('first file');
+});

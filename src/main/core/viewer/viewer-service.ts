@@ -1,0 +1,147 @@
+/**
+ * The viewer's core (docs/viewer.md): resolves a path to a handle under the read policy and serves the bytes of
+ * a handle. Both shapes call `serveFile` for `/viewer/file/<handle>` (the web server's route, the desktop's
+ * `app://` handler) and `servePreview` for the HTML preview's own origin; neither ever passes a path. Plain Node:
+ * never imports electron.
+ */
+import { dirname } from 'node:path';
+import { pathUnder } from '../tools/_policy/paths';
+import type { ResolveResult, ViewerFile } from '../../../shared/contract/viewer';
+import { byteLimitOf, kindOfPath, showsFirstPart } from './file-kinds';
+import { readForViewer, statRegular } from './file-read';
+import { HandleRegistry, type HandleRecord } from './handles';
+import { refusalReply, type HttpReply } from './http-reply';
+import { PreviewServer } from './preview';
+import { applyReadPolicy, ViewerRefusal, type ReadPolicyContext } from './read-policy';
+
+export const FILE_ROUTE = '/viewer/file/';
+
+export interface ViewerServiceDeps {
+  dataDir: string;
+  workspaceDir: string;
+  /** The session's working directory (the workspace when no session is named or it is unknown). */
+  workingDirOf: (sessionId: number | undefined) => string;
+  now?: () => number;
+}
+
+export interface ResolveRequest {
+  path: string;
+  sessionId?: number;
+  relativeTo?: string;
+  allowOutside?: boolean;
+}
+
+/** A file response must never become a page of the app's origin: no scripts, no subresources, sandboxed. */
+const FILE_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox";
+
+export class ViewerService {
+  readonly handles: HandleRegistry;
+  readonly preview: PreviewServer;
+
+  constructor(private readonly deps: ViewerServiceDeps) {
+    this.handles = new HandleRegistry(deps.now);
+    this.preview = new PreviewServer((record) => this.recheck(record));
+  }
+
+  private policy(workingDir: string): ReadPolicyContext {
+    return { workingDir, dataDir: this.deps.dataDir, workspaceDir: this.deps.workspaceDir };
+  }
+
+  resolve(request: ResolveRequest): ResolveResult {
+    const parent = request.relativeTo ? this.handles.use(request.relativeTo) : null;
+    if (request.relativeTo && !parent) return { status: 'error', code: 'missing', message: 'The file this link belongs to is no longer open; open it again.' };
+    const workingDir = parent?.workingDir ?? this.deps.workingDirOf(request.sessionId);
+    const base = parent ? dirname(parent.absolute) : workingDir;
+    try {
+      const path = applyReadPolicy(request.path, base, this.policy(workingDir));
+      // A link from a confirmed outside file into its own folder needs no second question.
+      const isConfirmed = request.allowOutside === true || (parent?.isOutsideConfirmed === true && pathUnder(path.real, dirname(parent.real)));
+      if (path.isOutside && !isConfirmed) {
+        return { status: 'confirm', absolute: path.real, message: `${path.real} is outside this session's working directory (${workingDir}). Show it anyway?` };
+      }
+      const info = statRegular(path.real, path.display);
+      const head = readForViewer(path.real, path.display, 8192).bytes;
+      const kind = kindOfPath(path.real, head);
+      const limit = byteLimitOf(kind.kind);
+      if (info.size > limit && !showsFirstPart(kind.kind)) {
+        return { status: 'error', code: 'too_large', message: `${path.display} is ${formatBytes(info.size)}, over the viewer's ${formatBytes(limit)} limit for this kind of file.` };
+      }
+      const record = this.handles.issue({ absolute: path.absolute, real: path.real, display: path.display, workingDir, isOutside: path.isOutside, isOutsideConfirmed: path.isOutside, kind });
+      return { status: 'ok', file: this.describe(record, info.size, info.mtimeMs) };
+    } catch (error) {
+      if (error instanceof ViewerRefusal && error.code !== 'changed') return { status: 'error', code: error.code, message: error.message };
+      return { status: 'error', code: 'unreadable', message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private describe(record: HandleRecord, size: number, mtimeMs: number): ViewerFile {
+    return {
+      handle: record.token,
+      url: `${FILE_ROUTE}${record.token}`,
+      name: record.real.split(/[\\/]/).pop() ?? record.real,
+      display: record.display,
+      absolute: record.real,
+      kind: record.kind.kind,
+      language: record.kind.language,
+      size,
+      mtimeMs,
+      limit: byteLimitOf(record.kind.kind),
+      isOutside: record.isOutside,
+    };
+  }
+
+  /** The handle's record after the policy ran again; throws a refusal when it no longer holds. */
+  recheck(record: HandleRecord): HandleRecord {
+    const now = applyReadPolicy(record.absolute, dirname(record.absolute), this.policy(record.workingDir));
+    if (now.real !== record.real) throw new ViewerRefusal('refused', `${record.display} now points somewhere else (${now.real}); reopen it to view the new target.`);
+    if (now.isOutside && !record.isOutsideConfirmed) throw new ViewerRefusal('refused', `${record.display} is outside the working directory and was not confirmed.`);
+    return record;
+  }
+
+  /** Bytes for `/viewer/file/<handle>`: the policy and the real path are checked again on every request. */
+  serveFile(urlPath: string): HttpReply {
+    const token = urlPath.startsWith(FILE_ROUTE) ? urlPath.slice(FILE_ROUTE.length) : '';
+    const record = /^[A-Za-z0-9_-]{20,64}$/.test(token) ? this.handles.use(token) : null;
+    if (!record) return refusalReply(new ViewerRefusal('missing', 'This view has expired or never existed; open the file again.'));
+    try {
+      this.recheck(record);
+      const read = readForViewer(record.real, record.display, byteLimitOf(record.kind.kind));
+      // The read went through O_NOFOLLOW; a folder on the way swapped meanwhile is caught by a second look.
+      this.recheck(record);
+      return {
+        status: 200,
+        headers: {
+          'content-type': record.kind.mime,
+          'content-security-policy': FILE_CSP,
+          'x-content-type-options': 'nosniff',
+          'cross-origin-resource-policy': 'same-origin',
+          'cache-control': 'no-store',
+          'x-skald-size': String(read.size),
+          'x-skald-truncated': read.isTruncated ? '1' : '0',
+        },
+        body: read.bytes,
+      };
+    } catch (error) {
+      return refusalReply(error);
+    }
+  }
+
+  /** The HTML preview's URL on its own origin, for an `html` handle. */
+  previewUrl(token: string): string {
+    const record = this.handles.use(token);
+    if (!record || record.kind.kind !== 'html') throw new ViewerRefusal('missing', 'This view has expired or is not an HTML file; open it again.');
+    return this.preview.urlFor(record);
+  }
+
+  release(token: string): void {
+    this.handles.release(token);
+    this.preview.forget(token);
+  }
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}

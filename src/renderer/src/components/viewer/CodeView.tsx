@@ -1,0 +1,84 @@
+/**
+ * Source and plain text in Monaco, read-only (docs/viewer.md "Source"). Monaco arrives as a lazy chunk the first
+ * time a code view mounts. A new text for the same view (live reload) keeps the scroll position; `line` reveals
+ * and selects that line (a tool call's range).
+ */
+import { useEffect, useRef, useState } from 'react';
+import type * as Monaco from 'monaco-editor/editor/editor.api.js';
+import { useTheme } from './theme';
+
+type MonacoModule = typeof Monaco;
+let loading: Promise<MonacoModule> | null = null;
+export function loadMonaco(): Promise<MonacoModule> {
+  loading ??= import('./monaco-setup').then((m) => m.monaco);
+  return loading;
+}
+
+export function CodeView({ text, language, line }: { text: string; language: string; line: number | null }) {
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
+  const [monaco, setMonaco] = useState<MonacoModule | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const theme = useTheme();
+
+  useEffect(() => {
+    let live = true;
+    loadMonaco().then((m) => live && setMonaco(m), (e: Error) => live && setError(`The code view could not load: ${e.message}`));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!monaco || !host.current) return;
+    const created = monaco.editor.create(host.current, {
+      value: text,
+      language,
+      readOnly: true,
+      domReadOnly: true,
+      automaticLayout: true,
+      minimap: { enabled: text.length < 2_000_000 },
+      scrollBeyondLastLine: false,
+      renderWhitespace: 'selection',
+      fontSize: 13,
+      theme: theme === 'light' ? 'vs' : 'vs-dark',
+    });
+    editor.current = created;
+    return () => {
+      created.getModel()?.dispose();
+      created.dispose();
+      editor.current = null;
+    };
+    // The editor is made once per Monaco load; text, language, line and theme are applied by the effects below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [monaco]);
+
+  useEffect(() => {
+    const ed = editor.current;
+    const model = ed?.getModel();
+    if (!ed || !model || model.getValue() === text) return;
+    const top = ed.getScrollTop();
+    model.setValue(text);
+    ed.setScrollTop(top);
+  }, [text]);
+
+  useEffect(() => {
+    const model = editor.current?.getModel();
+    if (monaco && model) monaco.editor.setModelLanguage(model, language);
+  }, [monaco, language]);
+
+  useEffect(() => {
+    monaco?.editor.setTheme(theme === 'light' ? 'vs' : 'vs-dark');
+  }, [monaco, theme]);
+
+  useEffect(() => {
+    const ed = editor.current;
+    if (!ed || line === null) return;
+    const at = Math.min(line, ed.getModel()?.getLineCount() ?? line);
+    ed.revealLineInCenter(at);
+    ed.setSelection({ startLineNumber: at, startColumn: 1, endLineNumber: at, endColumn: Number.MAX_SAFE_INTEGER });
+  }, [monaco, line]);
+
+  if (error) return <div className="viewer-message error">{error}</div>;
+  return <div className="viewer-code" ref={host} data-testid="viewer-code" data-ready={monaco ? 'yes' : 'no'} />;
+}

@@ -1,0 +1,108 @@
+/**
+ * Markdown in the viewer (docs/viewer.md "Markdown"): the app's one sanitizer (`lib/markdown.ts`) renders it,
+ * so raw HTML, script links and remote images are inert here exactly as in the chat. Relative links (and the
+ * placeholders of local images) open in the viewer; `#anchors` scroll within the document; the headings form an
+ * outline beside it. A toggle shows the source in the code view. Scroll position survives a live reload.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { renderMarkdown } from '../../lib/markdown';
+import { CodeView } from './CodeView';
+
+interface Heading {
+  id: string;
+  level: number;
+  text: string;
+}
+
+function slug(text: string, used: Set<string>): string {
+  const base = text.toLowerCase().trim().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || 'section';
+  let id = `md-${base}`;
+  for (let n = 2; used.has(id); n++) id = `md-${base}-${n}`;
+  used.add(id);
+  return id;
+}
+
+export function MarkdownView({ text, onOpenPath }: { text: string; onOpenPath: (path: string) => void }) {
+  const [isSource, setSource] = useState(false);
+  const [headings, setHeadings] = useState<Heading[]>([]);
+  const body = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const html = useMemo(() => renderMarkdown(text), [text]);
+
+  // Before paint: name the headings (for the outline and #anchors), and keep the scroll where it was.
+  useLayoutEffect(() => {
+    const el = body.current;
+    if (!el) return;
+    const used = new Set<string>();
+    const found: Heading[] = [];
+    el.querySelectorAll<HTMLElement>('h1, h2, h3, h4, h5, h6').forEach((h) => {
+      h.id = slug(h.textContent ?? '', used);
+      found.push({ id: h.id, level: Number(h.tagName[1]), text: h.textContent ?? '' });
+    });
+    setHeadings(found);
+  }, [html, isSource]);
+
+  const lastScroll = useRef(0);
+  useEffect(() => {
+    if (scroller.current) scroller.current.scrollTop = lastScroll.current;
+  }, [html]);
+
+  const onClick = (event: React.MouseEvent) => {
+    const link = (event.target as HTMLElement).closest('a');
+    if (!link) return;
+    const local = link.getAttribute('data-viewer-path');
+    const href = link.getAttribute('href') ?? '';
+    if (local !== null) {
+      event.preventDefault();
+      const [file, anchor] = local.split('#');
+      if (file) onOpenPath(safeDecode(file));
+      else if (anchor) scrollToHeading(anchor);
+    } else if (href.startsWith('#')) {
+      event.preventDefault();
+      scrollToHeading(href.slice(1));
+    } else if (!href) {
+      event.preventDefault();
+    }
+  };
+
+  const scrollToHeading = (anchor: string) => {
+    const wanted = anchor.toLowerCase();
+    const target = body.current?.querySelector<HTMLElement>(`#md-${CSS.escape(wanted)}`) ?? Array.from(body.current?.querySelectorAll<HTMLElement>('[id]') ?? []).find((h) => h.id.endsWith(wanted));
+    target?.scrollIntoView({ block: 'start' });
+  };
+
+  return (
+    <div className="viewer-markdown-wrap">
+      <div className="viewer-toolbar">
+        <button className={!isSource ? 'active' : ''} onClick={() => setSource(false)}>Rendered</button>
+        <button className={isSource ? 'active' : ''} onClick={() => setSource(true)}>Source</button>
+      </div>
+      {isSource ? (
+        <CodeView text={text} language="markdown" line={null} />
+      ) : (
+        <div className="viewer-markdown-split">
+          {headings.length > 1 && (
+            <nav className="viewer-outline" data-testid="viewer-outline" aria-label="Outline">
+              {headings.map((h) => (
+                <a key={h.id} href={`#${h.id}`} style={{ paddingLeft: (h.level - 1) * 10 + 6 }} onClick={(e) => { e.preventDefault(); document.getElementById(h.id)?.scrollIntoView({ block: 'start' }); }}>
+                  {h.text}
+                </a>
+              ))}
+            </nav>
+          )}
+          <div className="viewer-markdown-scroll" ref={scroller} onScroll={(e) => (lastScroll.current = e.currentTarget.scrollTop)}>
+            <div className="markdown viewer-markdown" data-testid="viewer-markdown" ref={body} onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
