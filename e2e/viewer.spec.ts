@@ -94,6 +94,7 @@ test('Markdown: sanitized, remote image not loaded, relative link opens a tab, o
 });
 
 test('source: a 50,000-line file in read-only Monaco, highlighted', async ({ page }) => {
+  test.setTimeout(120_000); // writing and loading 2 MB of source on a shared 2-core machine
   const lines = Array.from({ length: 50_000 }, (_, i) => `export const value${i} = ${i}; // line ${i + 1}`);
   put('src/big.ts', lines.join('\n'));
   await page.goto(app.url);

@@ -46,6 +46,10 @@ export async function startPreviewServer(viewer: ViewerService, log: (message: s
   viewer.preview.setBase(origin);
   return {
     origin,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections(); // a preview frame's keep-alive socket must not hold the shutdown
+        server.close(() => resolve());
+      }),
   };
 }
