@@ -79,7 +79,7 @@ test('Markdown: sanitized, remote image not loaded, relative link opens a tab, o
   await expect(page.getByTestId('viewer-outline')).toContainText('Setup');
   await expect(md.locator('iframe, script, img[src^="http"]')).toHaveCount(0);
   await expect(md.locator('a[href^="javascript"], a[href^="file"]')).toHaveCount(0);
-  await expect(md).toContainText('[image: tracker]');
+  await expect(md).toContainText('tracker — click to load');
   await shoot(page, 'markdown');
   await page.waitForTimeout(300);
   expect(spy.hits).toEqual([]);

@@ -1,11 +1,13 @@
 /**
- * Markdown in the viewer (docs/viewer.md "Markdown"): the app's one sanitizer (`lib/markdown.ts`) renders it,
- * so raw HTML, script links and remote images are inert here exactly as in the chat. Relative links (and the
+ * Markdown in the viewer (docs/viewer.md "Markdown"): the chat's own Markdown component renders it (the one
+ * sanitizer in `lib/markdown.ts`, code highlighting, remote images loaded only when clicked), so raw HTML, script
+ * links and remote images are inert here exactly as in the chat. Relative links (and the
  * placeholders of local images) open in the viewer; `#anchors` scroll within the document; the headings form an
  * outline beside it. A toggle shows the source in the code view. Scroll position survives a live reload.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { renderMarkdown } from '../../lib/markdown';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { VIEWER_PATH_ATTR } from '../../lib/markdown';
+import { Markdown } from '../Markdown';
 import { CodeView } from './CodeView';
 
 interface Heading {
@@ -27,7 +29,6 @@ export function MarkdownView({ text, onOpenPath }: { text: string; onOpenPath: (
   const [headings, setHeadings] = useState<Heading[]>([]);
   const body = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
-  const html = useMemo(() => renderMarkdown(text), [text]);
 
   // Before paint: name the headings (for the outline and #anchors), and keep the scroll where it was.
   useLayoutEffect(() => {
@@ -40,17 +41,17 @@ export function MarkdownView({ text, onOpenPath }: { text: string; onOpenPath: (
       found.push({ id: h.id, level: Number(h.tagName[1]), text: h.textContent ?? '' });
     });
     setHeadings(found);
-  }, [html, isSource]);
+  }, [text, isSource]);
 
   const lastScroll = useRef(0);
   useEffect(() => {
     if (scroller.current) scroller.current.scrollTop = lastScroll.current;
-  }, [html]);
+  }, [text]);
 
   const onClick = (event: React.MouseEvent) => {
-    const link = (event.target as HTMLElement).closest('a');
+    const link = (event.target as HTMLElement).closest(`a, [${VIEWER_PATH_ATTR}]`);
     if (!link) return;
-    const local = link.getAttribute('data-viewer-path');
+    const local = link.getAttribute(VIEWER_PATH_ATTR);
     const href = link.getAttribute('href') ?? '';
     if (local !== null) {
       event.preventDefault();
@@ -91,7 +92,9 @@ export function MarkdownView({ text, onOpenPath }: { text: string; onOpenPath: (
             </nav>
           )}
           <div className="viewer-markdown-scroll" ref={scroller} onScroll={(e) => (lastScroll.current = e.currentTarget.scrollTop)}>
-            <div className="markdown viewer-markdown" data-testid="viewer-markdown" ref={body} onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+            <div className="viewer-markdown" data-testid="viewer-markdown" ref={body} onClick={onClick}>
+              <Markdown text={text} />
+            </div>
           </div>
         </div>
       )}
