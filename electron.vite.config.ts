@@ -41,6 +41,8 @@ export default defineConfig({
   renderer: {
     root: resolve('src/renderer'),
     plugins: [react()],
+    // The code highlighter's worker loads its grammars as separate chunks, which needs ES module workers.
+    worker: { format: 'es' },
     build: {
       outDir: 'out/renderer',
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },

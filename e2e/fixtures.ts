@@ -15,8 +15,9 @@ export interface WebApp {
   process: ChildProcess;
 }
 
-export async function startWebApp(env: Record<string, string> = {}, args: string[] = []): Promise<WebApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'skald-e2e-'));
+/** `dataDir`: an existing data folder (e.g. one a test seeded); default a fresh temp folder. */
+export async function startWebApp(env: Record<string, string> = {}, args: string[] = [], options: { dataDir?: string } = {}): Promise<WebApp> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'skald-e2e-'));
   const workspaceDir = join(dataDir, 'workspace');
   mkdirSync(workspaceDir, { recursive: true });
   const child = spawn(process.execPath, ['out/main/web.js', '--data-dir', dataDir, '--port', '0', ...args], {

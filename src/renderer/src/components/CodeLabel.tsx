@@ -4,10 +4,10 @@
  */
 import { labelSegments, toolLabelSegments } from '../../../shared/labels';
 
-export function CodeLabel({ text, kind = 'text', className }: { text: string; kind?: 'tool' | 'text'; className?: string }) {
+export function CodeLabel({ text, kind = 'text', className, 'data-testid': testId }: { text: string; kind?: 'tool' | 'text'; className?: string; 'data-testid'?: string }) {
   const segments = kind === 'tool' ? toolLabelSegments(text) : labelSegments(text);
   return (
-    <span className={className}>
+    <span className={className} data-testid={testId}>
       {segments.map((s, i) => (s.code ? <code key={i}>{s.text}</code> : <span key={i}>{s.text}</span>))}
     </span>
   );

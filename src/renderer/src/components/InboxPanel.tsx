@@ -31,12 +31,26 @@ function SessionLink({ sessionId, label, onOpen }: { sessionId: number; label: s
   );
 }
 
+/** What the call acts on, for the item's head: its path or command (the full arguments are in the card). */
+function targetOf(item: InboxApproval): string | null {
+  try {
+    const args = JSON.parse(item.arguments) as { path?: unknown; command?: unknown };
+    const target = typeof args.command === 'string' ? args.command : typeof args.path === 'string' ? args.path : null;
+    return target && target.length > 120 ? `${target.slice(0, 119)}…` : target;
+  } catch {
+    return null;
+  }
+}
+
 function ApprovalItem({ item, onOpen }: { item: InboxApproval; onOpen: () => void }) {
+  const target = targetOf(item);
   return (
     <div className="tool-card" data-testid="inbox-item">
       <div className="tool-head">
         <span className="tool-state">{item.live ? 'approval' : 'approval (after restart)'}</span>
-        <code className="tool-label">{item.tool_name}</code>
+        <span className="tool-label">
+          {item.tool_name} {target && <code>{target}</code>}
+        </span>
         <SessionLink sessionId={item.session_id} label={item.context_label} onOpen={onOpen} />
       </div>
       <ApprovalCard item={item} />
@@ -66,7 +80,6 @@ export function InboxPanel({ onClose }: { onClose: () => void }) {
         <div key={c.request_id} className="tool-card" data-testid="inbox-question">
           <div className="tool-head">
             <span className="tool-state">question</span>
-            <span className="tool-label">{c.title}</span>
             <SessionLink sessionId={c.session_id} label={c.context_label} onOpen={onClose} />
           </div>
           <QuestionCard question={{ requestId: c.request_id, title: c.title, question: c.question, suggested: c.suggested_answers }} />
@@ -77,8 +90,8 @@ export function InboxPanel({ onClose }: { onClose: () => void }) {
           <h3>Active bypasses</h3>
           {bypasses.map((b) => (
             <div key={b.id} className="inbox-bypass" data-testid="inbox-bypass">
-              <SessionLink sessionId={b.session_id} label={null} onOpen={onClose} />
               <BypassBadge bypass={b} />
+              <SessionLink sessionId={b.session_id} label={null} onOpen={onClose} />
             </div>
           ))}
         </>

@@ -19,6 +19,15 @@ function loadClickedImage(event: MouseEvent<HTMLElement> | KeyboardEvent<HTMLEle
   img.src = src;
   img.alt = placeholder.textContent ?? '';
   img.referrerPolicy = 'no-referrer';
+  // The page's CSP may still refuse remote images: then offer it in the browser instead of a broken icon.
+  img.onerror = () => {
+    const link = document.createElement('a');
+    link.href = src;
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+    link.textContent = `Open the image in your browser (${new URL(src).host})`;
+    img.replaceWith(link);
+  };
   placeholder.replaceWith(img);
 }
 

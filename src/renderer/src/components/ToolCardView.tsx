@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useStore } from 'zustand';
 import type { ToolCard } from '../../../shared/contract/chat';
 import { TN } from '../../../shared/tool-names';
+import { localTime } from '../lib/bypass-choice';
 import { approvalFor, approvals, clarificationFor } from '../stores/approvals';
 import { ApprovalCard } from './ApprovalCard';
 import { BypassBadge } from './BypassBadge';
@@ -29,11 +30,15 @@ export interface ToolCardActions {
   rerun: (card: ToolCard) => void;
 }
 
+/** The core writes instants as ISO-8601 (it cannot know the reader's clock); the card shows them in local time. */
+const ISO_INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g;
+
 function whyText(card: ToolCard): string | null {
   const d = card.decision;
   if (!d) return null;
   const verb = d.action === 'allow' ? 'allowed' : d.action === 'deny' ? 'denied' : 'asked';
-  return `${verb}${d.actor === 'user' ? ' by you' : ''}: ${d.text}`;
+  const text = d.text.replace(ISO_INSTANT, (iso) => localTime(Date.parse(iso)));
+  return `${verb}${d.actor === 'user' ? ' by you' : ''}: ${text}`;
 }
 
 function commandOf(card: ToolCard): string | null {
@@ -88,7 +93,7 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
           </a>
         )}
       </div>
-      {why && <div className="tool-why" data-testid="tool-why">{why}</div>}
+      {why && <CodeLabel className="tool-why" text={why} data-testid="tool-why" />}
       {card.status === 'pending' && card.pending && <PendingPart card={card} />}
       {granted.map((b) => (
         <BypassBadge key={b.id} bypass={b} />
