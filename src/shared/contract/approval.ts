@@ -119,6 +119,8 @@ export const InboxApprovalSchema = z.object({
   mcp_server: z.string().nullable(),
   old_content: z.string().nullable(),
   new_content: z.string().nullable(),
+  /** The tool's dry run refused this call (what it would answer instead of running); then there is no diff. */
+  refusal: z.string().nullable(),
   /** False for an item re-registered after a restart that no turn is waiting on yet. */
   live: z.boolean(),
   /** The bypass scopes this call may be approved with, narrowest (the default) first. */

@@ -33,7 +33,7 @@ function ask(toolCallId: string, toolName: string, args: Record<string, unknown>
 
 describe('requesting', () => {
   it('flips the row to pending before anyone waits, and emits the events', () => {
-    const { requestId } = ask('c1', 'execute_cmd', { command: 'rm -rf build', workdir: k.workspace });
+    const { requestId } = ask('c1', 'execute_cmd', { command: 'rm -rf build', workdir: k.workspace }, { preview: { kind: 'command', text: '$ rm -rf build' } });
     expect(status('c1')).toBe('pending');
     expect(k.sessionEvents).toEqual([
       { sessionId: sid, event: { type: 'pending_write', request_id: requestId, tool_call_id: 'c1', path: '$ execute_cmd', old_content: null, new_content: '$ rm -rf build', args_hash: argsHash({ command: 'rm -rf build', workdir: k.workspace }) } },
@@ -41,13 +41,21 @@ describe('requesting', () => {
     expect(k.inboxEvents).toEqual([{ type: 'approval_requested', request_id: requestId, tool_call_id: 'c1', tool_name: 'execute_cmd' }]);
   });
 
-  it('a write shows old and new content at its workspace path; other tools show their full arguments', () => {
-    ask('w1', 'write_file', { path: join(k.workspace, 'a/b.txt'), content: 'new' }, { oldContent: 'old', newContent: 'new' });
+  it("the card is shaped by the tool's preview, never by its name", () => {
+    ask('w1', 'write_file', { path: join(k.workspace, 'a/b.txt'), content: 'new' }, { preview: { kind: 'diff', path: 'a/b.txt', oldContent: 'old', newContent: 'new' } });
     const long = 'x'.repeat(10_000);
     ask('m1', 'mcp__gmail__send', { body: long });
-    const [write, other] = k.sessionEvents.map((e) => e.event);
+    // A write tool without a preview (too big) and an edit the tool would refuse: the full arguments, no diff.
+    ask('w2', 'edit_file', { path: join(k.workspace, 'a/b.txt'), old_string: 'zzz', new_string: 'y' }, { preview: { kind: 'refused', reason: 'old_string was not found in a/b.txt; nothing was changed.' } });
+    ask('c9', 'execute_cmd', { command: 'ls' }, { preview: null });
+    const [write, other, refused, command] = k.sessionEvents.map((e) => e.event);
     expect(write).toMatchObject({ type: 'pending_write', path: 'a/b.txt', old_content: 'old', new_content: 'new' });
     expect(other).toMatchObject({ type: 'approval_required', tool_name: 'mcp__gmail__send', arguments: JSON.stringify({ body: long }) });
+    expect(refused).toMatchObject({ type: 'approval_required', tool_name: 'edit_file' });
+    expect(command).toMatchObject({ type: 'approval_required', tool_name: 'execute_cmd' });
+    const listed = k.pending.list().approvals.find((a) => a.tool_call_id === 'w2')!;
+    expect(listed).toMatchObject({ refusal: expect.stringMatching(/not found/), old_content: null, new_content: null });
+    expect(Object.keys(listed)).not.toContain('preview_path');
   });
 
   it('lists pending items with category, MCP server and context label', () => {
@@ -175,7 +183,7 @@ describe('cancellation and time', () => {
     const controller = new AbortController();
     const p = k.port.requestApproval({
       sessionId: sid, toolCallId: 'c1', toolName: 'execute_cmd', args: { command: 'ls' }, argsHash: argsHash({ command: 'ls' }), category: 'shell',
-      agentId: 'main', source: 'web', oldContent: null, newContent: null, signal: controller.signal,
+      agentId: 'main', source: 'web', preview: null, signal: controller.signal,
     });
     controller.abort();
     await expect(p).rejects.toBeInstanceOf(ApprovalCancelledError);

@@ -14,9 +14,9 @@
 import { BridgeError } from '../../../shared/contract/define';
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import type { InboxApproval, InboxClarification, InboxEvent } from '../../../shared/contract/approval';
-import { FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
+import { TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
+import type { Preview } from '../tools/tool';
 import type { Db } from '../db/database';
-import { displayPath } from '../tools/_policy/paths';
 import type { BypassGrant, BypassKind, BypassOption, BypassStore } from './bypass';
 import { argsHash as hashOf } from './decisions';
 
@@ -46,8 +46,8 @@ export interface ApprovalRequestInput {
   agentId: string;
   source: string;
   contextLabel?: string | null;
-  oldContent?: string | null;
-  newContent?: string | null;
+  /** The tool's own dry run (a diff, a command line, or the refusal it would give); shapes the card. */
+  preview?: Preview | null;
   /** Overrides the manager's default; null = wait for ever. */
   timeoutMs?: number | null;
 }
@@ -67,6 +67,8 @@ interface Waiter<T> {
 
 interface ApprovalItem extends Omit<InboxApproval, 'live'> {
   args: Record<string, unknown>;
+  /** Where the preview's diff or command line goes on the card (`src/a.ts`, `$ execute_cmd`); null = no preview. */
+  preview_path: string | null;
   waiter: Waiter<ApprovalOutcome> | null;
   timer: ReturnType<typeof setTimeout> | null;
 }
@@ -88,6 +90,13 @@ export interface PendingDeps {
   /** Default wait before an unanswered approval counts as rejected; null (default) = wait for ever. */
   timeoutMs?: number | null;
   now?: () => number;
+}
+
+/** What an item shows of a preview: old/new text and where (a diff or a command line), or the tool's refusal. */
+function shown(preview: Preview | null, toolName: string): Pick<ApprovalItem, 'preview_path' | 'old_content' | 'new_content' | 'refusal'> {
+  if (preview?.kind === 'diff') return { preview_path: preview.path, old_content: preview.oldContent, new_content: preview.newContent, refusal: null };
+  if (preview?.kind === 'command') return { preview_path: `$ ${toolName}`, old_content: null, new_content: preview.text, refusal: null };
+  return { preview_path: null, old_content: null, new_content: null, refusal: preview?.kind === 'refused' ? preview.reason : null };
 }
 
 export function rejectText(note: string): string {
@@ -128,7 +137,7 @@ export class PendingManager {
     if (existing && !existing.waiter && existing.args_hash === input.argsHash) {
       // A re-registered item: the resumed turn takes it over under the same id.
       Object.assign(existing, {
-        old_content: input.oldContent ?? existing.old_content, new_content: input.newContent ?? existing.new_content, tool_category: input.category,
+        ...(input.preview ? shown(input.preview, input.toolName) : {}), tool_category: input.category,
         bypass_options: this.deps.bypassOptions({ toolName: input.toolName, category: input.category, args: input.args }),
       });
       return { requestId: existing.request_id, result: this.wait(existing, input.timeoutMs) };
@@ -144,7 +153,7 @@ export class PendingManager {
       request_id: requestId, session_id: input.sessionId, tool_call_id: input.toolCallId, tool_name: input.toolName,
       arguments: JSON.stringify(input.args), args: input.args, args_hash: input.argsHash, agent_id: input.agentId, source: input.source,
       context_label: input.contextLabel ?? this.defaultLabel(input.sessionId), created_at: at, tool_category: input.category,
-      mcp_server: parseMcpToolName(input.toolName)?.server ?? null, old_content: input.oldContent ?? null, new_content: input.newContent ?? null,
+      mcp_server: parseMcpToolName(input.toolName)?.server ?? null, ...shown(input.preview ?? null, input.toolName),
       bypass_options: this.deps.bypassOptions({ toolName: input.toolName, category: input.category, args: input.args }),
       waiter: null, timer: null,
     };
@@ -262,7 +271,7 @@ export class PendingManager {
         this.approvals.set(requestId, {
           request_id: requestId, session_id: row.session_id, tool_call_id: row.tool_call_id, tool_name: row.name, arguments: JSON.stringify(args), args,
           args_hash: hash, agent_id: row.agent_id, source: row.source, context_label: this.defaultLabel(row.session_id), created_at: at,
-          tool_category: this.deps.categoryOf?.(row.name) ?? null, mcp_server: parseMcpToolName(row.name)?.server ?? null, old_content: null, new_content: null,
+          tool_category: this.deps.categoryOf?.(row.name) ?? null, mcp_server: parseMcpToolName(row.name)?.server ?? null, ...shown(null, row.name),
           bypass_options: this.deps.bypassOptions({ toolName: row.name, category: this.deps.categoryOf?.(row.name) ?? null, args }),
           waiter: null, timer: null,
         });
@@ -276,7 +285,7 @@ export class PendingManager {
   list(): { total: number; approvals: InboxApproval[]; clarifications: InboxClarification[] } {
     const approvals = [...this.approvals.values()]
       .sort((a, b) => a.request_id - b.request_id)
-      .map(({ waiter, timer: _timer, args: _args, ...rest }) => ({ ...rest, live: waiter !== null }));
+      .map(({ waiter, timer: _timer, args: _args, preview_path: _where, ...rest }) => ({ ...rest, live: waiter !== null }));
     const clarifications = [...this.clarifications.values()].sort((a, b) => a.request_id - b.request_id).map(({ waiter: _w, ...rest }) => rest);
     return { total: approvals.length + clarifications.length, approvals, clarifications };
   }
@@ -301,15 +310,14 @@ export class PendingManager {
     return result;
   }
 
-  /** pending_write for writes, commands and restart (old/new or `$ <command>`); approval_required otherwise. */
+  /**
+   * Shaped by the tool's preview, never by its name: a diff or a command line → pending_write (old/new, or
+   * `$ <command>` under the path `$ <tool>`); no preview or a refusal → approval_required (the full arguments).
+   */
   private pendingEvent(item: ApprovalItem): SessionApprovalEvent {
     const base = { request_id: item.request_id, tool_call_id: item.tool_call_id, args_hash: item.args_hash };
-    if (item.tool_name === TN.EXECUTE_CMD) {
-      return { type: 'pending_write', ...base, path: '$ execute_cmd', old_content: null, new_content: `$ ${String(item.args.command ?? '')}` };
-    }
-    if (item.tool_name === TN.RESTART) return { type: 'pending_write', ...base, path: '$ restart', old_content: null, new_content: '$ restart' };
-    if (FS_WRITE_TOOLS.includes(item.tool_name) && typeof item.args.path === 'string' && item.new_content !== null) {
-      return { type: 'pending_write', ...base, path: displayPath(item.args.path, this.deps.workspaceDir), old_content: item.old_content, new_content: item.new_content };
+    if (item.preview_path !== null && item.new_content !== null) {
+      return { type: 'pending_write', ...base, path: item.preview_path, old_content: item.old_content, new_content: item.new_content };
     }
     return { type: 'approval_required', ...base, tool_name: item.tool_name, arguments: item.arguments };
   }

@@ -158,6 +158,31 @@ describe('the card, the Inbox, the hash and the row carry the same normalized ar
   });
 });
 
+describe("the approval card shows the tool's own dry run", () => {
+  it('an edit the tool would refuse shows the refusal and the arguments, no diff', async () => {
+    h = await startHarness({ turns: [{ toolCalls: [{ name: TN.EDIT_FILE, arguments: { file: 'a.txt', old_string: 'absent', new_string: 'x' } }] }, { text: 'ok' }] });
+    writeFileSync(join(h.workspace, 'a.txt'), 'present\n');
+    const sessionId = await h.newSession();
+    await h.call('chat:send', { sessionId, content: 'edit' });
+    const asked = await h.waitForEvent('approval_required');
+    expect(h.events.some((e) => e.type === 'pending_write')).toBe(false);
+    const item = (await h.call('inbox:list', {})).approvals[0]!;
+    expect(item).toMatchObject({ request_id: asked.request_id, old_content: null, new_content: null, refusal: expect.stringMatching(/old_string was not found in a\.txt/) });
+    await h.call('inbox:resolveApproval', { requestId: item.request_id, action: 'reject', note: '', argsHash: item.args_hash });
+    await h.waitForEvent('done');
+  });
+
+  it('a command shows its whole line, by the preview the tool gives', async () => {
+    h = await startHarness({ turns: [{ toolCalls: [{ name: TN.EXECUTE_CMD, arguments: { cmd: 'echo hi && ls' } }] }, { text: 'ok' }] });
+    const sessionId = await h.newSession();
+    await h.call('chat:send', { sessionId, content: 'run' });
+    const shown = await h.waitForEvent('pending_write');
+    expect(shown).toMatchObject({ path: '$ execute_cmd', old_content: null, new_content: '$ echo hi && ls' });
+    await h.call('inbox:resolveApproval', { requestId: shown.request_id, action: 'reject', note: '', argsHash: shown.args_hash });
+    await h.waitForEvent('done');
+  });
+});
+
 describe('normalize', () => {
   const registry = createToolRegistry(createBuiltinTools({ requestRestart: () => undefined }));
   const wd = '/work/space';

@@ -6,7 +6,7 @@
 import type { LabelLength } from '../../../shared/labels';
 import type { RunContext } from '../../../shared/run-context';
 import type { ToolCategory } from '../../../shared/tool-names';
-import type { Normalized, OpenAiToolDefinition, ProtectedPaths, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from '../tools/tool';
+import type { Normalized, OpenAiToolDefinition, Preview, PreviewContext, ProtectedPaths, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from '../tools/tool';
 
 // The message, tool and round shapes are the LLM layer's own; the loop speaks them as they are.
 import type { ChatMessage, LlmTurn, StreamRoundRequest, ToolSpec } from '../llm/types';
@@ -26,6 +26,8 @@ export interface ToolsPort {
   isIdempotent(name: string): boolean;
   /** The one normalized form of a call's arguments; names outside the registry pass through as sent. */
   normalize(name: string, args: ToolArgs, workingDir: string): Normalized;
+  /** The tool's own dry run for the approval card (a diff, a command line, or the refusal it would give). */
+  preview(name: string, args: ToolArgs, ctx: PreviewContext): Preview | null;
   openaiDefinitions(): OpenAiToolDefinition[];
 }
 
@@ -69,8 +71,8 @@ export interface GatePort {
     category: ToolCategory | null;
     agentId: string;
     source: string;
-    oldContent: string | null;
-    newContent: string | null;
+    /** The tool's own dry run (diff, command line or refusal); null when it has none. */
+    preview: Preview | null;
     signal: AbortSignal;
   }): Promise<ApprovalOutcome>;
   /** Asks the person (chat card and Inbox); resolves with their answer. Rejects when the turn is stopped. */

@@ -5,7 +5,7 @@
  * row in one transaction) → approval if required → run (cancellable) → recorded as done / failed / cancelled /
  * rejected with its event. A bad argument or a throwing tool becomes a result the model can read (R7).
  */
-import { FS_WRITE_TOOLS, TN } from '../../../shared/tool-names';
+import { TN } from '../../../shared/tool-names';
 import type { ChatEventBody, DecisionWhy } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
 import { driveExecution } from '../tools/execution';
@@ -15,7 +15,6 @@ import type { GateDecision, GatePort, ToolsPort } from './ports';
 import type { SessionStore } from './session-store';
 import { z } from 'zod';
 import { clarificationTool, isSyntheticTool, normalizeSyntheticArgs, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
-import { previewWrite } from './write-preview';
 
 export interface CallEnv {
   store: SessionStore;
@@ -69,7 +68,8 @@ function finish(env: CallEnv, id: string, outcome: ExecutionOutcome, name: strin
   if (outcome.kind === 'completed') {
     store.finishTool(id, 'done', outcome.result, outcome.resultType ?? 'string');
     emit({ type: 'tool_done', tool_call_id: id, result: outcome.result, result_type: outcome.resultType ?? 'string' });
-    if (!env.isResume && path && FS_WRITE_TOOLS.includes(name)) emit({ type: 'file_changed', path });
+    // An edit changed its file: open viewers reload it. The tool's declared kind says so, not a list of names.
+    if (!env.isResume && path && env.tools.kindOf(name) === 'edit') emit({ type: 'file_changed', path });
     return 'continue';
   }
   if (outcome.kind === 'failed') {
@@ -153,12 +153,12 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
 
   if (decision.action === 'deny') return reject(env, call.id, `Denied by policy: ${decision.why.text}`);
   if (decision.action === 'require') {
-    const preview = previewWrite(call.name, args);
+    const preview = tools.preview(call.name, env.secrets.unseal(call.name, args), { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots });
     let outcome;
     try {
       outcome = await gate.requestApproval({
         sessionId: env.sessionId, toolCallId: call.id, toolName: call.name, args, argsHash: hash, category,
-        agentId: env.agentId, source: env.source, oldContent: preview?.oldContent ?? null, newContent: preview?.newContent ?? null, signal: env.signal,
+        agentId: env.agentId, source: env.source, preview, signal: env.signal,
       });
     } catch {
       // The waiter was dropped (/stop): the row stays `pending` and is asked again on resume (reference-facts §3).

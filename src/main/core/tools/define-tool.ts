@@ -18,7 +18,7 @@ import type { ToolCategory } from '../../../shared/tool-names';
 import type { SecretPaths } from '../secrets/sealed-args';
 import { resolvePath } from './_policy/paths';
 import { SimpleExecution, errorText } from './execution';
-import type { ExecutionOutcome, Normalized, OpenAiToolDefinition, Tool, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from './tool';
+import type { ExecutionOutcome, Normalized, OpenAiToolDefinition, Preview, PreviewContext, Tool, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from './tool';
 
 /** A failure written for the model: the execution ends `failed` with exactly this message. */
 export class ToolError extends Error {
@@ -47,6 +47,8 @@ export interface ToolDefinition<S extends z.ZodType> {
   effective?: (args: z.output<S>, workingDir: string) => z.output<S>;
   describe?: (args: z.output<S>, length: LabelLength) => string;
   targetPath?: (args: ToolArgs) => string | null;
+  /** The dry run for the approval card: the same code path as `execute` up to the effect. A ToolError = refused. */
+  preview?: (args: z.output<S>, ctx: PreviewContext) => Preview | null;
   /** Sync work. Either this or `executeAsync`. */
   execute?: (args: z.output<S>, ctx: ToolRunContext) => ToolReturn;
   /** Async work; `signal` aborts the in-flight I/O on stop. */
@@ -137,6 +139,17 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     ...(def.secretPaths ? { secretPaths: def.secretPaths } : {}),
     parametersSchema: () => structuredClone(parameters),
     normalize,
+    preview(args, ctx) {
+      if (!def.preview) return null;
+      const n = normalize(args ?? {}, ctx.workingDir);
+      if (!n.ok) return { kind: 'refused', reason: n.error };
+      try {
+        return def.preview(n.args as z.output<S>, ctx);
+      } catch (error) {
+        // What the tool would answer is what the card shows; anything else means "no preview", never a guess.
+        return error instanceof ToolError ? { kind: 'refused', reason: error.message } : null;
+      }
+    },
     describe(args, length) {
       if (!def.describe) return def.name;
       // Labels show what the model wrote (relative paths stay relative), through the same aliases and schema.

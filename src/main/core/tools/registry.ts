@@ -8,7 +8,7 @@
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
 import { MCP_PREFIX, type ToolCategory } from '../../../shared/tool-names';
 import { describeInline, inlineTargetPath } from './describe-call';
-import type { Normalized, OpenAiToolDefinition, Tool, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from './tool';
+import type { Normalized, OpenAiToolDefinition, Preview, PreviewContext, Tool, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from './tool';
 import type { SecretPaths } from '../secrets/sealed-args';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -83,6 +83,11 @@ export class ToolRegistry {
 
   kindOf(name: string): ToolKind | null {
     return this.tools.get(name)?.kind ?? null;
+  }
+
+  /** The tool's dry run for the approval card; null for names not in the registry or tools without one. */
+  preview(name: string, args: ToolArgs, ctx: PreviewContext): Preview | null {
+    return this.tools.get(name)?.preview(args, ctx) ?? null;
   }
 
   /** The tool's normalized arguments (docs/approval.md); a name not in the registry passes through as sent. */

@@ -86,6 +86,19 @@ export type ToolArgs = Record<string, unknown>;
 /** What a call does (docs/approval.md): reads, edits files, executes programs, changes the app's config, other. */
 export type ToolKind = 'read' | 'edit' | 'execute' | 'config' | 'other';
 
+/**
+ * What a call would do, for the approval card (docs/approval.md "Approval binding"), computed by the tool's own code
+ * without effects: the diff of an edit, the command line of an execution, or the refusal the tool would give (an
+ * edit it would refuse never shows a diff).
+ */
+export type Preview =
+  | { kind: 'diff'; path: string; oldContent: string | null; newContent: string }
+  | { kind: 'command'; text: string }
+  | { kind: 'refused'; reason: string };
+
+/** What a dry run may know: the paths, no signal, no log (it has no effects to stop or report). */
+export type PreviewContext = Pick<ToolRunContext, 'workingDir' | 'workspaceDir' | 'protectedRoots'>;
+
 /** The normalized arguments of a call, or a message the model can read when they cannot be normalized. */
 export type Normalized = { ok: true; args: ToolArgs } | { ok: false; error: string };
 
@@ -109,6 +122,8 @@ export interface Tool<Input extends z.ZodType = z.ZodType> {
    * after it (gate, card, hash, row, execution) uses its output.
    */
   normalize(args: ToolArgs, workingDir: string): Normalized;
+  /** The dry run the approval card shows; null when the tool has nothing to preview (or the preview is too big). */
+  preview(args: ToolArgs, ctx: PreviewContext): Preview | null;
   describe(args: ToolArgs, length: LabelLength): string;
   targetPath(args: ToolArgs): string | null;
   /**

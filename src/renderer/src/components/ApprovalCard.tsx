@@ -45,6 +45,11 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
         Approve <code>{item.tool_name}</code>?
       </div>
       {hasInvisible(item.arguments) && <div className="warn">These arguments contain invisible characters, shown as ⟦U+…⟧.</div>}
+      {item.refusal !== null && (
+        <div className="warn" data-testid="approval-refusal">
+          The tool would refuse this call: {item.refusal}
+        </div>
+      )}
       {hasDiff && <DiffView oldText={item.old_content} newText={item.new_content} />}
       <details open={!hasDiff}>
         <summary>Full arguments ({item.arguments.length} characters)</summary>

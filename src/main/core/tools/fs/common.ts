@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { maxLabel, truncateLabel, type LabelLength } from '../../../../shared/labels';
-import type { ProtectedPaths, ToolArgs } from '../tool';
+import type { Preview, ProtectedPaths, ToolArgs } from '../tool';
 
 /** A path argument: non-empty, no NUL (refused at normalization, before the gate, with a message for the model). */
 export const pathString = () => z.string().min(1).refine((v) => !v.includes('\0'), 'must not contain a NUL character');
@@ -41,6 +41,15 @@ export function leftOut(root: string, policy: ProtectedPaths | undefined): { ski
       return `[some paths were left out because a rule or guard protects them: ${named}]`;
     },
   };
+}
+
+/** Over this, the card shows the arguments without a diff (a diff of megabytes helps nobody decide). */
+export const MAX_PREVIEW_CHARS = 1024 * 1024;
+
+/** The approval card's diff for an edit the tool has planned (and checked) but not written. */
+export function diffPreview(path: string, before: string | null, after: string): Preview | null {
+  if ((before?.length ?? 0) > MAX_PREVIEW_CHARS || after.length > MAX_PREVIEW_CHARS) return null;
+  return { kind: 'diff', path, oldContent: before, newContent: after };
 }
 
 /** `name \`detail\``, truncated to the label budget. */

@@ -7,7 +7,8 @@ import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
 import { atomicWrite, readTextForEdit, requireKind } from '../_policy/fs';
 import { guardWrite } from '../_policy/guard';
-import { contentLines, joinLines, label, PATH_ALIASES, pathArg, pathField, plural, shortPath, splitLines } from './common';
+import type { PreviewContext } from '../tool';
+import { contentLines, diffPreview, joinLines, label, PATH_ALIASES, pathArg, pathField, plural, shortPath, splitLines } from './common';
 
 const input = z.object({
   path: pathField('File to change.'),
@@ -15,6 +16,20 @@ const input = z.object({
   end_line: z.coerce.number().int().min(1).describe('Last line to replace, inclusive.'),
   content: z.string().describe('Replacement text; empty deletes the lines.'),
 });
+
+/** Every check of the replacement and the file it would produce, without writing (shared with the card's dry run). */
+function plan(a: z.output<typeof input>, ctx: PreviewContext) {
+  const g = guardWrite(a.path, ctx);
+  requireKind(g, 'file');
+  if (a.end_line < a.start_line) throw new ToolError(`end_line (${a.end_line}) is before start_line (${a.start_line}).`);
+  const before = readTextForEdit(g);
+  const file = splitLines(before);
+  const count = file.lines.length;
+  if (a.end_line > count) throw new ToolError(`${g.display} has ${count} lines; end_line ${a.end_line} is past the end. Read the file again for current line numbers.`);
+  const added = contentLines(a.content);
+  file.lines.splice(a.start_line - 1, a.end_line - a.start_line + 1, ...added);
+  return { g, before, after: joinLines(file), added: added.length, total: file.lines.length };
+}
 
 export const replaceLinesTool = defineTool({
   name: TN.REPLACE_LINES,
@@ -25,17 +40,14 @@ export const replaceLinesTool = defineTool({
   aliases: { ...PATH_ALIASES, text: 'content', start: 'start_line', end: 'end_line' },
   describe: (a, length) => label(TN.REPLACE_LINES, `${shortPath(a.path, length)}:${a.start_line}-${a.end_line}`, length),
   targetPath: pathArg,
+  preview(a, ctx) {
+    const p = plan(a, ctx);
+    return diffPreview(p.g.display, p.before, p.after);
+  },
   execute(a, ctx) {
-    const g = guardWrite(a.path, ctx);
-    requireKind(g, 'file');
-    if (a.end_line < a.start_line) throw new ToolError(`end_line (${a.end_line}) is before start_line (${a.start_line}).`);
-    const file = splitLines(readTextForEdit(g));
-    const count = file.lines.length;
-    if (a.end_line > count) throw new ToolError(`${g.display} has ${count} lines; end_line ${a.end_line} is past the end. Read the file again for current line numbers.`);
-    const added = contentLines(a.content);
-    file.lines.splice(a.start_line - 1, a.end_line - a.start_line + 1, ...added);
-    atomicWrite(g, joinLines(file), ctx);
+    const p = plan(a, ctx);
+    atomicWrite(p.g, p.after, ctx);
     const removed = a.end_line - a.start_line + 1;
-    return `Replaced ${plural(removed, 'line')} (${a.start_line}–${a.end_line}) of ${g.display} with ${plural(added.length, 'line')} (now ${file.lines.length} lines).`;
+    return `Replaced ${plural(removed, 'line')} (${a.start_line}–${a.end_line}) of ${p.g.display} with ${plural(p.added, 'line')} (now ${p.total} lines).`;
   },
 });

@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool } from '../define-tool';
-import { atomicWrite } from '../_policy/fs';
+import { atomicWrite, kindAt, readTextForEdit } from '../_policy/fs';
 import { guardWrite } from '../_policy/guard';
-import { label, PATH_ALIASES, pathArg, pathField, plural, shortPath, splitLines } from './common';
+import { diffPreview, label, PATH_ALIASES, pathArg, pathField, plural, shortPath, splitLines } from './common';
 
 const input = z.object({
   path: pathField('File to create or overwrite.'),
@@ -27,6 +27,19 @@ export const writeFileTool = defineTool({
   aliases: { ...PATH_ALIASES, text: 'content', contents: 'content' },
   describe: (a, length) => label(TN.WRITE_FILE, shortPath(a.path, length), length),
   targetPath: pathArg,
+  preview(a, ctx) {
+    const g = guardWrite(a.path, ctx);
+    // What is there now, when it is a text file the card can show; a binary or huge one shows as absent.
+    let before: string | null = null;
+    if (kindAt(g.real) === 'file') {
+      try {
+        before = readTextForEdit(g);
+      } catch {
+        before = null;
+      }
+    }
+    return diffPreview(g.display, before, a.content);
+  },
   execute(a, ctx) {
     const g = guardWrite(a.path, ctx);
     const { created, bytes } = atomicWrite(g, a.content, ctx);

@@ -29,6 +29,7 @@ export function toolsWithMcp(registry: ToolRegistry, mcp: McpCallDeps): ToolsPor
     // An MCP tool declares nothing we can trust about its effect: kind `other`; its arguments go as sent.
     kindOf: (name: string) => registry.kindOf(name) ?? (isMcp(name) ? 'other' : null),
     normalize: (name: string, args: ToolArgs, workingDir: string) => registry.normalize(name, args, workingDir),
+    preview: (name, args, ctx) => registry.preview(name, args, ctx),
     isIdempotent: (name: string) => registry.isIdempotent(name),
     openaiDefinitions: (): OpenAiToolDefinition[] => registry.openaiDefinitions(),
   };

@@ -94,6 +94,8 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
     aliases: { cmd: 'command', cwd: 'workdir', timeout_secs: 'timeout' },
     // The folder it runs in is part of what is decided, shown and hashed: a missing one is the working directory.
     effective: (a, workingDir) => ({ ...a, workdir: resolvePath(a.workdir ?? workingDir, workingDir) }),
+    // The approval card shows the whole command line, as it will run.
+    preview: (a) => ({ kind: 'command', text: `$ ${a.command}` }),
     describe: (a, length) => label(TN.EXECUTE_CMD, length === 'short' ? firstWord(a.command) : a.command, length),
     async executeAsync(a, ctx, signal) {
       checkCommandText(a.command);

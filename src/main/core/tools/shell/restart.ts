@@ -16,6 +16,7 @@ export function createRestartTool(requestRestart: () => void): Tool {
     input: z.object({}),
     kind: 'execute',
     category: 'shell',
+    preview: () => ({ kind: 'command', text: '$ restart' }),
     execute() {
       setImmediate(requestRestart);
       return 'Restarting the app now.';
