@@ -4,13 +4,14 @@
  * does; a typed path; a link), screenshots in both colour schemes. Attacks are real: an SVG and an HTML page
  * that try to run script and beacon to a local spy server, a Markdown file with a remote image, a secrets/ path.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { makePdf } from '../test/fixtures/viewer/make-pdf';
 import { startSpyServer, type SpyServer } from '../test/fixtures/viewer/spy-server';
 import { expect, screenshotPath, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+import { configureModel, startLlmProcess } from './scripted-llm';
 
 let app: WebApp;
 let spy: SpyServer;
@@ -245,4 +246,45 @@ test('a path typed into the viewer opens; the panel maximizes and restores', asy
   await expect(page.getByTestId('viewer')).not.toHaveClass(/maximized/);
   await page.keyboard.press('Alt+[');
   await expect(page.getByTestId('viewer-code')).toContainText('first file');
+});
+
+test('live reload after a write, then Diff and Revert of that edit_file through the approval card', async ({ page }) => {
+  const file = put('notes/plan.txt', 'step one\nstep two\n');
+  const llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'edit_file', arguments: { path: 'notes/plan.txt', old_string: 'step one', new_string: 'step ONE (edited)' } }] },
+    { text: 'Edited the plan.' },
+  ]);
+  try {
+    await page.goto(app.url);
+    await configureModel(page, llm.url);
+    await openFile(page, 'notes/plan.txt');
+    const code = page.getByTestId('viewer-code');
+    await expect(code).toContainText('step one');
+
+    await page.getByTestId('composer').fill('Edit the plan');
+    await page.getByTestId('send').click();
+    await page.getByTestId('approval-card').getByRole('button', { name: 'Approve once' }).click();
+    await expect(page.locator('[data-testid="tool-card"][data-tool="edit_file"]')).toHaveAttribute('data-status', 'done');
+    // The open tab reloaded by itself.
+    await expect(code).toContainText('step ONE (edited)');
+
+    await page.getByTestId('tool-diff').click();
+    const diff = page.getByTestId('viewer-diff-editor');
+    await expect(diff).toHaveAttribute('data-ready', 'yes');
+    await expect(diff).toContainText('step one');
+    await expect(diff).toContainText('step ONE (edited)');
+    await shoot(page, 'diff');
+    await page.getByRole('button', { name: 'Inline' }).click();
+
+    await page.getByTestId('tool-revert').click();
+    await expect(page.getByTestId('revert-status')).toContainText('waits for your approval');
+    const revertCard = page.getByTestId('approval-card');
+    await expect(revertCard).toBeVisible();
+    await shoot(page, 'revert-approval');
+    expect(readFileSync(file, 'utf8')).toBe('step ONE (edited)\nstep two\n');
+    await revertCard.getByRole('button', { name: 'Approve once' }).click();
+    await expect.poll(() => readFileSync(file, 'utf8')).toBe('step one\nstep two\n');
+  } finally {
+    llm.stop();
+  }
 });

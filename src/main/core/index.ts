@@ -29,6 +29,8 @@ import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, typ
 import { createMcpConfigTools, toolsWithMcp } from './tools/mcp/index';
 import { outlinePool } from './tools/outline/outline-pool';
 import { sweepStaleTempFiles } from './tools/_policy/temp-sweep';
+import { BlobStore } from './viewer/blob-store';
+import { FileImages } from './viewer/file-images';
 import { createViewerHandlers } from './viewer/viewer-handlers';
 import { ViewerService } from './viewer/viewer-service';
 
@@ -89,7 +91,11 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   });
   approval.pending.reRegisterPendingFromDb();
   const llm = createLlmServices({ db, secrets });
+  // Write calls' before/after images (docs/viewer.md "Diff and revert"), under the viewer's read policy.
+  const readPolicyOf = (workingDir: string) => ({ workingDir, dataDir: config.dataDir, workspaceDir: config.workspaceDir });
+  const blobs = new BlobStore(db, config.dataDir, readPolicyOf);
   const sessions = new SessionManager({
+    fileImages: blobs,
     db, events, tools: toolsWithMcp(tools, { manager: mcp.manager, emit: (event) => events.emit('mcp', event) }), gate: approval.port, toolGroups, model: llm.client, models: llm.catalog,
     workspaceDir: config.workspaceDir, dataDir: config.dataDir, agentsDir: config.agentsDir ?? resolve('agents'),
     pendingOf: (toolCallId) => {
@@ -122,7 +128,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
     ...createPluginHandlers({ plugins, secrets }),
     ...createChatHandlers(sessions, events),
-    ...createViewerHandlers(viewer),
+    ...createViewerHandlers(viewer, new FileImages(blobs, sessions, readPolicyOf)),
   };
   assertHandlersMatchContract(handlers);
 
@@ -140,6 +146,11 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     handlers,
     viewer,
     start() {
+      try {
+        blobs.prune(); // the retention and size settings of the before/after images
+      } catch (error) {
+        log('pruning the blob store failed', { error: String(error) });
+      }
       mcp.manager.startAll(); // in the background: launch never waits for a server
       // Temp files of a write_file the previous run died in (tools/_policy/temp-sweep.ts); in the background.
       void sweepStaleTempFiles(config.workspaceDir, { olderThanMs: startedAt, signal: sweep.signal }).then((r) => {

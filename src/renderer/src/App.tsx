@@ -17,7 +17,7 @@ import { SessionDirectory } from './components/WorkingDirectory';
 import { chat } from './stores/chat-store';
 import { createSession, modelsChanged, openCreatedSession, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
 import { startTheme } from './stores/theme';
-import { showInViewer, viewerFileChanged } from './stores/viewer-store';
+import { showInViewer, viewerFileChanged, viewerPathChanged } from './stores/viewer-store';
 import './theme.css';
 
 type Info = Awaited<ReturnType<typeof skald.app.info>>;
@@ -45,6 +45,7 @@ export function App() {
     });
     const offChat = skald.on.chat((event) => {
       chat.apply(event);
+      if (event.type === 'file_changed') viewerPathChanged(event.path);
       if (event.type === 'new_session') void openCreatedSession(event.session_id);
       if (event.type === 'turn_running' || event.type === 'user_message') void refreshSessions();
     });

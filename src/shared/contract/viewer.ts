@@ -49,7 +49,20 @@ export const LatexResultSchema = z.discriminatedUnion('status', [
 ]);
 export type LatexResult = z.infer<typeof LatexResultSchema>;
 
+/** One image of a write call (before, after, or the file now); `text` is null when it has none. */
+export const FileImageSchema = z.object({ state: z.enum(['file', 'absent', 'skipped']), text: z.string().nullable() });
+export type FileImage = z.infer<typeof FileImageSchema>;
+
+export const RevertResultSchema = z.discriminatedUnion('status', [
+  /** The revert runs as a `write_file` call in the session (through the approval gate): its card shows there. */
+  z.object({ status: z.literal('started'), toolCallId: z.string() }),
+  z.object({ status: z.literal('conflict'), message: z.string(), before: FileImageSchema, after: FileImageSchema, current: FileImageSchema }),
+  z.object({ status: z.literal('unavailable'), message: z.string() }),
+]);
+export type RevertResult = z.infer<typeof RevertResultSchema>;
+
 const handle = shortText(100);
+const toolCallId = shortText(200);
 
 export const viewerCalls = {
   /** Asks the viewer to open a path (a clicked tool path, a typed path): emits `open_file`. */
@@ -64,6 +77,13 @@ export const viewerCalls = {
   ),
   /** The HTML preview's URL on its own origin (docs/viewer.md "HTML"). */
   'viewer:preview': defineCall(z.object({ handle }).strict(), z.object({ url: z.string() })),
+  /** The before/after images a write call kept. */
+  'viewer:diff': defineCall(
+    z.object({ toolCallId }).strict(),
+    z.object({ path: z.string(), language: z.string(), before: FileImageSchema, after: FileImageSchema }),
+  ),
+  /** Restores a write call's before-image (a gated write); `force` after a conflict was shown. */
+  'viewer:revert': defineCall(z.object({ toolCallId, force: z.boolean().optional() }).strict(), RevertResultSchema),
   /** Lets go of a handle (its tab closed). */
   'viewer:release': defineCall(z.object({ handle }).strict(), z.object({ ok: z.literal(true) })),
 } as const;

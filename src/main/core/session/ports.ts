@@ -10,6 +10,7 @@ import type { Normalized, OpenAiToolDefinition, Preview, PreviewContext, Protect
 
 // The message, tool and round shapes are the LLM layer's own; the loop speaks them as they are.
 import type { ChatMessage, LlmTurn, StreamRoundRequest, ToolSpec } from '../llm/types';
+import type { ImageSnapshot } from '../viewer/blob-store';
 export type { ChatMessage, LlmTurn, StreamRoundRequest, ToolSpec };
 
 export interface ModelPort {
@@ -79,4 +80,10 @@ export interface GatePort {
   requestClarification(request: { sessionId: number; toolCallId: string; title: string; question: string; suggestedAnswers: string[]; signal: AbortSignal }): Promise<string>;
   rejectText(note: string): string;
   cancelForSession(sessionId: number): void;
+}
+
+/** Before/after images of a write call (docs/viewer.md "Diff and revert"); `record` runs in the tool row's transaction. */
+export interface FileImagesPort {
+  snapshot(path: string, workingDir: string): ImageSnapshot;
+  record(toolCallId: string, path: string, before: ImageSnapshot, after: ImageSnapshot): void;
 }

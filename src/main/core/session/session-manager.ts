@@ -13,12 +13,12 @@ import type { EventBus } from '../events';
 import { canonicalizeForPolicy, pathUnder, resolvePath } from '../tools/_policy/paths';
 import { compactSession, latestSummary } from './compaction';
 import { historyMessages, type PendingInfo } from './history';
-import type { GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
+import type { FileImagesPort, GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
 import { SessionStore } from './session-store';
 import { isSlashCommand, runSlashCommand } from './slash-commands';
 import { readScratchpad, syntheticToolSpecs, type SyntheticEnv } from './synthetic-tools';
 import { NO_CALL_SECRETS, type CallSecrets } from '../secrets/sealed-args';
-import { executeCall, type CallEnv } from './tool-call';
+import { executeCall, startRound, type CallEnv } from './tool-call';
 import { sessionGrants, type ToolGroupRegistry } from './tool-groups';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
 
@@ -46,6 +46,8 @@ export interface SessionDeps {
   toolGroups?: ToolGroupRegistry;
   /** Seals tool calls' secret arguments; absent = no tool has any (docs/plugins.md). */
   callSecrets?: CallSecrets;
+  /** Keeps write calls' before/after images (docs/viewer.md "Diff and revert"). */
+  fileImages?: FileImagesPort;
 }
 
 interface ActiveTurn {
@@ -192,6 +194,23 @@ export class SessionManager {
   }
 
   /**
+   * A write the person asked for from the viewer (a revert): a real `write_file` call under the message of the
+   * call it undoes, through the gate and its approval like any other write; no model round follows. Returns the
+   * new call's id when its row is already written (its card shows in the chat).
+   */
+  runPersonWrite(sessionId: number, messageId: number, path: string, content: string): string {
+    this.session(sessionId);
+    if (this.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is running in this session; revert once it has finished.');
+    let id = '';
+    this.startTurn(sessionId, async (env) => {
+      const [call] = startRound(env, [{ id: 'revert', name: 'write_file', arguments: JSON.stringify({ path, content }) }], messageId);
+      id = call!.id;
+      return (await executeCall(env, call!)) === 'cancelled' ? 'cancelled' : 'done';
+    });
+    return id;
+  }
+
+  /**
    * After a restart (R2): `pending` rows are asked again; read-only/idempotent `running` rows re-run through the
    * gate with the current rules; side-effecting ones wait for the user's re-run. Queued messages become history.
    */
@@ -285,7 +304,7 @@ export class SessionManager {
       // The session's working directory is the workspace its file tools are confined to (SPEC.md §1: chosen by
       // the person; the data folder's workspace/ by default).
       runContext, workingDir, workspaceDir: workingDir, protectedRoots: [deps.dataDir], signal, synthetic,
-      requestRestart: deps.requestRestart, log: deps.log, secrets: deps.callSecrets ?? NO_CALL_SECRETS,
+      requestRestart: deps.requestRestart, log: deps.log, secrets: deps.callSecrets ?? NO_CALL_SECRETS, fileImages: deps.fileImages,
     };
     return {
       ...callEnv,

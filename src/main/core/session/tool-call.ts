@@ -11,7 +11,8 @@ import type { RunContext } from '../../../shared/run-context';
 import { driveExecution } from '../tools/execution';
 import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../tools/tool';
 import type { CallSecrets } from '../secrets/sealed-args';
-import type { GateDecision, GatePort, ToolsPort } from './ports';
+import type { FileImagesPort, GateDecision, GatePort, ToolsPort } from './ports';
+import type { ImageSnapshot } from '../viewer/blob-store';
 import type { SessionStore } from './session-store';
 import { z } from 'zod';
 import { clarificationTool, isSyntheticTool, normalizeSyntheticArgs, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
@@ -34,6 +35,8 @@ export interface CallEnv {
   log: (message: string, fields?: Record<string, unknown>) => void;
   /** Seals secret arguments (set_secret's value …) before a row is written; opens them only to run. */
   secrets: CallSecrets;
+  /** Keeps before/after images of write calls; absent in tests that do not need them. */
+  fileImages?: FileImagesPort;
   /** Resume after a crash re-runs from intent: no new row, no file_changed (reference-facts.md §1). */
   isResume?: boolean;
 }
@@ -63,10 +66,15 @@ export function normalizeToolArgs(tools: Pick<ToolsPort, 'has' | 'normalize'>, n
 
 const whyOf = (d: GateDecision, actor: 'policy' | 'user' = 'policy'): DecisionWhy => ({ action: d.action, kind: d.why.kind, ruleId: d.why.ruleId ?? null, text: d.why.text, actor });
 
-function finish(env: CallEnv, id: string, outcome: ExecutionOutcome, name: string, path: string | null): CallOutcome {
+function finish(env: CallEnv, id: string, outcome: ExecutionOutcome, name: string, path: string | null, before?: ImageSnapshot | null): CallOutcome {
   const { store, emit } = env;
   if (outcome.kind === 'completed') {
-    store.finishTool(id, 'done', outcome.result, outcome.resultType ?? 'string');
+    // A write keeps its before/after images with its row, in one transaction (docs/viewer.md "Diff and revert").
+    const after = before && path && env.fileImages ? env.fileImages.snapshot(path, env.workingDir) : null;
+    store.transaction(() => {
+      store.finishTool(id, 'done', outcome.result, outcome.resultType ?? 'string');
+      if (before && after && path) env.fileImages!.record(id, path, before, after);
+    });
     emit({ type: 'tool_done', tool_call_id: id, result: outcome.result, result_type: outcome.resultType ?? 'string' });
     // An edit changed its file: open viewers reload it. The tool's declared kind says so, not a list of names.
     if (!env.isResume && path && env.tools.kindOf(name) === 'edit') emit({ type: 'file_changed', path });
@@ -194,9 +202,11 @@ async function runApproved(env: CallEnv, call: { id: string; name: string }, arg
     let policy: ProtectedPaths | null = null;
     const protectedPaths: ProtectedPaths = { excludes: (p) => (policy ??= walkPolicy()).excludes(p), describeUnder: (r) => (policy ??= walkPolicy()).describeUnder(r) };
     const ctx = { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots, protectedPaths, signal: env.signal, log: env.log, call: { sessionId: env.sessionId, toolCallId: call.id } };
+    // Before the run: an execution starts its work as it is created.
+    const before = path && env.fileImages && FS_WRITE_TOOLS.includes(call.name) ? env.fileImages.snapshot(path, env.workingDir) : null;
     const exec = env.tools.run(call.name, env.secrets.unseal(call.name, args), ctx);
     if (!exec) return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
-    return finish(env, call.id, await driveExecution(exec, env.signal), call.name, path);
+    return finish(env, call.id, await driveExecution(exec, env.signal), call.name, path, before);
   } catch (error) {
     env.log('tool threw', { tool: call.name, error: String(error) });
     return finish(env, call.id, { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` }, call.name, path);

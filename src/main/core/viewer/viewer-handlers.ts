@@ -2,12 +2,15 @@
 import { BridgeError } from '../../../shared/contract/define';
 import type { BridgeHandlers } from '../bridge/handlers';
 import { ViewerRefusal } from './read-policy';
+import type { FileImages } from './file-images';
 import type { ViewerService } from './viewer-service';
 
-type ViewerChannels = 'viewer:resolve' | 'viewer:preview' | 'viewer:release';
+type ViewerChannels = 'viewer:resolve' | 'viewer:preview' | 'viewer:release' | 'viewer:diff' | 'viewer:revert';
 
-export function createViewerHandlers(viewer: ViewerService): Pick<BridgeHandlers, ViewerChannels> {
+export function createViewerHandlers(viewer: ViewerService, images: FileImages): Pick<BridgeHandlers, ViewerChannels> {
   return {
+    'viewer:diff': ({ toolCallId }) => images.diff(toolCallId),
+    'viewer:revert': ({ toolCallId, force }) => images.revert(toolCallId, force === true),
     // A user action: the viewer's own read policy decides (the approval gate is for the agent's tool calls).
     'viewer:resolve': (request) => viewer.resolve(request),
     'viewer:preview': ({ handle }) => {

@@ -7,7 +7,7 @@ import { approvals } from '../stores/approvals';
 import { chat } from '../stores/chat-store';
 import { refreshSessions, sessionsStore } from '../stores/sessions-store';
 import { Composer } from './Composer';
-import { openInViewer } from '../stores/viewer-store';
+import { openDiffTab, openInViewer } from '../stores/viewer-store';
 import { lineOfToolCall } from './viewer/tool-range';
 import { MessageList } from './MessageList';
 import { ModelPicker } from './ModelPicker';
@@ -20,6 +20,7 @@ const actions: ToolCardActions = {
     const card = chat.store.getState().messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === toolCallId);
     openInViewer(path, { toolCallId, sessionId: chat.store.getState().sessionId, line: card ? lineOfToolCall(card) : null });
   },
+  openDiff: (card, revert) => void openDiffTab(card.tool_call_id, card.path ?? card.name, chat.store.getState().sessionId, revert),
   rerun: (card: ToolCard) => {
     const sessionId = chat.store.getState().sessionId;
     if (sessionId !== null) void skald.chat.rerunTool({ sessionId, toolCallId: card.tool_call_id });

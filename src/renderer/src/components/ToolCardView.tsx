@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { useStore } from 'zustand';
 import type { ToolCard } from '../../../shared/contract/chat';
-import { TN } from '../../../shared/tool-names';
+import { FS_WRITE_TOOLS, TN } from '../../../shared/tool-names';
 import { localTime } from '../lib/bypass-choice';
 import { approvalFor, approvals, clarificationFor } from '../stores/approvals';
 import { ApprovalCard } from './ApprovalCard';
@@ -28,6 +28,8 @@ const STATE_LABEL: Record<ToolCard['status'], string> = {
 export interface ToolCardActions {
   openPath: (path: string, toolCallId: string) => void;
   rerun: (card: ToolCard) => void;
+  /** A finished write's before/after in the viewer (docs/viewer.md "Diff and revert"); `revert` asks to undo it. */
+  openDiff?: (card: ToolCard, revert: boolean) => void;
 }
 
 /** The core writes instants as ISO-8601 (it cannot know the reader's clock); the card shows them in local time. */
@@ -94,6 +96,12 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
         )}
       </div>
       {why && <CodeLabel className="tool-why" text={why} data-testid="tool-why" />}
+      {actions.openDiff && card.status === 'done' && card.path && FS_WRITE_TOOLS.includes(card.name) && (
+        <div className="tool-diff-actions">
+          <button className="small" data-testid="tool-diff" onClick={() => actions.openDiff!(card, false)}>Diff</button>
+          <button className="small" data-testid="tool-revert" onClick={() => actions.openDiff!(card, true)}>Revert this change</button>
+        </div>
+      )}
       {card.status === 'pending' && card.pending && <PendingPart card={card} />}
       {granted.map((b) => (
         <BypassBadge key={b.id} bypass={b} />

@@ -24,6 +24,10 @@ export interface ViewerTab {
   allowOutside: boolean;
   /** The handle the tab holds now; let go of when the tab closes or resolves again. */
   handle: string | null;
+  /** A diff tab: the write call whose before/after it shows (docs/viewer.md "Diff and revert"). */
+  diffOf: string | null;
+  /** A diff tab opened by the card's "Revert this change": it asks the core to revert once, on open. */
+  revertOnOpen?: boolean;
 }
 
 export interface ViewerState {
@@ -52,7 +56,7 @@ function titleOf(path: string): string {
 
 export function openInViewer(path: string, options: OpenOptions = {}): string {
   const state = viewerStore.getState();
-  const same = state.tabs.find((t) => (t.path === path && t.relativeTo === (options.relativeTo ?? null)) || (t.absolute !== null && t.absolute === path));
+  const same = state.tabs.find((t) => t.diffOf === null && ((t.path === path && t.relativeTo === (options.relativeTo ?? null)) || (t.absolute !== null && t.absolute === path)));
   if (same) {
     const updated: ViewerTab = { ...same, line: options.line ?? same.line, toolCallId: options.toolCallId ?? same.toolCallId };
     viewerStore.setState({ tabs: state.tabs.map((t) => (t.id === same.id ? updated : t)), activeId: same.id });
@@ -70,6 +74,7 @@ export function openInViewer(path: string, options: OpenOptions = {}): string {
     reloadKey: 0,
     allowOutside: false,
     handle: null,
+    diffOf: null,
   };
   viewerStore.setState({ tabs: [...state.tabs, tab], activeId: tab.id });
   return tab.id;
@@ -82,7 +87,7 @@ export function openInViewer(path: string, options: OpenOptions = {}): string {
  */
 export function tabResolved(id: string, absolute: string, title: string, handle: string): void {
   const state = viewerStore.getState();
-  const duplicate = state.tabs.find((t) => t.id !== id && t.absolute === absolute);
+  const duplicate = state.tabs.find((t) => t.id !== id && t.diffOf === null && t.absolute === absolute);
   if (duplicate) {
     viewerStore.setState({ tabs: state.tabs.filter((t) => t.id !== id), activeId: duplicate.id });
     releaseHandle(handle);
@@ -142,6 +147,22 @@ export function toggleMaximized(): void {
   viewerStore.setState((s) => ({ isMaximized: !s.isMaximized }));
 }
 
+/** A write call's diff in its own tab (one per call). */
+export function openDiffTab(toolCallId: string, path: string, sessionId: number | null, revert = false): string {
+  const state = viewerStore.getState();
+  const same = state.tabs.find((t) => t.diffOf === toolCallId);
+  if (same) {
+    viewerStore.setState({ activeId: same.id, tabs: state.tabs.map((t) => (t.id === same.id ? { ...t, revertOnOpen: revert, reloadKey: t.reloadKey + (revert ? 1 : 0) } : t)) });
+    return same.id;
+  }
+  const tab: ViewerTab = {
+    id: `tab-${nextId++}`, path, absolute: null, title: `Δ ${titleOf(path)}`, sessionId, toolCallId, relativeTo: null,
+    line: null, reloadKey: 0, allowOutside: false, handle: null, diffOf: toolCallId, revertOnOpen: revert,
+  };
+  viewerStore.setState({ tabs: [...state.tabs, tab], activeId: tab.id });
+  return tab.id;
+}
+
 /** The `open_file` event and a clicked tool path land here. */
 export function showInViewer(path: string, toolCallId: string | null, options: OpenOptions = {}): void {
   openInViewer(path, { ...options, toolCallId });
@@ -162,4 +183,9 @@ export function resetViewerStore(): void {
 export function viewerFileChanged(handle: string): void {
   const tab = viewerStore.getState().tabs.find((t) => t.handle === handle);
   if (tab) reloadTab(tab.id);
+}
+
+/** A tool wrote a file (`file_changed`): every tab showing it reloads. */
+export function viewerPathChanged(path: string): void {
+  for (const t of viewerStore.getState().tabs) if (t.diffOf === null && (t.absolute === path || t.path === path)) reloadTab(t.id);
 }

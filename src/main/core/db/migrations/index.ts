@@ -5,6 +5,7 @@
  * already past it.
  */
 import type { Migration } from '../migrate';
+import { fileImagesSchema } from './092-file-images';
 import { foundationSchema } from './001-foundation';
 import { approvalSchema } from './020-approval';
 import { llmSchema } from './030-llm';
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   denyBeatsAllowSeeds,
   pluginsSchema,
   mcpSchema,
+  fileImagesSchema,
 ];

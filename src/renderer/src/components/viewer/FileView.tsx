@@ -15,10 +15,16 @@ import { HtmlView } from './HtmlView';
 import { ImageView } from './ImageView';
 import { MarkdownView } from './MarkdownView';
 import { PdfView } from './PdfView';
+import { ToolDiffView } from './ToolDiffView';
 
 const TEXT_KINDS = new Set(['markdown', 'text', 'html', 'latex']);
 
 export function FileView({ tab }: { tab: ViewerTab }) {
+  if (tab.diffOf) return <ToolDiffView key={tab.reloadKey} toolCallId={tab.diffOf} revertOnOpen={tab.revertOnOpen === true} />;
+  return <PathView tab={tab} />;
+}
+
+function PathView({ tab }: { tab: ViewerTab }) {
   const [result, setResult] = useState<ResolveResult | null>(null);
   const [text, setText] = useState<string | null>(null);
   const [textError, setTextError] = useState<string | null>(null);

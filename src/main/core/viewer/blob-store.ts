@@ -1,0 +1,185 @@
+/**
+ * The content-addressed blob store of write calls' before/after images (docs/viewer.md "Diff and revert").
+ * - A blob is a file `<data>/blobs/<first two hex>/<sha256>`, written once (temp file + rename) and shared by
+ *   every image with the same bytes (dedup).
+ * - An image over MAX_IMAGE_BYTES, a binary file, a symlink, or a path the viewer's read policy refuses (secrets,
+ *   the data folder, outside the working directory) is recorded as `skipped` without reading or keeping bytes.
+ * - The rows are written by `record`, which the session calls inside the tool row's transaction; the blob files
+ *   are written just before (an orphan blob of a rolled-back transaction is removed by the next prune).
+ * - `prune` drops images older than the retention setting, then the oldest until the store fits its size cap,
+ *   then every blob no image references. Setting `viewer.blob_store` = `{ "maxMb": N, "keepDays": N }`.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Db } from '../db/database';
+import { applyReadPolicy, type ReadPolicyContext } from './read-policy';
+
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_LIMITS = { maxMb: 512, keepDays: 30 };
+
+export type ImageState = 'file' | 'absent' | 'skipped';
+export interface ImageSnapshot {
+  state: ImageState;
+  hash: string | null;
+  /** Why a `skipped` image has no bytes. */
+  reason?: string;
+}
+
+export interface FileImageRow {
+  tool_call_id: string;
+  path: string;
+  before_state: ImageState;
+  before_hash: string | null;
+  after_state: ImageState;
+  after_hash: string | null;
+  created_at: number;
+}
+
+export const hashBytes = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+export class BlobStore {
+  readonly dir: string;
+
+  constructor(
+    private readonly db: Db,
+    dataDir: string,
+    private readonly policyOf: (workingDir: string) => ReadPolicyContext,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.dir = join(dataDir, 'blobs');
+  }
+
+  private pathOf(hash: string): string {
+    return join(this.dir, hash.slice(0, 2), hash);
+  }
+
+  /** Writes the bytes once; returns their hash. */
+  put(bytes: Buffer): string {
+    const hash = hashBytes(bytes);
+    const target = this.pathOf(hash);
+    try {
+      readSyncHead(target);
+      return hash; // already stored
+    } catch {
+      /* not there yet */
+    }
+    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    writeFileSync(temp, bytes, { mode: 0o600 });
+    renameSync(temp, target);
+    return hash;
+  }
+
+  get(hash: string): Buffer | null {
+    if (!/^[0-9a-f]{64}$/.test(hash)) return null;
+    try {
+      return readFileSync(this.pathOf(hash));
+    } catch {
+      return null;
+    }
+  }
+
+  /** The image of `path` now, stored as a blob when it may be kept. Never follows a symlink, never blocks. */
+  snapshot(path: string, workingDir: string): ImageSnapshot {
+    let policy;
+    try {
+      policy = applyReadPolicy(path, workingDir, this.policyOf(workingDir));
+    } catch (error) {
+      return { state: 'skipped', hash: null, reason: (error as Error).message };
+    }
+    if (policy.isOutside) return { state: 'skipped', hash: null, reason: 'outside the working directory' };
+    let fd: number;
+    try {
+      fd = openSync(policy.absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'absent', hash: null };
+      return { state: 'skipped', hash: null, reason: code === 'ELOOP' ? 'a symlink' : `unreadable (${code})` };
+    }
+    try {
+      const info = fstatSync(fd);
+      if (!info.isFile()) return { state: 'skipped', hash: null, reason: 'not a regular file' };
+      if (info.size > MAX_IMAGE_BYTES) return { state: 'skipped', hash: null, reason: `over ${MAX_IMAGE_BYTES / 1024 / 1024} MB` };
+      const bytes = Buffer.alloc(info.size);
+      let got = 0;
+      while (got < info.size) {
+        const n = readSync(fd, bytes, got, info.size - got, got);
+        if (n === 0) break;
+        got += n;
+      }
+      const body = bytes.subarray(0, got);
+      if (body.subarray(0, 8192).includes(0)) return { state: 'skipped', hash: null, reason: 'a binary file' };
+      return { state: 'file', hash: this.put(body) };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Inside the tool row's transaction. */
+  record(toolCallId: string, path: string, before: ImageSnapshot, after: ImageSnapshot): void {
+    const at = this.now();
+    const addBlob = this.db.prepare('INSERT OR IGNORE INTO file_blobs (hash, size, created_at) VALUES (?, ?, ?)');
+    for (const image of [before, after]) if (image.hash) addBlob.run(image.hash, this.get(image.hash)?.length ?? 0, at);
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO tool_file_images (tool_call_id, path, before_state, before_hash, after_state, after_hash, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(toolCallId, path, before.state, before.hash, after.state, after.hash, at);
+  }
+
+  images(toolCallId: string): FileImageRow | null {
+    return (this.db.prepare('SELECT * FROM tool_file_images WHERE tool_call_id = ?').get(toolCallId) as FileImageRow | undefined) ?? null;
+  }
+
+  limits(): { maxMb: number; keepDays: number } {
+    const row = this.db.prepare("SELECT value_json FROM settings WHERE key = 'viewer.blob_store'").get() as { value_json: string } | undefined;
+    try {
+      const parsed = row ? (JSON.parse(row.value_json) as Partial<typeof DEFAULT_LIMITS>) : {};
+      const maxMb = Number.isFinite(parsed.maxMb) && parsed.maxMb! > 0 ? parsed.maxMb! : DEFAULT_LIMITS.maxMb;
+      const keepDays = Number.isFinite(parsed.keepDays) && parsed.keepDays! > 0 ? parsed.keepDays! : DEFAULT_LIMITS.keepDays;
+      return { maxMb, keepDays };
+    } catch {
+      return { ...DEFAULT_LIMITS };
+    }
+  }
+
+  /** Applies the retention and size settings; returns how many images and blobs went. */
+  prune(): { images: number; blobs: number } {
+    const { maxMb, keepDays } = this.limits();
+    const cutoff = this.now() - keepDays * 86_400_000;
+    let images = 0;
+    this.db.transaction(() => {
+      images += this.db.prepare('DELETE FROM tool_file_images WHERE created_at < ?').run(cutoff).changes;
+      const used = () => (this.db.prepare('SELECT COALESCE(SUM(size), 0) AS n FROM file_blobs WHERE hash IN (SELECT before_hash FROM tool_file_images UNION SELECT after_hash FROM tool_file_images)').get() as { n: number }).n;
+      while (used() > maxMb * 1024 * 1024) {
+        const oldest = this.db.prepare('SELECT tool_call_id FROM tool_file_images ORDER BY created_at, rowid LIMIT 1').get() as { tool_call_id: string } | undefined;
+        if (!oldest) break;
+        images += this.db.prepare('DELETE FROM tool_file_images WHERE tool_call_id = ?').run(oldest.tool_call_id).changes;
+      }
+      this.db.prepare('DELETE FROM file_blobs WHERE hash NOT IN (SELECT before_hash FROM tool_file_images WHERE before_hash IS NOT NULL UNION SELECT after_hash FROM tool_file_images WHERE after_hash IS NOT NULL)').run();
+    })();
+    // Files no row counts (pruned, or left by a rolled-back transaction) go last.
+    const kept = new Set((this.db.prepare('SELECT hash FROM file_blobs').all() as { hash: string }[]).map((r) => r.hash));
+    let blobs = 0;
+    let shards: string[] = [];
+    try {
+      shards = readdirSync(this.dir);
+    } catch {
+      return { images, blobs };
+    }
+    for (const shard of shards) {
+      for (const name of readdirSync(join(this.dir, shard))) {
+        if (kept.has(name)) continue;
+        rmSync(join(this.dir, shard, name), { force: true });
+        blobs++;
+      }
+    }
+    return { images, blobs };
+  }
+}
+
+function readSyncHead(path: string): void {
+  closeSync(openSync(path, constants.O_RDONLY));
+}
