@@ -84,6 +84,8 @@ export const viewerCalls = {
   ),
   /** Restores a write call's before-image (a gated write); `force` after a conflict was shown. */
   'viewer:revert': defineCall(z.object({ toolCallId, force: z.boolean().optional() }).strict(), RevertResultSchema),
+  /** Compiles a `.tex` handle to PDF (or answers from the cache); the PDF comes as a handle URL. */
+  'viewer:compileLatex': defineCall(z.object({ handle }).strict(), LatexResultSchema),
   /** Lets go of a handle (its tab closed). */
   'viewer:release': defineCall(z.object({ handle }).strict(), z.object({ ok: z.literal(true) })),
 } as const;

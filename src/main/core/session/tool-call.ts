@@ -203,7 +203,7 @@ async function runApproved(env: CallEnv, call: { id: string; name: string }, arg
     const protectedPaths: ProtectedPaths = { excludes: (p) => (policy ??= walkPolicy()).excludes(p), describeUnder: (r) => (policy ??= walkPolicy()).describeUnder(r) };
     const ctx = { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots, protectedPaths, signal: env.signal, log: env.log, call: { sessionId: env.sessionId, toolCallId: call.id } };
     // Before the run: an execution starts its work as it is created.
-    const before = path && env.fileImages && FS_WRITE_TOOLS.includes(call.name) ? env.fileImages.snapshot(path, env.workingDir) : null;
+    const before = path && env.fileImages && env.tools.kindOf(call.name) === 'edit' ? env.fileImages.snapshot(path, env.workingDir) : null;
     const exec = env.tools.run(call.name, env.secrets.unseal(call.name, args), ctx);
     if (!exec) return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
     return finish(env, call.id, await driveExecution(exec, env.signal), call.name, path, before);

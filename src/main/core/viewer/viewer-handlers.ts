@@ -5,7 +5,7 @@ import { ViewerRefusal } from './read-policy';
 import type { FileImages } from './file-images';
 import type { ViewerService } from './viewer-service';
 
-type ViewerChannels = 'viewer:resolve' | 'viewer:preview' | 'viewer:release' | 'viewer:diff' | 'viewer:revert';
+type ViewerChannels = 'viewer:resolve' | 'viewer:preview' | 'viewer:release' | 'viewer:diff' | 'viewer:revert' | 'viewer:compileLatex';
 
 export function createViewerHandlers(viewer: ViewerService, images: FileImages): Pick<BridgeHandlers, ViewerChannels> {
   return {
@@ -16,6 +16,14 @@ export function createViewerHandlers(viewer: ViewerService, images: FileImages):
     'viewer:preview': ({ handle }) => {
       try {
         return { url: viewer.previewUrl(handle) };
+      } catch (error) {
+        if (error instanceof ViewerRefusal) throw new BridgeError(error.code, error.message);
+        throw error;
+      }
+    },
+    'viewer:compileLatex': async ({ handle }) => {
+      try {
+        return await viewer.compileLatex(handle);
       } catch (error) {
         if (error instanceof ViewerRefusal) throw new BridgeError(error.code, error.message);
         throw error;

@@ -6,11 +6,12 @@
  */
 import { dirname } from 'node:path';
 import { pathUnder } from '../tools/_policy/paths';
-import type { ResolveResult, ViewerFile } from '../../../shared/contract/viewer';
+import type { LatexResult, ResolveResult, ViewerFile } from '../../../shared/contract/viewer';
 import { byteLimitOf, kindOfPath, showsFirstPart } from './file-kinds';
 import { readForViewer, statRegular } from './file-read';
 import { HandleRegistry, type HandleRecord } from './handles';
 import { refusalReply, type HttpReply } from './http-reply';
+import { LatexCompiler } from './latex';
 import { PreviewServer } from './preview';
 import { applyReadPolicy, ViewerRefusal, type ReadPolicyContext } from './read-policy';
 
@@ -22,6 +23,8 @@ export interface ViewerServiceDeps {
   /** The session's working directory (the workspace when no session is named or it is unknown). */
   workingDirOf: (sessionId: number | undefined) => string;
   now?: () => number;
+  /** LaTeX compiler (its cache folder lives outside the workspace). */
+  latex?: LatexCompiler;
 }
 
 export interface ResolveRequest {
@@ -37,9 +40,11 @@ const FILE_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; 
 export class ViewerService {
   readonly handles: HandleRegistry;
   readonly preview: PreviewServer;
+  readonly latex: LatexCompiler;
 
   constructor(private readonly deps: ViewerServiceDeps) {
     this.handles = new HandleRegistry(deps.now);
+    this.latex = deps.latex ?? new LatexCompiler();
     this.preview = new PreviewServer((record) => this.recheck(record));
   }
 
@@ -131,6 +136,21 @@ export class ViewerService {
     const record = this.handles.use(token);
     if (!record || record.kind.kind !== 'html') throw new ViewerRefusal('missing', 'This view has expired or is not an HTML file; open it again.');
     return this.preview.urlFor(record);
+  }
+
+  /** Compiles a `.tex` handle; the PDF is served through a handle of its own, bound to the cached file. */
+  async compileLatex(token: string): Promise<LatexResult> {
+    const record = this.handles.use(token);
+    if (!record || record.kind.kind !== 'latex') throw new ViewerRefusal('missing', 'This view has expired or is not a LaTeX file; open it again.');
+    this.recheck(record);
+    const outcome = await this.latex.compile(record.real);
+    if (outcome.status !== 'ok') return outcome;
+    const pdf = this.handles.issue({
+      absolute: outcome.pdf, real: outcome.pdf, display: `${record.display} (PDF)`, workingDir: record.workingDir,
+      // Made by the app itself from a file the person already sees: no question for the build folder.
+      isOutside: true, isOutsideConfirmed: true, kind: kindOfPath(outcome.pdf),
+    });
+    return { status: 'ok', pdfUrl: `${FILE_ROUTE}${pdf.token}`, isCached: outcome.isCached, ms: outcome.ms };
   }
 
   release(token: string): void {
