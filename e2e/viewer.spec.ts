@@ -288,3 +288,27 @@ test('live reload after a write, then Diff and Revert of that edit_file through 
     llm.stop();
   }
 });
+
+test('LaTeX: a .tex compiles to a PDF, a second open is a cache hit, a broken one shows its error line', async ({ page }) => {
+  put('paper/main.tex', '\\documentclass{article}\n\\begin{document}\n\\section{Results}\nThe viewer compiled this \\input{body}\n\\end{document}\n');
+  put('paper/body.tex', 'paragraph from an input file.');
+  put('paper/broken.tex', '\\documentclass{article}\n\\begin{document}\nFine line.\n\\badcommand{x}\n\\end{document}\n');
+  await page.goto(app.url);
+  await openFile(page, 'paper/main.tex');
+  const pdf = page.getByTestId('viewer-pdf');
+  await expect(pdf.locator('.page[data-page-number="1"] .textLayer')).toContainText('paragraph from an input file', { timeout: 30_000 });
+  await expect(page.getByTestId('latex-status')).toContainText('Compiled');
+  await shoot(page, 'latex');
+  // Closing and opening again: same inputs, answered from the cache.
+  await page.keyboard.press('Alt+w');
+  await openFile(page, 'paper/main.tex');
+  await expect(page.getByTestId('latex-status')).toContainText('From the cache');
+
+  await openFile(page, 'paper/broken.tex');
+  const error = page.getByTestId('latex-error');
+  await expect(error).toContainText('broken.tex:4', { timeout: 30_000 });
+  await expect(error).toContainText('Undefined control sequence');
+  await error.getByRole('button', { name: 'Show the full log' }).click();
+  await expect(page.getByTestId('latex-log')).toContainText('badcommand');
+  await shoot(page, 'latex-error');
+});

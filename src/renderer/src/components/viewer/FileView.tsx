@@ -14,6 +14,7 @@ import { formatBytes } from './format';
 import { HtmlView } from './HtmlView';
 import { ImageView } from './ImageView';
 import { MarkdownView } from './MarkdownView';
+import { LatexView } from './LatexView';
 import { PdfView } from './PdfView';
 import { ToolDiffView } from './ToolDiffView';
 
@@ -95,7 +96,7 @@ function FileBody({ file, tab, text }: { file: ViewerFile; tab: ViewerTab; text:
       )}
       {file.kind === 'markdown' && <MarkdownView text={text ?? ''} onOpenPath={openRelative} />}
       {file.kind === 'text' && <CodeView text={text ?? ''} language={file.language} line={tab.line} />}
-      {file.kind === 'latex' && <CodeView text={text ?? ''} language="latex" line={tab.line} />}
+      {file.kind === 'latex' && <LatexView file={file} text={text ?? ''} reloadKey={tab.reloadKey} />}
       {file.kind === 'html' && <HtmlView file={file} text={text ?? ''} reloadKey={tab.reloadKey} onOpenPath={openRelative} />}
       {(file.kind === 'image' || file.kind === 'svg') && <ImageView url={file.url} name={file.name} reloadKey={tab.reloadKey} />}
       {file.kind === 'pdf' && <PdfView url={file.url} reloadKey={tab.reloadKey} />}

@@ -1,0 +1,80 @@
+/**
+ * The LaTeX compiler against the real latexmk/XeLaTeX: a document that compiles (and is then a cache hit), one
+ * that fails with its error line, a change to an \input file that recompiles, an endless loop killed at the
+ * limit, and a missing TeX installation.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { distillError, LatexCompiler, TEX_MISSING, userInputs } from './latex';
+
+let dir: string;
+let cache: string;
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'skald-tex-')));
+  cache = realpathSync(mkdtempSync(join(tmpdir(), 'skald-tex-cache-')));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(cache, { recursive: true, force: true });
+});
+
+const doc = (body: string) => `\\documentclass{article}\n\\begin{document}\n${body}\n\\end{document}\n`;
+
+describe('LaTeX compiler', () => {
+  it('compiles, answers the second time from the cache, recompiles when an \\input file changes', async () => {
+    writeFileSync(join(dir, 'main.tex'), doc('Hello \\input{part}'));
+    writeFileSync(join(dir, 'part.tex'), 'first part');
+    const tex = new LatexCompiler(cache);
+    const first = await tex.compile(join(dir, 'main.tex'));
+    expect(first).toMatchObject({ status: 'ok', isCached: false });
+    const second = await tex.compile(join(dir, 'main.tex'));
+    expect(second).toMatchObject({ status: 'ok', isCached: true });
+    writeFileSync(join(dir, 'part.tex'), 'second part');
+    const third = await tex.compile(join(dir, 'main.tex'));
+    expect(third).toMatchObject({ status: 'ok', isCached: false });
+    expect((third as { pdf: string }).pdf).not.toBe((first as { pdf: string }).pdf);
+    // The build and cache stay outside the document's folder.
+    expect(execFileSync('ls', [dir]).toString().trim().split('\n').sort()).toEqual(['main.tex', 'part.tex']);
+  });
+
+  it('a failing document gives its first error with file and line, and the full log', async () => {
+    writeFileSync(join(dir, 'bad.tex'), doc('line two\n\\undefinedmacro here'));
+    const out = await new LatexCompiler(cache).compile(join(dir, 'bad.tex'));
+    expect(out).toMatchObject({ status: 'failed', error: { file: 'bad.tex', line: 4, message: expect.stringContaining('Undefined control sequence') } });
+    expect((out as { log: string }).log).toContain('Undefined control sequence');
+  });
+
+  it('shell escape stays off', async () => {
+    writeFileSync(join(dir, 'esc.tex'), doc('\\immediate\\write18{touch pwned}done'));
+    await new LatexCompiler(cache).compile(join(dir, 'esc.tex'));
+    expect(() => execFileSync('ls', [join(dir, 'pwned')], { stdio: 'ignore' })).toThrow();
+  });
+
+  it('an endless loop is killed at the limit, with its whole process group', async () => {
+    writeFileSync(join(dir, 'loop.tex'), doc('\\def\\x{\\x}\\x'));
+    const started = Date.now();
+    const out = await new LatexCompiler(cache, 'latexmk', 2_000).compile(join(dir, 'loop.tex'));
+    expect(out.status).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(execFileSync('ps', ['-eo', 'args']).toString()).not.toContain('loop.tex');
+  });
+
+  it('without TeX installed it says how to install it', async () => {
+    writeFileSync(join(dir, 'main.tex'), doc('x'));
+    expect(await new LatexCompiler(cache, 'latexmk-not-installed-here').compile(join(dir, 'main.tex'))).toEqual({ status: 'unavailable', message: TEX_MISSING });
+  });
+});
+
+describe('recorder and log parsing', () => {
+  it('keeps the user inputs of an .fls and drops TeX files and the build folder', () => {
+    const fls = ['PWD /doc', 'INPUT /usr/share/texlive/texmf-dist/tex/latex/base/article.cls', 'INPUT /etc/texmf/web2c/texmf.cnf', 'INPUT main.tex', 'INPUT ./fig/a.png', 'INPUT /build/main.aux', 'INPUT refs.bib'].join('\n');
+    expect(userInputs(fls, '/build')).toEqual(['/doc/fig/a.png', '/doc/main.tex', '/doc/refs.bib']);
+  });
+
+  it('distills the classic "! … l.N" form too', () => {
+    expect(distillError('stuff\n! Missing $ inserted.\n<inserted text>\nl.12 a_b\n')).toEqual({ file: null, line: 12, message: 'Missing $ inserted.' });
+  });
+});
