@@ -12,7 +12,10 @@ import type { ElicitationView, McpEvent } from '../../../shared/contract/mcp';
 import type { ElicitationRequest } from './connection';
 
 export const ELICITATION_DEADLINE_MS = 5 * 60_000;
-const SENSITIVE = /pass(word|phrase)?|secret|token|api[-_ ]?key|credential|pin\b|otp|private/i;
+/** Matched against a field's name and title. */
+const SENSITIVE_NAME = /pass(word|phrase)?|secret|token|api[-_ ]?key|credential|\bpin\b|\botp\b|private[-_ ]?key/i;
+/** Matched against its description, which often *mentions* sensitive things ("do not enter your PIN"): strong words only. */
+const SENSITIVE_DESCRIPTION = /\b(password|passphrase|secret|api[-_ ]?key|access token)\b/i;
 
 type Value = string | number | boolean | string[];
 
@@ -24,7 +27,11 @@ interface Waiting {
 export function sensitiveFields(schema: Record<string, unknown>): string[] {
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   return Object.entries(props)
-    .filter(([key, p]) => p?.format === 'password' || p?.writeOnly === true || SENSITIVE.test([key, p?.title, p?.description].filter((s) => typeof s === 'string').join(' ')))
+    .filter(([key, p]) => {
+      if (p?.format === 'password' || p?.writeOnly === true) return true;
+      if (SENSITIVE_NAME.test([key, typeof p?.title === 'string' ? p.title : ''].join(' '))) return true;
+      return typeof p?.description === 'string' && SENSITIVE_DESCRIPTION.test(p.description) && !/\b(not|never|don't)\b/i.test(p.description);
+    })
     .map(([key]) => key);
 }
 
