@@ -14,7 +14,7 @@ import type { McpEvent, McpServerView, McpToolView } from '../../../shared/contr
 import type { ToolSpec } from '../session/ports';
 import { scrubEnv } from '../tools/shell/env-scrub';
 import { McpConnection, type CallOptions, type ElicitationRequest } from './connection';
-import { hiddenInstructionMarkers } from './fingerprint';
+import { canonicalJson, hiddenInstructionMarkers } from './fingerprint';
 import { loginShellPath } from './login-path';
 import type { McpServerRecord, McpServerRepository } from './server-repository';
 import type { ProcessRecorder } from './stdio-transport';
@@ -65,11 +65,20 @@ export class McpManager {
 
   constructor(private readonly deps: McpManagerDeps) {}
 
-  /** Starts every enabled, trusted server in the background. Never awaits a server. */
+  /**
+   * Starts every enabled, trusted server in the background, one per turn of the event loop: spawning a process
+   * is synchronous work, so the app's first requests are served before and between the spawns. Never awaits a
+   * server.
+   */
   startAll(): void {
-    for (const server of this.deps.repo.list()) {
-      if (server.enabled && server.trusted) void this.open(server.name).catch(() => undefined);
-    }
+    const queue = this.deps.repo.list().filter((s) => s.enabled && s.trusted).map((s) => s.name);
+    const next = () => {
+      const name = queue.shift();
+      if (name === undefined || this.disposed) return;
+      void this.open(name).catch(() => undefined);
+      setTimeout(next, 0);
+    };
+    setTimeout(next, 0);
   }
 
   private stateOf(name: string): ServerState {
@@ -109,8 +118,8 @@ export class McpManager {
           s.state = 'failed';
           s.lastError = (error as Error).message;
           s.connection = null;
+          this.deps.log('mcp server failed to start', { server: name, error: (error as Error).message });
         }
-        this.deps.log('mcp server failed to start', { server: name, error: (error as Error).message });
         throw error instanceof McpError ? error : new McpError((error as Error).message);
       } finally {
         s.opening = null;
@@ -169,7 +178,7 @@ export class McpManager {
 
   /** Whether a name belongs to a configured server (`mcp__<server>__…`), whatever its state. */
   isServerTool(server: string): boolean {
-    return this.deps.repo.get(server) !== null;
+    return this.states.get(server)?.connection != null || this.deps.repo.get(server) !== null;
   }
 
   /**
@@ -223,7 +232,8 @@ export class McpManager {
     const s = this.states.get(server.name);
     const state = !server.trusted ? 'untrusted' : !server.enabled ? 'disabled' : (s?.state ?? 'stopped');
     const tools: McpToolView[] = (s?.tools ?? []).map((t) => {
-      const schema = JSON.stringify(t.tool.inputSchema ?? {});
+      // Canonical (sorted keys), as the trusted copy is kept: the two compare equal unless the shape changed.
+      const schema = canonicalJson(t.tool.inputSchema ?? {});
       return {
         exposedName: t.exposedName,
         name: t.tool.name,

@@ -143,3 +143,20 @@ describe('trust of a server (M1)', () => {
     await expectNoProcesses(kit.marker);
   });
 });
+
+describe('the drift view', () => {
+  it('shows the schema canonically, so a description-only change shows no schema difference', async () => {
+    const dir = kitDir('skald-mcp-drift-view-');
+    const descriptionFile = join(dir, 'description.txt');
+    writeFileSync(descriptionFile, 'Describes itself.');
+    kit = startKit({}, dir);
+    await kit.mcp.save({ name: 'flaky', transport: 'stdio', command: node, args: [FLAKY, kit.marker], env: { DESCRIPTION_FILE: descriptionFile } }, 'user');
+    await kit.mcp.manager.open('flaky');
+    writeFileSync(descriptionFile, 'Describes itself, and more.');
+    await kit.mcp.manager.restart('flaky');
+    const tool = kit.mcp.view('flaky').tools.find((t) => t.name === 'describe_me')!;
+    expect(tool.status).toBe('drifted');
+    expect(tool.drift!.inputSchema).toBe(tool.inputSchema);
+    expect(tool.drift!.description).toBe('Describes itself.');
+  });
+});

@@ -12,6 +12,7 @@ import { selectSession, sessionsStore } from '../stores/sessions-store';
 import { ApprovalCard } from './ApprovalCard';
 import { BypassBadge } from './BypassBadge';
 import { QuestionCard } from './QuestionCard';
+import { McpInboxElicitations } from './settings/McpSettingsElicitation';
 
 function SessionLink({ sessionId, label, onOpen }: { sessionId: number; label: string | null; onOpen: () => void }) {
   const title = useStore(sessionsStore, (s) => s.sessions.find((x) => x.id === sessionId)?.title);
@@ -85,6 +86,7 @@ export function InboxPanel({ onClose }: { onClose: () => void }) {
           <QuestionCard question={{ requestId: c.request_id, title: c.title, question: c.question, suggested: c.suggested_answers }} />
         </div>
       ))}
+      <McpInboxElicitations />
       {bypasses.length > 0 && (
         <>
           <h3>Active bypasses</h3>

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import { PROVIDER_KINDS, type ModelView, type ProviderKind, type ProviderView } from '../../../shared/contract/providers';
 import { skald } from '../bridge/skald';
+import { McpSettings } from './settings/McpSettings';
 import { PluginsSettings } from './settings/PluginsSettings';
 import { SecretsSettings } from './settings/SecretsSettings';
 
@@ -85,6 +86,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
         <input placeholder="Display name (optional)" value={modelDraft.displayName} onChange={(e) => setModelDraft({ ...modelDraft, displayName: e.target.value })} />
         <button className="primary" type="submit" disabled={!providers.length}>Add model</button>
       </form>
+      <McpSettings />
       <PluginsSettings />
       <SecretsSettings />
     </div>

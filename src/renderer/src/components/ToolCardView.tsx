@@ -5,6 +5,8 @@
  * countdown and Revoke; an interrupted side-effecting call offers "Re-run".
  */
 import { useState } from 'react';
+import { MCP_PREFIX } from '../../../shared/tool-names';
+import { McpCallExtras } from './settings/McpSettingsElicitation';
 import { useStore } from 'zustand';
 import type { ToolCard } from '../../../shared/contract/chat';
 import { FS_WRITE_TOOLS, TN } from '../../../shared/tool-names';
@@ -103,6 +105,7 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
         </div>
       )}
       {card.status === 'pending' && card.pending && <PendingPart card={card} />}
+      {card.name.startsWith(MCP_PREFIX) && <McpCallExtras toolCallId={card.tool_call_id} running={card.status === 'running'} />}
       {granted.map((b) => (
         <BypassBadge key={b.id} bypass={b} />
       ))}

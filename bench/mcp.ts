@@ -1,0 +1,134 @@
+/**
+ * MCP benchmarks (docs/mcp.md):
+ * - per call: `mcp__everything__echo` through the session's real path (row, gate decision recorded with it, the
+ *   MCP call over our stdio transport, terminal status and event; an allow rule, so no person in the loop)
+ *   against the same `echo` call made directly with the SDK client over its own stdio transport, to its own
+ *   server-everything process. The row is the median of each and their difference (what the app adds).
+ * - launch: from `createCore` + `start()` until the app answers `chat:listSessions` and `mcp:list` (what the
+ *   first screen needs), with 5 configured servers of which one never answers `initialize`, against the same
+ *   launch with no servers. The hanging server must still be pending (queued or starting) when the app is usable.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { RunContextSchema } from '../src/shared/run-context';
+import { dispatchCall } from '../src/main/core/bridge/dispatch';
+import { createCore, type Core } from '../src/main/core/index';
+import { NO_CALL_SECRETS } from '../src/main/core/secrets/sealed-args';
+import { SessionStore } from '../src/main/core/session/session-store';
+import { executeCall, startRound, type CallEnv } from '../src/main/core/session/tool-call';
+import { toolsWithMcp } from '../src/main/core/tools/mcp/index';
+import { median, ms, type BenchRow } from './table';
+
+const require = createRequire(import.meta.url);
+const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const MEMORY = require.resolve('@modelcontextprotocol/server-memory/dist/index.js');
+const SILENT = fileURLToPath(new URL('../test/fixtures/mcp/silent-server.mjs', import.meta.url));
+const RUNS = 200;
+const WARMUP = 20;
+
+async function timed(fn: (i: number) => Promise<void>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const t = performance.now();
+    await fn(i);
+    if (i >= WARMUP) times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+async function perCall(): Promise<BenchRow> {
+  const dir = mkdtempSync(join(tmpdir(), 'skald-bench-mcp-'));
+  const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
+  const client = new Client({ name: 'bench-direct', version: '0' });
+  try {
+    await core.mcp.save({ name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }, 'user');
+    await core.mcp.manager.open('everything');
+    core.approval.rules.createRule({ tool_pattern: 'mcp__everything__echo', action: 'allow', priority: 1 });
+    const store = new SessionStore(core.db);
+    const sessionId = store.createSession('bench');
+    const messageId = store.appendMessage({ sessionId, role: 'assistant', content: '' });
+    const ws = join(dir, 'ws');
+    const env: CallEnv = {
+      store, tools: toolsWithMcp(core.tools, { manager: core.mcp.manager, emit: () => {} }), gate: core.approval.port,
+      emit: (body) => core.events.emit('chat', { ...body, session_id: sessionId } as never), sessionId, agentId: 'main', source: 'web',
+      runContext: RunContextSchema.parse({}), workingDir: ws, workspaceDir: ws, protectedRoots: [join(dir, 'data')], signal: new AbortController().signal,
+      synthetic: { db: core.db, sessionId, workingDir: ws, workspaceDir: ws, openFile: () => {} }, requestRestart: () => {}, log: () => {}, secrets: NO_CALL_SECRETS,
+    };
+    let lastStatus: string | undefined;
+    const ours = await timed(async (i) => {
+      const [call] = startRound(env, [{ id: `mcp-${i}`, name: 'mcp__everything__echo', arguments: JSON.stringify({ message: `m${i}` }) }], messageId);
+      await executeCall(env, call!);
+      lastStatus = store.getTool(call!.id)?.status;
+    });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }));
+    const peer = await timed(async (i) => {
+      await client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
+    });
+    const overhead = ours - peer;
+    return {
+      name: 'MCP echo per call: through the gate and session rows vs the SDK client directly (median)',
+      ours: ms(ours), peer: ms(peer), ratio: ours / peer, target: 'adds < 2 ms', pass: overhead < 2 && lastStatus === 'done',
+    };
+  } finally {
+    await client.close().catch(() => undefined);
+    await core.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** createCore + start until the first screen's two calls answer; returns the time and the core (still running). */
+async function launch(dataDir: string): Promise<{ ms: number; core: Core }> {
+  const started = performance.now();
+  const core = await createCore({ dataDir, workspaceDir: join(dataDir, 'workspace'), shape: 'web', version: 'bench' });
+  core.start();
+  const sessions = await dispatchCall(core.handlers, 'chat:listSessions', {});
+  const servers = await dispatchCall(core.handlers, 'mcp:list', {});
+  if (!sessions.ok || !servers.ok) throw new Error('the first screen failed to load');
+  return { ms: performance.now() - started, core };
+}
+
+async function launchWithServers(): Promise<BenchRow> {
+  const withServers: number[] = [];
+  const without: number[] = [];
+  let hangingWasStarting = true;
+  for (let round = 0; round < 5; round++) {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-bench-mcp-launch-'));
+    const empty = mkdtempSync(join(tmpdir(), 'skald-bench-mcp-launch0-'));
+    try {
+      const setup = await createCore({ dataDir: dir, workspaceDir: join(dir, 'workspace'), shape: 'web', version: 'bench' });
+      for (const [i, args] of [[EVERYTHING, 'stdio'], [EVERYTHING, 'stdio'], [MEMORY], [MEMORY], [SILENT]].entries()) {
+        await setup.mcp.save({ name: i === 4 ? 'hanging' : `server-${i}`, transport: 'stdio', command: process.execPath, args }, 'user');
+      }
+      await setup.dispose();
+      const prime = await createCore({ dataDir: empty, workspaceDir: join(empty, 'workspace'), shape: 'web', version: 'bench' });
+      await prime.dispose();
+
+      const a = await launch(dir);
+      withServers.push(a.ms);
+      // Not given up on yet (it only fails after the 120 s start timeout): queued or starting.
+      hangingWasStarting &&= ['starting', 'stopped'].includes(a.core.mcp.view('hanging').state);
+      await a.core.dispose();
+      const b = await launch(empty);
+      without.push(b.ms);
+      await b.core.dispose();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }
+  const ours = median(withServers);
+  const peer = median(without);
+  return {
+    name: 'launch until usable: 5 MCP servers configured (1 never answers) vs none (median)',
+    ours: ms(ours), peer: ms(peer), ratio: ours / peer, target: '< 1.2×, the hanging one still pending', pass: ours < peer * 1.2 && hangingWasStarting,
+  };
+}
+
+export async function run(): Promise<BenchRow[]> {
+  return [await perCall(), await launchWithServers()];
+}
