@@ -312,3 +312,22 @@ test('LaTeX: a .tex compiles to a PDF, a second open is a cache hit, a broken on
   await expect(page.getByTestId('latex-log')).toContainText('badcommand');
   await shoot(page, 'latex-error');
 });
+
+test('live reload from disk: a Markdown file edited outside the app, and a LaTeX input that changes its PDF', async ({ page }) => {
+  put('live/readme.md', '# Live\n\nfirst version\n');
+  put('live/doc.tex', '\\documentclass{article}\n\\begin{document}\n\\input{inc}\n\\end{document}\n');
+  put('live/inc.tex', 'Included text version one.');
+  await page.goto(app.url);
+  await openFile(page, 'live/readme.md');
+  await expect(page.getByTestId('viewer-markdown')).toContainText('first version');
+  await page.waitForTimeout(400); // the watcher is ready
+  put('live/readme.md', '# Live\n\nsecond version, written by another program\n');
+  await expect(page.getByTestId('viewer-markdown')).toContainText('second version');
+
+  await openFile(page, 'live/doc.tex');
+  const text = page.getByTestId('viewer-pdf').locator('.page[data-page-number="1"] .textLayer');
+  await expect(text).toContainText('version one', { timeout: 30_000 });
+  await page.waitForTimeout(400);
+  put('live/inc.tex', 'Included text version two.');
+  await expect(text).toContainText('version two', { timeout: 30_000 });
+});

@@ -109,6 +109,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   });
 
   const viewer = new ViewerService({
+    onFileChanged: (handle, path) => events.emit('viewer', { type: 'file_changed', handle, path }),
     dataDir: config.dataDir,
     workspaceDir: config.workspaceDir,
     workingDirOf: (sessionId) => {
@@ -161,6 +162,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       approval.pending.onDidResolveWithoutWaiter(({ sessionId }) => void sessions.resumeSession(sessionId));
     },
     async dispose() {
+      await viewer.disposeWatcher();
       stopPluginTools();
       sweep.abort();
       await sessions.stopAll();

@@ -52,6 +52,12 @@ export class HandleRegistry {
     return record;
   }
 
+  /** Whether a token is live, without touching it. */
+  peek(token: string): boolean {
+    const record = this.records.get(token);
+    return record !== undefined && this.now() - record.lastUsedAt <= IDLE_MS;
+  }
+
   release(token: string): void {
     this.records.delete(token);
   }

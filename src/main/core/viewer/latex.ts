@@ -73,6 +73,15 @@ export class LatexCompiler {
     private readonly timeoutMs = LATEX_TIMEOUT_MS,
   ) {}
 
+  /** The inputs the last build of this document read (empty before its first build). */
+  inputsOf(texReal: string): string[] {
+    try {
+      return JSON.parse(readFileSync(join(this.cacheDir, `${sha(texReal)}.deps.json`), 'utf8')) as string[];
+    } catch {
+      return [texReal];
+    }
+  }
+
   /** Cached PDF for these exact inputs, or null. */
   private cached(texReal: string): string | null {
     const depsFile = join(this.cacheDir, `${sha(texReal)}.deps.json`);

@@ -177,3 +177,23 @@ describe('serving a handle re-applies the policy on every request', () => {
     expect(String(viewer.serveFile(b.url).body)).toBe('B');
   });
 });
+
+describe('live reload from disk', () => {
+  it('reports one debounced change per handle, and none after release', async () => {
+    const { appendFileSync } = await import('node:fs');
+    const changes: string[] = [];
+    const watched = new ViewerService({ dataDir: data, workspaceDir: ws, workingDirOf: () => ws, onFileChanged: (handle) => changes.push(handle) });
+    writeFileSync(join(ws, 'live.md'), 'v1');
+    const r = watched.resolve({ path: 'live.md' });
+    if (r.status !== 'ok') throw new Error('resolve');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the watcher is ready
+    for (let i = 0; i < 5; i++) appendFileSync(join(ws, 'live.md'), ` v${i}`);
+    await expect.poll(() => changes.length, { timeout: 5_000 }).toBe(1);
+    expect(changes[0]).toBe(r.file.handle);
+    watched.release(r.file.handle);
+    writeFileSync(join(ws, 'live.md'), 'v9');
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(changes).toHaveLength(1);
+    await watched.disposeWatcher();
+  });
+});

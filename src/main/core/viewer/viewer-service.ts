@@ -11,6 +11,7 @@ import { byteLimitOf, kindOfPath, showsFirstPart } from './file-kinds';
 import { readForViewer, statRegular } from './file-read';
 import { HandleRegistry, type HandleRecord } from './handles';
 import { refusalReply, type HttpReply } from './http-reply';
+import { FileWatcher } from './file-watcher';
 import { LatexCompiler } from './latex';
 import { PreviewServer } from './preview';
 import { applyReadPolicy, ViewerRefusal, type ReadPolicyContext } from './read-policy';
@@ -25,6 +26,8 @@ export interface ViewerServiceDeps {
   now?: () => number;
   /** LaTeX compiler (its cache folder lives outside the workspace). */
   latex?: LatexCompiler;
+  /** A watched handle's file changed on disk (debounced); absent = no watching. */
+  onFileChanged?: (handle: string, path: string) => void;
 }
 
 export interface ResolveRequest {
@@ -41,10 +44,13 @@ export class ViewerService {
   readonly handles: HandleRegistry;
   readonly preview: PreviewServer;
   readonly latex: LatexCompiler;
+  private readonly watcher: FileWatcher | null;
 
   constructor(private readonly deps: ViewerServiceDeps) {
     this.handles = new HandleRegistry(deps.now);
     this.latex = deps.latex ?? new LatexCompiler();
+    const onChange = deps.onFileChanged;
+    this.watcher = onChange ? new FileWatcher(onChange, (token) => this.handles.peek(token)) : null;
     this.preview = new PreviewServer((record) => this.recheck(record));
   }
 
@@ -72,6 +78,7 @@ export class ViewerService {
         return { status: 'error', code: 'too_large', message: `${path.display} is ${formatBytes(info.size)}, over the viewer's ${formatBytes(limit)} limit for this kind of file.` };
       }
       const record = this.handles.issue({ absolute: path.absolute, real: path.real, display: path.display, workingDir, isOutside: path.isOutside, isOutsideConfirmed: path.isOutside, kind });
+      this.watcher?.add(record.token, [record.real]);
       return { status: 'ok', file: this.describe(record, info.size, info.mtimeMs) };
     } catch (error) {
       if (error instanceof ViewerRefusal && error.code !== 'changed') return { status: 'error', code: error.code, message: error.message };
@@ -131,6 +138,10 @@ export class ViewerService {
     }
   }
 
+  async disposeWatcher(): Promise<void> {
+    await this.watcher?.dispose();
+  }
+
   /** The HTML preview's URL on its own origin, for an `html` handle. */
   previewUrl(token: string): string {
     const record = this.handles.use(token);
@@ -144,6 +155,8 @@ export class ViewerService {
     if (!record || record.kind.kind !== 'latex') throw new ViewerRefusal('missing', 'This view has expired or is not a LaTeX file; open it again.');
     this.recheck(record);
     const outcome = await this.latex.compile(record.real);
+    // A LaTeX source reloads (and recompiles) when any input of its last build changes.
+    this.watcher?.add(token, this.latex.inputsOf(record.real));
     if (outcome.status !== 'ok') return outcome;
     const pdf = this.handles.issue({
       absolute: outcome.pdf, real: outcome.pdf, display: `${record.display} (PDF)`, workingDir: record.workingDir,
@@ -154,6 +167,7 @@ export class ViewerService {
   }
 
   release(token: string): void {
+    this.watcher?.remove(token);
     this.handles.release(token);
     this.preview.forget(token);
   }
