@@ -31,7 +31,12 @@ export async function run(): Promise<BenchRow[]> {
       store, tools, gate: core.approval.port, emit: (body) => core.events.emit('chat', { ...body, session_id: sessionId } as never),
       sessionId, agentId: 'main', source: 'web', runContext: RunContextSchema.parse({}), workingDir: join(dir, 'ws'), workspaceDir: join(dir, 'ws'),
       protectedRoots: [join(dir, 'data')], signal: controller.signal,
-      synthetic: { db: core.db, sessionId, workingDir: join(dir, 'ws'), workspaceDir: join(dir, 'ws'), openFile: () => {} },
+      synthetic: {
+        db: core.db, sessionId, padSessionId: sessionId, workingDir: join(dir, 'ws'), workspaceDir: join(dir, 'ws'), openFile: () => {}, scratchpadChanged: () => {},
+        frame: { sessionId, stackId: null, depth: 0, agentId: 'main', agentName: 'Skald', agentType: 'chat', interactive: true, toolAllowList: null },
+        groupNames: () => [], grant: () => {}, background: null,
+        subAgents: { runSync: async () => ({ kind: 'failed', error: 'no sub-agents in this bench' }) },
+      },
       requestRestart: () => {}, log: () => {}, secrets: NO_CALL_SECRETS,
     };
     const times: number[] = [];

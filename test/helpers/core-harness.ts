@@ -28,14 +28,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { turns?: ScriptedTurn[]; dataDir?: string; models?: number; providerKind?: 'openai_compatible' | 'anthropic' } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { turns?: ScriptedTurn[]; dataDir?: string; models?: number; providerKind?: 'openai_compatible' | 'anthropic'; agentsDir?: string } = {},
+): Promise<Harness> {
   const llm = await startScriptedLlm({ turns: options.turns ?? [] });
   const dataDir = options.dataDir ?? join(tempDir(), 'data');
   const workspace = join(dataDir, '..', 'ws');
   mkdirSync(workspace, { recursive: true });
   let restarts = 0;
   const core = await createCore(
-    { dataDir, workspaceDir: workspace, shape: 'web', version: 'test', agentsDir: join(__dirname, '../../agents') },
+    { dataDir, workspaceDir: workspace, shape: 'web', version: 'test', agentsDir: options.agentsDir ?? join(__dirname, '../../agents') },
     { requestRestart: () => void restarts++ },
   );
   const events: ChatEvent[] = [];

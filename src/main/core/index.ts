@@ -4,6 +4,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { AgentRegistry } from './agents/agent-registry';
+import { StackStore } from './agents/stack-store';
+import { configGroupSource } from './agents/tool-groups';
 import { createApprovalServices, type ApprovalServices } from './approval/index';
 import { createAppHandlers } from './bridge/app-handlers';
 import { createApprovalHandlers } from './bridge/approval-handlers';
@@ -24,7 +27,9 @@ import { BUILTIN_PLUGINS, PluginManager, PluginStore } from './plugins/index';
 import { ProcessRegistry } from './processes/process-registry';
 import { SessionManager } from './session/session-manager';
 import { createPluginAndSecretTools } from './tools/config/index';
-import { ToolGroupRegistry } from './session/tool-groups';
+import { GrantStore, ToolGroupRegistry } from './session/tool-groups';
+import { SessionStore } from './session/session-store';
+import { createAgentTools, ItemListers } from './tools/agents/index';
 import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
 import { createMcpConfigTools, toolsWithMcp } from './tools/mcp/index';
 import { outlinePool } from './tools/outline/outline-pool';
@@ -45,6 +50,11 @@ export interface Core {
   readonly plugins: PluginManager;
   readonly sessions: SessionManager;
   readonly mcp: McpServices;
+  /** Lazy tool groups for `activate_tools` (config, one per MCP server); sources register here (docs/agents.md). */
+  readonly toolGroups: ToolGroupRegistry;
+  /** Listers of `list_items` types other than agents (docs/agents.md "list_items"). */
+  readonly itemListers: ItemListers;
+  readonly agents: AgentRegistry;
   readonly handlers: BridgeHandlers;
   /** The viewer's handles and file routes (both shapes serve `/viewer/file/<handle>` through it). */
   readonly viewer: ViewerService;
@@ -75,20 +85,30 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const processes = new ProcessRegistry(db);
   const leftovers = processes.reapLeftovers();
   if (leftovers.killed.length || leftovers.reported.length) log('ended commands left over from the previous run', { ...leftovers });
-  const tools = createToolRegistry(createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues(), processes }));
+  const agents = new AgentRegistry(config.agentsDir ?? resolve('agents'), log);
+  const itemListers = new ItemListers();
+  const tools = createToolRegistry([
+    ...createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues(), processes }),
+    ...createAgentTools({ agents, listers: itemListers }),
+  ]);
   const plugins = new PluginManager(BUILTIN_PLUGINS, new PluginStore(db, secrets), log);
   for (const tool of createPluginAndSecretTools({ plugins, secrets })) tools.register(tool);
   const stopPluginTools = plugins.syncToolsInto(tools);
+  const stacks = new StackStore(db);
   const discovery = new ToolDiscovery(db);
   const mcp = createMcpServices({ db, secrets, emit: (event) => events.emit('mcp', event), cwd: config.workspaceDir, processes, log });
   for (const tool of createMcpConfigTools(mcp, plugins).tools) tools.register(tool);
   const toolGroups = new ToolGroupRegistry();
+  toolGroups.register(configGroupSource(tools));
   toolGroups.register(mcp.groups);
   const approval = await createApprovalServices({
     db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir), categoryOf: (name) => tools.categoryOf(name), log,
     emitSession: (sessionId, event) => events.emit('chat', { ...event, session_id: sessionId }),
     emitInbox: (event) => events.emit('inbox', event),
   });
+  const sessionStore = new SessionStore(db);
+  // Before pending calls come back into the Inbox: a sub-agent cut short by a crash is closed, its calls ended.
+  stacks.closeInterrupted((note) => sessionStore.failUnfinishedStackTools(note));
   approval.pending.reRegisterPendingFromDb();
   const llm = createLlmServices({ db, secrets });
   // Write calls' before/after images (docs/viewer.md "Diff and revert"), under the viewer's read policy.
@@ -96,8 +116,9 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const blobs = new BlobStore(db, config.dataDir, readPolicyOf);
   const sessions = new SessionManager({
     fileImages: blobs,
-    db, events, tools: toolsWithMcp(tools, { manager: mcp.manager, emit: (event) => events.emit('mcp', event) }), gate: approval.port, toolGroups, model: llm.client, models: llm.catalog,
-    workspaceDir: config.workspaceDir, dataDir: config.dataDir, agentsDir: config.agentsDir ?? resolve('agents'),
+    db, events, tools: toolsWithMcp(tools, { manager: mcp.manager, emit: (event) => events.emit('mcp', event) }), gate: approval.port, model: llm.client, models: llm.catalog,
+    workspaceDir: config.workspaceDir, dataDir: config.dataDir, agents, stacks,
+    toolSets: { tools, groups: toolGroups, grants: new GrantStore(db), isHidden: (group, name) => approval.port.isHidden(group, name) },
     pendingOf: (toolCallId) => {
       const waiting = approval.pending.list();
       const question = waiting.clarifications.find((c) => c.tool_call_id === toolCallId);
@@ -144,6 +165,9 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     plugins,
     sessions,
     mcp,
+    toolGroups,
+    itemListers,
+    agents,
     handlers,
     viewer,
     start() {

@@ -62,6 +62,21 @@ export const SessionSummarySchema = z.object({
   model: z.string().nullable(),
 });
 
+export const SubAgentStackSchema = z.object({
+  stack_id: z.number(),
+  parent_tool_call_id: z.string(),
+  agent_id: z.string(),
+  agent_name: z.string(),
+  depth: z.number(),
+  running: z.boolean(),
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cost: z.number().nullable(),
+});
+export type SubAgentStack = z.infer<typeof SubAgentStackSchema>;
+
+export const ScratchpadNoteSchema = z.object({ key: z.string(), value: z.string() });
+
 export const chatCalls = {
   'chat:listSessions': defineCall(z.object({}).strict(), z.object({ sessions: z.array(SessionSummarySchema) })),
   'chat:createSession': defineCall(z.object({ title: shortText(200).optional() }).strict(), z.object({ id: z.number() })),
@@ -76,10 +91,22 @@ export const chatCalls = {
   /** Re-runs a side-effecting call that a crash interrupted, after the user said so (SPEC.md §3.6). */
   'chat:rerunTool': defineCall(z.object({ sessionId, toolCallId: shortText(200) }).strict(), z.object({ started: z.boolean() })),
   'chat:setModel': defineCall(z.object({ sessionId, model: shortText(300).min(1) }).strict(), z.object({ model: z.string().nullable(), message: z.string() })),
+  /** The child stack a sub-agent call started (null if none), with its messages: the sub-agent card's content. */
+  'chat:subAgent': defineCall(
+    z.object({ sessionId, parentToolCallId: shortText(200) }).strict(),
+    z.object({ stack: SubAgentStackSchema.nullable(), messages: z.array(HistoryMessageSchema) }),
+  ),
+  'chat:scratchpad': defineCall(z.object({ sessionId }).strict(), z.object({ notes: z.array(ScratchpadNoteSchema) })),
+  /** The person writes a note too (same rules as the agents: same key replaces, empty value deletes). */
+  'chat:setScratchpadNote': defineCall(
+    z.object({ sessionId, key: shortText(200).min(1), value: longText(20_000) }).strict(),
+    z.object({ notes: z.array(ScratchpadNoteSchema) }),
+  ),
   'chat:setWorkingDirectory': defineCall(z.object({ sessionId, path: shortText(4_000) }).strict(), z.object({ working_directory: z.string() })),
 } as const;
 
-const base = { session_id: z.number() };
+/** `stack_id`: set on the events of a sub-agent's child stack (absent for the session's own agent). */
+const base = { session_id: z.number(), stack_id: z.number().optional() };
 export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('user_message'), ...base, message_id: z.number(), content: z.string(), queued: z.boolean(), replaces: z.number().optional() }),
   z.object({ type: z.literal('command_reply'), ...base, command: z.string(), content: z.string() }),
@@ -114,6 +141,15 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), ...base, message: z.string() }),
   z.object({ type: z.literal('model_fallback'), ...base, from: z.string(), to: z.string(), reason: z.string() }),
   z.object({ type: z.literal('llm_failed'), ...base, tried: z.array(z.string()), last_error: z.string() }),
+  z.object({
+    type: z.literal('agent_start'), ...base, stack_id: z.number(), parent_tool_call_id: z.string(), agent_id: z.string(), agent_name: z.string(),
+    depth: z.number(), title: z.string(), model: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal('agent_done'), ...base, stack_id: z.number(), status: z.enum(['done', 'cancelled', 'failed', 'exhausted']),
+    input_tokens: z.number(), output_tokens: z.number(), cost: z.number().nullable(),
+  }),
+  z.object({ type: z.literal('scratchpad_changed'), ...base }),
 ]);
 export type ChatEvent = z.infer<typeof ChatEventSchema>;
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;

@@ -58,6 +58,8 @@ export interface ClarificationInput {
   title: string;
   question: string;
   suggestedAnswers: string[];
+  /** Who asks, when it is not the session's own agent (a sub-agent): shown in the Inbox. */
+  contextLabel?: string | null;
 }
 
 interface Waiter<T> {
@@ -200,7 +202,7 @@ export class PendingManager {
       })();
       item = {
         request_id: requestId, session_id: input.sessionId, tool_call_id: input.toolCallId, title: input.title, question: input.question,
-        suggested_answers: input.suggestedAnswers, context_label: this.defaultLabel(input.sessionId), created_at: at, waiter: null,
+        suggested_answers: input.suggestedAnswers, context_label: input.contextLabel ?? this.defaultLabel(input.sessionId), created_at: at, waiter: null,
       };
       this.clarifications.set(requestId, item);
       this.deps.emitInbox({ type: 'clarification_requested', request_id: requestId, title: item.title });

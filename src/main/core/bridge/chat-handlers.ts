@@ -13,6 +13,9 @@ type ChatChannels =
   | 'chat:rerunTool'
   | 'chat:setModel'
   | 'chat:setWorkingDirectory'
+  | 'chat:subAgent'
+  | 'chat:scratchpad'
+  | 'chat:setScratchpadNote'
   | 'viewer:open';
 
 export function createChatHandlers(sessions: SessionManager, events: EventBus): Pick<BridgeHandlers, ChatChannels> {
@@ -30,6 +33,9 @@ export function createChatHandlers(sessions: SessionManager, events: EventBus): 
     'chat:rerunTool': ({ sessionId, toolCallId }) => ({ started: sessions.rerunTool(sessionId, toolCallId) }),
     'chat:setModel': ({ sessionId, model }) => sessions.setModel(sessionId, model),
     'chat:setWorkingDirectory': ({ sessionId, path }) => ({ working_directory: sessions.setWorkingDirectory(sessionId, path) }),
+    'chat:subAgent': ({ sessionId, parentToolCallId }) => sessions.subAgent(sessionId, parentToolCallId),
+    'chat:scratchpad': ({ sessionId }) => ({ notes: sessions.scratchpad(sessionId) }),
+    'chat:setScratchpadNote': ({ sessionId, key, value }) => ({ notes: sessions.setScratchpadNote(sessionId, key, value) }),
     // A user action (reference-facts §5): opening a file in the viewer is not gated; the viewer checks the path.
     'viewer:open': ({ path, toolCallId }) => {
       events.emit('viewer', { type: 'open_file', path, tool_call_id: toolCallId ?? null });

@@ -16,6 +16,8 @@ export const INTERRUPTED_TEXT =
 
 export interface ContextInput {
   sessionId: number;
+  /** A sub-agent's child stack: its own rows only; absent/null = the session's own rows. */
+  stackId?: number | null;
   contextStartId: number;
   systemPrompt: string;
   extraSystemPrompts: string[];
@@ -70,10 +72,10 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
   const messages: ChatMessage[] = [{ role: 'system', content: system.join('\n\n') }];
 
   const rows = capHistory(
-    store.contextMessages(input.sessionId, input.contextStartId).filter((r) => !(r.role !== 'assistant' && r.status === 'failed')),
+    store.contextMessages(input.sessionId, input.contextStartId, input.stackId ?? null).filter((r) => !(r.role !== 'assistant' && r.status === 'failed')),
     HISTORY_CAP,
   );
-  const tools = rows.length ? store.toolsFromMessage(input.sessionId, rows[0]!.id) : [];
+  const tools = rows.length ? store.toolsFromMessage(input.sessionId, rows[0]!.id, input.stackId ?? null) : [];
   const toolsByMessage = new Map<number, ToolRow[]>();
   for (const t of tools) {
     if (t.message_id === null) continue;

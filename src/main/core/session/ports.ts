@@ -74,10 +74,12 @@ export interface GatePort {
     source: string;
     /** The tool's own dry run (diff, command line or refusal); null when it has none. */
     preview: Preview | null;
+    /** Who asks, when it is not the session's own agent ("Sub-agent … depth 2"): shown in the Inbox. */
+    contextLabel?: string | null;
     signal: AbortSignal;
   }): Promise<ApprovalOutcome>;
   /** Asks the person (chat card and Inbox); resolves with their answer. Rejects when the turn is stopped. */
-  requestClarification(request: { sessionId: number; toolCallId: string; title: string; question: string; suggestedAnswers: string[]; signal: AbortSignal }): Promise<string>;
+  requestClarification(request: { sessionId: number; toolCallId: string; title: string; question: string; suggestedAnswers: string[]; contextLabel?: string | null; signal: AbortSignal }): Promise<string>;
   rejectText(note: string): string;
   cancelForSession(sessionId: number): void;
 }

@@ -3,10 +3,15 @@
  * round boundary, `/stop` through one cancel signal per turn, slash commands in the core, and resume after a
  * restart (SPEC.md §3.6). The message is persisted and echoed (`user_message`) before anything else runs.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import { BridgeError } from '../../../shared/contract/define';
-import type { ChatEventBody, HistoryMessage } from '../../../shared/contract/chat';
+import type { ChatEventBody, HistoryMessage, SubAgentStack } from '../../../shared/contract/chat';
+import { MAIN_AGENT_ID, type AgentRegistry } from '../agents/agent-registry';
+import type { AgentFrame } from '../agents/frame';
+import type { StackStore } from '../agents/stack-store';
+import { SubAgentRunner } from '../agents/sub-agent-runner';
+import { toolSetFor, type ToolSetDeps } from '../agents/tool-sets';
+import type { BackgroundPort } from '../tools/session/interface-tool';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import type { Db } from '../db/database';
 import type { EventBus } from '../events';
@@ -16,10 +21,10 @@ import { historyMessages, type PendingInfo } from './history';
 import type { FileImagesPort, GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
 import { SessionStore } from './session-store';
 import { isSlashCommand, runSlashCommand } from './slash-commands';
-import { readScratchpad, syntheticToolSpecs, type SyntheticEnv } from './synthetic-tools';
+import { readScratchpad, writeScratchpadNote, type ScratchpadNote } from './scratchpad-store';
+import type { SyntheticEnv } from './synthetic-tools';
 import { NO_CALL_SECRETS, type CallSecrets } from '../secrets/sealed-args';
 import { executeCall, startRound, type CallEnv } from './tool-call';
-import { sessionGrants, type ToolGroupRegistry } from './tool-groups';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
 
 export interface ModelCatalogPort {
@@ -36,14 +41,17 @@ export interface SessionDeps {
   models: ModelCatalogPort;
   workspaceDir: string;
   dataDir: string;
-  agentsDir: string;
+  /** The agents on disk (read per request) and what a frame is offered (docs/agents.md). */
+  agents: AgentRegistry;
+  toolSets: ToolSetDeps;
+  stacks: StackStore;
+  /** Async tasks, cron jobs, notifications; null until the scheduler is wired. */
+  background?: () => BackgroundPort | null;
   pendingOf: (toolCallId: string) => PendingInfo | null;
   requestRestart: () => void;
   log: (message: string, fields?: Record<string, unknown>) => void;
   /** Sees the tool list offered each round (tool discovery: known_tools), off the hot path. */
   onToolsOffered?: (tools: ToolSpec[]) => void;
-  /** Tool groups offered once activated for the session (MCP servers); docs/mcp.md "Activation". */
-  toolGroups?: ToolGroupRegistry;
   /** Seals tool calls' secret arguments; absent = no tool has any (docs/plugins.md). */
   callSecrets?: CallSecrets;
   /** Keeps write calls' before/after images (docs/viewer.md "Diff and revert"). */
@@ -61,9 +69,14 @@ const STOPPED_WHILE_PENDING = 'Not run: the turn was stopped while this call wai
 export class SessionManager {
   readonly store: SessionStore;
   private readonly active = new Map<number, ActiveTurn>();
+  private readonly subAgents: SubAgentRunner;
 
   constructor(private readonly deps: SessionDeps) {
     this.store = new SessionStore(deps.db);
+    this.subAgents = new SubAgentRunner({
+      model: deps.model, store: this.store, stacks: deps.stacks, agents: deps.agents, toolSets: deps.toolSets,
+      resolveModel: (arg) => deps.models.selectModel(arg),
+    });
   }
 
   private emitter(sessionId: number) {
@@ -289,15 +302,23 @@ export class SessionManager {
     const runContext = this.runContext(sessionId);
     const workingDir = this.workingDir(sessionId);
     const emit = this.emitter(sessionId);
+    const frame = this.rootFrame(sessionId);
     const synthetic: SyntheticEnv = {
       db: deps.db,
       sessionId,
+      padSessionId: this.padSessionOf(sessionId),
       workingDir,
       workspaceDir: workingDir,
+      frame,
       openFile: (path) => {
         emit({ type: 'open_file', path });
         deps.events.emit('viewer', { type: 'open_file', path, tool_call_id: null });
       },
+      scratchpadChanged: () => this.emitter(this.padSessionOf(sessionId))({ type: 'scratchpad_changed' }),
+      groupNames: () => deps.toolSets.groups.list().map((g) => g.name),
+      grant: (names) => deps.toolSets.grants.grant({ sessionId, stackId: null }, names),
+      subAgents: this.subAgents,
+      background: deps.background?.() ?? null,
     };
     const callEnv: CallEnv = {
       store: this.store, tools: deps.tools, gate: deps.gate, emit, sessionId, agentId: session.agent_id, source: session.source,
@@ -316,9 +337,9 @@ export class SessionManager {
         systemPrompt: this.systemPrompt(session.agent_id),
         extraSystemPrompts: runContext.system_prompt ?? [],
         workingDir,
-        scratchpad: readScratchpad(deps.db, sessionId),
+        scratchpad: readScratchpad(deps.db, synthetic.padSessionId),
       }),
-      toolSpecs: () => this.toolSpecs(runContext, sessionId),
+      toolSpecs: () => this.toolSpecs(frame, runContext),
       injectQueued: () => {
         for (const m of this.store.injectQueued(sessionId)) emit({ type: 'user_message', message_id: m.newId, content: m.content, queued: false, replaces: m.oldId });
       },
@@ -332,22 +353,65 @@ export class SessionManager {
     return summary && summary.upToMessageId > cleared ? { contextStartId: summary.upToMessageId, summary: summary.summary } : { contextStartId: cleared, summary: null };
   }
 
-  private toolSpecs(runContext: RunContext, sessionId: number): ToolSpec[] {
-    const group = runContext.security_group;
-    const builtin = this.deps.tools.openaiDefinitions().map((d) => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters }));
-    const activated = this.deps.toolGroups?.specsFor(sessionGrants(this.deps.db, sessionId)) ?? [];
-    const offered = [...builtin, ...syntheticToolSpecs(), ...activated].filter((t) => !this.deps.gate.isHidden(group, t.name));
+  private toolSpecs(frame: AgentFrame, runContext: RunContext): ToolSpec[] {
+    const offered = toolSetFor(frame, runContext.security_group, this.deps.toolSets);
     this.deps.onToolsOffered?.(offered);
     return offered;
   }
 
+  /** The session's own agent (depth 0): `main` in a chat, the job's agent in a background run. */
+  private rootFrame(sessionId: number): AgentFrame {
+    const session = this.session(sessionId);
+    const agent = this.deps.agents.get(session.agent_id);
+    const known = 'error' in agent ? null : agent;
+    return {
+      sessionId, stackId: null, depth: 0, agentId: session.agent_id, agentName: known?.name ?? session.agent_id,
+      agentType: known?.type ?? (session.agent_id === MAIN_AGENT_ID ? 'chat' : 'task'), interactive: session.is_interactive === 1,
+      toolAllowList: session.agent_id === MAIN_AGENT_ID ? null : (known?.tools ?? null),
+    };
+  }
+
+  /** Whose scratchpad a session's agents share: an async task's parent session's, else its own. */
+  private padSessionOf(sessionId: number): number {
+    const row = this.deps.db.prepare('SELECT parent_session_id FROM chat_sessions WHERE id = ?').get(sessionId) as { parent_session_id?: number | null } | undefined;
+    return row?.parent_session_id ?? sessionId;
+  }
+
   private systemPrompt(agentId: string): string {
-    const file = join(this.deps.agentsDir, agentId, 'AGENT.md');
-    try {
-      return readFileSync(file, 'utf8');
-    } catch {
-      return 'You are Skald, a careful assistant that acts through tools on the user\'s machine.';
-    }
+    return this.deps.agents.prompt(agentId) ?? "You are Skald, a careful assistant that acts through tools on the user's machine.";
+  }
+
+  /** The sub-agent card: the child stack a call started, with its messages (nested cards load their own). */
+  subAgent(sessionId: number, parentToolCallId: string): { stack: SubAgentStack | null; messages: HistoryMessage[] } {
+    this.session(sessionId);
+    const row = this.deps.stacks.byParentCall(sessionId, parentToolCallId);
+    if (!row) return { stack: null, messages: [] };
+    const page = this.store.page(sessionId, Number.MAX_SAFE_INTEGER, 10_000, row.id);
+    const running = row.terminated_at === null && this.isRunning(sessionId);
+    const agent = this.deps.agents.get(row.agent_id);
+    const messages = historyMessages(page.messages, page.tools, this.deps.tools, running, this.deps.pendingOf);
+    const usage = this.deps.stacks.usage(row.id);
+    return {
+      stack: {
+        stack_id: row.id, parent_tool_call_id: parentToolCallId, agent_id: row.agent_id, agent_name: 'error' in agent ? row.agent_id : agent.name,
+        depth: row.depth, running, ...usage,
+      },
+      messages,
+    };
+  }
+
+  scratchpad(sessionId: number): ScratchpadNote[] {
+    this.session(sessionId);
+    return readScratchpad(this.deps.db, this.padSessionOf(sessionId));
+  }
+
+  /** The person edits the scratchpad from the side panel; the agents see it from their next round. */
+  setScratchpadNote(sessionId: number, key: string, value: string): ScratchpadNote[] {
+    this.session(sessionId);
+    const pad = this.padSessionOf(sessionId);
+    writeScratchpadNote(this.deps.db, pad, key, value);
+    this.emitter(pad)({ type: 'scratchpad_changed' });
+    return readScratchpad(this.deps.db, pad);
   }
 
   private slashHooks(sessionId: number) {
@@ -391,7 +455,7 @@ export class SessionManager {
         return 'Compacting the older history…';
       },
       resetTools: () => {
-        const n = this.deps.db.prepare('DELETE FROM session_mcp_grants WHERE session_id = ?').run(sessionId).changes;
+        const n = this.deps.toolSets.grants.clearSession(sessionId);
         return n ? `Dropped ${n} activated tool group(s).` : 'No tool groups were active.';
       },
     };

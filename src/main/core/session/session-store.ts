@@ -15,6 +15,7 @@ export interface SessionRow {
   title: string;
   source: string;
   agent_id: string;
+  is_interactive: number;
   run_context: string | null;
   model: string | null;
   context_start_id: number;
@@ -66,6 +67,8 @@ export interface NewMessage {
   outputTokens?: number | null;
   cost?: number | null;
   model?: string | null;
+  /** The child stack a sub-agent's row belongs to; absent/null = the session's own (depth 0) rows. */
+  stackId?: number | null;
 }
 
 export class SessionStore {
@@ -74,16 +77,16 @@ export class SessionStore {
   constructor(private readonly db: Db) {
     this.q = {
       insertSession: db.prepare('INSERT INTO chat_sessions (title, run_context, created_at, updated_at) VALUES (?, ?, ?, ?)'),
-      getSession: db.prepare('SELECT id, title, source, agent_id, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE id = ?'),
-      listSessions: db.prepare('SELECT id, title, source, agent_id, run_context, model, context_start_id, updated_at FROM chat_sessions ORDER BY updated_at DESC, id DESC'),
+      getSession: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE id = ?'),
+      listSessions: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions ORDER BY updated_at DESC, id DESC'),
       rename: db.prepare('UPDATE chat_sessions SET title = ?, updated_at = ? WHERE id = ?'),
       setRunContext: db.prepare('UPDATE chat_sessions SET run_context = ?, updated_at = ? WHERE id = ?'),
       setModel: db.prepare('UPDATE chat_sessions SET model = ?, updated_at = ? WHERE id = ?'),
       setContextStart: db.prepare('UPDATE chat_sessions SET context_start_id = ?, updated_at = ? WHERE id = ?'),
       touch: db.prepare('UPDATE chat_sessions SET updated_at = ? WHERE id = ?'),
       insertMessage: db.prepare(
-        `INSERT INTO chat_history (session_id, role, content, status, input_tokens, output_tokens, cost, model, reasoning_content, metadata, created_at)
-         VALUES (@sessionId, @role, @content, @status, @inputTokens, @outputTokens, @cost, @model, @reasoning, @metadata, @createdAt)`,
+        `INSERT INTO chat_history (session_id, stack_id, role, content, status, input_tokens, output_tokens, cost, model, reasoning_content, metadata, created_at)
+         VALUES (@sessionId, @stackId, @role, @content, @status, @inputTokens, @outputTokens, @cost, @model, @reasoning, @metadata, @createdAt)`,
       ),
       getMessage: db.prepare('SELECT * FROM chat_history WHERE id = ?'),
       deleteMessage: db.prepare('DELETE FROM chat_history WHERE id = ?'),
@@ -92,19 +95,22 @@ export class SessionStore {
       unqueue: db.prepare("UPDATE chat_history SET metadata = json_set(metadata, '$.queued', 0) WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1"),
       lastMessage: db.prepare('SELECT * FROM chat_history WHERE session_id = ? ORDER BY id DESC LIMIT 1'),
       failMessage: db.prepare("UPDATE chat_history SET status = 'failed' WHERE id = ?"),
-      contextMessages: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND id >= ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 ORDER BY id"),
-      page: db.prepare('SELECT * FROM chat_history WHERE session_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
-      toolsForMessages: db.prepare('SELECT * FROM chat_llm_tools WHERE session_id = ? AND message_id BETWEEN ? AND ? ORDER BY id'),
-      toolsFrom: db.prepare('SELECT * FROM chat_llm_tools WHERE session_id = ? AND message_id >= ? ORDER BY id'),
+      // A sub-agent's rows carry their stack id: each stack (and the session's own rows, stack NULL) is its own history.
+      contextMessages: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND id >= ? AND stack_id IS ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 ORDER BY id"),
+      page: db.prepare('SELECT * FROM chat_history WHERE session_id = ? AND stack_id IS ? AND id < ? ORDER BY id DESC LIMIT ?'),
+      toolsForMessages: db.prepare('SELECT * FROM chat_llm_tools WHERE session_id = ? AND stack_id IS ? AND message_id BETWEEN ? AND ? ORDER BY id'),
+      toolsFrom: db.prepare('SELECT * FROM chat_llm_tools WHERE session_id = ? AND stack_id IS ? AND message_id >= ? ORDER BY id'),
       insertTool: db.prepare(
-        `INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, message_id, name, arguments, status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
+        `INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, stack_id, message_id, name, arguments, status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
       ),
       getTool: db.prepare('SELECT * FROM chat_llm_tools WHERE tool_call_id = ?'),
       updateToolPrep: db.prepare('UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, decision = ?, updated_at = ? WHERE tool_call_id = ?'),
       setToolStatus: db.prepare('UPDATE chat_llm_tools SET status = ?, updated_at = ? WHERE tool_call_id = ?'),
       finishTool: db.prepare('UPDATE chat_llm_tools SET status = ?, result = ?, result_type = ?, updated_at = ? WHERE tool_call_id = ?'),
-      activeTools: db.prepare("SELECT * FROM chat_llm_tools WHERE status IN ('running', 'pending') ORDER BY id"),
+      // The session's own unfinished calls; a sub-agent's are ended with its stack (agents/stack-store.ts).
+      activeTools: db.prepare("SELECT * FROM chat_llm_tools WHERE status IN ('running', 'pending') AND stack_id IS NULL ORDER BY id"),
+      failStackTools: db.prepare("UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE stack_id IS NOT NULL AND status IN ('running', 'pending')"),
       usage: db.prepare("SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output, coalesce(sum(cost), 0) AS cost, count(cost) AS priced FROM chat_history WHERE session_id = ? AND role = 'assistant'"),
     };
   }
@@ -143,6 +149,7 @@ export class SessionStore {
     const now = Date.now();
     const info = this.q.insertMessage.run({
       sessionId: m.sessionId,
+      stackId: m.stackId ?? null,
       role: m.role,
       content: m.content,
       status: m.status ?? 'ok',
@@ -195,21 +202,21 @@ export class SessionStore {
     this.q.unqueue.run(sessionId);
   }
 
-  contextMessages(sessionId: number, fromId: number): MessageRow[] {
-    return this.q.contextMessages.all(sessionId, fromId) as MessageRow[];
+  contextMessages(sessionId: number, fromId: number, stackId: number | null = null): MessageRow[] {
+    return this.q.contextMessages.all(sessionId, fromId, stackId) as MessageRow[];
   }
 
-  toolsFromMessage(sessionId: number, fromMessageId: number): ToolRow[] {
-    return this.q.toolsFrom.all(sessionId, fromMessageId) as ToolRow[];
+  toolsFromMessage(sessionId: number, fromMessageId: number, stackId: number | null = null): ToolRow[] {
+    return this.q.toolsFrom.all(sessionId, stackId, fromMessageId) as ToolRow[];
   }
 
   /** A page of history, newest last, with the tool rows of those messages. */
-  page(sessionId: number, beforeId: number, limit: number): { messages: MessageRow[]; tools: ToolRow[]; hasMore: boolean } {
-    const rows = (this.q.page.all(sessionId, beforeId, limit + 1) as MessageRow[]).reverse();
+  page(sessionId: number, beforeId: number, limit: number, stackId: number | null = null): { messages: MessageRow[]; tools: ToolRow[]; hasMore: boolean } {
+    const rows = (this.q.page.all(sessionId, stackId, beforeId, limit + 1) as MessageRow[]).reverse();
     const hasMore = rows.length > limit;
     const messages = hasMore ? rows.slice(1) : rows;
     if (messages.length === 0) return { messages, tools: [], hasMore };
-    const tools = this.q.toolsForMessages.all(sessionId, messages[0]!.id, messages.at(-1)!.id) as ToolRow[];
+    const tools = this.q.toolsForMessages.all(sessionId, stackId, messages[0]!.id, messages.at(-1)!.id) as ToolRow[];
     return { messages, tools, hasMore };
   }
 
@@ -218,13 +225,13 @@ export class SessionStore {
    * disk or none). Returns each call's new key. A provider id that is empty or repeats within this message gets a
    * suffix so the replayed history still pairs every call with its own result.
    */
-  insertRoundTools(sessionId: number, messageId: number, calls: readonly { id: string; name: string; arguments: string }[]): string[] {
+  insertRoundTools(sessionId: number, messageId: number, calls: readonly { id: string; name: string; arguments: string }[], stackId: number | null = null): string[] {
     const now = Date.now();
     const providerIds = uniqueWithinMessage(calls.map((c) => c.id));
     return this.db.transaction(() =>
       calls.map((call, i) => {
         const key = `tc_${randomUUID()}`;
-        this.q.insertTool.run(key, providerIds[i], sessionId, messageId, call.name, call.arguments, now, now);
+        this.q.insertTool.run(key, providerIds[i], sessionId, stackId, messageId, call.name, call.arguments, now, now);
         return key;
       }),
     )();
@@ -244,6 +251,11 @@ export class SessionStore {
 
   finishTool(toolCallId: string, status: ToolDbStatus, result: string, resultType: 'string' | 'json' = 'string'): void {
     this.q.finishTool.run(status, result, resultType, Date.now(), toolCallId);
+  }
+
+  /** After a crash: a sub-agent's unfinished calls end `failed` (its stack is re-run whole, never resumed). */
+  failUnfinishedStackTools(note: string): void {
+    this.q.failStackTools.run(note, Date.now());
   }
 
   activeTools(): ToolRow[] {

@@ -1,81 +1,27 @@
 /**
- * The core-owned tools that live outside the registry because they need the session (tools.md "synthetic tools"):
- * `show_file_to_user` (opens the viewer), `write_todos` (stateless checklist, only in the caller's history) and
- * `update_scratchpad` (the session-wide shared notes). Each input is a zod schema, the source of both the JSON
- * Schema the model sees and the validation; a bad argument comes back as a result the model can read.
+ * The core-owned tools that live outside the registry because they need the session, the calling frame or a core
+ * service (docs/agents.md "Session tools"): the interface tools of tools/session and tools/agents, and the schema
+ * of `ask_user_clarification` (run by the call driver through the Inbox). This module joins them into one list
+ * (no two of one name), gives their JSON Schemas, and runs one call: a bad argument comes back as a result the
+ * model can read, never as an exception. Which frame sees which of them is decided in agents/tool-sets.ts.
  */
-import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { TN } from '../../../shared/tool-names';
-import type { Db } from '../db/database';
-import { displayPath } from '../tools/_policy/paths';
+import { executeSubtaskTool, executeTaskTool, readAgentResultTool } from '../tools/agents/execute-task';
+import type { ExecutionOutcome } from '../tools/tool';
+import { activateToolsTool } from '../tools/session/activate-tools';
+import type { InterfaceCall, InterfaceTool } from '../tools/session/interface-tool';
+import { notifyTool } from '../tools/session/notify';
+import { readNotificationTool } from '../tools/session/read-notification';
+import { showFileToUserTool } from '../tools/session/show-file-to-user';
+import { updateScratchpadTool } from '../tools/session/update-scratchpad';
+import { writeTodosTool } from '../tools/session/write-todos';
 import { resolvePath } from '../tools/_policy/paths';
 import type { Normalized } from '../tools/tool';
 import type { ToolSpec } from './ports';
 
-export interface SyntheticEnv {
-  db: Db;
-  sessionId: number;
-  workingDir: string;
-  workspaceDir: string;
-  openFile: (path: string) => void;
-}
-
-interface SyntheticTool<S extends z.ZodType = z.ZodType> {
-  name: string;
-  description: string;
-  input: S;
-  run(args: z.output<S>, env: SyntheticEnv): string;
-}
-
-const define = <S extends z.ZodType>(tool: SyntheticTool<S>): SyntheticTool => tool as unknown as SyntheticTool;
-
-const showFile = define({
-  name: TN.SHOW_FILE_TO_USER,
-  description:
-    "Open a file in the user's viewer (Markdown, code, text, images, SVG, PDF, HTML, LaTeX). For a LaTeX document pass the .tex source, not a built .pdf: only the .tex is compiled and watched.",
-  input: z.object({ path: z.string().min(1).describe('File to show; relative paths resolve against the working directory.') }),
-  run({ path }, env) {
-    const absolute = isAbsolute(path) ? path : resolve(env.workingDir, path);
-    const shown = displayPath(absolute, env.workspaceDir);
-    env.openFile(shown);
-    return `Opened ${shown} in the user's viewer.`;
-  },
-});
-
-const todoItem = z.object({
-  content: z.string().min(1),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-});
-const writeTodos = define({
-  name: TN.WRITE_TODOS,
-  description:
-    'Keep your private task list for this task: send the WHOLE list with statuses each time. It is not stored or shared; it lives in your own tool results.',
-  input: z.object({ todos: z.array(todoItem).max(100) }),
-  run({ todos }) {
-    const mark = { pending: '[ ]', in_progress: '[~]', completed: '[x]' } as const;
-    return todos.length === 0 ? 'Todo list is empty.' : todos.map((t) => `${mark[t.status]} ${t.content}`).join('\n');
-  },
-});
-
-const scratchpad = define({
-  name: TN.UPDATE_SCRATCHPAD,
-  description: 'Write a note to the session scratchpad shared by every agent of this session (same key = replace; empty value = delete).',
-  input: z.object({ key: z.string().min(1).max(200), value: z.string().max(20_000) }),
-  run({ key, value }, env) {
-    if (value === '') {
-      env.db.prepare('DELETE FROM session_scratchpad WHERE session_id = ? AND key = ?').run(env.sessionId, key);
-      return `Removed scratchpad note "${key}".`;
-    }
-    env.db
-      .prepare('INSERT INTO session_scratchpad (session_id, key, value) VALUES (?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value')
-      .run(env.sessionId, key, value);
-    return `Saved scratchpad note "${key}".`;
-  },
-});
-
-export const SYNTHETIC_TOOLS: readonly SyntheticTool[] = [showFile, writeTodos, scratchpad];
-const byName = new Map(SYNTHETIC_TOOLS.map((t) => [t.name, t]));
+export type { SyntheticEnv } from '../tools/session/interface-tool';
+export { readScratchpad } from './scratchpad-store';
 
 /**
  * `ask_user_clarification` (SPEC.md §3.8) waits for a person, so it is async and run by the call driver through
@@ -92,15 +38,43 @@ export const clarificationTool = {
   }),
 };
 
+export const INTERFACE_TOOLS: readonly InterfaceTool[] = [
+  showFileToUserTool,
+  writeTodosTool,
+  updateScratchpadTool,
+  activateToolsTool,
+  executeTaskTool,
+  executeSubtaskTool,
+  readAgentResultTool,
+  notifyTool,
+  readNotificationTool,
+];
+const byName = new Map(INTERFACE_TOOLS.map((t) => [t.name, t]));
+if (byName.size !== INTERFACE_TOOLS.length || byName.has(clarificationTool.name)) throw new Error('Two interface tools share a name.');
+
 export function isSyntheticTool(name: string): boolean {
   return byName.has(name) || name === clarificationTool.name;
 }
 
+function specOf(t: { name: string; description: string | (() => string); input: z.ZodType }): ToolSpec {
+  const { $schema: _drop, ...parameters } = z.toJSONSchema(t.input, { io: 'input' }) as Record<string, unknown>;
+  return { name: t.name, description: typeof t.description === 'function' ? t.description() : t.description, parameters };
+}
+
+const specCache = new Map<string, ToolSpec>();
+/** The JSON Schema of one synthetic tool (generated once: the inputs are static). */
+export function syntheticToolSpec(name: string): ToolSpec | null {
+  const cached = specCache.get(name);
+  if (cached) return cached;
+  const tool = name === clarificationTool.name ? clarificationTool : byName.get(name);
+  if (!tool) return null;
+  const spec = specOf(tool);
+  specCache.set(name, spec);
+  return spec;
+}
+
 export function syntheticToolSpecs(): ToolSpec[] {
-  return [...SYNTHETIC_TOOLS, clarificationTool].map((t) => {
-    const { $schema: _drop, ...parameters } = z.toJSONSchema(t.input) as Record<string, unknown>;
-    return { name: t.name, description: t.description, parameters };
-  });
+  return [...INTERFACE_TOOLS.map((t) => t.name), clarificationTool.name].map((n) => syntheticToolSpec(n)!);
 }
 
 /** Their normalized arguments, as the registry tools' (docs/approval.md): the schema's parse, `path` made absolute. */
@@ -113,14 +87,11 @@ export function normalizeSyntheticArgs(name: string, args: Record<string, unknow
   return { ok: true, args: typeof out.path === 'string' ? { ...out, path: resolvePath(out.path, workingDir) } : out };
 }
 
-export function runSyntheticTool(name: string, args: unknown, env: SyntheticEnv): { ok: boolean; result: string } {
+export async function runSyntheticTool(name: string, args: unknown, call: InterfaceCall): Promise<ExecutionOutcome> {
   const tool = byName.get(name);
-  if (!tool) return { ok: false, result: `Unknown tool ${name}.` };
+  if (!tool) return { kind: 'failed', error: `Unknown tool ${name}.` };
   const parsed = tool.input.safeParse(args);
-  if (!parsed.success) return { ok: false, result: `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` };
-  return { ok: true, result: tool.run(parsed.data, env) };
-}
-
-export function readScratchpad(db: Db, sessionId: number): { key: string; value: string }[] {
-  return db.prepare('SELECT key, value FROM session_scratchpad WHERE session_id = ? ORDER BY key').all(sessionId) as { key: string; value: string }[];
+  if (!parsed.success) return { kind: 'failed', error: `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` };
+  const value = await tool.run(parsed.data, call);
+  return typeof value === 'string' ? { kind: 'completed', result: value } : value;
 }

@@ -15,6 +15,7 @@ import type { FileImagesPort, GateDecision, GatePort, ToolsPort } from './ports'
 import type { ImageSnapshot } from '../viewer/blob-store';
 import type { SessionStore } from './session-store';
 import { z } from 'zod';
+import { MAX_AGENT_DEPTH, frameLabel } from '../agents/frame';
 import { clarificationTool, isSyntheticTool, normalizeSyntheticArgs, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
 
 export interface CallEnv {
@@ -39,6 +40,10 @@ export interface CallEnv {
   fileImages?: FileImagesPort;
   /** Resume after a crash re-runs from intent: no new row, no file_changed (reference-facts.md §1). */
   isResume?: boolean;
+  /** The tools offered in this round; a call of another name is refused. Absent on resume (offered back then). */
+  offered?: ReadonlySet<string>;
+  /** Parallel sub-agent calls: awaited before the result is recorded, so results keep the call order. */
+  beforeRecord?: () => Promise<void>;
 }
 
 export type CallOutcome = 'continue' | 'cancelled';
@@ -62,6 +67,14 @@ export function normalizeToolArgs(tools: Pick<ToolsPort, 'has' | 'normalize'>, n
   if (tools.has(name)) return tools.normalize(name, args, workingDir);
   if (isSyntheticTool(name)) return normalizeSyntheticArgs(name, args, workingDir);
   return { ok: true, args };
+}
+
+/** Exists, but not for this agent now: another depth's tool, outside its allow-list, a group not yet active. */
+function notOfferedText(name: string, depth: number): string {
+  if ((name === TN.EXECUTE_SUBTASK || name === TN.EXECUTE_TASK) && depth >= MAX_AGENT_DEPTH) {
+    return `Sub-agents nest at most ${MAX_AGENT_DEPTH} deep and you are at depth ${depth}: do this work yourself.`;
+  }
+  return `The tool "${name}" is not available to you here. Use one of the tools you were given (a tool group you activate is offered from your next round).`;
 }
 
 const whyOf = (d: GateDecision, actor: 'policy' | 'user' = 'policy'): DecisionWhy => ({ action: d.action, kind: d.why.kind, ruleId: d.why.ruleId ?? null, text: d.why.text, actor });
@@ -104,7 +117,7 @@ function reject(env: CallEnv, id: string, reason: string): CallOutcome {
 export function startRound(env: CallEnv, calls: readonly { id: string; name: string; arguments: string }[], messageId: number): { id: string; name: string; arguments: string }[] {
   // Secret arguments are sealed before anything stores or shows them (docs/plugins.md, "Secret arguments").
   calls = calls.map((c) => ({ ...c, arguments: env.secrets.seal(c.name, c.arguments) }));
-  const keys = env.store.insertRoundTools(env.sessionId, messageId, calls);
+  const keys = env.store.insertRoundTools(env.sessionId, messageId, calls, env.synthetic.frame.stackId);
   return calls.map((call, i) => {
     const id = keys[i]!;
     const parsed = parseArguments(call.arguments);
@@ -131,6 +144,7 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
   if (!tools.has(call.name) && !isSyntheticTool(call.name)) {
     return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
   }
+  if (env.offered && !env.offered.has(call.name)) return finish(env, call.id, { kind: 'failed', error: notOfferedText(call.name, env.synthetic.frame.depth) }, call.name, null);
   let opened;
   try {
     opened = env.secrets.open(call.name, parsed.args);
@@ -166,7 +180,7 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
     try {
       outcome = await gate.requestApproval({
         sessionId: env.sessionId, toolCallId: call.id, toolName: call.name, args, argsHash: hash, category,
-        agentId: env.agentId, source: env.source, preview, signal: env.signal,
+        agentId: env.agentId, source: env.source, preview, contextLabel: frameLabel(env.synthetic.frame), signal: env.signal,
       });
     } catch {
       // The waiter was dropped (/stop): the row stays `pending` and is asked again on resume (reference-facts §3).
@@ -194,8 +208,15 @@ async function runApproved(env: CallEnv, call: { id: string; name: string }, arg
   }
   if (call.name === clarificationTool.name) return askUser(env, call.id, args);
   if (isSyntheticTool(call.name)) {
-    const r = runSyntheticTool(call.name, args, env.synthetic);
-    return finish(env, call.id, r.ok ? { kind: 'completed', result: r.result } : { kind: 'failed', error: r.result }, call.name, path);
+    let outcome: ExecutionOutcome;
+    try {
+      outcome = await runSyntheticTool(call.name, args, { env: env.synthetic, callEnv: env, toolCallId: call.id });
+    } catch (error) {
+      env.log('tool threw', { tool: call.name, error: String(error) });
+      outcome = { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` };
+    }
+    await env.beforeRecord?.();
+    return finish(env, call.id, outcome, call.name, path);
   }
   try {
     // Built on first use: only walks ask, and a no-op call should not pay for it.
@@ -219,7 +240,9 @@ async function askUser(env: CallEnv, id: string, args: ToolArgs): Promise<CallOu
   if (!parsed.success) return finish(env, id, { kind: 'failed', error: `Invalid arguments for ${clarificationTool.name}: ${z.prettifyError(parsed.error)}` }, clarificationTool.name, null);
   const { title, question, suggested_answers } = parsed.data;
   try {
-    const answer = await env.gate.requestClarification({ sessionId: env.sessionId, toolCallId: id, title, question, suggestedAnswers: suggested_answers ?? [], signal: env.signal });
+    const answer = await env.gate.requestClarification({
+      sessionId: env.sessionId, toolCallId: id, title, question, suggestedAnswers: suggested_answers ?? [], contextLabel: frameLabel(env.synthetic.frame), signal: env.signal,
+    });
     env.store.setToolStatus(id, 'running');
     return finish(env, id, { kind: 'completed', result: `The user answered: ${answer}` }, clarificationTool.name, null);
   } catch {

@@ -2,8 +2,14 @@
  * One turn: up to `MAX_TOOL_ROUNDS` rounds of "rebuild context → model → tool calls" (reference-facts.md §2).
  * Text and reasoning stream as deltas; a round with text only ends the turn with `done`. The cancel signal is
  * checked before every round and every call, aborts the model request, and stops the running tool.
+ * The same loop runs a sub-agent's child stack (docs/agents.md "Sub-agents"): the frame in `env.synthetic` says
+ * which stack the rows belong to. A round whose calls are all sync sub-agent calls runs them in parallel, at most
+ * `MAX_PARALLEL_SUBAGENTS` at once, and records their results in call order; any other round runs its calls one
+ * after another. A call of a tool this frame was not offered in this round is refused (offered-check in tool-call).
  */
 import type { ChatEventBody } from '../../../shared/contract/chat';
+import { MAX_PARALLEL_SUBAGENTS } from '../agents/frame';
+import { isSyncSubAgentCall } from '../tools/agents/execute-task';
 import { buildContext, type ContextInput } from './context';
 import type { LlmTurn, ModelPort, ToolSpec } from './ports';
 import type { SessionStore } from './session-store';
@@ -26,11 +32,11 @@ export function isAbortError(error: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (error instanceof Error && (error.name === 'AbortError' || /abort|cancel/i.test(error.name)));
 }
 
-async function callModel(env: TurnEnv, round: number): Promise<LlmTurn> {
+async function callModel(env: TurnEnv, round: number, tools: ToolSpec[]): Promise<LlmTurn> {
   return env.model.streamRound({
     modelSelection: env.modelSelection,
     messages: buildContext(env.store, env.context()),
-    tools: env.toolSpecs(),
+    tools,
     signal: env.signal,
     onTextDelta: (delta) => env.emit({ type: 'text_delta', round, delta }),
     onReasoningDelta: (delta) => env.emit({ type: 'reasoning_delta', round, delta }),
@@ -39,9 +45,10 @@ async function callModel(env: TurnEnv, round: number): Promise<LlmTurn> {
   });
 }
 
-function saveAssistant(store: SessionStore, sessionId: number, turn: LlmTurn): number {
+function saveAssistant(store: SessionStore, sessionId: number, stackId: number | null, turn: LlmTurn): number {
   return store.appendMessage({
     sessionId,
+    stackId,
     role: 'assistant',
     content: turn.text,
     reasoning: turn.reasoning || null,
@@ -57,16 +64,19 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
   for (let round = 1; round <= MAX_TOOL_ROUNDS; round++) {
     if (env.signal.aborted) return 'cancelled';
     env.injectQueued();
+    const tools = env.toolSpecs();
+    // What this round offered is what this round may call (a group activated now is offered from the next round).
+    const roundEnv: TurnEnv = { ...env, offered: new Set(tools.map((t) => t.name)) };
     let turn: LlmTurn;
     try {
-      turn = await callModel(env, round);
+      turn = await callModel(env, round, tools);
     } catch (error) {
       if (isAbortError(error, env.signal)) return 'cancelled';
       emit({ type: 'error', message: `The model request failed: ${(error as Error).message}` });
       return 'failed';
     }
     if (env.signal.aborted) return 'cancelled';
-    const messageId = saveAssistant(env.store, env.sessionId, turn);
+    const messageId = saveAssistant(env.store, env.sessionId, env.synthetic.frame.stackId, turn);
     if (turn.finishReason === 'length') emit({ type: 'truncated', output_tokens: turn.usage.outputTokens });
 
     if (turn.toolCalls.length === 0) {
@@ -79,13 +89,17 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
     // Rows for every call of the round first, in order, so a crash mid-round leaves each call's intent on disk.
     // From here on a call's `id` is the row's own key, not the model's (which models reuse).
     const calls = startRound(env, turn.toolCalls, messageId);
+    if (calls.length >= 2 && calls.every((c) => isSyncSubAgentCall(c.name, c.arguments))) {
+      if ((await runParallelSubAgents(roundEnv, calls)) === 'cancelled') return 'cancelled';
+      continue;
+    }
     for (const call of calls) {
       if (env.signal.aborted) {
         env.store.finishTool(call.id, 'cancelled', 'Not started: the turn was stopped.');
         emit({ type: 'tool_cancelled', tool_call_id: call.id, note: 'Not started: the turn was stopped.' });
         continue;
       }
-      if ((await executeCall(env, call)) === 'cancelled') {
+      if ((await executeCall(roundEnv, call)) === 'cancelled') {
         // Later calls of the round never start; mark them so the history has a result for every call.
         for (const rest of calls.slice(calls.indexOf(call) + 1)) {
           if (env.store.getTool(rest.id)?.status === 'running') {
@@ -99,4 +113,53 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
   }
   emit({ type: 'error', message: `Stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer. Send a message to continue.` });
   return 'exhausted';
+}
+
+/**
+ * Sync sub-agent calls of one round, run together: at most `MAX_PARALLEL_SUBAGENTS` at once (a call waits for a
+ * free slot before it starts), each call's result recorded only after the one before it, so rows, events and the
+ * next request keep the model's call order. A stop reaches every running child through the shared signal.
+ */
+async function runParallelSubAgents(env: TurnEnv, calls: LlmTurn['toolCalls']): Promise<'continue' | 'cancelled'> {
+  let free = MAX_PARALLEL_SUBAGENTS;
+  const waiting: (() => void)[] = [];
+  const acquire = () => (free > 0 ? (free--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve)));
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+  let previousRecorded: Promise<unknown> = Promise.resolve();
+  const runs = calls.map((call) => {
+    const recordAfter = previousRecorded;
+    let released = false;
+    const releaseOnce = () => {
+      if (!released) (released = true), release();
+    };
+    // The slot is freed when the child's work ends, before waiting for the earlier calls to be recorded.
+    const beforeRecord = async () => {
+      releaseOnce();
+      await recordAfter;
+    };
+    const run = (async () => {
+      await acquire();
+      try {
+        if (env.signal.aborted) {
+          await beforeRecord();
+          env.store.finishTool(call.id, 'cancelled', 'Not started: the turn was stopped.');
+          env.emit({ type: 'tool_cancelled', tool_call_id: call.id, note: 'Not started: the turn was stopped.' });
+          return 'cancelled' as const;
+        }
+        const outcome = await executeCall({ ...env, beforeRecord }, call);
+        await recordAfter; // a call refused before it ran (gate, bad input) still keeps its place in the order
+        return outcome;
+      } finally {
+        releaseOnce();
+      }
+    })();
+    previousRecorded = run.catch(() => undefined);
+    return run;
+  });
+  const outcomes = await Promise.all(runs);
+  return outcomes.includes('cancelled') ? 'cancelled' : 'continue';
 }

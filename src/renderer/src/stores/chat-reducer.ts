@@ -42,6 +42,8 @@ function assistantMessage(id: number, content: string, inputTokens: number, outp
 
 export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
   if (event.session_id !== state.sessionId) return state;
+  // A sub-agent's steps belong to its card (components/agents/sub-agent-store.ts), not to the session's own list.
+  if (event.stack_id !== undefined) return state;
   const notice = (kind: Notice['kind'], text: string): ChatState => ({ ...state, notices: [...state.notices, { id: noticeId++, kind, text, afterMessageId: lastId(state) }] });
   switch (event.type) {
     case 'user_message': {

@@ -17,6 +17,7 @@ import { toolRowKey } from './044-tool-row-key';
 import { denyBeatsAllowSeeds } from './055-deny-beats-allow-seeds';
 import { pluginsSchema } from './090-plugins';
 import { mcpSchema } from './091-mcp';
+import { agentsSchema } from './093-agents';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   pluginsSchema,
   mcpSchema,
   fileImagesSchema,
+  agentsSchema,
 ];

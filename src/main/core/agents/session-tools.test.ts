@@ -1,0 +1,79 @@
+/**
+ * The session tools through the real turn loop: list_items (agents read from disk, a broken one named and skipped,
+ * honest answers for kinds the app does not have), write_todos, activate_tools refusals, read_notification and
+ * read_agent_result called directly, and a call of a tool this frame was not offered.
+ */
+import { cpSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatEvent } from '../../../shared/contract/chat';
+import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
+import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+  cleanupTempDirs();
+});
+
+const outcome = (events: ChatEvent[], id: string) => events.find((e) => (e.type === 'tool_done' || e.type === 'tool_error') && e.tool_call_id === id) as { type: string; result?: string; error?: string };
+
+describe('session tools', () => {
+  it('list_items(agents) lists the task agents; a broken agent is named and skipped; the others still load', async () => {
+    const dir = join(tempDir(), 'agents');
+    cpSync(join(__dirname, '../../../../agents'), dir, { recursive: true });
+    mkdirSync(join(dir, 'broken'));
+    writeFileSync(join(dir, 'broken/meta.json'), '{ "name": "Broken", ');
+    writeFileSync(join(dir, 'broken/AGENT.md'), 'x');
+    h = await startHarness({
+      agentsDir: dir,
+      turns: [
+        { toolCalls: [{ id: 'la', name: 'list_items', arguments: { type: 'agents' } }, { id: 'lp', name: 'list_items', arguments: { type: 'plugins' } }, { id: 'lm', name: 'list_items', arguments: { type: 'mcp' } }, { id: 'lx', name: 'list_items', arguments: { type: 'nope' } }] },
+        { text: 'listed' },
+      ],
+    });
+    const sessionId = await h.newSession();
+    const events = await h.sendAndSettle(sessionId, 'list');
+    const agents = JSON.parse(outcome(events, 'la').result!);
+    expect(agents.items.map((a: { id: string }) => a.id)).toEqual(['code-explorer', 'researcher', 'reviewer', 'software-engineer']);
+    expect(agents.items[0]).toMatchObject({ name: 'Code explorer', instructions: expect.stringContaining('precise question') });
+    expect(agents.items[0]).not.toHaveProperty('client');
+    expect(agents.skipped).toEqual([{ id: 'broken', problem: expect.stringContaining('broken/meta.json is not valid JSON') }]);
+    expect(JSON.parse(outcome(events, 'lp').result!)).toEqual({ type: 'plugins', items: [], note: expect.stringContaining('no plugins yet') });
+    expect(JSON.parse(outcome(events, 'lm').result!).note).toMatch(/MCP servers are not available/);
+    expect(outcome(events, 'lx').error).toMatch(/type/);
+  });
+
+  it('write_todos answers with the checklist; read_notification and read_agent_result called directly; unknown groups refused', async () => {
+    h = await startHarness({
+      turns: [
+        {
+          toolCalls: [
+            { id: 'td', name: 'write_todos', arguments: { todos: [{ content: 'read', status: 'completed' }, { content: 'edit', status: 'in_progress' }, { content: 'test', status: 'pending' }] } },
+            { id: 'bad', name: 'write_todos', arguments: { todos: [{ content: 'x', status: 'maybe' }] } },
+            { id: 'rn', name: 'read_notification', arguments: {} },
+            { id: 'ra', name: 'read_agent_result', arguments: { task_id: 3 } },
+            { id: 'ag', name: 'activate_tools', arguments: { groups: ['config', 'nonsense'] } },
+          ],
+        },
+        { text: 'ok' },
+      ],
+    });
+    const sessionId = await h.newSession();
+    const events = await h.sendAndSettle(sessionId, 'go');
+    expect(outcome(events, 'td').result).toBe('[x] read\n[~] edit\n[ ] test');
+    expect(outcome(events, 'bad').error).toMatch(/Invalid arguments for write_todos/);
+    expect(outcome(events, 'rn').result).toBe('[]');
+    expect(JSON.parse(outcome(events, 'ra').result!)).toMatchObject({ status: 'not_ready' });
+    expect(outcome(events, 'ag').error).toMatch(/Unknown tool group\(s\): nonsense\. Known groups: config\. Nothing was activated\./);
+    expect(h.core.db.prepare('SELECT count(*) AS n FROM session_mcp_grants').get()).toEqual({ n: 0 });
+  });
+
+  it('a tool that exists but was not offered to this agent is refused (root calling execute_subtask)', async () => {
+    h = await startHarness({ turns: [{ toolCalls: [{ id: 'es', name: 'execute_subtask', arguments: { agent_id: 'reviewer', prompt: 'x', title: 'x' } }] }, { text: 'ok' }] });
+    const sessionId = await h.newSession();
+    const events = await h.sendAndSettle(sessionId, 'go');
+    expect(outcome(events, 'es').error).toMatch(/"execute_subtask" is not available to you here/);
+    expect(events.some((e) => e.type === 'agent_start')).toBe(false);
+  });
+});

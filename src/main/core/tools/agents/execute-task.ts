@@ -1,0 +1,77 @@
+/**
+ * `execute_task` (interactive sessions) and `execute_subtask` (background runs and sub-agents): hand a task to a
+ * task agent (docs/agents.md "Sub-agents"). Modes of `execute_task`:
+ * - `sync`: a child stack runs inline; its final answer is this call's result;
+ * - `async`: a background run starts now; the result arrives later in this session as a `task_completed` message;
+ * - `cron`: a scheduled job is saved (disabled until the person enables it on the Schedules page).
+ * `execute_subtask` is always sync. Every refusal (unknown agent, not a task agent, the caller itself or `main`,
+ * too deep, a bad cron expression, background work not available) is a failed result the model can read.
+ */
+import { z } from 'zod';
+import { TN } from '../../../../shared/tool-names';
+import { defineInterfaceTool } from '../session/interface-tool';
+
+const agentId = z.string().min(1).max(64).describe('The task agent to run (see list_items with type "agents").');
+const prompt = z.string().min(1).max(100_000).describe('Everything the agent needs to know: it sees nothing else of this conversation.');
+const title = z.string().min(1).max(200).describe('A short title shown to the user.');
+const client = z.string().min(1).max(300).optional().describe("Model to run the agent on (id or name); default: the agent's own, else the app's default.");
+
+const executeTaskInput = z
+  .object({
+    mode: z.enum(['sync', 'async', 'cron']).default('sync').describe('sync: wait for the answer; async: run in the background and get the result later; cron: save a schedule.'),
+    agent_id: agentId,
+    prompt,
+    title,
+    cron: z.string().min(1).max(200).optional().describe('mode cron only: "sec min hour day month weekday [year]" (seconds first), or an ISO date-time for a one-shot.'),
+    client,
+  })
+  .superRefine((v, ctx) => {
+    if (v.mode === 'cron' && !v.cron) ctx.addIssue({ code: 'custom', path: ['cron'], message: 'mode "cron" needs a cron expression' });
+    if (v.mode !== 'cron' && v.cron) ctx.addIssue({ code: 'custom', path: ['cron'], message: `a cron expression is only for mode "cron", not "${v.mode}"` });
+  });
+
+const NO_BACKGROUND = 'Background tasks are not available in this app yet; use mode "sync".';
+
+export const executeTaskTool = defineInterfaceTool({
+  name: TN.EXECUTE_TASK,
+  description:
+    'Hand a task to a task agent. mode "sync" runs it now and returns its answer; several sync calls in one reply run in parallel. mode "async" runs it in the background: you get its result later as a task_completed message. mode "cron" saves a schedule the user enables on the Schedules page.',
+  input: executeTaskInput,
+  run(args, { env, callEnv, toolCallId }) {
+    const request = { agentId: args.agent_id, prompt: args.prompt, title: args.title, ...(args.client ? { client: args.client } : {}) };
+    if (args.mode === 'sync') return env.subAgents.runSync(callEnv, toolCallId, request);
+    if (!env.background) return { kind: 'failed', error: NO_BACKGROUND };
+    if (args.mode === 'async') return env.background.startAsync(callEnv, toolCallId, request);
+    return env.background.createCronJob(callEnv, { ...request, cron: args.cron! });
+  },
+});
+
+export const executeSubtaskTool = defineInterfaceTool({
+  name: TN.EXECUTE_SUBTASK,
+  description: 'Hand a sub-task to a task agent and wait for its answer (it runs now, inside this task). Several calls in one reply run in parallel.',
+  input: z.object({ agent_id: agentId, prompt, title, client }),
+  run(args, { env, callEnv, toolCallId }) {
+    return env.subAgents.runSync(callEnv, toolCallId, { agentId: args.agent_id, prompt: args.prompt, title: args.title, ...(args.client ? { client: args.client } : {}) });
+  },
+});
+
+/** Whether a call is a sync sub-agent call (those of one round may run in parallel). */
+export function isSyncSubAgentCall(name: string, rawArguments: string): boolean {
+  if (name === TN.EXECUTE_SUBTASK) return true;
+  if (name !== TN.EXECUTE_TASK) return false;
+  try {
+    const args = JSON.parse(rawArguments) as { mode?: unknown };
+    return args.mode === undefined || args.mode === 'sync';
+  } catch {
+    return false;
+  }
+}
+
+export const readAgentResultTool = defineInterfaceTool({
+  name: TN.READ_AGENT_RESULT,
+  description: 'Results of async tasks are delivered to you as task_completed messages; this only confirms one is not ready yet.',
+  input: z.object({ task_id: z.union([z.string(), z.number()]).optional() }),
+  run() {
+    return { kind: 'completed', result: JSON.stringify({ status: 'not_ready', note: 'The result arrives by itself as a task_completed message when the task ends.' }), resultType: 'json' };
+  },
+});
