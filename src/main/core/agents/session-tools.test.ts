@@ -16,7 +16,8 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-const outcome = (events: ChatEvent[], id: string) => events.find((e) => (e.type === 'tool_done' || e.type === 'tool_error') && e.tool_call_id === id) as { type: string; result?: string; error?: string };
+const keyOf = (providerId: string) => (h.core.db.prepare('SELECT tool_call_id FROM chat_llm_tools WHERE provider_call_id = ?').get(providerId) as { tool_call_id: string } | undefined)?.tool_call_id;
+const outcome = (events: ChatEvent[], id: string) => events.find((e) => (e.type === 'tool_done' || e.type === 'tool_error') && e.tool_call_id === keyOf(id)) as { type: string; result?: string; error?: string };
 
 describe('session tools', () => {
   it('list_items(agents) lists the task agents; a broken agent is named and skipped; the others still load', async () => {

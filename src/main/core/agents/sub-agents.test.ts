@@ -22,7 +22,9 @@ const toolNames = (r: RecordedRequest) => ((r.body.tools as { function: { name: 
 const systemOf = (r: RecordedRequest) => String((r.body.messages as { role: string; content: string }[])[0]!.content);
 const requestFor = (token: string) => h.llm.requests.find((r) => JSON.stringify(r.body.messages).includes(token))!;
 const task = (agent_id: string, prompt: string, extra: Record<string, unknown> = {}) => ({ name: 'execute_task', arguments: { mode: 'sync', agent_id, prompt, title: prompt.slice(0, 30), ...extra } });
-const resultOf = (events: ChatEvent[], id: string) => (events.find((e) => (e.type === 'tool_done' || e.type === 'tool_error') && e.tool_call_id === id) as { result?: string; error?: string } | undefined);
+/** The app's key of a call the script gave this provider id (the row keeps the model's id beside its own key). */
+const keyOf = (providerId: string) => (h.core.db.prepare('SELECT tool_call_id FROM chat_llm_tools WHERE provider_call_id = ?').get(providerId) as { tool_call_id: string } | undefined)?.tool_call_id ?? `(no call ${providerId})`;
+const resultOf = (events: ChatEvent[], id: string) => (events.find((e) => (e.type === 'tool_done' || e.type === 'tool_error') && e.tool_call_id === keyOf(id)) as { result?: string; error?: string } | undefined);
 
 function agentsCopy(): string {
   const dir = join(tempDir(), 'agents');
@@ -43,7 +45,7 @@ describe('execute_task sync', () => {
     const sessionId = await h.newSession();
     const events = await h.sendAndSettle(sessionId, 'explore please');
     const start = events.find((e) => e.type === 'agent_start')!;
-    expect(start).toMatchObject({ parent_tool_call_id: 'call_parent', agent_id: 'code-explorer', agent_name: 'Code explorer', depth: 1 });
+    expect(start).toMatchObject({ parent_tool_call_id: keyOf('call_parent'), agent_id: 'code-explorer', agent_name: 'Code explorer', depth: 1 });
     const stackId = (start as { stack_id: number }).stack_id;
     // The child's own steps stream under its stack id.
     expect(events.some((e) => e.type === 'tool_start' && e.name === 'list_files' && e.stack_id === stackId)).toBe(true);
@@ -71,7 +73,7 @@ describe('execute_task sync', () => {
     // History: the root shows one execute_task card; the card's content comes from chat:subAgent.
     const history = await h.call('chat:history', { sessionId });
     expect(history.messages.flatMap((m) => m.tools.map((t) => t.name))).toEqual(['execute_task']);
-    const sub = await h.call('chat:subAgent', { sessionId, parentToolCallId: 'call_parent' });
+    const sub = await h.call('chat:subAgent', { sessionId, parentToolCallId: keyOf('call_parent') });
     expect(sub.stack).toMatchObject({ agent_id: 'code-explorer', depth: 1, running: false });
     expect(sub.stack!.output_tokens).toBeGreaterThan(0);
     expect(sub.messages.map((m) => m.role)).toEqual(['agent', 'assistant', 'assistant']);
@@ -155,8 +157,9 @@ describe('execute_task sync', () => {
       if (e.type === 'agent_done') running--;
     }
     expect(peak).toBe(4);
-    const done = events.filter((e) => e.type === 'tool_done' && e.tool_call_id.startsWith('par_')).map((e) => (e as { tool_call_id: string }).tool_call_id);
-    expect(done).toEqual(Array.from({ length: n }, (_, i) => `par_${i}`));
+    const keys = Array.from({ length: n }, (_, i) => keyOf(`par_${i}`));
+    const done = events.filter((e) => e.type === 'tool_done' && keys.includes(e.tool_call_id)).map((e) => (e as { tool_call_id: string }).tool_call_id);
+    expect(done).toEqual(keys);
     const toolMessages = (h.llm.requests.at(-1)!.body.messages as { role: string; tool_call_id?: string; content: string }[]).filter((m) => m.role === 'tool');
     expect(toolMessages.map((m) => m.content)).toEqual(Array.from({ length: n }, (_, i) => `answer ${i}`));
   });
@@ -173,12 +176,12 @@ describe('execute_task sync', () => {
     h.core.approval.rules.createRule({ tool_pattern: 'execute_cmd', action: 'allow', priority: 1 });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'deep stop' });
-    await h.waitForEvent('tool_start', (e) => e.tool_call_id === 'shell');
+    await h.waitForEvent('tool_start', (e) => e.name === 'execute_cmd');
     await expect.poll(() => execSync('ps -eo args').toString().split('\n').filter((l) => l.startsWith('sleep 41')).length).toBeGreaterThan(0);
     expect((await h.call('chat:stop', { sessionId })).stopped).toBe(true);
     await h.waitForEvent('turn_running', (e) => !e.running);
     await expect.poll(() => execSync('ps -eo args').toString().split('\n').filter((l) => l.startsWith('sleep 41')).length).toBe(0);
-    for (const id of ['shell', 'lvl2', 'lvl1']) expect(h.events.find((e) => e.type === 'tool_cancelled' && e.tool_call_id === id)).toBeTruthy();
+    for (const id of ['shell', 'lvl2', 'lvl1']) expect(h.events.find((e) => e.type === 'tool_cancelled' && e.tool_call_id === keyOf(id))).toBeTruthy();
     expect(h.events.filter((e) => e.type === 'agent_done').map((e) => (e as { status: string }).status)).toEqual(['cancelled', 'cancelled']);
     const events = await h.sendAndSettle(sessionId, 'after');
     expect(events.find((e) => e.type === 'done')).toMatchObject({ content: 'fresh turn' });
@@ -195,9 +198,9 @@ describe('execute_task sync', () => {
     });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'edit via child' });
-    const pending = await h.waitForEvent('pending_write', (e) => e.tool_call_id === 'w');
+    const pending = await h.waitForEvent('pending_write', (e) => e.tool_call_id === keyOf('w'));
     const inbox = await h.call('inbox:list', {});
-    expect(inbox.approvals.find((a) => a.tool_call_id === 'w')).toMatchObject({ agent_id: 'software-engineer', context_label: 'Sub-agent Software engineer (software-engineer, depth 1)' });
+    expect(inbox.approvals.find((a) => a.tool_call_id === keyOf('w'))).toMatchObject({ agent_id: 'software-engineer', context_label: 'Sub-agent Software engineer (software-engineer, depth 1)' });
     await h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: pending.args_hash });
     await h.waitForEvent('turn_running', (e) => !e.running);
     expect(resultOf(h.events, 'eng')?.result).toBe('wrote child.txt');
