@@ -16,6 +16,7 @@ import { SecurityPage } from './components/security/SecurityPage';
 import { SessionDirectory } from './components/WorkingDirectory';
 import { chat } from './stores/chat-store';
 import { createSession, modelsChanged, openCreatedSession, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
+import { applySubAgentEvent } from './components/agents/sub-agent-store';
 import { startTheme } from './stores/theme';
 import { showInViewer, viewerFileChanged, viewerPathChanged } from './stores/viewer-store';
 import './theme.css';
@@ -46,6 +47,7 @@ export function App() {
     const offChat = skald.on.chat((event) => {
       chat.apply(event);
       if (event.type === 'file_changed') viewerPathChanged(event.path);
+      applySubAgentEvent(event);
       if (event.type === 'new_session') void openCreatedSession(event.session_id);
       if (event.type === 'turn_running' || event.type === 'user_message') void refreshSessions();
     });

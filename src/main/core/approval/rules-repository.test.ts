@@ -31,7 +31,7 @@ describe('seeds', () => {
       // Migration 043: the session's question and scratchpad tools.
       'ask_user_clarification - allow @10',
       'update_scratchpad - allow @10',
-      // Migration 060: the sub-agent launchers and the read-only introspection tools (docs/agents.md).
+      // Migration 091: the sub-agent launchers and the read-only introspection tools (docs/agents.md).
       'execute_task - allow @10',
       'execute_subtask - allow @10',
       'read_agent_result - allow @10',

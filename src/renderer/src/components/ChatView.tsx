@@ -9,6 +9,7 @@ import { refreshSessions, sessionsStore } from '../stores/sessions-store';
 import { Composer } from './Composer';
 import { openDiffTab, openInViewer } from '../stores/viewer-store';
 import { lineOfToolCall } from './viewer/tool-range';
+import { SessionNotes } from './agents/SessionNotes';
 import { MessageList } from './MessageList';
 import { ModelPicker } from './ModelPicker';
 import { WorkingDirectory } from './WorkingDirectory';
@@ -39,6 +40,7 @@ export function ChatView({ sessionId }: { sessionId: number }) {
     <section className="chat" data-testid="chat">
       {/* Keyed by session: each session opens at its newest message with fresh scroll state. */}
       <MessageList key={sessionId} state={state} actions={actions} onNearTop={() => chat.loadOlder()} />
+      <SessionNotes sessionId={sessionId} />
       <div className="chat-bar">
         <ModelPicker sessionId={sessionId} current={session?.model ?? null} onChanged={() => void refreshSessions()} />
         <WorkingDirectory sessionId={sessionId} current={session?.working_directory ?? ''} onChanged={() => void refreshSessions()} />

@@ -17,6 +17,7 @@ import { BypassBadge } from './BypassBadge';
 import { CodeLabel } from './CodeLabel';
 import { QuestionCard, questionFromArguments } from './QuestionCard';
 import { ShellOutput } from './ShellOutput';
+import { SUB_AGENT_LAUNCHERS, SubAgentCard } from './agents/SubAgentCard';
 
 const STATE_LABEL: Record<ToolCard['status'], string> = {
   running: 'running',
@@ -104,6 +105,7 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
           <button className="small" data-testid="tool-revert" onClick={() => actions.openDiff!(card, true)}>Revert this change</button>
         </div>
       )}
+      {SUB_AGENT_LAUNCHERS.has(card.name) && <SubAgentCard card={card} actions={actions} />}
       {card.status === 'pending' && card.pending && <PendingPart card={card} />}
       {card.name.startsWith(MCP_PREFIX) && <McpCallExtras toolCallId={card.tool_call_id} running={card.status === 'running'} />}
       {granted.map((b) => (

@@ -1,0 +1,135 @@
+/**
+ * The session's notes under the chat (docs/agents.md "Session tools"): the live checklist of `write_todos` (the
+ * latest list of the session's agent and of each sub-agent still running, read from those calls' arguments) and
+ * the shared scratchpad, which the person can read and edit like the agents do (same key replaces, empty deletes;
+ * the agents see the change from their next round).
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { useStore } from 'zustand';
+import type { HistoryMessage } from '../../../../shared/contract/chat';
+import { TN } from '../../../../shared/tool-names';
+import { skald } from '../../bridge/skald';
+import { chat } from '../../stores/chat-store';
+import { subAgents } from './sub-agent-store';
+import './agents.css';
+
+interface Todo {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+interface Note {
+  key: string;
+  value: string;
+}
+
+/** The todos of the latest `write_todos` call in these messages, or null when there is none. */
+export function latestTodos(messages: readonly HistoryMessage[]): Todo[] | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const calls = messages[i]!.tools.filter((t) => t.name === TN.WRITE_TODOS);
+    for (let j = calls.length - 1; j >= 0; j--) {
+      try {
+        const todos = (JSON.parse(calls[j]!.arguments) as { todos?: unknown }).todos;
+        if (Array.isArray(todos)) return todos.filter((t): t is Todo => typeof t?.content === 'string' && ['pending', 'in_progress', 'completed'].includes(t?.status));
+      } catch {
+        // arguments still streaming or malformed: an older call may still say something
+      }
+    }
+  }
+  return null;
+}
+
+const MARK = { pending: '○', in_progress: '◐', completed: '●' } as const;
+
+function NoteRow({ note, onSave }: { note: Note; onSave: (key: string, value: string) => void }) {
+  const [value, setValue] = useState(note.value);
+  useEffect(() => setValue(note.value), [note.value]);
+  return (
+    <div className="scratchpad-note" data-testid="scratchpad-note" data-key={note.key}>
+      <code title={note.key}>{note.key}</code>
+      <textarea aria-label={`Note ${note.key}`} value={value} onChange={(e) => setValue(e.target.value)} onBlur={() => value !== note.value && onSave(note.key, value)} />
+      <button className="danger" onClick={() => onSave(note.key, '')} aria-label={`Delete note ${note.key}`}>Delete</button>
+    </div>
+  );
+}
+
+export function SessionNotes({ sessionId }: { sessionId: number }) {
+  const messages = useStore(chat.store, (s) => s.messages);
+  const children = useStore(subAgents, (s) => s.byParent);
+  const [notes, setNotes] = useState<Note[]>([]);
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState({ key: '', value: '' });
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const load = () => void skald.chat.scratchpad({ sessionId }).then((r) => setNotes(r.notes), () => {});
+    load();
+    return skald.on.chat((e) => {
+      if (e.type === 'scratchpad_changed' && e.session_id === sessionId) load();
+    });
+  }, [sessionId]);
+
+  const lists = useMemo(() => {
+    const out: { owner: string; todos: Todo[] }[] = [];
+    const own = latestTodos(messages);
+    if (own?.length) out.push({ owner: 'Skald', todos: own });
+    for (const view of Object.values(children)) {
+      if (view.chat.sessionId !== sessionId || view.status !== 'running') continue;
+      const todos = latestTodos(view.chat.messages);
+      if (todos?.length) out.push({ owner: `${view.stack.agent_name} (depth ${view.stack.depth})`, todos });
+    }
+    return out;
+  }, [messages, children, sessionId]);
+
+  const save = (key: string, value: string) => {
+    setError(null);
+    skald.chat.setScratchpadNote({ sessionId, key, value }).then((r) => setNotes(r.notes), (e: Error) => setError(e.message));
+  };
+
+  return (
+    <div className="session-notes" data-testid="session-notes">
+      {lists.map(({ owner, todos }) => (
+        <div key={owner} data-testid="todo-list">
+          <div className="todo-owner">
+            {owner}: {todos.filter((t) => t.status === 'completed').length}/{todos.length} done
+          </div>
+          <ul className="todo-list">
+            {todos.map((t, i) => (
+              <li key={i} className={`todo todo-${t.status}`} data-status={t.status}>
+                <span className="todo-mark" aria-label={t.status.replace('_', ' ')}>{MARK[t.status]}</span>
+                <span className="todo-text">{t.content}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+      <div className="session-notes-bar">
+        <button onClick={() => setOpen(!open)} aria-expanded={open} data-testid="toggle-scratchpad">
+          Scratchpad{notes.length ? ` (${notes.length})` : ''}
+        </button>
+        <span className="muted small">Notes every agent of this chat reads.</span>
+      </div>
+      {open && (
+        <div className="scratchpad-panel" data-testid="scratchpad-panel">
+          {notes.length === 0 && <div className="scratchpad-empty">No notes yet. Agents write here with update_scratchpad; you can too.</div>}
+          {notes.map((n) => (
+            <NoteRow key={n.key} note={n} onSave={save} />
+          ))}
+          <form
+            className="scratchpad-note"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!draft.key.trim()) return setError('A note needs a key.');
+              save(draft.key.trim(), draft.value);
+              setDraft({ key: '', value: '' });
+            }}
+          >
+            <input placeholder="key" aria-label="New note key" value={draft.key} onChange={(e) => setDraft({ ...draft, key: e.target.value })} />
+            <textarea placeholder="note" aria-label="New note" value={draft.value} onChange={(e) => setDraft({ ...draft, value: e.target.value })} />
+            <button type="submit">Add</button>
+          </form>
+          {error && <div className="error small">{error}</div>}
+        </div>
+      )}
+    </div>
+  );
+}
