@@ -101,6 +101,9 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const toolGroups = new ToolGroupRegistry();
   toolGroups.register(configGroupSource(tools));
   toolGroups.register(mcp.groups);
+  // list_items: the model reads what exists and its state, never a server's env, headers or a plugin's config.
+  itemListers.register('mcp', () => mcp.list().map((v) => ({ name: v.name, transport: v.transport, enabled: v.enabled, trusted: v.trusted, state: v.state, summary: mcp.manager.summary(v.name), tools: v.tools.length })));
+  itemListers.register('plugins', () => plugins.list().map((p) => ({ name: p.name, title: p.title, description: p.description, enabled: p.enabled, ready: p.isReady, problem: p.problem })));
   const approval = await createApprovalServices({
     db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir), categoryOf: (name) => tools.categoryOf(name), log,
     emitSession: (sessionId, event) => events.emit('chat', { ...event, session_id: sessionId }),

@@ -40,8 +40,10 @@ describe('session tools', () => {
     expect(agents.items[0]).toMatchObject({ name: 'Code explorer', instructions: expect.stringContaining('precise question') });
     expect(agents.items[0]).not.toHaveProperty('client');
     expect(agents.skipped).toEqual([{ id: 'broken', problem: expect.stringContaining('broken/meta.json is not valid JSON') }]);
-    expect(JSON.parse(outcome(events, 'lp').result!)).toEqual({ type: 'plugins', items: [], note: expect.stringContaining('no plugins yet') });
-    expect(JSON.parse(outcome(events, 'lm').result!).note).toMatch(/MCP servers are not available/);
+    const plugins = JSON.parse(outcome(events, 'lp').result!);
+    expect(plugins.items.length).toBeGreaterThan(0);
+    expect(plugins.items[0]).toEqual({ name: expect.any(String), title: expect.any(String), description: expect.any(String), enabled: false, ready: expect.any(Boolean), problem: null });
+    expect(JSON.parse(outcome(events, 'lm').result!)).toEqual({ type: 'mcp', items: [] });
     expect(outcome(events, 'lx').error).toMatch(/type/);
   });
 
@@ -76,5 +78,32 @@ describe('session tools', () => {
     const events = await h.sendAndSettle(sessionId, 'go');
     expect(outcome(events, 'es').error).toMatch(/"execute_subtask" is not available to you here/);
     expect(events.some((e) => e.type === 'agent_start')).toBe(false);
+  });
+
+  it('activate_tools(["config"]) offers the config tools from the next round only; a Deny rule still hides one; /resettools drops them', async () => {
+    h = await startHarness({
+      turns: [
+        { toolCalls: [{ id: 'act', name: 'activate_tools', arguments: { groups: ['config'] } }, { id: 'early', name: 'list_secrets', arguments: {} }] },
+        { toolCalls: [{ id: 'late', name: 'list_secrets', arguments: {} }] },
+        { text: 'ok' },
+        { text: 'after reset' },
+      ],
+    });
+    h.core.approval.rules.createRule({ tool_pattern: 'set_secret', action: 'deny', priority: 1 });
+    h.core.approval.rules.createRule({ tool_pattern: 'list_secrets', action: 'allow', priority: 1 });
+    const sessionId = await h.newSession();
+    const events = await h.sendAndSettle(sessionId, 'configure');
+    const names = (i: number) => ((h.llm.requests[i]!.body.tools as { function: { name: string } }[]) ?? []).map((t) => t.function.name);
+    expect(names(0)).not.toContain('list_secrets');
+    expect(names(0)).toContain('image_generate'); // a Config-category tool that stays always-on
+    expect(outcome(events, 'act').result).toMatch(/Activated config for the rest of this session/);
+    expect(outcome(events, 'early').error).toMatch(/"list_secrets" is not available to you here/);
+    expect(names(1)).toEqual(expect.arrayContaining(['list_secrets', 'configure_plugin']));
+    expect(names(1)).not.toContain('set_secret');
+    expect(new Set(names(1)).size).toBe(names(1).length);
+    expect(outcome(events, 'late').type).toBe('tool_done');
+    await h.sendAndSettle(sessionId, '/resettools');
+    await h.sendAndSettle(sessionId, 'again');
+    expect(names(3)).not.toContain('list_secrets');
   });
 });

@@ -5,7 +5,7 @@
  * row in one transaction) → approval if required → run (cancellable) → recorded as done / failed / cancelled /
  * rejected with its event. A bad argument or a throwing tool becomes a result the model can read (R7).
  */
-import { TN } from '../../../shared/tool-names';
+import { MCP_PREFIX, TN } from '../../../shared/tool-names';
 import type { ChatEventBody, DecisionWhy } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
 import { driveExecution } from '../tools/execution';
@@ -144,7 +144,8 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
   if (!tools.has(call.name) && !isSyntheticTool(call.name)) {
     return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
   }
-  if (env.offered && !env.offered.has(call.name)) return finish(env, call.id, { kind: 'failed', error: notOfferedText(call.name, env.synthetic.frame.depth) }, call.name, null);
+  // MCP tools are exempt: they are never hidden (a server down for a round lists none) and the gate decides each call.
+  if (env.offered && !env.offered.has(call.name) && !call.name.startsWith(MCP_PREFIX)) return finish(env, call.id, { kind: 'failed', error: notOfferedText(call.name, env.synthetic.frame.depth) }, call.name, null);
   let opened;
   try {
     opened = env.secrets.open(call.name, parsed.args);
