@@ -27,6 +27,8 @@ it('a secret set by the model appears in no database byte, event, model request 
   }
   h = await startHarness({
     turns: [
+      // Config tools are a lazy group (docs/agents.md "activate_tools"): activated first, offered from the next round.
+      { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] },
       { toolCalls: [{ name: 'set_secret', arguments: { key: 'github.token', value: SECRET } }] },
       { text: 'Stored it.' },
       { text: 'Still here.' },
@@ -42,7 +44,7 @@ it('a secret set by the model appears in no database byte, event, model request 
   await settled;
   expect(h.core.secrets.get('github.token')).toBe(SECRET);
   await h.sendAndSettle(session, 'and now?');
-  expect(h.llm.requests.length).toBe(3);
+  expect(h.llm.requests.length).toBe(4); // activate_tools, set_secret, the answer, the next turn
 
   const events = JSON.stringify(h.events);
   expect(events).toContain('set_secret');

@@ -29,7 +29,7 @@ describe('MCP config tools', () => {
   it('register_mcp shows the full command, stores the server untrusted and starts nothing until the person trusts it', async () => {
     marker = `skald-mcp-reg-${Math.random().toString(36).slice(2)}`;
     h = await startHarness({
-      turns: [{ toolCalls: [{ name: 'register_mcp', arguments: { name: 'flaky', command: node, args: [FLAKY, marker, '--and-this-flag'] } }] }, { text: 'Registered.' }],
+      turns: [{ toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] }, { toolCalls: [{ name: 'register_mcp', arguments: { name: 'flaky', command: node, args: [FLAKY, marker, '--and-this-flag'] } }] }, { text: 'Registered.' }],
     });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'add the flaky server' });
@@ -37,7 +37,7 @@ describe('MCP config tools', () => {
     expect(asked.tool_name).toBe('register_mcp');
     expect(asked.arguments).toContain('--and-this-flag');
     expect(asked.arguments).toContain(FLAKY);
-    const done = await h.waitForEvent('tool_done');
+    const done = await h.waitForEvent('tool_done', (e) => e.tool_call_id === asked.tool_call_id);
     expect(done.result).toMatch(/not trusted yet/);
     await h.waitForEvent('done');
     const [server] = (await h.call('mcp:list', {})).servers;
@@ -52,6 +52,8 @@ describe('MCP config tools', () => {
     marker = `skald-mcp-del-${Math.random().toString(36).slice(2)}`;
     h = await startHarness({
       turns: [
+        // Config tools are a lazy group (docs/agents.md "activate_tools"): activated first, offered from the next round.
+        { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] },
         { toolCalls: [{ name: 'toggle_item', arguments: { kind: 'mcp', name: 'flaky', enabled: false } }] },
         { toolCalls: [{ name: 'delete_mcp', arguments: { name: 'nope' } }] },
         { toolCalls: [{ name: 'delete_mcp', arguments: { name: 'flaky' } }] },
@@ -75,7 +77,7 @@ describe('MCP config tools', () => {
   });
 
   it('the model cannot write an MCP credential with set_secret', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: 'set_secret', arguments: { key: 'mcp.github.credential', value: 'attacker' } }] }, { text: 'ok' }] });
+    h = await startHarness({ turns: [{ toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] }, { toolCalls: [{ name: 'set_secret', arguments: { key: 'mcp.github.credential', value: 'attacker' } }] }, { text: 'ok' }] });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'set it' });
     await approveNext(h, new Set());
