@@ -112,12 +112,14 @@ export class ApprovalGate {
     const isShell = toolName === TN.EXECUTE_CMD;
     const command = typeof args.command === 'string' ? args.command : '';
     const workdir = typeof args.workdir === 'string' && args.workdir !== '' ? resolvePath(args.workdir, wd) : wd;
-    if (isShell) locked ??= this.guards.checkCommand(roots, command, workdir);
+    // The guards judge the command's words after the shell's expansions, so the analysis comes first.
+    const shell = isShell ? this.analyze(command, workdir, roots) : null;
+    if (isShell) locked ??= this.guards.checkCommand(roots, command, workdir, shell);
     if (toolName === TN.SET_SECRET) locked ??= { action: 'require', guard: 'secret_value', text: 'Storing a secret always asks.' };
     if (locked) note(`guard ${locked.guard}: ${locked.text}`);
 
     // 2. Rules.
-    const facts: CallFacts = { toolName, agentId: call.agentId, source: call.source, path: this.pathFacts(args, wd, roots, canon), shell: isShell ? this.analyze(command, workdir, roots) : null };
+    const facts: CallFacts = { toolName, agentId: call.agentId, source: call.source, path: this.pathFacts(args, wd, roots, canon), shell };
     if (facts.path) note(`path for rules: ${facts.path.rel ?? facts.path.abs}`);
     if (facts.shell) note(`command parts: ${JSON.stringify(facts.shell.parts)}${facts.shell.unsafe.length ? `; never auto-allowed: ${facts.shell.unsafe.join(', ')}` : ''}`);
     const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;

@@ -1,5 +1,5 @@
 /**
- * The hard guards (SPEC.md §3.2) and the always-prompt classes (checks C1, C3, F3, F7, X5). They run before every
+ * The hard guards and the always-prompt classes (docs/guards.md). They run before every
  * rule and nothing lifts them: a `deny` guard ends the decision; a `require` guard ("locked") can still be turned
  * into a deny by a rule, but no rule, bypass or fast-path makes it allow.
  *
@@ -7,16 +7,20 @@
  * (symlinks of the longest existing ancestor resolved, the one canonicalizer of tools/_policy). `secrets` matches
  * any letter case. Which tools write: every tool with a path that is not a known reader (MCP tools included),
  * because a guard must err on the side of "this may write".
- * Limits: a shell command is judged by its text only (`cd .. && rm -rf settings` is not seen as touching the data
- * folder; commands run unsandboxed and `execute_cmd` requires approval by default); only the path-like argument
- * names in PATH_ARG_KEYS are inspected.
+ * Hard links (more than one link) are judged by device+inode against the guarded files (tools/_policy/hardlinks.ts);
+ * git's hook and config locations come from tools/_policy/git-paths.ts. A shell command is judged by its words
+ * after bash's expansions (docs/shell-analysis.md), and by its text as a second net.
+ * Limits: only the path-like argument names in PATH_ARG_KEYS are inspected; a recursive command over a folder
+ * that holds secrets/ is not seen as reading it (commands run unsandboxed; execute_cmd asks by default).
  */
 import { homedir } from 'node:os';
-import { basename, sep } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { basename, isAbsolute, join, sep } from 'node:path';
 import { FS_READ_TOOLS, TN } from '../../../shared/tool-names';
 import { gitConfiguredReason, gitProtectedReason } from '../tools/_policy/git-paths';
 import { hardLinkVerdictAt } from '../tools/_policy/hardlinks';
 import { canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
+import type { ShellAnalysis, ShellWord } from './shell';
 
 export type GuardId = 'secret_value' | 'secrets' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape' | 'unsafe_shell';
 
@@ -49,6 +53,10 @@ const STEERING_NAMES = new Set([
 ]);
 const STEERING_DIRS = new Set(['.vscode', '.cursor', '.husky', '.claude', '.gemini', '.skald', '.clinerules']);
 
+/** A `secrets` path component in a command's text or in a word after expansion. */
+const SECRETS_WORD = /(^|[\s'"=/:<>|;&(`,@])secrets(?=$|[/\s'";|&)<>`,])/i;
+const SHELL_SECRETS: GuardVerdict = { action: 'require', guard: 'secrets', text: 'The command names a secrets/ path or a hard link to a guarded file (after the shell\'s expansions): always asks.' };
+const SHELL_GIT: GuardVerdict = { action: 'require', guard: 'git_config', text: 'The command names a place git reads hooks or configuration from: always asks.' };
 const GIT_TEXT = 'Places git reads hooks or configuration from (.git/hooks, .git/config, submodule and worktree config, core.hooksPath) are never written by tools (hard guard).';
 const HARD_LINK_TEXT = "The path is a hard link to a file in a secrets/ folder or the app's data folder (hard guard).";
 
@@ -131,17 +139,70 @@ export class Guards {
   }
 
   /** Judges an `execute_cmd` by its text and working directory. Never denies: a shell command is the user's to run. */
-  checkCommand(r: Roots, command: string, workdir: string | null): GuardVerdict | null {
+  checkCommand(r: Roots, command: string, workdir: string | null, shell?: ShellAnalysis | null): GuardVerdict | null {
     if (this.mentionsDataDir(r, command)) return { action: 'require', guard: 'app_data_touch', text: "The command names the app's data folder or database: always asks." };
-    if (/(^|[\s'"=/:<>|;&(`])secrets(?=$|[/\s'";|&)<>`])/i.test(command)) {
-      return { action: 'require', guard: 'secrets', text: 'The command names a secrets/ path: always asks.' };
-    }
+    if (SECRETS_WORD.test(command)) return SHELL_SECRETS;
     if (workdir) {
       const canon = canonicalizeForPolicy(workdir, r.wsRaw);
       const rel = relIn(canon, r.wsCanon);
       if (rel !== null && hasComponent(rel, 'secrets')) return { action: 'require', guard: 'secrets', text: 'The command runs inside a secrets/ folder: always asks.' };
       if (this.isDataDir(r, canon)) return { action: 'require', guard: 'app_data_touch', text: "The command runs in the app's data folder: always asks." };
     }
+    const cwdCanon = new Map<string, string>();
+    try {
+      for (const w of shell?.words ?? []) {
+        const v = this.checkShellWord(r, w, cwdCanon);
+        if (v) return v;
+      }
+    } finally {
+      singleLinked.clear();
+    }
+    return null;
+  }
+
+  /**
+   * One word of a command after the shell's expansions (docs/shell-analysis.md): each value, and the parts of it
+   * after `=` or `:` (`--file=x`, `if=x`, `host:path`), judged as a path against every directory it may be
+   * relative to; a glob that could reach a guarded name asks even when it matches nothing yet.
+   */
+  private checkShellWord(r: Roots, w: ShellWord, cwdCanon: Map<string, string>): GuardVerdict | null {
+    for (const value of w.word.values) {
+      if (SECRETS_WORD.test(value)) return SHELL_SECRETS;
+      // A program found on PATH is not a path; one run by path (`./x`, `/bin/x`) is.
+      if (w.role === 'name' && !value.includes('/')) continue;
+      const pieces = new Set([value]);
+      for (const sep of ['=', ':']) for (const p of value.split(sep).slice(1)) pieces.add(p);
+      for (const piece of pieces) {
+        if (piece === '' || (/^-/.test(piece) && !piece.includes('/'))) continue;
+        for (const cwd of isAbsolute(piece) ? ['/'] : w.cwds) {
+          const v = this.checkShellPath(r, resolvePath(piece, cwd), probePath(piece, cwd, cwdCanon));
+          if (v) return v;
+        }
+      }
+    }
+    for (const components of w.word.globs) {
+      const loose = components.map((c) => ('pattern' in c ? new RegExp(`^${c.source}$`, 'isu') : c.literal.toLowerCase()));
+      const could = (name: string, at: number) => {
+        const c = loose[at];
+        return typeof c === 'string' ? c === name : c !== undefined && c.test(name);
+      };
+      for (let i = 0; i < loose.length; i++) {
+        if (could('secrets', i)) return { action: 'require', guard: 'secrets', text: 'A glob in the command could reach a secrets/ folder: always asks.' };
+        // `.gi?/hooks`, `.git/h*`: a pattern at or right after a .git component could name hooks or config.
+        const isGit = could('.git', i);
+        if (isGit && (typeof loose[i] !== 'string' || loose.slice(i + 1).some((c) => typeof c !== 'string'))) return SHELL_GIT;
+      }
+    }
+    return null;
+  }
+
+  private checkShellPath(r: Roots, lexical: string, canon: string): GuardVerdict | null {
+    const rels = [relIn(canon, r.wsCanon), relIn(lexical, r.wsRaw), relIn(lexical, r.wsCanon)];
+    if (rels.some((x) => x !== null && hasComponent(x, 'secrets'))) return SHELL_SECRETS;
+    if (!singleLinked.has(canon) && hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]) !== null) return SHELL_SECRETS;
+    if (this.isDataDir(r, canon) || this.isDataDir(r, lexical)) return { action: 'require', guard: 'app_data_touch', text: "The command names a path in the app's data folder: always asks." };
+    const parts = (rels[0] ?? rels[1] ?? slash(canon)).split('/').map((p) => p.toLowerCase());
+    if (gitProtectedReason(parts) || gitConfiguredReason(canon)) return SHELL_GIT;
     return null;
   }
 
@@ -168,6 +229,29 @@ export class Guards {
     return false;
   }
 }
+
+/**
+ * The canonical form of a shell word's path, cheaply for the common case: a plain name in the working directory
+ * (`status`, `out.txt`) is the canonical working directory plus the name unless the name is itself a symlink
+ * (one lstat); anything else goes through the canonicalizer. Most words of a command are such names, and a
+ * realpath that fails (the name does not exist) costs an exception per level.
+ */
+function probePath(piece: string, cwd: string, cwdCanon: Map<string, string>): string {
+  if (piece.includes('/') || piece === '.' || piece === '..' || piece.startsWith('~')) return canonicalizeForPolicy(piece, cwd);
+  let base = cwdCanon.get(cwd);
+  if (base === undefined) cwdCanon.set(cwd, (base = canonicalizeForPolicy(cwd, cwd)));
+  try {
+    const info = lstatSync(join(base, piece), { throwIfNoEntry: false });
+    if (info?.isSymbolicLink()) return canonicalizeForPolicy(piece, cwd);
+    if (!info || !info.isFile() || info.nlink <= 1) singleLinked.add(join(base, piece));
+  } catch {
+    return canonicalizeForPolicy(piece, cwd);
+  }
+  return join(base, piece);
+}
+
+/** Paths `probePath` saw as no multi-link file, within one decision: no need to stat them again for hard links. */
+const singleLinked = new Set<string>();
 
 export function isWritingTool(toolName: string): boolean {
   return !FS_READ_TOOLS.includes(toolName) && toolName !== TN.SHOW_FILE_TO_USER;

@@ -1,122 +1,347 @@
 /**
- * Shell-aware rules (SPEC.md §4, check X3): a command is parsed with tree-sitter bash and cut into its simple
- * commands ("parts": the pieces joined by `&&`, `||`, `;`, `|`, `&`, newlines, subshells and `!`). A rule's
- * command_pattern is matched per part. Some constructs can run something the parts do not show; they are listed
- * as `unsafe` and never satisfy an allow rule: command or process substitution, `eval`/`source`/`exec`, a shell
- * interpreter (`bash -c`, `… | sh`), wrappers that run another command (`env`, `xargs`, `sudo`, `find -exec`, …),
- * variable assignments (`PATH=… git`), control flow and functions, redirects whose target is outside the workspace
- * or not a plain word, and anything that does not parse.
- * Limits: words are compared as written (`/usr/bin/git` is not `git`); quoting is not unfolded.
+ * Shell-aware rules (docs/shell-analysis.md): a command is parsed with tree-sitter bash, the grammar of the shell
+ * that runs it (`execute_cmd` runs bash), and cut into its simple commands ("parts": the pieces joined by `&&`,
+ * `||`, `;`, `|`, `&`, newlines, subshells, `!`, and those inside control flow and substitutions). A rule's
+ * command_pattern is matched per part. Each part is written with its words *after* the shell's expansions
+ * (shell-words.ts: quote and escape removal, ANSI-C strings, braces, `~`, environment variables, globs), so `\rm`
+ * is `rm`; a command run by path (`/bin/rm`) or through a wrapper (`env rm`, `xargs rm`, `bash -c 'rm …'`) adds a
+ * part for the command it runs, so a deny on `rm *` catches it.
+ * Every word is also kept (`words`, with the working directories it is relative to, `cd` followed) for the guards,
+ * which judge the paths the program will really open.
+ * Some constructs can run something the parts do not show; they are listed as `unsafe` and never satisfy an
+ * allow rule or a bypass: command or process substitution (also in an unquoted here-document), `eval`, `source`,
+ * a shell interpreter, wrappers, variable assignments, control flow and functions, a word whose value is only known
+ * at run time, a here-document whose end bash would find elsewhere than the parser, redirects whose target is
+ * outside the workspace, computed or protected, and anything that does not parse.
+ * Limits: see docs/shell-analysis.md "Known limits".
  */
-import type { Node, Parser } from 'web-tree-sitter';
+import type { Node, Parser, Tree } from 'web-tree-sitter';
+import { isAbsolute, resolve } from 'node:path';
+import { scrubEnv } from '../tools/shell/env-scrub';
 import { createParser } from '../treesitter/grammars';
+import { EVALUATES_ARITHMETIC, FIND_EXEC, innerOf, RUNS_ANOTHER, SETS_VARIABLES, SHELLS } from './shell-wrappers';
+import { ansiC, expandWords, groupWords, type ExpandedWord, type WordEnv } from './shell-words';
+
+export interface ShellWord {
+  word: ExpandedWord;
+  /** The working directories a relative value is relative to (more than one after a `cd`). */
+  cwds: string[];
+  role: 'name' | 'argument' | 'redirect' | 'assignment';
+}
 
 export interface ShellAnalysis {
   /** False when the text did not parse cleanly (then `parts` come from a rough split, for deny/require only). */
   parsed: boolean;
-  /** Each simple command as its words joined by single spaces. */
+  /** Each simple command as its expanded words joined by single spaces (plus the commands wrappers run). */
   parts: string[];
   /** Why this command may not be auto-allowed by a rule; empty when it may. */
   unsafe: string[];
+  /** Every word of every command, assignment and redirect, after expansion (empty when not parsed). */
+  words: ShellWord[];
 }
 
 /** Judges one redirect target (already resolved to an absolute path against the workdir); true = harmless. */
 export type RedirectCheck = (target: string) => boolean;
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'busybox']);
-const RUNS_ANOTHER = new Set([
-  'eval', 'source', '.', 'exec', 'env', 'xargs', 'sudo', 'doas', 'su', 'nohup', 'nice', 'ionice', 'timeout', 'time',
-  'command', 'builtin', 'watch', 'parallel', 'stdbuf', 'chroot', 'setsid', 'strace', 'script', 'unbuffer', 'trap',
-]);
-const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete']);
-const CONTAINERS = new Set(['program', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command']);
+const CONTAINERS = new Set(['program', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command', 'do_group']);
 const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
+const STATEMENTS = new Set([...CONTAINERS, 'command', 'redirected_statement', 'variable_assignment', 'variable_assignments', 'declaration_command', 'unset_command', 'if_statement', 'elif_clause', 'else_clause', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'case_item', 'function_definition', 'test_command', 'file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+const WORDISH = new Set(['word', 'string', 'raw_string', 'ansi_c_string', 'translated_string', 'concatenation', 'simple_expansion', 'expansion', 'number']);
+const MAX_DEPTH = 3;
+/** Variables bash sets or changes on its own, whatever the environment says (`$_` is the last argument). */
+const BASH_OWN = new Set(['_', 'OLDPWD', 'SHLVL', 'PPID', 'UID', 'EUID', 'RANDOM', 'SRANDOM', 'SECONDS', 'LINENO', 'HOSTNAME', 'HOSTTYPE', 'OSTYPE', 'MACHTYPE', 'OPTIND', 'OPTARG', 'OPTERR', 'IFS', 'PS1', 'PS2', 'PS4', 'HISTCMD', 'FUNCNAME', 'GROUPS', 'PIPESTATUS', 'DIRSTACK', 'EPOCHSECONDS', 'EPOCHREALTIME', 'COLUMNS', 'LINES', 'REPLY', 'COPROC', 'MAPFILE', 'SHELLOPTS', 'PROMPT_COMMAND']);
+
+interface Walk {
+  out: ShellAnalysis;
+  redirectOk: RedirectCheck;
+  workdir: string;
+  cwds: string[];
+  /** A `cd` the analysis could not follow: relative paths after it are unknown. */
+  isCwdLost: boolean;
+  /** Something may have set variables: their environment values no longer hold. */
+  areVarsChanged: boolean;
+  depth: number;
+}
 
 export class ShellAnalyzer {
-  private constructor(private readonly parser: Parser | null) {}
+  private env: Record<string, string> | null = null;
 
-  /** Loads the bash grammar. If it cannot load, every command counts as unparsed (fail closed). */
-  static async create(): Promise<ShellAnalyzer> {
+  private constructor(
+    private readonly parser: Parser | null,
+    private readonly envSource: () => Record<string, string>,
+  ) {}
+
+  /**
+   * Loads the bash grammar. If it cannot load, every command counts as unparsed (fail closed). `env` is the
+   * environment commands will run with (default: this process's, scrubbed as execute_cmd scrubs it).
+   */
+  static async create(opts: { env?: () => Record<string, string> } = {}): Promise<ShellAnalyzer> {
+    const env = opts.env ?? (() => scrubEnv(process.env));
     try {
-      return new ShellAnalyzer(await createParser('bash'));
+      const analyzer = new ShellAnalyzer(await createParser('bash'), env);
+      // The first parses compile the grammar's code (tens of ms): do that right after start-up, off the caller's
+      // path, rather than in the first decision. unref: a warm-up must not keep a process alive.
+      setTimeout(() => analyzer.analyze('git status && ls -la | grep "x" > out.txt', '/', () => true), 0).unref?.();
+      return analyzer;
     } catch {
-      return new ShellAnalyzer(null);
+      return new ShellAnalyzer(null, env);
     }
   }
 
   analyze(command: string, workdir: string, redirectOk: RedirectCheck): ShellAnalysis {
-    let tree: ReturnType<Parser['parse']> = null;
-    try {
-      tree = this.parser?.parse(command) ?? null;
-    } catch {
-      tree = null; // a parser failure is a parse failure: never an allow
-    }
+    const tree = this.parse(command);
     if (!tree) return roughSplit(command, 'the shell grammar is not available');
     try {
-      const root = tree.rootNode;
-      if (root.hasError) return roughSplit(command, 'the command does not parse'); // any ERROR or MISSING node
-      const out: ShellAnalysis = { parsed: true, parts: [], unsafe: [] };
-      // Walking the whole tree allocates a wrapper per node; without these characters there is nothing to find.
-      if (/\$\(|`|[<>]\(/.test(command) && root.descendantsOfType(['command_substitution', 'process_substitution']).length > 0) out.unsafe.push('command substitution');
-      walk(root, out, workdir, redirectOk);
-      if (out.parts.length === 0) out.unsafe.push('no command found');
-      return out;
+      if (tree.rootNode.hasError) return roughSplit(command, 'the command does not parse'); // any ERROR or MISSING node
+      const w: Walk = { out: { parsed: true, parts: [], unsafe: [], words: [] }, redirectOk, workdir, cwds: [workdir], isCwdLost: false, areVarsChanged: false, depth: 0 };
+      this.walkTree(tree.rootNode, command, w);
+      if (w.out.parts.length === 0) w.out.unsafe.push('no command found');
+      w.out.unsafe = [...new Set(w.out.unsafe)];
+      return w.out;
+    } catch {
+      return roughSplit(command, 'the command could not be analysed'); // never an allow on a failure of ours
     } finally {
       tree.delete();
     }
   }
+
+  private parse(text: string): Tree | null {
+    try {
+      return this.parser?.parse(text) ?? null;
+    } catch {
+      return null; // a parser failure is a parse failure: never an allow
+    }
+  }
+
+  private walkTree(root: Node, text: string, w: Walk): void {
+    visit(root, w, this);
+    // Substitutions run wherever they stand; the commands inside are parts too (a deny must see them). Walking
+    // the whole tree allocates a wrapper per node: without these characters there is nothing to find.
+    if (/\$\(|`|[<>]\(/.test(text)) {
+      for (const sub of root.descendantsOfType(['command_substitution', 'process_substitution'])) {
+        if (!sub || insideQuotedHeredoc(sub)) continue;
+        w.out.unsafe.push('command substitution');
+        for (const child of sub.namedChildren) if (child) visit(child, w, this);
+      }
+    }
+  }
+
+  /** Shell text a wrapper runs (`bash -c`, `eval`): its parts and words join this analysis; unsafe stays. */
+  analyzeInner(script: string, w: Walk): void {
+    if (w.depth >= MAX_DEPTH) return void w.out.unsafe.push('shell text nested too deep to follow');
+    const tree = this.parse(script);
+    if (!tree) return void w.out.unsafe.push('shell text that could not be parsed');
+    try {
+      if (tree.rootNode.hasError) {
+        w.out.unsafe.push('shell text that does not parse');
+        w.out.parts.push(...roughSplit(script, '').parts);
+        return;
+      }
+      this.walkTree(tree.rootNode, script, { ...w, depth: w.depth + 1 });
+    } finally {
+      tree.delete();
+    }
+  }
+
+  wordEnv(w: Walk): WordEnv {
+    this.env ??= this.envSource();
+    const env = this.env;
+    return {
+      home: w.areVarsChanged ? null : (env.HOME ?? null),
+      variable: (name) => {
+        if (w.areVarsChanged) return undefined;
+        if (name === 'PWD') return w.cwds.length === 1 && !w.isCwdLost ? w.cwds[0] : undefined;
+        if (BASH_OWN.has(name) || name.startsWith('BASH')) return undefined; // bash sets these itself
+        return Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
+      },
+    };
+  }
 }
 
-function walk(node: Node, out: ShellAnalysis, workdir: string, redirectOk: RedirectCheck): void {
-  for (const child of node.namedChildren) if (child) visit(child, out, workdir, redirectOk);
-}
-
-function visit(node: Node, out: ShellAnalysis, workdir: string, redirectOk: RedirectCheck): void {
+function visit(node: Node, w: Walk, a: ShellAnalyzer): void {
   const type = node.type;
   if (type === 'comment') return;
-  if (CONTAINERS.has(type)) return walk(node, out, workdir, redirectOk);
+  if (CONTAINERS.has(type)) {
+    for (const child of node.namedChildren) if (child) visit(child, w, a);
+    return;
+  }
   if (type === 'redirected_statement') {
     const body = node.childForFieldName('body');
-    if (body) visit(body, out, workdir, redirectOk);
-    for (const r of node.childrenForFieldName('redirect')) if (r) checkRedirect(r, out, workdir, redirectOk);
+    if (body) visit(body, w, a);
+    for (const r of node.childrenForFieldName('redirect')) if (r) checkRedirect(r, w, a);
     return;
   }
-  if (type === 'command') return addCommand(node, out, workdir, redirectOk);
-  if (type === 'file_redirect' || type === 'heredoc_redirect' || type === 'herestring_redirect') return checkRedirect(node, out, workdir, redirectOk);
-  if (type === 'variable_assignment' || type === 'declaration_command' || type === 'unset_command') out.unsafe.push(`a variable assignment (${node.text.slice(0, 40)})`);
-  else out.unsafe.push(type.replace(/_/g, ' ')); // control flow, functions, tests: their insides are not judged part by part
-  out.parts.push(node.text.replace(/\s+/g, ' '));
+  if (type === 'command') return addCommand(node, w, a);
+  if (type === 'file_redirect' || type === 'heredoc_redirect' || type === 'herestring_redirect') return checkRedirect(node, w, a);
+  if (type === 'variable_assignment' || type === 'variable_assignments' || type === 'declaration_command' || type === 'unset_command') {
+    w.out.unsafe.push(`a variable assignment (${node.text.slice(0, 40)})`);
+  } else {
+    w.out.unsafe.push(type.replace(/_/g, ' ')); // control flow, functions, tests: their insides are not judged part by part
+  }
+  w.out.parts.push(node.text.replace(/\s+/g, ' '));
+  // Still look inside: the commands there are parts a deny must catch, and their words go to the guards.
+  inside(node, w, a);
+  w.areVarsChanged = true; // loops and declarations set variables
 }
 
-function addCommand(cmd: Node, out: ShellAnalysis, workdir: string, redirectOk: RedirectCheck): void {
+function inside(node: Node, w: Walk, a: ShellAnalyzer): void {
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (STATEMENTS.has(child.type)) visit(child, w, a);
+    else if (WORDISH.has(child.type)) w.out.words.push({ word: expandWords([child], a.wordEnv(w), w.cwds), cwds: [...w.cwds], role: 'argument' });
+    else inside(child, w, a);
+  }
+}
+
+function addCommand(cmd: Node, w: Walk, a: ShellAnalyzer): void {
   for (const c of cmd.namedChildren) {
-    if (c?.type === 'variable_assignment') out.unsafe.push(`an environment assignment (${c.text.slice(0, 40)})`);
-    else if (c && (c.type === 'file_redirect' || c.type === 'herestring_redirect')) checkRedirect(c, out, workdir, redirectOk);
+    if (c?.type === 'variable_assignment') {
+      w.out.unsafe.push(`an environment assignment (${c.text.slice(0, 40)})`);
+      const value = c.childForFieldName('value');
+      if (value) w.out.words.push({ word: expandWords([value], a.wordEnv(w), w.cwds), cwds: [...w.cwds], role: 'assignment' });
+    } else if (c && (c.type === 'file_redirect' || c.type === 'herestring_redirect' || c.type === 'heredoc_redirect')) checkRedirect(c, w, a);
   }
   const nameNode = cmd.childForFieldName('name');
-  const name = nameNode?.text ?? '';
-  const words = [name, ...cmd.childrenForFieldName('argument').map((a) => a?.text ?? '')].filter((w) => w !== '');
-  if (nameNode && nameNode.namedChildren.some((n) => n?.type !== 'word')) out.unsafe.push('a command name built from an expansion');
-  const base = name.split('/').at(-1) ?? name;
-  if (SHELLS.has(base)) out.unsafe.push(`a shell interpreter (${base})`);
-  if (RUNS_ANOTHER.has(base)) out.unsafe.push(`"${base}" runs another command`);
-  if (base === 'find' && words.some((w) => FIND_EXEC.has(w))) out.unsafe.push('find with -exec/-delete');
-  out.parts.push(words.join(' '));
+  const env = a.wordEnv(w);
+  const groups: Node[][] = [];
+  if (nameNode) groups.push(nameNode.children.filter((n): n is Node => n !== null));
+  groups.push(...groupWords(cmd.childrenForFieldName('argument').filter((n): n is Node => n !== null), { text: cmd.text, offset: cmd.startIndex }));
+  const words: string[] = [];
+  groups.forEach((g, i) => {
+    const word = expandWords(g, env, w.cwds);
+    w.out.words.push({ word, cwds: [...w.cwds], role: i === 0 && nameNode ? 'name' : 'argument' });
+    if (word.isKnown) words.push(...word.values);
+    else {
+      words.push(word.raw);
+      w.out.unsafe.push(i === 0 && nameNode ? 'a command name built from an expansion' : `a word only known when it runs (${word.raw.slice(0, 40)})`);
+    }
+  });
+  if (words.length === 0) return;
+  addParts(words, w, a, 0);
+  const base = words[0]!.split('/').at(-1) ?? '';
+  if (EVALUATES_ARITHMETIC.has(base) && words.slice(1).some((v) => v.includes('$(') || v.includes('`'))) {
+    w.out.unsafe.push(`"${base}" may evaluate $(…) inside an arithmetic or subscript argument`);
+  }
+  if (base === 'cd' || base === 'pushd' || base === 'popd') followCd(base, words.slice(1), w, env);
+  if (SETS_VARIABLES.has(base)) w.areVarsChanged = true;
 }
 
-function checkRedirect(r: Node, out: ShellAnalysis, workdir: string, redirectOk: RedirectCheck): void {
-  if (r.type === 'heredoc_redirect' || r.type === 'herestring_redirect') return; // input only; substitutions were caught above
-  const dest = r.childForFieldName('destination');
-  if (!dest) return;
-  // `2>&1`, `>&2`: a file descriptor, not a file.
-  if (dest.type === 'number' && /^[0-9]+$/.test(dest.text)) return;
-  if (dest.type !== 'word' || /[$`~*?[{]/.test(dest.text)) {
-    out.unsafe.push(`a redirect to a computed target (${dest.text.slice(0, 60)})`);
+/** One part for the command, one for its basename when run by path, and those of the commands a wrapper runs. */
+function addParts(words: string[], w: Walk, a: ShellAnalyzer, depth: number): void {
+  w.out.parts.push(words.join(' '));
+  const name = words[0]!;
+  const base = name.split('/').at(-1) ?? name;
+  if (base !== name && base !== '') w.out.parts.push([base, ...words.slice(1)].join(' '));
+  if (SHELLS.has(base)) w.out.unsafe.push(`a shell interpreter (${base})`);
+  if (RUNS_ANOTHER.has(base)) w.out.unsafe.push(`"${base}" runs another command`);
+  if (base === 'find' && words.some((v) => FIND_EXEC.has(v) || v === '-delete')) w.out.unsafe.push('find with -exec/-delete');
+  if (depth >= MAX_DEPTH) return;
+  const inner = innerOf(words);
+  for (const c of inner.commands) if (c.length) addParts(c, w, a, depth + 1);
+  for (const s of inner.scripts) a.analyzeInner(s, w);
+}
+
+/** `cd DIR` adds DIR to the places later relative paths may be relative to (the old one stays: `cd x || …`). */
+function followCd(name: string, args: string[], w: Walk, env: WordEnv): void {
+  let i = 0;
+  while (i < args.length && /^-[LPe@]+$/.test(args[i]!)) i++;
+  if (args[i] === '--') i++;
+  const operands = args.slice(i);
+  const target = name === 'cd' && operands.length === 0 ? env.home : name === 'popd' || operands[0] === '-' || operands.length !== 1 ? null : operands[0]!;
+  if (target === null || target === undefined) {
+    w.isCwdLost = true;
     return;
   }
-  const target = dest.text.startsWith('/') ? dest.text : `${workdir.replace(/\/+$/, '')}/${dest.text}`;
-  if (HARMLESS_TARGETS.has(dest.text)) return;
-  if (!redirectOk(target)) out.unsafe.push(`a redirect out of the workspace or into a protected path (${dest.text.slice(0, 60)})`);
+  const next = w.cwds.map((c) => (isAbsolute(target) ? resolve(target) : resolve(c, target)));
+  w.cwds = [...new Set([...w.cwds, ...next])];
+}
+
+function checkRedirect(r: Node, w: Walk, a: ShellAnalyzer): void {
+  if (r.type === 'heredoc_redirect') return checkHeredoc(r, w, a);
+  if (r.type === 'herestring_redirect') return; // input only; substitutions in it are found by the tree scan
+  const dest = r.childForFieldName('destination');
+  if (!dest) return;
+  const op = r.children.find((c) => c && !c.isNamed)?.text ?? '>';
+  // `2>&1`, `>&2`, `<&0`: a file descriptor, not a file.
+  if (/&$/.test(op) && /^[0-9]+-?$|^-$/.test(dest.text)) return;
+  const word = expandWords(groupWords(r.childrenForFieldName('destination').filter((n): n is Node => n !== null))[0] ?? [dest], a.wordEnv(w), w.cwds);
+  w.out.words.push({ word, cwds: [...w.cwds], role: 'redirect' });
+  const isRead = op === '<' || op === '<&';
+  if (isRead) return;
+  if (!word.isKnown || word.values.length !== 1 || word.globs.length > 0) {
+    w.out.unsafe.push(`a redirect to a computed target (${dest.text.slice(0, 60)})`);
+    return;
+  }
+  const value = word.values[0]!;
+  if (HARMLESS_TARGETS.has(value)) return;
+  if (!isAbsolute(value) && w.isCwdLost) return void w.out.unsafe.push(`a redirect after a cd the gate cannot follow (${value.slice(0, 60)})`);
+  for (const cwd of isAbsolute(value) ? ['/'] : w.cwds) {
+    if (!w.redirectOk(resolve(cwd, value))) return void w.out.unsafe.push(`a redirect out of the workspace or into a protected path (${value.slice(0, 60)})`);
+  }
+}
+
+/**
+ * A here-document ends at the first line equal to its delimiter after quote removal (`<<E"O"F` ends at `EOF`),
+ * which the grammar does not always follow: if a body line could end it for bash, or its end line is not one
+ * bash would accept, the text after it may run unseen. An unquoted delimiter means `$(…)` and backticks in the
+ * body run: they are unsafe, and the commands in them are parts.
+ */
+function checkHeredoc(r: Node, w: Walk, a: ShellAnalyzer): void {
+  const start = r.children.find((c) => c?.type === 'heredoc_start');
+  if (!start) return void w.out.unsafe.push('a here-document without a delimiter');
+  const raw = start.text;
+  const isQuoted = /['"\\]/.test(raw);
+  const ends = delimiterSpellings(raw);
+  const stripsTabs = r.children.some((c) => c && !c.isNamed && c.text === '<<-');
+  const norm = (line: string) => (stripsTabs ? line.replace(/^\t+/, '') : line);
+  const body = r.children.find((c) => c?.type === 'heredoc_body');
+  const end = r.children.find((c) => c?.type === 'heredoc_end');
+  const bodyLines = (body?.text ?? '').split('\n');
+  if (bodyLines.some((l) => ends.has(norm(l))) || (end && !ends.has(norm(end.text)))) {
+    w.out.unsafe.push('a here-document whose end bash would find elsewhere');
+    return;
+  }
+  if (isQuoted || !body) return;
+  const text = body.text;
+  if (/\$\(|`/.test(text)) w.out.unsafe.push('command substitution in a here-document');
+  // Backticks in a body are not parsed by the grammar: read them here so a deny sees the commands inside.
+  for (const m of text.matchAll(/`((?:[^`\\]|\\.)*)`/gs)) a.analyzeInner(m[1]!.replace(/\\([`$\\])/g, '$1'), w);
+}
+
+/** The lines that may end a here-document started with `raw`: its quote-removed form, and the raw text itself. */
+function delimiterSpellings(raw: string): Set<string> {
+  let removed = '';
+  let decoded = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '\\' && i + 1 < raw.length) {
+      removed += raw[++i];
+      decoded += raw[i];
+    } else if (c === "'" || c === '"') {
+      const close = raw.indexOf(c, i + 1);
+      const inner = raw.slice(i + 1, close === -1 ? raw.length : close);
+      const ansi = c === "'" && raw[i - 1] === '$';
+      if (ansi) {
+        removed = removed.slice(0, -1);
+        decoded = decoded.slice(0, -1) + ansiC(inner);
+      } else decoded += inner;
+      removed += inner;
+      i = close === -1 ? raw.length : close;
+    } else {
+      removed += c;
+      decoded += c;
+    }
+  }
+  return new Set([removed, decoded, raw]);
+}
+
+function insideQuotedHeredoc(node: Node): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type !== 'heredoc_body') continue;
+    const start = p.parent?.children.find((c) => c?.type === 'heredoc_start');
+    return !!start && /['"\\]/.test(start.text);
+  }
+  return false;
 }
 
 /** For text that does not parse: a crude split so that deny/require patterns can still catch a part. */
@@ -125,5 +350,7 @@ function roughSplit(command: string, reason: string): ShellAnalysis {
     .split(/&&|\|\||[;|&\n]/)
     .map((p) => p.trim().replace(/\s+/g, ' '))
     .filter((p) => p !== '');
-  return { parsed: false, parts, unsafe: [reason] };
+  // Also the parts without quotes and backslashes, so `\rm` or `"rm"` in a broken command still meets `rm *`.
+  const unquoted = parts.map((p) => p.replace(/\\(.)/g, '$1').replace(/['"]/g, '')).filter((p, i) => p !== parts[i]);
+  return { parsed: false, parts: [...parts, ...unquoted], unsafe: reason ? [reason] : [], words: [] };
 }

@@ -11,6 +11,8 @@
  *   that encloses the path.
  * Not guarded, on purpose: `.git/info/attributes` and `.gitattributes` (they can name a filter or diff driver, but
  * the command of a driver lives in the config, which is guarded); `.git/objects`, refs, `HEAD` (data, not code).
+ * What a config names is re-read when the config changes (by modification time); which folders hold a `.git` is
+ * remembered for REPO_TTL_MS.
  * Limits: the user's global and system config (`~/.gitconfig`, `/etc/gitconfig`) are outside the workspace, where
  * no tool writes; a config value set by `GIT_CONFIG_*` variables is not seen.
  */
@@ -65,8 +67,25 @@ export function gitConfiguredReason(absolute: string): string | null {
   return null;
 }
 
+/**
+ * Which folders hold a `.git`, remembered for a moment: a decision asks about the same few ancestors for every
+ * word of a command, and each question is a stat per level up to the root.
+ */
+const REPO_TTL_MS = 1000;
+const repoCache = new Map<string, { at: number; value: RepoPaths }>();
+
 /** The hooks folders and included configs named by the repository whose work tree is `dir`, if any. */
 function repoPathsAt(dir: string): RepoPaths {
+  const now = Date.now();
+  const hit = repoCache.get(dir);
+  if (hit && now - hit.at < REPO_TTL_MS) return hit.value;
+  const value = readRepoPaths(dir);
+  if (repoCache.size > 512) repoCache.clear();
+  repoCache.set(dir, { at: now, value });
+  return value;
+}
+
+function readRepoPaths(dir: string): RepoPaths {
   const dotGit = join(dir, '.git');
   let gitDir: string;
   try {

@@ -8,6 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, runTool, type TestWorkspace } from '../_testing/workspace';
+import { DASH_SPLITS } from '../../approval/attack-inputs';
 import { createExecuteCmdTool, MAX_COMMAND_BYTES } from './execute-cmd';
 
 let ws: TestWorkspace;
@@ -18,19 +19,6 @@ afterEach(() => ws.cleanup());
 
 const tool = createExecuteCmdTool();
 
-/**
- * Commands that dash (the usual `/bin/sh`) splits into more than bash does: each would run `touch PWNED` under
- * dash. bash (and the bash grammar the gate uses) reads the touch as part of a quoted word or a comment.
- */
-export const DASH_SPLITS: readonly string[] = [
-  "ls $'\\' ; touch PWNED #'",
-  "echo $'\\' ; touch PWNED #'",
-  "ls $'\\\\\\' ; touch PWNED #'",
-  "ls x$'\\x41\\' ; touch PWNED #'y",
-  "ls $'\\' || touch PWNED #'",
-  "echo $'\\' | touch PWNED #'",
-  "echo $'\\'\ntouch PWNED #'",
-];
 
 describe('the shell that runs is bash', () => {
   it('runs with bash: $BASH_VERSION is set and bash-only syntax works', async () => {

@@ -1,0 +1,573 @@
+/**
+ * What bash makes of one word before the program sees it (docs/shell-analysis.md "Words after expansion"), so the
+ * guards judge `s\ecrets`, `"sec"rets`, `sec''rets`, `$'\x73ecrets'`, `secre*`, `{a,secrets}` and `~/x` as the
+ * paths they become. Modelled, in bash's order: brace expansion, tilde expansion, parameter expansion of simple
+ * `$NAME` / `${NAME}` from the environment the command gets, pathname expansion (globs) against the file system,
+ * and quote removal (backslash, '…', "…", $'…' with ANSI-C escapes, $"…").
+ * Everything else the shell computes at run time (command and arithmetic substitution, `${X:-…}` and the other
+ * operators, special and positional parameters, a variable after something in the command may have set it, a
+ * variable whose value would be split or globbed) makes the word *unknown*: the caller then never treats it as
+ * harmless.
+ * Limits: globs follow bash's defaults (no dotglob, nocaseglob, extglob, globstar; a glob with no match stays as
+ * written); brace and glob expansions are capped (MAX_WORDS), beyond which the word is unknown; a `[` bracket
+ * expression supports ranges, negation and POSIX classes.
+ */
+import { lstatSync, readdirSync } from 'node:fs';
+import type { Node } from 'web-tree-sitter';
+
+/** One character of a word and whether quoting made it literal (quoted characters never glob or brace-expand). */
+interface Ch {
+  c: string;
+  q: boolean;
+}
+/** A piece the shell computes at run time; its text is kept for messages. */
+interface Opaque {
+  opaque: string;
+}
+type Seg = Ch | Opaque;
+
+export const MAX_WORDS = 256;
+
+export interface WordEnv {
+  /** The value of a variable the command will see, or undefined when it is not known. */
+  variable(name: string): string | undefined;
+  /** $HOME for `~`; null when not known. */
+  home: string | null;
+}
+
+export interface ExpandedWord {
+  /** The words bash passes on (a brace or glob may make several); empty when unknown. */
+  values: string[];
+  /** False when some part is computed at run time: `values` is then empty and `raw` is all there is. */
+  isKnown: boolean;
+  raw: string;
+  /** Unquoted glob patterns of this word (after brace/tilde/parameter expansion), one `/`-split list per word. */
+  globs: GlobComponent[][];
+}
+
+/** One `/`-separated part of a glob word: a literal name, or a pattern as a RegExp. */
+export type GlobComponent = { literal: string } | { pattern: RegExp; source: string; dotOk: boolean };
+
+const isOpaque = (s: Seg): s is Opaque => 'opaque' in s;
+
+/** Expands the word node `node` (any argument-like node of tree-sitter bash). `cwds`: where relative globs look. */
+export function expandWord(node: Node, env: WordEnv, cwds: readonly string[]): ExpandedWord {
+  return expandWords([node], env, cwds);
+}
+
+/**
+ * Expands nodes that touch (no blank between them) as the one word bash sees: tree-sitter sometimes cuts a word in
+ * two, as `$"…"` (a `$` and a string).
+ */
+export function expandWords(nodes: readonly Node[], env: WordEnv, cwds: readonly string[]): ExpandedWord {
+  const raw = nodes.map((n) => n.text).join('');
+  const segs: Seg[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    // `$"…"` (a translated string) reads as the string itself.
+    if (node.type === '$' && nodes[i + 1]?.type === 'string') continue;
+    lexNode(node, env, segs, false);
+  }
+  return finish(segs, raw, env, cwds);
+}
+
+/**
+ * Groups a command's word nodes into bash words: nodes with nothing between them are one word, and so are nodes
+ * separated only by backslash-newlines (`secre\⏎ts` is `secrets` to bash; the grammar makes two words of it).
+ * `source` is the text the nodes index into, with `offset` its first index.
+ */
+export function groupWords(nodes: readonly Node[], source?: { text: string; offset: number }): Node[][] {
+  const groups: Node[][] = [];
+  for (const n of nodes) {
+    const last = groups.at(-1);
+    const prevEnd = last?.at(-1)!.endIndex ?? -1;
+    const between = source && last ? source.text.slice(prevEnd - source.offset, n.startIndex - source.offset) : null;
+    if (last && (prevEnd === n.startIndex || (between !== null && /^(\\\n)+$/.test(between)))) last.push(n);
+    else groups.push([n]);
+  }
+  return groups;
+}
+
+/** The same for text that is not a node (here-document delimiters, words re-read from a string). */
+export function expandText(text: string, env: WordEnv, cwds: readonly string[]): ExpandedWord {
+  const segs: Seg[] = [];
+  lexUnquoted(text, env, segs);
+  return finish(segs, text, env, cwds);
+}
+
+function finish(segs: Seg[], raw: string, env: WordEnv, cwds: readonly string[]): ExpandedWord {
+  try {
+    return expandSegs(segs, raw, env, cwds);
+  } catch {
+    return { values: [], isKnown: false, raw, globs: [] }; // a pattern the model cannot read: never a guess
+  }
+}
+
+function expandSegs(segs: Seg[], raw: string, env: WordEnv, cwds: readonly string[]): ExpandedWord {
+  const unknown: ExpandedWord = { values: [], isKnown: false, raw, globs: [] };
+  const braced = braceExpand(segs);
+  if (braced === null) return unknown;
+  const values: string[] = [];
+  const globs: GlobComponent[][] = [];
+  for (let word of braced) {
+    word = tildeExpand(word, env);
+    if (word.some(isOpaque)) return unknown;
+    const chars = word as Ch[];
+    if (chars.some((ch) => !ch.q && (ch.c === '*' || ch.c === '?' || ch.c === '['))) {
+      const components = globComponents(chars);
+      globs.push(components);
+      const matches = components.some((c) => 'pattern' in c) ? globMatches(chars[0]?.c === '/', components, cwds) : null;
+      if (matches === null) return unknown;
+      if (matches.length > 0) {
+        values.push(...matches);
+        if (values.length > MAX_WORDS) return unknown;
+        continue;
+      }
+    }
+    values.push(chars.map((ch) => ch.c).join(''));
+  }
+  return { values, isKnown: true, raw, globs };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Lexing: tree-sitter gives the word's boundaries and its quoted parts; the characters inside are read here by
+// bash's rules. Children are walked by position so no text between them is lost.
+
+function lexNode(node: Node, env: WordEnv, out: Seg[], inDouble: boolean): void {
+  switch (node.type) {
+    case 'word':
+    case 'number':
+    case 'brace_expression':
+    case 'extglob_pattern':
+      if (inDouble) pushChars(node.text, true, out);
+      else lexUnquoted(node.text, env, out);
+      return;
+    case 'raw_string':
+      pushChars(node.text.slice(1, -1), true, out);
+      return;
+    case 'ansi_c_string':
+      pushChars(ansiC(node.text.slice(2, -1)), true, out);
+      return;
+    case 'string':
+    case 'translated_string':
+      lexDouble(node, env, out);
+      return;
+    case 'simple_expansion':
+    case 'expansion':
+      parameter(node.text, env, out, inDouble);
+      return;
+    case 'concatenation':
+      lexChildren(node, env, out, inDouble);
+      return;
+    case '$':
+      out.push({ c: '$', q: inDouble }); // a lone `$` before nothing it could expand is literal
+      return;
+    default:
+      // command_substitution, process_substitution, arithmetic_expansion and anything unforeseen.
+      out.push({ opaque: node.text });
+  }
+}
+
+function lexChildren(node: Node, env: WordEnv, out: Seg[], inDouble: boolean): void {
+  const text = node.text;
+  const base = node.startIndex;
+  let at = 0;
+  const children = node.children;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (!child) continue;
+    const start = child.startIndex - base;
+    if (start > at) gap(text.slice(at, start), env, out, inDouble);
+    at = child.endIndex - base;
+    if (child.type === '$' && children[i + 1]?.type === 'string' && children[i + 1]!.startIndex === child.endIndex) continue; // $"…"
+    lexNode(child, env, out, inDouble);
+  }
+  if (at < text.length) gap(text.slice(at), env, out, inDouble);
+}
+
+function gap(text: string, env: WordEnv, out: Seg[], inDouble: boolean): void {
+  if (inDouble) lexDoubleText(text, out);
+  else lexUnquoted(text, env, out);
+}
+
+/** A "…" string: its text pieces between the expansion children, with the backslash rules of double quotes. */
+function lexDouble(node: Node, env: WordEnv, out: Seg[]): void {
+  const text = node.text;
+  const open = text.startsWith('$"') ? 2 : 1;
+  const base = node.startIndex;
+  let at = open;
+  const end = text.endsWith('"') && text.length > open ? text.length - 1 : text.length;
+  for (const child of node.children) {
+    if (!child || child.type === '"' || child.type === '$"') continue;
+    const start = child.startIndex - base;
+    if (start < at) continue;
+    if (start > at) lexDoubleText(text.slice(at, start), out);
+    if (child.type === 'string_content') lexDoubleText(child.text, out);
+    else lexNode(child, env, out, true);
+    at = child.endIndex - base;
+  }
+  if (at < end) lexDoubleText(text.slice(at, end), out);
+}
+
+/** Inside double quotes a backslash escapes only $ ` " \ and a newline (which it removes). */
+function lexDoubleText(text: string, out: Seg[]): void {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\' && i + 1 < text.length) {
+      const n = text[i + 1]!;
+      if (n === '\n') {
+        i++;
+        continue;
+      }
+      if ('$`"\\'.includes(n)) {
+        out.push({ c: n, q: true });
+        i++;
+        continue;
+      }
+    }
+    if (c === '`' || (c === '$' && i + 1 < text.length && /[({A-Za-z_0-9@*#?$!-]/.test(text[i + 1]!))) {
+      out.push({ opaque: text.slice(i) }); // an expansion tree-sitter did not mark: never guess its value
+      return;
+    }
+    out.push({ c, q: true });
+  }
+}
+
+/** Unquoted text: backslash quotes the next character (a backslash-newline disappears); quotes open strings. */
+function lexUnquoted(text: string, env: WordEnv, out: Seg[]): void {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\') {
+      if (i + 1 >= text.length) {
+        out.push({ c, q: true });
+        continue;
+      }
+      const n = text[++i]!;
+      if (n !== '\n') out.push({ c: n, q: true });
+      continue;
+    }
+    if (c === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close === -1) return void out.push({ opaque: text.slice(i) });
+      pushChars(text.slice(i + 1, close), true, out);
+      i = close;
+      continue;
+    }
+    if (c === '$' && text[i + 1] === "'") {
+      const close = ansiEnd(text, i + 2);
+      if (close === -1) return void out.push({ opaque: text.slice(i) });
+      pushChars(ansiC(text.slice(i + 2, close)), true, out);
+      i = close;
+      continue;
+    }
+    if (c === '"' || (c === '$' && text[i + 1] === '"')) {
+      const start = c === '$' ? i + 2 : i + 1;
+      const close = doubleEnd(text, start);
+      if (close === -1) return void out.push({ opaque: text.slice(i) });
+      lexDoubleText(text.slice(start, close), out);
+      i = close;
+      continue;
+    }
+    if (c === '`' || (c === '$' && i + 1 < text.length && /[({A-Za-z_0-9@*#?$!-]/.test(text[i + 1]!))) {
+      const name = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/.exec(text.slice(i));
+      if (name) {
+        parameter(name[0], env, out, false);
+        i += name[0].length - 1;
+        continue;
+      }
+      return void out.push({ opaque: text.slice(i) });
+    }
+    out.push({ c, q: false });
+  }
+}
+
+function pushChars(text: string, q: boolean, out: Seg[]): void {
+  for (const c of text) out.push({ c, q });
+}
+
+function ansiEnd(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === "'") return i;
+  }
+  return -1;
+}
+
+function doubleEnd(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i;
+  }
+  return -1;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+
+/** The body of $'…' as bash decodes it; a NUL ends the string (bash drops the rest). */
+export function ansiC(body: string): string {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== '\\' || i + 1 >= body.length) {
+      out += c;
+      continue;
+    }
+    const n = body[++i]!;
+    let code: number | null = null;
+    if (n in SIMPLE_ESCAPES) {
+      out += SIMPLE_ESCAPES[n];
+      continue;
+    }
+    if (/[0-7]/.test(n)) {
+      const m = /^[0-7]{1,3}/.exec(body.slice(i))![0];
+      code = parseInt(m, 8) & 0xff;
+      i += m.length - 1;
+    } else if (n === 'x') {
+      const m = /^[0-9A-Fa-f]{1,2}/.exec(body.slice(i + 1));
+      if (!m) {
+        out += '\\x';
+        continue;
+      }
+      code = parseInt(m[0], 16);
+      i += m[0].length;
+    } else if (n === 'u' || n === 'U') {
+      const m = (n === 'u' ? /^[0-9A-Fa-f]{1,4}/ : /^[0-9A-Fa-f]{1,8}/).exec(body.slice(i + 1));
+      if (!m) {
+        out += `\\${n}`;
+        continue;
+      }
+      code = parseInt(m[0], 16);
+      i += m[0].length;
+      if (code > 0x10ffff) code = 0xfffd;
+    } else if (n === 'c' && i + 1 < body.length) {
+      code = body.charCodeAt(++i) & 0x1f;
+    } else {
+      out += `\\${n}`;
+      continue;
+    }
+    if (code === 0) return out;
+    out += String.fromCodePoint(code);
+  }
+  return out;
+}
+
+/** `$NAME` / `${NAME}` from the environment; anything else, or an unset or unknown value, is opaque. */
+function parameter(text: string, env: WordEnv, out: Seg[], inDouble: boolean): void {
+  const m = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/.exec(text);
+  const value = m ? env.variable(m[1] ?? m[2]!) : undefined;
+  // Unquoted, a value is split into words and globbed again: only a plain value is taken as it is.
+  if (value === undefined || (!inDouble && /[\s*?[\]{}\\'"$`~]/.test(value))) return void out.push({ opaque: text });
+  pushChars(value, true, out);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Brace and tilde expansion.
+
+/** `{a,b}` and `{1..3}` on unquoted braces; null when the result would be over MAX_WORDS words. */
+function braceExpand(word: Seg[]): Seg[][] | null {
+  const found = findBrace(word);
+  if (!found) return [word];
+  const { open, close, alternatives } = found;
+  const out: Seg[][] = [];
+  for (const alt of alternatives) {
+    const expanded = braceExpand([...word.slice(0, open), ...alt, ...word.slice(close + 1)]);
+    if (expanded === null) return null;
+    out.push(...expanded);
+    if (out.length > MAX_WORDS) return null;
+  }
+  return out;
+}
+
+const plain = (s: Seg, c: string) => !isOpaque(s) && !s.q && s.c === c;
+
+function findBrace(word: Seg[]): { open: number; close: number; alternatives: Seg[][] } | null {
+  for (let open = 0; open < word.length; open++) {
+    if (!plain(word[open]!, '{')) continue;
+    let depth = 0;
+    const commas: number[] = [];
+    for (let i = open + 1; i < word.length; i++) {
+      const s = word[i]!;
+      if (plain(s, '{')) depth++;
+      else if (plain(s, '}')) {
+        if (depth > 0) {
+          depth--;
+          continue;
+        }
+        if (commas.length > 0) {
+          const alternatives: Seg[][] = [];
+          let from = open + 1;
+          for (const comma of [...commas, i]) {
+            alternatives.push(word.slice(from, comma));
+            from = comma + 1;
+          }
+          return { open, close: i, alternatives };
+        }
+        const seq = sequence(word.slice(open + 1, i));
+        if (seq) return { open, close: i, alternatives: seq };
+        break;
+      } else if (depth === 0 && plain(s, ',')) commas.push(i);
+    }
+  }
+  return null;
+}
+
+/** `{1..5}`, `{01..10..3}`, `{a..e}` as bash generates them; null when the text is no sequence. */
+function sequence(inner: Seg[]): Seg[][] | null {
+  if (inner.some(isOpaque)) return null;
+  const text = (inner as Ch[]).map((c) => c.c).join('');
+  const num = /^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$/.exec(text);
+  const chr = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?$/.exec(text);
+  const toSegs = (s: string): Seg[] => [...s].map((c) => ({ c, q: false }));
+  if (num) {
+    const [a, b] = [Number(num[1]), Number(num[2])];
+    const step = Math.abs(Number(num[3] ?? 1)) || 1;
+    const width = /^-?0\d/.test(num[1]!) || /^-?0\d/.test(num[2]!) ? Math.max(num[1]!.length, num[2]!.length) : 0;
+    const out: Seg[][] = [];
+    for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? step : -step) {
+      out.push(toSegs(width ? `${v < 0 ? '-' : ''}${String(Math.abs(v)).padStart(width - (v < 0 ? 1 : 0), '0')}` : String(v)));
+      if (out.length > MAX_WORDS) return out; // the caller's cap turns this into "unknown"
+    }
+    return out;
+  }
+  if (chr) {
+    const [a, b] = [chr[1]!.charCodeAt(0), chr[2]!.charCodeAt(0)];
+    const step = Math.abs(Number(chr[3] ?? 1)) || 1;
+    const out: Seg[][] = [];
+    for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? step : -step) out.push(toSegs(String.fromCharCode(v)));
+    return out;
+  }
+  return null;
+}
+
+/** An unquoted `~` or `~/…` at the start becomes $HOME; `~user`, `~+`, `~-` are not known. */
+function tildeExpand(word: Seg[], env: WordEnv): Seg[] {
+  if (!plain(word[0] ?? { opaque: '' }, '~')) return word;
+  let end = 1;
+  while (end < word.length && !plain(word[end]!, '/')) end++;
+  if (end > 1) return [{ opaque: '~user' }, ...word.slice(end)];
+  if (env.home === null) return [{ opaque: '~' }, ...word.slice(1)];
+  return [...[...env.home].map((c) => ({ c, q: true })), ...word.slice(1)];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pathname expansion.
+
+function globComponents(chars: Ch[]): GlobComponent[] {
+  const parts: Ch[][] = [[]];
+  for (const ch of chars) {
+    if (ch.c === '/') parts.push([]);
+    else parts.at(-1)!.push(ch);
+  }
+  return parts.map((p) => {
+    if (!p.some((ch) => !ch.q && (ch.c === '*' || ch.c === '?' || ch.c === '['))) return { literal: p.map((ch) => ch.c).join('') };
+    const source = globRegex(p);
+    return { pattern: new RegExp(`^${source}$`, 'su'), source, dotOk: p[0]?.c === '.' };
+  });
+}
+
+const escapeRe = (c: string) => c.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+const escapeClass = (c: string) => c.replace(/[\\\]^-]/g, '\\$&');
+
+function globRegex(p: Ch[]): string {
+  let re = '';
+  for (let i = 0; i < p.length; i++) {
+    const ch = p[i]!;
+    if (ch.q) re += escapeRe(ch.c);
+    else if (ch.c === '*') re += '.*';
+    else if (ch.c === '?') re += '.';
+    else if (ch.c === '[') {
+      const bracket = bracketRegex(p, i);
+      if (bracket) {
+        re += bracket.re;
+        i = bracket.end;
+      } else re += '\\[';
+    } else re += escapeRe(ch.c);
+  }
+  return re;
+}
+
+const CLASSES: Record<string, string> = {
+  alpha: 'a-zA-Z', digit: '0-9', alnum: 'a-zA-Z0-9', upper: 'A-Z', lower: 'a-z', space: '\\s', blank: ' \\t',
+  punct: '!-\\/:-@\\[-`{-~', xdigit: '0-9A-Fa-f', word: '\\w', print: ' -~', graph: '!-~', cntrl: '\\x00-\\x1f\\x7f',
+};
+
+/** `[...]` from index `open`; null when it does not close (then `[` is literal, as in bash). */
+function bracketRegex(p: Ch[], open: number): { re: string; end: number } | null {
+  let i = open + 1;
+  let negate = false;
+  if (i < p.length && !p[i]!.q && (p[i]!.c === '!' || p[i]!.c === '^')) {
+    negate = true;
+    i++;
+  }
+  let body = '';
+  let first = true;
+  for (; i < p.length; i++) {
+    const ch = p[i]!;
+    if (!ch.q && ch.c === ']' && !first) return { re: `[${negate ? '^' : ''}${body}]`, end: i };
+    first = false;
+    if (!ch.q && ch.c === '[' && p[i + 1]?.c === ':') {
+      const rest = p.slice(i + 2).map((x) => x.c).join('');
+      const m = /^([a-z]+):\]/.exec(rest);
+      if (m && CLASSES[m[1]!]) {
+        body += CLASSES[m[1]!];
+        i += 2 + m[0].length - 1;
+        continue;
+      }
+    }
+    if (!ch.q && ch.c === '-' && body !== '' && p[i + 1] && !(p[i + 1]!.c === ']' && !p[i + 1]!.q)) {
+      body += '-';
+      continue;
+    }
+    body += escapeClass(ch.c);
+  }
+  return null;
+}
+
+/** The paths a glob word matches, in bash's form (relative stays relative); null when over MAX_WORDS. */
+function globMatches(isAbsolute: boolean, components: GlobComponent[], cwds: readonly string[]): string[] | null {
+  const found = new Set<string>();
+  const parts = isAbsolute ? components.slice(1) : components;
+  for (const start of isAbsolute ? ['/'] : cwds) {
+    // `seen`: the entry came out of a directory listing, so it exists; literal parts are checked at the end.
+    let frontier: { dir: string; shown: string | null; seen: boolean }[] = [{ dir: start, shown: isAbsolute ? '' : null, seen: true }];
+    for (const part of parts) {
+      const next: typeof frontier = [];
+      for (const f of frontier) {
+        const step = (name: string, seen: boolean) => ({ dir: f.dir.endsWith('/') ? f.dir + name : `${f.dir}/${name}`, shown: f.shown === null ? name : `${f.shown}/${name}`, seen });
+        if ('literal' in part) {
+          next.push(step(part.literal, false));
+          continue;
+        }
+        let names: string[];
+        try {
+          names = readdirSync(f.dir);
+        } catch {
+          continue;
+        }
+        for (const name of names) if ((part.dotOk || !name.startsWith('.')) && part.pattern.test(name)) next.push(step(name, true));
+        if (next.length > MAX_WORDS) return null;
+      }
+      frontier = next;
+    }
+    for (const f of frontier) {
+      if (f.shown === null) continue;
+      if (!f.seen && !exists(f.dir)) continue;
+      found.add(f.shown);
+    }
+    if (found.size > MAX_WORDS) return null;
+  }
+  return [...found].sort();
+}
+
+function exists(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // ENOTDIR: `file/` names no folder
+  }
+}
+
+/** True when some glob of the word could match `name` in some folder (case-insensitively: a conservative test). */
+export function globCouldMatch(word: ExpandedWord, test: (components: GlobComponent[]) => boolean): boolean {
+  return word.globs.some(test);
+}
