@@ -20,6 +20,7 @@ import { dispatchCall } from '../src/main/core/bridge/dispatch';
 import { createCore, type Core } from '../src/main/core/index';
 import { NO_CALL_SECRETS } from '../src/main/core/secrets/sealed-args';
 import { SessionStore } from '../src/main/core/session/session-store';
+import { standaloneSyntheticEnv } from '../src/main/core/session/synthetic-tools';
 import { executeCall, startRound, type CallEnv } from '../src/main/core/session/tool-call';
 import { toolsWithMcp } from '../src/main/core/tools/mcp/index';
 import { median, ms, type BenchRow } from './table';
@@ -57,7 +58,7 @@ async function perCall(): Promise<BenchRow> {
       store, tools: toolsWithMcp(core.tools, { manager: core.mcp.manager, emit: () => {} }), gate: core.approval.port,
       emit: (body) => core.events.emit('chat', { ...body, session_id: sessionId } as never), sessionId, agentId: 'main', source: 'web',
       runContext: RunContextSchema.parse({}), workingDir: ws, workspaceDir: ws, protectedRoots: [join(dir, 'data')], signal: new AbortController().signal,
-      synthetic: { db: core.db, sessionId, workingDir: ws, workspaceDir: ws, openFile: () => {} }, requestRestart: () => {}, log: () => {}, secrets: NO_CALL_SECRETS,
+      synthetic: standaloneSyntheticEnv(core.db, sessionId, ws), requestRestart: () => {}, log: () => {}, secrets: NO_CALL_SECRETS,
     };
     let lastStatus: string | undefined;
     const ours = await timed(async (i) => {

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { RunContextSchema } from '../src/shared/run-context';
 import { createCore } from '../src/main/core/index';
 import { SessionStore } from '../src/main/core/session/session-store';
+import { standaloneSyntheticEnv } from '../src/main/core/session/synthetic-tools';
 import { executeCall, startRound, type CallEnv } from '../src/main/core/session/tool-call';
 import { createToolRegistry, defineTool } from '../src/main/core/tools/index';
 import { median, ms, percentile, type BenchRow } from './table';
@@ -31,12 +32,7 @@ export async function run(): Promise<BenchRow[]> {
       store, tools, gate: core.approval.port, emit: (body) => core.events.emit('chat', { ...body, session_id: sessionId } as never),
       sessionId, agentId: 'main', source: 'web', runContext: RunContextSchema.parse({}), workingDir: join(dir, 'ws'), workspaceDir: join(dir, 'ws'),
       protectedRoots: [join(dir, 'data')], signal: controller.signal,
-      synthetic: {
-        db: core.db, sessionId, padSessionId: sessionId, workingDir: join(dir, 'ws'), workspaceDir: join(dir, 'ws'), openFile: () => {}, scratchpadChanged: () => {},
-        frame: { sessionId, stackId: null, depth: 0, agentId: 'main', agentName: 'Skald', agentType: 'chat', interactive: true, toolAllowList: null },
-        groupNames: () => [], grant: () => {}, background: null,
-        subAgents: { runSync: async () => ({ kind: 'failed', error: 'no sub-agents in this bench' }) },
-      },
+      synthetic: standaloneSyntheticEnv(core.db, sessionId, join(dir, 'ws')),
       requestRestart: () => {}, log: () => {}, secrets: NO_CALL_SECRETS,
     };
     const times: number[] = [];

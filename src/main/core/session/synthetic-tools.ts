@@ -21,6 +21,21 @@ import type { Normalized } from '../tools/tool';
 import type { ToolSpec } from './ports';
 
 export type { SyntheticEnv } from '../tools/session/interface-tool';
+import type { SyntheticEnv } from '../tools/session/interface-tool';
+import type { Db } from '../db/database';
+
+/**
+ * The environment of a call made outside any session turn (benchmarks of the call path): the session's own agent,
+ * no sub-agents, no background work, no tool groups.
+ */
+export function standaloneSyntheticEnv(db: Db, sessionId: number, workingDir: string): SyntheticEnv {
+  return {
+    db, sessionId, padSessionId: sessionId, workingDir, workspaceDir: workingDir, openFile: () => {}, scratchpadChanged: () => {},
+    frame: { sessionId, stackId: null, depth: 0, agentId: 'main', agentName: 'Skald', agentType: 'chat', interactive: true, toolAllowList: null },
+    groupNames: () => [], grant: () => {}, background: null,
+    subAgents: { runSync: async () => ({ kind: 'failed', error: 'Sub-agents run only inside a session turn.' }) },
+  };
+}
 export { readScratchpad } from './scratchpad-store';
 
 /**
