@@ -18,6 +18,7 @@ const suites: Suite[] = [
   { name: 'session-overhead', load: () => import('./session-overhead') },
   { name: 'mcp', load: () => import('./mcp') },
   { name: 'ui', load: () => import('./ui') },
+  { name: 'viewer', load: () => import('./viewer') },
 ];
 
 async function main(): Promise<void> {

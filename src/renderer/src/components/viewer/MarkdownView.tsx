@@ -3,9 +3,10 @@
  * sanitizer in `lib/markdown.ts`, code highlighting, remote images loaded only when clicked), so raw HTML, script
  * links and remote images are inert here exactly as in the chat. Relative links (and the
  * placeholders of local images) open in the viewer; `#anchors` scroll within the document; the headings form an
- * outline beside it. A toggle shows the source in the code view. Scroll position survives a live reload.
+ * outline beside it. A toggle shows the source in the code view. Scroll position survives a live reload. A large
+ * file renders part by part (`splitMarkdown`): the first screen at once, the rest without blocking the page.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { VIEWER_PATH_ATTR } from '../../lib/markdown';
 import { Markdown } from '../Markdown';
 import { CodeView } from './CodeView';
@@ -24,9 +25,47 @@ function slug(text: string, used: Set<string>): string {
   return id;
 }
 
+/** Outline entries shown at most (a 2 MB file can have 15,000 headings; nobody reads an outline that long). */
+const MAX_OUTLINE = 400;
+const CHUNK_CHARS = 48 * 1024;
+
+/**
+ * Splits a large document before ATX headings outside code fences, into parts of about CHUNK_CHARS, so the
+ * first screen renders at once and the rest follows part by part without one long task.
+ * Limit: a reference-style link whose definition lies in another part renders as text.
+ */
+export function splitMarkdown(text: string, size = CHUNK_CHARS): string[] {
+  if (text.length <= size) return [text];
+  const parts: string[] = [];
+  let start = 0;
+  let fence = false;
+  let at = 0;
+  while (at < text.length) {
+    const end = text.indexOf('\n', at);
+    const lineEnd = end < 0 ? text.length : end + 1;
+    const line = text.slice(at, lineEnd);
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    else if (!fence && at - start >= size && /^#{1,6}\s/.test(line)) {
+      parts.push(text.slice(start, at));
+      start = at;
+    }
+    at = lineEnd;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
 export function MarkdownView({ text, onOpenPath }: { text: string; onOpenPath: (path: string) => void }) {
   const [isSource, setSource] = useState(false);
   const [headings, setHeadings] = useState<Heading[]>([]);
+  const parts = useMemo(() => splitMarkdown(text), [text]);
+  // Parts on screen; a reload keeps what was shown (so the scroll position still has its content).
+  const [shown, setShown] = useState(1);
+  useEffect(() => {
+    if (shown >= parts.length) return;
+    const timer = setTimeout(() => setShown((n) => n + 1), 0);
+    return () => clearTimeout(timer);
+  }, [shown, parts.length]);
   const body = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
 
@@ -38,10 +77,10 @@ export function MarkdownView({ text, onOpenPath }: { text: string; onOpenPath: (
     const found: Heading[] = [];
     el.querySelectorAll<HTMLElement>('h1, h2, h3, h4, h5, h6').forEach((h) => {
       h.id = slug(h.textContent ?? '', used);
-      found.push({ id: h.id, level: Number(h.tagName[1]), text: h.textContent ?? '' });
+      if (found.length < MAX_OUTLINE) found.push({ id: h.id, level: Number(h.tagName[1]), text: h.textContent ?? '' });
     });
     setHeadings(found);
-  }, [text, isSource]);
+  }, [text, isSource, shown]);
 
   const lastScroll = useRef(0);
   useEffect(() => {
@@ -93,7 +132,9 @@ export function MarkdownView({ text, onOpenPath }: { text: string; onOpenPath: (
           )}
           <div className="viewer-markdown-scroll" ref={scroller} onScroll={(e) => (lastScroll.current = e.currentTarget.scrollTop)}>
             <div className="viewer-markdown" data-testid="viewer-markdown" ref={body} onClick={onClick}>
-              <Markdown text={text} />
+              {parts.slice(0, shown).map((part, i) => (
+                <Markdown key={i} text={part} />
+              ))}
             </div>
           </div>
         </div>
