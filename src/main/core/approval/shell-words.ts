@@ -8,25 +8,20 @@
  * operators, special and positional parameters, a variable after something in the command may have set it, a
  * variable whose value would be split or globbed) makes the word *unknown*: the caller then never treats it as
  * harmless.
- * Limits: globs follow bash's defaults (no dotglob, nocaseglob, extglob, globstar; a glob with no match stays as
- * written); brace and glob expansions are capped (MAX_WORDS), beyond which the word is unknown; a `[` bracket
- * expression supports ranges, negation and POSIX classes.
+ * Limits: globs follow bash's defaults (shell-globs.ts); brace and glob expansions are capped (MAX_WORDS), beyond
+ * which the word is unknown.
  */
-import { lstatSync, readdirSync } from 'node:fs';
 import type { Node } from 'web-tree-sitter';
+import { globComponents, globMatches, MAX_WORDS, type Ch, type GlobComponent } from './shell-globs';
 
-/** One character of a word and whether quoting made it literal (quoted characters never glob or brace-expand). */
-interface Ch {
-  c: string;
-  q: boolean;
-}
+export { MAX_WORDS, type GlobComponent } from './shell-globs';
+
 /** A piece the shell computes at run time; its text is kept for messages. */
 interface Opaque {
   opaque: string;
 }
 type Seg = Ch | Opaque;
 
-export const MAX_WORDS = 256;
 
 export interface WordEnv {
   /** The value of a variable the command will see, or undefined when it is not known. */
@@ -45,8 +40,6 @@ export interface ExpandedWord {
   globs: GlobComponent[][];
 }
 
-/** One `/`-separated part of a glob word: a literal name, or a pattern as a RegExp. */
-export type GlobComponent = { literal: string } | { pattern: RegExp; source: string; dotOk: boolean };
 
 const isOpaque = (s: Seg): s is Opaque => 'opaque' in s;
 
@@ -447,127 +440,4 @@ function tildeExpand(word: Seg[], env: WordEnv): Seg[] {
   if (end > 1) return [{ opaque: '~user' }, ...word.slice(end)];
   if (env.home === null) return [{ opaque: '~' }, ...word.slice(1)];
   return [...[...env.home].map((c) => ({ c, q: true })), ...word.slice(1)];
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Pathname expansion.
-
-function globComponents(chars: Ch[]): GlobComponent[] {
-  const parts: Ch[][] = [[]];
-  for (const ch of chars) {
-    if (ch.c === '/') parts.push([]);
-    else parts.at(-1)!.push(ch);
-  }
-  return parts.map((p) => {
-    if (!p.some((ch) => !ch.q && (ch.c === '*' || ch.c === '?' || ch.c === '['))) return { literal: p.map((ch) => ch.c).join('') };
-    const source = globRegex(p);
-    return { pattern: new RegExp(`^${source}$`, 'su'), source, dotOk: p[0]?.c === '.' };
-  });
-}
-
-const escapeRe = (c: string) => c.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-const escapeClass = (c: string) => c.replace(/[\\\]^-]/g, '\\$&');
-
-function globRegex(p: Ch[]): string {
-  let re = '';
-  for (let i = 0; i < p.length; i++) {
-    const ch = p[i]!;
-    if (ch.q) re += escapeRe(ch.c);
-    else if (ch.c === '*') re += '.*';
-    else if (ch.c === '?') re += '.';
-    else if (ch.c === '[') {
-      const bracket = bracketRegex(p, i);
-      if (bracket) {
-        re += bracket.re;
-        i = bracket.end;
-      } else re += '\\[';
-    } else re += escapeRe(ch.c);
-  }
-  return re;
-}
-
-const CLASSES: Record<string, string> = {
-  alpha: 'a-zA-Z', digit: '0-9', alnum: 'a-zA-Z0-9', upper: 'A-Z', lower: 'a-z', space: '\\s', blank: ' \\t',
-  punct: '!-\\/:-@\\[-`{-~', xdigit: '0-9A-Fa-f', word: '\\w', print: ' -~', graph: '!-~', cntrl: '\\x00-\\x1f\\x7f',
-};
-
-/** `[...]` from index `open`; null when it does not close (then `[` is literal, as in bash). */
-function bracketRegex(p: Ch[], open: number): { re: string; end: number } | null {
-  let i = open + 1;
-  let negate = false;
-  if (i < p.length && !p[i]!.q && (p[i]!.c === '!' || p[i]!.c === '^')) {
-    negate = true;
-    i++;
-  }
-  let body = '';
-  let first = true;
-  for (; i < p.length; i++) {
-    const ch = p[i]!;
-    if (!ch.q && ch.c === ']' && !first) return { re: `[${negate ? '^' : ''}${body}]`, end: i };
-    first = false;
-    if (!ch.q && ch.c === '[' && p[i + 1]?.c === ':') {
-      const rest = p.slice(i + 2).map((x) => x.c).join('');
-      const m = /^([a-z]+):\]/.exec(rest);
-      if (m && CLASSES[m[1]!]) {
-        body += CLASSES[m[1]!];
-        i += 2 + m[0].length - 1;
-        continue;
-      }
-    }
-    if (!ch.q && ch.c === '-' && body !== '' && p[i + 1] && !(p[i + 1]!.c === ']' && !p[i + 1]!.q)) {
-      body += '-';
-      continue;
-    }
-    body += escapeClass(ch.c);
-  }
-  return null;
-}
-
-/** The paths a glob word matches, in bash's form (relative stays relative); null when over MAX_WORDS. */
-function globMatches(isAbsolute: boolean, components: GlobComponent[], cwds: readonly string[]): string[] | null {
-  const found = new Set<string>();
-  const parts = isAbsolute ? components.slice(1) : components;
-  for (const start of isAbsolute ? ['/'] : cwds) {
-    // `seen`: the entry came out of a directory listing, so it exists; literal parts are checked at the end.
-    let frontier: { dir: string; shown: string | null; seen: boolean }[] = [{ dir: start, shown: isAbsolute ? '' : null, seen: true }];
-    for (const part of parts) {
-      const next: typeof frontier = [];
-      for (const f of frontier) {
-        const step = (name: string, seen: boolean) => ({ dir: f.dir.endsWith('/') ? f.dir + name : `${f.dir}/${name}`, shown: f.shown === null ? name : `${f.shown}/${name}`, seen });
-        if ('literal' in part) {
-          next.push(step(part.literal, false));
-          continue;
-        }
-        let names: string[];
-        try {
-          names = readdirSync(f.dir);
-        } catch {
-          continue;
-        }
-        for (const name of names) if ((part.dotOk || !name.startsWith('.')) && part.pattern.test(name)) next.push(step(name, true));
-        if (next.length > MAX_WORDS) return null;
-      }
-      frontier = next;
-    }
-    for (const f of frontier) {
-      if (f.shown === null) continue;
-      if (!f.seen && !exists(f.dir)) continue;
-      found.add(f.shown);
-    }
-    if (found.size > MAX_WORDS) return null;
-  }
-  return [...found].sort();
-}
-
-function exists(path: string): boolean {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return false; // ENOTDIR: `file/` names no folder
-  }
-}
-
-/** True when some glob of the word could match `name` in some folder (case-insensitively: a conservative test). */
-export function globCouldMatch(word: ExpandedWord, test: (components: GlobComponent[]) => boolean): boolean {
-  return word.globs.some(test);
 }
