@@ -331,3 +331,19 @@ test('live reload from disk: a Markdown file edited outside the app, and a LaTeX
   put('live/inc.tex', 'Included text version two.');
   await expect(text).toContainText('version two', { timeout: 30_000 });
 });
+
+test("a relative link in the agent's message opens the file in the viewer", async ({ page }) => {
+  put('notes/todo.md', '# Todo\n\n- ship the viewer\n');
+  const llm = await startLlmProcess(app.dataDir, [{ text: 'The list is in [the todo file](notes/todo.md).' }]);
+  try {
+    await page.goto(app.url);
+    await configureModel(page, llm.url);
+    await page.getByTestId('composer').fill('Where is the list?');
+    await page.getByTestId('send').click();
+    await page.getByTestId('msg-assistant').last().getByText('the todo file').click();
+    await expect(page.getByTestId('viewer-markdown')).toContainText('ship the viewer');
+    await shoot(page, 'chat-link');
+  } finally {
+    llm.stop();
+  }
+});

@@ -8,6 +8,7 @@ import { chat } from '../stores/chat-store';
 import { refreshSessions, sessionsStore } from '../stores/sessions-store';
 import { Composer } from './Composer';
 import { openDiffTab, openInViewer } from '../stores/viewer-store';
+import { VIEWER_PATH_ATTR } from '../lib/markdown';
 import { lineOfToolCall } from './viewer/tool-range';
 import { SessionNotes } from './agents/SessionNotes';
 import { MessageList } from './MessageList';
@@ -28,6 +29,14 @@ const actions: ToolCardActions = {
   },
 };
 
+function openLinkedFile(event: React.MouseEvent, sessionId: number): void {
+  const link = (event.target as HTMLElement).closest(`[${VIEWER_PATH_ATTR}]`);
+  const path = link?.getAttribute(VIEWER_PATH_ATTR);
+  if (!path) return;
+  event.preventDefault();
+  openInViewer(path.split('#')[0]!, { sessionId });
+}
+
 export function ChatView({ sessionId }: { sessionId: number }) {
   const state = useStore(chat.store);
   const session = useStore(sessionsStore, (s) => s.sessions.find((x) => x.id === sessionId));
@@ -39,7 +48,10 @@ export function ChatView({ sessionId }: { sessionId: number }) {
   return (
     <section className="chat" data-testid="chat">
       {/* Keyed by session: each session opens at its newest message with fresh scroll state. */}
-      <MessageList key={sessionId} state={state} actions={actions} onNearTop={() => chat.loadOlder()} />
+      {/* A relative file link in an agent's message opens in the viewer (docs/viewer.md). */}
+      <div className="chat-messages" onClick={(e) => openLinkedFile(e, sessionId)}>
+        <MessageList key={sessionId} state={state} actions={actions} onNearTop={() => chat.loadOlder()} />
+      </div>
       <SessionNotes sessionId={sessionId} />
       <div className="chat-bar">
         <ModelPicker sessionId={sessionId} current={session?.model ?? null} onChanged={() => void refreshSessions()} />
