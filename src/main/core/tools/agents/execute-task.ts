@@ -2,8 +2,8 @@
  * `execute_task` (interactive sessions) and `execute_subtask` (background runs and sub-agents): hand a task to a
  * task agent (docs/agents.md "Sub-agents"). Modes of `execute_task`:
  * - `sync`: a child stack runs inline; its final answer is this call's result;
- * - `async`: a background run starts now; the result arrives later in this session as a `task_completed` message;
- * - `cron`: a scheduled job is saved (disabled until the person enables it on the Schedules page).
+ * - `async` and `cron` (background runs, schedules): refused with a clear result until the scheduler exists
+ *   (`SyntheticEnv.background` is null); the schema keeps them so a model's call is answered, not rejected as malformed.
  * `execute_subtask` is always sync. Every refusal (unknown agent, not a task agent, the caller itself or `main`,
  * too deep, a bad cron expression, background work not available) is a failed result the model can read.
  */
@@ -18,11 +18,11 @@ const client = z.string().min(1).max(300).optional().describe("Model to run the 
 
 const executeTaskInput = z
   .object({
-    mode: z.enum(['sync', 'async', 'cron']).default('sync').describe('sync: wait for the answer; async: run in the background and get the result later; cron: save a schedule.'),
+    mode: z.enum(['sync', 'async', 'cron']).default('sync').describe('sync: wait for the answer. async and cron are not available yet.'),
     agent_id: agentId,
     prompt,
     title,
-    cron: z.string().min(1).max(200).optional().describe('mode cron only: "sec min hour day month weekday [year]" (seconds first), or an ISO date-time for a one-shot.'),
+    cron: z.string().min(1).max(200).optional().describe('mode cron only (not available yet).'),
     client,
   })
   .superRefine((v, ctx) => {
@@ -35,7 +35,7 @@ const NO_BACKGROUND = 'Background tasks are not available in this app yet; use m
 export const executeTaskTool = defineInterfaceTool({
   name: TN.EXECUTE_TASK,
   description:
-    'Hand a task to a task agent. mode "sync" runs it now and returns its answer; several sync calls in one reply run in parallel. mode "async" runs it in the background: you get its result later as a task_completed message. mode "cron" saves a schedule the user enables on the Schedules page.',
+    'Hand a task to a task agent (see list_items with type "agents"). mode "sync" runs it now and returns its answer; several sync calls in one reply run in parallel. Background modes ("async", "cron") are not available in this app yet and are refused.',
   input: executeTaskInput,
   run(args, { env, callEnv, toolCallId }) {
     const request = { agentId: args.agent_id, prompt: args.prompt, title: args.title, ...(args.client ? { client: args.client } : {}) };

@@ -1,7 +1,6 @@
 /**
- * The registry tools of the agents side (docs/agents.md): `list_items` now; the scheduler adds `toggle_item` and
- * `delete_cron_job` (Config category: the lazy `config` group). Kept apart from `createBuiltinTools` because they
- * need core services (the agents on disk, the listers) that the file and shell tools do not.
+ * The registry tools of the agents side (docs/agents.md): `list_items`. Kept apart from `createBuiltinTools`
+ * because it needs core services (the agents on disk, the listers) that the file and shell tools do not.
  */
 import type { AgentRegistry } from '../../agents/agent-registry';
 import type { Tool } from '../tool';

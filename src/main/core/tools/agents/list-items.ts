@@ -1,7 +1,7 @@
 /**
- * `list_items`: one listing for `type` ∈ agents, cron, plugins, mcp (docs/agents.md "list_items"). Agents are read
+ * `list_items`: one listing for `type` ∈ agents, cron, plugins, mcp (docs/agents.md "Session tools"). Agents are read
  * from disk now (a broken agent is named with its problem and skipped); the other types come from listers that
- * their own parts register (`ItemListers.register`: the scheduler registers `cron`, the MCP layer `mcp`). A type
+ * their own parts register (`ItemListers.register`: the core registers `plugins` and `mcp`; nothing registers `cron` yet). A type
  * with no lister says plainly that the app has none yet, rather than an empty list that looks like "none set up".
  */
 import { z } from 'zod';

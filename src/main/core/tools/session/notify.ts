@@ -1,7 +1,7 @@
 /**
  * `notify`: a background task agent tells the person's home conversation something (docs/agents.md
  * "Notifications"). Offered only to the agent of a background run (depth 0 of an async task or a cron job), never
- * in a chat. Notifications are batched (200 ms) into the home session, which they resume.
+ * in a chat. Background runs do not exist yet, so no agent is offered it today and a call is refused.
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
