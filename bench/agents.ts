@@ -1,0 +1,108 @@
+/**
+ * Sub-agents on the app's real path (docs/agents.md): the real core, gate, SQLite file and provider client against
+ * the scripted LLM over HTTP.
+ * - Round-trip overhead: a turn whose middle round is a sync sub-agent (root: execute_task → child: answer → root:
+ *   answer, three model requests) against a plain turn with the same three scripted replies (root: write_todos →
+ *   write_todos → answer). The difference is what a child stack costs: its stack row, prompt row, tool list,
+ *   context and events.
+ * - Parallelism: 4 sync sub-agents in one round against the same 4 in four rounds, each child's reply delayed
+ *   200 ms by the server. The ratio shows the children really overlap (about 1/4 when they do).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { dispatchCall } from '../src/main/core/bridge/dispatch';
+import { createCore, type Core } from '../src/main/core/index';
+import type { CallChannel, CallRequest, CallResponse } from '../src/shared/contract/index';
+import { startScriptedLlm, type ScriptedLlm, type ScriptedTurn } from '../test/llm-server/index';
+import { median, ms, type BenchRow } from './table';
+
+const RUNS = 30;
+const CHILD_DELAY_MS = 200;
+
+interface Kit {
+  core: Core;
+  llm: ScriptedLlm;
+  call<C extends CallChannel>(channel: C, request: CallRequest<C>): Promise<CallResponse<C>>;
+  turn(content: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function start(): Promise<Kit> {
+  const dir = mkdtempSync(join(tmpdir(), 'skald-bench-agents-'));
+  const llm = await startScriptedLlm({ turns: [] });
+  const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench', agentsDir: resolve('agents') });
+  const call = async <C extends CallChannel>(channel: C, request: CallRequest<C>): Promise<CallResponse<C>> => {
+    const outcome = await dispatchCall(core.handlers, channel, request);
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    return outcome.result as CallResponse<C>;
+  };
+  const provider = (await call('providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'k' })).provider;
+  await call('models:create', { providerId: provider.id, modelId: 'scripted-1' });
+  core.start();
+  const sessionId = (await call('chat:createSession', {})).id;
+  return {
+    core, llm, call,
+    /** One whole turn, from send to the end of the turn, in ms. */
+    async turn(content) {
+      const started = performance.now();
+      const ended = new Promise<void>((done) => {
+        const off = core.events.subscribe('chat', (e) => {
+          if (e.type === 'turn_running' && !e.running) (off(), done());
+        });
+      });
+      await call('chat:send', { sessionId, content });
+      await ended;
+      return performance.now() - started;
+    },
+    async close() {
+      await core.dispose();
+      await llm.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const task = (i: number, extra: Partial<ScriptedTurn> = {}): ScriptedTurn[] => [{ match: `CHILD-${i}`, text: `answer ${i}`, ...extra }];
+const execTask = (i: number) => ({ name: 'execute_task', arguments: { mode: 'sync', agent_id: 'code-explorer', prompt: `CHILD-${i} look`, title: `task ${i}` } });
+const todos = { name: 'write_todos', arguments: { todos: [{ content: 'x', status: 'pending' }] } };
+
+export async function run(): Promise<BenchRow[]> {
+  const kit = await start();
+  try {
+    const plain: number[] = [];
+    const sub: number[] = [];
+    for (let i = 0; i < RUNS + 3; i++) {
+      kit.llm.script([{ match: `plain ${i}`, toolCalls: [todos] }, { match: `plain ${i}`, toolCalls: [todos] }, { match: `plain ${i}`, text: 'done' }]);
+      const p = await kit.turn(`plain ${i}`);
+      kit.llm.script([{ match: `sub ${i}`, toolCalls: [execTask(i)] }, ...task(i), { match: `sub ${i}`, text: 'done' }]);
+      const s = await kit.turn(`sub ${i}`);
+      if (i >= 3) (plain.push(p), sub.push(s)); // the first runs warm the JIT and the prepared statements
+    }
+    const overhead = median(sub) - median(plain);
+
+    const parallel: number[] = [];
+    const sequential: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      const ids = [0, 1, 2, 3].map((k) => 100 + r * 10 + k);
+      kit.llm.script([{ match: `par ${r}`, toolCalls: ids.map(execTask) }, ...ids.flatMap((i) => task(i, { delayMs: CHILD_DELAY_MS })), { match: `par ${r}`, text: 'done' }]);
+      parallel.push(await kit.turn(`par ${r}`));
+      const seqIds = [0, 1, 2, 3].map((k) => 200 + r * 10 + k);
+      kit.llm.script([...seqIds.flatMap((i) => [{ match: `seq ${r}`, toolCalls: [execTask(i)] }, ...task(i, { delayMs: CHILD_DELAY_MS })]), { match: `seq ${r}`, text: 'done' }]);
+      sequential.push(await kit.turn(`seq ${r}`));
+    }
+    const ratio = median(parallel) / median(sequential);
+    return [
+      {
+        name: 'sync sub-agent round trip: turn with a child stack vs a plain turn, same 3 scripted replies (median)',
+        ours: `${ms(median(sub))} (+${ms(overhead)})`, peer: ms(median(plain)), ratio: median(sub) / median(plain), target: 'overhead < 20 ms', pass: overhead < 20,
+      },
+      {
+        name: `4 sync sub-agents in one round vs in 4 rounds (each child answers after ${CHILD_DELAY_MS} ms)`,
+        ours: ms(median(parallel)), peer: ms(median(sequential)), ratio, target: 'ratio < 0.5', pass: ratio < 0.5,
+      },
+    ];
+  } finally {
+    await kit.close();
+  }
+}
