@@ -1,7 +1,7 @@
 /**
  * MCP as a person meets it (docs/mcp.md): in Settings → MCP they add server-everything by command and see it
- * become ready with its tools; in the chat the agent calls one of its tools, the person approves the call and
- * sees the result on the card. A second test: a server whose tool description changed since it was trusted
+ * become ready with its tools; in the chat the agent activates it, calls one of its tools, the person approves
+ * the call and sees the result on the card; the server's tools were not offered before the activation. A second test: a server whose tool description changed since it was trusted
  * shows that tool as disabled with the old and new text and a flag, until the person re-approves it.
  */
 import { writeFileSync } from 'node:fs';
@@ -26,8 +26,9 @@ test.afterEach(async () => {
   await stopWebApp(app);
 });
 
-test('add server-everything in Settings, the agent calls a tool, the person approves it and sees the result', async ({ page }) => {
+test('add server-everything in Settings, activate it from the chat, approve a call, see the result', async ({ page }) => {
   llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['everything'] } }] },
     { toolCalls: [{ name: 'mcp__everything__echo', arguments: { message: 'hello from MCP' } }] },
     { text: 'The server echoed your message.' },
   ]);
@@ -58,8 +59,15 @@ test('add server-everything in Settings, the agent calls a tool, the person appr
 
   await page.getByTestId('composer').fill('Echo "hello from MCP" with the everything server');
   await page.getByTestId('send').click();
+  const activation = page.locator('[data-testid="tool-card"][data-tool="activate_tools"]');
+  await expect(activation).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
   const call = page.locator('[data-testid="tool-card"][data-tool="mcp__everything__echo"]');
   await expect(call).toHaveAttribute('data-status', 'pending', { timeout: 20_000 });
+  // Offered from the round after the activation, not before.
+  const offered = await (await fetch(`${llm.url}/__requests`)).json() as { body: { tools?: { function: { name: string } }[] } }[];
+  const names = (i: number) => (offered[i]!.body.tools ?? []).map((t) => t.function.name);
+  expect(names(0)).not.toContain('mcp__everything__echo');
+  expect(names(1)).toContain('mcp__everything__echo');
   await expect(call).toContainText('hello from MCP');
   await page.screenshot({ path: screenshotPath('mcp-approval-light'), fullPage: true });
   await call.getByRole('button', { name: 'Approve' }).first().click();

@@ -20,6 +20,7 @@ import { dbFile } from './config';
 import { closeDatabase, openDatabase, type Db } from './db/database';
 import { EventBus } from './events';
 import { createLlmServices, type LlmServices } from './llm/services';
+import { listMcpItems } from './mcp/activation';
 import { createMcpServices, type McpServices } from './mcp/index';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
 import { callSecrets, createSealedArgs } from './secrets/sealed-args';
@@ -102,7 +103,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   toolGroups.register(configGroupSource(tools));
   toolGroups.register(mcp.groups);
   // list_items: the model reads what exists and its state, never a server's env, headers or a plugin's config.
-  itemListers.register('mcp', () => mcp.list().map((v) => ({ name: v.name, transport: v.transport, enabled: v.enabled, trusted: v.trusted, state: v.state, summary: mcp.manager.summary(v.name), tools: v.tools.length })));
+  itemListers.register('mcp', () => listMcpItems(mcp.repo, mcp.manager));
   itemListers.register('plugins', () => plugins.list().map((p) => ({ name: p.name, title: p.title, description: p.description, enabled: p.enabled, ready: p.isReady, problem: p.problem })));
   const approval = await createApprovalServices({
     db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir), categoryOf: (name) => tools.categoryOf(name), log,

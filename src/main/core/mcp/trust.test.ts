@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMcpToolName } from '../../../shared/tool-names';
 import { createBuiltinTools, createToolRegistry } from '../tools/index';
+import { listMcpItems } from './activation';
 import { canonicalJson, hiddenInstructionMarkers, toolFingerprint } from './fingerprint';
 import { expectNoProcesses, FLAKY, node, processesWith, startKit, type McpKit , cleanupKitDirs, kitDir } from './test-kit';
 import { buildNameTable, exposedToolName } from './tool-names';
@@ -129,6 +130,7 @@ describe('trust of a server (M1)', () => {
     await expect(kit.mcp.manager.open('flaky')).rejects.toThrow(/not trusted/);
     expect(kit.mcp.groups.specs('flaky')).toEqual([]);
     expect(processesWith(kit.marker)).toEqual([]);
+    expect(listMcpItems(kit.mcp.repo, kit.mcp.manager)).toEqual([expect.objectContaining({ name: 'flaky', state: 'untrusted', trusted: false, tools: [], note: expect.stringContaining('trust it in Settings') })]);
     await kit.mcp.trust('flaky');
     await kit.mcp.manager.open('flaky');
     expect(kit.mcp.groups.specs('flaky').length).toBeGreaterThan(0);
