@@ -148,3 +148,128 @@ test('groups: create, duplicate, rename, delete; Default cannot be deleted', asy
   await page.locator('[data-testid="group-item"][data-group="client-work"]').click();
   await shots(page, 'security-group');
 });
+
+/** Approves the one waiting call through the bridge, as the card's "allow for 15 min" does. */
+async function approveWithBypass(page: Page): Promise<void> {
+  await expect(page.getByTestId('approval-card')).toBeVisible();
+  await page.evaluate(async () => {
+    const s = window.skald!;
+    const { approvals } = await s.inbox.list({});
+    const a = approvals[0]!;
+    await s.inbox.resolveApproval({ requestId: a.request_id, argsHash: a.args_hash, action: 'approve', note: '', bypassSecs: 900 });
+  });
+}
+
+test('the tester\'s answer is the decision the gate then makes for that call', async ({ page }) => {
+  llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'read_file', arguments: { path: 'secrets/key.txt' } }] },
+    { text: 'could not read it' },
+    { toolCalls: [{ name: 'execute_cmd', arguments: { command: 'echo tested' } }] },
+    { text: 'ran' },
+  ]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await openSecurity(page);
+  await page.getByTestId('tab-test').click();
+  const sessionTitle = await page.getByTestId('tester-session').locator('option').nth(1).textContent();
+  await page.getByTestId('tester-session').selectOption({ label: sessionTitle! });
+  await page.getByTestId('tester-path').fill('secrets/key.txt');
+  await page.getByTestId('tester-run').click();
+  await expect(page.getByTestId('tester-result')).toHaveAttribute('data-action', 'deny');
+  await page.getByTestId('tester-tool').fill('execute_cmd');
+  await page.getByTestId('tester-command').fill('echo tested');
+  await page.getByTestId('tester-run').click();
+  await expect(page.getByTestId('tester-result')).toHaveAttribute('data-action', 'require');
+  await expect(page.getByTestId('tester-result')).toContainText('command parts');
+  await shots(page, 'security-tester');
+
+  await send(page, 'read the key');
+  await expect(page.locator('[data-testid="tool-card"][data-tool="read_file"]')).toHaveAttribute('data-status', 'rejected');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('could not read it');
+  await page.getByTestId('composer').fill('run it');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('approval-card')).toBeVisible();
+  const logged = await page.evaluate(() => window.skald!.approval.listDecisions({}).then((r) => r.decisions.map((d) => [d.tool_name, d.action])));
+  expect(logged).toEqual([['execute_cmd', 'require'], ['read_file', 'deny']]);
+
+  // The log shows both with their why; "make a rule from this" pre-fills the narrowest rule.
+  await page.getByTestId('open-security').click();
+  await page.getByTestId('tab-log').click();
+  await expect(page.getByTestId('log-row')).toHaveCount(2);
+  await page.getByTestId('log-search').fill('echo');
+  await expect(page.getByTestId('log-row')).toHaveCount(1);
+  await shots(page, 'security-log');
+  await page.getByTestId('rule-from-log').click();
+  const form = page.getByTestId('rule-form');
+  await expect(form.getByTestId('rule-tool')).toHaveValue('execute_cmd');
+  await expect(form.getByTestId('rule-command')).toHaveValue('echo tested *');
+  await expect(form.getByTestId('rule-action-allow')).toBeChecked();
+  await form.getByTestId('preview-command').fill('echo tested && rm -rf x');
+  await expect(form.getByTestId('command-part')).toHaveCount(2);
+  await expect(form.getByTestId('command-part').nth(0)).toHaveAttribute('data-match', 'true');
+  await expect(form.getByTestId('command-part').nth(1)).toHaveAttribute('data-match', 'false');
+  await expect(form.getByTestId('preview-verdict')).toContainText('Not allowed');
+  await shots(page, 'security-command-preview');
+});
+
+test('revoking a bypass makes the next call ask', async ({ page }) => {
+  llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'execute_cmd', arguments: { command: 'echo one' } }] },
+    { text: 'one done' },
+    { toolCalls: [{ name: 'execute_cmd', arguments: { command: 'echo two' } }] },
+    { text: 'two done' },
+  ]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await send(page, 'first');
+  await approveWithBypass(page);
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('one done');
+
+  await openSecurity(page);
+  await page.getByTestId('tab-bypasses').click();
+  const row = page.getByTestId('bypass-row');
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId('bypass-left')).toContainText(/1[45]:\d\d left/);
+  const first = await row.getByTestId('bypass-left').textContent();
+  await expect(row.getByTestId('bypass-left')).not.toHaveText(first!); // it counts down
+  await shots(page, 'security-bypasses');
+  await row.getByTestId('revoke-bypass').click();
+  await expect(page.getByTestId('bypass-row')).toHaveCount(0);
+  expect(await page.evaluate(() => window.skald!.approval.listBypasses({}).then((r) => r.bypasses.length))).toBe(0);
+
+  await send(page, 'second');
+  await expect(page.getByTestId('approval-card')).toBeVisible();
+  await expect(page.locator('[data-testid="tool-card"][data-tool="execute_cmd"]').last()).toHaveAttribute('data-status', 'pending');
+});
+
+test('the File System panel writes its rows as ordinary rules, deeper paths first', async ({ page }) => {
+  await page.goto(app.url);
+  await openSecurity(page);
+  await page.getByTestId('tab-files').click();
+  await page.getByTestId('fs-new-path').fill('notes/');
+  await page.getByTestId('fs-new-level').selectOption('write');
+  await page.getByTestId('fs-add').click();
+  await expect(page.locator('[data-testid="fs-row"][data-path="notes/*"]')).toBeVisible();
+  await page.getByTestId('fs-new-path').fill('notes/private/');
+  await page.getByTestId('fs-new-level').selectOption('deny');
+  await page.getByTestId('fs-add').click();
+  const paths = page.getByTestId('fs-row');
+  await expect(paths.nth(0)).toHaveAttribute('data-path', 'notes/private/*');
+  await expect(paths.last()).toHaveAttribute('data-path', ''); // the default row comes last
+  const notes = page.locator('[data-testid="fs-row"][data-path="notes/*"]');
+  await expect(notes).toHaveAttribute('data-level', 'write');
+  await expect(page.locator('[data-testid="fs-row"][data-path="secrets/*"]')).toHaveAttribute('data-level', 'deny');
+  await notes.getByText('Read only').click();
+  await expect(notes).toHaveAttribute('data-level', 'read');
+  const fsRules = (await rules(page)).filter((r) => r.path_pattern?.startsWith('notes/')).map((r) => `${r.tool_pattern} ${r.action} ${r.path_pattern}`);
+  expect(fsRules).toEqual(['@fs_any deny notes/private/*', '@fs_read allow notes/*', '@fs_write require notes/*']);
+  // A refused path keeps everything as it was.
+  await page.getByTestId('fs-new-path').fill('../up/');
+  await page.getByTestId('fs-add').click();
+  await expect(page.getByTestId('fs-error')).toContainText('..');
+  expect((await rules(page)).filter((r) => r.path_pattern?.includes('up'))).toEqual([]);
+  await shots(page, 'security-files');
+  // The rule list shows the same rules.
+  await page.getByTestId('tab-rules').click();
+  await expect(page.locator('[data-testid="rule-row"]', { hasText: 'notes/private/*' })).toHaveAttribute('data-action', 'deny');
+});

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { AgentRegistry } from './agents/agent-registry';
 import { StackStore } from './agents/stack-store';
 import { configGroupSource } from './agents/tool-groups';
+import { BridgeError } from '../../shared/contract/define';
 import { createApprovalServices, type ApprovalServices } from './approval/index';
 import { createAppHandlers } from './bridge/app-handlers';
 import { createApprovalHandlers } from './bridge/approval-handlers';
@@ -27,6 +28,7 @@ import { callSecrets, createSealedArgs } from './secrets/sealed-args';
 import { BUILTIN_PLUGINS, PluginManager, PluginStore } from './plugins/index';
 import { ProcessRegistry } from './processes/process-registry';
 import { SessionManager } from './session/session-manager';
+import { AppSettingsStore } from './settings/app-settings';
 import { createPluginAndSecretTools } from './tools/config/index';
 import { GrantStore, ToolGroupRegistry } from './session/tool-groups';
 import { SessionStore } from './session/session-store';
@@ -131,6 +133,14 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     },
     callSecrets: callSecrets(createSealedArgs(cipher), (name) => tools.secretPathsOf(name)),
     requestRestart, log, onToolsOffered: (offered) => discovery.observe(offered, (name) => tools.categoryOf(name)),
+    newSessionContext: () => settings.newSessionContext(),
+  });
+  const settings = new AppSettingsStore(db, {
+    workingDirectory: (path) => sessions.checkWorkingDirectory(path),
+    group: (id) => {
+      if (!approval.rules.getGroup(id)) throw new BridgeError('not_found', `There is no permission group "${id}".`);
+    },
+    groupExists: (id) => approval.rules.getGroup(id) !== null,
   });
 
   const viewer = new ViewerService({
@@ -148,7 +158,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   });
 
   const handlers: BridgeHandlers = {
-    ...createAppHandlers(config, events),
+    ...createAppHandlers(config, events, settings),
     ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery, mcpTools: () => mcp.manager.allTools() }), db, sessions, categoryOf: (name) => tools.categoryOf(name), tools }),
     ...createMcpHandlers(mcp),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),

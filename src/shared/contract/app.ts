@@ -2,6 +2,16 @@
 import { z } from 'zod';
 import { defineCall, shortText } from './define';
 
+export const ThemeChoiceSchema = z.enum(['system', 'light', 'dark']);
+export const AppSettingsSchema = z.object({
+  /** Absolute; null = the workspace. New sessions start here. */
+  defaultWorkingDirectory: z.string().nullable(),
+  /** The permission group new sessions are judged by. */
+  newSessionGroup: z.string(),
+  theme: ThemeChoiceSchema,
+});
+export type AppSettingsDto = z.infer<typeof AppSettingsSchema>;
+
 export const appCalls = {
   'app:info': defineCall(
     z.object({}).strict(),
@@ -13,6 +23,18 @@ export const appCalls = {
     }),
   ),
   /** Answers with the same text and emits an `app` event `pong` carrying it: the bridge's own smoke test. */
+  'app:getSettings': defineCall(z.object({}).strict(), z.object({ settings: AppSettingsSchema })),
+  /** Validates every given field (an existing directory outside the data folder, an existing group), then writes all. */
+  'app:setSettings': defineCall(
+    z
+      .object({
+        defaultWorkingDirectory: shortText(4_000).min(1).nullable().optional(),
+        newSessionGroup: z.string().min(1).max(64).optional(),
+        theme: ThemeChoiceSchema.optional(),
+      })
+      .strict(),
+    z.object({ settings: AppSettingsSchema }),
+  ),
   'app:ping': defineCall(z.object({ text: shortText() }).strict(), z.object({ text: z.string(), at: z.number() })),
 } as const;
 

@@ -56,6 +56,8 @@ export interface SessionDeps {
   callSecrets?: CallSecrets;
   /** Keeps write calls' before/after images (docs/viewer.md "Diff and revert"). */
   fileImages?: FileImagesPort;
+  /** What a new session starts with (the settings' default working directory and permission group). */
+  newSessionContext?: () => Partial<RunContext>;
 }
 
 interface ActiveTurn {
@@ -88,7 +90,8 @@ export class SessionManager {
   }
 
   createSession(title = ''): number {
-    return this.store.createSession(title);
+    const defaults = this.deps.newSessionContext?.() ?? null;
+    return this.store.createSession(title, defaults && Object.keys(defaults).length ? defaults : null);
   }
 
   private session(sessionId: number) {
@@ -136,7 +139,14 @@ export class SessionManager {
   }
 
   setWorkingDirectory(sessionId: number, path: string): string {
-    const absolute = resolvePath(path, this.workingDir(sessionId));
+    const absolute = this.checkWorkingDirectory(path, this.workingDir(sessionId));
+    this.store.setRunContext(sessionId, { ...this.runContext(sessionId), working_directory: absolute });
+    return absolute;
+  }
+
+  /** The absolute form of a usable working directory, or a BridgeError saying why it is not one. */
+  checkWorkingDirectory(path: string, base: string = this.deps.workspaceDir): string {
+    const absolute = resolvePath(path, base);
     if (!existsSync(absolute) || !statSync(absolute).isDirectory()) throw new BridgeError('bad_request', `Not a directory: ${absolute}`);
     // The app's own data (database, settings, rules) is never a workspace; only its default workspace/ folder is.
     const real = canonicalizeForPolicy(absolute, absolute);
@@ -144,7 +154,6 @@ export class SessionManager {
     if (pathUnder(real, data) && !pathUnder(real, canonicalizeForPolicy(this.deps.workspaceDir, this.deps.workspaceDir))) {
       throw new BridgeError('bad_request', "The app's data folder cannot be a working directory.");
     }
-    this.store.setRunContext(sessionId, { ...this.runContext(sessionId), working_directory: absolute });
     return absolute;
   }
 

@@ -14,6 +14,7 @@ import { SessionNotes } from './agents/SessionNotes';
 import { MessageList } from './MessageList';
 import { ModelPicker } from './ModelPicker';
 import { WorkingDirectory } from './WorkingDirectory';
+import { GroupPicker } from './security/GroupPicker';
 import type { ToolCardActions } from './ToolCardView';
 
 const actions: ToolCardActions = {
@@ -56,6 +57,7 @@ export function ChatView({ sessionId }: { sessionId: number }) {
       <div className="chat-bar">
         <ModelPicker sessionId={sessionId} current={session?.model ?? null} onChanged={() => void refreshSessions()} />
         <WorkingDirectory sessionId={sessionId} current={session?.working_directory ?? ''} onChanged={() => void refreshSessions()} />
+        <GroupPicker sessionId={sessionId} />
       </div>
       <Composer running={state.running} onSend={(text) => chat.send(text)} onStop={() => void chat.stop()} />
     </section>

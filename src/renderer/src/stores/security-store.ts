@@ -8,6 +8,7 @@ import { createStore } from 'zustand/vanilla';
 import type { CallResponse } from '../../../shared/contract/index';
 import type { ApprovalRuleDto, RuleField } from '../../../shared/contract/approval';
 import { skald } from '../bridge/skald';
+import { rulesForLevel, type FsLevel } from '../components/security/file-system-rows';
 import { draftFields, evaluationOrder, groupIdFor, moved, topPriority, type RuleDraft } from '../components/security/rule-logic';
 
 type Group = CallResponse<'approval:listGroups'>['groups'][number];
@@ -134,5 +135,27 @@ export async function reorderRules(groupId: string, ids: number[]): Promise<void
     securityStore.setState({ rules: evaluationOrder(rules), error: null });
   } catch (e) {
     fail(e);
+  }
+}
+
+/**
+ * Sets one File System row (docs/ui.md): its new rules are written first, then the row's old ones deleted, so a
+ * refusal (a bad path) leaves the row as it was. `unset` only deletes. Returns the core's message on refusal.
+ */
+export async function setFsLevel(row: { path: string | null; rules: readonly ApprovalRuleDto[] }, level: FsLevel | 'unset', path = row.path): Promise<string | null> {
+  const { groupId } = securityStore.getState();
+  const created: number[] = [];
+  try {
+    for (const r of level === 'unset' ? [] : rulesForLevel(path, level)) {
+      created.push((await skald.approval.createRule({ group_id: groupId, ...r, note: 'File System panel' })).rule.id);
+    }
+    for (const old of row.rules) await skald.approval.deleteRule({ id: old.id });
+    return null;
+  } catch (e) {
+    for (const id of created) await skald.approval.deleteRule({ id }).catch(() => {});
+    return (e as Error).message;
+  } finally {
+    await loadRules(groupId).catch(fail);
+    void loadGroups().catch(fail);
   }
 }

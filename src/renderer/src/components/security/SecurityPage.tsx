@@ -6,27 +6,53 @@
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { loadSecurity, securityStore } from '../../stores/security-store';
+import type { DecisionLogEntry } from '../../../../shared/contract/approval';
+import { skald } from '../../bridge/skald';
+import { BypassList } from './BypassList';
+import { CallTester, type TesterSeed } from './CallTester';
+import { DecisionLog } from './DecisionLog';
+import { FileSystemPanel } from './FileSystemPanel';
 import { GroupList } from './GroupList';
 import { LockedRows } from './LockedRows';
 import { RuleTable } from './RuleTable';
-import type { RuleDraft } from './rule-logic';
+import { ruleFromDecision, type RuleDraft } from './rule-logic';
 import './security.css';
 
-const TABS = [{ id: 'rules', label: 'Rules' }] as const;
+const TABS = [
+  { id: 'rules', label: 'Rules' },
+  { id: 'files', label: 'File system' },
+  { id: 'test', label: 'What would happen if…' },
+  { id: 'bypasses', label: 'Bypasses' },
+  { id: 'log', label: 'Decision log' },
+] as const;
 type Tab = (typeof TABS)[number]['id'];
 
 export function SecurityPage() {
   const state = useStore(securityStore);
   const [tab, setTab] = useState<Tab>('rules');
   const [prefill, setPrefill] = useState<RuleDraft | null>(null);
-  useEffect(() => void loadSecurity(), []);
+  const [seed, setSeed] = useState<TesterSeed | null>(null);
+  const [workspaceDir, setWorkspaceDir] = useState('');
+  useEffect(() => {
+    void loadSecurity();
+    skald.app.info({}).then((i) => setWorkspaceDir(i.workspaceDir), () => {});
+  }, []);
   const group = state.groups.find((g) => g.id === state.groupId);
   const toolNames = [...state.tools.built_in, ...state.tools.mcp, ...state.tools.dynamic].map((t) => t.name);
-  const makeRule = (draft: RuleDraft) => {
-    setPrefill(draft);
+  const makeRule = (entry: DecisionLogEntry) => {
+    setPrefill(ruleFromDecision(entry, workspaceDir));
     setTab('rules');
   };
-  void makeRule;
+  const testCall = (entry: DecisionLogEntry) => {
+    let args: Record<string, unknown> = {};
+    try {
+      if (entry.arguments && !entry.arguments_cut) args = JSON.parse(entry.arguments) as Record<string, unknown>;
+    } catch {
+      // a row whose arguments are not JSON: start from empty arguments
+    }
+    setSeed({ toolName: entry.tool_name ?? '', args, sessionId: entry.session_id });
+    setTab('test');
+  };
 
   return (
     <div className="security-page" data-testid="security-page">
@@ -53,6 +79,10 @@ export function SecurityPage() {
               <LockedRows guards={state.guards} />
             </>
           )}
+          {tab === 'files' && <FileSystemPanel />}
+          {tab === 'test' && <CallTester key={JSON.stringify(seed)} toolNames={toolNames} seed={seed} />}
+          {tab === 'bypasses' && <BypassList />}
+          {tab === 'log' && <DecisionLog onMakeRule={makeRule} onTest={testCall} />}
         </div>
       </div>
     </div>

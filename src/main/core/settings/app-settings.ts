@@ -1,0 +1,74 @@
+/**
+ * App-wide settings a person chooses in Settings (docs/ui.md): the default working directory and permission group
+ * of new sessions, and the theme. Kept in the `settings` table (one row per key, JSON), behind this one writer.
+ * Every write validates first (the caller passes the checks that need other services) and writes all keys of one
+ * call in one transaction, or none.
+ * Limits: a default group deleted later is not rewritten here; `newSessionContext` skips a group that is gone.
+ */
+import type { Db } from '../db/database';
+
+export type ThemeChoice = 'system' | 'light' | 'dark';
+
+export interface AppSettings {
+  /** Absolute; null = the workspace. */
+  defaultWorkingDirectory: string | null;
+  newSessionGroup: string;
+  theme: ThemeChoice;
+}
+
+const DEFAULTS: AppSettings = { defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system' };
+const KEYS = { defaultWorkingDirectory: 'app.default_working_directory', newSessionGroup: 'app.new_session_group', theme: 'app.theme' } as const;
+
+export interface SettingsChecks {
+  /** The absolute directory, or throws a BridgeError saying why it cannot be a working directory. */
+  workingDirectory(path: string): string;
+  /** Throws a BridgeError when there is no such permission group. */
+  group(id: string): void;
+  groupExists(id: string): boolean;
+}
+
+export class AppSettingsStore {
+  constructor(
+    private readonly db: Db,
+    private readonly checks: SettingsChecks,
+  ) {}
+
+  get(): AppSettings {
+    const rows = this.db.prepare(`SELECT key, value_json FROM settings WHERE key IN (?, ?, ?)`).all(...Object.values(KEYS)) as { key: string; value_json: string }[];
+    const out: AppSettings = { ...DEFAULTS };
+    for (const row of rows) {
+      const name = (Object.keys(KEYS) as (keyof AppSettings)[]).find((k) => KEYS[k] === row.key)!;
+      try {
+        (out as unknown as Record<string, unknown>)[name] = JSON.parse(row.value_json);
+      } catch {
+        // a hand-edited row that is not JSON: the default stands
+      }
+    }
+    return out;
+  }
+
+  /** Validates every given field, then writes them together. Returns the settings as stored. */
+  set(patch: Partial<AppSettings>): AppSettings {
+    const next: Partial<AppSettings> = { ...patch };
+    if (patch.defaultWorkingDirectory !== undefined && patch.defaultWorkingDirectory !== null) {
+      next.defaultWorkingDirectory = this.checks.workingDirectory(patch.defaultWorkingDirectory);
+    }
+    if (patch.newSessionGroup !== undefined) this.checks.group(patch.newSessionGroup);
+    const upsert = this.db.prepare(
+      'INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at',
+    );
+    this.db.transaction(() => {
+      for (const [name, value] of Object.entries(next) as [keyof AppSettings, unknown][]) upsert.run(KEYS[name], JSON.stringify(value), Date.now());
+    })();
+    return this.get();
+  }
+
+  /** What a new session starts with: the default working directory and group, when set and still valid. */
+  newSessionContext(): { working_directory?: string; security_group?: string } {
+    const s = this.get();
+    const out: { working_directory?: string; security_group?: string } = {};
+    if (s.defaultWorkingDirectory) out.working_directory = s.defaultWorkingDirectory;
+    if (s.newSessionGroup !== 'default' && this.checks.groupExists(s.newSessionGroup)) out.security_group = s.newSessionGroup;
+    return out;
+  }
+}
