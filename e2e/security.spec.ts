@@ -145,6 +145,22 @@ test('groups: create, duplicate, rename, delete; Default cannot be deleted', asy
   expect((await rules(page, 'client-work-copy')).map((r) => r.path_pattern)).toEqual(['src/*']);
   await page.getByTestId('delete-group').click();
   await expect(page.locator('[data-testid="group-item"][data-group="client-work-copy"]')).toHaveCount(0);
+  // New sessions start with the chosen group; the chat bar shows and switches a session's group.
+  await page.locator('[data-testid="group-item"][data-group="client-work"]').click();
+  await page.getByTestId('use-for-new').click();
+  await expect(page.locator('[data-testid="group-item"][data-group="client-work"]')).toContainText('new sessions');
+  await page.getByTestId('nav-chat').click();
+  await page.getByTestId('new-session').click();
+  await expect(page.getByTestId('group-picker')).toHaveValue('client-work');
+  await page.getByTestId('group-picker').selectOption('default');
+  await expect(page.getByTestId('group-picker')).toHaveValue('default');
+  const groupOf = await page.evaluate(async () => {
+    const s = window.skald!;
+    const { sessions } = await s.chat.listSessions({});
+    return Promise.all(sessions.map((x) => s.approval.sessionGroup({ sessionId: x.id }).then((g) => g.groupId)));
+  });
+  expect(groupOf.sort()).toEqual(['default', 'default']);
+  await page.getByTestId('open-security').click();
   await page.locator('[data-testid="group-item"][data-group="client-work"]').click();
   await shots(page, 'security-group');
 });

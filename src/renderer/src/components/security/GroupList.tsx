@@ -2,7 +2,8 @@
  * The permission groups (docs/ui.md): pick one to see its rules; create, rename, duplicate and delete (never
  * Default, which every other group falls back to). Names are what a person types; ids are derived from them.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { skald } from '../../bridge/skald';
 import { useStore } from 'zustand';
 import { createGroup, deleteGroup, duplicateGroup, renameGroup, securityStore, selectGroup } from '../../stores/security-store';
 
@@ -13,6 +14,10 @@ export function GroupList() {
   const groupId = useStore(securityStore, (s) => s.groupId);
   const [mode, setMode] = useState<Mode>(null);
   const [name, setName] = useState('');
+  const [newSessionGroup, setNewSessionGroup] = useState('default');
+  useEffect(() => void skald.app.getSettings({}).then((r) => setNewSessionGroup(r.settings.newSessionGroup), () => {}), [groups]);
+  const useForNew = (id: string) =>
+    skald.app.setSettings({ newSessionGroup: id }).then((r) => setNewSessionGroup(r.settings.newSessionGroup), (e: Error) => securityStore.setState({ error: e.message }));
   const current = groups.find((g) => g.id === groupId);
   const open = (m: Mode, initial = '') => {
     setMode(m);
@@ -35,6 +40,7 @@ export function GroupList() {
           <li key={g.id}>
             <button className={`group-item ${g.id === groupId ? 'is-active' : ''}`} aria-current={g.id === groupId ? 'true' : undefined} data-testid="group-item" data-group={g.id} onClick={() => void selectGroup(g.id)}>
               <span className="group-name">{g.name}</span>
+              {g.id === newSessionGroup && <span className="tag" title="New sessions start with this group">new sessions</span>}
               <span className="muted small">{g.rule_count}</span>
             </button>
           </li>
@@ -54,6 +60,7 @@ export function GroupList() {
       )}
       {current && !mode && (
         <div className="group-actions">
+          {current.id !== newSessionGroup && <button data-testid="use-for-new" title="New sessions start with this group" onClick={() => void useForNew(current.id)}>Use for new sessions</button>}
           <button disabled={current.is_default} title={current.is_default ? 'Default keeps its name' : undefined} onClick={() => open({ kind: 'rename', id: current.id }, current.name)}>Rename</button>
           <button data-testid="duplicate-group" onClick={() => open({ kind: 'duplicate', id: current.id }, `${current.name} copy`)}>Duplicate</button>
           <button className="danger" data-testid="delete-group" disabled={current.is_default} title={current.is_default ? 'Every group falls back to Default; it cannot be deleted' : undefined} onClick={() => void deleteGroup(current.id)}>Delete</button>
