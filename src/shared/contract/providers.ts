@@ -87,6 +87,15 @@ export const ModelViewSchema = z.object({
 });
 export type ModelView = z.infer<typeof ModelViewSchema>;
 
+/** One real request to the provider (`GET <baseUrl>/models`): reachable, key accepted, and the models it lists. */
+export const ProbeResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), models: z.array(z.string()), latencyMs: z.number() }),
+  z.object({ ok: z.literal(false), status: z.number().nullable(), message: z.string(), latencyMs: z.number() }),
+]);
+export type ProbeResult = z.infer<typeof ProbeResultSchema>;
+export const LocalProviderSchema = z.object({ kind: z.enum(['ollama', 'lm_studio']), name: z.string(), baseUrl: z.string(), models: z.array(z.string()) });
+export type LocalProvider = z.infer<typeof LocalProviderSchema>;
+
 const empty = z.object({}).strict();
 const byId = z.object({ id }).strict();
 const ok = z.object({ ok: z.literal(true) });
@@ -98,6 +107,12 @@ export const providerCalls = {
   /** Deletes its models and its stored key too. */
   'providers:delete': defineCall(byId, ok),
   'providers:setKey': defineCall(ProviderSetKeySchema, z.object({ provider: ProviderViewSchema })),
+  /** Tests a saved provider with its stored key. */
+  'providers:test': defineCall(byId, ProbeResultSchema),
+  /** Tests a provider before it is saved (first run, the add form); the key is used for this request only. */
+  'providers:probe': defineCall(z.object({ kind: ProviderKindSchema, baseUrl: baseUrl.optional(), apiKey: apiKey.optional() }).strict(), ProbeResultSchema),
+  /** Ollama and LM Studio on this computer's default ports, when they answer. */
+  'providers:discoverLocal': defineCall(empty, z.object({ found: z.array(LocalProviderSchema) })),
   'models:list': defineCall(empty, z.object({ models: z.array(ModelViewSchema) })),
   'models:create': defineCall(ModelCreateSchema, z.object({ model: ModelViewSchema })),
   'models:update': defineCall(ModelUpdateSchema, z.object({ model: ModelViewSchema })),

@@ -3,7 +3,10 @@
  * go in (`providers:create`, `providers:setKey`); every answer carries `hasKey`, never the key. Model views add the
  * in-memory health of the LLM client.
  */
-import type { ModelView } from '../../../shared/contract/providers';
+import { BridgeError } from '../../../shared/contract/define';
+import { DEFAULT_BASE_URLS, type ModelView } from '../../../shared/contract/providers';
+import type { FetchFunction } from '../llm/provider-factory';
+import { discoverLocalProviders, probeProvider } from '../llm/provider-probe';
 import type { ModelHealth } from '../llm/model-health';
 import type { ModelRecord, ProviderRepository } from '../llm/provider-repository';
 import type { BridgeHandlers } from './handlers';
@@ -14,6 +17,9 @@ type ProviderChannels =
   | 'providers:update'
   | 'providers:delete'
   | 'providers:setKey'
+  | 'providers:test'
+  | 'providers:probe'
+  | 'providers:discoverLocal'
   | 'models:list'
   | 'models:create'
   | 'models:update'
@@ -23,9 +29,13 @@ type ProviderChannels =
 export interface ProviderHandlerDeps {
   providers: ProviderRepository;
   health: ModelHealth;
+  /** Tests only: where "test connection" and discovery send their requests. */
+  fetch?: FetchFunction;
+  /** Tests only: other addresses for the local servers than their default ports. */
+  localBaseUrls?: Partial<Record<'ollama' | 'lm_studio', string>>;
 }
 
-export function createProviderHandlers({ providers, health }: ProviderHandlerDeps): Pick<BridgeHandlers, ProviderChannels> {
+export function createProviderHandlers({ providers, health, fetch, localBaseUrls }: ProviderHandlerDeps): Pick<BridgeHandlers, ProviderChannels> {
   const view = (m: ModelRecord): ModelView => ({
     id: m.id,
     providerId: m.providerId,
@@ -48,6 +58,16 @@ export function createProviderHandlers({ providers, health }: ProviderHandlerDep
       return { ok: true as const };
     },
     'providers:setKey': (request) => ({ provider: providers.setProviderKey(request) }),
+    'providers:test': ({ id }) => {
+      const p = providers.getProvider(id);
+      return probeProvider({ kind: p.kind, baseUrl: p.baseUrl, apiKey: providers.apiKey(id) }, { fetch });
+    },
+    'providers:probe': ({ kind, baseUrl, apiKey }) => {
+      const url = baseUrl ?? DEFAULT_BASE_URLS[kind];
+      if (!url) throw new BridgeError('invalid_input', 'This kind of provider needs a base URL.');
+      return probeProvider({ kind, baseUrl: url, apiKey: apiKey ?? null }, { fetch });
+    },
+    'providers:discoverLocal': async () => ({ found: await discoverLocalProviders({ fetch, baseUrls: localBaseUrls }) }),
     'models:list': () => ({ models: providers.listModels().map(view) }),
     'models:create': (request) => ({ model: view(providers.createModel(request)) }),
     'models:update': (request) => ({ model: view(providers.updateModel(request)) }),
