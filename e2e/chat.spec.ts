@@ -18,19 +18,23 @@ async function startLlm(script: unknown[]): Promise<void> {
   llmUrl = llm.url;
 }
 
-/** As a person would: Settings → add a provider with its key → add a model. */
+/** As a person would: Settings → add a provider with its key (tested first) → add a model. */
 async function configureModelInSettings(page: Page): Promise<void> {
   await page.getByTestId('open-settings').click();
   const settings = page.getByTestId('settings');
-  await settings.locator('select').first().selectOption('openai_compatible');
-  await settings.getByPlaceholder('Name', { exact: true }).fill('scripted');
-  await settings.getByPlaceholder('Base URL (optional)').fill(`${llmUrl}/v1`);
-  await settings.getByPlaceholder('API key').fill('test-key');
-  await settings.getByRole('button', { name: 'Add provider' }).click();
-  await expect(settings).toContainText('key set');
-  await settings.getByPlaceholder('Model id (e.g. gpt-4.1)').fill('scripted-1');
-  await settings.getByRole('button', { name: 'Add model' }).click();
-  await expect(settings).toContainText('scripted-1');
+  await settings.getByTestId('add-provider').click();
+  const form = settings.getByTestId('provider-form');
+  await form.getByTestId('kind-openai_compatible').check({ force: true });
+  await form.getByTestId('provider-name').fill('scripted');
+  await form.getByTestId('provider-url').fill(`${llmUrl}/v1`);
+  await form.getByTestId('provider-key').fill('test-key');
+  await form.getByTestId('provider-probe').click();
+  await expect(form.getByTestId('probe-result')).toHaveAttribute('data-ok', 'true');
+  await form.getByTestId('provider-save').click();
+  await expect(settings.getByTestId('key-state')).toHaveText('Key set');
+  await settings.getByTestId('model-id').fill('scripted-1');
+  await settings.getByTestId('add-model').click();
+  await expect(settings.getByTestId('model-row')).toContainText('scripted-1');
   await page.screenshot({ path: screenshotPath('02a-settings') });
   await settings.getByRole('button', { name: 'Close' }).click();
 }

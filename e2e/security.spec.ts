@@ -132,6 +132,7 @@ test('a refused rule edit shows the core\'s message at the field and writes noth
 
 test('groups: create, duplicate, rename, delete; Default cannot be deleted', async ({ page }) => {
   await page.goto(app.url);
+  await configureModel(page, 'http://127.0.0.1:9'); // the chat (not the first-run guide) is needed; no call is made
   await openSecurity(page);
   await expect(page.getByTestId('delete-group')).toBeDisabled();
   await page.getByTestId('new-group').click();

@@ -8,7 +8,8 @@
  *   // point a provider at llm.baseUrl (…/v1) — both APIs live under it
  *   llm.requests[0].body.messages; await llm.close();
  *
- * `GET …/models` lists one model, `scripted-1` (OpenAI's and Anthropic's list shape).
+ * `GET …/v1/models` lists one model, `scripted-1` (OpenAI's and Anthropic's list shape); those requests are
+ * recorded apart, at `GET /__model_requests`.
  * Control endpoints for a standalone process (cli.ts): `POST /__script` (body: turns array or {turns, defaultTurn}),
  * `GET /__requests`, `POST /__reset`. Limits: streaming only (a `stream: false` request gets a 400); no auth check
  * (the received headers are recorded instead); bodies over 16 MB are refused.
@@ -89,6 +90,8 @@ export async function startScriptedLlm(options: StartOptions = {}): Promise<Scri
   queue.push(options.turns ?? []);
   queue.defaultTurn = options.defaultTurn ?? null;
   const requests: RecordedRequest[] = [];
+  /** Model-list requests (GET …/v1/models), kept apart so `requests` stays the chat requests only. */
+  const modelRequests: { path: string; headers: Record<string, string> }[] = [];
   const sockets = new Set<Socket>();
   const writers = new Set<SseWriter>();
   let counter = 0;
@@ -125,7 +128,11 @@ export async function startScriptedLlm(options: StartOptions = {}): Promise<Scri
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && path === '/__requests') return sendJson(res, 200, requests);
     // The model list both APIs serve: what Settings' "test connection" asks for.
-    if (req.method === 'GET' && path.endsWith('/models')) return sendJson(res, 200, { object: 'list', data: [{ id: 'scripted-1', object: 'model', owned_by: 'scripted-llm' }] });
+    if (req.method === 'GET' && path === '/__model_requests') return sendJson(res, 200, modelRequests);
+    if (req.method === 'GET' && path.endsWith('/v1/models')) {
+      modelRequests.push({ path, headers: flatHeaders(req) });
+      return sendJson(res, 200, { object: 'list', data: [{ id: 'scripted-1', object: 'model', owned_by: 'scripted-llm' }] });
+    }
     if (req.method !== 'POST') return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}` } });
     const raw = await readBody(req);
     let body: unknown;

@@ -9,10 +9,11 @@ import { skald } from './bridge/skald';
 import { ChatView } from './components/ChatView';
 import { SessionList } from './components/SessionList';
 import { SessionSwitcher } from './components/SessionSwitcher';
+import { FirstRunGuide } from './components/FirstRunGuide';
 import { InboxPanel } from './components/InboxPanel';
-import { SettingsPanel } from './components/SettingsPanel';
 import { ViewerPanel } from './components/ViewerPanel';
 import { SecurityPage } from './components/security/SecurityPage';
+import { SettingsPage } from './components/settings/SettingsPage';
 import { SessionDirectory } from './components/WorkingDirectory';
 import { chat } from './stores/chat-store';
 import { createSession, modelsChanged, openCreatedSession, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
@@ -22,7 +23,7 @@ import { showInViewer, viewerFileChanged, viewerPathChanged } from './stores/vie
 import './theme.css';
 
 type Info = Awaited<ReturnType<typeof skald.app.info>>;
-type View = 'chat' | 'security';
+type View = 'chat' | 'security' | 'settings';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform);
 
@@ -31,15 +32,19 @@ export function App() {
   const [error, setError] = useState<string | null>(null);
   const activeId = useStore(sessionsStore, (s) => s.activeId);
   const [view, setView] = useState<View>('chat');
-  const [settingsOpen, setSettingsOpen] = useState(false);
   const [inboxOpen, setInboxOpen] = useState(false);
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [waiting, setWaiting] = useState(0);
+  /** No provider yet: the first-run guide stands in for the chat (docs/ui.md). */
+  const [firstRun, setFirstRun] = useState(false);
+  const [guideEngaged, setGuideEngaged] = useState(false);
 
   useEffect(() => startTheme(), []);
+  const checkFirstRun = () => skald.models.list({}).then((m) => setFirstRun(m.models.length === 0), () => {});
 
   useEffect(() => {
     skald.app.info({}).then(setInfo, (e: Error) => setError(e.message));
+    void checkFirstRun();
     void refreshSessions().then((sessions) => {
       if (sessions[0]) selectSession(sessions[0].id);
       else void createSession();
@@ -68,6 +73,13 @@ export function App() {
     };
   }, []);
 
+  // A model set up elsewhere (another window, the bridge) ends the guide, unless the person is in the middle of it.
+  useEffect(() => {
+    if (!firstRun || guideEngaged) return;
+    const timer = setInterval(() => void checkFirstRun(), 1_500);
+    return () => clearInterval(timer);
+  }, [firstRun, guideEngaged]);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = isMac ? e.metaKey : e.ctrlKey;
@@ -77,7 +89,7 @@ export function App() {
         setSwitcherOpen(true);
       } else if (mod && e.key === ',') {
         e.preventDefault();
-        setSettingsOpen(true);
+        setView('settings');
       } else if (e.key === 'Escape' && !e.defaultPrevented && chat.store.getState().running && !switcherOpen) {
         e.preventDefault();
         void chat.stop();
@@ -107,25 +119,31 @@ export function App() {
         <button className="nav-tab" data-testid="open-inbox" onClick={() => setInboxOpen(true)} aria-label={waiting ? `Inbox, ${waiting} waiting` : 'Inbox'}>
           Inbox{waiting ? ` (${waiting})` : ''}
         </button>
-        <button className="nav-tab" data-testid="open-settings" onClick={() => setSettingsOpen(true)} title={`Settings (${mod}+,)`}>Settings</button>
+        <button className={`nav-tab ${view === 'settings' ? 'is-active' : ''}`} aria-current={view === 'settings' ? 'page' : undefined} data-testid="open-settings" onClick={() => setView('settings')} title={`Settings (${mod}+,)`}>Settings</button>
       </header>
       {inboxOpen && <InboxPanel onClose={() => setInboxOpen(false)} />}
-      {settingsOpen && (
-        <SettingsPanel
-          onClose={() => {
-            setSettingsOpen(false);
-            modelsChanged();
-          }}
-        />
-      )}
       {switcherOpen && <SessionSwitcher onClose={() => setSwitcherOpen(false)} />}
       <main className="app-main">
         {view === 'security' ? (
           <SecurityPage />
+        ) : view === 'settings' ? (
+          <SettingsPage
+            onClose={() => {
+              setView('chat');
+              modelsChanged();
+              void checkFirstRun();
+            }}
+          />
         ) : (
           <>
             <SessionList />
-            {activeId !== null ? <ChatView sessionId={activeId} /> : <section className="chat" />}
+            {firstRun ? (
+              <FirstRunGuide onEngaged={() => setGuideEngaged(true)} onDone={() => (setFirstRun(false), setGuideEngaged(false))} />
+            ) : activeId !== null ? (
+              <ChatView sessionId={activeId} />
+            ) : (
+              <section className="chat" />
+            )}
             <ViewerPanel />
           </>
         )}

@@ -1,0 +1,170 @@
+/**
+ * Settings and the first run as a person meets them, against the real core and the scripted LLM (an
+ * OpenAI-compatible server): the guide reaches a working chat in four steps; providers are tested with a real
+ * request, keys are never shown; models reorder; the default folder is checked by the core; the theme follows the
+ * choice; the keyboard works (Ctrl+, Ctrl+K, Enter, Shift+Enter, Esc). Screens in light and dark.
+ */
+import { expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+import { shots } from './screens';
+import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
+
+let app: WebApp;
+let llm: LlmProcess | undefined;
+test.beforeEach(async () => {
+  app = await startWebApp();
+});
+test.afterEach(async () => {
+  llm?.stop();
+  llm = undefined;
+  await stopWebApp(app);
+});
+
+test('the first-run guide reaches a working chat', async ({ page }) => {
+  llm = await startLlmProcess(app.dataDir, [{ text: 'Hello! This folder is empty so far.' }]);
+  await page.goto(app.url);
+  const guide = page.getByTestId('first-run');
+  await expect(guide).toBeVisible();
+  await expect(page.getByTestId('composer')).toHaveCount(0);
+  await shots(page, 'first-run-1-provider');
+  // 1. Provider: an OpenAI-compatible server at the scripted LLM's address.
+  await guide.getByTestId('fr-kind-openai_compatible').check({ force: true });
+  await guide.getByTestId('fr-url').fill(`${llm.url}/v1`);
+  await guide.getByTestId('fr-next').click();
+  // 2. Key, tested with one real request before anything is saved.
+  await guide.getByTestId('fr-key').fill('sk-first-run-SECRET');
+  await guide.getByTestId('fr-test').click();
+  await expect(guide.getByTestId('probe-result')).toHaveAttribute('data-ok', 'true');
+  await expect(guide.getByTestId('probe-result')).toContainText('1 model');
+  await shots(page, 'first-run-2-key');
+  await guide.getByTestId('fr-next').click();
+  // 3. Model: offered from what the server listed.
+  await expect(guide.getByTestId('fr-model-choice')).toBeChecked();
+  await expect(guide.getByTestId('fr-model')).toHaveValue('scripted-1');
+  await shots(page, 'first-run-3-model');
+  await guide.getByTestId('fr-next').click();
+  // 4. Folder, then a suggested first message.
+  await expect(guide.getByTestId('fr-folder')).toHaveValue(app.workspaceDir);
+  await guide.getByTestId('fr-finish').click();
+  await expect(guide.getByTestId('fr-suggestion').first()).toBeVisible();
+  await shots(page, 'first-run-4-done');
+  expect(await page.content()).not.toContain('sk-first-run-SECRET');
+  await guide.getByTestId('fr-suggestion').first().click();
+  await expect(page.getByTestId('msg-user')).toContainText('What is in this folder?');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('This folder is empty so far.');
+  const requests = (await (await fetch(`${llm.url}/__requests`)).json()) as { path: string; headers: Record<string, string> }[];
+  expect(requests.at(-1)!.headers.authorization).toBe('Bearer sk-first-run-SECRET');
+  await shots(page, 'first-run-chat');
+});
+
+test('providers: test connection says what is wrong, keys are set and replaced but never shown; models reorder', async ({ page }) => {
+  llm = await startLlmProcess(app.dataDir, []);
+  await page.goto(app.url);
+  await expect(page.getByTestId('first-run')).toBeVisible();
+  await page.keyboard.press('Control+,');
+  const settings = page.getByTestId('settings');
+  await expect(settings).toBeVisible();
+  await settings.getByTestId('add-provider').click();
+  const form = settings.getByTestId('provider-form');
+  await expect(form.getByTestId('kind-anthropic')).toBeChecked(); // nothing local found on this machine
+  await expect(form.getByTestId('provider-url')).toHaveCount(0); // a cloud kind: its address is fixed
+  await form.getByTestId('kind-openai_compatible').check({ force: true });
+  await form.getByTestId('provider-name').fill('Gateway');
+  await form.getByTestId('provider-url').fill(`${llm.url}/wrong`);
+  await form.getByTestId('provider-probe').click();
+  await expect(form.getByTestId('probe-result')).toHaveAttribute('data-ok', 'false');
+  await expect(form.getByTestId('probe-result')).toContainText('usually ends in /v1');
+  await form.getByTestId('provider-url').fill(`${llm.url}/v1`);
+  await form.getByTestId('provider-key').fill('sk-one-SECRET');
+  await form.getByTestId('provider-save').click();
+  const row = settings.locator('[data-testid="provider-row"][data-provider="Gateway"]');
+  await expect(row.getByTestId('key-state')).toHaveText('Key set');
+  await expect(row.getByTestId('probe-result')).toHaveAttribute('data-ok', 'true'); // tested once saved
+  await row.getByTestId('set-key').click();
+  await row.getByTestId('replace-key').fill('sk-two-SECRET');
+  await row.getByTestId('save-key').click();
+  await row.getByTestId('test-provider').click();
+  await expect(row.getByTestId('probe-result')).toHaveAttribute('data-ok', 'true');
+  const listed = (await (await fetch(`${llm.url}/__model_requests`)).json()) as { headers: Record<string, string> }[];
+  expect(listed.at(-1)!.headers.authorization).toBe('Bearer sk-two-SECRET');
+  const html = await page.content();
+  expect(html).not.toContain('sk-one-SECRET');
+  expect(html).not.toContain('sk-two-SECRET');
+
+  for (const id of ['scripted-1', 'scripted-2']) {
+    await settings.getByTestId('model-id').fill(id);
+    await settings.getByTestId('add-model').click();
+    await expect(settings.locator(`[data-testid="model-row"][data-model="${id}"]`)).toBeVisible();
+  }
+  await settings.getByRole('button', { name: 'Move scripted-2 up' }).click();
+  await expect(settings.getByTestId('model-row').first()).toHaveAttribute('data-model', 'scripted-2');
+  expect(await page.evaluate(() => window.skald!.models.list({}).then((r) => r.models.map((m) => m.modelId)))).toEqual(['scripted-2', 'scripted-1']);
+  await expect(settings.getByTestId('model-health').first()).toHaveText('Healthy');
+  await shots(page, 'settings-providers', { fullPage: true });
+  await settings.getByRole('button', { name: 'Delete model scripted-1' }).click();
+  await expect(settings.getByTestId('model-row')).toHaveCount(1);
+});
+
+test('general: the default folder is checked by the core; the theme follows the choice; the data folder is shown', async ({ page }) => {
+  await page.goto(app.url);
+  await page.getByTestId('open-settings').click();
+  const settings = page.getByTestId('settings');
+  await expect(settings.getByTestId('data-dir')).toHaveText(app.dataDir);
+  await settings.getByTestId('default-workdir').fill(`${app.dataDir}/nope`);
+  await settings.getByTestId('save-workdir').click();
+  await expect(settings.getByTestId('workdir-error')).toContainText('Not a directory');
+  await settings.getByTestId('default-workdir').fill(app.dataDir);
+  await settings.getByTestId('save-workdir').click();
+  await expect(settings.getByTestId('workdir-error')).toContainText('data folder');
+  expect(await page.evaluate(() => window.skald!.app.getSettings({}).then((r) => r.settings.defaultWorkingDirectory))).toBeNull();
+  await settings.getByTestId('default-workdir').fill(app.workspaceDir);
+  await settings.getByTestId('save-workdir').click();
+  await expect(settings.getByRole('status')).toHaveText('Saved');
+
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await settings.getByText('Dark', { exact: true }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.emulateMedia({ colorScheme: 'light' }); // a fixed choice ignores the system
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.getByTestId('open-settings').click();
+  await settings.getByText('System', { exact: true }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await shots(page, 'settings-general');
+  await page.keyboard.press('Escape');
+  await expect(settings).toHaveCount(0);
+});
+
+test('keyboard: Enter sends, Shift+Enter is a new line, Esc stops, Ctrl+K switches session', async ({ page }) => {
+  llm = await startLlmProcess(app.dataDir, [{ text: 'first reply' }, { text: 'a long answer '.repeat(400), chunkDelayMs: 40 }]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  const composer = page.getByTestId('composer');
+  await composer.fill('line one');
+  await composer.press('Shift+Enter');
+  await composer.pressSequentially('line two');
+  await expect(composer).toHaveValue('line one\nline two');
+  await composer.press('Enter');
+  await expect(page.getByTestId('msg-user')).toContainText('line two');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('first reply');
+
+  await composer.fill('go on and on');
+  await composer.press('Enter');
+  await expect(page.getByTestId('stop')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('stop')).toHaveCount(0);
+
+  await page.getByTestId('new-session').click();
+  await expect(page.getByTestId('session-item')).toHaveCount(2);
+  await page.keyboard.press('Control+k');
+  const switcher = page.getByTestId('session-switcher');
+  await expect(switcher).toBeVisible();
+  await switcher.getByRole('combobox').fill('line');
+  await shots(page, 'session-switcher');
+  await page.keyboard.press('Enter');
+  await expect(switcher).toHaveCount(0);
+  await expect(page.locator('.session-item.active')).toContainText('line one');
+});

@@ -1,0 +1,68 @@
+/**
+ * Settings → General (docs/ui.md): where new sessions start (the core checks the folder), the theme (system,
+ * light, dark; system follows the OS live), and where the data folder and workspace are.
+ */
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import type { ThemeChoice } from '../../stores/theme';
+import { setAppSettings, settingsStore } from '../../stores/settings-store';
+
+const THEMES: { value: ThemeChoice; label: string }[] = [
+  { value: 'system', label: 'System' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+];
+
+export function GeneralSettings() {
+  const { app, dataDir, workspaceDir } = useStore(settingsStore);
+  const [dir, setDir] = useState(app?.defaultWorkingDirectory ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setDir(app?.defaultWorkingDirectory ?? ''), [app?.defaultWorkingDirectory]);
+  const saveDir = async () => {
+    const message = await setAppSettings({ defaultWorkingDirectory: dir.trim() ? dir.trim() : null });
+    setError(message);
+    setSaved(!message);
+  };
+  return (
+    <section className="settings-section" id="settings-general" aria-labelledby="general-title" data-testid="general-settings">
+      <header className="section-head"><h3 id="general-title">General</h3></header>
+      <div className="setting-row">
+        <div className="setting-text">
+          <strong>Default working directory</strong>
+          <span className="muted small">Where a new session starts; relative paths resolve here. Empty: the workspace ({workspaceDir}).</span>
+        </div>
+        <form className="setting-control" onSubmit={(e) => (e.preventDefault(), void saveDir())}>
+          <input data-testid="default-workdir" className="mono" aria-label="Default working directory" placeholder={workspaceDir} value={dir} onChange={(e) => (setDir(e.target.value), setSaved(false))} aria-invalid={error !== null} />
+          <button type="submit" data-testid="save-workdir" disabled={dir === (app?.defaultWorkingDirectory ?? '')}>Save</button>
+          {saved && <span className="ok-text small" role="status">Saved</span>}
+          {error && <div className="field-error" role="alert" data-testid="workdir-error">{error}</div>}
+        </form>
+      </div>
+      <div className="setting-row">
+        <div className="setting-text">
+          <strong>Theme</strong>
+          <span className="muted small">System follows your computer&apos;s light or dark mode.</span>
+        </div>
+        <div className="segmented setting-control" role="radiogroup" aria-label="Theme">
+          {THEMES.map((t) => (
+            <label key={t.value} className={`seg ${app?.theme === t.value ? 'is-on seg-unset' : ''}`}>
+              <input type="radio" name="theme" data-testid={`theme-${t.value}`} checked={app?.theme === t.value} onChange={() => void setAppSettings({ theme: t.value })} />
+              {t.label}
+            </label>
+          ))}
+        </div>
+      </div>
+      <div className="setting-row">
+        <div className="setting-text">
+          <strong>Data folder</strong>
+          <span className="muted small">Chats, rules, settings and encrypted keys live here. No tool may write into it.</span>
+        </div>
+        <div className="setting-control">
+          <code className="path-box" data-testid="data-dir">{dataDir}</code>
+          <button className="ghost" onClick={() => void navigator.clipboard?.writeText(dataDir)} aria-label="Copy the data folder's path">Copy</button>
+        </div>
+      </div>
+    </section>
+  );
+}

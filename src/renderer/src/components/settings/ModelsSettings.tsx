@@ -1,0 +1,112 @@
+/**
+ * Settings → Models (docs/ui.md): the fallback order (the first healthy one answers; the next is tried when it
+ * fails), each with its provider, health from the core and on/off; move up/down, edit, delete; add one, with the
+ * ids the provider's last "test connection" listed as suggestions.
+ */
+import { useState } from 'react';
+import { useStore } from 'zustand';
+import type { ModelView } from '../../../../shared/contract/providers';
+import { skald } from '../../bridge/skald';
+import { moveModel, settingsStore, settingsWrite, testProvider } from '../../stores/settings-store';
+import { KIND_INFO } from './provider-kinds';
+
+const HEALTH: Record<ModelView['health'], { label: string; className: string; title: string }> = {
+  ok: { label: 'Healthy', className: 'ok-text', title: 'No recent failures' },
+  degraded: { label: 'Failing', className: 'warn', title: 'Its last calls failed; it is tried after the healthy ones' },
+  down: { label: 'Down', className: 'error', title: 'Many calls in a row failed; it is tried last' },
+};
+
+export function ModelsSettings() {
+  const { models, providers, tests } = useStore(settingsStore);
+  const [providerId, setProviderId] = useState<number | ''>('');
+  const [modelId, setModelId] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const chosen = providerId === '' ? providers[0]?.id : providerId;
+  const listed = chosen !== undefined ? tests[chosen] : undefined;
+  const suggestions = listed && listed !== 'testing' && listed.ok ? listed.models : [];
+  const add = async () => {
+    if (chosen === undefined) return;
+    const message = await settingsWrite(() => skald.models.create({ providerId: chosen, modelId, ...(displayName.trim() ? { displayName } : {}) }));
+    setError(message);
+    if (!message) (setModelId(''), setDisplayName(''));
+  };
+  return (
+    <section className="settings-section" id="settings-models" aria-labelledby="models-title" data-testid="models-settings">
+      <header className="section-head">
+        <h3 id="models-title">Models</h3>
+        <span className="muted small">Tried in this order: the first healthy model answers; when it fails, the next one is tried. A session can also pick one.</span>
+      </header>
+      <ol className="card-list">
+        {models.map((m, i) => <ModelRow key={m.id} model={m} index={i} count={models.length} />)}
+        {models.length === 0 && <li className="muted empty">No model yet.</li>}
+      </ol>
+      {providers.length > 0 && (
+        <form className="add-model" onSubmit={(e) => (e.preventDefault(), void add())} aria-label="Add a model">
+          <label className="field">
+            <span className="field-label">Provider</span>
+            <select data-testid="model-provider" value={chosen ?? ''} onChange={(e) => setProviderId(Number(e.target.value))} onBlur={() => chosen !== undefined && !tests[chosen] && void testProvider(chosen)}>
+              {providers.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">Model id</span>
+            <input data-testid="model-id" className="mono" list="model-suggestions" placeholder={`e.g. ${KIND_INFO[providers.find((p) => p.id === chosen)?.kind ?? 'open_ai'].modelHint}`} value={modelId} onChange={(e) => setModelId(e.target.value)} onFocus={() => chosen !== undefined && !tests[chosen] && void testProvider(chosen)} />
+            <datalist id="model-suggestions">{suggestions.map((s) => <option key={s} value={s} />)}</datalist>
+          </label>
+          <label className="field">
+            <span className="field-label">Shown as (optional)</span>
+            <input data-testid="model-display" value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
+          </label>
+          <button type="submit" className="primary" data-testid="add-model" disabled={!modelId.trim()}>Add model</button>
+          {error && <div className="field-error" role="alert">{error}</div>}
+        </form>
+      )}
+    </section>
+  );
+}
+
+function ModelRow({ model: m, index, count }: { model: ModelView; index: number; count: number }) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState({ displayName: m.displayName, contextWindow: m.contextWindow?.toString() ?? '' });
+  const [error, setError] = useState<string | null>(null);
+  const health = HEALTH[m.health];
+  const run = async (work: () => Promise<unknown>) => {
+    const message = await settingsWrite(work);
+    setError(message);
+    if (!message) setEditing(false);
+  };
+  return (
+    <li className="card-row" data-testid="model-row" data-model={m.modelId}>
+      <span className="rule-pos muted small">{index + 1}</span>
+      <div className="card-row-main">
+        <div className="card-title">
+          <strong>{m.displayName || m.modelId}</strong>
+          <span className="muted small mono">{m.modelId}</span>
+          <span className="muted small">· {m.providerName}</span>
+        </div>
+        <div className="small">
+          <span className={health.className} title={health.title} data-testid="model-health">{health.label}</span>
+          {m.contextWindow && <span className="muted"> · {Math.round(m.contextWindow / 1000)}k context</span>}
+        </div>
+        {editing && (
+          <form className="inline-form" onSubmit={(e) => (e.preventDefault(), void run(() => skald.models.update({ id: m.id, displayName: draft.displayName, contextWindow: draft.contextWindow.trim() ? Number(draft.contextWindow) : null })))}>
+            <label className="field"><span className="field-label">Shown as</span><input value={draft.displayName} onChange={(e) => setDraft({ ...draft, displayName: e.target.value })} /></label>
+            <label className="field"><span className="field-label">Context window (tokens)</span><input type="number" value={draft.contextWindow} onChange={(e) => setDraft({ ...draft, contextWindow: e.target.value })} /></label>
+            <div className="row-actions"><button type="button" onClick={() => setEditing(false)}>Cancel</button><button type="submit" className="primary">Save</button></div>
+          </form>
+        )}
+        {error && <div className="field-error" role="alert">{error}</div>}
+      </div>
+      <div className="card-row-actions">
+        <label className="switch small">
+          <input type="checkbox" checked={m.enabled} onChange={(e) => void run(() => skald.models.update({ id: m.id, enabled: e.target.checked }))} aria-label={`Use ${m.displayName || m.modelId}`} /> On
+        </label>
+        <button className="icon ghost" aria-label={`Move ${m.modelId} up`} disabled={index === 0} onClick={() => void moveModel(m.id, -1)}>↑</button>
+        <button className="icon ghost" aria-label={`Move ${m.modelId} down`} disabled={index === count - 1} onClick={() => void moveModel(m.id, 1)}>↓</button>
+        <button className="ghost" onClick={() => setEditing(true)}>Edit</button>
+        <button className="ghost danger" aria-label={`Delete model ${m.modelId}`} onClick={() => void run(() => skald.models.delete({ id: m.id }))}>Delete</button>
+      </div>
+    </li>
+  );
+}
