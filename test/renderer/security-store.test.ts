@@ -27,15 +27,19 @@ describe('security store', () => {
     expect(state().groups.map((g) => g.id)).toEqual(['default']);
     expect(state().guards.length).toBeGreaterThan(5);
     expect(state().tools.built_in.map((t) => t.name)).toContain('read_file');
-    const order = state().rules.map((r) => [r.priority, r.id]);
-    expect(order).toEqual([...order].sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!));
+    // Deny, then ask, then allow (each by priority), the catch-all last: the gate's order (docs/approval.md).
+    const rank = { deny: 0, require: 1, allow: 2 } as const;
+    const rules = state().rules;
+    expect(rules.at(-1)).toMatchObject({ tool_pattern: '*', path_pattern: null });
+    const ranked = rules.slice(0, -1).map((r) => [rank[r.action], r.priority, r.id]);
+    expect(ranked).toEqual([...ranked].sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!));
     expect(state().error).toBeNull();
   });
 
-  it('puts a new rule first and writes it through the core', async () => {
+  it('puts a new rule first among its action and writes it through the core', async () => {
     const result = await store.saveRule(draft({ tool_pattern: 'execute_cmd', command_pattern: 'npm test', action: 'allow' }));
     expect(result.ok).toBe(true);
-    expect(state().rules[0]).toMatchObject({ tool_pattern: 'execute_cmd', command_pattern: 'npm test' });
+    expect(state().rules.find((r) => r.action === 'allow')).toMatchObject({ tool_pattern: 'execute_cmd', command_pattern: 'npm test' });
     const stored = (await bridge.skald.approval.listRules({ groupId: 'default' })).rules;
     expect(stored.some((r) => r.command_pattern === 'npm test')).toBe(true);
   });
@@ -50,12 +54,14 @@ describe('security store', () => {
     expect((await bridge.skald.approval.listRules({})).rules).toEqual(before);
   });
 
-  it('moves a rule down and up; the first cannot move up', async () => {
-    const [first, second] = state().rules;
+  it('moves a rule down and up within its action; the first cannot move up', async () => {
+    const allows = state().rules.filter((r) => r.action === 'allow' && r.tool_pattern !== '*');
+    const [first, second] = allows;
+    const at = state().rules.indexOf(first!);
     await store.moveRule(first!.id, 1);
-    expect(state().rules.slice(0, 2).map((r) => r.id)).toEqual([second!.id, first!.id]);
+    expect(state().rules.slice(at, at + 2).map((r) => r.id)).toEqual([second!.id, first!.id]);
     await store.moveRule(first!.id, -1);
-    expect(state().rules[0]!.id).toBe(first!.id);
+    expect(state().rules[at]!.id).toBe(first!.id);
     const before = state().rules;
     await store.moveRule(first!.id, -1);
     expect(state().rules).toEqual(before);

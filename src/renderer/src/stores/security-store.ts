@@ -124,7 +124,7 @@ export async function deleteRule(id: number): Promise<void> {
 /** Moves a rule one place in the evaluation order; the core rewrites the group's priorities. */
 export async function moveRule(id: number, direction: -1 | 1): Promise<void> {
   const { groupId, rules } = securityStore.getState();
-  const ids = moved(rules.map((r) => r.id), id, direction);
+  const ids = moved(rules, id, direction);
   if (!ids) return;
   await reorderRules(groupId, ids);
 }

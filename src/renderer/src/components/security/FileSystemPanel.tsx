@@ -35,7 +35,7 @@ export function FileSystemPanel() {
     <section className="sec-card" aria-labelledby="fs-title">
       <header className="sec-card-head">
         <h3 id="fs-title">File system</h3>
-        <span className="muted small">What the file tools may do where. Each row is written as ordinary rules of this group; the most specific path is read first.</span>
+        <span className="muted small">What the file tools may do where, written as ordinary rules of this group. Deny beats ask beats allow: a deeper path can narrow a parent (deny inside a writable folder), never widen it.</span>
       </header>
       <table className="fs-table">
         <thead>
@@ -45,7 +45,7 @@ export function FileSystemPanel() {
           {rows.map((row) => (
             <tr key={row.path ?? '(default)'} data-testid="fs-row" data-path={row.path ?? ''} data-level={row.level}>
               <td>
-                {row.path === null ? <span>Any other path <span className="muted small">(file rules without a path)</span></span> : <span className="mono">{row.path}</span>}
+                {row.path === null ? <span>Any other path <span className="muted small">(not set: the fallback asks; reads in the working directory run)</span></span> : <span className="mono">{row.path}</span>}
                 {error && error.path === row.path && <div className="field-error" role="alert">{error.message}</div>}
               </td>
               <td>
@@ -53,10 +53,10 @@ export function FileSystemPanel() {
                   <span className="muted small">Custom: {row.rules.map((r) => `${r.tool_pattern} ${r.action}`).join(', ')}. Edit it in Rules, or pick a level:</span>
                 ) : null}
                 <div className="segmented" role="radiogroup" aria-label={`Access for ${row.path ?? 'any other path'}`}>
-                  {(row.path === null ? (['unset', ...LEVELS] as const) : LEVELS).map((level) => (
+                  {(row.path === null ? (['unset', 'read', 'write'] as const) : LEVELS).map((level) => (
                     <label key={level} className={`seg seg-${level === 'write' ? 'allow' : level === 'read' ? 'allow' : level === 'ask' ? 'require' : level === 'deny' ? 'deny' : 'unset'} ${row.level === level ? 'is-on' : ''}`}>
                       <input type="radio" name={`fs-${row.path ?? 'default'}`} data-testid={`fs-level-${level}`} checked={row.level === level} onChange={() => void set(row, level)} />
-                      {level === 'unset' ? 'Not set' : FS_LEVEL_LABELS[level]}
+                      {level === 'unset' ? 'Not set' : row.path === null && level === 'read' ? 'Read everywhere' : row.path === null && level === 'write' ? 'Read and write everywhere' : FS_LEVEL_LABELS[level]}
                     </label>
                   ))}
                 </div>

@@ -1,13 +1,14 @@
 /**
- * One group's rules in the order the gate reads them (docs/ui.md), each row editable in place, movable up or down
- * (the core rewrites the priorities) and deletable; for a group other than Default, the Default rules that are read
+ * One group's rules in the order the gate reads them (docs/approval.md): deny, then ask, then allow, then the
+ * catch-all fallback, each section by priority. Each row is editable in place, movable up or down within its
+ * section (the core rewrites the priorities) and deletable; for a group other than Default, the Default rules that are read
  * after it are listed below, read-only. The add form opens at the top: a new rule is read first.
  */
 import { useState } from 'react';
 import type { ApprovalRuleDto } from '../../../../shared/contract/approval';
 import { deleteRule, moveRule, saveRule } from '../../stores/security-store';
 import { RuleForm } from './RuleForm';
-import { ACTION_LABELS, draftOf, emptyDraft, type RuleDraft } from './rule-logic';
+import { ACTION_LABELS, draftOf, emptyDraft, SECTION_LABELS, sectionOf, type RuleDraft } from './rule-logic';
 
 export interface RuleTableProps {
   groupName: string;
@@ -30,7 +31,7 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
     <section className="sec-card" aria-labelledby="rules-title">
       <header className="sec-card-head">
         <h3 id="rules-title">Rules of {groupName}</h3>
-        <span className="muted small">Read top to bottom; the first rule that fits a call decides. No rule fits: ask.</span>
+        <span className="muted small">Deny beats ask, ask beats allow, whatever the order; priority orders rules of the same action. Nothing matches: the fallback.</span>
         <span className="header-spacer" />
         <button className="primary" data-testid="add-rule" onClick={() => setEditing('new')} disabled={editing === 'new'}>
           Add rule
@@ -40,20 +41,25 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
         <RuleForm initial={newDraft} toolNames={toolNames} onCancel={close} onSave={async (d) => { const r = await saveRule(d); if (r.ok) close(); return r; }} />
       )}
       <ol className="rule-list" aria-label={`Rules of ${groupName} in evaluation order`}>
-        {rules.map((rule, i) =>
+        {rules.map((rule, i) => [
+          sectionOf(rule) !== (i > 0 ? sectionOf(rules[i - 1]!) : null) && (
+            <li key={`section-${sectionOf(rule)}`} className="rule-section" data-testid="rule-section" aria-hidden="true">
+              <span>{SECTION_LABELS[sectionOf(rule)].title}</span> <span className="muted small">{SECTION_LABELS[sectionOf(rule)].hint}</span>
+            </li>
+          ),
           editing === rule.id ? (
             <li key={rule.id} className="rule-row is-editing">
               <RuleForm initial={draftOf(rule)} ruleId={rule.id} toolNames={toolNames} onCancel={close} onSave={async (d) => { const r = await saveRule(d, rule.id); if (r.ok) close(); return r; }} />
             </li>
           ) : (
-            <RuleRow key={rule.id} rule={rule} index={i} count={rules.length} onEdit={() => setEditing(rule.id)} />
+            <RuleRow key={rule.id} rule={rule} index={i} canUp={i > 0 && sectionOf(rules[i - 1]!) === sectionOf(rule)} canDown={i < rules.length - 1 && sectionOf(rules[i + 1]!) === sectionOf(rule)} onEdit={() => setEditing(rule.id)} />
           ),
-        )}
+        ])}
         {rules.length === 0 && <li className="muted empty">No rules in this group yet.</li>}
       </ol>
       {fallback.length > 0 && (
         <details className="fallback">
-          <summary>Then the Default group&apos;s {fallback.length} rules</summary>
+          <summary>Also consulted: the Default group&apos;s {fallback.length} rules (a deny or ask there beats an allow here)</summary>
           <ol className="rule-list is-readonly">
             {fallback.map((rule, i) => <RuleRow key={rule.id} rule={rule} index={i} readOnly />)}
           </ol>
@@ -63,7 +69,7 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
   );
 }
 
-function RuleRow({ rule, index = 0, count = 0, onEdit, readOnly = false }: { rule: ApprovalRuleDto; index?: number; count?: number; onEdit?: () => void; readOnly?: boolean }) {
+function RuleRow({ rule, index = 0, canUp = false, canDown = false, onEdit, readOnly = false }: { rule: ApprovalRuleDto; index?: number; canUp?: boolean; canDown?: boolean; onEdit?: () => void; readOnly?: boolean }) {
   const label = `${ACTION_LABELS[rule.action]} ${rule.tool_pattern}${rule.path_pattern ? ` on ${rule.path_pattern}` : ''}${rule.command_pattern ? ` for ${rule.command_pattern}` : ''}`;
   return (
     <li className="rule-row" data-testid="rule-row" data-rule-id={rule.id} data-action={rule.action} aria-label={label}>
@@ -79,8 +85,8 @@ function RuleRow({ rule, index = 0, count = 0, onEdit, readOnly = false }: { rul
       <span className="muted small rule-prio" title="Priority: lower is read first">priority {rule.priority}</span>
       {!readOnly && (
         <span className="rule-actions">
-          <button className="icon ghost" aria-label={`Move rule ${rule.id} up`} disabled={index === 0} onClick={() => void moveRule(rule.id, -1)}>↑</button>
-          <button className="icon ghost" aria-label={`Move rule ${rule.id} down`} disabled={index === count - 1} onClick={() => void moveRule(rule.id, 1)}>↓</button>
+          <button className="icon ghost" aria-label={`Move rule ${rule.id} up`} disabled={!canUp} onClick={() => void moveRule(rule.id, -1)}>↑</button>
+          <button className="icon ghost" aria-label={`Move rule ${rule.id} down`} disabled={!canDown} onClick={() => void moveRule(rule.id, 1)}>↓</button>
           <button className="ghost" data-testid="edit-rule" aria-label={`Edit rule ${rule.id}`} onClick={onEdit}>Edit</button>
           <button className="ghost danger" data-testid="delete-rule" aria-label={`Delete rule ${rule.id}`} onClick={() => void deleteRule(rule.id)}>Delete</button>
         </span>

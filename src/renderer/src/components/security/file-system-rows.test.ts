@@ -24,6 +24,9 @@ describe('file system rows', () => {
     ]);
     expect(rows.map((r) => [r.path, r.level])).toEqual([['a/b/c/*', 'deny'], ['a/*', 'write'], [null, 'read']]);
   });
+  it('never writes a path-less ask for the default row', () => {
+    expect(rulesForLevel(null, 'read').map((r) => `${r.tool_pattern} ${r.action}`)).toEqual(['@fs_read allow']);
+  });
   it('writes deeper rows with earlier priorities, the default row after every path row', () => {
     const deep = rulesForLevel('a/b/*', 'ask')[0]!.priority;
     const shallow = rulesForLevel('a/*', 'ask')[0]!.priority;

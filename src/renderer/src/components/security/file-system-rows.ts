@@ -6,8 +6,10 @@
  *   ask   = ask @fs_any P
  *   deny  = deny @fs_any P
  * Any other mix of file rules on a path shows as "custom" (edit it in the rule list). Rows are ordered deeper paths
- * first, then the default row (file rules without a path). Their rules get priorities before the group's other
- * rules, deeper paths first, so the most specific row is read first.
+ * first, then the default row (file rules without a path; only "not set", read or write: a path-less ask or deny
+ * would beat every row's allow). The gate's order holds across rows (docs/approval.md): deny beats ask beats
+ * allow, so a deeper row can narrow a parent (deny `notes/private/` under a writable `notes/`) but not widen a
+ * parent's ask or deny. Priorities only order rows of the same action, deeper paths first.
  */
 import type { ApprovalRuleDto } from '../../../../shared/contract/approval';
 
@@ -70,7 +72,8 @@ export function rulesForLevel(path: string | null, level: FsLevel): { tool_patte
   const at = (tool_pattern: string, action: ApprovalRuleDto['action']) => ({ tool_pattern, action, path_pattern: path, priority });
   switch (level) {
     case 'read':
-      return [at('@fs_read', 'allow'), at('@fs_write', 'require')];
+      // The default row has no "ask for writes" half: a path-less ask would beat every path's allow.
+      return path === null ? [at('@fs_read', 'allow')] : [at('@fs_read', 'allow'), at('@fs_write', 'require')];
     case 'write':
       return [at('@fs_any', 'allow')];
     case 'ask':

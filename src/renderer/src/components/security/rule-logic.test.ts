@@ -12,19 +12,26 @@ const entry = (patch: Partial<DecisionLogEntry>): DecisionLogEntry => ({
 });
 
 describe('rule order and priorities', () => {
-  it('orders by priority, then the older rule', () => {
+  it('orders by priority, then the older rule, within one action', () => {
     expect(evaluationOrder([rule(3, 10), rule(1, 10), rule(2, -5)]).map((r) => r.id)).toEqual([2, 1, 3]);
+  });
+  it('puts deny before ask before allow whatever the priorities, and the catch-all last', () => {
+    const catchAll = { ...rule(9, -99, 'require'), tool_pattern: '*' };
+    const order = evaluationOrder([rule(1, 1, 'allow'), rule(2, 50, 'deny'), rule(3, 7, 'require'), catchAll, rule(4, 2, 'deny')]);
+    expect(order.map((r) => r.id)).toEqual([4, 2, 3, 1, 9]);
   });
   it('gives a new rule a priority before every other, within bounds', () => {
     expect(topPriority([rule(1, 5), rule(2, 999_999)])).toBe(-5);
     expect(topPriority([])).toBe(100);
     expect(topPriority([rule(1, -1_000_000)])).toBe(-1_000_000);
   });
-  it('moves one id up or down, never past the ends', () => {
-    expect(moved([1, 2, 3], 2, -1)).toEqual([2, 1, 3]);
-    expect(moved([1, 2, 3], 3, 1)).toBeNull();
-    expect(moved([1, 2, 3], 1, -1)).toBeNull();
-    expect(moved([1, 2, 3], 7, 1)).toBeNull();
+  it('moves one rule up or down within its action, never past the ends or into another action', () => {
+    const list = [rule(1, 1), rule(2, 2), rule(3, 3)];
+    expect(moved(list, 2, -1)).toEqual([2, 1, 3]);
+    expect(moved(list, 3, 1)).toBeNull();
+    expect(moved(list, 1, -1)).toBeNull();
+    expect(moved(list, 7, 1)).toBeNull();
+    expect(moved([rule(1, 1, 'deny'), rule(2, 2, 'allow')], 2, -1)).toBeNull();
   });
 });
 

@@ -51,22 +51,45 @@ export function draftFields(d: RuleDraft): {
   };
 }
 
-/** The order the gate reads one group's rules in: priority, then the older rule first. */
+/** A catch-all: `*` with nothing narrowing it; the gate consults it only when no other rule matches. */
+export const isCatchAll = (r: ApprovalRuleDto) => r.tool_pattern === '*' && !r.path_pattern && !r.command_pattern && !r.agent_id && !r.source;
+
+/** Which part of the list a rule sits in (docs/approval.md "Evaluation order"). */
+export type RuleSection = 'deny' | 'require' | 'allow' | 'fallback';
+export const sectionOf = (r: ApprovalRuleDto): RuleSection => (isCatchAll(r) ? 'fallback' : r.action);
+const SECTION_RANK: Record<RuleSection, number> = { deny: 0, require: 1, allow: 2, fallback: 3 };
+
+export const SECTION_LABELS: Record<RuleSection, { title: string; hint: string }> = {
+  deny: { title: 'Deny', hint: 'A matching deny always wins.' },
+  require: { title: 'Ask', hint: 'A matching ask beats any allow.' },
+  allow: { title: 'Allow', hint: 'Runs without asking when no deny or ask matches.' },
+  fallback: { title: 'When nothing else matches', hint: 'The catch-all.' },
+};
+
+/**
+ * The order the gate reads one group's rules in (docs/approval.md): deny beats ask beats allow whatever the
+ * priorities; priority (then the older rule) orders rules of the same action; the catch-all comes last, as the
+ * fallback.
+ */
 export function evaluationOrder(rules: readonly ApprovalRuleDto[]): ApprovalRuleDto[] {
-  return [...rules].sort((a, b) => a.priority - b.priority || a.id - b.id);
+  return [...rules].sort((a, b) => SECTION_RANK[sectionOf(a)] - SECTION_RANK[sectionOf(b)] || a.priority - b.priority || a.id - b.id);
 }
 
-/** A new rule goes first in its group, so what a person just wrote is what decides (docs/ui.md). */
+/** A new rule goes first among its group's rules (of its action, where priority matters), as written last. */
 export function topPriority(rules: readonly ApprovalRuleDto[]): number {
   if (rules.length === 0) return 100;
   return Math.max(-1_000_000, Math.min(...rules.map((r) => r.priority)) - 10);
 }
 
-/** The ids in their new order after moving one rule up or down; null when it cannot move that way. */
-export function moved(order: readonly number[], id: number, direction: -1 | 1): number[] | null {
+/**
+ * The ids in their new order after moving one rule up or down within its section (priority only orders rules of
+ * the same action); null when it cannot move that way. `rules` is in evaluation order.
+ */
+export function moved(rules: readonly ApprovalRuleDto[], id: number, direction: -1 | 1): number[] | null {
+  const order = rules.map((r) => r.id);
   const i = order.indexOf(id);
   const j = i + direction;
-  if (i < 0 || j < 0 || j >= order.length) return null;
+  if (i < 0 || j < 0 || j >= order.length || sectionOf(rules[i]!) !== sectionOf(rules[j]!)) return null;
   const next = [...order];
   [next[i], next[j]] = [next[j]!, next[i]!];
   return next;
