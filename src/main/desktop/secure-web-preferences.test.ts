@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { secureWebPreferences } from './secure-web-preferences';
 
@@ -12,10 +12,10 @@ describe('secureWebPreferences (E1, unit level: no Electron window here)', () =>
   });
 
   it('every BrowserWindow in the shell is created through the factory', () => {
-    const main = readFileSync(join(__dirname, 'main.ts'), 'utf8');
-    const windows = main.match(/new BrowserWindow\(/g) ?? [];
-    const viaFactory = main.match(/new BrowserWindow\([^)]*webPreferences: secureWebPreferences\(/g) ?? [];
-    expect(windows.length).toBeGreaterThan(0);
-    expect(viaFactory.length).toBe(windows.length);
+    // Every desktop source, not one file: a window made anywhere in the shell must use the factory.
+    const sources = readdirSync(__dirname).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => readFileSync(join(__dirname, f), 'utf8'));
+    const calls = sources.flatMap((text) => text.split(/new [\w.]*BrowserWindow\(\{/).slice(1).map((rest) => rest.slice(0, rest.indexOf('});'))));
+    expect(calls.length).toBeGreaterThan(0);
+    for (const options of calls) expect(options).toContain('webPreferences: secureWebPreferences(');
   });
 });
