@@ -135,7 +135,7 @@ describe('lifecycle', () => {
   });
 
   it('quit stops the running command, closes the database, then exits; registrations are undone', async () => {
-    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 30 & echo $! > pid.txt; wait' } }] }] });
+    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 37.25' } }] }] });
     const { standin, desktop } = await start();
     await desktop.core.handlers['approval:createRule']({ tool_pattern: 'execute_cmd', action: 'allow', priority: 1 });
     const provider = (await desktop.core.handlers['providers:create']({ kind: 'openai_compatible', name: 's', baseUrl: llm.baseUrl, apiKey: 'k' })).provider;
@@ -143,9 +143,10 @@ describe('lifecycle', () => {
     const { id } = await desktop.core.handlers['chat:createSession']({});
     await desktop.core.handlers['chat:setWorkingDirectory']({ sessionId: id, path: desktop.core.config.workspaceDir });
     await desktop.core.handlers['chat:send']({ sessionId: id, content: 'sleep' });
-    const pidFile = join(desktop.core.config.workspaceDir, 'pid.txt');
-    await expect.poll(() => existsSync(pidFile), { timeout: 10_000 }).toBe(true);
-    const pid = Number(execFileSync('cat', [pidFile]).toString().trim());
+    // A plain command (no `$!` or `&`, which the shell gate would ask about), found by its unique argument.
+    const findPid = () => execFileSync('ps', ['-eo', 'pid=,args=']).toString().split('\n').find((l) => l.trim().endsWith('sleep 37.25'));
+    await expect.poll(() => findPid() !== undefined, { timeout: 15_000 }).toBe(true);
+    const pid = Number(findPid()!.trim().split(/\s+/)[0]);
     const alive = () => {
       try {
         process.kill(pid, 0);
