@@ -13,6 +13,7 @@ import { argsHash, recordDecision } from './decisions';
 import { ApprovalGate } from './gate';
 import { PendingManager, rejectText, type PendingDeps, type SessionApprovalEvent } from './pending';
 import { RulesRepository } from './rules-repository';
+import { SessionStore } from '../session/session-store';
 import { ShellAnalyzer } from './shell';
 
 export interface ApprovalDeps {
@@ -54,7 +55,7 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
     });
   const gate = new ApprovalGate({ rules, bypass, shell, workspaceDir: deps.workspaceDir, dataDir: deps.dataDir, dbFile: deps.dbFile, log: deps.log });
   const pending = new PendingManager({
-    db: deps.db, bypass, workspaceDir: deps.workspaceDir, emitSession: deps.emitSession, emitInbox: deps.emitInbox,
+    db: deps.db, toolRows: new SessionStore(deps.db), bypass, workspaceDir: deps.workspaceDir, emitSession: deps.emitSession, emitInbox: deps.emitInbox,
     categoryOf: deps.categoryOf, bypassOptions, timeoutMs: deps.approvalTimeoutMs ?? null, now: deps.now,
   });
   /** Waits for the person; the turn's abort signal withdraws the request (its row stays `pending`). */

@@ -2,7 +2,8 @@
  * Pending approvals and clarifications: the Inbox (reference-facts.md §3, §6, §7; SPEC.md §3.5, §3.8; I6, X7).
  * - One id sequence for both, from the `approval_requests` ledger (AUTOINCREMENT: never reused, even across
  *   restarts), so a decided id can never be replayed and ids of the two kinds never collide.
- * - Before anyone waits, the tool row is flipped to `pending` (same transaction as the ledger row).
+ * - Before anyone waits, the tool row is flipped to `pending` (same transaction as the ledger row), through the
+ *   session store, the one writer of tool rows (`toolRows`).
  * - Resolving names the args hash that was shown; other arguments, an unknown or an already decided id fail.
  * - A waiter dropped by /stop or its abort signal rejects with ApprovalCancelledError; the row stays `pending`.
  * - After a restart `reRegisterPendingFromDb` lists every `pending` row again under a new id. Such an item has no
@@ -17,6 +18,7 @@ import type { InboxApproval, InboxClarification, InboxEvent } from '../../../sha
 import { TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
 import type { Preview } from '../tools/tool';
 import type { Db } from '../db/database';
+import type { SessionStore } from '../session/session-store';
 import type { BypassGrant, BypassKind, BypassOption, BypassStore } from './bypass';
 import { argsHash as hashOf } from './decisions';
 
@@ -81,6 +83,8 @@ interface ClarificationItem extends InboxClarification {
 
 export interface PendingDeps {
   db: Db;
+  /** The tool rows' one writer (the session store): an approval only ever flips its row to `pending`. */
+  toolRows: Pick<SessionStore, 'setToolStatus'>;
   bypass: BypassStore;
   workspaceDir: string;
   emitSession: (sessionId: number, event: SessionApprovalEvent) => void;
@@ -120,7 +124,6 @@ export class PendingManager {
     this.now = deps.now ?? Date.now;
     const db = deps.db;
     this.q = {
-      flip: db.prepare(`UPDATE chat_llm_tools SET status = 'pending', updated_at = ? WHERE tool_call_id = ?`),
       open: db.prepare(`INSERT INTO approval_requests (kind, tool_call_id, session_id, args_hash, created_at) VALUES (?, ?, ?, ?, ?)`),
       close: db.prepare(`UPDATE approval_requests SET resolved_at = ?, outcome = ? WHERE id = ? AND resolved_at IS NULL`),
       ledger: db.prepare(`SELECT kind, resolved_at, outcome FROM approval_requests WHERE id = ?`),
@@ -148,7 +151,7 @@ export class PendingManager {
 
     const at = this.now();
     const requestId = this.deps.db.transaction(() => {
-      this.q.flip.run(at, input.toolCallId);
+      this.deps.toolRows.setToolStatus(input.toolCallId, 'pending');
       return Number(this.q.open.run('approval', input.toolCallId, input.sessionId, input.argsHash, at).lastInsertRowid);
     })();
     const item: ApprovalItem = {
@@ -197,7 +200,7 @@ export class PendingManager {
     if (!item) {
       const at = this.now();
       const requestId = this.deps.db.transaction(() => {
-        this.q.flip.run(at, input.toolCallId);
+        this.deps.toolRows.setToolStatus(input.toolCallId, 'pending');
         return Number(this.q.open.run('clarification', input.toolCallId, input.sessionId, null, at).lastInsertRowid);
       })();
       item = {
