@@ -72,7 +72,7 @@ export async function run(): Promise<BenchRow[]> {
     const hash = approval.port.argsHash(writeCall.args);
     db.transaction(() => {
       prep.run(JSON.stringify(writeCall.args), hash, JSON.stringify(d.why), Date.now(), id);
-      approval.port.recordDecision({ toolCallId: id, sessionId: 1, decision: d, argsHash: hash, actor: 'policy' });
+      approval.port.recordDecision({ toolCallId: id, sessionId: 1, decision: d, argsHash: hash });
     })();
   });
 

@@ -49,7 +49,7 @@ describe('reduceChat', () => {
 
   it('an interrupted card follows its re-run live: decision, approval, result', () => {
     let s = open(historyWith({ interrupted: true }));
-    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k1', decision: { action: 'require', kind: 'rule', text: 'asks' }, arguments: '{"command":"ls","workdir":"/w"}' });
+    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k1', decision: { action: 'require', why: { kind: 'rule', text: 'asks' }, actor: 'policy' }, arguments: '{"command":"ls","workdir":"/w"}' });
     // From the decision on, the card shows the normalized arguments the hash covers.
     expect(card(s, 'k1')).toMatchObject({ interrupted: false, status: 'running', decision: { action: 'require' }, arguments: '{"command":"ls","workdir":"/w"}' });
     s = run(s, { type: 'pending_write', session_id: S, request_id: 5, tool_call_id: 'k1', path: '$ execute_cmd', old_content: null, new_content: '$ ls', args_hash: 'h' });

@@ -82,7 +82,7 @@ describe('approvals store: one source for the card and the Inbox', () => {
       const third = approvals.store.getState().approvals[0]!;
       expect(JSON.parse(third.arguments).path).toBe(join(h.workspace, 'c.md'));
       const second = cards().find((c) => c.label_full.includes('notes/b.md'))!;
-      expect(second).toMatchObject({ status: 'done', decision: { action: 'allow', kind: 'bypass' } });
+      expect(second).toMatchObject({ status: 'done', decision: { action: 'allow', why: { kind: 'bypass' } } });
 
       await approvals.revoke(grant!);
       expect(liveBypasses(approvals.store.getState(), Date.now(), sessionId)).toEqual([]);

@@ -47,10 +47,20 @@ const ruleFields = {
   priority: z.number().int().optional(),
 };
 
+/** What made a decision (docs/approval.md "The why"). */
+export const WHY_KINDS = ['guard', 'rule', 'bypass', 'fast_path', 'default', 'load_error', 'human'] as const;
+
+/**
+ * The one shape of a decision, from the gate to the card (docs/approval.md "The why"): the action, why (the kind,
+ * the rule or guard, a sentence), and who decided — the policy (rules, guards, bypass, fast path) or the person.
+ */
 export const DecisionSchema = z.object({
   action,
-  why: z.object({ kind: z.string(), ruleId: z.number().optional(), guard: z.string().optional(), text: z.string() }),
+  why: z.object({ kind: z.enum(WHY_KINDS), ruleId: z.number().nullable().optional(), guard: z.string().optional(), text: z.string() }),
+  actor: z.enum(['policy', 'user']),
 });
+export type Decision = z.infer<typeof DecisionSchema>;
+export type WhyKind = Decision['why']['kind'];
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const isSafeObject = (v: unknown, depth = 0): boolean => {

@@ -4,17 +4,10 @@
  */
 import { z } from 'zod';
 import { defineCall, id, longText, shortText } from './define';
+import { DecisionSchema } from './approval';
 
 const sessionId = id;
 
-export const DecisionWhySchema = z.object({
-  action: z.enum(['allow', 'deny', 'require']),
-  kind: z.string(),
-  ruleId: z.number().nullable().optional(),
-  text: z.string(),
-  actor: z.enum(['policy', 'user']).optional(),
-});
-export type DecisionWhy = z.infer<typeof DecisionWhySchema>;
 
 export const ToolCardSchema = z.object({
   tool_call_id: z.string(),
@@ -27,7 +20,7 @@ export const ToolCardSchema = z.object({
   label_short: z.string(),
   label_full: z.string(),
   path: z.string().nullable(),
-  decision: DecisionWhySchema.nullable(),
+  decision: DecisionSchema.nullable(),
   /** A `running` row with no live execution: the app stopped while it ran (SPEC.md §3.6). */
   interrupted: z.boolean(),
   pending: z
@@ -120,7 +113,7 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
     label_short: z.string(), label_full: z.string(), path: z.string().nullable(),
   }),
   /** `arguments`: the normalized arguments the decision and the hash cover; the card shows these from now on. */
-  z.object({ type: z.literal('tool_decision'), ...base, tool_call_id: z.string(), decision: DecisionWhySchema, arguments: z.string() }),
+  z.object({ type: z.literal('tool_decision'), ...base, tool_call_id: z.string(), decision: DecisionSchema, arguments: z.string() }),
   z.object({ type: z.literal('tool_done'), ...base, tool_call_id: z.string(), result: z.string(), result_type: z.enum(['string', 'json']) }),
   z.object({ type: z.literal('tool_error'), ...base, tool_call_id: z.string(), error: z.string() }),
   z.object({ type: z.literal('tool_cancelled'), ...base, tool_call_id: z.string(), note: z.string() }),

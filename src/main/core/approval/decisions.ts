@@ -4,22 +4,26 @@
  * update in one `db.transaction`, so both are written or neither is.
  */
 import { createHash } from 'node:crypto';
+import type { Decision } from '../../../shared/contract/approval';
 import type { Db } from '../db/database';
+import type { BypassGrant } from './bypass';
 
-export type DecisionAction = 'allow' | 'deny' | 'require';
+export type DecisionAction = Decision['action'];
 
-export interface DecisionWhy {
-  kind: string;
-  ruleId?: number | null;
-  text: string;
+/** A person's answer to an approval (the one outcome type from the Inbox to the session loop). */
+export interface ApprovalOutcome {
+  approved: boolean;
+  note: string;
+  bypass?: BypassGrant;
+  timedOut?: boolean;
 }
 
+/** One decision of one call, as the audit keeps it (who decided is the decision's own `actor`). */
 export interface DecisionEntry {
   toolCallId: string;
   sessionId: number | null;
-  decision: { action: DecisionAction; why: DecisionWhy };
+  decision: Decision;
   argsHash: string;
-  actor: 'policy' | 'user';
 }
 
 /** JSON with object keys sorted at every depth; `undefined` members dropped as JSON.stringify does. */
@@ -51,5 +55,5 @@ export function recordDecision(db: Db, entry: DecisionEntry): void {
     statements.set(db, insert);
   }
   const { decision } = entry;
-  insert(entry.toolCallId, entry.sessionId, decision.action, decision.why.kind, decision.why.ruleId ?? null, decision.why.text, entry.argsHash, entry.actor, Date.now());
+  insert(entry.toolCallId, entry.sessionId, decision.action, decision.why.kind, decision.why.ruleId ?? null, decision.why.text, entry.argsHash, decision.actor, Date.now());
 }

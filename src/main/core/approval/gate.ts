@@ -13,6 +13,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import type { Decision } from '../../../shared/contract/approval';
 import type { RunContext } from '../../../shared/run-context';
 import { FS_READ_TOOLS, FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
 import { canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
@@ -24,12 +25,9 @@ import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-
 import { normalizePathPattern, pathFacts } from './patterns';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
 
-export type WhyKind = 'guard' | 'rule' | 'bypass' | 'fast_path' | 'default' | 'load_error';
-
-export interface Decision {
-  action: 'allow' | 'deny' | 'require';
-  why: { kind: WhyKind; ruleId?: number; guard?: GuardId; text: string };
-}
+export type { Decision, WhyKind } from '../../../shared/contract/approval';
+/** A decision as the evaluation builds it; `done` stamps it as the policy's. */
+type Draft = Omit<Decision, 'actor'>;
 
 export interface GateCall {
   sessionId: number | null;
@@ -146,7 +144,7 @@ export class ApprovalGate {
     }
 
     const unsafe = facts.shell?.unsafe.length ? ` The command has ${facts.shell.unsafe[0]}, which no rule can auto-allow.` : '';
-    const base: Decision = match
+    const base: Draft = match
       ? { action: 'require', why: { kind: 'rule', ruleId: match.rule.id, text: `Asks because of rule ${match.rule.id}: ${describeRule(match.rule)}${beats}.${unsafe}` } }
       : { action: 'require', why: { kind: 'default', text: `No rule matched: asks (the default is require).${unsafe}` } };
 
@@ -189,9 +187,9 @@ export class ApprovalGate {
     return { verdict: verdicts.find((v) => v.rule?.rule.action !== 'allow')!, allowedBy: [] };
   }
 
-  private done(d: Decision, note: (line: string) => void): Decision {
+  private done(d: Draft, note: (line: string) => void): Decision {
     note(`decision: ${d.action} (${d.why.kind}) — ${d.why.text}`);
-    return d;
+    return { ...d, actor: 'policy' };
   }
 
   /**

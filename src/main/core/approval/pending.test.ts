@@ -265,14 +265,14 @@ describe('clarifications', () => {
 });
 
 describe('C4: the decision is written with the tool row, in one transaction', () => {
-  const decision = { action: 'allow' as const, why: { kind: 'rule', ruleId: 7, text: 'Allowed by rule 7' } };
+  const decision = { action: 'allow' as const, why: { kind: 'rule' as const, ruleId: 7, text: 'Allowed by rule 7' }, actor: 'policy' as const };
   it('both rows or neither', () => {
     k.toolRow(sid, 't1', 'read_file', {});
     const hash = argsHash({ path: '/x' });
     expect(() =>
       k.db.transaction(() => {
         k.db.prepare(`UPDATE chat_llm_tools SET status = 'done', args_hash = ? WHERE tool_call_id = 't1'`).run(hash);
-        k.port.recordDecision({ toolCallId: 't1', sessionId: sid, decision, argsHash: hash, actor: 'policy' });
+        k.port.recordDecision({ toolCallId: 't1', sessionId: sid, decision, argsHash: hash });
         throw new Error('crash between the two');
       })(),
     ).toThrow('crash');
@@ -281,7 +281,7 @@ describe('C4: the decision is written with the tool row, in one transaction', ()
 
     k.db.transaction(() => {
       k.db.prepare(`UPDATE chat_llm_tools SET status = 'done', args_hash = ? WHERE tool_call_id = 't1'`).run(hash);
-      k.port.recordDecision({ toolCallId: 't1', sessionId: sid, decision, argsHash: hash, actor: 'user' });
+      k.port.recordDecision({ toolCallId: 't1', sessionId: sid, decision: { ...decision, actor: 'user' }, argsHash: hash });
     })();
     expect(k.db.prepare('SELECT tool_call_id, action, reason_kind, rule_id, detail, args_hash, actor FROM tool_decisions').get()).toEqual({
       tool_call_id: 't1', action: 'allow', reason_kind: 'rule', rule_id: 7, detail: 'Allowed by rule 7', args_hash: hash, actor: 'user',

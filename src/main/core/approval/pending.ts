@@ -19,17 +19,13 @@ import { TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-na
 import type { Preview } from '../tools/tool';
 import type { Db } from '../db/database';
 import type { SessionStore } from '../session/session-store';
-import type { BypassGrant, BypassKind, BypassOption, BypassStore } from './bypass';
+import type { BypassKind, BypassOption, BypassStore } from './bypass';
+import type { ApprovalOutcome } from './decisions';
 import { argsHash as hashOf } from './decisions';
 
 export type SessionApprovalEvent = Extract<ChatEventBody, { type: 'approval_required' | 'pending_write' | 'approval_resolved' | 'agent_question' }>;
 
-export interface ApprovalOutcome {
-  approved: boolean;
-  note: string;
-  bypass?: BypassGrant;
-  timedOut?: boolean;
-}
+export type { ApprovalOutcome } from './decisions';
 
 export class ApprovalCancelledError extends Error {
   override readonly name = 'ApprovalCancelledError';

@@ -80,7 +80,7 @@ describe('MCP tools in a session', () => {
     await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', note: '', argsHash: asked.args_hash, bypassSecs: 600, bypassScope: 'mcp_server' });
     await h.waitForEvent('done');
     expect(h.events.filter((e) => e.type === 'approval_required')).toHaveLength(1);
-    expect(h.events.filter((e) => e.type === 'tool_decision').at(-1)).toMatchObject({ decision: { action: 'allow', kind: 'bypass' } });
+    expect(h.events.filter((e) => e.type === 'tool_decision').at(-1)).toMatchObject({ decision: { action: 'allow', why: { kind: 'bypass' } } });
     const results = h.events.filter((e) => e.type === 'tool_done') as { result: string; result_type: string }[];
     expect(results[0]!.result_type).toBe('json');
     expect(JSON.parse(results[0]!.result)).toMatchObject({ temperature: expect.any(Number) });

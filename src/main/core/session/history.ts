@@ -2,7 +2,8 @@
  * Maps history rows to what the chat view renders: messages with their tool cards, the decision's "why", and
  * whether a `running` row is live or was interrupted by a stop of the app (SPEC.md §3.6).
  */
-import type { DecisionWhy, HistoryMessage, ToolCard } from '../../../shared/contract/chat';
+import { DecisionSchema, type Decision } from '../../../shared/contract/approval';
+import type { HistoryMessage, ToolCard } from '../../../shared/contract/chat';
 import { parseArguments } from './tool-call';
 import type { ToolsPort } from './ports';
 import type { MessageRow, ToolRow } from './session-store';
@@ -27,7 +28,8 @@ function parseStored<T>(raw: string | null): T | null {
 export function toolCard(row: ToolRow, tools: ToolsPort, isLive: boolean, pending: PendingInfo | null): ToolCard {
   const parsed = parseArguments(row.arguments);
   const args = parsed.ok ? parsed.args : {};
-  const decision = parseStored<DecisionWhy>(row.decision);
+  const stored = DecisionSchema.safeParse(parseStored<Decision>(row.latest_decision ?? null));
+  const decision = stored.success ? stored.data : null;
   return {
     tool_call_id: row.tool_call_id,
     message_id: row.message_id,

@@ -82,7 +82,7 @@ describe('every alias of path, for every fs tool, is decided on the path the too
     await h.call('chat:send', { sessionId, content: 'steer' });
     for (let i = 0; i < calls.length; i++) {
       const asked = await h.waitForEvent('tool_decision', (e) => e.decision.action === 'require' && !h.events.some((x) => x.type === 'tool_rejected' && x.tool_call_id === e.tool_call_id));
-      expect(asked.decision).toMatchObject({ kind: 'guard', text: expect.stringMatching(/agent-steering/) });
+      expect(asked.decision).toMatchObject({ why: { kind: 'guard', text: expect.stringMatching(/agent-steering/) } });
       expect(JSON.parse(asked.arguments)).toMatchObject({ path: join(h.workspace, 'AGENTS.md') });
       const waiting = (await h.call('inbox:list', {})).approvals.find((a) => a.tool_call_id === asked.tool_call_id)!;
       await h.call('inbox:resolveApproval', { requestId: waiting.request_id, action: 'reject', note: '', argsHash: waiting.args_hash });
@@ -122,8 +122,8 @@ describe('a missing path is the working directory, decided as such', () => {
       writeFileSync(join(h.workspace, 'n.txt'), 'needle\n');
       const sessionId = await h.newSession();
       const events = await h.sendAndSettle(sessionId, 'list');
-      const decisions = events.filter((e) => e.type === 'tool_decision') as { decision: { action: string; kind: string }; arguments: string }[];
-      expect(decisions.map((d) => d.decision)).toEqual([expect.objectContaining({ action: 'allow', kind: 'fast_path' }), expect.objectContaining({ action: 'allow', kind: 'fast_path' })]);
+      const decisions = events.filter((e) => e.type === 'tool_decision') as unknown as { decision: { action: string; why: { kind: string } }; arguments: string }[];
+      expect(decisions.map((d) => d.decision)).toEqual([expect.objectContaining({ action: 'allow', why: expect.objectContaining({ kind: 'fast_path' }) }), expect.objectContaining({ action: 'allow', why: expect.objectContaining({ kind: 'fast_path' }) })]);
       expect(decisions[0]!.arguments).toBe(decisions[1]!.arguments); // one normalized form, one hash
       expect(JSON.parse(decisions[0]!.arguments)).toMatchObject({ path: h.workspace });
       expect(events.some((e) => e.type === 'approval_required' || e.type === 'pending_write')).toBe(false);
@@ -155,6 +155,15 @@ describe('the card, the Inbox, the hash and the row carry the same normalized ar
     expect(row).toEqual({ effective_arguments: decided.arguments, args_hash: pending.args_hash });
     const audit = h.core.db.prepare('SELECT DISTINCT args_hash FROM tool_decisions').all();
     expect(audit).toEqual([{ args_hash: pending.args_hash }]);
+    // One decision shape, stored once (the audit): the card reads the latest one; the row keeps no copy.
+    expect(h.core.db.prepare('SELECT decision FROM chat_llm_tools').get()).toEqual({ decision: null });
+    expect(h.core.db.prepare('SELECT action, reason_kind, actor FROM tool_decisions ORDER BY id').all()).toEqual([
+      { action: 'require', reason_kind: 'rule', actor: 'policy' },
+      { action: 'allow', reason_kind: 'human', actor: 'user' },
+    ]);
+    const done = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools)[0]!;
+    expect(done.decision).toEqual({ action: 'allow', why: { kind: 'human', ruleId: null, text: 'Decided by you.' }, actor: 'user' });
+    expect(decided.decision).toMatchObject({ action: 'require', why: { kind: 'rule', ruleId: expect.any(Number) }, actor: 'policy' });
   });
 });
 

@@ -4,6 +4,9 @@
  * the loop itself. Keeping the ports here lets the loop stay independent of how those services are built.
  */
 import type { LabelLength } from '../../../shared/labels';
+import type { Decision } from '../../../shared/contract/approval';
+import type { GateCall } from '../approval/gate';
+import type { ApprovalOutcome } from '../approval/decisions';
 import type { RunContext } from '../../../shared/run-context';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { Normalized, OpenAiToolDefinition, Preview, PreviewContext, ProtectedPaths, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from '../tools/tool';
@@ -32,36 +35,19 @@ export interface ToolsPort {
   openaiDefinitions(): OpenAiToolDefinition[];
 }
 
-export type GateAction = 'allow' | 'deny' | 'require';
-export interface GateDecision {
-  action: GateAction;
-  why: { kind: string; ruleId?: number | null; text: string };
-}
-
-export interface GateCall {
-  sessionId: number;
-  agentId: string;
-  source: string;
-  toolName: string;
-  category: ToolCategory | null;
-  args: ToolArgs;
-  runContext: RunContext;
-  workingDir: string;
-}
-
-export interface ApprovalOutcome {
-  approved: boolean;
-  note: string;
-}
+// One decision, one call, one outcome: the gate's and the approval manager's own types (docs/approval.md).
+export type { Decision } from '../../../shared/contract/approval';
+export type { GateCall } from '../approval/gate';
+export type { ApprovalOutcome } from '../approval/decisions';
 
 export interface GatePort {
-  check(call: GateCall): GateDecision;
+  check(call: GateCall): Decision;
   /** What a walk of this call must leave out (rules with a path, guards), handed to the tool as it runs. */
   walkPolicy(call: GateCall): ProtectedPaths;
   isHidden(groupId: string | undefined, toolName: string): boolean;
   argsHash(args: ToolArgs): string;
   /** Called inside the caller's transaction, together with the tool-row update (C4). */
-  recordDecision(entry: { toolCallId: string; sessionId: number; decision: GateDecision; argsHash: string; actor: 'policy' | 'user' }): void;
+  recordDecision(entry: { toolCallId: string; sessionId: number; decision: Decision; argsHash: string }): void;
   /** Flips the row to `pending`, registers the waiter and emits the approval events; resolves on the human's answer. */
   requestApproval(request: {
     sessionId: number;

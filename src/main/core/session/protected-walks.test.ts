@@ -50,8 +50,8 @@ describe('a deny rule on a subtree, no bypass', () => {
       h.core.approval.rules.createRule({ tool_pattern: '@fs_any', path_pattern: pattern, action: 'deny', priority: 50 });
       const sessionId = await h.newSession();
       const events = await h.sendAndSettle(sessionId, 'search');
-      const decisions = events.filter((e) => e.type === 'tool_decision').map((e) => (e as { decision: { action: string; kind: string } }).decision);
-      expect(decisions.every((d) => d.action === 'allow' && d.kind === 'fast_path')).toBe(true);
+      const decisions = events.flatMap((e) => (e.type === 'tool_decision' ? [e.decision] : []));
+      expect(decisions.every((d) => d.action === 'allow' && d.why.kind === 'fast_path')).toBe(true);
       const out = results(events);
       expect(out).toHaveLength(calls.length);
       for (const r of out.slice(0, 7)) {

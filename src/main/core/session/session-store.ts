@@ -52,7 +52,10 @@ export interface ToolRow {
   status: ToolDbStatus;
   result: string | null;
   result_type: 'string' | 'json';
+  /** Legacy copy of the decision, no longer written: read `latest_decision`. */
   decision: string | null;
+  /** The latest decision of the call as JSON (from `tool_decisions`); null before the gate saw it. */
+  latest_decision?: string | null;
   created_at: number;
 }
 
@@ -70,6 +73,13 @@ export interface NewMessage {
   /** The child stack a sub-agent's row belongs to; absent/null = the session's own (depth 0) rows. */
   stackId?: number | null;
 }
+
+/**
+ * The call's latest decision, read from the one place decisions are stored (`tool_decisions`, the audit), in the
+ * contract's Decision shape. (The old `chat_llm_tools.decision` column is no longer written.)
+ */
+const LATEST_DECISION = `(SELECT json_object('action', d.action, 'why', json_object('kind', d.reason_kind, 'ruleId', d.rule_id, 'text', d.detail), 'actor', d.actor)
+   FROM tool_decisions d WHERE d.tool_call_id = t.tool_call_id ORDER BY d.id DESC LIMIT 1) AS latest_decision`;
 
 export class SessionStore {
   private readonly q;
@@ -98,14 +108,14 @@ export class SessionStore {
       // A sub-agent's rows carry their stack id: each stack (and the session's own rows, stack NULL) is its own history.
       contextMessages: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND id >= ? AND stack_id IS ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 ORDER BY id"),
       page: db.prepare('SELECT * FROM chat_history WHERE session_id = ? AND stack_id IS ? AND id < ? ORDER BY id DESC LIMIT ?'),
-      toolsForMessages: db.prepare('SELECT * FROM chat_llm_tools WHERE session_id = ? AND stack_id IS ? AND message_id BETWEEN ? AND ? ORDER BY id'),
-      toolsFrom: db.prepare('SELECT * FROM chat_llm_tools WHERE session_id = ? AND stack_id IS ? AND message_id >= ? ORDER BY id'),
+      toolsForMessages: db.prepare(`SELECT t.*, ${LATEST_DECISION} FROM chat_llm_tools t WHERE t.session_id = ? AND t.stack_id IS ? AND t.message_id BETWEEN ? AND ? ORDER BY t.id`),
+      toolsFrom: db.prepare(`SELECT t.*, ${LATEST_DECISION} FROM chat_llm_tools t WHERE t.session_id = ? AND t.stack_id IS ? AND t.message_id >= ? ORDER BY t.id`),
       insertTool: db.prepare(
         `INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, stack_id, message_id, name, arguments, status, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
       ),
       getTool: db.prepare('SELECT * FROM chat_llm_tools WHERE tool_call_id = ?'),
-      updateToolPrep: db.prepare('UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, decision = ?, updated_at = ? WHERE tool_call_id = ?'),
+      updateToolPrep: db.prepare('UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, updated_at = ? WHERE tool_call_id = ?'),
       setToolStatus: db.prepare('UPDATE chat_llm_tools SET status = ?, updated_at = ? WHERE tool_call_id = ?'),
       finishTool: db.prepare('UPDATE chat_llm_tools SET status = ?, result = ?, result_type = ?, updated_at = ? WHERE tool_call_id = ?'),
       // The session's own unfinished calls; a sub-agent's are ended with its stack (agents/stack-store.ts).
@@ -241,8 +251,9 @@ export class SessionStore {
     return this.q.getTool.get(toolCallId) as ToolRow | undefined;
   }
 
-  prepareTool(toolCallId: string, effectiveArguments: string, argsHash: string, decision: object | null): void {
-    this.q.updateToolPrep.run(effectiveArguments, argsHash, decision ? JSON.stringify(decision) : null, Date.now(), toolCallId);
+  /** The call's normalized arguments and their hash; its decision goes to the audit (approval/decisions.ts). */
+  prepareTool(toolCallId: string, effectiveArguments: string, argsHash: string): void {
+    this.q.updateToolPrep.run(effectiveArguments, argsHash, Date.now(), toolCallId);
   }
 
   setToolStatus(toolCallId: string, status: ToolDbStatus): void {

@@ -6,12 +6,12 @@
  * rejected with its event. A bad argument or a throwing tool becomes a result the model can read (R7).
  */
 import { MCP_PREFIX, TN } from '../../../shared/tool-names';
-import type { ChatEventBody, DecisionWhy } from '../../../shared/contract/chat';
+import type { ChatEventBody } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
 import { driveExecution } from '../tools/execution';
 import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../tools/tool';
 import type { CallSecrets } from '../secrets/sealed-args';
-import type { FileImagesPort, GateDecision, GatePort, ToolsPort } from './ports';
+import type { Decision, FileImagesPort, GatePort, ToolsPort } from './ports';
 import type { ImageSnapshot } from '../viewer/blob-store';
 import type { SessionStore } from './session-store';
 import { z } from 'zod';
@@ -77,7 +77,6 @@ function notOfferedText(name: string, depth: number): string {
   return `The tool "${name}" is not available to you here. Use one of the tools you were given (a tool group you activate is offered from your next round).`;
 }
 
-const whyOf = (d: GateDecision, actor: 'policy' | 'user' = 'policy'): DecisionWhy => ({ action: d.action, kind: d.why.kind, ruleId: d.why.ruleId ?? null, text: d.why.text, actor });
 
 function finish(env: CallEnv, id: string, outcome: ExecutionOutcome, name: string, path: string | null, before?: ImageSnapshot | null): CallOutcome {
   const { store, emit } = env;
@@ -161,18 +160,19 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
   const hash = gate.argsHash(args);
 
   const gateCall = { sessionId: env.sessionId, agentId: env.agentId, source: env.source, toolName: call.name, category, args, runContext: env.runContext, workingDir: env.workingDir };
-  let decision: GateDecision;
+  let decision: Decision;
   try {
     decision = gate.check(gateCall);
   } catch (error) {
     // Fail closed: a gate that cannot decide asks the person (SPEC.md §3.1).
-    decision = { action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` } };
+    decision = { action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` }, actor: 'policy' };
   }
+  // The decision is stored once, in the audit (`tool_decisions`), in the same transaction as the row it decides.
   store.transaction(() => {
-    store.prepareTool(call.id, argsJson, hash, whyOf(decision));
-    gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash, actor: 'policy' });
+    store.prepareTool(call.id, argsJson, hash);
+    gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash });
   });
-  emit({ type: 'tool_decision', tool_call_id: call.id, decision: whyOf(decision), arguments: argsJson });
+  emit({ type: 'tool_decision', tool_call_id: call.id, decision, arguments: argsJson });
 
   if (decision.action === 'deny') return reject(env, call.id, `Denied by policy: ${decision.why.text}`);
   if (decision.action === 'require') {
@@ -187,13 +187,12 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
       // The waiter was dropped (/stop): the row stays `pending` and is asked again on resume (reference-facts §3).
       return 'cancelled';
     }
-    const human: GateDecision = { action: outcome.approved ? 'allow' : 'deny', why: { kind: 'human', text: outcome.note ? `Decided by you: ${outcome.note}` : 'Decided by you.' } };
+    const human: Decision = { action: outcome.approved ? 'allow' : 'deny', why: { kind: 'human', text: outcome.note ? `Decided by you: ${outcome.note}` : 'Decided by you.' }, actor: 'user' };
     store.transaction(() => {
-      store.prepareTool(call.id, argsJson, hash, whyOf(human, 'user'));
       store.setToolStatus(call.id, 'running');
-      gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash, actor: 'user' });
+      gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash });
     });
-    emit({ type: 'tool_decision', tool_call_id: call.id, decision: whyOf(human, 'user'), arguments: argsJson });
+    emit({ type: 'tool_decision', tool_call_id: call.id, decision: human, arguments: argsJson });
     if (!outcome.approved) return reject(env, call.id, gate.rejectText(outcome.note));
   }
   if (env.signal.aborted) return finish(env, call.id, { kind: 'cancelled' }, call.name, null);

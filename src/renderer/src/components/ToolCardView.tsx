@@ -42,7 +42,7 @@ function whyText(card: ToolCard): string | null {
   const d = card.decision;
   if (!d) return null;
   const verb = d.action === 'allow' ? 'allowed' : d.action === 'deny' ? 'denied' : 'asked';
-  const text = d.text.replace(ISO_INSTANT, (iso) => localTime(Date.parse(iso)));
+  const text = d.why.text.replace(ISO_INSTANT, (iso) => localTime(Date.parse(iso)));
   return `${verb}${d.actor === 'user' ? ' by you' : ''}: ${text}`;
 }
 
