@@ -106,7 +106,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   toolGroups.register(mcp.groups);
   // list_items: the model reads what exists and its state, never a server's env, headers or a plugin's config.
   itemListers.register('mcp', () => listMcpItems(mcp.repo, mcp.manager));
-  itemListers.register('plugins', () => plugins.list().map((p) => ({ name: p.name, title: p.title, description: p.description, enabled: p.enabled, ready: p.isReady, problem: p.problem })));
+  itemListers.register('plugins', () => plugins.list().map((p) => ({ name: p.name, title: p.title, description: p.description, enabled: p.enabled, ready: p.isReady, problem: p.problem, config_keys: Object.keys((p.schema.properties as object | undefined) ?? {}), secrets_set: p.secretFields.filter((f) => f.isSet).map((f) => f.name) })));
   const approval = await createApprovalServices({
     db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir), categoryOf: (name) => tools.categoryOf(name), log,
     emitSession: (sessionId, event) => events.emit('chat', { ...event, session_id: sessionId }),

@@ -42,7 +42,7 @@ describe('session tools', () => {
     expect(agents.skipped).toEqual([{ id: 'broken', problem: expect.stringContaining('broken/meta.json is not valid JSON') }]);
     const plugins = JSON.parse(outcome(events, 'lp').result!);
     expect(plugins.items.length).toBeGreaterThan(0);
-    expect(plugins.items[0]).toEqual({ name: expect.any(String), title: expect.any(String), description: expect.any(String), enabled: false, ready: expect.any(Boolean), problem: null });
+    expect(plugins.items[0]).toEqual({ name: expect.any(String), title: expect.any(String), description: expect.any(String), enabled: false, ready: expect.any(Boolean), problem: null, config_keys: expect.arrayContaining(['base_url', 'api_key']), secrets_set: [] });
     expect(JSON.parse(outcome(events, 'lm').result!)).toEqual({ type: 'mcp', items: [] });
     expect(outcome(events, 'lx').error).toMatch(/type/);
   });
