@@ -33,6 +33,7 @@ import { createPluginAndSecretTools } from './tools/config/index';
 import { GrantStore, ToolGroupRegistry } from './session/tool-groups';
 import { SessionStore } from './session/session-store';
 import { createAgentTools, ItemListers } from './tools/agents/index';
+import { syntheticToolSpecs } from './session/synthetic-tools';
 import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
 import { createMcpConfigTools, toolsWithMcp } from './tools/mcp/index';
 import { outlinePool } from './tools/outline/outline-pool';
@@ -159,7 +160,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
 
   const handlers: BridgeHandlers = {
     ...createAppHandlers(config, events, settings),
-    ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery, mcpTools: () => mcp.manager.allTools() }), db, sessions, categoryOf: (name) => tools.categoryOf(name), tools }),
+    ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery, sessionTools: syntheticToolSpecs, mcpTools: () => mcp.manager.allTools() }), db, sessions, categoryOf: (name) => tools.categoryOf(name), tools }),
     ...createMcpHandlers(mcp),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
     ...createPluginHandlers({ plugins, secrets }),

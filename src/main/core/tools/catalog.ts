@@ -1,14 +1,12 @@
 /**
- * `ToolCatalog` (tools.md "ToolCatalog"): one façade over everything a rule can name — the registry's built-ins,
- * the static list of core-owned synthetic tools (so they can be configured before first use), MCP tools from the
- * injected source, and (optionally) the names `ToolDiscovery` has seen, as `dynamic`. Used by the Security page's
- * tool list. Plugin and provider tool names are deliberately not listed statically (discovery covers them).
+ * `ToolCatalog` (docs/tools.md): one façade over everything a rule can name — the registry's built-ins, the
+ * session's own tools (injected by the composition root, so they can be configured before first use), MCP tools
+ * from the injected source, and (optionally) the names `ToolDiscovery` has seen, as `dynamic`. Used by the Security
+ * page's tool list. It lists only tools that exist: a test keeps it, the seeded rules and the registry in agreement.
  */
-import type { LabelLength } from '../../../shared/labels';
-import { TN, type ToolCategory } from '../../../shared/tool-names';
+import type { ToolCategory } from '../../../shared/tool-names';
 import type { ToolDiscovery } from './discovery';
 import type { ToolRegistry } from './registry';
-import type { ToolArgs } from './tool';
 
 export interface ToolInfo {
   name: string;
@@ -23,20 +21,9 @@ export interface AllTools {
   dynamic: ToolInfo[];
 }
 
-/** The core-owned tools injected outside the registry (tools.md `synthetic_tools()`). */
-export const SYNTHETIC_TOOLS: readonly ToolInfo[] = [
-  { name: TN.EXECUTE_TASK, description: 'Start a task for a sub-agent (sync, async or cron).', category: 'subagent' },
-  { name: TN.EXECUTE_SUBTASK, description: 'Run a sub-task inside a background session (sync only).', category: 'subagent' },
-  { name: TN.UPDATE_SCRATCHPAD, description: 'Write a note to the scratchpad shared by the agents of a session.', category: null },
-  { name: TN.ASK_USER_CLARIFICATION, description: 'Pause and ask the user a question.', category: null },
-  { name: TN.WRITE_TODOS, description: "Keep the agent's private task list.", category: null },
-  { name: TN.ACTIVATE_TOOLS, description: 'Activate tool groups (MCP servers, the config group) from the next round.', category: 'config' },
-  { name: TN.NOTIFY, description: 'Queue a notification to the home conversation.', category: null },
-  { name: TN.SHOW_FILE_TO_USER, description: "Open a file in the user's viewer.", category: null },
-  { name: TN.IMAGE_GENERATE, description: 'Generate an image with a configured provider.', category: 'config' },
-];
-
 export interface ToolCatalogOptions {
+  /** The core-owned tools that live outside the registry (the session's synthetic tools). */
+  sessionTools?: () => readonly { name: string; description: string }[];
   mcpTools?: () => readonly { name: string; description: string }[];
   discovery?: ToolDiscovery;
 }
@@ -51,7 +38,7 @@ export class ToolCatalog {
 
   listAll(): AllTools {
     const builtIn: ToolInfo[] = this.registry.listAll().map((t) => ({ ...t, category: this.registry.categoryOf(t.name) }));
-    for (const s of SYNTHETIC_TOOLS) if (!this.registry.has(s.name)) builtIn.push({ ...s });
+    for (const s of this.options.sessionTools?.() ?? []) if (!this.registry.has(s.name)) builtIn.push({ name: s.name, description: s.description, category: null });
     builtIn.sort(byName);
     let mcp: ToolInfo[] = [];
     try {
@@ -65,9 +52,5 @@ export class ToolCatalog {
       .filter((k) => !listed.has(k.name))
       .map((k) => ({ name: k.name, description: '', category: 'dynamic' as const }));
     return { built_in: builtIn, mcp, dynamic };
-  }
-
-  describeCall(name: string, args: ToolArgs, length: LabelLength): string {
-    return this.registry.describeCall(name, args, length);
   }
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { driveExecution, SimpleExecution } from './execution';
-import { DB_STATUS_OF_STATE, type ToolExecution } from './tool';
+import type { ToolExecution } from './tool';
 
 describe('SimpleExecution', () => {
   it('completes with the work result and reports state', async () => {
@@ -82,20 +82,6 @@ describe('driveExecution', () => {
     expect(await driveExecution(exec, cancel.signal)).toEqual({ kind: 'completed', result: 'x' });
     cancel.abort();
     expect(stops).toBe(0);
-  });
-});
-
-describe('states and their DB statuses', () => {
-  it('match the table of tools.md exactly', () => {
-    expect(DB_STATUS_OF_STATE).toEqual({
-      pending: 'running',
-      awaiting_approval: 'pending',
-      running: 'running',
-      completed: 'done',
-      failed: 'failed',
-      cancelled: 'cancelled',
-      rejected: 'rejected',
-    });
   });
 });
 

@@ -43,8 +43,8 @@ export function createToolRegistry(tools: readonly Tool[]): ToolRegistry {
   return registry;
 }
 
-export { ToolRegistry, ToolDispatchError } from './registry';
-export { ToolCatalog, SYNTHETIC_TOOLS, type AllTools, type ToolInfo } from './catalog';
+export { ToolRegistry } from './registry';
+export { ToolCatalog, type AllTools, type ToolInfo } from './catalog';
 export { ToolDiscovery, type KnownTool, type OfferedTool } from './discovery';
 export { SimpleExecution, driveExecution } from './execution';
 export { defineTool, ToolError } from './define-tool';

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openDatabase } from '../db/database';
-import { ToolCatalog, SYNTHETIC_TOOLS } from './catalog';
+import { ToolCatalog } from './catalog';
+import { syntheticToolSpecs } from '../session/synthetic-tools';
 import { defineTool, type ToolDefinition } from './define-tool';
 import { ToolDiscovery } from './discovery';
 import { createBuiltinTools, createToolRegistry } from './index';
@@ -83,23 +84,20 @@ describe('ToolRegistry', () => {
     const names = (defs: { function: { name: string } }[]) => defs.map((d) => d.function.name);
     expect(names(registry.openaiDefinitions())).toEqual(['zeta', 'root_only', 'set_thing']);
     expect(names(registry.openaiDefinitionsSubAgentsOnly())).toEqual(['sub_only']);
-    expect(names(registry.openaiDefinitionsExcludingConfig())).toEqual(['zeta', 'root_only']);
     expect(names(registry.openaiDefinitionsConfigOnly())).toEqual(['set_thing']);
     expect(registry.rootAgentOnlyNames()).toEqual(['root_only']);
     expect(registry.listAll().map((t) => t.name)).toEqual(['root_only', 'set_thing', 'sub_only', 'zeta']);
     expect(registry.listAll()[0]).toEqual({ name: 'root_only', description: 'root_only tool' });
   });
 
-  it('run returns null for unknown names; dispatch resolves, or rejects with the readable error', async () => {
+  it('run returns null for unknown names; a bad argument is a readable failure', async () => {
     const ws = makeWorkspace();
     dirs.push(ws.base);
     const registry = new ToolRegistry();
     registry.register(echo('say'));
     expect(registry.run('nope', {}, ws.ctx)).toBeNull();
     expect(await registry.run('say', { text: 'hi' }, ws.ctx)!.wait()).toEqual({ kind: 'completed', result: 'hi' });
-    expect(await registry.dispatch('say', { text: 'yo' }, ws.ctx)).toBe('yo');
-    await expect(registry.dispatch('nope', {}, ws.ctx)).rejects.toThrow(/Unknown tool "nope"/);
-    await expect(registry.dispatch('say', { text: 3 }, ws.ctx)).rejects.toThrow(/Invalid arguments for say:\n- text/);
+    expect(await registry.run('say', { text: 3 }, ws.ctx)!.wait()).toEqual({ kind: 'failed', error: expect.stringMatching(/Invalid arguments for say:\n- text/) });
   });
 
   it('describeCall: registry tools, inline special cases, unknown names; always within the label budget', () => {
@@ -143,7 +141,7 @@ describe('restart', () => {
     dirs.push(ws.base);
     let restarts = 0;
     const registry = createToolRegistry(createBuiltinTools({ requestRestart: () => restarts++ }));
-    expect(await registry.dispatch('restart', {}, ws.ctx)).toBe('Restarting the app now.');
+    expect(await registry.run('restart', {}, ws.ctx)!.wait()).toEqual({ kind: 'completed', result: 'Restarting the app now.' });
     expect(restarts).toBe(0); // deferred one tick, so the result is recorded first
     await new Promise((resolve) => setImmediate(resolve));
     expect(restarts).toBe(1);
@@ -176,15 +174,14 @@ describe('ToolCatalog and ToolDiscovery', () => {
     await again.whenIdle();
     expect(again.knownTools().find((k) => k.name === 'send_voice_message')!.first_seen_at).toBe(1000);
 
-    const catalog = new ToolCatalog(registry, { mcpTools: () => [{ name: 'mcp__fs__read', description: 'read' }], discovery });
+    const catalog = new ToolCatalog(registry, { mcpTools: () => [{ name: 'mcp__fs__read', description: 'read' }], discovery, sessionTools: syntheticToolSpecs });
     const all = catalog.listAll();
     const builtInNames = all.built_in.map((t) => t.name);
-    for (const s of SYNTHETIC_TOOLS) expect(builtInNames).toContain(s.name);
+    for (const s of syntheticToolSpecs()) expect(builtInNames).toContain(s.name);
     expect(builtInNames).toContain('grep_files');
     expect(builtInNames).toEqual([...builtInNames].sort());
     expect(all.mcp).toEqual([{ name: 'mcp__fs__read', description: 'read', category: null }]);
     expect(all.dynamic.map((t) => t.name)).toEqual(['mcp__gone__tool', 'send_voice_message']);
-    expect(catalog.describeCall('read_file', { path: 'a' }, 'short')).toBe('read_file `a`');
     db.close();
   });
 });

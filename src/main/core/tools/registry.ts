@@ -13,10 +13,6 @@ import type { SecretPaths } from '../secrets/sealed-args';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-export class ToolDispatchError extends Error {
-  override readonly name = 'ToolDispatchError';
-}
-
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
 
@@ -53,11 +49,6 @@ export class ToolRegistry {
 
   openaiDefinitionsSubAgentsOnly(): OpenAiToolDefinition[] {
     return this.definitions((t) => t.subAgentsOnly === true);
-  }
-
-  /** The always-on base set: root-agent tools minus the lazy `config` group. */
-  openaiDefinitionsExcludingConfig(): OpenAiToolDefinition[] {
-    return this.definitions((t) => !t.subAgentsOnly && t.category !== 'config');
   }
 
   /** The lazy `config` group, appended once the model calls `activate_tools(["config"])`. */
@@ -100,18 +91,6 @@ export class ToolRegistry {
   run(name: string, args: ToolArgs, ctx: ToolRunContext): ToolExecution | null {
     const tool = this.tools.get(name);
     return tool ? tool.run(args, ctx) : null;
-  }
-
-  /**
-   * Runs to a result string (the REST resolve path). Rejects with `ToolDispatchError` for an unknown name, a
-   * failed call (its message) or a cancelled one.
-   */
-  async dispatch(name: string, args: ToolArgs, ctx: ToolRunContext): Promise<string> {
-    const tool = this.tools.get(name);
-    if (!tool) throw new ToolDispatchError(`Unknown tool "${name}"`);
-    const outcome = await tool.executeAsync(args, ctx);
-    if (outcome.kind === 'completed') return outcome.result;
-    throw new ToolDispatchError(outcome.kind === 'failed' ? outcome.error : (outcome.note ?? `${name} was cancelled`));
   }
 
   /** A label for any call, registry or not; falls back to the bare name. */

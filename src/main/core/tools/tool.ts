@@ -23,17 +23,6 @@ export type ToolExecutionState =
 
 export type ToolDbStatus = 'running' | 'pending' | 'done' | 'failed' | 'cancelled' | 'rejected';
 
-/** The persisted status of each state, exactly as tools.md's table. */
-export const DB_STATUS_OF_STATE: Readonly<Record<ToolExecutionState, ToolDbStatus>> = {
-  pending: 'running',
-  awaiting_approval: 'pending',
-  running: 'running',
-  completed: 'done',
-  failed: 'failed',
-  cancelled: 'cancelled',
-  rejected: 'rejected',
-};
-
 export type ResultType = 'string' | 'json';
 
 /** The three terminal outcomes `wait()` can return; approval-phase states belong to the session driver. */

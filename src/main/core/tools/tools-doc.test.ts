@@ -1,0 +1,113 @@
+/**
+ * Nothing names a tool that does not exist, and docs/tools.md says what the tools are. Against a real core in a
+ * fresh temp data folder: the tools offered (registry + session tools), the catalog the Security page lists, the
+ * rules the migrations seed, and the table of docs/tools.md with each tool's default decision taken from the real
+ * gate. A failure says exactly which row or rule to add, change or remove.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FS_ANY_TOOLS, FS_READ_TOOLS, FS_WRITE_TOOLS } from '../../../shared/tool-names';
+import { RunContextSchema } from '../../../shared/run-context';
+import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
+import { dispatchCall } from '../bridge/dispatch';
+import { createCore, type Core } from '../index';
+import { syntheticToolSpecs } from '../session/synthetic-tools';
+
+const root = join(__dirname, '../../../..');
+let core: Core;
+let workspace: string;
+
+beforeAll(async () => {
+  const base = tempDir();
+  workspace = join(base, 'ws');
+  mkdirSync(workspace);
+  core = await createCore({ dataDir: join(base, 'data'), workspaceDir: workspace, shape: 'web', version: 'test', agentsDir: join(root, 'agents') });
+});
+afterAll(async () => {
+  await core.dispose();
+  cleanupTempDirs();
+});
+
+/** Every tool a session can be offered, registry first. */
+function existingTools(): string[] {
+  return [...core.tools.listAll().map((t) => t.name), ...syntheticToolSpecs().map((t) => t.name)];
+}
+
+describe('tools that are named exist', () => {
+  it('every seeded rule names an existing tool (or a pattern group of existing tools)', () => {
+    const seeded = core.db.prepare("SELECT id, tool_pattern FROM approval_rules WHERE note = 'seeded' ORDER BY id").all() as { id: number; tool_pattern: string }[];
+    expect(seeded.length).toBeGreaterThan(0);
+    const exists = new Set(existingTools());
+    const missing = seeded.filter((r) => !/[*?@]/.test(r.tool_pattern) && !exists.has(r.tool_pattern)).map((r) => `rule ${r.id} names "${r.tool_pattern}"`);
+    expect(missing, 'a seeded rule names a tool the registry lacks: drop the seed in a new migration, or build the tool').toEqual([]);
+    for (const name of [...FS_ANY_TOOLS, ...FS_READ_TOOLS, ...FS_WRITE_TOOLS]) expect(exists.has(name), `the @fs group names "${name}", which does not exist`).toBe(true);
+  });
+
+  it('the catalog lists exactly the existing tools as built-in', async () => {
+    const outcome = await dispatchCall(core.handlers, 'approval:listTools', {});
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    const listed = (outcome.result as { built_in: { name: string }[] }).built_in.map((t) => t.name);
+    expect(listed, 'the catalog offers a tool that does not exist, or misses one that does').toEqual([...existingTools()].sort());
+  });
+});
+
+interface DocRow {
+  name: string;
+  kind: string;
+  category: string;
+  approval: string;
+  visibility: string;
+}
+
+const KINDS = ['read', 'edit', 'execute', 'config', 'other'];
+
+/** The rows of the catalogue table in docs/tools.md (the table whose header starts with "| Name | Kind"). */
+function docRows(): DocRow[] {
+  const text = readFileSync(join(root, 'docs/tools.md'), 'utf8');
+  const lines = text.split('\n');
+  const header = lines.findIndex((l) => /^\|\s*Name\s*\|\s*Kind\s*\|/.test(l));
+  if (header < 0) throw new Error('docs/tools.md has no table with the header "| Name | Kind | Category | Default approval | Visibility |"');
+  const rows: DocRow[] = [];
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith('|')) break;
+    const [name = '', kind = '', category = '', approval = '', visibility = ''] = line.split('|').slice(1, -1).map((c) => c.trim());
+    rows.push({ name: name.replace(/`/g, ''), kind, category, approval, visibility });
+  }
+  return rows;
+}
+
+const formatRow = (r: DocRow) => `| \`${r.name}\` | ${r.kind} | ${r.category} | ${r.approval} | ${r.visibility} |`;
+
+/** What the table must say about a tool, from the real registry and the real gate in a fresh data folder. */
+function expectedRow(name: string, documented: DocRow | undefined): DocRow {
+  const tool = core.tools.get(name);
+  const declaredKind: unknown = tool ? Reflect.get(tool, 'kind') : undefined;
+  const kind = typeof declaredKind === 'string' ? declaredKind : documented && KINDS.includes(documented.kind) ? documented.kind : '<read|edit|execute|config|other>';
+  const category = core.tools.categoryOf(name) ?? '—';
+  const args = { path: join(workspace, 'notes.txt'), command: 'make build', workdir: workspace };
+  const decision = core.approval.gate.check({
+    sessionId: null, agentId: 'default', source: 'chat', toolName: name, category: core.tools.categoryOf(name), args, runContext: RunContextSchema.parse({}), workingDir: workspace,
+  });
+  const approval = decision.action === 'require' ? 'ask' : decision.action;
+  const visibility = tool?.subAgentsOnly ? 'sub-agents only' : tool?.rootAgentOnly ? 'root agent only' : 'all agents';
+  return { name, kind, category, approval, visibility };
+}
+
+describe('docs/tools.md', () => {
+  it('its table has one row per existing tool, each equal to what the registry and the gate say', () => {
+    const rows = docRows();
+    const byName = new Map(rows.map((r) => [r.name, r]));
+    const problems: string[] = [];
+    for (const name of existingTools()) {
+      const documented = byName.get(name);
+      const expected = expectedRow(name, documented);
+      if (!documented) problems.push(`add this row to the table in docs/tools.md:\n  ${formatRow(expected)}`);
+      else if (formatRow(documented) !== formatRow(expected)) problems.push(`change the row of \`${name}\` in docs/tools.md\n  from ${formatRow(documented)}\n  to   ${formatRow(expected)}`);
+    }
+    const exists = new Set(existingTools());
+    for (const r of rows) if (!exists.has(r.name)) problems.push(`remove the row of \`${r.name}\` from docs/tools.md: no such tool exists`);
+    expect(problems.join('\n'), problems.join('\n')).toBe('');
+    expect(rows.map((r) => r.name), 'keep the table sorted by name').toEqual(rows.map((r) => r.name).sort());
+  });
+});
