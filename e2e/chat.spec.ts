@@ -107,6 +107,15 @@ test('a rejected write is not written and the model is told why', async ({ page 
   await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]')).toHaveAttribute('data-status', 'rejected');
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Understood');
   expect(() => readFileSync(join(app.workspaceDir, 'evil.txt'))).toThrow();
+  // What the model was told: its second request carries the rejection, with the person's reason, as the result
+  // of exactly the call it made.
+  const requests = await llm!.requests();
+  expect(requests).toHaveLength(2);
+  const messages = requests[1]!.body.messages ?? [];
+  const call = messages.find((m) => m.role === 'assistant') as { tool_calls?: { id: string; function: { name: string } }[] } | undefined;
+  expect(call?.tool_calls?.map((c) => c.function.name)).toEqual(['write_file']);
+  const result = messages.find((m) => m.role === 'tool');
+  expect(result).toMatchObject({ tool_call_id: call!.tool_calls![0]!.id, content: 'User rejected this tool call. Reason: not today' });
 });
 
 test('the agent asks a question; the person answers with one click', async ({ page }) => {

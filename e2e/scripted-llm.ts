@@ -9,6 +9,8 @@ import type { Page } from '@playwright/test';
 
 export interface LlmProcess {
   url: string;
+  /** The request bodies the scripted LLM received, in order (its `GET /__requests`). */
+  requests(): Promise<{ body: { messages?: { role: string; content?: unknown; tool_call_id?: string }[] } }[]>;
   stop(): void;
 }
 
@@ -29,7 +31,11 @@ export async function startLlmProcess(dir: string, script: unknown[]): Promise<L
     });
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   });
-  return { url, stop: () => void child.kill('SIGTERM') };
+  return {
+    url,
+    requests: async () => (await fetch(`${url}/__requests`)).json(),
+    stop: () => void child.kill('SIGTERM'),
+  };
 }
 
 export async function configureModel(page: Page, llmUrl: string): Promise<void> {

@@ -70,7 +70,14 @@ export const ProviderViewSchema = z.object({
 });
 export type ProviderView = z.infer<typeof ProviderViewSchema>;
 
-export const ModelHealthSchema = z.enum(['ok', 'degraded', 'down']);
+/** The outcome of the model's last real call since start (`unknown`: not called yet), with its error. */
+export const ModelHealthSchema = z.object({
+  state: z.enum(['unknown', 'ok', 'failing']),
+  error: z.string().nullable(),
+  at: z.number().nullable(),
+  failuresInARow: z.number().int().min(0),
+});
+export type ModelHealthView = z.infer<typeof ModelHealthSchema>;
 export const ModelViewSchema = z.object({
   id: z.number(),
   providerId: z.number(),
@@ -82,7 +89,6 @@ export const ModelViewSchema = z.object({
   outputPricePerM: z.number().nullable(),
   contextWindow: z.number().nullable(),
   enabled: z.boolean(),
-  /** In-memory, since start: degraded after 3 consecutive failures, down after 5. */
   health: ModelHealthSchema,
 });
 export type ModelView = z.infer<typeof ModelViewSchema>;

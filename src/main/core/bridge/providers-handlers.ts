@@ -47,7 +47,7 @@ export function createProviderHandlers({ providers, health, fetch, localBaseUrls
     outputPricePerM: m.outputPricePerM,
     contextWindow: m.contextWindow,
     enabled: m.enabled,
-    health: health.state(m.id),
+    health: health.view(m.id),
   });
   return {
     'providers:list': () => ({ providers: providers.listProviders() }),

@@ -138,17 +138,25 @@ describe('fallback', () => {
 });
 
 describe('health', () => {
-  it('counts consecutive failures per model: degraded at 3, down at 5, reset by a success', async () => {
+  it('is the last real call\'s outcome, with its error: one failure shows, a success clears it', async () => {
     const [m1] = f.addModels('openai_compatible', ['m1']);
-    for (let i = 0; i < 5; i++) {
-      f.llm.script([{ status: 500 }]);
+    expect(f.health.view(m1!.id)).toMatchObject({ state: 'unknown', error: null });
+    for (let i = 1; i <= 2; i++) {
+      f.llm.script([{ status: 401, errorMessage: 'invalid api key' }]);
       await expect(f.round(ask)).rejects.toBeInstanceOf(LlmRequestError);
-      expect(f.health.state(m1!.id)).toBe(i + 1 >= 5 ? 'down' : i + 1 >= 3 ? 'degraded' : 'ok');
+      expect(f.health.view(m1!.id)).toMatchObject({ state: 'failing', error: expect.stringMatching(/HTTP 401.*invalid api key/), failuresInARow: i });
     }
     f.llm.script([{ text: 'back' }]);
     await f.round(ask);
-    expect(f.health.state(m1!.id)).toBe('ok');
-    expect(f.health.consecutiveFailures(m1!.id)).toBe(0);
+    expect(f.health.view(m1!.id)).toMatchObject({ state: 'ok', error: null, failuresInARow: 0 });
+  });
+
+  it('a model that failed over to the next one is failing; the one that answered is ok', async () => {
+    const [m1, m2] = f.addModels('openai_compatible', ['m1', 'm2']);
+    f.llm.script([{ status: 503, errorMessage: 'overloaded' }, { text: 'from m2' }]);
+    await f.round(ask);
+    expect(f.health.view(m1!.id)).toMatchObject({ state: 'failing', error: expect.stringContaining('503') });
+    expect(f.health.view(m2!.id)).toMatchObject({ state: 'ok' });
   });
 
   it('a cancelled round is not a failure', async () => {
@@ -156,6 +164,6 @@ describe('health', () => {
     f.llm.script([{ text: 'slow answer', hangUntilAborted: true }]);
     const controller = new AbortController();
     await expect(f.round(ask, { signal: controller.signal, onTextDelta: () => controller.abort() })).rejects.toMatchObject({ name: 'AbortError' });
-    expect(f.health.consecutiveFailures(m1!.id)).toBe(0);
+    expect(f.health.view(m1!.id).state).toBe('unknown');
   });
 });

@@ -116,8 +116,8 @@ export class LlmClient {
         if (signal.aborted) throw new LlmCancelledError();
         const started = error instanceof OutputStartedError;
         const original = started ? error.original : error;
-        this.health.recordFailure(model.id);
         const failure = classifyFailure(original);
+        this.health.recordFailure(model.id, failure.reason);
         const next = order[i + 1];
         if (!failure.canFallBack || started || !next) {
           const why = started && failure.canFallBack ? `${failure.reason} (after the answer had started)` : failure.reason;

@@ -47,8 +47,10 @@ describe('ModelCatalog', () => {
     const chosen = catalog.listText('openai/gpt-4o');
     expect(chosen).toMatch(/2\. GPT-4o .*← current/);
     expect(chosen).not.toMatch(/auto — .*← current/);
-    for (let i = 0; i < 5; i++) health.recordFailure(gpt!.id);
-    expect(catalog.listText(null)).toMatch(/2\. GPT-4o .*\(down\)/);
+    expect(catalog.listText(null)).not.toContain('failing');
+    health.recordFailure(gpt!.id, 'HTTP 401: bad key');
+    health.recordFailure(gpt!.id, 'HTTP 401: bad key');
+    expect(catalog.listText(null)).toMatch(/2\. GPT-4o .*\(failing: HTTP 401: bad key \(2 in a row\)\)/);
     expect(catalog.listText('removed-model')).toContain('"removed-model" is not configured');
   });
 

@@ -7,6 +7,7 @@
  * Limits: two providers serving the same model id are told apart only by number; by name the first by
  * priority wins.
  */
+import { describeHealth } from '../../../shared/model-health';
 import type { ModelHealth } from './model-health';
 import type { ModelRecord } from './provider-repository';
 
@@ -48,8 +49,8 @@ export class ModelCatalog {
     if (models.length === 0) return 'No models are configured. Add a provider and a model in Settings → Models.';
     const currentIndex = current === null ? -1 : models.findIndex((m) => m.modelId === current);
     const lines = models.map((m, i) => {
-      const health = this.health.state(m.id);
-      const marks = [health !== 'ok' ? `(${health})` : '', i === currentIndex ? '← current' : ''].filter(Boolean).join(' ');
+      const health = this.health.view(m.id);
+      const marks = [health.state === 'failing' ? `(${describeHealth(health)})` : '', i === currentIndex ? '← current' : ''].filter(Boolean).join(' ');
       return `${i + 1}. ${modelLabel(m)} — ${m.providerName}${marks ? ` ${marks}` : ''}`;
     });
     const autoMark = current === null ? ' ← current' : currentIndex < 0 ? ` (current choice "${current}" is not configured: auto is used)` : '';

@@ -1,31 +1,37 @@
 /**
- * Per-model health, in memory since start (reference-facts.md §15): consecutive failures make a model
- * `degraded` at 3 and `down` at 5; one success resets it. Informational: shown in `/models` and the settings
- * page; fallback order is still the configured priority.
+ * A model's health is the outcome of its last real call since the app started, with the error when it failed
+ * (docs/architecture.md, "Models"). `unknown` until the model is called; a cancelled call is no outcome and
+ * changes nothing. Consecutive failures are counted so the person sees "failed 3 times in a row" rather than one
+ * bad moment. Informational: shown in `/models`, the model picker and Settings; the fallback order stays the
+ * configured priority. Kept in memory: after a restart nothing is known until the next call.
  */
-export type HealthState = 'ok' | 'degraded' | 'down';
+import type { ModelHealthView } from '../../../shared/contract/providers';
 
-export const DEGRADED_AFTER = 3;
-export const DOWN_AFTER = 5;
+interface Outcome {
+  ok: boolean;
+  error: string | null;
+  at: number;
+  failuresInARow: number;
+}
 
 export class ModelHealth {
-  private readonly failures = new Map<number, number>();
+  private readonly last = new Map<number, Outcome>();
 
-  recordFailure(modelRowId: number): HealthState {
-    this.failures.set(modelRowId, (this.failures.get(modelRowId) ?? 0) + 1);
-    return this.state(modelRowId);
-  }
+  constructor(private readonly now: () => number = Date.now) {}
 
   recordSuccess(modelRowId: number): void {
-    this.failures.delete(modelRowId);
+    this.last.set(modelRowId, { ok: true, error: null, at: this.now(), failuresInARow: 0 });
   }
 
-  consecutiveFailures(modelRowId: number): number {
-    return this.failures.get(modelRowId) ?? 0;
+  recordFailure(modelRowId: number, error: string): void {
+    const before = this.last.get(modelRowId);
+    const inARow = before && !before.ok ? before.failuresInARow + 1 : 1;
+    this.last.set(modelRowId, { ok: false, error, at: this.now(), failuresInARow: inARow });
   }
 
-  state(modelRowId: number): HealthState {
-    const n = this.consecutiveFailures(modelRowId);
-    return n >= DOWN_AFTER ? 'down' : n >= DEGRADED_AFTER ? 'degraded' : 'ok';
+  view(modelRowId: number): ModelHealthView {
+    const o = this.last.get(modelRowId);
+    if (!o) return { state: 'unknown', error: null, at: null, failuresInARow: 0 };
+    return { state: o.ok ? 'ok' : 'failing', error: o.error, at: o.at, failuresInARow: o.failuresInARow };
   }
 }

@@ -155,8 +155,12 @@ describe('providers and models over the bridge', () => {
   it('lists models with their health', async () => {
     const p = repo.createProvider({ kind: 'ollama', name: 'local' });
     const m = repo.createModel({ providerId: p.id, modelId: 'llama3' });
-    for (let i = 0; i < 3; i++) health.recordFailure(m.id);
-    expect(await call('models:list', {})).toEqual({ ok: true, result: { models: [expect.objectContaining({ modelId: 'llama3', providerName: 'local', health: 'degraded' })] } });
+    expect(await call('models:list', {})).toMatchObject({ ok: true, result: { models: [{ health: { state: 'unknown', error: null, at: null } }] } });
+    health.recordFailure(m.id, 'network error: connection refused');
+    expect(await call('models:list', {})).toEqual({
+      ok: true,
+      result: { models: [expect.objectContaining({ modelId: 'llama3', providerName: 'local', health: { state: 'failing', error: 'network error: connection refused', at: expect.any(Number), failuresInARow: 1 } })] },
+    });
     expect(await call('models:reorder', { ids: [m.id] })).toMatchObject({ ok: true });
     expect(await call('models:delete', { id: m.id })).toEqual({ ok: true, result: { ok: true } });
   });

@@ -1,6 +1,7 @@
 /** Chooses the session's model: auto (first healthy by priority) or one configured model. */
 import { useEffect, useState } from 'react';
 import type { ModelView } from '../../../shared/contract/providers';
+import { describeHealth } from '../../../shared/model-health';
 import { useStore } from 'zustand';
 import { skald } from '../bridge/skald';
 import { sessionsStore } from '../stores/sessions-store';
@@ -26,7 +27,7 @@ export function ModelPicker({ sessionId, current, onChanged }: { sessionId: numb
         <option value="auto">auto</option>
         {models.map((m) => (
           <option key={m.id} value={m.modelId} disabled={!m.enabled}>
-            {m.displayName || m.modelId} · {m.providerName}{m.health !== 'ok' ? ` (${m.health})` : ''}
+            {m.displayName || m.modelId} · {m.providerName}{m.health.state === 'failing' ? ` (${describeHealth(m.health)})` : ''}
           </option>
         ))}
       </select>

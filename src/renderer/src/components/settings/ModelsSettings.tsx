@@ -9,12 +9,15 @@ import type { ModelView } from '../../../../shared/contract/providers';
 import { skald } from '../../bridge/skald';
 import { moveModel, settingsStore, settingsWrite, testProvider } from '../../stores/settings-store';
 import { KIND_INFO } from './provider-kinds';
+import { describeHealth } from '../../../../shared/model-health';
 
-const HEALTH: Record<ModelView['health'], { label: string; className: string; title: string }> = {
-  ok: { label: 'Healthy', className: 'ok-text', title: 'No recent failures' },
-  degraded: { label: 'Failing', className: 'warn', title: 'Its last calls failed; it is tried after the healthy ones' },
-  down: { label: 'Down', className: 'error', title: 'Many calls in a row failed; it is tried last' },
-};
+/** The last real call's outcome since the app started (docs/architecture.md, "Models"); the order stays yours. */
+function healthLabel(h: ModelView['health']): { label: string; className: string; title: string } {
+  const when = h.at ? ` (${new Date(h.at).toLocaleString()})` : '';
+  if (h.state === 'unknown') return { label: 'Not called yet', className: 'muted', title: 'No call to this model since the app started' };
+  if (h.state === 'ok') return { label: 'Healthy', className: 'ok-text', title: `Its last call succeeded${when}` };
+  return { label: describeHealth(h), className: 'warn', title: `Its last call failed${when}` };
+}
 
 export function ModelsSettings() {
   const { models, providers, tests } = useStore(settingsStore);
@@ -70,7 +73,7 @@ function ModelRow({ model: m, index, count }: { model: ModelView; index: number;
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState({ displayName: m.displayName, contextWindow: m.contextWindow?.toString() ?? '' });
   const [error, setError] = useState<string | null>(null);
-  const health = HEALTH[m.health];
+  const health = healthLabel(m.health);
   const run = async (work: () => Promise<unknown>) => {
     const message = await settingsWrite(work);
     setError(message);
