@@ -15,12 +15,13 @@ export interface WebApp {
   process: ChildProcess;
 }
 
-/** `dataDir`: an existing data folder (e.g. one a test seeded); default a fresh temp folder. */
-export async function startWebApp(env: Record<string, string> = {}, args: string[] = [], options: { dataDir?: string } = {}): Promise<WebApp> {
+/** `dataDir`: an existing data folder (e.g. one a test seeded, or an earlier run's for a restart); default a fresh
+ * temp folder. `port`: a fixed port (a restart on the same one); default a free one. */
+export async function startWebApp(env: Record<string, string> = {}, args: string[] = [], options: { dataDir?: string; port?: number } = {}): Promise<WebApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'skald-e2e-'));
   const workspaceDir = join(dataDir, 'workspace');
   mkdirSync(workspaceDir, { recursive: true });
-  const child = spawn(process.execPath, ['out/main/web.js', '--data-dir', dataDir, '--port', '0', ...args], {
+  const child = spawn(process.execPath, ['out/main/web.js', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

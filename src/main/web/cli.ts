@@ -1,7 +1,8 @@
 /**
- * `npm run web`: starts the core in plain Node and serves the renderer on 127.0.0.1 (SPEC.md §1).
- * Flags: `--port N` (default random), `--data-dir DIR` (or SKALD_HOME), `--workspace DIR`.
- * Prints one line with the URL (token included) for a person or a test to open.
+ * `npm run web`: starts the core in plain Node and serves the renderer on 127.0.0.1 (docs/architecture.md).
+ * Flags: `--port N` (default random), `--data-dir DIR` (or SKALD_HOME), `--workspace DIR`, `--rotate-token` (a new
+ * access token; the old one stops working). The token is kept per data folder (token.ts), so a restart on the same
+ * folder and port lets an open tab reconnect. Prints one line with the URL (token included) to open.
  */
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -10,6 +11,7 @@ import pkg from '../../../package.json';
 import { argValue, resolveDataDir } from '../core/config';
 import { createCore } from '../core/index';
 import { startWebServer } from './server';
+import { webAccessToken } from './token';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -22,7 +24,8 @@ async function main(): Promise<void> {
     { requestRestart: () => restart() },
   );
   const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url));
-  const server = await startWebServer({ core, rendererDir, port, token: process.env.SKALD_TOKEN });
+  const token = webAccessToken(core.secrets, { rotate: argv.includes('--rotate-token') });
+  const server = await startWebServer({ core, rendererDir, port, token });
   console.log(`Skald web: ${server.url}`);
 
   let closing = false;
@@ -34,14 +37,14 @@ async function main(): Promise<void> {
     then?.();
     process.exit(0);
   };
-  // SPEC.md §3.11: the web shape re-executes itself on the same port and token, so the open page reconnects.
+  // `restart`: the web shape re-executes itself on the same port; the kept token lets the open page reconnect
+  // (never with --rotate-token again, which would lock that page out).
   restart = () =>
     void shutdown(() => {
-      const args = [...argv.filter((a, i) => a !== '--port' && argv[i - 1] !== '--port'), '--port', String(server.port)];
-      spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...args], {
+      const kept = argv.filter((a, i) => a !== '--port' && !a.startsWith('--port=') && argv[i - 1] !== '--port' && a !== '--rotate-token');
+      spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...kept, '--port', String(server.port)], {
         detached: true,
         stdio: 'inherit',
-        env: { ...process.env, SKALD_TOKEN: server.token },
       }).unref();
     });
   process.on('SIGINT', () => void shutdown());

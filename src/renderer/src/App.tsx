@@ -15,6 +15,8 @@ import { ViewerPanel } from './components/ViewerPanel';
 import { SecurityPage } from './components/security/SecurityPage';
 import { SettingsPage } from './components/settings/SettingsPage';
 import { SessionDirectory } from './components/WorkingDirectory';
+import { ReconnectingBar } from './components/ReconnectingBar';
+import { connectionStore } from './bridge/connection';
 import { chat } from './stores/chat-store';
 import { createSession, modelsChanged, openCreatedSession, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
 import { applySubAgentEvent } from './components/agents/sub-agent-store';
@@ -65,7 +67,15 @@ export function App() {
     badge();
     const offInbox = skald.on.inbox(badge);
     const timer = setInterval(badge, 10_000);
+    // Back after the socket dropped (web shape): events were missed, so reload what is shown.
+    const offConnection = connectionStore.subscribe((now, before) => {
+      if (now.reconnects === before.reconnects) return;
+      void chat.reload();
+      void refreshSessions();
+      badge();
+    });
     return () => {
+      offConnection();
       offChat();
       offViewer();
       offInbox();
@@ -102,6 +112,7 @@ export function App() {
   const mod = isMac ? '⌘' : 'Ctrl';
   return (
     <div className="app">
+      <ReconnectingBar />
       <header className="app-header">
         <span className="brand">Skald</span>
         <nav className="nav" aria-label="Pages">

@@ -4,7 +4,8 @@
  * Values are sealed by the injected `SecretCipher` before they reach SQLite; the plaintext never touches the
  * database and is never logged (errors name the key, never the value).
  *
- * Limits: keys under `RESERVED_SECRET_PREFIX` belong to the app (provider API keys); tools exposed to the model
+ * Limits: keys under `RESERVED_SECRET_PREFIX` and `APP_SECRET_PREFIX` belong to the app (provider API keys, the
+ * web shape's access token); tools exposed to the model
  * should refuse them (`isReservedSecretKey`). A value sealed under another key (a lost key file) cannot be read:
  * `get` throws `SecretDecryptError` and `allValues` skips it, since an unreadable value can be neither used nor leaked.
  */
@@ -14,6 +15,8 @@ import { SecretDecryptError, type SecretCipher } from './secret-cipher';
 
 /** Keys the app itself writes (`llm.provider.<id>.api_key`); not for the model's `set_secret`. */
 export const RESERVED_SECRET_PREFIX = 'llm.';
+/** The app's own keys outside the providers (`app.web.access_token`): neither the model's nor Settings'. */
+export const APP_SECRET_PREFIX = 'app.';
 export const MAX_SECRET_KEY_LENGTH = 200;
 export const MAX_SECRET_VALUE_LENGTH = 64 * 1024;
 const KEY_PATTERN = /^[A-Za-z0-9_.:/-]+$/;
@@ -29,7 +32,7 @@ export class SecretKeyError extends Error {
 export const MCP_SECRET_PREFIX = 'mcp.';
 
 export function isReservedSecretKey(key: string): boolean {
-  return key.startsWith(RESERVED_SECRET_PREFIX) || key.startsWith(MCP_SECRET_PREFIX);
+  return key.startsWith(RESERVED_SECRET_PREFIX) || key.startsWith(MCP_SECRET_PREFIX) || key.startsWith(APP_SECRET_PREFIX);
 }
 
 export function assertSecretKey(key: string): void {

@@ -42,6 +42,13 @@ export function createChatStore() {
       const page = await skald.chat.history({ sessionId });
       if (store.getState().sessionId === sessionId) store.setState({ messages: page.messages, hasMore: page.hasMore, running: page.running });
     },
+    /** Re-reads the open session's newest page (after a reconnect: events were missed); keeps notices. */
+    async reload() {
+      const { sessionId } = store.getState();
+      if (sessionId === null) return;
+      const page = await skald.chat.history({ sessionId });
+      if (store.getState().sessionId === sessionId) store.setState({ messages: page.messages, hasMore: page.hasMore, running: page.running });
+    },
     /** Loads the page before the oldest message shown; returns how many rows were added at the top. */
     async loadOlder(): Promise<number> {
       const { sessionId, messages, hasMore } = store.getState();
