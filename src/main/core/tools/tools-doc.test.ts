@@ -82,8 +82,8 @@ const formatRow = (r: DocRow) => `| \`${r.name}\` | ${r.kind} | ${r.category} | 
 /** What the table must say about a tool, from the real registry and the real gate in a fresh data folder. */
 function expectedRow(name: string, documented: DocRow | undefined): DocRow {
   const tool = core.tools.get(name);
-  const declaredKind: unknown = tool ? Reflect.get(tool, 'kind') : undefined;
-  const kind = typeof declaredKind === 'string' ? declaredKind : documented && KINDS.includes(documented.kind) ? documented.kind : '<read|edit|execute|config|other>';
+  // Registry tools declare their kind; the session's own tools do not, so their row must name one of the kinds.
+  const kind = tool ? tool.kind : documented && KINDS.includes(documented.kind) ? documented.kind : '<read|edit|execute|config|other>';
   const category = core.tools.categoryOf(name) ?? '—';
   const args = { path: join(workspace, 'notes.txt'), command: 'make build', workdir: workspace };
   const decision = core.approval.gate.check({
