@@ -1,13 +1,13 @@
 /**
- * The gate's decision for one call against 1,000 rules, and gate + persistence per call (SPEC.md §6).
- * Worst case on purpose: none of the 1,000 rules in the session's group matches, so every call walks all of them,
- * then the default group, then the fast-path (a few realpath calls). Bounds and why:
+ * The gate's decision for one call against 1,000 rules, and gate + persistence per call (docs/architecture.md
+ * "Performance targets"). Worst case on purpose: none of the 1,000 rules in the session's group matches, so every call
+ * walks all of them, then the default group, then the fast-path (a few realpath calls). Bounds and why:
  * - decision median < 0.1 ms, p99 < 1 ms: the gate is synchronous CPU work on cached, compiled rules; a tenth of
- *   the SPEC's whole per-call overhead budget (1 ms) leaves the rest for SQLite.
+ *   the whole per-call overhead budget (1 ms) leaves the rest for SQLite.
  * - shell decision (tree-sitter parse of a compound command, each part against the rules) median < 0.5 ms,
  *   p99 < 2 ms, in steady state (see the warm-up note below).
  * - gate + persistence (decision + tool row + tool_decisions in one transaction, synchronous = FULL) median < 1 ms,
- *   p99 < 5 ms: the SPEC's figure for a no-op tool.
+ *   p99 < 5 ms: the target for a no-op tool.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,7 @@
-/** Core start (database open, migrations, registry, agents) under 200 ms; memory at rest under 200 MB (SPEC §6). */
+/**
+ * Core start (database open, migrations, registry, agents) under 200 ms; memory at rest under 200 MB
+ * (docs/architecture.md "Performance targets").
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
 /**
- * Gate + persistence overhead of one tool call (SPEC.md §6: under 1 ms median, p99 under 5 ms): the row written
- * `running` with its `tool_start`, the gate's decision recorded with the row in one transaction, the run of a
- * no-op tool, and the terminal status with its event — everything the loop adds around a tool, on a real
- * SQLite file (synchronous=FULL, so each commit is an fsync).
+ * Gate + persistence overhead of one tool call (under 1 ms median, p99 under 5 ms; docs/architecture.md "Performance
+ * targets"): the row written `running` with its `tool_start`, the gate's decision recorded with the row in one
+ * transaction, the run of a no-op tool, and the terminal status with its event — everything the loop adds around a
+ * tool, on a real SQLite file (synchronous=FULL, so each commit is an fsync).
  */
 import { NO_CALL_SECRETS } from '../src/main/core/secrets/sealed-args';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,8 +1,8 @@
 /**
- * `get_ast_outline` on a 10,000-line file (SPEC §6: under 50 ms), TypeScript and Python, generated at bench time.
- * Median of warm calls through the tool (read + parse in the worker pool + outline + format), each on a text the
- * tool has not seen. The first call (workers start, grammars load), the same outline on one thread, and the bare
- * wasm parse are reported on their own rows for information.
+ * `get_ast_outline` on a 10,000-line file (target under 50 ms, docs/architecture.md "Performance targets"), TypeScript
+ * and Python, generated at bench time. Median of warm calls through the tool (read + parse in the worker pool + outline
+ * + format), each on a text the tool has not seen. The first call (workers start, grammars load), the same outline on
+ * one thread, and the bare wasm parse are reported on their own rows for information.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

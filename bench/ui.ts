@@ -1,5 +1,5 @@
 /**
- * UI benchmarks in Chromium against the web shape (SPEC.md §6):
+ * UI benchmarks in Chromium against the web shape (docs/architecture.md "Performance targets"):
  * - a 5,000-message session opens (history call + first paint of the newest rows) in under 300 ms;
  * - scrolling it from bottom to top has no long task over 50 ms;
  * - 2,000 streamed tokens a second of Markdown reach the screen, rendered as Markdown while they stream, without

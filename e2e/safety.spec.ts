@@ -2,6 +2,7 @@
  * What a person sees is safe and complete: the approval card shows a 10,000-character command in full with its
  * invisible characters made visible (X6); agent Markdown cannot fetch remote images, run script or open local
  * files (P1, V5).
+ * Check ids (P1, V5, X6) are listed in docs/security-checks.md.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,8 @@
 /**
- * better-sqlite3 for Electron's ABI, kept apart from the Node build in node_modules (SPEC.md §1): a copy of the
- * package is rebuilt against Electron's headers under `.skald-native/`, and the desktop core loads it through
- * better-sqlite3's `nativeBinding` option. `npm test` (Node) never sees it; `npm start` never breaks the tests.
+ * better-sqlite3 for Electron's ABI, kept apart from the Node build in node_modules (docs/architecture.md "Shapes and
+ * processes"): a copy of the package is rebuilt against Electron's headers under `.skald-native/`, and the desktop core
+ * loads it through better-sqlite3's `nativeBinding` option. `npm test` (Node) never sees it; `npm start` never breaks
+ * the tests.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

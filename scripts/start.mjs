@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm start`: builds, then opens the desktop app. Where the Electron binary cannot be had (no download, as on
- * CI machines) it says so in ONE line and starts the web shape instead, printing its URL (SPEC.md §1).
- * Arguments after `--` go to the app (`npm start -- --data-dir /tmp/skald`).
+ * CI machines) it says so in ONE line and starts the web shape instead, printing its URL (docs/architecture.md "Shapes
+ * and processes"). Arguments after `--` go to the app (`npm start -- --data-dir /tmp/skald`).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
- * The layer arrows of SPEC.md §2, checked on every import of every source file (so it fails in CI without lint):
- * shared imports nothing but zod; core never imports electron nor a shell; the renderer reaches the core only
- * through `window.skald`; the preload only shared + electron.
+ * The layer arrows of docs/architecture.md "Layers", checked on every import of every source file (so it fails in CI
+ * without lint): shared imports nothing but zod; core never imports electron nor a shell; the renderer reaches the core
+ * only through `window.skald`; the preload only shared + electron.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -70,7 +70,7 @@ function violations(file: string, specs = importsOf(file)): string[] {
   return out;
 }
 
-describe('layer arrows (SPEC.md §2)', () => {
+describe('layer arrows (docs/architecture.md "Layers")', () => {
   const files = sourceFiles(src).filter((f) => !/\.test\.tsx?$/.test(f));
 
   it('finds the source files of every layer', () => {

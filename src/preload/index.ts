@@ -2,6 +2,7 @@
  * The preload (bundled into one CommonJS file so it runs with `sandbox: true`). It exposes `window.skald`, built
  * from the contract: one function per call, one subscribe per event family returning an unsubscribe. There is
  * no generic invoke/on/send (E2, I5); the channel strings never come from the page.
+ * Check ids (E2, I5) are listed in docs/security-checks.md.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { buildSkaldApi } from '../shared/contract/api';

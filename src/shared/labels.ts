@@ -1,4 +1,4 @@
-/** Tool display labels (tools.md "Tool Display Labels"). */
+/** Tool display labels (docs/chat-ui.md "Labels, commands and output"). */
 export const MAX_LABEL_SHORT = 60;
 export const MAX_LABEL_FULL = 120;
 export type LabelLength = 'short' | 'full';

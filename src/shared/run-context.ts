@@ -1,6 +1,6 @@
 /**
- * A session's run context (reference-facts.md §4): its permission group, extra system prompts, the folders the
- * file fast-path may auto-allow, and its working directory (absent = the workspace).
+ * A session's run context (docs/approval.md "Evaluation order", the run-context fast path): its permission group, extra
+ * system prompts, the folders the file fast-path may auto-allow, and its working directory (absent = the workspace).
  */
 import { z } from 'zod';
 

@@ -1,5 +1,5 @@
 /**
- * Every system tool name, in one place (tools.md "Tool Name Constants"). Never spell these strings elsewhere.
+ * Every system tool name, in one place (docs/tools.md lists them). Never spell these strings elsewhere.
  */
 export const TN = {
   LIST_FILES: 'list_files',
@@ -38,7 +38,7 @@ export const TN = {
 
 export type ToolName = (typeof TN)[keyof typeof TN];
 
-/** The pattern groups of approval rules (reference-facts.md §3). */
+/** The pattern groups of approval rules (docs/approval.md "Rules"). */
 export const FS_READ_TOOLS: readonly string[] = [TN.READ_FILE, TN.GREP_FILES, TN.LIST_FILES, TN.SEARCH_FILE, TN.GET_AST_OUTLINE];
 export const FS_WRITE_TOOLS: readonly string[] = [TN.WRITE_FILE, TN.EDIT_FILE, TN.INSERT_AT_LINE, TN.REPLACE_LINES];
 export const FS_ANY_TOOLS: readonly string[] = [...FS_READ_TOOLS, ...FS_WRITE_TOOLS];
@@ -46,7 +46,7 @@ export const FS_ANY_TOOLS: readonly string[] = [...FS_READ_TOOLS, ...FS_WRITE_TO
 export const TOOL_CATEGORIES = ['filesystem', 'shell', 'subagent', 'introspection', 'config'] as const;
 export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
 
-/** MCP names (SPEC.md §3.9): `mcp__<server>__<tool>`. */
+/** MCP names (docs/mcp.md "Names"): `mcp__<server>__<tool>`. */
 export const MCP_PREFIX = 'mcp__';
 export const MCP_SERVER_NAME = /^[a-zA-Z0-9-]+$/;
 export function parseMcpToolName(name: string): { server: string; tool: string } | null {

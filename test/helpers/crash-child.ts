@@ -2,6 +2,7 @@
  * Crash-harness child (R1–R5): a whole core in its own process, talking to the parent's scripted LLM. It sets up
  * a model and an allow rule for shell commands, sends one message, and prints `tool-running <id>` once the
  * command runs. The parent SIGKILLs it there, then restarts a core on the same data folder.
+ * Check ids (R1, R2, R3, R4, R5) are listed in docs/security-checks.md.
  */
 import { dispatchCall } from '../../src/main/core/bridge/dispatch';
 import { createCore } from '../../src/main/core/index';

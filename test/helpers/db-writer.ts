@@ -2,6 +2,7 @@
  * Crash-harness child (D2): opens the store through our own `openDatabase`, commits rows in a loop and prints
  * `ack <n>` only after each commit returned. The parent SIGKILLs it at a random moment.
  * Each commit writes a row to two tables in one transaction, so the parent can also check atomicity (D3).
+ * Check ids (D2, D3) are listed in docs/security-checks.md.
  */
 import { openDatabase } from '../../src/main/core/db/database';
 

@@ -1,7 +1,8 @@
 /**
- * A scripted LLM over real HTTP (SPEC.md §5): node:http on 127.0.0.1, a random port by default. It speaks the
- * OpenAI Chat Completions and Anthropic Messages streaming wire formats, answers each request with the next
- * scripted turn, and records every request body so a test can assert what the model was sent.
+ * A scripted LLM over real HTTP (tests talk to a real server, not a mock of our client: docs/architecture.md "Tests"):
+ * node:http on 127.0.0.1, a random port by default. It speaks the OpenAI Chat Completions and Anthropic Messages
+ * streaming wire formats, answers each request with the next scripted turn, and records every request body so a test
+ * can assert what the model was sent.
  *
  *   const llm = await startScriptedLlm();
  *   llm.script([{ text: 'Hello there' }, { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }]);

@@ -1,6 +1,7 @@
 /**
- * Where data lives (SPEC.md §1): `--data-dir`, else `SKALD_HOME`, else the shell's default (Electron's userData,
- * or `~/.skald` for the web shape). The workspace defaults to `workspace/` inside the data folder.
+ * Where data lives (docs/architecture.md "Shapes and processes"): `--data-dir`, else `SKALD_HOME`, else the shell's
+ * default (Electron's userData, or `~/.skald` for the web shape). The workspace defaults to `workspace/` inside the
+ * data folder.
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * The composition root of the core (CONVENTIONS §10): it builds every service from the config and hands them
- * down. Plain Node: it never imports `electron`, so both shapes and every test use exactly this.
+ * The composition root of the core (docs/architecture.md "Layers"): it builds every service from the config and hands
+ * them down. Plain Node: it never imports `electron`, so both shapes and every test use exactly this.
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -69,9 +69,9 @@ export interface Core {
 
 /** What only the shell can do, handed to the core. */
 export interface CoreHooks {
-  /** `restart` tool: desktop relaunches the app, the web shape re-executes itself (SPEC.md §3.11). */
+  /** `restart` tool: desktop relaunches the app, the web shape re-executes itself (docs/architecture.md). */
   requestRestart?: () => void;
-  /** Seals secrets at rest; the desktop shell passes a safeStorage cipher, else a user-only key file (SPEC.md §3.13). */
+  /** Seals secrets at rest; the desktop shell passes a safeStorage cipher, else a user-only key file (docs/plugins.md). */
   secretCipher?: SecretCipher;
 }
 

@@ -3,6 +3,7 @@
  * response (E4). Paths outside the renderer folder are refused. `/viewer/file/<handle>` is the viewer's file
  * route (the core decides, as in the web shape); `skald-preview://v/…` is the HTML preview's own origin
  * (docs/viewer.md "HTML").
+ * Check ids (E3, E4) are listed in docs/security-checks.md.
  */
 import { buildCsp } from '../core/security/csp';
 import { readStatic } from '../core/http/static-files';

@@ -1,8 +1,8 @@
 /**
- * The one validating IPC registrar (CONVENTIONS §3, I1, I2), modelled on VS Code's `validatedIpcMain`: a call is
- * served only when it comes from our app origin's top-level frame, then the shared dispatcher parses it with the
- * contract's zod schema. Anything else is refused and logged; the handler never sees it.
- * Takes `ipcMain` as a parameter so it is tested without Electron.
+ * The one validating IPC registrar (docs/architecture.md "Layers"; checks I1, I2 in docs/security-checks.md), modelled
+ * on VS Code's `validatedIpcMain`: a call is served only when it comes from our app origin's top-level frame, then the
+ * shared dispatcher parses it with the contract's zod schema. Anything else is refused and logged; the handler never
+ * sees it. Takes `ipcMain` as a parameter so it is tested without Electron.
  */
 import { callChannels } from '../../shared/contract/index';
 import { dispatchCall, type DispatchResult } from '../core/bridge/dispatch';

@@ -2,6 +2,7 @@
  * The one guard every external link passes before `shell.openExternal` (E6). http(s) and mailto open;
  * local, script and Windows-handler schemes (`file:`, `javascript:`, `data:`, `smb:`, `ms-msdt:` …) never do;
  * any other well-formed scheme opens only after the person confirms. Malformed URLs open nothing.
+ * Check ids (E6) are listed in docs/security-checks.md.
  */
 export interface OpenExternalDeps {
   openExternal: (url: string) => Promise<void>;

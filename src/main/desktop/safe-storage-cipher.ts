@@ -1,6 +1,6 @@
 /**
- * Secrets at rest on desktop (SPEC.md §3.13): Electron's safeStorage (Keychain, DPAPI, libsecret). Where the OS
- * offers no encryption (a Linux session without a keyring), the core's user-only key file is used instead,
+ * Secrets at rest on desktop (docs/plugins.md "Secrets"): Electron's safeStorage (Keychain, DPAPI, libsecret). Where
+ * the OS offers no encryption (a Linux session without a keyring), the core's user-only key file is used instead,
  * rather than safeStorage's plaintext fallback.
  */
 import type { SafeStorage } from 'electron';

@@ -2,6 +2,7 @@
  * Hardening applied to every webContents (E5–E8): navigation and redirects away from the app are prevented, new windows are
  * denied (http(s) links go through `openExternalSafe`), `<webview>` cannot attach, and permission requests
  * (camera, geolocation, notifications …) are denied.
+ * Check ids (E5, E6, E7, E8) are listed in docs/security-checks.md.
  */
 import type { Session, WebContents } from 'electron';
 import { APP_ORIGIN } from './ipc-registrar';

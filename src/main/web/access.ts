@@ -1,7 +1,7 @@
 /**
- * The web shape's gate for every request and socket (SPEC.md §1): the token (query, header or the cookie set on
- * the first tokened page load) must match, `Host` must be our loopback address and port (no DNS rebinding), and a
- * present `Origin` must be our own (no cross-site requests). Comparison is constant-time.
+ * The web shape's gate for every request and socket (docs/architecture.md "Shapes and processes"): the token (query,
+ * header or the cookie set on the first tokened page load) must match, `Host` must be our loopback address and port (no
+ * DNS rebinding), and a present `Origin` must be our own (no cross-site requests). Comparison is constant-time.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

@@ -1,7 +1,7 @@
 /**
- * The web shape (SPEC.md §1): an HTTP server on 127.0.0.1 serving the built renderer, and a WebSocket at `/ws`
- * carrying the bridge contract. Every request and socket passes `checkAccess`; a bad frame gets an error reply
- * and the socket stays up.
+ * The web shape (docs/architecture.md "Shapes and processes"): an HTTP server on 127.0.0.1 serving the built renderer,
+ * and a WebSocket at `/ws` carrying the bridge contract. Every request and socket passes `checkAccess`; a bad frame
+ * gets an error reply and the socket stays up.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

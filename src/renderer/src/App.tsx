@@ -62,7 +62,8 @@ export function App() {
       if (event.type === 'open_file') showInViewer(event.path, event.tool_call_id, { sessionId: sessionsStore.getState().activeId });
       else viewerFileChanged(event.handle);
     });
-    // The badge: refreshed on every Inbox event and every 10 s (reference-facts.md §7).
+    // The badge: refreshed on every Inbox event and every 10 s (docs/chat-ui.md "One source for the card and the
+    // Inbox").
     const badge = () => void skald.inbox.list({}).then((i) => setWaiting(i.total), () => {});
     badge();
     const offInbox = skald.on.inbox(badge);

@@ -2,6 +2,7 @@
  * Builds the `window.skald` object from the contract: one function per call (grouped by domain) and one subscribe
  * function per event family under `on`. The preload (IPC) and the web client (WebSocket) both use it, so neither
  * can drift from the contract and neither exposes a generic invoke/on/send.
+ * Check ids (E2) are listed in docs/security-checks.md.
  */
 import {
   callChannels,

@@ -1,6 +1,6 @@
 /**
- * The approval gate's calls (Security page, Inbox) and the global `inbox` event family (reference-facts.md §3, §7;
- * SPEC.md §3–4). Requests are strict and bounded; the deeper checks (pattern syntax, a second catch-all, the
+ * The approval gate's calls (Security page, Inbox) and the global `inbox` event family (docs/approval.md,
+ * docs/chat-ui.md). Requests are strict and bounded; the deeper checks (pattern syntax, a second catch-all, the
  * default group) live in the main process and come back as BridgeErrors with a readable message.
  */
 import { z } from 'zod';
@@ -249,7 +249,7 @@ export const approvalCalls = {
     z.object({ decision: DecisionSchema, trace: z.array(z.string()), hidden: z.boolean() }),
   ),
   /** The hard guards, shown as locked rows. */
-  /** Every tool a rule can name (tools.md ToolCatalog): built-in + synthetic, MCP, and any seen once (`dynamic`). */
+  /** Every tool a rule can name (docs/tools.md): built-in + synthetic, MCP, and any seen once (`dynamic`). */
   'approval:listTools': defineCall(
     z.object({}).strict(),
     z.object({ built_in: z.array(ToolInfoSchema), mcp: z.array(ToolInfoSchema), dynamic: z.array(ToolInfoSchema) }),

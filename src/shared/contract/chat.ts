@@ -1,6 +1,6 @@
 /**
- * Chat calls and the `chat` event family (reference-facts.md §13, SPEC.md §3.12). Every event carries its
- * `session_id`; the renderer keeps only view state and re-reads history through `chat:history`.
+ * Chat calls and the `chat` event family (docs/architecture.md "Events"; text and reasoning stream as deltas). Every
+ * event carries its `session_id`; the renderer keeps only view state and re-reads history through `chat:history`.
  */
 import { z } from 'zod';
 import { defineCall, id, longText, shortText } from './define';
@@ -21,7 +21,7 @@ export const ToolCardSchema = z.object({
   label_full: z.string(),
   path: z.string().nullable(),
   decision: DecisionSchema.nullable(),
-  /** A `running` row with no live execution: the app stopped while it ran (SPEC.md §3.6). */
+  /** A `running` row with no live execution: the app stopped while it ran (docs/architecture.md "Crash and resume"). */
   interrupted: z.boolean(),
   pending: z
     .object({ request_id: z.number(), args_hash: z.string(), old_content: z.string().nullable(), new_content: z.string().nullable() })
@@ -81,7 +81,10 @@ export const chatCalls = {
   /** Persists and echoes the message first (`user_message`), then runs or queues the turn. Slash commands too. */
   'chat:send': defineCall(z.object({ sessionId, content: longText(200_000).min(1) }).strict(), z.object({ messageId: z.number().nullable() })),
   'chat:stop': defineCall(z.object({ sessionId }).strict(), z.object({ stopped: z.boolean() })),
-  /** Re-runs a side-effecting call that a crash interrupted, after the user said so (SPEC.md §3.6). */
+  /**
+   * Re-runs a side-effecting call that a crash interrupted, only after the user said so: a write or a command may
+   * have half happened (docs/architecture.md "Crash and resume").
+   */
   'chat:rerunTool': defineCall(z.object({ sessionId, toolCallId: shortText(200) }).strict(), z.object({ started: z.boolean() })),
   'chat:setModel': defineCall(z.object({ sessionId, model: shortText(300).min(1) }).strict(), z.object({ model: z.string().nullable(), message: z.string() })),
   /** The child stack a sub-agent call started (null if none), with its messages: the sub-agent card's content. */

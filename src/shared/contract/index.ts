@@ -1,6 +1,6 @@
 /**
- * The single source of every bridge call and event (SPEC.md §2). Main registers one handler per key of `calls`,
- * the preload and the web client expose one function per key, and both parse with these schemas.
+ * The single source of every bridge call and event (docs/architecture.md "Layers"). Main registers one handler per key
+ * of `calls`, the preload and the web client expose one function per key, and both parse with these schemas.
  * Domains live in their own files; this module only joins them.
  */
 import type { z } from 'zod';

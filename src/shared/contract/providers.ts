@@ -1,8 +1,8 @@
 /**
- * LLM providers and models (reference-facts.md §15): the `providers:*` and `models:*` calls. These request schemas
- * are also the core's validation of provider/model input, so the bridge and the repository cannot disagree.
- * API keys are write-only: `providers:create` and `providers:setKey` accept one; nothing ever returns it, only
- * `hasKey`.
+ * LLM providers and models (docs/architecture.md "Models and fallback"): the `providers:*` and `models:*` calls. These
+ * request schemas are also the core's validation of provider/model input, so the bridge and the repository cannot
+ * disagree. API keys are write-only: `providers:create` and `providers:setKey` accept one; nothing ever returns it,
+ * only `hasKey`.
  */
 import { z } from 'zod';
 import { defineCall, id } from './define';

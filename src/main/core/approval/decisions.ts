@@ -1,7 +1,7 @@
 /**
- * The "why" of every decision (SPEC.md §4, check C4): a stable hash of the arguments and the audit row in
- * `tool_decisions`. `recordDecision` opens no transaction of its own: the caller wraps it together with the tool-row
- * update in one `db.transaction`, so both are written or neither is.
+ * The "why" of every decision (docs/approval.md "The why", check C4 in docs/security-checks.md): a stable hash of
+ * the arguments and the audit row in `tool_decisions`. `recordDecision` opens no transaction of its own: the caller
+ * wraps it together with the tool-row update in one `db.transaction`, so both are written or neither is.
  */
 import { createHash } from 'node:crypto';
 import type { Decision } from '../../../shared/contract/approval';

@@ -230,7 +230,7 @@ describe('fail closed (X1)', () => {
   });
 });
 
-describe('visibility (SPEC.md §3.3)', () => {
+describe('visibility (docs/approval.md "Visibility")', () => {
   it('hides a tool whose first path-less matching rule is deny', () => {
     k.rules.createRule({ tool_pattern: 'notify', action: 'deny', priority: 1 });
     expect(k.gate.isToolHidden(undefined, 'notify')).toBe(true);

@@ -10,6 +10,7 @@
  * A deny is never lifted. Synchronous: rules are compiled and cached by the repository, so a decision is pure CPU
  * plus a few realpath calls. `explain` is the same evaluation with a trace ("what would happen if…").
  * Limits: rules see `args.path` only; guards also see the other path-like arguments (guards.ts).
+ * Check ids (X3) are listed in docs/security-checks.md.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';

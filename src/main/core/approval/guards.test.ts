@@ -2,6 +2,7 @@
  * Hard guards and always-prompt classes through the real gate, on a real temp workspace with real symlinks:
  * F3 (secrets through symlinks, `..`, letter case), X4 (a path deny catches every spelling), X5 (symlink escapes,
  * protected paths, the data folder), C1 (data dir and DB), C3 (agent-steering files), F7 (siblings stay open).
+ * Check ids (C1, C3, F3, F7, X4, X5) are listed in docs/security-checks.md.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';

@@ -2,6 +2,7 @@
  * C2 (static): no module under src/main/core/tools/ imports the approval domain, so no tool executor can reach the
  * rules repository, the bypass store or the Inbox. Outside this folder only the composition root and the bridge
  * handlers may import those stores (the session loop gets the narrow GatePort instead).
+ * Check ids (C2) are listed in docs/security-checks.md.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

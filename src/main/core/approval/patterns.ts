@@ -1,6 +1,6 @@
 /**
- * The three pattern languages of approval rules (reference-facts.md §3, SPEC.md §4), each with a validator that
- * says in one sentence what is wrong and a matcher compiled once per rule.
+ * The three pattern languages of approval rules (docs/approval.md "Rules", docs/shell-analysis.md), each with a
+ * validator that says in one sentence what is wrong and a matcher compiled once per rule.
  * - tool_pattern: exact name, `*`, trailing `*` (`mcp__gmail__*`), or a group `@fs_read` / `@fs_write` / `@fs_any`.
  * - path_pattern: matched against the canonical path; relative patterns against the workspace-relative form,
  *   absolute ones (`/…`, `C:/…`) against the absolute form. `<dir>/*` = the directory and its subtree on a `/`

@@ -2,6 +2,7 @@
  * Pending approvals and the Inbox on a real SQLite file: pending-before-wait, events, the shared id sequence,
  * I6 (hash binding, no replay), bypass grants, cancellation, X7 (timeout → deny; restart → asked again), C4 (the
  * decision and the tool row in one transaction).
+ * Check ids (C4, I6, X7) are listed in docs/security-checks.md.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';

@@ -1,5 +1,6 @@
 /**
- * Pending approvals and clarifications: the Inbox (reference-facts.md §3, §6, §7; SPEC.md §3.5, §3.8; I6, X7).
+ * Pending approvals and clarifications: the Inbox (docs/chat-ui.md, docs/approval.md
+ * "Approval binding"; checks I6, X7 in docs/security-checks.md).
  * - One id sequence for both, from the `approval_requests` ledger (AUTOINCREMENT: never reused, even across
  *   restarts), so a decided id can never be replayed and ids of the two kinds never collide.
  * - Before anyone waits, the tool row is flipped to `pending` (same transaction as the ledger row), through the

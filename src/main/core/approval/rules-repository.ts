@@ -1,5 +1,5 @@
 /**
- * Permission groups and approval rules in SQLite (reference-facts.md §3), behind the only writer the app has for
+ * Permission groups and approval rules in SQLite (docs/approval.md "Rules"), behind the only writer the app has for
  * them. Every write validates first and runs in one transaction, so bad input (an invalid pattern, priority or
  * group, a second catch-all `*` with another action, deleting `default`) is refused with a BridgeError and nothing
  * is written. Reads for the gate come from an in-memory cache of compiled rules, dropped on every write here.

@@ -1,7 +1,7 @@
 /**
- * Shell-aware rules (SPEC.md §4) and check X3: compound commands auto-approve only if every part is allowed;
- * substitution, eval, `bash -c`/`sh -c`, wrappers, redirects out of the workspace and parse failures always ask.
- * Through the real gate with the real tree-sitter bash grammar.
+ * Shell-aware rules (docs/shell-analysis.md) and check X3 (docs/security-checks.md): compound commands auto-approve
+ * only if every part is allowed; substitution, eval, `bash -c`/`sh -c`, wrappers, redirects out of the workspace and
+ * parse failures always ask. Through the real gate with the real tree-sitter bash grammar.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeKit, type Kit } from './test-kit';

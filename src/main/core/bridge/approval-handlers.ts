@@ -3,6 +3,7 @@
  * happen if…") and the Inbox (list, resolve, answer). Requests arrive zod-parsed by the registrar; the repository
  * and the pending manager refuse bad input with BridgeErrors and write nothing. No tool can reach these (C2): they
  * are registered on the bridge only, which accepts calls from the main window's top frame (I2).
+ * Check ids (C2, I2) are listed in docs/security-checks.md.
  */
 import { BridgeError } from '../../../shared/contract/define';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';

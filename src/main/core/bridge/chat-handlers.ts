@@ -36,7 +36,8 @@ export function createChatHandlers(sessions: SessionManager, events: EventBus): 
     'chat:subAgent': ({ sessionId, parentToolCallId }) => sessions.subAgent(sessionId, parentToolCallId),
     'chat:scratchpad': ({ sessionId }) => ({ notes: sessions.scratchpad(sessionId) }),
     'chat:setScratchpadNote': ({ sessionId, key, value }) => ({ notes: sessions.setScratchpadNote(sessionId, key, value) }),
-    // A user action (reference-facts §5): opening a file in the viewer is not gated; the viewer checks the path.
+    // A user action (docs/viewer.md "How a file reaches the viewer"): opening a file in the viewer is not gated; the
+    // viewer checks the path.
     'viewer:open': ({ path, toolCallId }) => {
       events.emit('viewer', { type: 'open_file', path, tool_call_id: toolCallId ?? null });
       return { ok: true as const };

@@ -2,6 +2,7 @@
  * The one boundary every bridge call passes, whatever the transport: the channel must be in the contract, the
  * request is parsed strictly by its zod schema before the handler runs, and errors leave as `{code, message}`
  * only (I3, I4). Nothing thrown here or in a handler can crash the shell.
+ * Check ids (I3, I4) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
 import { BridgeError, calls, type BridgeErrorShape, type CallChannel } from '../../../shared/contract/index';

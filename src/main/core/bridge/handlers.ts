@@ -1,6 +1,7 @@
 /**
  * One handler per contract call, joined from the domains. The type makes a missing or extra handler a compile
  * error; `assertHandlersMatchContract` makes it a startup error too (I1).
+ * Check ids (I1) are listed in docs/security-checks.md.
  */
 import { callChannels, type CallChannel, type CallResponse, type ParsedRequest } from '../../../shared/contract/index';
 

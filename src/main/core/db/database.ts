@@ -1,10 +1,10 @@
 /**
- * Opens the app's SQLite store with the durability settings of security-checks D1: WAL, busy_timeout 5000,
- * synchronous FULL (a lost approval or status after power loss is worse than a slower commit), foreign keys on,
+ * Opens the app's SQLite store with the durability settings of check D1 (docs/security-checks.md): WAL, busy_timeout
+ * 5000, synchronous FULL (a lost approval or status after power loss is worse than a slower commit), foreign keys on,
  * then applies the migrations. Only the main process ever holds a handle (D4).
  *
  * `nativeBinding` lets the desktop shell load a better-sqlite3 build for Electron's ABI while tests and the web
- * shape use the Node build from node_modules (SPEC.md §1).
+ * shape use the Node build from node_modules (docs/architecture.md "Shapes and processes").
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';

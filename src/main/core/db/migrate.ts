@@ -2,6 +2,7 @@
  * Schema migrations keyed by `PRAGMA user_version` (D5). Each migration runs in its own transaction together with
  * the version bump, so a crash mid-migration leaves the previous version intact. A database written by a newer
  * app (user_version above the newest migration we know) is refused before anything is written.
+ * Check ids (D5) are listed in docs/security-checks.md.
  */
 import type Database from 'better-sqlite3';
 

@@ -1,7 +1,7 @@
 /**
- * What an LLM failure means for fallback (reference-facts.md §15): network errors, HTTP 5xx and 429 move on to
- * the next model; every other 4xx (bad request, bad key, unknown model) and anything else fails the round, since
- * another model would most likely fail the same way or the user must fix the configuration first.
+ * What an LLM failure means for fallback (docs/architecture.md "Models and fallback"): network errors, HTTP 5xx and 429
+ * move on to the next model; every other 4xx (bad request, bad key, unknown model) and anything else fails the round,
+ * since another model would most likely fail the same way or the user must fix the configuration first.
  * A round ended by the caller's AbortSignal rejects with `LlmCancelledError` (name `AbortError`).
  */
 import { APICallError, RetryError } from 'ai';

@@ -1,6 +1,6 @@
 /**
- * Fallback across models (reference-facts.md §15) against the scripted server: 5xx, 429 and network errors move
- * on, other 4xx do not, at most three models per round, a chosen model is tried first, and health counts.
+ * Fallback across models (docs/architecture.md "Models and fallback") against the scripted server: 5xx, 429 and network
+ * errors move on, other 4xx do not, at most three models per round, a chosen model is tried first, and health counts.
  */
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

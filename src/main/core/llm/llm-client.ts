@@ -1,7 +1,7 @@
 /**
- * One model round with streaming and fallback (reference-facts.md §15, SPEC.md §3.12). `streamRound` converts our
- * history, calls the AI SDK's `streamText` with the tools declared WITHOUT `execute` (the SDK never runs a tool;
- * calls come back in `LlmTurn.toolCalls` for the turn loop to gate and run) and `maxRetries: 0` (retrying is
+ * One model round with streaming and fallback (docs/architecture.md "Models and fallback", "Events"). `streamRound`
+ * converts our history, calls the AI SDK's `streamText` with the tools declared WITHOUT `execute` (the SDK never runs a
+ * tool; calls come back in `LlmTurn.toolCalls` for the turn loop to gate and run) and `maxRetries: 0` (retrying is
  * our fallback's job), forwards text and reasoning deltas as they arrive, and returns the whole round.
  *
  * Fallback: a network error, HTTP 5xx or 429 moves to the next model by priority (wrapping around from a chosen

@@ -1,6 +1,6 @@
 /**
- * The `/models` and `/model <N|name|auto>` slash commands (reference-facts.md §13) over the usable models in
- * priority order, and the one rule both they and the client use to find a model by the user's words:
+ * The `/models` and `/model <N|name|auto>` slash commands (docs/architecture.md "Slash commands") over the usable
+ * models in priority order, and the one rule both they and the client use to find a model by the user's words:
  * a 1-based number, an exact model id, a case-insensitive model id or display name, or else a unique
  * case-insensitive substring of either. A session stores the chosen model's id (or nothing, for auto).
  *

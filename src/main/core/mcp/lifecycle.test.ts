@@ -3,6 +3,7 @@
  * keys, no stored secret values; its own env and its configured credential on top; the login shell's PATH
  * first); a server killed mid-call fails that call clearly while the session and the app go on, and the next use
  * reconnects; a server left running by a crashed run is swept at the next start.
+ * Check ids (M5) are listed in docs/security-checks.md.
  */
 import { execFileSync } from 'node:child_process';
 import { delimiter, join } from 'node:path';

@@ -9,6 +9,7 @@
  * - A call to a server that died or failed reconnects first ("the next use reconnects"); a server dying during a
  *   call fails that call only.
  * - Stop, disable, delete and dispose close the connection, which kills a stdio server's process group.
+ * Check ids (M1) are listed in docs/security-checks.md.
  */
 import type { McpEvent, McpServerView, McpToolView } from '../../../shared/contract/mcp';
 import type { ToolSpec } from '../session/ports';

@@ -4,6 +4,7 @@
  * default and runs only once approved; a bypass by server lifts the ask; structured content stays JSON; an image
  * is saved into the workspace and returned as a path; a stdio server gets a scrubbed environment and a server
  * killed mid-call fails that call while the app stays up (M5); names cannot shadow built-ins (M4).
+ * Check ids (M1, M4, M5) are listed in docs/security-checks.md.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,6 +5,7 @@
  * tool is first-seen, not a change; hidden-instruction markers are flagged (M3); a server's description drift
  * between two runs of a real process disables that tool until re-approved; a server the model registered starts
  * nothing and exposes nothing until the person trusts it (M1).
+ * Check ids (M1, M2, M3, M4) are listed in docs/security-checks.md.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * Child processes the tools start are recorded (pid + the kernel's start time) while they run, so that after a
- * crash the next start can find leftovers of the previous run and end them (security-checks R4). The start
- * time guards against pid reuse: a pid whose start time differs is another process and is left alone.
+ * crash the next start can find leftovers of the previous run and end them (check R4, docs/security-checks.md). The
+ * start time guards against pid reuse: a pid whose start time differs is another process and is left alone.
  * Limits: the start time is read from /proc (Linux); elsewhere a leftover is reported, not killed.
  */
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,3 @@
-/** The secrets domain: the encrypted store and the ciphers it can run on (SPEC.md §3.13). */
+/** The secrets domain: the encrypted store and the ciphers it can run on (docs/plugins.md "Secrets"). */
 export * from './secret-cipher';
 export * from './secret-store';

@@ -1,7 +1,7 @@
 /**
- * How secret values are sealed at rest (SPEC.md §3.13). The store only sees a `SecretCipher`; the desktop shell
- * passes one backed by Electron's safeStorage, and the web shape (and tests) use `createKeyFileCipher`: AES-256-GCM
- * with a random 32-byte key kept in `<dataDir>/secret.key`, readable only by the user (mode 0600).
+ * How secret values are sealed at rest (docs/plugins.md "Secrets"). The store only sees a `SecretCipher`; the desktop
+ * shell passes one backed by Electron's safeStorage, and the web shape (and tests) use `createKeyFileCipher`:
+ * AES-256-GCM with a random 32-byte key kept in `<dataDir>/secret.key`, readable only by the user (mode 0600).
  *
  * Limits: the key file protects against someone reading the database alone (a copied `skald.db`, a backup), not
  * against code running as the same user, which can read the key file too. On Windows file modes mean little, so the

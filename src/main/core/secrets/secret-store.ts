@@ -1,5 +1,5 @@
 /**
- * The secrets table (reference-facts.md §16, SPEC.md §3.13): `set(key, value|null)` (empty or null deletes),
+ * The secrets table (docs/plugins.md "Secrets"): `set(key, value|null)` (empty or null deletes),
  * `get`, `has`, `list(glob?)` (keys only) and `allValues()` for scrubbing logs and child-process environments.
  * Values are sealed by the injected `SecretCipher` before they reach SQLite; the plaintext never touches the
  * database and is never logged (errors name the key, never the value).

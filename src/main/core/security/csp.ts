@@ -1,6 +1,7 @@
 /**
  * The Content-Security-Policy of the app's own pages, for both the `app://` protocol and the web shape (E4).
  * No `unsafe-inline`/`unsafe-eval` for scripts; styles allow inline because Monaco injects <style> elements.
+ * Check ids (E4) are listed in docs/security-checks.md.
  */
 export interface CspOptions {
   /** Origin allowed in frames (the viewer's preview scheme); none when absent. */

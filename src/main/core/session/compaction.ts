@@ -1,5 +1,5 @@
 /**
- * `/compact` (reference-facts.md §17, on demand): the model summarizes the history before the last
+ * `/compact` (on demand; docs/architecture.md "Slash commands"): the model summarizes the history before the last
  * `KEEP_RAW` rows; the summary then stands in for those rows in every later context (they stay in the database
  * and on screen — nothing is lost). Limits: one summary request without tools; a very long history is cut to
  * its newest `MAX_TRANSCRIPT_CHARS` characters before summarizing.

@@ -1,8 +1,9 @@
 /**
- * Rebuilds the model's context from the database every round (reference-facts.md §2): one system message
- * (static prompt → scratchpad → dynamic tail) → history (from the `/clear` point, capped, starting at a user message). The dynamic tail holds date,
- * time zone, OS, working directory and the run context's prompts. Tool results are replayed by status, so a call without a
- * result (a crash) still yields a valid request; big results of earlier turns are hidden from the model only.
+ * Rebuilds the model's context from the database every round (docs/architecture.md "The path of one tool call"): one
+ * system message (static prompt → scratchpad → dynamic tail) → history (from the `/clear` point, capped, starting at a
+ * user message). The dynamic tail holds date, time zone, OS, working directory and the run context's prompts. Tool
+ * results are replayed by status, so a call without a result (a crash) still yields a valid request; big results of
+ * earlier turns are hidden from the model only.
  */
 import { withholdSealed } from '../secrets/sealed-args';
 import { platform, release } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * Maps history rows to what the chat view renders: messages with their tool cards, the decision's "why", and
- * whether a `running` row is live or was interrupted by a stop of the app (SPEC.md §3.6).
+ * whether a `running` row is live or was interrupted by a stop of the app (docs/architecture.md "Crash and resume").
  */
 import { DecisionSchema, type Decision } from '../../../shared/contract/approval';
 import type { HistoryMessage, ToolCard } from '../../../shared/contract/chat';

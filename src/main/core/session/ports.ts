@@ -2,6 +2,7 @@
  * What the turn loop needs from its neighbours, as narrow interfaces (ports). The composition root passes the
  * real services (tool registry, approval gate, LLM client); tests pass the same real services, never mocks of
  * the loop itself. Keeping the ports here lets the loop stay independent of how those services are built.
+ * Check ids (C4) are listed in docs/security-checks.md.
  */
 import type { LabelLength } from '../../../shared/labels';
 import type { Decision } from '../../../shared/contract/approval';

@@ -1,7 +1,7 @@
 /**
- * Crash and restart (security-checks R1, R2, R4, R5): a real core in a child process is SIGKILLed while a shell
- * command runs; a new core on the same data folder finds the row `running`, shows it interrupted (a shell call
- * is side-effecting, so it waits for the person), re-runs it only when asked, and the turn then continues.
+ * Crash and restart (checks R1, R2, R4, R5 in docs/security-checks.md): a real core in a child process is SIGKILLed
+ * while a shell command runs; a new core on the same data folder finds the row `running`, shows it interrupted (a shell
+ * call is side-effecting, so it waits for the person), re-runs it only when asked, and the turn then continues.
  */
 import { execSync, spawn } from 'node:child_process';
 import Database from 'better-sqlite3';

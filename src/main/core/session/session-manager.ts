@@ -1,7 +1,9 @@
 /**
  * The chat sessions service: one turn at a time per session, messages sent during a turn queued for the next
  * round boundary, `/stop` through one cancel signal per turn, slash commands in the core, and resume after a
- * restart (SPEC.md §3.6). The message is persisted and echoed (`user_message`) before anything else runs.
+ * restart (docs/architecture.md "Crash and resume"). The message is persisted and echoed (`user_message`) before
+ * anything else runs.
+ * Check ids (R2) are listed in docs/security-checks.md.
  */
 import { existsSync, statSync } from 'node:fs';
 import { BridgeError } from '../../../shared/contract/define';
@@ -331,8 +333,8 @@ export class SessionManager {
     };
     const callEnv: CallEnv = {
       store: this.store, tools: deps.tools, gate: deps.gate, emit, sessionId, agentId: session.agent_id, source: session.source,
-      // The session's working directory is the workspace its file tools are confined to (SPEC.md §1: chosen by
-      // the person; the data folder's workspace/ by default).
+      // The session's working directory is the workspace its file tools are confined to (chosen by the
+      // person; the data folder's workspace/ by default: docs/architecture.md "Shapes and processes").
       runContext, workingDir, workspaceDir: workingDir, protectedRoots: [deps.dataDir], signal, synthetic,
       requestRestart: deps.requestRestart, log: deps.log, secrets: deps.callSecrets ?? NO_CALL_SECRETS, fileImages: deps.fileImages,
     };

@@ -1,6 +1,6 @@
 /**
- * Slash commands are handled in the core and never reach the model (reference-facts.md §13). An unknown command
- * answers with the help. Each returns the reply text; side effects go through the session manager's hooks.
+ * Slash commands are handled in the core and never reach the model (docs/architecture.md "Slash commands"). An unknown
+ * command answers with the help. Each returns the reply text; side effects go through the session manager's hooks.
  */
 export interface SlashHooks {
   newSession(): number;

@@ -39,8 +39,8 @@ export function standaloneSyntheticEnv(db: Db, sessionId: number, workingDir: st
 export { readScratchpad } from './scratchpad-store';
 
 /**
- * `ask_user_clarification` (SPEC.md §3.8) waits for a person, so it is async and run by the call driver through
- * the Inbox rather than here; only its schema lives with the others.
+ * `ask_user_clarification` (docs/agents.md "Session tools") waits for a person, so it is async and run by the call
+ * driver through the Inbox rather than here; only its schema lives with the others.
  */
 export const clarificationTool = {
   name: TN.ASK_USER_CLARIFICATION,

@@ -1,9 +1,10 @@
 /**
- * One tool call of a round, from the row to the result (reference-facts.md §2 "Per call"):
+ * One tool call of a round, from the row to the result (docs/architecture.md "The path of one tool call"):
  * row written `running` + `tool_start` (labels, path) → the tool's normalized arguments (docs/approval.md "The
  * normalized call": the gate, card, hash, row and execution all use them) → the gate (decision recorded with the
  * row in one transaction) → approval if required → run (cancellable) → recorded as done / failed / cancelled /
  * rejected with its event. A bad argument or a throwing tool becomes a result the model can read (R7).
+ * Check ids (R1, R7) are listed in docs/security-checks.md.
  */
 import { MCP_PREFIX, TN } from '../../../shared/tool-names';
 import type { ChatEventBody } from '../../../shared/contract/chat';
@@ -38,7 +39,7 @@ export interface CallEnv {
   secrets: CallSecrets;
   /** Keeps before/after images of write calls; absent in tests that do not need them. */
   fileImages?: FileImagesPort;
-  /** Resume after a crash re-runs from intent: no new row, no file_changed (reference-facts.md §1). */
+  /** Resume after a crash re-runs from intent: no new row, no file_changed (docs/architecture.md). */
   isResume?: boolean;
   /** The tools offered in this round; a call of another name is refused. Absent on resume (offered back then). */
   offered?: ReadonlySet<string>;
@@ -164,7 +165,8 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
   try {
     decision = gate.check(gateCall);
   } catch (error) {
-    // Fail closed: a gate that cannot decide asks the person (SPEC.md §3.1).
+    // Fail closed: a gate that cannot decide asks the person: an error must never turn into an allow (docs/approval.md
+    // "Evaluation order").
     decision = { action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` }, actor: 'policy' };
   }
   // The decision is stored once, in the audit (`tool_decisions`), in the same transaction as the row it decides.
@@ -184,7 +186,8 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
         agentId: env.agentId, source: env.source, preview, contextLabel: frameLabel(env.synthetic.frame), signal: env.signal,
       });
     } catch {
-      // The waiter was dropped (/stop): the row stays `pending` and is asked again on resume (reference-facts §3).
+      // The waiter was dropped (/stop): the row stays `pending` and is asked again on resume (docs/architecture.md
+      // "Crash and resume").
       return 'cancelled';
     }
     const human: Decision = { action: outcome.approved ? 'allow' : 'deny', why: { kind: 'human', text: outcome.note ? `Decided by you: ${outcome.note}` : 'Decided by you.' }, actor: 'user' };

@@ -1,7 +1,7 @@
 /**
- * One turn: up to `MAX_TOOL_ROUNDS` rounds of "rebuild context → model → tool calls" (reference-facts.md §2).
- * Text and reasoning stream as deltas; a round with text only ends the turn with `done`. The cancel signal is
- * checked before every round and every call, aborts the model request, and stops the running tool.
+ * One turn: up to `MAX_TOOL_ROUNDS` rounds of "rebuild context → model → tool calls" (docs/architecture.md "The path of
+ * one tool call"). Text and reasoning stream as deltas; a round with text only ends the turn with `done`. The cancel
+ * signal is checked before every round and every call, aborts the model request, and stops the running tool.
  * The same loop runs a sub-agent's child stack (docs/agents.md "Sub-agents"): the frame in `env.synthetic` says
  * which stack the rows belong to. A round whose calls are all sync sub-agent calls runs them in parallel, at most
  * `MAX_PARALLEL_SUBAGENTS` at once, and records their results in call order; any other round runs its calls one

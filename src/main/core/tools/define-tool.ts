@@ -11,6 +11,7 @@
  *   completes as `failed` with a message the model can act on. Tools signal those with `ToolError`; anything
  *   else that throws is also caught (R7) and reported as an unexpected failure;
  * - the default `run()` = `SimpleExecution` around `executeAsync`, and `describe` = the tool name.
+ * Check ids (R7) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
@@ -100,7 +101,7 @@ function toOutcome(value: ToolReturn): ExecutionOutcome {
 
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S> {
   if (def.subAgentsOnly && def.rootAgentOnly) {
-    // Both flags would make the tool invisible to every agent (tools.md): refuse it at definition time too.
+    // Both flags would make the tool invisible to every agent (docs/agents.md): refuse it at definition time too.
     throw new Error(`Tool ${def.name} cannot be both sub-agents-only and root-agent-only`);
   }
   if (!def.execute && !def.executeAsync) throw new Error(`Tool ${def.name} needs execute or executeAsync`);

@@ -1,6 +1,6 @@
 /**
- * Labels and target paths for tool calls that have no `Tool` in the registry (tools.md "Tool Display Labels",
- * "Clickable Target Path"): `show_file_to_user` → `show_file_to_user \`path\`` and its path is the target;
+ * Labels and target paths for tool calls that have no `Tool` in the registry (docs/chat-ui.md "Labels,
+ * commands and output"): `show_file_to_user` → `show_file_to_user \`path\`` and its path is the target;
  * the sub-agent launchers (`execute_task`, `execute_subtask`, legacy `run_subtask`) → `execute_task ⚡ →
  * agent: description`, with the mode as one emoji (sync ⚡, async 🚀, cron 📅), falling back to `title`, then to
  * the bare name. Everything is truncated at a character boundary to the label budget.

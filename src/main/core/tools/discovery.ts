@@ -1,5 +1,5 @@
 /**
- * `ToolDiscovery` (tools.md "Dynamically-injected tools & discovery"): the turn loop hands it the tool array it
+ * `ToolDiscovery` (docs/tools.md "Where tools come from"): the turn loop hands it the tool array it
  * offers each round; every name not seen before is upserted once into `known_tools`, so any tool that has been
  * offered (plugin, provider, MCP, interface) becomes gate-able in the Security page. Off the hot path: `observe`
  * only checks an in-memory set and queues; the write runs on the next tick in one transaction.

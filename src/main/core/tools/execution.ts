@@ -1,5 +1,5 @@
 /**
- * The default execution handle and the generic driver (tools.md "Tool execution lifecycle").
+ * The default execution handle and the generic driver (docs/architecture.md "Tools").
  *
  * `SimpleExecution` = a work promise + a stop token. The work receives an `AbortSignal` (the stop token combined
  * with the caller's signal) and must hand it to its I/O (fs reads, child processes), so `stop()` really aborts
@@ -12,6 +12,7 @@
  *
  * Bespoke stop is an extension point: a tool that must tear down remote work overrides `run()` and returns its
  * own `ToolExecution` (for instance a subclass of `SimpleExecution` overriding `stop()`).
+ * Check ids (R7) are listed in docs/security-checks.md.
  */
 import type { ExecutionOutcome, ToolExecution, ToolExecutionState } from './tool';
 

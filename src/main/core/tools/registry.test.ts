@@ -31,7 +31,7 @@ afterEach(() => {
 });
 
 describe('createBuiltinTools', () => {
-  it('has exactly the catalogue of tools.md', () => {
+  it('has exactly the catalogue of docs/tools.md', () => {
     expect(builtins().map((t) => t.name).sort()).toEqual(
       ['edit_file', 'execute_cmd', 'get_ast_outline', 'grep_files', 'insert_at_line', 'list_files', 'read_file', 'replace_lines', 'restart', 'search_file', 'write_file'],
     );

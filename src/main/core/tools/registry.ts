@@ -1,9 +1,10 @@
 /**
- * `ToolRegistry`: the catalogue of built-in tools, keyed by name (tools.md "ToolRegistry"). Registration is
+ * `ToolRegistry`: the catalogue of built-in tools, keyed by name (docs/architecture.md "Tools"). Registration is
  * explicit and refuses a duplicate name, a name the providers would refuse, an `mcp__` name (MCP tools are
  * namespaced and can never shadow a built-in, M4), and a tool that is both sub-agents-only and root-agent-only
  * (it would be invisible to every agent). Definitions keep registration order, so the tool list the model sees is
  * stable from round to round (prompt caching). `describeCall` and `targetPath` never throw: a label is cosmetic.
+ * Check ids (M4) are listed in docs/security-checks.md.
  */
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
 import { MCP_PREFIX, type ToolCategory } from '../../../shared/tool-names';

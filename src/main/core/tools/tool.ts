@@ -1,11 +1,12 @@
 /**
- * The tool definition and the live execution handle (tools.md "Tool Trait", "Tool execution lifecycle").
+ * The tool definition and the live execution handle (docs/architecture.md "Tools").
  * A `Tool` is a catalogue entry; `run()` starts one `ToolExecution` that owns its state and its stop.
  * An execution never touches the database or the bridge: the session driver mirrors its state.
  * Built-in tools are made with `defineTool` (define-tool.ts): sync ones give `execute`, async ones
  * `executeAsync`; the default `run()` is a `SimpleExecution` (execution.ts).
  * Error convention: bad arguments, refused or missing paths, non-unique edits → the execution completes as
  * `failed` with a message written for the model; nothing on disk changes. A tool never throws out of `run`/`wait`.
+ * Check ids (C1) are listed in docs/security-checks.md.
  */
 import type { z } from 'zod';
 import type { LabelLength } from '../../../shared/labels';
@@ -48,9 +49,9 @@ export interface ToolRunContext {
   signal: AbortSignal;
   log: (message: string, fields?: Record<string, unknown>) => void;
   /**
-   * Folders no tool may write into (the app's data dir: database, settings, rules — SPEC.md §3.2, C1). When the
-   * workspace itself sits inside one of them (the default `workspace/` under the data dir), the workspace stays
-   * writable and the rest of the root does not.
+   * Folders no tool may write into (the app's data dir: database, settings, rules — docs/approval.md "Hard guards",
+   * check C1). When the workspace itself sits inside one of them (the default `workspace/` under the data dir), the
+   * workspace stays writable and the rest of the root does not.
    */
   protectedRoots?: readonly string[];
   /** Which call this is (progress and elicitation cards attach to it); absent outside a session. */
@@ -100,7 +101,7 @@ export interface Tool<Input extends z.ZodType = z.ZodType> {
   readonly kind: ToolKind;
   readonly subAgentsOnly?: boolean;
   readonly rootAgentOnly?: boolean;
-  /** Read-only or declared idempotent: may re-run after a crash without asking (SPEC.md §3.6). */
+  /** Read-only or declared idempotent: may re-run after a crash without asking (docs/architecture.md). */
   readonly isIdempotent?: boolean;
   /** Arguments that hold secrets: sealed before the call's row is written (docs/plugins.md, "Secret arguments"). */
   readonly secretPaths?: SecretPaths;
@@ -116,7 +117,7 @@ export interface Tool<Input extends z.ZodType = z.ZodType> {
   describe(args: ToolArgs, length: LabelLength): string;
   targetPath(args: ToolArgs): string | null;
   /**
-   * The async work path (tools.md "Two execution paths"): validates `args` and does the work. Resolves to the
+   * The async work path (docs/architecture.md "Tools"): validates `args` and does the work. Resolves to the
    * outcome; a bad argument, a missing file or a refused path is a `failed` outcome with a message written for the
    * model, never a rejection. Sync tools implement `execute` and get this for free from `defineTool`.
    */

@@ -31,7 +31,7 @@ export const GRAMMAR_WASM = {
   rust: 'tree-sitter-rust/tree-sitter-rust.wasm',
 } as const;
 // Not here, on purpose: swift (its npm package downloads a binary at install time, unavailable offline), kotlin,
-// toml, markdown, sql (tools.md: text fallback). `get_ast_outline` uses a text outline for those.
+// toml, markdown, sql (a text outline instead, docs/tools.md). `get_ast_outline` uses a text outline for those.
 
 export type GrammarId = keyof typeof GRAMMAR_WASM;
 

@@ -66,7 +66,8 @@ export function createChatStore() {
     async send(content: string) {
       const { sessionId } = store.getState();
       if (sessionId === null) return;
-      // Only slash commands get an optimistic bubble (reference-facts.md §13); messages wait for the echo.
+      // Only slash commands get an optimistic bubble (the core answers them itself, docs/architecture.md "Slash
+      // commands"); messages wait for the echo.
       if (content.trim().startsWith('/')) store.setState((s) => ({ notices: [...s.notices, { id: nextNoticeId(), kind: 'info', text: content.trim(), afterMessageId: lastId(s) }] }));
       await skald.chat.send({ sessionId, content });
     },

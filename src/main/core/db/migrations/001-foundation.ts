@@ -1,7 +1,8 @@
 /**
  * The ground schema every domain stands on: settings, secrets, sessions and their stacks, history, tool rows,
- * decisions, tool discovery, permission groups and rules, scratchpad and grants (reference-facts.md §1, §3, §18).
+ * decisions, tool discovery, permission groups and rules, scratchpad and grants (docs/architecture.md "Persistence").
  * Domain-specific tables that only one domain reads arrive in that domain's own migration range.
+ * Check ids (C4) are listed in docs/security-checks.md.
  */
 import type { Migration } from '../migrate';
 

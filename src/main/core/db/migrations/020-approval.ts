@@ -1,8 +1,9 @@
 /**
- * Approval: the seeded `default` group and rules (reference-facts.md §3, SPEC.md §3.1), and the request ledger.
- * Seeds are insert-if-absent and run once, with this migration: a later start never re-adds a rule the user
- * deleted or overwrites one they edited. `approval_requests` gives approvals and clarifications one monotonic id
+ * Approval: the seeded `default` group and rules (docs/approval.md "Rules": what nothing else decides, asks), and the
+ * request ledger. Seeds are insert-if-absent and run once, with this migration: a later start never re-adds a rule the
+ * user deleted or overwrites one they edited. `approval_requests` gives approvals and clarifications one monotonic id
  * sequence that survives restarts (AUTOINCREMENT never reuses an id), so a decided id can never be replayed (I6).
+ * Check ids (I6) are listed in docs/security-checks.md.
  */
 import type { Migration } from '../migrate';
 
@@ -32,7 +33,8 @@ export const approvalSchema: Migration = {
     }
     seed('@fs_any', 'memory/*', 'allow', 5);
     seed('@fs_any', 'data/*', 'allow', 5);
-    // Kept for visibility in the rule list; the hard guard enforces it whatever the rules say (SPEC.md §3.2).
+    // Kept for visibility in the rule list; the hard guard enforces it whatever the rules say (docs/approval.md "Hard
+    // guards").
     seed('@fs_any', 'secrets/*', 'deny', 5);
     for (const tool of ['write_todos', 'notify', 'activate_tools', 'show_file_to_user', 'image_generate']) seed(tool, null, 'allow', 10);
     const hasCatchAll = db

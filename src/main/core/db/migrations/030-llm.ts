@@ -1,7 +1,7 @@
 /**
- * LLM providers and their models (reference-facts.md §15). A provider is an endpoint of one wire kind with a
- * base URL; its API key is a secret (`llm.provider.<id>.api_key` in `secrets`), never a column here. Models are
- * tried in `priority` order (ascending; ties by id) for `auto` and for fallback.
+ * LLM providers and their models (docs/architecture.md "Models and fallback"). A provider is an endpoint of one wire
+ * kind with a base URL; its API key is a secret (`llm.provider.<id>.api_key` in `secrets`), never a column here. Models
+ * are tried in `priority` order (ascending; ties by id) for `auto` and for fallback.
  */
 import type { Migration } from '../migrate';
 

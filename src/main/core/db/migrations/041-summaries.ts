@@ -1,4 +1,4 @@
-/** `/compact`: summaries that stand in for the history before `up_to_message_id` (reference-facts.md §17). */
+/** `/compact`: summaries that stand in for the history before `up_to_message_id` (docs/architecture.md). */
 import type { Migration } from '../migrate';
 
 export const summariesSchema: Migration = {

@@ -1,4 +1,7 @@
-/** Child processes started by tools, while they run (R4: leftovers of a crashed run are ended at the next start). */
+/**
+ * Child processes started by tools, while they run: a crashed run's leftovers are ended at the next start (check R4
+ * in docs/security-checks.md).
+ */
 import type { Migration } from '../migrate';
 
 export const processesSchema: Migration = {

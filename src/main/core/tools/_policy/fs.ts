@@ -1,6 +1,7 @@
 /**
- * The policy-wrapped filesystem facade: the only module of the tools that touches `node:fs` (F10). Every
- * function takes a `GuardedPath` (already checked by `guard.ts`) or a canonical root, never a raw model string.
+ * The policy-wrapped filesystem facade: the only module of the tools that touches `node:fs` (check F10,
+ * docs/security-checks.md). Every function takes a `GuardedPath` (already checked by `guard.ts`) or a canonical root,
+ * never a raw model string.
  * - Reads open with O_NOFOLLOW | O_NONBLOCK and `fstat` the handle: a FIFO, socket or device is refused without
  *   blocking (F9), and a final component swapped into a symlink after the check fails the open.
  * - Writes go to a fresh temp file in the target's folder (O_EXCL, so it never follows a planted link), are
@@ -20,7 +21,10 @@ import { recheckWriteTarget, SECRETS_DIR, type GuardedPath, type PathContext } f
 import { hardLinkVerdict, hardLinkVerdictAt } from './hardlinks';
 import { hasComponent, pathUnder, relativeInside } from './paths';
 
-/** Folders the recursive tools never descend into (tools.md "SKIP_DIRS"; `secrets` is the one that matters). */
+/**
+ * Folders the recursive tools never descend into: VCS, dependency, build and virtualenv folders are noise; `secrets`
+ * is the one that matters (docs/approval.md "Walks skip what is protected").
+ */
 export const SKIP_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', SECRETS_DIR, 'target', '__pycache__', '.venv', '.hg', '.svn']);
 
 /** The temporary file `atomicWrite` writes beside its target: `.<name>.skald-<12 hex>.tmp` (swept at start). */

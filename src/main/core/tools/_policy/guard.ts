@@ -1,5 +1,6 @@
 /**
- * The hard invariants every fs tool enforces itself, whatever the approval gate decided (F1–F4, F7, SPEC.md §3.2):
+ * The hard invariants every fs tool enforces itself, whatever the approval gate decided (docs/approval.md "Hard
+ * guards"; checks F1–F4, F7 in docs/security-checks.md):
  * - a path is resolved (absolute, or relative to the working directory) and canonicalized with the one
  *   canonicalizer (`..` and symlinks of the longest existing ancestor); the canonical path must lie inside the
  *   canonical workspace root, compared by whole components;

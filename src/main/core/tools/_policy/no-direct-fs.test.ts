@@ -1,6 +1,7 @@
 /**
  * F10: every tool reaches the filesystem through the policy facade. No module under src/main/core/tools/ outside
  * `_policy/` (tests and test support aside) may import `node:fs`, `fs` or `fs/promises`.
+ * Check ids (F10) are listed in docs/security-checks.md.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -1,5 +1,6 @@
 /**
- * The one path resolver every fs tool and the approval gate use (tools.md "FS Path Resolution", F1–F4, X4).
+ * The one path resolver every fs tool and the approval gate use (docs/approval.md "The normalized call";
+ * checks F1–F4, X4 in docs/security-checks.md).
  * - `resolvePath`: absolute as given, else relative to the working directory.
  * - `canonicalizeForPolicy`: resolves `..` and the symlinks of the longest *existing* ancestor, then appends the
  *   not-yet-existing tail, so `link/new/dir/file` with `link -> /outside` canonicalizes to `/outside/new/dir/file`.
@@ -44,7 +45,7 @@ export function relativeInside(child: string, base: string): string | null {
   return relative(base, child).split(sep).join('/');
 }
 
-/** SPEC.md §3.10: relative to the workspace when inside it, absolute otherwise. */
+/** How a path is shown: relative to the workspace when inside it, absolute otherwise (docs/viewer.md). */
 export function displayPath(absolute: string, workspace: string): string {
   const rel = relativeInside(absolute, workspace);
   return rel === null || rel === '' ? absolute : rel;

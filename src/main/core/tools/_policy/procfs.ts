@@ -3,6 +3,7 @@
  * `kill(-pgid, 0)` alone: a killed grandchild re-parented to a PID 1 that never reaps (common in containers)
  * stays a zombie and would keep the group "alive" forever; a zombie runs no code, so it does not count here.
  * Returns null where `/proc` is unavailable (macOS), and the caller falls back to `kill(-pgid, 0)`.
+ * Check ids (F10) are listed in docs/security-checks.md.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 

@@ -1,5 +1,5 @@
 /**
- * Security checks F1–F9 (security-checks.md) against a real temp workspace with real symlinks, hard links and
+ * Security checks F1–F9 (docs/security-checks.md) against a real temp workspace with real symlinks, hard links and
  * FIFOs. Each refusal is a `failed` outcome with a readable reason, and the outside world is byte-for-byte intact.
  */
 import { execFileSync, spawn } from 'node:child_process';

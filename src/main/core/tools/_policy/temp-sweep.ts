@@ -8,6 +8,7 @@
  * Limits: the heavy folders the recursive tools skip (`node_modules`, `.git`, `.venv`, …) and `secrets` are not
  * walked, so a temp file a crashed write left inside one of them stays; a tree over `maxEntries` is swept in part
  * (the result says so).
+ * Check ids (R3) are listed in docs/security-checks.md.
  */
 import { lstat, opendir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';

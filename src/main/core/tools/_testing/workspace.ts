@@ -1,6 +1,7 @@
 /**
  * Test support (not shipped behaviour): a real temp workspace with a `ToolRunContext`, and `runTool` that drives
  * a tool's real execution to its outcome. Kept apart from the tools so the F10 check can exempt it.
+ * Check ids (F10) are listed in docs/security-checks.md.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

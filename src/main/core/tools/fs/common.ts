@@ -1,6 +1,7 @@
 /**
- * Helpers shared by the fs tools: the `path` argument schema and its aliases, `pathArg` (tools.md "Clickable Target
- * Path"), labels (`read_file \`src/a.ts\``), and line handling that keeps a file's own line ending.
+ * Helpers shared by the fs tools: the `path` argument schema and its aliases, `pathArg` (the path a card opens
+ * in the viewer, docs/viewer.md), labels (`read_file \`src/a.ts\``), and line handling that keeps a file's own line
+ * ending.
  */
 import { z } from 'zod';
 import { maxLabel, truncateLabel, type LabelLength } from '../../../../shared/labels';

@@ -1,5 +1,5 @@
 /**
- * `grep_files`: search every text file under a folder for a pattern (tools.md "Key Parameter Notes").
+ * `grep_files`: search every text file under a folder for a pattern (docs/tools.md).
  * - `output_mode`: `content` (path:line:text, context lines path-line-text, hunks split by `--`), `files_only`
  *   (one path per file), `count` (path:count).
  * - `context_lines` 0–10; `offset` + `limit` paginate over result entries (matching lines in content mode,

@@ -3,6 +3,7 @@
  * folders end in `/`. Recursive listings skip SKIP_DIRS (shown once, marked, not entered); `secrets` is never
  * shown at all. Directory symlinks are followed only inside the workspace and only once (loops end); a link that
  * leads outside is listed as such and not followed (F8). At most `limit` entries, stated when cut.
+ * Check ids (F8) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';

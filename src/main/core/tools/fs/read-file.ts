@@ -3,6 +3,7 @@
  * Caps (F9): at most MAX_READ_LINES lines and MAX_READ_OUTPUT_BYTES of output per call, lines cut at 2,000
  * characters, files scanned up to MAX_SCAN_BYTES; every cut is stated with the offset to continue from. Binary
  * files (NUL in the first 8 KB), folders, FIFOs, sockets and devices are refused with a reason.
+ * Check ids (F9) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';

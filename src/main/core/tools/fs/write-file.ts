@@ -2,6 +2,7 @@
  * `write_file`: creates or replaces a whole file (parent folders are created). The write is atomic — temp file,
  * fsync, rename — so a crash leaves the old or the new content, and a symlink or hard link at the target is
  * replaced rather than written through (F4–F6, R3). Protected paths, secrets/ and the data dir are refused.
+ * Check ids (F4, F5, F6, R3) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';

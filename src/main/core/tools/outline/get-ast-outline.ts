@@ -2,8 +2,8 @@
  * `get_ast_outline`: the top-level definitions of a source file (functions, classes, structs, methods one level
  * down) with line numbers and signatures, without bodies — a map of a file before reading it.
  * Backends: web-tree-sitter with the grammar packages' wasm, in worker threads (`outline-pool.ts`), for every
- * extension tools.md lists plus `.rs`; a text outline for `.kt .kts .swift .toml .md .sql`. Other extensions get a
- * clear "no outline" message. Files are capped at MAX_OUTLINE_BYTES.
+ * extension of languages.ts (`.rs` included); a text outline for `.kt .kts .swift .toml .md .sql`. Other extensions get
+ * a clear "no outline" message. Files are capped at MAX_OUTLINE_BYTES.
  */
 import { extname } from 'node:path';
 import { z } from 'zod';

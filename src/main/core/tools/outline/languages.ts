@@ -1,5 +1,5 @@
 /**
- * The outline table of each tree-sitter language, and the file extension → grammar map of tools.md (`.py .js .mjs
+ * The outline table of each tree-sitter language, and the file extension → grammar map (docs/tools.md) (`.py .js .mjs
  * .ts .tsx .go .java .c .h .cpp .cc .hpp .lua .rb .sh .ex .exs .json .yaml .yml .html .css`, plus `.rs`).
  * Node type names are those of the grammar packages in node_modules (checked by the outline tests on samples).
  */

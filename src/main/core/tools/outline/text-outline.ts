@@ -1,5 +1,5 @@
 /**
- * The text outline for languages without a usable tree-sitter grammar here (tools.md: `.kt .toml .md .sql`; also
+ * The text outline for languages without a usable tree-sitter grammar here (`.kt .toml .md .sql`; also
  * `.swift`, whose npm grammar needs a binary download at install time that this build cannot do). One regular
  * expression per language picks definition lines; indentation decides nesting for Kotlin and Swift. Limits: a
  * regex cannot see strings or comments, so a `fun` inside a multi-line string is listed, and nesting is a guess.

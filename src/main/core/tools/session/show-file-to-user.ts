@@ -1,4 +1,4 @@
-/** `show_file_to_user`: opens a file in the person's viewer (SPEC.md decision 10: relative = the working directory). */
+/** `show_file_to_user`: opens a file in the person's viewer (relative = the working directory, docs/viewer.md). */
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';

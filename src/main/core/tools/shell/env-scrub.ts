@@ -1,10 +1,11 @@
 /**
- * The environment a shell command gets (X9, SPEC.md §3.13): the app's own environment minus provider API keys,
- * anything whose name looks like a credential, our own `SKALD_*` settings, and any variable whose value carries
- * one of the user's stored secret values; and the variables that change how bash reads or runs a command
- * (`BASH_ENV`, `ENV`, `SHELLOPTS`, `BASHOPTS`, exported functions `BASH_FUNC_*`, `CDPATH`, `GLOBIGNORE`, …), so
- * that the command runs as the gate parsed it (docs/shell-analysis.md "The shell that runs"). Limits: a secret the app does not know about under an innocent name
- * (say `FOO=sk-…`) passes through; the name filter is deliberately broad and may drop a harmless variable.
+ * The environment a shell command gets (check X9 in docs/security-checks.md; docs/plugins.md "Secrets"): the app's own
+ * environment minus provider API keys, anything whose name looks like a credential, our own `SKALD_*` settings, and any
+ * variable whose value carries one of the user's stored secret values; and the variables that change how bash reads or
+ * runs a command (`BASH_ENV`, `ENV`, `SHELLOPTS`, `BASHOPTS`, exported functions `BASH_FUNC_*`, `CDPATH`, `GLOBIGNORE`,
+ * …), so that the command runs as the gate parsed it (docs/shell-analysis.md "The shell that runs"). Limits: a secret
+ * the app does not know about under an innocent name (say `FOO=sk-…`) passes through; the name filter is deliberately
+ * broad and may drop a harmless variable.
  */
 
 /** Provider and cloud keys, by name, on top of the pattern (so a rename of the pattern cannot let them through). */

@@ -1,6 +1,7 @@
 /**
  * execute_cmd against real child processes: output and exit codes, the audit log line before the run, X8 (stop
  * kills the whole process group — no descendant survives), X9 (timeout, 100 KB output cap, scrubbed env).
+ * Check ids (X8, X9) are listed in docs/security-checks.md.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

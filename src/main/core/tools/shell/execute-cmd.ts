@@ -15,6 +15,7 @@
  * Outcomes: the command ran → `completed`, with its exit code in the text (a non-zero exit is information for the
  * model, not a tool failure); timeout → `failed` with the output so far; stop → `cancelled`.
  * Limits: commands run unsandboxed (X10); background children of a command that exits normally keep running.
+ * Check ids (R4, X8, X10) are listed in docs/security-checks.md.
  */
 import { execa } from 'execa';
 import { z } from 'zod';
@@ -37,7 +38,7 @@ export const MAX_COMMAND_BYTES = 128 * 1024 - 1;
 const DRAIN_MS = 250;
 
 export interface ExecuteCmdDeps {
-  /** Values of the user's stored secrets: never passed to a child (SPEC.md §3.13). */
+  /** Values of the user's stored secrets: never passed to a child (docs/plugins.md "Secrets"). */
   secretValues?: () => readonly string[];
   /** The environment to start from (default `process.env`); tests pass their own. */
   baseEnv?: () => NodeJS.ProcessEnv;

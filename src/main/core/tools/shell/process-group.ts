@@ -3,6 +3,7 @@
  * every child it starts (`sleep 100 &`, pipelines) is in that group. Stop and timeout send SIGTERM to the group,
  * wait up to a grace period, then SIGKILL. Zombies do not count as alive (see `_policy/procfs.ts`).
  * Limits: a child that calls `setsid` leaves the group and survives.
+ * Check ids (X8) are listed in docs/security-checks.md.
  */
 
 import { liveGroupMembers } from '../_policy/procfs';

@@ -1,8 +1,8 @@
 /**
- * `restart`: asks the shell to restart the app (SPEC.md §3.11: desktop relaunches, web re-executes itself). What a
- * restart means is injected (`requestRestart`). The session loop handles `restart` inline (marks the row done
- * first, then calls the shell); this tool's own execute serves the registry's `dispatch` path and defers the call
- * by one tick so its result is recorded before the process goes away.
+ * `restart`: asks the shell to restart the app (desktop relaunches, web re-executes itself: docs/architecture.md
+ * "Shapes and processes"). What a restart means is injected (`requestRestart`). The session loop handles `restart`
+ * inline (marks the row done first, then calls the shell); this tool's own execute serves the registry's `dispatch`
+ * path and defers the call by one tick so its result is recorded before the process goes away.
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
