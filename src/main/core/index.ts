@@ -32,7 +32,11 @@ import { AppSettingsStore } from './settings/app-settings';
 import { createPluginAndSecretTools } from './tools/config/index';
 import { GrantStore, ToolGroupRegistry } from './session/tool-groups';
 import { SessionStore } from './session/session-store';
+import { createSchedulerServices, type SchedulerServices } from './scheduler/index';
+import { JobStore } from './scheduler/job-store';
+import { recoverInterruptedRuns } from './scheduler/scheduler';
 import { createAgentTools, ItemListers } from './tools/agents/index';
+import { createDeleteCronJobTool, cronLister, cronToggler } from './tools/agents/cron-jobs';
 import { syntheticToolSpecs } from './session/synthetic-tools';
 import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
 import { createMcpConfigTools, toolsWithMcp } from './tools/mcp/index';
@@ -59,6 +63,8 @@ export interface Core {
   /** Listers of `list_items` types other than agents (docs/agents.md "list_items"). */
   readonly itemListers: ItemListers;
   readonly agents: AgentRegistry;
+  /** Async tasks and scheduled jobs (docs/scheduler.md). */
+  readonly scheduler: SchedulerServices;
   readonly handlers: BridgeHandlers;
   /** The viewer's handles and file routes (both shapes serve `/viewer/file/<handle>` through it). */
   readonly viewer: ViewerService;
@@ -101,7 +107,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const stacks = new StackStore(db);
   const discovery = new ToolDiscovery(db);
   const mcp = createMcpServices({ db, secrets, emit: (event) => events.emit('mcp', event), cwd: config.workspaceDir, processes, log });
-  for (const tool of createMcpConfigTools(mcp, plugins).tools) tools.register(tool);
+  const mcpConfig = createMcpConfigTools(mcp, plugins);
+  for (const tool of mcpConfig.tools) tools.register(tool);
   const toolGroups = new ToolGroupRegistry();
   toolGroups.register(configGroupSource(tools));
   toolGroups.register(mcp.groups);
@@ -116,6 +123,9 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const sessionStore = new SessionStore(db);
   // Before pending calls come back into the Inbox: a sub-agent cut short by a crash is closed, its calls ended.
   stacks.closeInterrupted((note) => sessionStore.failUnfinishedStackTools(note));
+  // And a background run a crash or quit interrupted: ended here (never resumed or re-asked), re-run once by start().
+  const jobs = new JobStore(db);
+  const reRuns = recoverInterruptedRuns(jobs, sessionStore);
   approval.pending.reRegisterPendingFromDb();
   const llm = createLlmServices({ db, secrets });
   // Write calls' before/after images (docs/viewer.md "Diff and revert"), under the viewer's read policy.
@@ -135,6 +145,20 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     callSecrets: callSecrets(createSealedArgs(cipher), (name) => tools.secretPathsOf(name)),
     requestRestart, log, onToolsOffered: (offered) => discovery.observe(offered, (name) => tools.categoryOf(name)),
     newSessionContext: () => settings.newSessionContext(),
+    background: () => scheduler.schedules,
+  });
+  // The scheduler's tools reach it lazily: it is built from the sessions, which are built from the tools.
+  const schedulesOf = () => scheduler.schedules;
+  tools.register(createDeleteCronJobTool(schedulesOf));
+  mcpConfig.togglers.register('cron', cronToggler(schedulesOf));
+  itemListers.register('cron', cronLister(schedulesOf));
+  const scheduler = createSchedulerServices({
+    db, jobs, sessionRows: sessionStore, sessions, agents, log,
+    resolveModel: (arg) => llm.catalog.selectModel(arg),
+    waitingOn: (sessionId) => {
+      const waiting = approval.pending.list();
+      return waiting.approvals.filter((a) => a.session_id === sessionId).length + waiting.clarifications.filter((c) => c.session_id === sessionId).length;
+    },
   });
   const settings = new AppSettingsStore(db, {
     workingDirectory: (path) => sessions.checkWorkingDirectory(path),
@@ -183,6 +207,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     toolGroups,
     itemListers,
     agents,
+    scheduler,
     handlers,
     viewer,
     start() {
@@ -197,6 +222,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
         if (r.removed.length) log('removed temporary files left by an interrupted write', { files: r.removed });
       });
       sessions.resumeAll();
+      scheduler.scheduler.start(reRuns);
       // An Inbox decision for a call no turn waits on (its turn was stopped): the session picks it up now.
       approval.pending.onDidResolveWithoutWaiter(({ sessionId }) => void sessions.resumeSession(sessionId));
     },
@@ -204,6 +230,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       await viewer.disposeWatcher();
       stopPluginTools();
       sweep.abort();
+      scheduler.dispose(); // first: runs stopped by the quit stay `running`, so the next start re-runs them
       await sessions.stopAll();
       mcp.elicitations.cancelAll();
       await mcp.manager.dispose(); // every stdio server's process group is killed

@@ -43,15 +43,20 @@ export function checkTaskTarget(agents: AgentRegistry, caller: AgentFrame, agent
   return agent;
 }
 
+/** The model a task agent runs on (sync, async or scheduled): the call's, else its meta.json's, else the default. */
+export function modelSelectionFor(agent: AgentDef, client: string | null | undefined, resolveModel: SubAgentRunnerDeps['resolveModel']): { selection: string } | { error: string } {
+  const wanted = client ?? agent.client;
+  if (!wanted) return { selection: 'auto' };
+  const r = resolveModel(wanted);
+  return r.ok ? { selection: r.selection } : { error: `Cannot run ${agent.id} on model "${wanted}": ${r.message}` };
+}
+
 export class SubAgentRunner implements SubAgentPort {
   constructor(private readonly deps: SubAgentRunnerDeps) {}
 
   /** The model a child runs on: the call's, else the agent's own, else the default. */
   modelFor(agent: AgentDef, request: TaskRequest): { selection: string } | { error: string } {
-    const wanted = request.client ?? agent.client;
-    if (!wanted) return { selection: 'auto' };
-    const r = this.deps.resolveModel(wanted);
-    return r.ok ? { selection: r.selection } : { error: `Cannot run ${agent.id} on model "${wanted}": ${r.message}` };
+    return modelSelectionFor(agent, request.client, this.deps.resolveModel);
   }
 
   async runSync(parent: CallEnv, toolCallId: string, request: TaskRequest): Promise<ExecutionOutcome> {

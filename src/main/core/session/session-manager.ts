@@ -184,6 +184,41 @@ export class SessionManager {
     return { messageId };
   }
 
+  /**
+   * A background run's prompt (docs/scheduler.md): persisted and echoed like a person's message (never read as a
+   * slash command), then a turn; resolves with how the turn ended. The session must not be running.
+   */
+  runPrompt(sessionId: number, content: string): Promise<TurnResult> {
+    this.session(sessionId);
+    if (this.isRunning(sessionId)) throw new BridgeError('busy', `Session ${sessionId} is already running a turn.`);
+    const messageId = this.store.appendMessage({ sessionId, role: 'user', content });
+    this.emitter(sessionId)({ type: 'user_message', message_id: messageId, content, queued: false });
+    this.startTurn(sessionId, (env) => runTurn(env));
+    return this.active.get(sessionId)!.done;
+  }
+
+  /**
+   * Something that arrived by itself (an async task's `task_completed`, a batch of notifications) as a finished
+   * call of `toolName` in the session's own history, then a turn so its agent reads it (docs/scheduler.md
+   * "Delivery"). A running turn is waited for first: rows are never slipped into the middle of a round.
+   * Resolves once the rows are written (the turn it starts runs on).
+   */
+  async deliverResult(sessionId: number, toolName: string, result: string): Promise<void> {
+    this.session(sessionId);
+    while (this.isRunning(sessionId)) await this.settle(sessionId);
+    const emit = this.emitter(sessionId);
+    const { messageId, key } = this.store.transaction(() => {
+      const messageId = this.store.appendMessage({ sessionId, role: 'assistant', content: '' });
+      const [key] = this.store.insertRoundTools(sessionId, messageId, [{ id: 'delivered', name: toolName, arguments: '{}' }]);
+      this.store.finishTool(key!, 'done', result, 'json');
+      return { messageId, key: key! };
+    });
+    const label = this.deps.tools.describeCall(toolName, {}, 'short');
+    emit({ type: 'tool_start', tool_call_id: key, message_id: messageId, name: toolName, arguments: '{}', label_short: label, label_full: label, path: null });
+    emit({ type: 'tool_done', tool_call_id: key, result, result_type: 'json' });
+    this.startTurn(sessionId, (env) => runTurn(env));
+  }
+
   stop(sessionId: number): boolean {
     const turn = this.active.get(sessionId);
     if (!turn) return false;

@@ -88,7 +88,14 @@ export class SessionStore {
     this.q = {
       insertSession: db.prepare('INSERT INTO chat_sessions (title, run_context, created_at, updated_at) VALUES (?, ?, ?, ?)'),
       getSession: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE id = ?'),
-      listSessions: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions ORDER BY updated_at DESC, id DESC'),
+      // Background runs (async tasks, scheduled runs) are opened from the Schedules page, not listed with the chats.
+      listSessions: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE is_interactive = 1 ORDER BY updated_at DESC, id DESC'),
+      insertBackground: db.prepare(
+        `INSERT INTO chat_sessions (title, source, agent_id, is_interactive, is_ephemeral, run_context, model, parent_session_id, created_at, updated_at)
+         VALUES (@title, @source, @agentId, 0, 1, @runContext, @model, @parentSessionId, @now, @now)`,
+      ),
+      deleteBackground: db.prepare('DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 0 AND is_ephemeral = 1'),
+      failSessionTools: db.prepare("UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE session_id = ? AND status IN ('running', 'pending')"),
       rename: db.prepare('UPDATE chat_sessions SET title = ?, updated_at = ? WHERE id = ?'),
       setRunContext: db.prepare('UPDATE chat_sessions SET run_context = ?, updated_at = ? WHERE id = ?'),
       setModel: db.prepare('UPDATE chat_sessions SET model = ?, updated_at = ? WHERE id = ?'),
@@ -128,6 +135,29 @@ export class SessionStore {
   createSession(title = '', runContext: object | null = null): number {
     const now = Date.now();
     return Number(this.q.insertSession.run(title, runContext ? JSON.stringify(runContext) : null, now, now).lastInsertRowid);
+  }
+
+  /**
+   * A background run's session (docs/scheduler.md): not interactive (no person watches it; its approvals wait in
+   * the Inbox), ephemeral (deleted with its run after the retention), the job's agent, model and run context;
+   * `parentSessionId` only for an async task (it shares that session's scratchpad).
+   */
+  createBackgroundSession(s: { title: string; source: string; agentId: string; runContext: object | null; model: string | null; parentSessionId: number | null }): number {
+    const info = this.q.insertBackground.run({
+      title: s.title, source: s.source, agentId: s.agentId, runContext: s.runContext ? JSON.stringify(s.runContext) : null, model: s.model,
+      parentSessionId: s.parentSessionId, now: Date.now(),
+    });
+    return Number(info.lastInsertRowid);
+  }
+
+  /** Deletes background sessions (with their rows, by cascade); an interactive session is never deleted here. */
+  deleteBackgroundSessions(ids: readonly number[]): number {
+    return this.db.transaction(() => ids.reduce((n, id) => n + this.q.deleteBackground.run(id).changes, 0))();
+  }
+
+  /** A background run a crash interrupted: its unfinished calls end `failed` (the run is re-run whole, never resumed). */
+  failUnfinishedInSession(sessionId: number, note: string): number {
+    return this.q.failSessionTools.run(note, Date.now(), sessionId).changes;
   }
 
   getSession(id: number): SessionRow | undefined {

@@ -18,6 +18,7 @@ import { denyBeatsAllowSeeds } from './055-deny-beats-allow-seeds';
 import { pluginsSchema } from './090-plugins';
 import { mcpSchema } from './091-mcp';
 import { agentsSchema } from './093-agents';
+import { schedulerSchema } from './110-scheduler';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   mcpSchema,
   fileImagesSchema,
   agentsSchema,
+  schedulerSchema,
 ];

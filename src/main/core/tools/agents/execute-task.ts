@@ -2,8 +2,10 @@
  * `execute_task` (interactive sessions) and `execute_subtask` (background runs and sub-agents): hand a task to a
  * task agent (docs/agents.md "Sub-agents"). Modes of `execute_task`:
  * - `sync`: a child stack runs inline; its final answer is this call's result;
- * - `async` and `cron` (background runs, schedules): refused with a clear result until the scheduler exists
- *   (`SyntheticEnv.background` is null); the schema keeps them so a model's call is answered, not rejected as malformed.
+ * - `async`: a background run (scheduler/schedules.ts); the call returns the task's handle at once and the result
+ *   arrives later in this session as a `task_completed` result of `read_agent_result`, which resumes it;
+ * - `cron`: a scheduled job, saved disabled until the person enables it (docs/scheduler.md).
+ * Where no scheduler is wired (`SyntheticEnv.background` null: a call outside a session turn) both are refused.
  * `execute_subtask` is always sync. Every refusal (unknown agent, not a task agent, the caller itself or `main`,
  * too deep, a bad cron expression, background work not available) is a failed result the model can read.
  */
@@ -18,11 +20,19 @@ const client = z.string().min(1).max(300).optional().describe("Model to run the 
 
 const executeTaskInput = z
   .object({
-    mode: z.enum(['sync', 'async', 'cron']).default('sync').describe('sync: wait for the answer. async and cron are not available yet.'),
+    mode: z
+      .enum(['sync', 'async', 'cron'])
+      .default('sync')
+      .describe('sync: run now and wait for the answer. async: run in the background; the call returns a task_id at once and the result arrives by itself later as a task_completed message. cron: save a scheduled job (runs in a fresh session at the times of `cron`).'),
     agent_id: agentId,
     prompt,
     title,
-    cron: z.string().min(1).max(200).optional().describe('mode cron only (not available yet).'),
+    cron: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('mode cron only: 6 fields with seconds "sec min hour day month weekday" (e.g. "0 0 9 * * 1-5": 09:00 on weekdays, local time), 7 with a year, or an ISO date-time ("2030-01-31T09:00:00") for one run.'),
     client,
   })
   .superRefine((v, ctx) => {
@@ -30,12 +40,12 @@ const executeTaskInput = z
     if (v.mode !== 'cron' && v.cron) ctx.addIssue({ code: 'custom', path: ['cron'], message: `a cron expression is only for mode "cron", not "${v.mode}"` });
   });
 
-const NO_BACKGROUND = 'Background tasks are not available in this app yet; use mode "sync".';
+const NO_BACKGROUND = 'Background tasks cannot be started from here; use mode "sync".';
 
 export const executeTaskTool = defineInterfaceTool({
   name: TN.EXECUTE_TASK,
   description:
-    'Hand a task to a task agent (see list_items with type "agents"). mode "sync" runs it now and returns its answer; several sync calls in one reply run in parallel. Background modes ("async", "cron") are not available in this app yet and are refused.',
+    'Hand a task to a task agent (see list_items with type "agents"); it sees only your prompt. mode "sync" runs it now and returns its answer (several sync calls in one reply run in parallel). mode "async" runs it in the background and returns a task_id at once; its result arrives by itself as a task_completed message (never poll). mode "cron" saves a scheduled job that runs the prompt in a fresh session at the times of `cron`; it is saved disabled and the user enables it on the Schedules page; results come back here as notifications.',
   input: executeTaskInput,
   run(args, { env, callEnv, toolCallId }) {
     const request = { agentId: args.agent_id, prompt: args.prompt, title: args.title, ...(args.client ? { client: args.client } : {}) };

@@ -1,8 +1,8 @@
 /**
  * `list_items`: one listing for `type` ∈ agents, cron, plugins, mcp (docs/agents.md "Session tools"). Agents are read
  * from disk now (a broken agent is named with its problem and skipped); the other types come from listers that
- * their own parts register (`ItemListers.register`: the core registers `plugins` and `mcp`; nothing registers `cron` yet). A type
- * with no lister says plainly that the app has none yet, rather than an empty list that looks like "none set up".
+ * their own parts register (`ItemListers.register`: the core registers `plugins`, `mcp` and `cron`). A type
+ * with no lister says plainly that the app has none, rather than an empty list that looks like "none set up".
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
@@ -16,7 +16,7 @@ export type ItemType = (typeof ITEM_TYPES)[number];
 export type ItemLister = () => Record<string, unknown>[];
 
 const NONE_YET: Readonly<Record<Exclude<ItemType, 'agents'>, string>> = {
-  cron: 'This app has no scheduler yet.',
+  cron: 'This app has no scheduler.',
   plugins: 'This app has no plugins yet, so there is nothing to list.',
   mcp: 'MCP servers are not available in this app yet.',
 };

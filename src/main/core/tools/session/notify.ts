@@ -1,7 +1,8 @@
 /**
  * `notify`: a background task agent tells the person's home conversation something (docs/agents.md
- * "Notifications"). Offered only to the agent of a background run (depth 0 of an async task or a cron job), never
- * in a chat. Background runs do not exist yet, so no agent is offered it today and a call is refused.
+ * "Notifications"; docs/scheduler.md). Offered only to the agent of a background run (depth 0 of an async task or a
+ * scheduled run), never in a chat. Queued notifications are batched (200 ms) into the home session as one
+ * `read_notification` result, which resumes it (scheduler/notifications.ts).
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
@@ -18,7 +19,7 @@ export const notifyTool = defineInterfaceTool({
     refs: z.array(z.string().max(2_000)).max(20).optional().describe('Paths or ids the user may want to open.'),
   }),
   run(args, { env, callEnv }) {
-    if (!env.background) return { kind: 'failed', error: 'Notifications are not available in this app yet.' };
+    if (!env.background) return { kind: 'failed', error: 'notify is only for background runs (async tasks and scheduled jobs).' };
     return env.background.notify(callEnv, args);
   },
 });
