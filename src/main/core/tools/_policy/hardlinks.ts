@@ -10,7 +10,7 @@
  * Limits: a guarded file created after the walk is seen at the next walk (at most CACHE_MS later); files with a
  * single link are never looked up (they are what their path says).
  */
-import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { SECRETS_DIR } from './guard';
 
@@ -35,7 +35,7 @@ export function guardedIdentities(workspace: string, dataDirs: readonly string[]
   const hit = cache.get(key);
   if (hit && now - hit.at < CACHE_MS) return hit.value;
   const value: GuardedIdentities = { ids: new Set(), isComplete: true };
-  const budget = { dirs: 0, max: maxDirs };
+  const budget: Budget = { dirs: 0, max: maxDirs };
   findSecretsFolders(workspace, value, budget);
   for (const dir of dataDirs) addAllFiles(dir, value, budget, workspace);
   if (cache.size > 16) cache.clear();
@@ -70,18 +70,26 @@ export function hardLinkVerdictAt(path: string, workspace: string, dataDirs: rea
   return info ? hardLinkVerdict(info, workspace, dataDirs) : null;
 }
 
-function findSecretsFolders(dir: string, out: GuardedIdentities, budget: { dirs: number; max: number }): void {
+type Budget = { dirs: number; max: number };
+
+/**
+ * One folder of a bounded walk: its entries, or null when it cannot be read or the budget is spent (then the answer
+ * is marked incomplete, so a multi-link file the walk did not clear is "unknown", never "fine").
+ */
+function readBounded(dir: string, out: GuardedIdentities, budget: Budget): Dirent[] | null {
   if (++budget.dirs > budget.max) {
     out.isComplete = false;
-    return;
+    return null;
   }
-  let entries;
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
-    return;
+    return null;
   }
-  for (const e of entries) {
+}
+
+function findSecretsFolders(dir: string, out: GuardedIdentities, budget: Budget): void {
+  for (const e of readBounded(dir, out, budget) ?? []) {
     if (!e.isDirectory()) continue;
     const lower = e.name.toLowerCase();
     if (lower === SECRETS_DIR) addAllFiles(join(dir, e.name), out, budget, null);
@@ -90,19 +98,9 @@ function findSecretsFolders(dir: string, out: GuardedIdentities, budget: { dirs:
   }
 }
 
-function addAllFiles(dir: string, out: GuardedIdentities, budget: { dirs: number; max: number }, skip: string | null): void {
+function addAllFiles(dir: string, out: GuardedIdentities, budget: Budget, skip: string | null): void {
   if (dir === skip) return;
-  if (++budget.dirs > budget.max) {
-    out.isComplete = false;
-    return;
-  }
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries) {
+  for (const e of readBounded(dir, out, budget) ?? []) {
     const full = join(dir, e.name);
     if (e.isDirectory()) addAllFiles(full, out, budget, skip);
     else if (e.isFile()) {
