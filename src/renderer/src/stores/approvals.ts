@@ -8,6 +8,7 @@ import { createStore } from 'zustand/vanilla';
 import type { BypassDto, InboxApproval, InboxClarification } from '../../../shared/contract/approval';
 import type { BypassKind } from '../lib/bypass-choice';
 import { skald } from '../bridge/skald';
+import { sharedWatch } from './shared-watch';
 
 export interface ApprovalsState {
   approvals: InboxApproval[];
@@ -42,36 +43,21 @@ export function createApprovalsStore() {
     }
   }
 
-  let watchers = 0;
-  let stopWatching: (() => void) | null = null;
+  /** Keeps the store fresh while anyone shows it (the chat, the Inbox): on every `inbox` event and every 10 s. */
+  const watch = sharedWatch(() => {
+    void refresh();
+    const off = skald.on.inbox(() => void refresh());
+    const timer = setInterval(() => void refresh(), 10_000);
+    return () => {
+      off();
+      clearInterval(timer);
+    };
+  });
 
   return {
     store,
     refresh,
-    /**
-     * Keeps the store fresh while anyone shows it (the chat, the Inbox): on every `inbox` event and every 10 s.
-     * Returns the matching stop; the last stop unsubscribes.
-     */
-    watch(): () => void {
-      if (watchers++ === 0) {
-        void refresh();
-        const off = skald.on.inbox(() => void refresh());
-        const timer = setInterval(() => void refresh(), 10_000);
-        stopWatching = () => {
-          off();
-          clearInterval(timer);
-        };
-      }
-      let stopped = false;
-      return () => {
-        if (stopped) return;
-        stopped = true;
-        if (--watchers === 0) {
-          stopWatching?.();
-          stopWatching = null;
-        }
-      };
-    },
+    watch,
     async resolve(item: InboxApproval, decision: ApprovalDecision): Promise<void> {
       await skald.inbox.resolveApproval({
         requestId: item.request_id,

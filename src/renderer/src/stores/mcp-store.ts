@@ -7,6 +7,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ElicitationView, McpServerView } from '../../../shared/contract/mcp';
 import { skald } from '../bridge/skald';
+import { sharedWatch } from './shared-watch';
 
 export interface McpProgress {
   progress: number;
@@ -26,9 +27,6 @@ const initial: McpState = { servers: [], elicitations: [], progress: {}, loaded:
 
 export function createMcpStore() {
   const store = createStore<McpState>(() => initial);
-  let watchers = 0;
-  let stop: (() => void) | null = null;
-
   async function refresh(): Promise<void> {
     try {
       const [{ servers }, { elicitations }] = await Promise.all([skald.mcp.list({}), skald.mcp.listElicitations({})]);
@@ -41,29 +39,18 @@ export function createMcpStore() {
   return {
     store,
     refresh,
-    watch(): () => void {
-      if (watchers++ === 0) {
-        void refresh();
-        stop = skald.on.mcp((event) => {
-          if (event.type === 'server_changed') void refresh();
-          else if (event.type === 'elicitation') store.setState((s) => ({ elicitations: [...s.elicitations.filter((e) => e.id !== event.elicitation.id), event.elicitation] }));
-          else if (event.type === 'elicitation_resolved') store.setState((s) => ({ elicitations: s.elicitations.filter((e) => e.id !== event.id) }));
-          else if (event.type === 'progress' && event.tool_call_id) {
-            const id = event.tool_call_id;
-            store.setState((s) => ({ progress: { ...s.progress, [id]: { progress: event.progress, total: event.total, message: event.message } } }));
-          }
-        });
-      }
-      let stopped = false;
-      return () => {
-        if (stopped) return;
-        stopped = true;
-        if (--watchers === 0) {
-          stop?.();
-          stop = null;
+    watch: sharedWatch(() => {
+      void refresh();
+      return skald.on.mcp((event) => {
+        if (event.type === 'server_changed') void refresh();
+        else if (event.type === 'elicitation') store.setState((s) => ({ elicitations: [...s.elicitations.filter((e) => e.id !== event.elicitation.id), event.elicitation] }));
+        else if (event.type === 'elicitation_resolved') store.setState((s) => ({ elicitations: s.elicitations.filter((e) => e.id !== event.id) }));
+        else if (event.type === 'progress' && event.tool_call_id) {
+          const id = event.tool_call_id;
+          store.setState((s) => ({ progress: { ...s.progress, [id]: { progress: event.progress, total: event.total, message: event.message } } }));
         }
-      };
-    },
+      });
+    }),
     /** Runs a call and re-reads; resolves to the error message, or null. */
     async act(work: () => Promise<unknown>): Promise<string | null> {
       try {
