@@ -7,8 +7,9 @@
  * - Result paths are relative to the queried folder, like list_files.
  * - Walks with the policy facade: SKIP_DIRS (incl. `secrets`), no directory symlink followed out of the root, loops
  *   end; binary files (NUL in the first 8 KB) and files over MAX_GREP_FILE_BYTES are skipped.
- * Engines (`grep-engines.ts`): ripgrep when a binary is found (fast, parallel), else the JS engine, which yields
- * to the event loop every few milliseconds so a big tree neither freezes the main process nor ignores a stop.
+ * Engines: ripgrep when a binary is found (`grep-ripgrep.ts`: parallel, its output streamed and stopped once the
+ * page is full), else the JS engine (`grep-engines.ts`), which yields to the event loop every few milliseconds so a
+ * big tree neither freezes the main process nor ignores a stop.
  * Both give the same results in the same order. Limits: `.gitignore` is not applied (hidden files are searched);
  * symlinks are not followed while searching.
  */
@@ -19,7 +20,8 @@ import { isGuardedHardLink, kindAt, SearchReader } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural } from './common';
-import { findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, ripgrepEngine, type FileMatches, type GrepQuery } from './grep-engines';
+import { findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery } from './grep-engines';
+import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
 import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, splitForSearch } from './search-engine';
 
 export const DEFAULT_GREP_LIMIT = 100;
@@ -41,12 +43,14 @@ const input = z.object({
 export interface GrepFilesDeps {
   /** ripgrep binary; `null` forces the JS engine; absent = look in RIPGREP_CANDIDATES. */
   ripgrepPath?: string | null;
+  /** How much ripgrep content output one stream may read before a cut page lists files first (tests pass 0). */
+  streamBudgetBytes?: number;
 }
 
-async function* engineResults(rgPath: string | null, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, skip?: (path: string) => boolean): AsyncGenerator<FileMatches> {
+async function* engineResults(rgPath: string | null, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, want: RipgrepWant, skip?: (path: string) => boolean): AsyncGenerator<FileMatches> {
   const matcher = compileMatcher(q.pattern, q.caseInsensitive); // validates the pattern for both engines
   if (rgPath) {
-    const hits = await ripgrepEngine(rgPath, root, isFile, q, signal);
+    const hits = await ripgrepEngine(rgPath, root, isFile, q, signal, want);
     if (hits) {
       yield* hits;
       return;
@@ -97,20 +101,23 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       let total = 0; // entries seen so far (all pages)
       let hasMore = false;
       const end = a.offset + a.limit;
-      const query: GrepQuery = { pattern: a.pattern, caseInsensitive: a.case_insensitive, glob: a.glob, countsOnly: a.output_mode !== 'content' };
+      const query: GrepQuery = { pattern: a.pattern, caseInsensitive: a.case_insensitive, glob: a.glob, mode: a.output_mode === 'content' ? 'content' : a.output_mode === 'files_only' ? 'files' : 'count' };
       const reader = new SearchReader();
       const left = kind === 'dir' ? leftOut(g.real, ctx.protectedPaths) : null;
       const isProtected = left ? protectedHitFilter(g.real, left.skip) : null;
-      outer: for await (const hit of engineResults(rgPath, g.real, kind === 'file', query, signal, left?.skip)) {
-        if (isGuardedHardLink(hit.path, g)) continue; // a second name of a secrets/ or data-folder file
-        if (isProtected?.(hit.path)) continue;
+      // A guarded hard link is a second name of a secrets/ or data-folder file; a protected hit lies under what a rule
+      // or guard covers. Both are left out before they count towards the page.
+      const accept = (path: string) => !isGuardedHardLink(path, g) && !isProtected?.(path);
+      const want: RipgrepWant = { entries: end + 1, accept, ...(deps.streamBudgetBytes === undefined ? {} : { streamBudgetBytes: deps.streamBudgetBytes }) };
+      outer: for await (const hit of engineResults(rgPath, g.real, kind === 'file', query, signal, want, left?.skip)) {
+        if (!accept(hit.path)) continue;
         // A further file with matches after a full page: that is what "more exist" means.
         if (total >= end) {
           hasMore = true;
           break;
         }
         if (a.output_mode === 'files_only' || a.output_mode === 'count') {
-          if (total >= a.offset) entries.push(a.output_mode === 'count' ? `${hit.rel}:${hit.matches.length}` : hit.rel);
+          if (total >= a.offset) entries.push(a.output_mode === 'count' ? `${hit.rel}:${hit.count ?? hit.matches.length}` : hit.rel);
           total++;
           continue;
         }

@@ -1,0 +1,98 @@
+/**
+ * The ripgrep engine's two ways to a page on a real tree, against real rg: the one stream, and (forced with a zero
+ * stream budget) "list the files, then search the first ones". Both give exactly the JS engine's pages, in every
+ * mode, on every page, with protected subtrees and a hard link to a secret left out before they count. An rg that
+ * logs its arguments shows that a cut page searches only the first files again, not the whole tree.
+ */
+import { chmodSync, linkSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { forgetGuardedIdentities } from '../_policy/hardlinks';
+import { makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
+import { createGrepFilesTool } from './grep-files';
+
+const RG = '/usr/bin/rg';
+let ws: TestWorkspace;
+
+beforeEach(() => {
+  ws = makeWorkspace();
+  forgetGuardedIdentities();
+  // 12 folders × 10 files, each with a few matching lines among others; a deeper level; long and CRLF lines.
+  for (let d = 0; d < 12; d++) {
+    for (let f = 0; f < 10; f++) {
+      const lines = Array.from({ length: 30 }, (_, l) => (l % 7 === f % 7 ? `hit ${d}.${f}.${l} Needle` : `plain ${l}`));
+      if (f === 3) lines.push(`${'x'.repeat(3000)} needle at the end`);
+      ws.write(`pkg${d}/mod/file${f}.txt`, `${lines.join(f === 5 ? '\r\n' : '\n')}\n`);
+    }
+    ws.write(`pkg${d}/top.txt`, 'needle on top\n');
+  }
+  ws.write('secrets/key.txt', 'needle secret\n');
+  linkSync(join(ws.root, 'secrets/key.txt'), join(ws.root, 'pkg4/alias.txt'));
+  ws.write('private/notes.txt', 'needle private\n');
+});
+afterEach(() => ws.cleanup());
+
+const protectedCtx = () => ({
+  ...ws.ctx,
+  protectedPaths: {
+    excludes: (p: string) => p === join(ws.root, 'private'),
+    describeUnder: () => ['private/ (a deny rule)'],
+  },
+});
+
+describe('ripgrep engine: one stream and the two-step page agree with the JS engine', () => {
+  const js = createGrepFilesTool({ ripgrepPath: null });
+  const stream = createGrepFilesTool({ ripgrepPath: RG });
+  const twoStep = createGrepFilesTool({ ripgrepPath: RG, streamBudgetBytes: 0 });
+  const queries = [
+    { pattern: 'needle', case_insensitive: true },
+    { pattern: 'needle', case_insensitive: true, limit: 7 },
+    { pattern: 'needle', case_insensitive: true, limit: 7, offset: 7 },
+    { pattern: 'needle', case_insensitive: true, limit: 50, offset: 333 },
+    { pattern: 'Needle', context_lines: 2, limit: 9 },
+    { pattern: 'hit \\d+\\.[0-4]\\.', limit: 25, offset: 3 },
+    { pattern: 'needle', case_insensitive: true, output_mode: 'files_only', limit: 5, offset: 2 },
+    { pattern: 'needle', case_insensitive: true, output_mode: 'count', limit: 11 },
+    { pattern: 'needle', glob: 'top.txt' },
+  ];
+  for (const q of queries) {
+    it(JSON.stringify(q), async () => {
+      const ctx = protectedCtx();
+      const expected = await ok(js, q, ctx);
+      const shown = expected.split('\n').filter((l) => !l.startsWith('['));
+      expect(shown.join('\n')).not.toMatch(/secret|private|alias\.txt/);
+      expect(shown.length).toBeGreaterThan(0);
+      expect(await ok(stream, q, ctx)).toBe(expected);
+      expect(await ok(twoStep, q, ctx)).toBe(expected);
+    });
+  }
+
+  it('pages of the two-step way put together are the whole answer, without gaps or repeats', async () => {
+    const all = await ok(js, { pattern: 'needle', case_insensitive: true, limit: 5000 }, ws.ctx);
+    const pages: string[] = [];
+    for (let offset = 0; ; offset += 40) {
+      const page = await ok(twoStep, { pattern: 'needle', case_insensitive: true, limit: 40, offset }, ws.ctx);
+      pages.push(...page.split('\n').slice(0, -1));
+      if (/end of results/.test(page)) break;
+    }
+    expect(pages).toEqual(all.split('\n').slice(0, -1));
+  });
+});
+
+describe('a cut page does not search the whole tree again', () => {
+  it('after listing the files, rg searches only the first batch of them', async () => {
+    const log = join(ws.base, 'rg.log');
+    const wrapper = join(ws.base, 'rg-logged');
+    writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec ${RG} "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const tool = createGrepFilesTool({ ripgrepPath: wrapper, streamBudgetBytes: 0 });
+    const out = await ok(tool, { pattern: 'needle', case_insensitive: true, limit: 3 }, ws.ctx);
+    expect(out).toMatch(/more exist/);
+    const calls = readFileSync(log, 'utf8').trim().split('\n');
+    expect(calls).toHaveLength(3); // the stream (stopped), the listing, one batch
+    expect(calls[1]).toMatch(/--files-with-matches/);
+    const searched = calls[2]!.split(' ').filter((w) => w.startsWith('./'));
+    expect(searched.length).toBeLessThanOrEqual(16);
+    expect(searched.length).toBeGreaterThan(0);
+  });
+});
