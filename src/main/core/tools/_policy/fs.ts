@@ -47,6 +47,15 @@ function kindOf(s: Stats): FileKind {
 
 const KIND_WORDS: Record<FileKind, string> = { file: 'a file', dir: 'a folder', fifo: 'a FIFO (named pipe)', socket: 'a socket', device: 'a device', other: 'not a regular file' };
 
+/** Size in bytes of what `path` names (not following a final symlink), or null when it does not exist. */
+export function sizeAt(path: string): number | null {
+  try {
+    return lstatSync(path).size;
+  } catch {
+    return null;
+  }
+}
+
 /** Kind of what `real` points at, or null when it does not exist. */
 export function kindAt(real: string): FileKind | null {
   try {

@@ -108,7 +108,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       // A guarded hard link is a second name of a secrets/ or data-folder file; a protected hit lies under what a rule
       // or guard covers. Both are left out before they count towards the page.
       const accept = (path: string) => !isGuardedHardLink(path, g) && !isProtected?.(path);
-      const want: RipgrepWant = { entries: end + 1, accept, ...(deps.streamBudgetBytes === undefined ? {} : { streamBudgetBytes: deps.streamBudgetBytes }) };
+      const want: RipgrepWant = { entries: end + 1, accept, ...(left ? { skip: left.skip } : {}), ...(deps.streamBudgetBytes === undefined ? {} : { streamBudgetBytes: deps.streamBudgetBytes }) };
       outer: for await (const hit of engineResults(rgPath, g.real, kind === 'file', query, signal, want, left?.skip)) {
         if (!accept(hit.path)) continue;
         // A further file with matches after a full page: that is what "more exist" means.

@@ -1,28 +1,32 @@
 /**
  * The ripgrep engine of `grep_files`. One `rg` process searches in parallel, as `rg` on the command line does; the
  * policy goes in as flags (the SKIP_DIRS and `secrets` globs, no symlink following, `--hidden --no-ignore` like the
- * JS engine, `--max-filesize`). Its output is read as a stream, and the process is stopped as soon as what was read
- * is enough, so a page of a common word never costs a full run of rg:
- * - `files_only` reads `rg -l` (one path per file), `count` reads `rg -c` (one line per file): small, read whole;
- * - `content` first streams `rg -n`, at most `need` lines per file. When everything comes in under
- *   STREAM_BUDGET_BYTES, that is the answer. Past it, and with more lines than the page needs, rg is stopped and
- *   the page is made in two steps: `rg -l` lists the matching files (stops at a file's first match; small), and
- *   `rg -n` runs again on just the first of those files, in walk order, batch by batch, until the page is full.
+ * JS engine, `--max-filesize`). Its output is read as a stream, and rg is stopped as soon as more is not needed:
+ * - While the stream stays small (fewer than SWITCH_FACTOR × the entries the page needs, and under
+ *   STREAM_BUDGET_BYTES of content), it is read to the end and sorted into the walk's order: that is the answer.
+ * - Past that, the answer is a cut page of a common pattern. rg is stopped, and the page is made in the walk's own
+ *   order instead: the policy facade's walk lists files lazily, and rg searches them batch by batch (16, 32, …
+ *   1024 files, each batch in parallel) until the page is full, so a page of a common word costs a few files, not
+ *   a full run.
  * Files come back in the walk's order (compareRel) with their matching lines, filtered by `accept` before they count
  * towards the page (guarded hard links, protected subtrees), so a page is never short because of what was left out.
  * Lines are read at most PREVIEW_BYTES long (`--max-columns-preview`): enough for the 500 characters a result shows.
+ * Files named on rg's command line are searched even when binary or large, so the batches pass only files under
+ * MAX_GREP_FILE_BYTES, and read lines (`-n`) in every mode: rg then reports a binary file instead of its lines.
  * Returns null when the caller should use the JS engine (rg cannot start, or refuses the pattern: look-around and
  * back-references are not in Rust's regex syntax).
  */
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { SKIP_DIRS } from '../_policy/fs';
+import { sizeAt, SKIP_DIRS, walk } from '../_policy/fs';
 import { SECRETS_DIR } from '../_policy/guard';
 import { compareParts, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery } from './grep-engines';
-import { MAX_MATCH_LINE_CHARS } from './search-engine';
+import { globMatcher, MAX_MATCH_LINE_CHARS } from './search-engine';
 
-/** Content output read in one stream before a cut page switches to "list the files, then search the first ones". */
+/** Content output read in one stream before a cut page switches to "walk in order, search batch by batch". */
 export const STREAM_BUDGET_BYTES = 1024 * 1024;
+/** Entries seen in the stream, as a multiple of what the page needs, before it switches the same way. */
+const SWITCH_FACTOR = 4;
 /** A shown line is at most MAX_MATCH_LINE_CHARS UTF-16 units, which is at most 3 bytes each in UTF-8. */
 const PREVIEW_BYTES = MAX_MATCH_LINE_CHARS * 3 + 1;
 const FIRST_BATCH = 16;
@@ -35,6 +39,8 @@ export interface RipgrepWant {
   accept?: (path: string) => boolean;
   /** Content output read in one stream before switching (default STREAM_BUDGET_BYTES; tests pass 0). */
   streamBudgetBytes?: number;
+  /** Subtrees the walk does not enter (protected paths); ripgrep's own hits there are dropped by `accept`. */
+  skip?: (path: string) => boolean;
 }
 
 type Outcome = { kind: 'done'; stderr: string; code: number | null } | { kind: 'stopped' } | { kind: 'unusable' };
@@ -104,6 +110,8 @@ const lineArgs = (perFile: number) => ['--line-number', '--no-heading', '--max-c
 interface Collected {
   matches: number[];
   texts: string[];
+  /** Matching lines counted by rg (`--count`), when they were not listed. */
+  count?: number;
 }
 
 /** Parses `path\0N:text` records into `byFile`; returns false on a record of another shape (a binary notice). */
@@ -139,64 +147,76 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
   const pathOf = (rel: string) => (isFile ? root : `${root}/${rel}`);
   const accepted = (rel: string) => !want.accept || want.accept(pathOf(rel));
   const pattern = ['--regexp', q.pattern];
+  const budget = want.streamBudgetBytes ?? STREAM_BUDGET_BYTES;
+  const enough = (seen: number, bytes: number) => !isFile && (seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget));
 
-  if (q.mode === 'files' || q.mode === 'count') {
-    const counts = new Map<string, number>();
-    const args = q.mode === 'files' ? [...base, '--files-with-matches', ...pattern, '--', target] : [...base, '--count', ...pattern, '--', target];
-    const outcome = await runRg(rgPath, args, cwd, signal, q.mode === 'files' ? '\0' : '\n', (record) => {
-      if (q.mode === 'files') {
-        const rel = relOf(record.replace(/^\n/, ''));
-        if (rel) counts.set(rel, 1);
-        return true;
-      }
-      const cut = record.indexOf('\0');
-      if (cut > 0) counts.set(relOf(record.slice(0, cut)), Number(record.slice(cut + 1)));
-      return true;
-    });
-    if (outcome.kind === 'unusable') return null;
+  // One parallel stream, read whole while it stays small.
+  const byFile = new Map<string, Collected>();
+  let seen = 0;
+  const modeArgs = q.mode === 'files' ? ['--files-with-matches'] : q.mode === 'count' ? ['--count'] : lineArgs(want.entries);
+  const streamed = await runRg(rgPath, [...base, ...modeArgs, ...pattern, '--', target], cwd, signal, q.mode === 'files' ? '\0' : '\n', (record, bytes) => {
+    if (q.mode === 'content') {
+      if (addLineRecord(record, byFile, relOf)) seen++;
+    } else {
+      const cut = q.mode === 'files' ? -1 : record.indexOf('\0');
+      const rel = relOf((cut === -1 ? record : record.slice(0, cut)).replace(/^\n/, ''));
+      if (rel) byFile.set(rel, { matches: [], texts: [], count: cut === -1 ? 1 : Number(record.slice(cut + 1)) });
+      seen++;
+    }
+    return !enough(seen, bytes);
+  });
+  if (streamed.kind === 'unusable') return null;
+  if (streamed.kind === 'done') {
     const out: FileMatches[] = [];
-    for (const [rel, count] of inWalkOrder(counts)) {
-      if (out.length >= want.entries) break;
-      if (accepted(rel)) out.push({ rel, path: pathOf(rel), matches: [], count });
+    for (const [rel, f] of inWalkOrder(byFile)) {
+      if (q.mode !== 'content' && out.length >= want.entries) break;
+      if (q.mode === 'content' || accepted(rel)) out.push(asMatches(rel, f, q, pathOf));
     }
     return out;
   }
+  return inOrderBatches(rgPath, root, q, signal, want, base, pathOf, accepted);
+}
 
-  // Content: one stream while it stays small.
-  const byFile = new Map<string, Collected>();
-  const budget = want.streamBudgetBytes ?? STREAM_BUDGET_BYTES;
-  let lines = 0;
-  const streamed = await runRg(rgPath, [...base, ...lineArgs(want.entries), ...pattern, '--', target], cwd, signal, '\n', (record, bytes) => {
-    if (addLineRecord(record, byFile, relOf)) lines++;
-    return isFile || lines < want.entries || bytes <= budget;
-  });
-  if (streamed.kind === 'unusable') return null;
-  const asMatches = (rel: string, f: Collected): FileMatches => ({ rel, path: pathOf(rel), matches: f.matches, matchTexts: f.texts });
-  if (streamed.kind === 'done') return inWalkOrder(byFile).map(([rel, f]) => asMatches(rel, f));
+function asMatches(rel: string, f: Collected, q: GrepQuery, pathOf: (rel: string) => string): FileMatches {
+  if (q.mode === 'content') return { rel, path: pathOf(rel), matches: f.matches, matchTexts: f.texts };
+  return { rel, path: pathOf(rel), matches: [], count: f.count ?? f.matches.length };
+}
 
-  // Too much for one stream: list the matching files, then search the first ones in walk order until the page is full.
-  const listed: string[] = [];
-  const listing = await runRg(rgPath, [...base, '--files-with-matches', ...pattern, '--', target], cwd, signal, '\0', (record) => {
-    const rel = relOf(record.replace(/^\n/, ''));
-    if (rel) listed.push(rel);
-    return true;
-  });
-  if (listing.kind === 'unusable') return null;
-  const files = inWalkOrder(listed.map((rel) => [rel, null] as [string, null])).map(([rel]) => rel).filter(accepted);
+/** The page in the walk's order: files listed lazily by the walk, searched by rg batch by batch until it is full. */
+async function inOrderBatches(rgPath: string, root: string, q: GrepQuery, signal: AbortSignal, want: RipgrepWant, base: readonly string[], pathOf: (rel: string) => string, accepted: (rel: string) => boolean): Promise<FileMatches[] | null> {
+  const wanted = q.glob ? globMatcher(q.glob) : null;
+  const files = walk(root, { recursive: true, noFollow: true, ...(want.skip ? { skip: want.skip } : {}) });
   const out: FileMatches[] = [];
-  let found = 0;
+  let found = 0; // entries: lines in content mode, files otherwise
   let batch = FIRST_BATCH;
-  for (let next = 0; next < files.length && found < want.entries; next += batch, batch = Math.min(MAX_BATCH, batch * 2)) {
-    const chunk = files.slice(next, next + batch);
+  let isWalkDone = false;
+  while (!isWalkDone && found < want.entries) {
+    const chunk: string[] = [];
+    while (chunk.length < batch) {
+      const next = files.next();
+      if (next.done) {
+        isWalkDone = true;
+        break;
+      }
+      const e = next.value;
+      if (e.kind !== 'file' || e.isBlocked || e.isSymlink || (wanted && !wanted(e.rel)) || !accepted(e.rel)) continue;
+      const size = sizeAt(e.path);
+      if (size !== null && size <= MAX_GREP_FILE_BYTES) chunk.push(e.rel);
+    }
+    batch = Math.min(MAX_BATCH, batch * 2);
+    if (chunk.length === 0) continue;
+    signal.throwIfAborted();
+    const perFile = q.mode === 'files' ? ['--max-count', '1'] : q.mode === 'content' ? ['--max-count', String(want.entries - found)] : [];
+    const columns = q.mode === 'content' ? ['--max-columns', String(PREVIEW_BYTES), '--max-columns-preview'] : ['--max-columns', '1'];
     const got = new Map<string, Collected>();
-    const args = [...base, ...lineArgs(want.entries - found), ...pattern, '--', ...chunk.map((rel) => `./${rel}`)];
-    const outcome = await runRg(rgPath, args, cwd, signal, '\n', (record) => (addLineRecord(record, got, relOf), true));
+    const args = [...base, '--line-number', '--no-heading', ...perFile, ...columns, '--regexp', q.pattern, '--', ...chunk.map((rel) => `./${rel}`)];
+    const outcome = await runRg(rgPath, args, root, signal, '\n', (record) => (addLineRecord(record, got, (p) => (p.startsWith('./') ? p.slice(2) : p)), true));
     if (outcome.kind === 'unusable') return null;
     for (const rel of chunk) {
       const f = got.get(rel);
       if (!f || found >= want.entries) continue;
-      out.push(asMatches(rel, f));
-      found += f.matches.length;
+      out.push(asMatches(rel, f, q, pathOf));
+      found += q.mode === 'content' ? f.matches.length : 1;
     }
   }
   return out;
