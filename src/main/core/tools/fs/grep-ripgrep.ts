@@ -3,7 +3,8 @@
  * policy goes in as flags (the SKIP_DIRS and `secrets` globs, no symlink following, `--hidden --no-ignore` like the
  * JS engine, `--max-filesize`). Its output is read as a stream, and rg is stopped as soon as more is not needed:
  * - While the stream stays small (fewer than SWITCH_FACTOR × the entries the page needs, and under
- *   STREAM_BUDGET_BYTES of content), it is read to the end and sorted into the walk's order: that is the answer.
+ *   STREAM_BUDGET_BYTES of content), or finishes within SWITCH_AFTER_MS, it is read to the end and sorted into the
+ *   walk's order: that is the answer. Which way is taken depends on timing; the answer does not.
  * - Past that, the answer is a cut page of a common pattern. rg is stopped, and the page is made in the walk's own
  *   order instead: the policy facade's walk lists files lazily, and rg searches them batch by batch (16, 32, …
  *   1024 files, each batch in parallel) until the page is full, so a page of a common word costs a few files, not
@@ -27,6 +28,10 @@ import { globMatcher, MAX_MATCH_LINE_CHARS } from './search-engine';
 export const STREAM_BUDGET_BYTES = 1024 * 1024;
 /** Entries seen in the stream, as a multiple of what the page needs, before it switches the same way. */
 const SWITCH_FACTOR = 4;
+/** A stream younger than this is left to finish: on a small tree rg's whole run is cheaper than switching. */
+const SWITCH_AFTER_MS = 25;
+/** Content output past this always switches, however young the stream (memory). */
+const HARD_STREAM_BYTES = 16 * 1024 * 1024;
 /** A shown line is at most MAX_MATCH_LINE_CHARS UTF-16 units, which is at most 3 bytes each in UTF-8. */
 const PREVIEW_BYTES = MAX_MATCH_LINE_CHARS * 3 + 1;
 const FIRST_BATCH = 16;
@@ -148,7 +153,10 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
   const accepted = (rel: string) => !want.accept || want.accept(pathOf(rel));
   const pattern = ['--regexp', q.pattern];
   const budget = want.streamBudgetBytes ?? STREAM_BUDGET_BYTES;
-  const enough = (seen: number, bytes: number) => !isFile && (seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget));
+  const started = performance.now();
+  const isCut = (seen: number, bytes: number) => seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget);
+  const enough = (seen: number, bytes: number) =>
+    !isFile && isCut(seen, bytes) && (bytes > HARD_STREAM_BYTES || budget === 0 || performance.now() - started >= SWITCH_AFTER_MS);
 
   // One parallel stream, read whole while it stays small.
   const byFile = new Map<string, Collected>();
