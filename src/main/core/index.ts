@@ -16,6 +16,7 @@ import { assertHandlersMatchContract, type BridgeHandlers } from './bridge/handl
 import { createPluginHandlers } from './bridge/plugins-handlers';
 import { createMcpHandlers } from './bridge/mcp-handlers';
 import { createProviderHandlers } from './bridge/providers-handlers';
+import { createSchedulesHandlers } from './bridge/schedules-handlers';
 import type { CoreConfig } from './config';
 import { dbFile } from './config';
 import { closeDatabase, openDatabase, type Db } from './db/database';
@@ -154,6 +155,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   itemListers.register('cron', cronLister(schedulesOf));
   const scheduler = createSchedulerServices({
     db, jobs, sessionRows: sessionStore, sessions, agents, log,
+    onChanged: () => events.emit('schedules', { type: 'changed' }),
     resolveModel: (arg) => llm.catalog.selectModel(arg),
     waitingOn: (sessionId) => {
       const waiting = approval.pending.list();
@@ -186,6 +188,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     ...createAppHandlers(config, events, settings),
     ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery, sessionTools: syntheticToolSpecs, mcpTools: () => mcp.manager.allTools() }), db, sessions, categoryOf: (name) => tools.categoryOf(name), tools }),
     ...createMcpHandlers(mcp),
+    ...createSchedulesHandlers({ scheduler, agents, rules: approval.rules, workspaceDir: config.workspaceDir }),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
     ...createPluginHandlers({ plugins, secrets }),
     ...createChatHandlers(sessions, events),

@@ -1,5 +1,5 @@
 /**
- * The app shell (docs/ui.md): the header's navigation (Chat, Security, Settings, Inbox), the open page, the
+ * The app shell (docs/ui.md): the header's navigation (Chat, Security, Schedules, Settings, Inbox), the open page, the
  * keyboard shortcuts (Ctrl/Cmd+K switch session, Ctrl/Cmd+, Settings, Esc stops the running turn) and the theme.
  * The one place that subscribes to core events.
  */
@@ -14,6 +14,7 @@ import { InboxPanel } from './components/InboxPanel';
 import { ViewerPanel } from './components/ViewerPanel';
 import { SecurityPage } from './components/security/SecurityPage';
 import { SettingsPage } from './components/settings/SettingsPage';
+import { SchedulesPage } from './components/schedules/SchedulesPage';
 import { SessionDirectory } from './components/WorkingDirectory';
 import { ReconnectingBar } from './components/ReconnectingBar';
 import { connectionStore } from './bridge/connection';
@@ -25,7 +26,7 @@ import { showInViewer, viewerFileChanged, viewerPathChanged } from './stores/vie
 import './theme.css';
 
 type Info = Awaited<ReturnType<typeof skald.app.info>>;
-type View = 'chat' | 'security' | 'settings';
+type View = 'chat' | 'security' | 'schedules' | 'settings';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform);
 
@@ -119,6 +120,7 @@ export function App() {
         <nav className="nav" aria-label="Pages">
           <button className={`nav-tab ${view === 'chat' ? 'is-active' : ''}`} aria-current={view === 'chat' ? 'page' : undefined} data-testid="nav-chat" onClick={() => setView('chat')}>Chat</button>
           <button className={`nav-tab ${view === 'security' ? 'is-active' : ''}`} aria-current={view === 'security' ? 'page' : undefined} data-testid="open-security" onClick={() => setView('security')}>Security</button>
+          <button className={`nav-tab ${view === 'schedules' ? 'is-active' : ''}`} aria-current={view === 'schedules' ? 'page' : undefined} data-testid="open-schedules" onClick={() => setView('schedules')}>Schedules</button>
         </nav>
         {view === 'chat' && info && <SessionDirectory fallback={info.workspaceDir} />}
         {error && <span className="error">{error}</span>}
@@ -138,6 +140,8 @@ export function App() {
       <main className="app-main">
         {view === 'security' ? (
           <SecurityPage />
+        ) : view === 'schedules' ? (
+          <SchedulesPage onOpenSession={(id) => (selectSession(id), setView('chat'))} />
         ) : view === 'settings' ? (
           <SettingsPage
             onClose={() => {

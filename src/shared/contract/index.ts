@@ -11,6 +11,7 @@ import type { CallSpec } from './define';
 import { pluginCalls } from './plugins';
 import { mcpCalls, McpEventSchema } from './mcp';
 import { providerCalls } from './providers';
+import { schedulesCalls, SchedulesEventSchema } from './schedules';
 import { viewerCalls, ViewerEventSchema } from './viewer';
 
 export * from './define';
@@ -20,6 +21,7 @@ export * from './chat';
 export * from './plugins';
 export * from './mcp';
 export * from './providers';
+export * from './schedules';
 export * from './viewer';
 
 export const calls = {
@@ -30,6 +32,7 @@ export const calls = {
   ...providerCalls,
   ...pluginCalls,
   ...mcpCalls,
+  ...schedulesCalls,
 } as const satisfies Record<string, CallSpec>;
 
 export const events = {
@@ -37,6 +40,7 @@ export const events = {
   chat: ChatEventSchema,
   inbox: InboxEventSchema,
   mcp: McpEventSchema,
+  schedules: SchedulesEventSchema,
   viewer: ViewerEventSchema,
 } as const satisfies Record<string, z.ZodType>;
 

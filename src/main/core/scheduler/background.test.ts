@@ -78,7 +78,7 @@ describe('notify', () => {
     h.llm.script([{ match: 'home chat', text: 'Three items were found.' }]);
     const id = h.core.scheduler.jobs.create({ kind: 'cron', title: 'watch', agentId: 'researcher', prompt: 'NOTE-J watch', cron: '0 0 3 * * *', singleRun: false, enabled: false, nextRunAt: null, parentSessionId: home, runContext: null });
     h.llm.setDefaultTurn({ text: 'noted' });
-    const run = h.core.scheduler.schedules.runNow(id) as { id: number; session_id: number };
+    const { run } = h.core.scheduler.schedules.runNow(id) as { run: { id: number; session_id: number } };
     await h.core.scheduler.scheduler.settled(run.id);
     // notify is offered to the run's own agent; a chat's agent is not offered it.
     const runRequest = h.llm.requests.find((r) => JSON.stringify(r.body.messages).includes('NOTE-J'))!;

@@ -134,7 +134,7 @@ describe('running scheduled jobs', () => {
     const home = await h.newSession();
     const job = await createJobViaChat(home, 'NOW-D', '0 0 9 * * *');
     h.llm.setDefaultTurn({ text: 'noted' });
-    const run = h.core.scheduler.schedules.runNow(job.id) as { id: number; status: string };
+    const { run } = h.core.scheduler.schedules.runNow(job.id) as { run: { id: number; status: string } };
     expect(run.status).toBe('running');
     await h.core.scheduler.scheduler.settled(run.id);
     expect(runsOf(job.id)[0]).toMatchObject({ trigger: 'manual', status: 'success', final_response: 'ran by hand' });

@@ -173,12 +173,12 @@ export class Schedules implements BackgroundPort {
   }
 
   /** Starts a run now (a disabled job too: the person tries it before enabling it). */
-  runNow(jobId: number): Result<RunView> {
+  runNow(jobId: number): Result<{ run: RunView }> {
     const job = this.deps.jobs.find(jobId);
     if ('error' in job) return job;
     const started = this.deps.scheduler.startRun(job, 'manual');
     if (!started) return { error: `"${job.title}" is already running; it never runs twice at once.` };
-    return this.runView(this.deps.jobs.getRun(started.runId)!);
+    return { run: this.runView(this.deps.jobs.getRun(started.runId)!) };
   }
 
   stopRun(runId: number): Result<{ stopped: boolean }> {
