@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { BridgeError } from '../../../shared/contract/define';
 import { RunContextSchema } from '../../../shared/run-context';
 import type { AgentRegistry } from '../agents/agent-registry';
-import type { ApprovalRule } from '../approval/rules-repository';
+import type { ApprovalRuleDto as ApprovalRule } from '../../../shared/contract/approval';
 import type { SchedulerServices } from '../scheduler/index';
 import type { BridgeHandlers } from './handlers';
 
