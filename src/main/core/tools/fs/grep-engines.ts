@@ -22,6 +22,8 @@ export interface GrepQuery {
   glob?: string | undefined;
   /** What the answer needs: matching lines (`content`), matching files (`files`), or matches per file (`count`). */
   mode: 'content' | 'files' | 'count';
+  /** Lines of context around each match (content mode): ripgrep prints them, so files are not read again. */
+  context?: number;
 }
 
 export interface FileMatches {
@@ -36,6 +38,8 @@ export interface FileMatches {
   text?: string;
   /** The matching lines' texts, aligned with `matches` (ripgrep prints them; no need to re-read the file). */
   matchTexts?: string[];
+  /** Matching and context lines by number, when ripgrep printed the context too. */
+  lineTexts?: Map<number, string>;
 }
 
 /**

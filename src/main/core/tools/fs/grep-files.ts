@@ -22,7 +22,7 @@ import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural } from './common';
 import { findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery } from './grep-engines';
 import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
-import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, splitForSearch } from './search-engine';
+import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, lineIndex, type LineSource } from './search-engine';
 
 export const DEFAULT_GREP_LIMIT = 100;
 export const MAX_GREP_LIMIT = 5000;
@@ -101,7 +101,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       let total = 0; // entries seen so far (all pages)
       let hasMore = false;
       const end = a.offset + a.limit;
-      const query: GrepQuery = { pattern: a.pattern, caseInsensitive: a.case_insensitive, glob: a.glob, mode: a.output_mode === 'content' ? 'content' : a.output_mode === 'files_only' ? 'files' : 'count' };
+      const query: GrepQuery = { pattern: a.pattern, caseInsensitive: a.case_insensitive, glob: a.glob, mode: a.output_mode === 'content' ? 'content' : a.output_mode === 'files_only' ? 'files' : 'count', context: a.context_lines };
       const reader = new SearchReader();
       const left = kind === 'dir' ? leftOut(g.real, ctx.protectedPaths) : null;
       const isProtected = left ? protectedHitFilter(g.real, left.skip) : null;
@@ -133,9 +133,13 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           // ripgrep already printed the lines: no need to read the file again.
           for (let i = 0; i < picked.length; i++) entries.push(`${hit.rel}:${picked[i]! + 1}:${clipLine(hit.matchTexts[first + i]!)}`);
         } else {
-          const text = hit.text ?? reader.read(hit.path, MAX_GREP_FILE_BYTES)?.toString('utf8');
-          if (text === undefined) continue; // vanished since the search: skip it
-          const lines = splitForSearch(text);
+          // ripgrep printed the context with the matches; the JS engine has the text; else read the file again.
+          let lines: LineSource | undefined = hit.lineTexts ? { at: (no) => hit.lineTexts!.get(no) } : undefined;
+          if (!lines) {
+            const text = hit.text ?? reader.read(hit.path, MAX_GREP_FILE_BYTES)?.toString('utf8');
+            if (text === undefined) continue; // vanished since the search: skip it
+            lines = lineIndex(text);
+          }
           for (const h of hunks(lines, picked, a.context_lines)) {
             if (a.context_lines > 0 && entries.length > 0) entries.push('--');
             for (const l of h.lines) entries.push(`${hit.rel}${l.isMatch ? ':' : '-'}${l.no + 1}${l.isMatch ? ':' : '-'}${clipLine(l.text)}`);

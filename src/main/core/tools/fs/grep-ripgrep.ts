@@ -110,29 +110,43 @@ function baseArgs(q: GrepQuery): string[] {
   return args;
 }
 
-const lineArgs = (perFile: number) => ['--line-number', '--no-heading', '--max-count', String(perFile), '--max-columns', String(PREVIEW_BYTES), '--max-columns-preview'];
+const lineArgs = (perFile: number, context = 0) => [
+  '--line-number', '--no-heading', '--max-count', String(perFile), '--max-columns', String(PREVIEW_BYTES), '--max-columns-preview',
+  ...(context > 0 ? ['--context', String(context)] : []),
+];
 
 interface Collected {
   matches: number[];
   texts: string[];
   /** Matching lines counted by rg (`--count`), when they were not listed. */
   count?: number;
+  /** Context lines by number (`--context`). */
+  context?: Map<number, string>;
 }
 
-/** Parses `path\0N:text` records into `byFile`; returns false on a record of another shape (a binary notice). */
+/**
+ * Parses a `path\0N:text` (match) or `path\0N-text` (context) record into `byFile`; returns whether it was a match.
+ * Other records (`--` between hunks, a binary file's notice) are not lines and are passed over.
+ */
 function addLineRecord(record: string, byFile: Map<string, Collected>, relOf: (printed: string) => string): boolean {
   const cut = record.indexOf('\0');
   if (cut <= 0) return false;
-  const rest = record.slice(cut + 1);
-  const colon = rest.indexOf(':');
-  const no = Number(rest.slice(0, colon));
-  if (colon <= 0 || !Number.isInteger(no)) return false;
+  let i = cut + 1;
+  while (i < record.length && record.charCodeAt(i) >= 48 && record.charCodeAt(i) <= 57) i++;
+  const sep = record[i];
+  if (i === cut + 1 || (sep !== ':' && sep !== '-')) return false;
+  const no = Number(record.slice(cut + 1, i)) - 1;
   const rel = relOf(record.slice(0, cut));
   let file = byFile.get(rel);
   if (!file) byFile.set(rel, (file = { matches: [], texts: [] }));
-  file.matches.push(no - 1);
-  const text = rest.slice(colon + 1);
-  file.texts.push(text.endsWith('\r') ? text.slice(0, -1) : text);
+  const raw = record.slice(i + 1);
+  const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (sep === '-') {
+    (file.context ??= new Map()).set(no, text);
+    return false;
+  }
+  file.matches.push(no);
+  file.texts.push(text);
   return true;
 }
 
@@ -161,7 +175,7 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
   // One parallel stream, read whole while it stays small.
   const byFile = new Map<string, Collected>();
   let seen = 0;
-  const modeArgs = q.mode === 'files' ? ['--files-with-matches'] : q.mode === 'count' ? ['--count'] : lineArgs(want.entries);
+  const modeArgs = q.mode === 'files' ? ['--files-with-matches'] : q.mode === 'count' ? ['--count'] : lineArgs(want.entries, q.context);
   const streamed = await runRg(rgPath, [...base, ...modeArgs, ...pattern, '--', target], cwd, signal, q.mode === 'files' ? '\0' : '\n', (record, bytes) => {
     if (q.mode === 'content') {
       if (addLineRecord(record, byFile, relOf)) seen++;
@@ -186,7 +200,11 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
 }
 
 function asMatches(rel: string, f: Collected, q: GrepQuery, pathOf: (rel: string) => string): FileMatches {
-  if (q.mode === 'content') return { rel, path: pathOf(rel), matches: f.matches, matchTexts: f.texts };
+  if (q.mode === 'content') {
+    const lineTexts = f.context ? new Map(f.context) : undefined;
+    if (lineTexts) f.matches.forEach((no, i) => lineTexts.set(no, f.texts[i]!));
+    return { rel, path: pathOf(rel), matches: f.matches, matchTexts: f.texts, ...(lineTexts ? { lineTexts } : {}) };
+  }
   return { rel, path: pathOf(rel), matches: [], count: f.count ?? f.matches.length };
 }
 
@@ -214,10 +232,9 @@ async function inOrderBatches(rgPath: string, root: string, q: GrepQuery, signal
     batch = Math.min(MAX_BATCH, batch * 2);
     if (chunk.length === 0) continue;
     signal.throwIfAborted();
-    const perFile = q.mode === 'files' ? ['--max-count', '1'] : q.mode === 'content' ? ['--max-count', String(want.entries - found)] : [];
-    const columns = q.mode === 'content' ? ['--max-columns', String(PREVIEW_BYTES), '--max-columns-preview'] : ['--max-columns', '1'];
+    const lines = q.mode === 'content' ? lineArgs(want.entries - found, q.context) : ['--line-number', '--no-heading', '--max-columns', '1', ...(q.mode === 'files' ? ['--max-count', '1'] : [])];
     const got = new Map<string, Collected>();
-    const args = [...base, '--line-number', '--no-heading', ...perFile, ...columns, '--regexp', q.pattern, '--', ...chunk.map((rel) => `./${rel}`)];
+    const args = [...base, ...lines, '--regexp', q.pattern, '--', ...chunk.map((rel) => `./${rel}`)];
     const outcome = await runRg(rgPath, args, root, signal, '\n', (record) => (addLineRecord(record, got, (p) => (p.startsWith('./') ? p.slice(2) : p)), true));
     if (outcome.kind === 'unusable') return null;
     for (const rel of chunk) {

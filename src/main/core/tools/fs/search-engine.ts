@@ -73,30 +73,49 @@ export interface Hunk {
   lines: { no: number; text: string; isMatch: boolean }[];
 }
 
+/** A file's lines by number (0-based, without the line ending); undefined past the last line. */
+export interface LineSource {
+  at(no: number): string | undefined;
+}
+
+/**
+ * The lines of a text, found on demand: one indexOf pass for where lines start, and a string only for a line that
+ * is asked for, so the context of a few matches in a large file costs no split of the whole file.
+ */
+export function lineIndex(text: string): LineSource {
+  const starts: number[] = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  // A final newline ends the last line; it does not start another.
+  const count = starts[starts.length - 1] === text.length ? starts.length - 1 : starts.length;
+  return {
+    at(no) {
+      if (no < 0 || no >= count) return undefined;
+      const line = text.slice(starts[no]!, no + 1 < starts.length ? starts[no + 1]! - 1 : text.length);
+      return line.endsWith('\r') ? line.slice(0, -1) : line;
+    },
+  };
+}
+
 /** Groups matches with their context lines into hunks (overlapping context is merged, as grep does). */
-export function hunks(allLines: readonly string[], matches: readonly number[], context: number): Hunk[] {
+export function hunks(lines: LineSource, matches: readonly number[], context: number): Hunk[] {
   const out: Hunk[] = [];
   const matchSet = new Set(matches);
   let current: Hunk | null = null;
   let lastEmitted = -1;
   for (const m of matches) {
     const from = Math.max(0, m - context, lastEmitted + 1);
-    const to = Math.min(allLines.length - 1, m + context);
     if (!current || from > lastEmitted + 1) {
       current = { lines: [] };
       out.push(current);
     }
-    for (let no = from; no <= to; no++) current.lines.push({ no, text: allLines[no]!, isMatch: matchSet.has(no) });
-    lastEmitted = Math.max(lastEmitted, to);
+    for (let no = from; no <= m + context; no++) {
+      const text = lines.at(no);
+      if (text === undefined) break; // past the last line
+      current.lines.push({ no, text, isMatch: matchSet.has(no) });
+      lastEmitted = no;
+    }
   }
   return out;
-}
-
-export function splitForSearch(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith('\r')) lines[i] = lines[i]!.slice(0, -1);
-  return lines;
 }
 
 export const MAX_MATCH_LINE_CHARS = 500;

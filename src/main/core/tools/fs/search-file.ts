@@ -8,7 +8,7 @@ import { defineTool, ToolError } from '../define-tool';
 import { looksBinary, readCapped } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import { label, PATH_ALIASES, pathArg, pathField, plural, shortPath } from './common';
-import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, matchingLines, splitForSearch } from './search-engine';
+import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, matchingLines, lineIndex } from './search-engine';
 
 export const MAX_SEARCH_RESULTS = 200;
 const MAX_SEARCH_BYTES = 64 * 1024 * 1024;
@@ -39,7 +39,7 @@ export const searchFileTool = defineTool({
     const matches = matchingLines(matcher, text, MAX_SEARCH_RESULTS + 1);
     if (matches.length === 0) return `No lines of ${g.display} match /${a.pattern}/${a.case_insensitive ? 'i' : ''}.`;
     const shown = matches.slice(0, MAX_SEARCH_RESULTS);
-    const lines = splitForSearch(text);
+    const lines = lineIndex(text);
     const out: string[] = [];
     for (const hunk of hunks(lines, shown, a.context_lines)) {
       if (out.length > 0 && a.context_lines > 0) out.push('--');
