@@ -91,6 +91,10 @@ describe('a cut page does not search the whole tree again', () => {
     const calls = readFileSync(log, 'utf8').trim().split('\n');
     expect(calls).toHaveLength(2); // the stream (stopped), then one batch of the first files in walk order
     const searched = calls[1]!.split(' ').filter((w) => w.startsWith('./'));
-    expect(searched).toEqual(['./pkg0/top.txt', ...Array.from({ length: 10 }, (_, f) => `./pkg0/mod/file${f}.txt`), './pkg1/top.txt', ...Array.from({ length: 4 }, (_, f) => `./pkg1/mod/file${f}.txt`)]);
+    // The walk's order: a folder's files first, then its subfolders.
+    // Folder names sort as text (pkg1 < pkg10 < pkg2); the hard link to the secret is never searched.
+    const folders = Array.from({ length: 12 }, (_, d) => `pkg${d}`).sort();
+    const inWalkOrder = folders.flatMap((d) => [`./${d}/top.txt`, ...Array.from({ length: 10 }, (_, f) => `./${d}/mod/file${f}.txt`)]);
+    expect(searched).toEqual(inWalkOrder.slice(0, 64));
   });
 });

@@ -4,10 +4,11 @@
  * JS engine, `--max-filesize`). Its output is read as a stream, and rg is stopped as soon as more is not needed:
  * - While the stream stays small (fewer than SWITCH_FACTOR × the entries the page needs, and under
  *   STREAM_BUDGET_BYTES of content), or finishes within SWITCH_AFTER_MS, it is read to the end and sorted into the
- *   walk's order: that is the answer. Which way is taken depends on timing; the answer does not.
+ *   walk's order: that is the answer. (The time rule is for listings only; which way is taken may depend on
+ *   timing, the answer does not.)
  * - Past that, the answer is a cut page of a common pattern. rg is stopped, and the page is made in the walk's own
- *   order instead: the policy facade's walk lists files lazily, and rg searches them batch by batch (16, 32, …
- *   1024 files, each batch in parallel) until the page is full, so a page of a common word costs a few files, not
+ *   order instead: the policy facade's walk lists files lazily, and rg searches them batch by batch (64, 256, …
+ *   files, each batch in parallel) until the page is full, so a page of a common word costs a few files, not
  *   a full run.
  * Files come back in the walk's order (compareRel) with their matching lines, filtered by `accept` before they count
  * towards the page (guarded hard links, protected subtrees), so a page is never short because of what was left out.
@@ -34,8 +35,10 @@ const SWITCH_AFTER_MS = 25;
 const HARD_STREAM_BYTES = 16 * 1024 * 1024;
 /** A shown line is at most MAX_MATCH_LINE_CHARS UTF-16 units, which is at most 3 bytes each in UTF-8. */
 const PREVIEW_BYTES = MAX_MATCH_LINE_CHARS * 3 + 1;
-const FIRST_BATCH = 16;
-const MAX_BATCH = 1024;
+/** Files in the first batch of a content page; each next batch is GROWTH times bigger, up to MAX_BATCH. */
+const FIRST_BATCH = 64;
+const GROWTH = 4;
+const MAX_BATCH = 4096;
 
 export interface RipgrepWant {
   /** Entries the page needs, one more than it shows (so "more exist" is known): lines in content mode, else files. */
@@ -169,8 +172,10 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
   const budget = want.streamBudgetBytes ?? STREAM_BUDGET_BYTES;
   const started = performance.now();
   const isCut = (seen: number, bytes: number) => seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget);
+  // A dense content stream is mostly parsing: switch at once. A listing (files, count) is cheap to read, and rg's
+  // own walk is what it costs: let a young one finish.
   const enough = (seen: number, bytes: number) =>
-    !isFile && isCut(seen, bytes) && (bytes > HARD_STREAM_BYTES || budget === 0 || performance.now() - started >= SWITCH_AFTER_MS);
+    !isFile && isCut(seen, bytes) && (q.mode === 'content' || bytes > HARD_STREAM_BYTES || budget === 0 || performance.now() - started >= SWITCH_AFTER_MS);
 
   // One parallel stream, read whole while it stays small.
   const byFile = new Map<string, Collected>();
@@ -214,7 +219,8 @@ async function inOrderBatches(rgPath: string, root: string, q: GrepQuery, signal
   const files = walk(root, { recursive: true, noFollow: true, ...(want.skip ? { skip: want.skip } : {}) });
   const out: FileMatches[] = [];
   let found = 0; // entries: lines in content mode, files otherwise
-  let batch = FIRST_BATCH;
+  // A files/count page needs at least `entries` files: start there; a content page often needs only a few files.
+  let batch = q.mode === 'content' ? FIRST_BATCH : Math.min(MAX_BATCH, 2 * want.entries);
   let isWalkDone = false;
   while (!isWalkDone && found < want.entries) {
     const chunk: string[] = [];
@@ -229,7 +235,7 @@ async function inOrderBatches(rgPath: string, root: string, q: GrepQuery, signal
       const size = sizeAt(e.path);
       if (size !== null && size <= MAX_GREP_FILE_BYTES) chunk.push(e.rel);
     }
-    batch = Math.min(MAX_BATCH, batch * 2);
+    batch = Math.min(MAX_BATCH, batch * GROWTH);
     if (chunk.length === 0) continue;
     signal.throwIfAborted();
     const lines = q.mode === 'content' ? lineArgs(want.entries - found, q.context) : ['--line-number', '--no-heading', '--max-columns', '1', ...(q.mode === 'files' ? ['--max-count', '1'] : [])];
