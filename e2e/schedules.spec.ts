@@ -89,6 +89,16 @@ test('a scheduled job: saved off, envelope, turn on, run now waiting in the Inbo
   await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]')).toBeVisible();
   await shots(page, 'schedules-run-session');
 
+  // The home chat got the run's outcome as a notification (shown as one, not as JSON) and its agent answered.
+  await page.getByTestId('session-item').first().click();
+  const delivered = page.getByTestId('delivered-notifications');
+  await expect(delivered).toContainText('Scheduled job: Morning notes');
+  await expect(delivered).toContainText('Wrote notes.md.');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('The morning notes job ran and wrote notes.md.');
+  await shots(page, 'schedules-home-notified');
+  await delivered.getByTestId('delivered-open').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Wrote notes.md.');
+
   // Delete (with a confirmation step).
   await page.getByTestId('open-schedules').click();
   await job.getByTestId('job-delete').click();

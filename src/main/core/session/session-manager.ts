@@ -29,6 +29,9 @@ import { NO_CALL_SECRETS, type CallSecrets } from '../secrets/sealed-args';
 import { executeCall, startRound, type CallEnv } from './tool-call';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
 
+/** The arguments of a call that delivered a result by itself (its card's label says so; docs/scheduler.md). */
+const DELIVERED_ARGS = '{"delivered":true}';
+
 export interface ModelCatalogPort {
   listModelsText(current: string | null): string;
   selectModel(arg: string): { ok: boolean; selection: 'auto' | string; message: string };
@@ -209,12 +212,12 @@ export class SessionManager {
     const emit = this.emitter(sessionId);
     const { messageId, key } = this.store.transaction(() => {
       const messageId = this.store.appendMessage({ sessionId, role: 'assistant', content: '' });
-      const [key] = this.store.insertRoundTools(sessionId, messageId, [{ id: 'delivered', name: toolName, arguments: '{}' }]);
+      const [key] = this.store.insertRoundTools(sessionId, messageId, [{ id: 'delivered', name: toolName, arguments: DELIVERED_ARGS }]);
       this.store.finishTool(key!, 'done', result, 'json');
       return { messageId, key: key! };
     });
-    const label = this.deps.tools.describeCall(toolName, {}, 'short');
-    emit({ type: 'tool_start', tool_call_id: key, message_id: messageId, name: toolName, arguments: '{}', label_short: label, label_full: label, path: null });
+    const label = this.deps.tools.describeCall(toolName, { delivered: true }, 'short');
+    emit({ type: 'tool_start', tool_call_id: key, message_id: messageId, name: toolName, arguments: DELIVERED_ARGS, label_short: label, label_full: label, path: null });
     emit({ type: 'tool_done', tool_call_id: key, result, result_type: 'json' });
     this.startTurn(sessionId, (env) => runTurn(env));
   }

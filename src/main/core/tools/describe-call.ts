@@ -3,7 +3,9 @@
  * commands and output"): `show_file_to_user` → `show_file_to_user \`path\`` and its path is the target;
  * the sub-agent launchers (`execute_task`, `execute_subtask`, legacy `run_subtask`) → `execute_task ⚡ →
  * agent: description`, with the mode as one emoji (sync ⚡, async 🚀, cron 📅), falling back to `title`, then to
- * the bare name. Everything is truncated at a character boundary to the label budget.
+ * the bare name; a result delivered by itself (docs/scheduler.md "Delivery": arguments `{"delivered": true}`) →
+ * `read_notification: notifications arrived` / `read_agent_result: a task finished`. Everything is truncated at a
+ * character boundary to the label budget.
  */
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
 import { TN } from '../../../shared/tool-names';
@@ -32,6 +34,8 @@ export function describeInline(name: string, args: ToolArgs, length: LabelLength
     return truncateLabel(path ? `${name} \`${path}\`` : name, maxLabel(length));
   }
   if (SUB_AGENT_TOOLS.has(name)) return truncateLabel(describeSubAgentCall(name, args), maxLabel(length));
+  if (args.delivered === true && name === TN.READ_NOTIFICATION) return `${name}: notifications arrived`;
+  if (args.delivered === true && name === TN.READ_AGENT_RESULT) return `${name}: a task finished`;
   return null;
 }
 

@@ -18,6 +18,7 @@ import { CodeLabel } from './CodeLabel';
 import { QuestionCard, questionFromArguments } from './QuestionCard';
 import { ShellOutput } from './ShellOutput';
 import { SUB_AGENT_LAUNCHERS, SubAgentCard } from './agents/SubAgentCard';
+import { DELIVERED_TOOLS, DeliveredCard } from './agents/DeliveredCard';
 
 const STATE_LABEL: Record<ToolCard['status'], string> = {
   running: 'running',
@@ -106,6 +107,7 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
         </div>
       )}
       {SUB_AGENT_LAUNCHERS.has(card.name) && <SubAgentCard card={card} actions={actions} />}
+      {DELIVERED_TOOLS.has(card.name) && <DeliveredCard card={card} />}
       {card.status === 'pending' && card.pending && <PendingPart card={card} />}
       {card.name.startsWith(MCP_PREFIX) && <McpCallExtras toolCallId={card.tool_call_id} running={card.status === 'running'} />}
       {granted.map((b) => (
