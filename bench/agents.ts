@@ -7,6 +7,9 @@
  *   context and events.
  * - Parallelism: 4 sync sub-agents in one round against the same 4 in four rounds, each child's reply delayed
  *   200 ms by the server. The ratio shows the children really overlap (about 1/4 when they do).
+ * - Scheduled run (docs/scheduler.md): "Run now" of a job whose run is one scripted reply, from the call to the
+ *   run's end (its fresh session, run rows, turn), against a chat turn with one scripted reply.
+ * - Tick: one look at 1,000 enabled jobs of which none is due (the due query on its index, and re-arming).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +70,45 @@ const task = (i: number, extra: Partial<ScriptedTurn> = {}): ScriptedTurn[] => [
 const execTask = (i: number) => ({ name: 'execute_task', arguments: { mode: 'sync', agent_id: 'code-explorer', prompt: `CHILD-${i} look`, title: `task ${i}` } });
 const todos = { name: 'write_todos', arguments: { todos: [{ content: 'x', status: 'pending' }] } };
 
+/** The scheduler's rows: a run against a chat turn, then a tick over many jobs. */
+async function schedulerRows(kit: Kit): Promise<{ scheduled: number; chatTurn: number; tick: number }> {
+  const { jobs, schedules, scheduler } = kit.core.scheduler;
+  const home = (await kit.call('chat:createSession', {})).id;
+  // A run's outcome resumes its home chat with a notification; its reply is the default turn, waited for apart.
+  kit.llm.setDefaultTurn({ text: 'noted' });
+  const homeIdle = () => new Promise<void>((done) => {
+    const off = kit.core.events.subscribe('chat', (e) => {
+      if (e.session_id === home && e.type === 'turn_running' && !e.running) (off(), done());
+    });
+  });
+  const runs: number[] = [];
+  const turns: number[] = [];
+  for (let i = 0; i < RUNS + 3; i++) {
+    kit.llm.script([{ match: `chat ${i}`, text: 'done' }]);
+    const t = await kit.turn(`chat ${i}`);
+    const id = jobs.create({ kind: 'cron', title: `bench ${i}`, agentId: 'code-explorer', prompt: `JOB-${i} look`, cron: '0 0 3 * * *', singleRun: false, enabled: false, nextRunAt: null, parentSessionId: home, runContext: null });
+    kit.llm.script([{ match: `JOB-${i}`, text: 'done' }]);
+    const idle = homeIdle();
+    const started = performance.now();
+    const { run } = schedules.runNow(id) as { run: { id: number } };
+    await scheduler.settled(run.id);
+    const r = performance.now() - started;
+    await idle;
+    if (i >= 3) (turns.push(t), runs.push(r));
+  }
+  const future = Date.now() + 24 * 3600_000;
+  kit.core.db.transaction(() => {
+    for (let i = 0; i < 1_000; i++) jobs.create({ kind: 'cron', title: `idle ${i}`, agentId: 'code-explorer', prompt: 'p', cron: '0 0 3 * * *', singleRun: false, enabled: true, nextRunAt: future + i, parentSessionId: null, runContext: null });
+  })();
+  const ticks: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const started = performance.now();
+    scheduler.tick();
+    ticks.push(performance.now() - started);
+  }
+  return { scheduled: median(runs), chatTurn: median(turns), tick: median(ticks.slice(20)) };
+}
+
 export async function run(): Promise<BenchRow[]> {
   const kit = await start();
   try {
@@ -92,6 +134,8 @@ export async function run(): Promise<BenchRow[]> {
       sequential.push(await kit.turn(`seq ${r}`));
     }
     const ratio = median(parallel) / median(sequential);
+
+    const { scheduled, chatTurn, tick } = await schedulerRows(kit);
     return [
       {
         name: 'sync sub-agent round trip: turn with a child stack vs a plain turn, same 3 scripted replies (median)',
@@ -101,6 +145,11 @@ export async function run(): Promise<BenchRow[]> {
         name: `4 sync sub-agents in one round vs in 4 rounds (each child answers after ${CHILD_DELAY_MS} ms)`,
         ours: ms(median(parallel)), peer: ms(median(sequential)), ratio, target: 'ratio < 0.5', pass: ratio < 0.5,
       },
+      {
+        name: 'scheduled run (Run now → run ended: fresh session, run rows, turn) vs a chat turn, one scripted reply each (median)',
+        ours: `${ms(scheduled)} (+${ms(scheduled - chatTurn)})`, peer: ms(chatTurn), ratio: scheduled / chatTurn, target: 'overhead < 20 ms', pass: scheduled - chatTurn < 20,
+      },
+      { name: 'scheduler tick over 1,000 enabled jobs, none due (median)', ours: ms(tick), peer: '—', target: '< 2 ms', pass: tick < 2 },
     ];
   } finally {
     await kit.close();
