@@ -87,10 +87,12 @@ test('a scheduled job: saved off, envelope, turn on, run now waiting in the Inbo
   await job.getByTestId('job-open-run').click();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Wrote notes.md.');
   await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]')).toBeVisible();
+  await expect(page.getByTestId('background-run-banner')).toContainText('A run of the scheduled job Morning notes');
   await shots(page, 'schedules-run-session');
 
   // The home chat got the run's outcome as a notification (shown as one, not as JSON) and its agent answered.
   await page.getByTestId('session-item').first().click();
+  await expect(page.getByTestId('background-run-banner')).toHaveCount(0);
   const delivered = page.getByTestId('delivered-notifications');
   await expect(delivered).toContainText('Scheduled job: Morning notes');
   await expect(delivered).toContainText('Wrote notes.md.');

@@ -71,6 +71,11 @@ export const schedulesCalls = {
   /** Starts a run now (a disabled job too); refused while one runs. */
   'schedules:runNow': defineCall(jobId, z.object({ run: RunViewSchema })),
   'schedules:stopRun': defineCall(z.object({ runId: id }).strict(), z.object({ stopped: z.boolean() })),
+  /** The run a background session belongs to (the chat shows it as one); null for a person's chat. */
+  'schedules:runOfSession': defineCall(
+    z.object({ sessionId: id }).strict(),
+    z.object({ run: z.object({ job_id: z.number(), job_title: z.string(), kind: z.enum(['cron', 'async']), run: RunViewSchema }).nullable() }),
+  ),
 } as const;
 
 export const SchedulesEventSchema = z.discriminatedUnion('type', [

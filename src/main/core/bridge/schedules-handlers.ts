@@ -13,7 +13,9 @@ import type { ApprovalRuleDto as ApprovalRule } from '../../../shared/contract/a
 import type { SchedulerServices } from '../scheduler/index';
 import type { BridgeHandlers } from './handlers';
 
-type SchedulesChannels = 'schedules:list' | 'schedules:runs' | 'schedules:envelope' | 'schedules:setEnabled' | 'schedules:delete' | 'schedules:runNow' | 'schedules:stopRun';
+type SchedulesChannels =
+  | 'schedules:list' | 'schedules:runs' | 'schedules:envelope' | 'schedules:setEnabled' | 'schedules:delete' | 'schedules:runNow' | 'schedules:stopRun'
+  | 'schedules:runOfSession';
 
 export interface SchedulesHandlerDeps {
   scheduler: SchedulerServices;
@@ -76,5 +78,10 @@ export function createSchedulesHandlers(deps: SchedulesHandlerDeps): Pick<Bridge
       return orThrow(schedules.runNow(jobId), 'busy');
     },
     'schedules:stopRun': ({ runId }) => orThrow(schedules.stopRun(runId)),
+    'schedules:runOfSession': ({ sessionId }) => {
+      const run = jobs.runOfSession(sessionId);
+      const owner = run ? jobs.get(run.job_id) : undefined;
+      return { run: run && owner ? { job_id: owner.id, job_title: owner.title, kind: owner.kind, run: schedules.runView(run) } : null };
+    },
   };
 }

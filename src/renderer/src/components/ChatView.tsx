@@ -7,6 +7,7 @@ import { approvals } from '../stores/approvals';
 import { chat } from '../stores/chat-store';
 import { refreshSessions, sessionsStore } from '../stores/sessions-store';
 import { Composer } from './Composer';
+import { BackgroundRunBanner } from './schedules/BackgroundRunBanner';
 import { openDiffTab, openInViewer } from '../stores/viewer-store';
 import { VIEWER_PATH_ATTR } from '../lib/markdown';
 import { lineOfToolCall } from './viewer/tool-range';
@@ -48,6 +49,7 @@ export function ChatView({ sessionId }: { sessionId: number }) {
   useEffect(() => approvals.watch(), []);
   return (
     <section className="chat" data-testid="chat">
+      <BackgroundRunBanner sessionId={sessionId} />
       {/* Keyed by session: each session opens at its newest message with fresh scroll state. */}
       {/* A relative file link in an agent's message opens in the viewer (docs/viewer.md). */}
       <div className="chat-messages" onClick={(e) => openLinkedFile(e, sessionId)}>
