@@ -4,17 +4,24 @@
  * pagination is stable and both give the same pages.
  * - ripgrep (`grep-ripgrep.ts`, preferred when a binary is available, as VS Code's search does).
  * - JS (here; used when rg is absent or refuses the pattern): the policy facade's `walk` + `SearchReader` +
- *   `matchingLines`, streaming, stops early.
+ *   `matchingLines`, streaming, stops early. A search still running after POOL_AFTER_MS (a big tree, few hits)
+ *   hands the reading and matching to worker threads (grep-pool.ts) and keeps the walk's order.
  * Neither engine follows symlinks while searching (ripgrep's default; the JS engine skips them to match).
  * Limits: ripgrep's regex dialect is Rust's; a pattern valid in both but with different meaning (`\d` is Unicode
  * in Rust) may match slightly differently across engines. Binary detection differs at the edges (the JS engine
  * looks for NUL in the first 8 KB, ripgrep in what it has read so far).
  */
 import { kindAt, looksBinary, SearchReader, walk } from '../_policy/fs';
+import type { GrepPool } from './grep-pool';
 import { globMatcher, matchingLines, mayMatch, type Matcher } from './search-engine';
 
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 const YIELD_EVERY_MS = 8;
+/** The JS engine searches alone this long before handing the reading to the pool. */
+export const POOL_AFTER_MS = 40;
+/** Files per pool job, and jobs in flight ahead of the one being read. */
+const POOL_CHUNK = 128;
+const POOL_AHEAD = 4;
 
 export interface GrepQuery {
   pattern: string;
@@ -61,24 +68,86 @@ export function compareParts(pa: readonly string[], pb: readonly string[]): numb
   return pa.length - pb.length;
 }
 
-export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, matcher: Matcher, signal: AbortSignal, skip?: (path: string) => boolean): AsyncGenerator<FileMatches> {
+export interface JsEngineOptions {
+  skip?: (path: string) => boolean;
+  /** Worker threads that read and match files for the walk; absent or null = this thread only. */
+  pool?: GrepPool | null;
+  /** Searching alone this long first (most pages end sooner); then the pool takes the reading. Default POOL_AFTER_MS. */
+  poolAfterMs?: number;
+}
+
+type Candidate = { rel: string; path: string };
+
+export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, matcher: Matcher, signal: AbortSignal, options: JsEngineOptions = {}): AsyncGenerator<FileMatches> {
   const wanted = q.glob ? globMatcher(q.glob) : null;
-  const candidates = isFile ? [{ rel: root.slice(root.lastIndexOf('/') + 1), path: root, kind: 'file' as const, isBlocked: false, isSymlink: false }] : walk(root, { recursive: true, noFollow: true, ...(skip ? { skip } : {}) });
+  const entries = isFile ? [{ rel: root.slice(root.lastIndexOf('/') + 1), path: root, kind: 'file' as const, isBlocked: false, isSymlink: false }] : walk(root, { recursive: true, noFollow: true, ...(options.skip ? { skip: options.skip } : {}) });
+  const candidates = (function* (): Generator<Candidate> {
+    for (const entry of entries) {
+      if (entry.kind !== 'file' || entry.isBlocked || entry.isSymlink) continue;
+      if (wanted && !wanted(entry.rel)) continue;
+      yield { rel: entry.rel, path: entry.path };
+    }
+  })();
   const reader = new SearchReader();
-  let last = Date.now();
-  for (const entry of candidates) {
+  const search = (c: Candidate): FileMatches | null => {
+    const bytes = reader.read(c.path, MAX_GREP_FILE_BYTES);
+    if (!bytes || !mayMatch(matcher, bytes) || looksBinary(bytes)) return null;
+    const text = bytes.toString('utf8');
+    const matches = matchingLines(matcher, text);
+    return matches.length > 0 ? { rel: c.rel, path: c.path, matches, text } : null;
+  };
+  const started = Date.now();
+  const poolAfter = options.poolAfterMs ?? POOL_AFTER_MS;
+  if (options.pool?.usesWorkers && !isFile && poolAfter <= 0) {
+    yield* pooled(candidates, q, search, signal, options.pool);
+    return;
+  }
+  let last = started;
+  for (let next = candidates.next(); !next.done; next = candidates.next()) {
+    const hit = search(next.value);
+    if (hit) yield hit;
     if (Date.now() - last > YIELD_EVERY_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       signal.throwIfAborted();
       last = Date.now();
+      // Still searching: a big tree with few hits. The pool reads and matches the rest, in the walk's order.
+      if (options.pool?.usesWorkers && !isFile && last - started >= poolAfter) {
+        yield* pooled(candidates, q, search, signal, options.pool);
+        return;
+      }
     }
-    if (entry.kind !== 'file' || entry.isBlocked || entry.isSymlink) continue;
-    if (wanted && !wanted(entry.rel)) continue;
-    const bytes = reader.read(entry.path, MAX_GREP_FILE_BYTES);
-    if (!bytes || !mayMatch(matcher, bytes) || looksBinary(bytes)) continue;
-    const text = bytes.toString('utf8');
-    const matches = matchingLines(matcher, text);
-    if (matches.length > 0) yield { rel: entry.rel, path: entry.path, matches, text };
+  }
+}
+
+/** The rest of the walk, read and matched by the pool's workers; only the files that matched are read here. */
+async function* pooled(candidates: Generator<Candidate>, q: GrepQuery, search: (c: Candidate) => FileMatches | null, signal: AbortSignal, pool: GrepPool): AsyncGenerator<FileMatches> {
+  const queue: { files: Candidate[]; hits: Promise<Uint8Array | null> }[] = [];
+  let isWalkDone = false;
+  const fill = () => {
+    while (!isWalkDone && queue.length < POOL_AHEAD) {
+      const files: Candidate[] = [];
+      while (files.length < POOL_CHUNK) {
+        const next = candidates.next();
+        if (next.done) {
+          isWalkDone = true;
+          break;
+        }
+        files.push(next.value);
+      }
+      if (files.length > 0) queue.push({ files, hits: pool.filter({ paths: files.map((f) => f.path), pattern: q.pattern, caseInsensitive: q.caseInsensitive, maxBytes: MAX_GREP_FILE_BYTES }) });
+    }
+  };
+  fill();
+  while (queue.length > 0) {
+    const { files, hits: pending } = queue.shift()!;
+    fill();
+    const hits = await pending;
+    signal.throwIfAborted();
+    for (let i = 0; i < files.length; i++) {
+      if (hits && hits[i] !== 1) continue;
+      const hit = search(files[i]!); // a worker said it matches (or no worker could say): read and match it here
+      if (hit) yield hit;
+    }
   }
 }
 

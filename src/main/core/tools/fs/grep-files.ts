@@ -20,7 +20,8 @@ import { isGuardedHardLink, kindAt, SearchReader } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural } from './common';
-import { findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery } from './grep-engines';
+import { findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
+import { grepPool, type GrepPool } from './grep-pool';
 import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
 import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, lineIndex, type LineSource } from './search-engine';
 
@@ -45,9 +46,13 @@ export interface GrepFilesDeps {
   ripgrepPath?: string | null;
   /** How much ripgrep content output one stream may read before a cut page lists files first (tests pass 0). */
   streamBudgetBytes?: number;
+  /** The JS engine's worker threads (default: the shared pool; null = this thread only). */
+  pool?: GrepPool | null;
+  /** How long the JS engine searches alone before the pool helps (tests pass 0). */
+  poolAfterMs?: number;
 }
 
-async function* engineResults(rgPath: string | null, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, want: RipgrepWant, skip?: (path: string) => boolean): AsyncGenerator<FileMatches> {
+async function* engineResults(rgPath: string | null, js: JsEngineOptions, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, want: RipgrepWant, skip?: (path: string) => boolean): AsyncGenerator<FileMatches> {
   const matcher = compileMatcher(q.pattern, q.caseInsensitive); // validates the pattern for both engines
   if (rgPath) {
     const hits = await ripgrepEngine(rgPath, root, isFile, q, signal, want);
@@ -56,7 +61,7 @@ async function* engineResults(rgPath: string | null, root: string, isFile: boole
       return;
     }
   }
-  yield* jsEngine(root, isFile, q, matcher, signal, skip);
+  yield* jsEngine(root, isFile, q, matcher, signal, { ...js, ...(skip ? { skip } : {}) });
 }
 
 /**
@@ -79,6 +84,7 @@ function protectedHitFilter(root: string, skip: (path: string) => boolean): (pat
 
 export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
   const rgPath = deps.ripgrepPath === null ? null : (deps.ripgrepPath ?? findRipgrep(RIPGREP_CANDIDATES));
+  const js: JsEngineOptions = { pool: deps.pool === undefined ? grepPool : deps.pool, ...(deps.poolAfterMs === undefined ? {} : { poolAfterMs: deps.poolAfterMs }) };
   return defineTool({
     name: TN.GREP_FILES,
     description:
@@ -109,7 +115,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       // or guard covers. Both are left out before they count towards the page.
       const accept = (path: string) => !isGuardedHardLink(path, g) && !isProtected?.(path);
       const want: RipgrepWant = { entries: end + 1, accept, ...(left ? { skip: left.skip } : {}), ...(deps.streamBudgetBytes === undefined ? {} : { streamBudgetBytes: deps.streamBudgetBytes }) };
-      outer: for await (const hit of engineResults(rgPath, g.real, kind === 'file', query, signal, want, left?.skip)) {
+      outer: for await (const hit of engineResults(rgPath, js, g.real, kind === 'file', query, signal, want, left?.skip)) {
         if (!accept(hit.path)) continue;
         // A further file with matches after a full page: that is what "more exist" means.
         if (total >= end) {

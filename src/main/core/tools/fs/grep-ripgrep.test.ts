@@ -1,7 +1,8 @@
 /**
  * The ripgrep engine's two ways to a page on a real tree, against real rg: the one stream, and (forced with a zero
- * stream budget) "walk in order, search batch by batch". Both give exactly the JS engine's pages, in every
- * mode, on every page, with protected subtrees and a hard link to a secret left out before they count. An rg that
+ * stream budget) "walk in order, search batch by batch"; and the JS engine's worker threads. All give exactly the
+ * one-thread JS engine's pages, in every mode, on every page, with protected subtrees and a hard link to a secret
+ * left out before they count. An rg that
  * logs its arguments shows that a cut page stops the stream and searches only the first files, in walk order.
  */
 import { chmodSync, linkSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { forgetGuardedIdentities } from '../_policy/hardlinks';
 import { makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
+import { GrepPool } from './grep-pool';
 
 const RG = '/usr/bin/rg';
 let ws: TestWorkspace;
@@ -40,10 +42,14 @@ const protectedCtx = () => ({
   },
 });
 
-describe('ripgrep engine: one stream and the in-order batches agree with the JS engine', () => {
+describe('ripgrep (one stream, in-order batches) and the JS engine with worker threads give the one-thread JS answer', () => {
   const js = createGrepFilesTool({ ripgrepPath: null });
   const stream = createGrepFilesTool({ ripgrepPath: RG });
   const batches = createGrepFilesTool({ ripgrepPath: RG, streamBudgetBytes: 0 });
+  // The JS engine with its worker threads from the first file, and with a pool whose workers cannot start.
+  const pool = new GrepPool();
+  const pooled = createGrepFilesTool({ ripgrepPath: null, pool, poolAfterMs: 0 });
+  const broken = createGrepFilesTool({ ripgrepPath: null, pool: new GrepPool(() => { throw new Error('no threads here'); }), poolAfterMs: 0 });
   const queries = [
     { pattern: 'needle', case_insensitive: true },
     { pattern: 'needle', case_insensitive: true, limit: 7 },
@@ -64,8 +70,18 @@ describe('ripgrep engine: one stream and the in-order batches agree with the JS 
       expect(shown.length).toBeGreaterThan(0);
       expect(await ok(stream, q, ctx)).toBe(expected);
       expect(await ok(batches, q, ctx)).toBe(expected);
+      expect(await ok(pooled, q, ctx)).toBe(expected);
+      expect(await ok(broken, q, ctx)).toBe(expected);
     });
   }
+
+  it('the worker threads really ran', async () => {
+    await ok(pooled, { pattern: 'needle' }, ws.ctx);
+    expect(pool.usesWorkers).toBe(true);
+    expect(pool.liveWorkers).toBeGreaterThan(0);
+    await pool.close();
+    expect(pool.liveWorkers).toBe(0);
+  });
 
   it('pages made batch by batch, put together, are the whole answer, without gaps or repeats', async () => {
     const all = await ok(js, { pattern: 'needle', case_insensitive: true, limit: 5000 }, ws.ctx);

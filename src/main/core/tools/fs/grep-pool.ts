@@ -1,0 +1,115 @@
+/**
+ * Worker threads for the JS search engine (the one that runs where ripgrep is absent). On a big tree with few hits,
+ * reading and matching every file is the cost, and one thread does it at half the speed of ripgrep's two. The pool
+ * answers "which of these files hold a match" on up to two workers at once; the engine walks, sends the files in
+ * the walk's order, and reads only the files that matched, so its answer and order are exactly those of the
+ * one-thread engine. Workers start on first use and end after IDLE_MS without work. When a worker cannot start or
+ * dies, `filter` resolves to null and the engine goes on alone on its own thread: slower, never missing.
+ */
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../../workers/spawn-worker';
+
+export interface GrepJob {
+  id: number;
+  paths: string[];
+  pattern: string;
+  caseInsensitive: boolean;
+  maxBytes: number;
+}
+
+export type GrepReply = { id: number; ok: true; hits: Uint8Array } | { id: number; ok: false; message: string };
+
+const IDLE_MS = 30_000;
+const MAX_WORKERS = 2;
+
+/** The worker entry is built as `out/main/grep-worker.js` (electron.vite.config.ts). */
+export function spawnGrepWorker(): Worker {
+  return spawnWorker('grep-worker.js', new URL('./grep-worker.ts', import.meta.url));
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, (hits: Uint8Array | null) => void>;
+  isClosing: boolean;
+}
+
+export class GrepPool {
+  readonly size: number;
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+  private turn = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private unavailable = false;
+
+  constructor(private readonly spawn: () => Worker = spawnGrepWorker, size = Math.min(MAX_WORKERS, availableParallelism())) {
+    this.size = Math.max(1, size);
+  }
+
+  /** Workers alive now (they start on demand and end when idle). */
+  get liveWorkers(): number {
+    return this.slots.length;
+  }
+
+  /** False once a worker failed: the engine then searches on its own thread. */
+  get usesWorkers(): boolean {
+    return !this.unavailable;
+  }
+
+  /** For each path, 1 when the file holds a matching line; null when no worker could do it. */
+  filter(job: Omit<GrepJob, 'id'>): Promise<Uint8Array | null> {
+    const slot = this.slot();
+    if (!slot) return Promise.resolve(null);
+    clearTimeout(this.idleTimer);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      slot.worker.ref(); // a job in flight keeps the process alive until it is answered
+      slot.pending.set(id, (hits) => {
+        if (slot.pending.size === 0) slot.worker.unref();
+        resolve(hits);
+        if (this.slots.every((s) => s.pending.size === 0)) this.idleTimer = setTimeout(() => void this.close(), IDLE_MS).unref();
+      });
+      slot.worker.postMessage({ ...job, id } satisfies GrepJob);
+    });
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const slots = this.slots.splice(0);
+    for (const s of slots) s.isClosing = true;
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  private slot(): Slot | null {
+    if (this.unavailable) return null;
+    if (this.slots.length < this.size) {
+      try {
+        const worker = this.spawn();
+        worker.unref(); // an idle worker must not keep a CLI or test process alive
+        const slot: Slot = { worker, pending: new Map(), isClosing: false };
+        const gone = () => {
+          if (slot.isClosing) return;
+          this.unavailable = true;
+          this.slots.splice(this.slots.indexOf(slot) >>> 0, 1);
+          for (const done of slot.pending.values()) done(null);
+          slot.pending.clear();
+        };
+        worker.on('message', (reply: GrepReply) => {
+          const done = slot.pending.get(reply.id);
+          slot.pending.delete(reply.id);
+          done?.(reply.ok ? reply.hits : null);
+        });
+        worker.on('error', gone);
+        worker.on('exit', gone);
+        this.slots.push(slot);
+      } catch {
+        this.unavailable = true;
+        return null;
+      }
+    }
+    return this.slots[this.turn++ % this.slots.length] ?? null;
+  }
+}
+
+/** The pool the grep tool shares. */
+export const grepPool = new GrepPool();
