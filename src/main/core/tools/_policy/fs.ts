@@ -119,8 +119,11 @@ export function isGuardedHardLink(path: string, g: GuardedPath): boolean {
 }
 
 /** A NUL byte in the first 8 KB marks a file as binary (the heuristic git and ripgrep use). */
+/** How much of a file's head is looked at for a NUL byte, the sign of a binary file. */
+const BINARY_SNIFF_BYTES = 8192;
+
 export function looksBinary(bytes: Buffer): boolean {
-  return bytes.subarray(0, 8192).includes(0);
+  return bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
 }
 
 /** The whole text of a regular file for an edit; refuses binaries and files over MAX_EDIT_BYTES. */
@@ -283,7 +286,11 @@ function followLink(full: string, rel: string, root: string, visited: Set<string
 export class SearchReader {
   private scratch = Buffer.allocUnsafe(256 * 1024);
 
-  read(path: string, max: number): Buffer | null {
+  /**
+   * The file's bytes, or null when it cannot be read, is over `max`, or (with `textOnly`) looks binary: then only
+   * its first 8 KB are read, as ripgrep does, so a tree full of large binaries costs what their heads cost.
+   */
+  read(path: string, max: number, textOnly = false): Buffer | null {
     let fd: number;
     try {
       // No symlink is followed while searching: walk and ripgrep both skip them, and a swap is refused here.
@@ -296,6 +303,15 @@ export class SearchReader {
       if (!info.isFile() || info.size > max) return null;
       if (info.size > this.scratch.length) this.scratch = Buffer.allocUnsafe(Math.min(max, Math.max(info.size, this.scratch.length * 2)));
       let got = 0;
+      if (textOnly) {
+        const head = Math.min(info.size, BINARY_SNIFF_BYTES);
+        while (got < head) {
+          const n = readSync(fd, this.scratch, got, head - got, got);
+          if (n === 0) break;
+          got += n;
+        }
+        if (this.scratch.subarray(0, got).includes(0)) return null;
+      }
       while (got < info.size) {
         const n = readSync(fd, this.scratch, got, info.size - got, got);
         if (n === 0) break;

@@ -11,7 +11,7 @@
  * in Rust) may match slightly differently across engines. Binary detection differs at the edges (the JS engine
  * looks for NUL in the first 8 KB, ripgrep in what it has read so far).
  */
-import { kindAt, looksBinary, SearchReader, walk } from '../_policy/fs';
+import { kindAt, SearchReader, walk } from '../_policy/fs';
 import type { GrepPool } from './grep-pool';
 import { globMatcher, matchingLines, mayMatch, type Matcher } from './search-engine';
 
@@ -20,7 +20,7 @@ const YIELD_EVERY_MS = 8;
 /** The JS engine searches alone this long before handing the reading to the pool. */
 export const POOL_AFTER_MS = 40;
 /** Files per pool job, and jobs in flight ahead of the one being read. */
-const POOL_CHUNK = 128;
+const POOL_CHUNK = 512;
 const POOL_AHEAD = 4;
 
 export interface GrepQuery {
@@ -90,8 +90,8 @@ export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, mat
   })();
   const reader = new SearchReader();
   const search = (c: Candidate): FileMatches | null => {
-    const bytes = reader.read(c.path, MAX_GREP_FILE_BYTES);
-    if (!bytes || !mayMatch(matcher, bytes) || looksBinary(bytes)) return null;
+    const bytes = reader.read(c.path, MAX_GREP_FILE_BYTES, true); // null for a binary file, after its first 8 KB
+    if (!bytes || !mayMatch(matcher, bytes)) return null;
     const text = bytes.toString('utf8');
     const matches = matchingLines(matcher, text);
     return matches.length > 0 ? { rel: c.rel, path: c.path, matches, text } : null;

@@ -5,7 +5,7 @@
  * Files are read through the policy facade (no symlink followed, size cap, binary files are no match).
  */
 import { parentPort } from 'node:worker_threads';
-import { looksBinary, SearchReader } from '../_policy/fs';
+import { SearchReader } from '../_policy/fs';
 import type { GrepJob, GrepReply } from './grep-pool';
 import { compileMatcher, matchingLines, mayMatch, type Matcher } from './search-engine';
 
@@ -22,8 +22,8 @@ port.on('message', (job: GrepJob) => {
     const { matcher } = cached;
     const hits = new Uint8Array(job.paths.length);
     job.paths.forEach((path, i) => {
-      const bytes = reader.read(path, job.maxBytes);
-      if (!bytes || !mayMatch(matcher, bytes) || looksBinary(bytes)) return;
+      const bytes = reader.read(path, job.maxBytes, true); // null for a binary file, after its first 8 KB
+      if (!bytes || !mayMatch(matcher, bytes)) return;
       if (matcher.literal || matchingLines(matcher, bytes.toString('utf8'), 1).length > 0) hits[i] = 1;
     });
     port.postMessage({ id: job.id, ok: true, hits } satisfies GrepReply, [hits.buffer]);
