@@ -45,6 +45,32 @@ describe('execute_task mode async', () => {
     // The task is a background job of kind async, ended, disabled; it is not listed as a cron job.
     expect(h.core.scheduler.schedules.list('async')[0]).toMatchObject({ id: handle.task_id, enabled: false, last_run: { status: 'success', trigger: 'async' } });
     expect(h.core.scheduler.schedules.list('cron')).toEqual([]);
+    // Its session is a background one, titled so its Inbox items say whose they are; not among the chats.
+    const taskRun = h.core.scheduler.schedules.list('async')[0]!.last_run!;
+    expect(h.core.db.prepare('SELECT title, source, is_interactive, parent_session_id FROM chat_sessions WHERE id = ?').get(taskRun.session_id)).toEqual({ title: 'Task: count files', source: 'task', is_interactive: 0, parent_session_id: parent });
+    expect((await h.call('chat:listSessions', {})).sessions.map((s) => s.id)).toEqual([parent]);
+  });
+
+  it('is stoppable: the parent’s /stop leaves it running; Stop ends it, and the parent is told it was stopped', async () => {
+    h = await startHarness({
+      turns: [
+        { match: 'long one', toolCalls: [{ name: 'execute_task', arguments: { mode: 'async', agent_id: 'researcher', prompt: 'LONG-L keep looking', title: 'long look' } }] },
+        { match: 'long one', text: 'Started.' },
+        { match: 'LONG-L', hangUntilAborted: true, text: 'still looking' },
+        { match: 'long one', text: 'It was stopped.' },
+      ],
+    });
+    const parent = await h.newSession();
+    await h.sendAndSettle(parent, 'start the long one');
+    await expect.poll(() => h.llm.requests.some((r) => JSON.stringify(r.body.messages).includes('LONG-L'))).toBe(true);
+    const [task] = h.core.scheduler.schedules.list('async');
+    await h.sendAndSettle(parent, '/stop');
+    expect(h.core.scheduler.jobs.runningRunOf(task!.id)).toBeDefined();
+    expect(h.core.scheduler.schedules.stopRun(task!.last_run!.id)).toEqual({ stopped: true });
+    await h.core.scheduler.scheduler.settled(task!.last_run!.id);
+    expect(h.core.scheduler.jobs.getRun(task!.last_run!.id)).toMatchObject({ status: 'cancelled' });
+    await h.waitForEvent('done', (e) => e.session_id === parent && e.content === 'It was stopped.');
+    expect(JSON.parse(rowsOf('read_agent_result')[0]!.result)).toMatchObject({ type: 'task_completed', status: 'cancelled', title: 'long look' });
   });
 
   it('refuses what sync refuses, with a result the model reads, and starts nothing', async () => {

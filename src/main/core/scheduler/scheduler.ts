@@ -165,7 +165,8 @@ export class Scheduler {
     const runContext = job.run_context ? (JSON.parse(job.run_context) as object) : null;
     const claimed = this.deps.db.transaction(() => {
       const sessionId = sessionRows.createBackgroundSession({
-        title: job.title, source: job.kind === 'cron' ? 'cron' : 'task', agentId: job.agent_id, runContext,
+        // The title labels its Inbox items: `CronJob: <title>` for a scheduled run (approval/pending.ts), `Task: …` here.
+        title: job.kind === 'cron' ? job.title : `Task: ${job.title}`, source: job.kind === 'cron' ? 'cron' : 'task', agentId: job.agent_id, runContext,
         model: model.selection === 'auto' ? null : model.selection, parentSessionId: job.kind === 'async' ? job.parent_session_id : null,
       });
       const runId = jobs.startRun(job.id, sessionId, trigger);

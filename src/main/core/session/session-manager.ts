@@ -78,6 +78,9 @@ export class SessionManager {
   private readonly active = new Map<number, ActiveTurn>();
   private readonly subAgents: SubAgentRunner;
 
+  /** Set by `stopAll` (app exit): nothing delivered by itself starts a turn any more. */
+  private closing = false;
+
   constructor(private readonly deps: SessionDeps) {
     this.store = new SessionStore(deps.db);
     this.subAgents = new SubAgentRunner({
@@ -209,6 +212,7 @@ export class SessionManager {
   async deliverResult(sessionId: number, toolName: string, result: string): Promise<void> {
     this.session(sessionId);
     while (this.isRunning(sessionId)) await this.settle(sessionId);
+    if (this.closing) return; // the app is quitting: no new turn (the result stays in its run's row)
     const emit = this.emitter(sessionId);
     const { messageId, key } = this.store.transaction(() => {
       const messageId = this.store.appendMessage({ sessionId, role: 'assistant', content: '' });
@@ -233,6 +237,7 @@ export class SessionManager {
 
   /** Stops every running turn and waits for them (app exit). */
   async stopAll(): Promise<void> {
+    this.closing = true;
     const running = [...this.active.keys()];
     running.forEach((id) => this.stop(id));
     await Promise.all(running.map((id) => this.settle(id)));
