@@ -13,7 +13,7 @@
  * - Labels state the real match rate: matching lines out of all lines searched.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SKIP_DIRS } from '../src/main/core/tools/_policy/fs';
@@ -196,38 +196,42 @@ function generateTree(root: string, folders: number): void {
   }
 }
 
+/** The newest `/usr/lib/python3.N` here (the standard library's sources), or '' when there is none. */
+function pythonStdlib(): string {
+  const versions = existsSync('/usr/lib') ? readdirSync('/usr/lib').filter((n) => /^python3\.\d+$/.test(n)) : [];
+  versions.sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
+  return versions.length ? `/usr/lib/${versions.at(-1)}` : '';
+}
+
+/** The same seven queries on each real tree, with words that are rare, common or in between there. */
+function realQueries(w: { rare: string; common: string; regex: string; files: string; count: string; ci: string }): Query[] {
+  return [
+    { label: 'rare literal', pattern: w.rare, whole: true },
+    { label: 'common word', pattern: w.common },
+    { label: 'regex', pattern: w.regex },
+    { label: 'common word', pattern: w.files, mode: 'files_only' },
+    { label: 'common word', pattern: w.count, mode: 'count' },
+    { label: 'case-insensitive', pattern: w.ci, caseInsensitive: true },
+    { label: 'context', pattern: w.rare, context: 2, whole: true },
+  ];
+}
+
 const REAL: { name: string; root: string; queries: Query[] }[] = [
   {
     name: 'node_modules',
     root: realpathSync(join(import.meta.dirname, '..', 'node_modules')),
-    queries: [
-      { label: 'rare literal', pattern: 'XMLHttpRequest', whole: true },
-      { label: 'common word', pattern: 'return' },
-      { label: 'regex', pattern: 'function [a-z]+Sync\\(' },
-      { label: 'common word', pattern: 'import', mode: 'files_only' },
-      { label: 'common word', pattern: 'return', mode: 'count' },
-      { label: 'case-insensitive', pattern: 'deprecated', caseInsensitive: true },
-      { label: 'context', pattern: 'XMLHttpRequest', context: 2, whole: true },
-    ],
+    queries: realQueries({ rare: 'XMLHttpRequest', common: 'return', regex: 'function [a-z]+Sync\\(', files: 'import', count: 'return', ci: 'deprecated' }),
   },
   {
     name: 'Python stdlib',
-    root: '/usr/lib/python3.11',
-    queries: [
-      { label: 'rare literal', pattern: 'NotImplementedError', whole: true },
-      { label: 'common word', pattern: 'self' },
-      { label: 'regex', pattern: 'def [a-z_]+\\(self, [a-z]+\\)' },
-      { label: 'common word', pattern: 'return', mode: 'files_only' },
-      { label: 'common word', pattern: 'return', mode: 'count' },
-      { label: 'case-insensitive', pattern: 'deprecated', caseInsensitive: true },
-      { label: 'context', pattern: 'NotImplementedError', context: 2, whole: true },
-    ],
+    root: pythonStdlib(),
+    queries: realQueries({ rare: 'NotImplementedError', common: 'self', regex: 'def [a-z_]+\\(self, [a-z]+\\)', files: 'return', count: 'return', ci: 'deprecated' }),
   },
 ];
 
 export async function run(): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
-  for (const real of REAL) {
+  for (const real of REAL.filter((r) => r.root && existsSync(r.root))) {
     const tree = await describeTree('', real.root);
     tree.name = `${real.name} (${tree.files.toLocaleString('en')} files)`;
     out.push(...(await rows(tree, real.queries, ['rg', 'js'], 5)));
