@@ -3,13 +3,12 @@
  * policy goes in as flags (the SKIP_DIRS and `secrets` globs, no symlink following, `--hidden --no-ignore` like the
  * JS engine, `--max-filesize`). Its output is read as a stream, and rg is stopped as soon as more is not needed:
  * - While the stream stays small (fewer than SWITCH_FACTOR × the entries the page needs, and under
- *   STREAM_BUDGET_BYTES of content), or finishes within SWITCH_AFTER_MS, it is read to the end and sorted into the
- *   walk's order: that is the answer. (The time rule is for listings only; which way is taken may depend on
- *   timing, the answer does not.)
- * - Past that, the answer is a cut page of a common pattern. rg is stopped, and the page is made in the walk's own
- *   order instead: the policy facade's walk lists files lazily, and rg searches them batch by batch (64, 256, …
- *   files, each batch in parallel) until the page is full, so a page of a common word costs a few files, not
- *   a full run.
+ *   STREAM_BUDGET_BYTES of content), it is read to the end and sorted into the walk's order: that is the answer.
+ * - Past that, the answer is a cut page of a common pattern, and a second way starts beside the stream: the policy
+ *   facade's walk lists files lazily, in the walk's own order, and rg searches them batch by batch (64, 256, …
+ *   files, each batch in parallel) until the page is full. The first way to finish gives the answer, and the other
+ *   is stopped: on a small tree the stream ends first, on a big one a page of a common word costs a few files, not
+ *   a full run. Which way wins depends on timing; the answer does not (both are the walk's first entries).
  * Files come back in the walk's order (compareRel) with their matching lines, filtered by `accept` before they count
  * towards the page (guarded hard links, protected subtrees), so a page is never short because of what was left out.
  * Lines are read at most PREVIEW_BYTES long (`--max-columns-preview`): enough for the 500 characters a result shows.
@@ -29,9 +28,7 @@ import { globMatcher, MAX_MATCH_LINE_CHARS } from './search-engine';
 export const STREAM_BUDGET_BYTES = 1024 * 1024;
 /** Entries seen in the stream, as a multiple of what the page needs, before it switches the same way. */
 const SWITCH_FACTOR = 4;
-/** A stream younger than this is left to finish: on a small tree rg's whole run is cheaper than switching. */
-const SWITCH_AFTER_MS = 25;
-/** Content output past this always switches, however young the stream (memory). */
+/** Content output past this stops the stream at once, whoever would have finished first (memory). */
 const HARD_STREAM_BYTES = 16 * 1024 * 1024;
 /** A shown line is at most MAX_MATCH_LINE_CHARS UTF-16 units, which is at most 3 bytes each in UTF-8. */
 const PREVIEW_BYTES = MAX_MATCH_LINE_CHARS * 3 + 1;
@@ -57,7 +54,7 @@ type Outcome = { kind: 'done'; stderr: string; code: number | null } | { kind: '
  * Runs rg and hands each record (a line, or a NUL-ended path for `-l`) to `onRecord`; `false` stops rg at once.
  * Resolves when rg has exited; 'unusable' when it could not start or refused the pattern.
  */
-function runRg(rgPath: string, args: readonly string[], cwd: string | undefined, signal: AbortSignal, separator: '\n' | '\0', onRecord: (record: string, bytesSoFar: number) => boolean): Promise<Outcome> {
+function runRg(rgPath: string, args: readonly string[], cwd: string | undefined, signal: AbortSignal, separator: '\n' | '\0', onRecord: (record: string, bytesSoFar: number) => boolean, control?: { stop?: () => void }): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: {} });
     const decoder = new StringDecoder('utf8');
@@ -70,6 +67,7 @@ function runRg(rgPath: string, args: readonly string[], cwd: string | undefined,
       stopped = true;
       child.kill('SIGKILL');
     };
+    if (control) control.stop = stop;
     const onAbort = () => stop();
     signal.addEventListener('abort', onAbort, { once: true });
     const feed = (text: string) => {
@@ -170,16 +168,18 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
   const accepted = (rel: string) => !want.accept || want.accept(pathOf(rel));
   const pattern = ['--regexp', q.pattern];
   const budget = want.streamBudgetBytes ?? STREAM_BUDGET_BYTES;
-  const started = performance.now();
-  const isCut = (seen: number, bytes: number) => seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget);
-  // A dense content stream is mostly parsing: switch at once. A listing (files, count) is cheap to read, and rg's
-  // own walk is what it costs: let a young one finish.
-  const enough = (seen: number, bytes: number) =>
-    !isFile && isCut(seen, bytes) && (q.mode === 'content' || bytes > HARD_STREAM_BYTES || budget === 0 || performance.now() - started >= SWITCH_AFTER_MS);
+  const isCut = (seen: number, bytes: number) => !isFile && (seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget));
+  const batches = (s: AbortSignal) => inOrderBatches(rgPath, root, q, s, want, base, pathOf, accepted);
 
-  // One parallel stream, read whole while it stays small.
+  // One parallel stream. Once it is clearly a cut page, the in-order batches start beside it and the first to
+  // finish gives the answer: on a small tree the stream, on a big one the batches (then rg is stopped).
   const byFile = new Map<string, Collected>();
   let seen = 0;
+  const stream: { stop?: () => void } = {};
+  const raceAbort = new AbortController();
+  // Set inside the stream's callback, so kept in an object (a plain `let` would be narrowed to null below).
+  const race: { answer: Promise<FileMatches[] | null> | null } = { answer: null };
+  let raceWon = false;
   const modeArgs = q.mode === 'files' ? ['--files-with-matches'] : q.mode === 'count' ? ['--count'] : lineArgs(want.entries, q.context);
   const streamed = await runRg(rgPath, [...base, ...modeArgs, ...pattern, '--', target], cwd, signal, q.mode === 'files' ? '\0' : '\n', (record, bytes) => {
     if (q.mode === 'content') {
@@ -190,18 +190,31 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
       if (rel) byFile.set(rel, { matches: [], texts: [], count: cut === -1 ? 1 : Number(record.slice(cut + 1)) });
       seen++;
     }
-    return !enough(seen, bytes);
-  });
-  if (streamed.kind === 'unusable') return null;
-  if (streamed.kind === 'done') {
-    const out: FileMatches[] = [];
-    for (const [rel, f] of inWalkOrder(byFile)) {
-      if (q.mode !== 'content' && out.length >= want.entries) break;
-      if (q.mode === 'content' || accepted(rel)) out.push(asMatches(rel, f, q, pathOf));
+    if (!isCut(seen, bytes)) return true;
+    if (budget === 0 || bytes > HARD_STREAM_BYTES) return false; // forced (tests), or too much to keep: stop now
+    if (!race.answer) {
+      race.answer = batches(AbortSignal.any([signal, raceAbort.signal])).then((answer) => {
+        raceWon = answer !== null;
+        if (raceWon) stream.stop?.();
+        return answer;
+      });
+      race.answer.catch(() => null); // called off or stopped: never an unhandled rejection
     }
-    return out;
+    return true;
+  }, stream);
+  if (streamed.kind === 'unusable') return null;
+  if (streamed.kind === 'stopped') return race.answer ?? batches(signal);
+  // The stream finished first: its answer stands, the batches are called off.
+  if (race.answer && !raceWon) {
+    raceAbort.abort();
+    await race.answer.catch(() => null);
   }
-  return inOrderBatches(rgPath, root, q, signal, want, base, pathOf, accepted);
+  const out: FileMatches[] = [];
+  for (const [rel, f] of inWalkOrder(byFile)) {
+    if (q.mode !== 'content' && out.length >= want.entries) break;
+    if (q.mode === 'content' || accepted(rel)) out.push(asMatches(rel, f, q, pathOf));
+  }
+  return out;
 }
 
 function asMatches(rel: string, f: Collected, q: GrepQuery, pathOf: (rel: string) => string): FileMatches {
