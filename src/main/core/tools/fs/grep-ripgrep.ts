@@ -4,9 +4,9 @@
  * JS engine, `--max-filesize`). Its output is read as a stream, and rg is stopped as soon as more is not needed:
  * - While the stream stays small (fewer than SWITCH_FACTOR × the entries the page needs, and under
  *   STREAM_BUDGET_BYTES of content), it is read to the end and sorted into the walk's order: that is the answer.
- * - Past that, the answer is a cut page of a common pattern, and a second way starts beside the stream: the policy
- *   facade's walk lists files lazily, in the walk's own order, and rg searches them batch by batch (64, 256, …
- *   files, each batch in parallel) until the page is full. The first way to finish gives the answer, and the other
+ * - Past that (and once the stream is RACE_AFTER_MS old), the answer is a cut page of a common pattern, and a
+ *   second way starts beside the stream: the policy facade's walk lists files lazily, in the walk's own order, and
+ *   rg searches them batch by batch (64, 256, … files, each batch in parallel) until the page is full. The first way to finish gives the answer, and the other
  *   is stopped: on a small tree the stream ends first, on a big one a page of a common word costs a few files, not
  *   a full run. Which way wins depends on timing; the answer does not (both are the walk's first entries).
  * Files come back in the walk's order (compareRel) with their matching lines, filtered by `accept` before they count
@@ -28,6 +28,8 @@ import { globMatcher, MAX_MATCH_LINE_CHARS } from './search-engine';
 export const STREAM_BUDGET_BYTES = 1024 * 1024;
 /** Entries seen in the stream, as a multiple of what the page needs, before it switches the same way. */
 const SWITCH_FACTOR = 4;
+/** A cut page's stream younger than this runs alone: on a small tree it ends first, and a second rg only competes. */
+const RACE_AFTER_MS = 15;
 /** Content output past this stops the stream at once, whoever would have finished first (memory). */
 const HARD_STREAM_BYTES = 16 * 1024 * 1024;
 /** A shown line is at most MAX_MATCH_LINE_CHARS UTF-16 units, which is at most 3 bytes each in UTF-8. */
@@ -175,6 +177,7 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
   // finish gives the answer: on a small tree the stream, on a big one the batches (then rg is stopped).
   const byFile = new Map<string, Collected>();
   let seen = 0;
+  const started = performance.now();
   const stream: { stop?: () => void } = {};
   const raceAbort = new AbortController();
   // Set inside the stream's callback, so kept in an object (a plain `let` would be narrowed to null below).
@@ -192,7 +195,7 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
     }
     if (!isCut(seen, bytes)) return true;
     if (budget === 0 || bytes > HARD_STREAM_BYTES) return false; // forced (tests), or too much to keep: stop now
-    if (!race.answer) {
+    if (!race.answer && performance.now() - started >= RACE_AFTER_MS) {
       race.answer = batches(AbortSignal.any([signal, raceAbort.signal])).then((answer) => {
         raceWon = answer !== null;
         if (raceWon) stream.stop?.();
