@@ -29,7 +29,7 @@ export const STREAM_BUDGET_BYTES = 1024 * 1024;
 /** Entries seen in the stream, as a multiple of what the page needs, before it switches the same way. */
 const SWITCH_FACTOR = 4;
 /** A cut page's stream younger than this runs alone: on a small tree it ends first, and a second rg only competes. */
-const RACE_AFTER_MS = 15;
+const RACE_AFTER_MS = 40;
 /** Content output past this stops the stream at once, whoever would have finished first (memory). */
 const HARD_STREAM_BYTES = 16 * 1024 * 1024;
 /** A shown line is at most MAX_MATCH_LINE_CHARS UTF-16 units, which is at most 3 bytes each in UTF-8. */
