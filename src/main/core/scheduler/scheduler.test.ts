@@ -150,4 +150,29 @@ describe('running scheduled jobs', () => {
     expect(h.core.scheduler.jobs.get(once.id)).toMatchObject({ enabled: 0, next_run_at: null });
     expect(h.core.scheduler.schedules.setEnabled(once.id, true)).toMatchObject({ error: expect.stringMatching(/no future time/) });
   });
+
+  it('a run is judged by the job’s saved permission group and source: its allow runs without asking, a chat-only allow does not apply', async () => {
+    h = await startHarness();
+    const home = await h.newSession();
+    await h.call('approval:createGroup', { id: 'nightly', name: 'Nightly' });
+    await h.call('approval:createRule', { group_id: 'nightly', tool_pattern: 'execute_cmd', command_pattern: 'echo *', source: 'cron', action: 'allow', priority: 5 });
+    await h.call('approval:createRule', { group_id: 'nightly', tool_pattern: 'write_file', source: 'web', action: 'allow', priority: 5 });
+    const id = h.core.scheduler.jobs.create({
+      kind: 'cron', title: 'envelope', agentId: 'software-engineer', prompt: 'GROUP-M go', cron: '0 0 3 * * *', singleRun: false, enabled: false, nextRunAt: null, parentSessionId: home,
+      runContext: { security_group: 'nightly' },
+    });
+    h.llm.setDefaultTurn({ text: 'noted' });
+    h.llm.script([
+      { match: 'GROUP-M', toolCalls: [{ name: 'execute_cmd', arguments: { command: 'echo from-the-job' } }, { name: 'write_file', arguments: { path: 'x.txt', content: 'x' } }] },
+    ]);
+    const { run } = h.core.scheduler.schedules.runNow(id) as { run: { id: number; session_id: number } };
+    await expect.poll(async () => (await h.call('inbox:list', {})).approvals.map((a) => a.tool_name)).toEqual(['write_file']);
+    const shell = h.core.db.prepare("SELECT status, result FROM chat_llm_tools WHERE session_id = ? AND name = 'execute_cmd'").get(run.session_id) as { status: string; result: string };
+    expect(shell.status).toBe('done');
+    expect(shell.result).toContain('from-the-job');
+    expect(h.core.scheduler.schedules.list()[0]!.last_run).toMatchObject({ status: 'running', waiting: 1 });
+    h.core.scheduler.schedules.stopRun(run.id);
+    await h.core.scheduler.scheduler.settled(run.id);
+    expect((await h.call('inbox:list', {})).approvals).toEqual([]);
+  });
 });
