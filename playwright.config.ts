@@ -1,7 +1,7 @@
 /**
- * E2E tests drive the real renderer in Chromium against the web shape (SPEC.md §5). Chromium comes from
- * CHROMIUM_PATH, then /usr/bin/chromium, then Playwright's own download; without any, the run fails saying how
- * to install one (`npx playwright install` cannot work on machines without internet).
+ * E2E tests drive the real renderer in Chromium against the web shape (docs/architecture.md "Tests"). The browser
+ * is CHROMIUM_PATH, an installed Chrome/Chromium, or Playwright's own (e2e/chromium.ts); `npm test` fetches
+ * Playwright's first when none is there, and without any the run stops with one line saying what to install.
  */
 import { defineConfig } from '@playwright/test';
 import { findChromium } from './e2e/chromium';

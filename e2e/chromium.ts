@@ -1,20 +1,12 @@
-/** Finds a Chromium to drive: CHROMIUM_PATH, then Debian's /usr/bin/chromium, then Playwright's own. */
-import { existsSync } from 'node:fs';
-import { chromium } from '@playwright/test';
+/**
+ * The Chromium the e2e tests and UI benches drive: the first of CHROMIUM_PATH, an installed Chrome/Chromium, or
+ * Playwright's own (scripts/chromium.mjs, shared with `npm test`, which fetches Playwright's when none is found).
+ * Without any, it throws the one line that says what to install.
+ */
+import { findChromium as find, missingChromiumMessage } from '../scripts/chromium.mjs';
 
 export function findChromium(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  try {
-    candidates.push(chromium.executablePath());
-  } catch {
-    // Playwright has no browser of its own here; fine when one of the others exists.
-  }
-  const found = candidates.find((path): path is string => Boolean(path) && existsSync(path!));
-  if (!found) {
-    throw new Error(
-      'No Chromium found for the e2e tests. Install one: `apt-get install -y chromium` (Debian/Ubuntu), ' +
-        'or set CHROMIUM_PATH to a Chromium/Chrome binary, or run `npx playwright install chromium` where the internet is reachable.',
-    );
-  }
+  const found = find();
+  if (!found) throw new Error(missingChromiumMessage(process.platform));
   return found;
 }

@@ -2,13 +2,37 @@
 /**
  * `npm test`: every test, in order — typecheck, vitest (unit + integration, including the layer test), then a
  * build and the Playwright e2e tests in Chromium against the web shape. Stops at the first failing step.
+ *
+ * The browser is settled first, so a machine without one learns it at once rather than after the slow steps:
+ * CHROMIUM_PATH, an installed Chrome/Chromium, or Playwright's own; when there is none, Playwright's Chromium is
+ * fetched (`playwright install chromium`, which needs the internet); offline, one line says what to install
+ * (scripts/chromium.mjs).
  */
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureChromium, findChromium } from './chromium.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
+const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+
+const browser = ensureChromium({
+  find: () => findChromium(),
+  install: () => {
+    // Its own progress and errors go to the console; offline it fails after a few tries and we say what to do.
+    const run = spawnSync(process.execPath, [bin('@playwright/test', 'cli.js'), 'install', 'chromium'], { cwd: root, stdio: 'inherit', env, timeout: 15 * 60_000 });
+    return run.status === 0;
+  },
+  log: (line) => console.log(line),
+});
+if ('error' in browser) {
+  console.error(`\n${browser.error}`);
+  process.exit(1);
+}
+console.log(`Chromium for the e2e tests: ${browser.path}`);
+env.CHROMIUM_PATH = browser.path;
+
 const steps = [
   ['typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']],
   ['vitest', [bin('vitest', 'vitest.mjs'), 'run']],
@@ -18,7 +42,7 @@ const steps = [
 
 for (const [name, args] of steps) {
   console.log(`\n== ${name} ==`);
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) {
     console.error(`\n${name} failed (exit ${result.status ?? result.signal}).`);
     process.exit(result.status ?? 1);
