@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { electronSqliteBinding } from './electron-native.mjs';
+import { planLaunch } from './launch-plan.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -44,19 +45,10 @@ function run(command, commandArgs, env = process.env) {
   child.on('exit', (code) => process.exit(code ?? 0));
 }
 
-const electron = process.env.SKALD_FORCE_WEB ? { reason: 'SKALD_FORCE_WEB is set' } : findElectron();
-let binding;
-if (electron.path) {
-  try {
-    binding = electronSqliteBinding(root);
-  } catch (error) {
-    electron.reason = `better-sqlite3 could not be built for Electron (${error.message.split('\n')[0]})`;
-    delete electron.path;
-  }
-}
-if (electron.path) {
-  run(electron.path, [join(root, 'out/main/index.js'), ...args], { ...process.env, SKALD_SQLITE_BINDING: binding });
+const plan = planLaunch({ forceWeb: Boolean(process.env.SKALD_FORCE_WEB), findElectron, buildBinding: () => electronSqliteBinding(root) });
+if (plan.shape === 'desktop') {
+  run(plan.electronPath, [join(root, 'out/main/index.js'), ...args], { ...process.env, SKALD_SQLITE_BINDING: plan.binding });
 } else {
-  console.log(`Electron is not available here (${electron.reason}); starting the web shape instead.`);
+  console.log(`Electron is not available here (${plan.reason}); starting the web shape instead.`);
   run(process.execPath, [join(root, 'out/main/web.js'), ...args]);
 }

@@ -39,7 +39,7 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
   const protocolHandlers = new Map<string, (request: { url: string }) => Promise<Response> | Response>();
   const trays: StandinTray[] = [];
   const notifications: StandinNotification[] = [];
-  const log = { exitCode: null as number | null, relaunched: 0, quitCalls: 0, applicationMenu: null as unknown, permissionHandlers: 0, privileged: [] as unknown[] };
+  const log = { exitCode: null as number | null, relaunched: 0, quitCalls: 0, applicationMenu: null as unknown, permissionHandlers: 0, privileged: [] as unknown[], errorBoxes: [] as { title: string; content: string }[] };
 
   const app = new (class extends Emitter {
     isPackaged = options.isPackaged ?? false;
@@ -160,7 +160,7 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
     },
     safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '', getSelectedStorageBackend: () => 'basic_text' },
     shell: { openExternal: async () => {} },
-    dialog: { showMessageBox: async () => ({ response: 0 }) },
+    dialog: { showMessageBox: async () => ({ response: 0 }), showErrorBox: (title: string, content: string) => void log.errorBoxes.push({ title, content }) },
     Menu: {
       buildFromTemplate: (template: unknown[]) => ({ template }),
       setApplicationMenu: (menu: unknown) => void (log.applicationMenu = menu),

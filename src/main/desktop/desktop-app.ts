@@ -19,6 +19,7 @@ import { PREVIEW_SCHEME, serveAppRequest, servePreviewRequest, usePreviewScheme 
 import { appMenuTemplate } from './app-menu';
 import type { BrowserWindowLike, ElectronLike } from './electron-like';
 import { registerBridge } from './ipc-registrar';
+import { chooseSqliteBinding } from './native-binding';
 import { openExternalSafe } from './open-external';
 import { safeStorageCipher } from './safe-storage-cipher';
 import { secureWebPreferences } from './secure-web-preferences';
@@ -36,6 +37,8 @@ export interface DesktopOptions {
   preloadPath: string;
   iconPath: string;
   agentsDir: string;
+  /** Where the native modules come from; defaults to this process (`process.versions.electron`, `resourcesPath`). */
+  runtime?: { electronVersion?: string; resourcesPath?: string };
   /** How long quit waits for the core to stop before exiting anyway. */
   quitTimeoutMs?: number;
   log?: (message: string, error?: unknown) => void;
@@ -75,8 +78,12 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
   let isExiting = false;
   let relaunchOnExit = false;
 
+  const runtime = options.runtime ?? { electronVersion: process.versions.electron, resourcesPath: (process as { resourcesPath?: string }).resourcesPath };
+  const sqlite = chooseSqliteBinding({ ...runtime, isPackaged: app.isPackaged, env: options.env });
+  if (!sqlite.ok) throw new Error(`Skald cannot open its database: ${sqlite.reason}`);
+
   const core = await createCore(
-    { dataDir, workspaceDir: join(dataDir, 'workspace'), shape: 'desktop', version: app.getVersion(), sqliteNativeBinding: options.env.SKALD_SQLITE_BINDING, agentsDir: options.agentsDir },
+    { dataDir, workspaceDir: join(dataDir, 'workspace'), shape: 'desktop', version: app.getVersion(), sqliteNativeBinding: sqlite.binding, agentsDir: options.agentsDir },
     { secretCipher: safeStorageCipher(e.safeStorage), requestRestart: () => void desktop.quit({ relaunch: true }) },
   );
 

@@ -28,5 +28,7 @@ startDesktop({
   log,
 }).catch((error) => {
   log('failed to start', error);
+  // Said in a box too: a packaged app has no terminal to read the log in.
+  electron.dialog.showErrorBox('Skald could not start', error instanceof Error ? error.message : String(error));
   electron.app.exit(1);
 });
