@@ -56,6 +56,7 @@ describe('session tools', () => {
             { id: 'bad', name: 'write_todos', arguments: { todos: [{ content: 'x', status: 'maybe' }] } },
             { id: 'rn', name: 'read_notification', arguments: {} },
             { id: 'ra', name: 'read_agent_result', arguments: { task_id: 3 } },
+            { id: 'rab', name: 'read_agent_result', arguments: { task_id: { id: 3 } } },
             { id: 'ag', name: 'activate_tools', arguments: { groups: ['config', 'nonsense'] } },
           ],
         },
@@ -68,6 +69,7 @@ describe('session tools', () => {
     expect(outcome(events, 'bad').error).toMatch(/Invalid arguments for write_todos/);
     expect(outcome(events, 'rn').result).toBe('[]');
     expect(JSON.parse(outcome(events, 'ra').result!)).toMatchObject({ status: 'not_ready' });
+    expect(outcome(events, 'rab').error).toMatch(/Invalid arguments for read_agent_result/);
     expect(outcome(events, 'ag').error).toMatch(/Unknown tool group\(s\): nonsense\. Known groups: config\. Nothing was activated\./);
     expect(h.core.db.prepare('SELECT count(*) AS n FROM session_mcp_grants').get()).toEqual({ n: 0 });
   });

@@ -136,7 +136,7 @@ describe('the cron tools', () => {
     const id = h.core.scheduler.jobs.create({ kind: 'cron', title: 'digest', agentId: 'researcher', prompt: 'p', cron: '0 30 8 * * *', singleRun: false, enabled: false, nextRunAt: null, parentSessionId: home, runContext: { security_group: 'default' } });
     h.llm.script([
       { match: 'manage', toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }, { name: 'list_items', arguments: { type: 'cron' } }] },
-      { match: 'manage', toolCalls: [{ name: 'toggle_item', arguments: { kind: 'cron', name: 'digest', enabled: true } }, { name: 'toggle_item', arguments: { kind: 'cron', name: 'nope', enabled: true } }] },
+      { match: 'manage', toolCalls: [{ name: 'toggle_item', arguments: { kind: 'cron', name: 'digest', enabled: true } }, { name: 'toggle_item', arguments: { kind: 'cron', name: 'nope', enabled: true } }, { name: 'toggle_item', arguments: { kind: 'cron', name: '999', enabled: false } }] },
       { match: 'manage', toolCalls: [{ name: 'delete_cron_job', arguments: { job: 999 } }, { name: 'delete_cron_job', arguments: { job: id } }] },
       { match: 'manage', text: 'done' },
     ]);
@@ -148,6 +148,7 @@ describe('the cron tools', () => {
     expect(toggles[0]!.result).toMatch(/Enabled scheduled job .*next run/);
     expect(toggles[1]).toMatchObject({ status: 'failed' });
     expect(toggles[1]!.result).toMatch(/no scheduled job titled "nope"/);
+    expect(toggles[2]).toMatchObject({ status: 'failed', result: expect.stringMatching(/no scheduled job with id 999/) });
     const deletes = rowsOf('delete_cron_job');
     expect(deletes[0]).toMatchObject({ status: 'failed' });
     expect(deletes[0]!.result).toMatch(/no scheduled job with id 999/);
