@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import type { ChatEvent } from '../../src/shared/contract/chat';
 import type { CallChannel, CallRequest, CallResponse } from '../../src/shared/contract/index';
 import { dispatchCall } from '../../src/main/core/bridge/dispatch';
-import { createCore, type Core } from '../../src/main/core/index';
+import { createCore, type Core, type CoreHooks } from '../../src/main/core/index';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedTurn } from '../llm-server/index';
 import { tempDir } from './temp';
 
@@ -29,7 +29,7 @@ export interface Harness {
 }
 
 export async function startHarness(
-  options: { turns?: ScriptedTurn[]; dataDir?: string; models?: number; providerKind?: 'openai_compatible' | 'anthropic'; agentsDir?: string } = {},
+  options: { turns?: ScriptedTurn[]; dataDir?: string; models?: number; providerKind?: 'openai_compatible' | 'anthropic'; agentsDir?: string; schedulerClock?: CoreHooks['schedulerClock'] } = {},
 ): Promise<Harness> {
   const llm = await startScriptedLlm({ turns: options.turns ?? [] });
   const dataDir = options.dataDir ?? join(tempDir(), 'data');
@@ -38,7 +38,7 @@ export async function startHarness(
   let restarts = 0;
   const core = await createCore(
     { dataDir, workspaceDir: workspace, shape: 'web', version: 'test', agentsDir: options.agentsDir ?? join(__dirname, '../../agents') },
-    { requestRestart: () => void restarts++ },
+    { requestRestart: () => void restarts++, schedulerClock: options.schedulerClock },
   );
   const events: ChatEvent[] = [];
   core.events.subscribe('chat', (e) => events.push(e));

@@ -35,7 +35,7 @@ import { GrantStore, ToolGroupRegistry } from './session/tool-groups';
 import { SessionStore } from './session/session-store';
 import { createSchedulerServices, type SchedulerServices } from './scheduler/index';
 import { JobStore } from './scheduler/job-store';
-import { recoverInterruptedRuns } from './scheduler/scheduler';
+import { recoverInterruptedRuns, type Timers } from './scheduler/scheduler';
 import { createAgentTools, ItemListers } from './tools/agents/index';
 import { createDeleteCronJobTool, cronLister, cronToggler } from './tools/agents/cron-jobs';
 import { syntheticToolSpecs } from './session/synthetic-tools';
@@ -80,6 +80,8 @@ export interface CoreHooks {
   requestRestart?: () => void;
   /** Seals secrets at rest; the desktop shell passes a safeStorage cipher, else a user-only key file (docs/plugins.md). */
   secretCipher?: SecretCipher;
+  /** The scheduler's clock and timers; tests drive a fake one (docs/scheduler.md "The tick"). Default: the real ones. */
+  schedulerClock?: { now(): number; timers: Timers };
 }
 
 export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Promise<Core> {
@@ -125,7 +127,9 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   // Before pending calls come back into the Inbox: a sub-agent cut short by a crash is closed, its calls ended.
   stacks.closeInterrupted((note) => sessionStore.failUnfinishedStackTools(note));
   // And a background run a crash or quit interrupted: ended here (never resumed or re-asked), re-run once by start().
-  const jobs = new JobStore(db);
+  const clock = hooks.schedulerClock;
+  const schedulerNow = clock ? () => clock.now() : undefined;
+  const jobs = new JobStore(db, schedulerNow);
   const reRuns = recoverInterruptedRuns(jobs, sessionStore);
   approval.pending.reRegisterPendingFromDb();
   const llm = createLlmServices({ db, secrets });
@@ -154,7 +158,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   mcpConfig.togglers.register('cron', cronToggler(schedulesOf));
   itemListers.register('cron', cronLister(schedulesOf));
   const scheduler = createSchedulerServices({
-    db, jobs, sessionRows: sessionStore, sessions, agents, log,
+    db, jobs, sessionRows: sessionStore, sessions, agents, log, now: schedulerNow, timers: clock?.timers,
     onChanged: () => events.emit('schedules', { type: 'changed' }),
     resolveModel: (arg) => llm.catalog.selectModel(arg),
     waitingOn: (sessionId) => {

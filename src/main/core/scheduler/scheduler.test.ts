@@ -91,25 +91,6 @@ describe('running scheduled jobs', () => {
     await h.waitForEvent('done', (e) => e.session_id === home && e.content === 'The job says all is quiet.');
   });
 
-  it('never runs one job twice at once: a slow run makes later times skip, and the database refuses a second running run', async () => {
-    h = await startHarness();
-    const home = await h.newSession();
-    const job = await createJobViaChat(home, 'SLOW-B', '*/1 * * * * *');
-    h.llm.setDefaultTurn({ text: 'ok' });
-    h.llm.script([{ match: 'SLOW-B', text: 'slow done', delayMs: 2_500 }]);
-    h.core.scheduler.schedules.setEnabled(job.id, true);
-    await expect.poll(() => runsOf(job.id).length, { timeout: 5_000 }).toBe(1);
-    const running = runsOf(job.id)[0]!;
-    // Two more seconds of ticks while it runs: still one run.
-    await new Promise((r) => setTimeout(r, 2_000));
-    expect(runsOf(job.id).filter((r) => r.status === 'running')).toHaveLength(1);
-    expect(h.core.scheduler.jobs.startRun(job.id, null, 'manual')).toBeNull();
-    expect(h.core.scheduler.schedules.runNow(job.id)).toMatchObject({ error: expect.stringMatching(/already running/) });
-    h.core.scheduler.schedules.setEnabled(job.id, false);
-    await h.core.scheduler.scheduler.settled(running.id);
-    expect(runsOf(job.id)[0]!.status).toBe('success');
-  });
-
   it('a job missed while the app was closed runs once at the first tick, then follows its pattern from now', async () => {
     h = await startHarness({ turns: [{ match: 'MISSED-C', text: 'caught up' }] });
     const home = await h.newSession();
