@@ -1,7 +1,8 @@
 /**
  * Agents as a person sees them: a sync sub-agent is a card in the chat that streams its own steps while it works
- * (its text, its tool cards), shows its tokens, and folds when it is done; the session notes show the live todo
- * checklist and the scratchpad, which the person can edit. Screenshots in both themes.
+ * (its text, its tool cards, and its own sub-agent's card nested one level deeper), shows its tokens, and folds when
+ * it is done; under the chat the live todo checklist; beside it the scratchpad side panel, which the person edits
+ * and the agent then reads. Screenshots in both themes.
  */
 import { expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
 import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
@@ -19,7 +20,7 @@ test.afterEach(async () => {
   await stopWebApp(app);
 });
 
-test('a sync sub-agent card streams its steps, shows its tokens, and folds when done', async ({ page }) => {
+test('a sync sub-agent card streams its steps and its own sub-agent nested, shows its tokens, folds when done; the scratchpad side panel', async ({ page }) => {
   llm = await startLlmProcess(app.dataDir, [
     {
       match: 'Find the entry point',
@@ -31,8 +32,11 @@ test('a sync sub-agent card streams its steps, shows its tokens, and folds when 
     },
     { match: 'Find the entry point', toolCalls: [{ name: 'execute_task', arguments: { mode: 'sync', agent_id: 'code-explorer', prompt: 'CARD-1: where does the app start?', title: 'Where does the app start?' } }] },
     { match: 'CARD-1', text: 'Listing the workspace first.', chunkDelayMs: 60, toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] },
+    { match: 'CARD-1', toolCalls: [{ name: 'execute_subtask', arguments: { agent_id: 'reviewer', prompt: 'CARD-2: check the entry file', title: 'Check the entry file' } }] },
+    { match: 'CARD-2', text: 'Checked: **src/index.ts** builds the core first, then opens the window, and nothing else runs before it does.', chunkDelayMs: 120 },
     { match: 'CARD-1', text: 'The app starts in **src/index.ts**, which builds the core and opens the window; nothing else runs before it.', chunkDelayMs: 120 },
     { match: 'Find the entry point', text: 'The explorer found it: `src/index.ts`.' },
+    { match: 'What is the goal', text: 'The goal is in the scratchpad.' },
   ]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
@@ -40,13 +44,21 @@ test('a sync sub-agent card streams its steps, shows its tokens, and folds when 
   await page.getByTestId('composer').fill('Find the entry point');
   await page.getByTestId('send').click();
 
-  const card = page.getByTestId('subagent-card');
+  const card = page.locator('[data-testid="subagent-card"][data-depth="1"]');
   await expect(card).toHaveAttribute('data-status', 'running');
   await expect(card).toContainText('Code explorer');
   await expect(card).toContainText('depth 1');
   // Its own steps stream inside the card, while it runs: its text, then its tool card.
   await expect(card.getByTestId('subagent-streaming')).toBeVisible();
   await expect(card.locator('[data-testid="tool-card"][data-tool="list_files"]')).toBeVisible();
+  // Its own sub-agent: a card nested inside it, one level deeper, streaming too.
+  const nested = card.locator('[data-testid="subagent-card"][data-depth="2"]');
+  await expect(nested).toContainText('Reviewer');
+  await expect(nested).toContainText('depth 2');
+  await expect(nested.getByTestId('subagent-streaming')).toContainText('Checked');
+  await expect(nested.getByTestId('subagent-streaming').locator('strong')).toContainText('src/index.ts'); // Markdown while it streams
+  await shots(page, 'agents-subagent-nested');
+  await expect(nested).toHaveAttribute('data-status', 'done');
   await expect(card.getByTestId('subagent-streaming')).toContainText('The app starts');
   await expect(page.getByTestId('todo-list')).toContainText('Find the entry point');
   await shots(page, 'agents-subagent-streaming');
@@ -59,20 +71,41 @@ test('a sync sub-agent card streams its steps, shows its tokens, and folds when 
   await card.getByTestId('subagent-toggle').click();
   await expect(card.getByTestId('subagent-body')).toContainText('src/index.ts');
 
-  // The scratchpad: what the agent wrote, editable by the person.
+  // The scratchpad side panel: what the agent wrote, editable by the person, beside the chat.
   await page.getByTestId('toggle-scratchpad').click();
-  const note = page.locator('[data-testid="scratchpad-note"][data-key="goal"] textarea');
+  const panel = page.getByTestId('scratchpad-panel');
+  await expect(panel).toBeVisible();
+  const [chatBox, panelBox] = [await page.locator('.chat-messages').boundingBox(), await panel.boundingBox()];
+  expect(panelBox!.x).toBeGreaterThanOrEqual(chatBox!.x + chatBox!.width - 1); // beside the messages, not under them
+  const note = panel.locator('[data-testid="scratchpad-note"][data-key="goal"] textarea');
   await expect(note).toHaveValue('find the entry point');
   await note.fill('find the entry point and the config');
   await note.blur();
+  await panel.getByLabel('New note key').fill('owner');
+  await panel.getByLabel('New note', { exact: true }).fill('the person');
+  await panel.getByRole('button', { name: 'Add' }).click();
+  await expect(panel.locator('[data-testid="scratchpad-note"][data-key="owner"] textarea')).toHaveValue('the person');
+  await expect(page.getByTestId('toggle-scratchpad')).toHaveText('Scratchpad (2)');
   await shots(page, 'agents-subagent-done');
+
+  // The agent reads the person's notes at its next request.
+  await page.getByTestId('composer').fill('What is the goal?');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('The goal is in the scratchpad.');
+  const last = (await llm.requests()).at(-1)!;
+  const system = JSON.stringify(last.body.messages?.filter((m) => m.role === 'system'));
+  expect(system).toContain('find the entry point and the config');
+  expect(system).toContain('the person');
+  await page.getByTestId('close-scratchpad').click();
+  await expect(panel).toHaveCount(0);
 
   // After a reload the card comes back from history, with its steps.
   await page.reload();
-  const again = page.getByTestId('subagent-card');
+  const again = page.locator('[data-testid="subagent-card"][data-depth="1"]');
   await expect(again).toHaveAttribute('data-status', 'done');
   await again.getByTestId('subagent-toggle').click();
   await expect(again.locator('[data-testid="tool-card"][data-tool="list_files"]')).toBeVisible();
+  await expect(again.locator('[data-testid="subagent-card"][data-depth="2"]')).toHaveAttribute('data-status', 'done');
   const notes = await page.evaluate(async () => (await window.skald!.chat.scratchpad({ sessionId: 1 })).notes);
-  expect(notes).toEqual([{ key: 'goal', value: 'find the entry point and the config' }]);
+  expect(notes).toEqual([{ key: 'goal', value: 'find the entry point and the config' }, { key: 'owner', value: 'the person' }]);
 });

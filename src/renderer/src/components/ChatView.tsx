@@ -1,5 +1,5 @@
 /** The chat of the open session: messages, streaming reply, tool cards with approvals, and the composer. */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { ToolCard } from '../../../shared/contract/chat';
 import { skald } from '../bridge/skald';
@@ -11,7 +11,7 @@ import { BackgroundRunBanner } from './schedules/BackgroundRunBanner';
 import { openDiffTab, openInViewer } from '../stores/viewer-store';
 import { VIEWER_PATH_ATTR } from '../lib/markdown';
 import { lineOfToolCall } from './viewer/tool-range';
-import { SessionNotes } from './agents/SessionNotes';
+import { ScratchpadPanel, SessionNotes } from './agents/SessionNotes';
 import { MessageList } from './MessageList';
 import { ModelPicker } from './ModelPicker';
 import { WorkingDirectory } from './WorkingDirectory';
@@ -47,15 +47,20 @@ export function ChatView({ sessionId }: { sessionId: number }) {
   }, [sessionId]);
   // Pending cards read their approval from the same store the Inbox shows.
   useEffect(() => approvals.watch(), []);
+  const [padOpen, setPadOpen] = useState(false);
   return (
     <section className="chat" data-testid="chat">
       <BackgroundRunBanner sessionId={sessionId} />
       {/* Keyed by session: each session opens at its newest message with fresh scroll state. */}
       {/* A relative file link in an agent's message opens in the viewer (docs/viewer.md). */}
-      <div className="chat-messages" onClick={(e) => openLinkedFile(e, sessionId)}>
-        <MessageList key={sessionId} state={state} actions={actions} onNearTop={() => chat.loadOlder()} />
+      <div className="chat-body">
+        <div className="chat-messages" onClick={(e) => openLinkedFile(e, sessionId)}>
+          <MessageList key={sessionId} state={state} actions={actions} onNearTop={() => chat.loadOlder()} />
+        </div>
+        {/* The scratchpad opens beside the messages (docs/agents.md "Session tools"). */}
+        {padOpen && <ScratchpadPanel sessionId={sessionId} onClose={() => setPadOpen(false)} />}
       </div>
-      <SessionNotes sessionId={sessionId} />
+      <SessionNotes sessionId={sessionId} padOpen={padOpen} onTogglePad={() => setPadOpen(!padOpen)} />
       <div className="chat-bar">
         <ModelPicker sessionId={sessionId} current={session?.model ?? null} onChanged={() => void refreshSessions()} />
         <WorkingDirectory sessionId={sessionId} current={session?.working_directory ?? ''} onChanged={() => void refreshSessions()} />

@@ -1,8 +1,8 @@
 /**
- * The session's notes under the chat (docs/agents.md "Session tools"): the live checklist of `write_todos` (the
- * latest list of the session's agent and of each sub-agent still running, read from those calls' arguments) and
- * the shared scratchpad, which the person can read and edit like the agents do (same key replaces, empty deletes;
- * the agents see the change from their next round).
+ * The session's notes (docs/agents.md "Session tools"): under the chat, the live checklist of `write_todos` (the
+ * latest list of the session's agent and of each sub-agent still running, read from those calls' arguments) and the
+ * scratchpad's toggle; beside the chat, the scratchpad side panel, where the person reads and edits the notes the
+ * agents share (same key replaces, empty deletes; the agents see the change from their next round).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
@@ -52,14 +52,10 @@ function NoteRow({ note, onSave }: { note: Note; onSave: (key: string, value: st
   );
 }
 
-export function SessionNotes({ sessionId }: { sessionId: number }) {
-  const messages = useStore(chat.store, (s) => s.messages);
-  const children = useStore(subAgents, (s) => s.byParent);
+/** The session's scratchpad notes, reloaded whenever an agent (or the person, elsewhere) changes them. */
+function useScratchpad(sessionId: number): { notes: Note[]; save: (key: string, value: string) => void; error: string | null; setError: (e: string | null) => void } {
   const [notes, setNotes] = useState<Note[]>([]);
-  const [open, setOpen] = useState(false);
-  const [draft, setDraft] = useState({ key: '', value: '' });
   const [error, setError] = useState<string | null>(null);
-
   useEffect(() => {
     const load = () => void skald.chat.scratchpad({ sessionId }).then((r) => setNotes(r.notes), () => {});
     load();
@@ -67,6 +63,18 @@ export function SessionNotes({ sessionId }: { sessionId: number }) {
       if (e.type === 'scratchpad_changed' && e.session_id === sessionId) load();
     });
   }, [sessionId]);
+  const save = (key: string, value: string) => {
+    setError(null);
+    skald.chat.setScratchpadNote({ sessionId, key, value }).then((r) => setNotes(r.notes), (e: Error) => setError(e.message));
+  };
+  return { notes, save, error, setError };
+}
+
+/** Under the chat: the live checklists, and the button that opens the scratchpad beside the chat. */
+export function SessionNotes({ sessionId, padOpen, onTogglePad }: { sessionId: number; padOpen: boolean; onTogglePad: () => void }) {
+  const messages = useStore(chat.store, (s) => s.messages);
+  const children = useStore(subAgents, (s) => s.byParent);
+  const { notes } = useScratchpad(sessionId);
 
   const lists = useMemo(() => {
     const out: { owner: string; todos: Todo[] }[] = [];
@@ -79,11 +87,6 @@ export function SessionNotes({ sessionId }: { sessionId: number }) {
     }
     return out;
   }, [messages, children, sessionId]);
-
-  const save = (key: string, value: string) => {
-    setError(null);
-    skald.chat.setScratchpadNote({ sessionId, key, value }).then((r) => setNotes(r.notes), (e: Error) => setError(e.message));
-  };
 
   return (
     <div className="session-notes" data-testid="session-notes">
@@ -103,33 +106,46 @@ export function SessionNotes({ sessionId }: { sessionId: number }) {
         </div>
       ))}
       <div className="session-notes-bar">
-        <button onClick={() => setOpen(!open)} aria-expanded={open} data-testid="toggle-scratchpad">
+        <button onClick={onTogglePad} aria-expanded={padOpen} aria-controls="scratchpad-panel" data-testid="toggle-scratchpad">
           Scratchpad{notes.length ? ` (${notes.length})` : ''}
         </button>
         <span className="muted small">Notes every agent of this chat reads.</span>
       </div>
-      {open && (
-        <div className="scratchpad-panel" data-testid="scratchpad-panel">
-          {notes.length === 0 && <div className="scratchpad-empty">No notes yet. Agents write here with update_scratchpad; you can too.</div>}
-          {notes.map((n) => (
-            <NoteRow key={n.key} note={n} onSave={save} />
-          ))}
-          <form
-            className="scratchpad-note"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (!draft.key.trim()) return setError('A note needs a key.');
-              save(draft.key.trim(), draft.value);
-              setDraft({ key: '', value: '' });
-            }}
-          >
-            <input placeholder="key" aria-label="New note key" value={draft.key} onChange={(e) => setDraft({ ...draft, key: e.target.value })} />
-            <textarea placeholder="note" aria-label="New note" value={draft.value} onChange={(e) => setDraft({ ...draft, value: e.target.value })} />
-            <button type="submit">Add</button>
-          </form>
-          {error && <div className="error small">{error}</div>}
-        </div>
-      )}
     </div>
+  );
+}
+
+/** Beside the chat: the scratchpad, which the person reads and edits like the agents do. */
+export function ScratchpadPanel({ sessionId, onClose }: { sessionId: number; onClose: () => void }) {
+  const { notes, save, error, setError } = useScratchpad(sessionId);
+  const [draft, setDraft] = useState({ key: '', value: '' });
+  return (
+    <aside className="scratchpad-side" id="scratchpad-panel" data-testid="scratchpad-panel" aria-label="Scratchpad">
+      <div className="scratchpad-head">
+        <strong>Scratchpad</strong>
+        <button onClick={onClose} aria-label="Close the scratchpad" data-testid="close-scratchpad">Close</button>
+        <span className="muted small">Shared by every agent of this chat (and its background tasks); the same key replaces, the last writer wins.</span>
+      </div>
+      <div className="scratchpad-panel">
+        {notes.length === 0 && <div className="scratchpad-empty">No notes yet. Agents write here with update_scratchpad; you can too.</div>}
+        {notes.map((n) => (
+          <NoteRow key={n.key} note={n} onSave={save} />
+        ))}
+        <form
+          className="scratchpad-note scratchpad-new"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!draft.key.trim()) return setError('A note needs a key.');
+            save(draft.key.trim(), draft.value);
+            setDraft({ key: '', value: '' });
+          }}
+        >
+          <input placeholder="key" aria-label="New note key" value={draft.key} onChange={(e) => setDraft({ ...draft, key: e.target.value })} />
+          <textarea placeholder="note" aria-label="New note" value={draft.value} onChange={(e) => setDraft({ ...draft, value: e.target.value })} />
+          <button type="submit">Add</button>
+        </form>
+        {error && <div className="error small">{error}</div>}
+      </div>
+    </aside>
   );
 }

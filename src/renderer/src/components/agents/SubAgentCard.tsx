@@ -9,7 +9,7 @@ import { useStore } from 'zustand';
 import type { HistoryMessage, ToolCard } from '../../../../shared/contract/chat';
 import { chat } from '../../stores/chat-store';
 import { TN } from '../../../../shared/tool-names';
-import { Markdown } from '../Markdown';
+import { Markdown, StreamingMarkdown } from '../Markdown';
 import { ToolCardView, type ToolCardActions } from '../ToolCardView';
 import { loadSubAgent, subAgents } from './sub-agent-store';
 import './agents.css';
@@ -69,7 +69,7 @@ export function SubAgentCard({ card, actions }: { card: ToolCard; actions: ToolC
           {view.chat.streaming && (view.chat.streaming.text || view.chat.streaming.reasoning) && (
             <div className="subagent-step streaming" data-testid="subagent-streaming">
               {view.chat.streaming.reasoning && <div className="reasoning">{view.chat.streaming.reasoning}</div>}
-              <div className="msg-text">{view.chat.streaming.text}</div>
+              {view.chat.streaming.text && <StreamingMarkdown text={view.chat.streaming.text} />}
             </div>
           )}
           {running && view.chat.messages.length <= 1 && !view.chat.streaming && <div className="muted small">Starting…</div>}
