@@ -16,6 +16,7 @@ const suites: Suite[] = [
   { name: 'tools-outline', load: () => import('./tools-outline') },
   { name: 'approval-gate', load: () => import('./approval-gate') },
   { name: 'session-overhead', load: () => import('./session-overhead') },
+  { name: 'history', load: () => import('./history') },
   { name: 'agents', load: () => import('./agents') },
   { name: 'mcp', load: () => import('./mcp') },
   { name: 'ui', load: () => import('./ui') },

@@ -59,7 +59,7 @@ export function historyMessages(
   for (const row of tools) {
     if (row.message_id === null) continue;
     const list = byMessage.get(row.message_id) ?? [];
-    list.push(toolCard(row, port, isLive, pendingOf(row.tool_call_id)));
+    list.push(toolCard(row, port, isLive, row.status === 'pending' ? pendingOf(row.tool_call_id) : null));
     byMessage.set(row.message_id, list);
   }
   return messages.map((m) => {

@@ -81,6 +81,19 @@ export interface NewMessage {
 const LATEST_DECISION = `(SELECT json_object('action', d.action, 'why', json_object('kind', d.reason_kind, 'ruleId', d.rule_id, 'text', d.detail), 'actor', d.actor)
    FROM tool_decisions d WHERE d.tool_call_id = t.tool_call_id ORDER BY d.id DESC LIMIT 1) AS latest_decision`;
 
+/**
+ * The reads of a history page and of the model's context. Each goes straight to its range through an index
+ * (migration 111): a page costs the same at the top of a 50,000-message session as at its end
+ * (docs/architecture.md "Performance targets"; the plans are checked in history-queries.test.ts). `INDEXED BY` is
+ * SQLite's assertion for a time-sensitive query: statistics (ANALYZE) cannot tempt the planner into a walk over
+ * other sessions' rows, and a schema change that drops the index fails loudly instead of going slow.
+ */
+export const HISTORY_SQL = {
+  page: 'SELECT * FROM chat_history INDEXED BY chat_history_session_stack WHERE session_id = ? AND stack_id IS ? AND id < ? ORDER BY id DESC LIMIT ?',
+  toolsForMessages: `SELECT t.*, ${LATEST_DECISION} FROM chat_llm_tools t INDEXED BY chat_llm_tools_session_message WHERE t.session_id = ? AND t.stack_id IS ? AND t.message_id BETWEEN ? AND ? ORDER BY t.id`,
+  toolsFrom: `SELECT t.*, ${LATEST_DECISION} FROM chat_llm_tools t INDEXED BY chat_llm_tools_session_message WHERE t.session_id = ? AND t.stack_id IS ? AND t.message_id >= ? ORDER BY t.id`,
+} as const;
+
 export class SessionStore {
   private readonly q;
 
@@ -114,9 +127,9 @@ export class SessionStore {
       failMessage: db.prepare("UPDATE chat_history SET status = 'failed' WHERE id = ?"),
       // A sub-agent's rows carry their stack id: each stack (and the session's own rows, stack NULL) is its own history.
       contextMessages: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND id >= ? AND stack_id IS ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 ORDER BY id"),
-      page: db.prepare('SELECT * FROM chat_history WHERE session_id = ? AND stack_id IS ? AND id < ? ORDER BY id DESC LIMIT ?'),
-      toolsForMessages: db.prepare(`SELECT t.*, ${LATEST_DECISION} FROM chat_llm_tools t WHERE t.session_id = ? AND t.stack_id IS ? AND t.message_id BETWEEN ? AND ? ORDER BY t.id`),
-      toolsFrom: db.prepare(`SELECT t.*, ${LATEST_DECISION} FROM chat_llm_tools t WHERE t.session_id = ? AND t.stack_id IS ? AND t.message_id >= ? ORDER BY t.id`),
+      page: db.prepare(HISTORY_SQL.page),
+      toolsForMessages: db.prepare(HISTORY_SQL.toolsForMessages),
+      toolsFrom: db.prepare(HISTORY_SQL.toolsFrom),
       insertTool: db.prepare(
         `INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, stack_id, message_id, name, arguments, status, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,

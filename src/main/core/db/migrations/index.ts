@@ -19,6 +19,7 @@ import { pluginsSchema } from './090-plugins';
 import { mcpSchema } from './091-mcp';
 import { agentsSchema } from './093-agents';
 import { schedulerSchema } from './110-scheduler';
+import { historyIndexes } from './111-history-indexes';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   fileImagesSchema,
   agentsSchema,
   schedulerSchema,
+  historyIndexes,
 ];

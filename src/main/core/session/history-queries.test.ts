@@ -1,0 +1,100 @@
+/**
+ * A history page costs the same anywhere in a long session (docs/architecture.md "Performance targets"): the reads
+ * of a page go straight to their range through an index (migration 111), never walking the session's other rows.
+ * Checked by the query plans SQLite reports for the store's own SQL, on an empty database and again after ANALYZE
+ * on a seeded one (where the planner has statistics to be tempted by another index), and by what a page returns
+ * when a sub-agent's rows sit between the session's own.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
+import { StackStore } from '../agents/stack-store';
+import { recordDecision } from '../approval/decisions';
+import { openDatabase, type Db } from '../db/database';
+import { HISTORY_SQL, SessionStore } from './session-store';
+
+afterAll(cleanupTempDirs);
+
+function plan(db: Db, sql: string, args: unknown[]): string[] {
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail);
+}
+
+function expectIndexed(db: Db): void {
+  const page = plan(db, HISTORY_SQL.page, [1, null, 1_000, 101]);
+  expect(page.join('\n')).toMatch(/SEARCH chat_history USING (COVERING )?INDEX chat_history_session_stack \(session_id=\? AND stack_id=\? AND id<\?\)/);
+  for (const [sql, args] of [
+    [HISTORY_SQL.toolsForMessages, [1, null, 10, 20]],
+    [HISTORY_SQL.toolsFrom, [1, null, 10]],
+  ] as const) {
+    const steps = plan(db, sql, [...args]);
+    expect(steps[0]).toMatch(/^SEARCH t USING INDEX chat_llm_tools_session_message \(session_id=\? AND stack_id=\? AND message_id>\?/);
+    expect(steps.join('\n')).toContain('SEARCH d USING INDEX tool_decisions_call (tool_call_id=?)');
+    expect(steps.join('\n')).not.toMatch(/\bSCAN\b/);
+  }
+}
+
+/** Two sessions of `exchanges` × (user, assistant with two calls, assistant text), through the store's writers. */
+function seed(db: Db, exchanges: number): { store: SessionStore; sessionId: number } {
+  const store = new SessionStore(db);
+  const sessions = [store.createSession('a'), store.createSession('b')];
+  store.transaction(() => {
+    for (const sessionId of sessions) {
+      for (let i = 0; i < exchanges; i++) {
+        store.appendMessage({ sessionId, role: 'user', content: `question ${i}` });
+        const messageId = store.appendMessage({ sessionId, role: 'assistant', content: '' });
+        const keys = store.insertRoundTools(sessionId, messageId, [{ id: 'a', name: 'read_file', arguments: '{}' }, { id: 'b', name: 'list_files', arguments: '{}' }]);
+        for (const key of keys) {
+          recordDecision(db, { toolCallId: key, sessionId, decision: { action: 'allow', why: { kind: 'fast_path', text: 'ok' }, actor: 'policy' }, argsHash: 'h' });
+          store.finishTool(key, 'done', 'result');
+        }
+        store.appendMessage({ sessionId, role: 'assistant', content: `answer ${i}` });
+      }
+    }
+  });
+  return { store, sessionId: sessions[0]! };
+}
+
+describe('history queries', () => {
+  it('read a page through the history indexes on a fresh database', () => {
+    const db = openDatabase({ file: join(tempDir(), 'plan.db') });
+    expectIndexed(db);
+    db.close();
+  });
+
+  it('keep those plans once SQLite has statistics of a seeded database (ANALYZE)', () => {
+    const db = openDatabase({ file: join(tempDir(), 'analyzed.db') });
+    seed(db, 500);
+    db.exec('ANALYZE');
+    expectIndexed(db);
+    db.close();
+  });
+
+  it("a page holds exactly its messages' tool rows, the newest first in pages, a sub-agent's rows apart", () => {
+    const db = openDatabase({ file: join(tempDir(), 'page.db') });
+    const { store, sessionId } = seed(db, 30);
+    // A sub-agent's stack in the middle of the session: its rows are its own history, never the session's page.
+    const stackId = new StackStore(db).open({ sessionId, agentId: 'helper', prompt: 'p', depth: 1, parentToolCallId: 'tc_x' });
+    const childMessage = store.appendMessage({ sessionId, stackId, role: 'assistant', content: 'child' });
+    const [childCall] = store.insertRoundTools(sessionId, childMessage, [{ id: 'c', name: 'read_file', arguments: '{}' }], stackId);
+    store.appendMessage({ sessionId, role: 'user', content: 'after the child' });
+
+    const seen: number[] = [];
+    let before = Number.MAX_SAFE_INTEGER;
+    for (;;) {
+      const page = store.page(sessionId, before, 7);
+      for (const t of page.tools) expect(page.messages.some((m) => m.id === t.message_id)).toBe(true);
+      expect(page.tools.map((t) => t.tool_call_id)).not.toContain(childCall);
+      expect(page.tools.every((t) => t.latest_decision?.includes('"allow"'))).toBe(true);
+      seen.unshift(...page.messages.map((m) => m.id));
+      if (!page.hasMore) break;
+      before = page.messages[0]!.id;
+    }
+    expect(seen).toHaveLength(30 * 3 + 1);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen).not.toContain(childMessage);
+    const child = store.page(sessionId, Number.MAX_SAFE_INTEGER, 10, stackId);
+    expect(child.messages.map((m) => m.id)).toEqual([childMessage]);
+    expect(child.tools.map((t) => t.tool_call_id)).toEqual([childCall]);
+    db.close();
+  });
+});
