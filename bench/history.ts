@@ -48,8 +48,8 @@ export async function run(): Promise<BenchRow[]> {
       for (let k = 0; k < SIZES.length; k++) {
         const i = (k + round) % SIZES.length;
         const times = await pageToTop(core, sessions[i]!);
-        pages.get(SIZES[i])!.push(...times);
-        totals.get(SIZES[i])!.push(sum(times));
+        pages.get(SIZES[i]!)!.push(...times);
+        totals.get(SIZES[i]!)!.push(sum(times));
       }
     }
     const big = pages.get(50_000)!;
