@@ -1,10 +1,11 @@
 /**
  * Sub-agents on the app's real path (docs/agents.md): the real core, gate, SQLite file and provider client against
  * the scripted LLM over HTTP.
- * - Round-trip overhead: a turn whose middle round is a sync sub-agent (root: execute_task → child: answer → root:
- *   answer, three model requests) against a plain turn with the same three scripted replies (root: write_todos →
- *   write_todos → answer). The difference is what a child stack costs: its stack row, prompt row, tool list,
- *   context and events.
+ * - Round-trip overhead: a turn whose middle request is a sync sub-agent's (root: execute_task → child: answer →
+ *   root: answer, three model requests) against a plain turn of three model requests (root: write_todos →
+ *   write_todos → answer). A plain turn of three requests needs two tool rounds where the sub-agent turn has one,
+ *   so the difference is what a child stack costs (stack row, prompt row, tool list, context, events) less one
+ *   plain tool call (well under a millisecond, bench/session-overhead.ts).
  * - Parallelism: 4 sync sub-agents in one round against the same 4 in four rounds, each child's reply delayed
  *   200 ms by the server. The ratio shows the children really overlap (about 1/4 when they do).
  * - Scheduled run (docs/scheduler.md): "Run now" of a job whose run is one scripted reply, from the call to the
@@ -138,7 +139,7 @@ export async function run(): Promise<BenchRow[]> {
     const { scheduled, chatTurn, tick } = await schedulerRows(kit);
     return [
       {
-        name: 'sync sub-agent round trip: turn with a child stack vs a plain turn, same 3 scripted replies (median)',
+        name: 'sync sub-agent round trip: a turn of 3 model requests whose middle one is a child (execute_task → child answers → answer) vs a plain turn of 3 (write_todos → write_todos → answer) (median)',
         ours: `${ms(median(sub))} (+${ms(overhead)})`, peer: ms(median(plain)), ratio: median(sub) / median(plain), target: 'overhead < 20 ms', pass: overhead < 20,
       },
       {
