@@ -37,6 +37,10 @@ describe('schedules calls', () => {
     expect(envelope.allowed).toContainEqual(expect.objectContaining({ tool_pattern: 'execute_cmd', command_pattern: 'git status' }));
     // A rule for another source does not apply to a scheduled run; the default group's rules do.
     expect(envelope.allowed.map((r) => r.tool_pattern)).not.toContain('write_file');
+    // Only session tools a run's agent is offered: notify and execute_subtask, never the chat's own.
+    const allowedTools = envelope.allowed.map((r) => r.tool_pattern);
+    expect(allowedTools).toEqual(expect.arrayContaining(['notify', 'execute_subtask', 'write_todos']));
+    for (const chatOnly of ['execute_task', 'show_file_to_user', 'read_notification', 'read_agent_result']) expect(allowedTools).not.toContain(chatOnly);
     expect(envelope.denied).toContainEqual(expect.objectContaining({ tool_pattern: '@fs_any', path_pattern: 'secrets/*' }));
     expect(envelope.reads_in).toEqual(expect.arrayContaining([h.workspace, '/srv/logs']));
 
