@@ -3,7 +3,7 @@
  * honest answers for kinds the app does not have), write_todos, activate_tools refusals, read_notification and
  * read_agent_result called directly, and a call of a tool this frame was not offered.
  */
-import { cpSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../../shared/contract/chat';
@@ -107,5 +107,40 @@ describe('session tools', () => {
     await h.sendAndSettle(sessionId, '/resettools');
     await h.sendAndSettle(sessionId, 'again');
     expect(names(3)).not.toContain('list_secrets');
+  });
+
+  it("an edit of an agent's AGENT.md or meta.json applies at its next request, without a restart (a running sub-agent too)", async () => {
+    const dir = join(tempDir(), 'agents');
+    cpSync(join(__dirname, '../../../../agents'), dir, { recursive: true });
+    h = await startHarness({
+      agentsDir: dir,
+      turns: [
+        { match: 'edit live', toolCalls: [{ id: 'eng', name: 'execute_task', arguments: { mode: 'sync', agent_id: 'software-engineer', prompt: 'LIVE-1 write it', title: 'write' } }] },
+        { match: 'LIVE-1', toolCalls: [{ id: 'w', name: 'write_file', arguments: { path: 'live.txt', content: 'x' } }] },
+        { match: 'LIVE-1', text: 'written' },
+        { match: 'edit live', text: 'done' },
+        { match: 'second turn', text: 'ok' },
+      ],
+    });
+    const sessionId = await h.newSession();
+    const system = (i: number) => String((h.llm.requests[i]!.body.messages as { content: string }[])[0]!.content);
+    const names = (i: number) => ((h.llm.requests[i]!.body.tools as { function: { name: string } }[]) ?? []).map((t) => t.function.name);
+    await h.call('chat:send', { sessionId, content: 'edit live' });
+    const pending = await h.waitForEvent('pending_write', (e) => e.tool_call_id === keyOf('w'));
+    expect(names(1)).toContain('execute_cmd');
+    // While the child waits for approval, the person edits its instructions and narrows its tools.
+    writeFileSync(join(dir, 'software-engineer/AGENT.md'), 'EDITED-ENGINEER: you now only read.');
+    const meta = join(dir, 'software-engineer/meta.json');
+    writeFileSync(meta, JSON.stringify({ ...JSON.parse(readFileSync(meta, 'utf8')), tools: ['read_file', 'write_file'] }));
+    writeFileSync(join(dir, 'main/AGENT.md'), 'EDITED-MAIN: you are the edited chat agent.');
+    await h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: pending.args_hash });
+    await h.waitForEvent('turn_running', (e) => !e.running);
+    expect(system(1)).not.toContain('EDITED-ENGINEER');
+    expect(system(2)).toContain('EDITED-ENGINEER'); // the child's next round
+    expect(names(2)).not.toContain('execute_cmd');
+    expect(names(2)).toContain('read_file');
+    expect(system(3)).toContain('EDITED-MAIN'); // the chat agent's next round, same turn
+    await h.sendAndSettle(sessionId, 'second turn');
+    expect(system(4)).toContain('EDITED-MAIN');
   });
 });

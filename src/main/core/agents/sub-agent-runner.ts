@@ -20,7 +20,7 @@ import type { ExecutionOutcome } from '../tools/tool';
 import { AgentRegistry, MAIN_AGENT_ID, type AgentDef } from './agent-registry';
 import { MAX_AGENT_DEPTH, type AgentFrame } from './frame';
 import type { StackStore } from './stack-store';
-import { toolSetFor, type ToolSetDeps } from './tool-sets';
+import { toolSetFor, withCurrentAllowList, type ToolSetDeps } from './tool-sets';
 
 export interface SubAgentRunnerDeps {
   model: ModelPort;
@@ -130,7 +130,7 @@ export class SubAgentRunner implements SubAgentPort {
         workingDir: parent.workingDir,
         scratchpad: readScratchpad(parent.synthetic.db, parent.synthetic.padSessionId),
       }),
-      toolSpecs: () => toolSetFor(frame, parent.runContext.security_group, deps.toolSets),
+      toolSpecs: () => toolSetFor(withCurrentAllowList(frame, deps.agents), parent.runContext.security_group, deps.toolSets),
       injectQueued: () => {}, // the person's messages go to the session's own agent, never into a child
     };
   }

@@ -1,6 +1,7 @@
 /**
- * Which tools an agent frame is offered, in one place (docs/agents.md "Tool lists"). Rebuilt every round, so an
- * `activate_tools` grant, an edited agent allow-list or a new Deny rule applies from the next round.
+ * Which tools an agent frame is offered, in one place (docs/agents.md "Rules of a child"). Rebuilt every round, so
+ * an `activate_tools` grant, an edited agent allow-list (`withCurrentAllowList`) or a new Deny rule applies from
+ * the next round.
  * - Base: the registry's tools without the lazy `config` group (agents/tool-groups.ts); a sub-agent loses the root-only ones and gains the
  *   sub-agents-only ones; an agent's meta.json `tools` narrows this set (never widens it).
  * - Interface tools by frame: every agent gets `write_todos`, `update_scratchpad`, `activate_tools` and (unless it
@@ -15,6 +16,7 @@ import { TN } from '../../../shared/tool-names';
 import type { OpenAiToolDefinition } from '../tools/tool';
 import type { ToolSpec } from '../session/ports';
 import { syntheticToolSpec } from '../session/synthetic-tools';
+import type { AgentDef } from './agent-registry';
 import { MAX_AGENT_DEPTH, type AgentFrame } from './frame';
 import type { GrantStore, ToolGroupRegistry } from '../session/tool-groups';
 import { isLazyConfigTool } from './tool-groups';
@@ -45,6 +47,15 @@ export function interfaceToolNames(frame: AgentFrame): string[] {
   if (frame.agentType !== 'system') names.push(TN.ASK_USER_CLARIFICATION);
   if (frame.depth === 0 && frame.interactive) names.push(TN.READ_NOTIFICATION);
   return names;
+}
+
+/**
+ * The frame with its agent's allow-list as meta.json says now, so an edit applies from the next round. An agent
+ * that cannot be read right now (a half-saved file) keeps the list it had: a broken file never widens what it gets.
+ */
+export function withCurrentAllowList(frame: AgentFrame, agents: { get(id: string): AgentDef | { error: string } }): AgentFrame {
+  const agent = agents.get(frame.agentId);
+  return 'error' in agent ? frame : { ...frame, toolAllowList: agent.tools };
 }
 
 export function toolSetFor(frame: AgentFrame, permissionGroup: string | undefined, deps: ToolSetDeps): ToolSpec[] {

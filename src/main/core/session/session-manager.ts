@@ -12,7 +12,7 @@ import { MAIN_AGENT_ID, type AgentRegistry } from '../agents/agent-registry';
 import type { AgentFrame } from '../agents/frame';
 import type { StackStore } from '../agents/stack-store';
 import { SubAgentRunner } from '../agents/sub-agent-runner';
-import { toolSetFor, type ToolSetDeps } from '../agents/tool-sets';
+import { toolSetFor, withCurrentAllowList, type ToolSetDeps } from '../agents/tool-sets';
 import type { BackgroundPort } from '../tools/session/interface-tool';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import type { Db } from '../db/database';
@@ -393,7 +393,8 @@ export class SessionManager {
         workingDir,
         scratchpad: readScratchpad(deps.db, synthetic.padSessionId),
       }),
-      toolSpecs: () => this.toolSpecs(frame, runContext),
+      // meta.json read each round: an edited allow-list applies from the next one (docs/agents.md "Agents").
+      toolSpecs: () => this.toolSpecs(withCurrentAllowList(frame, deps.agents), runContext),
       injectQueued: () => {
         for (const m of this.store.injectQueued(sessionId)) emit({ type: 'user_message', message_id: m.newId, content: m.content, queued: false, replaces: m.oldId });
       },
@@ -421,7 +422,8 @@ export class SessionManager {
     return {
       sessionId, stackId: null, depth: 0, agentId: session.agent_id, agentName: known?.name ?? session.agent_id,
       agentType: known?.type ?? (session.agent_id === MAIN_AGENT_ID ? 'chat' : 'task'), interactive: session.is_interactive === 1,
-      toolAllowList: session.agent_id === MAIN_AGENT_ID ? null : (known?.tools ?? null),
+      // A task agent that cannot be read gets no built-in tools (never all of them); the chat agent keeps working.
+      toolAllowList: known ? known.tools : session.agent_id === MAIN_AGENT_ID ? null : [],
     };
   }
 
