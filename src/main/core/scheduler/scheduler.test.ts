@@ -3,6 +3,8 @@
  * scripted LLM over HTTP. A run's scripted turns are picked by a token in the job's prompt (the run session's
  * first message); the home chat's by a token in the person's message.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
@@ -140,20 +142,45 @@ describe('running scheduled jobs', () => {
     await h.call('approval:createRule', { group_id: 'nightly', tool_pattern: 'write_file', source: 'web', action: 'allow', priority: 5 });
     const id = h.core.scheduler.jobs.create({
       kind: 'cron', title: 'envelope', agentId: 'software-engineer', prompt: 'GROUP-M go', cron: '0 0 3 * * *', singleRun: false, enabled: false, nextRunAt: null, parentSessionId: home,
-      runContext: { security_group: 'nightly' },
+      runContext: { security_group: 'nightly', working_directory: join(h.workspace, 'nightly') },
     });
+    mkdirSync(join(h.workspace, 'nightly'));
     h.llm.setDefaultTurn({ text: 'noted' });
     h.llm.script([
       { match: 'GROUP-M', toolCalls: [{ name: 'execute_cmd', arguments: { command: 'echo from-the-job' } }, { name: 'write_file', arguments: { path: 'x.txt', content: 'x' } }] },
     ]);
     const { run } = h.core.scheduler.schedules.runNow(id) as { run: { id: number; session_id: number } };
     await expect.poll(async () => (await h.call('inbox:list', {})).approvals.map((a) => a.tool_name)).toEqual(['write_file']);
-    const shell = h.core.db.prepare("SELECT status, result FROM chat_llm_tools WHERE session_id = ? AND name = 'execute_cmd'").get(run.session_id) as { status: string; result: string };
+    const shell = h.core.db.prepare("SELECT status, result, effective_arguments FROM chat_llm_tools WHERE session_id = ? AND name = 'execute_cmd'").get(run.session_id) as { status: string; result: string; effective_arguments: string };
     expect(shell.status).toBe('done');
     expect(shell.result).toContain('from-the-job');
+    // The saved run context's working directory: the command ran there, the write waits for a file there.
+    expect(h.core.sessions.workingDir(run.session_id)).toBe(join(h.workspace, 'nightly'));
+    expect(JSON.parse(shell.effective_arguments)).toMatchObject({ workdir: join(h.workspace, 'nightly') });
+    expect((await h.call('inbox:list', {})).approvals[0]).toMatchObject({ context_label: 'CronJob: envelope' });
+    expect(JSON.stringify((await h.call('inbox:list', {})).approvals[0])).toContain(join(h.workspace, 'nightly', 'x.txt'));
     expect(h.core.scheduler.schedules.list()[0]!.last_run).toMatchObject({ status: 'running', waiting: 1 });
     h.core.scheduler.schedules.stopRun(run.id);
     await h.core.scheduler.scheduler.settled(run.id);
     expect((await h.call('inbox:list', {})).approvals).toEqual([]);
+  });
+
+  it('a run’s question waits in the Inbox labelled with the job, the page shows the run waiting, and the answer lets it finish', async () => {
+    h = await startHarness();
+    const home = await h.newSession();
+    const id = h.core.scheduler.jobs.create({ kind: 'cron', title: 'asker', agentId: 'researcher', prompt: 'ASK-Q go', cron: '0 0 3 * * *', singleRun: false, enabled: false, nextRunAt: null, parentSessionId: home, runContext: null });
+    h.llm.setDefaultTurn({ text: 'noted' });
+    h.llm.script([
+      { match: 'ASK-Q', toolCalls: [{ name: 'ask_user_clarification', arguments: { title: 'Which log?', question: 'Which log should I read?', suggested_answers: ['app', 'system'] } }] },
+      { match: 'ASK-Q', text: 'read the app log' },
+    ]);
+    const { run } = h.core.scheduler.schedules.runNow(id) as { run: { id: number } };
+    await expect.poll(async () => (await h.call('inbox:list', {})).clarifications.length).toBe(1);
+    const [question] = (await h.call('inbox:list', {})).clarifications;
+    expect(question).toMatchObject({ title: 'Which log?', context_label: 'CronJob: asker' });
+    expect(h.core.scheduler.schedules.list()[0]!.last_run).toMatchObject({ status: 'running', waiting: 1 });
+    await h.call('inbox:answerClarification', { requestId: question!.request_id, answer: 'app' });
+    expect(await h.core.scheduler.scheduler.settled(run.id)).toMatchObject({ status: 'success' });
+    expect(h.core.scheduler.jobs.getRun(run.id)).toMatchObject({ final_response: 'read the app log' });
   });
 });
