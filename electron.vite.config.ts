@@ -24,7 +24,7 @@ export default defineConfig({
         // from whichever chunk the pool lands in.
         output: { chunkFileNames: '[name]-[hash].js' },
         // Native and wasm-loading packages stay external: they are resolved from node_modules at run time.
-        external: ['electron', 'better-sqlite3', 'web-tree-sitter'],
+        external: ['electron', 'better-sqlite3', 'web-tree-sitter', 'oxc-parser'],
       },
     },
   },

@@ -82,7 +82,7 @@ const LEAF_NAME = /identifier$|^constant$|^name$|^word$/;
  * was most of the outline's time). Languages with hooks (`nameOf`, `bodyOf`, `custom`) take the `Node` path for
  * the nodes the hooks concern.
  */
-export function outlineTree(root: Node, spec: LanguageSpec, source: string): OutlineItem[] {
+export function outlineTree(root: Node, spec: LanguageSpec, source: string, baseDepth = 0): OutlineItem[] {
   const bodyOf = spec.bodyOf ?? ((n: Node) => n.childForFieldName('body'));
   const nameOf = spec.nameOf ?? defaultName;
 
@@ -148,6 +148,8 @@ export function outlineTree(root: Node, spec: LanguageSpec, source: string): Out
     const end = cursor.endIndex;
     let name: string | null = null;
     let bodyStart = -1;
+    // A `:` right before the body (Python) ends the signature, so comments between it and the body stay out.
+    let colonEnd = -1;
     let children: OutlineItem[] = [];
     if (cursor.gotoFirstChild()) {
       do {
@@ -155,9 +157,10 @@ export function outlineTree(root: Node, spec: LanguageSpec, source: string): Out
         if ((field === table.nameField || field === table.propertyField) && name === null) {
           name = table.leafName[cursor.nodeTypeId] ? source.slice(cursor.startIndex, cursor.endIndex) : innermostName(cursor.currentNode);
         } else if (field === table.bodyField && bodyStart < 0) {
-          bodyStart = cursor.startIndex;
+          bodyStart = colonEnd >= 0 ? colonEnd : cursor.startIndex;
           if (spec.containers?.has(kind) && depth < MAX_DEPTH) children = membersOfCursor(depth + 1);
-        }
+        } else if (cursor.nodeTypeId === table.colonId) colonEnd = cursor.endIndex;
+        else if (cursor.nodeTypeId !== table.commentId) colonEnd = -1;
       } while (cursor.gotoNextSibling());
       cursor.gotoParent();
     }
@@ -173,7 +176,7 @@ export function outlineTree(root: Node, spec: LanguageSpec, source: string): Out
   };
 
   try {
-    return membersOfCursor(0);
+    return membersOfCursor(baseDepth);
   } finally {
     cursor.delete();
   }
@@ -189,6 +192,9 @@ interface RoleTable {
   nameField: number | null;
   propertyField: number | null;
   bodyField: number | null;
+  /** Type ids of `:` and `comment` (-1 when the grammar has none). */
+  colonId: number;
+  commentId: number;
 }
 
 const roleTables = new WeakMap<Language, WeakMap<LanguageSpec, RoleTable>>();
@@ -209,6 +215,8 @@ function roleTable(language: Language, spec: LanguageSpec): RoleTable {
     nameField: language.fieldIdForName('name'),
     propertyField: language.fieldIdForName('property'),
     bodyField: language.fieldIdForName('body'),
+    colonId: language.idForNodeType(':', false) ?? -1,
+    commentId: language.idForNodeType('comment', true) ?? -1,
   };
   const field = (name: string | null) => (name === null ? null : (language.fieldIdForName(name) ?? -1));
   for (let id = 0; id < language.nodeTypeCount; id++) {
@@ -226,7 +234,7 @@ function roleTable(language: Language, spec: LanguageSpec): RoleTable {
 }
 
 /** The 1-based line of a string offset, by binary search over line starts (built on first use). */
-function lineIndex(source: string): (offset: number) => number {
+export function lineIndex(source: string): (offset: number) => number {
   let starts: number[] | null = null;
   return (offset) => {
     if (!starts) {
@@ -245,7 +253,7 @@ function lineIndex(source: string): (offset: number) => number {
 }
 
 /** `signatureOf` on source offsets: the text up to the body, else the first line. */
-function signatureFromSource(source: string, start: number, end: number, bodyStart: number): string {
+export function signatureFromSource(source: string, start: number, end: number, bodyStart: number): string {
   const firstLine = () => {
     const nl = source.indexOf('\n', start);
     return oneLine(source.slice(start, nl === -1 || nl > end ? end : nl));

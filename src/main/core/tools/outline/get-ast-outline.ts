@@ -14,34 +14,13 @@ import { guardRead } from '../_policy/guard';
 import { label, PATH_ALIASES, pathArg, pathField, shortPath } from '../fs/common';
 import type { OutlineItem } from './extract';
 import { GRAMMAR_OF_EXTENSION } from './languages';
-import { outlinePool } from './outline-pool';
-import { TEXT_SPECS, textOutline } from './text-outline';
+import { outlineCache, type Outline } from './outline-service';
+import type { ParseProblem } from './pieces';
+import { TEXT_SPECS } from './text-outline';
+
+export { outlineOf, type Outline } from './outline-service';
 
 export const MAX_OUTLINE_BYTES = 8 * 1024 * 1024;
-
-export interface Outline {
-  backend: 'tree-sitter' | 'text';
-  language: string;
-  items: OutlineItem[];
-}
-
-/** The outline of `text` as if it were a file with extension `ext`; null when no backend covers it. */
-export async function outlineOf(text: string, ext: string): Promise<Outline | null> {
-  const lower = ext.toLowerCase();
-  const grammar = GRAMMAR_OF_EXTENSION[lower];
-  let failure: string | null = null;
-  if (grammar) {
-    try {
-      return { backend: 'tree-sitter', language: grammar, items: await outlinePool().outline(grammar, text) };
-    } catch (error) {
-      failure = error instanceof Error ? error.message : String(error); // e.g. a grammar package missing
-    }
-  }
-  const items = textOutline(text, lower);
-  if (items) return { backend: 'text', language: lower.slice(1), items };
-  if (failure) throw new ToolError(`tree-sitter could not outline this file: ${failure}`);
-  return null;
-}
 
 export function formatOutline(items: readonly OutlineItem[], depth = 0): string[] {
   const out: string[] = [];
@@ -74,10 +53,27 @@ export const getAstOutlineTool = defineTool({
     if (!GRAMMAR_OF_EXTENSION[ext] && !TEXT_SPECS[ext]) throw new ToolError(`No outline for ${ext || 'files without an extension'} files. Supported: ${SUPPORTED}. Use read_file or grep_files instead.`);
     const read = readCapped(g, MAX_OUTLINE_BYTES);
     if (looksBinary(read.bytes)) throw new ToolError(`${g.display} is a binary file.`);
-    const outline = await outlineOf(read.bytes.toString('utf8'), ext);
-    if (!outline) throw new ToolError(`No outline backend for ${ext}.`);
-    const head = `${g.display} (${outline.language}, ${outline.backend === 'text' ? 'text outline' : 'tree-sitter'})${read.isTruncated ? ` [only the first ${MAX_OUTLINE_BYTES} bytes]` : ''}`;
+    const cached = await outlineCache().outline(g.real, read.bytes, g.real);
+    if (!cached) throw new ToolError(`No outline backend for ${ext}.`);
+    const { outline } = cached;
+    const head = `${g.display} (${outline.language}, ${BACKEND_LABEL[outline.backend]})${read.isTruncated ? ` [only the first ${MAX_OUTLINE_BYTES} bytes]` : ''}`;
+    if (outline.problems.length > 0) return [`${head}: the file does not parse.`, ...problemLines(outline)].join('\n');
     if (outline.items.length === 0) return `${head}: no top-level definitions found.`;
-    return [head + ':', ...formatOutline(outline.items)].join('\n');
+    let body = cached.formatted;
+    if (body === null) {
+      body = formatOutline(outline.items).join('\n');
+      cached.keepFormatted(body);
+    }
+    return `${head}:\n${body}`;
   },
 });
+
+const BACKEND_LABEL: Readonly<Record<Outline['backend'], string>> = { oxc: 'oxc', 'tree-sitter': 'tree-sitter', text: 'text outline' };
+
+/** A failed parse: where it failed, then the error-tolerant outline, said to be partial (never passed off as whole). */
+function problemLines(outline: Outline): string[] {
+  const first = Math.min(...outline.problems.map((p: ParseProblem) => p.line));
+  const out = outline.problems.map((p) => `  line ${p.line}: ${p.message}`);
+  if (outline.items.length === 0) return [...out, 'No outline: nothing before the errors could be outlined.'];
+  return [...out, `Partial outline from an error-tolerant parse: it may be wrong or incomplete from line ${first} on.`, ...formatOutline(outline.items)];
+}

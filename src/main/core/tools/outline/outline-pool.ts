@@ -13,23 +13,32 @@ import type { GrammarId } from '../../treesitter/grammars';
 import { spawnWorker } from '../../workers/spawn-worker';
 import type { OutlineItem } from './extract';
 import { decodeOutline, type FlatOutline } from './outline-wire';
+import { decodePieces, shiftItems, shiftPieces, type FlatPieces, type ParsedText, type ParseProblem, type Piece } from './pieces';
+import type { ScriptLang } from './script-outline';
 import { canSplit, splitSource } from './split';
-import { outlineOnThisThread } from './tree-outline';
+
+/** Which parser reads a text: oxc for TypeScript and JavaScript, tree-sitter for the rest. */
+export type ParseEngine = { engine: 'oxc'; lang: ScriptLang } | { engine: 'tree-sitter'; grammar: GrammarId };
 
 export interface OutlineJob {
   id: number;
-  grammar: GrammarId;
+  parser: ParseEngine;
   text: string;
+  /** Depth of the text's top-level statements (a reparsed class body: its members' depth minus one). */
+  depth: number;
 }
 
-export type OutlineReply = { id: number; ok: true; flat: FlatOutline; hasError: boolean } | { id: number; ok: false; message: string };
+export type OutlineReply =
+  | { id: number; ok: true; flat: FlatOutline | null; pieces: FlatPieces | null; problems: ParseProblem[] }
+  | { id: number; ok: false; message: string };
 
 /** A part's outline as it comes back: still flat until the parts are known to join (most of the time). */
 interface PartOutline {
   flat: FlatOutline | null;
-  /** Set instead of `flat` when this thread did the work. */
-  items: OutlineItem[] | null;
-  hasError: boolean;
+  pieces: FlatPieces | null;
+  /** Set instead of `flat`/`pieces` when this thread did the work. */
+  parsed: ParsedText | null;
+  problems: ParseProblem[];
 }
 
 /** Below this a file is parsed in one piece: the cut would save less than it costs. */
@@ -55,7 +64,7 @@ class PoolWorker {
       if (!p) return;
       this.hasReplied = true;
       this.pending.delete(reply.id);
-      if (reply.ok) p.resolve({ flat: reply.flat, items: null, hasError: reply.hasError });
+      if (reply.ok) p.resolve({ flat: reply.flat, pieces: reply.pieces, parsed: null, problems: reply.problems });
       else p.reject(new Error(reply.message));
     });
     const fail = (error: Error) => {
@@ -119,17 +128,37 @@ export class OutlinePool {
     return !this.unavailable;
   }
 
-  /** The outline of a whole file, cut into parts for the workers when it is big enough. */
+  /** The tree-sitter outline of a whole file (items only). */
   async outline(grammar: GrammarId, text: string): Promise<OutlineItem[]> {
-    const parts = text.length >= SPLIT_MIN_CHARS && canSplit(grammar) ? splitSource(text, grammar, this.size) : [{ text, lineOffset: 0 }];
+    return (await this.parse({ engine: 'tree-sitter', grammar }, text)).items;
+  }
+
+  /**
+   * The outline of a text, with its pieces and problems. A big whole file (depth 0) in a language with cut points
+   * is cut into parts for the workers.
+   */
+  async parse(parser: ParseEngine, text: string, depth = 0): Promise<ParsedText> {
+    const grammar = parser.engine === 'tree-sitter' ? parser.grammar : null;
+    const parts = grammar && depth === 0 && text.length >= SPLIT_MIN_CHARS && canSplit(grammar) ? splitSource(text, grammar, this.size) : [{ text, lineOffset: 0 }];
     if (parts.length > 1) {
-      const outlines = await Promise.all(parts.map((part, i) => this.runOn(i, grammar, part.text)));
+      const outlines = await Promise.all(parts.map((part, i) => this.runOn(i, parser, part.text, depth)));
       // Any error in a part may come from a cut through a string, comment or block, and it need not sit near the
       // cut (tree-sitter recovers from an unclosed template right at its backtick), so the whole-file parse decides.
       // The price: a big file with syntax errors of its own is parsed in parts and then whole.
-      if (!outlines.some((o) => o.hasError)) return parts.flatMap((part, i) => itemsOf(outlines[i]!, part.lineOffset));
+      if (!outlines.some((o) => o.problems.length > 0)) {
+        let chars = 0;
+        const joined: ParsedText = { items: [], pieces: [], problems: [] };
+        parts.forEach((part, i) => {
+          const one = parsedOf(outlines[i]!, chars, part.lineOffset);
+          joined.items.push(...one.items);
+          if (one.pieces && joined.pieces) joined.pieces.push(...one.pieces);
+          else joined.pieces = null;
+          chars += part.text.length;
+        });
+        return joined;
+      }
     }
-    return itemsOf(await this.runOn(0, grammar, text), 0);
+    return parsedOf(await this.runOn(0, parser, text, depth), 0, 0);
   }
 
   /** Ends every worker now (they also end on their own when idle). */
@@ -140,17 +169,17 @@ export class OutlinePool {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
-  private async runOn(slot: number, grammar: GrammarId, text: string): Promise<PartOutline> {
+  private async runOn(slot: number, parser: ParseEngine, text: string, depth: number): Promise<PartOutline> {
     const worker = this.workerAt(slot);
-    if (!worker) return onThisThread(grammar, text);
+    if (!worker) return onThisThread(parser, text, depth);
     this.inFlight++;
     clearTimeout(this.idleTimer);
     try {
-      return await worker.run({ id: this.nextId++, grammar, text });
+      return await worker.run({ id: this.nextId++, parser, text, depth });
     } catch (error) {
       // A worker that died (not a parse failure reported by a live one) is replaced by this thread for this job.
       if (this.workers.includes(worker)) throw error;
-      return onThisThread(grammar, text);
+      return onThisThread(parser, text, depth);
     } finally {
       // Idle time counts from the last job's end, so no parse is ever cut off by the idle timer.
       if (--this.inFlight === 0) this.armIdleTimer();
@@ -185,19 +214,31 @@ export class OutlinePool {
   }
 }
 
-async function onThisThread(grammar: GrammarId, text: string): Promise<PartOutline> {
-  const outline = await outlineOnThisThread(grammar, text);
-  return { flat: null, items: outline.items, hasError: outline.hasError };
+async function onThisThread(parser: ParseEngine, text: string, depth: number): Promise<PartOutline> {
+  // Loaded here only: the parsers are the workers' business, and this thread is the fallback.
+  const { parseOnThisThread } = await import('./parse-here');
+  const parsed = await parseOnThisThread(parser, text, depth);
+  return { flat: null, pieces: null, parsed, problems: parsed.problems };
 }
 
-function itemsOf(part: PartOutline, lineOffset: number): OutlineItem[] {
-  if (part.flat) return decodeOutline(part.flat, lineOffset);
-  return shiftLines(part.items ?? [], lineOffset);
-}
-
-function shiftLines(items: readonly OutlineItem[], by: number): OutlineItem[] {
-  if (by === 0) return [...items];
-  return items.map((item) => ({ ...item, line: item.line + by, endLine: item.endLine + by, children: shiftLines(item.children, by) }));
+/** A part's result as the whole file's: offsets moved by `chars`, lines by `lines`. */
+function parsedOf(part: PartOutline, chars: number, lines: number): ParsedText {
+  if (part.parsed) {
+    const { items, pieces, problems } = part.parsed;
+    if (chars === 0 && lines === 0) return part.parsed;
+    // This thread's own fresh result: moved in place.
+    if (pieces) {
+      shiftPieces(pieces, chars, lines);
+      return { items: pieces.flatMap((p) => p.items), pieces, problems };
+    }
+    shiftItems(items, lines);
+    return { items, pieces: null, problems };
+  }
+  if (part.pieces) {
+    const pieces: Piece[] = decodePieces(part.pieces, chars, lines);
+    return { items: pieces.flatMap((p) => p.items), pieces, problems: part.problems };
+  }
+  return { items: part.flat ? decodeOutline(part.flat, lines) : [], pieces: null, problems: part.problems };
 }
 
 let shared: OutlinePool | undefined;

@@ -5,14 +5,23 @@
 import { parentPort } from 'node:worker_threads';
 import type { OutlineJob, OutlineReply } from './outline-pool';
 import { encodeOutline } from './outline-wire';
-import { outlineOnThisThread } from './tree-outline';
+import { parseOnThisThread } from './parse-here';
+import { encodePieces } from './pieces';
 
 const port = parentPort;
 if (!port) throw new Error('outline-worker.ts runs only as a worker thread');
 
 port.on('message', (job: OutlineJob) => {
-  outlineOnThisThread(job.grammar, job.text).then(
-    (outline) => port.postMessage({ id: job.id, ok: true, flat: encodeOutline(outline.items), hasError: outline.hasError } satisfies OutlineReply),
+  parseOnThisThread(job.parser, job.text, job.depth).then(
+    (parsed) =>
+      port.postMessage({
+        id: job.id,
+        ok: true,
+        // With pieces, the items travel inside them (once).
+        flat: parsed.pieces ? null : encodeOutline(parsed.items),
+        pieces: parsed.pieces ? encodePieces(parsed.pieces) : null,
+        problems: parsed.problems,
+      } satisfies OutlineReply),
     (error: unknown) => port.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error) } satisfies OutlineReply),
   );
 });

@@ -105,11 +105,13 @@ describe('every listed extension', () => {
     ['.sql', 'CREATE TABLE IF NOT EXISTS t (a int);\ncreate index i on t(a);\n', ['t', 'i']],
   ];
 
-  it('outlines a sample of each, with tree-sitter except the text-fallback languages', async () => {
+  it('outlines a sample of each: oxc for TypeScript and JavaScript, the text outline for some, tree-sitter for the rest', async () => {
     for (const [ext, text, names] of samples) {
       const outline = await outlineOf(text, ext);
       expect(outline?.items.map((i) => i.name), ext).toEqual(names);
-      expect(outline?.backend, ext).toBe(['.kt', '.swift', '.toml', '.md', '.sql'].includes(ext) ? 'text' : 'tree-sitter');
+      const backend = ['.kt', '.swift', '.toml', '.md', '.sql'].includes(ext) ? 'text' : ['.js', '.mjs', '.tsx'].includes(ext) ? 'oxc' : 'tree-sitter';
+      expect(outline?.backend, ext).toBe(backend);
+      expect(outline?.problems, ext).toEqual([]);
     }
   });
 
@@ -140,6 +142,17 @@ describe('get_ast_outline tool', () => {
     expect(await failed(getAstOutlineTool, { path: 'gone.py' }, ws.ctx)).toMatch(/does not exist/);
     ws.write('empty.py', 'x = 1\n');
     expect(await ok(getAstOutlineTool, { path: 'empty.py' }, ws.ctx)).toMatch(/no top-level definitions/);
+  });
+
+  it('names the parser, and says when a file does not parse, with the lines, marking the outline partial', async () => {
+    ws.write('ok.ts', 'export class A {\n  m(): void {}\n}\n');
+    expect(await ok(getAstOutlineTool, { path: 'ok.ts' }, ws.ctx)).toBe('ok.ts (typescript, oxc):\nL1-3: class A\n  L2: m(): void');
+    ws.write('bad.ts', 'export function a() {}\nfunction broken( {\n\nexport class B {}\n');
+    const bad = await ok(getAstOutlineTool, { path: 'bad.ts' }, ws.ctx);
+    expect(bad).toMatch(/^bad\.ts \(typescript, tree-sitter\): the file does not parse\.\n {2}line [2-4]: /);
+    expect(bad).toMatch(/Partial outline from an error-tolerant parse: it may be wrong or incomplete from line [2-4] on\.\nL1: function a\(\)/);
+    ws.write('bad.py', 'def ok():\n    pass\n\ndef bad(:\n    pass\n');
+    expect(await ok(getAstOutlineTool, { path: 'bad.py' }, ws.ctx)).toMatch(/does not parse\.\n {2}line 4: syntax error/);
   });
 
   it('the fixture files outline as expected', async () => {

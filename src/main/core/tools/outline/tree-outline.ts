@@ -2,16 +2,19 @@
  * Parse + extract on the current thread: the unit of work of the outline workers (`outline-worker.ts`), and the
  * fallback when no worker can run. One parser per grammar, created once and reused for every file.
  */
-import type { Parser } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 import { createParser, type GrammarId } from '../../treesitter/grammars';
-import { outlineTree, type OutlineItem } from './extract';
+import { outlineTree } from './extract';
 import { LANGUAGE_SPECS } from './languages';
+import type { ParsedText, ParseProblem } from './pieces';
+import { pythonPieces } from './python-pieces';
 
-export interface TreeOutline {
-  items: OutlineItem[];
+export interface TreeOutline extends ParsedText {
   /** The tree holds an ERROR or MISSING node: a chunk cut at a wrong place shows up here. */
   hasError: boolean;
 }
+
+const MAX_PROBLEMS = 5;
 
 export class ParserGaveUpError extends Error {
   constructor() {
@@ -32,13 +35,39 @@ function parserFor(id: GrammarId): Promise<Parser> {
   return p;
 }
 
-export async function outlineOnThisThread(grammar: GrammarId, text: string): Promise<TreeOutline> {
+/**
+ * Parse + outline of `text`, whose top-level definitions sit at `depth` (0 for a whole file). Python also gets its
+ * pieces, for the incremental path; a tree with errors gets the lines of its first ERROR and MISSING nodes.
+ */
+export async function outlineOnThisThread(grammar: GrammarId, text: string, depth = 0): Promise<TreeOutline> {
   const parser = await parserFor(grammar);
   const tree = parser.parse(text);
   if (!tree) throw new ParserGaveUpError();
   try {
-    return { items: outlineTree(tree.rootNode, LANGUAGE_SPECS[grammar], text), hasError: tree.rootNode.hasError };
+    const root = tree.rootNode;
+    const items = outlineTree(root, LANGUAGE_SPECS[grammar], text, depth);
+    const hasError = root.hasError;
+    const problems = hasError ? treeProblems(root) : [];
+    const pieces = grammar === 'python' && !hasError ? pythonPieces(root, items, depth) : null;
+    return { items, hasError, problems, pieces };
   } finally {
     tree.delete(); // wasm memory is not garbage-collected
   }
+}
+
+/** Where the tree failed: its first ERROR nodes (text the grammar could not place) and MISSING ones (inserted). */
+function treeProblems(root: Node): ParseProblem[] {
+  const out: ParseProblem[] = [];
+  const visit = (node: Node): void => {
+    for (const child of node.children) {
+      if (out.length >= MAX_PROBLEMS) return;
+      if (!child) continue;
+      if (child.isError) out.push({ line: child.startPosition.row + 1, message: 'syntax error: text the grammar could not place' });
+      else if (child.isMissing) out.push({ line: child.startPosition.row + 1, message: `syntax error: missing ${child.type}` });
+      else if (child.hasError) visit(child);
+    }
+  };
+  visit(root);
+  if (out.length === 0) out.push({ line: root.startPosition.row + 1, message: 'syntax error' });
+  return out;
 }

@@ -1,0 +1,174 @@
+/**
+ * The outline cache and the incremental path (docs/outline.md): the same bytes give the kept outline; an edit gives
+ * exactly the outline a whole parse of the new text gives (items, lines, signatures, problems), whether it was
+ * spliced or not, over chains of random edits on real files (TypeScript, `.d.ts`, JavaScript, Python), including
+ * edits that break the syntax, seams where JavaScript's semicolon insertion could join statements, and Python
+ * indentation changes. Memory stays within the cache's bounds.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OutlinePool } from './outline-pool';
+import { OutlineCache, outlineOf } from './outline-service';
+
+const repo = resolve(__dirname, '../../../../..');
+const stdlib = execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], { encoding: 'utf8' }).trim();
+const pool = new OutlinePool({ size: 2 });
+afterAll(() => pool.close());
+
+function newCache(maxEntries?: number, maxChars?: number): OutlineCache {
+  return new OutlineCache(() => pool, maxEntries, maxChars);
+}
+
+/** The outline through the cache, and through a whole parse: they must be the same. */
+async function expectSameAsWhole(cache: OutlineCache, path: string, text: string, label: string): Promise<string> {
+  const cached = await cache.outline(path, Buffer.from(text), path);
+  const whole = await outlineOf(text, path, pool);
+  expect(cached?.outline, label).toEqual(whole);
+  return cached!.how;
+}
+
+/** A small deterministic random source, so a failure is replayed by its seed. */
+function random(seed: number): (n: number) => number {
+  let s = seed;
+  return (n) => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return s % n;
+  };
+}
+
+const EDITS: ((line: string, python: boolean) => string[])[] = [
+  (line, py) => [line, py ? '# a comment' : '// a comment'],
+  (line) => [line.replace(/[A-Za-z_]\w*/, (w) => `${w}Renamed`)],
+  () => [],
+  (line) => [line, line],
+  (line, py) => [line, py ? '    def added(self): pass' : '  added(): void;'],
+  (line, py) => [line, py ? 'def top_level(): pass' : 'export function topLevel() {}'],
+  (line, py) => [py ? `${line} (` : `${line} {`],
+  (line, py) => [py ? line.replace(/^ {4}/, '') : line.replace(/;$/, '')],
+  (line, py) => [line, py ? '"""' : '`'],
+];
+
+/**
+ * Edits one after another; an edit that breaks the file is checked, then undone (which is checked too), so the
+ * chain goes on from a file that parses.
+ */
+async function editChain(path: string, seed: number, steps: number): Promise<Record<string, number>> {
+  const python = path.endsWith('.py');
+  const cache = newCache();
+  let text = readFileSync(path, 'utf8');
+  await expectSameAsWhole(cache, path, text, `${path} first`);
+  const next = random(seed);
+  const hows: Record<string, number> = {};
+  for (let step = 0; step < steps; step++) {
+    const lines = text.split('\n');
+    const at = next(lines.length);
+    const kind = next(EDITS.length);
+    lines.splice(at, 1, ...EDITS[kind]!(lines[at]!, python));
+    const edited = lines.join('\n');
+    const label = `${path} seed ${seed} step ${step}: edit ${kind} at line ${at + 1}`;
+    const how = await expectSameAsWhole(cache, path, edited, label);
+    hows[how] = (hows[how] ?? 0) + 1;
+    if ((await outlineOf(edited, path, pool))?.problems.length) await expectSameAsWhole(cache, path, text, `${label}, undone`);
+    else text = edited;
+  }
+  return hows;
+}
+
+describe('OutlineCache', () => {
+  it('gives the kept outline for the same bytes, and a fresh one for other bytes', async () => {
+    const cache = newCache();
+    const bytes = Buffer.from('def f():\n    pass\n');
+    const first = await cache.outline('/x/a.py', bytes, '/x/a.py');
+    expect(first?.how).toBe('parsed');
+    const again = await cache.outline('/x/a.py', Buffer.from(bytes), '/x/a.py');
+    expect(again?.how).toBe('kept');
+    expect(again?.outline).toBe(first?.outline);
+    const changed = await cache.outline('/x/a.py', Buffer.from('def g():\n    pass\n'), '/x/a.py');
+    expect(changed?.outline.items.map((i) => i.name)).toEqual(['g']);
+  });
+
+  it('keeps at most its entries and characters, least recently used out first', async () => {
+    const cache = newCache(3, 100);
+    for (const name of ['a', 'b', 'c', 'd']) await cache.outline(`/x/${name}.py`, Buffer.from(`def ${name}(): pass\n`), `/x/${name}.py`);
+    expect(cache.size).toBe(3);
+    expect((await cache.outline('/x/a.py', Buffer.from('def a(): pass\n'), '/x/a.py'))?.how).toBe('parsed');
+    const big = newCache(10, 100);
+    await big.outline('/x/big.py', Buffer.from(`def f(): pass\n${'#'.repeat(200)}\n`), '/x/big.py');
+    expect(big.size).toBe(0); // over the character bound alone: answered, not kept
+  });
+
+  it('reparses only the touched statement of a big file', async () => {
+    const cache = newCache();
+    const path = join(repo, 'node_modules/zod/src/v4/core/schemas.ts');
+    const text = readFileSync(path, 'utf8');
+    await cache.outline(path, Buffer.from(text), path);
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('export interface $ZodTypeDef'));
+    lines.splice(at + 1, 0, '  added?: string;');
+    expect(await expectSameAsWhole(cache, path, lines.join('\n'), 'one member added')).toBe('spliced');
+  });
+});
+
+describe('edits on real files give the whole parse, spliced or not', () => {
+  const files = [
+    join(repo, 'node_modules/zod/src/v4/core/schemas.ts'),
+    join(repo, 'node_modules/electron/electron.d.ts'),
+    join(repo, 'node_modules/ai/dist/index.mjs'),
+    join(stdlib, '_pydecimal.py'),
+    join(stdlib, 'typing.py'),
+  ];
+  for (const file of files) {
+    it(`random one-line edits in a row: ${file.split('/').slice(-2).join('/')}`, { timeout: 180_000 }, async () => {
+      const hows = await editChain(file, 7, 16);
+      // The test is about the outline's identity; this only shows the incremental path is taken at all.
+      expect(hows.spliced ?? 0, JSON.stringify(hows)).toBeGreaterThan(2);
+    });
+  }
+
+  it('does not join JavaScript statements across a seam without a semicolon', async () => {
+    const cache = newCache();
+    const path = '/x/asi.js';
+    let text = 'const a = 1;\nfunction f() {}\nconst b = g;\nconst c = 2;\n';
+    await expectSameAsWhole(cache, path, text, 'start');
+    text = text.replace('const b = g;', 'const b = g'); // now `b`'s statement is open at its end…
+    await expectSameAsWhole(cache, path, text, 'semicolon removed');
+    text = text.replace('const c = 2;', '(c)'); // …and the next line continues it: `g(c)`
+    expect(await expectSameAsWhole(cache, path, text, 'call across the seam')).not.toBe('spliced');
+    expect((await outlineOf(text, path, pool))?.items.map((i) => i.name)).toEqual(['a', 'f', 'b']);
+  });
+
+  it('follows Python indentation: a method moved to column 0 becomes a function', async () => {
+    const cache = newCache();
+    const path = '/x/m.py';
+    const text = 'class A:\n    def m(self):\n        return 1\n\n    def n(self):\n        return 2\n';
+    await expectSameAsWhole(cache, path, text, 'start');
+    const moved = text.replace('    def n(self):\n        return 2', 'def n(self):\n    return 2');
+    await expectSameAsWhole(cache, path, moved, 'dedented');
+    expect((await outlineOf(moved, path, pool))?.items.map((i) => i.name)).toEqual(['A', 'n']);
+  });
+});
+
+describe('a file that does not parse', () => {
+  it('Python: the problems carry the lines, and the cache does not splice from a broken tree', async () => {
+    const cache = newCache();
+    const path = '/x/bad.py';
+    const broken = 'def ok():\n    pass\n\ndef bad(:\n    pass\n\nclass C:\n    pass\n';
+    const first = await cache.outline(path, Buffer.from(broken), path);
+    expect(first?.outline.problems.length).toBeGreaterThan(0);
+    expect(first?.outline.problems[0]?.line).toBe(4);
+    const fixed = broken.replace('def bad(:', 'def bad():');
+    const second = await cache.outline(path, Buffer.from(fixed), path);
+    expect(second?.how).toBe('parsed');
+    expect(second?.outline.problems).toEqual([]);
+    expect(second?.outline.items.map((i) => i.name)).toEqual(['ok', 'bad', 'C']);
+  });
+
+  it('TypeScript: oxc says where, tree-sitter gives the partial outline', async () => {
+    const outline = await outlineOf('export function a() {}\nfunction broken( {\nexport class B {}\n', '/x/b.ts', pool);
+    expect(outline?.backend).toBe('tree-sitter');
+    expect(outline?.problems.length).toBeGreaterThan(0);
+    expect(outline?.problems[0]?.line).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * Which parser outlines a file, and the cache that makes asking again cheap (docs/outline.md):
+ * - TypeScript, JavaScript and `.d.ts`: oxc (`script-outline.ts`). A file oxc cannot parse is outlined by tree-sitter's
+ *   error-tolerant parse instead and the result carries oxc's problems, so the answer says it is partial.
+ * - The other grammars of languages.ts: tree-sitter; a tree with errors carries their lines the same way.
+ * - `.kt .kts .swift .toml .md .sql`: the text outline.
+ * The cache keeps, per file (its real path), the bytes last outlined, the outline and its pieces, least recently used
+ * first out, within MAX_ENTRIES and MAX_CHARS. The same bytes again return the kept outline (one memory compare);
+ * changed bytes are diffed against the kept text and only the touched statements are parsed again
+ * (`incremental.ts`).
+ */
+import { extname } from 'node:path';
+import type { GrammarId } from '../../treesitter/grammars';
+import type { OutlineItem } from './extract';
+import { spliceOutline } from './incremental';
+import { GRAMMAR_OF_EXTENSION } from './languages';
+import { outlinePool, type OutlinePool, type ParseEngine } from './outline-pool';
+import type { ParseProblem, Piece } from './pieces';
+import type { ScriptLang } from './script-outline';
+import { textOutline } from './text-outline';
+
+export interface Outline {
+  backend: 'oxc' | 'tree-sitter' | 'text';
+  language: string;
+  items: OutlineItem[];
+  /** Where the file failed to parse; when not empty the items are a partial outline. */
+  problems: ParseProblem[];
+}
+
+const SCRIPT_LANG: Readonly<Record<string, ScriptLang>> = {
+  '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.js': 'jsx', '.mjs': 'jsx', '.cjs': 'jsx', '.jsx': 'jsx',
+};
+
+/** The extension of a file name, or the name itself when it is only an extension (`'.py'`). */
+function extensionOf(name: string): string {
+  return (/^\.[^.]+$/.test(name) ? name : extname(name)).toLowerCase();
+}
+
+function scriptLangOf(name: string): ScriptLang | null {
+  if (/\.d\.[mc]?ts$/i.test(name)) return 'dts';
+  return SCRIPT_LANG[extensionOf(name)] ?? null;
+}
+
+interface Computed {
+  outline: Outline;
+  /** For the incremental path; null when the text did not parse cleanly or the language has none. */
+  pieces: Piece[] | null;
+  parser: ParseEngine | null;
+}
+
+/** The outline of `text` as the content of a file named `name` (or of extension `name`); null when none covers it. */
+export async function outlineOf(text: string, name: string, pool: OutlinePool = outlinePool()): Promise<Outline | null> {
+  return (await compute(text, name, pool))?.outline ?? null;
+}
+
+async function compute(text: string, name: string, pool: OutlinePool): Promise<Computed | null> {
+  const ext = extensionOf(name);
+  const grammar: GrammarId | undefined = GRAMMAR_OF_EXTENSION[ext];
+  const script = scriptLangOf(name);
+  let oxcProblems: ParseProblem[] = [];
+  if (script && grammar) {
+    const parser: ParseEngine = { engine: 'oxc', lang: script };
+    try {
+      const parsed = await pool.parse(parser, text);
+      if (parsed.problems.length === 0) return { outline: { backend: 'oxc', language: grammar, items: parsed.items, problems: [] }, pieces: parsed.pieces, parser };
+      oxcProblems = parsed.problems; // the exact parser's word on where it fails; tree-sitter gives the partial outline
+    } catch {
+      // oxc's native binding missing on this platform: tree-sitter outlines the file instead.
+    }
+  }
+  let failure: string | null = null;
+  if (grammar) {
+    const parser: ParseEngine = { engine: 'tree-sitter', grammar };
+    try {
+      const parsed = await pool.parse(parser, text);
+      const problems = oxcProblems.length > 0 ? oxcProblems : parsed.problems;
+      return { outline: { backend: 'tree-sitter', language: grammar, items: parsed.items, problems }, pieces: problems.length === 0 ? parsed.pieces : null, parser };
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error); // e.g. a grammar package missing
+    }
+  }
+  const items = textOutline(text, ext);
+  if (items) return { outline: { backend: 'text', language: ext.slice(1), items, problems: [] }, pieces: null, parser: null };
+  if (failure) throw new Error(`tree-sitter could not outline this file: ${failure}`);
+  return null;
+}
+
+interface Entry {
+  bytes: Buffer;
+  text: string;
+  name: string;
+  computed: Computed;
+  /** The formatted answer's body, once made. */
+  formatted: string | null;
+}
+
+const MAX_ENTRIES = 32;
+const MAX_CHARS = 16 * 1024 * 1024;
+
+export interface CachedOutline {
+  outline: Outline;
+  /** The formatted body kept with the outline (set by the caller through `keepFormatted`). */
+  formatted: string | null;
+  keepFormatted: (body: string) => void;
+  /** How the outline was made: kept, spliced (only the edit reparsed) or parsed whole. */
+  how: 'kept' | 'spliced' | 'parsed';
+}
+
+export class OutlineCache {
+  private readonly entries = new Map<string, Entry>();
+  private chars = 0;
+
+  constructor(
+    private readonly pool: () => OutlinePool = outlinePool,
+    private readonly maxEntries = MAX_ENTRIES,
+    private readonly maxChars = MAX_CHARS,
+  ) {}
+
+  /** The outline of the file at `path` (its real path) whose content is `bytes`; null when no backend covers it. */
+  async outline(path: string, bytes: Buffer, name: string): Promise<CachedOutline | null> {
+    const entry = this.entries.get(path);
+    if (entry && entry.name === name && entry.bytes.equals(bytes)) {
+      this.touch(path, entry);
+      return this.answer(entry, 'kept');
+    }
+    const text = bytes.toString('utf8');
+    const pool = this.pool();
+    // Out of the cache before any await: a second call for the same file meanwhile parses on its own instead of
+    // sharing pieces this one is changing.
+    this.forget(path);
+    if (entry && entry.name === name && entry.computed.pieces && entry.computed.parser) {
+      const parser = entry.computed.parser;
+      const spliced = await spliceOutline(entry.text, entry.computed.pieces, text, (slice, depth) => pool.parse(parser, slice, depth), parser.engine === 'tree-sitter');
+      if (spliced) {
+        const outline: Outline = { ...entry.computed.outline, items: spliced.items, problems: [] };
+        return this.answer(this.keep(path, { bytes, text, name, computed: { outline, pieces: spliced.pieces, parser }, formatted: null }), 'spliced');
+      }
+    }
+    const computed = await compute(text, name, pool);
+    if (!computed) return null;
+    return this.answer(this.keep(path, { bytes, text, name, computed, formatted: null }), 'parsed');
+  }
+
+  /** Forgets every kept outline (tests; the app keeps them for its lifetime, within the bounds). */
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private answer(entry: Entry, how: CachedOutline['how']): CachedOutline {
+    return { outline: entry.computed.outline, formatted: entry.formatted, keepFormatted: (body) => (entry.formatted = body), how };
+  }
+
+  private keep(path: string, entry: Entry): Entry {
+    this.forget(path);
+    if (entry.text.length > this.maxChars) return entry; // too big to keep: answered, not cached
+    this.entries.set(path, entry);
+    this.chars += entry.text.length;
+    for (const [oldest, old] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) break;
+      this.entries.delete(oldest);
+      this.chars -= old.text.length;
+    }
+    return entry;
+  }
+
+  private forget(path: string): void {
+    const old = this.entries.get(path);
+    if (!old) return;
+    this.entries.delete(path);
+    this.chars -= old.text.length;
+  }
+
+  private touch(path: string, entry: Entry): void {
+    this.entries.delete(path);
+    this.entries.set(path, entry);
+  }
+}
+
+let shared: OutlineCache | undefined;
+
+/** The process-wide cache the outline tool uses. */
+export function outlineCache(): OutlineCache {
+  shared ??= new OutlineCache();
+  return shared;
+}
