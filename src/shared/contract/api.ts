@@ -14,6 +14,7 @@ import {
   type EventFamily,
   type EventPayload,
 } from './index';
+import type { BridgeOutcome } from './define';
 
 type DomainOf<C extends string> = C extends `${infer D}:${string}` ? D : never;
 type VerbOf<C extends string> = C extends `${string}:${infer V}` ? V : never;
@@ -25,6 +26,15 @@ export type SkaldApi = {
 } & {
   on: { [F in EventFamily]: (listener: (payload: EventPayload<F>) => void) => () => void };
 };
+
+/**
+ * What the desktop preload exposes as `window.skald`: the same members, but each call answers its `BridgeOutcome`
+ * as data instead of throwing, because Electron's contextBridge would pass a thrown error's message only. The
+ * renderer's boundary unwraps it (renderer/src/bridge/boundary.ts), so the error keeps its code.
+ */
+export type PreloadApi = {
+  [D in Exclude<keyof SkaldApi, 'on'>]: { [V in keyof SkaldApi[D]]: (request: unknown) => Promise<BridgeOutcome> };
+} & { on: SkaldApi['on'] };
 
 export interface ApiTransport {
   invoke(channel: CallChannel, request: unknown): Promise<unknown>;

@@ -46,14 +46,19 @@ export const longText = (max = 2_000_000) => z.string().max(max);
 export const id = z.number().int().nonnegative();
 
 /**
- * Errors cross Electron's contextBridge as plain messages, so the code travels inside it: `[code] message`.
- * `bridgeErrorFromMessage` turns it back into a BridgeError on the renderer side.
+ * What one call answers across a bridge: its result, or a BridgeError's code and message. Plain data, so it crosses
+ * Electron's contextBridge whole (a thrown Error would arrive with its message only) and the WebSocket alike.
  */
-export function wireErrorMessage(error: BridgeErrorShape): string {
-  return `[${error.code}] ${error.message}`;
-}
+export const BridgeOutcomeSchema = z.union([
+  z.object({ ok: z.literal(true), result: z.unknown() }),
+  z.object({ ok: z.literal(false), error: BridgeErrorSchema }),
+]);
+export type BridgeOutcome = { ok: true; result: unknown } | { ok: false; error: BridgeErrorShape };
 
-export function bridgeErrorFromMessage(message: string): BridgeError {
-  const match = /^\[([a-z_]+)\] ([\s\S]*)$/.exec(message);
-  return match ? new BridgeError(match[1]!, match[2]!) : new BridgeError('unknown', message);
+/** The result of an outcome, or its BridgeError thrown with the code it was sent with. */
+export function unwrapOutcome(outcome: unknown): unknown {
+  const parsed = BridgeOutcomeSchema.safeParse(outcome);
+  if (!parsed.success) throw new BridgeError('bad_response', 'The app answered in a shape the contract does not know.');
+  if (parsed.data.ok) return parsed.data.result;
+  throw new BridgeError(parsed.data.error.code, parsed.data.error.message);
 }

@@ -5,10 +5,11 @@
  * Check ids (I3, I4) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
-import { BridgeError, calls, type BridgeErrorShape, type CallChannel } from '../../../shared/contract/index';
+import { BridgeError, calls, type BridgeOutcome, type CallChannel } from '../../../shared/contract/index';
 import type { BridgeHandlers } from './handlers';
 
-export type DispatchResult = { ok: true; result: unknown } | { ok: false; error: BridgeErrorShape };
+/** The contract's outcome of a call (shared/contract/define.ts): what both shells send back as data. */
+export type DispatchResult = BridgeOutcome;
 
 export function isCallChannel(channel: unknown): channel is CallChannel {
   return typeof channel === 'string' && Object.prototype.hasOwnProperty.call(calls, channel);

@@ -1,10 +1,11 @@
 /**
  * The renderer's boundary: events are parsed with the contract before a store sees them, and on desktop a failed
- * call keeps its error code although Electron's contextBridge passes only the message.
+ * call keeps its error code: the preload answers outcomes as data, unwrapped here (the whole IPC path, through the
+ * real registrar: test/renderer/desktop-bridge.test.ts).
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { SkaldApi } from '../../../shared/contract/api';
-import { BridgeError, wireErrorMessage } from '../../../shared/contract/define';
+import type { PreloadApi } from '../../../shared/contract/api';
+import { BridgeError } from '../../../shared/contract/define';
 import { fromPreload, parseEvent } from './boundary';
 
 describe('events at the boundary', () => {
@@ -20,21 +21,26 @@ describe('events at the boundary', () => {
 });
 
 describe('the desktop path (preload → renderer)', () => {
-  /** What the preload exposes, reduced to the two members these tests use; errors as contextBridge passes them. */
-  function fakePreload(listeners: ((payload: unknown) => void)[]): SkaldApi {
+  /** What the preload exposes, reduced to the members these tests use: each call answers an outcome, as data. */
+  function fakePreload(listeners: ((payload: unknown) => void)[]): PreloadApi {
     return {
-      chat: { history: async () => Promise.reject(new Error(wireErrorMessage({ code: 'not_found', message: 'No session 7.' }))) },
-      app: { info: async () => Promise.reject(new Error('plain failure')) },
+      chat: { history: async () => ({ ok: false, error: { code: 'not_found', message: 'No session 7.' } }) },
+      app: { info: async () => ({ ok: true, result: { version: '1' } }), ping: async () => ({ surprise: true }) },
       on: { viewer: (l: (p: unknown) => void) => (listeners.push(l), () => {}) },
-    } as unknown as SkaldApi;
+    } as unknown as PreloadApi;
   }
 
-  it('a failed call rejects with a BridgeError that keeps its code', async () => {
+  it('a failed call rejects with a BridgeError that keeps its code; a result passes', async () => {
     const api = fromPreload(fakePreload([]));
     const failure = await api.chat.history({ sessionId: 7 }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(BridgeError);
     expect(failure).toMatchObject({ code: 'not_found', message: 'No session 7.' });
-    await expect(api.app.info({})).rejects.toMatchObject({ code: 'unknown', message: 'plain failure' });
+    expect(await api.app.info({})).toEqual({ version: '1' });
+  });
+
+  it('an answer that is not an outcome is refused, not passed on', async () => {
+    const api = fromPreload(fakePreload([]));
+    await expect(api.app.ping({ text: 'x' })).rejects.toMatchObject({ code: 'bad_response' });
   });
 
   it('its events are parsed too', () => {

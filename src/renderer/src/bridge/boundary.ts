@@ -1,11 +1,11 @@
 /**
  * The renderer's side of the bridge boundary, the same for both shapes: every event is parsed with its family's
  * schema from the contract before any store sees it (a malformed event is logged and dropped, never half-applied),
- * and a failed call rejects with a `BridgeError` that keeps its code. On desktop the code arrives inside the
- * message, because Electron's contextBridge passes only an Error's message (`wireErrorMessage`).
+ * and a failed call rejects with a `BridgeError` that keeps its code. On desktop each call answers its outcome as
+ * data (the preload never throws: Electron's contextBridge would keep only an Error's message), unwrapped here.
  */
-import { buildSkaldApi, type ApiTransport, type SkaldApi } from '../../../shared/contract/api';
-import { BridgeError, bridgeErrorFromMessage, splitChannel } from '../../../shared/contract/define';
+import { buildSkaldApi, type ApiTransport, type PreloadApi, type SkaldApi } from '../../../shared/contract/api';
+import { splitChannel, unwrapOutcome } from '../../../shared/contract/define';
 import { events, type EventFamily } from '../../../shared/contract/index';
 
 export function parseEvent(family: EventFamily, payload: unknown): unknown {
@@ -27,18 +27,14 @@ export function parsedTransport(transport: ApiTransport): ApiTransport {
   };
 }
 
-/** The renderer's API over the preload's `window.skald` (desktop): codes restored, events parsed. */
-export function fromPreload(exposed: SkaldApi): SkaldApi {
+/** The renderer's API over the preload's `window.skald` (desktop): outcomes unwrapped (codes kept), events parsed. */
+export function fromPreload(exposed: PreloadApi): SkaldApi {
   const byChannel = exposed as unknown as Record<string, Record<string, (request: unknown) => Promise<unknown>>>;
   return buildSkaldApi(
     parsedTransport({
       async invoke(channel, request) {
         const [domain, verb] = splitChannel(channel);
-        try {
-          return await byChannel[domain]![verb]!(request);
-        } catch (error) {
-          throw error instanceof BridgeError ? error : bridgeErrorFromMessage(error instanceof Error ? error.message : String(error));
-        }
+        return unwrapOutcome(await byChannel[domain]![verb]!(request));
       },
       subscribe: (family, listener) => exposed.on[family](listener as never),
     }),

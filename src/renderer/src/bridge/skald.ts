@@ -3,7 +3,7 @@
  * WebSocket client in the web shape, both behind the same boundary (boundary.ts: events parsed, error codes kept).
  * Every store and component imports `skald` from here.
  */
-import type { SkaldApi } from '../../../shared/contract/api';
+import type { PreloadApi, SkaldApi } from '../../../shared/contract/api';
 import { fromPreload } from './boundary';
 import { reportConnected } from './connection';
 import { createWebClient } from './web-client';
@@ -15,10 +15,12 @@ declare global {
 }
 
 function install(): SkaldApi {
-  if (window.skald) {
-    // Desktop: the preload's object (read-only on window); IPC cannot drop.
+  // Desktop: the preload's object (read-only on window), whose calls answer outcomes (PreloadApi); IPC cannot drop.
+  // `Window.skald` above types the web shape's object, which the e2e tests drive.
+  const exposed = window.skald as unknown as PreloadApi | undefined;
+  if (exposed) {
     reportConnected();
-    return fromPreload(window.skald);
+    return fromPreload(exposed);
   }
   // Not under Electron: the web shape. Exposed on window too so the e2e tests can drive the same object.
   window.skald = createWebClient(window.location);

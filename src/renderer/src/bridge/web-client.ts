@@ -8,7 +8,7 @@
  * page still has it.
  */
 import { buildSkaldApi, type SkaldApi } from '../../../shared/contract/api';
-import { BridgeError } from '../../../shared/contract/define';
+import { BridgeError, unwrapOutcome } from '../../../shared/contract/define';
 import { ServerFrameSchema } from '../../../shared/web-wire';
 import { parsedTransport } from './boundary';
 import { reportConnected, reportDisconnected } from './connection';
@@ -54,8 +54,12 @@ export function createWebClient(location: Location): SkaldApi {
       const waiter = pending.get(frame.id);
       pending.delete(frame.id);
       if (!waiter) return;
-      if (frame.ok) waiter.resolve(frame.result);
-      else waiter.reject(new BridgeError(frame.error.code, frame.error.message));
+      // The same unwrapping as the desktop path (boundary.ts): a result, or the BridgeError with its code.
+      try {
+        waiter.resolve(unwrapOutcome(frame));
+      } catch (error) {
+        waiter.reject(error as Error);
+      }
     });
     socket.addEventListener('close', () => {
       reportDisconnected();
