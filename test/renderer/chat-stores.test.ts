@@ -1,7 +1,7 @@
 /**
  * The renderer's stores without React, against a real core (real SQLite, real tools and gate, the scripted LLM
- * over HTTP): `window.skald` is built from the contract over the core's own dispatch and event bus, exactly the
- * boundary the web client and the preload use. Covers the chat store following rows live (a re-run after a
+ * over HTTP): `window.skald` is shaped as the desktop preload's, over the core's own dispatch and event bus, and
+ * the stores reach it through the renderer's real boundary. Covers the chat store following rows live (a re-run after a
  * restart), the approvals store shared by card and Inbox (scoped bypass, revoke, answers), and new sessions
  * taking the last working directory.
  */
@@ -9,7 +9,6 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSkaldApi } from '../../src/shared/contract/api';
-import { BridgeError } from '../../src/shared/contract/define';
 import { dispatchCall } from '../../src/main/core/bridge/dispatch';
 import { startHarness, type Harness } from '../helpers/core-harness';
 import { cleanupTempDirs } from '../helpers/temp';
@@ -22,12 +21,9 @@ const g = globalThis as unknown as { window: { skald: unknown; location: unknown
 g.requestAnimationFrame = (cb) => setTimeout(cb, 1);
 g.window = {
   location: { search: '' },
+  // Shaped as the desktop preload's object: each call answers the dispatcher's outcome as data.
   skald: buildSkaldApi({
-    async invoke(channel, request) {
-      const r = await dispatchCall(h.core.handlers, channel, request);
-      if (!r.ok) throw new BridgeError(r.error.code, r.error.message);
-      return r.result;
-    },
+    invoke: async (channel, request) => structuredClone(await dispatchCall(h.core.handlers, channel, request)),
     subscribe: (family, listener) => h.core.events.subscribe(family as 'chat', listener as never),
   }),
 };

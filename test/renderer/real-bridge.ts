@@ -1,12 +1,13 @@
 /**
  * Renderer stores against the real core, without a browser: a real core over SQLite in a temp folder, and
- * `window.skald` built from the contract with a transport that goes through the same parsed boundary the shells
- * use (dispatchCall). Install it before importing a store: the store's bridge module reads `window.skald` once.
+ * `window.skald` shaped as the desktop preload's (calls answer the dispatcher's outcomes, dispatchCall), read by the
+ * renderer's real boundary. Install it before importing a store: the store's bridge module reads `window.skald` once.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSkaldApi, type SkaldApi } from '../../src/shared/contract/api';
-import { BridgeError, type CallChannel, type EventFamily } from '../../src/shared/contract/index';
+import { buildSkaldApi, type PreloadApi, type SkaldApi } from '../../src/shared/contract/api';
+import type { CallChannel, EventFamily } from '../../src/shared/contract/index';
+import { fromPreload } from '../../src/renderer/src/bridge/boundary';
 import { dispatchCall } from '../../src/main/core/bridge/dispatch';
 import { createCore, type Core } from '../../src/main/core/index';
 import { cleanupTempDirs, tempDir } from '../helpers/temp';
@@ -23,15 +24,14 @@ export async function installRealBridge(): Promise<RealBridge> {
   const workspaceDir = join(dataDir, 'workspace');
   mkdirSync(workspaceDir, { recursive: true });
   const core = await createCore({ dataDir, workspaceDir, shape: 'web', version: 'test', agentsDir: join(__dirname, '../../agents') });
-  const skald = buildSkaldApi({
-    invoke: async (channel: CallChannel, request: unknown) => {
-      const outcome = await dispatchCall(core.handlers, channel, request);
-      if (!outcome.ok) throw new BridgeError(outcome.error.code, outcome.error.message);
-      return outcome.result;
-    },
+  // What the desktop preload exposes: each call answers the dispatcher's outcome as data (shared/contract/api.ts
+  // PreloadApi); the stores reach it through the renderer's own boundary (bridge/skald.ts → fromPreload).
+  const preload = buildSkaldApi({
+    invoke: async (channel: CallChannel, request: unknown) => structuredClone(await dispatchCall(core.handlers, channel, request)),
     subscribe: (family: EventFamily, listener: (payload: unknown) => void) => core.events.subscribe(family, listener as never),
-  });
-  (globalThis as { window?: unknown }).window = { skald, location: { search: '' } };
+  }) as unknown as PreloadApi;
+  const skald = fromPreload(preload);
+  (globalThis as { window?: unknown }).window = { skald: preload, location: { search: '' } };
   return {
     core,
     skald,
