@@ -40,6 +40,12 @@ test('a sync sub-agent card streams its steps and its own sub-agent nested, show
   ]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
+  // A priced model, so the cards show what each sub-agent cost.
+  await page.evaluate(async () => {
+    const s = window.skald!;
+    const [model] = (await s.models.list({})).models;
+    await s.models.update({ id: model!.id, inputPricePerM: 3, outputPricePerM: 15 });
+  });
 
   await page.getByTestId('composer').fill('Find the entry point');
   await page.getByTestId('send').click();
@@ -67,7 +73,7 @@ test('a sync sub-agent card streams its steps and its own sub-agent nested, show
   await expect(page.getByTestId('msg-assistant').last()).toContainText('The explorer found it');
   // Folded when done; the tokens stay on its head; opening it shows the steps again.
   await expect(card.getByTestId('subagent-body')).toHaveCount(0);
-  await expect(card.getByTestId('subagent-usage')).toContainText(/\d+ in · \d+ out/);
+  await expect(card.getByTestId('subagent-usage')).toContainText(/\d+ in · \d+ out · \$0\.\d{4}/);
   await card.getByTestId('subagent-toggle').click();
   await expect(card.getByTestId('subagent-body')).toContainText('src/index.ts');
 

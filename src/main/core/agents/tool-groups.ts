@@ -12,7 +12,8 @@ import type { OpenAiToolDefinition } from '../tools/tool';
 export const CONFIG_GROUP = 'config';
 const ALWAYS_ON_CONFIG: ReadonlySet<string> = new Set([TN.IMAGE_GENERATE]);
 
-const toSpec = (d: OpenAiToolDefinition): ToolSpec => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters });
+/** A registry definition as the model sees it (the one conversion; tool-sets.ts uses it too). */
+export const toSpec = (d: OpenAiToolDefinition): ToolSpec => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters });
 
 export function configGroupSource(tools: { openaiDefinitionsConfigOnly(): OpenAiToolDefinition[] }): ToolGroupSource {
   const specs = () => tools.openaiDefinitionsConfigOnly().filter((d) => !ALWAYS_ON_CONFIG.has(d.function.name)).map(toSpec);

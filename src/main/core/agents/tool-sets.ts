@@ -19,7 +19,7 @@ import { syntheticToolSpec } from '../session/synthetic-tools';
 import type { AgentDef } from './agent-registry';
 import { MAX_AGENT_DEPTH, type AgentFrame } from './frame';
 import type { GrantStore, ToolGroupRegistry } from '../session/tool-groups';
-import { isLazyConfigTool } from './tool-groups';
+import { isLazyConfigTool, toSpec } from './tool-groups';
 
 export interface ToolSetSource {
   openaiDefinitions(): OpenAiToolDefinition[];
@@ -35,7 +35,6 @@ export interface ToolSetDeps {
   isHidden: (permissionGroup: string | undefined, toolName: string) => boolean;
 }
 
-export const toSpec = (d: OpenAiToolDefinition): ToolSpec => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters });
 
 /** The interface tools a frame is offered, by name, in a stable order. */
 export function interfaceToolNames(frame: AgentFrame): string[] {
