@@ -10,9 +10,10 @@ export const ClientFrameSchema = z
   .strict();
 
 // Two result shapes share `type: 'result'`, so this is a plain union (a discriminated one needs unique values).
+// Events come first: a streaming reply sends thousands a second, and a union tries its options in order.
 export const ServerFrameSchema = z.union([
+  z.object({ type: z.literal('event'), family: z.string(), payload: z.unknown() }),
   z.object({ type: z.literal('result'), id: z.number().nullable(), ok: z.literal(true), result: z.unknown() }),
   z.object({ type: z.literal('result'), id: z.number().nullable(), ok: z.literal(false), error: BridgeErrorSchema }),
-  z.object({ type: z.literal('event'), family: z.string(), payload: z.unknown() }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;

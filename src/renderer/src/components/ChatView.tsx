@@ -40,7 +40,8 @@ function openLinkedFile(event: React.MouseEvent, sessionId: number): void {
 }
 
 export function ChatView({ sessionId }: { sessionId: number }) {
-  const state = useStore(chat.store);
+  // Only what this view shows itself: the list reads its own slices, so a streaming reply never re-renders this.
+  const running = useStore(chat.store, (s) => s.running);
   const session = useStore(sessionsStore, (s) => s.sessions.find((x) => x.id === sessionId));
   useEffect(() => {
     void chat.open(sessionId);
@@ -55,7 +56,7 @@ export function ChatView({ sessionId }: { sessionId: number }) {
       {/* A relative file link in an agent's message opens in the viewer (docs/viewer.md). */}
       <div className="chat-body">
         <div className="chat-messages" onClick={(e) => openLinkedFile(e, sessionId)}>
-          <MessageList key={sessionId} state={state} actions={actions} onNearTop={() => chat.loadOlder()} />
+          <MessageList key={sessionId} store={chat.store} actions={actions} onNearTop={() => chat.loadOlder()} />
         </div>
         {/* The scratchpad opens beside the messages (docs/agents.md "Session tools"). */}
         {padOpen && <ScratchpadPanel sessionId={sessionId} onClose={() => setPadOpen(false)} />}
@@ -66,7 +67,7 @@ export function ChatView({ sessionId }: { sessionId: number }) {
         <WorkingDirectory sessionId={sessionId} current={session?.working_directory ?? ''} onChanged={() => void refreshSessions()} />
         <GroupPicker sessionId={sessionId} />
       </div>
-      <Composer running={state.running} onSend={(text) => chat.send(text)} onStop={() => void chat.stop()} />
+      <Composer running={running} onSend={(text) => chat.send(text)} onStop={() => void chat.stop()} />
     </section>
   );
 }

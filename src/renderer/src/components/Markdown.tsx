@@ -1,9 +1,11 @@
 /**
  * Sanitized Markdown (lib/markdown.ts): the only place the chat sets inner HTML. `Markdown` renders a finished
- * text; `StreamingMarkdown` renders a reply while it streams, re-rendering only the open tail (lib/markdown-stream).
- * Both highlight fenced code (lib/highlight, loaded on first use) and load a remote image only when clicked.
+ * text; `StreamingMarkdown` renders a reply while it streams, re-rendering only the open tail (lib/markdown-stream),
+ * its completed blocks in groups that are never touched again. Both highlight fenced code (lib/highlight, in a
+ * worker; a block seen before is painted from its cache before the first paint) and load a remote image only when
+ * clicked.
  */
-import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { highlightWithin } from '../lib/highlight';
 import { REMOTE_IMAGE_ATTR, renderMarkdown } from '../lib/markdown';
 import { MarkdownStream } from '../lib/markdown-stream';
@@ -34,7 +36,8 @@ function loadClickedImage(event: MouseEvent<HTMLElement> | KeyboardEvent<HTMLEle
 /** One block of trusted (already sanitized) HTML; keeps its DOM (and its highlighting) while the string is equal. */
 const Html = memo(function Html({ html }: { html: string }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  // Before paint: a block highlighted before (a row scrolled back into view) shows its colours in its first frame.
+  useLayoutEffect(() => {
     if (ref.current && html.includes('<pre')) void highlightWithin(ref.current);
   }, [html]);
   return <div className="md-block" ref={ref} dangerouslySetInnerHTML={{ __html: html }} />;
@@ -49,13 +52,24 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   );
 });
 
-export function StreamingMarkdown({ text }: { text: string }) {
-  const stream = useRef(new MarkdownStream());
-  const { blocks, tail } = useMemo(() => stream.current.update(text), [text]);
+/** Completed blocks of a streaming reply; a full group's array never changes, so it is skipped whole. */
+const BlockGroup = memo(function BlockGroup({ blocks, full }: { blocks: readonly string[]; full: boolean }) {
   return (
-    <div className="markdown" onClick={loadClickedImage} onKeyDown={loadClickedImage} data-testid="streaming-markdown">
+    <div className={full ? 'md-group md-group-full' : 'md-group'}>
       {blocks.map((html, i) => (
         <Html key={i} html={html} />
+      ))}
+    </div>
+  );
+});
+
+export function StreamingMarkdown({ text }: { text: string }) {
+  const stream = useRef(new MarkdownStream());
+  const { groups, tail } = useMemo(() => stream.current.update(text), [text]);
+  return (
+    <div className="markdown" onClick={loadClickedImage} onKeyDown={loadClickedImage} data-testid="streaming-markdown">
+      {groups.map((blocks, i) => (
+        <BlockGroup key={i} blocks={blocks} full={i < groups.length - 1} />
       ))}
       <div className="md-block md-tail" dangerouslySetInnerHTML={{ __html: tail }} />
     </div>

@@ -10,18 +10,23 @@
 import { marked } from 'marked';
 import { renderMarkdown } from './markdown';
 
+export const GROUP_SIZE = 24;
+
 export interface StreamedMarkdown {
-  /** Rendered HTML of the completed blocks; earlier entries never change while the same message streams. */
-  blocks: string[];
+  /**
+   * Rendered HTML of the completed blocks, in groups; every group but the last is full and its array is never
+   * replaced again while the same message streams.
+   */
+  groups: readonly (readonly string[])[];
   /** Rendered HTML of the open tail. */
   tail: string;
 }
 
 export class MarkdownStream {
   private text = '';
-  /** Characters of `text` already rendered into `blocks`. */
+  /** Characters of `text` already rendered into `groups`. */
   private offset = 0;
-  private blocks: string[] = [];
+  private groups: (readonly string[])[] = [];
 
   /** Takes the whole text so far (it must extend the previous text, else the stream starts over). */
   update(text: string): StreamedMarkdown {
@@ -30,16 +35,20 @@ export class MarkdownStream {
     const open = text.slice(this.offset);
     const done = completedLength(open);
     if (done > 0) {
-      this.blocks = [...this.blocks, renderMarkdown(open.slice(0, done))];
+      const block = renderMarkdown(open.slice(0, done), { keep: false });
+      const last = this.groups.at(-1);
+      // A new array for the open group (its view re-renders), the full ones kept as they are.
+      if (last && last.length < GROUP_SIZE) this.groups = [...this.groups.slice(0, -1), [...last, block]];
+      else this.groups = [...this.groups, [block]];
       this.offset += done;
     }
-    return { blocks: this.blocks, tail: renderMarkdown(text.slice(this.offset)) };
+    return { groups: this.groups, tail: renderMarkdown(text.slice(this.offset), { keep: false }) };
   }
 
   reset(): void {
     this.text = '';
     this.offset = 0;
-    this.blocks = [];
+    this.groups = [];
   }
 }
 

@@ -10,6 +10,9 @@
  * - Links: http(s) open outside the app (`_blank`, `noopener noreferrer`); `mailto:` and `#` stay; any other
  *   scheme loses its href.
  * Limits: `data:` images are decoded by the browser (raster only; no SVG, which could carry more).
+ * Speed (a long session renders a row per message as it scrolls into view): the sanitizer is our own DOMPurify
+ * instance with its configuration parsed once, and the rendered HTML of recent texts is kept (a bounded cache keyed
+ * by the text: the output depends on nothing else), so a row scrolled back into view costs nothing.
  */
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
@@ -79,18 +82,22 @@ function fixLink(a: Element): void {
   }
 }
 
+let purifier: ReturnType<typeof DOMPurify> | null = null;
+
+/** Our own instance (the shared default's configuration is left alone), configured once, on first use. */
+function purify(): ReturnType<typeof DOMPurify> {
+  if (!purifier) {
+    purifier = DOMPurify(window);
+    purifier.setConfig({ USE_PROFILES: { html: true }, FORBID_TAGS, FORBID_ATTR, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: true, RETURN_DOM_FRAGMENT: true });
+  }
+  return purifier;
+}
+
 /** Sanitizes HTML from the model (or from Markdown of it) into HTML that fetches nothing on render. */
 export function sanitizeHtml(html: string): string {
   // A `<frameset>` would make the parsed document body-less, and DOMPurify then returns nothing at all: drop the
   // frame tags first so the rest of the message still shows (they are forbidden anyway).
-  const fragment = DOMPurify.sanitize(html.replace(/<\/?(frameset|frame)\b[^>]*>/gi, ''), {
-    USE_PROFILES: { html: true },
-    FORBID_TAGS,
-    FORBID_ATTR,
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: true,
-    RETURN_DOM_FRAGMENT: true,
-  });
+  const fragment = purify().sanitize(html.replace(/<\/?(frameset|frame)\b[^>]*>/gi, '')) as unknown as DocumentFragment | null;
   if (!fragment) return '';
   // The post-pass runs on the sanitized fragment, so nothing it creates is model input.
   for (const img of [...fragment.querySelectorAll('img')]) {
@@ -110,6 +117,24 @@ export function sanitizeHtml(html: string): string {
   return box.innerHTML;
 }
 
-export function renderMarkdown(text: string): string {
-  return sanitizeHtml(marked.parse(text, { async: false, gfm: true, breaks: true }));
+const CACHE_ENTRIES = 2_000;
+/** Texts longer than this are rendered each time (a viewer document part), not kept. */
+const CACHE_MAX_CHARS = 64 * 1024;
+const rendered = new Map<string, string>();
+
+/** `keep: false` for text that will not be asked for again (a streaming reply's blocks and open tail). */
+export function renderMarkdown(text: string, { keep = true }: { keep?: boolean } = {}): string {
+  const hit = keep ? rendered.get(text) : undefined;
+  if (hit !== undefined) {
+    // Most recently used last: the first key is the one to drop.
+    rendered.delete(text);
+    rendered.set(text, hit);
+    return hit;
+  }
+  const html = sanitizeHtml(marked.parse(text, { async: false, gfm: true, breaks: true }));
+  if (keep && text.length <= CACHE_MAX_CHARS) {
+    rendered.set(text, html);
+    if (rendered.size > CACHE_ENTRIES) rendered.delete(rendered.keys().next().value!);
+  }
+  return html;
 }

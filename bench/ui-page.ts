@@ -1,0 +1,144 @@
+/**
+ * What the UI bench measures inside the page (each function runs in Chromium through `page.evaluate`, so each is
+ * self-contained). Times are taken in the page: a moment counts as "on screen" once the frame that drew it has
+ * been painted, approximated by a task posted from the next animation frame (a MessageChannel message runs after
+ * that frame's rendering). Long tasks come from a PerformanceObserver running for the whole measured stretch, not
+ * from a sample.
+ */
+import type { Page } from '@playwright/test';
+
+/** Clicks the session titled `title` and resolves with the ms until the message starting `marker` is painted in view. */
+export function timeOpen(page: Page, title: string, marker: string): Promise<number> {
+  return page.evaluate(
+    async ({ title, marker }) => {
+      const painted = () => new Promise<void>((resolve) => requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(0);
+      }));
+      const inView = (): boolean => {
+        const list = document.querySelector('[data-testid="message-list"]');
+        const row = [...(list?.querySelectorAll('.msg') ?? [])].find((m) => m.textContent?.includes(marker));
+        if (!list || !row) return false;
+        const [box, r] = [list.getBoundingClientRect(), row.getBoundingClientRect()];
+        return r.bottom > box.top && r.top < box.bottom;
+      };
+      const item = [...document.querySelectorAll<HTMLElement>('[data-testid="session-item"]')].find((e) => e.textContent?.includes(title));
+      if (!item) throw new Error(`no session titled ${title}`);
+      const started = performance.now();
+      item.click();
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${marker} never showed`)), 30_000);
+        const check = () => {
+          if (!inView()) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve();
+        };
+        const observer = new MutationObserver(check);
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+      });
+      await painted();
+      return performance.now() - started;
+    },
+    { title, marker },
+  );
+}
+
+export interface ScrollResult {
+  reachedTop: boolean;
+  frames: number;
+  seconds: number;
+  /** Every long task (> 50 ms) seen while scrolling, in ms. */
+  longTasks: number[];
+  /** The longest animation frame (script + rendering), where the browser reports them; -1 where it does not. */
+  longestFrame: number;
+  rowsLoaded: number;
+}
+
+/**
+ * Scrolls the open session's list from the bottom to its very top, `viewports` screen heights per frame (older pages
+ * load as the top nears), until the row starting `oldest` is on screen at scrollTop 0, or `maxMs` passes.
+ */
+export function scrollToTop(page: Page, oldest: string, viewports: number, maxMs: number): Promise<ScrollResult> {
+  return page.evaluate(
+    async ({ oldest, viewports, maxMs }) => {
+      const longTasks: number[] = [];
+      let longestFrame = -1;
+      const tasks = new PerformanceObserver((l) => l.getEntries().forEach((e) => longTasks.push(e.duration)));
+      tasks.observe({ type: 'longtask' });
+      const supportsFrames = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame');
+      const frameObserver = new PerformanceObserver((l) => l.getEntries().forEach((e) => (longestFrame = Math.max(longestFrame, e.duration))));
+      if (supportsFrames) frameObserver.observe({ type: 'long-animation-frame' });
+      const list = document.querySelector<HTMLElement>('[data-testid="message-list"]')!;
+      const atTop = () => list.scrollTop === 0 && [...list.querySelectorAll('.msg')].some((m) => m.textContent?.startsWith(oldest));
+      const started = performance.now();
+      let frames = 0;
+      while (!atTop() && performance.now() - started < maxMs) {
+        list.scrollTop = Math.max(0, list.scrollTop - list.clientHeight * viewports);
+        await new Promise((r) => requestAnimationFrame(r));
+        frames++;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      await new Promise((r) => setTimeout(r, 300));
+      tasks.takeRecords().forEach((e) => longTasks.push(e.duration));
+      tasks.disconnect();
+      frameObserver.disconnect();
+      return { reachedTop: atTop(), frames, seconds, longTasks, longestFrame: supportsFrames ? longestFrame : -1, rowsLoaded: Number(list.querySelector('[data-index]:last-child')?.getAttribute('data-index') ?? -1) + 1 };
+    },
+    { oldest, viewports, maxMs },
+  );
+}
+
+/**
+ * Starts the stream sampler: after every painted frame it notes the newest token on screen (`t<n>` in the
+ * streaming reply's last blocks), and once a second what the reply is rendered as (headings, code blocks and how
+ * many are highlighted, lists, bold, links, tables). Long tasks are collected meanwhile.
+ */
+export function startStreamSampler(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    const state = { samples: [] as [number, number][], checks: [] as Record<string, number>[], longTasks: [] as number[], stop: false };
+    (window as unknown as { __stream: typeof state }).__stream = state;
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => state.longTasks.push(e.duration))).observe({ type: 'longtask' });
+    const reply = () => document.querySelector('[data-testid="streaming-markdown"]');
+    const newest = (): number => {
+      for (let el = reply()?.lastElementChild ?? null; el; el = el.previousElementSibling) {
+        const found = el.textContent?.match(/\bt\d+\b/g);
+        if (found) return Number(found.at(-1)!.slice(1));
+      }
+      return -1;
+    };
+    let last = -1;
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      const n = newest();
+      if (n > last) state.samples.push([Date.now(), (last = n)]);
+      if (!state.stop) requestAnimationFrame(() => channel.port2.postMessage(0));
+    };
+    requestAnimationFrame(() => channel.port2.postMessage(0));
+    const count = (selector: string) => reply()?.querySelectorAll(selector).length ?? 0;
+    const timer = setInterval(() => {
+      if (state.stop) return clearInterval(timer);
+      state.checks.push({
+        at: Date.now(), newest: last, headings: count('h2'), code: count('pre > code'), highlighted: count('pre > code.highlighted'),
+        listItems: count('li'), bold: count('strong'), links: count('a[href]'), tables: count('table'),
+      });
+    }, 1_000);
+  });
+}
+
+export interface StreamSamples {
+  samples: [number, number][];
+  checks: Record<string, number>[];
+  longTasks: number[];
+}
+
+/** Waits until token `last` is on screen, stops the sampler and returns what it saw. */
+export async function stopStreamSampler(page: Page, last: number): Promise<StreamSamples> {
+  await page.waitForFunction((n) => ((window as unknown as { __stream: { samples: [number, number][] } }).__stream.samples.at(-1)?.[1] ?? -1) >= n, last, { timeout: 60_000, polling: 100 });
+  return page.evaluate(() => {
+    const state = (window as unknown as { __stream: StreamSamples & { stop: boolean } }).__stream;
+    state.stop = true;
+    return { samples: state.samples, checks: state.checks, longTasks: state.longTasks };
+  });
+}

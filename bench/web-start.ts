@@ -1,0 +1,113 @@
+/**
+ * Start to a usable window, web shape (docs/architecture.md "Performance targets"): `node out/main/web.js` spawned on
+ * a data folder a person has used (a model set up, a session of 200 messages), with Chromium already running, as a
+ * browser is. One spawn gives both rows:
+ * - process start → listening: from the spawn to the "Skald web: <url>" line (the server accepts connections then);
+ * - process start → chat ready: from the same spawn until the page at that URL shows the session's newest message
+ *   and the composer, painted (a page loaded fresh each time: no warm renderer).
+ * Median of 5 spawns (3 with `--quick`); each process is stopped before the next starts.
+ */
+import { chromium, type Browser } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findChromium } from '../e2e/chromium';
+import { createCore } from '../src/main/core/index';
+import { median, ms, type BenchOptions, type BenchRow } from './table';
+import { CHROMIUM_ARGS, configureModel } from './ui';
+import { seedLongSession } from './ui-seed';
+
+const MESSAGES = 200;
+const WEB_ENTRY = join(import.meta.dirname, '..', 'out', 'main', 'web.js');
+
+interface Spawned {
+  /** Spawn → the "Skald web:" line, ms. */
+  listening: number;
+  /** Spawn → the chat ready and painted in the page, ms. */
+  ready: number;
+}
+
+async function spawnOnce(browser: Browser, dataDir: string): Promise<Spawned> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.addInitScript({ content: 'window.__name = (f) => f;' });
+  const started = Date.now();
+  const child = spawn(process.execPath, [WEB_ENTRY, '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`web shape did not start:\n${out}`)), 30_000);
+      const onData = (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /Skald web: (\S+)/.exec(out);
+        if (match) (clearTimeout(timer), resolve(match[1]!));
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`web shape exited (${code}):\n${out}`)));
+    });
+    const listening = Date.now() - started;
+    await page.goto(url, { waitUntil: 'commit' });
+    // Ready: the newest message in view and the composer there, then one painted frame; the time is taken in the page.
+    const readyAt = await page.evaluate(async (marker) => {
+      const isReady = () => {
+        const list = document.querySelector('[data-testid="message-list"]');
+        const row = [...(list?.querySelectorAll('.msg') ?? [])].find((m) => m.textContent?.includes(marker));
+        if (!list || !row || !document.querySelector('[data-testid="composer"]')) return false;
+        const [box, r] = [list.getBoundingClientRect(), row.getBoundingClientRect()];
+        return r.bottom > box.top && r.top < box.bottom;
+      };
+      await new Promise<void>((resolve) => {
+        const check = () => {
+          if (!isReady()) return;
+          observer.disconnect();
+          resolve();
+        };
+        const observer = new MutationObserver(check);
+        observer.observe(document, { childList: true, subtree: true, characterData: true });
+        check();
+      });
+      await new Promise<void>((resolve) => requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(0);
+      }));
+      return Date.now();
+    }, `Message ${MESSAGES - 1}:`);
+    return { listening, ready: readyAt - started };
+  } finally {
+    await page.close();
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
+}
+
+export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'skald-bench-web-start-'));
+  const seed = await createCore({ dataDir, workspaceDir: join(dataDir, 'workspace'), shape: 'web', version: 'bench' });
+  await configureModel(seed);
+  seedLongSession(seed, 'bench: returning session', MESSAGES);
+  await seed.dispose();
+  const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  try {
+    const warm = await browser.newPage();
+    await warm.close();
+    const runs: Spawned[] = [];
+    for (let i = 0; i < (quick ? 3 : 5); i++) runs.push(await spawnOnce(browser, dataDir));
+    const listening = median(runs.map((r) => r.listening));
+    const ready = median(runs.map((r) => r.ready));
+    return [
+      { name: `web shape start: process start → listening (node out/main/web.js, median of ${runs.length})`, ours: ms(listening), peer: '—', target: 'info (the core\'s share)', pass: true },
+      {
+        name: `web shape start: process start → first page's chat ready in Chromium (newest of ${MESSAGES} messages and the composer painted; median of ${runs.length})`,
+        ours: ms(ready), peer: '< 1,000 ms', target: '< 1 s', pass: ready < 1_000,
+      },
+    ];
+  } finally {
+    await browser.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
