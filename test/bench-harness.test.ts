@@ -1,0 +1,97 @@
+/**
+ * The bench harness's own pieces (bench/table.ts, bench/readme.ts): peers timed interleaved, scale rows shown as one
+ * line per series, and the README's generated block replaced and nothing else.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { README_END, README_START, rewriteReadme } from '../bench/readme';
+import { interleaved, printScaleTable, printTable, type BenchResults, type BenchRow } from '../bench/table';
+
+const row = (name: string, pass = true, scale?: BenchRow['scale']): BenchRow => ({ name, ours: '1.0 ms', peer: 'rg 2.0 ms', target: '≤ 1.2× rg', pass, scale });
+
+describe('interleaved', () => {
+  it('alternates ours and the peer run by run, each side first in turn, after the warm-up', async () => {
+    const calls: string[] = [];
+    const out = await interleaved((i) => calls.push(`o${i}`), (i) => calls.push(`p${i}`), 3);
+    expect(calls).toEqual(['o-1', 'p-1', 'o0', 'p0', 'p1', 'o1', 'o2', 'p2']);
+    expect(out.ours).toHaveLength(3);
+    expect(out.peer).toHaveLength(3);
+  });
+});
+
+describe('tables', () => {
+  const rows = [
+    row('plain row'),
+    row('grep rare 1×', true, { series: 'grep rare', factor: 1, value: 2 }),
+    row('grep rare 100×', false, { series: 'grep rare', factor: 100, value: 50 }),
+    row('grep rare 10×', true, { series: 'grep rare', factor: 10, value: 8 }),
+    row('history page 1×', true, { series: 'history page', factor: 1, value: 1 }),
+  ];
+
+  it('keeps scale rows out of the main table', () => {
+    const table = printTable(rows);
+    expect(table).toContain('plain row');
+    expect(table).not.toContain('grep rare');
+  });
+
+  it('shows one line per series, a column per factor, the growth, and fails a series if any point fails', () => {
+    const lines = printScaleTable(rows).split('\n');
+    expect(lines[0]).toBe('| series | 1× | 10× | 100× | growth 1×→100× | target | ok |');
+    expect(lines[2]).toBe('| grep rare | 1.0 ms (rg 2.0 ms) | 1.0 ms (rg 2.0 ms) | 1.0 ms (rg 2.0 ms) | 25.0× | ≤ 1.2× rg | NO |');
+    // A series without a point at the largest factor has no growth figure and empty cells.
+    expect(lines[3]).toBe('| history page | 1.0 ms (rg 2.0 ms) |  |  |  | ≤ 1.2× rg | yes |');
+    expect(printScaleTable([row('plain')])).toBe('');
+  });
+
+  it('escapes a pipe inside a cell', () => {
+    expect(printTable([row('a | b')])).toContain('a \\| b');
+  });
+});
+
+describe('README block', () => {
+  let dir = '';
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const results: BenchResults = {
+    machine: {
+      cpu: 'Test CPU', cores: 2, ramGb: 8, os: 'Linux 6', node: 'v20.0.0', chromium: 'Chromium 1', loadStart: [3, 2, 1], loadEnd: [1, 1, 1],
+      commit: 'abc123', dirty: false, date: '2026-01-02T03:04:05.000Z', summary: '',
+    },
+    quick: false,
+    suites: [{ name: 'ui', seconds: 1 }],
+    rows: [row('chat opens'), row('scroll', false)],
+  };
+
+  it('replaces only the marked block, with the table and the machine it came from', () => {
+    dir = mkdtempSync(join(tmpdir(), 'skald-bench-readme-'));
+    const file = join(dir, 'README.md');
+    writeFileSync(file, `# Title\n\nbefore\n\n${README_START}\nold table\n${README_END}\n\nafter\n`);
+    rewriteReadme(file, results);
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('# Title\n\nbefore\n\n')).toBe(true);
+    expect(text.endsWith(`${README_END}\n\nafter\n`)).toBe(true);
+    expect(text).not.toContain('old table');
+    expect(text).toContain('| chat opens | 1.0 ms |');
+    expect(text).toContain('1 target(s) missed');
+    expect(text).toContain('Test CPU, 2 cores, 8 GB RAM');
+    // Load above the core count is said, so nobody reads the figures as an idle machine's.
+    expect(text).toContain('a busy machine');
+    // Running it twice gives the same file.
+    rewriteReadme(file, results);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('refuses a README without the markers', () => {
+    dir = mkdtempSync(join(tmpdir(), 'skald-bench-readme-'));
+    const file = join(dir, 'README.md');
+    writeFileSync(file, '# no markers\n');
+    expect(() => rewriteReadme(file, results)).toThrow(/markers are missing/);
+  });
+
+  it('the repository README has the markers', () => {
+    const text = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    expect(text.indexOf(README_START)).toBeGreaterThan(-1);
+    expect(text.indexOf(README_END)).toBeGreaterThan(text.indexOf(README_START));
+  });
+});
