@@ -6,8 +6,7 @@
  *   the whole per-call overhead budget (1 ms) leaves the rest for SQLite.
  * - shell decision (tree-sitter parse of a compound command, each part against the rules) median < 0.5 ms,
  *   p99 < 2 ms, in steady state (see the warm-up note below).
- * - gate + persistence (decision + tool row + tool_decisions in one transaction, synchronous = FULL) median < 1 ms,
- *   p99 < 5 ms: the target for a no-op tool.
+ * What a call costs with its rows, events and commits is timed on the session's real path in session-overhead.ts.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,21 +60,6 @@ export async function run(): Promise<BenchRow[]> {
   // not. Measured here is the steady state; the cold start is a one-off per process.
   const shell = timeIt(2_000, () => approval.gate.check(shellCall), 6_000);
 
-  const now = Date.now();
-  db.prepare("INSERT INTO chat_sessions (id, source, agent_id, title, created_at, updated_at) VALUES (1, 'web', 'main', 'bench', ?, ?)").run(now, now);
-  const insert = db.prepare(`INSERT INTO chat_llm_tools (tool_call_id, session_id, name, arguments, status, created_at, updated_at) VALUES (?, 1, 'write_file', '{}', 'running', ?, ?)`);
-  const prep = db.prepare('UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, decision = ?, updated_at = ? WHERE tool_call_id = ?');
-  for (let i = 0; i < 2_200; i++) insert.run(`call-${i}`, now, now);
-  const persisted = timeIt(2_000, (i) => {
-    const id = `call-${i}`;
-    const d = approval.gate.check(writeCall);
-    const hash = approval.port.argsHash(writeCall.args);
-    db.transaction(() => {
-      prep.run(JSON.stringify(writeCall.args), hash, JSON.stringify(d.why), Date.now(), id);
-      approval.port.recordDecision({ toolCallId: id, sessionId: 1, decision: d, argsHash: hash });
-    })();
-  });
-
   closeDatabase(db);
   rmSync(root, { recursive: true, force: true });
   const row = (name: string, values: number[], medianBound: number, p99Bound: number): BenchRow => {
@@ -91,6 +75,5 @@ export async function run(): Promise<BenchRow[]> {
   return [
     row('gate decision, 1,000 rules (fs write, no match)', decision, 0.1, 1),
     row('gate decision, 1,000 rules (3-part shell command)', shell, 0.5, 2),
-    row('gate + persistence per call (1 txn, sync FULL)', persisted, 1, 5),
   ];
 }

@@ -96,8 +96,12 @@ export const HISTORY_SQL = {
 
 export class SessionStore {
   private readonly q;
+  /** One transaction wrapper, made once (a savepoint when a caller's transaction is already open). */
+  private readonly inTransaction: <T>(work: () => T) => T;
 
   constructor(private readonly db: Db) {
+    const run = db.transaction((work: () => unknown) => work());
+    this.inTransaction = <T>(work: () => T) => run(work) as T;
     this.q = {
       insertSession: db.prepare('INSERT INTO chat_sessions (title, run_context, created_at, updated_at) VALUES (?, ?, ?, ?)'),
       getSession: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE id = ?'),
@@ -198,7 +202,12 @@ export class SessionStore {
     this.q.setContextStart.run(fromMessageId, Date.now(), id);
   }
 
+  /** The message and the session's `updated_at` in one commit (a savepoint inside a caller's transaction). */
   appendMessage(m: NewMessage): number {
+    return this.inTransaction(() => this.insertMessage(m));
+  }
+
+  private insertMessage(m: NewMessage): number {
     const now = Date.now();
     const info = this.q.insertMessage.run({
       sessionId: m.sessionId,
@@ -278,16 +287,27 @@ export class SessionStore {
    * disk or none). Returns each call's new key. A provider id that is empty or repeats within this message gets a
    * suffix so the replayed history still pairs every call with its own result.
    */
-  insertRoundTools(sessionId: number, messageId: number, calls: readonly { id: string; name: string; arguments: string }[], stackId: number | null = null): string[] {
+  insertRoundTools(
+    sessionId: number,
+    messageId: number,
+    calls: readonly { id: string; name: string; arguments: string }[],
+    stackId: number | null = null,
+    keys: readonly string[] = calls.map(() => this.mintToolKey()),
+  ): string[] {
     const now = Date.now();
     const providerIds = uniqueWithinMessage(calls.map((c) => c.id));
-    return this.db.transaction(() =>
+    return this.inTransaction(() =>
       calls.map((call, i) => {
-        const key = `tc_${randomUUID()}`;
+        const key = keys[i]!;
         this.q.insertTool.run(key, providerIds[i], sessionId, stackId, messageId, call.name, call.arguments, now, now);
         return key;
       }),
-    )();
+    );
+  }
+
+  /** A new tool row key: the app's own, unique in the database (never the model's id, which models reuse). */
+  mintToolKey(): string {
+    return `tc_${randomUUID()}`;
   }
 
   getTool(toolCallId: string): ToolRow | undefined {
@@ -321,7 +341,7 @@ export class SessionStore {
   }
 
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.inTransaction(work);
   }
 }
 

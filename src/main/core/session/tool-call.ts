@@ -1,9 +1,11 @@
 /**
  * One tool call of a round, from the row to the result (docs/architecture.md "The path of one tool call"):
- * row written `running` + `tool_start` (labels, path) → the tool's normalized arguments (docs/approval.md "The
- * normalized call": the gate, card, hash, row and execution all use them) → the gate (decision recorded with the
- * row in one transaction) → approval if required → run (cancellable) → recorded as done / failed / cancelled /
- * rejected with its event. A bad argument or a throwing tool becomes a result the model can read (R7).
+ * the tool's normalized arguments (docs/approval.md "The normalized call": the gate, card, hash, row and execution
+ * all use them) → the gate → its decision recorded with the row in one transaction (for a round's first call, the
+ * transaction that writes the round's rows `running`: `RoundRows`), then `tool_start` (labels, path) and
+ * `tool_decision` → approval if required → run (cancellable) → recorded as done / failed / cancelled / rejected
+ * with its event: one fsync'd commit before the tool runs, one after. A bad argument or a throwing tool becomes a
+ * result the model can read (R7).
  * Check ids (R1, R7) are listed in docs/security-checks.md.
  */
 import { MCP_PREFIX, TN } from '../../../shared/tool-names';
@@ -14,7 +16,7 @@ import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../
 import type { CallSecrets } from '../secrets/sealed-args';
 import type { Decision, FileImagesPort, GatePort, ToolsPort } from './ports';
 import type { ImageSnapshot } from '../viewer/blob-store';
-import type { SessionStore } from './session-store';
+import type { NewMessage, SessionStore } from './session-store';
 import { z } from 'zod';
 import { MAX_AGENT_DEPTH, frameLabel } from '../agents/frame';
 import { clarificationTool, isSyntheticTool, normalizeSyntheticArgs, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
@@ -49,6 +51,78 @@ export interface CallEnv {
 
 export type CallOutcome = 'continue' | 'cancelled';
 export const CANCELLED_NOTE = 'Stopped by the user (/stop) before it finished.';
+export const NOT_STARTED_NOTE = 'Not started: the turn was stopped.';
+
+/** A call as the model sent it (its `id` is the provider's), or, once keyed, as the app runs it. */
+export interface ModelCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** A call of a live round: `id` is the row's own key; `round` writes its rows with the round's first commit. */
+export interface RoundCall extends ModelCall {
+  round?: RoundRows;
+}
+
+/**
+ * The rows of one round, written with the round's first commit (docs/architecture.md "The path of one tool call"):
+ * the model's answer (its assistant message, when the round brings one) and one `running` row per call go to disk in
+ * the same transaction as the first call's decision (or its refusal or cancellation). So a call costs one fsync'd
+ * commit before it runs and one after, and a crash still finds every call's intent on disk before anything ran (R1):
+ * what happens before that commit (sealing, parsing, normalizing, the gate's decision) has no side effect.
+ * The events follow the commit (`onWritten`, then `tool_start` per call): no card shows a row that is not on disk.
+ */
+export class RoundRows {
+  private written = false;
+
+  constructor(
+    private readonly env: CallEnv,
+    /** The message the calls belong to: its id when it is on disk, else the assistant message to write first. */
+    private readonly message: number | NewMessage,
+    /** Sealed, each with its row key. */
+    private readonly calls: readonly (ModelCall & { key: string })[],
+    private readonly onWritten?: (messageId: number) => void,
+  ) {}
+
+  get isWritten(): boolean {
+    return this.written;
+  }
+
+  /** `work` in one transaction, which first writes the round's rows unless they are on disk already. */
+  commit<T>(work: () => T): T {
+    const { env } = this;
+    if (this.written) return env.store.transaction(work);
+    let messageId = 0;
+    const result = env.store.transaction(() => {
+      messageId = typeof this.message === 'number' ? this.message : env.store.appendMessage(this.message);
+      env.store.insertRoundTools(env.sessionId, messageId, this.calls, env.synthetic.frame.stackId, this.calls.map((c) => c.key));
+      return work();
+    });
+    this.written = true;
+    this.onWritten?.(messageId);
+    for (const call of this.calls) {
+      const parsed = parseArguments(call.arguments);
+      const args = parsed.ok ? parsed.args : {};
+      env.emit({
+        type: 'tool_start',
+        tool_call_id: call.key,
+        message_id: messageId,
+        name: call.name,
+        arguments: call.arguments,
+        label_short: env.tools.describeCall(call.name, args, 'short'),
+        label_full: env.tools.describeCall(call.name, args, 'full'),
+        path: env.tools.targetPath(call.name, args),
+      });
+    }
+    return result;
+  }
+}
+
+/** `work` in one transaction, together with the call's round rows when they are not on disk yet. */
+function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T): T {
+  return call.round ? call.round.commit(work) : env.store.transaction(work);
+}
 
 export function parseArguments(raw: string): { ok: true; args: ToolArgs } | { ok: false; error: string } {
   try {
@@ -79,12 +153,13 @@ function notOfferedText(name: string, depth: number): string {
 }
 
 
-function finish(env: CallEnv, id: string, outcome: ExecutionOutcome, name: string, path: string | null, before?: ImageSnapshot | null): CallOutcome {
+function finish(env: CallEnv, call: RoundCall, outcome: ExecutionOutcome, path: string | null, before?: ImageSnapshot | null): CallOutcome {
   const { store, emit } = env;
+  const { id, name } = call;
   if (outcome.kind === 'completed') {
     // A write keeps its before/after images with its row, in one transaction (docs/viewer.md "Diff and revert").
     const after = before && path && env.fileImages ? env.fileImages.snapshot(path, env.workingDir) : null;
-    store.transaction(() => {
+    commitCall(env, call, () => {
       store.finishTool(id, 'done', outcome.result, outcome.resultType ?? 'string');
       if (before && after && path) env.fileImages!.record(id, path, before, after);
     });
@@ -94,67 +169,61 @@ function finish(env: CallEnv, id: string, outcome: ExecutionOutcome, name: strin
     return 'continue';
   }
   if (outcome.kind === 'failed') {
-    store.finishTool(id, 'failed', outcome.error);
+    commitCall(env, call, () => store.finishTool(id, 'failed', outcome.error));
     emit({ type: 'tool_error', tool_call_id: id, error: outcome.error });
     return 'continue';
   }
   const note = outcome.note ?? CANCELLED_NOTE;
-  store.finishTool(id, 'cancelled', note);
+  commitCall(env, call, () => store.finishTool(id, 'cancelled', note));
   emit({ type: 'tool_cancelled', tool_call_id: id, note });
   return 'cancelled';
 }
 
-function reject(env: CallEnv, id: string, reason: string): CallOutcome {
-  env.store.finishTool(id, 'rejected', reason);
-  env.emit({ type: 'tool_rejected', tool_call_id: id, reason });
+function reject(env: CallEnv, call: RoundCall, reason: string): CallOutcome {
+  commitCall(env, call, () => env.store.finishTool(call.id, 'rejected', reason));
+  env.emit({ type: 'tool_rejected', tool_call_id: call.id, reason });
   return 'continue';
 }
 
-/**
- * Starts the rows of a round's new calls (live turn): written `running` before anything runs (R1), in one
- * transaction. Returns the calls with the app's key in `id` (the model's id stays on the row for replay).
- */
-export function startRound(env: CallEnv, calls: readonly { id: string; name: string; arguments: string }[], messageId: number): { id: string; name: string; arguments: string }[] {
-  // Secret arguments are sealed before anything stores or shows them (docs/plugins.md, "Secret arguments").
-  calls = calls.map((c) => ({ ...c, arguments: env.secrets.seal(c.name, c.arguments) }));
-  const keys = env.store.insertRoundTools(env.sessionId, messageId, calls, env.synthetic.frame.stackId);
-  return calls.map((call, i) => {
-    const id = keys[i]!;
-    const parsed = parseArguments(call.arguments);
-    const args = parsed.ok ? parsed.args : {};
-    env.emit({
-      type: 'tool_start',
-      tool_call_id: id,
-      message_id: messageId,
-      name: call.name,
-      arguments: call.arguments,
-      label_short: env.tools.describeCall(call.name, args, 'short'),
-      label_full: env.tools.describeCall(call.name, args, 'full'),
-      path: env.tools.targetPath(call.name, args),
-    });
-    return { id, name: call.name, arguments: call.arguments };
-  });
+/** A call of a stopped turn that never started: recorded `cancelled` (its round's rows written first if need be). */
+export function cancelNotStarted(env: CallEnv, call: RoundCall): void {
+  finish(env, call, { kind: 'cancelled', note: NOT_STARTED_NOTE }, null);
 }
 
-/** Gate, approval, run and record for a row that already exists (`running`). */
-export async function executeCall(env: CallEnv, call: { id: string; name: string; arguments: string }): Promise<CallOutcome> {
+/**
+ * Keys a round's new calls (live turn) and seals their secret arguments; their rows are written `running` with the
+ * round's first commit, before anything runs (R1, `RoundRows`). `message` is the id of the message the calls
+ * belong to, or the assistant message to write with them. Returns the calls with the app's key in `id` (the
+ * model's id stays on the row for replay).
+ */
+export function startRound(env: CallEnv, calls: readonly ModelCall[], message: number | NewMessage, onWritten?: (messageId: number) => void): RoundCall[] {
+  // Secret arguments are sealed before anything stores or shows them (docs/plugins.md, "Secret arguments").
+  const keyed = calls.map((c) => ({ ...c, arguments: env.secrets.seal(c.name, c.arguments), key: env.store.mintToolKey() }));
+  const round = new RoundRows(env, message, keyed, onWritten);
+  return keyed.map((c) => ({ id: c.key, name: c.name, arguments: c.arguments, round }));
+}
+
+/**
+ * Gate, approval, run and record for a call: a row that exists (`running`), or one of a round whose rows are
+ * written with this call's decision.
+ */
+export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOutcome> {
   const { store, gate, tools, emit } = env;
+  const failed = (error: string) => finish(env, call, { kind: 'failed', error }, null);
   const parsed = parseArguments(call.arguments);
-  if (!parsed.ok) return finish(env, call.id, { kind: 'failed', error: parsed.error }, call.name, null);
-  if (!tools.has(call.name) && !isSyntheticTool(call.name)) {
-    return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
-  }
+  if (!parsed.ok) return failed(parsed.error);
+  if (!tools.has(call.name) && !isSyntheticTool(call.name)) return failed(`There is no tool named "${call.name}". Use one of the tools you were given.`);
   // MCP tools are exempt: they are never hidden (a server down for a round lists none) and the gate decides each call.
-  if (env.offered && !env.offered.has(call.name) && !call.name.startsWith(MCP_PREFIX)) return finish(env, call.id, { kind: 'failed', error: notOfferedText(call.name, env.synthetic.frame.depth) }, call.name, null);
+  if (env.offered && !env.offered.has(call.name) && !call.name.startsWith(MCP_PREFIX)) return failed(notOfferedText(call.name, env.synthetic.frame.depth));
   let opened;
   try {
     opened = env.secrets.open(call.name, parsed.args);
   } catch {
-    return finish(env, call.id, { kind: 'failed', error: 'A secret argument of this call cannot be read any more (the key that sealed it is gone). Call the tool again.' }, call.name, null);
+    return failed('A secret argument of this call cannot be read any more (the key that sealed it is gone). Call the tool again.');
   }
   // Normalized in the clear (the schema must see the value), sealed again before it is hashed, stored or shown.
   const normalized = normalizeToolArgs(tools, call.name, opened.plain, env.workingDir);
-  if (!normalized.ok) return finish(env, call.id, { kind: 'failed', error: normalized.error }, call.name, null);
+  if (!normalized.ok) return failed(normalized.error);
   const args = opened.reseal(normalized.args);
   const argsJson = JSON.stringify(args);
   const category = tools.categoryOf(call.name);
@@ -169,14 +238,15 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
     // "Evaluation order").
     decision = { action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` }, actor: 'policy' };
   }
-  // The decision is stored once, in the audit (`tool_decisions`), in the same transaction as the row it decides.
-  store.transaction(() => {
+  // The decision is stored once, in the audit (`tool_decisions`), in the same transaction as the row it decides
+  // (for a round's first call, the transaction that writes the round's rows: one commit before the tool runs).
+  commitCall(env, call, () => {
     store.prepareTool(call.id, argsJson, hash);
     gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash });
   });
   emit({ type: 'tool_decision', tool_call_id: call.id, decision, arguments: argsJson });
 
-  if (decision.action === 'deny') return reject(env, call.id, `Denied by policy: ${decision.why.text}`);
+  if (decision.action === 'deny') return reject(env, call, `Denied by policy: ${decision.why.text}`);
   if (decision.action === 'require') {
     const preview = tools.preview(call.name, env.secrets.unseal(call.name, args), { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots });
     let outcome;
@@ -196,20 +266,20 @@ export async function executeCall(env: CallEnv, call: { id: string; name: string
       gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash });
     });
     emit({ type: 'tool_decision', tool_call_id: call.id, decision: human, arguments: argsJson });
-    if (!outcome.approved) return reject(env, call.id, gate.rejectText(outcome.note));
+    if (!outcome.approved) return reject(env, call, gate.rejectText(outcome.note));
   }
-  if (env.signal.aborted) return finish(env, call.id, { kind: 'cancelled' }, call.name, null);
+  if (env.signal.aborted) return finish(env, call, { kind: 'cancelled' }, null);
   return runApproved(env, call, args, () => gate.walkPolicy(gateCall));
 }
 
-async function runApproved(env: CallEnv, call: { id: string; name: string }, args: ToolArgs, walkPolicy: () => ProtectedPaths): Promise<CallOutcome> {
+async function runApproved(env: CallEnv, call: RoundCall, args: ToolArgs, walkPolicy: () => ProtectedPaths): Promise<CallOutcome> {
   const path = typeof args.path === 'string' ? args.path : null;
   if (call.name === TN.RESTART) {
-    finish(env, call.id, { kind: 'completed', result: 'Restarting the app now.' }, call.name, null);
+    finish(env, call, { kind: 'completed', result: 'Restarting the app now.' }, null);
     env.requestRestart();
     return 'cancelled';
   }
-  if (call.name === clarificationTool.name) return askUser(env, call.id, args);
+  if (call.name === clarificationTool.name) return askUser(env, call, args);
   if (isSyntheticTool(call.name)) {
     let outcome: ExecutionOutcome;
     try {
@@ -219,7 +289,7 @@ async function runApproved(env: CallEnv, call: { id: string; name: string }, arg
       outcome = { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` };
     }
     await env.beforeRecord?.();
-    return finish(env, call.id, outcome, call.name, path);
+    return finish(env, call, outcome, path);
   }
   try {
     // Built on first use: only walks ask, and a no-op call should not pay for it.
@@ -229,25 +299,26 @@ async function runApproved(env: CallEnv, call: { id: string; name: string }, arg
     // Before the run: an execution starts its work as it is created.
     const before = path && env.fileImages && env.tools.kindOf(call.name) === 'edit' ? env.fileImages.snapshot(path, env.workingDir) : null;
     const exec = env.tools.run(call.name, env.secrets.unseal(call.name, args), ctx);
-    if (!exec) return finish(env, call.id, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, call.name, null);
-    return finish(env, call.id, await driveExecution(exec, env.signal), call.name, path, before);
+    if (!exec) return finish(env, call, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, null);
+    return finish(env, call, await driveExecution(exec, env.signal), path, before);
   } catch (error) {
     env.log('tool threw', { tool: call.name, error: String(error) });
-    return finish(env, call.id, { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` }, call.name, path);
+    return finish(env, call, { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` }, path);
   }
 }
 
 /** The question waits in the chat and the Inbox; a stop leaves the row `pending`, asked again on resume. */
-async function askUser(env: CallEnv, id: string, args: ToolArgs): Promise<CallOutcome> {
+async function askUser(env: CallEnv, call: RoundCall, args: ToolArgs): Promise<CallOutcome> {
+  const id = call.id;
   const parsed = clarificationTool.input.safeParse(args);
-  if (!parsed.success) return finish(env, id, { kind: 'failed', error: `Invalid arguments for ${clarificationTool.name}: ${z.prettifyError(parsed.error)}` }, clarificationTool.name, null);
+  if (!parsed.success) return finish(env, call, { kind: 'failed', error: `Invalid arguments for ${clarificationTool.name}: ${z.prettifyError(parsed.error)}` }, null);
   const { title, question, suggested_answers } = parsed.data;
   try {
     const answer = await env.gate.requestClarification({
       sessionId: env.sessionId, toolCallId: id, title, question, suggestedAnswers: suggested_answers ?? [], contextLabel: frameLabel(env.synthetic.frame), signal: env.signal,
     });
     env.store.setToolStatus(id, 'running');
-    return finish(env, id, { kind: 'completed', result: `The user answered: ${answer}` }, clarificationTool.name, null);
+    return finish(env, call, { kind: 'completed', result: `The user answered: ${answer}` }, null);
   } catch {
     return 'cancelled';
   }

@@ -12,8 +12,8 @@ import { MAX_PARALLEL_SUBAGENTS } from '../agents/frame';
 import { isSyncSubAgentCall } from '../tools/agents/execute-task';
 import { buildContext, type ContextInput } from './context';
 import type { LlmTurn, ModelPort, ToolSpec } from './ports';
-import type { SessionStore } from './session-store';
-import { executeCall, startRound, type CallEnv } from './tool-call';
+import type { NewMessage } from './session-store';
+import { cancelNotStarted, executeCall, startRound, type CallEnv, type RoundCall } from './tool-call';
 
 export const MAX_TOOL_ROUNDS = 20;
 
@@ -45,10 +45,10 @@ async function callModel(env: TurnEnv, round: number, tools: ToolSpec[]): Promis
   });
 }
 
-function saveAssistant(store: SessionStore, sessionId: number, stackId: number | null, turn: LlmTurn): number {
-  return store.appendMessage({
-    sessionId,
-    stackId,
+function assistantMessage(env: TurnEnv, turn: LlmTurn): NewMessage {
+  return {
+    sessionId: env.sessionId,
+    stackId: env.synthetic.frame.stackId,
     role: 'assistant',
     content: turn.text,
     reasoning: turn.reasoning || null,
@@ -56,7 +56,7 @@ function saveAssistant(store: SessionStore, sessionId: number, stackId: number |
     outputTokens: turn.usage.outputTokens,
     cost: turn.cost,
     model: turn.modelId,
-  });
+  };
 }
 
 export async function runTurn(env: TurnEnv): Promise<TurnResult> {
@@ -76,36 +76,32 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
       return 'failed';
     }
     if (env.signal.aborted) return 'cancelled';
-    const messageId = saveAssistant(env.store, env.sessionId, env.synthetic.frame.stackId, turn);
     if (turn.finishReason === 'length') emit({ type: 'truncated', output_tokens: turn.usage.outputTokens });
 
     if (turn.toolCalls.length === 0) {
+      const messageId = env.store.appendMessage(assistantMessage(env, turn));
       emit({ type: 'done', round, message_id: messageId, content: turn.text, input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens, cost: turn.cost });
       return 'done';
     }
-    if (turn.text) {
-      emit({ type: 'thinking', round, message_id: messageId, content: turn.text, input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens });
-    }
-    // Rows for every call of the round first, in order, so a crash mid-round leaves each call's intent on disk.
+    // The answer and a row for every call of the round, in order, are written with the first call's decision, before
+    // anything runs, so a crash mid-round leaves each call's intent on disk (tool-call.ts, RoundRows).
     // From here on a call's `id` is the row's own key, not the model's (which models reuse).
-    const calls = startRound(env, turn.toolCalls, messageId);
+    const calls = startRound(env, turn.toolCalls, assistantMessage(env, turn), (messageId) => {
+      if (turn.text) emit({ type: 'thinking', round, message_id: messageId, content: turn.text, input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens });
+    });
     if (calls.length >= 2 && calls.every((c) => isSyncSubAgentCall(c.name, c.arguments))) {
       if ((await runParallelSubAgents(roundEnv, calls)) === 'cancelled') return 'cancelled';
       continue;
     }
     for (const call of calls) {
       if (env.signal.aborted) {
-        env.store.finishTool(call.id, 'cancelled', 'Not started: the turn was stopped.');
-        emit({ type: 'tool_cancelled', tool_call_id: call.id, note: 'Not started: the turn was stopped.' });
+        cancelNotStarted(env, call);
         continue;
       }
       if ((await executeCall(roundEnv, call)) === 'cancelled') {
         // Later calls of the round never start; mark them so the history has a result for every call.
         for (const rest of calls.slice(calls.indexOf(call) + 1)) {
-          if (env.store.getTool(rest.id)?.status === 'running') {
-            env.store.finishTool(rest.id, 'cancelled', 'Not started: the turn was stopped.');
-            emit({ type: 'tool_cancelled', tool_call_id: rest.id, note: 'Not started: the turn was stopped.' });
-          }
+          if (!rest.round?.isWritten || env.store.getTool(rest.id)?.status === 'running') cancelNotStarted(env, rest);
         }
         return 'cancelled';
       }
@@ -120,7 +116,7 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
  * free slot before it starts), each call's result recorded only after the one before it, so rows, events and the
  * next request keep the model's call order. A stop reaches every running child through the shared signal.
  */
-async function runParallelSubAgents(env: TurnEnv, calls: LlmTurn['toolCalls']): Promise<'continue' | 'cancelled'> {
+async function runParallelSubAgents(env: TurnEnv, calls: RoundCall[]): Promise<'continue' | 'cancelled'> {
   let free = MAX_PARALLEL_SUBAGENTS;
   const waiting: (() => void)[] = [];
   const acquire = () => (free > 0 ? (free--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve)));
@@ -146,8 +142,7 @@ async function runParallelSubAgents(env: TurnEnv, calls: LlmTurn['toolCalls']): 
       try {
         if (env.signal.aborted) {
           await beforeRecord();
-          env.store.finishTool(call.id, 'cancelled', 'Not started: the turn was stopped.');
-          env.emit({ type: 'tool_cancelled', tool_call_id: call.id, note: 'Not started: the turn was stopped.' });
+          cancelNotStarted(env, call);
           return 'cancelled' as const;
         }
         const outcome = await executeCall({ ...env, beforeRecord }, call);
