@@ -51,6 +51,30 @@ describe('execute_task mode async', () => {
     expect((await h.call('chat:listSessions', {})).sessions.map((s) => s.id)).toEqual([parent]);
   });
 
+  it('read_agent_result while the task still runs answers not_ready; the result comes by itself once the task ends', async () => {
+    h = await startHarness({
+      turns: [
+        { match: 'poll it', toolCalls: [{ id: 'start', name: 'execute_task', arguments: { mode: 'async', agent_id: 'software-engineer', prompt: 'POLL-P write the file', title: 'write file' } }] },
+        { match: 'poll it', toolCalls: [{ id: 'poll', name: 'read_agent_result', arguments: { task_id: 1 } }] },
+        { match: 'poll it', text: 'Not ready yet; it will come.' },
+        { match: 'POLL-P', toolCalls: [{ name: 'write_file', arguments: { path: 'task.txt', content: 'from the task' } }] },
+        { match: 'POLL-P', text: 'file written' },
+        { match: 'poll it', text: 'The task wrote the file.' },
+      ],
+    });
+    const parent = await h.newSession();
+    await h.sendAndSettle(parent, 'poll it');
+    // The task waits for its write's approval, so it cannot have ended when the parent asked.
+    expect(JSON.parse(rowsOf('read_agent_result')[0]!.result)).toMatchObject({ status: 'not_ready' });
+    const pending = await h.waitForEvent('pending_write');
+    expect((await h.call('inbox:list', {})).approvals[0]).toMatchObject({ context_label: 'Task: write file' });
+    await h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: pending.args_hash });
+    await h.waitForEvent('done', (e) => e.session_id === parent && e.content === 'The task wrote the file.');
+    const delivered = rowsOf('read_agent_result').filter((r) => r.session_id === parent);
+    expect(delivered).toHaveLength(2);
+    expect(JSON.parse(delivered[1]!.result)).toMatchObject({ type: 'task_completed', status: 'success', result: 'file written' });
+  });
+
   it('is stoppable: the parent’s /stop leaves it running; Stop ends it, and the parent is told it was stopped', async () => {
     h = await startHarness({
       turns: [
