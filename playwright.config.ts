@@ -1,12 +1,18 @@
 /**
- * E2E tests drive the real renderer in Chromium against the web shape (docs/architecture.md "Tests"). The browser
+ * E2E tests drive the real renderer in Chromium (docs/architecture.md "Tests"), in two projects: `web`, every spec
+ * against the web shape; `desktop`, the chat, approval and viewer specs and the desktop checks against the real built
+ * main and preload bundles under the Electron stand-in (docs/desktop.md "The desktop shape run end to end"). The browser
  * is CHROMIUM_PATH, an installed Chrome/Chromium, or Playwright's own (e2e/chromium.ts); `npm test` fetches
  * Playwright's first when none is there, and without any the run stops with one line saying what to install.
  */
 import { defineConfig } from '@playwright/test';
 import { findChromium } from './e2e/chromium';
+import type { Shape } from './e2e/fixtures';
 
-export default defineConfig({
+/** The specs that run in both shapes; `desktop.spec.ts` runs in the desktop shape only. */
+const BOTH_SHAPES = ['chat.spec.ts', 'approval-preview.spec.ts', 'viewer.spec.ts'];
+
+export default defineConfig<{ shape: Shape }>({
   testDir: 'e2e',
   timeout: 60_000,
   workers: 1,
@@ -29,4 +35,8 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     screenshot: 'only-on-failure',
   },
+  projects: [
+    { name: 'web', use: { shape: 'web' }, testIgnore: ['desktop.spec.ts'] },
+    { name: 'desktop', use: { shape: 'desktop' }, testMatch: [...BOTH_SHAPES, 'desktop.spec.ts'] },
+  ],
 });

@@ -5,20 +5,20 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+import { expect, startApp, stopApp, test, type App } from './fixtures';
 import { shots } from './screens';
 import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
 
-let app: WebApp;
+let app: App;
 let llm: LlmProcess | undefined;
 
-test.beforeEach(async () => {
-  app = await startWebApp();
+test.beforeEach(async ({ page }) => {
+  app = await startApp(page);
 });
 
 test.afterEach(async () => {
   llm?.stop();
-  await stopWebApp(app);
+  await stopApp(app);
 });
 
 test('an edit the tool would refuse shows the refusal, not a diff; an accepted one shows what it writes', async ({ page }) => {

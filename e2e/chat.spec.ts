@@ -6,12 +6,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, screenshotPath, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+import { expect, screenshotPath, startApp, stopApp, test, type App } from './fixtures';
 import { configureModel as configureModelViaBridge, startLlmProcess, type LlmProcess } from './scripted-llm';
 
 let llm: LlmProcess | undefined;
 let llmUrl: string;
-let app: WebApp;
+let app: App;
 
 async function startLlm(script: unknown[]): Promise<void> {
   llm = await startLlmProcess(app.dataDir, script);
@@ -41,13 +41,13 @@ async function configureModelInSettings(page: Page): Promise<void> {
 
 const configureModel = (page: Page) => configureModelViaBridge(page, llmUrl);
 
-test.beforeEach(async () => {
-  app = await startWebApp();
+test.beforeEach(async ({ page }) => {
+  app = await startApp(page);
 });
 
 test.afterEach(async () => {
   llm?.stop();
-  await stopWebApp(app);
+  await stopApp(app);
 });
 
 test('a person chats, sees the reply stream, approves a write and opens its path', async ({ page }) => {

@@ -1,12 +1,20 @@
 /**
- * The e2e fixture: a real web-shape server (`out/main/web.js`) on a random port with a fresh data folder, and
- * the page opened at its tokened URL. Extra environment (e.g. a scripted LLM's URL) can be passed per test file.
+ * The e2e fixture: the app in one of its two shapes, with a fresh data folder, and the page opened at its URL.
+ * - web: a real web-shape server (`out/main/web.js`) on a random port, the page at its tokened URL;
+ * - desktop: the real built main and preload bundles under the Electron stand-in, its window shown in the test's
+ *   page (test/electron-standin/renderer-host.ts; docs/desktop.md "The desktop shape run end to end").
+ * The shape is the Playwright project's `shape` option (playwright.config.ts): a spec that starts the app with
+ * `startApp(page)` and stops it with `stopApp` runs unchanged in both. `startWebApp` stays for specs that need the
+ * web shape itself (its token, its restart). Extra environment (e.g. a scripted LLM's URL) can be passed per test.
  */
 import { test as base, expect, type Page } from '@playwright/test';
+import { startDesktopStandin, type DesktopStandin } from '../test/electron-standin/renderer-host';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+export type Shape = 'web' | 'desktop';
 
 export interface WebApp {
   url: string;
@@ -15,12 +23,47 @@ export interface WebApp {
   process: ChildProcess;
 }
 
+export interface App extends WebApp {
+  shape: Shape;
+  /** The desktop shape's main process, its window and log (desktop only). */
+  desktop?: DesktopStandin;
+}
+
+/** The shape of the running Playwright project (its `shape` option). */
+export function currentShape(): Shape {
+  return (base.info().project.use as { shape?: Shape }).shape ?? 'web';
+}
+
+function freshDataDir(dataDir?: string): { dataDir: string; workspaceDir: string } {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'skald-e2e-'));
+  mkdirSync(join(dir, 'workspace'), { recursive: true });
+  return { dataDir: dir, workspaceDir: join(dir, 'workspace') };
+}
+
+/** Starts the app in this project's shape; on desktop its window is `page`, loaded once this resolves. */
+export async function startApp(page: Page, env: Record<string, string> = {}, args: string[] = [], options: { dataDir?: string } = {}): Promise<App> {
+  if (currentShape() === 'web') return { ...(await startWebApp(env, args, options)), shape: 'web' };
+  const { dataDir, workspaceDir } = freshDataDir(options.dataDir);
+  const desktop = await startDesktopStandin({ page, args: ['--data-dir', dataDir, ...args], env: { ...env, SKALD_STANDIN_USER_DATA: join(dataDir, 'user-data') } });
+  return { shape: 'desktop', url: desktop.appUrl, dataDir, workspaceDir, process: desktop.process, desktop };
+}
+
+/** Stops the app as a person would (desktop: Quit, which stops the core first) and removes its data folder. */
+export async function stopApp(app: App): Promise<void> {
+  if (!app.desktop) return stopWebApp(app);
+  if (app.process.exitCode === null && app.process.signalCode === null) {
+    app.desktop.tell({ t: 'quit' });
+    const timer = setTimeout(() => app.process.kill('SIGKILL'), 15_000);
+    await app.desktop.exited;
+    clearTimeout(timer);
+  }
+  rmSync(app.dataDir, { recursive: true, force: true });
+}
+
 /** `dataDir`: an existing data folder (e.g. one a test seeded, or an earlier run's for a restart); default a fresh
  * temp folder. `port`: a fixed port (a restart on the same one); default a free one. */
 export async function startWebApp(env: Record<string, string> = {}, args: string[] = [], options: { dataDir?: string; port?: number } = {}): Promise<WebApp> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'skald-e2e-'));
-  const workspaceDir = join(dataDir, 'workspace');
-  mkdirSync(workspaceDir, { recursive: true });
+  const { dataDir, workspaceDir } = freshDataDir(options.dataDir);
   const child = spawn(process.execPath, ['out/main/web.js', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -52,11 +95,12 @@ export async function stopWebApp(app: WebApp): Promise<void> {
   rmSync(app.dataDir, { recursive: true, force: true });
 }
 
-export const test = base.extend<{ app: WebApp; appPage: Page }>({
-  app: async ({}, use) => {
-    const app = await startWebApp();
+export const test = base.extend<{ shape: Shape; app: App; appPage: Page }>({
+  shape: ['web', { option: true }],
+  app: async ({ page }, use) => {
+    const app = await startApp(page);
     await use(app);
-    await stopWebApp(app);
+    await stopApp(app);
   },
   appPage: async ({ page, app }, use) => {
     await page.goto(app.url);
@@ -65,4 +109,5 @@ export const test = base.extend<{ app: WebApp; appPage: Page }>({
 });
 
 export { expect };
-export const screenshotPath = (name: string) => join('e2e', 'screenshots', `${name}.png`);
+/** Where a screenshot goes: `e2e/screenshots/`, and `e2e/screenshots/desktop/` for the desktop shape's. */
+export const screenshotPath = (name: string) => join('e2e', 'screenshots', ...(currentShape() === 'desktop' ? ['desktop'] : []), `${name}.png`);

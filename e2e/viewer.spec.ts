@@ -10,20 +10,20 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { makePdf } from '../test/fixtures/viewer/make-pdf';
 import { startSpyServer, type SpyServer } from '../test/fixtures/viewer/spy-server';
-import { expect, screenshotPath, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+import { expect, screenshotPath, startApp, stopApp, test, type App } from './fixtures';
 import { configureModel, startLlmProcess } from './scripted-llm';
 
-let app: WebApp;
+let app: App;
 let spy: SpyServer;
 
-test.beforeEach(async () => {
-  app = await startWebApp();
+test.beforeEach(async ({ page }) => {
+  app = await startApp(page);
   spy = await startSpyServer();
 });
 
 test.afterEach(async () => {
   await spy.close();
-  await stopWebApp(app);
+  await stopApp(app);
 });
 
 function put(rel: string, content: string | Buffer): string {

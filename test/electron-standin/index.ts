@@ -6,6 +6,8 @@
  * handlers are one per channel. It records what a test needs to see (windows and their options, sent events, tray
  * menus, notifications, the application menu, relaunch and exit).
  * What it does not prove: OS integration (a real tray, real notifications, the sandboxed preload's limits).
+ * With an `observer` (remote-main.ts) the windows are shown by a real Chromium in another process: window creation,
+ * loads, `webContents.send`, exit and relaunch are reported to it, and `loadURL` resolves once the page has loaded.
  */
 import { EventEmitter } from 'node:events';
 import type { ElectronLike } from '../../src/main/desktop/electron-like';
@@ -22,24 +24,48 @@ class Emitter extends EventEmitter {
   }
 }
 
+/** What a real renderer host (remote-main.ts) is told; every member is optional. */
+export interface StandinObserver {
+  windowCreated?(id: number, options: Record<string, unknown>): void;
+  /** Resolves when the page has loaded (or rejects with the load's error). */
+  load?(id: number, url: string): Promise<void>;
+  sent?(id: number, channel: string, args: unknown[]): void;
+  exited?(code: number): void;
+  relaunched?(): void;
+  openedExternal?(url: string): void;
+  schemesRegistered?(schemes: unknown[]): void;
+}
+
+type PermissionRequestHandler = (contents: unknown, permission: string, callback: (granted: boolean) => void, details: unknown) => void;
+type PermissionCheckHandler = (contents: unknown, permission: string, origin: string, details: unknown) => boolean;
+
+let nextContentsId = 1;
+
 export class StandinWebContents extends Emitter {
+  readonly id = nextContentsId++;
   readonly sent: { channel: string; payload: unknown }[] = [];
   windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
-  send(channel: string, payload: unknown): void {
-    this.sent.push({ channel, payload });
+  constructor(private readonly observer?: StandinObserver) {
+    super();
+  }
+  send(channel: string, ...args: unknown[]): void {
+    this.sent.push({ channel, payload: args[0] });
+    this.observer?.sent?.(this.id, channel, args);
   }
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
     this.windowOpenHandler = handler;
   }
 }
 
-export function createElectronStandin(options: { userData: string; isPackaged?: boolean; hasLock?: boolean; displays?: Rect[] }) {
+export function createElectronStandin(options: { userData: string; isPackaged?: boolean; hasLock?: boolean; displays?: Rect[]; appPath?: string; observer?: StandinObserver }) {
+  const observer = options.observer;
   const windows: StandinWindow[] = [];
   const handlers = new Map<string, (event: unknown, request: unknown) => unknown>();
   const protocolHandlers = new Map<string, (request: { url: string }) => Promise<Response> | Response>();
   const trays: StandinTray[] = [];
   const notifications: StandinNotification[] = [];
-  const log = { exitCode: null as number | null, relaunched: 0, quitCalls: 0, applicationMenu: null as unknown, permissionHandlers: 0, privileged: [] as unknown[], errorBoxes: [] as { title: string; content: string }[] };
+  const log = { exitCode: null as number | null, relaunched: 0, quitCalls: 0, applicationMenu: null as unknown, permissionHandlers: 0, privileged: [] as unknown[], errorBoxes: [] as { title: string; content: string }[], openedExternal: [] as string[] };
+  const permission = { request: null as PermissionRequestHandler | null, check: null as PermissionCheckHandler | null };
 
   const app = new (class extends Emitter {
     isPackaged = options.isPackaged ?? false;
@@ -48,10 +74,14 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
     requestSingleInstanceLock = () => options.hasLock ?? true;
     getPath = (name: string) => (name === 'userData' ? options.userData : `/nonexistent/${name}`);
     getVersion = () => '0.0.0-standin';
-    getAppPath = () => process.cwd();
-    relaunch = () => void log.relaunched++;
+    getAppPath = () => options.appPath ?? process.cwd();
+    relaunch = () => {
+      log.relaunched++;
+      observer?.relaunched?.();
+    };
     exit = (code = 0) => {
       log.exitCode = code;
+      observer?.exited?.(code);
     };
     /** Electron: before-quit (preventable) → windows close → will-quit → quit. */
     quit = () => {
@@ -64,7 +94,8 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
   })();
 
   class StandinWindow extends Emitter {
-    readonly webContents = new StandinWebContents();
+    readonly webContents = new StandinWebContents(observer);
+    private hasShownReady = false;
     readonly options: Record<string, unknown>;
     loadedUrl: string | null = null;
     private visible = false;
@@ -79,12 +110,23 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
       this.bounds = { x: (opts.x as number) ?? 100, y: (opts.y as number) ?? 100, width: (opts.width as number) ?? 800, height: (opts.height as number) ?? 600 };
       windows.push(this);
       app.emit('web-contents-created', {}, this.webContents);
+      observer?.windowCreated?.(this.webContents.id, opts);
     }
     static getAllWindows = () => windows.filter((w) => !w.destroyed);
-    loadURL(url: string) {
+    /** Electron: `ready-to-show` once, after the first load has painted. */
+    async loadURL(url: string) {
       this.loadedUrl = url;
-      setImmediate(() => this.emit('ready-to-show'));
-      return Promise.resolve();
+      const readyOnce = () => {
+        if (this.hasShownReady) return;
+        this.hasShownReady = true;
+        this.emit('ready-to-show');
+      };
+      if (!observer?.load) {
+        setImmediate(readyOnce);
+        return;
+      }
+      await observer.load(this.webContents.id, url);
+      readyOnce();
     }
     show() { this.visible = true; this.focused = true; this.minimized = false; }
     hide() { this.visible = false; this.focused = false; }
@@ -149,17 +191,31 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
       removeHandler: (channel: string) => void handlers.delete(channel),
     },
     protocol: {
-      registerSchemesAsPrivileged: (schemes: unknown[]) => void log.privileged.push(...schemes),
+      registerSchemesAsPrivileged: (schemes: unknown[]) => {
+        log.privileged.push(...schemes);
+        observer?.schemesRegistered?.(schemes);
+      },
       handle: (scheme: string, fn: (request: { url: string }) => Promise<Response> | Response) => void protocolHandlers.set(scheme, fn),
     },
     session: {
       defaultSession: {
-        setPermissionRequestHandler: () => void log.permissionHandlers++,
-        setPermissionCheckHandler: () => void log.permissionHandlers++,
+        setPermissionRequestHandler: (handler: PermissionRequestHandler) => {
+          log.permissionHandlers++;
+          permission.request = handler;
+        },
+        setPermissionCheckHandler: (handler: PermissionCheckHandler) => {
+          log.permissionHandlers++;
+          permission.check = handler;
+        },
       },
     },
     safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '', getSelectedStorageBackend: () => 'basic_text' },
-    shell: { openExternal: async () => {} },
+    shell: {
+      openExternal: async (url: string) => {
+        log.openedExternal.push(url);
+        observer?.openedExternal?.(url);
+      },
+    },
     dialog: { showMessageBox: async () => ({ response: 0 }), showErrorBox: (title: string, content: string) => void log.errorBoxes.push({ title, content }) },
     Menu: {
       buildFromTemplate: (template: unknown[]) => ({ template }),
@@ -173,7 +229,10 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
 
   return {
     electron: electron as unknown as ElectronLike,
+    /** The same object with the stand-in's own types, for remote-main.ts. */
+    api: electron,
     app,
+    permission,
     windows,
     trays,
     notifications,
@@ -184,11 +243,23 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
       if (!fn) throw new Error(`no handler for ${channel}`);
       return fn({ senderFrame: { url: frameUrl, parent } }, request);
     },
+    /** Calls an IPC handler as Electron would for a renderer frame (null when the frame is gone). */
+    invokeFrom: (senderFrame: { url: string; parent: unknown } | null, channel: string, args: unknown[]) => {
+      const fn = handlers.get(channel);
+      if (!fn) throw new Error(`No handler registered for '${channel}'`);
+      return (fn as (event: unknown, ...rest: unknown[]) => unknown)({ senderFrame }, ...args);
+    },
     handlerCount: () => handlers.size,
     fetchApp: (url: string) => {
       const fn = protocolHandlers.get(new URL(url).protocol.slice(0, -1));
       if (!fn) throw new Error(`no protocol handler for ${url}`);
       return Promise.resolve(fn({ url }));
+    },
+    /** A request as Electron hands it to `protocol.handle` (a fetch Request). */
+    handleProtocol: (scheme: string, request: Request) => {
+      const fn = protocolHandlers.get(scheme);
+      if (!fn) throw new Error(`no protocol handler for ${scheme}:`);
+      return Promise.resolve(fn(request));
     },
   };
 }

@@ -50,6 +50,15 @@ describe('windows', () => {
     expect(standin.log.permissionHandlers).toBe(2);
   });
 
+  it('every permission request and check is answered no (camera, microphone, geolocation, notifications, clipboard)', async () => {
+    const { standin } = await start();
+    const { request, check } = standin.permission;
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'clipboard-sanitized-write', 'midi', 'openExternal']) {
+      expect(check!(null, permission, 'app://skald', {})).toBe(false);
+      expect(await new Promise((resolve) => request!(null, permission, resolve, {}))).toBe(false);
+    }
+  });
+
   it('navigation, redirects and new windows away from the app are refused', async () => {
     const { standin } = await start();
     const contents = standin.windows[0]!.webContents;

@@ -1,0 +1,173 @@
+/**
+ * The desktop shape's checks that need a window (docs/desktop.md "The desktop shape run end to end";
+ * docs/security-checks.md E1–E7, I3–I5): the real built main bundle under the Electron stand-in, its real preload in
+ * an isolated world of a real Chromium page. Also the lifecycle through what a person does outside the page: closing
+ * the window hides it and the app goes on, the tray counts what waits and brings the window back, Quit stops a
+ * running command and closes the database before the process ends.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { exposedKeys } from '../src/shared/contract/api';
+import { expect, startApp, stopApp, test, type App } from './fixtures';
+import { shots } from './screens';
+import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
+
+let app: App;
+let llm: LlmProcess | undefined;
+
+test.beforeEach(async ({ page }) => {
+  app = await startApp(page);
+});
+
+test.afterEach(async () => {
+  llm?.stop();
+  llm = undefined;
+  if (app) await stopApp(app);
+});
+
+test('E1, E2, I5: the window is hardened and window.skald is exactly the contract, frozen, with no Node and no ipcRenderer', async ({ page }) => {
+  const { windows } = await app.desktop!.inspect();
+  expect(windows).toHaveLength(1);
+  expect(windows[0]!.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, webSecurity: true, webviewTag: false, allowRunningInsecureContent: false });
+  expect(windows[0]!.webPreferences).not.toHaveProperty('experimentalFeatures');
+  expect(windows[0]!.loadedUrl).toBe('app://skald/index.html');
+  await page.goto(app.url);
+  await expect(page.getByTestId('app-info')).toContainText('desktop');
+  const seen = await page.evaluate(async () => {
+    const w = window as unknown as Record<string, unknown>;
+    const skald = window.skald!;
+    const event = new Promise<unknown>((resolve) => {
+      const off = skald.on.app((payload) => {
+        off();
+        resolve(payload);
+      });
+    });
+    const reply = await skald.app.ping({ text: 'over IPC' });
+    let replaced = 'kept';
+    try {
+      (w as { skald: unknown }).skald = {};
+    } catch {
+      replaced = 'threw';
+    }
+    return {
+      reply: reply.text,
+      event: await event,
+      keys: Object.keys(skald).sort(),
+      frozen: Object.isFrozen(skald) && Object.isFrozen(skald.app),
+      same: w.skald === skald,
+      replaced,
+      node: [typeof w.require, typeof w.process, typeof w.module, typeof w.Buffer],
+      ipc: Object.getOwnPropertyNames(window).filter((k) => /ipc|electron|standin/i.test(k)),
+    };
+  });
+  expect(seen.reply).toBe('over IPC');
+  expect(seen.event).toMatchObject({ type: 'pong', text: 'over IPC' });
+  expect(seen.keys).toEqual(exposedKeys());
+  expect(seen.frozen).toBe(true);
+  expect(seen.same).toBe(true);
+  expect(seen.node).toEqual(['undefined', 'undefined', 'undefined', 'undefined']);
+  expect(seen.ipc).toEqual([]);
+  await shots(page, 'desktop-window');
+});
+
+test('E3: the page comes from app:// with its CSP, which Chromium enforces; file:// and paths outside the renderer are refused', async ({ page }) => {
+  const consoleLines: string[] = [];
+  page.on('console', (m) => consoleLines.push(m.text()));
+  const response = await page.goto(app.url);
+  const csp = response!.headers()['content-security-policy']!;
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+  const outcome = await page.evaluate(async () => {
+    const violation = new Promise<string>((resolve) => document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true }));
+    const s = document.createElement('script');
+    s.textContent = 'window.__inlineRan = true';
+    document.body.appendChild(s);
+    const blockedBy = await violation;
+    const fileFetch = await fetch('file:///etc/passwd').then(() => 'read', (e: Error) => e.name);
+    const outside = await fetch('/%2e%2e/%2e%2e/%2e%2e/etc/passwd').then((r) => r.status);
+    return { inline: (window as unknown as { __inlineRan?: boolean }).__inlineRan ?? false, blockedBy, fileFetch, outside };
+  });
+  expect(outcome).toEqual({ inline: false, blockedBy: 'script-src-elem', fileFetch: 'TypeError', outside: 404 });
+  const before = page.url();
+  await page.evaluate(() => void (location.href = 'file:///etc/passwd'));
+  await page.waitForTimeout(300);
+  expect(page.url()).toBe(before);
+  await expect(page.getByTestId('app-info')).toContainText('desktop');
+  expect(consoleLines.join('\n')).toMatch(/Not allowed to load local resource: file:\/\/\/etc\/passwd|Refused to connect to 'file:\/\/\/etc\/passwd'/);
+});
+
+test('E5, E6: navigation away is refused and logged; window.open is denied, http(s) goes to the browser, file: nowhere', async ({ page }) => {
+  await page.goto(app.url);
+  const before = page.url();
+  await page.evaluate(() => void (location.href = 'https://example.com/away'));
+  await expect.poll(() => app.desktop!.log()).toContain('blocked navigation to https://example.com/away');
+  expect(page.url()).toBe(before);
+  await expect(page.getByTestId('app-info')).toContainText('desktop');
+  const popups: string[] = [];
+  page.context().on('page', (p) => popups.push(p.url()));
+  await page.evaluate(() => {
+    window.open('https://example.com/docs');
+    window.open('file:///etc/passwd');
+  });
+  await expect.poll(async () => (await app.desktop!.inspect()).openedExternal).toEqual(['https://example.com/docs']);
+  await expect.poll(() => page.context().pages().length).toBe(1);
+});
+
+test('E7: camera, geolocation and notification requests are denied by the permission handlers', async ({ page }) => {
+  await page.goto(app.url);
+  const answers = await page.evaluate(async () => ({
+    notification: await Notification.requestPermission(),
+    geolocation: await new Promise<string>((resolve) => navigator.geolocation.getCurrentPosition(() => resolve('granted'), (e) => resolve(`denied ${e.code}`), { timeout: 3000 })),
+    // No camera exists here, so getUserMedia would fail either way; the permission state says what was decided.
+    camera: (await navigator.permissions.query({ name: 'camera' as PermissionName })).state,
+    microphone: (await navigator.permissions.query({ name: 'microphone' as PermissionName })).state,
+  }));
+  expect(answers).toMatchObject({ notification: 'denied', geolocation: 'denied 1' });
+  expect(answers.camera).not.toBe('granted');
+  expect(answers.microphone).not.toBe('granted');
+});
+
+test('I3, I4: a bad call is refused at the boundary with its code and no stack or path; the app stays up', async ({ page }) => {
+  await page.goto(app.url);
+  const message = await page.evaluate(() => window.skald!.app.ping({ text: 42 as never }).then(() => 'no error', (e: Error) => e.message));
+  expect(message).toMatch(/^\[[a-z_]+\] .*expected string/i);
+  expect(message).not.toMatch(/\n\s+at |\/work\/|node_modules/);
+  expect(await page.evaluate(() => window.skald!.app.ping({ text: 'still here' }).then((r) => r.text))).toBe('still here');
+});
+
+test('closing the window hides it and turns go on; the tray counts the waiting approval, notifies, and opens the window', async ({ page }) => {
+  llm = await startLlmProcess(app.dataDir, [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] }, { text: 'done' }]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  const standin = app.desktop!;
+  standin.tell({ t: 'close-window' });
+  await expect.poll(async () => (await standin.inspect()).windows[0]).toMatchObject({ visible: false, destroyed: false });
+  // The page lives on behind the hidden window, as Electron's does: the turn runs and asks.
+  await page.getByTestId('composer').fill('write it');
+  await page.getByTestId('send').click();
+  await expect.poll(async () => (await standin.inspect()).trays[0]!.labels).toEqual(['Open Skald', '1 waiting for your approval', '-', 'Quit']);
+  expect((await standin.inspect()).notifications.map((n) => n.body)).toEqual(['write_file waits for your approval.']);
+  standin.tell({ t: 'notification-click', index: 0 });
+  await expect.poll(async () => (await standin.inspect()).windows[0]).toMatchObject({ visible: true, focused: true });
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Approve once' }).click();
+  await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]')).toHaveAttribute('data-status', 'done');
+  await expect.poll(async () => (await standin.inspect()).trays[0]!.labels[1]).toBe('Nothing waits for you');
+});
+
+test('Quit from the tray stops the running command and closes the database before the process ends', async ({ page }) => {
+  llm = await startLlmProcess(app.dataDir, [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 41.75' } }] }, { text: 'done' }]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await page.evaluate(() => window.skald!.approval.createRule({ tool_pattern: 'execute_cmd', action: 'allow', priority: 1 }));
+  await page.getByTestId('composer').fill('sleep');
+  await page.getByTestId('send').click();
+  const sleeper = () => execFileSync('ps', ['-eo', 'pid=,args=']).toString().split('\n').find((l) => l.trim().endsWith('sleep 41.75'));
+  await expect.poll(() => sleeper() !== undefined, { timeout: 20_000 }).toBe(true);
+  app.desktop!.tell({ t: 'tray-menu', label: 'Quit' });
+  expect(await app.desktop!.exited).toBe(0);
+  // A cleanly closed SQLite database leaves no write-ahead log behind; the command's group was ended.
+  expect(existsSync(join(app.dataDir, 'skald.db'))).toBe(true);
+  expect(existsSync(join(app.dataDir, 'skald.db-wal'))).toBe(false);
+  await expect.poll(() => sleeper(), { timeout: 5_000 }).toBeUndefined();
+});
