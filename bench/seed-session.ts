@@ -2,7 +2,8 @@
  * A long session for the history and memory benches, written through the app's own writers (the session store and
  * the decision audit) in one transaction. Every four messages: the person's question, an assistant message with two
  * finished tool calls (each with its gate decision), one with a third call, and the assistant's answer; texts and
- * results of a realistic size (a few hundred bytes to a kilobyte), so a page weighs what a real one does.
+ * results of a realistic size (a few hundred bytes to a kilobyte), so a page weighs what a real one does. `answer`
+ * replaces the answers' text (the UI bench writes Markdown there: bench/ui-seed.ts).
  */
 import { recordDecision } from '../src/main/core/approval/decisions';
 import type { Db } from '../src/main/core/db/database';
@@ -13,7 +14,7 @@ const RESULT = JSON.stringify({ path: 'src/app/module.ts', lines: Array.from({ l
 const ALLOW = { action: 'allow' as const, why: { kind: 'rule' as const, ruleId: 1, text: 'Allowed by rule 1: read_file' }, actor: 'policy' as const };
 
 /** Returns the new session's id; `messages` is rounded down to a multiple of four. */
-export function seedSession(db: Db, messages: number, title = `bench ${messages}`): number {
+export function seedSession(db: Db, messages: number, title = `bench ${messages}`, answer: (i: number) => string = (i) => `${ANSWER}(${i})`): number {
   const store = new SessionStore(db);
   const sessionId = store.createSession(title);
   store.transaction(() => {
@@ -28,7 +29,7 @@ export function seedSession(db: Db, messages: number, title = `bench ${messages}
           store.finishTool(key, 'done', RESULT, 'json');
         }
       }
-      store.appendMessage({ sessionId, role: 'assistant', content: `${ANSWER}(${i})`, inputTokens: 1_500, outputTokens: 200, model: 'bench-model' });
+      store.appendMessage({ sessionId, role: 'assistant', content: answer(i), inputTokens: 1_500, outputTokens: 200, model: 'bench-model' });
     }
   });
   return sessionId;

@@ -142,3 +142,50 @@ export async function stopStreamSampler(page: Page, last: number): Promise<Strea
     return { samples: state.samples, checks: state.checks, longTasks: state.longTasks };
   });
 }
+
+/** One main-thread task of the page: its wall time and the CPU time its thread actually ran, in ms. */
+export interface MainTask {
+  wall: number;
+  cpu: number;
+}
+
+/**
+ * Runs `work` under a Chromium trace of top-level tasks ("toplevel": light enough to leave the figures alone) and
+ * returns every task of the page's main thread (`ThreadControllerImpl::RunTask` in that category). The CPU time
+ * shows what our code cost; the wall time what the person waited, which on a loaded machine includes the time the
+ * thread was waiting for a core.
+ */
+export async function traceMainThread<T>(page: Page, work: () => Promise<T>): Promise<{ result: T; tasks: MainTask[] }> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }[] = [];
+  cdp.on('Tracing.dataCollected', (e) => {
+    for (const event of e.value as unknown as typeof events) events.push(event);
+  });
+  await cdp.send('Tracing.start', { categories: 'toplevel', transferMode: 'ReportEvents' });
+  try {
+    const result = await work();
+    return { result, tasks: await stop() };
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+
+  async function stop(): Promise<MainTask[]> {
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+    const byThread = new Map<string, MainTask[]>();
+    for (const e of events) {
+      const key = `${e.pid}:${e.tid}`;
+      if (e.ph !== 'X' || !e.name.endsWith('RunTask') || !mains.has(key)) continue;
+      if (!byThread.has(key)) byThread.set(key, []);
+      byThread.get(key)!.push({ wall: (e.dur ?? 0) / 1_000, cpu: (e.tdur ?? 0) / 1_000 });
+    }
+    // The page's renderer is the busiest renderer main thread (any other is an idle helper page).
+    const total = (tasks: MainTask[]) => tasks.reduce((n, t) => n + t.cpu, 0);
+    return [...byThread.values()].sort((a, b) => total(b) - total(a))[0] ?? [];
+  }
+}

@@ -2,15 +2,18 @@
  * The chat where a person feels it, in Chromium against the web shape (docs/architecture.md "Performance targets").
  * The core and the web server run in this process, so the bench can seed the database and drive chat events at a
  * fixed rate; the page is the built renderer (`out/renderer`) over the real WebSocket bridge.
- * - Open: a click on a 50,000-message session (user turns, Markdown replies with code, lists, tables and tool cards;
- *   ui-seed.ts) until its newest message is painted in view; median of 5, each after opening another session.
+ * - Open: a click on a 50,000-message session (questions, steps with tool cards, Markdown answers with code, lists
+ *   and tables: seed-session.ts with ui-seed.ts) until its newest message is painted in view; median of 5, each after
+ *   opening another session.
  * - Scroll: from the bottom to the very first message (older pages load as the top nears), two screens per frame;
  *   every long task over the whole scroll counts, the longest must stay under 50 ms.
  * - Stream: 2,000 tokens a second for 30 s into the open session (one `text_delta` event per token, as a provider
  *   streams them). Lag is measured for every token: from its emit here to the first painted frame that shows it;
  *   the p95 over the whole stream must stay under 100 ms. The reply must be rendered as Markdown while it streams
  *   (headings, lists, tables, links, fenced code highlighted by shiki) — checked half-way, not only at the end.
- * `--quick`: 5,000 messages, one open, a 5-second stream.
+ * The long-task rows also give the CPU side, from a Chromium trace of the page's main thread: on a loaded machine a
+ * task's wall time includes its wait for a core, the CPU time is what our code cost. Targets are judged on wall time.
+ * `--quick`: 2,000 messages, one open, a 3-second stream.
  */
 import { chromium } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,11 +25,20 @@ import { createCore, type Core } from '../src/main/core/index';
 import { SessionStore } from '../src/main/core/session/session-store';
 import { startWebServer } from '../src/main/web/server';
 import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
-import { scrollToTop, startStreamSampler, stopStreamSampler, timeOpen, type StreamSamples } from './ui-page';
-import { seedLongSession, streamToken } from './ui-seed';
+import { scrollToTop, startStreamSampler, stopStreamSampler, timeOpen, traceMainThread, type MainTask, type StreamSamples } from './ui-page';
+import { seedSession } from './seed-session';
+import { markdownAnswer, newestMarker, OLDEST_MARKER, streamToken } from './ui-seed';
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const RATE = 2_000;
+
+/** The CPU side of a stretch's main-thread tasks: what our code cost, whatever the machine's load. */
+function cpuNote(tasks: MainTask[]): string {
+  const longest = Math.max(0, ...tasks.map((t) => t.cpu));
+  const over = tasks.filter((t) => t.cpu > 50).length;
+  const busy = tasks.reduce((n, t) => n + t.cpu, 0);
+  return `CPU: longest task ${ms(longest)}, ${over} > 50 ms, ${(busy / 1_000).toFixed(1)} s busy`;
+}
 
 /** A provider and a model, so the page shows the chat (not the first-run guide); no request is ever made to it. */
 export async function configureModel(core: Core): Promise<void> {
@@ -64,14 +76,14 @@ function lags(emitted: Float64Array, seen: StreamSamples['samples']): number[] {
 }
 
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
-  const messages = quick ? 5_000 : 50_000;
-  const seconds = quick ? 5 : 30;
+  const messages = quick ? 2_000 : 50_000;
+  const seconds = quick ? 3 : 30;
   const opens = quick ? 1 : 5;
   const big = `bench: ${messages.toLocaleString('en')} messages`;
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-ui-'));
   const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
   await configureModel(core);
-  seedLongSession(core, big, messages);
+  seedSession(core.db, messages, big, markdownAnswer);
   const streamSession = new SessionStore(core.db).createSession('bench: streaming');
   const server = await startWebServer({ core, rendererDir: join(process.cwd(), 'out/renderer'), log: () => {} });
   const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
@@ -86,20 +98,22 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     for (let i = 0; i < opens; i++) {
       await page.getByText('bench: streaming').click();
       await page.getByTestId('composer').waitFor();
-      openMs.push(await timeOpen(page, big, `Message ${messages - 1}:`));
+      openMs.push(await timeOpen(page, big, newestMarker(messages)));
     }
     const open = median(openMs);
 
-    const scroll = await scrollToTop(page, 'Message 0:', 2, quick ? 60_000 : 300_000);
+    const { result: scroll, tasks: scrollTasks } = await traceMainThread(page, () => scrollToTop(page, OLDEST_MARKER, 2, quick ? 60_000 : 300_000));
     const longest = Math.max(0, ...scroll.longTasks);
     const scrollWrong = scroll.reachedTop ? undefined : `did not reach the first message in ${scroll.seconds.toFixed(0)} s`;
 
     await page.getByText('bench: streaming').click();
     await page.getByTestId('composer').waitFor();
     const total = RATE * seconds;
-    await startStreamSampler(page);
-    const emitted = await emitStream(core, streamSession, total);
-    const seen = await stopStreamSampler(page, total - 1);
+    const { result: [emitted, seen], tasks: streamTasks } = await traceMainThread(page, async () => {
+      await startStreamSampler(page);
+      const sent = await emitStream(core, streamSession, total);
+      return [sent, await stopStreamSampler(page, total - 1)] as const;
+    });
     const lag = lags(emitted, seen.samples);
     const rate = total / ((emitted[total - 1]! - emitted[0]!) / 1_000);
     // Half-way through the stream (not at its end): the reply is Markdown, and code in it is already highlighted.
@@ -114,14 +128,14 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       { name: `chat: ${n}-message session opens, click → newest message painted (median of ${opens})`, ours: ms(open), peer: '< 300 ms', target: '< 300 ms', pass: open < 300 },
       {
         name: `chat: scroll ${n} messages bottom → first message, 2 screens a frame: longest task of the whole scroll (${scroll.frames} frames, ${scroll.seconds.toFixed(0)} s${scroll.longestFrame >= 0 ? `; longest frame ${ms(scroll.longestFrame)}` : ''})`,
-        ours: `${ms(longest)} (${scroll.longTasks.length} tasks > 50 ms)`, peer: '< 50 ms', target: 'no task > 50 ms', pass: longest < 50 && !scrollWrong, wrong: scrollWrong,
+        ours: `${ms(longest)} (${scroll.longTasks.length} tasks > 50 ms; ${cpuNote(scrollTasks)})`, peer: '< 50 ms', target: 'no task > 50 ms', pass: longest < 50 && !scrollWrong, wrong: scrollWrong,
       },
       {
         name: `chat: stream ${rate.toFixed(0)} tokens/s for ${seconds} s, Markdown rendered as it streams (${midText}): lag emit → painted, every token`,
         ours: `p95 ${ms(p95)} (median ${ms(median(lag))}, max ${ms(Math.max(...lag))})`, peer: '< 100 ms p95', target: '≥ 1,950 tok/s, p95 < 100 ms',
         pass: p95 < 100 && rate >= 1_950 && !streamWrong, wrong: streamWrong,
       },
-      { name: `chat: stream ${seconds} s: longest main-thread task`, ours: `${ms(streamLongest)} (${seen.longTasks.length} tasks > 50 ms)`, peer: '< 50 ms', target: 'no task > 50 ms', pass: streamLongest < 50 },
+      { name: `chat: stream ${seconds} s: longest main-thread task`, ours: `${ms(streamLongest)} (${seen.longTasks.length} tasks > 50 ms; ${cpuNote(streamTasks)})`, peer: '< 50 ms', target: 'no task > 50 ms', pass: streamLongest < 50 },
     ];
   } finally {
     await browser.close();

@@ -16,7 +16,8 @@ import { findChromium } from '../e2e/chromium';
 import { createCore } from '../src/main/core/index';
 import { median, ms, type BenchOptions, type BenchRow } from './table';
 import { CHROMIUM_ARGS, configureModel } from './ui';
-import { seedLongSession } from './ui-seed';
+import { seedSession } from './seed-session';
+import { markdownAnswer, newestMarker } from './ui-seed';
 
 const MESSAGES = 200;
 const WEB_ENTRY = join(import.meta.dirname, '..', 'out', 'main', 'web.js');
@@ -73,7 +74,7 @@ async function spawnOnce(browser: Browser, dataDir: string): Promise<Spawned> {
         channel.port2.postMessage(0);
       }));
       return Date.now();
-    }, `Message ${MESSAGES - 1}:`);
+    }, newestMarker(MESSAGES));
     return { listening, ready: readyAt - started };
   } finally {
     await page.close();
@@ -89,7 +90,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'skald-bench-web-start-'));
   const seed = await createCore({ dataDir, workspaceDir: join(dataDir, 'workspace'), shape: 'web', version: 'bench' });
   await configureModel(seed);
-  seedLongSession(seed, 'bench: returning session', MESSAGES);
+  seedSession(seed.db, MESSAGES, 'bench: returning session', markdownAnswer);
   await seed.dispose();
   const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
   try {
