@@ -141,7 +141,8 @@ export async function run(): Promise<BenchRow[]> {
           times.push(took);
           if (i === 0 || i === WARM_RUNS - 1) {
             const whole = await outlineOf(text, file.path);
-            same &&= result.endsWith(`:\n${formatOutline(whole?.items ?? []).join('\n')}`);
+            const items = whole?.items ?? [];
+            same &&= items.length === 0 ? result.endsWith('no top-level definitions found.') : result.endsWith(`:\n${formatOutline(items).join('\n')}`);
           }
         }
         edits[kind].push({ file: file.short, ms: median(times), same });
@@ -211,6 +212,8 @@ async function brokenFileRow(root: string, call: (name: string) => Promise<{ too
   lines.splice(at, 0, 'function broken( {');
   writeFileSync(join(root, 'broken.ts'), lines.join('\n'));
   const { took, result } = await call('broken.ts');
-  const says = /does not parse/.test(result) && new RegExp(`line ${at + 1}\\b|line ${at + 2}\\b`).test(result) && /Partial outline/.test(result);
-  return { name: `get_ast_outline on a file that does not parse (zod core/schemas.ts, line ${at + 1} broken): says so, with the line, outline marked partial`, ours: `${says ? 'says so' : 'DOES NOT SAY SO'}, ${ms(took)}`, peer: '—', target: 'says so', pass: says };
+  // The parser names the line where it noticed the error: the broken line or one of the next few.
+  const lineSaid = Number(/^ {2}line (\d+):/m.exec(result)?.[1] ?? 0);
+  const says = /does not parse/.test(result) && lineSaid >= at + 1 && lineSaid <= at + 5 && /Partial outline/.test(result);
+  return { name: `get_ast_outline on a file that does not parse (zod core/schemas.ts, line ${at + 1} broken): says so, with the line, outline marked partial`, ours: `${says ? `says so (line ${lineSaid})` : 'DOES NOT SAY SO'}, ${ms(took)}`, peer: '—', target: 'says so', pass: says };
 }

@@ -135,11 +135,13 @@ export class OutlinePool {
 
   /**
    * The outline of a text, with its pieces and problems. A big whole file (depth 0) in a language with cut points
-   * is cut into parts for the workers.
+   * is cut into parts for the workers (for oxc too: most of its time is handing the AST to JavaScript, which the
+   * parts share).
    */
   async parse(parser: ParseEngine, text: string, depth = 0): Promise<ParsedText> {
-    const grammar = parser.engine === 'tree-sitter' ? parser.grammar : null;
-    const parts = grammar && depth === 0 && text.length >= SPLIT_MIN_CHARS && canSplit(grammar) ? splitSource(text, grammar, this.size) : [{ text, lineOffset: 0 }];
+    // oxc's files cut where tree-sitter's TypeScript and JavaScript would: the cut points are the same text.
+    const grammar: GrammarId = parser.engine === 'tree-sitter' ? parser.grammar : parser.lang === 'js' || parser.lang === 'jsx' ? 'javascript' : 'typescript';
+    const parts = depth === 0 && text.length >= SPLIT_MIN_CHARS && canSplit(grammar) ? splitSource(text, grammar, this.size) : [{ text, lineOffset: 0 }];
     if (parts.length > 1) {
       const outlines = await Promise.all(parts.map((part, i) => this.runOn(i, parser, part.text, depth)));
       // Any error in a part may come from a cut through a string, comment or block, and it need not sit near the
