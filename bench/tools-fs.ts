@@ -5,8 +5,12 @@
  * Pairs: read_file ↔ read_text_file, list_files ↔ list_directory, edit_file ↔ edit_file (a unique replacement,
  * toggled back and forth), search_file ↔ read_text_file + the same regex applied by the client (the server has no
  * in-file search, so that is what an agent using it has to do).
+ * Scale rows (1×, 10×, 100× entries): `list_files` of one folder against `list_directory`, and `list_files`
+ * recursive against `directory_tree`, on generated trees of 100, 1,000 and 10,000 entries; both sides alternate run
+ * by run, and the listed paths must be the same set (folders with their `/`).
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +94,7 @@ export async function run(): Promise<BenchRow[]> {
 
   const rows: BenchRow[] = [];
   try {
+    rows.push(...(await scaleRows(root, ours, mcp)));
     for (const p of pairs) {
       flip = false;
       const oursMs = await perCall(p.ours);
@@ -100,6 +105,68 @@ export async function run(): Promise<BenchRow[]> {
   } finally {
     await client.close();
     rmSync(root, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** Generated trees of about 100, 1,000 and 10,000 entries: folders of 9 files, nested two deep. */
+function scaleTree(root: string, entries: number): { flat: string; deep: string } {
+  const flat = join(root, `flat-${entries}`);
+  mkdirSync(flat);
+  for (let i = 0; i < entries; i++) writeFileSync(join(flat, `f-${String(i).padStart(5, '0')}.txt`), '');
+  const deep = join(root, `deep-${entries}`);
+  for (let d = 0; d * 10 < entries; d++) {
+    const dir = join(deep, `pkg${d % 10}`, `mod${d}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 9; f++) writeFileSync(join(dir, `file${f}.ts`), '');
+  }
+  return { flat, deep };
+}
+
+interface TreeNode {
+  name: string;
+  type: 'file' | 'directory';
+  children?: TreeNode[];
+}
+
+function treePaths(nodes: readonly TreeNode[], prefix = ''): string[] {
+  return nodes.flatMap((n) => (n.type === 'directory' ? [`${prefix}${n.name}/`, ...treePaths(n.children ?? [], `${prefix}${n.name}/`)] : [`${prefix}${n.name}`]));
+}
+
+const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+
+async function scaleRows(root: string, ours: (tool: Tool, args: ToolArgs) => Promise<string>, mcp: (name: string, args: Record<string, unknown>) => Promise<string>): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const [scale, entries] of [['1×', 100], ['10×', 1_000], ['100×', 10_000]] as const) {
+    const { flat, deep } = scaleTree(root, entries);
+    const cases = [
+      {
+        name: `list_files one folder of ${entries.toLocaleString('en')} files (${scale}) vs MCP list_directory`,
+        ours: async () => (await ours(listFilesTool, { path: relative(root, flat), limit: 10_000 })).split('\n').slice(0, -1),
+        peer: async () => (await mcp('list_directory', { path: flat })).split('\n').map((l) => (l.startsWith('[DIR] ') ? `${l.slice(6)}/` : l.slice(7))),
+      },
+      {
+        name: `list_files recursive, ${entries.toLocaleString('en')}-file tree (${scale}) vs MCP directory_tree`,
+        ours: async () => (await ours(listFilesTool, { path: relative(root, deep), recursive: true, limit: 10_000 })).split('\n').slice(0, -1),
+        peer: async () => treePaths(JSON.parse(await mcp('directory_tree', { path: deep })) as TreeNode[]),
+      },
+    ];
+    for (const c of cases) {
+      const same = sameSet(await c.ours(), await c.peer());
+      const runs = entries >= 10_000 ? 10 : 30;
+      const ta: number[] = [];
+      const tb: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        let t = performance.now();
+        await c.ours();
+        ta.push(performance.now() - t);
+        t = performance.now();
+        await c.peer();
+        tb.push(performance.now() - t);
+      }
+      const [a, b] = [median(ta), median(tb)];
+      rows.push({ name: `${c.name}${same ? ', same entries' : ' — ENTRIES DIFFER'}`, ours: ms(a), peer: `MCP ${ms(b)}`, ratio: a / b, target: '≤ 1.0× MCP, same entries', pass: same && a <= b });
+    }
   }
   return rows;
 }

@@ -29,6 +29,8 @@ afterEach(() => ws.cleanup());
 
 const SECRET = 'TOPSECRET-hardlink';
 const jsGrep = createGrepFilesTool({ ripgrepPath: null });
+/** ripgrep answering alone (no JS search of the walk's first files beside it). */
+const rgGrep = createGrepFilesTool({ ripgrepPath: '/usr/bin/rg', jsPrefixMs: 0 });
 
 /** [label, where the guarded file is, where the link goes] */
 const CASES: [string, (ws: TestWorkspace) => string, string][] = [
@@ -59,7 +61,7 @@ describe('hard links to guarded files are refused by every content reader', () =
         // The outline tool refuses these extensions before it reads; every other reader names the reason.
         if (outcome.kind === 'failed' && tool !== getAstOutlineTool) expect(outcome.error).toMatch(/hard link to a protected file/);
       }
-      for (const grep of [grepFilesTool, jsGrep]) {
+      for (const grep of [grepFilesTool, jsGrep, rgGrep]) {
         for (const args of [{ pattern: 'TOPSECRET' }, { pattern: 'TOPSECRET', context_lines: 2 }, { pattern: 'TOPSECRET', output_mode: 'files_only' }, { pattern: 'topsecret', case_insensitive: true, path: linkRel }]) {
           const out = await ok(grep, args, ws.ctx);
           expect(out).not.toContain(SECRET);

@@ -187,7 +187,7 @@ describe('F8 recursive tools: secrets, symlinks out, loops', () => {
     expect(listing).toMatch(/src\/out@ \(symlink not followed/);
     expect(listing).toMatch(/src\/sec@ \(symlink not followed/);
 
-    for (const grep of [createGrepFilesTool({ ripgrepPath: '/usr/bin/rg' }), createGrepFilesTool({ ripgrepPath: null })]) {
+    for (const grep of [createGrepFilesTool({ ripgrepPath: '/usr/bin/rg', jsPrefixMs: 0 }), createGrepFilesTool({ ripgrepPath: null })]) {
       const files = await ok(grep, { pattern: 'needle', output_mode: 'files_only' }, ws.ctx);
       // grep_files follows no symlink at all (ripgrep's default, matched by the JS engine).
       expect(files.split('\n').slice(0, -1)).toEqual(['src/a.txt']);

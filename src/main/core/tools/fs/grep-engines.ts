@@ -74,6 +74,10 @@ export interface JsEngineOptions {
   pool?: GrepPool | null;
   /** Searching alone this long first (most pages end sooner); then the pool takes the reading. Default POOL_AFTER_MS. */
   poolAfterMs?: number;
+  /** Checked after each file: true ends the search there (the files searched are then a prefix of the walk). */
+  until?: () => boolean;
+  /** Filled as the search goes: the last file searched, and whether the walk was searched to its end. */
+  progress?: { lastRel: string | null; isDone: boolean };
 }
 
 type Candidate = { rel: string; path: string };
@@ -93,7 +97,8 @@ export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, mat
     const bytes = reader.read(c.path, MAX_GREP_FILE_BYTES, true); // null for a binary file, after its first 8 KB
     if (!bytes || !mayMatch(matcher, bytes)) return null;
     const text = bytes.toString('utf8');
-    const matches = matchingLines(matcher, text);
+    // A files-only answer needs one matching line per file.
+    const matches = matchingLines(matcher, text, q.mode === 'files' ? 1 : Number.POSITIVE_INFINITY);
     return matches.length > 0 ? { rel: c.rel, path: c.path, matches, text } : null;
   };
   const started = Date.now();
@@ -103,9 +108,12 @@ export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, mat
     return;
   }
   let last = started;
+  const progress = options.progress;
   for (let next = candidates.next(); !next.done; next = candidates.next()) {
     const hit = search(next.value);
+    if (progress) progress.lastRel = next.value.rel;
     if (hit) yield hit;
+    if (options.until?.()) return;
     if (Date.now() - last > YIELD_EVERY_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       signal.throwIfAborted();
@@ -117,6 +125,7 @@ export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, mat
       }
     }
   }
+  if (progress) progress.isDone = true;
 }
 
 /** The rest of the walk, read and matched by the pool's workers; only the files that matched are read here. */

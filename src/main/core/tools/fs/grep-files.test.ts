@@ -21,8 +21,10 @@ afterEach(() => ws.cleanup());
 const body = (out: string) => out.split('\n').slice(0, -1);
 
 const ENGINES = [
-  ['ripgrep', createGrepFilesTool({ ripgrepPath: '/usr/bin/rg' })],
+  ['ripgrep', createGrepFilesTool({ ripgrepPath: '/usr/bin/rg', jsPrefixMs: 0 })],
   ['js', createGrepFilesTool({ ripgrepPath: null })],
+  // The JS engine reads the walk's first two files, ripgrep the rest: the answer joins the two.
+  ['ripgrep after a JS prefix', createGrepFilesTool({ ripgrepPath: '/usr/bin/rg', jsPrefixFiles: 2 })],
 ] as const;
 
 for (const [engine, grepFilesTool] of ENGINES) describe(`grep_files (${engine} engine)`, () => {
@@ -75,7 +77,7 @@ describe('the two engines agree', () => {
   it('same results, same order, on a tree with tricky names, hidden files, CRLF and skipped folders', async () => {
     const names = ['a.txt', 'a/b.txt', 'a-b/c.txt', 'a.b/d.txt', '.hidden/e.txt', 'Z/f.txt', 'z/g.txt', 'node_modules/m/h.txt', 'deep/x/y/z/i.txt', 'secrets/s.txt', 'sub/Secrets', 'space name/j.txt', 'target.txt', 'target/t.txt'];
     for (const [i, n] of names.entries()) ws.write(n, `line one\r\nmatch ${i} here\nnope\nmatch again ${i}\n`);
-    const [rg, js] = [ENGINES[0][1], ENGINES[1][1]];
+    const [rg, js, joined] = [ENGINES[0][1], ENGINES[1][1], ENGINES[2][1]];
     const queries = [
       { pattern: 'match' },
       { pattern: 'match \\d', context_lines: 1 },
@@ -83,7 +85,11 @@ describe('the two engines agree', () => {
       { pattern: 'again', output_mode: 'files_only', glob: '*.txt' },
       { pattern: 'match', limit: 3, offset: 4 },
     ];
-    for (const q of queries) expect(await ok(rg, q, ws.ctx), JSON.stringify(q)).toBe(await ok(js, q, ws.ctx));
+    for (const q of queries) {
+      const expected = await ok(js, q, ws.ctx);
+      expect(await ok(rg, q, ws.ctx), JSON.stringify(q)).toBe(expected);
+      expect(await ok(joined, q, ws.ctx), `joined ${JSON.stringify(q)}`).toBe(expected);
+    }
     const files = body(await ok(js, { pattern: 'match', output_mode: 'files_only' }, ws.ctx));
     expect(files).not.toContain('secrets/s.txt');
     expect(files).not.toContain('node_modules/m/h.txt');

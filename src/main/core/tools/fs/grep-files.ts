@@ -7,9 +7,10 @@
  * - Result paths are relative to the queried folder, like list_files.
  * - Walks with the policy facade: SKIP_DIRS (incl. `secrets`), no directory symlink followed out of the root, loops
  *   end; binary files (NUL in the first 8 KB) and files over MAX_GREP_FILE_BYTES are skipped.
- * Engines: ripgrep when a binary is found (`grep-ripgrep.ts`: parallel, its output streamed and stopped once the
- * page is full), else the JS engine (`grep-engines.ts`), which yields to the event loop every few milliseconds so a
- * big tree neither freezes the main process nor ignores a stop.
+ * Engines: the JS engine (`grep-engines.ts`), which yields to the event loop every few milliseconds so a big tree
+ * neither freezes the main process nor ignores a stop; and where a binary is found, ripgrep (`grep-ripgrep.ts`:
+ * parallel, its output streamed and stopped once the page is full), started beside the JS engine's search of the
+ * walk's first files when that does not answer at once (`engineResults`, docs/architecture.md "Tools").
  * Both give the same results in the same order. Limits: `.gitignore` is not applied (hidden files are searched);
  * symlinks are not followed while searching.
  */
@@ -20,7 +21,7 @@ import { isGuardedHardLink, kindAt, SearchReader } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural } from './common';
-import { findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
+import { compareRel, findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
 import { grepPool, type GrepPool } from './grep-pool';
 import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
 import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, lineIndex, type LineSource } from './search-engine';
@@ -50,18 +51,89 @@ export interface GrepFilesDeps {
   pool?: GrepPool | null;
   /** How long the JS engine searches alone before the pool helps (tests pass 0). */
   poolAfterMs?: number;
+  /** With ripgrep: how long the JS engine searches the walk's first files beside it (default JS_PREFIX_MS; 0: none). */
+  jsPrefixMs?: number;
+  /** With ripgrep: the JS engine stops after this many files too (tests: the answer joins the two engines). */
+  jsPrefixFiles?: number;
 }
 
-async function* engineResults(rgPath: string | null, js: JsEngineOptions, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, want: RipgrepWant, skip?: (path: string) => boolean): AsyncGenerator<FileMatches> {
+/** How long the JS engine searches the walk's first files before ripgrep is started beside it… */
+export const JS_ALONE_MS = 15;
+/** …and how long in all, unless rg has answered before. */
+export const JS_PREFIX_MS = 100;
+
+/**
+ * With ripgrep, the JS engine searches the walk's first files on this thread for JS_ALONE_MS; a page of a common
+ * pattern is full by then and no process is started at all. Otherwise rg starts over the whole tree
+ * (`grep-ripgrep.ts`) and the JS search goes on beside it until rg answers or JS_PREFIX_MS have passed; if it
+ * completes the page (or the walk: a small tree) first, rg is stopped. Else rg's answer is taken for the files after
+ * the last one the JS search read (the same answer: both engines give the walk's order), so a rare pattern on a big
+ * tree costs rg's run plus at most JS_ALONE_MS, and at most JS_PREFIX_MS of one more thread beside rg.
+ */
+async function* engineResults(rgPath: string | null, js: JsEngineOptions, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, want: RipgrepWant, skip: ((path: string) => boolean) | undefined, prefix: { ms: number; files?: number }): AsyncGenerator<FileMatches> {
   const matcher = compileMatcher(q.pattern, q.caseInsensitive); // validates the pattern for both engines
-  if (rgPath) {
-    const hits = await ripgrepEngine(rgPath, root, isFile, q, signal, want);
-    if (hits) {
-      yield* hits;
-      return;
-    }
+  const jsOptions: JsEngineOptions = { ...js, ...(skip ? { skip } : {}) };
+  if (!rgPath) {
+    yield* jsEngine(root, isFile, q, matcher, signal, jsOptions);
+    return;
   }
-  yield* jsEngine(root, isFile, q, matcher, signal, { ...js, ...(skip ? { skip } : {}) });
+  if (prefix.ms <= 0) {
+    const hits = await ripgrepEngine(rgPath, root, isFile, q, signal, want);
+    yield* hits ?? jsEngine(root, isFile, q, matcher, signal, jsOptions);
+    return;
+  }
+  const stopRg = new AbortController();
+  let rgAnswer: Promise<FileMatches[] | null> | null = null;
+  let rgHasAnswered = false;
+  const startRg = () => {
+    rgAnswer = ripgrepEngine(rgPath, root, isFile, q, AbortSignal.any([signal, stopRg.signal]), want).then(
+      (answer) => {
+        rgHasAnswered = true;
+        return answer;
+      },
+      (error: unknown) => {
+        rgHasAnswered = true;
+        if (stopRg.signal.aborted && !signal.aborted) return null; // stopped by us: its answer is not needed
+        throw error;
+      },
+    );
+  };
+  const progress = { lastRel: null as string | null, isDone: false };
+  const started = performance.now();
+  let searched = 0;
+  const until = () => {
+    const spent = performance.now() - started;
+    if (!rgAnswer && spent >= Math.min(JS_ALONE_MS, prefix.ms)) startRg();
+    return rgHasAnswered || spent >= prefix.ms || (prefix.files !== undefined && ++searched >= prefix.files);
+  };
+  const first: FileMatches[] = [];
+  let found = 0;
+  try {
+    for await (const hit of jsEngine(root, isFile, q, matcher, signal, { ...jsOptions, pool: null, until, progress })) {
+      first.push(hit);
+      if (want.accept && !want.accept(hit.path)) continue;
+      found += q.mode === 'content' ? hit.matches.length : 1;
+      if (found >= want.entries) break;
+    }
+  } catch (error) {
+    stopRg.abort();
+    throw error;
+  }
+  if (found >= want.entries || progress.isDone) {
+    stopRg.abort(); // the JS search has the page (or the whole answer): rg's run is not needed
+    yield* first;
+    return;
+  }
+  if (!rgAnswer) startRg();
+  const rest = await rgAnswer!;
+  yield* first;
+  const after = (rel: string) => progress.lastRel === null || compareRel(rel, progress.lastRel) > 0;
+  if (rest) {
+    for (const hit of rest) if (after(hit.rel)) yield hit;
+    return;
+  }
+  // rg refused the pattern: the JS engine does the rest of the walk.
+  for await (const hit of jsEngine(root, isFile, q, matcher, signal, jsOptions)) if (after(hit.rel)) yield hit;
 }
 
 /**
@@ -115,7 +187,8 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       // or guard covers. Both are left out before they count towards the page.
       const accept = (path: string) => !isGuardedHardLink(path, g) && !isProtected?.(path);
       const want: RipgrepWant = { entries: end + 1, accept, ...(left ? { skip: left.skip } : {}), ...(deps.streamBudgetBytes === undefined ? {} : { streamBudgetBytes: deps.streamBudgetBytes }) };
-      outer: for await (const hit of engineResults(rgPath, js, g.real, kind === 'file', query, signal, want, left?.skip)) {
+      const prefix = { ms: deps.jsPrefixMs ?? JS_PREFIX_MS, ...(deps.jsPrefixFiles === undefined ? {} : { files: deps.jsPrefixFiles }) };
+      outer: for await (const hit of engineResults(rgPath, js, g.real, kind === 'file', query, signal, want, left?.skip, prefix)) {
         if (!accept(hit.path)) continue;
         // A further file with matches after a full page: that is what "more exist" means.
         if (total >= end) {

@@ -42,10 +42,13 @@ const protectedCtx = () => ({
   },
 });
 
-describe('ripgrep (one stream, in-order batches) and the JS engine with worker threads give the one-thread JS answer', () => {
+describe('ripgrep (one stream, in-order batches, after a JS search of the first files) and the JS engine with worker threads give the one-thread JS answer', () => {
   const js = createGrepFilesTool({ ripgrepPath: null });
-  const stream = createGrepFilesTool({ ripgrepPath: RG });
-  const batches = createGrepFilesTool({ ripgrepPath: RG, streamBudgetBytes: 0 });
+  const stream = createGrepFilesTool({ ripgrepPath: RG, jsPrefixMs: 0 });
+  const batches = createGrepFilesTool({ ripgrepPath: RG, streamBudgetBytes: 0, jsPrefixMs: 0 });
+  // The JS engine searches the walk's first files, ripgrep the rest (the app's default, with a file count for a bound).
+  const joined = createGrepFilesTool({ ripgrepPath: RG, jsPrefixFiles: 5 });
+  const joinedBatches = createGrepFilesTool({ ripgrepPath: RG, streamBudgetBytes: 0, jsPrefixFiles: 5 });
   // The JS engine with its worker threads from the first file, and with a pool whose workers cannot start.
   const pool = new GrepPool();
   const pooled = createGrepFilesTool({ ripgrepPath: null, pool, poolAfterMs: 0 });
@@ -70,6 +73,8 @@ describe('ripgrep (one stream, in-order batches) and the JS engine with worker t
       expect(shown.length).toBeGreaterThan(0);
       expect(await ok(stream, q, ctx)).toBe(expected);
       expect(await ok(batches, q, ctx)).toBe(expected);
+      expect(await ok(joined, q, ctx)).toBe(expected);
+      expect(await ok(joinedBatches, q, ctx)).toBe(expected);
       expect(await ok(pooled, q, ctx)).toBe(expected);
       expect(await ok(broken, q, ctx)).toBe(expected);
     });
@@ -101,7 +106,7 @@ describe('a cut page does not search the whole tree again', () => {
     const wrapper = join(ws.base, 'rg-logged');
     writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec ${RG} "$@"\n`);
     chmodSync(wrapper, 0o755);
-    const tool = createGrepFilesTool({ ripgrepPath: wrapper, streamBudgetBytes: 0 });
+    const tool = createGrepFilesTool({ ripgrepPath: wrapper, streamBudgetBytes: 0, jsPrefixMs: 0 });
     const out = await ok(tool, { pattern: 'needle', case_insensitive: true, limit: 3 }, ws.ctx);
     expect(out).toMatch(/more exist/);
     const calls = readFileSync(log, 'utf8').trim().split('\n');
