@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { exposedKeys } from '../src/shared/contract/api';
-import { expect, startApp, stopApp, test, type App } from './fixtures';
+import { callBridge, expect, startApp, stopApp, test, type App } from './fixtures';
 import { shots } from './screens';
 import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
 
@@ -43,7 +43,8 @@ test('E1, E2, I5: the window is hardened and window.skald is exactly the contrac
         resolve(payload);
       });
     });
-    const reply = await skald.app.ping({ text: 'over IPC' });
+    // The preload answers each call's outcome as data (docs/architecture.md "Layers"); the renderer unwraps it.
+    const reply = (await skald.app.ping({ text: 'over IPC' })) as unknown as { ok: true; result: { text: string } };
     let replaced = 'kept';
     try {
       (w as { skald: unknown }).skald = {};
@@ -51,7 +52,7 @@ test('E1, E2, I5: the window is hardened and window.skald is exactly the contrac
       replaced = 'threw';
     }
     return {
-      reply: reply.text,
+      reply: reply.result.text,
       event: await event,
       keys: Object.keys(skald).sort(),
       frozen: Object.isFrozen(skald) && Object.isFrozen(skald.app),
@@ -130,10 +131,13 @@ test('E7: camera, geolocation and notification requests are denied by the permis
 
 test('I3, I4: a bad call is refused at the boundary with its code and no stack or path; the app stays up', async ({ page }) => {
   await page.goto(app.url);
-  const message = await page.evaluate(() => window.skald!.app.ping({ text: 42 as never }).then(() => 'no error', (e: Error) => e.message));
-  expect(message).toMatch(/^\[[a-z_]+\] .*expected string/i);
-  expect(message).not.toMatch(/\n\s+at |\/work\/|node_modules/);
-  expect(await page.evaluate(() => window.skald!.app.ping({ text: 'still here' }).then((r) => r.text))).toBe('still here');
+  const outcome = (await page.evaluate(() => window.skald!.app.ping({ text: 42 as never }))) as unknown as { ok: boolean; error: Record<string, string> };
+  expect(outcome.ok).toBe(false);
+  expect(Object.keys(outcome.error).sort()).toEqual(['code', 'message']);
+  expect(outcome.error.code).toMatch(/^[a-z_]+$/);
+  expect(outcome.error.message).toMatch(/expected string/i);
+  expect(outcome.error.message).not.toMatch(/\n\s+at |\/work\/|node_modules/);
+  expect(await callBridge<{ text: string }>(page, 'app:ping', { text: 'still here' })).toMatchObject({ text: 'still here' });
 });
 
 test('closing the window hides it and turns go on; the tray counts the waiting approval, notifies, and opens the window', async ({ page }) => {
@@ -159,7 +163,7 @@ test('Quit from the tray stops the running command and closes the database befor
   llm = await startLlmProcess(app.dataDir, [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 41.75' } }] }, { text: 'done' }]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
-  await page.evaluate(() => window.skald!.approval.createRule({ tool_pattern: 'execute_cmd', action: 'allow', priority: 1 }));
+  await callBridge(page, 'approval:createRule', { tool_pattern: 'execute_cmd', action: 'allow', priority: 1 });
   await page.getByTestId('composer').fill('sleep');
   await page.getByTestId('send').click();
   const sleeper = () => execFileSync('ps', ['-eo', 'pid=,args=']).toString().split('\n').find((l) => l.trim().endsWith('sleep 41.75'));

@@ -48,6 +48,22 @@ export async function startApp(page: Page, env: Record<string, string> = {}, arg
   return { shape: 'desktop', url: desktop.appUrl, dataDir, workspaceDir, process: desktop.process, desktop };
 }
 
+/**
+ * One bridge call from the page, answered the same in both shapes: the web client's `window.skald` answers the
+ * result (or throws), the desktop preload's answers a `BridgeOutcome` (docs/architecture.md "Layers"), unwrapped here.
+ */
+export async function callBridge<T = unknown>(page: Page, channel: `${string}:${string}`, request: unknown = {}): Promise<T> {
+  const [domain, verb] = channel.split(':') as [string, string];
+  const answer = await page.evaluate(
+    ([d, v, r]) => (window.skald as unknown as Record<string, Record<string, (req: unknown) => Promise<unknown>>>)[d]![v]!(r),
+    [domain, verb, request] as const,
+  );
+  if (currentShape() === 'web') return answer as T;
+  const outcome = answer as { ok: true; result: T } | { ok: false; error: { code: string; message: string } };
+  if (!outcome.ok) throw new Error(`[${outcome.error.code}] ${outcome.error.message}`);
+  return outcome.result;
+}
+
 /** Stops the app as a person would (desktop: Quit, which stops the core first) and removes its data folder. */
 export async function stopApp(app: App): Promise<void> {
   if (!app.desktop) return stopWebApp(app);

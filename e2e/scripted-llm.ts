@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { callBridge } from './fixtures';
 
 export interface LlmProcess {
   url: string;
@@ -39,9 +40,6 @@ export async function startLlmProcess(dir: string, script: unknown[]): Promise<L
 }
 
 export async function configureModel(page: Page, llmUrl: string): Promise<void> {
-  await page.evaluate(async (baseUrl) => {
-    const s = window.skald!;
-    const { provider } = await s.providers.create({ kind: 'openai_compatible', name: 'scripted', baseUrl: `${baseUrl}/v1`, apiKey: 'test-key' });
-    await s.models.create({ providerId: provider.id, modelId: 'scripted-1', displayName: 'Scripted 1' });
-  }, llmUrl);
+  const { provider } = await callBridge<{ provider: { id: number } }>(page, 'providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: `${llmUrl}/v1`, apiKey: 'test-key' });
+  await callBridge(page, 'models:create', { providerId: provider.id, modelId: 'scripted-1', displayName: 'Scripted 1' });
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { makePdf } from '../test/fixtures/viewer/make-pdf';
 import { startSpyServer, type SpyServer } from '../test/fixtures/viewer/spy-server';
-import { expect, screenshotPath, startApp, stopApp, test, type App } from './fixtures';
+import { callBridge, expect, screenshotPath, startApp, stopApp, test, type App } from './fixtures';
 import { configureModel, startLlmProcess } from './scripted-llm';
 
 let app: App;
@@ -34,7 +34,7 @@ function put(rel: string, content: string | Buffer): string {
 }
 
 async function openFile(page: Page, path: string): Promise<void> {
-  await page.evaluate((p) => window.skald!.viewer.open({ path: p }), path);
+  await callBridge(page, 'viewer:open', { path });
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
