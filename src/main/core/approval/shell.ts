@@ -20,7 +20,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { scrubEnv } from '../tools/shell/env-scrub';
 import { createParser } from '../treesitter/grammars';
 import { EVALUATES_ARITHMETIC, FIND_EXEC, innerOf, RUNS_ANOTHER, SETS_VARIABLES, SHELLS } from './shell-wrappers';
-import { ansiC, expandWords, groupWords, type ExpandedWord, type WordEnv } from './shell-words';
+import { splitPlainCommand } from './shell-plain';
+import { ansiC, expandText, expandWords, groupWords, type ExpandedWord, type WordEnv } from './shell-words';
 
 export interface ShellWord {
   word: ExpandedWord;
@@ -61,7 +62,12 @@ interface Walk {
   /** Something may have set variables: their environment values no longer hold. */
   areVarsChanged: boolean;
   depth: number;
+  /** Read without the grammar (a plain command line): shell text handed to a shell sends it to the grammar. */
+  isPlain?: boolean;
 }
+
+/** Thrown inside a plain reading that meets something only the grammar can read; the grammar then reads it all. */
+const NEEDS_GRAMMAR = Symbol('needs the grammar');
 
 export class ShellAnalyzer {
   private env: Record<string, string> | null = null;
@@ -89,20 +95,44 @@ export class ShellAnalyzer {
   }
 
   analyze(command: string, workdir: string, redirectOk: RedirectCheck): ShellAnalysis {
+    return this.analyzePlain(command, workdir, redirectOk) ?? this.analyzeWithGrammar(command, workdir, redirectOk);
+  }
+
+  /** The grammar's reading of any command line. */
+  analyzeWithGrammar(command: string, workdir: string, redirectOk: RedirectCheck): ShellAnalysis {
     const tree = this.parse(command);
     if (!tree) return roughSplit(command, 'the shell grammar is not available');
     try {
       if (tree.rootNode.hasError) return roughSplit(command, 'the command does not parse'); // any ERROR or MISSING node
-      const w: Walk = { out: { parsed: true, parts: [], unsafe: [], words: [] }, redirectOk, workdir, cwds: [workdir], isCwdLost: false, areVarsChanged: false, depth: 0 };
+      const w = newWalk(workdir, redirectOk);
       this.walkTree(tree.rootNode, command, w);
-      if (w.out.parts.length === 0) w.out.unsafe.push('no command found');
-      w.out.unsafe = [...new Set(w.out.unsafe)];
-      return w.out;
+      return finishWalk(w);
     } catch {
       return roughSplit(command, 'the command could not be analysed'); // never an allow on a failure of ours
     } finally {
       tree.delete();
     }
+  }
+
+  /**
+   * A plain command line (shell-plain.ts: plain words joined by `&&`, `||`, `;`, `|`) read without the grammar, by
+   * the same steps as the tree walk, so the result is the one the grammar would give (shell-plain.test.ts compares
+   * them). Null when the grammar must read it.
+   */
+  analyzePlain(command: string, workdir: string, redirectOk: RedirectCheck): ShellAnalysis | null {
+    const commands = splitPlainCommand(command);
+    if (!commands) return null;
+    const w = { ...newWalk(workdir, redirectOk), isPlain: true };
+    try {
+      for (const words of commands) {
+        const env = this.wordEnv(w);
+        addWords(words.map((text) => expandText(text, env, w.cwds)), true, w, this, env);
+      }
+    } catch (error) {
+      if (error === NEEDS_GRAMMAR) return null;
+      return roughSplit(command, 'the command could not be analysed');
+    }
+    return finishWalk(w);
   }
 
   private parse(text: string): Tree | null {
@@ -129,6 +159,7 @@ export class ShellAnalyzer {
   /** Shell text a wrapper runs (`bash -c`, `eval`): its parts and words join this analysis; unsafe stays. */
   analyzeInner(script: string, w: Walk): void {
     if (w.depth >= MAX_DEPTH) return void w.out.unsafe.push('shell text nested too deep to follow');
+    if (w.isPlain) throw NEEDS_GRAMMAR;
     const tree = this.parse(script);
     if (!tree) return void w.out.unsafe.push('shell text that could not be parsed');
     try {
@@ -156,6 +187,16 @@ export class ShellAnalyzer {
       },
     };
   }
+}
+
+function newWalk(workdir: string, redirectOk: RedirectCheck): Walk {
+  return { out: { parsed: true, parts: [], unsafe: [], words: [] }, redirectOk, workdir, cwds: [workdir], isCwdLost: false, areVarsChanged: false, depth: 0 };
+}
+
+function finishWalk(w: Walk): ShellAnalysis {
+  if (w.out.parts.length === 0) w.out.unsafe.push('no command found');
+  w.out.unsafe = [...new Set(w.out.unsafe)];
+  return w.out;
 }
 
 function visit(node: Node, w: Walk, a: ShellAnalyzer): void {
@@ -206,14 +247,18 @@ function addCommand(cmd: Node, w: Walk, a: ShellAnalyzer): void {
   const groups: Node[][] = [];
   if (nameNode) groups.push(nameNode.children.filter((n): n is Node => n !== null));
   groups.push(...groupWords(cmd.childrenForFieldName('argument').filter((n): n is Node => n !== null), { text: cmd.text, offset: cmd.startIndex }));
+  addWords(groups.map((g) => expandWords(g, env, w.cwds)), nameNode !== null, w, a, env);
+}
+
+/** A simple command's expanded words: kept for the guards, then its parts and what it changes (`cd`, variables). */
+function addWords(expanded: readonly ExpandedWord[], hasName: boolean, w: Walk, a: ShellAnalyzer, env: WordEnv): void {
   const words: string[] = [];
-  groups.forEach((g, i) => {
-    const word = expandWords(g, env, w.cwds);
-    w.out.words.push({ word, cwds: [...w.cwds], role: i === 0 && nameNode ? 'name' : 'argument' });
+  expanded.forEach((word, i) => {
+    w.out.words.push({ word, cwds: [...w.cwds], role: i === 0 && hasName ? 'name' : 'argument' });
     if (word.isKnown) words.push(...word.values);
     else {
       words.push(word.raw);
-      w.out.unsafe.push(i === 0 && nameNode ? 'a command name built from an expansion' : `a word only known when it runs (${word.raw.slice(0, 40)})`);
+      w.out.unsafe.push(i === 0 && hasName ? 'a command name built from an expansion' : `a word only known when it runs (${word.raw.slice(0, 40)})`);
     }
   });
   if (words.length === 0) return;
