@@ -30,6 +30,7 @@ const suites: Suite[] = [
   { name: 'tools-fs', load: () => import('./tools-fs') },
   { name: 'tools-outline', load: () => import('./tools-outline') },
   { name: 'approval-gate', load: () => import('./approval-gate') },
+  { name: 'shell-gate-cold', load: () => import('./shell-gate-cold') },
   { name: 'session-overhead', load: () => import('./session-overhead') },
   { name: 'history', load: () => import('./history') },
   { name: 'agents', load: () => import('./agents') },

@@ -8,6 +8,7 @@ import { AgentRegistry } from './agents/agent-registry';
 import { StackStore } from './agents/stack-store';
 import { configGroupSource } from './agents/tool-groups';
 import { BridgeError } from '../../shared/contract/define';
+import { TN } from '../../shared/tool-names';
 import { createApprovalServices, type ApprovalServices } from './approval/index';
 import { createAppHandlers } from './bridge/app-handlers';
 import { createApprovalHandlers } from './bridge/approval-handlers';
@@ -120,6 +121,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   itemListers.register('plugins', () => plugins.list().map((p) => ({ name: p.name, title: p.title, description: p.description, enabled: p.enabled, ready: p.isReady, problem: p.problem, config_keys: Object.keys((p.schema.properties as object | undefined) ?? {}), secrets_set: p.secretFields.filter((f) => f.isSet).map((f) => f.name) })));
   const approval = await createApprovalServices({
     db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir), categoryOf: (name) => tools.categoryOf(name), log,
+    shellGrammar: 'background', // loaded by start(), once the shell can serve (docs/shell-analysis.md "Cold start")
     emitSession: (sessionId, event) => events.emit('chat', { ...event, session_id: sessionId }),
     emitInbox: (event) => events.emit('inbox', event),
   });
@@ -131,6 +133,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const schedulerNow = clock ? () => clock.now() : undefined;
   const jobs = new JobStore(db, schedulerNow);
   const reRuns = recoverInterruptedRuns(jobs, sessionStore);
+  // A shell command waiting for the person since the last run gets its card's bypass choices from the grammar's reading.
+  if (sessionStore.activeTools().some((row) => row.status === 'pending' && row.name === TN.EXECUTE_CMD)) await approval.shell.whenLoaded();
   approval.pending.reRegisterPendingFromDb();
   const llm = createLlmServices({ db, secrets });
   // Write calls' before/after images (docs/viewer.md "Diff and revert"), under the viewer's read policy.
@@ -218,6 +222,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     handlers,
     viewer,
     start() {
+      void approval.shell.whenLoaded(); // in the background: the first command that needs the grammar waits for it
       try {
         blobs.prune(); // the retention and size settings of the before/after images
       } catch (error) {

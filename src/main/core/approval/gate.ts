@@ -75,6 +75,16 @@ export class ApprovalGate {
     return this.evaluate(call, null);
   }
 
+  /**
+   * Null when `check` can decide the call now; else a promise that resolves once it can: a shell command the bash
+   * grammar must read while the grammar is still loading (docs/shell-analysis.md "Cold start"). Until then `check`
+   * would read it as unparsed, which only ever asks; waiting keeps the decision the same whenever it is made.
+   */
+  whenReadyFor(call: Pick<GateCall, 'toolName' | 'args'>): Promise<void> | null {
+    if (call.toolName !== TN.EXECUTE_CMD || typeof call.args.command !== 'string') return null;
+    return this.deps.shell.needsGrammar(call.args.command) ? this.deps.shell.whenLoaded() : null;
+  }
+
   /** The same decision with every step written out, for the Security page. Persists nothing. */
   explain(call: GateCall): { decision: Decision; trace: string[] } {
     const trace: string[] = [];

@@ -1,7 +1,7 @@
 /**
  * The approval domain's composition: one factory that builds the repository, bypass store, shell analyzer, gate
  * and pending manager over one database, plus `port`, the exact GatePort the session loop consumes
- * (session/ports.ts). Async only because the bash grammar loads once here; every decision afterwards is sync.
+ * (session/ports.ts). Async because the bash grammar may load here (`shellGrammar`); every decision is sync.
  */
 import type { InboxEvent } from '../../../shared/contract/approval';
 import type { ToolCategory } from '../../../shared/tool-names';
@@ -26,6 +26,12 @@ export interface ApprovalDeps {
   categoryOf?: (toolName: string) => ToolCategory | null;
   /** Unanswered approvals count as rejected after this long; null (default) = wait for ever. */
   approvalTimeoutMs?: number | null;
+  /**
+   * `now` (default): the bash grammar is loaded before the services are returned. `background`: it is not (the
+   * app's start must not wait for it; docs/shell-analysis.md "Cold start"): `shell.whenLoaded()` starts it, and a
+   * call that needs it waits through `GatePort.whenReadyFor`.
+   */
+  shellGrammar?: 'now' | 'background';
   log?: (message: string, fields?: Record<string, unknown>) => void;
   now?: () => number;
 }
@@ -37,13 +43,15 @@ export interface ApprovalServices {
   pending: PendingManager;
   /** What the session loop calls (check, recordDecision, requestApproval, …). */
   port: GatePort;
+  /** The shell analyzer; with `shellGrammar: 'background'`, `shell.whenLoaded()` starts loading the grammar. */
+  shell: ShellAnalyzer;
 }
 
 export async function createApprovalServices(deps: ApprovalDeps): Promise<ApprovalServices> {
   const rules = new RulesRepository(deps.db);
   const workspaceCanon = canonicalizeForPolicy(deps.workspaceDir, deps.workspaceDir);
   const bypass = new BypassStore(deps.now, workspaceCanon);
-  const shell = await ShellAnalyzer.create();
+  const shell = deps.shellGrammar === 'background' ? ShellAnalyzer.deferred() : await ShellAnalyzer.create();
   const bypassOptions: PendingDeps['bypassOptions'] = (call) =>
     optionsFor(call, {
       workspaceDir: workspaceCanon,
@@ -71,6 +79,7 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
   };
   const port: GatePort = {
     check: (call) => gate.check(call),
+    whenReadyFor: (call) => gate.whenReadyFor(call),
     walkPolicy: (call) => gate.walkPolicy(call),
     isHidden: (groupId, toolName) => gate.isToolHidden(groupId, toolName),
     argsHash: (args) => argsHash(args),
@@ -80,7 +89,7 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
     rejectText,
     cancelForSession: (sessionId) => pending.cancelForSession(sessionId),
   };
-  return { rules, bypass, gate, pending, port };
+  return { rules, bypass, gate, pending, port, shell };
 }
 
 export { argsHash, recordDecision } from './decisions';

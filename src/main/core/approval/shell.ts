@@ -69,29 +69,63 @@ interface Walk {
 /** Thrown inside a plain reading that meets something only the grammar can read; the grammar then reads it all. */
 const NEEDS_GRAMMAR = Symbol('needs the grammar');
 
-export class ShellAnalyzer {
-  private env: Record<string, string> | null = null;
+/** Commands parsed once the grammar has loaded, so the first real commands find its code compiled (V8 compiles wasm
+ * lazily, function by function, on first use: tens of ms in the first parses). One per event-loop turn. */
+const WARM_UP = [
+  'git status && ls -la | grep "x" > out.txt',
+  "for f in *.ts; do echo \"$f\" 2>&1; done; x=$(date) && [ -n \"$x\" ] || echo 'no'",
+  'cat <<EOF | sed -e s/a/b/ >> log\nhi $HOME `whoami`\nEOF\nif test -f a; then (cd b && make); elif true; then :; else exit 1; fi',
+  "case $1 in a|b) f() { local y=${1:-z}; echo ${y%.*} {a,b}; } ;; *) echo $'\\x41' ~/x $((1+2)) ;; esac &",
+  'grep -rn "TODO" src || true # a comment\nwhile read -r l; do printf "%s\\n" "$l"; done < <(ls -1 ./*.md)',
+];
 
-  private constructor(
-    private readonly parser: Parser | null,
-    private readonly envSource: () => Record<string, string>,
-  ) {}
+export class ShellAnalyzer {
+  private parser: Parser | null = null;
+  private loading: Promise<void> | null = null;
+  /** The grammar could not be loaded: every command that needs it counts as unparsed (fail closed). */
+  private isUnavailable = false;
+  private env: Record<string, string> | null = null;
+  private readonly envSource: () => Record<string, string>;
+
+  /** `env`: the environment commands will run with (default: this process's, scrubbed as execute_cmd scrubs it). */
+  private constructor(opts: { env?: () => Record<string, string> }) {
+    this.envSource = opts.env ?? (() => scrubEnv(process.env));
+  }
+
+  /** An analyzer with the bash grammar loaded. */
+  static async create(opts: { env?: () => Record<string, string> } = {}): Promise<ShellAnalyzer> {
+    const analyzer = new ShellAnalyzer(opts);
+    await analyzer.whenLoaded();
+    return analyzer;
+  }
 
   /**
-   * Loads the bash grammar. If it cannot load, every command counts as unparsed (fail closed). `env` is the
-   * environment commands will run with (default: this process's, scrubbed as execute_cmd scrubs it).
+   * An analyzer at once, its grammar not loaded yet (docs/shell-analysis.md "Cold start"): plain command lines are
+   * read without it; `whenLoaded()` loads it (the app calls it at start, in the background) and `needsGrammar`
+   * tells a caller that must wait for it.
    */
-  static async create(opts: { env?: () => Record<string, string> } = {}): Promise<ShellAnalyzer> {
-    const env = opts.env ?? (() => scrubEnv(process.env));
-    try {
-      const analyzer = new ShellAnalyzer(await createParser('bash'), env);
-      // The first parses compile the grammar's code (tens of ms): do that right after start-up, off the caller's
-      // path, rather than in the first decision. unref: a warm-up must not keep a process alive.
-      setTimeout(() => analyzer.analyze('git status && ls -la | grep "x" > out.txt', '/', () => true), 0).unref?.();
-      return analyzer;
-    } catch {
-      return new ShellAnalyzer(null, env);
-    }
+  static deferred(opts: { env?: () => Record<string, string> } = {}): ShellAnalyzer {
+    return new ShellAnalyzer(opts);
+  }
+
+  /**
+   * Loads the bash grammar once (a failure leaves every command that needs it unparsed: fail closed), then parses
+   * the warm-up commands one per event-loop turn, off any caller's path. Resolves once the grammar can be used.
+   */
+  whenLoaded(): Promise<void> {
+    this.loading ??= createParser('bash').then(
+      (parser) => {
+        this.parser = parser;
+        WARM_UP.forEach((command, i) => setTimeout(() => this.analyzeWithGrammar(command, '/', () => true), i).unref?.());
+      },
+      () => void (this.isUnavailable = true),
+    );
+    return this.loading;
+  }
+
+  /** Whether deciding on `command` has to wait for `whenLoaded()`: the grammar must read it and is not there yet. */
+  needsGrammar(command: string): boolean {
+    return this.parser === null && !this.isUnavailable && this.analyzePlain(command, '/', () => true) === null;
   }
 
   analyze(command: string, workdir: string, redirectOk: RedirectCheck): ShellAnalysis {
@@ -100,8 +134,9 @@ export class ShellAnalyzer {
 
   /** The grammar's reading of any command line. */
   analyzeWithGrammar(command: string, workdir: string, redirectOk: RedirectCheck): ShellAnalysis {
+    if (!this.parser) return roughSplit(command, this.noGrammarReason());
     const tree = this.parse(command);
-    if (!tree) return roughSplit(command, 'the shell grammar is not available');
+    if (!tree) return roughSplit(command, 'the command could not be parsed');
     try {
       if (tree.rootNode.hasError) return roughSplit(command, 'the command does not parse'); // any ERROR or MISSING node
       const w = newWalk(workdir, redirectOk);
@@ -141,6 +176,13 @@ export class ShellAnalyzer {
     } catch {
       return null; // a parser failure is a parse failure: never an allow
     }
+  }
+
+  /** Why there is no tree: the grammar is still loading (a caller that did not wait), or it could not load. */
+  private noGrammarReason(): string {
+    if (this.isUnavailable) return 'the shell grammar is not available';
+    void this.whenLoaded();
+    return 'the shell grammar is still loading';
   }
 
   private walkTree(root: Node, text: string, w: Walk): void {

@@ -30,7 +30,7 @@ export interface Kit extends ApprovalServices {
   close(): void;
 }
 
-export async function makeKit(opts: { approvalTimeoutMs?: number | null } = {}): Promise<Kit> {
+export async function makeKit(opts: { approvalTimeoutMs?: number | null; shellGrammar?: 'now' | 'background' } = {}): Promise<Kit> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'skald-approval-')));
   const dataDir = join(root, 'data');
   const workspace = join(dataDir, 'workspace');
@@ -47,6 +47,7 @@ export async function makeKit(opts: { approvalTimeoutMs?: number | null } = {}):
     emitSession: (sessionId, event) => sessionEvents.push({ sessionId, event }),
     emitInbox: (event) => inboxEvents.push(event),
     approvalTimeoutMs: opts.approvalTimeoutMs ?? null,
+    shellGrammar: opts.shellGrammar,
     now: () => clock.now,
   });
   const rc = (partial: Partial<RunContext> = {}) => ({ ...RunContextSchema.parse({}), ...partial });

@@ -7,7 +7,7 @@
  */
 import { BridgeError } from '../../../shared/contract/define';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
-import type { ToolCategory } from '../../../shared/tool-names';
+import { TN, type ToolCategory } from '../../../shared/tool-names';
 import { listDecisions } from '../approval/decision-log';
 import { GUARD_LIST } from '../approval/guards';
 import type { ApprovalServices } from '../approval/index';
@@ -70,7 +70,7 @@ export function createApprovalHandlers({ approval, catalog, db, sessions, catego
       rules.deleteRule(id);
       return { ok: true as const };
     },
-    'approval:explain': (req) => {
+    'approval:explain': async (req) => {
       // A session's own run context unless one is given: the answer is then the gate's decision for that session.
       const runContext = req.runContext ?? sessionContext(req.sessionId) ?? RunContextSchema.parse({});
       const workingDir = gate.workingDirOf({ runContext });
@@ -83,6 +83,7 @@ export function createApprovalHandlers({ approval, catalog, db, sessions, catego
         sessionId: req.sessionId ?? null, groupId: req.groupId, agentId: req.agentId ?? 'main', source: req.source ?? 'web',
         toolName: req.toolName, category, args, runContext, workingDir,
       };
+      await gate.whenReadyFor(call); // the same decision as the session's, never a reading made before the grammar loaded
       const { decision, trace } = gate.explain(call);
       return { decision, trace, hidden: gate.isToolHidden(req.groupId ?? runContext.security_group, req.toolName) };
     },
@@ -96,7 +97,8 @@ export function createApprovalHandlers({ approval, catalog, db, sessions, catego
       return { problem: rules.checkRule({ ...current, ...input }, id) };
     },
     'approval:reorderRules': ({ groupId, ids }) => ({ rules: rules.reorderRules(groupId, ids) }),
-    'approval:previewCommand': ({ command, pattern, sessionId }) => {
+    'approval:previewCommand': async ({ command, pattern, sessionId }) => {
+      await gate.whenReadyFor({ toolName: TN.EXECUTE_CMD, args: { command } });
       const runContext = sessionContext(sessionId) ?? RunContextSchema.parse({});
       const analysis = gate.analyzeCommand(command, gate.workingDirOf({ runContext }));
       const patternError = pattern === undefined || pattern === '' ? null : commandPatternError(pattern);

@@ -43,6 +43,8 @@ export type { ApprovalOutcome } from '../approval/decisions';
 
 export interface GatePort {
   check(call: GateCall): Decision;
+  /** Null when `check` can decide the call now; else resolves once it can (the bash grammar still loading). */
+  whenReadyFor(call: GateCall): Promise<void> | null;
   /** What a walk of this call must leave out (rules with a path, guards), handed to the tool as it runs. */
   walkPolicy(call: GateCall): ProtectedPaths;
   isHidden(groupId: string | undefined, toolName: string): boolean;

@@ -232,6 +232,8 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
   const gateCall = { sessionId: env.sessionId, agentId: env.agentId, source: env.source, toolName: call.name, category, args, runContext: env.runContext, workingDir: env.workingDir };
   let decision: Decision;
   try {
+    const ready = gate.whenReadyFor(gateCall);
+    if (ready) await ready; // only when the gate cannot read the call yet (docs/shell-analysis.md "Cold start")
     decision = gate.check(gateCall);
   } catch (error) {
     // Fail closed: a gate that cannot decide asks the person: an error must never turn into an allow (docs/approval.md

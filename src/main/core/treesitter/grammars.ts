@@ -1,11 +1,12 @@
 /**
  * One loader for tree-sitter grammars (web-tree-sitter + the `.wasm` files the per-language npm packages ship),
- * shared by the outline tool and the shell-aware approval rules. The runtime is initialised once and each grammar
- * is loaded once, lazily, then cached. Limit: a language without an installable grammar package has no entry here
- * (callers fall back to text).
+ * shared by the outline tool and the shell-aware approval rules. The runtime is imported and initialised once, on
+ * first use (not at the app's start: docs/architecture.md "Performance targets"), and each grammar is loaded once,
+ * lazily, then cached. Limit: a language without an installable grammar package has no entry here (callers fall
+ * back to text).
  */
 import { createRequire } from 'node:module';
-import { Language, Parser } from 'web-tree-sitter';
+import type { Language, Parser } from 'web-tree-sitter';
 
 const require = createRequire(import.meta.url);
 
@@ -35,20 +36,26 @@ export const GRAMMAR_WASM = {
 
 export type GrammarId = keyof typeof GRAMMAR_WASM;
 
-let runtime: Promise<void> | undefined;
+type TreeSitter = typeof import('web-tree-sitter');
+let runtime: Promise<TreeSitter> | undefined;
 const languages = new Map<GrammarId, Promise<Language>>();
 
-function initRuntime(): Promise<void> {
-  runtime ??= Parser.init({
-    locateFile: (name: string) => require.resolve(`web-tree-sitter/${name}`),
-  });
+function initRuntime(): Promise<TreeSitter> {
+  if (!runtime) {
+    runtime = import('web-tree-sitter').then(async (ts) => {
+      await ts.Parser.init({ locateFile: (name: string) => require.resolve(`web-tree-sitter/${name}`) });
+      return ts;
+    });
+    // A failed start must not poison the cache forever: the next caller retries.
+    runtime.catch(() => (runtime = undefined));
+  }
   return runtime;
 }
 
 export function loadLanguage(id: GrammarId): Promise<Language> {
   let pending = languages.get(id);
   if (!pending) {
-    pending = initRuntime().then(() => Language.load(require.resolve(GRAMMAR_WASM[id])));
+    pending = initRuntime().then((ts) => ts.Language.load(require.resolve(GRAMMAR_WASM[id])));
     // A failed load must not poison the cache forever: the next caller retries.
     pending.catch(() => languages.delete(id));
     languages.set(id, pending);
@@ -59,7 +66,7 @@ export function loadLanguage(id: GrammarId): Promise<Language> {
 /** A fresh parser for one grammar. Parsers are cheap; languages are the expensive part and are cached. */
 export async function createParser(id: GrammarId): Promise<Parser> {
   const language = await loadLanguage(id);
-  const parser = new Parser();
+  const parser = new (await initRuntime()).Parser();
   parser.setLanguage(language);
   return parser;
 }

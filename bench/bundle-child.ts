@@ -1,0 +1,20 @@
+/**
+ * Bench children that must start like the app: a TypeScript child script (it imports the app's sources) bundled by
+ * esbuild into one ES module under `out/bench-children/`, its npm packages left to Node, as electron-vite builds
+ * `out/main` (dependencies external). Run with plain `node`, a fresh child then loads what `node out/main/web.js`
+ * loads, the way it loads it: through tsx, every package would also pass tsx's on-the-fly transform (about 200 ms
+ * for web-tree-sitter alone on this machine, against 10 ms from Node), which is not the app's start.
+ */
+import { build } from 'esbuild';
+import { mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+
+const OUT = join(import.meta.dirname, '..', 'out', 'bench-children');
+
+/** The bundled child's path (rebuilt on every call: a bench always runs the current sources). */
+export async function bundleChild(entry: string): Promise<string> {
+  mkdirSync(OUT, { recursive: true });
+  const outfile = join(OUT, `${basename(entry, '.ts')}-${process.pid}.mjs`);
+  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'error' });
+  return outfile;
+}
