@@ -56,6 +56,28 @@ export function sizeAt(path: string): number | null {
   }
 }
 
+/** Writes closer together than this may share a file time: the kernel keeps them with a coarse clock. */
+const FILE_TIME_TICK_MS = 50;
+
+/**
+ * What identifies a regular file's content without reading it: device, inode, size, and the modification and
+ * status-change times in nanoseconds. The status-change time moves on every write and cannot be set back by a
+ * program, so an equal stamp means the bytes were not written since, provided the stamp was taken well after the last
+ * write: file times come from a coarse clock, so a second write within one tick could leave them as they were.
+ * `key` is null while the file is that young (then its bytes must be read and compared). Null when it is not a
+ * regular file. Take the stamp before reading the bytes, so a write in between makes the next stamp differ.
+ */
+export function fileStamp(real: string): { key: string | null; size: number } | null {
+  try {
+    const st = statSync(real, { bigint: true });
+    if (!st.isFile()) return null;
+    const settled = Date.now() - Number(st.ctimeMs) > FILE_TIME_TICK_MS;
+    return { key: settled ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : null, size: Number(st.size) };
+  } catch {
+    return null;
+  }
+}
+
 /** Kind of what `real` points at, or null when it does not exist. */
 export function kindAt(real: string): FileKind | null {
   try {

@@ -6,8 +6,10 @@
  * indentation changes. Memory stays within the cache's bounds.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileStamp } from '../_policy/fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OutlinePool } from './outline-pool';
 import { OutlineCache, outlineOf } from './outline-service';
@@ -87,6 +89,41 @@ describe('OutlineCache', () => {
     expect(again?.outline).toBe(first?.outline);
     const changed = await cache.outline('/x/a.py', Buffer.from('def g():\n    pass\n'), '/x/a.py');
     expect(changed?.outline.items.map((i) => i.name)).toEqual(['g']);
+  });
+
+  it('does not read a file whose stamp is the kept one; a write that keeps size and times is still seen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-outline-stamp-'));
+    try {
+      const path = join(dir, 'a.py');
+      writeFileSync(path, 'def a(): pass\n');
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(path, old, old);
+      let reads = 0;
+      const read = () => {
+        reads++;
+        return readFileSync(path);
+      };
+      const cache = newCache();
+      // Just written: its stamp may not be trusted yet, so the bytes are read and compared.
+      await cache.outline(path, read, path, fileStamp(path)?.key ?? null);
+      expect(reads).toBe(1);
+      await new Promise((r) => setTimeout(r, 120)); // older than a file-time tick: now the stamp identifies the bytes
+      const settled = fileStamp(path)?.key ?? null;
+      expect(settled).not.toBeNull();
+      await cache.outline(path, read, path, settled);
+      expect(reads).toBe(2);
+      expect((await cache.outline(path, read, path, fileStamp(path)?.key ?? null))?.how).toBe('kept');
+      expect(reads).toBe(2);
+      // Same size, modification time put back: the status-change time still moved.
+      const { atime, mtime } = statSync(path);
+      writeFileSync(path, 'def b(): pass\n');
+      utimesSync(path, atime, mtime);
+      const after = await cache.outline(path, read, path, fileStamp(path)?.key ?? null);
+      expect(reads).toBe(3);
+      expect(after?.outline.items.map((i) => i.name)).toEqual(['b']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps at most its entries and characters, least recently used out first', async () => {

@@ -5,9 +5,9 @@
  * - The other grammars of languages.ts: tree-sitter; a tree with errors carries their lines the same way.
  * - `.kt .kts .swift .toml .md .sql`: the text outline.
  * The cache keeps, per file (its real path), the bytes last outlined, the outline and its pieces, least recently used
- * first out, within MAX_ENTRIES and MAX_CHARS. The same bytes again return the kept outline (one memory compare);
- * changed bytes are diffed against the kept text and only the touched statements are parsed again
- * (`incremental.ts`).
+ * first out, within MAX_ENTRIES and MAX_CHARS. A file whose stamp (inode, size, change times) is the kept one is not
+ * read again; the same bytes again return the kept outline (one memory compare); changed bytes are diffed against
+ * the kept text and only the touched statements are parsed again (`incremental.ts`).
  */
 import { extname } from 'node:path';
 import type { GrammarId } from '../../treesitter/grammars';
@@ -86,6 +86,8 @@ async function compute(text: string, name: string, pool: OutlinePool): Promise<C
 }
 
 interface Entry {
+  /** The file's stamp when it was read (`fileStamp`): equal again means the bytes were not written since. */
+  stamp: string | null;
   bytes: Buffer;
   text: string;
   name: string;
@@ -116,10 +118,19 @@ export class OutlineCache {
     private readonly maxChars = MAX_CHARS,
   ) {}
 
-  /** The outline of the file at `path` (its real path) whose content is `bytes`; null when no backend covers it. */
-  async outline(path: string, bytes: Buffer, name: string): Promise<CachedOutline | null> {
+  /**
+   * The outline of the file at `path` (its real path); null when no backend covers it. `read` gives its bytes (or
+   * the bytes themselves); `stamp` (`fileStamp`), when given and equal to the kept one, spares even the read.
+   */
+  async outline(path: string, read: Buffer | (() => Buffer), name: string, stamp: string | null = null): Promise<CachedOutline | null> {
     const entry = this.entries.get(path);
+    if (entry && entry.name === name && stamp !== null && entry.stamp === stamp) {
+      this.touch(path, entry);
+      return this.answer(entry, 'kept');
+    }
+    const bytes = typeof read === 'function' ? read() : read;
     if (entry && entry.name === name && entry.bytes.equals(bytes)) {
+      entry.stamp = stamp;
       this.touch(path, entry);
       return this.answer(entry, 'kept');
     }
@@ -133,12 +144,12 @@ export class OutlineCache {
       const spliced = await spliceOutline(entry.text, entry.computed.pieces, text, (slice, depth) => pool.parse(parser, slice, depth), parser.engine === 'tree-sitter');
       if (spliced) {
         const outline: Outline = { ...entry.computed.outline, items: spliced.items, problems: [] };
-        return this.answer(this.keep(path, { bytes, text, name, computed: { outline, pieces: spliced.pieces, parser }, formatted: null }), 'spliced');
+        return this.answer(this.keep(path, { stamp, bytes, text, name, computed: { outline, pieces: spliced.pieces, parser }, formatted: null }), 'spliced');
       }
     }
     const computed = await compute(text, name, pool);
     if (!computed) return null;
-    return this.answer(this.keep(path, { bytes, text, name, computed, formatted: null }), 'parsed');
+    return this.answer(this.keep(path, { stamp, bytes, text, name, computed, formatted: null }), 'parsed');
   }
 
   /** Forgets every kept outline (tests; the app keeps them for its lifetime, within the bounds). */
