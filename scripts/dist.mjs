@@ -5,10 +5,10 @@
  * the AppImage and deb tools); offline it stops at the first step that cannot be done and says why in one line.
  * `npm run dist -- --arch=arm64` builds for another architecture of the same platform.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { electronSqliteBinding } from './electron-native.mjs';
+import { electronSqliteBinding, oneLineReason } from './electron-native.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const archArg = process.argv.slice(2).find((a) => a.startsWith('--arch='));
@@ -19,16 +19,22 @@ if (!platformFlag) {
   process.exit(1);
 }
 
-function step(name, command, args) {
+/** Runs one step with its output shown as it comes; a failure ends with the one line that says why. */
+async function step(name, command, args) {
   console.log(`\n== ${name} ==`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.error(`${name} failed (exit ${result.status ?? result.signal}).`);
-    process.exit(result.status ?? 1);
+  const child = spawn(command, args, { cwd: root, stdio: ['inherit', 'pipe', 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  child.stdout.on('data', (chunk) => (process.stdout.write(chunk), (stdout += chunk)));
+  child.stderr.on('data', (chunk) => (process.stderr.write(chunk), (stderr += chunk)));
+  const [code, signal] = await new Promise((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  if (code !== 0) {
+    console.error(`\n${name} failed (exit ${code ?? signal}): ${oneLineReason({ stderr, stdout })}`);
+    process.exit(code ?? 1);
   }
 }
 
-step('build', process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build']);
+await step('build', process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build']);
 console.log('\n== better-sqlite3 for Electron ==');
 try {
   console.log(electronSqliteBinding(root, { platform: process.platform, arch }));
@@ -36,7 +42,7 @@ try {
   console.error(`better-sqlite3 could not be had for Electron (${error.message}); installers need it.`);
   process.exit(1);
 }
-step('electron-builder', process.execPath, [
+await step('electron-builder', process.execPath, [
   join(root, 'node_modules/electron-builder/cli.js'),
   '--config', 'electron-builder.config.mjs',
   platformFlag,

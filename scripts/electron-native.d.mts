@@ -9,4 +9,5 @@ export function electronVersion(root: string): string;
 export function nativeDir(root: string, target: Required<NativeTarget>): string;
 export function bindingIn(dir: string): string;
 export function oneLineReason(error: unknown): string;
+export function loadsInThisNode(binding: string): boolean;
 export function electronSqliteBinding(root: string, target?: NativeTarget, run?: RunTool): string;

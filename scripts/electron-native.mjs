@@ -9,7 +9,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 
 export function electronVersion(root) {
   return JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')).version;
@@ -47,6 +47,12 @@ function nodeGyp(root) {
   return candidates.find((path) => existsSync(path));
 }
 
+/** better-sqlite3 is built against V8's ABI, so a binary this Node can load was not built for Electron's. */
+export function loadsInThisNode(binding) {
+  const probe = spawnSync(process.execPath, ['-e', 'process.dlopen({ exports: {} }, process.argv[1])', binding], { stdio: 'pipe', timeout: 30_000 });
+  return probe.status === 0;
+}
+
 /**
  * Returns the path of better_sqlite3.node built for Electron (`target` defaults to this machine), building it once.
  * Throws an Error whose message is one line when neither way works.
@@ -64,9 +70,12 @@ export function electronSqliteBinding(root, target = {}, run = execFileSync) {
   // Everything but the Node build (`build/`), which must not be mistaken for Electron's.
   cpSync(source, dir, { recursive: true, filter: (src) => relative(source, src).split(sep)[0] !== 'build' });
   const failures = [];
+  // Electron's headers, never this Node's: an npm config `nodedir` (set on machines that build offline against the
+  // local Node) would make node-gyp build for Node's ABI under Electron's name.
+  const { npm_config_nodedir: _nodedir, NPM_CONFIG_NODEDIR: _NODEDIR, ...env } = process.env;
   const attempt = (name, args, timeout) => {
     try {
-      run(process.execPath, args, { cwd: dir, stdio: 'pipe', timeout, env: { ...process.env, npm_config_runtime: 'electron', npm_config_target: version } });
+      run(process.execPath, args, { cwd: dir, stdio: 'pipe', timeout, env: { ...env, npm_config_runtime: 'electron', npm_config_target: version } });
     } catch (error) {
       failures.push(`${name}: ${oneLineReason(error)}`);
     }
@@ -78,7 +87,9 @@ export function electronSqliteBinding(root, target = {}, run = execFileSync) {
     else if (!gyp) failures.push('node-gyp: not found');
     else attempt('node-gyp', [gyp, 'rebuild', '--release', `--target=${version}`, `--arch=${arch}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'], 900_000);
   }
-  if (existsSync(binding)) return binding;
+  if (existsSync(binding) && platform === process.platform && arch === process.arch && loadsInThisNode(binding)) {
+    failures.push(`the binary was built for this Node (ABI ${process.versions.modules}), not for Electron ${version}`);
+  } else if (existsSync(binding)) return binding;
   rmSync(dirname(dir), { recursive: true, force: true });
   throw new Error(failures.join('; '));
 }

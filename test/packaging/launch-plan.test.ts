@@ -4,8 +4,9 @@
  * a stand-in `run` that does what prebuild-install or node-gyp would (or fails as they do offline); the folders,
  * the order of the attempts and the reasons are the real code's.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bindingIn, electronSqliteBinding, nativeDir, oneLineReason } from '../../scripts/electron-native.mjs';
 import { planLaunch } from '../../scripts/launch-plan.mjs';
@@ -55,7 +56,7 @@ function fakeRoot(): string {
   return root;
 }
 
-type Run = (cmd: string, args: string[], opts: { cwd: string }) => unknown;
+type Run = (cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }) => unknown;
 
 describe('electronSqliteBinding', () => {
   it('puts the prebuilt Electron binary in its own folder per version, platform and arch; the Node build is untouched', () => {
@@ -115,6 +116,35 @@ describe('electronSqliteBinding', () => {
     }
     expect(message).toBe('prebuild-install: prebuild-install warn install getaddrinfo ENOTFOUND github.com; node-gyp: no network: could not download https://electronjs.org/headers/v45.5.0/node-v45.5.0-headers.tar.gz');
     expect(existsSync(join(root, '.skald-native', 'electron-45.5.0-' + process.platform + '-' + process.arch))).toBe(false);
+  });
+
+  it('builds against Electron\'s headers even where npm config sets nodedir to this Node\'s', () => {
+    const root = fakeRoot();
+    const envs: (string | undefined)[] = [];
+    const saved = process.env.npm_config_nodedir;
+    process.env.npm_config_nodedir = '/usr';
+    try {
+      expect(() => electronSqliteBinding(root, {}, (_c: string, _a: string[], opts: { env: NodeJS.ProcessEnv }) => {
+        envs.push(opts.env.npm_config_nodedir, opts.env.npm_config_runtime);
+        throw new Error('offline');
+      })).toThrow();
+    } finally {
+      if (saved === undefined) delete process.env.npm_config_nodedir;
+      else process.env.npm_config_nodedir = saved;
+    }
+    expect(envs).toEqual([undefined, 'electron', undefined, 'electron']);
+  });
+
+  it('refuses a binary built for this Node under Electron\'s name, and removes it', () => {
+    const root = fakeRoot();
+    const nodeBuild = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+    const run: Run = (_cmd, args, { cwd }) => {
+      if (!args[0]!.includes('node-gyp')) throw new Error('offline');
+      mkdirSync(join(cwd, 'build/Release'), { recursive: true });
+      copyFileSync(nodeBuild, join(cwd, 'build/Release/better_sqlite3.node'));
+    };
+    expect(() => electronSqliteBinding(root, {}, run)).toThrow(`the binary was built for this Node (ABI ${process.versions.modules}), not for Electron 45.5.0`);
+    expect(existsSync(join(root, '.skald-native', `electron-45.5.0-${process.platform}-${process.arch}`))).toBe(false);
   });
 
   it('never tries to compile for another platform', () => {
