@@ -1,7 +1,8 @@
 /**
  * reduceChat, the chat view's pure reducer: events of other sessions are ignored, deltas stream, a card follows
  * its row live (a re-run's decision, approval and result clear "interrupted"), a repeated tool_start updates
- * rather than doubles, and approvals move a card between pending and running.
+ * rather than doubles, and approvals move a card between pending and running (the answer arrives as the call's
+ * `tool_decision`, the row's own event).
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatEvent, HistoryMessage, ToolCard } from '../../src/shared/contract/chat';
@@ -54,8 +55,8 @@ describe('reduceChat', () => {
     expect(card(s, 'k1')).toMatchObject({ interrupted: false, status: 'running', decision: { action: 'require' }, arguments: '{"command":"ls","workdir":"/w"}' });
     s = run(s, { type: 'pending_write', session_id: S, request_id: 5, tool_call_id: 'k1', path: '$ execute_cmd', old_content: null, new_content: '$ ls', args_hash: 'h' });
     expect(card(s, 'k1')).toMatchObject({ status: 'pending', pending: { request_id: 5, args_hash: 'h' } });
-    s = run(s, { type: 'approval_resolved', session_id: S, request_id: 5, tool_call_id: 'k1', approved: true });
-    expect(card(s, 'k1')).toMatchObject({ status: 'running', pending: null });
+    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k1', decision: { action: 'allow', why: { kind: 'human', text: 'Decided by you.' }, actor: 'user' }, arguments: '{"command":"ls","workdir":"/w"}' });
+    expect(card(s, 'k1')).toMatchObject({ status: 'running', pending: null, decision: { actor: 'user' } });
     s = run(s, { type: 'tool_done', session_id: S, tool_call_id: 'k1', result: 'a\n[exit code 0]', result_type: 'string' });
     expect(card(s, 'k1')).toMatchObject({ status: 'done', result: 'a\n[exit code 0]', interrupted: false });
   });
@@ -78,7 +79,7 @@ describe('reduceChat', () => {
   it('a rejected approval keeps the card as it was until the rejection arrives', () => {
     let s = run(open(historyWith({})), { type: 'approval_required', session_id: S, request_id: 9, tool_call_id: 'k1', tool_name: 'x', arguments: '{}', args_hash: 'h' });
     expect(card(s, 'k1').status).toBe('pending');
-    s = run(s, { type: 'approval_resolved', session_id: S, request_id: 9, tool_call_id: 'k1', approved: false });
+    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k1', decision: { action: 'deny', why: { kind: 'human', text: 'Decided by you.' }, actor: 'user' }, arguments: '{}' });
     expect(card(s, 'k1')).toMatchObject({ status: 'pending', pending: null });
     s = run(s, { type: 'tool_rejected', session_id: S, tool_call_id: 'k1', reason: 'User rejected this tool call.' });
     expect(card(s, 'k1').status).toBe('rejected');

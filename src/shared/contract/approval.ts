@@ -287,6 +287,11 @@ export const InboxEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approval_resolved'), request_id: z.number(), tool_call_id: z.string(), approved: z.boolean() }),
   z.object({ type: z.literal('clarification_requested'), request_id: z.number(), title: z.string() }),
   z.object({ type: z.literal('clarification_resolved'), request_id: z.number() }),
+  /**
+   * An approval or a question nobody answered was taken back (/stop, the turn's end, a newer request for the same
+   * call): not a decision, so it is never reported as one. The row stays `pending` and is asked again on resume.
+   */
+  z.object({ type: z.literal('request_withdrawn'), request_id: z.number(), tool_call_id: z.string() }),
 ]);
 export type InboxEvent = z.infer<typeof InboxEventSchema>;
 export type InboxApproval = z.infer<typeof InboxApprovalSchema>;

@@ -115,7 +115,11 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
     type: z.literal('tool_start'), ...base, tool_call_id: z.string(), message_id: z.number(), name: z.string(), arguments: z.string(),
     label_short: z.string(), label_full: z.string(), path: z.string().nullable(),
   }),
-  /** `arguments`: the normalized arguments the decision and the hash cover; the card shows these from now on. */
+  /**
+   * The gate's or the person's decision, recorded with the row, which is `running` from then on (the card follows:
+   * an approval's answer arrives here, not as an Inbox event). `arguments`: the normalized arguments the decision
+   * and the hash cover; the card shows these from now on.
+   */
   z.object({ type: z.literal('tool_decision'), ...base, tool_call_id: z.string(), decision: DecisionSchema, arguments: z.string() }),
   z.object({ type: z.literal('tool_done'), ...base, tool_call_id: z.string(), result: z.string(), result_type: z.enum(['string', 'json']) }),
   z.object({ type: z.literal('tool_error'), ...base, tool_call_id: z.string(), error: z.string() }),
@@ -127,10 +131,8 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
     type: z.literal('pending_write'), ...base, request_id: z.number(), tool_call_id: z.string(), path: z.string(),
     old_content: z.string().nullable(), new_content: z.string().nullable(), args_hash: z.string(),
   }),
-  z.object({ type: z.literal('approval_resolved'), ...base, request_id: z.number(), tool_call_id: z.string(), approved: z.boolean() }),
   z.object({ type: z.literal('agent_question'), ...base, request_id: z.number(), tool_call_id: z.string(), title: z.string(), question: z.string(), suggested_answers: z.array(z.string()) }),
   z.object({ type: z.literal('file_changed'), ...base, path: z.string() }),
-  z.object({ type: z.literal('open_file'), ...base, path: z.string() }),
   z.object({ type: z.literal('done'), ...base, round: z.number(), message_id: z.number(), content: z.string(), input_tokens: z.number(), output_tokens: z.number(), cost: z.number().nullable() }),
   z.object({ type: z.literal('truncated'), ...base, output_tokens: z.number() }),
   z.object({ type: z.literal('cancelled'), ...base }),

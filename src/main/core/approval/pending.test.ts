@@ -82,12 +82,12 @@ describe('requesting', () => {
 });
 
 describe('resolving (I6)', () => {
-  it('approve settles the waiter and emits resolved events with the tool_call_id', async () => {
+  it('approve settles the waiter and tells the Inbox, with the tool_call_id (the chat hears it as the call\'s decision)', async () => {
     const args = { command: 'ls' };
     const { requestId, result } = ask('c1', 'execute_cmd', args);
     expect(k.pending.resolve(requestId, { action: 'approve', note: 'fine', argsHash: argsHash(args) })).toEqual({ toolCallId: 'c1', sessionId: sid, approved: true });
     await expect(result).resolves.toEqual({ approved: true, note: 'fine' });
-    expect(k.sessionEvents.at(-1)!.event).toEqual({ type: 'approval_resolved', request_id: requestId, tool_call_id: 'c1', approved: true });
+    expect(k.sessionEvents.map((e) => e.event.type)).not.toContain('approval_resolved');
     expect(k.inboxEvents.at(-1)).toEqual({ type: 'approval_resolved', request_id: requestId, tool_call_id: 'c1', approved: true });
     expect(k.pending.list().total).toBe(0);
   });
@@ -169,6 +169,21 @@ describe('cancellation and time', () => {
     expect(status('c1')).toBe('pending');
     expect(k.bypass.list(sid)).toEqual([]);
     expect(k.pending.list().total).toBe(0);
+  });
+
+  it('a withdrawn approval or question is reported as withdrawn, never as a decision or an answer', async () => {
+    const { requestId, result } = ask('c1', 'execute_cmd', { command: 'ls' });
+    k.toolRow(sid, 'q', 'ask_user_clarification', {});
+    const question = k.pending.requestClarification({ sessionId: sid, toolCallId: 'q', title: 'Pick', question: 'A or B?', suggestedAnswers: [] });
+    k.inboxEvents.length = 0;
+    k.pending.cancelForSession(sid);
+    await expect(result).rejects.toBeInstanceOf(ApprovalCancelledError);
+    await expect(question.result).rejects.toBeInstanceOf(ApprovalCancelledError);
+    expect(k.inboxEvents).toEqual([
+      { type: 'request_withdrawn', request_id: requestId, tool_call_id: 'c1' },
+      { type: 'request_withdrawn', request_id: question.requestId, tool_call_id: 'q' },
+    ]);
+    expect(k.db.prepare('SELECT outcome FROM approval_requests WHERE id IN (?, ?) ORDER BY id').all(requestId, question.requestId)).toEqual([{ outcome: 'cancelled' }, { outcome: 'cancelled' }]);
   });
 
   it('X7: an approval that times out resolves to deny', async () => {

@@ -24,7 +24,8 @@ import type { BypassKind, BypassOption, BypassStore } from './bypass';
 import type { ApprovalOutcome } from './decisions';
 import { argsHash as hashOf } from './decisions';
 
-export type SessionApprovalEvent = Extract<ChatEventBody, { type: 'approval_required' | 'pending_write' | 'approval_resolved' | 'agent_question' }>;
+/** What the session's chat hears of a request: that it waits. Its answer arrives as the call's `tool_decision`. */
+export type SessionApprovalEvent = Extract<ChatEventBody, { type: 'approval_required' | 'pending_write' | 'agent_question' }>;
 
 export type { ApprovalOutcome } from './decisions';
 
@@ -333,7 +334,6 @@ export class PendingManager {
       this.early.set(item.tool_call_id, { requestId: item.request_id, argsHash: item.args_hash, outcome });
       for (const l of this.orphanListeners) l({ sessionId: item.session_id, toolCallId: item.tool_call_id, requestId: item.request_id });
     }
-    this.deps.emitSession(item.session_id, { type: 'approval_resolved', request_id: item.request_id, tool_call_id: item.tool_call_id, approved: outcome.approved });
     this.deps.emitInbox({ type: 'approval_resolved', request_id: item.request_id, tool_call_id: item.tool_call_id, approved: outcome.approved });
   }
 
@@ -342,15 +342,15 @@ export class PendingManager {
     if (item.timer) clearTimeout(item.timer);
     this.q.close.run(this.now(), status, item.request_id);
     item.waiter?.reject(new ApprovalCancelledError(item.request_id));
-    // Not a decision: the Inbox just drops the card (the row stays `pending` and is asked again on resume).
-    this.deps.emitInbox({ type: 'approval_resolved', request_id: item.request_id, tool_call_id: item.tool_call_id, approved: false });
+    // Not a decision: the Inbox drops the item (the row stays `pending` and is asked again on resume).
+    this.deps.emitInbox({ type: 'request_withdrawn', request_id: item.request_id, tool_call_id: item.tool_call_id });
   }
 
   private dropClarification(item: ClarificationItem, status: 'cancelled' | 'superseded', error: Error): void {
     this.clarifications.delete(item.request_id);
     this.q.close.run(this.now(), status, item.request_id);
     item.waiter?.reject(error);
-    this.deps.emitInbox({ type: 'clarification_resolved', request_id: item.request_id });
+    this.deps.emitInbox({ type: 'request_withdrawn', request_id: item.request_id, tool_call_id: item.tool_call_id });
   }
 
   private findApproval(toolCallId: string): ApprovalItem | null {

@@ -365,7 +365,6 @@ export class SessionManager {
       workspaceDir: workingDir,
       frame,
       openFile: (path) => {
-        emit({ type: 'open_file', path });
         deps.events.emit('viewer', { type: 'open_file', path, tool_call_id: null });
       },
       scratchpadChanged: () => this.emitter(this.padSessionOf(sessionId))({ type: 'scratchpad_changed' }),

@@ -73,7 +73,12 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
       return { ...state, streaming: null, messages: messages.map((m) => (m.id === event.message_id ? { ...m, tools: [...m.tools, card] } : m)) };
     }
     case 'tool_decision':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, decision: event.decision, arguments: event.arguments })) };
+      // Recorded with the row, which runs from here; an approval's answer ends its wait the same way. A deny keeps
+      // the state it had until `tool_rejected` (right behind it) ends the call.
+      return {
+        ...state,
+        messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: event.decision.action === 'deny' ? c.status : 'running', pending: null, decision: event.decision, arguments: event.arguments })),
+      };
     case 'tool_done':
       return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'done', result: event.result, result_type: event.result_type, pending: null })) };
     case 'tool_error':
@@ -90,8 +95,6 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
       return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: event.args_hash, old_content: event.old_content, new_content: event.new_content } })) };
     case 'agent_question':
       return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: '', old_content: null, new_content: null } })) };
-    case 'approval_resolved':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: event.approved ? 'running' : c.status, pending: null })) };
     case 'turn_running':
       return { ...state, running: event.running, streaming: event.running ? state.streaming : null };
     case 'command_reply':

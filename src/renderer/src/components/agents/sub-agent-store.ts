@@ -70,7 +70,7 @@ export function applySubAgentEvent(event: ChatEvent): void {
     });
     return;
   }
-  if (event.type === 'approval_required' || event.type === 'pending_write' || event.type === 'agent_question' || event.type === 'approval_resolved') {
+  if (event.type === 'approval_required' || event.type === 'pending_write' || event.type === 'agent_question') {
     const { byParent } = subAgents.getState();
     for (const [parent, view] of Object.entries(byParent)) {
       if (view.chat.messages.some((m) => m.tools.some((t) => t.tool_call_id === event.tool_call_id))) update(parent, (v) => ({ ...v, chat: reduceChat(v.chat, event) }));
