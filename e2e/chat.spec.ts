@@ -148,7 +148,7 @@ test('the agent outlines a 10,000-line file (in the built app, through its worke
   await expect(card).toHaveAttribute('data-status', 'done');
   await card.locator('.tool-head').click();
   const result = card.locator('pre.result');
-  await expect(result).toContainText('big.ts (typescript, tree-sitter):');
+  await expect(result).toContainText('big.ts (typescript, oxc):');
   await expect(result).toContainText('L1-5: class Box0');
   await expect(result).toContainText('L9993-9997: class Box1249');
   await expect(result).toContainText('  L9994-9996: open(): number');

@@ -48,6 +48,16 @@ describe('reduceChat', () => {
     expect(s.messages.flatMap((m) => m.tools)).toHaveLength(1);
   });
 
+  it('a new call is queued until its decision; one behind an approval stays queued while the first waits', () => {
+    let s = run(open(), start('k1'), start('k2'));
+    expect([card(s, 'k1').status, card(s, 'k2').status]).toEqual(['queued', 'queued']);
+    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k1', decision: { action: 'require', why: { kind: 'rule', text: 'asks' }, actor: 'policy' }, arguments: '{}' });
+    s = run(s, { type: 'approval_required', session_id: S, request_id: 3, tool_call_id: 'k1', tool_name: 'execute_cmd', arguments: '{}', args_hash: 'h' });
+    expect([card(s, 'k1').status, card(s, 'k2').status]).toEqual(['pending', 'queued']);
+    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k2', decision: { action: 'allow', why: { kind: 'rule', text: 'ok' }, actor: 'policy' }, arguments: '{}' });
+    expect(card(s, 'k2').status).toBe('running');
+  });
+
   it('an interrupted card follows its re-run live: decision, approval, result', () => {
     let s = open(historyWith({ interrupted: true }));
     s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k1', decision: { action: 'require', why: { kind: 'rule', text: 'asks' }, actor: 'policy' }, arguments: '{"command":"ls","workdir":"/w"}' });

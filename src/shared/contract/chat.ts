@@ -14,7 +14,12 @@ export const ToolCardSchema = z.object({
   message_id: z.number().nullable(),
   name: z.string(),
   arguments: z.string(),
-  status: z.enum(['running', 'pending', 'done', 'failed', 'cancelled', 'rejected']),
+  /**
+   * The row's state (docs/architecture.md "Crash and resume"): `queued` until the call's turn comes (the call
+   * before it in its round may be waiting for an approval), then `running`, `pending` while a person decides, and
+   * one of the four ends.
+   */
+  status: z.enum(['queued', 'running', 'pending', 'done', 'failed', 'cancelled', 'rejected']),
   result: z.string().nullable(),
   result_type: z.enum(['string', 'json']),
   label_short: z.string(),

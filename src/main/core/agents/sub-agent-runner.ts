@@ -116,7 +116,6 @@ export class SubAgentRunner implements SubAgentPort {
       emit,
       agentId: frame.agentId,
       synthetic,
-      isResume: false,
       model: deps.model,
       modelSelection,
       context: () => ({

@@ -138,7 +138,9 @@ export class PendingManager {
     }
     const existing = this.findApproval(input.toolCallId);
     if (existing && !existing.waiter && existing.args_hash === input.argsHash) {
-      // A re-registered item: the resumed turn takes it over under the same id.
+      // A re-registered item: the resumed turn takes it over under the same id (its row waits again: the gate's
+      // second look marked it running).
+      this.deps.toolRows.setToolStatus(input.toolCallId, 'pending');
       Object.assign(existing, {
         ...(input.preview ? shown(input.preview, input.toolName) : {}), tool_category: input.category,
         bypass_options: this.deps.bypassOptions({ toolName: input.toolName, category: input.category, args: input.args }),

@@ -1,10 +1,12 @@
 /**
  * Crash and restart (checks R1, R2, R4, R5 in docs/security-checks.md): a real core in a child process is SIGKILLed
  * while a shell command runs; a new core on the same data folder finds the row `running`, shows it interrupted (a shell
- * call is side-effecting, so it waits for the person), re-runs it only when asked, and the turn then continues.
+ * call is side-effecting, so it waits for the person), re-runs it only when asked, and the turn then continues. A
+ * call queued behind it never started: it is not called interrupted, and it runs after the re-run.
  */
 import { execSync, spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
@@ -84,5 +86,51 @@ describe('resume after a crash', () => {
     expect(body).toContain('Interrupted when the app stopped');
     const card = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === toolCallId)!;
     expect(card.status).toBe('failed');
+  });
+
+  /** A round of a shell command (killed mid-run) and a write queued behind it: the write never started. */
+  async function crashWithAQueuedCall() {
+    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 1; echo finished' } }, { name: 'write_file', arguments: { path: 'after.txt', content: 'A' } }] }] });
+    const base = tempDir();
+    const dataDir = join(base, 'data');
+    const interrupted = await runChildUntilTool(dataDir, join(base, 'ws'), llm.baseUrl);
+    const raw = new Database(join(dataDir, 'skald.db'), { readonly: true });
+    const rows = raw.prepare('SELECT tool_call_id, name, status FROM chat_llm_tools ORDER BY id').all() as { tool_call_id: string; name: string; status: string }[];
+    raw.close();
+    expect(rows.map((r) => [r.name, r.status])).toEqual([['execute_cmd', 'running'], ['write_file', 'queued']]);
+    return { dataDir, interrupted, queued: rows[1]!.tool_call_id };
+  }
+
+  it('a call queued behind an interrupted one never started: it is not called interrupted, waits, and runs after the re-run', async () => {
+    const { dataDir, interrupted, queued } = await crashWithAQueuedCall();
+    h = await startHarness({ dataDir, turns: [{ text: 'both done' }] });
+    const sessionId = (await h.call('chat:listSessions', {})).sessions[0]!.id;
+    await h.waitForEvent('tool_interrupted', (e) => e.tool_call_id === interrupted);
+    await h.waitForEvent('turn_running', (e) => !e.running);
+    expect(h.events.filter((e) => e.type === 'tool_interrupted').map((e) => e.tool_call_id)).toEqual([interrupted]);
+    const cards = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools);
+    expect(cards.map((c) => [c.name, c.status, c.interrupted])).toEqual([['execute_cmd', 'running', true], ['write_file', 'queued', false]]);
+    expect(existsSync(join(h.workspace, 'after.txt'))).toBe(false);
+
+    // The re-run goes on with the call that waited behind it, through the gate (a write asks), then the turn.
+    await h.call('chat:rerunTool', { sessionId, toolCallId: interrupted });
+    await h.waitForEvent('tool_done', (e) => e.tool_call_id === interrupted);
+    const asked = await h.waitForEvent('pending_write', (e) => e.tool_call_id === queued);
+    await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', note: '', argsHash: asked.args_hash });
+    await h.waitForEvent('done');
+    expect(readFileSync(join(h.workspace, 'after.txt'), 'utf8')).toBe('A');
+    expect((await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools).map((c) => c.status)).toEqual(['done', 'done']);
+  });
+
+  it('a new message moves on: the interrupted call fails, the one queued behind it ends cancelled, never started', async () => {
+    const { dataDir, queued } = await crashWithAQueuedCall();
+    h = await startHarness({ dataDir, turns: [{ text: 'moving on' }] });
+    await h.waitForEvent('turn_running', (e) => !e.running);
+    const sessionId = (await h.call('chat:listSessions', {})).sessions[0]!.id;
+    await h.sendAndSettle(sessionId, 'forget it');
+    expect((await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools).map((c) => c.status)).toEqual(['failed', 'cancelled']);
+    expect(h.events.find((e) => e.type === 'tool_cancelled' && e.tool_call_id === queued)).toMatchObject({ note: expect.stringMatching(/^Not started/) });
+    expect(JSON.stringify(h.llm.requests[0]!.body)).toContain('Not started');
+    expect(existsSync(join(h.workspace, 'after.txt'))).toBe(false);
   });
 });

@@ -72,6 +72,7 @@ interface ActiveTurn {
 
 const INTERRUPTED_MOVED_ON = 'Interrupted when the app stopped, and not re-run: the conversation moved on.';
 const STOPPED_WHILE_PENDING = 'Not run: the turn was stopped while this call waited for approval.';
+const NOT_STARTED_MOVED_ON = 'Not started: it waited behind a call the app interrupted, and the conversation moved on.';
 
 export class SessionManager {
   readonly store: SessionStore;
@@ -255,7 +256,8 @@ export class SessionManager {
     if (row.status !== 'running' || this.isRunning(sessionId)) return false;
     this.startTurn(sessionId, async (env) => {
       if ((await executeCall(env, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled') return 'cancelled';
-      return this.hasUnfinishedCalls(sessionId) ? 'done' : runTurn(env);
+      // The calls that waited behind it come next, in order.
+      return this.continueUnfinished(env, sessionId);
     });
     return true;
   }
@@ -278,8 +280,9 @@ export class SessionManager {
   }
 
   /**
-   * After a restart (R2): `pending` rows are asked again; read-only/idempotent `running` rows re-run through the
-   * gate with the current rules; side-effecting ones wait for the user's re-run. Queued messages become history.
+   * After a restart (R2): `pending` rows are asked again; `queued` rows (never started) and read-only/idempotent
+   * `running` rows run through the gate with the current rules; side-effecting `running` ones wait for the user's
+   * re-run, and the calls behind them wait with them. Queued messages become history.
    */
   resumeAll(): void {
     const sessions = new Set(this.store.activeTools().map((row) => row.session_id));
@@ -292,27 +295,31 @@ export class SessionManager {
     const rows = this.store.activeTools().filter((row) => row.session_id === sessionId);
     if (rows.length === 0) return false;
     this.store.unqueueAll(sessionId);
-    const emit = this.emitter(sessionId);
-    this.startTurn(sessionId, async (env) => {
-      const resumeEnv = { ...env, isResume: true };
-      for (const row of rows) {
-        const canRerun = row.status === 'pending' || this.deps.tools.isIdempotent(row.name);
-        if (!canRerun) {
-          emit({ type: 'tool_interrupted', tool_call_id: row.tool_call_id });
-          continue;
-        }
-        if ((await executeCall(resumeEnv, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled') return 'cancelled';
-      }
-      return this.hasUnfinishedCalls(sessionId) ? 'done' : runTurn(env);
-    });
+    this.startTurn(sessionId, (env) => this.continueUnfinished(env, sessionId));
     return true;
   }
 
-  private hasUnfinishedCalls(sessionId: number): boolean {
-    return this.store.activeTools().some((r) => r.session_id === sessionId);
+  /**
+   * Takes a session's unfinished calls in order, then the turn goes on. A side-effecting call the app interrupted
+   * mid-run (`running`, nothing runs it now) may have half happened: each is shown interrupted, and the calls from
+   * the first of them on wait for the person (`chat:rerunTool`, or a new message that moves on past them).
+   */
+  private async continueUnfinished(env: TurnEnv, sessionId: number): Promise<TurnResult> {
+    const emit = this.emitter(sessionId);
+    const rows = this.store.activeTools().filter((row) => row.session_id === sessionId);
+    const interrupted = rows.filter((row) => row.status === 'running' && !this.deps.tools.isIdempotent(row.name));
+    for (const row of interrupted) emit({ type: 'tool_interrupted', tool_call_id: row.tool_call_id });
+    for (const row of rows) {
+      if (interrupted.includes(row)) return 'done';
+      if ((await executeCall(env, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled') return 'cancelled';
+    }
+    return this.store.activeTools().some((r) => r.session_id === sessionId) ? 'done' : runTurn(env);
   }
 
-  /** A new message moves on past calls a crash interrupted: they end `failed`, so the model sees why. */
+  /**
+   * A new message moves on past calls a crash interrupted: they end `failed`, so the model sees why; the calls that
+   * waited behind them end `cancelled`, never started.
+   */
   private failInterrupted(sessionId: number): void {
     const emit = this.emitter(sessionId);
     for (const row of this.store.activeTools()) {
@@ -320,6 +327,9 @@ export class SessionManager {
       if (row.status === 'running') {
         this.store.finishTool(row.tool_call_id, 'failed', INTERRUPTED_MOVED_ON);
         emit({ type: 'tool_error', tool_call_id: row.tool_call_id, error: INTERRUPTED_MOVED_ON });
+      } else if (row.status === 'queued') {
+        this.store.finishTool(row.tool_call_id, 'cancelled', NOT_STARTED_MOVED_ON);
+        emit({ type: 'tool_cancelled', tool_call_id: row.tool_call_id, note: NOT_STARTED_MOVED_ON });
       } else if (this.deps.pendingOf(row.tool_call_id) === null) {
         // Its approval was withdrawn by /stop: nobody can approve it any more, so it ends as cancelled.
         this.store.finishTool(row.tool_call_id, 'cancelled', STOPPED_WHILE_PENDING);

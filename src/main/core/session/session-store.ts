@@ -112,7 +112,7 @@ export class SessionStore {
          VALUES (@title, @source, @agentId, 0, 1, @runContext, @model, @parentSessionId, @now, @now)`,
       ),
       deleteBackground: db.prepare('DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 0 AND is_ephemeral = 1'),
-      failSessionTools: db.prepare("UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE session_id = ? AND status IN ('running', 'pending')"),
+      failSessionTools: db.prepare("UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE session_id = ? AND status IN ('queued', 'running', 'pending')"),
       rename: db.prepare('UPDATE chat_sessions SET title = ?, updated_at = ? WHERE id = ?'),
       setRunContext: db.prepare('UPDATE chat_sessions SET run_context = ?, updated_at = ? WHERE id = ?'),
       setModel: db.prepare('UPDATE chat_sessions SET model = ?, updated_at = ? WHERE id = ?'),
@@ -136,15 +136,15 @@ export class SessionStore {
       toolsFrom: db.prepare(HISTORY_SQL.toolsFrom),
       insertTool: db.prepare(
         `INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, stack_id, message_id, name, arguments, status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
       ),
       getTool: db.prepare('SELECT * FROM chat_llm_tools WHERE tool_call_id = ?'),
-      updateToolPrep: db.prepare('UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, updated_at = ? WHERE tool_call_id = ?'),
+      updateToolPrep: db.prepare("UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, status = 'running', updated_at = ? WHERE tool_call_id = ?"),
       setToolStatus: db.prepare('UPDATE chat_llm_tools SET status = ?, updated_at = ? WHERE tool_call_id = ?'),
       finishTool: db.prepare('UPDATE chat_llm_tools SET status = ?, result = ?, result_type = ?, updated_at = ? WHERE tool_call_id = ?'),
       // The session's own unfinished calls; a sub-agent's are ended with its stack (agents/stack-store.ts).
-      activeTools: db.prepare("SELECT * FROM chat_llm_tools WHERE status IN ('running', 'pending') AND stack_id IS NULL ORDER BY id"),
-      failStackTools: db.prepare("UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE stack_id IS NOT NULL AND status IN ('running', 'pending')"),
+      activeTools: db.prepare("SELECT * FROM chat_llm_tools WHERE status IN ('queued', 'running', 'pending') AND stack_id IS NULL ORDER BY id"),
+      failStackTools: db.prepare("UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE stack_id IS NOT NULL AND status IN ('queued', 'running', 'pending')"),
       usage: db.prepare("SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output, coalesce(sum(cost), 0) AS cost, count(cost) AS priced FROM chat_history WHERE session_id = ? AND role = 'assistant'"),
     };
   }
@@ -284,7 +284,7 @@ export class SessionStore {
 
   /**
    * The rows of one round's calls, in order, in one transaction (a crash mid-round leaves every call's intent on
-   * disk or none). Returns each call's new key. A provider id that is empty or repeats within this message gets a
+   * disk or none), each `queued`: none has started. Returns each call's new key. A provider id that is empty or repeats within this message gets a
    * suffix so the replayed history still pairs every call with its own result.
    */
   insertRoundTools(
@@ -314,7 +314,10 @@ export class SessionStore {
     return this.q.getTool.get(toolCallId) as ToolRow | undefined;
   }
 
-  /** The call's normalized arguments and their hash; its decision goes to the audit (approval/decisions.ts). */
+  /**
+   * The call reached the gate: its normalized arguments and their hash, and it is `running` from here (it may still
+   * wait for a person, `pending`). Its decision goes to the audit (approval/decisions.ts), in the same transaction.
+   */
   prepareTool(toolCallId: string, effectiveArguments: string, argsHash: string): void {
     this.q.updateToolPrep.run(effectiveArguments, argsHash, Date.now(), toolCallId);
   }

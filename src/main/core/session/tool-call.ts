@@ -1,11 +1,11 @@
 /**
  * One tool call of a round, from the row to the result (docs/architecture.md "The path of one tool call"):
  * the tool's normalized arguments (docs/approval.md "The normalized call": the gate, card, hash, row and execution
- * all use them) → the gate → its decision recorded with the row in one transaction (for a round's first call, the
- * transaction that writes the round's rows `running`: `RoundRows`), then `tool_start` (labels, path) and
- * `tool_decision` → approval if required → run (cancellable) → recorded as done / failed / cancelled / rejected
- * with its event: one fsync'd commit before the tool runs, one after. A bad argument or a throwing tool becomes a
- * result the model can read (R7).
+ * all use them) → the gate → its decision recorded with the row, which is `running` from then on, in one
+ * transaction (for a round's first call, the transaction that writes the round's rows `queued`: `RoundRows`), then
+ * `tool_start` (labels, path) and `tool_decision` → approval if required → run (cancellable) → recorded as done /
+ * failed / cancelled / rejected with its event: one fsync'd commit before the tool runs, one after. A bad argument
+ * or a throwing tool becomes a result the model can read (R7).
  * Check ids (R1, R7) are listed in docs/security-checks.md.
  */
 import { MCP_PREFIX, TN } from '../../../shared/tool-names';
@@ -41,8 +41,6 @@ export interface CallEnv {
   secrets: CallSecrets;
   /** Keeps before/after images of write calls; absent in tests that do not need them. */
   fileImages?: FileImagesPort;
-  /** Resume after a crash re-runs from intent: no new row, no file_changed (docs/architecture.md). */
-  isResume?: boolean;
   /** The tools offered in this round; a call of another name is refused. Absent on resume (offered back then). */
   offered?: ReadonlySet<string>;
   /** Parallel sub-agent calls: awaited before the result is recorded, so results keep the call order. */
@@ -67,7 +65,7 @@ export interface RoundCall extends ModelCall {
 
 /**
  * The rows of one round, written with the round's first commit (docs/architecture.md "The path of one tool call"):
- * the model's answer (its assistant message, when the round brings one) and one `running` row per call go to disk in
+ * the model's answer (its assistant message, when the round brings one) and one `queued` row per call go to disk in
  * the same transaction as the first call's decision (or its refusal or cancellation). So a call costs one fsync'd
  * commit before it runs and one after, and a crash still finds every call's intent on disk before anything ran (R1):
  * what happens before that commit (sealing, parsing, normalizing, the gate's decision) has no side effect.
@@ -165,7 +163,7 @@ function finish(env: CallEnv, call: RoundCall, outcome: ExecutionOutcome, path: 
     });
     emit({ type: 'tool_done', tool_call_id: id, result: outcome.result, result_type: outcome.resultType ?? 'string' });
     // An edit changed its file: open viewers reload it. The tool's declared kind says so, not a list of names.
-    if (!env.isResume && path && env.tools.kindOf(name) === 'edit') emit({ type: 'file_changed', path });
+    if (path && env.tools.kindOf(name) === 'edit') emit({ type: 'file_changed', path });
     return 'continue';
   }
   if (outcome.kind === 'failed') {
@@ -191,7 +189,7 @@ export function cancelNotStarted(env: CallEnv, call: RoundCall): void {
 }
 
 /**
- * Keys a round's new calls (live turn) and seals their secret arguments; their rows are written `running` with the
+ * Keys a round's new calls (live turn) and seals their secret arguments; their rows are written `queued` with the
  * round's first commit, before anything runs (R1, `RoundRows`). `message` is the id of the message the calls
  * belong to, or the assistant message to write with them. Returns the calls with the app's key in `id` (the
  * model's id stays on the row for replay).
@@ -204,8 +202,8 @@ export function startRound(env: CallEnv, calls: readonly ModelCall[], message: n
 }
 
 /**
- * Gate, approval, run and record for a call: a row that exists (`running`), or one of a round whose rows are
- * written with this call's decision.
+ * Gate, approval, run and record for a call: a row that exists (`queued`, or unfinished after a restart), or one of
+ * a round whose rows are written with this call's decision.
  */
 export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOutcome> {
   const { store, gate, tools, emit } = env;

@@ -5,7 +5,9 @@
  * The same loop runs a sub-agent's child stack (docs/agents.md "Sub-agents"): the frame in `env.synthetic` says
  * which stack the rows belong to. A round whose calls are all sync sub-agent calls runs them in parallel, at most
  * `MAX_PARALLEL_SUBAGENTS` at once, and records their results in call order; any other round runs its calls one
- * after another. A call of a tool this frame was not offered in this round is refused (offered-check in tool-call).
+ * after another. Until a call's turn comes (the one before it may be waiting for an approval, or every slot is
+ * taken) its row is `queued`. A call of a tool this frame was not offered in this round is refused (offered-check
+ * in tool-call).
  */
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import { MAX_PARALLEL_SUBAGENTS } from '../agents/frame';
@@ -101,7 +103,7 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
       if ((await executeCall(roundEnv, call)) === 'cancelled') {
         // Later calls of the round never start; mark them so the history has a result for every call.
         for (const rest of calls.slice(calls.indexOf(call) + 1)) {
-          if (!rest.round?.isWritten || env.store.getTool(rest.id)?.status === 'running') cancelNotStarted(env, rest);
+          if (!rest.round?.isWritten || env.store.getTool(rest.id)?.status === 'queued') cancelNotStarted(env, rest);
         }
         return 'cancelled';
       }

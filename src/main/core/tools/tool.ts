@@ -22,7 +22,8 @@ export type ToolExecutionState =
   | 'cancelled'
   | 'rejected';
 
-export type ToolDbStatus = 'running' | 'pending' | 'done' | 'failed' | 'cancelled' | 'rejected';
+/** A tool row's state (docs/architecture.md "Crash and resume"): `queued` until the call reaches the gate. */
+export type ToolDbStatus = 'queued' | 'running' | 'pending' | 'done' | 'failed' | 'cancelled' | 'rejected';
 
 export type ResultType = 'string' | 'json';
 

@@ -1,8 +1,9 @@
 /**
  * One tool call, following its row's state live: the label with its code as code, the state, the decision's
  * "why", the result (a command's last lines and exit code, expandable), the path as a link that opens the viewer.
- * A pending call shows the same approval or question the Inbox shows; a bypass this card granted shows with its
- * countdown and Revoke; an interrupted side-effecting call offers "Re-run".
+ * A call waiting its turn behind another says `queued`, never `running`. A pending call shows the same approval or
+ * question the Inbox shows; a bypass this card granted shows with its countdown and Revoke; an interrupted
+ * side-effecting call offers "Re-run".
  */
 import { useState } from 'react';
 import { MCP_PREFIX } from '../../../shared/tool-names';
@@ -21,6 +22,7 @@ import { SUB_AGENT_LAUNCHERS, SubAgentCard } from './agents/SubAgentCard';
 import { DELIVERED_TOOLS, DeliveredCard } from './agents/DeliveredCard';
 
 const STATE_LABEL: Record<ToolCard['status'], string> = {
+  queued: 'queued',
   running: 'running',
   pending: 'waiting for you',
   done: 'done',
@@ -28,6 +30,9 @@ const STATE_LABEL: Record<ToolCard['status'], string> = {
   cancelled: 'cancelled',
   rejected: 'rejected',
 };
+
+/** Why a call has not started: the round runs its calls one after another (docs/chat-ui.md "Tool cards"). */
+const QUEUED_HINT = 'Not started yet: it runs once the calls before it in this round are done (one may be waiting for your approval).';
 
 export interface ToolCardActions {
   openPath: (path: string, toolCallId: string) => void;
@@ -82,7 +87,7 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
     <div className={`tool-card tool-${card.interrupted ? 'interrupted' : card.status}`} data-testid="tool-card" data-tool={card.name} data-status={card.status} data-interrupted={card.interrupted}>
       <div className="tool-head" onClick={() => setExpanded(!expanded)} title={card.label_full} role="button" aria-expanded={expanded} data-testid="tool-head">
         <span className="tool-chevron" aria-hidden>{expanded ? '▾' : '▸'}</span>
-        <span className="tool-state">{state}</span>
+        <span className="tool-state" title={card.status === 'queued' && !card.interrupted ? QUEUED_HINT : undefined}>{state}</span>
         <CodeLabel className="tool-label" kind="tool" text={card.label_full} />
         {card.path && (
           <a

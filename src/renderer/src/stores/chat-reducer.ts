@@ -1,6 +1,7 @@
 /**
  * The chat view's state and the pure reducer that applies one core event to it (no bridge, no timers), so it is
- * tested alone. Cards follow their row live: every event about a call updates the card in place.
+ * tested alone. Cards follow their row live: every event about a call updates the card in place. A call's row is
+ * `queued` from `tool_start` until its `tool_decision` (the gate saw it: it runs, or waits for a person).
  */
 import type { ChatEvent, HistoryMessage, ToolCard } from '../../../shared/contract/chat';
 
@@ -65,9 +66,9 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
     case 'tool_start': {
       // A call the view already has (history loaded while it started, or a replay) is updated, never doubled.
       if (hasCard(state.messages, event.tool_call_id)) {
-        return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'running', label_short: event.label_short, label_full: event.label_full, path: event.path })) };
+        return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'queued', label_short: event.label_short, label_full: event.label_full, path: event.path })) };
       }
-      const card: ToolCard = { tool_call_id: event.tool_call_id, message_id: event.message_id, name: event.name, arguments: event.arguments, status: 'running', result: null, result_type: 'string', label_short: event.label_short, label_full: event.label_full, path: event.path, decision: null, interrupted: false, pending: null };
+      const card: ToolCard = { tool_call_id: event.tool_call_id, message_id: event.message_id, name: event.name, arguments: event.arguments, status: 'queued', result: null, result_type: 'string', label_short: event.label_short, label_full: event.label_full, path: event.path, decision: null, interrupted: false, pending: null };
       const has = state.messages.some((m) => m.id === event.message_id);
       const messages = has ? state.messages : [...state.messages, assistantMessage(event.message_id, state.streaming?.text ?? '', 0, 0, null)];
       return { ...state, streaming: null, messages: messages.map((m) => (m.id === event.message_id ? { ...m, tools: [...m.tools, card] } : m)) };

@@ -20,6 +20,7 @@ import { mcpSchema } from './091-mcp';
 import { agentsSchema } from './093-agents';
 import { schedulerSchema } from './110-scheduler';
 import { historyIndexes } from './111-history-indexes';
+import { toolRowQueued } from './112-tool-row-queued';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -37,4 +38,5 @@ export const migrations: readonly Migration[] = [
   agentsSchema,
   schedulerSchema,
   historyIndexes,
+  toolRowQueued,
 ];
