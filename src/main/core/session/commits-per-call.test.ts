@@ -3,8 +3,8 @@
  * call"; "Performance targets"): one commit between the model's answer and the tool's run — the answer, the round's
  * rows and the call's decision together — and one after, the result. Counted from the database's write-ahead log
  * (test/helpers/wal-commits.ts), so a change that adds a commit fails here rather than only slowing the bench.
- * And R1 still holds: when a tool runs, its row (and every row of its round) is on disk, `running`, with its
- * decision, as another connection reads them.
+ * And R1 still holds: when a tool runs, its row is on disk, `running`, with its decision, and every later row of its
+ * round `queued`, as another connection reads them.
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -121,7 +121,8 @@ describe('commits per tool call on the session path', () => {
     expect(probe.runs).toHaveLength(3);
     const ids = probe.runs.map((r) => r.call);
     expect(probe.runs[0]!.rows.map((r) => r.tool_call_id)).toEqual(ids);
-    expect(probe.runs[0]!.rows.map((r) => [r.status, r.decisions])).toEqual([['running', 1], ['running', 0], ['running', 0]]);
+    // The calls behind it are on disk too, `queued`: not started, no decision yet.
+    expect(probe.runs[0]!.rows.map((r) => [r.status, r.decisions])).toEqual([['running', 1], ['queued', 0], ['queued', 0]]);
     let before = probe.answering!;
     for (const run of probe.runs) {
       expect(commitsSince(before, run.at)).toBe(1);
