@@ -1,7 +1,7 @@
 /**
  * The chat as a new user meets it, in Chromium against the web shape with the scripted LLM over real HTTP:
  * a bypass that says what it covers (narrowest by default, countdown, revoke from the card and the Inbox); the
- * Inbox answering a question and linking to its session; a command's label as code and its output's last lines
+ * Inbox answering a question and linking to its session; a call behind an approval shown queued; a command's label as code and its output's last lines
  * with the exit code; Markdown while it streams, with highlighted code; a long session opening at its newest
  * message and keeping the reader's place. Screenshots of each screen in light and dark (docs/chat-ui.md).
  */
@@ -126,6 +126,27 @@ test('revoking from the card', async ({ page }) => {
   await expect(badge).toContainText('git * commands until this session ends');
   await badge.getByRole('button', { name: 'Revoke' }).click();
   await expect(badge).toHaveCount(0);
+});
+
+test('a call behind an approval says queued, not running, until its turn comes', async ({ page }) => {
+  const web = await openWith(page, [
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'first.txt', content: 'one' } }, { name: 'list_files', arguments: {} }] },
+    { text: 'Wrote it and listed the folder.' },
+  ]);
+  await send(page, 'Write, then list');
+  const [first, second] = [cardOf(page, 0), cardOf(page, 1)];
+  await expect(first).toHaveAttribute('data-status', 'pending');
+  await expect(second).toHaveAttribute('data-status', 'queued');
+  await expect(second.locator('.tool-state')).toHaveText('queued');
+  await expect(second.locator('.tool-state')).toHaveAttribute('title', /Not started yet/);
+  // The same after a reload: the row says so, not the view.
+  await page.reload();
+  await expect(cardOf(page, 1)).toHaveAttribute('data-status', 'queued');
+  await shots(page, 'ux-02b-queued');
+  await cardOf(page, 0).getByRole('button', { name: 'Approve once' }).click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Wrote it and listed the folder.');
+  await expect(cardOf(page, 1)).toHaveAttribute('data-status', 'done');
+  expect(readFileSync(join(web.workspaceDir, 'first.txt'), 'utf8')).toBe('one');
 });
 
 test('the Inbox answers a question with free text and links to its session', async ({ page }) => {
