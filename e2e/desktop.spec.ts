@@ -27,6 +27,8 @@ test.afterEach(async () => {
 });
 
 test('E1, E2, I5: the window is hardened and window.skald is exactly the contract, frozen, with no Node and no ipcRenderer', async ({ page }) => {
+  // The preload's object is `window.skaldBridge` (frozen, exactly the contract); the renderer wraps it into
+  // `window.skald` (the same members, its outcomes unwrapped: docs/architecture.md "Layers").
   const { windows } = await app.desktop!.inspect();
   expect(windows).toHaveLength(1);
   expect(windows[0]!.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, webSecurity: true, webviewTag: false, allowRunningInsecureContent: false });
@@ -36,6 +38,7 @@ test('E1, E2, I5: the window is hardened and window.skald is exactly the contrac
   await expect(page.getByTestId('app-info')).toContainText('desktop');
   const seen = await page.evaluate(async () => {
     const w = window as unknown as Record<string, unknown>;
+    const exposed = window.skaldBridge!;
     const skald = window.skald!;
     const event = new Promise<unknown>((resolve) => {
       const off = skald.on.app((payload) => {
@@ -44,19 +47,20 @@ test('E1, E2, I5: the window is hardened and window.skald is exactly the contrac
       });
     });
     // The preload answers each call's outcome as data (docs/architecture.md "Layers"); the renderer unwraps it.
-    const reply = (await skald.app.ping({ text: 'over IPC' })) as unknown as { ok: true; result: { text: string } };
+    const reply = (await exposed.app.ping({ text: 'over IPC' })) as unknown as { ok: true; result: { text: string } };
     let replaced = 'kept';
     try {
-      (w as { skald: unknown }).skald = {};
+      (w as { skaldBridge: unknown }).skaldBridge = {};
     } catch {
       replaced = 'threw';
     }
     return {
       reply: reply.result.text,
       event: await event,
-      keys: Object.keys(skald).sort(),
-      frozen: Object.isFrozen(skald) && Object.isFrozen(skald.app),
-      same: w.skald === skald,
+      keys: Object.keys(exposed).sort(),
+      wrapped: Object.keys(skald).sort(),
+      frozen: Object.isFrozen(exposed) && Object.isFrozen(exposed.app),
+      same: w.skaldBridge === exposed,
       replaced,
       node: [typeof w.require, typeof w.process, typeof w.module, typeof w.Buffer],
       ipc: Object.getOwnPropertyNames(window).filter((k) => /ipc|electron|standin/i.test(k)),
@@ -65,6 +69,7 @@ test('E1, E2, I5: the window is hardened and window.skald is exactly the contrac
   expect(seen.reply).toBe('over IPC');
   expect(seen.event).toMatchObject({ type: 'pong', text: 'over IPC' });
   expect(seen.keys).toEqual(exposedKeys());
+  expect(seen.wrapped).toEqual(exposedKeys());
   expect(seen.frozen).toBe(true);
   expect(seen.same).toBe(true);
   expect(seen.node).toEqual(['undefined', 'undefined', 'undefined', 'undefined']);
@@ -131,12 +136,16 @@ test('E7: camera, geolocation and notification requests are denied by the permis
 
 test('I3, I4: a bad call is refused at the boundary with its code and no stack or path; the app stays up', async ({ page }) => {
   await page.goto(app.url);
-  const outcome = (await page.evaluate(() => window.skald!.app.ping({ text: 42 as never }))) as unknown as { ok: boolean; error: Record<string, string> };
+  // What crosses IPC: the outcome as data, its error only a code and a message (no stack, no path).
+  const outcome = (await page.evaluate(() => window.skaldBridge!.app.ping({ text: 42 }))) as unknown as { ok: boolean; error: Record<string, string> };
   expect(outcome.ok).toBe(false);
   expect(Object.keys(outcome.error).sort()).toEqual(['code', 'message']);
   expect(outcome.error.code).toMatch(/^[a-z_]+$/);
   expect(outcome.error.message).toMatch(/expected string/i);
   expect(outcome.error.message).not.toMatch(/\n\s+at |\/work\/|node_modules/);
+  // What the app sees: a BridgeError that keeps the code (none parsed out of a message).
+  const failure = await page.evaluate(() => window.skald!.app.ping({ text: 42 as never }).then(() => null, (e: Error & { code?: string }) => ({ code: e.code, message: e.message })));
+  expect(failure).toEqual({ code: outcome.error.code, message: outcome.error.message });
   expect(await callBridge<{ text: string }>(page, 'app:ping', { text: 'still here' })).toMatchObject({ text: 'still here' });
 });
 

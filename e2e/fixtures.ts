@@ -49,8 +49,8 @@ export async function startApp(page: Page, env: Record<string, string> = {}, arg
 }
 
 /**
- * One bridge call from the page, answered the same in both shapes: the web client's `window.skald` answers the
- * result (or throws), the desktop preload's answers a `BridgeOutcome` (docs/architecture.md "Layers"), unwrapped here.
+ * One bridge call from the page, through `window.skald`: the same API in both shapes (on desktop the renderer wraps
+ * the preload's outcomes, docs/architecture.md "Layers"), so it answers the result or throws a BridgeError.
  */
 export async function callBridge<T = unknown>(page: Page, channel: `${string}:${string}`, request: unknown = {}): Promise<T> {
   const [domain, verb] = channel.split(':') as [string, string];
@@ -58,10 +58,7 @@ export async function callBridge<T = unknown>(page: Page, channel: `${string}:${
     ([d, v, r]) => (window.skald as unknown as Record<string, Record<string, (req: unknown) => Promise<unknown>>>)[d]![v]!(r),
     [domain, verb, request] as const,
   );
-  if (currentShape() === 'web') return answer as T;
-  const outcome = answer as { ok: true; result: T } | { ok: false; error: { code: string; message: string } };
-  if (!outcome.ok) throw new Error(`[${outcome.error.code}] ${outcome.error.message}`);
-  return outcome.result;
+  return answer as T;
 }
 
 /** Stops the app as a person would (desktop: Quit, which stops the core first) and removes its data folder. */

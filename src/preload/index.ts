@@ -1,5 +1,5 @@
 /**
- * The preload (bundled into one CommonJS file so it runs with `sandbox: true`). It exposes `window.skald`, built
+ * The preload (bundled into one CommonJS file so it runs with `sandbox: true`). It exposes `window.skaldBridge`, built
  * from the contract: one function per call, one subscribe per event family returning an unsubscribe. There is
  * no generic invoke/on/send (E2, I5); the channel strings never come from the page.
  * A call answers its `BridgeOutcome` as data (never throws): contextBridge would strip a thrown error down to its
@@ -27,4 +27,5 @@ const api = buildSkaldApi({
   },
 }) as unknown as PreloadApi; // same members as SkaldApi, each call answering its outcome
 
-contextBridge.exposeInMainWorld('skald', api);
+// The renderer wraps it into `window.skald` (renderer/src/bridge/skald.ts), unwrapping outcomes at its boundary.
+contextBridge.exposeInMainWorld('skaldBridge', api);

@@ -1,6 +1,6 @@
 /**
  * The renderer's stores without React, against a real core (real SQLite, real tools and gate, the scripted LLM
- * over HTTP): `window.skald` is shaped as the desktop preload's, over the core's own dispatch and event bus, and
+ * over HTTP): `window.skaldBridge` is shaped as the desktop preload's, over the core's own dispatch and event bus, and
  * the stores reach it through the renderer's real boundary. Covers the chat store following rows live (a re-run after a
  * restart), the approvals store shared by card and Inbox (scoped bypass, revoke, answers), and new sessions
  * taking the last working directory.
@@ -16,13 +16,13 @@ import { cleanupTempDirs } from '../helpers/temp';
 let h: Harness;
 const unsubscribers: (() => void)[] = [];
 
-// The stores bind `window.skald` when first imported: point it at whichever core runs now.
-const g = globalThis as unknown as { window: { skald: unknown; location: unknown }; requestAnimationFrame: (cb: () => void) => unknown };
+// The stores bind `window.skaldBridge` when first imported: point it at whichever core runs now.
+const g = globalThis as unknown as { window: { skaldBridge: unknown; location: unknown }; requestAnimationFrame: (cb: () => void) => unknown };
 g.requestAnimationFrame = (cb) => setTimeout(cb, 1);
 g.window = {
   location: { search: '' },
   // Shaped as the desktop preload's object: each call answers the dispatcher's outcome as data.
-  skald: buildSkaldApi({
+  skaldBridge: buildSkaldApi({
     invoke: async (channel, request) => structuredClone(await dispatchCall(h.core.handlers, channel, request)),
     subscribe: (family, listener) => h.core.events.subscribe(family as 'chat', listener as never),
   }),

@@ -1,6 +1,6 @@
 /**
  * The desktop bridge end to end, without Electron: the real IPC registrar over a real core, a preload-shaped
- * `window.skald` whose calls answer outcomes (structured-cloned, as IPC and contextBridge pass them), and the
+ * `window.skaldBridge` whose calls answer outcomes (structured-cloned, as IPC and contextBridge pass them), and the
  * renderer's boundary (fromPreload). A refused call arrives with the code the core gave it, never a parsed message.
  */
 import { mkdirSync } from 'node:fs';

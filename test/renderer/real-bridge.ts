@@ -1,7 +1,7 @@
 /**
  * Renderer stores against the real core, without a browser: a real core over SQLite in a temp folder, and
- * `window.skald` shaped as the desktop preload's (calls answer the dispatcher's outcomes, dispatchCall), read by the
- * renderer's real boundary. Install it before importing a store: the store's bridge module reads `window.skald` once.
+ * `window.skaldBridge` shaped as the desktop preload's (calls answer the dispatcher's outcomes, dispatchCall), read by the
+ * renderer's real boundary. Install it before importing a store: the store's bridge module reads `window.skaldBridge` once.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ export async function installRealBridge(): Promise<RealBridge> {
     subscribe: (family: EventFamily, listener: (payload: unknown) => void) => core.events.subscribe(family, listener as never),
   }) as unknown as PreloadApi;
   const skald = fromPreload(preload);
-  (globalThis as { window?: unknown }).window = { skald: preload, location: { search: '' } };
+  (globalThis as { window?: unknown }).window = { skaldBridge: preload, location: { search: '' } };
   return {
     core,
     skald,

@@ -28,7 +28,7 @@ export type SkaldApi = {
 };
 
 /**
- * What the desktop preload exposes as `window.skald`: the same members, but each call answers its `BridgeOutcome`
+ * What the desktop preload exposes as `window.skaldBridge`: the same members, but each call answers its `BridgeOutcome`
  * as data instead of throwing, because Electron's contextBridge would pass a thrown error's message only. The
  * renderer's boundary unwraps it (renderer/src/bridge/boundary.ts), so the error keeps its code.
  */

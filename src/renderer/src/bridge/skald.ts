@@ -1,7 +1,8 @@
 /**
- * The renderer's only way to the core (docs/architecture.md): the preload's `window.skald` on desktop, or the
- * WebSocket client in the web shape, both behind the same boundary (boundary.ts: events parsed, error codes kept).
- * Every store and component imports `skald` from here.
+ * The renderer's only way to the core (docs/architecture.md): the preload's `window.skaldBridge` on desktop (its calls
+ * answer outcomes), or the WebSocket client in the web shape, both behind the same boundary (boundary.ts: events
+ * parsed, error codes kept). The result is `window.skald` in both shapes (so the e2e tests drive the same object the
+ * app uses); every store and component imports `skald` from here.
  */
 import type { PreloadApi, SkaldApi } from '../../../shared/contract/api';
 import { fromPreload } from './boundary';
@@ -11,18 +12,19 @@ import { createWebClient } from './web-client';
 declare global {
   interface Window {
     skald?: SkaldApi;
+    /** Desktop only: what the preload exposes (docs/architecture.md "Layers"). */
+    skaldBridge?: PreloadApi;
   }
 }
 
 function install(): SkaldApi {
-  // Desktop: the preload's object (read-only on window), whose calls answer outcomes (PreloadApi); IPC cannot drop.
-  // `Window.skald` above types the web shape's object, which the e2e tests drive.
-  const exposed = window.skald as unknown as PreloadApi | undefined;
-  if (exposed) {
+  if (window.skaldBridge) {
+    // Desktop: IPC cannot drop.
     reportConnected();
-    return fromPreload(exposed);
+    window.skald = fromPreload(window.skaldBridge);
+    return window.skald;
   }
-  // Not under Electron: the web shape. Exposed on window too so the e2e tests can drive the same object.
+  // Not under Electron: the web shape.
   window.skald = createWebClient(window.location);
   if (new URLSearchParams(window.location.search).has('token')) {
     window.history.replaceState(null, '', window.location.pathname);
