@@ -2,7 +2,7 @@
  * Nothing names a tool that does not exist, and docs/tools.md says what the tools are. Against a real core in a
  * fresh temp data folder: the tools offered (registry + session tools), the catalog the Security page lists, the
  * rules the migrations seed, and the table of docs/tools.md with each tool's default decision taken from the real
- * gate. A failure says exactly which row or rule to add, change or remove.
+ * gate and its visibility from the real offer logic (which agents are offered it, agents/tool-sets.ts). A failure says exactly which row or rule to add, change or remove.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +13,9 @@ import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { dispatchCall } from '../bridge/dispatch';
 import { createCore, type Core } from '../index';
 import { syntheticToolSpecs } from '../session/synthetic-tools';
+import { MAX_AGENT_DEPTH, type AgentFrame } from '../agents/frame';
+import { CONFIG_GROUP } from '../agents/tool-groups';
+import { toolSetFor, type ToolSetDeps } from '../agents/tool-sets';
 
 const root = join(__dirname, '../../../..');
 let core: Core;
@@ -79,7 +82,46 @@ function docRows(): DocRow[] {
 
 const formatRow = (r: DocRow) => `| \`${r.name}\` | ${r.kind} | ${r.category} | ${r.approval} | ${r.visibility} |`;
 
-/** What the table must say about a tool, from the real registry and the real gate in a fresh data folder. */
+/** The agents a tool can be offered to, as the real offer logic sees them (agents/tool-sets.ts). */
+const FRAMES = {
+  chat: { depth: 0, interactive: true, agentType: 'chat' },
+  background: { depth: 0, interactive: false, agentType: 'task' },
+  subAgent: { depth: 1, interactive: true, agentType: 'task' },
+  deepest: { depth: MAX_AGENT_DEPTH, interactive: true, agentType: 'task' },
+  system: { depth: 0, interactive: false, agentType: 'system' },
+} as const;
+
+/** The names offered to each frame, before and after `activate_tools(["config"])`. */
+function offers(granted: string[]): Record<keyof typeof FRAMES, Set<string>> {
+  const deps: ToolSetDeps = { tools: core.tools, groups: core.toolGroups, grants: { granted: () => granted } as unknown as ToolSetDeps['grants'], isHidden: () => false };
+  const out = {} as Record<keyof typeof FRAMES, Set<string>>;
+  for (const [key, f] of Object.entries(FRAMES) as [keyof typeof FRAMES, (typeof FRAMES)[keyof typeof FRAMES]][]) {
+    const frame: AgentFrame = { sessionId: 1, stackId: f.depth ? 7 : null, agentId: 'a', agentName: 'A', toolAllowList: null, ...f };
+    out[key] = new Set(toolSetFor(frame, undefined, deps).map((t) => t.name));
+  }
+  return out;
+}
+
+/** The Visibility column's words for where a tool is offered (docs/tools.md explains them). */
+function visibilityOf(name: string): string {
+  const base = offers([]);
+  const granted = offers([CONFIG_GROUP]);
+  const lazy = !base.chat.has(name) && granted.chat.has(name);
+  const o = lazy ? granted : base;
+  const all = o.chat.has(name) && o.background.has(name) && o.subAgent.has(name) && o.deepest.has(name);
+  let words: string;
+  if (all) words = o.system.has(name) ? 'all agents' : 'all agents except system agents';
+  else {
+    const where: string[] = [];
+    if (o.chat.has(name)) where.push('chat agent');
+    if (o.background.has(name)) where.push('background agent');
+    if (o.subAgent.has(name)) where.push(o.deepest.has(name) ? 'sub-agents' : 'sub-agents above the deepest level');
+    words = where.join(', ') || 'none';
+  }
+  return lazy ? `${words}, after activate_tools` : words;
+}
+
+/** What the table must say about a tool, from the real registry, offer logic and gate in a fresh data folder. */
 function expectedRow(name: string, documented: DocRow | undefined): DocRow {
   const tool = core.tools.get(name);
   // Registry tools declare their kind; the session's own tools do not, so their row must name one of the kinds.
@@ -90,8 +132,7 @@ function expectedRow(name: string, documented: DocRow | undefined): DocRow {
     sessionId: null, agentId: 'default', source: 'chat', toolName: name, category: core.tools.categoryOf(name), args, runContext: RunContextSchema.parse({}), workingDir: workspace,
   });
   const approval = decision.action === 'require' ? 'ask' : decision.action;
-  const visibility = tool?.subAgentsOnly ? 'sub-agents only' : tool?.rootAgentOnly ? 'root agent only' : 'all agents';
-  return { name, kind, category, approval, visibility };
+  return { name, kind, category, approval, visibility: visibilityOf(name) };
 }
 
 describe('docs/tools.md', () => {

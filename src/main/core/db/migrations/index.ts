@@ -21,6 +21,7 @@ import { agentsSchema } from './093-agents';
 import { schedulerSchema } from './110-scheduler';
 import { historyIndexes } from './111-history-indexes';
 import { toolRowQueued } from './112-tool-row-queued';
+import { imageProvidersListSeed } from './113-image-providers-list-seed';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   schedulerSchema,
   historyIndexes,
   toolRowQueued,
+  imageProvidersListSeed,
 ];
