@@ -149,6 +149,27 @@ test('a call behind an approval says queued, not running, until its turn comes',
   expect(readFileSync(join(web.workspaceDir, 'first.txt'), 'utf8')).toBe('one');
 });
 
+test('stopped while a call waits: it says not answered (no decision), the one behind it cancelled, never started', async ({ page }) => {
+  await openWith(page, [
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'first.txt', content: 'one' } }, { name: 'list_files', arguments: {} }] },
+    { text: 'Moved on.' },
+  ]);
+  await send(page, 'Write, then list');
+  await expect(cardOf(page, 0)).toHaveAttribute('data-status', 'pending');
+  await expect(page.getByTestId('open-inbox')).toContainText('(1)');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(cardOf(page, 1)).toHaveAttribute('data-status', 'cancelled');
+  await expect(cardOf(page, 0).locator('.tool-state')).toHaveText('not answered');
+  await expect(cardOf(page, 0).getByTestId('tool-unanswered')).toBeVisible();
+  await expect(cardOf(page, 0).getByRole('button', { name: 'Approve once' })).toHaveCount(0);
+  // The Inbox dropped it: withdrawn, not decided.
+  await expect(page.getByTestId('open-inbox')).not.toContainText('(1)');
+  await shots(page, 'ux-02c-stopped-while-waiting');
+  await send(page, 'never mind');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Moved on.');
+  await expect(cardOf(page, 0)).toHaveAttribute('data-status', 'cancelled');
+});
+
 test('the Inbox answers a question with free text and links to its session', async ({ page }) => {
   await openWith(page, [
     { toolCalls: [{ name: 'ask_user_clarification', arguments: { title: 'Pick a format', question: 'Markdown or **plain text**?', suggested_answers: ['Markdown', 'Plain text'] } }] },

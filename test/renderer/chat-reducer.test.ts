@@ -95,6 +95,15 @@ describe('reduceChat', () => {
     expect(card(s, 'k1').status).toBe('rejected');
   });
 
+  it('a turn that ends while a call waits was stopped: the request is gone, so the card offers no answer', () => {
+    let s = run(open(historyWith({})), { type: 'turn_running', session_id: S, running: true });
+    s = run(s, { type: 'approval_required', session_id: S, request_id: 4, tool_call_id: 'k1', tool_name: 'x', arguments: '{}', args_hash: 'h' });
+    expect(card(s, 'k1').pending).toMatchObject({ request_id: 4 });
+    s = run(s, { type: 'turn_running', session_id: S, running: false });
+    expect(card(s, 'k1')).toMatchObject({ status: 'pending', pending: null });
+    expect(s.running).toBe(false);
+  });
+
   it('only the changed message is a new object (old rows never re-render)', () => {
     const other: HistoryMessage = { ...historyWith({})[0]!, id: 3, tools: [] };
     const s0 = open([other, ...historyWith({})]);

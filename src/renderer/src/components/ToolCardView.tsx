@@ -79,7 +79,9 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
   const [expanded, setExpanded] = useState(false);
   const bypasses = useStore(approvals.store, (s) => s.bypasses);
   const granted = bypasses.filter((b) => b.tool_call_id === card.tool_call_id);
-  const state = card.interrupted ? 'interrupted' : STATE_LABEL[card.status];
+  // A pending row with no request: the turn stopped before anyone answered (withdrawn, not decided).
+  const unanswered = card.status === 'pending' && !card.pending;
+  const state = card.interrupted ? 'interrupted' : unanswered ? 'not answered' : STATE_LABEL[card.status];
   const why = whyText(card);
   const command = commandOf(card);
   const isShellResult = command !== null && card.result !== null && (card.status === 'done' || card.status === 'failed');
@@ -114,6 +116,11 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
       {SUB_AGENT_LAUNCHERS.has(card.name) && <SubAgentCard card={card} actions={actions} />}
       {DELIVERED_TOOLS.has(card.name) && <DeliveredCard card={card} />}
       {card.status === 'pending' && card.pending && <PendingPart card={card} />}
+      {unanswered && (
+        <div className="tool-result-line" data-testid="tool-unanswered">
+          The turn stopped before you answered, so nothing ran. Your next message moves on without it.
+        </div>
+      )}
       {card.name.startsWith(MCP_PREFIX) && <McpCallExtras toolCallId={card.tool_call_id} running={card.status === 'running'} />}
       {granted.map((b) => (
         <BypassBadge key={b.id} bypass={b} />

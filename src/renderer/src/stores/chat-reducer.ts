@@ -96,8 +96,14 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
       return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: event.args_hash, old_content: event.old_content, new_content: event.new_content } })) };
     case 'agent_question':
       return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: '', old_content: null, new_content: null } })) };
-    case 'turn_running':
-      return { ...state, running: event.running, streaming: event.running ? state.streaming : null };
+    case 'turn_running': {
+      if (event.running) return { ...state, running: true };
+      // A turn ends while a call still waits only when it was stopped: its request was withdrawn (no decision), so
+      // the card no longer offers an answer nobody can take (the row stays `pending`; a new message moves on).
+      const waiting = state.messages.some((m) => m.tools.some((t) => t.status === 'pending' && t.pending));
+      const messages = waiting ? state.messages.map((m) => (m.tools.some((t) => t.status === 'pending' && t.pending) ? { ...m, tools: m.tools.map((t) => (t.status === 'pending' ? { ...t, pending: null } : t)) } : m)) : state.messages;
+      return { ...state, running: false, streaming: null, messages };
+    }
     case 'command_reply':
       return notice('command', event.content);
     case 'error':
