@@ -37,6 +37,8 @@ describe('seeds', () => {
       'read_agent_result - allow @10',
       'list_items - allow @10',
       'read_notification - allow @10',
+      // Migration 113: the image providers' list, read-only like list_items (docs/plugins.md).
+      'image_generate_providers_list - allow @10',
       '* - require @999999',
     ]);
     expect(k.rules.listGroups()).toMatchObject([{ id: 'default', is_default: true }]);
