@@ -164,6 +164,21 @@ describe('edits on real files give the whole parse, spliced or not', () => {
     });
   }
 
+  it('reparses inside the function of a bundle that is one big statement (lodash)', { timeout: 120_000 }, async () => {
+    const cache = newCache();
+    const path = join(repo, 'node_modules/lodash/lodash.js');
+    const text = readFileSync(path, 'utf8');
+    await cache.outline(path, Buffer.from(text), path);
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.includes('function baseClamp('));
+    lines.splice(at + 1, 0, '      var added = 1;');
+    expect(await expectSameAsWhole(cache, path, lines.join('\n'), 'a statement added in a function of the bundle')).toBe('spliced');
+    lines.splice(at + 1, 1, '      function declared() {}');
+    expect(await expectSameAsWhole(cache, path, lines.join('\n'), 'a function declared there')).toBe('spliced');
+    lines.splice(at + 1, 1, '      }}}');
+    await expectSameAsWhole(cache, path, lines.join('\n'), 'braces that break the bundle');
+  });
+
   it('does not join JavaScript statements across a seam without a semicolon', async () => {
     const cache = newCache();
     const path = '/x/asi.js';

@@ -26,6 +26,14 @@ interface N {
 
 const MAX_PROBLEMS = 5;
 
+/** A statement or member this big gets the body of its main function recorded as a piece body (`functionBody`). */
+const BIG_PIECE_CHARS = 16 * 1024;
+/** The depth of a function body's statements, where nothing is listed. */
+export const FUNCTION_BODY_DEPTH = -1;
+/** The depth a reparsed slice of a function body is parsed at: its wrapper function's body is always recorded. */
+const WRAPPED_FUNCTION_DEPTH = FUNCTION_BODY_DEPTH - 1;
+const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
 /** Statement types that nothing can continue once they end with `}` (see Piece.closed). */
 const CLOSED_BY_BRACE = new Set([
   'FunctionDeclaration', 'ClassDeclaration', 'TSInterfaceDeclaration', 'TSEnumDeclaration', 'TSModuleDeclaration',
@@ -74,7 +82,9 @@ class ScriptWalk {
       const decorators = decl.decorators as N[] | undefined;
       const start = decorators?.length ? Math.min(statement.start, decorators[0]!.start) : statement.start;
       const piece: Piece = { start, end: statement.end, closed: this.isClosed(statement, decl), items: [], body: null };
-      this.declare(decl, depth, piece);
+      // Inside a function body nothing is listed: the statements are only places to reparse from.
+      if (depth >= 0) this.declare(decl, depth, piece);
+      if (!piece.body && (depth === WRAPPED_FUNCTION_DEPTH || piece.end - piece.start >= BIG_PIECE_CHARS)) piece.body = this.functionBody(statement);
       out.push(piece);
     }
     return out;
@@ -146,9 +156,39 @@ class ScriptWalk {
         const fnBody = kind === 'method' ? ((value?.body as N | null | undefined) ?? null) : null;
         piece.items.push(this.item(kind, name, member, fnBody));
       }
+      if (piece.end - piece.start >= BIG_PIECE_CHARS) piece.body = this.functionBody(member);
       out.push(piece);
     }
     return out;
+  }
+
+  /**
+   * For a big statement or member: the body of the function that makes most of it (a big function, a method, the
+   * function of a bundle's `(function () { … })()`), so an edit inside it reparses some of its statements instead of
+   * the whole statement. Its statements list nothing (depth FUNCTION_BODY_DEPTH).
+   */
+  private functionBody(node: N): PieceBody | null {
+    const span = node.end - node.start;
+    let current: N = node;
+    for (let level = 0; level < 24; level++) {
+      const body = current.body as N | null | undefined;
+      if (FUNCTION_TYPES.has(current.type) && body?.type === 'BlockStatement') {
+        const head = `${current.async ? 'async ' : ''}function${current.generator ? '*' : ''} _() {`;
+        return { start: body.start + 1, end: body.end - 1, head, tail: '}', depth: FUNCTION_BODY_DEPTH, pieces: this.statements(body.body as N[], FUNCTION_BODY_DEPTH) };
+      }
+      // Down the largest child, as long as it holds most of the node.
+      let largest: N | null = null;
+      for (const [field, value] of Object.entries(current)) {
+        if (field === 'parent' || value === null || typeof value !== 'object') continue;
+        for (const child of Array.isArray(value) ? value : [value]) {
+          const c = child as N | null;
+          if (c && typeof c.type === 'string' && typeof c.start === 'number' && (!largest || c.end - c.start > largest.end - largest.start)) largest = c;
+        }
+      }
+      if (!largest || (largest.end - largest.start) * 2 < span) return null;
+      current = largest;
+    }
+    return null;
   }
 
   private item(kind: string, name: string, decl: N, body: N | null): OutlineItem {
