@@ -15,7 +15,7 @@ import type { OutlineItem } from './extract';
 import { spliceOutline } from './incremental';
 import { GRAMMAR_OF_EXTENSION } from './languages';
 import { outlinePool, type OutlinePool, type ParseEngine } from './outline-pool';
-import type { ParseProblem, Piece } from './pieces';
+import type { ParsedText, ParseProblem, Piece } from './pieces';
 import type { ScriptLang } from './script-outline';
 import { textOutline } from './text-outline';
 
@@ -134,14 +134,14 @@ export class OutlineCache {
       this.touch(path, entry);
       return this.answer(entry, 'kept');
     }
-    const text = bytes.toString('utf8');
+    const text = entry ? patchedText(entry, bytes) : bytes.toString('utf8');
     const pool = this.pool();
     // Out of the cache before any await: a second call for the same file meanwhile parses on its own instead of
     // sharing pieces this one is changing.
     this.forget(path);
     if (entry && entry.name === name && entry.computed.pieces && entry.computed.parser) {
       const parser = entry.computed.parser;
-      const spliced = await spliceOutline(entry.text, entry.computed.pieces, text, (slice, depth) => pool.parse(parser, slice, depth), parser.engine === 'tree-sitter');
+      const spliced = await spliceOutline(entry.text, entry.computed.pieces, text, (slice, depth) => reparse(pool, parser, slice, depth), parser.engine === 'tree-sitter');
       if (spliced) {
         const outline: Outline = { ...entry.computed.outline, items: spliced.items, problems: [] };
         return this.answer(this.keep(path, { stamp, bytes, text, name, computed: { outline, pieces: spliced.pieces, parser }, formatted: null }), 'spliced');
@@ -190,6 +190,41 @@ export class OutlineCache {
     this.entries.delete(path);
     this.entries.set(path, entry);
   }
+}
+
+/** A slice this small is parsed by oxc on this thread: well under a millisecond, less than a worker's round trip. */
+const HERE_MAX_CHARS = 64 * 1024;
+
+async function reparse(pool: OutlinePool, parser: ParseEngine, slice: string, depth: number): Promise<ParsedText> {
+  if (parser.engine === 'oxc' && slice.length <= HERE_MAX_CHARS) {
+    try {
+      return (await import('./script-outline')).outlineScript(slice, parser.lang, depth);
+    } catch {
+      // oxc's binding cannot load on this thread: the workers parse it (and say why, if they cannot either).
+    }
+  }
+  return pool.parse(parser, slice, depth);
+}
+
+const CHUNK = 64 * 1024;
+
+/**
+ * The text of `bytes`, decoding only what changed when the kept text is ASCII (as long as its bytes: no character
+ * takes more than one byte): then byte offsets are character offsets, the common prefix and suffix found by memory
+ * compares are reused from the kept string, and only the middle is decoded. Decoding a whole multi-megabyte file
+ * costs more than the rest of a re-outline.
+ */
+function patchedText(entry: Entry, bytes: Buffer): string {
+  const old = entry.bytes;
+  if (entry.text.length !== old.length) return bytes.toString('utf8');
+  const max = Math.min(old.length, bytes.length);
+  let prefix = 0;
+  while (prefix + CHUNK <= max && old.compare(bytes, prefix, prefix + CHUNK, prefix, prefix + CHUNK) === 0) prefix += CHUNK;
+  while (prefix < max && old[prefix] === bytes[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix + CHUNK <= max - prefix && old.compare(bytes, bytes.length - suffix - CHUNK, bytes.length - suffix, old.length - suffix - CHUNK, old.length - suffix) === 0) suffix += CHUNK;
+  while (suffix < max - prefix && old[old.length - 1 - suffix] === bytes[bytes.length - 1 - suffix]) suffix++;
+  return entry.text.slice(0, prefix) + bytes.toString('utf8', prefix, bytes.length - suffix) + entry.text.slice(entry.text.length - suffix);
 }
 
 let shared: OutlineCache | undefined;
