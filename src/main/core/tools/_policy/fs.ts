@@ -259,7 +259,9 @@ export function* walk(root: string, options: WalkOptions): Generator<WalkEntry> 
     for (const d of names) {
       const lower = d.name.toLowerCase();
       const childRel = rel === '' ? d.name : `${rel}/${d.name}`;
-      const full = join(dir, d.name);
+      // `dir` is already a normalized absolute path and a name holds no `/`: plain concatenation is `join`'s result
+      // without its normalizing pass (a tenth of a big listing's time).
+      const full = dir.endsWith('/') ? `${dir}${d.name}` : `${dir}/${d.name}`;
       if (lower === SECRETS_DIR) continue;
       let entry: WalkEntry;
       if (d.isSymbolicLink()) {
