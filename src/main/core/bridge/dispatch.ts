@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { BridgeError, calls, type BridgeOutcome, type CallChannel } from '../../../shared/contract/index';
 import type { BridgeHandlers } from './handlers';
+import { DISK_FULL_CALL_TEXT, isDiskFull } from '../db/storage-errors';
 
 /** The contract's outcome of a call (shared/contract/define.ts): what both shells send back as data. */
 export type DispatchResult = BridgeOutcome;
@@ -36,6 +37,7 @@ export async function dispatchCall(
     return { ok: true, result: calls[channel].response.parse(result) };
   } catch (error) {
     if (error instanceof BridgeError) return { ok: false, error: error.toShape() };
+    if (isDiskFull(error)) return { ok: false, error: { code: 'disk_full', message: DISK_FULL_CALL_TEXT } };
     log(`handler for ${channel} failed`, error);
     return { ok: false, error: { code: 'internal', message: 'The call failed inside the app; details are in the log.' } };
   }

@@ -16,6 +16,7 @@ import { toolSetFor, withCurrentAllowList, type ToolSetDeps } from '../agents/to
 import type { BackgroundPort } from '../tools/session/interface-tool';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import type { Db } from '../db/database';
+import { DISK_FULL_TURN_TEXT, isDiskFull } from '../db/storage-errors';
 import type { EventBus } from '../events';
 import { canonicalizeForPolicy, pathUnder, resolvePath } from '../tools/_policy/paths';
 import { compactSession, latestSummary } from './compaction';
@@ -348,7 +349,7 @@ export class SessionManager {
         return await body(env);
       } catch (error) {
         this.deps.log('turn failed', { sessionId, error: String(error) });
-        emit({ type: 'error', message: `The turn failed: ${(error as Error).message}` });
+        emit({ type: 'error', message: isDiskFull(error) ? DISK_FULL_TURN_TEXT : `The turn failed: ${(error as Error).message}` });
         return 'failed';
       }
     })().then((result) => {

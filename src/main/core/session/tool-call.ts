@@ -18,6 +18,7 @@ import type { Decision, FileImagesPort, GatePort, ToolsPort } from './ports';
 import type { ImageSnapshot } from '../viewer/blob-store';
 import type { NewMessage, SessionStore } from './session-store';
 import { z } from 'zod';
+import { isDiskFull } from '../db/storage-errors';
 import { MAX_AGENT_DEPTH, frameLabel } from '../agents/frame';
 import { clarificationTool, isSyntheticTool, normalizeSyntheticArgs, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
 
@@ -117,9 +118,18 @@ export class RoundRows {
   }
 }
 
-/** `work` in one transaction, together with the call's round rows when they are not on disk yet. */
+/**
+ * `work` in one transaction, together with the call's round rows when they are not on disk yet. A commit that fails
+ * (a full disk) changes nothing and stops the turn: a call that already ran keeps its `running` row, the state a
+ * crash leaves, and its card says interrupted, as it will after a restart (docs/security-checks.md, D8).
+ */
 function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T): T {
-  return call.round ? call.round.commit(work) : env.store.transaction(work);
+  try {
+    return call.round ? call.round.commit(work) : env.store.transaction(work);
+  } catch (error) {
+    if (env.store.getTool(call.id)?.status === 'running') env.emit({ type: 'tool_interrupted', tool_call_id: call.id });
+    throw error;
+  }
 }
 
 export function parseArguments(raw: string): { ok: true; args: ToolArgs } | { ok: false; error: string } {
@@ -285,6 +295,7 @@ async function runApproved(env: CallEnv, call: RoundCall, args: ToolArgs, walkPo
     try {
       outcome = await runSyntheticTool(call.name, args, { env: env.synthetic, callEnv: env, toolCallId: call.id });
     } catch (error) {
+      if (isDiskFull(error)) throw error; // not the tool's failure: the turn stops (D8)
       env.log('tool threw', { tool: call.name, error: String(error) });
       outcome = { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` };
     }
@@ -302,6 +313,7 @@ async function runApproved(env: CallEnv, call: RoundCall, args: ToolArgs, walkPo
     if (!exec) return finish(env, call, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, null);
     return finish(env, call, await driveExecution(exec, env.signal), path, before);
   } catch (error) {
+    if (isDiskFull(error)) throw error; // its result could not be saved; not the tool's failure: the turn stops (D8)
     env.log('tool threw', { tool: call.name, error: String(error) });
     return finish(env, call, { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` }, path);
   }
