@@ -11,6 +11,10 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   main: {
     build: {
+      // zod is bundled (tree-shaken, one file) rather than loaded from node_modules: its package is about a hundred
+      // ES modules (every locale included), which cost hundreds of ms of the app's start to resolve and load
+      // (docs/architecture.md "Performance targets"). The packages that bring their own zod load it when first used.
+      externalizeDeps: { exclude: ['zod'] },
       outDir: 'out/main',
       rollupOptions: {
         input: {

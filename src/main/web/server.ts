@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { eventFamilies } from '../../shared/contract/index';
 import { dispatchCall } from '../core/bridge/dispatch';
 import type { Core } from '../core/index';
@@ -79,7 +79,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : file.body);
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  // The WebSocket library loads once the server listens, off the start's path: a page asks for its socket only
+  // after it has loaded (docs/architecture.md "Performance targets").
+  let wss: WebSocketServer | null = null;
+  let wssReady: Promise<WebSocketServer> | null = null;
+  const socketServer = () =>
+    (wssReady ??= import('ws').then(({ WebSocketServer }) => (wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES }))));
   http.on('upgrade', (req, socket, head) => {
     const verdict = checkAccess(req, port, token);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -87,7 +92,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       socket.end(`HTTP/1.1 ${verdict.ok ? 404 : verdict.status} Refused\r\n\r\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => onSocket(ws));
+    void socketServer().then(
+      (server) => server.handleUpgrade(req, socket, head, (ws) => onSocket(ws)),
+      (error) => {
+        log('websocket library failed to load', error);
+        socket.destroy();
+      },
+    );
   });
 
   function onSocket(ws: WebSocket): void {
@@ -124,14 +135,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (http.address() as AddressInfo).port;
+  void socketServer().catch(() => {}); // now, in the background (a failure is reported at the first upgrade)
 
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
     async close() {
-      for (const client of wss.clients) client.terminate();
-      wss.close();
+      for (const client of wss?.clients ?? []) client.terminate();
+      wss?.close();
       await preview.close();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

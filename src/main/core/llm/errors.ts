@@ -4,7 +4,7 @@
  * since another model would most likely fail the same way or the user must fix the configuration first.
  * A round ended by the caller's AbortSignal rejects with `LlmCancelledError` (name `AbortError`).
  */
-import { APICallError, RetryError } from 'ai';
+import { loadedAiSdk } from './ai-sdk';
 
 export class LlmCancelledError extends Error {
   constructor() {
@@ -56,8 +56,10 @@ function firstLine(text: string, max = 300): string {
 }
 
 export function classifyFailure(error: unknown): FailureClass {
-  const e = RetryError.isInstance(error) ? error.lastError : error;
-  if (APICallError.isInstance(e)) {
+  // The SDK is loaded by the request that failed; before any request, no error can be one of its own.
+  const ai = loadedAiSdk();
+  const e = ai?.RetryError.isInstance(error) ? error.lastError : error;
+  if (ai?.APICallError.isInstance(e)) {
     const status = e.statusCode ?? null;
     if (status === null) return { canFallBack: e.isRetryable || isNetworkError(e), reason: `network error: ${firstLine(e.message)}`, statusCode: null };
     const canFallBack = status === 429 || status >= 500;

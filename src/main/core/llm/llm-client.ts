@@ -13,7 +13,8 @@
  * Limits: no request timeout of its own (a silent provider waits until the user stops the turn); usage counts
  * missing from a provider's stream count as 0.
  */
-import { jsonSchema, streamText, tool, type JSONSchema7, type Tool } from 'ai';
+import type { JSONSchema7, Tool } from 'ai';
+import { loadAiSdk } from './ai-sdk';
 import { classifyFailure, LlmCancelledError, LlmRequestError } from './errors';
 import { toModelMessages } from './messages';
 import { findModelIndex } from './model-catalog';
@@ -46,10 +47,10 @@ export function priceCost(model: ModelRecord, inputTokens: number, outputTokens:
   return (inputTokens * (model.inputPricePerM ?? 0) + outputTokens * (model.outputPricePerM ?? 0)) / 1_000_000;
 }
 
-function toolSet(specs: readonly ToolSpec[]): Record<string, Tool> {
+function toolSet(ai: Awaited<ReturnType<typeof loadAiSdk>>, specs: readonly ToolSpec[]): Record<string, Tool> {
   const set: Record<string, Tool> = {};
   // No `execute`: the SDK returns the calls and stops after one step.
-  for (const s of specs) set[s.name] = tool({ description: s.description, inputSchema: jsonSchema(s.parameters as JSONSchema7) });
+  for (const s of specs) set[s.name] = ai.tool({ description: s.description, inputSchema: ai.jsonSchema(s.parameters as JSONSchema7) });
   return set;
 }
 
@@ -132,12 +133,13 @@ export class LlmClient {
   private async attempt(model: ModelRecord, request: StreamRoundRequest): Promise<LlmTurn> {
     const { signal } = request;
     const prompt = toModelMessages(request.messages, model.providerKind);
-    const result = streamText({
-      model: languageModelFor(model, this.options.models.apiKey(model.providerId), this.options.fetch),
+    const ai = await loadAiSdk(); // imported on the first request, not at start (llm/ai-sdk.ts)
+    const result = ai.streamText({
+      model: await languageModelFor(model, this.options.models.apiKey(model.providerId), this.options.fetch),
       ...(prompt.system !== undefined ? { system: prompt.system } : {}),
       messages: prompt.messages,
       allowSystemInMessages: true,
-      ...(request.tools.length ? { tools: toolSet(request.tools) } : {}),
+      ...(request.tools.length ? { tools: toolSet(ai, request.tools) } : {}),
       maxRetries: 0,
       abortSignal: signal,
       // Errors arrive as `error` parts below; without this the SDK would also print them.

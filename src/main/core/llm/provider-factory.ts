@@ -8,11 +8,10 @@
  * Cost: OpenAI-compatible chunks carrying `usage.cost` (OpenRouter) are captured into provider metadata under
  * `skald.cost`; OpenRouter is also asked to include it (`usage: { include: true }`).
  */
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible, type MetadataExtractor } from '@ai-sdk/openai-compatible';
+import type { MetadataExtractor } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { ProviderKind } from '../../../shared/contract/providers';
+import { loadProvider } from './ai-sdk';
 
 export type FetchFunction = typeof globalThis.fetch;
 
@@ -50,19 +49,18 @@ const costExtractor: MetadataExtractor = {
   },
 };
 
-export function languageModelFor(endpoint: ModelEndpoint, apiKey: string | null, fetchImpl?: FetchFunction): LanguageModel {
+/** The model's client; its provider package is imported on first use (llm/ai-sdk.ts). */
+export async function languageModelFor(endpoint: ModelEndpoint, apiKey: string | null, fetchImpl?: FetchFunction): Promise<LanguageModel> {
   const common = { baseURL: endpoint.baseUrl, ...(fetchImpl ? { fetch: fetchImpl } : {}) };
-  switch (endpoint.providerKind) {
-    case 'open_ai':
-      return createOpenAI({ ...common, apiKey: apiKey ?? '' }).chat(endpoint.modelId);
+  const provider = await loadProvider(endpoint.providerKind);
+  switch (provider.kind) {
+    case 'openai':
+      return provider.createOpenAI({ ...common, apiKey: apiKey ?? '' }).chat(endpoint.modelId);
     case 'anthropic':
-      return createAnthropic({ ...common, apiKey: apiKey ?? '' })(endpoint.modelId);
-    case 'openrouter':
-    case 'deepseek':
-    case 'ollama':
-    case 'lm_studio':
-    case 'openai_compatible':
-      return createOpenAICompatible({
+      return provider.createAnthropic({ ...common, apiKey: apiKey ?? '' })(endpoint.modelId);
+    case 'compatible':
+      // openrouter, deepseek, ollama, lm_studio, openai_compatible
+      return provider.createOpenAICompatible({
         ...common,
         name: endpoint.providerKind,
         ...(apiKey ? { apiKey } : {}),

@@ -11,14 +11,30 @@
  * - When the transport closes (the server died), every call in flight fails with the exit reason and the stderr
  *   tail, and `onClosed` tells the manager, which reconnects on the next use.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerRecord } from './server-repository';
 import { GroupStdioTransport, type ProcessRecorder } from './stdio-transport';
 import type { ListedTool } from './tool-trust';
+
+/** The SDK's client side, imported when a server is first connected, not at the app's start (its schemas are big). */
+let sdk: ReturnType<typeof importSdk> | null = null;
+function importSdk() {
+  return Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([client, sse, http, types]) => ({ ...client, ...sse, ...http, ElicitRequestSchema: types.ElicitRequestSchema }));
+}
+function loadSdk(): ReturnType<typeof importSdk> {
+  if (!sdk) {
+    sdk = importSdk();
+    sdk.catch(() => (sdk = null));
+  }
+  return sdk;
+}
 
 export const START_TIMEOUT_MS = 120_000;
 export const CALL_TIMEOUT_MS = 120_000;
@@ -110,6 +126,7 @@ export class McpConnection {
 
   private async connect(timeout: number, signal: AbortSignal): Promise<void> {
     const { server } = this.deps;
+    const { SSEClientTransport, StreamableHTTPClientTransport, StreamableHTTPError } = await loadSdk();
     if (server.transport === 'stdio') {
       await this.connectWith(await this.stdioTransport(), timeout, signal);
       return;
@@ -131,6 +148,7 @@ export class McpConnection {
   }
 
   private async connectWith(transport: Transport, timeout: number, signal: AbortSignal): Promise<void> {
+    const { Client, ElicitRequestSchema } = await loadSdk();
     const client = new Client({ name: 'skald-desktop', version: '0.1.0' }, { capabilities: { elicitation: { form: {} } } });
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       const params = request.params as { message: string; requestedSchema?: Record<string, unknown>; mode?: string };

@@ -11,7 +11,7 @@
  * Messages are newline-delimited JSON-RPC, framed with the SDK's own `ReadBuffer`/`serializeMessage`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { killProcessGroup } from '../tools/shell/process-group';
@@ -38,7 +38,8 @@ export class GroupStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | null = null;
-  private readonly buffer = new ReadBuffer();
+  /** The SDK's framing, imported by `start()` (not at the app's start: the SDK's message schemas come with it). */
+  private framing: { buffer: ReadBuffer; serialize: (message: JSONRPCMessage) => string } | null = null;
   private stderr = '';
   private exit: string | null = null;
   private closing = false;
@@ -60,8 +61,12 @@ export class GroupStdioTransport implements Transport {
     return this.exit;
   }
 
-  start(): Promise<void> {
-    if (this.child) throw new Error('GroupStdioTransport already started');
+  async start(): Promise<void> {
+    if (this.child || this.framing) throw new Error('GroupStdioTransport already started');
+    const { ReadBuffer, serializeMessage } = await import('@modelcontextprotocol/sdk/shared/stdio.js');
+    if (this.framing) throw new Error('GroupStdioTransport already started');
+    this.framing = { buffer: new ReadBuffer(), serialize: serializeMessage };
+    const buffer = this.framing.buffer;
     return new Promise((resolve, reject) => {
       const child = spawn(this.spec.command, this.spec.args, {
         cwd: this.spec.cwd,
@@ -93,8 +98,8 @@ export class GroupStdioTransport implements Transport {
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
         try {
-          this.buffer.append(chunk);
-          for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage()) this.onmessage?.(message);
+          buffer.append(chunk);
+          for (let message = buffer.readMessage(); message; message = buffer.readMessage()) this.onmessage?.(message);
         } catch (error) {
           // A server that writes non-JSON to stdout: report it; the SDK fails the pending requests on close.
           this.onerror?.(error as Error);
@@ -121,8 +126,8 @@ export class GroupStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
-      if (!stdin || stdin.destroyed || this.exit) return reject(new Error('the server is not running'));
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (!stdin || stdin.destroyed || this.exit || !this.framing) return reject(new Error('the server is not running'));
+      if (stdin.write(this.framing.serialize(message))) resolve();
       else stdin.once('drain', resolve);
     });
   }
@@ -142,6 +147,6 @@ export class GroupStdioTransport implements Transport {
     this.forget();
     // Its pipes close after the group is gone: wait (bounded) so nothing of it is left when we return.
     await Promise.race([this.closed, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-    this.buffer.clear();
+    this.framing?.buffer.clear();
   }
 }

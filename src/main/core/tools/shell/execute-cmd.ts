@@ -17,7 +17,6 @@
  * Limits: commands run unsandboxed (X10); background children of a command that exits normally keep running.
  * Check ids (R4, X8, X10) are listed in docs/security-checks.md.
  */
-import { execa } from 'execa';
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
@@ -109,6 +108,9 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
       signal.throwIfAborted();
 
       const env = scrubEnv(deps.baseEnv?.() ?? process.env, deps.secretValues?.() ?? []);
+      // Imported by the first command, not at the app's start (docs/architecture.md "Performance targets").
+      const { execa } = await import('execa');
+      signal.throwIfAborted();
       const child = execa(bash, ['--noprofile', '--norc', '-c', a.command], {
         cwd,
         env,
