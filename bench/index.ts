@@ -33,6 +33,7 @@ const suites: Suite[] = [
   { name: 'shell-gate-cold', load: () => import('./shell-gate-cold') },
   { name: 'session-overhead', load: () => import('./session-overhead') },
   { name: 'history', load: () => import('./history') },
+  { name: 'memory', load: () => import('./memory') },
   { name: 'agents', load: () => import('./agents') },
   { name: 'mcp', load: () => import('./mcp') },
   { name: 'ui', load: () => import('./ui') },

@@ -1,7 +1,7 @@
 /**
  * Crash-harness child (R1–R5): a whole core in its own process, talking to the parent's scripted LLM. It sets up
  * a model and an allow rule for shell commands, sends one message, and prints `tool-running <id>` once the
- * command runs. The parent SIGKILLs it there, then restarts a core on the same data folder.
+ * command's process runs. The parent SIGKILLs it there, then restarts a core on the same data folder.
  * Check ids (R1, R2, R3, R4, R5) are listed in docs/security-checks.md.
  */
 import { dispatchCall } from '../../src/main/core/bridge/dispatch';
@@ -18,9 +18,14 @@ const { provider } = (await call('providers:create', { kind: 'openai_compatible'
 await call('models:create', { providerId: provider.id, modelId: 'scripted-1', displayName: 'Scripted' });
 await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: '*', action: 'allow', priority: 1, note: 'crash test' });
 core.events.subscribe('chat', (event) => {
-  if (event.type === 'tool_decision' && event.decision.action === 'allow') {
-    setTimeout(() => process.stdout.write(`tool-running ${event.tool_call_id}\n`), 200);
-  }
+  if (event.type !== 'tool_decision' || event.decision.action !== 'allow') return;
+  // Told once the command's process runs (the registry records it as it spawns), so the kill lands mid-command.
+  const running = core.db.prepare('SELECT count(*) AS n FROM child_processes');
+  const poll = setInterval(() => {
+    if ((running.get() as { n: number }).n === 0) return;
+    clearInterval(poll);
+    setTimeout(() => process.stdout.write(`tool-running ${event.tool_call_id}\n`), 50);
+  }, 10);
 });
 const session = await call('chat:createSession', {});
 await call('chat:send', { sessionId: session.id, content: 'run the long command' });

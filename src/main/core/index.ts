@@ -22,7 +22,9 @@ import type { CoreConfig } from './config';
 import { dbFile } from './config';
 import { closeDatabase, openDatabase, type Db } from './db/database';
 import { EventBus } from './events';
+import { loadAiSdk, loadProvider } from './llm/ai-sdk';
 import { createLlmServices, type LlmServices } from './llm/services';
+import { loadExeca } from './tools/shell/execute-cmd';
 import { listMcpItems } from './mcp/activation';
 import { createMcpServices, type McpServices } from './mcp/index';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
@@ -222,7 +224,14 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     handlers,
     viewer,
     start() {
-      void approval.shell.whenLoaded(); // in the background: the first command that needs the grammar waits for it
+      // Off the start's path, one after another while the app idles: what the first turn needs (the bash grammar,
+      // the AI SDK and the providers in use, the shell runner). Whatever is not loaded yet loads when first used.
+      void (async () => {
+        await approval.shell.whenLoaded();
+        await loadAiSdk();
+        for (const kind of new Set(llm.providers.orderedModels().map((m) => m.providerKind))) await loadProvider(kind);
+        await loadExeca();
+      })().catch((error) => log('background warm-up failed (each piece loads when first used)', { error: String(error) }));
       try {
         blobs.prune(); // the retention and size settings of the before/after images
       } catch (error) {

@@ -28,6 +28,19 @@ import { scrubEnv } from './env-scrub';
 import { killProcessGroup } from './process-group';
 import { findBash } from './bash';
 
+let execaModule: Promise<typeof import('execa')> | null = null;
+/**
+ * execa, imported by the first command or by the app's background warm-up after it serves, not at its start
+ * (docs/architecture.md "Performance targets"). A failed import is retried by the next command.
+ */
+export function loadExeca(): Promise<typeof import('execa')> {
+  if (!execaModule) {
+    execaModule = import('execa');
+    execaModule.catch(() => (execaModule = null));
+  }
+  return execaModule;
+}
+
 export const MAX_OUTPUT_BYTES = 100 * 1024;
 export const DEFAULT_TIMEOUT_SECS = 120;
 export const MAX_TIMEOUT_SECS = 600;
@@ -108,8 +121,7 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
       signal.throwIfAborted();
 
       const env = scrubEnv(deps.baseEnv?.() ?? process.env, deps.secretValues?.() ?? []);
-      // Imported by the first command, not at the app's start (docs/architecture.md "Performance targets").
-      const { execa } = await import('execa');
+      const { execa } = await loadExeca();
       signal.throwIfAborted();
       const child = execa(bash, ['--noprofile', '--norc', '-c', a.command], {
         cwd,
