@@ -25,6 +25,7 @@ import { safeStorageCipher } from './safe-storage-cipher';
 import { secureWebPreferences } from './secure-web-preferences';
 import { denyPermissions, hardenWebContents } from './window-guards';
 import { DEFAULT_SIZE, loadWindowState, saveWindowState } from './window-state';
+import { windowListener } from '../core/window-events';
 
 export const APP_NAME = 'Skald';
 export const DEFAULT_QUIT_TIMEOUT_MS = 10_000;
@@ -102,9 +103,10 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
   disposers.push(registerBridge(e.ipcMain, core.handlers, log));
   for (const family of eventFamilies) {
     disposers.push(
-      core.events.subscribe(family, (payload) => {
+      // Streamed deltas are joined per turn of the event loop on their way out (core/window-events.ts).
+      core.events.subscribe(family, windowListener(family, (payload) => {
         for (const w of e.BrowserWindow.getAllWindows()) if (!w.isDestroyed()) w.webContents.send(`event:${family}`, payload);
-      }),
+      })),
     );
   }
 

@@ -16,6 +16,7 @@ import { readStatic } from '../core/http/static-files';
 import { ClientFrameSchema, type ServerFrame } from './wire';
 import { startPreviewServer, sendReply } from './viewer-routes';
 import { FILE_ROUTE } from '../core/viewer/viewer-service';
+import { windowListener } from '../core/window-events';
 
 export interface WebServerOptions {
   core: Core;
@@ -106,7 +107,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
     const disposers = eventFamilies.map((family) =>
-      options.core.events.subscribe(family, (payload) => send({ type: 'event', family, payload })),
+      // Streamed deltas are joined per turn of the event loop on their way out (core/window-events.ts).
+      options.core.events.subscribe(family, windowListener(family, (payload) => send({ type: 'event', family, payload }))),
     );
     ws.on('message', (data) => {
       let raw: unknown;
