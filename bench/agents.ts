@@ -19,12 +19,11 @@ import { dispatchCall } from '../src/main/core/bridge/dispatch';
 import { createCore, type Core } from '../src/main/core/index';
 import type { CallChannel, CallRequest, CallResponse } from '../src/shared/contract/index';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedTurn } from '../test/llm-server/index';
-import { median, ms, type BenchRow } from './table';
+import { median, ms, type BenchOptions, type BenchRow } from './table';
 
 /** A difference with its sign (a negative overhead is noise around zero, shown as such). */
 const signed = (v: number) => `${v < 0 ? '−' : '+'}${ms(Math.abs(v))}`;
 
-const RUNS = 30;
 const CHILD_DELAY_MS = 200;
 
 interface Kit {
@@ -75,7 +74,7 @@ const execTask = (i: number) => ({ name: 'execute_task', arguments: { mode: 'syn
 const todos = { name: 'write_todos', arguments: { todos: [{ content: 'x', status: 'pending' }] } };
 
 /** The scheduler's rows: a run against a chat turn, then a tick over many jobs. */
-async function schedulerRows(kit: Kit): Promise<{ scheduled: number; chatTurn: number; tick: number }> {
+async function schedulerRows(kit: Kit, count: number): Promise<{ scheduled: number; chatTurn: number; tick: number }> {
   const { jobs, schedules, scheduler } = kit.core.scheduler;
   const home = (await kit.call('chat:createSession', {})).id;
   // A run's outcome resumes its home chat with a notification; its reply is the default turn, waited for apart.
@@ -87,7 +86,7 @@ async function schedulerRows(kit: Kit): Promise<{ scheduled: number; chatTurn: n
   });
   const runs: number[] = [];
   const turns: number[] = [];
-  for (let i = 0; i < RUNS + 3; i++) {
+  for (let i = 0; i < count + 3; i++) {
     kit.llm.script([{ match: `chat ${i}`, text: 'done' }]);
     const t = await kit.turn(`chat ${i}`);
     const id = jobs.create({ kind: 'cron', title: `bench ${i}`, agentId: 'code-explorer', prompt: `JOB-${i} look`, cron: '0 0 3 * * *', singleRun: false, enabled: false, nextRunAt: null, parentSessionId: home, runContext: null });
@@ -113,12 +112,14 @@ async function schedulerRows(kit: Kit): Promise<{ scheduled: number; chatTurn: n
   return { scheduled: median(runs), chatTurn: median(turns), tick: median(ticks.slice(20)) };
 }
 
-export async function run(): Promise<BenchRow[]> {
+/** `--quick`: 3 timed turns of each kind instead of 30, one parallel round. */
+export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
+  const runs = quick ? 3 : 30;
   const kit = await start();
   try {
     const plain: number[] = [];
     const sub: number[] = [];
-    for (let i = 0; i < RUNS + 3; i++) {
+    for (let i = 0; i < runs + 3; i++) {
       kit.llm.script([{ match: `plain ${i}`, toolCalls: [todos] }, { match: `plain ${i}`, toolCalls: [todos] }, { match: `plain ${i}`, text: 'done' }]);
       const p = await kit.turn(`plain ${i}`);
       kit.llm.script([{ match: `sub ${i}`, toolCalls: [execTask(i)] }, ...task(i), { match: `sub ${i}`, text: 'done' }]);
@@ -129,7 +130,7 @@ export async function run(): Promise<BenchRow[]> {
 
     const parallel: number[] = [];
     const sequential: number[] = [];
-    for (let r = 0; r < 3; r++) {
+    for (let r = 0; r < (quick ? 1 : 3); r++) {
       const ids = [0, 1, 2, 3].map((k) => 100 + r * 10 + k);
       kit.llm.script([{ match: `par ${r}`, toolCalls: ids.map(execTask) }, ...ids.flatMap((i) => task(i, { delayMs: CHILD_DELAY_MS })), { match: `par ${r}`, text: 'done' }]);
       parallel.push(await kit.turn(`par ${r}`));
@@ -139,7 +140,7 @@ export async function run(): Promise<BenchRow[]> {
     }
     const ratio = median(parallel) / median(sequential);
 
-    const { scheduled, chatTurn, tick } = await schedulerRows(kit);
+    const { scheduled, chatTurn, tick } = await schedulerRows(kit, runs);
     return [
       {
         name: 'sync sub-agent round trip: a turn of 3 model requests whose middle one is a child (execute_task → child answers → answer) vs a plain turn of 3 (write_todos → write_todos → answer) (median)',

@@ -14,10 +14,9 @@ import { join } from 'node:path';
 import { dispatchCall } from '../src/main/core/bridge/dispatch';
 import { createCore, type Core } from '../src/main/core/index';
 import { seedSession } from './seed-session';
-import { median, ms, percentile, type BenchRow } from './table';
+import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
 
 const SIZES = [500, 5_000, 50_000] as const;
-const ROUNDS = 3;
 
 /** Every page of one session, newest first, as the chat view loads them; the time of each call. */
 async function pageToTop(core: Core, sessionId: number): Promise<number[]> {
@@ -36,7 +35,9 @@ async function pageToTop(core: Core, sessionId: number): Promise<number[]> {
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-export async function run(): Promise<BenchRow[]> {
+/** `--quick`: one round over the three sizes instead of three. */
+export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
+  const ROUNDS = quick ? 1 : 3;
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-history-'));
   const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
   try {
@@ -84,6 +85,7 @@ export async function run(): Promise<BenchRow[]> {
         ratio: m / flat,
         target: '≤ 2× the 1× page',
         pass: m / flat <= 2,
+        scale: { series: 'history: median page', factor: n / 500, value: m },
       });
     }
     return rows;

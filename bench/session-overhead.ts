@@ -26,7 +26,7 @@ import { defineTool } from '../src/main/core/tools/index';
 import type { CallChannel, CallRequest, CallResponse } from '../src/shared/contract/index';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedTurn } from '../test/llm-server/index';
 import { commitsSince, readWalCommits, type WalReading } from '../test/helpers/wal-commits';
-import { median, ms, percentile, type BenchRow } from './table';
+import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
 
 const ROUNDS_PER_TURN = 19;
 const WARM_UP = 200;
@@ -66,13 +66,13 @@ async function oneTurn(core: Core, probe: Probe, floorCommit: (i: number) => voi
 }
 
 /** Warm-up, the counted calls (the log read at each step), then `measured` timed calls. */
-async function measure(core: Core, probe: Probe, measured: number, beforeTurn: () => void, floorCommit: (i: number) => void): Promise<void> {
+async function measure(core: Core, probe: Probe, measured: number, beforeTurn: () => void, floorCommit: (i: number) => void, warmUp = WARM_UP): Promise<void> {
   const turn = async () => {
     beforeTurn();
     await oneTurn(core, probe, floorCommit);
   };
   probe.times.length = 0;
-  while (probe.times.length < WARM_UP) await turn();
+  while (probe.times.length < warmUp) await turn();
   core.db.pragma('wal_autocheckpoint = 0'); // a checkpoint would restart the log under the count
   probe.counting = true;
   probe.pairs.length = 0;
@@ -98,7 +98,9 @@ function rows(label: string, probe: Probe): BenchRow[] {
   ];
 }
 
-export async function run(): Promise<BenchRow[]> {
+/** `--quick`: 20 warm-up calls, 100 and 50 timed ones instead of 200, 2,000 and 1,000. */
+export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
+  const warmUp = quick ? 20 : WARM_UP;
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-overhead-'));
   let llm: ScriptedLlm | null = null;
   const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
@@ -139,9 +141,9 @@ export async function run(): Promise<BenchRow[]> {
       answered();
       return turn;
     };
-    await measure(core, probe, 2_000, () => {
+    await measure(core, probe, quick ? 100 : 2_000, () => {
       script = Array.from({ length: ROUNDS_PER_TURN }, (_, i) => ({ text: '', reasoning: '', toolCalls: [{ id: `call_${i}`, name: 'noop', arguments: '{}' }], usage, cost: null, modelId: 'scripted', finishReason: 'tool-calls' }));
-    }, floorCommit);
+    }, floorCommit, warmUp);
     const inProcess = rows('session path, in-process scripted model', probe);
 
     // 2. The real provider client against the scripted LLM over HTTP.
@@ -154,7 +156,7 @@ export async function run(): Promise<BenchRow[]> {
       return turn;
     };
     const http: ScriptedTurn[] = [...Array.from({ length: ROUNDS_PER_TURN }, () => ({ toolCalls: [{ name: 'noop', arguments: {} }] })), { text: 'done' }];
-    await measure(core, probe, 1_000, () => llm!.script(http), floorCommit);
+    await measure(core, probe, quick ? 50 : 1_000, () => llm!.script(http), floorCommit, warmUp);
     return [...inProcess, ...rows('session path, provider client + scripted LLM over HTTP', probe)];
   } finally {
     floorDb.close();

@@ -21,10 +21,9 @@ import { listFilesTool } from '../src/main/core/tools/fs/list-files';
 import { readFileTool } from '../src/main/core/tools/fs/read-file';
 import { searchFileTool } from '../src/main/core/tools/fs/search-file';
 import type { Tool, ToolArgs, ToolRunContext } from '../src/main/core/tools/tool';
-import { median, ms, type BenchRow } from './table';
+import { interleaved, median, ms, type BenchOptions, type BenchRow } from './table';
 
 const require = createRequire(import.meta.url);
-const RUNS = 100;
 
 function workspace(): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'skald-bench-fs-')));
@@ -37,18 +36,8 @@ function workspace(): string {
   return root;
 }
 
-async function perCall(fn: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 10; i++) await fn(); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  return median(times);
-}
-
-export async function run(): Promise<BenchRow[]> {
+/** `--quick`: 10 calls a side instead of 100. */
+export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const root = workspace();
   const ctx: ToolRunContext = { workingDir: root, workspaceDir: root, signal: new AbortController().signal, log: () => undefined };
   const serverEntry = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -96,10 +85,11 @@ export async function run(): Promise<BenchRow[]> {
   try {
     rows.push(...(await scaleRows(root, ours, mcp)));
     for (const p of pairs) {
+      // Interleaved call by call after 10 warm-up calls a side; edit_file's toggle flips on every call, so the two
+      // sides take turns on the same file.
       flip = false;
-      const oursMs = await perCall(p.ours);
-      flip = false;
-      const peerMs = await perCall(p.peer);
+      const times = await interleaved(p.ours, p.peer, quick ? 10 : 100, 10);
+      const [oursMs, peerMs] = [median(times.ours), median(times.peer)];
       rows.push({ name: `${p.name} per call vs MCP server-filesystem`, ours: ms(oursMs), peer: `MCP ${ms(peerMs)}`, ratio: oursMs / peerMs, target: '≤ 1.0× MCP', pass: oursMs <= peerMs });
     }
   } finally {

@@ -22,7 +22,7 @@ import type { OutlineItem } from '../src/main/core/tools/outline/extract';
 import { outlinePool } from '../src/main/core/tools/outline/outline-pool';
 import { outlineCache } from '../src/main/core/tools/outline/outline-service';
 import type { ToolRunContext } from '../src/main/core/tools/tool';
-import { median, ms, type BenchRow } from './table';
+import { median, ms, type BenchOptions, type BenchRow } from './table';
 import { ourKeys, precisionRecall, PythonPeer, tsKeys } from './tools-outline-peers';
 
 const NODE_MODULES = resolve(import.meta.dirname, '..', 'node_modules');
@@ -42,8 +42,6 @@ const SCRIPTS = [
   'lodash/lodash.js',
 ];
 const PYTHON = ['_pydecimal.py', 'turtle.py', 'inspect.py', 'typing.py', 'tarfile.py', 'argparse.py', 'subprocess.py', 'enum.py', 'tkinter/__init__.py', 'email/_header_value_parser.py'];
-const RUNS = 5;
-const WARM_RUNS = 10;
 
 interface BenchFile {
   path: string;
@@ -70,7 +68,10 @@ function benchFiles(): BenchFile[] {
 
 const fmtRatio = (r: number) => r.toFixed(2);
 
-export async function run(): Promise<BenchRow[]> {
+/** `--quick`: the first TypeScript-family file and the first Python file, 1 cold and 2 warm calls each. */
+export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
+  const RUNS = quick ? 1 : 5;
+  const WARM_RUNS = quick ? 2 : 10;
   const root = mkdtempSync(join(tmpdir(), 'skald-bench-outline-'));
   const ctx: ToolRunContext = { workingDir: root, workspaceDir: root, signal: new AbortController().signal, log: () => undefined };
   const python = new PythonPeer();
@@ -83,7 +84,8 @@ export async function run(): Promise<BenchRow[]> {
     return { took, result: outcome.result };
   };
   try {
-    const files = benchFiles();
+    const all = benchFiles();
+    const files = quick ? [all.find((f) => !f.python), all.find((f) => f.python)].filter((f) => f !== undefined) : all;
     const ratios = { script: [] as number[], python: [] as number[] };
     const unchanged: { file: string; ms: number }[] = [];
     const edits: Record<'rename' | 'comment', { file: string; ms: number; same: boolean }[]> = { rename: [], comment: [] };

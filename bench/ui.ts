@@ -13,7 +13,7 @@
  *   (headings, lists, tables, links, fenced code highlighted by shiki) — checked half-way, not only at the end.
  * The long-task rows also give the CPU side, from a Chromium trace of the page's main thread: on a loaded machine a
  * task's wall time includes its wait for a core, the CPU time is what our code cost. Targets are judged on wall time.
- * `--quick`: 2,000 messages, one open, a 3-second stream.
+ * `--quick`: 1,000 messages, one open, a 3-second stream.
  */
 import { chromium } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -76,7 +76,7 @@ function lags(emitted: Float64Array, seen: StreamSamples['samples']): number[] {
 }
 
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
-  const messages = quick ? 2_000 : 50_000;
+  const messages = quick ? 1_000 : 50_000;
   const seconds = quick ? 3 : 30;
   const opens = quick ? 1 : 5;
   const big = `bench: ${messages.toLocaleString('en')} messages`;

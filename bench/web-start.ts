@@ -5,7 +5,7 @@
  * - process start → listening: from the spawn to the "Skald web: <url>" line (the server accepts connections then);
  * - process start → chat ready: from the same spawn until the page at that URL shows the session's newest message
  *   and the composer, painted (a page loaded fresh each time: no warm renderer).
- * Median of 5 spawns (3 with `--quick`); each process is stopped before the next starts.
+ * Median of 5 spawns (2 with `--quick`); each process is stopped before the next starts.
  */
 import { chromium, type Browser } from '@playwright/test';
 import { spawn } from 'node:child_process';
@@ -97,7 +97,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const warm = await browser.newPage();
     await warm.close();
     const runs: Spawned[] = [];
-    for (let i = 0; i < (quick ? 3 : 5); i++) runs.push(await spawnOnce(browser, dataDir));
+    for (let i = 0; i < (quick ? 2 : 5); i++) runs.push(await spawnOnce(browser, dataDir));
     const listening = median(runs.map((r) => r.listening));
     const ready = median(runs.map((r) => r.ready));
     return [
