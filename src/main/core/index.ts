@@ -21,6 +21,7 @@ import { createSchedulesHandlers } from './bridge/schedules-handlers';
 import type { CoreConfig } from './config';
 import { dbFile } from './config';
 import { closeDatabase, openDatabase, type Db } from './db/database';
+import { startWalKeeper } from './db/wal-keeper';
 import { EventBus } from './events';
 import { loadAiSdk, loadProvider } from './llm/ai-sdk';
 import { createLlmServices, type LlmServices } from './llm/services';
@@ -85,6 +86,8 @@ export interface CoreHooks {
   secretCipher?: SecretCipher;
   /** The scheduler's clock and timers; tests drive a fake one (docs/scheduler.md "The tick"). Default: the real ones. */
   schedulerClock?: { now(): number; timers: Timers };
+  /** How often the idle checkpoint looks at the WAL (db/wal-keeper.ts); tests make it short. */
+  walIdleCheckMs?: number;
 }
 
 export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Promise<Core> {
@@ -93,6 +96,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const startedAt = Date.now();
   const sweep = new AbortController();
   const db = openDatabase({ file: dbFile(config.dataDir), nativeBinding: config.sqliteNativeBinding });
+  const walKeeper = startWalKeeper(db, dbFile(config.dataDir), { intervalMs: hooks.walIdleCheckMs });
   const events = new EventBus();
   const log = (message: string, fields?: Record<string, unknown>) => console.error(`[core] ${message}`, fields ?? '');
   const requestRestart = hooks.requestRestart ?? (() => log('restart requested, but this shell cannot restart'));
@@ -256,6 +260,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       mcp.elicitations.cancelAll();
       await mcp.manager.dispose(); // every stdio server's process group is killed
       discovery.flush();
+      walKeeper.dispose();
       closeDatabase(db);
       await outlinePool().close(); // parser threads; they would also end on their own when idle
     },

@@ -1,7 +1,8 @@
 /**
  * Opens the app's SQLite store with the durability settings of check D1 (docs/security-checks.md): WAL, busy_timeout
  * 5000, synchronous FULL (a lost approval or status after power loss is worse than a slower commit), foreign keys on,
- * then applies the migrations. Only the main process ever holds a handle (D4).
+ * then applies the migrations. Only the main process ever holds a handle (D4). The log is kept bounded (D7):
+ * `journal_size_limit` here, the idle checkpoint in wal-keeper.ts, the TRUNCATE checkpoint at quit below.
  *
  * `nativeBinding` lets the desktop shell load a better-sqlite3 build for Electron's ABI while tests and the web
  * shape use the Node build from node_modules (docs/architecture.md "Shapes and processes").
@@ -13,6 +14,12 @@ import { applyMigrations, type Migration } from './migrate';
 import { migrations as defaultMigrations } from './migrations/index';
 
 export type Db = Database.Database;
+
+/**
+ * What the `-wal` file is cut down to when a writer restarts the log (wal-keeper.ts): twice what SQLite's automatic
+ * checkpoint lets it reach (1000 pages of 4 KiB), so it only trims a log a long read made grow.
+ */
+export const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export interface OpenDatabaseOptions {
   file: string;
@@ -28,6 +35,7 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     applyMigrations(db, options.migrations ?? defaultMigrations);
     return db;
   } catch (error) {
@@ -36,7 +44,7 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
   }
 }
 
-/** Brings the WAL back to (near) zero size; called on idle and at quit so it stays bounded (D7). */
+/** Brings the WAL back to zero size; called at quit (the idle one, which never waits, is wal-keeper.ts) (D7). */
 export function checkpoint(db: Db): void {
   db.pragma('wal_checkpoint(TRUNCATE)');
 }
