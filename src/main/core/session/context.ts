@@ -55,11 +55,20 @@ function dynamicTail(input: ContextInput): string {
 }
 
 /** Keeps the last `cap` rows, moving the start forward to a user message so no tool result loses its call. */
-function capHistory(rows: MessageRow[], cap: number): MessageRow[] {
+export function capHistory(rows: MessageRow[], cap: number): MessageRow[] {
   if (rows.length <= cap) return rows;
   const tail = rows.slice(rows.length - cap);
   const firstUser = tail.findIndex((r) => r.role !== 'assistant');
   return firstUser <= 0 ? tail : tail.slice(firstUser);
+}
+
+/**
+ * The history rows a request replays: since the `/clear` (or summary) point, not queued, no failed message of the
+ * person's, capped. One row past the cap is enough for capHistory to cut where it would cut them all, so a round of
+ * a long session reads the tail of its history, not the whole of it.
+ */
+export function contextRows(store: SessionStore, input: Pick<ContextInput, 'sessionId' | 'stackId' | 'contextStartId'>): MessageRow[] {
+  return capHistory(store.recentContextMessages(input.sessionId, input.contextStartId, HISTORY_CAP + 1, input.stackId ?? null), HISTORY_CAP);
 }
 
 export function buildContext(store: SessionStore, input: ContextInput): ChatMessage[] {
@@ -72,10 +81,7 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
   system.push(dynamicTail(input));
   const messages: ChatMessage[] = [{ role: 'system', content: system.join('\n\n') }];
 
-  const rows = capHistory(
-    store.contextMessages(input.sessionId, input.contextStartId, input.stackId ?? null).filter((r) => !(r.role !== 'assistant' && r.status === 'failed')),
-    HISTORY_CAP,
-  );
+  const rows = contextRows(store, input);
   const tools = rows.length ? store.toolsFromMessage(input.sessionId, rows[0]!.id, input.stackId ?? null) : [];
   const toolsByMessage = new Map<number, ToolRow[]>();
   for (const t of tools) {

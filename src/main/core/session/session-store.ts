@@ -92,6 +92,10 @@ export const HISTORY_SQL = {
   page: 'SELECT * FROM chat_history INDEXED BY chat_history_session_stack WHERE session_id = ? AND stack_id IS ? AND id < ? ORDER BY id DESC LIMIT ?',
   toolsForMessages: `SELECT t.*, ${LATEST_DECISION} FROM chat_llm_tools t INDEXED BY chat_llm_tools_session_message WHERE t.session_id = ? AND t.stack_id IS ? AND t.message_id BETWEEN ? AND ? ORDER BY t.id`,
   toolsFrom: `SELECT t.*, ${LATEST_DECISION} FROM chat_llm_tools t INDEXED BY chat_llm_tools_session_message WHERE t.session_id = ? AND t.stack_id IS ? AND t.message_id >= ? ORDER BY t.id`,
+  /** The newest `limit` rows a model request may replay: not queued, and no failed message of the person's. */
+  recentContext: `SELECT * FROM (SELECT * FROM chat_history INDEXED BY chat_history_session_stack
+     WHERE session_id = ? AND stack_id IS ? AND id >= ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 AND NOT (role != 'assistant' AND status = 'failed')
+     ORDER BY id DESC LIMIT ?) ORDER BY id`,
 } as const;
 
 export class SessionStore {
@@ -134,6 +138,7 @@ export class SessionStore {
       page: db.prepare(HISTORY_SQL.page),
       toolsForMessages: db.prepare(HISTORY_SQL.toolsForMessages),
       toolsFrom: db.prepare(HISTORY_SQL.toolsFrom),
+      recentContext: db.prepare(HISTORY_SQL.recentContext),
       insertTool: db.prepare(
         `INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, stack_id, message_id, name, arguments, status, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
@@ -266,6 +271,14 @@ export class SessionStore {
 
   contextMessages(sessionId: number, fromId: number, stackId: number | null = null): MessageRow[] {
     return this.q.contextMessages.all(sessionId, fromId, stackId) as MessageRow[];
+  }
+
+  /**
+   * The newest `limit` rows since `fromId` that a model request may replay, oldest first: what `contextMessages`
+   * gives without the queued rows and the person's failed messages, cut to its tail without reading the rest.
+   */
+  recentContextMessages(sessionId: number, fromId: number, limit: number, stackId: number | null = null): MessageRow[] {
+    return this.q.recentContext.all(sessionId, stackId, fromId, limit) as MessageRow[];
   }
 
   toolsFromMessage(sessionId: number, fromMessageId: number, stackId: number | null = null): ToolRow[] {
