@@ -94,6 +94,44 @@ test('Markdown: sanitized, remote image not loaded, relative link opens a tab, o
   await shoot(page, 'markdown-link');
 });
 
+test('large Markdown: the first screen at once, the outline jumps anywhere, a reload from disk keeps the scroll position', async ({ page }) => {
+  test.setTimeout(120_000);
+  const sections = (edit: string) =>
+    Array.from({ length: 3000 }, (_, i) => `## Part ${i}\n\nParagraph ${i} with **bold** text${i === 5 ? edit : ''}, a [link](#part-${i + 1}) and a list:\n\n- one\n- two\n`).join('\n');
+  put('docs/big.md', `# Big document\n\n${sections('')}\n# The end\n\nLast words.\n`);
+  await page.goto(app.url);
+  await openFile(page, 'docs/big.md');
+  const md = page.getByTestId('viewer-markdown');
+  await expect(md).toHaveAttribute('data-first-screen', 'ready');
+  await expect(md).toContainText('Paragraph 0 with bold text');
+  // Read whole before rendered: the outline already lists the last heading.
+  const outline = page.getByTestId('viewer-outline');
+  await outline.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await outline.getByRole('link', { name: 'The end' }).click();
+  await expect(md.getByRole('heading', { name: 'The end' })).toBeInViewport();
+  await expect(md.getByText('Last words.')).toBeVisible();
+  // An #anchor link jumps within the document.
+  await outline.evaluate((el) => (el.scrollTop = 1195 * 22)); // the outline is virtualized: rows of 22 px
+  await outline.getByRole('link', { name: 'Part 1200', exact: true }).click();
+  await expect(md.getByRole('heading', { name: 'Part 1200', exact: true })).toBeInViewport();
+  await md.locator('p', { hasText: 'Paragraph 1200 with' }).getByRole('link', { name: 'link' }).click();
+  await expect(md.getByRole('heading', { name: 'Part 1201', exact: true })).toBeInViewport();
+  // Every part renders in the background.
+  await expect(md).toHaveAttribute('data-rendered', 'all', { timeout: 60_000 });
+  await shoot(page, 'markdown-large');
+
+  // Another program edits the top of the file: the part on screen keeps its place.
+  const scroller = page.locator('.viewer-markdown-scroll');
+  const heading = md.getByRole('heading', { name: 'Part 1500', exact: true });
+  await heading.scrollIntoViewIfNeeded();
+  const before = await heading.evaluate((h) => h.getBoundingClientRect().top);
+  const top = await scroller.evaluate((el) => el.scrollTop);
+  expect(top).toBeGreaterThan(10_000);
+  put('docs/big.md', `# Big document\n\n${sections(' (edited on disk)')}\n# The end\n\nLast words.\n`);
+  await expect(md).toContainText('Paragraph 5 with bold text (edited on disk)', { timeout: 20_000 });
+  await expect.poll(async () => Math.abs((await heading.evaluate((h) => h.getBoundingClientRect().top)) - before)).toBeLessThan(40);
+});
+
 test('source: a 50,000-line file in read-only Monaco, highlighted', async ({ page }) => {
   test.setTimeout(120_000); // writing and loading 2 MB of source on a shared 2-core machine
   const lines = Array.from({ length: 50_000 }, (_, i) => `export const value${i} = ${i}; // line ${i + 1}`);

@@ -11,7 +11,7 @@ import { REMOTE_IMAGE_ATTR, renderMarkdown } from '../lib/markdown';
 import { MarkdownStream } from '../lib/markdown-stream';
 
 /** Turns a clicked placeholder into the image it stands for: the person asked for this one fetch. */
-function loadClickedImage(event: MouseEvent<HTMLElement> | KeyboardEvent<HTMLElement>): void {
+export function loadClickedImage(event: MouseEvent<HTMLElement> | KeyboardEvent<HTMLElement>): void {
   if ('key' in event && event.key !== 'Enter' && event.key !== ' ') return;
   const placeholder = (event.target as HTMLElement).closest<HTMLElement>(`[${REMOTE_IMAGE_ATTR}]`);
   const src = placeholder?.getAttribute(REMOTE_IMAGE_ATTR) ?? '';

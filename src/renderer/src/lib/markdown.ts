@@ -93,12 +93,16 @@ function purify(): ReturnType<typeof DOMPurify> {
   return purifier;
 }
 
-/** Sanitizes HTML from the model (or from Markdown of it) into HTML that fetches nothing on render. */
-export function sanitizeHtml(html: string): string {
+/**
+ * Sanitizes HTML from the model (or from Markdown of it) into nodes that fetch nothing on render. Inserting these
+ * nodes as they are (the viewer does) also skips a serialize-and-parse round, which is both faster and immune to
+ * HTML that parses differently the second time.
+ */
+export function sanitizeToFragment(html: string): DocumentFragment {
   // A `<frameset>` would make the parsed document body-less, and DOMPurify then returns nothing at all: drop the
   // frame tags first so the rest of the message still shows (they are forbidden anyway).
   const fragment = purify().sanitize(html.replace(/<\/?(frameset|frame)\b[^>]*>/gi, '')) as unknown as DocumentFragment | null;
-  if (!fragment) return '';
+  if (!fragment) return document.createDocumentFragment();
   // The post-pass runs on the sanitized fragment, so nothing it creates is model input.
   for (const img of [...fragment.querySelectorAll('img')]) {
     const replacement = imagePlaceholder(img);
@@ -112,8 +116,13 @@ export function sanitizeHtml(html: string): string {
       if (/(^|[\s"'(,])(https?:)?\/\//i.test(el.getAttribute(name) ?? '') && name !== 'title' && name !== 'alt') el.removeAttribute(name);
     }
   }
+  return fragment;
+}
+
+/** Sanitizes HTML from the model (or from Markdown of it) into HTML that fetches nothing on render. */
+export function sanitizeHtml(html: string): string {
   const box = document.createElement('div');
-  box.appendChild(fragment);
+  box.appendChild(sanitizeToFragment(html));
   return box.innerHTML;
 }
 
@@ -121,6 +130,8 @@ const CACHE_ENTRIES = 2_000;
 /** Texts longer than this are rendered each time (a viewer document part), not kept. */
 const CACHE_MAX_CHARS = 64 * 1024;
 const rendered = new Map<string, string>();
+
+const parse = (text: string) => marked.parse(text, { async: false, gfm: true, breaks: true });
 
 /** `keep: false` for text that will not be asked for again (a streaming reply's blocks and open tail). */
 export function renderMarkdown(text: string, { keep = true }: { keep?: boolean } = {}): string {
@@ -131,10 +142,15 @@ export function renderMarkdown(text: string, { keep = true }: { keep?: boolean }
     rendered.set(text, hit);
     return hit;
   }
-  const html = sanitizeHtml(marked.parse(text, { async: false, gfm: true, breaks: true }));
+  const html = sanitizeHtml(parse(text));
   if (keep && text.length <= CACHE_MAX_CHARS) {
     rendered.set(text, html);
     if (rendered.size > CACHE_ENTRIES) rendered.delete(rendered.keys().next().value!);
   }
   return html;
+}
+
+/** Markdown rendered into sanitized nodes, for a view that inserts them itself (the viewer's large documents). */
+export function renderMarkdownFragment(text: string): DocumentFragment {
+  return sanitizeToFragment(parse(text));
 }

@@ -1,114 +1,77 @@
 /**
- * Markdown in the viewer (docs/viewer.md "Markdown"): the chat's own Markdown component renders it (the one
- * sanitizer in `lib/markdown.ts`, code highlighting, remote images loaded only when clicked), so raw HTML, script
- * links and remote images are inert here exactly as in the chat. Relative links (and the
- * placeholders of local images) open in the viewer; `#anchors` scroll within the document; the headings form an
- * outline beside it. A toggle shows the source in the code view. Scroll position survives a live reload. A large
- * file renders part by part (`splitMarkdown`): the first screen at once, the rest without blocking the page.
+ * Markdown in the viewer (docs/viewer.md "Markdown"): rendered by the app's one sanitizer (`lib/markdown.ts`, the
+ * same as the chat's), so raw HTML, script links and remote images are inert here exactly as in the chat; a remote
+ * image loads only when clicked. Relative links (and the placeholders of local images) open in the viewer;
+ * `#anchors` scroll within the document; the headings form an outline beside it. A toggle shows the source in the
+ * code view. Any size renders part by part (MarkdownDocument): the first screen at once, the rest in short
+ * background tasks. Scroll position survives a live reload (unchanged parts keep their place).
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { VIEWER_PATH_ATTR } from '../../lib/markdown';
-import { Markdown } from '../Markdown';
+import { loadClickedImage } from '../Markdown';
 import { CodeView } from './CodeView';
+import { MarkdownDocument, type MarkdownDocumentHandle } from './MarkdownDocument';
+import { MarkdownOutline } from './MarkdownOutline';
+import { findHeading, MarkdownScanner, type MarkdownParts } from './markdown-parts';
+import { nextTask } from './part-queue';
 
-interface Heading {
-  id: string;
-  level: number;
-  text: string;
-}
-
-function slug(text: string, used: Set<string>): string {
-  const base = text.toLowerCase().trim().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || 'section';
-  let id = `md-${base}`;
-  for (let n = 2; used.has(id); n++) id = `md-${base}-${n}`;
-  used.add(id);
-  return id;
-}
-
-/** Outline entries shown at most (a 2 MB file can have 15,000 headings; nobody reads an outline that long). */
-const MAX_OUTLINE = 400;
-const CHUNK_CHARS = 48 * 1024;
+const SCAN_SLICE_MS = 8;
 
 /**
- * Splits a large document before ATX headings outside code fences, into parts of about CHUNK_CHARS, so the
- * first screen renders at once and the rest follows part by part without one long task.
- * Limit: a reference-style link whose definition lies in another part renders as text.
+ * The file's parts: the first part read at once (so it renders with the first paint), the rest read in short
+ * tasks. A reload keeps showing the previous reading until the new one is whole, so the parts on screen — and
+ * the scroll position — stay.
  */
-export function splitMarkdown(text: string, size = CHUNK_CHARS): string[] {
-  if (text.length <= size) return [text];
-  const parts: string[] = [];
-  let start = 0;
-  let fence = false;
-  let at = 0;
-  while (at < text.length) {
-    const end = text.indexOf('\n', at);
-    const lineEnd = end < 0 ? text.length : end + 1;
-    const line = text.slice(at, lineEnd);
-    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
-    else if (!fence && at - start >= size && /^#{1,6}\s/.test(line)) {
-      parts.push(text.slice(start, at));
-      start = at;
-    }
-    at = lineEnd;
-  }
-  parts.push(text.slice(start));
-  return parts;
+function useMarkdownParts(text: string): MarkdownParts {
+  const first = useMemo(() => {
+    const scanner = new MarkdownScanner(text);
+    scanner.scan(() => scanner.partCount >= 1);
+    return { scanner, result: scanner.result() };
+  }, [text]);
+  const [whole, setWhole] = useState<{ text: string; result: MarkdownParts } | null>(null);
+  useEffect(() => {
+    if (first.result.isComplete) return;
+    let cancel = () => {};
+    const step = () => {
+      const started = performance.now();
+      if (first.scanner.scan(() => performance.now() - started > SCAN_SLICE_MS)) setWhole({ text, result: first.scanner.result() });
+      else cancel = nextTask(step);
+    };
+    cancel = nextTask(step);
+    return () => cancel();
+  }, [first, text]);
+  if (first.result.isComplete || whole?.text === text) return first.result.isComplete ? first.result : whole!.result;
+  return whole?.result ?? first.result;
 }
 
 export function MarkdownView({ text, onOpenPath }: { text: string; onOpenPath: (path: string) => void }) {
   const [isSource, setSource] = useState(false);
-  const [headings, setHeadings] = useState<Heading[]>([]);
-  const parts = useMemo(() => splitMarkdown(text), [text]);
-  // Parts on screen; a reload keeps what was shown (so the scroll position still has its content).
-  const [shown, setShown] = useState(1);
-  useEffect(() => {
-    if (shown >= parts.length) return;
-    const timer = setTimeout(() => setShown((n) => n + 1), 0);
-    return () => clearTimeout(timer);
-  }, [shown, parts.length]);
-  const body = useRef<HTMLDivElement>(null);
+  const { parts, heights, headings, isComplete } = useMarkdownParts(text);
   const scroller = useRef<HTMLDivElement>(null);
+  const doc = useRef<MarkdownDocumentHandle>(null);
 
-  // Before paint: name the headings (for the outline and #anchors), and keep the scroll where it was.
-  useLayoutEffect(() => {
-    const el = body.current;
-    if (!el) return;
-    const used = new Set<string>();
-    const found: Heading[] = [];
-    el.querySelectorAll<HTMLElement>('h1, h2, h3, h4, h5, h6').forEach((h) => {
-      h.id = slug(h.textContent ?? '', used);
-      if (found.length < MAX_OUTLINE) found.push({ id: h.id, level: Number(h.tagName[1]), text: h.textContent ?? '' });
-    });
-    setHeadings(found);
-  }, [text, isSource, shown]);
+  const scrollToAnchor = (anchor: string) => {
+    const heading = findHeading(headings, anchor);
+    if (heading) doc.current?.jumpTo(heading);
+  };
 
-  const lastScroll = useRef(0);
-  useEffect(() => {
-    if (scroller.current) scroller.current.scrollTop = lastScroll.current;
-  }, [text]);
-
-  const onClick = (event: React.MouseEvent) => {
-    const link = (event.target as HTMLElement).closest(`a, [${VIEWER_PATH_ATTR}]`);
-    if (!link) return;
+  const onClick = (event: React.MouseEvent<HTMLElement>) => {
+    const target = event.target as HTMLElement;
+    const link = target.closest(`a, [${VIEWER_PATH_ATTR}]`);
+    if (!link) return loadClickedImage(event);
     const local = link.getAttribute(VIEWER_PATH_ATTR);
     const href = link.getAttribute('href') ?? '';
     if (local !== null) {
       event.preventDefault();
       const [file, anchor] = local.split('#');
       if (file) onOpenPath(safeDecode(file));
-      else if (anchor) scrollToHeading(anchor);
+      else if (anchor) scrollToAnchor(anchor);
     } else if (href.startsWith('#')) {
       event.preventDefault();
-      scrollToHeading(href.slice(1));
+      scrollToAnchor(safeDecode(href.slice(1)));
     } else if (!href) {
       event.preventDefault();
     }
-  };
-
-  const scrollToHeading = (anchor: string) => {
-    const wanted = anchor.toLowerCase();
-    const target = body.current?.querySelector<HTMLElement>(`#md-${CSS.escape(wanted)}`) ?? Array.from(body.current?.querySelectorAll<HTMLElement>('[id]') ?? []).find((h) => h.id.endsWith(wanted));
-    target?.scrollIntoView({ block: 'start' });
   };
 
   return (
@@ -116,26 +79,15 @@ export function MarkdownView({ text, onOpenPath }: { text: string; onOpenPath: (
       <div className="viewer-toolbar">
         <button className={!isSource ? 'active' : ''} onClick={() => setSource(false)}>Rendered</button>
         <button className={isSource ? 'active' : ''} onClick={() => setSource(true)}>Source</button>
+        {parts.length > 1 && <span className="muted small">{Math.round(text.length / 1024)} KB in {parts.length} parts</span>}
       </div>
       {isSource ? (
         <CodeView text={text} language="markdown" line={null} />
       ) : (
         <div className="viewer-markdown-split">
-          {headings.length > 1 && (
-            <nav className="viewer-outline" data-testid="viewer-outline" aria-label="Outline">
-              {headings.map((h) => (
-                <a key={h.id} href={`#${h.id}`} style={{ paddingLeft: (h.level - 1) * 10 + 6 }} onClick={(e) => { e.preventDefault(); document.getElementById(h.id)?.scrollIntoView({ block: 'start' }); }}>
-                  {h.text}
-                </a>
-              ))}
-            </nav>
-          )}
-          <div className="viewer-markdown-scroll" ref={scroller} onScroll={(e) => (lastScroll.current = e.currentTarget.scrollTop)}>
-            <div className="viewer-markdown" data-testid="viewer-markdown" ref={body} onClick={onClick}>
-              {parts.slice(0, shown).map((part, i) => (
-                <Markdown key={i} text={part} />
-              ))}
-            </div>
+          {headings.length > 1 && <MarkdownOutline headings={headings} onJump={(h) => doc.current?.jumpTo(h)} />}
+          <div className="viewer-markdown-scroll" ref={scroller} onClick={onClick} onKeyDown={loadClickedImage}>
+            <MarkdownDocument ref={doc} parts={parts} heights={heights} isComplete={isComplete} headings={headings} scroller={scroller} />
           </div>
         </div>
       )}
