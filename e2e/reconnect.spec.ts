@@ -3,10 +3,13 @@
  * server is down, reconnects by itself (the access token is kept per data folder, so its cookie still works),
  * reloads the open session, and chats on. `--rotate-token` makes a new token that the old tab cannot use. A server
  * that dies mid-command is noticed (the bar), and once it is back the card says what happened to the command
- * (interrupted, with Re-run), never "running" for ever.
+ * (interrupted, with Re-run), never "running" for ever. The page crashing while a command runs (R6) stops nothing:
+ * the command runs on, and the reloaded page re-reads the card from the database, done.
  */
+import Database from 'better-sqlite3';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { expect, screenshotPath, startWebApp, test, type WebApp } from './fixtures';
 import { shots } from './screens';
 import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
@@ -108,5 +111,67 @@ test('a server that dies mid-command is noticed, and once it is back the card sa
   await expect(page.getByTestId('msg-assistant').last()).toContainText('The command finished after the restart.');
   await expect(card).toContainText('released');
   await kill(second);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Kills the page's renderer process through the DevTools protocol and waits until Playwright has seen it go. */
+async function crash(page: Page): Promise<void> {
+  const crashed = new Promise<void>((resolve) => page.once('crash', () => resolve()));
+  const cdp = await page.context().newCDPSession(page);
+  void cdp.send('Page.crash').catch(() => undefined); // never answers: the page is gone
+  await crashed;
+}
+
+/** A tool row's status as the database has it (the page cannot tell us: it is gone). */
+function rowStatus(dataDir: string, name: string): string | undefined {
+  const db = new Database(join(dataDir, 'skald.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT status FROM chat_llm_tools WHERE name = ? ORDER BY id DESC LIMIT 1').get(name) as { status: string } | undefined)?.status;
+  } finally {
+    db.close();
+  }
+}
+
+test('the page crashes while a command runs: the command runs on, and the reloaded page shows it done from the database (R6)', async ({ page }) => {
+  const app = await startWebApp();
+  apps.push(app);
+  const { dataDir, workspaceDir } = app;
+  const command = 'while [ ! -f go.flag ]; do sleep 0.2; done; echo released';
+  llm = await startLlmProcess(dataDir, [{ toolCalls: [{ name: 'execute_cmd', arguments: { command } }] }, { text: 'The command finished while the page was gone.' }]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await page.getByTestId('composer').fill('wait for the flag');
+  await page.getByTestId('send').click();
+  const card = page.getByTestId('tool-card').first();
+  await card.getByRole('button', { name: 'Approve once' }).click();
+  await expect(card).toHaveAttribute('data-status', 'running');
+
+  // The renderer process dies (as Chromium's "Aw, Snap!"): nothing of the page is left, the command runs on.
+  await crash(page);
+  expect(rowStatus(dataDir, 'execute_cmd')).toBe('running');
+
+  // The person reloads: a new renderer loads the app and re-reads the card from the database, still running (not
+  // "interrupted": it is). Playwright keeps a crashed page closed, so a fresh tab of the same browser stands in for
+  // the reloaded one, as Chromium itself starts a new renderer.
+  const second = await page.context().newPage();
+  await second.goto(app.url);
+  const running = second.getByTestId('tool-card').first();
+  await expect(running).toHaveAttribute('data-status', 'running');
+  await expect(running).toHaveAttribute('data-interrupted', 'false');
+
+  // It crashes again, and the command ends while no page is open; the turn goes on to its answer.
+  await crash(second);
+  writeFileSync(join(workspaceDir, 'go.flag'), '');
+  await expect.poll(() => rowStatus(dataDir, 'execute_cmd'), { timeout: 20_000 }).toBe('done');
+
+  const third = await page.context().newPage();
+  await third.goto(app.url);
+  const done = third.getByTestId('tool-card').first();
+  await expect(done).toHaveAttribute('data-status', 'done');
+  await expect(done).toHaveAttribute('data-interrupted', 'false');
+  await expect(done).toContainText('released');
+  await expect(third.getByTestId('msg-assistant').last()).toContainText('The command finished while the page was gone.');
+  await shots(third, '10-done-after-page-crash');
+  await kill(app);
   rmSync(dataDir, { recursive: true, force: true });
 });
