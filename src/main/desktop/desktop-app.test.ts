@@ -4,7 +4,7 @@
  * check, hide-on-close, tray and notifications, window state, the menu of a packaged build, and the quit order.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../../test/llm-server/index';
@@ -56,6 +56,42 @@ describe('windows', () => {
     for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'clipboard-sanitized-write', 'midi', 'openExternal']) {
       expect(check!(null, permission, 'app://skald', {})).toBe(false);
       expect(await new Promise((resolve) => request!(null, permission, resolve, {}))).toBe(false);
+    }
+  });
+
+  it('E7: each permission Electron names is answered no, from our page, a sub-frame or another origin, whatever it asks for', async () => {
+    const { standin } = await start();
+    const { request, check } = standin.permission;
+    // The permission names of the installed Electron's own typings: one Electron adds is covered without a change here.
+    const typings = readFileSync(require.resolve('electron/electron.d.ts'), 'utf8');
+    const names = (handler: string) => {
+      const union = new RegExp(`${handler}\\(handler: \\(\\(webContents: [^,]+, permission: ((?:'[^']+'(?: \\| )?)+)`).exec(typings)?.[1] ?? '';
+      return [...union.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+    };
+    const requested = names('setPermissionRequestHandler');
+    const checked = names('setPermissionCheckHandler');
+    expect(requested).toEqual(expect.arrayContaining(['media', 'geolocation', 'notifications', 'clipboard-read', 'display-capture', 'hid', 'serial', 'usb', 'fileSystem', 'openExternal', 'window-management', 'ar', 'unknown']));
+    expect(checked).toEqual(expect.arrayContaining(['media', 'geolocation', 'notifications', 'clipboard-read', 'ar', 'unknown']));
+    const fromWhere = [
+      { requestingUrl: 'app://skald/index.html', isMainFrame: true },
+      { requestingUrl: 'skald-preview://p/page.html', isMainFrame: false },
+      { requestingUrl: 'https://evil.example/', isMainFrame: false },
+    ];
+    // Camera and microphone come as `media` with what they ask for; a screen share as `display-capture` or `media`.
+    const extras = [{}, { mediaTypes: ['video'] }, { mediaTypes: ['audio'] }, { mediaTypes: ['video', 'audio'] }, { mediaTypes: [] }, { externalURL: 'file:///etc/passwd' }];
+    for (const permission of requested) {
+      for (const where of fromWhere) {
+        for (const extra of extras) {
+          const granted = await new Promise((resolve) => request!(null, permission, resolve, { ...where, ...extra }));
+          expect(granted, `${permission} from ${where.requestingUrl} ${JSON.stringify(extra)}`).toBe(false);
+        }
+      }
+    }
+    for (const permission of checked) {
+      for (const { requestingUrl, isMainFrame } of fromWhere) {
+        const origin = new URL(requestingUrl).origin;
+        expect(check!(null, permission, origin, { requestingUrl, isMainFrame, embeddingOrigin: 'app://skald', mediaType: 'video' }), `${permission} check from ${origin}`).toBe(false);
+      }
     }
   });
 
