@@ -3,10 +3,11 @@
  * docs/security-checks.md E1–E7, I3–I5): the real built main bundle under the Electron stand-in, its real preload in
  * an isolated world of a real Chromium page. Also the lifecycle through what a person does outside the page: closing
  * the window hides it and the app goes on, the tray counts what waits and brings the window back, Quit stops a
- * running command and closes the database before the process ends.
+ * running command and closes the database before the process ends. A renderer crash (R6) stops nothing: the shell
+ * hears `render-process-gone`, reloads the window, and the new page shows the command still running, then done.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exposedKeys } from '../src/shared/contract/api';
 import { callBridge, expect, startApp, stopApp, test, type App } from './fixtures';
@@ -183,4 +184,33 @@ test('Quit from the tray stops the running command and closes the database befor
   expect(existsSync(join(app.dataDir, 'skald.db'))).toBe(true);
   expect(existsSync(join(app.dataDir, 'skald.db-wal'))).toBe(false);
   await expect.poll(() => sleeper(), { timeout: 5_000 }).toBeUndefined();
+});
+
+test('R6: the renderer crashes while a command runs; the shell reloads the window, the command runs on and its card ends done', async ({ page }) => {
+  const command = 'while [ ! -f go.flag ]; do sleep 0.2; done; echo released';
+  llm = await startLlmProcess(app.dataDir, [{ toolCalls: [{ name: 'execute_cmd', arguments: { command } }] }, { text: 'The command finished after the reload.' }]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await page.getByTestId('composer').fill('wait for the flag');
+  await page.getByTestId('send').click();
+  const card = page.getByTestId('tool-card').first();
+  await card.getByRole('button', { name: 'Approve once' }).click();
+  await expect(card).toHaveAttribute('data-status', 'running');
+
+  // Chromium's renderer dies; the stand-in tells the main process as Electron would (render-process-gone).
+  const cdp = await page.context().newCDPSession(page);
+  void cdp.send('Page.crash').catch(() => undefined);
+  const standin = app.desktop!;
+  await expect.poll(() => standin.page() !== page, { timeout: 20_000 }).toBe(true);
+  expect(standin.log()).toContain("the window's renderer is gone (crashed");
+  const reloaded = standin.page();
+  const again = reloaded.getByTestId('tool-card').first();
+  await expect(again).toHaveAttribute('data-status', 'running');
+  await expect(again).toHaveAttribute('data-interrupted', 'false');
+
+  writeFileSync(join(app.workspaceDir, 'go.flag'), '');
+  await expect(again).toHaveAttribute('data-status', 'done');
+  await expect(again).toContainText('released');
+  await expect(reloaded.getByTestId('msg-assistant').last()).toContainText('The command finished after the reload.');
+  await shots(reloaded, '17-desktop-after-renderer-crash');
 });

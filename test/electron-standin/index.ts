@@ -55,6 +55,18 @@ export class StandinWebContents extends Emitter {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
     this.windowOpenHandler = handler;
   }
+  /** How often the shell reloaded the page (after a renderer crash). */
+  reloads = 0;
+  /** Set by its window: Electron's `reload` loads the window's page again, in a new renderer after a crash. */
+  reloadHook: (() => void) | null = null;
+  destroyedHook: (() => boolean) | null = null;
+  reload(): void {
+    this.reloads++;
+    this.reloadHook?.();
+  }
+  isDestroyed(): boolean {
+    return this.destroyedHook?.() ?? false;
+  }
 }
 
 export function createElectronStandin(options: { userData: string; isPackaged?: boolean; hasLock?: boolean; displays?: Rect[]; appPath?: string; observer?: StandinObserver }) {
@@ -109,6 +121,8 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
       this.options = opts;
       this.bounds = { x: (opts.x as number) ?? 100, y: (opts.y as number) ?? 100, width: (opts.width as number) ?? 800, height: (opts.height as number) ?? 600 };
       windows.push(this);
+      this.webContents.reloadHook = () => void (this.loadedUrl && this.loadURL(this.loadedUrl));
+      this.webContents.destroyedHook = () => this.destroyed;
       app.emit('web-contents-created', {}, this.webContents);
       observer?.windowCreated?.(this.webContents.id, opts);
     }
@@ -121,12 +135,16 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
         this.hasShownReady = true;
         this.emit('ready-to-show');
       };
+      const loaded = () => {
+        this.webContents.emit('did-finish-load');
+        readyOnce();
+      };
       if (!observer?.load) {
-        setImmediate(readyOnce);
+        setImmediate(loaded);
         return;
       }
       await observer.load(this.webContents.id, url);
-      readyOnce();
+      loaded();
     }
     show() { this.visible = true; this.focused = true; this.minimized = false; }
     hide() { this.visible = false; this.focused = false; }

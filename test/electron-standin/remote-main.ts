@@ -26,7 +26,9 @@ export type HostMessage =
   | { t: 'close-window' }
   | { t: 'tray-menu'; label: string }
   | { t: 'notification-click'; index: number }
-  | { t: 'second-instance' };
+  | { t: 'second-instance' }
+  /** The page's renderer process died (Chromium's crash), as Electron reports it on the window's webContents. */
+  | { t: 'render-process-gone'; id: number; reason: string; exitCode: number };
 
 /** Main → host. */
 export type MainMessage =
@@ -127,6 +129,7 @@ export function connectToHost(channel: Channel = process): ElectronStandin {
     if (message.t === 'quit') standin.app.quit();
     else if (message.t === 'close-window') standin.windows.find((w) => !w.isDestroyed())?.close();
     else if (message.t === 'second-instance') standin.app.emit('second-instance');
+    else if (message.t === 'render-process-gone') contents(message.id)?.emit('render-process-gone', {}, { reason: message.reason, exitCode: message.exitCode });
     else if (message.t === 'notification-click') standin.notifications[message.index]?.emit('click');
     else if (message.t === 'tray-menu') {
       const items = (standin.trays.at(-1)?.menu?.template ?? []) as { label?: string; click?: () => void }[];

@@ -12,7 +12,9 @@
  * - an `ipcRenderer.invoke` reaches the handler registered with `ipcMain.handle`, with the sender frame the DevTools
  *   protocol reports for the calling world (its URL and whether it has a parent), never one the page names;
  * - `webContents.send` reaches the preload's `ipcRenderer.on` listeners;
- * - permissions are granted to the page only when the main process's permission handlers grant them.
+ * - permissions are granted to the page only when the main process's permission handlers grant them;
+ * - when the page's renderer process dies (a crash), the main process hears `render-process-gone`; a reload it then
+ *   asks for shows the window in a new page of the same browser, the new renderer (`page()` is the current one).
  * Not proven here: the limits of a real sandboxed preload (its process sandbox, Electron's own contextBridge), and OS
  * integration (a real tray, notifications, the dock, single-instance locking across processes).
  */
@@ -47,6 +49,8 @@ export interface DesktopStandin {
   tell(message: Extract<HostMessage, { t: 'quit' | 'close-window' | 'tray-menu' | 'notification-click' | 'second-instance' }>): void;
   /** Resolves with the exit code once the main process has ended. */
   exited: Promise<number | null>;
+  /** The page that shows the window now: a new one after a renderer crash and the shell's reload. */
+  page(): Page;
 }
 
 type Ask = (message: Record<string, unknown> & { t: string }) => Promise<unknown>;
@@ -87,6 +91,15 @@ export async function startDesktopStandin(options: DesktopStandinOptions): Promi
 
   let urls = new UrlSpace([]);
   let window: WindowHost | null = null;
+  let current = page;
+  let preload = '';
+  let crashed = false;
+  // Chromium's renderer crash, told to the main process as Electron would; the page is then dead for Playwright.
+  const watchCrash = (shown: Page, id: number) =>
+    shown.once('crash', () => {
+      crashed = true;
+      if (!gone) child.send({ t: 'render-process-gone', id, reason: 'crashed', exitCode: 0 });
+    });
   let windowWork: Promise<unknown> = Promise.resolve();
   let loaded!: () => void;
   const firstLoad = new Promise<void>((resolve) => (loaded = resolve));
@@ -104,10 +117,21 @@ export async function startDesktopStandin(options: DesktopStandinOptions): Promi
       // One window per app; its page is the test's page. Set up before the load that follows.
       windowWork = windowWork.then(async () => {
         if (window) throw new Error('the stand-in shows one window');
-        window = await hostWindow(page, message.id, readFileSync(message.preload, 'utf8'), () => urls, ask);
+        preload = readFileSync(message.preload, 'utf8');
+        window = await hostWindow(page, message.id, preload, () => urls, ask);
+        watchCrash(page, message.id);
       });
     } else if (message.t === 'load') {
-      const load = windowWork.then(() => window!.load(message.url));
+      const load = windowWork.then(async () => {
+        if (crashed) {
+          // A reload after a crash: a new renderer, i.e. a new page wired like the first.
+          crashed = false;
+          current = await page.context().newPage();
+          window = await hostWindow(current, message.id, preload, () => urls, ask);
+          watchCrash(current, message.id);
+        }
+        await window!.load(message.url);
+      });
       windowWork = load.catch(() => {});
       void reply(message.rid, load.then(loaded));
     } else if (message.t === 'send') {
@@ -128,6 +152,7 @@ export async function startDesktopStandin(options: DesktopStandinOptions): Promi
     inspect: () => ask({ t: 'inspect' }) as Promise<Snapshot>,
     tell: (message) => void (!gone && child.send(message)),
     exited,
+    page: () => current,
   };
 }
 

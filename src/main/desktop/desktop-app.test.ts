@@ -11,6 +11,7 @@ import { startScriptedLlm, type ScriptedLlm } from '../../../test/llm-server/ind
 import { createElectronStandin, type ElectronStandin } from '../../../test/electron-standin/index';
 import { cleanupTempDirs, tempDir } from '../../../test/helpers/temp';
 import { menuRoles } from './app-menu';
+import { MAX_RELOADS_IN_A_ROW } from './renderer-recovery';
 import { startDesktop, type DesktopApp } from './desktop-app';
 import { WINDOW_STATE_FILE } from './window-state';
 
@@ -130,6 +131,28 @@ describe('windows', () => {
 });
 
 describe('lifecycle', () => {
+  it('R6: a window whose renderer crashed is reloaded; a clean exit is not; a crash loop stops after three in a row', async () => {
+    const { desktop, standin } = await start();
+    const contents = standin.windows[0]!.webContents;
+    const gone = (reason: string) => contents.emit('render-process-gone', {}, { reason, exitCode: reason === 'clean-exit' ? 0 : 139 });
+    const loaded = () => new Promise((resolve) => contents.once('did-finish-load', resolve));
+    let load = loaded();
+    gone('crashed');
+    expect(contents.reloads).toBe(1);
+    await load; // the page loaded again: the core and the window go on
+    expect(standin.windows[0]!.loadedUrl).toBe('app://skald/index.html');
+    expect(desktop.window().isDestroyed()).toBe(false);
+    gone('clean-exit');
+    expect(contents.reloads).toBe(1);
+    load = loaded();
+    gone('oom');
+    await load;
+    expect(contents.reloads).toBe(2);
+    // Dying again before the page loads, again and again: three reloads, then no more.
+    for (let i = 0; i < 5; i++) gone('crashed');
+    expect(contents.reloads).toBe(2 + MAX_RELOADS_IN_A_ROW);
+  });
+
   it('a second launch without the lock quits at once; the first one is focused on second-instance', async () => {
     const second = createElectronStandin({ userData: tempDir(), hasLock: false });
     expect(await startDesktop({ electron: second.electron, argv: [], env: {}, rendererDir: '/x', preloadPath: '/x', iconPath: '/x', agentsDir: '/x' })).toBeNull();

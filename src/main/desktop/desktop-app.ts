@@ -9,6 +9,7 @@
  * - A native notification says when an approval or a question waits while the window is hidden or unfocused; a
  *   click opens the window.
  * - Window size, position and maximized state are remembered (window-state.ts); the menu is our own (app-menu.ts).
+ * - A window whose renderer crashed is reloaded; what runs goes on in the core (renderer-recovery.ts).
  * - Every registration (IPC handlers, event subscriptions) keeps its disposer, run at quit.
  */
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { PREVIEW_SCHEME, serveAppRequest, servePreviewRequest, usePreviewScheme 
 import { appMenuTemplate } from './app-menu';
 import type { BrowserWindowLike, ElectronLike } from './electron-like';
 import { registerBridge } from './ipc-registrar';
+import { reloadWhenRendererGone } from './renderer-recovery';
 import { chooseSqliteBinding } from './native-binding';
 import { openExternalSafe } from './open-external';
 import { safeStorageCipher } from './safe-storage-cipher';
@@ -147,6 +149,7 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
     });
     w.on('resized', remember);
     w.on('moved', remember);
+    reloadWhenRendererGone(w.webContents, log);
     void w.loadURL('app://skald/index.html');
     return w;
   }
