@@ -117,7 +117,8 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const lag = lags(emitted, seen.samples);
     const rate = total / ((emitted[total - 1]! - emitted[0]!) / 1_000);
     // Half-way through the stream (not at its end): the reply is Markdown, and code in it is already highlighted.
-    const mid = seen.checks.filter((c) => c.at! < emitted[total - 1]!).at(Math.floor(seen.checks.length / 2)) ?? {};
+    const during = seen.checks.filter((c) => c.at! < emitted[total - 1]!);
+    const mid = during[Math.floor(during.length / 2)] ?? {};
     const missing = ['headings', 'code', 'highlighted', 'listItems', 'bold', 'links', 'tables'].filter((k) => !(mid[k]! > 0));
     const midText = `half-way (token ${mid.newest ?? '?'}): ${mid.headings ?? 0} headings, ${mid.code ?? 0} code blocks (${mid.highlighted ?? 0} highlighted), ${mid.listItems ?? 0} list items, ${mid.tables ?? 0} tables`;
     const streamWrong = missing.length ? `not rendered as Markdown while streaming (none of: ${missing.join(', ')}; ${midText})` : lag.length < total ? 'not every token reached the screen' : undefined;
@@ -125,7 +126,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const streamLongest = Math.max(0, ...seen.longTasks);
     const n = messages.toLocaleString('en');
     return [
-      { name: `chat: ${n}-message session opens, click → newest message painted (median of ${opens})`, ours: ms(open), peer: '< 300 ms', target: '< 300 ms', pass: open < 300 },
+      { name: `chat: ${n}-message session opens, click → newest message painted (median of ${opens}; the first, before any row's Markdown is cached: ${ms(openMs[0]!)})`, ours: ms(open), peer: '< 300 ms', target: '< 300 ms', pass: open < 300 },
       {
         name: `chat: scroll ${n} messages bottom → first message, 2 screens a frame: longest task of the whole scroll (${scroll.frames} frames, ${scroll.seconds.toFixed(0)} s${scroll.longestFrame >= 0 ? `; longest frame ${ms(scroll.longestFrame)}` : ''})`,
         ours: `${ms(longest)} (${scroll.longTasks.length} tasks > 50 ms; ${cpuNote(scrollTasks)})`, peer: '< 50 ms', target: 'no task > 50 ms', pass: longest < 50 && !scrollWrong, wrong: scrollWrong,

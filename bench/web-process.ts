@@ -49,6 +49,8 @@ export interface WebProcess {
   pid: number;
   /** ms from the spawn call to the URL line, seen from the parent. */
   spawnToListening: number;
+  /** Date.now() at the spawn call: the start a page's own clock can be compared with (bench/web-start.ts). */
+  startedAt: number;
   timings: StartTimings | null;
   /** Resident set size of the process now, from /proc/<pid>/status (MB). */
   rssMb(): number;
@@ -59,6 +61,7 @@ export interface WebProcess {
 export async function startWebProcess(dataDir: string): Promise<WebProcess> {
   const entry = builtWebEntry();
   const started = performance.now();
+  const startedAt = Date.now();
   const child: ChildProcess = spawn(process.execPath, [entry, '--data-dir', dataDir, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SKALD_START_TIMINGS: '1' },
@@ -75,9 +78,10 @@ export async function startWebProcess(dataDir: string): Promise<WebProcess> {
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`web shape exited (${code}):\n${out}`)));
   });
-  // The timings line follows the URL line on stderr.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  const t = /\[web\] start timings: (\{.*\})/.exec(out);
+  // The timings line follows the URL line on stderr: wait for it (not a fixed pause, so a page can load at once).
+  const timingsLine = /\[web\] start timings: (\{.*\})/;
+  for (let waited = 0; !timingsLine.test(out) && waited < 500; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+  const t = timingsLine.exec(out);
   const timings = t ? (JSON.parse(t[1]!) as StartTimings) : null;
   const parsed = new URL(url);
   const token = parsed.searchParams.get('token')!;
@@ -102,7 +106,7 @@ export async function startWebProcess(dataDir: string): Promise<WebProcess> {
     });
 
   return {
-    url, port, token, pid: child.pid!, spawnToListening, timings,
+    url, port, token, pid: child.pid!, spawnToListening, startedAt, timings,
     rssMb() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
