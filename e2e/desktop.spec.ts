@@ -214,3 +214,36 @@ test('R6: the renderer crashes while a command runs; the shell reloads the windo
   await expect(reloaded.getByTestId('msg-assistant').last()).toContainText('The command finished after the reload.');
   await shots(reloaded, '17-desktop-after-renderer-crash');
 });
+
+test('the viewer opens a file it has no view for with the system app only after a confirmation; programs are refused', async ({ page }) => {
+  const standin = app.desktop!;
+  writeFileSync(join(app.workspaceDir, 'data.bin'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 1, 2, 3]));
+  writeFileSync(join(app.workspaceDir, 'setup.exe'), Buffer.from('MZ\x90\x00\x03\x00\x00\x00', 'latin1'));
+  await page.goto(app.url);
+  await callBridge(page, 'viewer:open', { path: 'data.bin' });
+  const view = page.getByTestId('viewer-binary');
+  await expect(view).toContainText('50 4b 03 04');
+  await view.getByRole('button', { name: 'Open with the system app…' }).click();
+  const confirm = page.getByTestId('system-open-confirm');
+  await expect(confirm).toContainText('Open data.bin with the system app?');
+  await expect(confirm).toContainText(join(app.workspaceDir, 'data.bin'));
+  await shots(page, 'viewer-system-open-confirm');
+  // Cancel: nothing is handed to the system.
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  expect((await standin.inspect()).openedPaths).toEqual([]);
+  // Confirm: the shell's shell.openPath gets the file's real path, exactly once (so the cancel handed nothing).
+  await view.getByRole('button', { name: 'Open with the system app…' }).click();
+  await confirm.getByRole('button', { name: 'Open it' }).click();
+  await expect(page.getByTestId('system-open-result')).toContainText('Asked the system to open data.bin.');
+  await expect.poll(async () => (await standin.inspect()).openedPaths).toEqual([join(app.workspaceDir, 'data.bin')]);
+  // A program is never offered, and a direct call is refused by the core.
+  await callBridge(page, 'viewer:open', { path: 'setup.exe' });
+  const exe = page.getByTestId('viewer-binary');
+  await expect(exe.getByTestId('system-open-unavailable')).toContainText('setup.exe is a program or installer');
+  await expect(exe.getByRole('button', { name: 'Open with the system app…' })).toHaveCount(0);
+  await shots(page, 'viewer-system-open-refused');
+  const resolved = await callBridge<{ file: { handle: string } }>(page, 'viewer:resolve', { path: 'setup.exe' });
+  expect(await callBridge(page, 'viewer:openWithSystem', { handle: resolved.file.handle, confirmed: true })).toMatchObject({ status: 'not_opened', reason: 'refused' });
+  expect((await standin.inspect()).openedPaths).toEqual([join(app.workspaceDir, 'data.bin')]);
+});

@@ -268,6 +268,24 @@ test('refusals: a secrets/ path, a file outside the working directory asks first
   await expect(page.getByTestId('viewer-tab')).toHaveCount(count - 1);
 });
 
+test('anything else: size, type and a hex head; "open with the system app" only where the desktop shell can', async ({ page }) => {
+  put('model.bin', Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0xff]));
+  await page.goto(app.url);
+  await openFile(page, 'model.bin');
+  const view = page.getByTestId('viewer-binary');
+  await expect(view).toContainText('model.bin · 9 B · BIN file');
+  await expect(view.locator('.viewer-hex')).toContainText('00000000  00 61 73 6d 01 00 00 00 ff');
+  // The web shape has no way to start a program on the file's machine: no button, a note saying why.
+  const button = view.getByRole('button', { name: 'Open with the system app…' });
+  if (app.shape === 'web') {
+    await expect(button).toHaveCount(0);
+    await expect(view.getByTestId('system-open-unavailable')).toContainText('only offered in the desktop app');
+  } else {
+    await expect(button).toBeVisible();
+  }
+  await shoot(page, 'binary');
+});
+
 test('a path typed into the viewer opens; the panel maximizes and restores', async ({ page }) => {
   put('a.txt', 'first file');
   put('b.txt', 'second file');

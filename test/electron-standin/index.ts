@@ -4,7 +4,7 @@
  * It keeps Electron's observable rules that the shell relies on: `before-quit` can be prevented, a window's `close`
  * can be prevented, `app.exit()` ends without events, `web-contents-created` fires for every new window, IPC
  * handlers are one per channel. It records what a test needs to see (windows and their options, sent events, tray
- * menus, notifications, the application menu, relaunch and exit).
+ * menus, notifications, the application menu, relaunch and exit, the URLs and paths handed to the system).
  * What it does not prove: OS integration (a real tray, real notifications, the sandboxed preload's limits).
  * With an `observer` (remote-main.ts) the windows are shown by a real Chromium in another process: window creation,
  * loads, `webContents.send`, exit and relaunch are reported to it, and `loadURL` resolves once the page has loaded.
@@ -76,7 +76,7 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
   const protocolHandlers = new Map<string, (request: { url: string }) => Promise<Response> | Response>();
   const trays: StandinTray[] = [];
   const notifications: StandinNotification[] = [];
-  const log = { exitCode: null as number | null, relaunched: 0, quitCalls: 0, applicationMenu: null as unknown, permissionHandlers: 0, privileged: [] as unknown[], errorBoxes: [] as { title: string; content: string }[], openedExternal: [] as string[] };
+  const log = { exitCode: null as number | null, relaunched: 0, quitCalls: 0, applicationMenu: null as unknown, permissionHandlers: 0, privileged: [] as unknown[], errorBoxes: [] as { title: string; content: string }[], openedExternal: [] as string[], openedPaths: [] as string[] };
   const permission = { request: null as PermissionRequestHandler | null, check: null as PermissionCheckHandler | null };
 
   const app = new (class extends Emitter {
@@ -232,6 +232,11 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
       openExternal: async (url: string) => {
         log.openedExternal.push(url);
         observer?.openedExternal?.(url);
+      },
+      /** Electron: resolves with an error message, '' when the system opened the file. Recorded, never opened. */
+      openPath: async (path: string) => {
+        log.openedPaths.push(path);
+        return '';
       },
     },
     dialog: { showMessageBox: async () => ({ response: 0 }), showErrorBox: (title: string, content: string) => void log.errorBoxes.push({ title, content }) },

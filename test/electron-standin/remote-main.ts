@@ -46,6 +46,8 @@ export interface Snapshot {
   trays: { tooltip: string; labels: string[]; destroyed: boolean }[];
   notifications: { body: string; shown: boolean }[];
   openedExternal: string[];
+  /** Paths handed to `shell.openPath` (recorded; nothing is opened). */
+  openedPaths: string[];
   exitCode: number | null;
   relaunched: number;
 }
@@ -147,6 +149,7 @@ function snapshot(standin: ElectronStandin): Snapshot {
     trays: standin.trays.map((t) => ({ tooltip: t.tooltip, labels: ((t.menu?.template ?? []) as { label?: string }[]).map((i) => i.label ?? '-'), destroyed: t.isDestroyed })),
     notifications: standin.notifications.map((n) => ({ body: n.options.body, shown: n.shown })),
     openedExternal: standin.log.openedExternal,
+    openedPaths: standin.log.openedPaths,
     exitCode: standin.log.exitCode,
     relaunched: standin.log.relaunched,
   };

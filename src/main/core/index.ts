@@ -51,6 +51,7 @@ import { BlobStore } from './viewer/blob-store';
 import { FileImages } from './viewer/file-images';
 import { createViewerHandlers } from './viewer/viewer-handlers';
 import { ViewerService } from './viewer/viewer-service';
+import type { OpenWithSystemPort } from './viewer/system-open';
 
 export interface Core {
   readonly config: CoreConfig;
@@ -86,6 +87,8 @@ export interface CoreHooks {
   secretCipher?: SecretCipher;
   /** The scheduler's clock and timers; tests drive a fake one (docs/scheduler.md "The tick"). Default: the real ones. */
   schedulerClock?: { now(): number; timers: Timers };
+  /** Opens a file with the system's app for it: the desktop passes `shell.openPath`; absent = not offered (docs/viewer.md). */
+  openWithSystem?: OpenWithSystemPort;
   /** How often the idle checkpoint looks at the WAL (db/wal-keeper.ts); tests make it short. */
   walIdleCheckMs?: number;
 }
@@ -186,6 +189,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
 
   const viewer = new ViewerService({
     onFileChanged: (handle, path) => events.emit('viewer', { type: 'file_changed', handle, path }),
+    openWithSystem: hooks.openWithSystem,
     dataDir: config.dataDir,
     workspaceDir: config.workspaceDir,
     workingDirOf: (sessionId) => {

@@ -87,7 +87,12 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
 
   const core = await createCore(
     { dataDir, workspaceDir: join(dataDir, 'workspace'), shape: 'desktop', version: app.getVersion(), sqliteNativeBinding: sqlite.binding, agentsDir: options.agentsDir },
-    { secretCipher: safeStorageCipher(e.safeStorage), requestRestart: () => void desktop.quit({ relaunch: true }) },
+    {
+      secretCipher: safeStorageCipher(e.safeStorage),
+      requestRestart: () => void desktop.quit({ relaunch: true }),
+      // The viewer's "Open with the system app": the core has checked the path and the confirmation (docs/viewer.md).
+      openWithSystem: (realPath) => e.shell.openPath(realPath),
+    },
   );
 
   const openExternal = (url: string) =>

@@ -10,6 +10,24 @@ import { defineCall, shortText } from './define';
 export const ViewerKindSchema = z.enum(['markdown', 'text', 'image', 'svg', 'pdf', 'latex', 'html', 'binary']);
 export type ViewerKind = z.infer<typeof ViewerKindSchema>;
 
+/**
+ * Whether the viewer offers "Open with the system app" for a file it has no view for (docs/viewer.md "Open with
+ * the system app"): offered on the desktop; unavailable in the web shape; refused for programs, scripts and
+ * launchers. The message says why it is not offered.
+ */
+export const SystemOpenSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('offered') }),
+  z.object({ status: z.literal('unavailable'), message: z.string() }),
+  z.object({ status: z.literal('refused'), message: z.string() }),
+]);
+export type SystemOpen = z.infer<typeof SystemOpenSchema>;
+
+export const SystemOpenResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('opened'), path: z.string() }),
+  z.object({ status: z.literal('not_opened'), reason: z.enum(['unavailable', 'refused', 'failed']), message: z.string() }),
+]);
+export type SystemOpenResult = z.infer<typeof SystemOpenResultSchema>;
+
 /** A handle: what the renderer may fetch, and what it needs to pick and label a renderer. */
 export const ViewerFileSchema = z.object({
   handle: z.string(),
@@ -26,6 +44,8 @@ export const ViewerFileSchema = z.object({
   /** Bytes the view loads at most; `size > limit` means only the first part is shown. */
   limit: z.number(),
   isOutside: z.boolean(),
+  /** Only for a file with no view of its own (kind `binary`); null otherwise. */
+  systemOpen: SystemOpenSchema.nullable(),
 });
 export type ViewerFile = z.infer<typeof ViewerFileSchema>;
 
@@ -86,6 +106,11 @@ export const viewerCalls = {
   'viewer:revert': defineCall(z.object({ toolCallId, force: z.boolean().optional() }).strict(), RevertResultSchema),
   /** Compiles a `.tex` handle to PDF (or answers from the cache); the PDF comes as a handle URL. */
   'viewer:compileLatex': defineCall(z.object({ handle }).strict(), LatexResultSchema),
+  /**
+   * Hands a `binary` handle's file to the system's app for it (desktop only), after the person confirmed in the
+   * viewer: a call without `confirmed: true` is refused at the boundary. The read policy runs again first.
+   */
+  'viewer:openWithSystem': defineCall(z.object({ handle, confirmed: z.literal(true) }).strict(), SystemOpenResultSchema),
   /** Lets go of a handle (its tab closed). */
   'viewer:release': defineCall(z.object({ handle }).strict(), z.object({ ok: z.literal(true) })),
 } as const;

@@ -5,7 +5,17 @@ import { ViewerRefusal } from './read-policy';
 import type { FileImages } from './file-images';
 import type { ViewerService } from './viewer-service';
 
-type ViewerChannels = 'viewer:resolve' | 'viewer:preview' | 'viewer:release' | 'viewer:diff' | 'viewer:revert' | 'viewer:compileLatex';
+type ViewerChannels = 'viewer:resolve' | 'viewer:preview' | 'viewer:release' | 'viewer:diff' | 'viewer:revert' | 'viewer:compileLatex' | 'viewer:openWithSystem';
+
+/** A viewer refusal crosses the bridge with its code (missing, refused, …); anything else as it is. */
+async function refusalsAsBridgeErrors<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ViewerRefusal) throw new BridgeError(error.code, error.message);
+    throw error;
+  }
+}
 
 export function createViewerHandlers(viewer: ViewerService, images: FileImages): Pick<BridgeHandlers, ViewerChannels> {
   return {
@@ -13,22 +23,10 @@ export function createViewerHandlers(viewer: ViewerService, images: FileImages):
     'viewer:revert': ({ toolCallId, force }) => images.revert(toolCallId, force === true),
     // A user action: the viewer's own read policy decides (the approval gate is for the agent's tool calls).
     'viewer:resolve': (request) => viewer.resolve(request),
-    'viewer:preview': ({ handle }) => {
-      try {
-        return { url: viewer.previewUrl(handle) };
-      } catch (error) {
-        if (error instanceof ViewerRefusal) throw new BridgeError(error.code, error.message);
-        throw error;
-      }
-    },
-    'viewer:compileLatex': async ({ handle }) => {
-      try {
-        return await viewer.compileLatex(handle);
-      } catch (error) {
-        if (error instanceof ViewerRefusal) throw new BridgeError(error.code, error.message);
-        throw error;
-      }
-    },
+    'viewer:preview': ({ handle }) => refusalsAsBridgeErrors(() => ({ url: viewer.previewUrl(handle) })),
+    'viewer:compileLatex': ({ handle }) => refusalsAsBridgeErrors(() => viewer.compileLatex(handle)),
+    // The schema lets only `confirmed: true` through; the service checks it again (for callers inside the core).
+    'viewer:openWithSystem': ({ handle, confirmed }) => refusalsAsBridgeErrors(() => viewer.openWithSystem(handle, confirmed === true)),
     'viewer:release': ({ handle }) => {
       viewer.release(handle);
       return { ok: true as const };

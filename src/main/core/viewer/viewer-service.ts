@@ -6,7 +6,7 @@
  */
 import { dirname } from 'node:path';
 import { pathUnder } from '../tools/_policy/paths';
-import type { LatexResult, ResolveResult, ViewerFile } from '../../../shared/contract/viewer';
+import type { LatexResult, ResolveResult, SystemOpen, SystemOpenResult, ViewerFile } from '../../../shared/contract/viewer';
 import { byteLimitOf, kindOfPath, showsFirstPart } from './file-kinds';
 import { readForViewer, statRegular } from './file-read';
 import { HandleRegistry, type HandleRecord } from './handles';
@@ -15,6 +15,7 @@ import { FileWatcher } from './file-watcher';
 import { LatexCompiler } from './latex';
 import { PreviewServer } from './preview';
 import { applyReadPolicy, ViewerRefusal, type ReadPolicyContext } from './read-policy';
+import { SYSTEM_OPEN_WEB, systemOpenRefusal, type OpenWithSystemPort } from './system-open';
 
 export const FILE_ROUTE = '/viewer/file/';
 
@@ -28,6 +29,8 @@ export interface ViewerServiceDeps {
   latex?: LatexCompiler;
   /** A watched handle's file changed on disk (debounced); absent = no watching. */
   onFileChanged?: (handle: string, path: string) => void;
+  /** The desktop shell's way to open a file with the system's app for it; absent (web shape) = not offered. */
+  openWithSystem?: OpenWithSystemPort;
 }
 
 export interface ResolveRequest {
@@ -79,14 +82,21 @@ export class ViewerService {
       }
       const record = this.handles.issue({ absolute: path.absolute, real: path.real, display: path.display, workingDir, isOutside: path.isOutside, isOutsideConfirmed: path.isOutside, kind });
       this.watcher?.add(record.token, [record.real]);
-      return { status: 'ok', file: this.describe(record, info.size, info.mtimeMs) };
+      const systemOpen = kind.kind === 'binary' ? this.systemOpenOf(record.real, info.mode, head) : null;
+      return { status: 'ok', file: this.describe(record, info.size, info.mtimeMs, systemOpen) };
     } catch (error) {
       if (error instanceof ViewerRefusal && error.code !== 'changed') return { status: 'error', code: error.code, message: error.message };
       return { status: 'error', code: 'unreadable', message: error instanceof Error ? error.message : String(error) };
     }
   }
 
-  private describe(record: HandleRecord, size: number, mtimeMs: number): ViewerFile {
+  private systemOpenOf(real: string, mode: number, head: Buffer): SystemOpen {
+    if (!this.deps.openWithSystem) return { status: 'unavailable', message: SYSTEM_OPEN_WEB };
+    const why = systemOpenRefusal(real, mode, head);
+    return why ? { status: 'refused', message: why } : { status: 'offered' };
+  }
+
+  private describe(record: HandleRecord, size: number, mtimeMs: number, systemOpen: SystemOpen | null): ViewerFile {
     return {
       handle: record.token,
       url: `${FILE_ROUTE}${record.token}`,
@@ -99,6 +109,7 @@ export class ViewerService {
       mtimeMs,
       limit: byteLimitOf(record.kind.kind),
       isOutside: record.isOutside,
+      systemOpen,
     };
   }
 
@@ -164,6 +175,35 @@ export class ViewerService {
       isOutside: true, isOutsideConfirmed: true, kind: kindOfPath(outcome.pdf),
     });
     return { status: 'ok', pdfUrl: `${FILE_ROUTE}${pdf.token}`, isCached: outcome.isCached, ms: outcome.ms };
+  }
+
+  /**
+   * Hands a handle's file to the system's app for it (docs/viewer.md "Open with the system app"): only after the
+   * person confirmed, only for a file the viewer has no view for, under the read policy checked again now, and
+   * never a program, script or launcher. The port gets the checked real path.
+   */
+  async openWithSystem(token: string, isConfirmed: boolean): Promise<SystemOpenResult> {
+    const port = this.deps.openWithSystem;
+    if (!port) return { status: 'not_opened', reason: 'unavailable', message: SYSTEM_OPEN_WEB };
+    const record = this.handles.use(token);
+    if (!record) throw new ViewerRefusal('missing', 'This view has expired or never existed; open the file again.');
+    const refused = (message: string): SystemOpenResult => ({ status: 'not_opened', reason: 'refused', message });
+    if (!isConfirmed) return refused('Opening a file with the system app needs your confirmation in the viewer.');
+    if (record.kind.kind !== 'binary') return refused(`Skald shows ${record.display} itself; only files it has no view for are opened with the system app.`);
+    try {
+      this.recheck(record);
+      const info = statRegular(record.real, record.display);
+      const head = readForViewer(record.real, record.display, 512).bytes;
+      const why = systemOpenRefusal(record.real, info.mode, head);
+      if (why) return refused(why);
+      this.recheck(record); // a folder on the way swapped while reading
+    } catch (error) {
+      if (error instanceof ViewerRefusal) return refused(error.message);
+      throw error;
+    }
+    const failure = await port(record.real);
+    if (failure) return { status: 'not_opened', reason: 'failed', message: `The system could not open ${record.display}: ${failure}` };
+    return { status: 'opened', path: record.real };
   }
 
   release(token: string): void {

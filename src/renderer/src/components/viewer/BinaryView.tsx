@@ -1,8 +1,12 @@
-/** Anything without a renderer: size, type and the first bytes as hex (docs/viewer.md "Other files"). */
+/**
+ * Anything without a renderer: size, type and the first bytes as hex, and on the desktop "Open with the system
+ * app" after a confirmation (docs/viewer.md "Kinds", "Open with the system app").
+ */
 import { useEffect, useState } from 'react';
 import type { ViewerFile } from '../../../../shared/contract/viewer';
 import { fetchBytes } from './file-text';
 import { formatBytes, hexDump } from './format';
+import { SystemOpen } from './SystemOpen';
 
 export function BinaryView({ file }: { file: ViewerFile }) {
   const [dump, setDump] = useState<string | null>(null);
@@ -18,6 +22,7 @@ export function BinaryView({ file }: { file: ViewerFile }) {
       <p>
         <strong>{file.name}</strong> · {formatBytes(file.size)} · {ext} file. Skald has no view for this kind of file; its first bytes:
       </p>
+      <SystemOpen file={file} />
       {error && <div className="viewer-message error">{error}</div>}
       {dump !== null && <pre className="viewer-hex">{dump}</pre>}
     </div>
