@@ -2,13 +2,15 @@
  * Plugins, secrets and image generation as a person meets them: Settings → Plugins sets up the OpenAI-compatible
  * images plugin against a local scripted images server (a refused value shows the core's message and saves
  * nothing), Settings → Secrets stores and deletes a key without ever showing the value, and the agent then calls
- * image_generate (allowed by its seeded rule) and the image lands in the workspace.
+ * image_generate (allowed by its seeded rule), the image lands in the workspace, and its card's thumbnail opens it
+ * in the viewer. A set_secret approval card shows the value masked until the person reveals it (and hides it again).
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG_1X1, startOpenAiImagesServer, type OpenAiImagesServer } from '../test/image-servers/index';
 import { expect, screenshotPath, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
 import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
+import { shots } from './screens';
 
 let app: WebApp;
 let images: OpenAiImagesServer;
@@ -89,4 +91,54 @@ test('a person sets up image generation in Settings, then the agent draws an ima
   expect(readFileSync(join(folder, file!)).equals(PNG_1X1)).toBe(true);
   expect(images.requests.at(-1)!.headers.authorization).toBe('Bearer sk-images-SECRET-42');
   await page.screenshot({ path: screenshotPath('image-generate-done') });
+
+  // The finished card shows a thumbnail of the saved image, loaded by handle; a click opens it in the viewer.
+  const thumb = tool.getByTestId('image-thumb');
+  await expect(thumb).toHaveCount(1);
+  await expect(thumb).toHaveAttribute('title', /images\/\d{4}-\d{2}-\d{2}-a-lighthouse-at-night\.png/);
+  await expect.poll(() => thumb.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  await tool.scrollIntoViewIfNeeded();
+  await shots(page, 'image-thumbnails');
+  await thumb.click();
+  const shown = page.getByTestId('viewer-image');
+  await expect(shown).toBeVisible();
+  await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  await shots(page, 'image-thumbnail-opened');
+});
+
+test('a set_secret approval card shows the value masked until the person reveals it', async ({ page }) => {
+  const secret = 'ghp-E2E-REVEAL-31415';
+  llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] },
+    { toolCalls: [{ name: 'set_secret', arguments: { key: 'github.token', value: secret } }] },
+    { text: 'Stored your token.' },
+  ]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await page.getByTestId('composer').fill('Keep my GitHub token');
+  await page.getByTestId('send').click();
+
+  const card = page.locator('[data-testid="tool-card"][data-tool="set_secret"]').getByTestId('approval-card');
+  const args = card.getByTestId('approval-args');
+  await expect(args).toContainText('github.token');
+  await expect(args).toContainText('(secret, hidden)');
+  expect(await page.content()).not.toContain(secret);
+  await shots(page, 'secret-approval-masked');
+
+  await card.getByTestId('reveal-secret').click();
+  await expect(args).toContainText(secret);
+  await expect(args).not.toContainText('(secret, hidden)');
+  await shots(page, 'secret-approval-revealed');
+  await card.getByTestId('hide-secret').click();
+  await expect(args).toContainText('(secret, hidden)');
+  expect(await page.content()).not.toContain(secret);
+
+  // Revealed, then approved: the value goes with the card, and the finished card shows the mask.
+  await card.getByTestId('reveal-secret').click();
+  await expect(args).toContainText(secret);
+  await card.getByRole('button', { name: 'Approve once' }).click();
+  const tool = page.locator('[data-testid="tool-card"][data-tool="set_secret"]');
+  await expect(tool).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Stored your token.');
+  expect(await page.content()).not.toContain(secret);
 });

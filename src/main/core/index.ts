@@ -15,6 +15,7 @@ import { createApprovalHandlers } from './bridge/approval-handlers';
 import { createChatHandlers } from './bridge/chat-handlers';
 import { assertHandlersMatchContract, type BridgeHandlers } from './bridge/handlers';
 import { createPluginHandlers } from './bridge/plugins-handlers';
+import { createRevealHandlers } from './bridge/reveal-handlers';
 import { createMcpHandlers } from './bridge/mcp-handlers';
 import { createProviderHandlers } from './bridge/providers-handlers';
 import { createSchedulesHandlers } from './bridge/schedules-handlers';
@@ -146,6 +147,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   if (sessionStore.activeTools().some((row) => row.status === 'pending' && row.name === TN.EXECUTE_CMD)) await approval.shell.whenLoaded();
   approval.pending.reRegisterPendingFromDb();
   const llm = createLlmServices({ db, secrets });
+  // Secret arguments of calls, sealed by the app's cipher at the paths each tool declares (docs/plugins.md).
+  const sealedCalls = callSecrets(createSealedArgs(cipher), (name) => tools.secretPathsOf(name));
   // Write calls' before/after images (docs/viewer.md "Diff and revert"), under the viewer's read policy.
   const readPolicyOf = (workingDir: string) => ({ workingDir, dataDir: config.dataDir, workspaceDir: config.workspaceDir });
   const blobs = new BlobStore(db, config.dataDir, readPolicyOf);
@@ -160,7 +163,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       if (question) return { request_id: question.request_id, args_hash: '', old_content: null, new_content: null };
       return waiting.approvals.find((a) => a.tool_call_id === toolCallId) ?? null;
     },
-    callSecrets: callSecrets(createSealedArgs(cipher), (name) => tools.secretPathsOf(name)),
+    callSecrets: sealedCalls,
     requestRestart, log, onToolsOffered: (offered) => discovery.observe(offered, (name) => tools.categoryOf(name)),
     newSessionContext: () => settings.newSessionContext(),
     background: () => scheduler.schedules,
@@ -209,6 +212,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     ...createSchedulesHandlers({ scheduler, agents, rules: approval.rules, workspaceDir: config.workspaceDir }),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
     ...createPluginHandlers({ plugins, secrets }),
+    ...createRevealHandlers({ pending: approval.pending, secrets: sealedCalls }),
     ...createChatHandlers(sessions, events),
     ...createViewerHandlers(viewer, new FileImages(blobs, sessions, readPolicyOf)),
   };

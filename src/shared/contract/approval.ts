@@ -280,6 +280,15 @@ export const approvalCalls = {
     z.object({ tool_call_id: z.string(), session_id: z.number(), approved: z.boolean() }),
   ),
   'inbox:answerClarification': defineCall(z.object({ requestId: id, answer: longText(20_000) }).strict(), z.object({ tool_call_id: z.string(), session_id: z.number() })),
+  /**
+   * The person's reveal of a pending call's secret arguments (docs/plugins.md "Revealing a secret argument"): each
+   * opened value with its path in the arguments. Only in this answer, never in an event. Refused for a request that
+   * is not a pending approval, a tool without secret arguments, or a call that holds none.
+   */
+  'inbox:revealSecrets': defineCall(
+    z.object({ requestId: id }).strict(),
+    z.object({ values: z.array(z.object({ path: z.array(z.string()), value: z.string() })) }),
+  ),
 } as const;
 
 export const InboxEventSchema = z.discriminatedUnion('type', [

@@ -287,6 +287,16 @@ export class PendingManager {
     return count;
   }
 
+  /**
+   * The tool and the arguments (secret values still sealed) of an approval that is pending now; refuses one that
+   * was decided, withdrawn, is a question, or never existed (the reveal of a secret argument, docs/plugins.md).
+   */
+  pendingCall(requestId: number): { toolName: string; args: Record<string, unknown> } {
+    const item = this.approvals.get(requestId);
+    if (!item) throw this.missing(requestId, 'approval');
+    return { toolName: item.tool_name, args: item.args };
+  }
+
   list(): { total: number; approvals: InboxApproval[]; clarifications: InboxClarification[] } {
     const approvals = [...this.approvals.values()]
       .sort((a, b) => a.request_id - b.request_id)

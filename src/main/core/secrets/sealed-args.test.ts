@@ -53,4 +53,18 @@ describe('sealed arguments', () => {
     expect(calls.seal('read_file', '{"value":"v"}')).toBe('{"value":"v"}');
     expect(calls.seal('set_secret', '{"value":"v"}')).not.toContain('"v"');
   });
+
+  it('reveals the sealed values at the declared paths only, with where each sits', () => {
+    const paths = () => [['value'], ['config', 'api_key'], ['missing', 'x']];
+    const json = sealed.sealJson('{"value":"s3cret","config":{"api_key":"sk-1","model":"m"}}', paths);
+    const args = JSON.parse(json) as Record<string, unknown>;
+    expect(sealed.reveal(args, paths)).toEqual([{ path: ['value'], value: 's3cret' }, { path: ['config', 'api_key'], value: 'sk-1' }]);
+    // A sealed-looking value outside the declared paths is not opened; a plain value at one is not "revealed".
+    const foreign = { [SEALED_KEY]: cipher.encrypt('x').toString('base64') };
+    expect(sealed.reveal({ note: foreign, value: 'plain' }, valuePath)).toEqual([]);
+    expect(() => sealed.reveal({ value: { [SEALED_KEY]: 'AAAA' } }, valuePath)).toThrow();
+    const calls = callSecrets(sealed, (name) => (name === 'set_secret' ? valuePath : undefined));
+    expect(calls.reveal('read_file', args)).toBeNull();
+    expect(calls.reveal('set_secret', args)).toEqual([{ path: ['value'], value: 's3cret' }]);
+  });
 });

@@ -33,6 +33,28 @@ export interface SealedArgs {
   open(args: Record<string, unknown>, paths: SecretPaths | undefined): OpenedArgs;
   /** The arguments with the values at `paths` opened again, for the tool to run with. Throws on a value it cannot open. */
   unseal(args: Record<string, unknown>, paths: SecretPaths | undefined): Record<string, unknown>;
+  /**
+   * Each sealed value at `paths`, opened, with where it sits: for the person's explicit reveal on an approval card
+   * (docs/plugins.md "Revealing a secret argument"), never stored, logged or sent in an event. Throws on a value it
+   * cannot open.
+   */
+  reveal(args: Record<string, unknown>, paths: SecretPaths): RevealedValue[];
+}
+
+/** One opened secret argument: its path of keys in the call's arguments and its plain text. */
+export interface RevealedValue {
+  path: string[];
+  value: string;
+}
+
+/** The value at `path` inside `root`, or undefined. */
+function valueAt(root: Record<string, unknown>, path: readonly string[]): unknown {
+  let at: unknown = root;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
 }
 
 /** A copy of `root` with `fn` applied to the value at `path` (when the parents exist and are objects). */
@@ -91,6 +113,12 @@ export function createSealedArgs(cipher: SecretCipher): SealedArgs {
       for (const path of paths(args)) out = mapAt(out, path, (v) => (isSealed(v) ? cipher.decrypt(Buffer.from(v[SEALED_KEY], 'base64')) : v));
       return out;
     },
+    reveal(args, paths) {
+      return paths(args).flatMap((path) => {
+        const v = valueAt(args, path);
+        return isSealed(v) ? [{ path: [...path], value: cipher.decrypt(Buffer.from(v[SEALED_KEY], 'base64')) }] : [];
+      });
+    },
   };
 }
 
@@ -109,6 +137,8 @@ export interface CallSecrets {
   seal(toolName: string, json: string): string;
   open(toolName: string, args: Record<string, unknown>): OpenedArgs;
   unseal(toolName: string, args: Record<string, unknown>): Record<string, unknown>;
+  /** The opened secret arguments of a stored call; null when the tool declares none (nothing to reveal). */
+  reveal(toolName: string, args: Record<string, unknown>): RevealedValue[] | null;
 }
 
 export function callSecrets(sealed: SealedArgs, pathsOf: (toolName: string) => SecretPaths | undefined): CallSecrets {
@@ -116,6 +146,10 @@ export function callSecrets(sealed: SealedArgs, pathsOf: (toolName: string) => S
     seal: (name, json) => sealed.sealJson(json, pathsOf(name)),
     open: (name, args) => sealed.open(args, pathsOf(name)),
     unseal: (name, args) => sealed.unseal(args, pathsOf(name)),
+    reveal: (name, args) => {
+      const paths = pathsOf(name);
+      return paths ? sealed.reveal(args, paths) : null;
+    },
   };
 }
 
@@ -124,4 +158,5 @@ export const NO_CALL_SECRETS: CallSecrets = {
   seal: (_name, json) => json,
   open: (_name, args) => ({ plain: args, reseal: (a) => a }),
   unseal: (_name, args) => args,
+  reveal: () => null,
 };

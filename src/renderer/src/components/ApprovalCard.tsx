@@ -3,19 +3,19 @@
  * the hash covers, never truncated, invisible characters made visible, a diff for writes; a note for the agent;
  * approve once or reject; or approve with a bypass whose scope and end are spelled out before the click, the
  * narrowest offered scope selected, wider ones explicit choices. The decision is bound to the arguments' hash.
+ * A secret argument (set_secret's value, a plugin's secret field) arrives sealed and shows masked, with a reveal
+ * the person controls (SecretReveal).
  */
 import { useState } from 'react';
 import type { InboxApproval } from '../../../shared/contract/approval';
 import { BYPASS_DURATIONS, isWideScope, untilText, type BypassKind } from '../lib/bypass-choice';
 import { useNow } from '../lib/use-now';
-import { maskSealedJson } from '../../../shared/sealed';
+import { showSealedJson } from '../../../shared/sealed';
 import { hasInvisible, revealInvisible } from '../lib/visible-chars';
 import { approvals, type ApprovalDecision } from '../stores/approvals';
 import { CodeLabel } from './CodeLabel';
 import { DiffView } from './DiffView';
-
-/** Pretty JSON; a secret argument (set_secret's value …) arrives sealed and is shown as a mask. */
-const prettyArguments = (raw: string): string => maskSealedJson(raw);
+import { SecretReveal, useRevealed } from './SecretReveal';
 
 export function ApprovalCard({ item }: { item: InboxApproval }) {
   const [note, setNote] = useState('');
@@ -27,6 +27,7 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
   const now = useNow(true, 15_000);
   const chosen = options.find((o) => o.scope.kind === scope) ?? null;
   const hasDiff = item.new_content !== null || item.old_content !== null;
+  const revealed = useRevealed(item.request_id);
 
   const decide = async (decision: ApprovalDecision) => {
     setBusy(true);
@@ -53,7 +54,8 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
       {hasDiff && <DiffView oldText={item.old_content} newText={item.new_content} />}
       <details open={!hasDiff}>
         <summary>Full arguments ({item.arguments.length} characters)</summary>
-        <pre className="args" data-testid="approval-args">{revealInvisible(prettyArguments(item.arguments))}</pre>
+        <pre className="args" data-testid="approval-args">{revealInvisible(showSealedJson(item.arguments, revealed ?? []))}</pre>
+        <SecretReveal item={item} />
       </details>
       <div className="approval-actions">
         <input placeholder="Note to the agent (optional; sent with your answer)" value={note} onChange={(e) => setNote(e.target.value)} aria-label="Note to the agent" />

@@ -3,7 +3,8 @@
  * "why", the result (a command's last lines and exit code, expandable), the path as a link that opens the viewer.
  * A call waiting its turn behind another says `queued`, never `running`. A pending call shows the same approval or
  * question the Inbox shows; a bypass this card granted shows with its countdown and Revoke; an interrupted
- * side-effecting call offers "Re-run".
+ * side-effecting call offers "Re-run". A finished `image_generate` shows thumbnails of its images that open in the
+ * viewer.
  */
 import { useState } from 'react';
 import { MCP_PREFIX } from '../../../shared/tool-names';
@@ -11,11 +12,13 @@ import { McpCallExtras } from './settings/McpSettingsElicitation';
 import { useStore } from 'zustand';
 import type { ToolCard } from '../../../shared/contract/chat';
 import { FS_WRITE_TOOLS, TN } from '../../../shared/tool-names';
+import { hasSealedValue, maskSealedJson } from '../../../shared/sealed';
 import { localTime } from '../lib/bypass-choice';
 import { approvalFor, approvals, clarificationFor } from '../stores/approvals';
 import { ApprovalCard } from './ApprovalCard';
 import { BypassBadge } from './BypassBadge';
 import { CodeLabel } from './CodeLabel';
+import { ImageThumbnails } from './ImageThumbnails';
 import { QuestionCard, questionFromArguments } from './QuestionCard';
 import { ShellOutput } from './ShellOutput';
 import { SUB_AGENT_LAUNCHERS, SubAgentCard } from './agents/SubAgentCard';
@@ -132,11 +135,12 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
       )}
       {expanded && (
         <div className="tool-body" data-testid="tool-body">
-          {command !== null ? <pre className="args command" data-testid="tool-command">$ {command}</pre> : <pre className="args">{card.arguments}</pre>}
+          {command !== null ? <pre className="args command" data-testid="tool-command">$ {command}</pre> : <pre className="args">{hasSealedValue(card.arguments) ? maskSealedJson(card.arguments) : card.arguments}</pre>}
           {card.result !== null && !isShellResult && <pre className="result">{card.result}</pre>}
         </div>
       )}
       {isShellResult && <ShellOutput result={card.result!} failed={card.status === 'failed'} />}
+      {card.name === TN.IMAGE_GENERATE && <ImageThumbnails card={card} actions={actions} />}
       {!expanded && !isShellResult && card.result !== null && card.status !== 'done' && <div className="tool-result-line">{card.result.slice(0, 300)}</div>}
     </div>
   );

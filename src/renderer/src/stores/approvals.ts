@@ -2,10 +2,13 @@
  * What waits for the person, from every session, and the live bypasses: the one source the chat card and the Inbox
  * both read, so they show the same effective arguments and offer the same choices. Refreshed on every `inbox`
  * event (App subscribes), every 10 s, and after each of our own decisions. Decisions are bound to the request id
- * and the hash of the arguments shown.
+ * and the hash of the arguments shown. A secret argument the person chose to reveal (docs/plugins.md "Revealing a
+ * secret argument") is kept here by request id, only while that request is pending: hidden on request, and dropped
+ * as soon as a refresh no longer lists the request (decided, withdrawn) or the store is reset.
  */
 import { createStore } from 'zustand/vanilla';
 import type { BypassDto, InboxApproval, InboxClarification } from '../../../shared/contract/approval';
+import type { RevealedArgument } from '../../../shared/sealed';
 import type { BypassKind } from '../lib/bypass-choice';
 import { skald } from '../bridge/skald';
 import { sharedWatch } from './shared-watch';
@@ -14,6 +17,8 @@ export interface ApprovalsState {
   approvals: InboxApproval[];
   clarifications: InboxClarification[];
   bypasses: BypassDto[];
+  /** Secret arguments the person revealed, by request id; never persisted, never sent anywhere. */
+  revealed: Record<number, readonly RevealedArgument[]>;
   /** False until the first list arrived. */
   loaded: boolean;
   error: string | null;
@@ -26,7 +31,14 @@ export interface ApprovalDecision {
   bypass?: { secs: number; scope: BypassKind };
 }
 
-const initial: ApprovalsState = { approvals: [], clarifications: [], bypasses: [], loaded: false, error: null };
+const initial: ApprovalsState = { approvals: [], clarifications: [], bypasses: [], revealed: {}, loaded: false, error: null };
+
+/** The revealed values of the requests still pending; the rest are dropped (their card settled). */
+export function keepRevealed(revealed: ApprovalsState['revealed'], pending: readonly Pick<InboxApproval, 'request_id'>[]): ApprovalsState['revealed'] {
+  const live = new Set(pending.map((a) => a.request_id));
+  const kept = Object.entries(revealed).filter(([id]) => live.has(Number(id)));
+  return kept.length === Object.keys(revealed).length ? revealed : Object.fromEntries(kept);
+}
 
 export function createApprovalsStore() {
   const store = createStore<ApprovalsState>(() => initial);
@@ -37,7 +49,9 @@ export function createApprovalsStore() {
     const mine = ++generation;
     try {
       const [inbox, { bypasses }] = await Promise.all([skald.inbox.list({}), skald.approval.listBypasses({})]);
-      if (mine === generation) store.setState({ approvals: inbox.approvals, clarifications: inbox.clarifications, bypasses, loaded: true, error: null });
+      if (mine === generation) {
+        store.setState((s) => ({ approvals: inbox.approvals, clarifications: inbox.clarifications, bypasses, revealed: keepRevealed(s.revealed, inbox.approvals), loaded: true, error: null }));
+      }
     } catch (e) {
       if (mine === generation) store.setState({ error: (e as Error).message });
     }
@@ -54,6 +68,10 @@ export function createApprovalsStore() {
     };
   });
 
+  function hide(requestId: number): void {
+    store.setState((s) => ({ revealed: keepRevealed(s.revealed, s.approvals.filter((a) => a.request_id !== requestId)) }));
+  }
+
   return {
     store,
     refresh,
@@ -66,8 +84,16 @@ export function createApprovalsStore() {
         argsHash: item.args_hash,
         ...(decision.action === 'approve' && decision.bypass ? { bypassSecs: decision.bypass.secs, bypassScope: decision.bypass.scope } : {}),
       });
+      hide(item.request_id); // decided: a revealed value goes with the card, even before the list is read again
       await refresh();
     },
+    /** Asks the core to open this pending call's secret arguments (the person clicked Reveal); throws its refusal. */
+    async reveal(requestId: number): Promise<void> {
+      const { values } = await skald.inbox.revealSecrets({ requestId });
+      // Decided or withdrawn while the answer travelled: the card is gone, so the value is not kept.
+      store.setState((s) => (s.approvals.some((a) => a.request_id === requestId) ? { revealed: { ...s.revealed, [requestId]: values } } : {}));
+    },
+    hide,
     async answer(requestId: number, answer: string): Promise<void> {
       await skald.inbox.answerClarification({ requestId, answer });
       await refresh();
@@ -87,6 +113,7 @@ export type ApprovalsStore = ReturnType<typeof createApprovalsStore>;
 export const approvals = createApprovalsStore();
 
 export const approvalFor = (s: ApprovalsState, toolCallId: string) => s.approvals.find((a) => a.tool_call_id === toolCallId) ?? null;
+export const revealedFor = (s: ApprovalsState, requestId: number) => s.revealed[requestId] ?? null;
 export const clarificationFor = (s: ApprovalsState, toolCallId: string) => s.clarifications.find((c) => c.tool_call_id === toolCallId) ?? null;
 /** Live grants only: an expired one disappears at its second, without waiting for a refresh. */
 export const liveBypasses = (s: ApprovalsState, now: number, sessionId?: number) =>
