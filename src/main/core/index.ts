@@ -99,6 +99,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   mkdirSync(config.workspaceDir, { recursive: true });
   const startedAt = Date.now();
   const sweep = new AbortController();
+  /** The background warm-up `start()` begins; stopped by `dispose` so it never reaches a closed database. */
+  const warmUp = new AbortController();
   const db = openDatabase({ file: dbFile(config.dataDir), nativeBinding: config.sqliteNativeBinding });
   const walKeeper = startWalKeeper(db, dbFile(config.dataDir), { intervalMs: hooks.walIdleCheckMs });
   const events = new EventBus();
@@ -238,12 +240,20 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     start() {
       // Off the start's path, one after another while the app idles: what the first turn needs (the bash grammar,
       // the AI SDK and the providers in use, the shell runner). Whatever is not loaded yet loads when first used.
+      // `dispose` cancels it: each step first checks that the core is still open (its database above all).
       void (async () => {
         await approval.shell.whenLoaded();
+        if (warmUp.signal.aborted) return;
         await loadAiSdk();
-        for (const kind of new Set(llm.providers.orderedModels().map((m) => m.providerKind))) await loadProvider(kind);
+        if (warmUp.signal.aborted) return;
+        for (const kind of new Set(llm.providers.orderedModels().map((m) => m.providerKind))) {
+          await loadProvider(kind);
+          if (warmUp.signal.aborted) return;
+        }
         await loadExeca();
-      })().catch((error) => log('background warm-up failed (each piece loads when first used)', { error: String(error) }));
+      })().catch((error) => {
+        if (!warmUp.signal.aborted) log('background warm-up failed (each piece loads when first used)', { error: String(error) });
+      });
       try {
         blobs.prune(); // the retention and size settings of the before/after images
       } catch (error) {
@@ -260,6 +270,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       approval.pending.onDidResolveWithoutWaiter(({ sessionId }) => void sessions.resumeSession(sessionId));
     },
     async dispose() {
+      warmUp.abort();
       await viewer.disposeWatcher();
       stopPluginTools();
       sweep.abort();
