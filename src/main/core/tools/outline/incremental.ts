@@ -38,18 +38,54 @@ interface Level {
 }
 
 /**
- * The new outline of `newText`, or null when the edit cannot be confined (then parse the whole text). On success,
- * `pieces` (the old text's) are updated in place and returned.
+ * What an edit changed, told without the whole new text: the shared start and end of the old and new text, and ways
+ * to read lines, columns and slices (`stringEdit` for two strings; the outline cache builds one from a file's bytes
+ * and its `TextIndex`, so a big file's text is never decoded or copied whole).
  */
-export async function spliceOutline(oldText: string, pieces: Piece[], newText: string, reparse: Reparse, indentSensitive: boolean): Promise<Spliced | null> {
+export interface TextEdit {
+  /** Characters the old and new text share at their start. */
+  prefix: number;
+  /** Where the shared end starts in the old text. */
+  oldEnd: number;
+  /** New length minus old length. */
+  delta: number;
+  /** New line count minus old line count. */
+  lineDelta: number;
+  /** 1-based line of an offset in the old text. */
+  oldLine(offset: number): number;
+  oldColumn(offset: number): number;
+  newColumn(offset: number): number;
+  /** Characters [from, to) of the new text. */
+  slice(from: number, to: number): string;
+}
+
+/** The edit that turns `oldText` into `newText`. */
+export function stringEdit(oldText: string, newText: string): TextEdit {
   const prefix = commonPrefix(oldText, newText);
   const suffix = commonSuffix(oldText, newText, prefix);
   const oldEnd = oldText.length - suffix;
-  const delta = newText.length - oldText.length;
   const lineOfOld = lineIndex(oldText);
-  const lineDelta = countNewlines(newText, prefix, newText.length - suffix) - countNewlines(oldText, prefix, oldEnd);
+  const column = (text: string, offset: number) => offset - (text.lastIndexOf('\n', offset - 1) + 1);
+  return {
+    prefix,
+    oldEnd,
+    delta: newText.length - oldText.length,
+    lineDelta: countNewlines(newText, prefix, newText.length - suffix) - countNewlines(oldText, prefix, oldEnd),
+    oldLine: lineOfOld,
+    oldColumn: (offset) => column(oldText, offset),
+    newColumn: (offset) => column(newText, offset),
+    slice: (from, to) => newText.slice(from, to),
+  };
+}
 
-  const levels: Level[] = [{ pieces, start: 0, end: oldText.length, head: '', tail: '', depth: 0, owner: null }];
+/**
+ * The new outline after `edit` of the text `pieces` were parsed from, or null when the edit cannot be confined (then
+ * parse the whole text). On success, `pieces` are updated in place and returned.
+ */
+export async function spliceOutline(edit: TextEdit, oldLength: number, pieces: Piece[], reparse: Reparse, indentSensitive: boolean): Promise<Spliced | null> {
+  const { prefix, oldEnd, delta, lineDelta } = edit;
+
+  const levels: Level[] = [{ pieces, start: 0, end: oldLength, head: '', tail: '', depth: 0, owner: null }];
   for (;;) {
     const level = levels[levels.length - 1]!;
     const inside = level.pieces.find((p) => p.body && p.body.head !== '' && p.body.start <= prefix && oldEnd <= p.body.end);
@@ -68,7 +104,7 @@ export async function spliceOutline(oldText: string, pieces: Piece[], newText: s
     if (i > 0 && !list[i - 1]!.closed) continue;
     const regionStart = i > 0 ? list[i - 1]!.end : level.start;
     const regionEnd = j + 1 < list.length ? list[j + 1]!.start : level.end;
-    const slice = newText.slice(regionStart, regionEnd + delta);
+    const slice = edit.slice(regionStart, regionEnd + delta);
     const wrapped = level.head + slice + level.tail;
     const parsed = await reparse(wrapped, level.head ? level.depth - 1 : level.depth);
     if (parsed.problems.length > 0 || !parsed.pieces) continue;
@@ -81,8 +117,8 @@ export async function spliceOutline(oldText: string, pieces: Piece[], newText: s
     const last = fresh[fresh.length - 1];
     if (j + 1 < list.length && last && !last.closed) continue;
     // Into the new text's coordinates: the wrapper's header is on the slice's first line.
-    shiftPieces(fresh, regionStart - level.head.length, lineOfOld(regionStart) - 1);
-    if (indentSensitive && !sameColumn(oldText, newText, fresh, list, at === 0)) continue;
+    shiftPieces(fresh, regionStart - level.head.length, edit.oldLine(regionStart) - 1);
+    if (indentSensitive && !sameColumn(edit, fresh, list, at === 0)) continue;
 
     shiftPieces(list, delta, lineDelta, j + 1);
     list.splice(i, Math.max(0, j - i + 1), ...fresh);
@@ -106,10 +142,9 @@ export async function spliceOutline(oldText: string, pieces: Piece[], newText: s
 }
 
 /** Python: the slice's statements must start where the body's statements start (column 0 at the top). */
-function sameColumn(oldText: string, newText: string, fresh: readonly Piece[], old: readonly Piece[], isTop: boolean): boolean {
-  const column = (text: string, offset: number) => offset - (text.lastIndexOf('\n', offset - 1) + 1);
-  const expected = isTop ? 0 : old.length > 0 ? column(oldText, old[0]!.start) : -1;
-  return expected >= 0 && fresh.every((p) => column(newText, p.start) === expected);
+function sameColumn(edit: TextEdit, fresh: readonly Piece[], old: readonly Piece[], isTop: boolean): boolean {
+  const expected = isTop ? 0 : old.length > 0 ? edit.oldColumn(old[0]!.start) : -1;
+  return expected >= 0 && fresh.every((p) => edit.newColumn(p.start) === expected);
 }
 
 const CHUNK = 4096;

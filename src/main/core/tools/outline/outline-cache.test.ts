@@ -152,6 +152,7 @@ describe('edits on real files give the whole parse, spliced or not', () => {
   const files = [
     join(repo, 'node_modules/zod/src/v4/core/schemas.ts'),
     join(repo, 'node_modules/electron/electron.d.ts'),
+    join(repo, 'node_modules/csstype/index.d.ts'), // not ASCII; interfaces of hundreds of kilobytes
     join(repo, 'node_modules/ai/dist/index.mjs'),
     join(stdlib, '_pydecimal.py'),
     join(stdlib, 'typing.py'),
@@ -177,6 +178,26 @@ describe('edits on real files give the whole parse, spliced or not', () => {
     expect(await expectSameAsWhole(cache, path, lines.join('\n'), 'a function declared there')).toBe('spliced');
     lines.splice(at + 1, 1, '      }}}');
     await expectSameAsWhole(cache, path, lines.join('\n'), 'braces that break the bundle');
+  });
+
+  it('reparses a few members of a big interface, in text that is not ASCII, and edits of bytes that are not UTF-8', async () => {
+    const cache = newCache();
+    const path = '/x/wide.d.ts';
+    const members = Array.from({ length: 600 }, (_, k) => `  /** ${k % 3 ? 'café' : 'größe 😀'} */\n  'clé${k}': string;`).join('\n');
+    let text = `export declare function été(): void;\nexport interface Grand<T = (string & {})> {\n${members}\n}\nexport type Après = 1;\n`;
+    await expectSameAsWhole(cache, path, text, 'start');
+    for (const [from, to] of [["'clé300'", "'clè300'"], ["'clé301': string;", "'clé301': string;\n  method(): '😀';"], ['größe', 'grosse'], ["'clé450': string;", "'clé450': string"]] as const) {
+      text = text.replace(from, to);
+      expect(await expectSameAsWhole(cache, path, text, `${from} → ${to}`)).toBe('spliced');
+    }
+    text = text.replace("'clé302': string;", "'clé302': string; }"); // breaks the file: whole parse, with problems
+    expect(await expectSameAsWhole(cache, path, text, 'broken')).toBe('parsed');
+    // A byte that is not UTF-8: decoded whole (into U+FFFD), still the whole parse's answer.
+    const bytes = Buffer.concat([Buffer.from(text.replace("'clé302': string; }", "'clé302': string;")), Buffer.from([0x2f, 0x2f, 0xff, 0x0a])]);
+    await cache.outline(path, Buffer.from(text.replace("'clé302': string; }", "'clé302': string;")), path);
+    const answer = await cache.outline(path, bytes, path);
+    expect(answer?.outline).toEqual(await outlineOf(bytes.toString('utf8'), path, pool));
+    expect(answer?.outline.items.map((i) => i.name)).toEqual(['été', 'Grand', 'Après']);
   });
 
   it('does not join JavaScript statements across a seam without a semicolon', async () => {

@@ -12,11 +12,12 @@
 import { extname } from 'node:path';
 import type { GrammarId } from '../../treesitter/grammars';
 import type { OutlineItem } from './extract';
-import { spliceOutline } from './incremental';
+import { spliceOutline, stringEdit, type TextEdit } from './incremental';
 import { GRAMMAR_OF_EXTENSION } from './languages';
 import { outlinePool, type OutlinePool, type ParseEngine } from './outline-pool';
 import type { ParsedText, ParseProblem, Piece } from './pieces';
 import type { ScriptLang } from './script-outline';
+import { TextIndex } from './text-index';
 import { textOutline } from './text-outline';
 
 export interface Outline {
@@ -89,7 +90,15 @@ interface Entry {
   /** The file's stamp when it was read (`fileStamp`): equal again means the bytes were not written since. */
   stamp: string | null;
   bytes: Buffer;
-  text: string;
+  /**
+   * The text, while it is one decoded string: after a parse. An edit does not make the new text; it keeps `index`,
+   * and decodes only what it parses again (`text-index.ts`).
+   */
+  text: string | null;
+  /** Lines and multi-byte characters of the bytes: made at the first edit; null when the bytes are not UTF-8. */
+  index: TextIndex | null | undefined;
+  /** The text's length in UTF-16 units (the cache's bound counts them). */
+  chars: number;
   name: string;
   computed: Computed;
   /** The formatted answer's body, once made. */
@@ -134,22 +143,24 @@ export class OutlineCache {
       this.touch(path, entry);
       return this.answer(entry, 'kept');
     }
-    const text = entry ? patchedText(entry, bytes) : bytes.toString('utf8');
     const pool = this.pool();
     // Out of the cache before any await: a second call for the same file meanwhile parses on its own instead of
     // sharing pieces this one is changing.
     this.forget(path);
     if (entry && entry.name === name && entry.computed.pieces && entry.computed.parser) {
       const parser = entry.computed.parser;
-      const spliced = await spliceOutline(entry.text, entry.computed.pieces, text, (slice, depth) => reparse(pool, parser, slice, depth), parser.engine === 'tree-sitter');
+      const edited = editOf(entry, bytes);
+      const spliced = await spliceOutline(edited.edit, entry.chars, entry.computed.pieces, (slice, depth) => reparse(pool, parser, slice, depth), parser.engine === 'tree-sitter');
       if (spliced) {
         const outline: Outline = { ...entry.computed.outline, items: spliced.items, problems: [] };
-        return this.answer(this.keep(path, { stamp, bytes, text, name, computed: { outline, pieces: spliced.pieces, parser }, formatted: null }), 'spliced');
+        const kept: Entry = { stamp, bytes, text: edited.text, index: edited.index, chars: edited.chars, name, computed: { outline, pieces: spliced.pieces, parser }, formatted: null };
+        return this.answer(this.keep(path, kept), 'spliced');
       }
     }
+    const text = bytes.toString('utf8');
     const computed = await compute(text, name, pool);
     if (!computed) return null;
-    return this.answer(this.keep(path, { stamp, bytes, text, name, computed, formatted: null }), 'parsed');
+    return this.answer(this.keep(path, { stamp, bytes, text, index: undefined, chars: text.length, name, computed, formatted: null }), 'parsed');
   }
 
   /** Forgets every kept outline (tests; the app keeps them for its lifetime, within the bounds). */
@@ -168,13 +179,13 @@ export class OutlineCache {
 
   private keep(path: string, entry: Entry): Entry {
     this.forget(path);
-    if (entry.text.length > this.maxChars) return entry; // too big to keep: answered, not cached
+    if (entry.chars > this.maxChars) return entry; // too big to keep: answered, not cached
     this.entries.set(path, entry);
-    this.chars += entry.text.length;
+    this.chars += entry.chars;
     for (const [oldest, old] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) break;
       this.entries.delete(oldest);
-      this.chars -= old.text.length;
+      this.chars -= old.chars;
     }
     return entry;
   }
@@ -183,7 +194,7 @@ export class OutlineCache {
     const old = this.entries.get(path);
     if (!old) return;
     this.entries.delete(path);
-    this.chars -= old.text.length;
+    this.chars -= old.chars;
   }
 
   private touch(path: string, entry: Entry): void {
@@ -206,25 +217,39 @@ async function reparse(pool: OutlinePool, parser: ParseEngine, slice: string, de
   return pool.parse(parser, slice, depth);
 }
 
-const CHUNK = 64 * 1024;
+interface Edited {
+  edit: TextEdit;
+  /** The new text when it was decoded whole (bytes that are not UTF-8), else null. */
+  text: string | null;
+  index: TextIndex | null | undefined;
+  chars: number;
+}
 
 /**
- * The text of `bytes`, decoding only what changed when the kept text is ASCII (as long as its bytes: no character
- * takes more than one byte): then byte offsets are character offsets, the common prefix and suffix found by memory
- * compares are reused from the kept string, and only the middle is decoded. Decoding a whole multi-megabyte file
- * costs more than the rest of a re-outline.
+ * The edit from the kept bytes to `bytes`. Through the kept text's index (made from the kept text at the first edit
+ * after a parse) only the changed bytes are decoded and the new text is never made whole (`text-index.ts`); bytes
+ * that are not UTF-8 are decoded whole and compared as strings.
  */
-function patchedText(entry: Entry, bytes: Buffer): string {
-  const old = entry.bytes;
-  if (entry.text.length !== old.length) return bytes.toString('utf8');
-  const max = Math.min(old.length, bytes.length);
-  let prefix = 0;
-  while (prefix + CHUNK <= max && old.compare(bytes, prefix, prefix + CHUNK, prefix, prefix + CHUNK) === 0) prefix += CHUNK;
-  while (prefix < max && old[prefix] === bytes[prefix]) prefix++;
-  let suffix = 0;
-  while (suffix + CHUNK <= max - prefix && old.compare(bytes, bytes.length - suffix - CHUNK, bytes.length - suffix, old.length - suffix - CHUNK, old.length - suffix) === 0) suffix += CHUNK;
-  while (suffix < max - prefix && old[old.length - 1 - suffix] === bytes[bytes.length - 1 - suffix]) suffix++;
-  return entry.text.slice(0, prefix) + bytes.toString('utf8', prefix, bytes.length - suffix) + entry.text.slice(entry.text.length - suffix);
+function editOf(entry: Entry, bytes: Buffer): Edited {
+  if (entry.index === undefined) entry.index = entry.text === null ? null : TextIndex.of(entry.text, entry.bytes);
+  const index = entry.index;
+  const byBytes = index?.edit(entry.bytes, bytes);
+  if (!index || !byBytes) {
+    const text = bytes.toString('utf8');
+    return { edit: stringEdit(entry.text ?? entry.bytes.toString('utf8'), text), text, index: undefined, chars: text.length };
+  }
+  const next = byBytes.index;
+  const edit: TextEdit = {
+    prefix: byBytes.prefixChars,
+    oldEnd: byBytes.oldEndChars,
+    delta: next.chars - index.chars,
+    lineDelta: next.newlinesIn(byBytes.prefixChars, byBytes.prefixChars + byBytes.middle.length) - index.newlinesIn(byBytes.prefixChars, byBytes.oldEndChars),
+    oldLine: (offset) => index.lineOf(offset),
+    oldColumn: (offset) => index.columnOf(offset),
+    newColumn: (offset) => next.columnOf(offset),
+    slice: (from, to) => bytes.toString('utf8', next.byteOf(from), next.byteOf(to)),
+  };
+  return { edit, text: null, index: next, chars: next.chars };
 }
 
 let shared: OutlineCache | undefined;

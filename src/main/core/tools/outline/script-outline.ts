@@ -32,6 +32,10 @@ const BIG_PIECE_CHARS = 16 * 1024;
 export const FUNCTION_BODY_DEPTH = -1;
 /** The depth a reparsed slice of a function body is parsed at: its wrapper function's body is always recorded. */
 const WRAPPED_FUNCTION_DEPTH = FUNCTION_BODY_DEPTH - 1;
+/** The depth of a big interface's members, where nothing is listed (interface members are not outlined). */
+const INTERFACE_BODY_DEPTH = WRAPPED_FUNCTION_DEPTH - 1;
+/** The depth a reparsed slice of an interface body is parsed at: its wrapper interface's body is always recorded. */
+const WRAPPED_INTERFACE_DEPTH = INTERFACE_BODY_DEPTH - 1;
 const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
 /** Statement types that nothing can continue once they end with `}` (see Piece.closed). */
@@ -84,7 +88,9 @@ class ScriptWalk {
       const piece: Piece = { start, end: statement.end, closed: this.isClosed(statement, decl), items: [], body: null };
       // Inside a function body nothing is listed: the statements are only places to reparse from.
       if (depth >= 0) this.declare(decl, depth, piece);
-      if (!piece.body && (depth === WRAPPED_FUNCTION_DEPTH || piece.end - piece.start >= BIG_PIECE_CHARS)) piece.body = this.functionBody(statement);
+      if (!piece.body && (depth === WRAPPED_INTERFACE_DEPTH || depth === WRAPPED_FUNCTION_DEPTH || piece.end - piece.start >= BIG_PIECE_CHARS)) {
+        piece.body = decl.type === 'TSInterfaceDeclaration' && depth !== WRAPPED_FUNCTION_DEPTH ? this.interfaceBody(piece, decl) : this.functionBody(statement);
+      }
       out.push(piece);
     }
     return out;
@@ -189,6 +195,20 @@ class ScriptWalk {
       current = largest;
     }
     return null;
+  }
+
+  /**
+   * For a big interface (lib.dom's, csstype's run to hundreds of kilobytes): its members as pieces that list nothing,
+   * so an edit inside it reparses a few members after the interface's header. A member is closed when it ends with
+   * its `;` or `,`.
+   */
+  private interfaceBody(piece: Piece, decl: N): PieceBody {
+    const braces = decl.body as N;
+    const members = (braces.body as N[]).map((m): Piece => {
+      const last = this.text[m.end - 1];
+      return { start: m.start, end: m.end, closed: last === ';' || last === ',', items: [], body: null };
+    });
+    return this.body(piece, braces, '}', INTERFACE_BODY_DEPTH, members);
   }
 
   private item(kind: string, name: string, decl: N, body: N | null): OutlineItem {
