@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GrammarId } from '../../treesitter/grammars';
 import { OutlinePool, SPLIT_MIN_CHARS, spawnOutlineWorker } from './outline-pool';
-import { splitSource } from './split';
+import { PYTHON_CLASS_HEAD, splitSource } from './split';
 import { outlineOnThisThread } from './tree-outline';
 
 const repo = resolve(__dirname, '../../../../..');
@@ -44,6 +44,21 @@ describe('OutlinePool on real files', () => {
     // …and the parts really went to two live workers, not to this thread's fallback.
     expect(pool.usesWorkers).toBe(true);
     expect(pool.liveWorkers).toBe(2);
+  });
+
+  it('cuts a Python module that is mostly one class inside the class, and joins items and pieces back', async () => {
+    for (const name of ['subprocess.py', '_pydecimal.py', 'argparse.py']) {
+      const text = readFileSync(join(stdlib, name), 'utf8');
+      const parts = splitSource(text, 'python', 2);
+      expect(parts.map((p) => p.text).join(''), name).toBe(text);
+      expect(parts[1]?.head, `${name} is cut inside a class`).toBe(PYTHON_CLASS_HEAD);
+      expect(parts[1]!.text).toMatch(/^[ \t]+(def|class|async|@)/);
+      const whole = await outlineOnThisThread('python', text);
+      const split = await pool.parse({ engine: 'tree-sitter', grammar: 'python' }, text);
+      expect(split.items, name).toEqual(whole.items);
+      expect(split.pieces, name).toEqual(whole.pieces);
+      expect(split.problems).toEqual([]);
+    }
   });
 
   it('does the same for generated Go, Rust and JavaScript, and for a four-way cut', async () => {
@@ -91,15 +106,16 @@ describe('a cut at a wrong place', () => {
     const cases: [GrammarId, string][] = [
       ['typescript', `${filler(200, 'before')}\nconst page = \`${fakes}\`;\n\n${filler(200, 'after')}`],
       ['typescript', `${filler(200, 'before')}\n/*${fakes}*/\n\n${filler(200, 'after')}`],
+      ['python', `class Big:\n${Array.from({ length: 400 }, (_, i) => `    def before${i}(self):\n        pass\n`).join('\n')}\n    DOC = """${fakes.replace(/export function (\w+)\(\) \{\}/g, '    def $1(self): pass')}"""\n\n${Array.from({ length: 400 }, (_, i) => `    def after${i}(self):\n        pass\n`).join('\n')}\n\ndef t1():\n    pass\n\ndef t2():\n    pass\n\ndef t3():\n    pass\n`],
       ['python', `${Array.from({ length: 400 }, (_, i) => `def before${i}():\n    pass\n`).join('\n')}\nDOC = """${fakes.replace(/export function (\w+)\(\) \{\}/g, 'def $1(): pass')}"""\n\n${Array.from({ length: 400 }, (_, i) => `def after${i}():\n    pass\n`).join('\n')}`],
     ];
     for (const [grammar, text] of cases) {
       const parts = splitSource(text, grammar, 2);
       expect(parts.length).toBe(2);
       // The cut did land inside the string or comment: the second part starts with a fake definition.
-      expect(parts[1]!.text).toMatch(/^(export function|def) fake\d+/);
+      expect(parts[1]!.text).toMatch(/^(export function|\s*def) fake\d+/);
       const items = await pool.outline(grammar, text);
-      expect(items.map((i) => i.name).filter((n) => n.startsWith('fake'))).toEqual([]);
+      expect(items.flatMap((i) => [i.name, ...i.children.map((c) => c.name)]).filter((n) => n.startsWith('fake'))).toEqual([]);
       await expectSameAsOneThread(pool, grammar, text, `${grammar} cut inside a construct`);
     }
   });

@@ -15,7 +15,7 @@ import type { OutlineItem } from './extract';
 import { decodeOutline, type FlatOutline } from './outline-wire';
 import { decodePieces, shiftItems, shiftPieces, type FlatPieces, type ParsedText, type ParseProblem, type Piece } from './pieces';
 import type { ScriptLang } from './script-outline';
-import { canSplit, splitSource } from './split';
+import { canSplit, splitSource, type SourcePart } from './split';
 
 /** Which parser reads a text: oxc for TypeScript and JavaScript, tree-sitter for the rest. */
 export type ParseEngine = { engine: 'oxc'; lang: ScriptLang } | { engine: 'tree-sitter'; grammar: GrammarId };
@@ -143,21 +143,13 @@ export class OutlinePool {
     const grammar: GrammarId = parser.engine === 'tree-sitter' ? parser.grammar : parser.lang === 'js' || parser.lang === 'jsx' ? 'javascript' : 'typescript';
     const parts = depth === 0 && text.length >= SPLIT_MIN_CHARS && canSplit(grammar) ? splitSource(text, grammar, this.size) : [{ text, lineOffset: 0 }];
     if (parts.length > 1) {
-      const outlines = await Promise.all(parts.map((part, i) => this.runOn(i, parser, part.text, depth)));
+      const outlines = await Promise.all(parts.map((part, i) => this.runOn(i, parser, (part.head ?? '') + part.text, depth)));
       // Any error in a part may come from a cut through a string, comment or block, and it need not sit near the
       // cut (tree-sitter recovers from an unclosed template right at its backtick), so the whole-file parse decides.
       // The price: a big file with syntax errors of its own is parsed in parts and then whole.
       if (!outlines.some((o) => o.problems.length > 0)) {
-        let chars = 0;
-        const joined: ParsedText = { items: [], pieces: [], problems: [] };
-        parts.forEach((part, i) => {
-          const one = parsedOf(outlines[i]!, chars, part.lineOffset);
-          joined.items.push(...one.items);
-          if (one.pieces && joined.pieces) joined.pieces.push(...one.pieces);
-          else joined.pieces = null;
-          chars += part.text.length;
-        });
-        return joined;
+        const joined = joinParts(text, parts, outlines);
+        if (joined) return joined;
       }
     }
     return parsedOf(await this.runOn(0, parser, text, depth), 0, 0);
@@ -241,6 +233,54 @@ function parsedOf(part: PartOutline, chars: number, lines: number): ParsedText {
     return { items: pieces.flatMap((p) => p.items), pieces, problems: part.problems };
   }
   return { items: part.flat ? decodeOutline(part.flat, lines) : [], pieces: null, problems: part.problems };
+}
+
+/**
+ * The parts' outlines as the whole text's; null when a part cut inside a Python class (`SourcePart.head`) does not
+ * continue the class the part before it ends in: the previous part's last statement must be a class whose members
+ * sit at the column of the wrapper's members.
+ */
+function joinParts(text: string, parts: readonly SourcePart[], outlines: readonly PartOutline[]): ParsedText | null {
+  let chars = 0;
+  const joined: ParsedText = { items: [], pieces: [], problems: [] };
+  let hasContinued = false;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    const head = part.head ?? '';
+    const one = parsedOf(outlines[i]!, chars - head.length, part.lineOffset - (head ? 1 : 0));
+    chars += part.text.length;
+    if (head) {
+      if (!joined.pieces || !one.pieces || !continueClass(text, joined.pieces, one.pieces)) return null;
+      hasContinued = true;
+      joined.pieces.push(...one.pieces.slice(1));
+      continue;
+    }
+    joined.items.push(...one.items);
+    if (one.pieces && joined.pieces) joined.pieces.push(...one.pieces);
+    else joined.pieces = null;
+  }
+  if (hasContinued) joined.items = joined.pieces!.flatMap((p) => p.items);
+  return joined;
+}
+
+/** Joins the wrapper class `_` (first of `next`) into the class that ends `pieces`; false when they do not match. */
+function continueClass(text: string, pieces: Piece[], next: readonly Piece[]): boolean {
+  const last = pieces[pieces.length - 1];
+  const wrapper = next[0];
+  const item = last?.items.length === 1 ? last.items[0]! : null;
+  const wrapperItem = wrapper?.items.length === 1 ? wrapper.items[0]! : null;
+  if (!last?.body || !item || item.kind !== 'class' || !wrapper?.body || !wrapperItem || wrapperItem.kind !== 'class') return false;
+  const members = last.body.pieces;
+  const more = wrapper.body.pieces;
+  if (members.length === 0 || more.length === 0) return false;
+  const column = (offset: number) => offset - (text.lastIndexOf('\n', offset - 1) + 1);
+  if (column(members[0]!.start) !== column(more[0]!.start) || column(more[0]!.start) === 0) return false;
+  last.end = wrapper.end;
+  last.body.end = wrapper.body.end;
+  members.push(...more);
+  item.children = members.flatMap((p) => p.items);
+  item.endLine = wrapperItem.endLine;
+  return true;
 }
 
 let shared: OutlinePool | undefined;

@@ -7,6 +7,9 @@
  * cut ends inside an unclosed construct, so its tree holds an ERROR or MISSING node; the caller checks `hasError`
  * and parses the whole file instead. Languages without a rule (Java, C#-like bodies, Elixir's `defmodule … end`,
  * data formats) are never cut.
+ * Python also cuts inside a top-level class when the next top-level cut is far from the ideal position (a module
+ * that is mostly one class: `_pydecimal.py`'s Decimal, `subprocess.py`'s Popen): before a member, the part parsed after
+ * `class _:`, and joined back into the class by the pool once both trees confirm the cut (`outline-pool.ts`).
  */
 import type { GrammarId } from '../../treesitter/grammars';
 
@@ -30,7 +33,15 @@ export interface SourcePart {
   text: string;
   /** Lines before this part in the whole file: add it to the part's 1-based line numbers. */
   lineOffset: number;
+  /**
+   * Python, a part cut inside a top-level class: the line (`class _:` and its newline) to parse before `text`, which
+   * continues the class body the previous part ends in (`outline-pool.ts` joins them, or parses the file whole).
+   */
+  head?: string;
 }
+
+/** What a part cut inside a Python class is parsed after. */
+export const PYTHON_CLASS_HEAD = 'class _:\n';
 
 export function canSplit(grammar: GrammarId): boolean {
   return CUT_PATTERNS.has(grammar);
@@ -43,25 +54,66 @@ export function canSplit(grammar: GrammarId): boolean {
 export function splitSource(text: string, grammar: GrammarId, parts: number): SourcePart[] {
   const pattern = CUT_PATTERNS.get(grammar);
   if (!pattern || parts < 2) return [{ text, lineOffset: 0 }];
-  const cuts: number[] = [];
+  const cuts: { at: number; head?: string }[] = [];
+  // A cut further than this past its ideal position is worth one inside a class (Python).
+  const slack = Math.floor(text.length / (parts * 8));
   for (let k = 1; k < parts; k++) {
     const ideal = Math.floor((text.length * k) / parts);
-    pattern.lastIndex = Math.max(ideal, cuts.at(-1) ?? 0);
+    const from = Math.max(ideal, cuts.at(-1)?.at ?? 0);
+    pattern.lastIndex = from;
     const match = pattern.exec(text);
-    if (!match) break;
-    const cut = match.index + match[0].length;
+    let cut = match ? match.index + match[0].length : text.length;
+    let head: string | undefined;
+    if (grammar === 'python' && cut - from > slack) {
+      const inside = classCut(text, from, cut);
+      if (inside !== null) {
+        cut = inside;
+        head = PYTHON_CLASS_HEAD;
+      }
+    }
     if (cut >= text.length) break;
-    cuts.push(cut);
+    cuts.push(head ? { at: cut, head } : { at: cut });
   }
   const out: SourcePart[] = [];
   let start = 0;
   let lineOffset = 0;
-  for (const cut of [...cuts, text.length]) {
-    out.push({ text: text.slice(start, cut), lineOffset });
-    lineOffset += countNewlines(text, start, cut);
-    start = cut;
+  let head: string | undefined;
+  for (const cut of [...cuts, { at: text.length }]) {
+    out.push(head ? { text: text.slice(start, cut.at), lineOffset, head } : { text: text.slice(start, cut.at), lineOffset });
+    lineOffset += countNewlines(text, start, cut.at);
+    start = cut.at;
+    head = cut.head;
   }
   return out;
+}
+
+const COLUMN_ZERO = /\n(?=[^\s#])/g;
+
+/**
+ * Python: when `from` lies inside a top-level class, the first blank line after it that comes before a member (a
+ * `def`, `class` or decorator at the class body's indentation) and before `before`; null when there is none. A
+ * guess from the text only (a string at column 0 can mislead it): the pool accepts the cut only when the parts parse
+ * and their trees say the first part ends in that class and the second continues its body.
+ */
+function classCut(text: string, from: number, before: number): number | null {
+  const header = text.lastIndexOf('\nclass ', from);
+  const headerStart = header === -1 ? (text.startsWith('class ') ? 0 : -1) : header + 1;
+  if (headerStart < 0) return null;
+  const bodyLine = text.indexOf('\n', headerStart);
+  if (bodyLine === -1) return null;
+  COLUMN_ZERO.lastIndex = bodyLine;
+  const ended = COLUMN_ZERO.exec(text);
+  if (ended && ended.index < from) return null; // the class ended before `from`
+  const indent = /\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*([ \t]+)\S/y;
+  indent.lastIndex = bodyLine;
+  const found = indent.exec(text);
+  if (!found) return null;
+  const member = new RegExp(String.raw`\n[ \t]*\r?\n(?=${found[1]}(?:(?:def|class|async)\b|@))`, 'g');
+  member.lastIndex = from;
+  const match = member.exec(text);
+  if (!match) return null;
+  const cut = match.index + match[0].length;
+  return cut < before && (!ended || cut < ended.index) ? cut : null;
 }
 
 function countNewlines(text: string, from: number, to: number): number {
