@@ -64,6 +64,7 @@ export function shiftPieces(pieces: readonly Piece[], chars: number, lines: numb
       piece.body.end += chars;
       shiftPieces(piece.body.pieces, chars, lines);
     }
+    if (lines === 0) continue; // an edit within a line moves no line numbers
     // A container's item children are its body's items: shifted once, through the body.
     for (const item of piece.items) {
       item.line += lines;
