@@ -6,8 +6,9 @@
  * - `.kt .kts .swift .toml .md .sql`: the text outline.
  * The cache keeps, per file (its real path), the bytes last outlined, the outline and its pieces, least recently used
  * first out, within MAX_ENTRIES and MAX_CHARS. A file whose stamp (inode, size, change times) is the kept one is not
- * read again; the same bytes again return the kept outline (one memory compare); changed bytes are diffed against
- * the kept text and only the touched statements are parsed again (`incremental.ts`).
+ * read again; the same bytes again return the kept outline (one memory compare); changed bytes are compared with
+ * the kept bytes, mapped to the kept text through its index (`text-index.ts`, so a big file is never decoded whole
+ * for an edit), and only the touched statements are parsed again (`incremental.ts`).
  */
 import { extname } from 'node:path';
 import type { GrammarId } from '../../treesitter/grammars';
