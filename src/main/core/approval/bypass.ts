@@ -102,6 +102,9 @@ export interface BypassOptionsDeps {
  * be worked out (no path, a command that does not parse or has a path-invoked program) simply lacks that choice.
  */
 export function optionsFor(call: { toolName: string; category: ToolCategory | null; args: Record<string, unknown> }, deps: BypassOptionsDeps): BypassOption[] {
+  // `set_secret` always asks (the gate's locked `secret_value` guard, which no bypass lifts): a bypass offered on its
+  // card would claim to stop asking for something that will ask again, so its card offers none.
+  if (call.toolName === TN.SET_SECRET) return [];
   const ws = canonicalizeForPolicy(deps.workspaceDir, deps.workspaceDir);
   const scopes: BypassScope[] = [];
   const mcp = parseMcpToolName(call.toolName);

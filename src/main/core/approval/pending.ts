@@ -373,6 +373,7 @@ export class PendingManager {
   /** Only a scope the card offered for this very call can be granted; none named = the narrowest (the default). */
   private offered(item: ApprovalItem, kind: BypassKind | undefined): BypassOption {
     const option = kind === undefined ? item.bypass_options[0] : item.bypass_options.find((o) => o.scope.kind === kind);
+    if (!option && !item.bypass_options.length) throw new BridgeError('invalid_input', `No bypass is offered for ${item.tool_name}: it asks every time; approve it once.`);
     if (!option) throw new BridgeError('invalid_input', `A bypass of scope "${kind}" is not offered for ${item.tool_name}; choose one of: ${item.bypass_options.map((o) => o.scope.kind).join(', ')}.`);
     return option;
   }

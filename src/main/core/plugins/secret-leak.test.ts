@@ -2,7 +2,7 @@
  * A secret the model stores with `set_secret` leaves no plaintext anywhere but the secret store's sealed value:
  * not the database file or its WAL, not an event the renderer sees, not a later request to the model, not a log
  * line. Real core, real SQLite, the scripted LLM over HTTP; the person approves the call through the Inbox.
- * Also: `set_secret` always asks, even under an allow rule.
+ * Also: `set_secret` always asks, even under an allow rule, and its card offers no bypass.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +40,10 @@ it('a secret set by the model appears in no database byte, event, model request 
   const settled = h.sendAndSettle(session, 'store my token');
   const asked = await h.waitForEvent('approval_required', (e) => e.tool_name === 'set_secret');
   expect(asked.arguments).not.toContain(SECRET);
+  // No bypass is offered (none could stop it asking next time), and one asked for anyway is refused.
+  const [item] = (await h.call('inbox:list', {})).approvals;
+  expect(item!.bypass_options).toEqual([]);
+  await expect(h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', argsHash: asked.args_hash, bypassSecs: 900, bypassScope: 'all' })).rejects.toThrow(/No bypass is offered for set_secret/);
   await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', argsHash: asked.args_hash });
   await settled;
   expect(h.core.secrets.get('github.token')).toBe(SECRET);
