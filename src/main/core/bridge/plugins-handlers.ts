@@ -5,12 +5,10 @@
  */
 import { BridgeError } from '../../../shared/contract/define';
 import { PluginError, type PluginManager } from '../plugins/index';
-import { isReservedSecretKey, SecretKeyError, type SecretStore } from '../secrets/secret-store';
+import { isReservedSecretKey, PLUGIN_SECRET_PREFIX, SecretKeyError, type SecretStore } from '../secrets/secret-store';
 import type { BridgeHandlers } from './handlers';
 
 type Channels = 'plugins:list' | 'plugins:configure' | 'plugins:setEnabled' | 'secrets:list' | 'secrets:set' | 'secrets:delete';
-
-const PLUGIN_SECRET_PREFIX = 'plugin.';
 
 function refuseManagedElsewhere(key: string): void {
   if (isReservedSecretKey(key)) throw new BridgeError('invalid_input', 'key: provider API keys are set in Settings → Providers, MCP server credentials in Settings → MCP.');

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../db/database';
 import { nowMs } from '../db/database';
-import type { SecretStore } from '../secrets/secret-store';
+import { PLUGIN_SECRET_PREFIX, type SecretStore } from '../secrets/secret-store';
 
 export interface StoredPlugin {
   enabled: boolean;
@@ -15,7 +15,7 @@ export interface StoredPlugin {
 }
 
 export function pluginSecretKey(plugin: string, field: string): string {
-  return `plugin.${plugin}.${field}`;
+  return `${PLUGIN_SECRET_PREFIX}${plugin}.${field}`;
 }
 
 export class PluginStore {

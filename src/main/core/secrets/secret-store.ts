@@ -30,6 +30,8 @@ export class SecretKeyError extends Error {
 
 /** MCP server credentials (`mcp.<server>.credential`, docs/mcp.md): set only from Settings → MCP. */
 export const MCP_SECRET_PREFIX = 'mcp.';
+/** A plugin's secret fields (`plugin.<name>.<field>`, docs/plugins.md): set only through that plugin's settings. */
+export const PLUGIN_SECRET_PREFIX = 'plugin.';
 
 export function isReservedSecretKey(key: string): boolean {
   return key.startsWith(RESERVED_SECRET_PREFIX) || key.startsWith(MCP_SECRET_PREFIX) || key.startsWith(APP_SECRET_PREFIX);

@@ -1,22 +1,30 @@
 /**
  * `set_secret` and `list_secrets` (docs/plugins.md, "Secrets"): Config-category tools in the lazy `config` group.
  * Values are sealed by the secret store's cipher; results name keys only, never a value. Keys under the reserved
- * `llm.` prefix (provider API keys) are the app's own: the model can neither set nor list them.
+ * `llm.` prefix (provider API keys), and the `mcp.` and `app.` ones, are the app's own: the model can neither set
+ * (refused by the arguments' check, before any approval card) nor list them; `plugin.` keys are set with
+ * `configure_plugin`, which validates the plugin's whole config.
  * `set_secret` always asks for approval (the gate's always-ask list), and its `value` argument is a secret argument:
  * masked on the card and kept sealed wherever the call's arguments are stored.
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
-import { isReservedSecretKey, MCP_SECRET_PREFIX, RESERVED_SECRET_PREFIX, SecretKeyError, type SecretStore } from '../../secrets/secret-store';
+import { APP_SECRET_PREFIX, isReservedSecretKey, MCP_SECRET_PREFIX, PLUGIN_SECRET_PREFIX, RESERVED_SECRET_PREFIX, SecretKeyError, type SecretStore } from '../../secrets/secret-store';
 import { defineTool, ToolError } from '../define-tool';
 import { label } from '../fs/common';
 import type { Tool } from '../tool';
 
-const key = z.string().min(1).max(200).describe('The secret\'s key, e.g. "github.token" (A-Z a-z 0-9 _ . : / -).');
+const RESERVED_TEXT = `Keys starting with "${RESERVED_SECRET_PREFIX}", "${MCP_SECRET_PREFIX}" or "${APP_SECRET_PREFIX}" hold the app's provider API keys, MCP server credentials and its own keys; only the person can change them, in Settings.`;
 
-function refuseReserved(k: string): void {
-  if (isReservedSecretKey(k)) throw new ToolError(`Keys starting with "${RESERVED_SECRET_PREFIX}" or "${MCP_SECRET_PREFIX}" hold the app's provider API keys and MCP server credentials; only the person can change them, in Settings.`);
-}
+// A reserved key fails the arguments' check, so the call is refused before it asks anyone: an approval card for a
+// write that can never happen would only invite a pointless click.
+const key = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((k) => !isReservedSecretKey(k), { message: RESERVED_TEXT })
+  .refine((k) => !k.startsWith(PLUGIN_SECRET_PREFIX), { message: `Keys starting with "${PLUGIN_SECRET_PREFIX}" are plugins' secret fields: set them with configure_plugin.` })
+  .describe('The secret\'s key, e.g. "github.token" (A-Z a-z 0-9 _ . : / -).');
 
 export function createSetSecretTool(secrets: SecretStore): Tool {
   return defineTool({
@@ -31,7 +39,6 @@ export function createSetSecretTool(secrets: SecretStore): Tool {
     secretPaths: () => [['value']],
     describe: (a, length) => label(TN.SET_SECRET, a.key, length),
     execute(a) {
-      refuseReserved(a.key);
       try {
         return secrets.set(a.key, a.value) ? `Stored the secret ${a.key}.` : `Deleted the secret ${a.key} (if it existed).`;
       } catch (error) {

@@ -80,9 +80,10 @@ describe('MCP config tools', () => {
     h = await startHarness({ turns: [{ toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] }, { toolCalls: [{ name: 'set_secret', arguments: { key: 'mcp.github.credential', value: 'attacker' } }] }, { text: 'ok' }] });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'set it' });
-    await approveNext(h, new Set());
+    // Refused by the arguments' check, before any approval card.
     const failed = await h.waitForEvent('tool_error');
     expect(failed.error).toMatch(/MCP server credentials/);
+    expect(h.events.some((e) => e.type === 'approval_required')).toBe(false);
     expect(h.core.secrets.has('mcp.github.credential')).toBe(false);
   });
 });
