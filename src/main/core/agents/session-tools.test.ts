@@ -97,7 +97,8 @@ describe('session tools', () => {
     const events = await h.sendAndSettle(sessionId, 'configure');
     const names = (i: number) => ((h.llm.requests[i]!.body.tools as { function: { name: string } }[]) ?? []).map((t) => t.function.name);
     expect(names(0)).not.toContain('list_secrets');
-    expect(names(0)).toContain('image_generate'); // a Config-category tool that stays always-on
+    expect(names(0)).toEqual(expect.arrayContaining(['image_generate', 'image_generate_providers_list'])); // always on
+    for (const lazy of ['set_secret', 'configure_plugin', 'toggle_item']) expect(names(0)).not.toContain(lazy);
     expect(outcome(events, 'act').result).toMatch(/Activated config for the rest of this session/);
     expect(outcome(events, 'early').error).toMatch(/"list_secrets" is not available to you here/);
     expect(names(1)).toEqual(expect.arrayContaining(['list_secrets', 'configure_plugin']));
