@@ -329,10 +329,30 @@ test('live reload after a write, then Diff and Revert of that edit_file through 
     await expect(diff).toHaveAttribute('data-ready', 'yes');
     await expect(diff).toContainText('step one');
     await expect(diff).toContainText('step ONE (edited)');
+    // Side by side even at the viewer's usual width (Monaco would otherwise fall back to inline), then inline.
+    const monacoDiff = diff.locator('.monaco-diff-editor');
+    await expect(monacoDiff).toHaveClass(/side-by-side/);
+    await expect(diff.locator('.editor.original')).toContainText('step one');
+    await expect(diff.locator('.editor.modified')).toContainText('step ONE (edited)');
     await shoot(page, 'diff');
     await page.getByRole('button', { name: 'Inline' }).click();
+    await expect(monacoDiff).not.toHaveClass(/side-by-side/);
+    await shoot(page, 'diff-inline');
 
-    await page.getByTestId('tool-revert').click();
+    // The file changed after the call: the three versions are shown, and "Keep" writes nothing.
+    writeFileSync(file, 'step ONE (edited)\nstep two\nstep three, by hand\n');
+    const editCard = page.locator('[data-testid="tool-card"][data-tool="edit_file"]');
+    await editCard.getByTestId('tool-revert').click();
+    const conflict = page.getByTestId('revert-conflict');
+    await expect(conflict).toContainText('The file changed after this call');
+    await expect(conflict.locator('section')).toHaveText([/^Before this call.*step\sone/s, /^After this call.*step\sONE\s\(edited\)/s, /^Now.*step\sthree,\sby\shand/s]);
+    await shoot(page, 'revert-conflict');
+    await conflict.getByRole('button', { name: 'Keep the file as it is' }).click();
+    await expect(conflict).toHaveCount(0);
+    expect(readFileSync(file, 'utf8')).toBe('step ONE (edited)\nstep two\nstep three, by hand\n');
+    writeFileSync(file, 'step ONE (edited)\nstep two\n');
+
+    await editCard.getByTestId('tool-revert').click();
     await expect(page.getByTestId('revert-status')).toContainText('waits for your approval');
     const revertCard = page.getByTestId('approval-card');
     await expect(revertCard).toBeVisible();

@@ -40,7 +40,16 @@ export function ToolDiffView({ toolCallId, revertOnOpen }: { toolCallId: string;
     let made: Monaco.editor.IStandaloneDiffEditor | null = null;
     void loadMonaco().then((monaco) => {
       if (!live || !host.current) return;
-      made = monaco.editor.createDiffEditor(host.current, { readOnly: true, originalEditable: false, automaticLayout: true, renderSideBySide: true, theme: theme === 'light' ? 'vs' : 'vs-dark', minimap: { enabled: false } });
+      // Side by side means side by side: Monaco would fall back to inline below 900 px, the viewer's usual width.
+      made = monaco.editor.createDiffEditor(host.current, {
+        readOnly: true,
+        originalEditable: false,
+        automaticLayout: true,
+        renderSideBySide: !isInline,
+        useInlineViewWhenSpaceIsLimited: false,
+        theme: theme === 'light' ? 'vs' : 'vs-dark',
+        minimap: { enabled: false },
+      });
       made.setModel({
         original: monaco.editor.createModel(describe(diff.before, 'before this call'), diff.language),
         modified: monaco.editor.createModel(describe(diff.after, 'after this call'), diff.language),
@@ -62,6 +71,11 @@ export function ToolDiffView({ toolCallId, revertOnOpen }: { toolCallId: string;
   useEffect(() => {
     editor.current?.updateOptions({ renderSideBySide: !isInline });
   }, [isInline]);
+
+  // Monaco's theme is global; this tab may be the only editor open when the app's theme changes.
+  useEffect(() => {
+    void loadMonaco().then((monaco) => monaco.editor.setTheme(theme === 'light' ? 'vs' : 'vs-dark'));
+  }, [theme]);
 
   const asked = useRef(false);
   useEffect(() => {
@@ -116,9 +130,9 @@ export function ToolDiffView({ toolCallId, revertOnOpen }: { toolCallId: string;
             ))}
           </div>
         </div>
-      ) : (
-        <div className="viewer-diff-editor" ref={host} data-testid="viewer-diff-editor" />
-      )}
+      ) : null}
+      {/* Always mounted (Monaco lives in it); hidden while the three versions are shown in its place. */}
+      <div className="viewer-diff-editor" ref={host} data-testid="viewer-diff-editor" hidden={revert?.status === 'conflict'} />
     </div>
   );
 }
