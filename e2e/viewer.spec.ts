@@ -423,3 +423,40 @@ test("a relative link in the agent's message opens the file in the viewer", asyn
     llm.stop();
   }
 });
+
+test("go-to-line: a read_file card's path opens at its offset, a search_file card's at its first hit, in the same tab", async ({ page }) => {
+  const lines = Array.from({ length: 300 }, (_, i) => (i + 1 === 250 ? 'const needle = 250;' : `// filler line ${i + 1}`));
+  put('src/long.ts', lines.join('\n'));
+  const llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'read_file', arguments: { path: 'src/long.ts', offset: 120, limit: 5 } }] },
+    { toolCalls: [{ name: 'search_file', arguments: { path: 'src/long.ts', pattern: 'needle' } }] },
+    { text: 'Found it.' },
+  ]);
+  try {
+    await page.goto(app.url);
+    await configureModel(page, llm.url);
+    await page.getByTestId('composer').fill('Find the needle');
+    await page.getByTestId('send').click();
+    await expect(page.getByTestId('msg-assistant').last()).toContainText('Found it.');
+    const code = page.getByTestId('viewer-code');
+    // The selected line is the one the call names, and it is on screen (line 1 is not).
+    const selectedLine = async () => page.evaluate(() => {
+      const host = document.querySelector('[data-testid="viewer-code"]');
+      const current = host?.querySelector('.current-line');
+      const top = current?.getBoundingClientRect().top ?? -1;
+      const numbers = [...(host?.querySelectorAll('.line-numbers') ?? [])];
+      return numbers.find((n) => Math.abs(n.getBoundingClientRect().top - top) < 3)?.textContent ?? null;
+    });
+    await page.locator('[data-testid="tool-card"][data-tool="read_file"]').getByTestId('tool-path').click();
+    await expect(code).toHaveAttribute('data-ready', 'yes');
+    await expect(code).toContainText('filler line 120');
+    await expect.poll(selectedLine).toBe('120');
+    await shoot(page, 'goto-line');
+    await page.locator('[data-testid="tool-card"][data-tool="search_file"]').getByTestId('tool-path').click();
+    await expect(page.getByTestId('viewer-tab')).toHaveCount(1);
+    await expect(code).toContainText('needle');
+    await expect.poll(selectedLine).toBe('250');
+  } finally {
+    llm.stop();
+  }
+});

@@ -24,6 +24,18 @@ describe('viewer tabs', () => {
     expect(released).toEqual(['h2']);
   });
 
+  it("a tab that folds into one already open brings its line along (a second tool call's range)", () => {
+    const a = openInViewer('src/long.ts', { line: 120, toolCallId: 'call-1' });
+    tabResolved(a, '/ws/src/long.ts', 'long.ts', 'h1');
+    const again = openInViewer('src/long.ts', { line: 250, toolCallId: 'call-2' });
+    expect(again).not.toBe(a); // the first tab now holds its absolute path; the new one resolves first
+    tabResolved(again, '/ws/src/long.ts', 'long.ts', 'h2');
+    const { tabs, activeId } = viewerStore.getState();
+    expect(tabs).toHaveLength(1);
+    expect(activeId).toBe(a);
+    expect(tabs[0]).toMatchObject({ line: 250, toolCallId: 'call-2' });
+  });
+
   it('closing the active tab activates its neighbour and lets go of its handle', () => {
     const a = openInViewer('a');
     const b = openInViewer('b');

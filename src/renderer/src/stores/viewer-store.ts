@@ -89,7 +89,10 @@ export function tabResolved(id: string, absolute: string, title: string, handle:
   const state = viewerStore.getState();
   const duplicate = state.tabs.find((t) => t.id !== id && t.diffOf === null && t.absolute === absolute);
   if (duplicate) {
-    viewerStore.setState({ tabs: state.tabs.filter((t) => t.id !== id), activeId: duplicate.id });
+    // The folded tab's line (a tool call's range: docs/viewer.md "How a file reaches the viewer") moves with it.
+    const folded = state.tabs.find((t) => t.id === id);
+    const kept: ViewerTab = { ...duplicate, line: folded?.line ?? duplicate.line, toolCallId: folded?.toolCallId ?? duplicate.toolCallId };
+    viewerStore.setState({ tabs: state.tabs.filter((t) => t.id !== id).map((t) => (t.id === duplicate.id ? kept : t)), activeId: duplicate.id });
     releaseHandle(handle);
     return;
   }
