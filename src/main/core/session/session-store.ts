@@ -225,7 +225,7 @@ export class SessionStore {
       cost: m.cost ?? null,
       model: m.model ?? null,
       reasoning: m.reasoning ?? null,
-      metadata: JSON.stringify({ queued: m.queued ? 1 : 0 }),
+      metadata: m.queued ? '{"queued":1}' : '{"queued":0}', // JSON.stringify({ queued }), spelled out: one per message
       createdAt: now,
     });
     this.q.touch.run(now, m.sessionId);
@@ -307,15 +307,30 @@ export class SessionStore {
     stackId: number | null = null,
     keys: readonly string[] = calls.map(() => this.mintToolKey()),
   ): string[] {
+    return this.inTransaction(() => this.insertTools(sessionId, messageId, calls, stackId, keys));
+  }
+
+  /**
+   * A live round's rows (docs/architecture.md "The path of one tool call"): its assistant message unless it is on
+   * disk already (`message` is then its id), and one `queued` row per call, keyed by `keys`. Written straight into
+   * the caller's transaction (no savepoint of their own: the round's first commit holds them with the first call's
+   * decision); outside one, in a transaction of its own. Returns the message's id.
+   */
+  writeRound(sessionId: number, message: number | NewMessage, calls: readonly { id: string; name: string; arguments: string }[], stackId: number | null, keys: readonly string[]): number {
+    if (!this.db.inTransaction) return this.inTransaction(() => this.writeRound(sessionId, message, calls, stackId, keys));
+    const messageId = typeof message === 'number' ? message : this.insertMessage(message);
+    this.insertTools(sessionId, messageId, calls, stackId, keys);
+    return messageId;
+  }
+
+  private insertTools(sessionId: number, messageId: number, calls: readonly { id: string; name: string; arguments: string }[], stackId: number | null, keys: readonly string[]): string[] {
     const now = Date.now();
     const providerIds = uniqueWithinMessage(calls.map((c) => c.id));
-    return this.inTransaction(() =>
-      calls.map((call, i) => {
-        const key = keys[i]!;
-        this.q.insertTool.run(key, providerIds[i], sessionId, stackId, messageId, call.name, call.arguments, now, now);
-        return key;
-      }),
-    );
+    return calls.map((call, i) => {
+      const key = keys[i]!;
+      this.q.insertTool.run(key, providerIds[i], sessionId, stackId, messageId, call.name, call.arguments, now, now);
+      return key;
+    });
   }
 
   /** A new tool row key: the app's own, unique in the database (never the model's id, which models reuse). */

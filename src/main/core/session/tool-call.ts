@@ -94,8 +94,7 @@ export class RoundRows {
     if (this.written) return env.store.transaction(work);
     let messageId = 0;
     const result = env.store.transaction(() => {
-      messageId = typeof this.message === 'number' ? this.message : env.store.appendMessage(this.message);
-      env.store.insertRoundTools(env.sessionId, messageId, this.calls, env.synthetic.frame.stackId, this.calls.map((c) => c.key));
+      messageId = env.store.writeRound(env.sessionId, this.message, this.calls, env.synthetic.frame.stackId, this.calls.map((c) => c.key));
       return work();
     });
     this.written = true;

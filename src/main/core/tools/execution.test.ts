@@ -48,6 +48,36 @@ describe('SimpleExecution', () => {
     const exec = new SimpleExecution(async (signal) => ({ kind: 'completed', result: String(signal.aborted) }), parent.signal);
     expect((await exec.wait()).kind).toBe('cancelled');
   });
+
+  it('a parent signal aborted while the work runs aborts the signal handed to the work, with its reason', async () => {
+    const parent = new AbortController();
+    let seen: unknown = null;
+    const exec = new SimpleExecution(
+      (signal) => new Promise((resolve) => signal.addEventListener('abort', () => ((seen = signal.reason), resolve({ kind: 'completed', result: 'late' })))),
+      parent.signal,
+    );
+    parent.abort('turn stopped');
+    expect(await exec.wait()).toEqual({ kind: 'cancelled' });
+    expect(seen).toBe('turn stopped');
+  });
+
+  it('leaves nothing listening on the parent signal once the work is over (one turn signal serves many calls)', async () => {
+    const parent = new AbortController();
+    const added: unknown[] = [];
+    const removed: unknown[] = [];
+    const add = parent.signal.addEventListener.bind(parent.signal);
+    const remove = parent.signal.removeEventListener.bind(parent.signal);
+    parent.signal.addEventListener = ((type: string, fn: EventListener, options?: AddEventListenerOptions) => (added.push(fn), add(type, fn, options))) as typeof add;
+    parent.signal.removeEventListener = ((type: string, fn: EventListener) => (removed.push(fn), remove(type, fn))) as typeof remove;
+    for (let i = 0; i < 3; i++) {
+      const exec = new SimpleExecution(async () => ({ kind: 'completed', result: 'ok' }), parent.signal);
+      expect(await exec.wait()).toEqual({ kind: 'completed', result: 'ok' });
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(added).toHaveLength(3);
+    expect(removed).toEqual(added);
+    parent.abort(); // no execution hears it any more
+  });
 });
 
 describe('driveExecution', () => {
