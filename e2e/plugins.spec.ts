@@ -133,6 +133,15 @@ test('a set_secret approval card shows the value masked until the person reveals
   await expect(args).toContainText('(secret, hidden)');
   expect(await page.content()).not.toContain(secret);
 
+  // Revealed, then the card leaves the screen (another session opened): back on it, the value is masked again.
+  await card.getByTestId('reveal-secret').click();
+  await expect(args).toContainText(secret);
+  await page.getByRole('button', { name: 'New session' }).click();
+  await expect(args).toHaveCount(0);
+  await page.getByText('Keep my GitHub token').first().click();
+  await expect(args).toContainText('(secret, hidden)');
+  expect(await page.content()).not.toContain(secret);
+
   // Revealed, then approved: the value goes with the card, and the finished card shows the mask.
   await card.getByTestId('reveal-secret').click();
   await expect(args).toContainText(secret);

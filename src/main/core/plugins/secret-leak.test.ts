@@ -69,3 +69,39 @@ it('a secret set by the model appears in no database byte, event, model request 
   h = undefined;
   expect(readFileSync(dbFile).includes(Buffer.from(SECRET))).toBe(false);
 });
+
+it("a plugin's secret field set by the model with configure_plugin is sealed the same way, and revealed only on the card", async () => {
+  const logged: string[] = [];
+  for (const stream of ['error', 'log', 'warn', 'info'] as const) {
+    vi.spyOn(console, stream).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
+  }
+  const KEY = 'sk-PLUGIN-PLAINTEXT-5551234';
+  h = await startHarness({
+    turns: [
+      { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] },
+      { toolCalls: [{ name: 'configure_plugin', arguments: { name: 'openai-images', config: { api_key: KEY, model: 'local-sd' } } }] },
+      { toolCalls: [{ name: 'list_items', arguments: { type: 'plugins' } }] },
+      { text: 'Configured.' },
+    ],
+  });
+  const session = await h.newSession();
+  const settled = h.sendAndSettle(session, 'set up images');
+  const asked = await h.waitForEvent('approval_required', (e) => e.tool_name === 'configure_plugin');
+  expect(asked.arguments).toContain('local-sd');
+  expect(asked.arguments).not.toContain(KEY);
+  const opened = await h.call('inbox:revealSecrets', { requestId: asked.request_id });
+  expect(opened.values).toEqual([{ path: ['config', 'api_key'], value: KEY }]);
+  await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', argsHash: asked.args_hash });
+  await settled;
+  expect(h.core.secrets.get('plugin.openai-images.api_key')).toBe(KEY);
+  expect((await h.call('plugins:list', {})).plugins.find((p) => p.name === 'openai-images')!.config.model).toBe('local-sd');
+
+  expect(JSON.stringify(h.events)).toContain('api_key'); // list_items names the field that is set …
+  expect(JSON.stringify(h.events)).not.toContain(KEY); // … never its value
+  for (const request of h.llm.requests) expect(JSON.stringify(request.body)).not.toContain(KEY);
+  expect(JSON.stringify(await h.call('chat:history', { sessionId: session }))).not.toContain(KEY);
+  expect(logged.join('\n')).not.toContain(KEY);
+  const dbFile = join(h.dataDir, 'skald.db');
+  h.core.db.pragma('wal_checkpoint(FULL)');
+  for (const file of [dbFile, `${dbFile}-wal`].filter(existsSync)) expect(readFileSync(file).includes(Buffer.from(KEY))).toBe(false);
+});

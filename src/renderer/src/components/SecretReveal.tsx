@@ -1,10 +1,11 @@
 /**
  * The reveal of a pending call's secret arguments on its approval card (docs/plugins.md "Revealing a secret
  * argument"): masked by default; the person's click asks the core for THIS call's opened values, which show in the
- * card's arguments until Hide, or until the call is decided or withdrawn (the approvals store drops them then).
+ * card's arguments until Hide, until the call is decided or withdrawn (the approvals store drops them then), or until
+ * the card leaves the screen.
  * Nothing is revealed without the click; the values never leave this window's memory.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { InboxApproval } from '../../../shared/contract/approval';
 import { hasSealedValue, type RevealedArgument } from '../../../shared/sealed';
@@ -19,6 +20,8 @@ export function SecretReveal({ item }: { item: InboxApproval }) {
   const revealed = useRevealed(item.request_id);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A card that leaves the screen (the Inbox closed, another session opened) hides what it showed.
+  useEffect(() => () => approvals.hide(item.request_id), [item.request_id]);
   if (!hasSealedValue(item.arguments)) return null;
 
   const reveal = async () => {
