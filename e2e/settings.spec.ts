@@ -139,6 +139,26 @@ test('general: the default folder is checked by the core; the theme follows the 
   await expect(settings).toHaveCount(0);
 });
 
+test('general: the diff history limits are shown, refused when nonsense, and kept', async ({ page }) => {
+  await page.goto(app.url);
+  await page.getByTestId('open-settings').click();
+  const row = page.getByTestId('diff-history');
+  await expect(row.getByTestId('diff-history-days')).toHaveValue('30');
+  await expect(row.getByTestId('diff-history-mb')).toHaveValue('512');
+  await row.getByTestId('diff-history-mb').fill('4');
+  await row.getByTestId('save-diff-history').click();
+  await expect(row.getByRole('alert')).toContainText('at least 16 MB');
+  await row.getByTestId('diff-history-days').fill('7');
+  await row.getByTestId('diff-history-mb').fill('64');
+  await row.getByTestId('save-diff-history').click();
+  await expect(row.getByRole('status')).toHaveText('Saved');
+  await shots(page, 'settings-diff-history');
+  await page.reload();
+  await page.getByTestId('open-settings').click();
+  await expect(row.getByTestId('diff-history-days')).toHaveValue('7');
+  expect(await page.evaluate(() => window.skald!.app.getSettings({}).then((r) => r.settings.diffHistory))).toEqual({ maxMb: 64, keepDays: 7 });
+});
+
 test('keyboard: Enter sends, Shift+Enter is a new line, Esc stops, Ctrl+K switches session', async ({ page }) => {
   llm = await startLlmProcess(app.dataDir, [{ text: 'first reply' }, { text: 'a long answer '.repeat(400), chunkDelayMs: 40 }]);
   await page.goto(app.url);

@@ -9,6 +9,8 @@ export const AppSettingsSchema = z.object({
   /** The permission group new sessions are judged by. */
   newSessionGroup: z.string(),
   theme: ThemeChoiceSchema,
+  /** How much before/after history the viewer keeps for Diff and Revert; pruned when the app starts. */
+  diffHistory: z.object({ maxMb: z.number(), keepDays: z.number() }),
 });
 export type AppSettingsDto = z.infer<typeof AppSettingsSchema>;
 
@@ -31,6 +33,7 @@ export const appCalls = {
         defaultWorkingDirectory: shortText(4_000).min(1).nullable().optional(),
         newSessionGroup: z.string().min(1).max(64).optional(),
         theme: ThemeChoiceSchema.optional(),
+        diffHistory: z.object({ maxMb: z.number().int().min(16).max(1_000_000), keepDays: z.number().int().min(1).max(3650) }).strict().optional(),
       })
       .strict(),
     z.object({ settings: AppSettingsSchema }),

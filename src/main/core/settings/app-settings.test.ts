@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatchCall } from '../bridge/dispatch';
 import { createCore, type Core } from '../index';
+import { BlobStore } from '../viewer/blob-store';
 
 let root: string;
 let core: Core;
@@ -24,14 +25,22 @@ afterEach(async () => {
 
 describe('app settings', () => {
   it('starts with the defaults', async () => {
-    expect(await call('app:getSettings', {})).toEqual({ ok: true, result: { settings: { defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system' } } });
+    expect(await call('app:getSettings', {})).toEqual({ ok: true, result: { settings: { defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system', diffHistory: { maxMb: 512, keepDays: 30 } } } });
   });
 
   it('refuses a missing directory, the data folder and an unknown group, writing nothing of the call', async () => {
     expect(await call('app:setSettings', { defaultWorkingDirectory: join(root, 'nope'), theme: 'dark' })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/Not a directory/) } });
     expect(await call('app:setSettings', { defaultWorkingDirectory: join(root, 'data') })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/data folder/) } });
     expect(await call('app:setSettings', { newSessionGroup: 'ghost', theme: 'dark' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect((await call('app:getSettings', {})).result.settings).toEqual({ defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system' });
+    expect((await call('app:getSettings', {})).result.settings).toEqual({ defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system', diffHistory: { maxMb: 512, keepDays: 30 } });
+  });
+
+  it("keeps the diff history limits where the viewer's blob store reads them, and refuses nonsense", async () => {
+    expect(await call('app:setSettings', { diffHistory: { maxMb: 64, keepDays: 7 } })).toMatchObject({ ok: true, result: { settings: { diffHistory: { maxMb: 64, keepDays: 7 } } } });
+    expect(new BlobStore(core.db, join(root, 'data'), () => ({ workingDir: root, dataDir: join(root, 'data'), workspaceDir: root })).limits()).toEqual({ maxMb: 64, keepDays: 7 });
+    expect(await call('app:setSettings', { diffHistory: { maxMb: 0, keepDays: 7 } })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await call('app:setSettings', { diffHistory: { maxMb: 64, keepDays: 1.5 } })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect((await call('app:getSettings', {})).result.settings.diffHistory).toEqual({ maxMb: 64, keepDays: 7 });
   });
 
   it('new sessions start in the default directory and group', async () => {

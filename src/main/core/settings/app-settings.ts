@@ -1,11 +1,12 @@
 /**
  * App-wide settings a person chooses in Settings (docs/ui.md): the default working directory and permission group
- * of new sessions, and the theme. Kept in the `settings` table (one row per key, JSON), behind this one writer.
+ * of new sessions, the theme, and how much diff history the viewer keeps (docs/viewer.md "Diff and revert"). Kept in the `settings` table (one row per key, JSON), behind this one writer.
  * Every write validates first (the caller passes the checks that need other services) and writes all keys of one
  * call in one transaction, or none.
  * Limits: a default group deleted later is not rewritten here; `newSessionContext` skips a group that is gone.
  */
 import type { Db } from '../db/database';
+import { DEFAULT_LIMITS } from '../viewer/blob-store';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
@@ -14,10 +15,17 @@ export interface AppSettings {
   defaultWorkingDirectory: string | null;
   newSessionGroup: string;
   theme: ThemeChoice;
+  /** The viewer's before/after images: pruned at start to `keepDays` and `maxMb` (viewer/blob-store.ts reads it). */
+  diffHistory: { maxMb: number; keepDays: number };
 }
 
-const DEFAULTS: AppSettings = { defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system' };
-const KEYS = { defaultWorkingDirectory: 'app.default_working_directory', newSessionGroup: 'app.new_session_group', theme: 'app.theme' } as const;
+const DEFAULTS: AppSettings = { defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system', diffHistory: { ...DEFAULT_LIMITS } };
+const KEYS = {
+  defaultWorkingDirectory: 'app.default_working_directory',
+  newSessionGroup: 'app.new_session_group',
+  theme: 'app.theme',
+  diffHistory: 'viewer.blob_store',
+} as const;
 
 export interface SettingsChecks {
   /** The absolute directory, or throws a BridgeError saying why it cannot be a working directory. */
@@ -34,12 +42,14 @@ export class AppSettingsStore {
   ) {}
 
   get(): AppSettings {
-    const rows = this.db.prepare(`SELECT key, value_json FROM settings WHERE key IN (?, ?, ?)`).all(...Object.values(KEYS)) as { key: string; value_json: string }[];
+    const rows = this.db.prepare(`SELECT key, value_json FROM settings WHERE key IN (${Object.values(KEYS).map(() => '?').join(', ')})`).all(...Object.values(KEYS)) as { key: string; value_json: string }[];
     const out: AppSettings = { ...DEFAULTS };
     for (const row of rows) {
       const name = (Object.keys(KEYS) as (keyof AppSettings)[]).find((k) => KEYS[k] === row.key)!;
       try {
-        (out as unknown as Record<string, unknown>)[name] = JSON.parse(row.value_json);
+        const value: unknown = JSON.parse(row.value_json);
+        // A partial or hand-edited diff history keeps the defaults for what it lacks.
+        (out as unknown as Record<string, unknown>)[name] = name === 'diffHistory' ? { ...DEFAULTS.diffHistory, ...(value as object) } : value;
       } catch {
         // a hand-edited row that is not JSON: the default stands
       }
