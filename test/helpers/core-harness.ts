@@ -29,7 +29,7 @@ export interface Harness {
 }
 
 export async function startHarness(
-  options: { turns?: ScriptedTurn[]; dataDir?: string; models?: number; providerKind?: 'openai_compatible' | 'anthropic'; agentsDir?: string; schedulerClock?: CoreHooks['schedulerClock']; walIdleCheckMs?: number } = {},
+  options: { turns?: ScriptedTurn[]; dataDir?: string; models?: number; providerKind?: 'openai_compatible' | 'anthropic'; agentsDir?: string; schedulerClock?: CoreHooks['schedulerClock']; walIdleCheckMs?: number; extraPlugins?: CoreHooks['extraPlugins'] } = {},
 ): Promise<Harness> {
   const llm = await startScriptedLlm({ turns: options.turns ?? [] });
   const dataDir = options.dataDir ?? join(tempDir(), 'data');
@@ -38,7 +38,7 @@ export async function startHarness(
   let restarts = 0;
   const core = await createCore(
     { dataDir, workspaceDir: workspace, shape: 'web', version: 'test', agentsDir: options.agentsDir ?? join(__dirname, '../../agents') },
-    { requestRestart: () => void restarts++, schedulerClock: options.schedulerClock, walIdleCheckMs: options.walIdleCheckMs },
+    { requestRestart: () => void restarts++, schedulerClock: options.schedulerClock, walIdleCheckMs: options.walIdleCheckMs, extraPlugins: options.extraPlugins },
   );
   const events: ChatEvent[] = [];
   core.events.subscribe('chat', (e) => events.push(e));

@@ -31,7 +31,7 @@ import { listMcpItems } from './mcp/activation';
 import { createMcpServices, type McpServices } from './mcp/index';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
 import { callSecrets, createSealedArgs } from './secrets/sealed-args';
-import { BUILTIN_PLUGINS, PluginManager, PluginStore } from './plugins/index';
+import { BUILTIN_PLUGINS, PluginManager, PluginStore, type PluginDefinition } from './plugins/index';
 import { ProcessRegistry } from './processes/process-registry';
 import { SessionManager } from './session/session-manager';
 import { AppSettingsStore } from './settings/app-settings';
@@ -92,6 +92,8 @@ export interface CoreHooks {
   openWithSystem?: OpenWithSystemPort;
   /** How often the idle checkpoint looks at the WAL (db/wal-keeper.ts); tests make it short. */
   walIdleCheckMs?: number;
+  /** Plugins added to the shipped ones (tests: a plugin with tools; the app ships only BUILTIN_PLUGINS). */
+  extraPlugins?: readonly PluginDefinition[];
 }
 
 export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Promise<Core> {
@@ -117,7 +119,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     ...createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues(), processes }),
     ...createAgentTools({ agents, listers: itemListers }),
   ]);
-  const plugins = new PluginManager(BUILTIN_PLUGINS, new PluginStore(db, secrets), log);
+  const plugins = new PluginManager([...BUILTIN_PLUGINS, ...(hooks.extraPlugins ?? [])], new PluginStore(db, secrets), log);
   for (const tool of createPluginAndSecretTools({ plugins, secrets })) tools.register(tool);
   const stopPluginTools = plugins.syncToolsInto(tools);
   const stacks = new StackStore(db);
