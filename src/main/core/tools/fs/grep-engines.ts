@@ -13,7 +13,7 @@
  */
 import { kindAt, SearchReader, walk } from '../_policy/fs';
 import type { GrepPool } from './grep-pool';
-import { globMatcher, matchingLines, mayMatch, type Matcher } from './search-engine';
+import { globMatcher, literalLines, matchingLines, mayMatch, type Matcher } from './search-engine';
 
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 const YIELD_EVERY_MS = 8;
@@ -96,10 +96,15 @@ export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, mat
   const search = (c: Candidate): FileMatches | null => {
     const bytes = reader.read(c.path, MAX_GREP_FILE_BYTES, true); // null for a binary file, after its first 8 KB
     if (!bytes || !mayMatch(matcher, bytes)) return null;
-    const text = bytes.toString('utf8');
     // A files-only answer needs one matching line per file.
-    const matches = matchingLines(matcher, text, q.mode === 'files' ? 1 : Number.POSITIVE_INFINITY);
-    return matches.length > 0 ? { rel: c.rel, path: c.path, matches, text } : null;
+    const max = q.mode === 'files' ? 1 : Number.POSITIVE_INFINITY;
+    const context = q.mode === 'content' ? (q.context ?? 0) : 0;
+    const found = literalLines(matcher, bytes, max, context);
+    if (found) return found.matches.length > 0 ? { rel: c.rel, path: c.path, matches: found.matches, matchTexts: found.texts, ...(found.around ? { lineTexts: found.around } : {}) } : null;
+    const text = bytes.toString('utf8');
+    const matchTexts: string[] = [];
+    const matches = matchingLines(matcher, text, max, matchTexts);
+    return matches.length > 0 ? { rel: c.rel, path: c.path, matches, matchTexts, text } : null;
   };
   const started = Date.now();
   const poolAfter = options.poolAfterMs ?? POOL_AFTER_MS;

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
 import { compareRel } from './grep-engines';
-import { globMatcher, compileMatcher, matchingLines } from './search-engine';
+import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, literalLines, matchingLines } from './search-engine';
 
 let ws: TestWorkspace;
 beforeEach(() => {
@@ -90,6 +90,11 @@ describe('the two engines agree', () => {
       expect(await ok(rg, q, ws.ctx), JSON.stringify(q)).toBe(expected);
       expect(await ok(joined, q, ws.ctx), `joined ${JSON.stringify(q)}`).toBe(expected);
     }
+    // Lines the JS engine finds in raw bytes: not UTF-8, not ASCII, longer than shown.
+    ws.write('wide/long.js', Buffer.concat([Buffer.from(`var a = "${'é'.repeat(600)}"; match("x");${'中'.repeat(800)}\r\nmatch é\n`), Buffer.from([0xff, 0x0a]), Buffer.from('tail match\n')]));
+    for (const q of [{ pattern: 'match' }, { pattern: 'match', context_lines: 2 }, { pattern: 'match', output_mode: 'count' }]) {
+      expect(await ok(rg, q, ws.ctx), `wide ${JSON.stringify(q)}`).toBe(await ok(js, q, ws.ctx));
+    }
     const files = body(await ok(js, { pattern: 'match', output_mode: 'files_only' }, ws.ctx));
     expect(files).not.toContain('secrets/s.txt');
     expect(files).not.toContain('node_modules/m/h.txt');
@@ -106,6 +111,35 @@ describe('search engine', () => {
     expect(matchingLines(m, 'a\nb\na b\n')).toEqual([2]);
     expect(matchingLines(compileMatcher('^$', false), 'x\n\ny')).toEqual([1]);
     expect(matchingLines(compileMatcher('x', false), 'x\r\nx')).toEqual([0, 1]);
+  });
+
+  it('finds an ASCII literal in raw bytes exactly as in the decoded text: lines, texts, context, clipped long lines', () => {
+    let seed = 5;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const bits = ['needle', 'x', ' ', '\n', '\r\n', 'é', '😀', '中', 'need', 'le', '\n\n'];
+    for (let round = 0; round < 300; round++) {
+      const parts: Buffer[] = [];
+      for (let k = next(60); k > 0; k--) parts.push(Buffer.from(bits[next(bits.length)]!));
+      if (round % 7 === 0) parts.splice(next(parts.length + 1), 0, Buffer.from([0xff, 0xe2, 0x82])); // not UTF-8
+      if (round % 11 === 0) parts.push(Buffer.from(`${'ü'.repeat(700)}needle${'中'.repeat(900)}`)); // longer than shown
+      const bytes = Buffer.concat(parts);
+      const text = bytes.toString('utf8');
+      const matcher = compileMatcher('needle', false);
+      for (const context of [0, 1, 3]) {
+        const max = round % 5 === 0 ? 1 : Number.POSITIVE_INFINITY;
+        const found = literalLines(matcher, bytes, max, context)!;
+        const texts: string[] = [];
+        const expected = matchingLines(matcher, text, max, texts);
+        const label = `round ${round}: ${JSON.stringify(text.slice(0, 80))}`;
+        expect(found.matches, label).toEqual(expected);
+        expect(found.texts.map(clipLine), label).toEqual(texts.map(clipLine));
+        if (context === 0) continue;
+        const shown = (lines: { at(no: number): string | undefined }) => hunks(lines, expected, context).map((h) => h.lines.map((l) => `${l.no}:${l.isMatch}:${clipLine(l.text)}`));
+        expect(shown({ at: (no) => found.around!.get(no) }), label).toEqual(shown(lineIndex(text)));
+      }
+    }
+    expect(literalLines(compileMatcher('né', false), Buffer.from('né'), 10, 0)).toBeNull(); // not ASCII: the text path
+    expect(literalLines(compileMatcher('n.e', false), Buffer.from('nxe'), 10, 0)).toBeNull(); // a regex
   });
 
   it('globs', () => {

@@ -23,6 +23,9 @@ const REGEX_META = /[\\^$.*+?()[\]{}|]/;
 /** Longest pattern accepted: longer ones are refused by the schema, with a short error that does not echo them. */
 export const MAX_PATTERN_CHARS = 4096;
 
+/** A matching line is shown up to this many characters (`clipLine`). */
+export const MAX_MATCH_LINE_CHARS = 500;
+
 export function compileMatcher(pattern: string, caseInsensitive: boolean): Matcher {
   if (pattern === '') throw new ToolError('pattern is empty; pass the text or regular expression to look for.');
   const flags = caseInsensitive ? 'i' : '';
@@ -44,7 +47,7 @@ export function mayMatch(matcher: Matcher, bytes: Buffer): boolean {
 }
 
 /** 0-based numbers of the matching lines of `text`, at most `max` of them. */
-export function matchingLines(matcher: Matcher, text: string, max = Number.POSITIVE_INFINITY): number[] {
+export function matchingLines(matcher: Matcher, text: string, max = Number.POSITIVE_INFINITY, texts?: string[]): number[] {
   const out: number[] = [];
   const re = matcher.scan;
   re.lastIndex = 0;
@@ -61,11 +64,94 @@ export function matchingLines(matcher: Matcher, text: string, max = Number.POSIT
     counted = start;
     const raw = text.slice(start, end);
     const candidate = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (matcher.line.test(candidate)) out.push(lineNo);
+    if (matcher.line.test(candidate)) {
+      out.push(lineNo);
+      texts?.push(candidate);
+    }
     if (end >= text.length) break;
     re.lastIndex = end + 1;
   }
   return out;
+}
+
+/** The matching lines of a file, with their texts, and (asked for) the texts of the context lines around them. */
+export interface LinesFound {
+  /** 0-based line numbers. */
+  matches: number[];
+  /** Each match's line, without its line ending. */
+  texts: string[];
+  /** Matching and context lines by number, when context was asked for. */
+  around: Map<number, string> | null;
+}
+
+/**
+ * `matchingLines` for a case-sensitive ASCII literal, on the raw bytes: the literal is found with `Buffer.indexOf`
+ * and only the lines shown are decoded, never the file (decoding a multi-megabyte file that is not all ASCII costs
+ * more than the search). Exact: a UTF-8 decoder never takes an ASCII byte into another character (an invalid
+ * sequence ends before it), so the bytes of an ASCII literal, and of `\n`, are found where the decoded text has
+ * them, and a line decoded alone is that line of the decoded text. Null when the matcher is not such a literal.
+ */
+export function literalLines(matcher: Matcher, bytes: Buffer, max: number, context: number): LinesFound | null {
+  const literal = matcher.literal;
+  if (!literal || !isAsciiLiteral(literal)) return null;
+  const matches: number[] = [];
+  const texts: string[] = [];
+  const starts: number[] = [];
+  // A line longer than is shown (a minified bundle's line can be megabytes) is decoded only as far as `clipLine`
+  // keeps, and enough past that for `clipLine` to see it is longer.
+  const line = (start: number, end: number) => {
+    const text = bytes.toString('utf8', start, Math.min(end, start + LINE_DECODE_BYTES));
+    return text.endsWith('\r') && end - start <= LINE_DECODE_BYTES ? text.slice(0, -1) : text;
+  };
+  let lineNo = 0;
+  let counted = 0; // byte offset up to which newlines have been counted into lineNo
+  let from = 0;
+  while (matches.length < max) {
+    const at = bytes.indexOf(literal, from);
+    if (at === -1) break;
+    const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
+    let end = bytes.indexOf(NEWLINE, at);
+    if (end === -1) end = bytes.length;
+    for (let i = bytes.indexOf(NEWLINE, counted); i !== -1 && i < start; i = bytes.indexOf(NEWLINE, i + 1)) lineNo++;
+    counted = start;
+    matches.push(lineNo);
+    starts.push(start);
+    texts.push(line(start, end));
+    if (end >= bytes.length) break;
+    from = end + 1;
+  }
+  if (context <= 0) return { matches, texts, around: null };
+  const around = new Map<number, string>();
+  matches.forEach((no, k) => {
+    around.set(no, texts[k]!);
+    // Back from the match's line start, then on from its end, one line at a time.
+    let start = starts[k]!;
+    for (let n = 1; n <= context && start > 0; n++) {
+      const prev = start === 1 ? 0 : bytes.lastIndexOf(NEWLINE, start - 2) + 1;
+      if (!around.has(no - n)) around.set(no - n, line(prev, start - 1));
+      start = prev;
+    }
+    let end = bytes.indexOf(NEWLINE, starts[k]!);
+    for (let n = 1; n <= context && end !== -1 && end + 1 < bytes.length; n++) {
+      let next = bytes.indexOf(NEWLINE, end + 1);
+      if (next === -1) next = bytes.length;
+      if (!around.has(no + n)) around.set(no + n, line(end + 1, next));
+      end = next === bytes.length ? -1 : next;
+    }
+  });
+  return { matches, texts, around };
+}
+
+const NEWLINE = 0x0a;
+/**
+ * Bytes of a line decoded at most: a character takes at most 3 bytes per UTF-16 unit, so the first
+ * MAX_MATCH_LINE_CHARS + 1 units of the line are always whole and exact (a character cut at the end is far beyond).
+ */
+const LINE_DECODE_BYTES = 3 * (MAX_MATCH_LINE_CHARS + 1) + 16;
+
+function isAsciiLiteral(literal: Buffer): boolean {
+  for (const byte of literal) if (byte >= 0x80 || byte === 0x0d) return false;
+  return true;
 }
 
 export interface Hunk {
@@ -118,7 +204,6 @@ export function hunks(lines: LineSource, matches: readonly number[], context: nu
   return out;
 }
 
-export const MAX_MATCH_LINE_CHARS = 500;
 export function clipLine(text: string): string {
   return text.length > MAX_MATCH_LINE_CHARS ? `${text.slice(0, MAX_MATCH_LINE_CHARS)}…` : text;
 }
