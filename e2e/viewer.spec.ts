@@ -286,7 +286,7 @@ test('anything else: size, type and a hex head; "open with the system app" only 
   await shoot(page, 'binary');
 });
 
-test('a path typed into the viewer opens; the panel maximizes and restores', async ({ page }) => {
+test('a path typed into the viewer opens; the panel resizes by its edge, maximizes and restores', async ({ page }) => {
   put('a.txt', 'first file');
   put('b.txt', 'second file');
   await page.goto(app.url);
@@ -295,6 +295,16 @@ test('a path typed into the viewer opens; the panel maximizes and restores', asy
   await page.getByTestId('viewer-open-path').press('Enter');
   await expect(page.getByTestId('viewer-tab')).toHaveCount(2);
   await expect(page.getByTestId('viewer-code')).toContainText('second file');
+  // Dragging the left edge 200 px to the left widens the panel by as much.
+  const panel = page.getByTestId('viewer');
+  const before = (await panel.boundingBox())!;
+  const edge = (await page.getByRole('separator', { name: 'Resize the viewer' }).boundingBox())!;
+  await page.mouse.move(edge.x + edge.width / 2, edge.y + 200);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + edge.width / 2 - 100, edge.y + 200);
+  await page.mouse.move(edge.x + edge.width / 2 - 200, edge.y + 200);
+  await page.mouse.up();
+  await expect.poll(async () => Math.round((await panel.boundingBox())!.width - before.width)).toBe(200);
   await page.getByRole('button', { name: 'Maximize the viewer' }).click();
   await expect(page.getByTestId('viewer')).toHaveClass(/maximized/);
   await shoot(page, 'maximized');
