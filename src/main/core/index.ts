@@ -27,6 +27,7 @@ import { EventBus } from './events';
 import { loadAiSdk, loadProvider } from './llm/ai-sdk';
 import { createLlmServices, type LlmServices } from './llm/services';
 import { loadExeca } from './tools/shell/execute-cmd';
+import { warmUpShellGate } from './approval/gate-warm-up';
 import { listMcpItems } from './mcp/activation';
 import { createMcpServices, type McpServices } from './mcp/index';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
@@ -245,6 +246,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       // `dispose` cancels it: each step first checks that the core is still open (its database above all).
       void (async () => {
         await approval.shell.whenLoaded();
+        await warmUpShellGate(approval.gate, config.workspaceDir, warmUp.signal);
         if (warmUp.signal.aborted) return;
         await loadAiSdk();
         if (warmUp.signal.aborted) return;

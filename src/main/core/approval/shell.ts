@@ -69,16 +69,6 @@ interface Walk {
 /** Thrown inside a plain reading that meets something only the grammar can read; the grammar then reads it all. */
 const NEEDS_GRAMMAR = Symbol('needs the grammar');
 
-/** Commands parsed once the grammar has loaded, so the first real commands find its code compiled (V8 compiles wasm
- * lazily, function by function, on first use: tens of ms in the first parses). One per event-loop turn. */
-const WARM_UP = [
-  'git status && ls -la | grep "x" > out.txt',
-  "for f in *.ts; do echo \"$f\" 2>&1; done; x=$(date) && [ -n \"$x\" ] || echo 'no'",
-  'cat <<EOF | sed -e s/a/b/ >> log\nhi $HOME `whoami`\nEOF\nif test -f a; then (cd b && make); elif true; then :; else exit 1; fi',
-  "case $1 in a|b) f() { local y=${1:-z}; echo ${y%.*} {a,b}; } ;; *) echo $'\\x41' ~/x $((1+2)) ;; esac &",
-  'grep -rn "TODO" src || true # a comment\nwhile read -r l; do printf "%s\\n" "$l"; done < <(ls -1 ./*.md)',
-];
-
 export class ShellAnalyzer {
   private parser: Parser | null = null;
   private loading: Promise<void> | null = null;
@@ -109,14 +99,13 @@ export class ShellAnalyzer {
   }
 
   /**
-   * Loads the bash grammar once (a failure leaves every command that needs it unparsed: fail closed), then parses
-   * the warm-up commands one per event-loop turn, off any caller's path. Resolves once the grammar can be used.
+   * Loads the bash grammar once (a failure leaves every command that needs it unparsed: fail closed). Resolves once
+   * the grammar can be used. (The app then warms the whole gate up: gate-warm-up.ts.)
    */
   whenLoaded(): Promise<void> {
     this.loading ??= createParser('bash').then(
       (parser) => {
         this.parser = parser;
-        WARM_UP.forEach((command, i) => setTimeout(() => this.analyzeWithGrammar(command, '/', () => true), i).unref?.());
       },
       () => void (this.isUnavailable = true),
     );
