@@ -1,28 +1,16 @@
 /**
  * Thumbnails of the images an `image_generate` call saved (docs/plugins.md "Image generation"). Each one is loaded
- * through a viewer handle (`viewer:resolve` under the viewer's read policy, docs/viewer.md "Handles"), never from a
- * path the page builds; a click opens the image in the viewer through the card's usual open path (the same as a
- * tool path). The handles are let go when the card leaves the screen.
+ * through a viewer handle (`viewer:resolve` under the viewer's read policy, docs/viewer.md "How a file reaches the
+ * viewer"), never from a path the page builds; a click opens the image in the viewer through the card's usual open
+ * path (the same as a tool path). The handles are let go when the card leaves the screen.
  */
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { ToolCard } from '../../../shared/contract/chat';
-import { TN } from '../../../shared/tool-names';
 import { skald } from '../bridge/skald';
+import { generatedImagePaths } from '../lib/generated-images';
 import { chat } from '../stores/chat-store';
 import type { ToolCardActions } from './ToolCardView';
-
-/** The saved images' paths of a finished `image_generate` card (its JSON result), or none. */
-export function generatedImagePaths(card: Pick<ToolCard, 'name' | 'status' | 'result'>): string[] {
-  if (card.name !== TN.IMAGE_GENERATE || card.status !== 'done' || card.result === null) return [];
-  try {
-    const { images } = JSON.parse(card.result) as { images?: unknown };
-    if (!Array.isArray(images)) return [];
-    return images.map((i) => (i as { path?: unknown } | null)?.path).filter((p): p is string => typeof p === 'string' && p.length > 0);
-  } catch {
-    return [];
-  }
-}
 
 type Thumb = { status: 'loading' } | { status: 'ok'; url: string } | { status: 'unavailable'; message: string };
 
