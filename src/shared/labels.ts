@@ -17,39 +17,71 @@ export function truncateLabel(text: string, max: number): string {
 export type LabelSegment = { code: boolean; text: string };
 
 /**
- * A short text's text and code parts, code being what sits between a pair of backticks (`` `cd *` and `npm *` ``);
- * an unpaired backtick stays text. The UI shows code parts as code, never the backticks themselves.
+ * `text` as one code span of a label, the way Markdown writes one: fenced by a run of backticks longer than any run
+ * inside it, with a space of padding where it starts or ends with a backtick, so `toolLabelSegments` reads it back
+ * whole: the command echo `date` is written as two backticks, a space, the command, a space, two backticks.
  */
-export function labelSegments(text: string): LabelSegment[] {
-  const out: LabelSegment[] = [];
-  let rest = text;
-  for (;;) {
-    const open = rest.indexOf('`');
-    const close = open < 0 ? -1 : rest.indexOf('`', open + 1);
-    if (close < 0) {
-      if (rest) out.push({ code: false, text: rest });
-      return out;
-    }
-    if (open > 0) out.push({ code: false, text: rest.slice(0, open) });
-    out.push({ code: true, text: rest.slice(open + 1, close) });
-    rest = rest.slice(close + 1);
-  }
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 /**
- * A tool label (`` name `detail` ``): one code part from the first backtick to the last, so a command that has
- * backticks of its own stays whole; a label cut by `truncateLabel` inside its code (ending in `…`) keeps the rest
- * as code.
+ * Code parts as Markdown reads them: a run of n backticks opens a code part that the next run of exactly n backticks
+ * closes; one space of padding at each end is dropped (see `codeSpan`). A run that nothing closes is text — or, with
+ * `cutAtEnd`, the start of a code part that runs to the end (a label cut by `truncateLabel` inside its code).
+ */
+function segments(text: string, cutAtEnd: boolean): LabelSegment[] {
+  const out: LabelSegment[] = [];
+  let plain = '';
+  let at = 0;
+  while (at < text.length) {
+    const open = text.indexOf('`', at);
+    if (open < 0) break;
+    let width = 1;
+    while (text[open + width] === '`') width++;
+    const close = closingRun(text, open + width, width);
+    if (close < 0 && !cutAtEnd) {
+      plain += text.slice(at, open + width);
+      at = open + width;
+      continue;
+    }
+    plain += text.slice(at, open);
+    if (plain) out.push({ code: false, text: plain });
+    plain = '';
+    const inner = text.slice(open + width, close < 0 ? text.length : close);
+    out.push({ code: true, text: close >= 0 && /^ .*[^ ].* $/s.test(inner) ? inner.slice(1, -1) : inner });
+    if (close < 0) return out;
+    at = close + width;
+  }
+  plain += text.slice(at);
+  if (plain) out.push({ code: false, text: plain });
+  return out;
+}
+
+/** Where the next run of exactly `width` backticks from `from` starts, or -1. */
+function closingRun(text: string, from: number, width: number): number {
+  const runs = /`+/g;
+  runs.lastIndex = from;
+  for (let m = runs.exec(text); m; m = runs.exec(text)) if (m[0].length === width) return m.index;
+  return -1;
+}
+
+/**
+ * A short text's text and code parts (`` `cd *` and `npm *` ``); an unpaired backtick stays text. The UI shows
+ * code parts as code, never the backticks themselves.
+ */
+export function labelSegments(text: string): LabelSegment[] {
+  return segments(text, false);
+}
+
+/**
+ * A tool label (`` name `detail` ``, `` search_file `needle` in `src/a.ts` ``, each code part written by
+ * `codeSpan`): every pair of backtick runs is a code part; a label cut by `truncateLabel` inside its code (ending
+ * in `…`) keeps the rest as code.
  */
 export function toolLabelSegments(label: string): LabelSegment[] {
-  const open = label.indexOf('`');
-  const close = label.lastIndexOf('`');
-  const cut = open >= 0 && close === open && label.endsWith('…');
-  if (open < 0 || (close === open && !cut)) return label ? [{ code: false, text: label }] : [];
-  const end = cut ? label.length : close;
-  const out: LabelSegment[] = [];
-  if (open > 0) out.push({ code: false, text: label.slice(0, open) });
-  out.push({ code: true, text: label.slice(open + 1, end) });
-  if (end + 1 < label.length) out.push({ code: false, text: label.slice(end + 1) });
-  return out;
+  return segments(label, label.endsWith('…'));
 }

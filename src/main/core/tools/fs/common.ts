@@ -4,7 +4,7 @@
  * ending.
  */
 import { z } from 'zod';
-import { maxLabel, truncateLabel, type LabelLength } from '../../../../shared/labels';
+import { codeSpan, maxLabel, truncateLabel, type LabelLength } from '../../../../shared/labels';
 import type { Preview, ProtectedPaths, ToolArgs } from '../tool';
 
 /** A path argument: non-empty, no NUL (refused at normalization, before the gate, with a message for the model). */
@@ -53,10 +53,15 @@ export function diffPreview(path: string, before: string | null, after: string):
   return { kind: 'diff', path, oldContent: before, newContent: after };
 }
 
-/** `name \`detail\``, truncated to the label budget. */
+/** `name \`detail\`` (the detail one code span, whatever backticks it holds), truncated to the label budget. */
 export function label(name: string, detail: string | null | undefined, length: LabelLength): string {
   if (!detail) return name;
-  return truncateLabel(`${name} \`${detail.replace(/\s+/g, ' ')}\``, maxLabel(length));
+  return truncateLabel(`${name} ${codeSpan(detail.replace(/\s+/g, ' '))}`, maxLabel(length));
+}
+
+/** `name \`pattern\` in \`path\`` for the search tools: two code spans. */
+export function searchLabel(name: string, pattern: string, path: string, length: LabelLength): string {
+  return truncateLabel(`${name} ${codeSpan(pattern.replace(/\s+/g, ' '))} in ${codeSpan(path)}`, maxLabel(length));
 }
 
 /** Short labels show the last components of a long path (the part that identifies the file). */

@@ -20,7 +20,7 @@ import { defineTool } from '../define-tool';
 import { isGuardedHardLink, kindAt, SearchReader } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
-import { label, leftOut, PATH_ALIASES, pathString, plural } from './common';
+import { label, leftOut, PATH_ALIASES, pathString, plural, searchLabel } from './common';
 import { compareRel, findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
 import { grepPool, type GrepPool } from './grep-pool';
 import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
@@ -168,7 +168,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
     category: 'filesystem',
     isIdempotent: true,
     aliases: { ...PATH_ALIASES, query: 'pattern', regex: 'pattern', include: 'glob', mode: 'output_mode' },
-    describe: (a, length) => label(TN.GREP_FILES, a.path === '.' ? a.pattern : `${a.pattern}\` in \`${a.path}`, length),
+    describe: (a, length) => (a.path === '.' ? label(TN.GREP_FILES, a.pattern, length) : searchLabel(TN.GREP_FILES, a.pattern, a.path, length)),
     async executeAsync(a, ctx, signal) {
       compileMatcher(a.pattern, a.case_insensitive);
       const g = guardRead(a.path, ctx);

@@ -7,7 +7,7 @@ import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
 import { looksBinary, readCapped } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
-import { label, PATH_ALIASES, pathArg, pathField, plural, shortPath } from './common';
+import { PATH_ALIASES, pathArg, pathField, plural, searchLabel, shortPath } from './common';
 import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, matchingLines, lineIndex } from './search-engine';
 
 export const MAX_SEARCH_RESULTS = 200;
@@ -28,7 +28,7 @@ export const searchFileTool = defineTool({
   category: 'filesystem',
   isIdempotent: true,
   aliases: { ...PATH_ALIASES, query: 'pattern', regex: 'pattern' },
-  describe: (a, length) => label(TN.SEARCH_FILE, `${a.pattern}\` in \`${shortPath(a.path, length)}`, length),
+  describe: (a, length) => searchLabel(TN.SEARCH_FILE, a.pattern, shortPath(a.path, length), length),
   targetPath: pathArg,
   execute(a, ctx) {
     const matcher = compileMatcher(a.pattern, a.case_insensitive);
