@@ -18,7 +18,7 @@
 import type { Node, Parser, Tree } from 'web-tree-sitter';
 import { isAbsolute, resolve } from 'node:path';
 import { scrubEnv } from '../tools/shell/env-scrub';
-import { createParser } from '../treesitter/grammars';
+import { createParser, prefetchGrammar } from '../treesitter/grammars';
 import { EVALUATES_ARITHMETIC, FIND_EXEC, innerOf, RUNS_ANOTHER, SETS_VARIABLES, SHELLS } from './shell-wrappers';
 import { splitPlainCommand } from './shell-plain';
 import { ansiC, expandText, expandWords, groupWords, type ExpandedWord, type WordEnv } from './shell-words';
@@ -95,6 +95,7 @@ export class ShellAnalyzer {
    * tells a caller that must wait for it.
    */
   static deferred(opts: { env?: () => Record<string, string> } = {}): ShellAnalyzer {
+    prefetchGrammar('bash'); // compiled off the main thread meanwhile: the load then only instantiates it
     return new ShellAnalyzer(opts);
   }
 

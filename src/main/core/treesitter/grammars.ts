@@ -3,8 +3,10 @@
  * shared by the outline tool and the shell-aware approval rules. The runtime is imported and initialised once, on
  * first use (not at the app's start: docs/architecture.md "Performance targets"), and each grammar is loaded once,
  * lazily, then cached. Limit: a language without an installable grammar package has no entry here (callers fall
- * back to text).
+ * back to text). `prefetchGrammar` starts compiling a grammar's WebAssembly (and the runtime's) off the main thread
+ * before it is needed; the load then only instantiates what is compiled (docs/shell-analysis.md "Cold start").
  */
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Language, Parser } from 'web-tree-sitter';
 
@@ -40,10 +42,34 @@ type TreeSitter = typeof import('web-tree-sitter');
 let runtime: Promise<TreeSitter> | undefined;
 const languages = new Map<GrammarId, Promise<Language>>();
 
+const RUNTIME_WASM = 'web-tree-sitter/web-tree-sitter.wasm';
+/** Compiled modules by package path: read and compiled by V8 off the main thread (`WebAssembly.compile`). */
+const compiled = new Map<string, Promise<WebAssembly.Module>>();
+
+function compileWasm(path: string): Promise<WebAssembly.Module> {
+  let pending = compiled.get(path);
+  if (!pending) {
+    pending = readFile(require.resolve(path)).then((bytes) => WebAssembly.compile(bytes));
+    // A failed compile must not poison the cache forever: the next caller retries.
+    pending.catch(() => compiled.delete(path));
+    compiled.set(path, pending);
+  }
+  return pending;
+}
+
+/** Starts compiling the runtime's and this grammar's WebAssembly now, off the main thread; errors surface at the load. */
+export function prefetchGrammar(id: GrammarId): void {
+  compileWasm(RUNTIME_WASM).catch(() => undefined);
+  compileWasm(GRAMMAR_WASM[id]).catch(() => undefined);
+}
+
 function initRuntime(): Promise<TreeSitter> {
   if (!runtime) {
+    const runtimeModule = compileWasm(RUNTIME_WASM);
     runtime = import('web-tree-sitter').then(async (ts) => {
-      await ts.Parser.init({ locateFile: (name: string) => require.resolve(`web-tree-sitter/${name}`) });
+      const module = await runtimeModule;
+      // The runtime instantiated from the compiled module (an instantiation error rejects the init).
+      await ts.Parser.init({ instantiateWasm: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => done(new WebAssembly.Instance(module, imports), module) });
       return ts;
     });
     // A failed start must not poison the cache forever: the next caller retries.
@@ -55,7 +81,8 @@ function initRuntime(): Promise<TreeSitter> {
 export function loadLanguage(id: GrammarId): Promise<Language> {
   let pending = languages.get(id);
   if (!pending) {
-    pending = initRuntime().then((ts) => ts.Language.load(require.resolve(GRAMMAR_WASM[id])));
+    const module = compileWasm(GRAMMAR_WASM[id]);
+    pending = initRuntime().then(async (ts) => ts.Language.loadSync(await module));
     // A failed load must not poison the cache forever: the next caller retries.
     pending.catch(() => languages.delete(id));
     languages.set(id, pending);
