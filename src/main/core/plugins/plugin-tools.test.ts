@@ -59,3 +59,37 @@ it('offered while enabled, known to the Security page from its first offer, gate
   await h.call('plugins:setEnabled', { name: 'weather', enabled: false });
   await expect.poll(async () => (await listed()).dynamic.map((t) => t.name)).toContain('weather_now');
 });
+
+it('the model enables a plugin with toggle_item(kind=plugin) once the person approves; list_items shows it; an unknown plugin is a readable error', async () => {
+  h = await startHarness({
+    extraPlugins: [weather],
+    turns: [
+      { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] },
+      { toolCalls: [{ id: 'ghost', name: 'toggle_item', arguments: { kind: 'plugin', name: 'ghost', enabled: true } }, { id: 'on', name: 'toggle_item', arguments: { kind: 'plugin', name: 'weather', enabled: true } }] },
+      { toolCalls: [{ id: 'list', name: 'list_items', arguments: { type: 'plugins' } }, { id: 'use', name: 'weather_now', arguments: {} }] },
+      { text: 'It is sunny.' },
+    ],
+  });
+  await h.call('approval:createRule', { tool_pattern: 'weather_now', action: 'allow', priority: 1 });
+  const session = await h.newSession();
+  const settled = h.sendAndSettle(session, 'turn on the weather plugin');
+  const seen = new Set<number>();
+  for (let i = 0; i < 2; i++) {
+    const asked = await h.waitForEvent('approval_required', (e) => e.tool_name === 'toggle_item' && !seen.has(e.request_id));
+    seen.add(asked.request_id);
+    await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', argsHash: asked.args_hash });
+  }
+  const events = await settled;
+  /** The outcome of the call whose arguments hold `needle` (the row's id is the app's, not the script's). */
+  const byId = (needle: string) => {
+    const start = events.find((e) => e.type === 'tool_start' && e.arguments.includes(needle));
+    return events.find((e) => (e.type === 'tool_done' || e.type === 'tool_error') && e.tool_call_id === start?.tool_call_id);
+  };
+  expect(byId('"ghost"')).toMatchObject({ type: 'tool_error', error: expect.stringMatching(/There is no plugin named "ghost"/) });
+  expect(byId('"weather"')).toMatchObject({ type: 'tool_done', result: 'Enabled plugin "weather".' });
+  expect((await h.call('plugins:list', {})).plugins.find((p) => p.name === 'weather')!.enabled).toBe(true);
+  const listed = events.find((e) => e.type === 'tool_done' && e.result.startsWith('{"type":"plugins"'));
+  const items = (JSON.parse(listed?.type === 'tool_done' ? listed.result : '{}') as { items?: { name: string; enabled: boolean; config_keys: string[] }[] }).items ?? [];
+  expect(items.find((i) => i.name === 'weather')).toMatchObject({ enabled: true, config_keys: ['city'] });
+  expect(events.some((e) => e.type === 'tool_done' && e.result === 'Sunny in Oslo.')).toBe(true);
+});
