@@ -83,7 +83,8 @@ it('the model enables a plugin with toggle_item(kind=plugin) once the person app
   /** The outcome of the call whose arguments hold `needle` (the row's id is the app's, not the script's). */
   const byId = (needle: string) => {
     const start = events.find((e) => e.type === 'tool_start' && e.arguments.includes(needle));
-    return events.find((e) => (e.type === 'tool_done' || e.type === 'tool_error') && e.tool_call_id === start?.tool_call_id);
+    const id = start?.type === 'tool_start' ? start.tool_call_id : null;
+    return events.find((e) => (e.type === 'tool_done' || e.type === 'tool_error') && e.tool_call_id === id);
   };
   expect(byId('"ghost"')).toMatchObject({ type: 'tool_error', error: expect.stringMatching(/There is no plugin named "ghost"/) });
   expect(byId('"weather"')).toMatchObject({ type: 'tool_done', result: 'Enabled plugin "weather".' });
