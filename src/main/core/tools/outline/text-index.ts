@@ -125,13 +125,15 @@ export class TextIndex {
    */
   edit(old: Buffer, bytes: Buffer): ByteEdit | null {
     const max = Math.min(old.length, bytes.length);
+    // Memory compares of shrinking chunks (64 KB down to 1 byte), not a loop over bytes.
     let prefix = 0;
-    const CHUNK = 64 * 1024;
-    while (prefix + CHUNK <= max && old.compare(bytes, prefix, prefix + CHUNK, prefix, prefix + CHUNK) === 0) prefix += CHUNK;
-    while (prefix < max && old[prefix] === bytes[prefix]) prefix++;
+    for (let chunk = 64 * 1024; chunk >= 1; chunk >>= 4) {
+      while (prefix + chunk <= max && old.compare(bytes, prefix, prefix + chunk, prefix, prefix + chunk) === 0) prefix += chunk;
+    }
     let suffix = 0;
-    while (suffix + CHUNK <= max - prefix && old.compare(bytes, bytes.length - suffix - CHUNK, bytes.length - suffix, old.length - suffix - CHUNK, old.length - suffix) === 0) suffix += CHUNK;
-    while (suffix < max - prefix && old[old.length - 1 - suffix] === bytes[bytes.length - 1 - suffix]) suffix++;
+    for (let chunk = 64 * 1024; chunk >= 1; chunk >>= 4) {
+      while (suffix + chunk <= max - prefix && old.compare(bytes, bytes.length - suffix - chunk, bytes.length - suffix, old.length - suffix - chunk, old.length - suffix) === 0) suffix += chunk;
+    }
     // Both ends on a character's first byte (a continuation byte is 10xxxxxx), in the old and the new bytes.
     const continues = (b: Buffer, at: number) => at < b.length && (b[at]! & 0xc0) === 0x80;
     while (prefix > 0 && (continues(old, prefix) || continues(bytes, prefix))) prefix--;
