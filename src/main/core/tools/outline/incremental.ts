@@ -13,7 +13,7 @@
  */
 import type { OutlineItem } from './extract';
 import { lineIndex } from './extract';
-import { shiftPieces, type ParsedText, type Piece, type PieceBody } from './pieces';
+import { settledPieces, shiftPieces, type ParsedText, type Piece, type PieceBody } from './pieces';
 
 /** Parses a standalone text whose top-level statements sit at `depth`. */
 export type Reparse = (text: string, depth: number) => Promise<ParsedText>;
@@ -91,7 +91,7 @@ export async function spliceOutline(edit: TextEdit, oldLength: number, pieces: P
     const inside = level.pieces.find((p) => p.body && p.body.head !== '' && p.body.start <= prefix && oldEnd <= p.body.end);
     if (!inside) break;
     const body = inside.body!;
-    levels.push({ pieces: body.pieces, start: body.start, end: body.end, head: body.head, tail: body.tail, depth: body.depth, owner: inside });
+    levels.push({ pieces: settledPieces(body), start: body.start, end: body.end, head: body.head, tail: body.tail, depth: body.depth, owner: inside });
   }
 
   for (let at = levels.length - 1; at >= 0; at--) {

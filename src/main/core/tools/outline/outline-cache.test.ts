@@ -186,10 +186,17 @@ describe('edits on real files give the whole parse, spliced or not', () => {
     const members = Array.from({ length: 600 }, (_, k) => `  /** ${k % 3 ? 'café' : 'größe 😀'} */\n  'clé${k}': string;`).join('\n');
     let text = `export declare function été(): void;\nexport interface Grand<T = (string & {})> {\n${members}\n}\nexport type Après = 1;\n`;
     await expectSameAsWhole(cache, path, text, 'start');
-    for (const [from, to] of [["'clé300'", "'clè300'"], ["'clé301': string;", "'clé301': string;\n  method(): '😀';"], ['größe', 'grosse'], ["'clé450': string;", "'clé450': string"]] as const) {
+    for (const [from, to] of [["'clé300'", "'clè300'"], ["'clé301': string;", "'clé301': string;\n  method(): '😀';"], ['größe', 'grosse'], ["'clé450': string;", "'clé450': string"], ['function été()', 'function étéPlusLong()']] as const) {
       text = text.replace(from, to);
       expect(await expectSameAsWhole(cache, path, text, `${from} → ${to}`)).toBe('spliced');
     }
+    // The last edit, before the interface, moved its members lazily; the next edit inside must see them moved, and so
+    // reparse one member, not the interface.
+    text = text.replace("'clé200'", "'clé200b'");
+    const inside = await cache.outline(path, Buffer.from(text), path);
+    expect(inside?.outline).toEqual(await outlineOf(text, path, pool));
+    expect(inside?.how).toBe('spliced');
+    expect(inside?.reparsedChars).toBeLessThan(1_000);
     text = text.replace("'clé302': string;", "'clé302': string; }"); // breaks the file: whole parse, with problems
     expect(await expectSameAsWhole(cache, path, text, 'broken')).toBe('parsed');
     // A byte that is not UTF-8: decoded whole (into U+FFFD), still the whole parse's answer.
@@ -197,7 +204,7 @@ describe('edits on real files give the whole parse, spliced or not', () => {
     await cache.outline(path, Buffer.from(text.replace("'clé302': string; }", "'clé302': string;")), path);
     const answer = await cache.outline(path, bytes, path);
     expect(answer?.outline).toEqual(await outlineOf(bytes.toString('utf8'), path, pool));
-    expect(answer?.outline.items.map((i) => i.name)).toEqual(['été', 'Grand', 'Après']);
+    expect(answer?.outline.items.map((i) => i.name)).toEqual(['étéPlusLong', 'Grand', 'Après']);
   });
 
   it('does not join JavaScript statements across a seam without a semicolon', async () => {

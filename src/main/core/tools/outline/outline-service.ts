@@ -116,6 +116,8 @@ export interface CachedOutline {
   keepFormatted: (body: string) => void;
   /** How the outline was made: kept, spliced (only the edit reparsed) or parsed whole. */
   how: 'kept' | 'spliced' | 'parsed';
+  /** When spliced: the characters parsed again (tests). */
+  reparsedChars?: number;
 }
 
 export class OutlineCache {
@@ -155,7 +157,7 @@ export class OutlineCache {
       if (spliced) {
         const outline: Outline = { ...entry.computed.outline, items: spliced.items, problems: [] };
         const kept: Entry = { stamp, bytes, text: edited.text, index: edited.index, chars: edited.chars, name, computed: { outline, pieces: spliced.pieces, parser }, formatted: null };
-        return this.answer(this.keep(path, kept), 'spliced');
+        return { ...this.answer(this.keep(path, kept), 'spliced'), reparsedChars: spliced.reparsedChars };
       }
     }
     const text = bytes.toString('utf8');

@@ -33,9 +33,15 @@ export interface PieceBody {
    */
   head: string;
   tail: string;
-  /** Depth of the members (0 = top level). */
+  /** Depth of the members (0 = top level; below 0, members that list nothing: a function's statements, an interface's members). */
   depth: number;
   pieces: Piece[];
+  /**
+   * Characters not yet added to the offsets of `pieces`: a body whose members list nothing (depth below 0) is moved
+   * lazily, since most edits never look inside it and a big `.d.ts` holds thousands of such members. Read the
+   * pieces of such a body through `settledPieces`.
+   */
+  pending?: number;
 }
 
 /** A place where a parse failed, for the tool's answer. */
@@ -62,7 +68,8 @@ export function shiftPieces(pieces: readonly Piece[], chars: number, lines: numb
     if (piece.body) {
       piece.body.start += chars;
       piece.body.end += chars;
-      shiftPieces(piece.body.pieces, chars, lines);
+      if (piece.body.depth < 0) piece.body.pending = (piece.body.pending ?? 0) + chars; // no items, no lines to move
+      else shiftPieces(piece.body.pieces, chars, lines);
     }
     if (lines === 0) continue; // an edit within a line moves no line numbers
     // A container's item children are its body's items: shifted once, through the body.
@@ -72,6 +79,16 @@ export function shiftPieces(pieces: readonly Piece[], chars: number, lines: numb
       if (!piece.body) shiftItems(item.children, lines);
     }
   }
+}
+
+/** A body's pieces with every lazy move (`PieceBody.pending`) applied. */
+export function settledPieces(body: PieceBody): Piece[] {
+  const chars = body.pending ?? 0;
+  if (chars !== 0) {
+    body.pending = 0;
+    shiftPieces(body.pieces, chars, 0);
+  }
+  return body.pieces;
 }
 
 export function shiftItems(items: readonly OutlineItem[], lines: number): void {
