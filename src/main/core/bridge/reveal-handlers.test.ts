@@ -5,11 +5,10 @@
  * arguments are refused with a readable message; the opened value is in the answer only, never in an event (chat or
  * inbox), a log line, the database file or a request to the model.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
+import { captureConsole, databaseHolds } from '../../../../test/helpers/leak-search';
 import { dispatchCall } from './dispatch';
 
 const SECRET = 'ghp-REVEAL-ME-0987654321';
@@ -25,16 +24,8 @@ afterEach(async () => {
 /** The outcome as data, refusals included (the harness's `call` throws on a refusal). */
 const reveal = (request: unknown) => dispatchCall(h!.core.handlers, 'inbox:revealSecrets', request);
 
-function captureLogs(): string[] {
-  const logged: string[] = [];
-  for (const stream of ['error', 'log', 'warn', 'info', 'debug'] as const) {
-    vi.spyOn(console, stream).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
-  }
-  return logged;
-}
-
 it('opens a pending set_secret value for the person only, and refuses once the call is decided', async () => {
-  const logged = captureLogs();
+  const logged = captureConsole();
   h = await startHarness({
     turns: [
       { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] },
@@ -75,9 +66,7 @@ it('opens a pending set_secret value for the person only, and refuses once the c
   expect(JSON.stringify(inboxEvents)).not.toContain(SECRET);
   for (const request of h.llm.requests) expect(JSON.stringify(request.body)).not.toContain(SECRET);
   expect(logged.join('\n')).not.toContain(SECRET);
-  const dbFile = join(h.dataDir, 'skald.db');
-  h.core.db.pragma('wal_checkpoint(FULL)');
-  for (const file of [dbFile, `${dbFile}-wal`].filter(existsSync)) expect(readFileSync(file).includes(Buffer.from(SECRET))).toBe(false);
+  expect(databaseHolds(h.core.db, h.dataDir, SECRET)).toBe(false);
 });
 
 it('refuses a withdrawn request and a pending call that has no secret argument', async () => {

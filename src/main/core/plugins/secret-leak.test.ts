@@ -4,11 +4,12 @@
  * line. Real core, real SQLite, the scripted LLM over HTTP; the person approves the call through the Inbox.
  * Also: `set_secret` always asks, even under an allow rule, and its card offers no bypass.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
+import { captureConsole, databaseHolds } from '../../../../test/helpers/leak-search';
 
 const SECRET = 'ghp-PLAINTEXT-1234567890-abcdef';
 let h: Harness | undefined;
@@ -21,10 +22,7 @@ afterEach(async () => {
 });
 
 it('a secret set by the model appears in no database byte, event, model request or log line', async () => {
-  const logged: string[] = [];
-  for (const stream of ['error', 'log', 'warn', 'info'] as const) {
-    vi.spyOn(console, stream).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
-  }
+  const logged = captureConsole();
   h = await startHarness({
     turns: [
       // Config tools are a lazy group (docs/agents.md "activate_tools"): activated first, offered from the next round.
@@ -62,19 +60,15 @@ it('a secret set by the model appears in no database byte, event, model request 
   expect(JSON.stringify(history)).not.toContain(SECRET);
   expect(logged.join('\n')).not.toContain(SECRET);
 
+  expect(databaseHolds(h.core.db, h.dataDir, SECRET)).toBe(false);
   const dbFile = join(h.dataDir, 'skald.db');
-  h.core.db.pragma('wal_checkpoint(FULL)');
-  for (const file of [dbFile, `${dbFile}-wal`].filter(existsSync)) expect(readFileSync(file).includes(Buffer.from(SECRET))).toBe(false);
   await h.close();
   h = undefined;
   expect(readFileSync(dbFile).includes(Buffer.from(SECRET))).toBe(false);
 });
 
 it("a plugin's secret field set by the model with configure_plugin is sealed the same way, and revealed only on the card", async () => {
-  const logged: string[] = [];
-  for (const stream of ['error', 'log', 'warn', 'info'] as const) {
-    vi.spyOn(console, stream).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
-  }
+  const logged = captureConsole();
   const KEY = 'sk-PLUGIN-PLAINTEXT-5551234';
   h = await startHarness({
     turns: [
@@ -101,7 +95,5 @@ it("a plugin's secret field set by the model with configure_plugin is sealed the
   for (const request of h.llm.requests) expect(JSON.stringify(request.body)).not.toContain(KEY);
   expect(JSON.stringify(await h.call('chat:history', { sessionId: session }))).not.toContain(KEY);
   expect(logged.join('\n')).not.toContain(KEY);
-  const dbFile = join(h.dataDir, 'skald.db');
-  h.core.db.pragma('wal_checkpoint(FULL)');
-  for (const file of [dbFile, `${dbFile}-wal`].filter(existsSync)) expect(readFileSync(file).includes(Buffer.from(KEY))).toBe(false);
+  expect(databaseHolds(h.core.db, h.dataDir, KEY)).toBe(false);
 });
