@@ -434,12 +434,14 @@ test("a relative link in the agent's message opens the file in the viewer", asyn
   }
 });
 
-test("go-to-line: a read_file card's path opens at its offset, a search_file card's at its first hit, in the same tab", async ({ page }) => {
+test("go-to-line: a read_file card's path opens at its offset, a search_file card's at its first hit, each search hit at its line, again after scrolling away", async ({ page }) => {
   const lines = Array.from({ length: 300 }, (_, i) => (i + 1 === 250 ? 'const needle = 250;' : `// filler line ${i + 1}`));
   put('src/long.ts', lines.join('\n'));
+  put('src/lib/other.ts', Array.from({ length: 80 }, (_, i) => (i + 1 === 60 ? 'export const needle = 60;' : `// other ${i + 1}`)).join('\n'));
   const llm = await startLlmProcess(app.dataDir, [
     { toolCalls: [{ name: 'read_file', arguments: { path: 'src/long.ts', offset: 120, limit: 5 } }] },
     { toolCalls: [{ name: 'search_file', arguments: { path: 'src/long.ts', pattern: 'needle' } }] },
+    { toolCalls: [{ name: 'grep_files', arguments: { path: 'src', pattern: 'needle' } }] },
     { text: 'Found it.' },
   ]);
   try {
@@ -457,14 +459,55 @@ test("go-to-line: a read_file card's path opens at its offset, a search_file car
       const numbers = [...(host?.querySelectorAll('.line-numbers') ?? [])];
       return numbers.find((n) => Math.abs(n.getBoundingClientRect().top - top) < 3)?.textContent ?? null;
     });
+    // The revealed line carries a mark of its own (plain in both themes), on the line selected.
+    const markedLine = async () => page.evaluate(() => {
+      const host = document.querySelector('[data-testid="viewer-code"]');
+      const mark = host?.querySelector('.viewer-line-revealed');
+      const top = mark?.getBoundingClientRect().top ?? -1;
+      return [...(host?.querySelectorAll('.line-numbers') ?? [])].find((n) => Math.abs(n.getBoundingClientRect().top - top) < 3)?.textContent ?? null;
+    });
+    // The person moves to the top of the file: line 1 is selected, line 250 off screen.
+    const scrollToTop = async () => {
+      await code.click({ position: { x: 120, y: 80 } });
+      await page.keyboard.press('Control+Home');
+      await expect(code).toContainText('filler line 1');
+      await expect.poll(selectedLine).toBe('1');
+    };
     await page.locator('[data-testid="tool-card"][data-tool="read_file"]').getByTestId('tool-path').click();
     await expect(code).toHaveAttribute('data-ready', 'yes');
     await expect(code).toContainText('filler line 120');
     await expect.poll(selectedLine).toBe('120');
+    await expect.poll(markedLine).toBe('120');
     await shoot(page, 'goto-line');
-    await page.locator('[data-testid="tool-card"][data-tool="search_file"]').getByTestId('tool-path').click();
+    const searchCard = page.locator('[data-testid="tool-card"][data-tool="search_file"]');
+    await searchCard.getByTestId('tool-path').click();
     await expect(page.getByTestId('viewer-tab')).toHaveCount(1);
     await expect(code).toContainText('needle');
+    await expect.poll(selectedLine).toBe('250');
+
+    // Scrolled away, a second click on the same path (same line) jumps back.
+    await scrollToTop();
+    await searchCard.getByTestId('tool-path').click();
+    await expect.poll(selectedLine).toBe('250');
+
+    // Each hit of a search result opens its file at its line: search_file's in the file it searched…
+    await searchCard.getByTestId('tool-head').click();
+    await expect(searchCard.getByTestId('tool-hit')).toHaveText(['250']);
+    await scrollToTop();
+    await searchCard.getByTestId('tool-hit').click();
+    await expect.poll(selectedLine).toBe('250');
+    // …grep_files' under the folder it searched, in a tab of its own.
+    const grepCard = page.locator('[data-testid="tool-card"][data-tool="grep_files"]');
+    await grepCard.getByTestId('tool-head').click();
+    await expect(grepCard.getByTestId('tool-hit')).toHaveText(['long.ts:250', 'lib/other.ts:60']);
+    await shoot(page, 'search-hits');
+    await grepCard.getByTestId('tool-hit').last().click();
+    await expect(page.getByTestId('viewer-tab')).toHaveCount(2);
+    await expect(code).toContainText('export const needle = 60;');
+    await expect.poll(selectedLine).toBe('60');
+    await grepCard.getByTestId('tool-hit').first().click();
+    await expect(page.getByTestId('viewer-tab')).toHaveCount(2);
+    await expect(code).toContainText('const needle = 250;');
     await expect.poll(selectedLine).toBe('250');
   } finally {
     llm.stop();

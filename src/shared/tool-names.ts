@@ -56,3 +56,6 @@ export function parseMcpToolName(name: string): { server: string; tool: string }
   if (cut <= 0) return null;
   return { server: rest.slice(0, cut), tool: rest.slice(cut + 2) };
 }
+
+/** Other names models use for the file tools' `path` argument (folded by the tools; read by the viewer's search hits). */
+export const PATH_ALIASES = { file_path: 'path', filepath: 'path', file: 'path', filePath: 'path', dir: 'path', directory: 'path' } as const;

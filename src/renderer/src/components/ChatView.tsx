@@ -20,9 +20,9 @@ import type { ToolCardActions } from './ToolCardView';
 
 const actions: ToolCardActions = {
   // A renderer-local action (docs/viewer.md): the tab opens at once, at the line the call names if any.
-  openPath: (path, toolCallId) => {
-    const card = chat.store.getState().messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === toolCallId);
-    openInViewer(path, { toolCallId, sessionId: chat.store.getState().sessionId, line: card ? lineOfToolCall(card) : null });
+  openPath: (path, toolCallId, line) => {
+    const card = line === undefined ? chat.store.getState().messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === toolCallId) : undefined;
+    openInViewer(path, { toolCallId, sessionId: chat.store.getState().sessionId, line: line ?? (card ? lineOfToolCall(card) : null) });
   },
   openDiff: (card, revert) => void openDiffTab(card.tool_call_id, card.path ?? card.name, chat.store.getState().sessionId, revert),
   rerun: (card: ToolCard) => {

@@ -1,6 +1,7 @@
 /**
  * One tool call, following its row's state live: the label with its code as code, the state, the decision's
- * "why", the result (a command's last lines and exit code, expandable), the path as a link that opens the viewer.
+ * "why", the result (a command's last lines and exit code, expandable; a search's hits as links to their lines), the
+ * path as a link that opens the viewer.
  * A call waiting its turn behind another says `queued`, never `running`. A pending call shows the same approval or
  * question the Inbox shows; a bypass this card granted shows with its countdown and Revoke; an interrupted
  * side-effecting call offers "Re-run". A finished `image_generate` shows thumbnails of its images that open in the
@@ -18,6 +19,7 @@ import { approvalFor, approvals, clarificationFor } from '../stores/approvals';
 import { ApprovalCard } from './ApprovalCard';
 import { BypassBadge } from './BypassBadge';
 import { CodeLabel } from './CodeLabel';
+import { ToolCardResult } from './ToolCardResult';
 import { ImageThumbnails } from './ImageThumbnails';
 import { QuestionCard, questionFromArguments } from './QuestionCard';
 import { ShellOutput } from './ShellOutput';
@@ -38,7 +40,8 @@ const STATE_LABEL: Record<ToolCard['status'], string> = {
 const QUEUED_HINT = 'Not started yet: it runs once the calls before it in this round are done (one may be waiting for your approval).';
 
 export interface ToolCardActions {
-  openPath: (path: string, toolCallId: string) => void;
+  /** Opens a path in the viewer: at `line` when given (a search hit), else at the line the call names. */
+  openPath: (path: string, toolCallId: string, line?: number) => void;
   rerun: (card: ToolCard) => void;
   /** A finished write's before/after in the viewer (docs/viewer.md "Diff and revert"); `revert` asks to undo it. */
   openDiff?: (card: ToolCard, revert: boolean) => void;
@@ -136,7 +139,7 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
       {expanded && (
         <div className="tool-body" data-testid="tool-body">
           {command !== null ? <pre className="args command" data-testid="tool-command">$ {command}</pre> : <pre className="args">{hasSealedValue(card.arguments) ? maskSealedJson(card.arguments) : card.arguments}</pre>}
-          {card.result !== null && !isShellResult && <pre className="result">{card.result}</pre>}
+          {card.result !== null && !isShellResult && <ToolCardResult card={{ ...card, result: card.result }} actions={actions} />}
         </div>
       )}
       {isShellResult && <ShellOutput result={card.result!} failed={card.status === 'failed'} />}

@@ -1,6 +1,6 @@
 /** Tabs: one per file (reused by path and by resolved absolute path), closing picks a neighbour, handles let go. */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { lineOfToolCall } from '../components/viewer/tool-range';
+import { lineOfToolCall, searchHits } from '../components/viewer/tool-range';
 import { closeTab, cycleTab, onReleaseHandle, openInViewer, resetViewerStore, tabResolved, viewerFileChanged, viewerStore } from './viewer-store';
 
 let released: string[];
@@ -36,6 +36,23 @@ describe('viewer tabs', () => {
     expect(tabs[0]).toMatchObject({ line: 250, toolCallId: 'call-2' });
   });
 
+  it('asking for the same line again is a new request (it reveals the line again after the person scrolled away)', () => {
+    const a = openInViewer('src/long.ts', { line: 120 });
+    const first = viewerStore.getState().tabs[0]!.lineRequest;
+    expect(openInViewer('src/long.ts', { line: 120 })).toBe(a);
+    const second = viewerStore.getState().tabs[0]!.lineRequest;
+    expect(second).toBeGreaterThan(first);
+    openInViewer('src/long.ts'); // no line named: the request stays
+    expect(viewerStore.getState().tabs[0]).toMatchObject({ line: 120, lineRequest: second });
+    // A tab that folds into another brings its request along, so the same line is revealed again there too.
+    tabResolved(a, '/ws/src/long.ts', 'long.ts', 'h1');
+    const again = openInViewer('./src/long.ts', { line: 120 });
+    const third = viewerStore.getState().tabs.find((t) => t.id === again)!.lineRequest;
+    tabResolved(again, '/ws/src/long.ts', 'long.ts', 'h2');
+    expect(viewerStore.getState().tabs).toEqual([expect.objectContaining({ id: a, line: 120, lineRequest: third })]);
+    expect(third).toBeGreaterThan(second);
+  });
+
   it('closing the active tab activates its neighbour and lets go of its handle', () => {
     const a = openInViewer('a');
     const b = openInViewer('b');
@@ -68,5 +85,35 @@ describe('the line a tool call names', () => {
     expect(lineOfToolCall({ name: 'search_file', arguments: '{"path":"a"}', result: 'a.ts\n  12: const x = 1' })).toBe(12);
     expect(lineOfToolCall({ name: 'write_file', arguments: '{"path":"a"}', result: null })).toBeNull();
     expect(lineOfToolCall({ name: 'read_file', arguments: 'not json', result: null })).toBeNull();
+  });
+});
+
+describe("a search tool's hits", () => {
+  const hitsOf = (name: string, args: object, result: string) => searchHits({ name, arguments: JSON.stringify(args), result })?.map((l) => l.hit && { ...l.hit, at: l.text.slice(0, l.hit.prefix) });
+
+  it('search_file: each matching line is a hit in the file searched; the head and context lines are not', () => {
+    const result = '2 matching lines in src/a.ts:\n11-before\n12:const x = 1\n--\n40:x: 2 // 3:4\n[first 200 matching lines shown]';
+    expect(hitsOf('search_file', { path: 'src/a.ts', pattern: 'x' }, result)).toEqual([
+      null, null, { path: 'src/a.ts', line: 12, prefix: 2, at: '12' }, null, { path: 'src/a.ts', line: 40, prefix: 2, at: '40' }, null,
+    ]);
+    expect(hitsOf('search_file', { file_path: 'b.ts', pattern: 'x' }, '1 matching line in b.ts:\n3:x')?.[1]).toMatchObject({ path: 'b.ts', line: 3 });
+  });
+
+  it('grep_files: path:line:text under the folder searched (or the file itself), context lines and notes are not hits', () => {
+    const result = 'lib/a.ts-9-before\nlib/a.ts:10:const y = 1:2\n--\nb-1-c.ts:7:z\n[2 matching lines; end of results]';
+    expect(hitsOf('grep_files', { pattern: 'y', path: 'src/' }, result)).toEqual([
+      null, { path: 'src/lib/a.ts', line: 10, prefix: 11, at: 'lib/a.ts:10' }, null, { path: 'src/b-1-c.ts', line: 7, prefix: 10, at: 'b-1-c.ts:7' }, null,
+    ]);
+    expect(hitsOf('grep_files', { pattern: 'y' }, 'lib/a.ts:10:y')).toEqual([{ path: 'lib/a.ts', line: 10, prefix: 11, at: 'lib/a.ts:10' }]);
+    expect(hitsOf('grep_files', { pattern: 'y', directory: '/ws/src' }, 'a.ts:1:y')?.[0]).toMatchObject({ path: '/ws/src/a.ts' });
+    // One file searched: the hit's path is that file's name.
+    expect(hitsOf('grep_files', { pattern: 'y', path: 'src/a.ts' }, 'a.ts:4:y')?.[0]).toMatchObject({ path: 'src/a.ts', line: 4 });
+  });
+
+  it('no hits for other modes, other tools, or a line number that is not one', () => {
+    expect(searchHits({ name: 'grep_files', arguments: '{"pattern":"y","output_mode":"count"}', result: 'a.ts:3' })).toBeNull();
+    expect(searchHits({ name: 'read_file', arguments: '{"path":"a"}', result: '1:x' })).toBeNull();
+    expect(searchHits({ name: 'search_file', arguments: 'not json', result: '1:x' })).toBeNull();
+    expect(hitsOf('search_file', { path: 'a' }, '0:x')).toEqual([null]);
   });
 });

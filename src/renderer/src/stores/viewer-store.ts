@@ -18,6 +18,11 @@ export interface ViewerTab {
   relativeTo: string | null;
   /** Line to reveal (a tool call that names a range). */
   line: number | null;
+  /**
+   * Which request to reveal `line` came last: every open that names a line takes a new number, so asking for the
+   * same line again (after scrolling away) reveals it again.
+   */
+  lineRequest: number;
   /** Bumped to reload the tab (live reload, retry). */
   reloadKey: number;
   /** The person said yes to a file outside the working directory. */
@@ -42,6 +47,7 @@ const initial: ViewerState = { tabs: [], activeId: null, width: 560, isMaximized
 export const viewerStore = createStore<ViewerState>(() => ({ ...initial }));
 
 let nextId = 1;
+let nextLineRequest = 1;
 
 export interface OpenOptions {
   sessionId?: number | null;
@@ -58,7 +64,12 @@ export function openInViewer(path: string, options: OpenOptions = {}): string {
   const state = viewerStore.getState();
   const same = state.tabs.find((t) => t.diffOf === null && ((t.path === path && t.relativeTo === (options.relativeTo ?? null)) || (t.absolute !== null && t.absolute === path)));
   if (same) {
-    const updated: ViewerTab = { ...same, line: options.line ?? same.line, toolCallId: options.toolCallId ?? same.toolCallId };
+    const updated: ViewerTab = {
+      ...same,
+      line: options.line ?? same.line,
+      lineRequest: options.line != null ? nextLineRequest++ : same.lineRequest,
+      toolCallId: options.toolCallId ?? same.toolCallId,
+    };
     viewerStore.setState({ tabs: state.tabs.map((t) => (t.id === same.id ? updated : t)), activeId: same.id });
     return same.id;
   }
@@ -71,6 +82,7 @@ export function openInViewer(path: string, options: OpenOptions = {}): string {
     toolCallId: options.toolCallId ?? null,
     relativeTo: options.relativeTo ?? null,
     line: options.line ?? null,
+    lineRequest: options.line != null ? nextLineRequest++ : 0,
     reloadKey: 0,
     allowOutside: false,
     handle: null,
@@ -91,7 +103,9 @@ export function tabResolved(id: string, absolute: string, title: string, handle:
   if (duplicate) {
     // The folded tab's line (a tool call's range: docs/viewer.md "How a file reaches the viewer") moves with it.
     const folded = state.tabs.find((t) => t.id === id);
-    const kept: ViewerTab = { ...duplicate, line: folded?.line ?? duplicate.line, toolCallId: folded?.toolCallId ?? duplicate.toolCallId };
+    const kept: ViewerTab = folded?.line != null
+      ? { ...duplicate, line: folded.line, lineRequest: folded.lineRequest, toolCallId: folded.toolCallId ?? duplicate.toolCallId }
+      : { ...duplicate, toolCallId: folded?.toolCallId ?? duplicate.toolCallId };
     viewerStore.setState({ tabs: state.tabs.filter((t) => t.id !== id).map((t) => (t.id === duplicate.id ? kept : t)), activeId: duplicate.id });
     releaseHandle(handle);
     return;
@@ -111,7 +125,7 @@ export function onReleaseHandle(release: (handle: string) => void): void {
   releaseHandle = release;
 }
 
-export function updateTab(id: string, patch: Partial<Pick<ViewerTab, 'allowOutside' | 'line'>>): void {
+export function updateTab(id: string, patch: Partial<Pick<ViewerTab, 'allowOutside'>>): void {
   viewerStore.setState((s) => ({ tabs: s.tabs.map((t) => (t.id === id ? { ...t, ...patch } : t)) }));
 }
 
@@ -160,7 +174,7 @@ export function openDiffTab(toolCallId: string, path: string, sessionId: number 
   }
   const tab: ViewerTab = {
     id: `tab-${nextId++}`, path, absolute: null, title: `Δ ${titleOf(path)}`, sessionId, toolCallId, relativeTo: null,
-    line: null, reloadKey: 0, allowOutside: false, handle: null, diffOf: toolCallId, revertOnOpen: revert,
+    line: null, lineRequest: 0, reloadKey: 0, allowOutside: false, handle: null, diffOf: toolCallId, revertOnOpen: revert,
   };
   viewerStore.setState({ tabs: [...state.tabs, tab], activeId: tab.id });
   return tab.id;
@@ -180,6 +194,7 @@ export function closeViewer(): void {
 export function resetViewerStore(): void {
   viewerStore.setState({ ...initial });
   nextId = 1;
+  nextLineRequest = 1;
 }
 
 /** A watched file changed: the tab holding its handle reloads (live reload keeps its scroll position). */

@@ -11,7 +11,7 @@ import type { Preview, ProtectedPaths, ToolArgs } from '../tool';
 export const pathString = () => z.string().min(1).refine((v) => !v.includes('\0'), 'must not contain a NUL character');
 export const pathField = (what: string) => pathString().describe(`${what} Relative to the working directory, or absolute (inside the workspace).`);
 /** The names models use for `path`, folded onto it by every fs tool (docs/approval.md "The normalized call"). */
-export const PATH_ALIASES = { file_path: 'path', filepath: 'path', file: 'path', filePath: 'path', dir: 'path', directory: 'path' } as const;
+export { PATH_ALIASES } from '../../../../shared/tool-names';
 
 /** The `path` argument (aliases already folded): the single-file fs tools advertise it as the call's clickable target. */
 export function pathArg(args: ToolArgs): string | null {

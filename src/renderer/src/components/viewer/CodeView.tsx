@@ -1,7 +1,8 @@
 /**
  * Source and plain text in Monaco, read-only (docs/viewer.md "Source"). Monaco arrives as a lazy chunk the first
  * time a code view mounts. A new text for the same view (live reload) keeps the scroll position; `line` reveals
- * and selects that line (a tool call's range).
+ * and selects that line (a tool call's range) and marks it plainly in both themes; each new `lineRequest` reveals it
+ * again, so a second click on the same hit jumps back after the person scrolled away.
  */
 import { useEffect, useRef, useState } from 'react';
 import type * as Monaco from 'monaco-editor/editor/editor.api.js';
@@ -14,9 +15,10 @@ export function loadMonaco(): Promise<MonacoModule> {
   return loading;
 }
 
-export function CodeView({ text, language, line }: { text: string; language: string; line: number | null }) {
+export function CodeView({ text, language, line, lineRequest = 0 }: { text: string; language: string; line: number | null; lineRequest?: number }) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
+  const revealed = useRef<Monaco.editor.IEditorDecorationsCollection | null>(null);
   const [monaco, setMonaco] = useState<MonacoModule | null>(null);
   const [error, setError] = useState<string | null>(null);
   const theme = useTheme();
@@ -48,6 +50,7 @@ export function CodeView({ text, language, line }: { text: string; language: str
       created.getModel()?.dispose();
       created.dispose();
       editor.current = null;
+      revealed.current = null;
     };
     // The editor is made once per Monaco load; text, language, line and theme are applied by the effects below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -77,7 +80,10 @@ export function CodeView({ text, language, line }: { text: string; language: str
     const at = Math.min(line, ed.getModel()?.getLineCount() ?? line);
     ed.revealLineInCenter(at);
     ed.setSelection({ startLineNumber: at, startColumn: 1, endLineNumber: at, endColumn: Number.MAX_SAFE_INTEGER });
-  }, [monaco, line]);
+    // An unfocused editor's selection is faint (light theme above all): the line also gets a mark of its own.
+    revealed.current ??= ed.createDecorationsCollection();
+    revealed.current.set([{ range: { startLineNumber: at, startColumn: 1, endLineNumber: at, endColumn: 1 }, options: { isWholeLine: true, className: 'viewer-line-revealed', linesDecorationsClassName: 'viewer-line-revealed-gutter' } }]);
+  }, [monaco, line, lineRequest]);
 
   if (error) return <div className="viewer-message error">{error}</div>;
   return <div className="viewer-code" ref={host} data-testid="viewer-code" data-ready={monaco ? 'yes' : 'no'} />;

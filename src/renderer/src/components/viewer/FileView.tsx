@@ -95,7 +95,7 @@ function FileBody({ file, tab, text }: { file: ViewerFile; tab: ViewerTab; text:
         </div>
       )}
       {file.kind === 'markdown' && <MarkdownView text={text ?? ''} onOpenPath={openRelative} />}
-      {file.kind === 'text' && <CodeView text={text ?? ''} language={file.language} line={tab.line} />}
+      {file.kind === 'text' && <CodeView text={text ?? ''} language={file.language} line={tab.line} lineRequest={tab.lineRequest} />}
       {file.kind === 'latex' && <LatexView file={file} text={text ?? ''} reloadKey={tab.reloadKey} />}
       {file.kind === 'html' && <HtmlView file={file} text={text ?? ''} reloadKey={tab.reloadKey} onOpenPath={openRelative} />}
       {(file.kind === 'image' || file.kind === 'svg') && <ImageView url={file.url} name={file.name} reloadKey={tab.reloadKey} />}

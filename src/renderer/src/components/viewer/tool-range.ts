@@ -1,23 +1,70 @@
 /**
  * The line a tool call points at, for go-to-line when its path opens in the viewer: `read_file`'s offset,
- * `insert_at_line`'s line, `replace_lines`' start, and the first hit of a `search_file` result (`  12: text` or
- * `12:text`). Null when the call names no range.
+ * `insert_at_line`'s line, `replace_lines`' start, and the first hit of a `search_file` result. Null when the call
+ * names no range. And the hits of a search tool's result, each the file and line it names, so the card can open
+ * every hit at its line (docs/viewer.md "How a file reaches the viewer").
  */
 import type { ToolCard } from '../../../../shared/contract/chat';
+import { PATH_ALIASES, TN } from '../../../../shared/tool-names';
 
 function positive(value: unknown): number | null {
   const n = typeof value === 'string' ? Number(value) : value;
   return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : null;
 }
 
-export function lineOfToolCall(card: Pick<ToolCard, 'name' | 'arguments' | 'result'>): number | null {
-  let args: Record<string, unknown> = {};
+type Card = Pick<ToolCard, 'name' | 'arguments' | 'result'>;
+
+function argsOf(card: Card): Record<string, unknown> | null {
   try {
     const parsed: unknown = JSON.parse(card.arguments);
-    if (parsed && typeof parsed === 'object') args = parsed as Record<string, unknown>;
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
   } catch {
     return null;
   }
+}
+
+/** One line of a search result: a hit names its file and line; the rest (head, context, notes) is text. */
+export interface ResultLine {
+  text: string;
+  hit: { path: string; line: number; /** How long the `path:line` (or `line`) part at the start is. */ prefix: number } | null;
+}
+
+/** `search_file`: `12:text` (context `12-text`) for the file it searched. */
+const FILE_HIT = /^(\s*(\d+)):/;
+/** `grep_files` content mode: `rel:12:text` (context `rel-12-text`), rel relative to the folder searched. */
+const GREP_HIT = /^((.+?):(\d+)):/;
+
+/** Where a grep hit's file is: the folder searched joined with its relative path (or the file itself, when one was searched). */
+function grepPath(base: string, rel: string): string {
+  const folder = base.replace(/[\\/]+$/, '');
+  if (folder === '' || folder === '.') return rel;
+  const last = folder.split(/[\\/]/).pop();
+  return last === rel ? folder : `${folder}/${rel}`;
+}
+
+/** The lines of a `search_file` or `grep_files` (content mode) result with their hits; null for any other call. */
+export function searchHits(card: Card): ResultLine[] | null {
+  if (card.result === null || (card.name !== TN.SEARCH_FILE && card.name !== TN.GREP_FILES)) return null;
+  const args = argsOf(card);
+  if (!args) return null;
+  const given = ['path', ...Object.keys(PATH_ALIASES)].map((key) => args[key]).find((v): v is string => typeof v === 'string' && v !== '');
+  const base = given ?? (card.name === TN.GREP_FILES ? '.' : null);
+  if (base === null || (card.name === TN.GREP_FILES && (args.output_mode ?? 'content') !== 'content')) return null;
+  return card.result.split('\n').map((text) => {
+    if (card.name === TN.SEARCH_FILE) {
+      const m = FILE_HIT.exec(text);
+      const line = m ? positive(Number(m[2])) : null;
+      return { text, hit: m && line ? { path: base, line, prefix: m[1]!.length } : null };
+    }
+    const m = GREP_HIT.exec(text);
+    const line = m ? positive(Number(m[3])) : null;
+    return { text, hit: m && line ? { path: grepPath(base, m[2]!), line, prefix: m[1]!.length } : null };
+  });
+}
+
+export function lineOfToolCall(card: Card): number | null {
+  const args = argsOf(card);
+  if (!args) return null;
   switch (card.name) {
     case 'read_file':
       return positive(args.offset ?? args.start_line);
@@ -25,10 +72,8 @@ export function lineOfToolCall(card: Pick<ToolCard, 'name' | 'arguments' | 'resu
       return positive(args.line);
     case 'replace_lines':
       return positive(args.start_line);
-    case 'search_file': {
-      const hit = /^\s*(\d+)[:\-]/m.exec(card.result ?? '');
-      return hit ? positive(Number(hit[1])) : null;
-    }
+    case 'search_file':
+      return searchHits(card)?.find((l) => l.hit)?.hit?.line ?? null;
     default:
       return null;
   }
