@@ -10,7 +10,7 @@ import { useState } from 'react';
 import type { InboxApproval } from '../../../shared/contract/approval';
 import { BYPASS_DURATIONS, isWideScope, untilText, type BypassKind } from '../lib/bypass-choice';
 import { useNow } from '../lib/use-now';
-import { showSealedJson } from '../../../shared/sealed';
+import { hasSealedValue, showSealedJson } from '../../../shared/sealed';
 import { hasInvisible, revealInvisible } from '../lib/visible-chars';
 import { approvals, type ApprovalDecision } from '../stores/approvals';
 import { CodeLabel } from './CodeLabel';
@@ -28,6 +28,8 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
   const chosen = options.find((o) => o.scope.kind === scope) ?? null;
   const hasDiff = item.new_content !== null || item.old_content !== null;
   const revealed = useRevealed(item.request_id);
+  // A sealed argument's length is its ciphertext's, not the value's: such a call says it holds a secret instead.
+  const argumentsSize = hasSealedValue(item.arguments) ? 'with a secret' : `${item.arguments.length} characters`;
 
   const decide = async (decision: ApprovalDecision) => {
     setBusy(true);
@@ -53,7 +55,7 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
       )}
       {hasDiff && <DiffView oldText={item.old_content} newText={item.new_content} />}
       <details open={!hasDiff}>
-        <summary>Full arguments ({item.arguments.length} characters)</summary>
+        <summary>Full arguments ({argumentsSize})</summary>
         <pre className="args" data-testid="approval-args">{revealInvisible(showSealedJson(item.arguments, revealed ?? []))}</pre>
         <SecretReveal item={item} />
       </details>
