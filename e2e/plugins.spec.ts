@@ -122,6 +122,8 @@ test('a set_secret approval card shows the value masked until the person reveals
   const args = card.getByTestId('approval-args');
   await expect(args).toContainText('github.token');
   await expect(args).toContainText('(secret, hidden)');
+  // The summary does not count the ciphertext's characters as if they were the value's.
+  await expect(card.locator('summary', { hasText: 'Full arguments' })).toHaveText('Full arguments (with a secret)');
   expect(await page.content()).not.toContain(secret);
   await shots(page, 'secret-approval-masked');
 
