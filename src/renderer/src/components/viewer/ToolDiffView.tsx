@@ -20,6 +20,22 @@ function describe(image: FileImage, what: string): string {
   return image.text ?? '';
 }
 
+/** The file's name first, then its folder dimmed and cut from the left, so the name is never what is hidden. */
+function DiffPath({ path }: { path: string | null }) {
+  if (path === null) return <span className="muted small viewer-diff-path">Loading…</span>;
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return (
+    <span className="small viewer-diff-path" title={path} data-testid="viewer-diff-path">
+      <span className="viewer-diff-name">{path.slice(cut + 1)}</span>
+      {cut >= 0 && (
+        <span className="muted viewer-diff-folder" dir="rtl">
+          <bdi>{path.slice(0, cut + 1)}</bdi>
+        </span>
+      )}
+    </span>
+  );
+}
+
 export function ToolDiffView({ toolCallId, revertOnOpen }: { toolCallId: string; revertOnOpen: boolean }) {
   const [diff, setDiff] = useState<Diff | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -47,6 +63,8 @@ export function ToolDiffView({ toolCallId, revertOnOpen }: { toolCallId: string;
         automaticLayout: true,
         renderSideBySide: !isInline,
         useInlineViewWhenSpaceIsLimited: false,
+        // Else the overview's viewport box ends short of the bottom even when the whole file is on screen.
+        scrollBeyondLastLine: false,
         theme: theme === 'light' ? 'vs' : 'vs-dark',
         minimap: { enabled: false },
       });
@@ -101,7 +119,7 @@ export function ToolDiffView({ toolCallId, revertOnOpen }: { toolCallId: string;
   return (
     <div className="viewer-diff" data-testid="viewer-diff">
       <div className="viewer-toolbar">
-        <span className="muted small viewer-diff-path">{diff?.path ?? 'Loading…'}</span>
+        <DiffPath path={diff?.path ?? null} />
         <button className={!isInline ? 'active' : ''} onClick={() => setInline(false)}>Side by side</button>
         <button className={isInline ? 'active' : ''} onClick={() => setInline(true)}>Inline</button>
         <button className="danger" disabled={busy || !diff} onClick={() => void doRevert(false)} data-testid="revert">Revert this change</button>
