@@ -49,6 +49,9 @@ export default defineConfig({
     // The code highlighter's worker loads its grammars as separate chunks, which needs ES module workers.
     worker: { format: 'es' },
     build: {
+      // Minified (electron-vite leaves it off): the chat's first page parses about half the bytes, which is most of
+      // the web shape's start (docs/architecture.md "Performance targets").
+      minify: true,
       outDir: 'out/renderer',
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },

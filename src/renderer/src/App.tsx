@@ -3,18 +3,12 @@
  * keyboard shortcuts (Ctrl/Cmd+K switch session, Ctrl/Cmd+, Settings, Esc stops the running turn) and the theme.
  * The one place that subscribes to core events.
  */
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { skald } from './bridge/skald';
 import { ChatView } from './components/ChatView';
 import { SessionList } from './components/SessionList';
-import { SessionSwitcher } from './components/SessionSwitcher';
-import { FirstRunGuide } from './components/FirstRunGuide';
-import { InboxPanel } from './components/InboxPanel';
-import { ViewerPanel } from './components/ViewerPanel';
-import { SecurityPage } from './components/security/SecurityPage';
-import { SettingsPage } from './components/settings/SettingsPage';
-import { SchedulesPage } from './components/schedules/SchedulesPage';
+import { FileView, ViewerPanel } from './components/ViewerPanel';
 import { SessionDirectory } from './components/WorkingDirectory';
 import { ReconnectingBar } from './components/ReconnectingBar';
 import { connectionStore } from './bridge/connection';
@@ -23,7 +17,24 @@ import { createSession, modelsChanged, openCreatedSession, refreshSessions, sele
 import { applySubAgentEvent } from './components/agents/sub-agent-store';
 import { startTheme } from './stores/theme';
 import { showInViewer, viewerFileChanged, viewerPathChanged } from './stores/viewer-store';
+import { lazyPage, preloadWhenIdle } from './lib/lazy-page';
 import './theme.css';
+
+// Not on the chat's first paint: their own chunks, preloaded when idle and on hover (lib/lazy-page.ts).
+const SecurityPage = lazyPage(() => import('./components/security/SecurityPage'), (m) => m.SecurityPage);
+const SchedulesPage = lazyPage(() => import('./components/schedules/SchedulesPage'), (m) => m.SchedulesPage);
+const SettingsPage = lazyPage(() => import('./components/settings/SettingsPage'), (m) => m.SettingsPage);
+const InboxPanel = lazyPage(() => import('./components/InboxPanel'), (m) => m.InboxPanel);
+const SessionSwitcher = lazyPage(() => import('./components/SessionSwitcher'), (m) => m.SessionSwitcher);
+const FirstRunGuide = lazyPage(() => import('./components/FirstRunGuide'), (m) => m.FirstRunGuide);
+const LAZY_PAGES = [FileView, SessionSwitcher, InboxPanel, SettingsPage, SecurityPage, SchedulesPage];
+/** Starts a page's chunk when the pointer or keyboard focus reaches its button. */
+const preloadOn = (page: { preload(): Promise<unknown> }) => {
+  const start = () => void page.preload().catch(() => {});
+  return { onPointerEnter: start, onFocus: start };
+};
+/** While a page's chunk arrives (only when it was not preloaded yet). */
+const pageLoading = <div className="page-loading" aria-busy="true" />;
 
 type Info = Awaited<ReturnType<typeof skald.app.info>>;
 type View = 'chat' | 'security' | 'schedules' | 'settings';
@@ -43,6 +54,7 @@ export function App() {
   const [guideEngaged, setGuideEngaged] = useState(false);
 
   useEffect(() => startTheme(), []);
+  useEffect(() => preloadWhenIdle(LAZY_PAGES), []);
   const checkFirstRun = () => skald.models.list({}).then((m) => setFirstRun(m.models.length === 0), () => {});
 
   useEffect(() => {
@@ -119,8 +131,8 @@ export function App() {
         <span className="brand">Skald</span>
         <nav className="nav" aria-label="Pages">
           <button className={`nav-tab ${view === 'chat' ? 'is-active' : ''}`} aria-current={view === 'chat' ? 'page' : undefined} data-testid="nav-chat" onClick={() => setView('chat')}>Chat</button>
-          <button className={`nav-tab ${view === 'security' ? 'is-active' : ''}`} aria-current={view === 'security' ? 'page' : undefined} data-testid="open-security" onClick={() => setView('security')}>Security</button>
-          <button className={`nav-tab ${view === 'schedules' ? 'is-active' : ''}`} aria-current={view === 'schedules' ? 'page' : undefined} data-testid="open-schedules" onClick={() => setView('schedules')}>Schedules</button>
+          <button className={`nav-tab ${view === 'security' ? 'is-active' : ''}`} aria-current={view === 'security' ? 'page' : undefined} data-testid="open-security" {...preloadOn(SecurityPage)} onClick={() => setView('security')}>Security</button>
+          <button className={`nav-tab ${view === 'schedules' ? 'is-active' : ''}`} aria-current={view === 'schedules' ? 'page' : undefined} data-testid="open-schedules" {...preloadOn(SchedulesPage)} onClick={() => setView('schedules')}>Schedules</button>
         </nav>
         {view === 'chat' && info && <SessionDirectory fallback={info.workspaceDir} />}
         {error && <span className="error">{error}</span>}
@@ -130,31 +142,41 @@ export function App() {
             {info.shape} · v{info.version}
           </span>
         )}
-        <button className="nav-tab" data-testid="open-inbox" onClick={() => setInboxOpen(true)} aria-label={waiting ? `Inbox, ${waiting} waiting` : 'Inbox'}>
+        <button className="nav-tab" data-testid="open-inbox" {...preloadOn(InboxPanel)} onClick={() => setInboxOpen(true)} aria-label={waiting ? `Inbox, ${waiting} waiting` : 'Inbox'}>
           Inbox{waiting ? ` (${waiting})` : ''}
         </button>
-        <button className={`nav-tab ${view === 'settings' ? 'is-active' : ''}`} aria-current={view === 'settings' ? 'page' : undefined} data-testid="open-settings" onClick={() => setView('settings')} title={`Settings (${mod}+,)`}>Settings</button>
+        <button className={`nav-tab ${view === 'settings' ? 'is-active' : ''}`} aria-current={view === 'settings' ? 'page' : undefined} data-testid="open-settings" {...preloadOn(SettingsPage)} onClick={() => setView('settings')} title={`Settings (${mod}+,)`}>Settings</button>
       </header>
-      {inboxOpen && <InboxPanel onClose={() => setInboxOpen(false)} />}
-      {switcherOpen && <SessionSwitcher onClose={() => setSwitcherOpen(false)} />}
+      <Suspense fallback={null}>
+        {inboxOpen && <InboxPanel onClose={() => setInboxOpen(false)} />}
+        {switcherOpen && <SessionSwitcher onClose={() => setSwitcherOpen(false)} />}
+      </Suspense>
       <main className="app-main">
         {view === 'security' ? (
-          <SecurityPage />
+          <Suspense fallback={pageLoading}>
+            <SecurityPage />
+          </Suspense>
         ) : view === 'schedules' ? (
-          <SchedulesPage onOpenSession={(id) => (selectSession(id), setView('chat'))} />
+          <Suspense fallback={pageLoading}>
+            <SchedulesPage onOpenSession={(id) => (selectSession(id), setView('chat'))} />
+          </Suspense>
         ) : view === 'settings' ? (
-          <SettingsPage
-            onClose={() => {
-              setView('chat');
-              modelsChanged();
-              void checkFirstRun();
-            }}
-          />
+          <Suspense fallback={pageLoading}>
+            <SettingsPage
+              onClose={() => {
+                setView('chat');
+                modelsChanged();
+                void checkFirstRun();
+              }}
+            />
+          </Suspense>
         ) : (
           <>
             <SessionList />
             {firstRun ? (
-              <FirstRunGuide onEngaged={() => setGuideEngaged(true)} onDone={() => (setFirstRun(false), setGuideEngaged(false))} />
+              <Suspense fallback={<section className="chat" />}>
+                <FirstRunGuide onEngaged={() => setGuideEngaged(true)} onDone={() => (setFirstRun(false), setGuideEngaged(false))} />
+              </Suspense>
             ) : activeId !== null ? (
               <ChatView sessionId={activeId} />
             ) : (

@@ -4,13 +4,16 @@
  * Shortcuts: Alt+W closes the tab, Alt+] / Alt+[ (or Alt+PageDown / Alt+PageUp) switch tabs, Alt+M maximizes,
  * Escape leaves the maximized view. A path typed into the bar opens in a new tab.
  */
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { sessionsStore } from '../stores/sessions-store';
 import { skald } from '../bridge/skald';
 import { activateTab, closeTab, closeViewer, cycleTab, onReleaseHandle, openInViewer, setViewerWidth, toggleMaximized, viewerStore } from '../stores/viewer-store';
-import { FileView } from './viewer/FileView';
+import { lazyPage } from '../lib/lazy-page';
 import './viewer/viewer.css';
+
+/** The file views (code, Markdown, PDF, LaTeX, diff…) load with the first open file, or when the first page is idle. */
+export const FileView = lazyPage(() => import('./viewer/FileView'), (m) => m.FileView);
 
 onReleaseHandle((handle) => void skald.viewer.release({ handle }).catch(() => {}));
 
@@ -93,7 +96,9 @@ export function ViewerPanel() {
         <button onClick={closeViewer} aria-label="Close viewer" title="Close every tab">×</button>
       </div>
       <div className="viewer-body">
-        <FileView key={active.id} tab={active} />
+        <Suspense fallback={null}>
+          <FileView key={active.id} tab={active} />
+        </Suspense>
       </div>
     </aside>
   );
