@@ -1,7 +1,8 @@
 /**
  * Pages and panels the chat's first paint does not need, loaded as their own chunks (docs/ui.md "What the first
  * page loads"): the entry holds the chat; Settings, Security, Schedules, the Inbox, the session switcher, the
- * first-run guide and the viewer's file views come after. Each is fetched once the first page is idle, and again
+ * first-run guide and the viewer's file views come after. Each is fetched a little after the first page has loaded and
+ * the browser is idle, and again
  * (a no-op when already there) when the pointer or focus reaches its button, so a page still opens at once.
  */
 import { lazy, type ComponentType } from 'react';
@@ -18,16 +19,26 @@ export function lazyPage<M, P>(load: () => Promise<M>, pick: (module: M) => Comp
   return Component;
 }
 
-/** Preloads `pages` one after another once the browser is idle (after the first page has painted). */
+/** After the page's `load`, this long, so the chunks do not compete with the chat's first history and paint. */
+const PRELOAD_AFTER_LOAD_MS = 2_000;
+
+/** Preloads `pages` one after another once the first page has loaded, painted its chat and the browser is idle. */
 export function preloadWhenIdle(pages: readonly { preload(): Promise<unknown> }[]): () => void {
   let stopped = false;
-  const idle = (fn: () => void) =>
-    typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 3_000 }) : setTimeout(fn, 500);
-  idle(async () => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const run = async () => {
     for (const page of pages) {
       if (stopped) return;
       await page.preload().catch(() => {}); // retried when the page opens
     }
-  });
-  return () => void (stopped = true);
+  };
+  const idle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void run(), { timeout: 3_000 }) : void run());
+  const afterLoad = () => (timer = setTimeout(idle, PRELOAD_AFTER_LOAD_MS));
+  if (document.readyState === 'complete') afterLoad();
+  else window.addEventListener('load', afterLoad, { once: true });
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    window.removeEventListener('load', afterLoad);
+  };
 }
