@@ -2,7 +2,8 @@
  * The app process's memory (docs/architecture.md "Performance targets": at rest and after opening a 50,000-message
  * session, under 200 MB): the resident set of `node out/main/web.js` itself (bench/web-process.ts reads
  * /proc/<pid>/status), never the bench's own process.
- * - at rest: 3 s after it listens (its background start-up done: the bash grammar loaded and warmed);
+ * - at rest: 3 s after its background warm-up began (WARM_UP_DELAY_MS after it listens; the bash grammar loaded and
+ *   warmed, the AI SDK and the shell runner loaded);
  * - after opening the session through the bridge (the WebSocket, as a page does: the session list, then the newest
  *   page of history);
  * - after paging that session to the top, 100 messages a call (every message and tool card read once).
@@ -12,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCore } from '../src/main/core/index';
+import { createCore, WARM_UP_DELAY_MS } from '../src/main/core/index';
 import { seedSession } from './seed-session';
 import type { BenchOptions, BenchRow } from './table';
 import { builtWebEntry, startWebProcess } from './web-process';
@@ -23,7 +24,7 @@ const mb = (value: number) => `${value.toFixed(0)} MB`;
 async function measure(dataDir: string, sessionId: number): Promise<{ rest: number; opened: number; paged: number }> {
   const web = await startWebProcess(dataDir);
   try {
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await new Promise((resolve) => setTimeout(resolve, WARM_UP_DELAY_MS + 3_000));
     const rest = web.rssMb();
     await web.call('chat:listSessions', {});
     let page = (await web.call('chat:history', { sessionId })) as { messages: { id: number }[]; hasMore: boolean };

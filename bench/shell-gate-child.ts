@@ -6,13 +6,13 @@
  * which a loaded machine does not inflate the way it does wall time).
  * - `plain-now`: at once, the bench's 3-part command, then 100 plain command lines;
  * - `grammar-now`: at once, a command only the grammar reads (so its first decision waits for the load);
- * - `mixed-later`: one second after the start (a person typing; the app's own background load done), 100 commands of
- *   which 40 need the grammar.
+ * - `mixed-later`: one second after the app's background warm-up began (WARM_UP_DELAY_MS after the start: a person
+ *   typing, the app's own load done), 100 commands of which 40 need the grammar.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunContextSchema } from '../src/shared/run-context';
-import { createCore } from '../src/main/core/index';
+import { createCore, WARM_UP_DELAY_MS } from '../src/main/core/index';
 
 const [dataDir, scenario] = process.argv.slice(2) as [string, 'plain-now' | 'grammar-now' | 'mixed-later'];
 const workspace = join(dataDir, 'workspace');
@@ -52,7 +52,7 @@ if (scenario === 'plain-now') {
 } else if (scenario === 'grammar-now') {
   times.push(await decide(grammarLine(0)));
 } else {
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await new Promise((resolve) => setTimeout(resolve, WARM_UP_DELAY_MS + 1_000));
   for (let i = 0; i < 100; i++) times.push(await decide(i % 5 < 2 ? grammarLine(i) : plainLine(i)));
 }
 process.stdout.write(`${JSON.stringify({ startMs, times, cpu })}\n`);

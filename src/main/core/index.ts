@@ -95,7 +95,16 @@ export interface CoreHooks {
   walIdleCheckMs?: number;
   /** Plugins added to the shipped ones (tests: a plugin with tools; the app ships only BUILTIN_PLUGINS). */
   extraPlugins?: readonly PluginDefinition[];
+  /** How long after `start()` the background warm-up begins; default WARM_UP_DELAY_MS. */
+  warmUpDelayMs?: number;
 }
+
+/**
+ * The background warm-up waits this long after `start()` (docs/architecture.md "What keeps the waited-on paths
+ * fast"): on two cores, loading the grammar and warming the gate while the first window loaded its page and history
+ * made that window about 300 ms later. A command that needs the grammar sooner loads it on demand.
+ */
+export const WARM_UP_DELAY_MS = 2_000;
 
 export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Promise<Core> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
@@ -241,10 +250,17 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     handlers,
     viewer,
     start() {
-      // Off the start's path, one after another while the app idles: what the first turn needs (the bash grammar,
-      // the AI SDK and the providers in use, the shell runner). Whatever is not loaded yet loads when first used.
+      // Off the start's path, one after another once the first window has loaded (WARM_UP_DELAY_MS): what the first
+      // turn needs (the bash grammar, the AI SDK and the providers in use, the shell runner). Whatever is not loaded
+      // yet loads when first used.
       // `dispose` cancels it: each step first checks that the core is still open (its database above all).
       void (async () => {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, hooks.warmUpDelayMs ?? WARM_UP_DELAY_MS);
+          timer.unref();
+          warmUp.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        });
+        if (warmUp.signal.aborted) return;
         await approval.shell.whenLoaded();
         await warmUpShellGate(approval.gate, config.workspaceDir, warmUp.signal);
         if (warmUp.signal.aborted) return;

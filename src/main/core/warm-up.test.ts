@@ -1,11 +1,12 @@
 /**
  * The core's background warm-up (`core.start()`: the bash grammar, the AI SDK, the providers in use, the shell runner,
- * docs/architecture.md "Performance targets") is cancelled by `dispose`: a core closed right after it started never
- * lets the warm-up reach its closed database, so nothing logs a failure.
+ * docs/architecture.md "Performance targets") waits WARM_UP_DELAY_MS so the first window loads first, and is
+ * cancelled by `dispose`: a core closed right after it started never lets the warm-up reach its closed database, so
+ * nothing logs a failure.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCore } from './index';
+import { createCore, WARM_UP_DELAY_MS } from './index';
 import { loadAiSdk } from './llm/ai-sdk';
 import { loadExeca } from './tools/shell/execute-cmd';
 import { cleanupTempDirs, tempDir } from '../../../test/helpers/temp';
@@ -32,6 +33,26 @@ describe('the background warm-up', () => {
     await core.dispose();
     await afterTheWarmUpCouldRun(core);
     expect(errors.mock.calls.filter((call) => String(call[0]).includes('warm-up'))).toEqual([]);
+  });
+
+  it('waits its delay before loading anything, so the first window is served first', async () => {
+    expect(WARM_UP_DELAY_MS).toBeGreaterThan(0);
+    const dir = tempDir('skald-warm-up-');
+    const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' }, { warmUpDelayMs: 150 });
+    try {
+      const loaded = vi.fn();
+      core.start(); // its 150 ms timer is due before the 100 ms one below only if it did not wait
+      // The grammar's load is the warm-up's first step; a wait for it does not start it (only a decision needing it does).
+      const watching = (async () => {
+        while (core.approval.shell.needsGrammar('ls "a b"')) await new Promise((resolve) => setTimeout(resolve, 5));
+        loaded();
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(loaded).not.toHaveBeenCalled();
+      await watching; // then it does load, by itself
+    } finally {
+      await core.dispose();
+    }
   });
 
   it('still loads what it warms when the core stays open', async () => {
