@@ -147,7 +147,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       for (const client of wss?.clients ?? []) client.terminate();
       wss?.close();
       await preview.close();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        // close() ends only idle connections; a socket Chromium opened ahead of a request it never sent (a
+        // preconnect) would hold the shutdown until its header timeout, a minute later.
+        http.closeAllConnections();
+      });
     },
   };
 }
