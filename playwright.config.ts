@@ -10,7 +10,7 @@ import { findChromium } from './e2e/chromium';
 import type { Shape } from './e2e/fixtures';
 
 /** The specs that run in both shapes; `desktop.spec.ts` runs in the desktop shape only. */
-const BOTH_SHAPES = ['chat.spec.ts', 'approval-preview.spec.ts', 'viewer.spec.ts'];
+const BOTH_SHAPES = ['chat.spec.ts', 'approval-preview.spec.ts', 'viewer.spec.ts', 'viewer-live.spec.ts'];
 
 export default defineConfig<{ shape: Shape }>({
   testDir: 'e2e',
