@@ -100,7 +100,10 @@ export class ApprovalGate {
     const note = (line: string) => trace?.push(line);
     const wd = this.workingDirOf(call);
     const { toolName, args } = call;
-    const roots = this.guards.roots();
+    // The roots' real paths (two realpath calls), resolved once a path or a command needs them: a call without
+    // either (most of a turn's bookkeeping tools) never asks the file system.
+    let resolvedRoots: Roots | null = null;
+    const roots = (): Roots => (resolvedRoots ??= this.guards.roots());
     // One canonicalization per distinct path in a decision: a missing tail makes realpath throw, which is the
     // costly part of a decision.
     const canonCache = new Map<string, string>();
@@ -114,7 +117,7 @@ export class ApprovalGate {
     // 1. Hard guards.
     let locked: GuardVerdict | null = null;
     for (const p of pathArguments(args)) {
-      const v = this.guards.checkPath(roots, toolName, resolvePath(p, wd), canon(p, wd));
+      const v = this.guards.checkPath(roots(), toolName, resolvePath(p, wd), canon(p, wd));
       if (v?.action === 'deny') return this.done({ action: 'deny', why: { kind: 'guard', guard: v.guard, text: v.text } }, note);
       locked ??= v;
     }
@@ -122,8 +125,8 @@ export class ApprovalGate {
     const command = typeof args.command === 'string' ? args.command : '';
     const workdir = typeof args.workdir === 'string' && args.workdir !== '' ? resolvePath(args.workdir, wd) : wd;
     // The guards judge the command's words after the shell's expansions, so the analysis comes first.
-    const shell = isShell ? this.analyze(command, workdir, roots) : null;
-    if (isShell) locked ??= this.guards.checkCommand(roots, command, workdir, shell);
+    const shell = isShell ? this.analyze(command, workdir, roots()) : null;
+    if (isShell) locked ??= this.guards.checkCommand(roots(), command, workdir, shell);
     if (toolName === TN.SET_SECRET) locked ??= { action: 'require', guard: 'secret_value', text: 'Storing a secret always asks.' };
     if (locked) note(`guard ${locked.guard}: ${locked.text}`);
 
@@ -273,10 +276,10 @@ export class ApprovalGate {
     return [rules.candidates(groupId, toolName), rules.candidates(DEFAULT_GROUP, toolName)];
   }
 
-  private pathFacts(args: Record<string, unknown>, wd: string, roots: Roots, canon: (p: string, base: string) => string): CallFacts['path'] {
+  private pathFacts(args: Record<string, unknown>, wd: string, roots: () => Roots, canon: (p: string, base: string) => string): CallFacts['path'] {
     if (typeof args.path !== 'string' || args.path === '') return null;
     const c = canon(args.path, wd);
-    return pathFacts(relIn(c, roots.wsCanon), slash(c));
+    return pathFacts(relIn(c, roots().wsCanon), slash(c));
   }
 
   private analyze(command: string, workdir: string, roots: Roots): ShellAnalysis {

@@ -54,10 +54,31 @@ function seed(db: Db, exchanges: number): { store: SessionStore; sessionId: numb
   return { store, sessionId: sessions[0]! };
 }
 
+/**
+ * The session's other reads (and the cascade of a deleted session) after migration 114 dropped the `(session_id, id)`
+ * indexes: each still starts from an index on the session, never a scan of every session's rows.
+ */
+function expectSessionReadsIndexed(db: Db): void {
+  const store = new SessionStore(db);
+  const q = (store as unknown as { q: Record<string, { source: string }> }).q;
+  const last = plan(db, q.lastMessage!.source, [1]).join('\n');
+  expect(last).toContain('SEARCH chat_history USING INTEGER PRIMARY KEY (rowid=?)');
+  expect(last).toMatch(/SEARCH chat_history USING COVERING INDEX chat_history_session_stack \(session_id=\?\)/);
+  for (const [name, args] of [['contextMessages', [1, 0, null]], ['queued', [1]], ['usage', [1]], ['failQueued', [1]], ['failSessionTools', ['x', 0, 1]]] as const) {
+    const steps = plan(db, q[name]!.source, [...args]).join('\n');
+    expect(steps, name).toMatch(/^SEARCH (chat_history|chat_llm_tools) USING /);
+    expect(steps, name).not.toMatch(/\bSCAN\b/);
+  }
+  const cascade = plan(db, 'DELETE FROM chat_sessions WHERE id = ?', [1]).join('\n');
+  expect(cascade).toContain('SEARCH chat_history USING COVERING INDEX chat_history_session_stack (session_id=?)');
+  expect(cascade).toContain('SEARCH chat_llm_tools USING COVERING INDEX chat_llm_tools_session_message (session_id=?)');
+}
+
 describe('history queries', () => {
   it('read a page through the history indexes on a fresh database', () => {
     const db = openDatabase({ file: join(tempDir(), 'plan.db') });
     expectIndexed(db);
+    expectSessionReadsIndexed(db);
     db.close();
   });
 
@@ -66,6 +87,22 @@ describe('history queries', () => {
     seed(db, 500);
     db.exec('ANALYZE');
     expectIndexed(db);
+    expectSessionReadsIndexed(db);
+    db.close();
+  });
+
+  it("the session's last message is its largest id, a sub-agent's included, whatever the other sessions hold", () => {
+    const db = openDatabase({ file: join(tempDir(), 'last.db') });
+    const { store, sessionId } = seed(db, 5);
+    const other = store.createSession('later');
+    const own = store.appendMessage({ sessionId, role: 'assistant', content: 'own' });
+    store.appendMessage({ sessionId: other, role: 'user', content: 'elsewhere' });
+    expect(store.lastMessage(sessionId)?.id).toBe(own);
+    const stackId = new StackStore(db).open({ sessionId, agentId: 'helper', prompt: 'p', depth: 1, parentToolCallId: 'tc_y' });
+    const child = store.appendMessage({ sessionId, stackId, role: 'assistant', content: 'child' });
+    expect(store.lastMessage(sessionId)?.id).toBe(child);
+    expect(store.lastMessage(other)?.content).toBe('elsewhere');
+    expect(store.lastMessage(store.createSession('empty'))).toBeUndefined();
     db.close();
   });
 

@@ -122,16 +122,19 @@ export class SessionStore {
       setModel: db.prepare('UPDATE chat_sessions SET model = ?, updated_at = ? WHERE id = ?'),
       setContextStart: db.prepare('UPDATE chat_sessions SET context_start_id = ?, updated_at = ? WHERE id = ?'),
       touch: db.prepare('UPDATE chat_sessions SET updated_at = ? WHERE id = ?'),
+      // Positional parameters: binding an object looks each name up, on every message of every round.
       insertMessage: db.prepare(
         `INSERT INTO chat_history (session_id, stack_id, role, content, status, input_tokens, output_tokens, cost, model, reasoning_content, metadata, created_at)
-         VALUES (@sessionId, @stackId, @role, @content, @status, @inputTokens, @outputTokens, @cost, @model, @reasoning, @metadata, @createdAt)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       getMessage: db.prepare('SELECT * FROM chat_history WHERE id = ?'),
       deleteMessage: db.prepare('DELETE FROM chat_history WHERE id = ?'),
       queued: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1 ORDER BY id"),
       failQueued: db.prepare("UPDATE chat_history SET status = 'failed', metadata = json_set(metadata, '$.queued', 0, '$.dropped', 1) WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1"),
       unqueue: db.prepare("UPDATE chat_history SET metadata = json_set(metadata, '$.queued', 0) WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1"),
-      lastMessage: db.prepare('SELECT * FROM chat_history WHERE session_id = ? ORDER BY id DESC LIMIT 1'),
+      // The largest id of the session's entries in the session-and-stack index (sub-agents' rows included): read from
+      // the index alone, then one row.
+      lastMessage: db.prepare('SELECT * FROM chat_history WHERE id = (SELECT max(id) FROM chat_history WHERE session_id = ?)'),
       failMessage: db.prepare("UPDATE chat_history SET status = 'failed' WHERE id = ?"),
       // A sub-agent's rows carry their stack id: each stack (and the session's own rows, stack NULL) is its own history.
       contextMessages: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND id >= ? AND stack_id IS ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 ORDER BY id"),
@@ -214,20 +217,20 @@ export class SessionStore {
 
   private insertMessage(m: NewMessage): number {
     const now = Date.now();
-    const info = this.q.insertMessage.run({
-      sessionId: m.sessionId,
-      stackId: m.stackId ?? null,
-      role: m.role,
-      content: m.content,
-      status: m.status ?? 'ok',
-      inputTokens: m.inputTokens ?? null,
-      outputTokens: m.outputTokens ?? null,
-      cost: m.cost ?? null,
-      model: m.model ?? null,
-      reasoning: m.reasoning ?? null,
-      metadata: m.queued ? '{"queued":1}' : '{"queued":0}', // JSON.stringify({ queued }), spelled out: one per message
-      createdAt: now,
-    });
+    const info = this.q.insertMessage.run(
+      m.sessionId,
+      m.stackId ?? null,
+      m.role,
+      m.content,
+      m.status ?? 'ok',
+      m.inputTokens ?? null,
+      m.outputTokens ?? null,
+      m.cost ?? null,
+      m.model ?? null,
+      m.reasoning ?? null,
+      m.queued ? '{"queued":1}' : '{"queued":0}', // JSON.stringify({ queued }), spelled out: one per message
+      now,
+    );
     this.q.touch.run(now, m.sessionId);
     return Number(info.lastInsertRowid);
   }

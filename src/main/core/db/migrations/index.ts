@@ -22,6 +22,7 @@ import { schedulerSchema } from './110-scheduler';
 import { historyIndexes } from './111-history-indexes';
 import { toolRowQueued } from './112-tool-row-queued';
 import { imageProvidersListSeed } from './113-image-providers-list-seed';
+import { dropRedundantIndexes } from './114-drop-redundant-indexes';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   historyIndexes,
   toolRowQueued,
   imageProvidersListSeed,
+  dropRedundantIndexes,
 ];

@@ -1,0 +1,17 @@
+/**
+ * The argument hash binds what a card showed to what runs (docs/approval.md "The normalized call"), and hashes stored
+ * by an earlier version are compared with new ones (a pending call asked again after a restart): the digest of a
+ * given set of arguments must never change, whichever hashing call computes it.
+ */
+import { describe, expect, it } from 'vitest';
+import { argsHash, canonicalJson } from './decisions';
+
+describe('argsHash', () => {
+  it('is the sha256 hex of the canonical JSON, keys sorted at every depth', () => {
+    const args = { b: [1, { d: 2, c: null, gone: undefined }], a: 'x' };
+    expect(canonicalJson(args)).toBe('{"a":"x","b":[1,{"c":null,"d":2}]}');
+    expect(argsHash(args)).toBe('874fbcb0e6da8112d8af27b2afa671653e9d96a92b9e8f8cbb91d36b5469bc59');
+    expect(argsHash({ a: 'x', b: [1, { c: null, d: 2 }] })).toBe(argsHash(args));
+    expect(argsHash({ a: 'y' })).not.toBe(argsHash({ a: 'x' }));
+  });
+});
