@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
+import { JS_BESIDE_MS, JS_PREFIX_MS, JS_WALK_MS, prefixGoesOn, walkShare } from './grep-race';
 import { compareRel } from './grep-engines';
 import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, literalLines, matchingLines } from './search-engine';
 
@@ -102,6 +103,51 @@ describe('the two engines agree', () => {
     expect(files).toContain('target.txt');
     expect(files).toContain('.hidden/e.txt');
     expect([...files].sort(compareRel)).toEqual(files);
+  });
+});
+
+describe('the JS search beside ripgrep', () => {
+  const page = 101;
+  const barelyBegun = () => 0.01;
+  it('goes on for a short while whatever it finds, then only while it would fill the page in time', () => {
+    // Early on (a small tree is often read whole by then) it goes on, hits or not.
+    expect(prefixGoesOn(0, 0, page, JS_PREFIX_MS, barelyBegun)).toBe(true);
+    expect(prefixGoesOn(JS_BESIDE_MS - 1, 0, page, JS_PREFIX_MS, barelyBegun)).toBe(true);
+    // A rare pattern on a big tree: too little found, so rg runs alone (it would otherwise share the cores).
+    expect(prefixGoesOn(JS_BESIDE_MS, 0, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
+    expect(prefixGoesOn(JS_BESIDE_MS, 10, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
+    expect(prefixGoesOn(50, 49, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
+    // A whole answer (limit 5000) of a rare pattern is not filled by the JS search: it stops.
+    expect(prefixGoesOn(JS_BESIDE_MS, 500, 5001, JS_PREFIX_MS, barelyBegun)).toBe(false);
+    // A pattern common enough to fill the page within JS_PREFIX_MS: it goes on, until then.
+    expect(prefixGoesOn(JS_BESIDE_MS, 20, page, JS_PREFIX_MS, barelyBegun)).toBe(true);
+    expect(prefixGoesOn(50, 51, page, JS_PREFIX_MS, barelyBegun)).toBe(true);
+    expect(prefixGoesOn(JS_PREFIX_MS, 100, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
+    // A shorter prefix (tests, or `jsPrefixMs`) ends there whatever it finds.
+    expect(prefixGoesOn(5, 0, page, 5, barelyBegun)).toBe(false);
+  });
+
+  it('goes on over a small tree it is about to finish, not over a big one', () => {
+    // The rest at the same pace: spent × (1 − share) / share.
+    const atPace = JS_BESIDE_MS / (JS_BESIDE_MS + JS_WALK_MS); // the rest takes JS_WALK_MS
+    expect(prefixGoesOn(JS_BESIDE_MS, 0, 5001, JS_PREFIX_MS, () => atPace * 1.01)).toBe(true);
+    expect(prefixGoesOn(JS_BESIDE_MS, 0, 5001, JS_PREFIX_MS, () => atPace * 0.9)).toBe(false);
+    expect(prefixGoesOn(80, 0, 5001, JS_PREFIX_MS, () => 0.9)).toBe(true); // nearly done, however long it took
+    expect(prefixGoesOn(80, 0, 5001, JS_PREFIX_MS, () => 0.5)).toBe(false);
+    expect(prefixGoesOn(JS_BESIDE_MS, 0, 5001, JS_PREFIX_MS, () => 0)).toBe(false);
+    expect(prefixGoesOn(JS_PREFIX_MS, 0, 5001, JS_PREFIX_MS, () => 0.99)).toBe(false); // never past JS_PREFIX_MS
+  });
+
+  it('tells how much of the walk lies before a file from the first two folder levels', () => {
+    const tree: Record<string, string[]> = { '': ['a.txt', 'b.txt', 'pkg0', 'pkg1'], pkg0: ['x.ts', 'mod0', 'mod1', 'mod2', 'mod3'], pkg1: ['y.ts'] };
+    const names = (dir: string) => tree[dir] ?? [];
+    expect(walkShare('a.txt', names)).toBeCloseTo(1 / 4);
+    expect(walkShare('b.txt', names)).toBeCloseTo(2 / 4);
+    expect(walkShare('pkg0/x.ts', names)).toBeCloseTo(2 / 4 + 1 / 20);
+    expect(walkShare('pkg0/mod2/deep/z.ts', names)).toBeCloseTo(2 / 4 + 3 / 20 + 1 / 40);
+    expect(walkShare('pkg1/y.ts', names)).toBeCloseTo(1);
+    // Not in the listing (a file that appeared since): counted as halfway through what is known.
+    expect(walkShare('pkg9/q.ts', names)).toBeCloseTo(0.5);
   });
 });
 

@@ -10,7 +10,7 @@
  * Engines: the JS engine (`grep-engines.ts`), which yields to the event loop every few milliseconds so a big tree
  * neither freezes the main process nor ignores a stop; and where a binary is found, ripgrep (`grep-ripgrep.ts`:
  * parallel, its output streamed and stopped once the page is full), started beside the JS engine's search of the
- * walk's first files when that does not answer at once (`engineResults`, docs/architecture.md "Tools").
+ * walk's first files when that does not answer at once (`grep-race.ts`, docs/architecture.md "Tools").
  * Both give the same results in the same order. Limits: `.gitignore` is not applied (hidden files are searched);
  * symlinks are not followed while searching.
  */
@@ -21,9 +21,10 @@ import { isGuardedHardLink, kindAt, SearchReader } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural, searchLabel } from './common';
-import { compareRel, findRipgrep, jsEngine, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
+import { findRipgrep, MAX_GREP_FILE_BYTES, type GrepQuery, type JsEngineOptions } from './grep-engines';
 import { grepPool, type GrepPool } from './grep-pool';
-import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
+import { engineResults, JS_PREFIX_MS } from './grep-race';
+import type { RipgrepWant } from './grep-ripgrep';
 import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, lineIndex, type LineSource } from './search-engine';
 
 export const DEFAULT_GREP_LIMIT = 100;
@@ -55,85 +56,6 @@ export interface GrepFilesDeps {
   jsPrefixMs?: number;
   /** With ripgrep: the JS engine stops after this many files too (tests: the answer joins the two engines). */
   jsPrefixFiles?: number;
-}
-
-/** How long the JS engine searches the walk's first files before ripgrep is started beside it… */
-export const JS_ALONE_MS = 15;
-/** …and how long in all, unless rg has answered before. */
-export const JS_PREFIX_MS = 100;
-
-/**
- * With ripgrep, the JS engine searches the walk's first files on this thread for JS_ALONE_MS; a page of a common
- * pattern is full by then and no process is started at all. Otherwise rg starts over the whole tree
- * (`grep-ripgrep.ts`) and the JS search goes on beside it until rg answers or JS_PREFIX_MS have passed; if it
- * completes the page (or the walk: a small tree) first, rg is stopped. Else rg's answer is taken for the files after
- * the last one the JS search read (the same answer: both engines give the walk's order), so a rare pattern on a big
- * tree costs rg's run plus at most JS_ALONE_MS, and at most JS_PREFIX_MS of one more thread beside rg.
- */
-async function* engineResults(rgPath: string | null, js: JsEngineOptions, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, want: RipgrepWant, skip: ((path: string) => boolean) | undefined, prefix: { ms: number; files?: number }): AsyncGenerator<FileMatches> {
-  const matcher = compileMatcher(q.pattern, q.caseInsensitive); // validates the pattern for both engines
-  const jsOptions: JsEngineOptions = { ...js, ...(skip ? { skip } : {}) };
-  if (!rgPath) {
-    yield* jsEngine(root, isFile, q, matcher, signal, jsOptions);
-    return;
-  }
-  if (prefix.ms <= 0) {
-    const hits = await ripgrepEngine(rgPath, root, isFile, q, signal, want);
-    yield* hits ?? jsEngine(root, isFile, q, matcher, signal, jsOptions);
-    return;
-  }
-  const stopRg = new AbortController();
-  let rgAnswer: Promise<FileMatches[] | null> | null = null;
-  let rgHasAnswered = false;
-  const startRg = () => {
-    rgAnswer = ripgrepEngine(rgPath, root, isFile, q, AbortSignal.any([signal, stopRg.signal]), want).then(
-      (answer) => {
-        rgHasAnswered = true;
-        return answer;
-      },
-      (error: unknown) => {
-        rgHasAnswered = true;
-        if (stopRg.signal.aborted && !signal.aborted) return null; // stopped by us: its answer is not needed
-        throw error;
-      },
-    );
-  };
-  const progress = { lastRel: null as string | null, isDone: false };
-  const started = performance.now();
-  let searched = 0;
-  const until = () => {
-    const spent = performance.now() - started;
-    if (!rgAnswer && spent >= Math.min(JS_ALONE_MS, prefix.ms)) startRg();
-    return rgHasAnswered || spent >= prefix.ms || (prefix.files !== undefined && ++searched >= prefix.files);
-  };
-  const first: FileMatches[] = [];
-  let found = 0;
-  try {
-    for await (const hit of jsEngine(root, isFile, q, matcher, signal, { ...jsOptions, pool: null, until, progress })) {
-      first.push(hit);
-      if (want.accept && !want.accept(hit.path)) continue;
-      found += q.mode === 'content' ? hit.matches.length : 1;
-      if (found >= want.entries) break;
-    }
-  } catch (error) {
-    stopRg.abort();
-    throw error;
-  }
-  if (found >= want.entries || progress.isDone) {
-    stopRg.abort(); // the JS search has the page (or the whole answer): rg's run is not needed
-    yield* first;
-    return;
-  }
-  if (!rgAnswer) startRg();
-  const rest = await rgAnswer!;
-  yield* first;
-  const after = (rel: string) => progress.lastRel === null || compareRel(rel, progress.lastRel) > 0;
-  if (rest) {
-    for (const hit of rest) if (after(hit.rel)) yield hit;
-    return;
-  }
-  // rg refused the pattern: the JS engine does the rest of the walk.
-  for await (const hit of jsEngine(root, isFile, q, matcher, signal, jsOptions)) if (after(hit.rel)) yield hit;
 }
 
 /**
@@ -184,8 +106,14 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       const left = kind === 'dir' ? leftOut(g.real, ctx.protectedPaths) : null;
       const isProtected = left ? protectedHitFilter(g.real, left.skip) : null;
       // A guarded hard link is a second name of a secrets/ or data-folder file; a protected hit lies under what a rule
-      // or guard covers. Both are left out before they count towards the page.
-      const accept = (path: string) => !isGuardedHardLink(path, g) && !isProtected?.(path);
+      // or guard covers. Both are left out before they count towards the page. Judged once per file (a stat each):
+      // the engines and this loop ask about the same hits.
+      const verdicts = new Map<string, boolean>();
+      const accept = (path: string) => {
+        let ok = verdicts.get(path);
+        if (ok === undefined) verdicts.set(path, (ok = !isGuardedHardLink(path, g) && !isProtected?.(path)));
+        return ok;
+      };
       const want: RipgrepWant = { entries: end + 1, accept, ...(left ? { skip: left.skip } : {}), ...(deps.streamBudgetBytes === undefined ? {} : { streamBudgetBytes: deps.streamBudgetBytes }) };
       const prefix = { ms: deps.jsPrefixMs ?? JS_PREFIX_MS, ...(deps.jsPrefixFiles === undefined ? {} : { files: deps.jsPrefixFiles }) };
       outer: for await (const hit of engineResults(rgPath, js, g.real, kind === 'file', query, signal, want, left?.skip, prefix)) {

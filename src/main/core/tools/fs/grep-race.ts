@@ -1,0 +1,151 @@
+/**
+ * How `grep_files` joins its two engines where ripgrep is found (docs/architecture.md "Tools"). The JS engine searches
+ * the walk's first files on this thread; rg starts over the whole tree beside it; whichever has the answer first
+ * gives it. Both give the walk's order, so the answer is the same whoever gives which part of it.
+ * The cost to watch is the machine's cores: on two cores the JS search beside rg's two threads takes about a third
+ * of the machine from rg, so it goes on only while it is likely to win (a common pattern's page, a small tree);
+ * searching beside rg until rg answered cost a rare pattern's search 40–60 ms on a 70–300 ms run.
+ */
+import { SKIP_DIRS, walk } from '../_policy/fs';
+import { compareRel, jsEngine, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
+import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
+import { compileMatcher } from './search-engine';
+
+/** How long the JS engine searches the walk's first files alone before ripgrep is started beside it… */
+export const JS_ALONE_MS = 3;
+/** …how long it goes on beside rg whatever it finds… */
+export const JS_BESIDE_MS = 15;
+/** …after that, while the rest of the walk looks like taking at most this (rg's own start costs 20–30 ms)… */
+export const JS_WALK_MS = 30;
+/** …or while it finds enough to fill the page within this; never longer, nor once rg has answered. */
+export const JS_PREFIX_MS = 100;
+
+/**
+ * Whether the JS search of the walk's first files goes on (checked after each file). Alone for JS_ALONE_MS (a page
+ * of a common pattern is full by then, and no process is started); beside rg until JS_BESIDE_MS whatever it finds;
+ * after that only while its rate so far would fill the page within `prefixMs`, or while the share of the walk it has
+ * read (`walkShare`, 0–1) says the rest of the walk takes at most JS_WALK_MS at the same pace. A rare pattern on a big tree stops it early: rg then
+ * runs alone and the search costs rg's own run plus a few milliseconds.
+ */
+export function prefixGoesOn(spentMs: number, found: number, entries: number, prefixMs: number, walkShare: () => number): boolean {
+  if (spentMs >= prefixMs) return false;
+  if (spentMs < Math.min(JS_BESIDE_MS, prefixMs)) return true;
+  if (found * (prefixMs / spentMs) >= entries) return true;
+  const share = walkShare();
+  return share > 0 && (spentMs * (1 - share)) / share <= JS_WALK_MS;
+}
+
+/**
+ * A rough share (0–1) of the walk that lies before `rel` and `rel` itself, from the listings of the first two folder
+ * levels on its path (`names(dir)`: a folder's entries in the walk's order, files first): each entry of a folder
+ * counts alike. Cheap (a listing per folder, kept by the caller), and only needs to tell "nearly done" from "barely
+ * begun".
+ */
+export function walkShare(rel: string, names: (dirRel: string) => readonly string[]): number {
+  const parts = rel.split('/');
+  let share = 0;
+  let scale = 1;
+  let dir = '';
+  for (let depth = 0; depth < Math.min(parts.length, 2); depth++) {
+    const list = names(dir);
+    const at = list.indexOf(parts[depth]!);
+    if (at === -1 || list.length === 0) break;
+    const isLast = depth === parts.length - 1;
+    share += (scale * (at + (isLast ? 1 : 0))) / list.length;
+    scale /= list.length;
+    if (isLast) return share;
+    dir = dir === '' ? parts[depth]! : `${dir}/${parts[depth]}`;
+  }
+  return share + scale / 2; // somewhere inside the deepest folder counted
+}
+
+/** A folder's entries as the walk searches them: its files, then the folders it enters, each by name. */
+function listing(root: string, dirRel: string, skip: ((path: string) => boolean) | undefined): string[] {
+  const files: string[] = [];
+  const dirs: string[] = [];
+  for (const e of walk(dirRel === '' ? root : `${root}/${dirRel}`, { recursive: false, noFollow: true, ...(skip ? { skip } : {}) })) {
+    const name = e.rel;
+    if (e.kind === 'file' && !e.isSymlink) files.push(name);
+    else if (e.kind === 'dir' && !e.isBlocked && !SKIP_DIRS.has(name.toLowerCase())) dirs.push(name);
+  }
+  return [...files, ...dirs];
+}
+
+/**
+ * The files with matches, in the walk's order. Without rg: the JS engine. With rg: the JS engine searches the walk's
+ * first files, alone for JS_ALONE_MS, then beside rg (`grep-ripgrep.ts`) as `prefixGoesOn` says, or until rg answers.
+ * If it completes the page (or the walk: a small tree) first, rg is stopped. Else rg's answer is taken for the files
+ * after the last one the JS search read.
+ */
+export async function* engineResults(rgPath: string | null, js: JsEngineOptions, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, want: RipgrepWant, skip: ((path: string) => boolean) | undefined, prefix: { ms: number; files?: number }): AsyncGenerator<FileMatches> {
+  const matcher = compileMatcher(q.pattern, q.caseInsensitive); // validates the pattern for both engines
+  const jsOptions: JsEngineOptions = { ...js, ...(skip ? { skip } : {}) };
+  if (!rgPath) {
+    yield* jsEngine(root, isFile, q, matcher, signal, jsOptions);
+    return;
+  }
+  if (prefix.ms <= 0) {
+    const hits = await ripgrepEngine(rgPath, root, isFile, q, signal, want);
+    yield* hits ?? jsEngine(root, isFile, q, matcher, signal, jsOptions);
+    return;
+  }
+  const started = performance.now();
+  const stopRg = new AbortController();
+  let rgAnswer: Promise<FileMatches[] | null> | null = null;
+  let rgHasAnswered = false;
+  const startRg = () => {
+    rgAnswer = ripgrepEngine(rgPath, root, isFile, q, AbortSignal.any([signal, stopRg.signal]), want).then(
+      (answer) => {
+        rgHasAnswered = true;
+        return answer;
+      },
+      (error: unknown) => {
+        rgHasAnswered = true;
+        if (stopRg.signal.aborted && !signal.aborted) return null; // stopped by us: its answer is not needed
+        throw error;
+      },
+    );
+  };
+  const progress = { lastRel: null as string | null, isDone: false };
+  const listings = new Map<string, string[]>();
+  const names = (dirRel: string) => {
+    let list = listings.get(dirRel);
+    if (!list) listings.set(dirRel, (list = listing(root, dirRel, skip)));
+    return list;
+  };
+  const share = () => (isFile ? 1 : progress.lastRel === null ? 0 : walkShare(progress.lastRel, names));
+  let searched = 0;
+  let found = 0;
+  const until = () => {
+    const spent = performance.now() - started;
+    if (!rgAnswer && spent >= Math.min(JS_ALONE_MS, prefix.ms)) startRg();
+    return rgHasAnswered || !prefixGoesOn(spent, found, want.entries, prefix.ms, share) || (prefix.files !== undefined && ++searched >= prefix.files);
+  };
+  const first: FileMatches[] = [];
+  try {
+    for await (const hit of jsEngine(root, isFile, q, matcher, signal, { ...jsOptions, pool: null, until, progress })) {
+      first.push(hit);
+      if (want.accept && !want.accept(hit.path)) continue;
+      found += q.mode === 'content' ? hit.matches.length : 1;
+      if (found >= want.entries) break;
+    }
+  } catch (error) {
+    stopRg.abort();
+    throw error;
+  }
+  if (found >= want.entries || progress.isDone) {
+    stopRg.abort(); // the JS search has the page (or the whole answer): rg's run is not needed
+    yield* first;
+    return;
+  }
+  if (!rgAnswer) startRg();
+  const rest = await rgAnswer!;
+  yield* first;
+  const after = (rel: string) => progress.lastRel === null || compareRel(rel, progress.lastRel) > 0;
+  if (rest) {
+    for (const hit of rest) if (after(hit.rel)) yield hit;
+    return;
+  }
+  // rg refused the pattern: the JS engine does the rest of the walk.
+  for await (const hit of jsEngine(root, isFile, q, matcher, signal, jsOptions)) if (after(hit.rel)) yield hit;
+}
