@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { UNCALLED_BODY_SIZE } from '../../../../test/helpers/grammar-compile-child';
 import { createParser, GRAMMAR_WASM, type GrammarId } from './grammars';
 
 describe('tree-sitter grammars', () => {
@@ -15,5 +18,18 @@ describe('tree-sitter grammars', () => {
     const tree = parser.parse('git status && rm -rf x');
     expect(tree!.rootNode.toString()).toContain('list');
     expect(tree!.rootNode.descendantsOfType('command')).toHaveLength(2);
+  });
+});
+
+describe('the shell grammar compiled ahead (docs/shell-analysis.md "Cold start")', () => {
+  it('compiles every function of a prefetched grammar before its first parse, and leaves lazy compilation on for other modules', async () => {
+    const root = join(import.meta.dirname, '..', '..', '..', '..');
+    const child = spawnSync(process.execPath, ['--trace-wasm-compilation-times', '--import', 'tsx', join(root, 'test/helpers/grammar-compile-child.ts'), 'run'], { cwd: root, encoding: 'utf8' });
+    expect(child.stdout + child.stderr).toContain('child done');
+    const compiled = [...child.stdout.matchAll(/Compiled function \S+ using (\w+).*?bodysize (\d+)/g)].map(([, tier, size]) => ({ tier, size: Number(size) }));
+    // The bash lexer (one function of about 160 KB) was compiled though nothing called it: eagerly, off the main thread.
+    expect(compiled.some((c) => c.tier === 'Liftoff' && c.size > 100_000)).toBe(true);
+    // A module compiled afterwards is compiled lazily again: its function, never called, was never compiled.
+    expect(compiled.some((c) => c.size === UNCALLED_BODY_SIZE)).toBe(false);
   });
 });

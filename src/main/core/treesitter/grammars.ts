@@ -6,8 +6,9 @@
  * back to text). `prefetchGrammar` starts compiling a grammar's WebAssembly (and the runtime's) off the main thread
  * before it is needed; the load then only instantiates what is compiled (docs/shell-analysis.md "Cold start").
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type { Language, Parser } from 'web-tree-sitter';
 
 const require = createRequire(import.meta.url);
@@ -45,11 +46,45 @@ const languages = new Map<GrammarId, Promise<Language>>();
 const RUNTIME_WASM = 'web-tree-sitter/web-tree-sitter.wasm';
 /** Compiled modules by package path: read and compiled by V8 off the main thread (`WebAssembly.compile`). */
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
+/** Eager compiles under way: V8's lazy compilation is off while there is one (`compileEagerly`). */
+let eagerCompiles = 0;
 
-function compileWasm(path: string): Promise<WebAssembly.Module> {
+/**
+ * Compiles every function now, on V8's background threads, instead of on its first call on the main thread (V8
+ * compiles WebAssembly lazily by default, and the bash grammar's lexer and parse functions are large: compiled
+ * lazily, the first command the grammar reads paid about 20 ms for them; docs/shell-analysis.md "Cold start").
+ * The flag is process-wide and read when the compile job starts its functions, so it stays off until the compile
+ * settles, then lazy compilation is back for every other module (the outline's grammars in their threads).
+ */
+function compileEagerly(bytes: Uint8Array): Promise<WebAssembly.Module> {
+  if (eagerCompiles++ === 0) setFlagsFromString('--no-wasm-lazy-compilation');
+  const done = WebAssembly.compile(bytes);
+  const settle = () => {
+    if (--eagerCompiles === 0) setFlagsFromString('--wasm-lazy-compilation');
+  };
+  done.then(settle, settle);
+  return done;
+}
+
+/**
+ * Reads the file at once (a megabyte or two from the page cache) and starts its compile: read with fs/promises, the
+ * bytes came in chunks, each waiting for a turn of a main thread still busy building the core, and the compile
+ * started late. A missing file is a rejected promise, like a failed compile.
+ */
+function compileNow(path: string, eager: boolean): Promise<WebAssembly.Module> {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(require.resolve(path));
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+  return eager ? compileEagerly(bytes) : WebAssembly.compile(bytes);
+}
+
+function compileWasm(path: string, eager = false): Promise<WebAssembly.Module> {
   let pending = compiled.get(path);
   if (!pending) {
-    pending = readFile(require.resolve(path)).then((bytes) => WebAssembly.compile(bytes));
+    pending = compileNow(path, eager);
     // A failed compile must not poison the cache forever: the next caller retries.
     pending.catch(() => compiled.delete(path));
     compiled.set(path, pending);
@@ -57,10 +92,14 @@ function compileWasm(path: string): Promise<WebAssembly.Module> {
   return pending;
 }
 
-/** Starts compiling the runtime's and this grammar's WebAssembly now, off the main thread; errors surface at the load. */
+/**
+ * Starts compiling the runtime's and this grammar's WebAssembly now, off the main thread, the grammar's every
+ * function (the runtime's are small: compiled on first call, they cost the first parse well under a millisecond);
+ * errors surface at the load. For a grammar needed soon at full speed: the shell gate's bash.
+ */
 export function prefetchGrammar(id: GrammarId): void {
   compileWasm(RUNTIME_WASM).catch(() => undefined);
-  compileWasm(GRAMMAR_WASM[id]).catch(() => undefined);
+  compileWasm(GRAMMAR_WASM[id], true).catch(() => undefined);
 }
 
 function initRuntime(): Promise<TreeSitter> {

@@ -1,0 +1,39 @@
+/**
+ * Child for src/main/core/treesitter/grammars.test.ts, run with V8's `--trace-wasm-compilation-times` (one line per
+ * WebAssembly function compiled, with its body size): prefetches and loads the bash grammar without parsing anything,
+ * then compiles a small module of its own and never calls it. With the grammar compiled eagerly and V8's lazy
+ * compilation restored after it, the trace shows the grammar's big lexer function compiled, and not the small one.
+ */
+import { loadLanguage, prefetchGrammar } from '../../src/main/core/treesitter/grammars';
+
+/** A module with one function `() => {}` whose body is `UNCALLED_BODY_SIZE` bytes (no locals, nops, end). */
+export const UNCALLED_BODY_SIZE = 5_001;
+
+function leb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n) byte |= 0x80;
+    out.push(byte);
+  } while (n);
+  return out;
+}
+
+function moduleWithOneFunction(): Uint8Array {
+  const body = [0x00, ...new Array<number>(UNCALLED_BODY_SIZE - 2).fill(0x01), 0x0b];
+  const code = [0x01, ...leb(body.length), ...body];
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+    0x01, 0x04, 0x01, 0x60, 0x00, 0x00, // types: () => ()
+    0x03, 0x02, 0x01, 0x00, // functions: one of type 0
+    0x0a, ...leb(code.length), ...code,
+  ]);
+}
+
+if (process.argv[2] === 'run') {
+  prefetchGrammar('bash');
+  await loadLanguage('bash');
+  await WebAssembly.compile(moduleWithOneFunction());
+  process.stdout.write('child done\n');
+}
