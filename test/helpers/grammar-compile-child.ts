@@ -20,7 +20,7 @@ function leb(n: number): number[] {
   return out;
 }
 
-function moduleWithOneFunction(): Uint8Array {
+function moduleWithOneFunction(): Uint8Array<ArrayBuffer> {
   const body = [0x00, ...new Array<number>(UNCALLED_BODY_SIZE - 2).fill(0x01), 0x0b];
   const code = [0x01, ...leb(body.length), ...body];
   return new Uint8Array([

@@ -56,7 +56,7 @@ let eagerCompiles = 0;
  * The flag is process-wide and read when the compile job starts its functions, so it stays off until the compile
  * settles, then lazy compilation is back for every other module (the outline's grammars in their threads).
  */
-function compileEagerly(bytes: Uint8Array): Promise<WebAssembly.Module> {
+function compileEagerly(bytes: Uint8Array<ArrayBuffer>): Promise<WebAssembly.Module> {
   if (eagerCompiles++ === 0) setFlagsFromString('--no-wasm-lazy-compilation');
   const done = WebAssembly.compile(bytes);
   const settle = () => {
@@ -72,7 +72,7 @@ function compileEagerly(bytes: Uint8Array): Promise<WebAssembly.Module> {
  * started late. A missing file is a rejected promise, like a failed compile.
  */
 function compileNow(path: string, eager: boolean): Promise<WebAssembly.Module> {
-  let bytes: Uint8Array;
+  let bytes: Uint8Array<ArrayBuffer>;
   try {
     bytes = readFileSync(require.resolve(path));
   } catch (error) {
