@@ -115,13 +115,15 @@ describe('the JS search beside ripgrep', () => {
     expect(prefixGoesOn(JS_BESIDE_MS - 1, 0, page, JS_PREFIX_MS, barelyBegun)).toBe(true);
     // A rare pattern on a big tree: too little found, so rg runs alone (it would otherwise share the cores).
     expect(prefixGoesOn(JS_BESIDE_MS, 0, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
-    expect(prefixGoesOn(JS_BESIDE_MS, 10, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
-    expect(prefixGoesOn(50, 49, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
+    expect(prefixGoesOn(JS_BESIDE_MS, 7, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
+    expect(prefixGoesOn(50, 25, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
     // A whole answer (limit 5000) of a rare pattern is not filled by the JS search: it stops.
-    expect(prefixGoesOn(JS_BESIDE_MS, 500, 5001, JS_PREFIX_MS, barelyBegun)).toBe(false);
-    // A pattern common enough to fill the page within JS_PREFIX_MS: it goes on, until then.
-    expect(prefixGoesOn(JS_BESIDE_MS, 20, page, JS_PREFIX_MS, barelyBegun)).toBe(true);
-    expect(prefixGoesOn(50, 51, page, JS_PREFIX_MS, barelyBegun)).toBe(true);
+    expect(prefixGoesOn(JS_BESIDE_MS, 200, 5001, JS_PREFIX_MS, barelyBegun)).toBe(false);
+    // A pattern common enough to fill half the page within JS_PREFIX_MS: it goes on, until then.
+    expect(prefixGoesOn(JS_BESIDE_MS, 8, page, JS_PREFIX_MS, barelyBegun)).toBe(true);
+    expect(prefixGoesOn(50, 26, page, JS_PREFIX_MS, barelyBegun)).toBe(true);
+    // Hits that stop coming stop it: 8 found by JS_BESIDE_MS and no more by twice that.
+    expect(prefixGoesOn(2 * JS_BESIDE_MS, 8, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
     expect(prefixGoesOn(JS_PREFIX_MS, 100, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
     // A shorter prefix (tests, or `jsPrefixMs`) ends there whatever it finds.
     expect(prefixGoesOn(5, 0, page, 5, barelyBegun)).toBe(false);

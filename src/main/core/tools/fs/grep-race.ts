@@ -19,18 +19,23 @@ export const JS_BESIDE_MS = 15;
 export const JS_WALK_MS = 30;
 /** …or while it finds enough to fill the page within this; never longer, nor once rg has answered. */
 export const JS_PREFIX_MS = 100;
+/**
+ * "Enough to fill the page" is judged at half the page: the first files' hits are a poor sample, and a machine under
+ * load reads slower than its rate so far says; a search that stops finding hits stops soon all the same.
+ */
+const PAGE_SLACK = 2;
 
 /**
  * Whether the JS search of the walk's first files goes on (checked after each file). Alone for JS_ALONE_MS (a page
  * of a common pattern is full by then, and no process is started); beside rg until JS_BESIDE_MS whatever it finds;
- * after that only while its rate so far would fill the page within `prefixMs`, or while the share of the walk it has
+ * after that only while its rate so far would fill half the page within `prefixMs`, or while the share of the walk it has
  * read (`walkShare`, 0–1) says the rest of the walk takes at most JS_WALK_MS at the same pace. A rare pattern on a big tree stops it early: rg then
  * runs alone and the search costs rg's own run plus a few milliseconds.
  */
 export function prefixGoesOn(spentMs: number, found: number, entries: number, prefixMs: number, walkShare: () => number): boolean {
   if (spentMs >= prefixMs) return false;
   if (spentMs < Math.min(JS_BESIDE_MS, prefixMs)) return true;
-  if (found * (prefixMs / spentMs) >= entries) return true;
+  if (found * (prefixMs / spentMs) * PAGE_SLACK >= entries) return true;
   const share = walkShare();
   return share > 0 && (spentMs * (1 - share)) / share <= JS_WALK_MS;
 }
