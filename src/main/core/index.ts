@@ -35,6 +35,7 @@ import { callSecrets, createSealedArgs } from './secrets/sealed-args';
 import { BUILTIN_PLUGINS, PluginManager, PluginStore, type PluginDefinition } from './plugins/index';
 import { ProcessRegistry } from './processes/process-registry';
 import { SessionManager } from './session/session-manager';
+import type { ModelPort } from './session/ports';
 import { AppSettingsStore } from './settings/app-settings';
 import { createPluginAndSecretTools } from './tools/config/index';
 import { GrantStore, ToolGroupRegistry } from './session/tool-groups';
@@ -166,9 +167,17 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   // Write calls' before/after images (docs/viewer.md "Diff and revert"), under the viewer's read policy.
   const readPolicyOf = (workingDir: string) => ({ workingDir, dataDir: config.dataDir, workspaceDir: config.workspaceDir });
   const blobs = new BlobStore(db, config.dataDir, readPolicyOf);
+  // A round's request is where the turn waits anyway: the log is copied into the database then, not inside a tool
+  // call's commit (db/wal-keeper.ts, `checkpointSoon`).
+  const modelPort: ModelPort = {
+    streamRound: (request) => {
+      walKeeper.checkpointSoon();
+      return llm.client.streamRound(request);
+    },
+  };
   const sessions = new SessionManager({
     fileImages: blobs,
-    db, events, tools: toolsWithMcp(tools, { manager: mcp.manager, emit: (event) => events.emit('mcp', event) }), gate: approval.port, model: llm.client, models: llm.catalog,
+    db, events, tools: toolsWithMcp(tools, { manager: mcp.manager, emit: (event) => events.emit('mcp', event) }), gate: approval.port, model: modelPort, models: llm.catalog,
     workspaceDir: config.workspaceDir, dataDir: config.dataDir, agents, stacks,
     toolSets: { tools, groups: toolGroups, grants: new GrantStore(db), isHidden: (group, name) => approval.port.isHidden(group, name) },
     pendingOf: (toolCallId) => {

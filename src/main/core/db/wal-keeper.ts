@@ -14,9 +14,39 @@
  * (SQLite reports `busy`) instead of blocking the main thread, and it is tried again at the next idle look. An
  * iterator of our own still open on the connection (better-sqlite3 then refuses any other statement) is the same: it
  * tries again later.
+ *
+ * SQLite's own checkpoint runs inside the commit that takes the log past 1000 pages: copying the log into the
+ * database and syncing it, a few milliseconds added to whatever that commit was, about one tool call in eighty
+ * (docs/architecture.md "What keeps the waited-on paths fast"). So the turn asks for one while nobody waits on it:
+ * `checkpointSoon()`, called as a round asks the model, copies the log once it holds half as many pages not yet
+ * copied as SQLite's own threshold (`wal_autocheckpoint`; none while that is off), after the request has gone out (an immediate, not in the caller's stack). SQLite's own
+ * checkpoint stays, at its 1000 pages, for writes outside a turn. The pages not yet copied are read from the
+ * WAL-index header SQLite keeps in the `-shm` file (`walIndexFrames`).
  */
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { endianness } from 'node:os';
 import type { Db } from './database';
+
+/** The share of SQLite's own threshold (`wal_autocheckpoint`, 1000 pages) from which a round's request copies the log. */
+export const EARLY_CHECKPOINT_SHARE = 0.5;
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/**
+ * The log's frames (`mxFrame`) and how many of them are copied into the database (`nBackfill`), from the WAL-index
+ * header at the start of the `-shm` file (SQLite's "WAL-index format": the header's first copy holds `mxFrame` at
+ * byte 16, the checkpoint information after the two 48-byte copies holds `nBackfill` at byte 96, in the machine's
+ * byte order). Null when the file cannot be read.
+ */
+export function walIndexFrames(shmFd: number): { frames: number; copied: number } | null {
+  const head = Buffer.alloc(100);
+  try {
+    if (readSync(shmFd, head, 0, 100, 0) < 100) return null;
+  } catch {
+    return null;
+  }
+  const read = (at: number) => (LITTLE_ENDIAN ? head.readUInt32LE(at) : head.readUInt32BE(at));
+  return { frames: read(16), copied: read(96) };
+}
 
 export const WAL_IDLE_CHECK_MS = 30_000;
 const BUSY_TIMEOUT_MS = 5_000; // the connection's own (database.ts), restored after the no-wait checkpoint
@@ -31,6 +61,8 @@ export interface WalTick {
 export interface WalKeeper {
   /** One look (the timer calls it; tests call it to step without waiting). */
   tick(): WalTick;
+  /** After the caller's stack: copies the log into the database when it holds enough pages not yet copied. */
+  checkpointSoon(): void;
   dispose(): void;
 }
 
@@ -74,5 +106,39 @@ export function startWalKeeper(db: Db, dbFile: string, options: { intervalMs?: n
   };
   const timer = setInterval(tick, options.intervalMs ?? WAL_IDLE_CHECK_MS);
   timer.unref(); // never keeps a process alive
-  return { tick, dispose: () => clearInterval(timer) };
+  let shmFd: number | null = null;
+  let scheduled: NodeJS.Immediate | null = null;
+  const earlyCheckpoint = () => {
+    scheduled = null;
+    if (!db.open) return;
+    try {
+      shmFd ??= openSync(`${dbFile}-shm`, 'r');
+    } catch {
+      return; // no WAL index (yet): nothing to copy
+    }
+    const log = walIndexFrames(shmFd);
+    if (!log) return;
+    try {
+      // Half of SQLite's own threshold on this connection; none where a caller turned SQLite's off (a count of
+      // commits in the log needs it unrestarted: test/helpers/wal-commits.ts).
+      const own = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+      if (own <= 0 || log.frames - log.copied < EARLY_CHECKPOINT_SHARE * own) return;
+      db.pragma('wal_checkpoint(PASSIVE)'); // never waits for a reader or writer; copies what it can
+    } catch {
+      // An iterator of ours is open: SQLite's own checkpoint or the next round's does it.
+    }
+  };
+  return {
+    tick,
+    checkpointSoon: () => {
+      scheduled ??= setImmediate(earlyCheckpoint);
+    },
+    dispose: () => {
+      clearInterval(timer);
+      if (scheduled) clearImmediate(scheduled);
+      scheduled = null;
+      if (shmFd !== null) closeSync(shmFd);
+      shmFd = null;
+    },
+  };
 }
