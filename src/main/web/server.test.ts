@@ -96,6 +96,33 @@ describe('web shape server', () => {
     ws.close();
   });
 
+  it("loads the socket library once the page's script is sent, and a page's socket then connects and calls", async () => {
+    // A second server whose page has a script: the library loads after that response (off the HTML's path).
+    const dir = tempDir();
+    writeFileSync(join(dir, 'index.html'), '<script type="module" src="/app.js"></script>');
+    writeFileSync(join(dir, 'app.js'), 'export {};');
+    const own = await startWebServer({ core, rendererDir: dir, log: () => {} });
+    try {
+      const page = await new Promise<{ status: number; type: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: own.port, path: `/app.js?token=${own.token}`, headers: { host: `127.0.0.1:${own.port}` } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(page).toEqual({ status: 200, type: 'text/javascript; charset=utf-8' });
+      const ws = new WebSocket(`ws://127.0.0.1:${own.port}/ws?token=${own.token}`, { headers: { origin: `http://127.0.0.1:${own.port}` } });
+      await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+      const result = new Promise((resolve) => ws.on('message', (d) => JSON.parse(d.toString()).type === 'result' && resolve(JSON.parse(d.toString()))));
+      ws.send(JSON.stringify({ type: 'call', id: 1, channel: 'app:ping', request: { text: 'after the script' } }));
+      expect(await result).toMatchObject({ type: 'result', id: 1, ok: true });
+      ws.close();
+    } finally {
+      await own.close();
+    }
+  });
+
   it('answers bad frames with an error and keeps the socket and the server up', async () => {
     const ws = socket();
     await new Promise((r) => ws.once('open', r));

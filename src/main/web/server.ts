@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { eventFamilies } from '../../shared/contract/index';
@@ -34,6 +35,7 @@ export interface WebServer {
 }
 
 const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+const require = createRequire(import.meta.url);
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -78,14 +80,22 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     };
     if (verdict.viaQuery) headers['set-cookie'] = `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : file.body);
+    // The page's script is on its way: its socket comes once the script has run (a failure is reported at the upgrade).
+    if (file.type.startsWith('text/javascript') && !wssReady) setImmediate(() => void socketServer().catch(() => {}));
   }
 
-  // The WebSocket library loads once the server listens, off the start's path: a page asks for its socket only
-  // after it has loaded (docs/architecture.md "Performance targets").
+  // The WebSocket library loads off the start's path and off the first page's: a page asks for its socket only once
+  // its script has loaded and run, so the library loads when that script has been sent (or at the first upgrade).
+  // Loaded when the server listened, it held the page's HTML back; through `import()`, Node's ESM loader scans each
+  // of its CommonJS files for exports first (about twice the time of `require`; docs/architecture.md "Performance
+  // targets").
   let wss: WebSocketServer | null = null;
   let wssReady: Promise<WebSocketServer> | null = null;
   const socketServer = () =>
-    (wssReady ??= import('ws').then(({ WebSocketServer }) => (wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES }))));
+    (wssReady ??= Promise.resolve().then(() => {
+      const { WebSocketServer: Server } = require('ws') as typeof import('ws');
+      return (wss = new Server({ noServer: true, maxPayload: MAX_FRAME_BYTES }));
+    }));
   http.on('upgrade', (req, socket, head) => {
     const verdict = checkAccess(req, port, token);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -137,7 +147,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (http.address() as AddressInfo).port;
-  void socketServer().catch(() => {}); // now, in the background (a failure is reported at the first upgrade)
 
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
