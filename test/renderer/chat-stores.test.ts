@@ -14,6 +14,8 @@ import { startHarness, type Harness } from '../helpers/core-harness';
 import { cleanupTempDirs } from '../helpers/temp';
 
 let h: Harness;
+/** Every call the stores made, in order. */
+const calls: string[] = [];
 const unsubscribers: (() => void)[] = [];
 
 // The stores bind `window.skaldBridge` when first imported: point it at whichever core runs now.
@@ -23,13 +25,13 @@ g.window = {
   location: { search: '' },
   // Shaped as the desktop preload's object: each call answers the dispatcher's outcome as data.
   skaldBridge: buildSkaldApi({
-    invoke: async (channel, request) => structuredClone(await dispatchCall(h.core.handlers, channel, request)),
+    invoke: async (channel, request) => (calls.push(channel), structuredClone(await dispatchCall(h.core.handlers, channel, request))),
     subscribe: (family, listener) => h.core.events.subscribe(family as 'chat', listener as never),
   }),
 };
 const { chat } = await import('../../src/renderer/src/stores/chat-store');
 const { approvals, approvalFor, liveBypasses } = await import('../../src/renderer/src/stores/approvals');
-const { createSession, refreshSessions, selectSession, sessionsStore } = await import('../../src/renderer/src/stores/sessions-store');
+const { createSession, openFirstScreen, refreshSessions, selectSession, sessionsStore } = await import('../../src/renderer/src/stores/sessions-store');
 
 function follow(): void {
   unsubscribers.push(h.core.events.subscribe('chat', (e) => chat.apply(e)));
@@ -173,5 +175,28 @@ describe('sessions store', () => {
     const created = sessionsStore.getState().sessions.find((s) => s.id === b)!;
     expect(created.working_directory).toBe(sub);
     expect(sessionsStore.getState().activeId).toBe(b);
+  });
+});
+
+describe("the window's first screen", () => {
+  it('gets the session list and the newest session\'s page in one call, and opens that session with it', async () => {
+    h.llm.script([{ text: 'older answer' }, { text: 'newest answer' }]);
+    const older = await h.newSession();
+    await h.sendAndSettle(older, 'first question');
+    const newest = await h.newSession();
+    await h.sendAndSettle(newest, 'second question');
+    calls.length = 0;
+    await openFirstScreen();
+    expect(calls).toEqual(['chat:listSessions']);
+    expect(sessionsStore.getState().activeId).toBe(newest);
+    // What ChatView does when it shows the session: no second round trip, the page it was given.
+    await chat.open(newest);
+    expect(calls).toEqual(['chat:listSessions']);
+    expect(chat.store.getState().messages.map((m) => m.content)).toEqual(['second question', 'newest answer']);
+    // Used once: opening it again (or another session) reads the history as before.
+    await chat.open(newest);
+    await chat.open(older);
+    expect(calls).toEqual(['chat:listSessions', 'chat:history', 'chat:history']);
+    expect(chat.store.getState().messages.map((m) => m.content)).toEqual(['first question', 'older answer']);
   });
 });

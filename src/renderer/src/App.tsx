@@ -13,7 +13,7 @@ import { SessionDirectory } from './components/WorkingDirectory';
 import { ReconnectingBar } from './components/ReconnectingBar';
 import { connectionStore } from './bridge/connection';
 import { chat } from './stores/chat-store';
-import { createSession, modelsChanged, openCreatedSession, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
+import { modelsChanged, openCreatedSession, openFirstScreen, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
 import { applySubAgentEvent } from './components/agents/sub-agent-store';
 import { startTheme } from './stores/theme';
 import { showInViewer, viewerFileChanged, viewerPathChanged } from './stores/viewer-store';
@@ -60,10 +60,7 @@ export function App() {
   useEffect(() => {
     skald.app.info({}).then(setInfo, (e: Error) => setError(e.message));
     void checkFirstRun();
-    void refreshSessions().then((sessions) => {
-      if (sessions[0]) selectSession(sessions[0].id);
-      else void createSession();
-    });
+    void openFirstScreen();
     const offChat = skald.on.chat((event) => {
       chat.apply(event);
       if (event.type === 'file_changed') viewerPathChanged(event.path);

@@ -73,15 +73,25 @@ export const SubAgentStackSchema = z.object({
 });
 export type SubAgentStack = z.infer<typeof SubAgentStackSchema>;
 
+/** One page of a session's messages, newest last (`chat:history`). */
+export const HistoryPageSchema = z.object({ messages: z.array(HistoryMessageSchema), hasMore: z.boolean(), running: z.boolean() });
+
 export const ScratchpadNoteSchema = z.object({ key: z.string(), value: z.string() });
 
 export const chatCalls = {
-  'chat:listSessions': defineCall(z.object({}).strict(), z.object({ sessions: z.array(SessionSummarySchema) })),
+  /**
+   * `withNewestHistory`: the answer also carries the newest page of the first session listed (what the first screen
+   * opens), so a window's start needs one round trip, not two (docs/architecture.md "Performance targets").
+   */
+  'chat:listSessions': defineCall(
+    z.object({ withNewestHistory: z.boolean().optional() }).strict(),
+    z.object({ sessions: z.array(SessionSummarySchema), newestHistory: HistoryPageSchema.extend({ sessionId: z.number() }).optional() }),
+  ),
   'chat:createSession': defineCall(z.object({ title: shortText(200).optional() }).strict(), z.object({ id: z.number() })),
   'chat:renameSession': defineCall(z.object({ sessionId, title: shortText(200) }).strict(), z.object({ ok: z.literal(true) })),
   'chat:history': defineCall(
     z.object({ sessionId, beforeId: id.optional(), limit: z.number().int().min(1).max(10_000).optional() }).strict(),
-    z.object({ messages: z.array(HistoryMessageSchema), hasMore: z.boolean(), running: z.boolean() }),
+    HistoryPageSchema,
   ),
   /** Persists and echoes the message first (`user_message`), then runs or queues the turn. Slash commands too. */
   'chat:send': defineCall(z.object({ sessionId, content: longText(200_000).min(1) }).strict(), z.object({ messageId: z.number().nullable() })),

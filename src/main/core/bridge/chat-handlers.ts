@@ -20,7 +20,11 @@ type ChatChannels =
 
 export function createChatHandlers(sessions: SessionManager, events: EventBus): Pick<BridgeHandlers, ChatChannels> {
   return {
-    'chat:listSessions': () => ({ sessions: sessions.listSessions() }),
+    'chat:listSessions': ({ withNewestHistory }) => {
+      const list = sessions.listSessions();
+      const newest = withNewestHistory ? list[0] : undefined;
+      return { sessions: list, newestHistory: newest ? { sessionId: newest.id, ...sessions.history(newest.id) } : undefined };
+    },
     'chat:createSession': ({ title }) => ({ id: sessions.createSession(title ?? '') }),
     'chat:renameSession': ({ sessionId, title }) => {
       sessions.history(sessionId, 0, 1); // throws not_found for an unknown session

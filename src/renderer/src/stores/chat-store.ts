@@ -10,11 +10,14 @@ import { initial, lastId, nextNoticeId, reduceChat, type ChatState } from './cha
 
 export { reduceChat, type ChatState, type Notice } from './chat-reducer';
 
+type PrimedPage = Awaited<ReturnType<typeof skald.chat.history>> & { sessionId: number };
+
 export function createChatStore() {
   const store = createStore<ChatState>(() => initial);
   let buffered: ChatEvent[] = [];
   let scheduled = false;
   let loadingOlder = false;
+  let primed: PrimedPage | null = null;
 
   const flush = () => {
     scheduled = false;
@@ -37,9 +40,15 @@ export function createChatStore() {
       }
       flush();
     },
+    /** A page the first screen's answer carried (sessions-store `openFirstScreen`): the next `open` of it uses it. */
+    prime(page: PrimedPage) {
+      primed = page;
+    },
     async open(sessionId: number) {
       store.setState({ ...initial, sessionId });
-      const page = await skald.chat.history({ sessionId });
+      const ready = primed?.sessionId === sessionId ? primed : null;
+      primed = null;
+      const page = ready ?? (await skald.chat.history({ sessionId }));
       if (store.getState().sessionId === sessionId) store.setState({ messages: page.messages, hasMore: page.hasMore, running: page.running });
     },
     /** Re-reads the open session's newest page (after a reconnect: events were missed); keeps notices. */

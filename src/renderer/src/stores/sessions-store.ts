@@ -1,6 +1,7 @@
 /** The session list and which session is open. */
 import { createStore } from 'zustand/vanilla';
 import { skald } from '../bridge/skald';
+import { chat } from './chat-store';
 
 type Session = Awaited<ReturnType<typeof skald.chat.listSessions>>['sessions'][number];
 
@@ -21,6 +22,19 @@ export async function refreshSessions(): Promise<Session[]> {
   const { sessions } = await skald.chat.listSessions({});
   sessionsStore.setState({ sessions });
   return sessions;
+}
+
+/**
+ * The window's start: the session list and the newest session's page come in one answer, and that session opens with
+ * the page (one round trip before the chat shows, not two: docs/ui.md "What the first page loads"); with no session
+ * yet, a new one.
+ */
+export async function openFirstScreen(): Promise<void> {
+  const { sessions, newestHistory } = await skald.chat.listSessions({ withNewestHistory: true });
+  sessionsStore.setState({ sessions });
+  if (newestHistory) chat.prime(newestHistory);
+  if (sessions[0]) selectSession(sessions[0].id);
+  else await createSession();
 }
 
 /**
