@@ -240,6 +240,15 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     ...createViewerHandlers(viewer, new FileImages(blobs, sessions, readPolicyOf)),
   };
   assertHandlersMatchContract(handlers);
+  // The first screen's data (its session list) answered: MCP servers may spawn now (docs/mcp.md "Lifecycle").
+  let firstScreenAnswered = () => {};
+  const firstScreenServed = new Promise<void>((resolve) => (firstScreenAnswered = resolve));
+  const listSessions = handlers['chat:listSessions'];
+  handlers['chat:listSessions'] = (request) => {
+    const answer = listSessions(request);
+    firstScreenAnswered();
+    return answer;
+  };
 
   return {
     config,
@@ -288,7 +297,12 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       } catch (error) {
         log('pruning the blob store failed', { error: String(error) });
       }
-      mcp.manager.startAll(); // in the background: launch never waits for a server
+      // In the background, after the first screen's data is answered (or the warm-up's delay, when no window asks):
+      // launch never waits for a server, and the servers' own start does not compete with the first window's.
+      const noWindow = setTimeout(firstScreenAnswered, hooks.warmUpDelayMs ?? WARM_UP_DELAY_MS);
+      noWindow.unref();
+      warmUp.signal.addEventListener('abort', () => clearTimeout(noWindow), { once: true });
+      mcp.manager.startAll(firstScreenServed);
       // Temp files of a write_file the previous run died in (tools/_policy/temp-sweep.ts); in the background.
       void sweepStaleTempFiles(config.workspaceDir, { olderThanMs: startedAt, signal: sweep.signal }).then((r) => {
         if (r.removed.length) log('removed temporary files left by an interrupted write', { files: r.removed });

@@ -164,6 +164,9 @@ export class McpConnection {
         calls.forEach((c) => c.resume());
       }
     });
+    // Closed while the SDK or the environment loaded (a server saved then stopped at once, the app quitting during
+    // its start): spawning now would leave a process nothing owns.
+    if (this.closedReason !== null) throw new Error(`was stopped while it started (${this.closedReason})`);
     this.transport = transport;
     transport.onclose = undefined;
     client.onclose = () => this.handleClosed();

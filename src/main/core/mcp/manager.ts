@@ -1,7 +1,8 @@
 /**
  * `McpManager`: every configured MCP server, its live connection and its state (docs/mcp.md).
  * - `startAll()` starts each enabled, trusted server in the background and returns at once: launch never waits
- *   for a server, and a server that hangs only ever delays its own tools.
+ *   for a server, and a server that hangs only ever delays its own tools. The servers show `starting` at once and
+ *   spawn after the first screen's data is answered (docs/mcp.md "Lifecycle").
  * - State per server: `starting`, `ready`, `failed` (with the last error, exit reason and stderr tail),
  *   `disabled`, `untrusted` (registered by the model, not yet trusted by the person: never started, M1), `stopped`.
  * - Tools are exposed as `mcp__<server>__<tool>` (made provider-safe, mapped back), after the drift check: a tool
@@ -62,24 +63,37 @@ export class McpError extends Error {
 
 export class McpManager {
   private readonly states = new Map<string, ServerState>();
+  /** Servers `startAll` will start, in order; a stop takes a server out. */
+  private readonly queued = new Set<string>();
   private disposed = false;
 
   constructor(private readonly deps: McpManagerDeps) {}
 
   /**
-   * Starts every enabled, trusted server in the background, one per turn of the event loop: spawning a process
-   * is synchronous work, so the app's first requests are served before and between the spawns. Never awaits a
-   * server.
+   * Starts every enabled, trusted server in the background and never awaits one. Each shows `starting` at once; the
+   * processes spawn once `after` has settled (the core passes: the first screen's data answered, or a delay), one
+   * per turn of the event loop: spawning is synchronous work, and a server's own start is CPU the first window would
+   * compete with on a small machine. A call that needs a server sooner starts it at once (`open`); one stopped,
+   * disabled or deleted meanwhile is not started.
    */
-  startAll(): void {
-    const queue = this.deps.repo.list().filter((s) => s.enabled && s.trusted).map((s) => s.name);
+  startAll(after: Promise<unknown> = Promise.resolve()): void {
+    for (const server of this.deps.repo.list()) {
+      if (!server.enabled || !server.trusted) continue;
+      this.queued.add(server.name);
+      const s = this.stateOf(server.name);
+      if (s.state !== 'stopped') continue;
+      s.state = 'starting';
+      this.changed(server.name);
+    }
     const next = () => {
-      const name = queue.shift();
+      const [name] = this.queued;
       if (name === undefined || this.disposed) return;
+      this.queued.delete(name);
       void this.open(name).catch(() => undefined);
       setTimeout(next, 0);
     };
-    setTimeout(next, 0);
+    const begin = () => void setTimeout(next, 0);
+    after.then(begin, begin);
   }
 
   private stateOf(name: string): ServerState {
@@ -199,6 +213,7 @@ export class McpManager {
 
   /** Closes a server's connection (its process group dies). The state becomes `stopped`. */
   async stop(name: string): Promise<void> {
+    this.queued.delete(name);
     const s = this.stateOf(name);
     const connection = s.connection;
     s.connection = null;

@@ -65,6 +65,8 @@ export class GroupStdioTransport implements Transport {
     if (this.child || this.framing) throw new Error('GroupStdioTransport already started');
     const { ReadBuffer, serializeMessage } = await import('@modelcontextprotocol/sdk/shared/stdio.js');
     if (this.framing) throw new Error('GroupStdioTransport already started');
+    // Closed while the SDK loaded (a server stopped as it started): a process spawned now would belong to no one.
+    if (this.closing) throw new Error('the server was stopped before it started');
     this.framing = { buffer: new ReadBuffer(), serialize: serializeMessage };
     const buffer = this.framing.buffer;
     return new Promise((resolve, reject) => {
@@ -135,9 +137,10 @@ export class GroupStdioTransport implements Transport {
   /** Kills the server's whole process group and waits until it is gone (bounded). Idempotent. */
   async close(): Promise<void> {
     const child = this.child;
-    if (!child || this.closing) return;
+    if (this.closing) return;
     this.closing = true;
     this.exit ??= 'stopped by the app';
+    if (!child) return; // not spawned yet: `start` now refuses to
     try {
       child.stdin?.end();
     } catch {
