@@ -85,6 +85,14 @@ export class ApprovalGate {
     return this.deps.shell.needsGrammar(call.args.command) ? this.deps.shell.whenLoaded() : null;
   }
 
+  /**
+   * A shell command is on its way (the model has begun writing an `execute_cmd` call): the bash grammar starts
+   * loading now, not when the gate is asked, so the command rarely waits for it (docs/shell-analysis.md "Cold start").
+   */
+  prepareFor(toolName: string): void {
+    if (toolName === TN.EXECUTE_CMD) void this.deps.shell.whenLoaded();
+  }
+
   /** The same decision with every step written out, for the Security page. Persists nothing. */
   explain(call: GateCall): { decision: Decision; trace: string[] } {
     const trace: string[] = [];

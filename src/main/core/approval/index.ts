@@ -80,6 +80,7 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
   const port: GatePort = {
     check: (call) => gate.check(call),
     whenReadyFor: (call) => gate.whenReadyFor(call),
+    prepareFor: (toolName) => gate.prepareFor(toolName),
     walkPolicy: (call) => gate.walkPolicy(call),
     isHidden: (groupId, toolName) => gate.isToolHidden(groupId, toolName),
     argsHash: (args) => argsHash(args),

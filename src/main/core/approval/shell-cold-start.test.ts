@@ -5,7 +5,7 @@
  * is made. A caller that does not wait meanwhile gets "unparsed", which never allows.
  */
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunContextSchema } from '../../../shared/run-context';
 import { dispatchCall } from '../bridge/dispatch';
 import { createCore, type Core } from '../index';
@@ -78,4 +78,32 @@ describe('the shell gate before its grammar has loaded', () => {
     const preview = (await call('approval:explain', { toolName: 'execute_cmd', args: { command: 'ls "a b"' }, runContext: RunContextSchema.parse({}) })) as { decision: { action: string } };
     expect(preview.decision.action).toBe('allow');
   });
+
+  it('starts loading the grammar as soon as the model begins writing a shell command, before the gate is asked', async () => {
+    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: NEEDS_GRAMMAR } }] }, { text: 'listed' }] });
+    const dir = tempDir();
+    core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' });
+    const call = async (channel: string, request: unknown) => {
+      const outcome = await dispatchCall(core!.handlers, channel, request);
+      if (!outcome.ok) throw new Error(outcome.error.message);
+      return outcome.result as Record<string, unknown>;
+    };
+    const { provider } = (await call('providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'k' })) as { provider: { id: number } };
+    await call('models:create', { providerId: provider.id, modelId: 'scripted-1' });
+    await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: 'ls *', action: 'allow', priority: 1 });
+    await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: 'head *', action: 'allow', priority: 1 });
+    // No core.start(): nothing loads the grammar but the turn itself.
+    const loads = vi.spyOn(core.approval.shell, 'whenLoaded');
+    const asks = vi.spyOn(core.approval.port, 'whenReadyFor');
+    const decided = new Promise<unknown>((resolve) => core!.events.subscribe('chat', (e) => e.type === 'tool_decision' && resolve(e.decision)));
+    const { id } = (await call('chat:createSession', {})) as { id: number };
+    await call('chat:send', { sessionId: id, content: 'list my notes' });
+    await decided;
+    await core.sessions.settle(id);
+    expect(asks).toHaveBeenCalled();
+    expect(loads).toHaveBeenCalled();
+    // The load began from the stream (the tool call's first part), before the round's calls went to the gate.
+    expect(loads.mock.invocationCallOrder[0]!).toBeLessThan(asks.mock.invocationCallOrder[0]!);
+  });
 });
+

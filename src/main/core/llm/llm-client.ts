@@ -167,6 +167,9 @@ export class LlmClient {
             reasoning += part.text;
             request.onReasoningDelta(part.text);
             break;
+          case 'tool-input-start':
+            request.onToolCallStarted?.(part.toolName);
+            break;
           case 'tool-call':
             toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: argumentsString(part.input) });
             break;

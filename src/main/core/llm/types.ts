@@ -45,6 +45,8 @@ export interface StreamRoundRequest {
   signal: AbortSignal;
   onTextDelta: (text: string) => void;
   onReasoningDelta: (text: string) => void;
+  /** A tool call began in the stream (its arguments still coming; the round's calls run once the stream ends). */
+  onToolCallStarted?: (toolName: string) => void;
   onFallback?: (event: FallbackEvent) => void;
   onFailed?: (event: FailedEvent) => void;
 }

@@ -36,7 +36,7 @@ async function coreWithServers(warmUpDelayMs = 60_000): Promise<Core> {
 const states = async (c: Core) => {
   const listed = await dispatchCall(c.handlers, 'mcp:list', {});
   if (!listed.ok) throw new Error(listed.error.message);
-  return Object.fromEntries(listed.result.servers.map((s) => [s.name, s.state]));
+  return Object.fromEntries((listed.result as { servers: { name: string; state: string }[] }).servers.map((s) => [s.name, s.state]));
 };
 
 describe('MCP servers at launch', () => {

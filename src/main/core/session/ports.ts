@@ -45,6 +45,8 @@ export interface GatePort {
   check(call: GateCall): Decision;
   /** Null when `check` can decide the call now; else resolves once it can (the bash grammar still loading). */
   whenReadyFor(call: GateCall): Promise<void> | null;
+  /** A call of this tool is on its way (the model is still writing it): start loading what deciding it needs. */
+  prepareFor(toolName: string): void;
   /** What a walk of this call must leave out (rules with a path, guards), handed to the tool as it runs. */
   walkPolicy(call: GateCall): ProtectedPaths;
   isHidden(groupId: string | undefined, toolName: string): boolean;

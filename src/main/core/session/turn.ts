@@ -42,6 +42,8 @@ async function callModel(env: TurnEnv, round: number, tools: ToolSpec[]): Promis
     signal: env.signal,
     onTextDelta: (delta) => env.emit({ type: 'text_delta', round, delta }),
     onReasoningDelta: (delta) => env.emit({ type: 'reasoning_delta', round, delta }),
+    // What deciding the call needs starts loading while the model still writes it (the shell grammar).
+    onToolCallStarted: (name) => env.gate.prepareFor(name),
     onFallback: (e) => env.emit({ type: 'model_fallback', ...e }),
     onFailed: (e) => env.emit({ type: 'llm_failed', ...e }),
   });
