@@ -3,7 +3,7 @@
  * a bypass that says what it covers (narrowest by default, countdown, revoke from the card and the Inbox); the
  * Inbox answering a question and linking to its session; a call behind an approval shown queued; a command's label as code and its output's last lines
  * with the exit code; Markdown while it streams, with highlighted code; a long session opening at its newest
- * message and keeping the reader's place. Screenshots of each screen in light and dark (docs/chat-ui.md).
+ * message and keeping the reader's place, and one longer than the list's window scrolled end to end. Screenshots of each screen in light and dark (docs/chat-ui.md).
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -291,6 +291,57 @@ test('a long session opens at its newest message and keeps the reader’s place'
   expect(await atBottom()).toBe(false);
   // Back at the bottom, it follows again.
   await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(page.getByText('A new answer at the bottom.')).toBeInViewport();
+});
+
+test('a session longer than the list’s window scrolls to its first message and back; rows under the reader never jump', async ({ page }) => {
+  // 2,400 messages: the newest page is 200, older pages come 100 at a time, and the list holds a window of 1,000
+  // rows that moves as the reader nears its edges (docs/chat-ui.md "Scrolling").
+  await openWith(page, [{ text: 'A new answer at the bottom.' }], (store) => {
+    const id = store.createSession('Very long session');
+    for (let i = 0; i < 2_400; i++) store.appendMessage({ sessionId: id, role: i % 2 ? 'assistant' : 'user', content: `Message ${i}: ${'words '.repeat(5 + (i % 60))}` });
+  });
+  await page.getByText('Very long session').click();
+  await expect(page.getByText('Message 2399:')).toBeInViewport();
+  const list = page.getByTestId('message-list');
+  // Three quarters of a screen up per step. Before each step, the row at the top of the view; after it (and a few frames for
+  // pages and the window to arrive), that row must sit exactly where the step alone put it.
+  const up = await list.evaluate(async (el) => {
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const box = () => el.getBoundingClientRect();
+    const firstInView = () => [...el.querySelectorAll<HTMLElement>('.msg')].find((m) => m.getBoundingClientRect().top >= box().top);
+    let worst = 0;
+    let steps = 0;
+    while (!(el.scrollTop === 0 && el.textContent?.includes('Message 0:')) && steps < 2_000) {
+      const row = firstInView();
+      const text = row?.textContent?.slice(0, 14) ?? '';
+      const y = row ? row.getBoundingClientRect().top : 0;
+      const target = Math.max(0, el.scrollTop - (el.clientHeight * 3) / 4);
+      const moved = el.scrollTop - target;
+      el.scrollTop = target;
+      await frames();
+      await new Promise((r) => setTimeout(r, 20));
+      const same = [...el.querySelectorAll<HTMLElement>('.msg')].find((m) => m.textContent?.startsWith(text));
+      if (row && el.scrollTop === target) worst = Math.max(worst, same ? Math.abs(same.getBoundingClientRect().top - (y + moved)) : Infinity);
+      steps++;
+    }
+    return { worst, steps, top: el.scrollTop };
+  });
+  expect(up.top).toBe(0);
+  await expect(page.getByText('Message 0:', { exact: false }).first()).toBeInViewport();
+  expect(up.worst).toBeLessThan(4);
+  expect(await list.evaluate((el) => el.querySelectorAll('[data-index]').length)).toBeLessThan(60);
+  await shots(page, 'ux-08-first-message');
+
+  // Back down to the newest message, a screen at a time; there the list follows a new reply again.
+  await list.evaluate(async (el) => {
+    for (let i = 0; i < 2_000 && el.scrollHeight - el.scrollTop - el.clientHeight > 1; i++) {
+      el.scrollTop += el.clientHeight;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    }
+  });
+  await expect(page.getByText('Message 2399:')).toBeInViewport();
+  await send(page, 'One more');
   await expect(page.getByText('A new answer at the bottom.')).toBeInViewport();
 });
 

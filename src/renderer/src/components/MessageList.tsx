@@ -3,43 +3,20 @@
  * scrolls fast: only the visible rows are in the DOM, each row keyed by its message (so a measured height survives
  * older pages arriving above it) and estimated from its content before it is measured. A session opens at its
  * newest message; while the reader is at the bottom the list follows new text, and once they scroll up it keeps
- * their place (new rows below, older pages loaded above, rows re-measured) until they come back down.
+ * their place (new rows below, older pages loaded above, rows re-measured) until they come back down. The
+ * virtualizer holds a window of the loaded rows that moves as the reader nears its edges (lib/message-rows.ts).
  * The list reads the chat store itself, by slices: a streaming reply re-renders only its own row (StreamingRow),
  * never the list or the chat around it. The streaming reply is Markdown as it arrives (docs/chat-ui.md).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { HistoryMessage } from '../../../shared/contract/chat';
-import type { ChatState, Notice } from '../stores/chat-store';
+import { buildRows, listOptions, shiftWindow, windowOf, WINDOW_SHIFT } from '../lib/message-rows';
+import type { ChatState } from '../stores/chat-store';
 import { Markdown, StreamingMarkdown } from './Markdown';
 import { ToolCardView, type ToolCardActions } from './ToolCardView';
-
-type Row = { kind: 'message'; message: HistoryMessage } | { kind: 'notice'; notice: Notice } | { kind: 'streaming' };
-
-function rowsOf(messages: HistoryMessage[], notices: Notice[], streaming: boolean): Row[] {
-  const rows: Row[] = [];
-  let n = 0;
-  for (const message of messages) {
-    while (n < notices.length && notices[n]!.afterMessageId < message.id) rows.push({ kind: 'notice', notice: notices[n++]! });
-    rows.push({ kind: 'message', message });
-  }
-  for (; n < notices.length; n++) rows.push({ kind: 'notice', notice: notices[n]! });
-  if (streaming) rows.push({ kind: 'streaming' });
-  return rows;
-}
-
-const rowKey = (row: Row): string => (row.kind === 'message' ? `m${row.message.id}` : row.kind === 'notice' ? `n${row.notice.id}` : 'streaming');
-
-/** A first guess at a row's height from its text (about 100 characters a line), corrected once it renders. */
-function estimateRowHeight(row: Row): number {
-  if (row.kind !== 'message') return row.kind === 'notice' ? 48 : 120;
-  const { content, tools } = row.message;
-  let lines = 0;
-  for (const line of content.split('\n')) lines += 1 + Math.floor(line.length / 100);
-  return 36 + lines * 21 + tools.length * 46;
-}
 
 // Memoized on the message object: the store replaces only the messages that changed, so old rows never re-render.
 const MessageView = memo(function MessageView({ message, actions }: { message: HistoryMessage; actions: ToolCardActions }) {
@@ -74,40 +51,36 @@ function StreamingRow({ store }: { store: StoreApi<ChatState> }) {
 }
 
 const BOTTOM_SLACK_PX = 40;
+const PREFETCH_SCREENS = 3;
 
 export function MessageList({ store, actions, onNearTop }: { store: StoreApi<ChatState>; actions: ToolCardActions; onNearTop: () => Promise<unknown> }) {
   const messages = useStore(store, (s) => s.messages);
   const notices = useStore(store, (s) => s.notices);
   const streaming = useStore(store, (s) => Boolean(s.streaming && (s.streaming.text || s.streaming.reasoning)));
-  const rows = useMemo(() => rowsOf(messages, notices, streaming), [messages, notices, streaming]);
+  const model = useMemo(() => buildRows(messages, notices, streaming), [messages, notices, streaming]);
+  /** Key of the last row the list holds; null: the newest (the window is live and follows what arrives). */
+  const [windowEnd, setWindowEnd] = useState<string | null>(null);
+  const view = useMemo(() => windowOf(model, windowEnd), [model, windowEnd]);
+  const { rows } = view;
+  const rowOptions = useMemo(() => listOptions(view), [view]);
   const parentRef = useRef<HTMLDivElement>(null);
-  /** The reader is at the newest row: follow what arrives. False once they scroll up. */
+  /** The reader is at the newest row: follow what arrives. False once they scroll up (or the window is not live). */
   const atBottom = useRef(true);
   const stick = () => {
     const el = parentRef.current;
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
   };
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    ...rowOptions,
     getScrollElement: () => parentRef.current,
-    estimateSize: (index) => estimateRowHeight(rows[index]!),
-    getItemKey: (index) => rowKey(rows[index]!),
-    overscan: 6,
     // Rows measure themselves after they render; when the total height grows under a reader at the bottom,
-    // the list stays at the bottom.
+    // the list stays at the bottom. Rows arriving above a reader who scrolled up (older pages, the window moving
+    // up): the virtualizer keeps the row they were reading where it was (anchorTo 'end' in listOptions).
     onChange: () => stick(),
   });
 
-  const firstId = useRef<number | null>(null);
   useLayoutEffect(() => {
-    const first = messages[0]?.id ?? null;
-    const previous = firstId.current;
-    firstId.current = first;
-    const anchor = previous !== null && first !== null && first < previous ? rows.findIndex((r) => r.kind === 'message' && r.message.id === previous) : -1;
-    if (anchor > 0 && !atBottom.current) {
-      // Older rows arrived at the top: keep the row the reader was looking at in place.
-      virtualizer.scrollToIndex(anchor, { align: 'start' });
-    } else if (atBottom.current && rows.length) {
+    if (atBottom.current && rows.length) {
       virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
       stick();
     }
@@ -118,6 +91,27 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
     return () => cancelAnimationFrame(frame);
   }, [rows]);
 
+  /** Near the window's top or bottom: move it that way (and ask for older pages in time). */
+  const moveWindow = (el: HTMLDivElement) => {
+    const below = el.scrollHeight - el.scrollTop - el.clientHeight;
+    const near = PREFETCH_SCREENS * el.clientHeight;
+    if (el.scrollTop < near) {
+      const end = shiftWindow(model, view, 'up');
+      if (end !== undefined) setWindowEnd(end);
+      // Older pages are asked for while the window is still a shift away from the first loaded row, so they are
+      // usually there when the reader is.
+      if (view.start <= WINDOW_SHIFT && store.getState().hasMore) void onNearTop();
+    } else if (below < near) {
+      const end = shiftWindow(model, view, 'down');
+      if (end !== undefined) setWindowEnd(end);
+    }
+  };
+  // Rows that arrived or a window that moved may leave the reader near an edge again without a scroll event (at
+  // scrollTop 0 the browser fires none): check again once they are laid out.
+  useEffect(() => {
+    if (parentRef.current) moveWindow(parentRef.current);
+  }, [view]);
+
   return (
     <div
       className="message-list"
@@ -125,8 +119,8 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
       data-testid="message-list"
       onScroll={(e) => {
         const el = e.currentTarget;
-        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
-        if (el.scrollTop < 300 && store.getState().hasMore) void onNearTop();
+        atBottom.current = view.live && el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
+        moveWindow(el);
       }}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

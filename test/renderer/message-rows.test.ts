@@ -1,0 +1,129 @@
+/**
+ * The message list's rows, window and virtualizer options (docs/chat-ui.md "Scrolling"): an older page arriving
+ * above keeps every row's key (so measured heights survive) and the reader's row where it was on screen; the
+ * virtualizer holds a bounded window of the loaded rows whatever the session's length, moved by the reader; its
+ * key function does not change on a plain re-render (a new one makes it lay out every row again).
+ * The placement checks run the real @tanstack/virtual-core virtualizer, with a scroll element that reports a
+ * fixed viewport.
+ */
+import { Virtualizer } from '@tanstack/virtual-core';
+import { describe, expect, it } from 'vitest';
+import type { HistoryMessage } from '../../src/shared/contract/chat';
+import { buildRows, listOptions, shiftWindow, windowOf, WINDOW_ROWS, WINDOW_SHIFT, type RowWindow } from '../../src/renderer/src/lib/message-rows';
+
+const message = (id: number): HistoryMessage => ({
+  id, role: Math.abs(id) % 2 ? 'assistant' : 'user', content: `Message ${id}: ${'words '.repeat(5 + (Math.abs(id) % 40))}`, status: 'ok', queued: false, reasoning: null,
+  input_tokens: null, output_tokens: null, cost: null, model: null, created_at: 0, tools: [],
+});
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => message(from + i));
+
+/** A virtualizer over `view` in a 600 px viewport scrolled to `offset`, as the list configures it. */
+function place(view: RowWindow, offset: number) {
+  const element = { scrollTop: offset } as unknown as Element;
+  const virtualizer = new Virtualizer<Element, Element>({
+    ...listOptions(view),
+    getScrollElement: () => element,
+    observeElementRect: (_instance, cb) => { cb({ width: 800, height: 600 }); return () => {}; },
+    observeElementOffset: (_instance, cb) => { cb(offset, false); return () => {}; },
+    scrollToFn: () => {},
+  });
+  virtualizer._willUpdate();
+  return virtualizer;
+}
+const topRow = (v: Virtualizer<Element, Element>) => v.getVirtualItemForOffset(v.scrollOffset!)!;
+
+describe('message rows', () => {
+  it('an older page prepended keeps the keys, row objects and guesses of the rows already there', () => {
+    const newest = range(1_000, 1_100);
+    const before = buildRows(newest, [], false);
+    const after = buildRows([...range(900, 1_000), ...newest], [], true);
+    expect(after.keys.slice(100, 200)).toEqual(before.keys);
+    after.rows.slice(100, 200).forEach((row, i) => expect(row).toBe(before.rows[i]));
+    expect(after.estimates.slice(100, 200)).toEqual(before.estimates);
+    expect(after.keys[0]).toBe('m900');
+    expect(after.keys.at(-1)).toBe('streaming');
+    expect(new Set(after.keys).size).toBe(after.keys.length);
+  });
+
+  it('notices sit after the message they followed, keyed apart from messages', () => {
+    const model = buildRows(range(1, 4), [{ id: 1, kind: 'info', text: '/help', afterMessageId: 2 }], false);
+    expect(model.keys).toEqual(['m1', 'm2', 'n1', 'm3']);
+  });
+
+  it('the key function changes only when the rows do', () => {
+    const model = buildRows(range(1, 50), [], false);
+    const view = windowOf(model, null);
+    const options = listOptions(view);
+    expect(options.getItemKey(3)).toBe('m4');
+    expect(listOptions(windowOf(model, null)).getItemKey).not.toBe(options.getItemKey);
+  });
+});
+
+describe('the window of rows the virtualizer holds', () => {
+  const all = buildRows(range(0, 5_000), [], false);
+
+  it('holds at most WINDOW_ROWS rows, ending at the newest while live', () => {
+    const view = windowOf(all, null);
+    expect(view.rows.length).toBe(WINDOW_ROWS);
+    expect(view.live).toBe(true);
+    expect(view.keys.at(-1)).toBe('m4999');
+  });
+
+  it('moves up a shift at a time until it holds the first loaded row, then down back to live', () => {
+    let view = windowOf(all, null);
+    const seen: number[] = [];
+    for (let end = shiftWindow(all, view, 'up'); end !== undefined; end = shiftWindow(all, view, 'up')) {
+      view = windowOf(all, end);
+      seen.push(view.end);
+      expect(view.rows.length).toBeLessThanOrEqual(WINDOW_ROWS);
+    }
+    expect(view.start).toBe(0);
+    expect(seen[0]).toBe(4_999 - WINDOW_SHIFT);
+    expect(view.live).toBe(false);
+    for (let end = shiftWindow(all, view, 'down'); end !== undefined; end = shiftWindow(all, view, 'down')) view = windowOf(all, end);
+    expect(view.live).toBe(true);
+    expect(view.end).toBe(4_999);
+  });
+
+  it('a window that is not live stays put when newer messages arrive or older pages load', () => {
+    const view = windowOf(all, 'm3000');
+    const grown = buildRows(range(-100, 5_100), [], true);
+    const same = windowOf(grown, 'm3000');
+    expect(same.keys).toEqual(view.keys);
+    expect(same.live).toBe(false);
+  });
+});
+
+describe('the reader’s place', () => {
+  /** Scrolls a virtualizer over `before` to `offset`, then gives it `after`; returns the top row before and after. */
+  function across(before: RowWindow, after: RowWindow, offset: number) {
+    const v = place(before, offset);
+    const was = topRow(v);
+    const gap = v.scrollOffset! - was.start;
+    v.setOptions({ ...v.options, ...listOptions(after) });
+    const now = v.getVirtualItems().find((item) => item.key === was.key)!;
+    return { was, gap, now, offset: v.scrollOffset! };
+  }
+
+  it('stays on the same row at the same height when an older page arrives above it', () => {
+    const newest = range(1_000, 1_100);
+    const { was, gap, now, offset } = across(windowOf(buildRows(newest, [], false), null), windowOf(buildRows([...range(900, 1_000), ...newest], [], false), null), 2_000);
+    expect(was.key).not.toBe('m1000');
+    expect(now.key).toBe(was.key);
+    expect(offset - now.start).toBe(gap);
+    expect(offset).toBeGreaterThan(2_000);
+  });
+
+  it('stays on the same row when the window moves up or down under it', () => {
+    const all = buildRows(range(0, 3_000), [], false);
+    const live = windowOf(all, null);
+    const up = windowOf(all, shiftWindow(all, live, 'up')!);
+    const moved = across(live, up, 1_500);
+    expect(moved.now.key).toBe(moved.was.key);
+    expect(moved.offset - moved.now.start).toBe(moved.gap);
+    const back = across(up, windowOf(all, shiftWindow(all, up, 'down')!), 60_000);
+    expect(back.now.key).toBe(back.was.key);
+    expect(back.offset - back.now.start).toBe(back.gap);
+  });
+});
+
