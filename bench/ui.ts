@@ -10,7 +10,8 @@
  * - Stream: 2,000 tokens a second for 30 s into the open session (one `text_delta` event per token, as a provider
  *   streams them). Lag is measured for every token: from its emit here to the first painted frame that shows it;
  *   the p95 over the whole stream must stay under 100 ms. The reply must be rendered as Markdown while it streams
- *   (headings, lists, tables, links, fenced code highlighted by shiki) — checked half-way, not only at the end.
+ *   (headings, lists, tables, links, fenced code highlighted by shiki) — checked half-way, not only at the end, in
+ *   the reply's newest part (its last two groups of blocks and the open tail: see ui-page.ts).
  * The long-task rows also give the CPU side, from a Chromium trace of the page's main thread: on a loaded machine a
  * task's wall time includes its wait for a core, the CPU time is what our code cost. Targets are judged on wall time.
  * `--quick`: 1,000 messages, one open, a 3-second stream.
@@ -121,7 +122,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const during = seen.checks.filter((c) => c.at! < emitted[total - 1]!);
     const mid = during[Math.floor(during.length / 2)] ?? {};
     const missing = ['headings', 'code', 'highlighted', 'listItems', 'bold', 'links', 'tables'].filter((k) => !(mid[k]! > 0));
-    const midText = `half-way (token ${mid.newest ?? '?'}): ${mid.headings ?? 0} headings, ${mid.code ?? 0} code blocks (${mid.highlighted ?? 0} highlighted), ${mid.listItems ?? 0} list items, ${mid.tables ?? 0} tables`;
+    const midText = `half-way (token ${mid.newest ?? '?'}), its newest part: ${mid.headings ?? 0} headings, ${mid.code ?? 0} code blocks (${mid.highlighted ?? 0} highlighted), ${mid.listItems ?? 0} list items, ${mid.tables ?? 0} tables`;
     const streamWrong = missing.length ? `not rendered as Markdown while streaming (none of: ${missing.join(', ')}; ${midText})` : lag.length < total ? 'not every token reached the screen' : undefined;
     const p95 = percentile(lag, 95);
     const streamLongest = seen.longTasks.reduce((n, t) => Math.max(n, t), 0);
