@@ -128,6 +128,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     return { ok: true, args: out };
   };
 
+  const labelParses = new WeakMap<ToolArgs, z.ZodSafeParseResult<z.output<S>>>();
   const tool: Tool<S> = {
     name: def.name,
     description: def.description,
@@ -153,8 +154,11 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     },
     describe(args, length) {
       if (!def.describe) return def.name;
-      // Labels show what the model wrote (relative paths stay relative), through the same aliases and schema.
-      const parsed = def.input.safeParse(folded(args));
+      // Labels show what the model wrote (relative paths stay relative), through the same aliases and schema. A card
+      // asks for its short and its full label with the same arguments object: parsed once (a history page has a
+      // hundred cards).
+      let parsed = labelParses.get(args);
+      if (!parsed) labelParses.set(args, (parsed = def.input.safeParse(folded(args))));
       // A label is cosmetic: with unparseable arguments fall back to the bare name rather than fail.
       return truncateLabel(parsed.success ? def.describe(parsed.data, length) : def.name, maxLabel(length));
     },
