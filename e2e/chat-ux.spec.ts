@@ -295,6 +295,7 @@ test('a long session opens at its newest message and keeps the reader’s place'
 });
 
 test('a session longer than the list’s window scrolls to its first message and back; rows under the reader never jump', async ({ page }) => {
+  test.setTimeout(180_000); // a few hundred scroll steps with frames between them: about a minute on a loaded 2-core machine
   // 2,400 messages: the newest page is 200, older pages come 100 at a time, and the list holds a window of 1,000
   // rows that moves as the reader nears its edges (docs/chat-ui.md "Scrolling").
   await openWith(page, [{ text: 'A new answer at the bottom.' }], (store) => {
