@@ -67,6 +67,11 @@ describe('the log copied while the model is asked', () => {
     expect(pending()).toBe(base + 40); // not in the caller's stack
     await new Promise((resolve) => setImmediate(resolve));
     expect(pending()).toBe(0);
+    // From 80% of SQLite's own mark (48 of 60 here) the copy is made at once, in the caller's stack.
+    for (let i = 0; i < 50; i++) insert.run(i);
+    expect(pending()).toBe(50);
+    keeper.checkpointSoon();
+    expect(pending()).toBe(0);
     // SQLite's own turned off (as a count of commits needs): none from here either.
     db.pragma('wal_autocheckpoint = 0');
     for (let i = 0; i < 40; i++) insert.run(i);

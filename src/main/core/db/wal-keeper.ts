@@ -19,8 +19,9 @@
  * database and syncing it, a few milliseconds added to whatever that commit was, about one tool call in eighty
  * (docs/architecture.md "What keeps the waited-on paths fast"). So the turn asks for one while nobody waits on it:
  * `checkpointSoon()`, called as a round asks the model, copies the log once it holds half as many pages not yet
- * copied as SQLite's own threshold (`wal_autocheckpoint`; none while that is off), after the request has gone out (an immediate, not in the caller's stack). SQLite's own
- * checkpoint stays, at its 1000 pages, for writes outside a turn. The pages not yet copied are read from the
+ * copied as SQLite's own threshold (`wal_autocheckpoint`; none while that is off), after the request has gone out
+ * (an immediate); from 80% of it, when no immediate could run since (every answer came at once), before the
+ * request. SQLite's own checkpoint stays, at its 1000 pages, for writes outside a turn. The pages not yet copied are read from the
  * WAL-index header SQLite keeps in the `-shm` file (`walIndexFrames`).
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
@@ -29,6 +30,8 @@ import type { Db } from './database';
 
 /** The share of SQLite's own threshold (`wal_autocheckpoint`, 1000 pages) from which a round's request copies the log. */
 export const EARLY_CHECKPOINT_SHARE = 0.5;
+/** From this share the request waits for the copy (about a round of calls short of SQLite's own). */
+export const LATE_CHECKPOINT_SHARE = 0.8;
 const LITTLE_ENDIAN = endianness() === 'LE';
 
 /**
@@ -108,21 +111,23 @@ export function startWalKeeper(db: Db, dbFile: string, options: { intervalMs?: n
   timer.unref(); // never keeps a process alive
   let shmFd: number | null = null;
   let scheduled: NodeJS.Immediate | null = null;
-  const earlyCheckpoint = () => {
-    scheduled = null;
-    if (!db.open) return;
+  /** The log's pages not yet copied, as a share of SQLite's own threshold on this connection; 0 while that is off. */
+  const pendingShare = (): number => {
+    if (!db.open) return 0;
     try {
       shmFd ??= openSync(`${dbFile}-shm`, 'r');
     } catch {
-      return; // no WAL index (yet): nothing to copy
+      return 0; // no WAL index (yet): nothing to copy
     }
     const log = walIndexFrames(shmFd);
-    if (!log) return;
+    if (!log) return 0;
+    // None where a caller turned SQLite's off (a count of commits in the log needs it unrestarted:
+    // test/helpers/wal-commits.ts).
+    const own = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+    return own > 0 ? (log.frames - log.copied) / own : 0;
+  };
+  const copy = () => {
     try {
-      // Half of SQLite's own threshold on this connection; none where a caller turned SQLite's off (a count of
-      // commits in the log needs it unrestarted: test/helpers/wal-commits.ts).
-      const own = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-      if (own <= 0 || log.frames - log.copied < EARLY_CHECKPOINT_SHARE * own) return;
       db.pragma('wal_checkpoint(PASSIVE)'); // never waits for a reader or writer; copies what it can
     } catch {
       // An iterator of ours is open: SQLite's own checkpoint or the next round's does it.
@@ -131,7 +136,16 @@ export function startWalKeeper(db: Db, dbFile: string, options: { intervalMs?: n
   return {
     tick,
     checkpointSoon: () => {
-      scheduled ??= setImmediate(earlyCheckpoint);
+      const share = pendingShare();
+      // Near SQLite's own mark (the loop has not let an immediate run since, as when every answer comes at once):
+      // now, before the request, rather than inside the next tool call's commit.
+      if (share >= LATE_CHECKPOINT_SHARE) copy();
+      else if (share >= EARLY_CHECKPOINT_SHARE) {
+        scheduled ??= setImmediate(() => {
+          scheduled = null;
+          if (pendingShare() >= EARLY_CHECKPOINT_SHARE) copy();
+        });
+      }
     },
     dispose: () => {
       clearInterval(timer);
