@@ -31,7 +31,7 @@ g.window = {
 };
 const { chat } = await import('../../src/renderer/src/stores/chat-store');
 const { approvals, approvalFor, liveBypasses } = await import('../../src/renderer/src/stores/approvals');
-const { createSession, openFirstScreen, refreshSessions, selectSession, sessionsStore } = await import('../../src/renderer/src/stores/sessions-store');
+const { createSession, openFirstScreen, refreshSessions, requestFirstScreen, selectSession, sessionsStore } = await import('../../src/renderer/src/stores/sessions-store');
 
 function follow(): void {
   unsubscribers.push(h.core.events.subscribe('chat', (e) => chat.apply(e)));
@@ -198,5 +198,17 @@ describe("the window's first screen", () => {
     await chat.open(older);
     expect(calls).toEqual(['chat:listSessions', 'chat:history', 'chat:history']);
     expect(chat.store.getState().messages.map((m) => m.content)).toEqual(['first question', 'older answer']);
+  });
+
+  it('asked for before React renders (the page entry), the answer is the one openFirstScreen uses', async () => {
+    calls.length = 0;
+    requestFirstScreen();
+    requestFirstScreen(); // once
+    expect(calls).toEqual(['chat:listSessions']);
+    await openFirstScreen();
+    expect(calls).toEqual(['chat:listSessions']);
+    // Used once: a later first screen (a reload of the store) asks again.
+    await openFirstScreen();
+    expect(calls).toEqual(['chat:listSessions', 'chat:listSessions']);
   });
 });

@@ -1,3 +1,4 @@
+import './first-screen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

@@ -24,13 +24,27 @@ export async function refreshSessions(): Promise<Session[]> {
   return sessions;
 }
 
+let firstScreenAnswer: ReturnType<typeof skald.chat.listSessions> | null = null;
+
+/**
+ * Asks for the first screen's answer now, before React has rendered (the page's entry calls it first thing):
+ * `openFirstScreen` then uses it, so the core's answer travels while the page's modules evaluate and render.
+ */
+export function requestFirstScreen(): void {
+  firstScreenAnswer ??= skald.chat.listSessions({ withNewestHistory: true });
+  firstScreenAnswer.catch(() => undefined); // a failure is retried by openFirstScreen
+}
+
 /**
  * The window's start: the session list and the newest session's page come in one answer, and that session opens with
  * the page (one round trip before the chat shows, not two: docs/ui.md "What the first page loads"); with no session
  * yet, a new one.
  */
 export async function openFirstScreen(): Promise<void> {
-  const { sessions, newestHistory } = await skald.chat.listSessions({ withNewestHistory: true });
+  const asked = firstScreenAnswer;
+  firstScreenAnswer = null;
+  const ask = () => skald.chat.listSessions({ withNewestHistory: true });
+  const { sessions, newestHistory } = await (asked ? asked.catch(ask) : ask());
   sessionsStore.setState({ sessions });
   if (newestHistory) chat.prime(newestHistory);
   if (sessions[0]) selectSession(sessions[0].id);
