@@ -26,6 +26,27 @@ afterEach(async () => {
 
 const NEEDS_GRAMMAR = 'ls "my notes" | head -3';
 
+/**
+ * A core (never started, so nothing has begun loading the grammar) whose model asks to run NEEDS_GRAMMAR once, with
+ * rules that allow both of its commands; `call` goes through the bridge's dispatch as the window's calls do.
+ */
+async function coreWithShellModel(): Promise<{ core: Core; call: (channel: string, request: unknown) => Promise<Record<string, unknown>> }> {
+  llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: NEEDS_GRAMMAR } }] }, { text: 'listed' }] });
+  const dir = tempDir();
+  const made = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' });
+  core = made;
+  const call = async (channel: string, request: unknown) => {
+    const outcome = await dispatchCall(made.handlers, channel, request);
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    return outcome.result as Record<string, unknown>;
+  };
+  const { provider } = (await call('providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'k' })) as { provider: { id: number } };
+  await call('models:create', { providerId: provider.id, modelId: 'scripted-1' });
+  await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: 'ls *', action: 'allow', priority: 1 });
+  await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: 'head *', action: 'allow', priority: 1 });
+  return { core: made, call };
+}
+
 describe('the shell gate before its grammar has loaded', () => {
   it('decides plain commands at once; a grammar command waits, and is then decided as a loaded gate decides it', async () => {
     k = await makeKit({ shellGrammar: 'background' });
@@ -55,21 +76,10 @@ describe('the shell gate before its grammar has loaded', () => {
   });
 
   it('a turn on a core whose grammar was never started waits for it and decides as usual', async () => {
-    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: NEEDS_GRAMMAR } }] }, { text: 'listed' }] });
-    const dir = tempDir();
-    core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' });
-    const call = async (channel: string, request: unknown) => {
-      const outcome = await dispatchCall(core!.handlers, channel, request);
-      if (!outcome.ok) throw new Error(outcome.error.message);
-      return outcome.result as Record<string, unknown>;
-    };
-    const { provider } = (await call('providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'k' })) as { provider: { id: number } };
-    await call('models:create', { providerId: provider.id, modelId: 'scripted-1' });
-    await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: 'ls *', action: 'allow', priority: 1 });
-    await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: 'head *', action: 'allow', priority: 1 });
+    const { core, call } = await coreWithShellModel();
     // No core.start(): nothing has begun loading the grammar when the model's call arrives.
     expect(core.approval.shell.needsGrammar(NEEDS_GRAMMAR)).toBe(true); // (asking does not start the load)
-    const decided = new Promise<unknown>((resolve) => core!.events.subscribe('chat', (e) => e.type === 'tool_decision' && resolve(e.decision)));
+    const decided = new Promise<unknown>((resolve) => core.events.subscribe('chat', (e) => e.type === 'tool_decision' && resolve(e.decision)));
     const { id } = (await call('chat:createSession', {})) as { id: number };
     await call('chat:send', { sessionId: id, content: 'list my notes' });
     expect(await decided).toMatchObject({ action: 'allow', why: { kind: 'rule' } });
@@ -80,22 +90,11 @@ describe('the shell gate before its grammar has loaded', () => {
   });
 
   it('starts loading the grammar as soon as the model begins writing a shell command, before the gate is asked', async () => {
-    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: NEEDS_GRAMMAR } }] }, { text: 'listed' }] });
-    const dir = tempDir();
-    core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' });
-    const call = async (channel: string, request: unknown) => {
-      const outcome = await dispatchCall(core!.handlers, channel, request);
-      if (!outcome.ok) throw new Error(outcome.error.message);
-      return outcome.result as Record<string, unknown>;
-    };
-    const { provider } = (await call('providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'k' })) as { provider: { id: number } };
-    await call('models:create', { providerId: provider.id, modelId: 'scripted-1' });
-    await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: 'ls *', action: 'allow', priority: 1 });
-    await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: 'head *', action: 'allow', priority: 1 });
+    const { core, call } = await coreWithShellModel();
     // No core.start(): nothing loads the grammar but the turn itself.
     const loads = vi.spyOn(core.approval.shell, 'whenLoaded');
     const asks = vi.spyOn(core.approval.port, 'whenReadyFor');
-    const decided = new Promise<unknown>((resolve) => core!.events.subscribe('chat', (e) => e.type === 'tool_decision' && resolve(e.decision)));
+    const decided = new Promise<unknown>((resolve) => core.events.subscribe('chat', (e) => e.type === 'tool_decision' && resolve(e.decision)));
     const { id } = (await call('chat:createSession', {})) as { id: number };
     await call('chat:send', { sessionId: id, content: 'list my notes' });
     await decided;
