@@ -42,6 +42,11 @@ function cpuNote(tasks: MainTask[]): string {
   return `CPU: longest task ${ms(longest)}, ${over} > 50 ms, ${(busy / 1_000).toFixed(1)} s busy`;
 }
 
+/** The longest task the page's long-task observer saw; it reports only tasks over 50 ms, so none seen is said so. */
+function longestText(longest: number): string {
+  return longest > 0 ? ms(longest) : 'none over 50 ms';
+}
+
 /** A provider and a model, so the page shows the chat (not the first-run guide); no request is ever made to it. */
 export async function configureModel(core: Core): Promise<void> {
   const provider = await dispatchCall(core.handlers, 'providers:create', { kind: 'openai_compatible', name: 'bench', baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
@@ -131,14 +136,14 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       { name: `chat: ${n}-message session opens, click → newest message painted (median of ${opens}; the first, before any row's Markdown is cached: ${ms(openMs[0]!)})`, ours: ms(open), peer: '< 300 ms', target: '< 300 ms', pass: open < 300 },
       {
         name: `chat: scroll ${n} messages bottom → first message, 2 screens a frame: longest task of the whole scroll (${scroll.frames} frames, ${scroll.seconds.toFixed(0)} s${scroll.longestFrame >= 0 ? `; longest frame ${ms(scroll.longestFrame)}` : ''})`,
-        ours: `${ms(longest)} (${scroll.longTasks.length} tasks > 50 ms; ${cpuNote(scrollTasks)})`, peer: '< 50 ms', target: 'no task > 50 ms', pass: longest < 50 && !scrollWrong, wrong: scrollWrong,
+        ours: `${longestText(longest)} (${scroll.longTasks.length} tasks > 50 ms; ${cpuNote(scrollTasks)})`, peer: '< 50 ms', target: 'no task > 50 ms', pass: longest < 50 && !scrollWrong, wrong: scrollWrong,
       },
       {
         name: `chat: stream ${rate.toFixed(0)} tokens/s for ${seconds} s, Markdown rendered as it streams (${midText}): lag emit → painted, every token`,
         ours: `p95 ${ms(p95)} (median ${ms(median(lag))}, max ${ms(Math.max(...lag))})`, peer: '< 100 ms p95', target: '≥ 1,950 tok/s, p95 < 100 ms',
         pass: p95 < 100 && rate >= 1_950 && !streamWrong, wrong: streamWrong,
       },
-      { name: `chat: stream ${seconds} s: longest main-thread task`, ours: `${ms(streamLongest)} (${seen.longTasks.length} tasks > 50 ms; ${cpuNote(streamTasks)})`, peer: '< 50 ms', target: 'no task > 50 ms', pass: streamLongest < 50 },
+      { name: `chat: stream ${seconds} s: longest main-thread task`, ours: `${longestText(streamLongest)} (${seen.longTasks.length} tasks > 50 ms; ${cpuNote(streamTasks)})`, peer: '< 50 ms', target: 'no task > 50 ms', pass: streamLongest < 50 },
     ];
   } finally {
     await browser.close();
