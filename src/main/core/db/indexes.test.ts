@@ -20,7 +20,7 @@ function indexes(db: Db, table: string): string[] {
 }
 
 const EXPECTED = {
-  chat_history: ['chat_history_session_stack', 'chat_history_stack'],
+  chat_history: ['chat_history_queued', 'chat_history_session_stack', 'chat_history_stack'],
   chat_llm_tools: ['chat_llm_tools_provider_call', 'chat_llm_tools_session_message', 'chat_llm_tools_stack', 'chat_llm_tools_status', 'sqlite_autoindex_chat_llm_tools_1'],
   tool_decisions: ['tool_decisions_call'],
 };

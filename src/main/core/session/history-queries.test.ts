@@ -69,6 +69,10 @@ function expectSessionReadsIndexed(db: Db): void {
     expect(steps, name).toMatch(/^SEARCH (chat_history|chat_llm_tools) USING /);
     expect(steps, name).not.toMatch(/\bSCAN\b/);
   }
+  // The queued messages a round looks for: a probe of the partial index of queued rows, not the session's rows.
+  for (const name of ['queued', 'failQueued', 'unqueue']) {
+    expect(plan(db, q[name]!.source, [1]).join('\n'), name).toMatch(/^SEARCH chat_history USING (COVERING )?INDEX chat_history_queued \(session_id=\?\)/);
+  }
   const cascade = plan(db, 'DELETE FROM chat_sessions WHERE id = ?', [1]).join('\n');
   expect(cascade).toContain('SEARCH chat_history USING COVERING INDEX chat_history_session_stack (session_id=?)');
   expect(cascade).toContain('SEARCH chat_llm_tools USING COVERING INDEX chat_llm_tools_session_message (session_id=?)');

@@ -23,6 +23,7 @@ import { historyIndexes } from './111-history-indexes';
 import { toolRowQueued } from './112-tool-row-queued';
 import { imageProvidersListSeed } from './113-image-providers-list-seed';
 import { dropRedundantIndexes } from './114-drop-redundant-indexes';
+import { queuedMessagesIndex } from './115-queued-messages-index';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   toolRowQueued,
   imageProvidersListSeed,
   dropRedundantIndexes,
+  queuedMessagesIndex,
 ];
