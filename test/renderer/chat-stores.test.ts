@@ -211,4 +211,17 @@ describe("the window's first screen", () => {
     await openFirstScreen();
     expect(calls).toEqual(['chat:listSessions', 'chat:listSessions']);
   });
+
+  it('a session whose turn runs when the answer is made is read again when it opens (events before the window listened)', async () => {
+    h.llm.script([{ text: 'never finished', hangUntilAborted: true }]);
+    const running = await h.newSession();
+    await h.call('chat:send', { sessionId: running, content: 'a long job' });
+    await h.waitForEvent('turn_running', (e: { running: boolean }) => e.running);
+    calls.length = 0;
+    await openFirstScreen();
+    expect(sessionsStore.getState().activeId).toBe(running);
+    await chat.open(running);
+    expect(calls).toEqual(['chat:listSessions', 'chat:history']);
+    await h.call('chat:stop', { sessionId: running });
+  });
 });

@@ -46,7 +46,9 @@ export async function openFirstScreen(): Promise<void> {
   const ask = () => skald.chat.listSessions({ withNewestHistory: true });
   const { sessions, newestHistory } = await (asked ? asked.catch(ask) : ask());
   sessionsStore.setState({ sessions });
-  if (newestHistory) chat.prime(newestHistory);
+  // A session whose turn runs is read again when it opens: its page was answered before the window listened to
+  // events, and what the turn sent meanwhile would be missing from it.
+  if (newestHistory && !newestHistory.running) chat.prime(newestHistory);
   if (sessions[0]) selectSession(sessions[0].id);
   else await createSession();
 }
