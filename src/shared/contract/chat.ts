@@ -86,12 +86,14 @@ export const chatCalls = {
   'chat:listSessions': defineCall(
     z.object({ withNewestHistory: z.boolean().optional() }).strict(),
     z.object({ sessions: z.array(SessionSummarySchema), newestHistory: HistoryPageSchema.extend({ sessionId: z.number() }).optional() }),
+    { answerBuiltByHandler: true },
   ),
   'chat:createSession': defineCall(z.object({ title: shortText(200).optional() }).strict(), z.object({ id: z.number() })),
   'chat:renameSession': defineCall(z.object({ sessionId, title: shortText(200) }).strict(), z.object({ ok: z.literal(true) })),
   'chat:history': defineCall(
     z.object({ sessionId, beforeId: id.optional(), limit: z.number().int().min(1).max(10_000).optional() }).strict(),
     HistoryPageSchema,
+    { answerBuiltByHandler: true },
   ),
   /** Persists and echoes the message first (`user_message`), then runs or queues the turn. Slash commands too. */
   'chat:send': defineCall(z.object({ sessionId, content: longText(200_000).min(1) }).strict(), z.object({ messageId: z.number().nullable() })),

@@ -8,10 +8,21 @@ import { z } from 'zod';
 export interface CallSpec<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   readonly request: Req;
   readonly response: Res;
+  /**
+   * The handler builds every field of its answer itself (no stored row or outside value passes through as is), so
+   * the boundary does not copy the answer through the response schema: on a hot read (a history page) that copy
+   * was a third of the call's allocation. Its tests parse the handler's real answers with the schema instead
+   * (docs/architecture.md "Layers": the contract). Requests are parsed strictly whatever this says.
+   */
+  readonly answerBuiltByHandler?: boolean;
 }
 
-export function defineCall<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res): CallSpec<Req, Res> {
-  return { request, response };
+export function defineCall<Req extends z.ZodType, Res extends z.ZodType>(
+  request: Req,
+  response: Res,
+  options: { answerBuiltByHandler?: boolean } = {},
+): CallSpec<Req, Res> {
+  return options.answerBuiltByHandler ? { request, response, answerBuiltByHandler: true } : { request, response };
 }
 
 /** Channels are `domain:verb`, lower camel case on both sides (`approval:listRules`). */

@@ -5,7 +5,7 @@
  * Check ids (I3, I4) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
-import { BridgeError, calls, type BridgeOutcome, type CallChannel } from '../../../shared/contract/index';
+import { BridgeError, calls, type BridgeOutcome, type CallChannel, type CallSpec } from '../../../shared/contract/index';
 import type { BridgeHandlers } from './handlers';
 import { DISK_FULL_CALL_TEXT, isDiskFull } from '../db/storage-errors';
 
@@ -34,7 +34,8 @@ export async function dispatchCall(
   try {
     const handler = handlers[channel] as (req: unknown) => unknown;
     const result = await handler(parsed.data);
-    return { ok: true, result: calls[channel].response.parse(result) };
+    const spec: CallSpec = calls[channel];
+    return { ok: true, result: spec.answerBuiltByHandler ? result : spec.response.parse(result) };
   } catch (error) {
     if (error instanceof BridgeError) return { ok: false, error: error.toShape() };
     if (isDiskFull(error)) return { ok: false, error: { code: 'disk_full', message: DISK_FULL_CALL_TEXT } };

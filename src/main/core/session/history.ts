@@ -44,7 +44,9 @@ export function toolCard(row: ToolRow, tools: ToolsPort, isLive: boolean, pendin
     path: tools.targetPath(row.name, args),
     decision,
     interrupted: row.status === 'running' && !isLive,
-    pending: row.status === 'pending' ? pending : null,
+    // Field by field: the approval's own object carries more than the card shows, and the bridge passes this answer
+    // as built (`answerBuiltByHandler`, src/shared/contract/define.ts).
+    pending: row.status === 'pending' && pending ? { request_id: pending.request_id, args_hash: pending.args_hash, old_content: pending.old_content, new_content: pending.new_content } : null,
   };
 }
 
