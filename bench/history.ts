@@ -3,7 +3,7 @@
  * database (200 and 2,000, one round, with `--quick`), each read in turn, three times, in a rotating order, so a
  * burst of another process's work does not land on one size only. One pass over a small session first warms the JIT.
  * - History pages through the bridge's real boundary (`dispatchCall` → `chat:history`: the request parsed, the
- *   store's page, the tool cards built, the response parsed), as the renderer asks for them: the newest page (200
+ *   store's page, the tool cards built; the answer leaves as built, `answerBuiltByHandler`), as the renderer asks for them: the newest page (200
  *   messages), then 100 at a time up to the top. Every page of the largest session under 20 ms (wall time); paging
  *   to the top grows linearly (the largest at most 11× the middle one, the peer in the same run); the median page
  *   stays flat. The largest session's row also gives each page's CPU time: the slowest page's, and the most any page
