@@ -7,6 +7,7 @@
  * - shell decision (a compound command read and each part judged against the rules) median < 0.5 ms, p99 < 2 ms,
  *   after 6,000 decisions: V8 tiers the grammar's wasm up lazily, so the first thousands show pauses that steady
  *   state does not (the cold figures are measured apart);
+ * - scale in the rules: 100, 1,000 and 10,000 rules that all miss: at most linear (≤ 100× from 100 to 10,000);
  * - scale: commands of 1, 10 and 100 parts, plain (read without the grammar) and needing the grammar (quoted
  *   arguments): the time should grow with the parts, not faster (≤ 150× from 1 to 100 parts).
  * The p99 of a sub-millisecond CPU task on a shared 2-core machine mostly measures the neighbours: the p99 shown is
@@ -45,20 +46,24 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const dbFile = join(dataDir, 'skald.db');
   const db = openDatabase({ file: dbFile });
   const approval = await createApprovalServices({ db, workspaceDir: workspace, dataDir, dbFile, emitSession: () => {}, emitInbox: () => {} });
-  approval.rules.createGroup({ id: 'bench', name: 'Bench' });
-  db.transaction(() => {
-    for (let i = 0; i < 1_000; i++) {
-      const kind = i % 4;
-      approval.rules.createRule({
-        group_id: 'bench',
-        tool_pattern: kind === 0 ? `tool_${i}` : kind === 1 ? '@fs_write' : kind === 2 ? 'execute_cmd' : `mcp__srv${i}__*`,
-        path_pattern: kind === 1 ? `dir_${i}/*` : null,
-        command_pattern: kind === 2 ? `tool${i} *` : null,
-        action: i % 3 === 0 ? 'deny' : 'allow',
-        priority: i,
-      });
-    }
-  })();
+  /** `count` rules in a group of their own, a quarter of each kind; none matches the calls timed below. */
+  const seedGroup = (id: string, count: number) => {
+    approval.rules.createGroup({ id, name: id });
+    db.transaction(() => {
+      for (let i = 0; i < count; i++) {
+        const kind = i % 4;
+        approval.rules.createRule({
+          group_id: id,
+          tool_pattern: kind === 0 ? `tool_${i}` : kind === 1 ? '@fs_write' : kind === 2 ? 'execute_cmd' : `mcp__srv${i}__*`,
+          path_pattern: kind === 1 ? `dir_${i}/*` : null,
+          command_pattern: kind === 2 ? `tool${i} *` : null,
+          action: i % 3 === 0 ? 'deny' : 'allow',
+          priority: i,
+        });
+      }
+    })();
+  };
+  seedGroup('bench', 1_000);
   const runContext = RunContextSchema.parse({ security_group: 'bench' });
   const base = { sessionId: 1, agentId: 'main', source: 'web', category: 'filesystem' as const, runContext, workingDir: workspace };
   const writeCall = { ...base, toolName: 'write_file', args: { path: join(workspace, 'src/app.ts'), content: 'x' } };
@@ -85,6 +90,23 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
         target: '≤ 150× from 1 to 100 parts', pass: parts < 100 || m / one <= 150, scale: { series: `shell decision, 1,000 rules (${series}), median`, factor: parts, value: m },
       });
     }
+  }
+
+  // Scale in the rules: the same write call against groups of 100, 1,000 and 10,000 rules that all miss.
+  const ruleCounts = [100, 1_000, 10_000];
+  for (const count of ruleCounts) if (count !== 1_000) seedGroup(`bench${count}`, count);
+  const byRules = ruleCounts.map((count) => {
+    const call = { ...writeCall, runContext: RunContextSchema.parse({ security_group: count === 1_000 ? 'bench' : `bench${count}` }) };
+    if (approval.gate.check(call).action !== 'require') throw new Error(`bench setup: the write call should walk all ${count} rules and ask`);
+    return median(timeIt(quick ? 200 : 2_000, () => approval.gate.check(call)));
+  });
+  for (const [i, count] of ruleCounts.entries()) {
+    const m = byRules[i]!;
+    scale.push({
+      name: `gate decision, ${count.toLocaleString('en-US')} rules (fs write, no match): median`, ours: ms(m), peer: ms(byRules[0]!), ratio: m / byRules[0]!,
+      target: '≤ 100× from 100 to 10,000 rules', pass: count < 10_000 || m / byRules[0]! <= 100,
+      scale: { series: 'gate decision by rules (fs write, no match), median', factor: count / 100, value: m },
+    });
   }
 
   closeDatabase(db);
