@@ -28,6 +28,7 @@ import { loadAiSdk, loadProvider } from './llm/ai-sdk';
 import { createLlmServices, type LlmServices } from './llm/services';
 import { loadExeca } from './tools/shell/execute-cmd';
 import { warmUpShellGate } from './approval/gate-warm-up';
+import { ShellAnalyzer } from './approval/shell';
 import { listMcpItems } from './mcp/activation';
 import { createMcpServices, type McpServices } from './mcp/index';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
@@ -108,6 +109,9 @@ export interface CoreHooks {
 export const WARM_UP_DELAY_MS = 2_000;
 
 export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Promise<Core> {
+  // First, before the database blocks the main thread on the disk: the shell grammar's compile, which then runs on
+  // V8's background threads meanwhile (docs/shell-analysis.md "Cold start").
+  await ShellAnalyzer.prefetch();
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   mkdirSync(config.workspaceDir, { recursive: true });
   const startedAt = Date.now();

@@ -90,12 +90,20 @@ export class ShellAnalyzer {
   }
 
   /**
+   * Starts compiling the bash grammar (and the tree-sitter runtime) off the main thread; resolves once V8 can go on
+   * with it while the main thread is held (`prefetchGrammar`). The core calls it first thing at its creation.
+   */
+  static prefetch(): Promise<void> {
+    return prefetchGrammar('bash');
+  }
+
+  /**
    * An analyzer at once, its grammar not loaded yet (docs/shell-analysis.md "Cold start"): plain command lines are
    * read without it; `whenLoaded()` loads it (the app calls it at start, in the background) and `needsGrammar`
    * tells a caller that must wait for it.
    */
   static deferred(opts: { env?: () => Record<string, string> } = {}): ShellAnalyzer {
-    prefetchGrammar('bash'); // compiled off the main thread meanwhile: the load then only instantiates it
+    void prefetchGrammar('bash'); // compiled off the main thread meanwhile (the core began it at its creation)
     return new ShellAnalyzer(opts);
   }
 

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UNCALLED_BODY_SIZE } from '../../../../test/helpers/grammar-compile-child';
+import { MARKER_BODY_SIZE, UNCALLED_BODY_SIZE } from '../../../../test/helpers/grammar-compile-child';
 import { createParser, GRAMMAR_WASM, type GrammarId } from './grammars';
 
 describe('tree-sitter grammars', () => {
@@ -31,5 +31,18 @@ describe('the shell grammar compiled ahead (docs/shell-analysis.md "Cold start")
     expect(compiled.some((c) => c.tier === 'Liftoff' && c.size > 100_000)).toBe(true);
     // A module compiled afterwards is compiled lazily again: its function, never called, was never compiled.
     expect(compiled.some((c) => c.size === UNCALLED_BODY_SIZE)).toBe(false);
+  });
+
+  it('compiles while the main thread is held once the prefetch has resolved (as the core holds it opening its database)', () => {
+    const root = join(import.meta.dirname, '..', '..', '..', '..');
+    const child = spawnSync(process.execPath, ['--trace-wasm-compilation-times', '--import', 'tsx', join(root, 'test/helpers/grammar-compile-child.ts'), 'held'], { cwd: root, encoding: 'utf8' });
+    expect(child.stdout + child.stderr).toContain('child done');
+    const sizes = [...child.stdout.matchAll(/Compiled function \S+ using \w+.*?bodysize (\d+)/g)].map(([, size]) => Number(size));
+    const lexer = sizes.findIndex((size) => size > 100_000);
+    const heldUntil = sizes.indexOf(MARKER_BODY_SIZE);
+    expect(lexer).toBeGreaterThanOrEqual(0);
+    expect(heldUntil).toBeGreaterThanOrEqual(0);
+    // The lexer was compiled during the hold, not after it (V8's compile waits for an event-loop turn to start).
+    expect(lexer).toBeLessThan(heldUntil);
   });
 });

@@ -3,8 +3,9 @@
  * shared by the outline tool and the shell-aware approval rules. The runtime is imported and initialised once, on
  * first use (not at the app's start: docs/architecture.md "Performance targets"), and each grammar is loaded once,
  * lazily, then cached. Limit: a language without an installable grammar package has no entry here (callers fall
- * back to text). `prefetchGrammar` starts compiling a grammar's WebAssembly (and the runtime's) off the main thread
- * before it is needed; the load then only instantiates what is compiled (docs/shell-analysis.md "Cold start").
+ * back to text). `prefetchGrammar` starts compiling a grammar's WebAssembly and the runtime's, every function, off the
+ * main thread before they are needed; the load then only instantiates what is compiled (docs/shell-analysis.md
+ * "Cold start").
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -93,13 +94,19 @@ function compileWasm(path: string, eager = false): Promise<WebAssembly.Module> {
 }
 
 /**
- * Starts compiling the runtime's and this grammar's WebAssembly now, off the main thread, the grammar's every
- * function (the runtime's are small: compiled on first call, they cost the first parse well under a millisecond);
- * errors surface at the load. For a grammar needed soon at full speed: the shell gate's bash.
+ * Starts compiling this grammar's WebAssembly and the runtime's now, every function of both, on V8's background
+ * threads (the runtime's too: compiled lazily on the main thread, the 60-odd functions a first parse calls cost it
+ * 9-12 ms); errors surface at the load. For a grammar needed soon at full speed: the shell gate's bash.
+ *
+ * Resolves after one turn of the event loop (a millisecond): V8's compile has a step that runs on the main thread's
+ * event loop once the bytes are decoded, and only then do the background threads start. A caller about to hold the
+ * main thread (the core's creation: opening the database blocks it on the disk for tens of milliseconds) awaits this
+ * first, so the compile runs meanwhile instead of after (docs/shell-analysis.md "Cold start").
  */
-export function prefetchGrammar(id: GrammarId): void {
-  compileWasm(RUNTIME_WASM).catch(() => undefined);
+export function prefetchGrammar(id: GrammarId): Promise<void> {
   compileWasm(GRAMMAR_WASM[id], true).catch(() => undefined);
+  compileWasm(RUNTIME_WASM, true).catch(() => undefined);
+  return new Promise((resolve) => setTimeout(resolve, 1));
 }
 
 function initRuntime(): Promise<TreeSitter> {
