@@ -24,8 +24,8 @@ export function seedSession(db: Db, messages: number, title = `bench ${messages}
         const messageId = store.appendMessage({ sessionId, role: 'assistant', content: calls === 2 ? 'Let me look.' : '', inputTokens: 1_200, outputTokens: 80, model: 'bench-model' });
         const args = Array.from({ length: calls }, (_, c) => ({ id: `call_${c}`, name: 'read_file', arguments: JSON.stringify({ path: `src/app/module${i % 50}.ts`, offset: c * 100 }) }));
         for (const key of store.insertRoundTools(sessionId, messageId, args)) {
-          store.prepareTool(key, args[0]!.arguments, 'hash');
-          recordDecision(db, { toolCallId: key, sessionId, decision: ALLOW, argsHash: 'hash' });
+          const decisionId = recordDecision(db, { toolCallId: key, sessionId, decision: ALLOW, argsHash: 'hash' });
+          store.prepareTool(key, { effectiveArguments: args[0]!.arguments, argsHash: 'hash', decisionId });
           store.finishTool(key, 'done', RESULT, 'json');
         }
       }

@@ -1,7 +1,8 @@
 /**
  * The "why" of every decision (docs/approval.md "The why", check C4 in docs/security-checks.md): a stable hash of
  * the arguments and the audit row in `tool_decisions`. `recordDecision` opens no transaction of its own: the caller
- * wraps it together with the tool-row update in one `db.transaction`, so both are written or neither is.
+ * wraps it together with the tool-row write in one `db.transaction`, so both are written or neither is; it returns
+ * the row's id, which the tool row keeps as the pointer to its latest decision (`chat_llm_tools.decision_id`).
  */
 import { createHash, hash } from 'node:crypto';
 import type { Decision } from '../../../shared/contract/approval';
@@ -47,19 +48,20 @@ export function argsHash(args: unknown): string {
   return sha256Hex(canonicalJson(args));
 }
 
-type Insert = (...values: (string | number | null)[]) => void;
+type Insert = (...values: (string | number | null)[]) => number;
 const statements = new WeakMap<Db, Insert>();
 
-export function recordDecision(db: Db, entry: DecisionEntry): void {
+/** Writes the decision's audit row; returns its id (the tool row's `decision_id`). */
+export function recordDecision(db: Db, entry: DecisionEntry): number {
   let insert = statements.get(db);
   if (!insert) {
     const stmt = db.prepare(
       `INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, rule_id, detail, args_hash, actor, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    insert = (...values) => void stmt.run(...values);
+    insert = (...values) => Number(stmt.run(...values).lastInsertRowid);
     statements.set(db, insert);
   }
   const { decision } = entry;
-  insert(entry.toolCallId, entry.sessionId, decision.action, decision.why.kind, decision.why.ruleId ?? null, decision.why.text, entry.argsHash, decision.actor, Date.now());
+  return insert(entry.toolCallId, entry.sessionId, decision.action, decision.why.kind, decision.why.ruleId ?? null, decision.why.text, entry.argsHash, decision.actor, Date.now());
 }

@@ -1,8 +1,9 @@
 /**
  * The indexes of the tables every tool call writes (docs/architecture.md "What keeps the waited-on paths fast"):
  * each index is a page the round's first commit writes into the log, so the set is held here and a new one is a
- * decision, not an accident. Migration 114 dropped the two that only repeated a prefix of migration 111's; an older
- * database keeps its rows through it, and its reads still find them through the remaining indexes.
+ * decision, not an accident. Migration 114 dropped the two that only repeated a prefix of migration 111's; migration
+ * 116 the audit's index by call, whose one read (a card's latest decision) follows the tool row's pointer instead. An
+ * older database keeps its rows through both, and its reads still find them.
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -22,8 +23,18 @@ function indexes(db: Db, table: string): string[] {
 const EXPECTED = {
   chat_history: ['chat_history_queued', 'chat_history_session_stack', 'chat_history_stack'],
   chat_llm_tools: ['chat_llm_tools_provider_call', 'chat_llm_tools_session_message', 'chat_llm_tools_stack', 'chat_llm_tools_status', 'sqlite_autoindex_chat_llm_tools_1'],
-  tool_decisions: ['tool_decisions_call'],
+  tool_decisions: [] as string[],
 };
+
+/** Rows written as the app before migration 116 wrote them (its statements, not today's store). */
+function oldRound(db: Database.Database, sessionId: number, key: string, decisions: { action: string; actor: string }[]): number {
+  const messageId = Number(db.prepare("INSERT INTO chat_history (session_id, role, content, metadata, created_at) VALUES (?, 'assistant', '', '{\"queued\":0}', 1)").run(sessionId).lastInsertRowid);
+  db.prepare("INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, message_id, name, arguments, status, created_at, updated_at) VALUES (?, 'a', ?, ?, 'read_file', '{}', 'done', 1, 1)").run(key, sessionId, messageId);
+  for (const d of decisions) {
+    db.prepare("INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, detail, args_hash, actor, created_at) VALUES (?, ?, ?, 'rule', ?, 'h', ?, 1)").run(key, sessionId, d.action, `${d.actor} ${d.action}`, d.actor);
+  }
+  return messageId;
+}
 
 describe('indexes of the tool-call tables', () => {
   it('are exactly the ones the reads need, on a new database', () => {
@@ -38,11 +49,10 @@ describe('indexes of the tool-call tables', () => {
     applyMigrations(old, migrations.filter((m) => m.version < 114));
     expect(indexes(old, 'chat_history')).toContain('chat_history_session');
     expect(indexes(old, 'chat_llm_tools')).toContain('chat_llm_tools_session');
-    const before = new SessionStore(old);
-    const sessionId = before.createSession('old');
-    const first = before.appendMessage({ sessionId, role: 'user', content: 'hello' });
-    const answer = before.appendMessage({ sessionId, role: 'assistant', content: '' });
-    const [key] = before.insertRoundTools(sessionId, answer, [{ id: 'a', name: 'read_file', arguments: '{}' }]);
+    const sessionId = Number(old.prepare("INSERT INTO chat_sessions (title, created_at, updated_at) VALUES ('old', 1, 1)").run().lastInsertRowid);
+    const first = Number(old.prepare("INSERT INTO chat_history (session_id, role, content, metadata, created_at) VALUES (?, 'user', 'hello', '{\"queued\":0}', 1)").run(sessionId).lastInsertRowid);
+    const key = 'tc_old';
+    const answer = oldRound(old, sessionId, key, []);
     old.close();
 
     const db = openDatabase({ file });
@@ -52,6 +62,32 @@ describe('indexes of the tool-call tables', () => {
     const page = store.page(sessionId, Number.MAX_SAFE_INTEGER, 10);
     expect(page.messages.map((m) => m.id)).toEqual([first, answer]);
     expect(page.tools.map((t) => t.tool_call_id)).toEqual([key]);
+    db.close();
+  });
+
+  it("an older database's tool rows point at their latest decision once the audit's index is gone", () => {
+    const file = join(tempDir(), 'v115.db');
+    const old = new Database(file);
+    applyMigrations(old, migrations.filter((m) => m.version < 116));
+    expect(indexes(old, 'tool_decisions')).toEqual(['tool_decisions_call']);
+    const sessionId = Number(old.prepare("INSERT INTO chat_sessions (title, created_at, updated_at) VALUES ('old', 1, 1)").run().lastInsertRowid);
+    const other = Number(old.prepare("INSERT INTO chat_sessions (title, created_at, updated_at) VALUES ('other', 1, 1)").run().lastInsertRowid);
+    // Asked, then allowed by the person; a call of another session in between; a call the gate never saw.
+    oldRound(old, sessionId, 'tc_asked', [{ action: 'require', actor: 'policy' }]);
+    oldRound(old, other, 'tc_other', [{ action: 'deny', actor: 'policy' }]);
+    old.prepare("INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, detail, args_hash, actor, created_at) VALUES ('tc_asked', ?, 'allow', 'human', 'user allow', 'h', 'user', 2)").run(sessionId);
+    oldRound(old, sessionId, 'tc_never', []);
+    old.close();
+
+    const db = openDatabase({ file });
+    for (const [table, names] of Object.entries(EXPECTED)) expect(indexes(db, table)).toEqual(names);
+    const store = new SessionStore(db);
+    const latest = (key: string) => store.page(sessionId, Number.MAX_SAFE_INTEGER, 10).tools.find((t) => t.tool_call_id === key)?.latest_decision ?? null;
+    expect(JSON.parse(latest('tc_asked')!)).toEqual({ action: 'allow', why: { kind: 'human', ruleId: null, text: 'user allow' }, actor: 'user' });
+    expect(latest('tc_never')).toBeNull();
+    expect(JSON.parse(store.page(other, Number.MAX_SAFE_INTEGER, 10).tools[0]!.latest_decision!).action).toBe('deny');
+    // The audit keeps every decision.
+    expect(db.prepare('SELECT count(*) AS n FROM tool_decisions').get()).toEqual({ n: 3 });
     db.close();
   });
 });

@@ -28,7 +28,7 @@ function expectIndexed(db: Db): void {
   ] as const) {
     const steps = plan(db, sql, [...args]);
     expect(steps[0]).toMatch(/^SEARCH t USING INDEX chat_llm_tools_session_message \(session_id=\? AND stack_id=\? AND message_id>\?/);
-    expect(steps.join('\n')).toContain('SEARCH d USING INDEX tool_decisions_call (tool_call_id=?)');
+    expect(steps.join('\n')).toContain('SEARCH d USING INTEGER PRIMARY KEY (rowid=?)');
     expect(steps.join('\n')).not.toMatch(/\bSCAN\b/);
   }
 }
@@ -44,7 +44,8 @@ function seed(db: Db, exchanges: number): { store: SessionStore; sessionId: numb
         const messageId = store.appendMessage({ sessionId, role: 'assistant', content: '' });
         const keys = store.insertRoundTools(sessionId, messageId, [{ id: 'a', name: 'read_file', arguments: '{}' }, { id: 'b', name: 'list_files', arguments: '{}' }]);
         for (const key of keys) {
-          recordDecision(db, { toolCallId: key, sessionId, decision: { action: 'allow', why: { kind: 'fast_path', text: 'ok' }, actor: 'policy' }, argsHash: 'h' });
+          const decisionId = recordDecision(db, { toolCallId: key, sessionId, decision: { action: 'allow', why: { kind: 'fast_path', text: 'ok' }, actor: 'policy' }, argsHash: 'h' });
+          store.prepareTool(key, { effectiveArguments: '{}', argsHash: 'h', decisionId });
           store.finishTool(key, 'done', 'result');
         }
         store.appendMessage({ sessionId, role: 'assistant', content: `answer ${i}` });

@@ -51,8 +51,8 @@ export interface GatePort {
   walkPolicy(call: GateCall): ProtectedPaths;
   isHidden(groupId: string | undefined, toolName: string): boolean;
   argsHash(args: ToolArgs): string;
-  /** Called inside the caller's transaction, together with the tool-row update (C4). */
-  recordDecision(entry: { toolCallId: string; sessionId: number; decision: Decision; argsHash: string }): void;
+  /** Called inside the caller's transaction, together with the tool-row write (C4); returns the audit row's id. */
+  recordDecision(entry: { toolCallId: string; sessionId: number; decision: Decision; argsHash: string }): number;
   /** Flips the row to `pending`, registers the waiter and emits the approval events; resolves on the human's answer. */
   requestApproval(request: {
     sessionId: number;

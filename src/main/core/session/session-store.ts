@@ -54,6 +54,8 @@ export interface ToolRow {
   result_type: 'string' | 'json';
   /** Legacy copy of the decision, no longer written: read `latest_decision`. */
   decision: string | null;
+  /** The id of the call's latest row of `tool_decisions` (a pointer, not a copy); null before the gate saw it. */
+  decision_id: number | null;
   /** The latest decision of the call as JSON (from `tool_decisions`); null before the gate saw it. */
   latest_decision?: string | null;
   created_at: number;
@@ -76,10 +78,11 @@ export interface NewMessage {
 
 /**
  * The call's latest decision, read from the one place decisions are stored (`tool_decisions`, the audit), in the
- * contract's Decision shape. (The old `chat_llm_tools.decision` column is no longer written.)
+ * contract's Decision shape: the row the tool row points at (`decision_id`, migration 116), by its primary key.
+ * (The old `chat_llm_tools.decision` column is no longer written.)
  */
 const LATEST_DECISION = `(SELECT json_object('action', d.action, 'why', json_object('kind', d.reason_kind, 'ruleId', d.rule_id, 'text', d.detail), 'actor', d.actor)
-   FROM tool_decisions d WHERE d.tool_call_id = t.tool_call_id ORDER BY d.id DESC LIMIT 1) AS latest_decision`;
+   FROM tool_decisions d WHERE d.id = t.decision_id) AS latest_decision`;
 
 /**
  * The reads of a history page and of the model's context. Each goes straight to its range through an index
@@ -97,6 +100,16 @@ export const HISTORY_SQL = {
      WHERE session_id = ? AND stack_id IS ? AND id >= ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 AND NOT (role != 'assistant' AND status = 'failed')
      ORDER BY id DESC LIMIT ?) ORDER BY id`,
 } as const;
+
+/**
+ * What the gate's commit writes on a call's row (docs/architecture.md "The path of one tool call"): its normalized
+ * arguments, their hash, and the id of its decision's audit row (`recordDecision`, in the same transaction).
+ */
+export interface ToolPrep {
+  effectiveArguments: string;
+  argsHash: string;
+  decisionId: number;
+}
 
 export class SessionStore {
   private readonly q;
@@ -146,9 +159,15 @@ export class SessionStore {
         `INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, stack_id, message_id, name, arguments, status, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
       ),
+      // A round's row written as the gate's commit leaves it (`running`, with its decision): no second statement.
+      insertPreparedTool: db.prepare(
+        `INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, stack_id, message_id, name, arguments, status, effective_arguments, args_hash, decision_id, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
+      ),
       getTool: db.prepare('SELECT * FROM chat_llm_tools WHERE tool_call_id = ?'),
-      updateToolPrep: db.prepare("UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, status = 'running', updated_at = ? WHERE tool_call_id = ?"),
+      updateToolPrep: db.prepare("UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, decision_id = ?, status = 'running', updated_at = ? WHERE tool_call_id = ?"),
       setToolStatus: db.prepare('UPDATE chat_llm_tools SET status = ?, updated_at = ? WHERE tool_call_id = ?'),
+      setToolDecision: db.prepare('UPDATE chat_llm_tools SET status = ?, decision_id = ?, updated_at = ? WHERE tool_call_id = ?'),
       finishTool: db.prepare('UPDATE chat_llm_tools SET status = ?, result = ?, result_type = ?, updated_at = ? WHERE tool_call_id = ?'),
       // The session's own unfinished calls; a sub-agent's are ended with its stack (agents/stack-store.ts).
       activeTools: db.prepare("SELECT * FROM chat_llm_tools WHERE status IN ('queued', 'running', 'pending') AND stack_id IS NULL ORDER BY id"),
@@ -215,7 +234,8 @@ export class SessionStore {
     return this.inTransaction(() => this.insertMessage(m));
   }
 
-  private insertMessage(m: NewMessage): number {
+  /** `touch`: the session's `updated_at` follows (a tool round's message leaves it: `writeRound`). */
+  private insertMessage(m: NewMessage, touch = true): number {
     const now = Date.now();
     const info = this.q.insertMessage.run(
       m.sessionId,
@@ -231,7 +251,7 @@ export class SessionStore {
       m.queued ? '{"queued":1}' : '{"queued":0}', // JSON.stringify({ queued }), spelled out: one per message
       now,
     );
-    this.q.touch.run(now, m.sessionId);
+    if (touch) this.q.touch.run(now, m.sessionId);
     return Number(info.lastInsertRowid);
   }
 
@@ -315,23 +335,46 @@ export class SessionStore {
 
   /**
    * A live round's rows (docs/architecture.md "The path of one tool call"): its assistant message unless it is on
-   * disk already (`message` is then its id), and one `queued` row per call, keyed by `keys`. Written straight into
-   * the caller's transaction (no savepoint of their own: the round's first commit holds them with the first call's
-   * decision); outside one, in a transaction of its own. Returns the message's id.
+   * disk already (`message` is then its id), and one row per call, keyed by `keys`: `queued`, except the call whose
+   * gate decision this commit holds (`prepared`), written `running` with it. Written straight into the caller's
+   * transaction (no savepoint of their own: the round's first commit holds them with the first call's decision);
+   * outside one, in a transaction of its own. Returns the message's id.
+   * The message leaves the session's `updated_at` as it is: the person's message moved it as the turn began and the
+   * turn's answer moves it as it ends, and the round's commit writes one page less (docs/architecture.md "What keeps
+   * the waited-on paths fast").
    */
-  writeRound(sessionId: number, message: number | NewMessage, calls: readonly { id: string; name: string; arguments: string }[], stackId: number | null, keys: readonly string[]): number {
-    if (!this.db.inTransaction) return this.inTransaction(() => this.writeRound(sessionId, message, calls, stackId, keys));
-    const messageId = typeof message === 'number' ? message : this.insertMessage(message);
-    this.insertTools(sessionId, messageId, calls, stackId, keys);
+  writeRound(
+    sessionId: number,
+    message: number | NewMessage,
+    calls: readonly { id: string; name: string; arguments: string }[],
+    stackId: number | null,
+    keys: readonly string[],
+    prepared?: { key: string; prep: ToolPrep },
+  ): number {
+    if (!this.db.inTransaction) return this.inTransaction(() => this.writeRound(sessionId, message, calls, stackId, keys, prepared));
+    const messageId = typeof message === 'number' ? message : this.insertMessage(message, false);
+    this.insertTools(sessionId, messageId, calls, stackId, keys, prepared);
     return messageId;
   }
 
-  private insertTools(sessionId: number, messageId: number, calls: readonly { id: string; name: string; arguments: string }[], stackId: number | null, keys: readonly string[]): string[] {
+  private insertTools(
+    sessionId: number,
+    messageId: number,
+    calls: readonly { id: string; name: string; arguments: string }[],
+    stackId: number | null,
+    keys: readonly string[],
+    prepared?: { key: string; prep: ToolPrep },
+  ): string[] {
     const now = Date.now();
     const providerIds = uniqueWithinMessage(calls.map((c) => c.id));
     return calls.map((call, i) => {
       const key = keys[i]!;
-      this.q.insertTool.run(key, providerIds[i], sessionId, stackId, messageId, call.name, call.arguments, now, now);
+      if (prepared?.key === key) {
+        const { prep } = prepared;
+        this.q.insertPreparedTool.run(key, providerIds[i], sessionId, stackId, messageId, call.name, call.arguments, prep.effectiveArguments, prep.argsHash, prep.decisionId, now, now);
+      } else {
+        this.q.insertTool.run(key, providerIds[i], sessionId, stackId, messageId, call.name, call.arguments, now, now);
+      }
       return key;
     });
   }
@@ -347,14 +390,20 @@ export class SessionStore {
 
   /**
    * The call reached the gate: its normalized arguments and their hash, and it is `running` from here (it may still
-   * wait for a person, `pending`). Its decision goes to the audit (approval/decisions.ts), in the same transaction.
+   * wait for a person, `pending`). Its decision goes to the audit (approval/decisions.ts) in the same transaction,
+   * and the row points at it.
    */
-  prepareTool(toolCallId: string, effectiveArguments: string, argsHash: string): void {
-    this.q.updateToolPrep.run(effectiveArguments, argsHash, Date.now(), toolCallId);
+  prepareTool(toolCallId: string, prep: ToolPrep): void {
+    this.q.updateToolPrep.run(prep.effectiveArguments, prep.argsHash, prep.decisionId, Date.now(), toolCallId);
   }
 
   setToolStatus(toolCallId: string, status: ToolDbStatus): void {
     this.q.setToolStatus.run(status, Date.now(), toolCallId);
+  }
+
+  /** A later decision of the call (a person's answer): its status and the pointer to that audit row, in its transaction. */
+  setToolDecision(toolCallId: string, status: ToolDbStatus, decisionId: number): void {
+    this.q.setToolDecision.run(status, decisionId, Date.now(), toolCallId);
   }
 
   finishTool(toolCallId: string, status: ToolDbStatus, result: string, resultType: 'string' | 'json' = 'string'): void {

@@ -16,7 +16,7 @@ import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../
 import type { CallSecrets } from '../secrets/sealed-args';
 import type { Decision, FileImagesPort, GatePort, ToolsPort } from './ports';
 import type { ImageSnapshot } from '../viewer/blob-store';
-import type { NewMessage, SessionStore } from './session-store';
+import type { NewMessage, SessionStore, ToolPrep } from './session-store';
 import { z } from 'zod';
 import { isDiskFull } from '../db/storage-errors';
 import { MAX_AGENT_DEPTH, frameLabel } from '../agents/frame';
@@ -88,13 +88,17 @@ export class RoundRows {
     return this.written;
   }
 
-  /** `work` in one transaction, which first writes the round's rows unless they are on disk already. */
-  commit<T>(work: () => T): T {
+  /**
+   * `work` in one transaction, which first writes the round's rows unless they are on disk already; `prepared`, the
+   * gate's decision of call `key` (recorded by `prepare` in that transaction), is written with its row.
+   */
+  commit<T>(work: () => T, prepared?: { key: string; prepare: () => ToolPrep }): T {
     const { env } = this;
-    if (this.written) return env.store.transaction(work);
+    if (this.written) return env.store.transaction(() => (prepared && env.store.prepareTool(prepared.key, prepared.prepare()), work()));
     let messageId = 0;
     const result = env.store.transaction(() => {
-      messageId = env.store.writeRound(env.sessionId, this.message, this.calls, env.synthetic.frame.stackId, this.calls.map((c) => c.key));
+      const first = prepared && { key: prepared.key, prep: prepared.prepare() };
+      messageId = env.store.writeRound(env.sessionId, this.message, this.calls, env.synthetic.frame.stackId, this.calls.map((c) => c.key), first);
       return work();
     });
     this.written = true;
@@ -118,18 +122,22 @@ export class RoundRows {
 }
 
 /**
- * `work` in one transaction, together with the call's round rows when they are not on disk yet. A commit that fails
- * (a full disk) changes nothing and stops the turn: a call that already ran keeps its `running` row, the state a
- * crash leaves, and its card says interrupted, as it will after a restart (docs/security-checks.md, D8).
+ * `work` in one transaction, together with the call's round rows when they are not on disk yet, and `prepare`'s
+ * decision on the call's row (the gate's commit). A commit that fails (a full disk) changes nothing and stops the
+ * turn: a call that already ran keeps its `running` row, the state a crash leaves, and its card says interrupted, as
+ * it will after a restart (docs/security-checks.md, D8).
  */
-function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T): T {
+function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T, prepare?: () => ToolPrep): T {
   try {
-    return call.round ? call.round.commit(work) : env.store.transaction(work);
+    if (call.round) return call.round.commit(work, prepare && { key: call.id, prepare });
+    return env.store.transaction(() => (prepare && env.store.prepareTool(call.id, prepare()), work()));
   } catch (error) {
     if (env.store.getTool(call.id)?.status === 'running') env.emit({ type: 'tool_interrupted', tool_call_id: call.id });
     throw error;
   }
 }
+
+const noWork = (): void => undefined;
 
 export function parseArguments(raw: string): { ok: true; args: ToolArgs } | { ok: false; error: string } {
   try {
@@ -247,12 +255,14 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
     // "Evaluation order").
     decision = { action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` }, actor: 'policy' };
   }
-  // The decision is stored once, in the audit (`tool_decisions`), in the same transaction as the row it decides
-  // (for a round's first call, the transaction that writes the round's rows: one commit before the tool runs).
-  commitCall(env, call, () => {
-    store.prepareTool(call.id, argsJson, hash);
-    gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash });
-  });
+  // The decision is stored once, in the audit (`tool_decisions`), in the same transaction as the row it decides, which
+  // points at it (for a round's first call, the transaction that writes the round's rows, this row written with its
+  // decision: one commit before the tool runs).
+  commitCall(env, call, noWork, () => ({
+    effectiveArguments: argsJson,
+    argsHash: hash,
+    decisionId: gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash }),
+  }));
   emit({ type: 'tool_decision', tool_call_id: call.id, decision, arguments: argsJson });
 
   if (decision.action === 'deny') return reject(env, call, `Denied by policy: ${decision.why.text}`);
@@ -270,10 +280,7 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
       return 'cancelled';
     }
     const human: Decision = { action: outcome.approved ? 'allow' : 'deny', why: { kind: 'human', text: outcome.note ? `Decided by you: ${outcome.note}` : 'Decided by you.' }, actor: 'user' };
-    store.transaction(() => {
-      store.setToolStatus(call.id, 'running');
-      gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash });
-    });
+    store.transaction(() => store.setToolDecision(call.id, 'running', gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash })));
     emit({ type: 'tool_decision', tool_call_id: call.id, decision: human, arguments: argsJson });
     if (!outcome.approved) return reject(env, call, gate.rejectText(outcome.note));
   }

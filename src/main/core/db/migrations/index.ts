@@ -24,6 +24,7 @@ import { toolRowQueued } from './112-tool-row-queued';
 import { imageProvidersListSeed } from './113-image-providers-list-seed';
 import { dropRedundantIndexes } from './114-drop-redundant-indexes';
 import { queuedMessagesIndex } from './115-queued-messages-index';
+import { toolRowDecision } from './116-tool-row-decision';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -45,4 +46,5 @@ export const migrations: readonly Migration[] = [
   imageProvidersListSeed,
   dropRedundantIndexes,
   queuedMessagesIndex,
+  toolRowDecision,
 ];
