@@ -194,6 +194,10 @@ function finish(env: CallEnv, call: RoundCall, outcome: ExecutionOutcome, path: 
   return 'cancelled';
 }
 
+function failCall(env: CallEnv, call: RoundCall, error: string): CallOutcome {
+  return finish(env, call, { kind: 'failed', error }, null);
+}
+
 function reject(env: CallEnv, call: RoundCall, reason: string): CallOutcome {
   commitCall(env, call, () => env.store.finishTool(call.id, 'rejected', reason));
   env.emit({ type: 'tool_rejected', tool_call_id: call.id, reason });
@@ -224,21 +228,20 @@ export function startRound(env: CallEnv, calls: readonly ModelCall[], message: n
  */
 export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOutcome> {
   const { store, gate, tools, emit } = env;
-  const failed = (error: string) => finish(env, call, { kind: 'failed', error }, null);
   const parsed = parseArguments(call.arguments);
-  if (!parsed.ok) return failed(parsed.error);
-  if (!tools.has(call.name) && !isSyntheticTool(call.name)) return failed(`There is no tool named "${call.name}". Use one of the tools you were given.`);
+  if (!parsed.ok) return failCall(env, call, parsed.error);
+  if (!tools.has(call.name) && !isSyntheticTool(call.name)) return failCall(env, call, `There is no tool named "${call.name}". Use one of the tools you were given.`);
   // MCP tools are exempt: they are never hidden (a server down for a round lists none) and the gate decides each call.
-  if (env.offered && !env.offered.has(call.name) && !call.name.startsWith(MCP_PREFIX)) return failed(notOfferedText(call.name, env.synthetic.frame.depth));
+  if (env.offered && !env.offered.has(call.name) && !call.name.startsWith(MCP_PREFIX)) return failCall(env, call, notOfferedText(call.name, env.synthetic.frame.depth));
   let opened;
   try {
     opened = env.secrets.open(call.name, parsed.args);
   } catch {
-    return failed('A secret argument of this call cannot be read any more (the key that sealed it is gone). Call the tool again.');
+    return failCall(env, call, 'A secret argument of this call cannot be read any more (the key that sealed it is gone). Call the tool again.');
   }
   // Normalized in the clear (the schema must see the value), sealed again before it is hashed, stored or shown.
   const normalized = normalizeToolArgs(tools, call.name, opened.plain, env.workingDir);
-  if (!normalized.ok) return failed(normalized.error);
+  if (!normalized.ok) return failCall(env, call, normalized.error);
   const args = opened.reseal(normalized.args);
   const argsJson = JSON.stringify(args);
   const category = tools.categoryOf(call.name);
@@ -311,7 +314,14 @@ async function runApproved(env: CallEnv, call: RoundCall, args: ToolArgs, walkPo
   try {
     // Built on first use: only walks ask, and a no-op call should not pay for it.
     let policy: ProtectedPaths | null = null;
-    const protectedPaths: ProtectedPaths = { excludes: (p) => (policy ??= walkPolicy()).excludes(p), describeUnder: (r) => (policy ??= walkPolicy()).describeUnder(r) };
+    const protectedPaths: ProtectedPaths = {
+      excludes(p) {
+        return (policy ??= walkPolicy()).excludes(p);
+      },
+      describeUnder(r) {
+        return (policy ??= walkPolicy()).describeUnder(r);
+      },
+    };
     const ctx = { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots, protectedPaths, signal: env.signal, log: env.log, call: { sessionId: env.sessionId, toolCallId: call.id } };
     // Before the run: an execution starts its work as it is created.
     const before = path && env.fileImages && env.tools.kindOf(call.name) === 'edit' ? env.fileImages.snapshot(path, env.workingDir) : null;
