@@ -13,6 +13,8 @@ import { readFileSync } from 'node:fs';
 export interface WalReading {
   salt: string;
   commits: number;
+  /** Frames of the current log: one page each, so the pages the commits between two readings wrote. */
+  frames: number;
 }
 
 export function readWalCommits(dbFile: string): WalReading {
@@ -20,18 +22,27 @@ export function readWalCommits(dbFile: string): WalReading {
   try {
     wal = readFileSync(`${dbFile}-wal`);
   } catch {
-    return { salt: '', commits: 0 };
+    return { salt: '', commits: 0, frames: 0 };
   }
-  if (wal.length < 32) return { salt: '', commits: 0 };
+  if (wal.length < 32) return { salt: '', commits: 0, frames: 0 };
   const pageSize = wal.readUInt32BE(8);
   const salt1 = wal.readUInt32BE(16);
   const salt2 = wal.readUInt32BE(20);
   let commits = 0;
+  let frames = 0;
+  let committed = 0;
   for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
     if (wal.readUInt32BE(at + 8) !== salt1 || wal.readUInt32BE(at + 12) !== salt2) break;
-    if (wal.readUInt32BE(at + 4) !== 0) commits++;
+    frames++;
+    if (wal.readUInt32BE(at + 4) !== 0) (commits++, (committed = frames));
   }
-  return { salt: `${salt1}:${salt2}`, commits };
+  return { salt: `${salt1}:${salt2}`, commits, frames: committed };
+}
+
+/** Pages (log frames) the commits between two readings of the same log wrote. */
+export function pagesSince(before: WalReading, after: WalReading): number {
+  commitsSince(before, after);
+  return after.frames - before.frames;
 }
 
 /** Commits written between two readings of the same log. */

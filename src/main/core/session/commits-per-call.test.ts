@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { ChatEvent } from '../../../shared/contract/chat';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
-import { commitsSince, readWalCommits, type WalReading } from '../../../../test/helpers/wal-commits';
+import { commitsSince, pagesSince, readWalCommits, type WalReading } from '../../../../test/helpers/wal-commits';
 import { defineTool } from '../tools/index';
 import type { ScriptedTurn } from '../../../../test/llm-server/index';
 
@@ -104,6 +104,11 @@ describe('commits per tool call on the session path', () => {
     const [run] = probe.runs;
     expect(commitsSince(probe.answering!, run!.at)).toBe(1);
     expect(commitsSince(run!.at, probe.done.get(run!.call)!)).toBe(1);
+    // What each commit costs grows with its pages (docs/architecture.md "What keeps the waited-on paths fast"): the
+    // answer with its session-and-stack index, the decision, the call's row with its four indexes; then the result
+    // (the row and its status index).
+    expect(pagesSince(probe.answering!, run!.at)).toBe(8);
+    expect(pagesSince(run!.at, probe.done.get(run!.call)!)).toBe(2);
     // R1: when the tool ran, its row was on disk `running`, with its decision in the audit.
     expect(run!.rows).toEqual([{ tool_call_id: run!.call, status: 'running', decisions: 1 }]);
     const card = (await h!.call('chat:history', { sessionId })).messages.find((m) => m.tools.length)!;

@@ -155,8 +155,10 @@ describe('the card, the Inbox, the hash and the row carry the same normalized ar
     expect(row).toEqual({ effective_arguments: decided.arguments, args_hash: pending.args_hash });
     const audit = h.core.db.prepare('SELECT DISTINCT args_hash FROM tool_decisions').all();
     expect(audit).toEqual([{ args_hash: pending.args_hash }]);
-    // One decision shape, stored once (the audit): the card reads the latest one; the row keeps no copy.
+    // One decision shape, stored once (the audit): the card reads the latest one, which the row points at; the row
+    // keeps no copy.
     expect(h.core.db.prepare('SELECT decision FROM chat_llm_tools').get()).toEqual({ decision: null });
+    expect(h.core.db.prepare('SELECT t.decision_id = (SELECT max(id) FROM tool_decisions) AS latest FROM chat_llm_tools t').get()).toEqual({ latest: 1 });
     expect(h.core.db.prepare('SELECT action, reason_kind, actor FROM tool_decisions ORDER BY id').all()).toEqual([
       { action: 'require', reason_kind: 'rule', actor: 'policy' },
       { action: 'allow', reason_kind: 'human', actor: 'user' },
