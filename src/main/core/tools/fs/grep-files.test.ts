@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
-import { JS_BESIDE_MS, JS_PREFIX_MS, JS_WALK_MS, prefixGoesOn, walkShare } from './grep-race';
+import { JS_BESIDE_MS, JS_PREFIX_MS, JS_SOLO_MS, JS_WALK_MS, prefixGoesOn, soloGoesOn, walkShare } from './grep-race';
 import { compareRel } from './grep-engines';
 import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, literalLines, matchingLines } from './search-engine';
 
@@ -138,6 +138,21 @@ describe('the JS search beside ripgrep', () => {
     expect(prefixGoesOn(80, 0, 5001, JS_PREFIX_MS, () => 0.5)).toBe(false);
     expect(prefixGoesOn(JS_BESIDE_MS, 0, 5001, JS_PREFIX_MS, () => 0)).toBe(false);
     expect(prefixGoesOn(JS_PREFIX_MS, 0, 5001, JS_PREFIX_MS, () => 0.99)).toBe(false); // never past JS_PREFIX_MS
+  });
+
+  it('searches a small tree alone, without starting rg; a big one or a long search starts rg', () => {
+    // The whole walk at the pace so far: spent / share. A tree read a fifth in 5 ms takes about 25 ms: alone.
+    expect(soloGoesOn(5, JS_PREFIX_MS, () => 0.2)).toBe(true);
+    expect(soloGoesOn(5, JS_PREFIX_MS, () => (5 / JS_SOLO_MS) * 1.01)).toBe(true);
+    expect(soloGoesOn(5, JS_PREFIX_MS, () => (5 / JS_SOLO_MS) * 0.9)).toBe(false);
+    // A big tree barely begun (the generated 100× tree, node_modules): rg starts at once.
+    expect(soloGoesOn(3, JS_PREFIX_MS, () => 0.02)).toBe(false);
+    expect(soloGoesOn(3, JS_PREFIX_MS, () => 0)).toBe(false);
+    // However right the estimate, never past JS_SOLO_MS (the whole walk is at least the time spent), nor past the
+    // prefix's own bound (tests, or `jsPrefixMs`).
+    expect(soloGoesOn(JS_SOLO_MS - 1, JS_PREFIX_MS, () => 0.99)).toBe(true);
+    expect(soloGoesOn(JS_SOLO_MS + 1, JS_PREFIX_MS, () => 1)).toBe(false);
+    expect(soloGoesOn(5, 5, () => 0.99)).toBe(false);
   });
 
   it('tells how much of the walk lies before a file from the first two folder levels', () => {

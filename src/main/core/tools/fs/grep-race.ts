@@ -1,7 +1,7 @@
 /**
  * How `grep_files` joins its two engines where ripgrep is found (docs/architecture.md "Tools"). The JS engine searches
- * the walk's first files on this thread; rg starts over the whole tree beside it; whichever has the answer first
- * gives it. Both give the walk's order, so the answer is the same whoever gives which part of it.
+ * the walk's first files on this thread (a small tree, all of it: rg is then never started); rg starts over the whole
+ * tree beside it; whichever has the answer first gives it. Both give the walk's order, so the answer is the same whoever gives which part of it.
  * The cost to watch is the machine's cores: on two cores the JS search beside rg's two threads takes about a third
  * of the machine from rg, so it goes on only while it is likely to win (a common pattern's page, a small tree);
  * searching beside rg until rg answered cost a rare pattern's search 40–60 ms on a 70–300 ms run.
@@ -11,8 +11,17 @@ import { compareRel, jsEngine, type FileMatches, type GrepQuery, type JsEngineOp
 import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
 import { compileMatcher } from './search-engine';
 
-/** How long the JS engine searches the walk's first files alone before ripgrep is started beside it… */
+/** How long the JS engine searches the walk's first files alone before ripgrep may be started beside it… */
 export const JS_ALONE_MS = 3;
+/**
+ * …and it goes on alone, rg not started at all, while the whole walk looks like taking at most JS_SOLO_MS at its pace
+ * so far (a small tree: the Python standard library, a few hundred source files). Starting rg costs this thread a few
+ * milliseconds (spawn is synchronous) and its two threads then compete with this one for a small machine's cores: on
+ * such a tree the JS search alone answered in 0.6–0.9× of rg's own full run, the two side by side in 1.2–1.9×
+ * (bench/tools-grep.ts, 2 loaded cores). The estimate (`walkShare`) can be wrong either way; a big tree taken for a
+ * small one costs at most JS_SOLO_MS before rg starts (the whole walk's estimate is never below the time spent).
+ */
+export const JS_SOLO_MS = 40;
 /** …how long it goes on beside rg whatever it finds… */
 export const JS_BESIDE_MS = 15;
 /**
@@ -42,6 +51,17 @@ export function prefixGoesOn(spentMs: number, found: number, entries: number, pr
   if (found * (prefixMs / spentMs) * PAGE_SLACK >= entries) return true;
   const share = walkShare();
   return share > 0 && (spentMs * (1 - share)) / share <= JS_WALK_MS;
+}
+
+/**
+ * Whether the JS search goes on alone, ripgrep not started yet (checked after each file from JS_ALONE_MS on): while
+ * the whole walk (`walkShare`: 0–1 of it read so far) looks like taking at most JS_SOLO_MS at the same pace, and not
+ * past the prefix's own bound.
+ */
+export function soloGoesOn(spentMs: number, prefixMs: number, walkShare: () => number): boolean {
+  if (spentMs >= prefixMs) return false;
+  const share = walkShare();
+  return share > 0 && spentMs / share <= JS_SOLO_MS;
 }
 
 /**
@@ -85,7 +105,7 @@ function listing(root: string, dirRel: string): string[] {
 
 /**
  * The files with matches, in the walk's order. Without rg: the JS engine. With rg: the JS engine searches the walk's
- * first files, alone for JS_ALONE_MS, then beside rg (`grep-ripgrep.ts`) as `prefixGoesOn` says, or until rg answers.
+ * first files, alone for JS_ALONE_MS (longer while `soloGoesOn`: a small tree), then beside rg (`grep-ripgrep.ts`) as `prefixGoesOn` says, or until rg answers.
  * If it completes the page (or the walk: a small tree) first, rg is stopped. Else rg's answer is taken for the files
  * after the last one the JS search read.
  */
@@ -130,7 +150,7 @@ export async function* engineResults(rgPath: string | null, js: JsEngineOptions,
   let found = 0;
   const until = () => {
     const spent = performance.now() - started;
-    if (!rgAnswer && spent >= Math.min(JS_ALONE_MS, prefix.ms)) startRg();
+    if (!rgAnswer && spent >= Math.min(JS_ALONE_MS, prefix.ms) && !soloGoesOn(spent, prefix.ms, share)) startRg();
     return rgHasAnswered || !prefixGoesOn(spent, found, want.entries, prefix.ms, share) || (prefix.files !== undefined && ++searched >= prefix.files);
   };
   const first: FileMatches[] = [];
