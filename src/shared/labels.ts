@@ -9,6 +9,9 @@ export function maxLabel(length: LabelLength): number {
 
 /** Cuts at a character (code point) boundary, never inside a surrogate pair, and appends `…` within the budget. */
 export function truncateLabel(text: string, max: number): string {
+  // Code points never outnumber UTF-16 units: most labels fit, and are returned without splitting them (a history
+  // page asks for two labels of every card, each passing here up to three times).
+  if (text.length <= max) return text;
   const chars = Array.from(text);
   if (chars.length <= max) return text;
   return chars.slice(0, Math.max(0, max - 1)).join('') + '…';
@@ -22,7 +25,7 @@ export type LabelSegment = { code: boolean; text: string };
  * whole: the command echo `date` is written as two backticks, a space, the command, a space, two backticks.
  */
 export function codeSpan(text: string): string {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const longest = text.includes('`') ? Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length)) : 0;
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;

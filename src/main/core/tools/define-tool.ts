@@ -82,8 +82,10 @@ export function describeZodError(name: string, error: z.ZodError): string {
 export function foldAliases(args: ToolArgs, aliases: Readonly<Record<string, string>> | undefined): { ok: true; args: ToolArgs } | { ok: false; error: string } {
   if (!aliases || typeof args !== 'object' || args === null) return { ok: true, args };
   let out = args;
-  for (const [alias, canonical] of Object.entries(aliases)) {
-    if (!Object.hasOwn(args, alias)) continue;
+  // `for…in`, not Object.entries: a card's labels fold the arguments on every history page, and most calls name no alias.
+  for (const alias in aliases) {
+    if (!Object.hasOwn(aliases, alias) || !Object.hasOwn(args, alias)) continue;
+    const canonical = aliases[alias]!;
     if (out === args) out = { ...args };
     const value = out[alias];
     delete out[alias];
