@@ -1,6 +1,6 @@
 /**
  * The app's launch with MCP servers configured (docs/mcp.md "Lifecycle"): `core.start()` shows every enabled, trusted
- * server as `starting` at once, spawns none before the first screen's data (its session list) is answered, then
+ * server as `starting` at once, spawns none (nor sends an event) before the first screen's data (its session list) is answered, then
  * starts them all (one that never answers stays `starting`); with no window asking, they start after the warm-up's
  * delay; a server stopped before its turn is not started.
  */
@@ -42,14 +42,20 @@ const states = async (c: Core) => {
 describe('MCP servers at launch', () => {
   it('list as starting at once, spawn only after the first screen is answered, then all start', async () => {
     core = await coreWithServers();
+    const changed: string[] = [];
+    core.events.subscribe('mcp', (e) => void (e.type === 'server_changed' && changed.push(e.name)));
     core.start();
     expect(await states(core)).toEqual({ answers: 'starting', hangs: 'starting', off: 'disabled' });
-    // Turns of the event loop pass (the spawns used to begin on the first): nothing runs before the first screen.
+    // Turns of the event loop pass (the spawns used to begin on the first): nothing runs before the first screen,
+    // nor is anything sent (the states are set, and told, only after its answer).
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(processesWith(marker)).toEqual([]);
     expect(await states(core)).toEqual({ answers: 'starting', hangs: 'starting', off: 'disabled' });
+    expect(changed).toEqual([]);
 
     expect((await dispatchCall(core.handlers, 'chat:listSessions', {})).ok).toBe(true);
+    expect(changed).toEqual([]); // the answer leaves first
+    await expect.poll(() => changed.slice(0, 2).sort(), { timeout: 5_000 }).toEqual(['answers', 'hangs']);
     await expect.poll(async () => (await states(core!)).answers, { timeout: 20_000 }).toBe('ready');
     expect(await states(core)).toEqual({ answers: 'ready', hangs: 'starting', off: 'disabled' });
     await expect.poll(() => processesWith(marker).length, { timeout: 10_000 }).toBe(2); // the disabled one never

@@ -1,8 +1,8 @@
 /**
  * `McpManager`: every configured MCP server, its live connection and its state (docs/mcp.md).
  * - `startAll()` starts each enabled, trusted server in the background and returns at once: launch never waits
- *   for a server, and a server that hangs only ever delays its own tools. The servers show `starting` at once and
- *   spawn after the first screen's data is answered (docs/mcp.md "Lifecycle").
+ *   for a server, and a server that hangs only ever delays its own tools. The servers show `starting` at once; their
+ *   configuration is read and they spawn after the first screen's data is answered (docs/mcp.md "Lifecycle").
  * - State per server: `starting`, `ready`, `failed` (with the last error, exit reason and stderr tail),
  *   `disabled`, `untrusted` (registered by the model, not yet trusted by the person: never started, M1), `stopped`.
  * - Tools are exposed as `mcp__<server>__<tool>` (made provider-safe, mapped back), after the drift check: a tool
@@ -65,6 +65,8 @@ export class McpManager {
   private readonly states = new Map<string, ServerState>();
   /** Servers `startAll` will start, in order; a stop takes a server out. */
   private readonly queued = new Set<string>();
+  /** `startAll` was asked and its servers are not read yet: an untouched enabled, trusted server lists as `starting`. */
+  private startPending = false;
   private disposed = false;
 
   constructor(private readonly deps: McpManagerDeps) {}
@@ -73,18 +75,13 @@ export class McpManager {
    * Starts every enabled, trusted server in the background and never awaits one. Each shows `starting` at once; the
    * processes spawn once `after` has settled (the core passes: the first screen's data answered, or a delay), one
    * per turn of the event loop: spawning is synchronous work, and a server's own start is CPU the first window would
-   * compete with on a small machine. A call that needs a server sooner starts it at once (`open`); one stopped,
-   * disabled or deleted meanwhile is not started.
+   * compete with on a small machine. Until then nothing is read or sent either: `view` shows every enabled, trusted
+   * server that nothing has touched yet as `starting`, and the configuration is read, the states set and their
+   * events sent when `after` settles, so the launch costs the same with servers configured as without. A call that
+   * needs a server sooner starts it at once (`open`); one stopped, disabled or deleted meanwhile is not started.
    */
   startAll(after: Promise<unknown> = Promise.resolve()): void {
-    for (const server of this.deps.repo.list()) {
-      if (!server.enabled || !server.trusted) continue;
-      this.queued.add(server.name);
-      const s = this.stateOf(server.name);
-      if (s.state !== 'stopped') continue;
-      s.state = 'starting';
-      this.changed(server.name);
-    }
+    this.startPending = true;
     const next = () => {
       const [name] = this.queued;
       if (name === undefined || this.disposed) return;
@@ -92,8 +89,22 @@ export class McpManager {
       void this.open(name).catch(() => undefined);
       setTimeout(next, 0);
     };
-    const begin = () => void setTimeout(next, 0);
-    after.then(begin, begin);
+    const begin = () => {
+      if (!this.startPending) return;
+      this.startPending = false;
+      if (this.disposed) return;
+      for (const server of this.deps.repo.list()) {
+        // A server with a state of its own was started, stopped or failed meanwhile: that stands.
+        if (!server.enabled || !server.trusted || this.states.has(server.name)) continue;
+        this.queued.add(server.name);
+        this.stateOf(server.name).state = 'starting';
+        this.changed(server.name);
+      }
+      next();
+    };
+    // On a later turn of the event loop than `after`'s: the answer that settles it leaves first.
+    const later = () => void setTimeout(begin, 0);
+    after.then(later, later);
   }
 
   private stateOf(name: string): ServerState {
@@ -246,7 +257,7 @@ export class McpManager {
 
   view(server: McpServerRecord): McpServerView {
     const s = this.states.get(server.name);
-    const state = !server.trusted ? 'untrusted' : !server.enabled ? 'disabled' : (s?.state ?? 'stopped');
+    const state = !server.trusted ? 'untrusted' : !server.enabled ? 'disabled' : (s?.state ?? (this.startPending ? 'starting' : 'stopped'));
     const tools: McpToolView[] = (s?.tools ?? []).map((t) => {
       // Canonical (sorted keys), as the trusted copy is kept: the two compare equal unless the shape changed.
       const schema = canonicalJson(t.tool.inputSchema ?? {});
