@@ -7,10 +7,11 @@
  * `light-dark()`). Limits: languages outside the worker's list stay plain text; a block over 100,000 characters
  * is not highlighted.
  * Speed: a colour pair becomes one class (a rule in a constructed style sheet) instead of two inline properties per
- * token, and a block once painted is kept (a bounded cache of its spans, keyed by language and text), so a row
- * scrolled back into view is painted from a clone before its first frame, with no worker round trip.
+ * token, and a block once painted is kept (a bounded cache of its tokens as compact data, keyed by language and
+ * text), so a row scrolled back into view is painted before its first frame, with no worker round trip.
  */
 import type { HighlightAnswer, HighlightedLine, HighlightRequest } from './highlight.worker';
+import { encodeTokens, LINE_BREAK, NO_CLASS, tokenRuns, type PaintedBlock } from './painted-block';
 
 let worker: Worker | null = null;
 let nextId = 1;
@@ -36,63 +37,73 @@ export function highlightTokens(code: string, lang: string): Promise<Highlighted
   });
 }
 
-/** One class per (light, dark) colour pair, its rule in a style sheet the page adopts (no inline style). */
-const colourClasses = new Map<string, string>();
+/** One class per (light, dark) colour pair, `hl-<n>`, its rule in a style sheet the page adopts (no inline style). */
+const colourClasses = new Map<string, number>();
 let sheet: CSSStyleSheet | null = null;
 const HEX = /^#[0-9a-f]{3,8}$/i;
 
-function colourClass(doc: Document, light: string, dark: string): string {
+function colourClass(doc: Document, light: string, dark: string): number {
   const key = `${light} ${dark}`;
-  let name = colourClasses.get(key);
-  if (!name) {
-    name = `hl-${colourClasses.size}`;
+  let n = colourClasses.get(key);
+  if (n === undefined) {
+    n = colourClasses.size;
     if (!sheet) {
       sheet = new (doc.defaultView ?? window).CSSStyleSheet();
       doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
     }
     // Theme colours are hex; anything else is left to the default colour rather than written into a rule.
     const decl = [HEX.test(light) ? `--hl-light: ${light};` : '', HEX.test(dark) ? `--hl-dark: ${dark};` : ''].join(' ');
-    sheet.insertRule(`.${name} { ${decl} }`, sheet.cssRules.length);
-    colourClasses.set(key, name);
+    sheet.insertRule(`.hl-${n} { ${decl} }`, sheet.cssRules.length);
+    colourClasses.set(key, n);
   }
-  return name;
+  return n;
 }
 
 /** Replaces the text of a `<code>` element with coloured spans (text nodes only; no HTML is parsed). */
-export function paintTokens(code: HTMLElement, lines: HighlightedLine[]): void {
+export function paintTokens(code: HTMLElement, lines: HighlightedLine[]): PaintedBlock {
+  const doc = code.ownerDocument;
+  const block = encodeTokens(lines, (light, dark) => colourClass(doc, light, dark));
+  paintBlock(code, block);
+  return block;
+}
+
+/** Paints a block's tokens into `code`: a span per token (its class, if any), a text node per line break. */
+function paintBlock(code: HTMLElement, block: PaintedBlock): void {
   const doc = code.ownerDocument;
   const out = doc.createDocumentFragment();
-  lines.forEach((line, i) => {
-    for (const [content, light, dark] of line) {
-      const span = doc.createElement('span');
-      span.textContent = content;
-      if (light || dark) span.className = colourClass(doc, light, dark);
-      out.appendChild(span);
+  for (const [text, cls] of tokenRuns(block)) {
+    if (cls === LINE_BREAK) {
+      out.appendChild(doc.createTextNode(text));
+      continue;
     }
-    if (i < lines.length - 1) out.appendChild(doc.createTextNode('\n'));
-  });
+    const span = doc.createElement('span');
+    span.textContent = text;
+    if (cls !== NO_CLASS) span.className = `hl-${cls}`;
+    out.appendChild(span);
+  }
   code.replaceChildren(out);
   code.classList.add('highlighted');
 }
 
 const PAINTED_ENTRIES = 400;
-/** Painted blocks by language and text: the spans of a `<code>` once highlighted, cloned for the next one. */
-const painted = new Map<string, DocumentFragment>();
+/**
+ * Painted blocks by language and text, as data (encodeTokens): a row scrolled back into view is painted from it
+ * before its first frame. Not as DOM: 400 blocks of a few hundred spans each were about 170,000 live nodes that
+ * every full garbage collection of the page had to trace (the long tasks of a long scroll: docs/chat-ui.md).
+ */
+const painted = new Map<string, PaintedBlock>();
 
 function paintFromCache(code: HTMLElement, key: string): boolean {
-  const spans = painted.get(key);
-  if (!spans) return false;
+  const block = painted.get(key);
+  if (!block) return false;
   painted.delete(key);
-  painted.set(key, spans);
-  code.replaceChildren(spans.cloneNode(true));
-  code.classList.add('highlighted');
+  painted.set(key, block);
+  paintBlock(code, block);
   return true;
 }
 
-function keep(code: HTMLElement, key: string): void {
-  const spans = code.ownerDocument.createDocumentFragment();
-  for (const node of code.childNodes) spans.appendChild(node.cloneNode(true));
-  painted.set(key, spans);
+function keep(key: string, block: PaintedBlock): void {
+  painted.set(key, block);
   if (painted.size > PAINTED_ENTRIES) painted.delete(painted.keys().next().value!);
 }
 
@@ -112,8 +123,7 @@ export async function highlightWithin(root: HTMLElement): Promise<void> {
     const lines = await highlightTokens(text, lang).catch(() => null);
     // The element may have been replaced or re-rendered meanwhile; paint only what still shows the same text.
     if (lines && code.isConnected && code.textContent === text) {
-      paintTokens(code, lines);
-      keep(code, key);
+      keep(key, paintTokens(code, lines));
     }
   }
 }
