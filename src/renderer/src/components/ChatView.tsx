@@ -42,6 +42,9 @@ function openLinkedFile(event: React.MouseEvent, sessionId: number): void {
 export function ChatView({ sessionId }: { sessionId: number }) {
   // Only what this view shows itself: the list reads its own slices, so a streaming reply never re-renders this.
   const running = useStore(chat.store, (s) => s.running);
+  // The list opens once the session's newest page is in the store, so its first rows are the newest ones (it
+  // starts at its bottom), never the previous session's or the top of this one.
+  const loaded = useStore(chat.store, (s) => s.loaded && s.sessionId === sessionId);
   const session = useStore(sessionsStore, (s) => s.sessions.find((x) => x.id === sessionId));
   useEffect(() => {
     void chat.open(sessionId);
@@ -56,7 +59,7 @@ export function ChatView({ sessionId }: { sessionId: number }) {
       {/* A relative file link in an agent's message opens in the viewer (docs/viewer.md). */}
       <div className="chat-body">
         <div className="chat-messages" onClick={(e) => openLinkedFile(e, sessionId)}>
-          <MessageList key={sessionId} store={chat.store} actions={actions} onNearTop={() => chat.loadOlder()} />
+          {loaded ? <MessageList key={sessionId} store={chat.store} actions={actions} onNearTop={() => chat.loadOlder()} /> : <div className="message-list" />}
         </div>
         {/* The scratchpad opens beside the messages (docs/agents.md "Session tools"). */}
         {padOpen && <ScratchpadPanel sessionId={sessionId} onClose={() => setPadOpen(false)} />}

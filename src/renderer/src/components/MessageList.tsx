@@ -73,6 +73,10 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
   const virtualizer = useVirtualizer({
     ...rowOptions,
     getScrollElement: () => parentRef.current,
+    // The list mounts with the session's newest page (ChatView) and opens at its bottom: the rows it renders first are
+    // the newest, not the oldest of the page (rendered, measured and thrown away a frame later). Past the end, the
+    // offset is held to the last screen.
+    initialOffset: () => view.estimates.reduce((sum, size) => sum + size, 0),
     // Rows measure themselves after they render; when the total height grows under a reader at the bottom,
     // the list stays at the bottom. Rows arriving above a reader who scrolled up (older pages, the window moving
     // up): the virtualizer keeps the row they were reading where it was (anchorTo 'end' in listOptions).

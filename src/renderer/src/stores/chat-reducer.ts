@@ -19,9 +19,11 @@ export interface ChatState {
   running: boolean;
   notices: Notice[];
   hasMore: boolean;
+  /** The open session's newest page has arrived: the list can open at its bottom (components/ChatView.tsx). */
+  loaded: boolean;
 }
 
-export const initial: ChatState = { sessionId: null, messages: [], streaming: null, running: false, notices: [], hasMore: false };
+export const initial: ChatState = { sessionId: null, messages: [], streaming: null, running: false, notices: [], hasMore: false, loaded: false };
 
 let noticeId = 1;
 export const nextNoticeId = () => noticeId++;

@@ -48,8 +48,14 @@ export function createChatStore() {
       store.setState({ ...initial, sessionId });
       const ready = primed?.sessionId === sessionId ? primed : null;
       primed = null;
-      const page = ready ?? (await skald.chat.history({ sessionId }));
-      if (store.getState().sessionId === sessionId) store.setState({ messages: page.messages, hasMore: page.hasMore, running: page.running });
+      try {
+        const page = ready ?? (await skald.chat.history({ sessionId }));
+        if (store.getState().sessionId === sessionId) store.setState({ messages: page.messages, hasMore: page.hasMore, running: page.running, loaded: true });
+      } catch (error) {
+        // The list still opens (empty), so what the session's events bring shows.
+        if (store.getState().sessionId === sessionId) store.setState({ loaded: true });
+        throw error;
+      }
     },
     /** Re-reads the open session's newest page (after a reconnect: events were missed); keeps notices. */
     async reload() {

@@ -24,7 +24,7 @@ interface State {
   parentOfStack: Record<number, string>;
 }
 
-const emptyChat = (sessionId: number): ChatState => ({ sessionId, messages: [], streaming: null, running: true, notices: [], hasMore: false });
+const emptyChat = (sessionId: number): ChatState => ({ sessionId, messages: [], streaming: null, running: true, notices: [], hasMore: false, loaded: true });
 
 export const subAgents = createStore<State>(() => ({ byParent: {}, parentOfStack: {} }));
 const loading = new Set<string>();
