@@ -1,8 +1,10 @@
 /**
- * Imported first by the page's entry (main.tsx): the bridge (and in the web shape its socket) starts before React
- * and the app's other modules evaluate, and the first screen's data is asked for at once (docs/ui.md "What the
- * first page loads").
+ * Imported first by the page's entry (main.tsx), and with no run-time imports of its own, so it runs before any other
+ * module of the page evaluates (the contract's schemas, React, the app): in the web shape the socket opens and the
+ * first screen's call goes out at once, and the core answers it while the rest of the page evaluates (docs/ui.md
+ * "What the first page loads"; bridge/early-socket.ts). The web client adopts the socket, and the app's own ask
+ * for the first screen (`requestFirstScreen`, from main.tsx) takes that answer.
  */
-import { requestFirstScreen } from './stores/sessions-store';
+import { openEarlySocket } from './bridge/early-socket';
 
-requestFirstScreen();
+openEarlySocket();

@@ -7,6 +7,7 @@
 import type { PreloadApi, SkaldApi } from '../../../shared/contract/api';
 import { fromPreload } from './boundary';
 import { reportConnected } from './connection';
+import { takeEarlySocket } from './early-socket';
 import { createWebClient } from './web-client';
 
 declare global {
@@ -25,7 +26,7 @@ function install(): SkaldApi {
     return window.skald;
   }
   // Not under Electron: the web shape.
-  window.skald = createWebClient(window.location);
+  window.skald = createWebClient(window.location, takeEarlySocket());
   if (new URLSearchParams(window.location.search).has('token')) {
     window.history.replaceState(null, '', window.location.pathname);
   }

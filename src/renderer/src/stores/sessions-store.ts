@@ -1,5 +1,6 @@
 /** The session list and which session is open. */
 import { createStore } from 'zustand/vanilla';
+import { FIRST_SCREEN_CALL } from '../bridge/early-socket';
 import { skald } from '../bridge/skald';
 import { chat } from './chat-store';
 
@@ -31,7 +32,7 @@ let firstScreenAnswer: ReturnType<typeof skald.chat.listSessions> | null = null;
  * `openFirstScreen` then uses it, so the core's answer travels while the page's modules evaluate and render.
  */
 export function requestFirstScreen(): void {
-  firstScreenAnswer ??= skald.chat.listSessions({ withNewestHistory: true });
+  firstScreenAnswer ??= skald.chat.listSessions(FIRST_SCREEN_CALL.request);
   firstScreenAnswer.catch(() => undefined); // a failure is retried by openFirstScreen
 }
 
@@ -43,7 +44,7 @@ export function requestFirstScreen(): void {
 export async function openFirstScreen(): Promise<void> {
   const asked = firstScreenAnswer;
   firstScreenAnswer = null;
-  const ask = () => skald.chat.listSessions({ withNewestHistory: true });
+  const ask = () => skald.chat.listSessions(FIRST_SCREEN_CALL.request);
   const { sessions, newestHistory } = await (asked ? asked.catch(ask) : ask());
   sessionsStore.setState({ sessions });
   // A session whose turn runs is read again when it opens: its page was answered before the window listened to
