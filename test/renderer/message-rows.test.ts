@@ -9,13 +9,17 @@
 import { Virtualizer } from '@tanstack/virtual-core';
 import { describe, expect, it } from 'vitest';
 import type { HistoryMessage } from '../../src/shared/contract/chat';
-import { buildRows, listOptions, shiftWindow, windowOf, WINDOW_ROWS, WINDOW_SHIFT, type RowWindow } from '../../src/renderer/src/lib/message-rows';
+import { buildRows, listOptions, shiftWindow, windowOf, WINDOW_ROWS, WINDOW_SHIFT, type RowModel, type RowWindow } from '../../src/renderer/src/lib/message-rows';
+import type { Notice } from '../../src/renderer/src/stores/chat-reducer';
 
 const message = (id: number): HistoryMessage => ({
   id, role: Math.abs(id) % 2 ? 'assistant' : 'user', content: `Message ${id}: ${'words '.repeat(5 + (Math.abs(id) % 40))}`, status: 'ok', queued: false, reasoning: null,
   input_tokens: null, output_tokens: null, cost: null, model: null, created_at: 0, tools: [],
 });
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => message(from + i));
+/** Every loaded row's entry, in order (the list itself only ever asks for its window's). */
+const entries = (model: RowModel) => Array.from({ length: model.count }, (_, i) => model.entryAt(i));
+const keysOf = (model: RowModel) => entries(model).map((e) => e.key);
 
 /** A virtualizer over `view` in a 600 px viewport scrolled to `offset`, as the list configures it. */
 function place(view: RowWindow, offset: number) {
@@ -35,19 +39,43 @@ const topRow = (v: Virtualizer<Element, Element>) => v.getVirtualItemForOffset(v
 describe('message rows', () => {
   it('an older page prepended keeps the keys, row objects and guesses of the rows already there', () => {
     const newest = range(1_000, 1_100);
-    const before = buildRows(newest, [], false);
-    const after = buildRows([...range(900, 1_000), ...newest], [], true);
-    expect(after.keys.slice(100, 200)).toEqual(before.keys);
-    after.rows.slice(100, 200).forEach((row, i) => expect(row).toBe(before.rows[i]));
-    expect(after.estimates.slice(100, 200)).toEqual(before.estimates);
-    expect(after.keys[0]).toBe('m900');
-    expect(after.keys.at(-1)).toBe('streaming');
-    expect(new Set(after.keys).size).toBe(after.keys.length);
+    const before = entries(buildRows(newest, [], false));
+    const after = entries(buildRows([...range(900, 1_000), ...newest], [], true));
+    after.slice(100, 200).forEach((entry, i) => {
+      expect(entry.key).toBe(before[i]!.key);
+      expect(entry.row).toBe(before[i]!.row);
+      expect(entry.estimate).toBe(before[i]!.estimate);
+    });
+    expect(after[0]!.key).toBe('m900');
+    expect(after.at(-1)!.key).toBe('streaming');
+    expect(new Set(after.map((e) => e.key)).size).toBe(after.length);
   });
 
   it('notices sit after the message they followed, keyed apart from messages', () => {
     const model = buildRows(range(1, 4), [{ id: 1, kind: 'info', text: '/help', afterMessageId: 2 }], false);
-    expect(model.keys).toEqual(['m1', 'm2', 'n1', 'm3']);
+    expect(keysOf(model)).toEqual(['m1', 'm2', 'n1', 'm3']);
+  });
+
+  it('places notices anywhere (before all, between, stacked, after all, with the stream) and finds every key', () => {
+    const notice = (id: number, afterMessageId: number): Notice => ({ id, kind: 'info', text: `n${id}`, afterMessageId });
+    const notices = [notice(1, 0), notice(2, 11), notice(3, 11), notice(4, 13), notice(5, 99)];
+    const model = buildRows(range(10, 15), notices, true);
+    expect(keysOf(model)).toEqual(['n1', 'm10', 'm11', 'n2', 'n3', 'm12', 'm13', 'n4', 'm14', 'n5', 'streaming']);
+    keysOf(model).forEach((key, i) => expect(model.indexOfKey(key)).toBe(i));
+    expect(model.indexOfKey('m99')).toBe(-1);
+    expect(model.indexOfKey('n9')).toBe(-1);
+    expect(buildRows(range(10, 15), notices, false).indexOfKey('streaming')).toBe(-1);
+  });
+
+  it('an older page costs the window, not every loaded message: no row is made or read outside it', () => {
+    const loaded = range(0, 20_000);
+    let reads = 0;
+    const counted = new Proxy(loaded, { get: (target, key, receiver) => (typeof key === 'string' && /^\d+$/.test(key) && reads++, Reflect.get(target, key, receiver)) });
+    const model = buildRows(counted, [], false);
+    expect(reads).toBe(0);
+    const view = windowOf(model, null);
+    expect(reads).toBe(WINDOW_ROWS);
+    expect(view.keys.at(-1)).toBe('m19999');
   });
 
   it('the key function changes only when the rows do', () => {
@@ -67,6 +95,7 @@ describe('the window of rows the virtualizer holds', () => {
     expect(view.rows.length).toBe(WINDOW_ROWS);
     expect(view.live).toBe(true);
     expect(view.keys.at(-1)).toBe('m4999');
+    expect(view.keys).toEqual(keysOf(all).slice(-WINDOW_ROWS));
   });
 
   it('moves up a shift at a time until it holds the first loaded row, then down back to live', () => {

@@ -1,11 +1,13 @@
 /**
  * The rows of the chat's message list and what its virtualizer needs to place them (docs/chat-ui.md "Scrolling").
- * - Each message's row, key (its id, so a measured height survives older pages arriving above it) and first guess
- *   at its height are made once per message object and kept in a WeakMap (the store replaces only messages that
- *   changed); the virtualizer reads them from arrays, through functions that change only when the rows do: it then
- *   lays its rows out again only when they change or one is measured, at an array read per row.
- * - The virtualizer holds a window of the loaded rows (`windowOf`), never all of them: laying out costs the window,
- *   however many pages the reader has loaded. The reader moves it by scrolling near its edges (`shiftWindow`).
+ * - The loaded rows are a view over the store's messages (`buildRows`), not arrays built over all of them: a row, its
+ *   key and its first guess at a height are made when asked for, once per message object (a WeakMap: the store
+ *   replaces only messages that changed). An older page arriving, a message changing, costs the rows the list shows,
+ *   not every loaded message (at 50,000 messages, arrays built over all of them cost tens of ms a page).
+ * - The virtualizer holds a window of the loaded rows (`windowOf`, arrays of at most WINDOW_ROWS), never all of them:
+ *   laying out costs the window, however many pages the reader has loaded. It reads keys and guesses from those arrays,
+ *   through functions that change only when the window does. The reader moves it by scrolling near its edges
+ *   (`shiftWindow`).
  * - `listOptions` anchors the list to its end: when rows arrive above the reader (an older page, the window moving
  *   up), the library keeps the row they were reading where it was.
  */
@@ -14,18 +16,28 @@ import type { Notice } from '../stores/chat-reducer';
 
 export type Row = { kind: 'message'; message: HistoryMessage } | { kind: 'notice'; notice: Notice } | { kind: 'streaming' };
 
+/** One row: what it shows, its key (a message's id, so a measured height survives older pages arriving above it), its first guess at a height. */
+export interface RowEntry {
+  row: Row;
+  key: string;
+  estimate: number;
+}
+
+/** The loaded rows: messages in order with each notice after the message it followed, then the streaming reply. */
 export interface RowModel {
-  rows: Row[];
-  keys: string[];
-  estimates: number[];
+  count: number;
+  entryAt(index: number): RowEntry;
+  /** The index of the row keyed `key`, or -1. */
+  indexOfKey(key: string): number;
 }
 
 const NOTICE_ESTIMATE = 48;
 const STREAMING_ESTIMATE = 120;
 export const STREAMING_KEY = 'streaming';
+const STREAMING: RowEntry = { row: { kind: 'streaming' }, key: STREAMING_KEY, estimate: STREAMING_ESTIMATE };
 
-type MessageRow = { row: Row; key: string; estimate: number };
-const perMessage = new WeakMap<HistoryMessage, MessageRow>();
+const perMessage = new WeakMap<HistoryMessage, RowEntry>();
+const perNotice = new WeakMap<Notice, RowEntry>();
 
 /** A first guess at a message row's height from its text (about 100 characters a line), corrected once it renders. */
 export function estimateMessageHeight(message: HistoryMessage): number {
@@ -34,44 +46,65 @@ export function estimateMessageHeight(message: HistoryMessage): number {
   return 36 + lines * 21 + message.tools.length * 46;
 }
 
-function describe(message: HistoryMessage): MessageRow {
+function describe(message: HistoryMessage): RowEntry {
   let known = perMessage.get(message);
   if (!known) perMessage.set(message, (known = { row: { kind: 'message', message }, key: `m${message.id}`, estimate: estimateMessageHeight(message) }));
   return known;
 }
 
-/** Messages in order with each notice after the message it followed, then the streaming reply if there is one. */
-export function buildRows(messages: readonly HistoryMessage[], notices: readonly Notice[], streaming: boolean): RowModel {
-  const rows: Row[] = [];
-  const keys: string[] = [];
-  const estimates: number[] = [];
-  const addNotice = (notice: Notice) => {
-    rows.push({ kind: 'notice', notice });
-    keys.push(`n${notice.id}`);
-    estimates.push(NOTICE_ESTIMATE);
-  };
-  let n = 0;
-  for (const message of messages) {
-    while (n < notices.length && notices[n]!.afterMessageId < message.id) addNotice(notices[n++]!);
-    const { row, key, estimate } = describe(message);
-    rows.push(row);
-    keys.push(key);
-    estimates.push(estimate);
-  }
-  for (; n < notices.length; n++) addNotice(notices[n]!);
-  if (streaming) {
-    rows.push({ kind: 'streaming' });
-    keys.push(STREAMING_KEY);
-    estimates.push(STREAMING_ESTIMATE);
-  }
-  return { rows, keys, estimates };
+function describeNotice(notice: Notice): RowEntry {
+  let known = perNotice.get(notice);
+  if (!known) perNotice.set(notice, (known = { row: { kind: 'notice', notice }, key: `n${notice.id}`, estimate: NOTICE_ESTIMATE }));
+  return known;
 }
 
 /**
- * The virtualizer's options that depend on the rows. Built once per RowModel (memoize on it): the virtualizer
+ * The rows of `messages` (in order) with each notice before the first message after it whose id is above the notice's
+ * `afterMessageId`, then the streaming reply if there is one. Costs a pass over the ids only when there are notices
+ * (a handful: they are the view's own, never stored); rows are made when asked for.
+ */
+export function buildRows(messages: readonly HistoryMessage[], notices: readonly Notice[], streaming: boolean): RowModel {
+  /** Notice j sits right before message `before[j]` (messages.length: after the last), at row before[j] + j. */
+  const before: number[] = [];
+  let m = 0;
+  for (const notice of notices) {
+    while (m < messages.length && messages[m]!.id <= notice.afterMessageId) m++;
+    before.push(m);
+  }
+  const count = messages.length + notices.length + (streaming ? 1 : 0);
+  /** How many notices sit before message `i`. */
+  const noticesBefore = (i: number) => {
+    let n = 0;
+    while (n < before.length && before[n]! <= i) n++;
+    return n;
+  };
+  return {
+    count,
+    entryAt(index) {
+      if (streaming && index === count - 1) return STREAMING;
+      let n = 0;
+      for (; n < before.length && before[n]! + n <= index; n++) if (before[n]! + n === index) return describeNotice(notices[n]!);
+      return describe(messages[index - n]!);
+    },
+    indexOfKey(key) {
+      if (key === STREAMING_KEY) return streaming ? count - 1 : -1;
+      const id = Number(key.slice(1));
+      if (key.startsWith('n')) {
+        const n = notices.findIndex((notice) => notice.id === id);
+        return n < 0 ? -1 : before[n]! + n;
+      }
+      // From the newest: ids only, no row made.
+      for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.id === id) return i + noticesBefore(i);
+      return -1;
+    },
+  };
+}
+
+/**
+ * The virtualizer's options that depend on the rows. Built once per window (memoize on it): the virtualizer
  * recomputes every row's position whenever `getItemKey` is a new function.
  */
-export function listOptions(model: RowModel) {
+export function listOptions(model: RowWindow) {
   return {
     count: model.rows.length,
     getItemKey: (index: number) => model.keys[index]!,
@@ -94,7 +127,10 @@ export const WINDOW_ROWS = 1_000;
 /** How many rows a window moves at a time (its rows near the reader stay where they are on screen). */
 export const WINDOW_SHIFT = 300;
 
-export interface RowWindow extends RowModel {
+export interface RowWindow {
+  rows: Row[];
+  keys: string[];
+  estimates: number[];
   /** Index in the loaded rows of the window's first row, and of its last. */
   start: number;
   end: number;
@@ -103,17 +139,19 @@ export interface RowWindow extends RowModel {
 }
 
 export function windowOf(model: RowModel, end: string | null, size = WINDOW_ROWS): RowWindow {
-  const found = end === null ? -1 : model.keys.lastIndexOf(end);
-  const last = found < 0 ? model.rows.length - 1 : found;
+  const found = end === null ? -1 : model.indexOfKey(end);
+  const last = found < 0 ? model.count - 1 : found;
   const first = Math.max(0, last - size + 1);
-  return {
-    rows: model.rows.slice(first, last + 1),
-    keys: model.keys.slice(first, last + 1),
-    estimates: model.estimates.slice(first, last + 1),
-    start: first,
-    end: last,
-    live: last === model.rows.length - 1,
-  };
+  const rows: Row[] = [];
+  const keys: string[] = [];
+  const estimates: number[] = [];
+  for (let i = first; i <= last; i++) {
+    const { row, key, estimate } = model.entryAt(i);
+    rows.push(row);
+    keys.push(key);
+    estimates.push(estimate);
+  }
+  return { rows, keys, estimates, start: first, end: last, live: last === model.count - 1 };
 }
 
 /**
@@ -122,8 +160,8 @@ export function windowOf(model: RowModel, end: string | null, size = WINDOW_ROWS
  * or the newest).
  */
 export function shiftWindow(model: RowModel, view: RowWindow, direction: 'up' | 'down', shift = WINDOW_SHIFT): string | null | undefined {
-  if (direction === 'up') return view.start > 0 ? model.keys[Math.max(0, view.end - shift)]! : undefined;
+  if (direction === 'up') return view.start > 0 ? model.entryAt(Math.max(0, view.end - shift)).key : undefined;
   if (view.live) return undefined;
   const end = view.end + shift;
-  return end >= model.rows.length - 1 ? null : model.keys[end]!;
+  return end >= model.count - 1 ? null : model.entryAt(end).key;
 }
