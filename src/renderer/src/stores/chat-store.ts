@@ -72,7 +72,8 @@ export function createChatStore() {
       try {
         const page = await skald.chat.history({ sessionId, beforeId: messages[0]?.id ?? Number.MAX_SAFE_INTEGER, limit: 100 });
         if (store.getState().sessionId !== sessionId) return 0;
-        store.setState((s) => ({ messages: [...page.messages, ...s.messages], hasMore: page.hasMore }));
+        // concat, not a spread: one copy of the loaded array (tens of thousands of messages), not an iteration.
+        store.setState((s) => ({ messages: page.messages.concat(s.messages), hasMore: page.hasMore }));
         return page.messages.length;
       } finally {
         loadingOlder = false;

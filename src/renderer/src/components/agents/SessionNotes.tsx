@@ -22,13 +22,17 @@ interface Note {
   value: string;
 }
 
-/** The todos of the latest `write_todos` call in these messages, or null when there is none. */
+/**
+ * The todos of the latest `write_todos` call in these messages, or null when there is none. Read again whenever the
+ * loaded messages change (each older page of a long session), so the walk from the newest allocates nothing.
+ */
 export function latestTodos(messages: readonly HistoryMessage[]): Todo[] | null {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const calls = messages[i]!.tools.filter((t) => t.name === TN.WRITE_TODOS);
-    for (let j = calls.length - 1; j >= 0; j--) {
+    const { tools } = messages[i]!;
+    for (let j = tools.length - 1; j >= 0; j--) {
+      if (tools[j]!.name !== TN.WRITE_TODOS) continue;
       try {
-        const todos = (JSON.parse(calls[j]!.arguments) as { todos?: unknown }).todos;
+        const todos = (JSON.parse(tools[j]!.arguments) as { todos?: unknown }).todos;
         if (Array.isArray(todos)) return todos.filter((t): t is Todo => typeof t?.content === 'string' && ['pending', 'in_progress', 'completed'].includes(t?.status));
       } catch {
         // arguments still streaming or malformed: an older call may still say something
