@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSkaldApi } from '../../src/shared/contract/api';
 import { dispatchCall } from '../../src/main/core/bridge/dispatch';
+import { SessionStore } from '../../src/main/core/session/session-store';
 import { startHarness, type Harness } from '../helpers/core-harness';
 import { cleanupTempDirs } from '../helpers/temp';
 
@@ -198,6 +199,21 @@ describe("the window's first screen", () => {
     await chat.open(older);
     expect(calls).toEqual(['chat:listSessions', 'chat:history', 'chat:history']);
     expect(chat.store.getState().messages.map((m) => m.content)).toEqual(['first question', 'older answer']);
+  });
+
+  it('the list opens once the session\'s page is in the store (loaded); a history that fails still opens it, empty', async () => {
+    const store = new SessionStore(h.core.db);
+    const id = store.createSession('loaded');
+    store.appendMessage({ sessionId: id, role: 'user', content: 'a question' });
+    store.appendMessage({ sessionId: id, role: 'assistant', content: 'an answer' });
+    const opening = chat.open(id);
+    // ChatView shows the list only when this says so: never the previous session's rows, nor this one's before its page.
+    expect(chat.store.getState()).toMatchObject({ sessionId: id, loaded: false, messages: [] });
+    await opening;
+    expect(chat.store.getState().loaded).toBe(true);
+    expect(chat.store.getState().messages.map((m) => m.content)).toEqual(['a question', 'an answer']);
+    await expect(chat.open(-1)).rejects.toThrow();
+    expect(chat.store.getState()).toMatchObject({ sessionId: -1, loaded: true, messages: [] });
   });
 
   it('asked for before React renders (the page entry), the answer is the one openFirstScreen uses', async () => {
