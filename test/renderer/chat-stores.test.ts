@@ -181,24 +181,32 @@ describe('sessions store', () => {
 
 describe("the window's first screen", () => {
   it('gets the session list and the newest session\'s page in one call, and opens that session with it', async () => {
-    h.llm.script([{ text: 'older answer' }, { text: 'newest answer' }]);
-    const older = await h.newSession();
-    await h.sendAndSettle(older, 'first question');
-    const newest = await h.newSession();
-    await h.sendAndSettle(newest, 'second question');
+    // Written through the session store (no turn runs), so both pages are whole when the first screen asks.
+    const store = new SessionStore(h.core.db);
+    const older = store.createSession('older');
+    store.appendMessage({ sessionId: older, role: 'user', content: 'first question' });
+    store.appendMessage({ sessionId: older, role: 'assistant', content: 'older answer' });
+    const newest = store.createSession('newest');
+    store.appendMessage({ sessionId: newest, role: 'user', content: 'second question' });
+    store.appendMessage({ sessionId: newest, role: 'assistant', content: 'newest answer' });
+    // The session listed first (the most recently updated) is the one the first screen opens.
+    const { sessions } = (await h.call('chat:listSessions', {})) as { sessions: { id: number }[] };
+    const first = sessions[0]!.id;
+    const other = first === newest ? older : newest;
+    const contents = (id: number) => (id === newest ? ['second question', 'newest answer'] : ['first question', 'older answer']);
     calls.length = 0;
     await openFirstScreen();
     expect(calls).toEqual(['chat:listSessions']);
-    expect(sessionsStore.getState().activeId).toBe(newest);
+    expect(sessionsStore.getState().activeId).toBe(first);
     // What ChatView does when it shows the session: no second round trip, the page it was given.
-    await chat.open(newest);
+    await chat.open(first);
     expect(calls).toEqual(['chat:listSessions']);
-    expect(chat.store.getState().messages.map((m) => m.content)).toEqual(['second question', 'newest answer']);
+    expect(chat.store.getState().messages.map((m) => m.content)).toEqual(contents(first));
     // Used once: opening it again (or another session) reads the history as before.
-    await chat.open(newest);
-    await chat.open(older);
+    await chat.open(first);
+    await chat.open(other);
     expect(calls).toEqual(['chat:listSessions', 'chat:history', 'chat:history']);
-    expect(chat.store.getState().messages.map((m) => m.content)).toEqual(['first question', 'older answer']);
+    expect(chat.store.getState().messages.map((m) => m.content)).toEqual(contents(other));
   });
 
   it('the list opens once the session\'s page is in the store (loaded); a history that fails still opens it, empty', async () => {
