@@ -8,8 +8,12 @@
  * round's row written with the call's decision, `tool_start` / `tool_decision`, the tool, the result's commit and
  * its event. Each turn is 19 rounds of one no-op call, then an answer; 200 calls warm up. Two ways to answer:
  * - a scripted model in process (the session's ModelPort answering at once): only the session's own work is timed;
- * - the real provider client against the scripted LLM over HTTP: the window then also holds the client's and the
- *   HTTP stream's trailing work that runs in the same process as the answer arrives.
+ * - the real provider client against the scripted LLM over HTTP: the window starts as the client's `streamRound`
+ *   resolves. Checked with async hooks and a CPU profile of the windows: no callback of the client, the HTTP stream
+ *   or the server (no tick, immediate, timer or socket) runs inside a window; the path is one chain of microtasks from
+ *   the answer to `tool_done`. What the HTTP row adds over the in-process one is the same steps running slower right
+ *   after the stream's parsing, each 1.3–2× its in-process time (cold processor caches: a SQLite statement run after
+ *   its data left the caches takes 2–4× as long).
  * The floor beside each: two bare one-row commits on a file with the same settings, measured between the turns of
  * the same run (what two commits alone cost on this disk now). The commits themselves are counted from the
  * write-ahead log over 40 calls before the timing, as session/commits-per-call.test.ts does.
