@@ -18,10 +18,13 @@ export const JS_ALONE_MS = 3;
  * so far (a small tree: the Python standard library, a few hundred source files). Starting rg costs this thread a few
  * milliseconds (spawn is synchronous) and its two threads then compete with this one for a small machine's cores: on
  * such a tree the JS search alone answered in 0.6–0.9× of rg's own full run, the two side by side in 1.2–1.9×
- * (bench/tools-grep.ts, 2 loaded cores). The estimate (`walkShare`) can be wrong either way; a big tree taken for a
- * small one costs at most JS_SOLO_MS before rg starts (the whole walk's estimate is never below the time spent).
+ * (bench/tools-grep.ts, 2 loaded cores). Where the two cross: rg's run costs about 20 ms before it reads a byte and
+ * then reads about 2.5× as fast as the JS search (the generated trees: 10× in 16 ms alone against rg's 23–35 ms, 100×
+ * in 156 ms against rg's 80), so a walk of 30 ms alone is about rg's own run. The estimate (`walkShare`) can be wrong
+ * either way; a big tree taken for a small one costs at most JS_SOLO_MS before rg starts (the whole walk's estimate
+ * is never below the time spent).
  */
-export const JS_SOLO_MS = 40;
+export const JS_SOLO_MS = 30;
 /** …how long it goes on beside rg whatever it finds… */
 export const JS_BESIDE_MS = 15;
 /**
