@@ -177,10 +177,10 @@ describe('execute_task sync', () => {
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'deep stop' });
     await h.waitForEvent('tool_start', (e) => e.name === 'execute_cmd');
-    await expect.poll(() => execSync('ps -eo args').toString().split('\n').filter((l) => l.startsWith('sleep 41')).length).toBeGreaterThan(0);
+    await expect.poll(() => execSync('ps -eo args').toString().split('\n').filter((l) => l.startsWith('sleep 41')).length, { timeout: 15_000 }).toBeGreaterThan(0);
     expect((await h.call('chat:stop', { sessionId })).stopped).toBe(true);
     await h.waitForEvent('turn_running', (e) => !e.running);
-    await expect.poll(() => execSync('ps -eo args').toString().split('\n').filter((l) => l.startsWith('sleep 41')).length).toBe(0);
+    await expect.poll(() => execSync('ps -eo args').toString().split('\n').filter((l) => l.startsWith('sleep 41')).length, { timeout: 15_000 }).toBe(0);
     for (const id of ['shell', 'lvl2', 'lvl1']) expect(h.events.find((e) => e.type === 'tool_cancelled' && e.tool_call_id === keyOf(id))).toBeTruthy();
     expect(h.events.filter((e) => e.type === 'agent_done').map((e) => (e as { status: string }).status)).toEqual(['cancelled', 'cancelled']);
     const events = await h.sendAndSettle(sessionId, 'after');
