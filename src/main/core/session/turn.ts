@@ -34,7 +34,7 @@ export function isAbortError(error: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (error instanceof Error && (error.name === 'AbortError' || /abort|cancel/i.test(error.name)));
 }
 
-// Not \`async\`: an async function returning the model's promise would cost the answer three more microtask hops before
+// Not `async`: an async function returning the model's promise would cost the answer three more microtask hops before
 // the round goes on (the timed path of a tool call starts at the answer: docs/architecture.md "Performance targets").
 function callModel(env: TurnEnv, round: number, tools: ToolSpec[]): Promise<LlmTurn> {
   return env.model.streamRound({
