@@ -24,13 +24,19 @@ describe('tree-sitter grammars', () => {
 describe('the shell grammar compiled ahead (docs/shell-analysis.md "Cold start")', () => {
   it('compiles every function of a prefetched grammar before its first parse, and leaves lazy compilation on for other modules', async () => {
     const root = join(import.meta.dirname, '..', '..', '..', '..');
-    const child = spawnSync(process.execPath, ['--trace-wasm-compilation-times', '--import', 'tsx', join(root, 'test/helpers/grammar-compile-child.ts'), 'run'], { cwd: root, encoding: 'utf8' });
-    expect(child.stdout + child.stderr).toContain('child done');
-    const compiled = [...child.stdout.matchAll(/Compiled function \S+ using (\w+).*?bodysize (\d+)/g)].map(([, tier, size]) => ({ tier, size: Number(size) }));
+    // V8 prints the trace from its compile threads; on a busy machine a line can come out broken or not at all, so
+    // the child runs again (at most three times) until its trace shows the lexer. Every run's trace counts against
+    // the second check: in none may the module that was never called have been compiled.
+    const runs: { tier: string; size: number }[][] = [];
+    while (runs.length < 3 && !runs.some((r) => r.some((c) => c.tier === 'Liftoff' && c.size > 100_000))) {
+      const child = spawnSync(process.execPath, ['--trace-wasm-compilation-times', '--import', 'tsx', join(root, 'test/helpers/grammar-compile-child.ts'), 'run'], { cwd: root, encoding: 'utf8' });
+      expect(child.stdout + child.stderr).toContain('child done');
+      runs.push([...child.stdout.matchAll(/Compiled function \S+ using (\w+).*?bodysize (\d+)/g)].map(([, tier, size]) => ({ tier: tier!, size: Number(size) })));
+    }
     // The bash lexer (one function of about 160 KB) was compiled though nothing called it: eagerly, off the main thread.
-    expect(compiled.some((c) => c.tier === 'Liftoff' && c.size > 100_000)).toBe(true);
+    expect(runs.some((r) => r.some((c) => c.tier === 'Liftoff' && c.size > 100_000))).toBe(true);
     // A module compiled afterwards is compiled lazily again: its function, never called, was never compiled.
-    expect(compiled.some((c) => c.size === UNCALLED_BODY_SIZE)).toBe(false);
+    expect(runs.some((r) => r.some((c) => c.size === UNCALLED_BODY_SIZE))).toBe(false);
   });
 
   it('resolves the prefetch only after a turn of the event loop, where V8 starts the compile on its threads', async () => {
