@@ -1,8 +1,13 @@
 /**
  * What the session adds around a tool, on its real path (docs/architecture.md "Performance targets": a no-op tool
- * under 0.5 ms median, p99 under 2 ms; one fsync'd commit before the tool runs and one after): `chat:send` through
- * the bridge, the real SessionManager and turn loop, the real gate (an allow rule), events and a real SQLite file
- * (synchronous = FULL: every commit an fsync).
+ * under 0.5 ms median, p99 under 2 ms; at most one fsync'd commit before the tool runs and one after): `chat:send`
+ * through the bridge, the real SessionManager and turn loop, the real gate (an allow rule), events and a real SQLite
+ * file (synchronous = FULL).
+ *
+ * Two no-op tools, since what a call's commits wait for follows its consequence (docs/architecture.md "Durability
+ * follows consequence"): `noop_read`, declared `kind: 'read'` as read_file is (its decision's commit is written
+ * without an fsync, its result's with one), and `noop_edit`, declared `kind: 'edit'` (an fsync before it runs and
+ * one after, as for every call with effects). Neither touches a file.
  *
  * Timed per call: from the model's answer reaching the session to the call's `tool_done`: the answer and the
  * round's row written with the call's decision, `tool_start` / `tool_decision`, the tool, the result's commit and
@@ -14,9 +19,11 @@
  *   the answer to `tool_done`. What the HTTP row adds over the in-process one is the same steps running slower right
  *   after the stream's parsing, each 1.3–2× its in-process time (cold processor caches: a SQLite statement run after
  *   its data left the caches takes 2–4× as long).
- * The floor beside each: two bare one-row commits on a file with the same settings, measured between the turns of
- * the same run (what two commits alone cost on this disk now). The commits themselves are counted from the
- * write-ahead log over 40 calls before the timing, as session/commits-per-call.test.ts does.
+ * The floor beside each: two bare one-row commits on a file with the same settings and the same durability as the
+ * call's two (for `noop_read` one without an fsync, then one with), measured between the turns of the same run.
+ * Over 40 calls before the timing, the commits are counted from the write-ahead log (as
+ * session/commits-per-call.test.ts does) and the fsyncs by strace attached to this process (as
+ * session/fsyncs-per-call.test.ts does).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +37,7 @@ import { defineTool } from '../src/main/core/tools/index';
 import type { CallChannel, CallRequest, CallResponse } from '../src/shared/contract/index';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedTurn } from '../test/llm-server/index';
 import { commitsSince, readWalCommits, type WalReading } from '../test/helpers/wal-commits';
+import { traceFsyncs, type FsyncTrace } from '../test/helpers/fsync-trace';
 import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
 
 const ROUNDS_PER_TURN = 19;
@@ -42,8 +50,29 @@ interface Probe {
   answered: WalReading | null;
   ran: WalReading | null;
   pairs: [number, number][];
+  /** strace attached while the calls are counted: markers `a` (answer), `r` (the tool runs), `d` (`tool_done`). */
+  trace: FsyncTrace | null;
+  fsyncPairs: [number, number][];
   times: number[];
   floor: number[];
+}
+
+type NoopKind = 'read' | 'edit';
+
+/** Per call, the fsyncs between its answer and its run, and between its run and its `tool_done`. */
+function fsyncPairs(events: readonly string[]): [number, number][] {
+  const pairs: [number, number][] = [];
+  let phase: 'idle' | 'before' | 'after' = 'idle';
+  let before = 0;
+  let after = 0;
+  for (const e of events) {
+    if (e === 'a') (phase = 'before'), (before = 0);
+    else if (e === 'r' && phase === 'before') (phase = 'after'), (after = 0);
+    else if (e === 'd' && phase === 'after') (pairs.push([before, after]), (phase = 'idle'));
+    else if (e === 'fsync' && phase === 'before') before++;
+    else if (e === 'fsync' && phase === 'after') after++;
+  }
+  return pairs;
 }
 
 async function call<C extends CallChannel>(core: Core, channel: C, request: CallRequest<C>): Promise<CallResponse<C>> {
@@ -78,27 +107,48 @@ async function measure(core: Core, probe: Probe, measured: number, beforeTurn: (
   probe.times.length = 0;
   while (probe.times.length < warmUp) await turn();
   core.db.pragma('wal_autocheckpoint = 0'); // a checkpoint would restart the log under the count
-  probe.counting = true;
   probe.pairs.length = 0;
+  probe.trace = await traceFsyncs();
+  probe.counting = true;
   while (probe.pairs.length < COUNTED) await turn();
   probe.counting = false;
+  const events = await probe.trace.stop();
+  probe.trace = null;
+  probe.fsyncPairs = fsyncPairs(events);
   core.db.pragma('wal_autocheckpoint = 1000');
   probe.times.length = 0;
   probe.floor.length = 0;
   while (probe.times.length < measured) await turn();
 }
 
-function rows(label: string, probe: Probe): BenchRow[] {
+const FLOOR: Record<NoopKind, string> = { read: '2 bare commits (1 fsync\'d)', edit: '2 bare commits (fsync\'d)' };
+/** What each kind's commits must wait for: before the tool runs / after it. */
+const FSYNCS: Record<NoopKind, [number, number]> = { read: [0, 1], edit: [1, 1] };
+
+function rows(kind: NoopKind, label: string, probe: Probe): BenchRow[] {
+  const tool = `no-op ${kind === 'read' ? 'read-only' : 'edit-kind'} tool call (noop_${kind}), ${label}`;
   const med = median(probe.times);
   const p99 = percentile(probe.times, 99);
-  const floorMed = 2 * median(probe.floor);
-  const floorP99 = 2 * percentile(probe.floor, 99);
-  const before = Math.max(...probe.pairs.map((p) => p[0]));
-  const after = Math.max(...probe.pairs.map((p) => p[1]));
+  // The floor's commits alternate unsynced and fsync'd for `noop_read`: a pair's sum is one of each.
+  const pairSums = probe.floor.flatMap((t, i) => (i % 2 === 1 ? [t + probe.floor[i - 1]!] : []));
+  const floorMed = median(pairSums);
+  const floorP99 = percentile(pairSums, 99);
+  const max = (pairs: [number, number][], i: 0 | 1) => Math.max(...pairs.map((p) => p[i]));
+  const [before, after] = [max(probe.pairs, 0), max(probe.pairs, 1)];
+  const fsyncs = [max(probe.fsyncPairs, 0), max(probe.fsyncPairs, 1)];
+  const fsyncsMin = [Math.min(...probe.fsyncPairs.map((p) => p[0])), Math.min(...probe.fsyncPairs.map((p) => p[1]))];
+  const [wantBefore, wantAfter] = FSYNCS[kind];
+  const fsyncsOk = probe.fsyncPairs.length >= COUNTED && fsyncs[0] === wantBefore && fsyncsMin[0] === wantBefore && fsyncs[1] === wantAfter && fsyncsMin[1] === wantAfter;
   return [
-    { name: `no-op tool call, ${label}: median`, ours: ms(med), peer: `2 bare commits ${ms(floorMed)}`, ratio: med / floorMed, target: '< 0.5 ms', pass: med < 0.5 },
-    { name: `no-op tool call, ${label}: p99`, ours: ms(p99), peer: `2 bare commits ${ms(floorP99)}`, ratio: p99 / floorP99, target: '< 2 ms', pass: p99 < 2 },
-    { name: `no-op tool call, ${label}: fsync'd commits before / after the tool (max of ${probe.pairs.length})`, ours: `${before} / ${after}`, peer: '1 / 1', target: '≤ 1 / ≤ 1', pass: before <= 1 && after <= 1 },
+    { name: `${tool}: median`, ours: ms(med), peer: `${FLOOR[kind]} ${ms(floorMed)}`, ratio: med / floorMed, target: '< 0.5 ms', pass: med < 0.5 },
+    { name: `${tool}: p99`, ours: ms(p99), peer: `${FLOOR[kind]} ${ms(floorP99)}`, ratio: p99 / floorP99, target: '< 2 ms', pass: p99 < 2 },
+    { name: `${tool}: commits before / after the tool (max of ${probe.pairs.length})`, ours: `${before} / ${after}`, peer: '1 / 1', target: '≤ 1 / ≤ 1', pass: before <= 1 && after <= 1 },
+    {
+      name: `${tool}: fsyncs before / after the tool (strace, every one of ${probe.fsyncPairs.length} calls)`,
+      ours: `${fsyncs[0]} / ${fsyncs[1]}`, peer: `${wantBefore} / ${wantAfter}`, target: `= ${wantBefore} / = ${wantAfter}`, pass: fsyncsOk,
+      // A count off what the kind's durability says is a wrong result, not a slow one.
+      ...(fsyncsOk ? {} : { wrong: `fsyncs per call ${JSON.stringify(probe.fsyncPairs.slice(0, 5))}…` }),
+    },
   ];
 }
 
@@ -111,27 +161,38 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const floorDb = openDatabase({ file: join(dir, 'floor.db') });
   try {
     const floorInsert = floorDb.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json');
-    const floorCommit = (i: number) => void floorInsert.run('bench.floor', String(Date.now() + i), Date.now());
+    let kind: NoopKind = 'read';
+    // The floor's commits have the durability of the call's: for `noop_read` the first of each pair without an fsync.
+    const floorCommit = (i: number) => {
+      const unsynced = kind === 'read' && i % 2 === 0;
+      if (unsynced) floorDb.exec('PRAGMA synchronous = NORMAL');
+      floorInsert.run('bench.floor', String(Date.now() + i), Date.now());
+      if (unsynced) floorDb.exec('PRAGMA synchronous = FULL');
+    };
     const file = join(dir, 'data', 'skald.db');
-    const probe: Probe = { answeredAt: 0, counting: false, answered: null, ran: null, pairs: [], times: [], floor: [] };
-    core.tools.register(
-      defineTool({
-        name: 'noop', description: 'Does nothing.', kind: 'other', category: 'introspection', input: z.object({}),
-        execute: () => {
-          if (probe.counting) probe.ran = readWalCommits(file);
-          return 'ok';
-        },
-      }),
-    );
-    core.approval.rules.createRule({ tool_pattern: 'noop', action: 'allow', priority: 1 });
+    const probe: Probe = { answeredAt: 0, counting: false, answered: null, ran: null, pairs: [], trace: null, fsyncPairs: [], times: [], floor: [] };
+    for (const k of ['read', 'edit'] as const) {
+      core.tools.register(
+        defineTool({
+          name: `noop_${k}`, description: 'Does nothing.', kind: k, category: 'introspection', input: z.object({}),
+          execute: () => {
+            if (probe.counting) (probe.ran = readWalCommits(file)), probe.trace?.mark('r');
+            return 'ok';
+          },
+        }),
+      );
+      core.approval.rules.createRule({ tool_pattern: `noop_${k}`, action: 'allow', priority: 1 });
+    }
     core.events.subscribe('chat', (e) => {
       if (e.type !== 'tool_done') return;
       probe.times.push(performance.now() - probe.answeredAt);
-      if (probe.counting && probe.answered && probe.ran) probe.pairs.push([commitsSince(probe.answered, probe.ran), commitsSince(probe.ran, readWalCommits(file))]);
+      if (!probe.counting) return;
+      probe.trace?.mark('d');
+      if (probe.answered && probe.ran) probe.pairs.push([commitsSince(probe.answered, probe.ran), commitsSince(probe.ran, readWalCommits(file))]);
     });
     const answered = () => {
       probe.answeredAt = performance.now();
-      if (probe.counting) probe.answered = readWalCommits(file);
+      if (probe.counting) (probe.answered = readWalCommits(file)), probe.trace?.mark('a');
     };
     core.start();
 
@@ -145,10 +206,14 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       answered();
       return turn;
     };
-    await measure(core, probe, quick ? 100 : 2_000, () => {
-      script = Array.from({ length: ROUNDS_PER_TURN }, (_, i) => ({ text: '', reasoning: '', toolCalls: [{ id: `call_${i}`, name: 'noop', arguments: '{}' }], usage, cost: null, modelId: 'scripted', finishReason: 'tool-calls' }));
-    }, floorCommit, warmUp);
-    const inProcess = rows('session path, in-process scripted model', probe);
+    const out: BenchRow[] = [];
+    for (const k of ['read', 'edit'] as const) {
+      kind = k;
+      await measure(core, probe, quick ? 100 : 2_000, () => {
+        script = Array.from({ length: ROUNDS_PER_TURN }, (_, i) => ({ text: '', reasoning: '', toolCalls: [{ id: `call_${i}`, name: `noop_${k}`, arguments: '{}' }], usage, cost: null, modelId: 'scripted', finishReason: 'tool-calls' }));
+      }, floorCommit, warmUp);
+      out.push(...rows(k, 'session path, in-process scripted model', probe));
+    }
 
     // 2. The real provider client against the scripted LLM over HTTP.
     llm = await startScriptedLlm({ turns: [] });
@@ -159,9 +224,13 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       answered();
       return turn;
     };
-    const http: ScriptedTurn[] = [...Array.from({ length: ROUNDS_PER_TURN }, () => ({ toolCalls: [{ name: 'noop', arguments: {} }] })), { text: 'done' }];
-    await measure(core, probe, quick ? 50 : 1_000, () => llm!.script(http), floorCommit, warmUp);
-    return [...inProcess, ...rows('session path, provider client + scripted LLM over HTTP', probe)];
+    for (const k of ['read', 'edit'] as const) {
+      kind = k;
+      const http: ScriptedTurn[] = [...Array.from({ length: ROUNDS_PER_TURN }, () => ({ toolCalls: [{ name: `noop_${k}`, arguments: {} }] })), { text: 'done' }];
+      await measure(core, probe, quick ? 50 : 1_000, () => llm!.script(http), floorCommit, warmUp);
+      out.push(...rows(k, 'session path, provider client + scripted LLM over HTTP', probe));
+    }
+    return out;
   } finally {
     floorDb.close();
     await core.dispose();

@@ -2,7 +2,8 @@
  * Crash and restart (checks R1, R2, R4, R5 in docs/security-checks.md): a real core in a child process is SIGKILLed
  * while a shell command runs; a new core on the same data folder finds the row `running`, shows it interrupted (a shell
  * call is side-effecting, so it waits for the person), re-runs it only when asked, and the turn then continues. A
- * call queued behind it never started: it is not called interrupted, and it runs after the re-run.
+ * call queued behind it never started: it is not called interrupted, and it runs after the re-run. A read killed as
+ * its decision was committed without an fsync keeps that commit (docs/architecture.md "Durability follows consequence").
  */
 import { execSync, spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
@@ -24,9 +25,9 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-function runChildUntilTool(dataDir: string, workspace: string, baseUrl: string): Promise<string> {
+function runChildUntilTool(dataDir: string, workspace: string, baseUrl: string, mode = 'shell'): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/crash-child.ts'), dataDir, workspace, baseUrl], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/crash-child.ts'), dataDir, workspace, baseUrl, mode], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let toolCallId = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -67,6 +68,20 @@ describe('resume after a crash', () => {
     await h.waitForEvent('done');
     expect((await h.call('chat:history', { sessionId })).messages.at(-1)!.content).toBe('resumed and finished');
     expect(JSON.stringify(h.llm.requests[0]!.body)).toContain('finished');
+  });
+
+  it("an app crash right after an allowed read's unsynced commit loses none of it (answer, row, decision)", async () => {
+    llm = await startScriptedLlm({ turns: [{ text: 'Reading it.', toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }] });
+    const base = tempDir();
+    const dataDir = join(base, 'data');
+    const toolCallId = await runChildUntilTool(dataDir, join(base, 'ws'), llm.baseUrl, 'read-kill');
+
+    const raw = new Database(join(dataDir, 'skald.db'), { readonly: true });
+    const row = raw.prepare('SELECT t.status, t.decision_id, m.content FROM chat_llm_tools t JOIN chat_history m ON m.id = t.message_id WHERE t.tool_call_id = ?').get(toolCallId);
+    expect(row).toMatchObject({ status: 'running', content: 'Reading it.' });
+    expect(raw.prepare('SELECT action FROM tool_decisions WHERE id = ?').get((row as { decision_id: number }).decision_id)).toEqual({ action: 'allow' });
+    expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    raw.close();
   });
 
   it('the model sees an interrupted call as interrupted; a new message moves on past it', async () => {

@@ -18,10 +18,13 @@ export class SessionStore {
   private readonly q;
   /** One transaction wrapper, made once (a savepoint when a caller's transaction is already open). */
   private readonly inTransaction: <T>(work: () => T) => T;
+  /** The connection's own level (db/database.ts), put back after each commit written without an fsync. */
+  private readonly syncLevel: number;
 
   constructor(private readonly db: Db) {
     const run = db.transaction((work: () => unknown) => work());
     this.inTransaction = <T>(work: () => T) => run(work) as T;
+    this.syncLevel = Number(db.pragma('synchronous', { simple: true }));
     this.q = {
       insertSession: db.prepare('INSERT INTO chat_sessions (title, run_context, created_at, updated_at) VALUES (?, ?, ?, ?)'),
       getSession: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE id = ?'),
@@ -326,8 +329,22 @@ export class SessionStore {
     return this.q.usage.get(sessionId) as { input: number; output: number; cost: number; priced: number };
   }
 
-  transaction<T>(work: () => T): T {
-    return this.inTransaction(work);
+  /**
+   * `work` in one transaction. `fsync: false` commits it without an fsync (docs/architecture.md "Durability follows
+   * consequence"): a crash of the app never loses it (it is in the write-ahead log the operating system holds), an
+   * operating-system crash or power loss before the connection's next fsync'd commit may roll it back. The level
+   * is switched around the commit alone, with nothing asynchronous in between, so no other commit runs unsynced.
+   * Inside a caller's transaction the caller's commit decides.
+   */
+  transaction<T>(work: () => T, options?: { fsync?: boolean }): T {
+    if (options?.fsync !== false || this.db.inTransaction) return this.inTransaction(work);
+    // Not a prepared statement: SQLite applies this pragma as it compiles it, and running it again does nothing.
+    this.db.exec('PRAGMA synchronous = NORMAL');
+    try {
+      return this.inTransaction(work);
+    } finally {
+      this.db.exec(`PRAGMA synchronous = ${this.syncLevel}`);
+    }
   }
 }
 

@@ -4,7 +4,8 @@
  * all use them) → the gate → its decision recorded with the row, which is `running` from then on, in one
  * transaction (for a round's first call, the transaction that writes the round's rows `queued`: `RoundRows`), then
  * `tool_start` (labels, path) and `tool_decision` → approval if required → run (cancellable) → recorded as done /
- * failed / cancelled / rejected with its event: one fsync'd commit before the tool runs, one after. A bad argument
+ * failed / cancelled / rejected with its event: one commit before the tool runs (fsync'd unless the call has no
+ * consequence: `needsSyncedStart`), one fsync'd commit after. A bad argument
  * or a throwing tool becomes a result the model can read (R7).
  * Check ids (R1, R7) are listed in docs/security-checks.md.
  */
@@ -67,8 +68,8 @@ export interface RoundCall extends ModelCall {
 /**
  * The rows of one round, written with the round's first commit (docs/architecture.md "The path of one tool call"):
  * the model's answer (its assistant message, when the round brings one) and one `queued` row per call go to disk in
- * the same transaction as the first call's decision (or its refusal or cancellation). So a call costs one fsync'd
- * commit before it runs and one after, and a crash still finds every call's intent on disk before anything ran (R1):
+ * the same transaction as the first call's decision (or its refusal or cancellation). So a call costs one commit
+ * before it runs and one after, and a crash still finds every call's intent on disk before anything ran (R1):
  * what happens before that commit (sealing, parsing, normalizing, the gate's decision) has no side effect.
  * The events follow the commit (`onWritten`, then `tool_start` per call): no card shows a row that is not on disk.
  */
@@ -92,15 +93,15 @@ export class RoundRows {
    * `work` in one transaction, which first writes the round's rows unless they are on disk already; `prepared`, the
    * gate's decision of call `key` (recorded by `prepare` in that transaction), is written with its row.
    */
-  commit<T>(work: () => T, prepared?: { key: string; prepare: () => ToolPrep }): T {
+  commit<T>(work: () => T, prepared?: { key: string; prepare: () => ToolPrep }, fsync = true): T {
     const { env } = this;
-    if (this.written) return env.store.transaction(() => (prepared && env.store.prepareTool(prepared.key, prepared.prepare()), work()));
+    if (this.written) return env.store.transaction(() => (prepared && env.store.prepareTool(prepared.key, prepared.prepare()), work()), { fsync });
     let messageId = 0;
     const result = env.store.transaction(() => {
       const first = prepared && { key: prepared.key, prep: prepared.prepare() };
       messageId = env.store.writeRound(env.sessionId, this.message, this.calls, env.synthetic.frame.stackId, this.calls.map((c) => c.key), first);
       return work();
-    });
+    }, { fsync });
     this.written = true;
     this.onWritten?.(messageId);
     for (const call of this.calls) {
@@ -125,12 +126,13 @@ export class RoundRows {
  * `work` in one transaction, together with the call's round rows when they are not on disk yet, and `prepare`'s
  * decision on the call's row (the gate's commit). A commit that fails (a full disk) changes nothing and stops the
  * turn: a call that already ran keeps its `running` row, the state a crash leaves, and its card says interrupted, as
- * it will after a restart (docs/security-checks.md, D8).
+ * it will after a restart (docs/security-checks.md, D8). `fsync: false` only for the decision of a call without
+ * consequence (`needsSyncedStart`).
  */
-function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T, prepare?: () => ToolPrep): T {
+function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T, prepare?: () => ToolPrep, fsync = true): T {
   try {
-    if (call.round) return call.round.commit(work, prepare && { key: call.id, prepare });
-    return env.store.transaction(() => (prepare && env.store.prepareTool(call.id, prepare()), work()));
+    if (call.round) return call.round.commit(work, prepare && { key: call.id, prepare }, fsync);
+    return env.store.transaction(() => (prepare && env.store.prepareTool(call.id, prepare()), work()), { fsync });
   } catch (error) {
     if (env.store.getTool(call.id)?.status === 'running') env.emit({ type: 'tool_interrupted', tool_call_id: call.id });
     throw error;
@@ -138,6 +140,19 @@ function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T, prepare?: (
 }
 
 const noWork = (): void => undefined;
+
+/**
+ * Whether the commit that records a call's decision must reach the disk (fsync) before the call runs
+ * (docs/architecture.md "Durability follows consequence"). Not for a call the gate allowed of a tool of ours that
+ * only reads (`kind: 'read'`): it changes nothing, so an operating-system crash that rolled back its row and the
+ * answer before it would leave the world as the database then says; its result's commit, fsync'd, makes both
+ * durable before anything of the call leaves the app (the result reaches the model with the next request). Every
+ * other call (an edit, a command, an MCP tool whose effects we cannot know, one a person must approve, a refusal)
+ * keeps its fsync'd commit before it runs (R1).
+ */
+function needsSyncedStart(tools: ToolsPort, name: string, decision: Decision): boolean {
+  return !(decision.action === 'allow' && tools.kindOf(name) === 'read');
+}
 
 export function parseArguments(raw: string): { ok: true; args: ToolArgs } | { ok: false; error: string } {
   try {
@@ -265,7 +280,7 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
     effectiveArguments: argsJson,
     argsHash: hash,
     decisionId: gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash }),
-  }));
+  }), needsSyncedStart(tools, call.name, decision));
   emit({ type: 'tool_decision', tool_call_id: call.id, decision, arguments: argsJson });
 
   if (decision.action === 'deny') return reject(env, call, `Denied by policy: ${decision.why.text}`);

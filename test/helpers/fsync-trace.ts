@@ -1,0 +1,75 @@
+/**
+ * Counts the fsyncs this process's main thread makes, in order with markers the code under test drops: `strace`
+ * attached to the process (its main thread, where SQLite commits), tracing `fsync`, `fdatasync` and the writes of
+ * one marker file. The write-ahead log's commit counter (wal-commits.ts) cannot tell a commit written with an fsync
+ * from one written without; this can (docs/architecture.md "Durability follows consequence").
+ *
+ * Needs `strace` (Debian's package; `.ci/run` installs it) and the right to trace the process (root, or
+ * `kernel.yama.ptrace_scope` 0): a clear error otherwise, never a silent zero.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const MARK = 'SKALD-MARK:';
+
+export interface FsyncTrace {
+  /** Drops a marker into the trace, between the syscalls before and after it. */
+  mark(label: string): void;
+  /** Detaches and returns the trace: `'fsync'` per fsync or fdatasync, and each marker's label, in order. */
+  stop(): Promise<string[]>;
+}
+
+export function straceAvailable(): boolean {
+  return spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Attaches to this process and resolves once the trace has seen a marker (so nothing after is missed). */
+export async function traceFsyncs(): Promise<FsyncTrace> {
+  if (!straceAvailable()) throw new Error('strace is not installed (apt-get install strace): fsyncs cannot be counted');
+  const dir = mkdtempSync(join(tmpdir(), 'skald-fsync-trace-'));
+  const out = join(dir, 'trace.txt');
+  const markerFd = openSync(join(dir, 'markers'), 'w');
+  const strace: ChildProcess = spawn('strace', ['-p', String(process.pid), '-qq', '-e', 'signal=none', '-e', 'trace=fsync,fdatasync,write', '-o', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  strace.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((done) => strace.on('exit', () => done()));
+  const mark = (label: string) => void writeSync(markerFd, `${MARK}${label}\n`);
+  const traced = () => existsSync(out) && readFileSync(out, 'utf8').includes(`${MARK}attached`);
+  for (let i = 0; !traced(); i++) {
+    if (strace.exitCode !== null || i > 500) {
+      strace.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`strace could not attach to process ${process.pid}: ${stderr.trim() || 'no trace after 5 s'}`);
+    }
+    mark('attached');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return {
+    mark,
+    async stop() {
+      strace.kill('SIGINT'); // detaches; the traced process goes on
+      await exited;
+      closeSync(markerFd);
+      const events: string[] = [];
+      for (const line of readFileSync(out, 'utf8').split('\n')) {
+        if (/^f(data)?sync\(/.test(line)) events.push('fsync');
+        else if (line.startsWith('write(') && line.includes(MARK)) {
+          const label = line.slice(line.indexOf(MARK) + MARK.length).split('\\n')[0]!;
+          if (label !== 'attached') events.push(label);
+        }
+      }
+      rmSync(dir, { recursive: true, force: true });
+      return events;
+    },
+  };
+}
+
+/** The fsyncs between the first marker `from` and the first marker `to` after it. */
+export function fsyncsBetween(events: readonly string[], from: string, to: string): number {
+  const start = events.indexOf(from);
+  const end = events.indexOf(to, start + 1);
+  if (start < 0 || end < 0) throw new Error(`markers ${from} → ${to} not both in the trace: ${events.filter((e) => e !== 'fsync').join(', ')}`);
+  return events.slice(start + 1, end).filter((e) => e === 'fsync').length;
+}
