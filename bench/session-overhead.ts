@@ -11,7 +11,8 @@
  *
  * Timed per call: from the model's answer reaching the session to the call's `tool_done`: the answer and the
  * round's row written with the call's decision, `tool_start` / `tool_decision`, the tool, the result's commit and
- * its event. Each turn is 19 rounds of one no-op call, then an answer; 200 calls warm up. Two ways to answer:
+ * its event. Each turn is 19 rounds of one no-op call, then an answer; 200 calls of each warm up, and the two kinds
+ * alternate turn by turn. Two ways to answer:
  * - a scripted model in process (the session's ModelPort answering at once): only the session's own work is timed;
  * - the real provider client against the scripted LLM over HTTP: the window starts as the client's `streamRound`
  *   resolves. Checked with async hooks and a CPU profile of the windows: no callback of the client, the HTTP stream
@@ -35,7 +36,7 @@ import { createCore, type Core } from '../src/main/core/index';
 import type { LlmTurn } from '../src/main/core/session/ports';
 import { defineTool } from '../src/main/core/tools/index';
 import type { CallChannel, CallRequest, CallResponse } from '../src/shared/contract/index';
-import { startScriptedLlm, type ScriptedLlm, type ScriptedTurn } from '../test/llm-server/index';
+import { startScriptedLlm, type ScriptedLlm } from '../test/llm-server/index';
 import { commitsSince, readWalCommits, type WalReading } from '../test/helpers/wal-commits';
 import { traceFsyncs, type FsyncTrace } from '../test/helpers/fsync-trace';
 import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
@@ -98,27 +99,46 @@ async function oneTurn(core: Core, probe: Probe, floorCommit: (i: number) => voi
   }
 }
 
-/** Warm-up, the counted calls (the log read at each step), then `measured` timed calls. */
-async function measure(core: Core, probe: Probe, measured: number, beforeTurn: () => void, floorCommit: (i: number) => void, warmUp = WARM_UP): Promise<void> {
-  const turn = async () => {
-    beforeTurn();
-    await oneTurn(core, probe, floorCommit);
+interface Runner {
+  probes: Record<NoopKind, Probe>;
+  /** The kind whose turn runs now (the events and the floor follow it). */
+  current: NoopKind;
+  /** Scripts the next turn's rounds with calls of `noop_<kind>`. */
+  script: (kind: NoopKind) => void;
+  floorCommit: (i: number) => void;
+}
+
+const KINDS: readonly NoopKind[] = ['read', 'edit'];
+
+/**
+ * Warm-up, the counted calls of each kind (the log read and strace attached), then `measured` timed calls of each,
+ * the two kinds alternating turn by turn so that load hits both alike.
+ */
+async function measure(core: Core, r: Runner, measured: number, warmUp = WARM_UP): Promise<void> {
+  const turn = async (kind: NoopKind) => {
+    r.current = kind;
+    r.script(kind);
+    await oneTurn(core, r.probes[kind], r.floorCommit);
   };
-  probe.times.length = 0;
-  while (probe.times.length < warmUp) await turn();
+  const alternate = async (enough: (p: Probe) => boolean) => {
+    while (!KINDS.every((k) => enough(r.probes[k]))) for (const k of KINDS) await turn(k);
+  };
+  for (const k of KINDS) r.probes[k].times.length = 0;
+  await alternate((p) => p.times.length >= warmUp);
   core.db.pragma('wal_autocheckpoint = 0'); // a checkpoint would restart the log under the count
-  probe.pairs.length = 0;
-  probe.trace = await traceFsyncs();
-  probe.counting = true;
-  while (probe.pairs.length < COUNTED) await turn();
-  probe.counting = false;
-  const events = await probe.trace.stop();
-  probe.trace = null;
-  probe.fsyncPairs = fsyncPairs(events);
+  for (const k of KINDS) {
+    const probe = r.probes[k];
+    probe.pairs.length = 0;
+    probe.trace = await traceFsyncs();
+    probe.counting = true;
+    while (probe.pairs.length < COUNTED) await turn(k);
+    probe.counting = false;
+    probe.fsyncPairs = fsyncPairs(await probe.trace.stop());
+    probe.trace = null;
+  }
   core.db.pragma('wal_autocheckpoint = 1000');
-  probe.times.length = 0;
-  probe.floor.length = 0;
-  while (probe.times.length < measured) await turn();
+  for (const k of KINDS) (r.probes[k].times.length = 0), (r.probes[k].floor.length = 0);
+  await alternate((p) => p.times.length >= measured);
 }
 
 const FLOOR: Record<NoopKind, string> = { read: '2 bare commits (1 fsync\'d)', edit: '2 bare commits (fsync\'d)' };
@@ -161,22 +181,28 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const floorDb = openDatabase({ file: join(dir, 'floor.db') });
   try {
     const floorInsert = floorDb.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json');
-    let kind: NoopKind = 'read';
-    // The floor's commits have the durability of the call's: for `noop_read` the first of each pair without an fsync.
-    const floorCommit = (i: number) => {
-      const unsynced = kind === 'read' && i % 2 === 0;
-      if (unsynced) floorDb.exec('PRAGMA synchronous = NORMAL');
-      floorInsert.run('bench.floor', String(Date.now() + i), Date.now());
-      if (unsynced) floorDb.exec('PRAGMA synchronous = FULL');
+    const newProbe = (): Probe => ({ answeredAt: 0, counting: false, answered: null, ran: null, pairs: [], trace: null, fsyncPairs: [], times: [], floor: [] });
+    const runner: Runner = {
+      probes: { read: newProbe(), edit: newProbe() },
+      current: 'read',
+      script: () => undefined,
+      // The floor's commits have the durability of the call's: for `noop_read` the first of each pair without an fsync.
+      floorCommit: (i: number) => {
+        const unsynced = runner.current === 'read' && i % 2 === 0;
+        if (unsynced) floorDb.exec('PRAGMA synchronous = NORMAL');
+        floorInsert.run('bench.floor', String(Date.now() + i), Date.now());
+        if (unsynced) floorDb.exec('PRAGMA synchronous = FULL');
+      },
     };
+    const probe = () => runner.probes[runner.current];
     const file = join(dir, 'data', 'skald.db');
-    const probe: Probe = { answeredAt: 0, counting: false, answered: null, ran: null, pairs: [], trace: null, fsyncPairs: [], times: [], floor: [] };
-    for (const k of ['read', 'edit'] as const) {
+    for (const k of KINDS) {
       core.tools.register(
         defineTool({
           name: `noop_${k}`, description: 'Does nothing.', kind: k, category: 'introspection', input: z.object({}),
           execute: () => {
-            if (probe.counting) (probe.ran = readWalCommits(file)), probe.trace?.mark('r');
+            const p = probe();
+            if (p.counting) (p.ran = readWalCommits(file)), p.trace?.mark('r');
             return 'ok';
           },
         }),
@@ -185,14 +211,16 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     }
     core.events.subscribe('chat', (e) => {
       if (e.type !== 'tool_done') return;
-      probe.times.push(performance.now() - probe.answeredAt);
-      if (!probe.counting) return;
-      probe.trace?.mark('d');
-      if (probe.answered && probe.ran) probe.pairs.push([commitsSince(probe.answered, probe.ran), commitsSince(probe.ran, readWalCommits(file))]);
+      const p = probe();
+      p.times.push(performance.now() - p.answeredAt);
+      if (!p.counting) return;
+      p.trace?.mark('d');
+      if (p.answered && p.ran) p.pairs.push([commitsSince(p.answered, p.ran), commitsSince(p.ran, readWalCommits(file))]);
     });
     const answered = () => {
-      probe.answeredAt = performance.now();
-      if (probe.counting) (probe.answered = readWalCommits(file)), probe.trace?.mark('a');
+      const p = probe();
+      p.answeredAt = performance.now();
+      if (p.counting) (p.answered = readWalCommits(file)), p.trace?.mark('a');
     };
     core.start();
 
@@ -206,14 +234,11 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       answered();
       return turn;
     };
-    const out: BenchRow[] = [];
-    for (const k of ['read', 'edit'] as const) {
-      kind = k;
-      await measure(core, probe, quick ? 100 : 2_000, () => {
-        script = Array.from({ length: ROUNDS_PER_TURN }, (_, i) => ({ text: '', reasoning: '', toolCalls: [{ id: `call_${i}`, name: `noop_${k}`, arguments: '{}' }], usage, cost: null, modelId: 'scripted', finishReason: 'tool-calls' }));
-      }, floorCommit, warmUp);
-      out.push(...rows(k, 'session path, in-process scripted model', probe));
-    }
+    runner.script = (k) => {
+      script = Array.from({ length: ROUNDS_PER_TURN }, (_, i) => ({ text: '', reasoning: '', toolCalls: [{ id: `call_${i}`, name: `noop_${k}`, arguments: '{}' }], usage, cost: null, modelId: 'scripted', finishReason: 'tool-calls' }));
+    };
+    await measure(core, runner, quick ? 100 : 2_000, warmUp);
+    const out = KINDS.flatMap((k) => rows(k, 'session path, in-process scripted model', runner.probes[k]));
 
     // 2. The real provider client against the scripted LLM over HTTP.
     llm = await startScriptedLlm({ turns: [] });
@@ -224,12 +249,9 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       answered();
       return turn;
     };
-    for (const k of ['read', 'edit'] as const) {
-      kind = k;
-      const http: ScriptedTurn[] = [...Array.from({ length: ROUNDS_PER_TURN }, () => ({ toolCalls: [{ name: `noop_${k}`, arguments: {} }] })), { text: 'done' }];
-      await measure(core, probe, quick ? 50 : 1_000, () => llm!.script(http), floorCommit, warmUp);
-      out.push(...rows(k, 'session path, provider client + scripted LLM over HTTP', probe));
-    }
+    runner.script = (k) => llm!.script([...Array.from({ length: ROUNDS_PER_TURN }, () => ({ toolCalls: [{ name: `noop_${k}`, arguments: {} }] })), { text: 'done' }]);
+    await measure(core, runner, quick ? 50 : 1_000, warmUp);
+    out.push(...KINDS.flatMap((k) => rows(k, 'session path, provider client + scripted LLM over HTTP', runner.probes[k])));
     return out;
   } finally {
     floorDb.close();
