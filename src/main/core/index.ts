@@ -272,6 +272,9 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     handlers,
     viewer,
     start() {
+      // The shell grammar's runtime script, at once (a few ms): a command at start then waits only for the grammar's
+      // load (docs/shell-analysis.md "Cold start").
+      ShellAnalyzer.preloadRuntime();
       // Off the start's path, one after another once the first window has loaded (WARM_UP_DELAY_MS): what the first
       // turn needs (the bash grammar, the AI SDK and the providers in use, the shell runner). Whatever is not loaded
       // yet loads when first used.

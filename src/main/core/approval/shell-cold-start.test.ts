@@ -4,6 +4,7 @@
  * read is decided once it has loaded — by the session, which waits for it — so the decision is the same whenever it
  * is made. A caller that does not wait meanwhile gets "unparsed", which never allows.
  */
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunContextSchema } from '../../../shared/run-context';
@@ -104,5 +105,13 @@ describe('the shell gate before its grammar has loaded', () => {
     // The load began from the stream (the tool call's first part), before the round's calls went to the gate.
     expect(loads.mock.invocationCallOrder[0]!).toBeLessThan(asks.mock.invocationCallOrder[0]!);
   });
-});
 
+  it('core.start() loads the grammar runtime\'s script at once: the CommonJS build, the one every grammar load uses', () => {
+    // In a fresh process: whether a module is loaded is process-wide, and this worker may have loaded it before.
+    const root = join(import.meta.dirname, '..', '..', '..', '..');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/runtime-script-child.ts'), join(tempDir(), 'data')], { cwd: root, encoding: 'utf8' });
+    const line = child.stdout.split('\n').find((l) => l.startsWith('{'));
+    expect(line, child.stderr).toBeDefined();
+    expect(JSON.parse(line!)).toEqual({ beforeStart: false, afterStart: true, fromScript: true, parsed: 'program' });
+  });
+});

@@ -18,7 +18,7 @@
 import type { Node, Parser, Tree } from 'web-tree-sitter';
 import { isAbsolute, resolve } from 'node:path';
 import { scrubEnv } from '../tools/shell/env-scrub';
-import { createParser, prefetchGrammar } from '../treesitter/grammars';
+import { createParser, prefetchGrammar, preloadRuntimeScript } from '../treesitter/grammars';
 import { EVALUATES_ARITHMETIC, FIND_EXEC, innerOf, RUNS_ANOTHER, SETS_VARIABLES, SHELLS } from './shell-wrappers';
 import { splitPlainCommand } from './shell-plain';
 import { ansiC, expandText, expandWords, groupWords, type ExpandedWord, type WordEnv } from './shell-words';
@@ -95,6 +95,20 @@ export class ShellAnalyzer {
    */
   static prefetch(): Promise<void> {
     return prefetchGrammar('bash');
+  }
+
+  /**
+   * Loads the tree-sitter runtime's JavaScript now, synchronously (a few milliseconds of this thread): `core.start()`
+   * calls it, so that a command the grammar must read at once waits only for the runtime's start and the grammar's
+   * load, not for the script too (docs/shell-analysis.md "Cold start"). A failure is left to the load, which fails
+   * closed.
+   */
+  static preloadRuntime(): void {
+    try {
+      preloadRuntimeScript();
+    } catch {
+      // the grammar's load reports it (every command that needs the grammar stays unparsed)
+    }
   }
 
   /**

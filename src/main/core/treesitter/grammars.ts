@@ -1,11 +1,11 @@
 /**
  * One loader for tree-sitter grammars (web-tree-sitter + the `.wasm` files the per-language npm packages ship),
- * shared by the outline tool and the shell-aware approval rules. The runtime is imported and initialised once, on
- * first use (not at the app's start: docs/architecture.md "Performance targets"), and each grammar is loaded once,
- * lazily, then cached. Limit: a language without an installable grammar package has no entry here (callers fall
- * back to text). `prefetchGrammar` starts compiling a grammar's WebAssembly and the runtime's, every function, off the
- * main thread before they are needed; the load then only instantiates what is compiled (docs/shell-analysis.md
- * "Cold start").
+ * shared by the outline tool and the shell-aware approval rules. The runtime is initialised once, on first use (not
+ * at the app's start: docs/architecture.md "Performance targets"; `core.start()` only loads its JavaScript), and each
+ * grammar is loaded once, lazily, then cached. Limit: a language without an installable grammar package has no
+ * entry here (callers fall back to text). `prefetchGrammar` starts compiling a grammar's WebAssembly and the
+ * runtime's, every function, off the main thread before they are needed; the load then only instantiates what is
+ * compiled, without yielding to the event loop once both modules are compiled (docs/shell-analysis.md "Cold start").
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -109,11 +109,30 @@ export function prefetchGrammar(id: GrammarId): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 1));
 }
 
+/**
+ * The runtime's JavaScript: web-tree-sitter's CommonJS build, loaded with `require`, which is synchronous. Its ES build
+ * came through Node's ES-module loader, which reads the file on the thread pool and evaluates it turns later: a
+ * command waiting for the grammar then also waited for whatever else ran in those turns (docs/shell-analysis.md
+ * "Cold start"). Only this build is ever loaded, so there is one runtime per thread.
+ */
+function runtimeScript(): TreeSitter {
+  return require('web-tree-sitter') as TreeSitter;
+}
+
+/**
+ * Loads the runtime's JavaScript now, on this thread, if it is not loaded yet (a few milliseconds): for a caller that
+ * is about to wait anyway, so that the first grammar load does not pay for it (`core.start()`).
+ */
+export function preloadRuntimeScript(): void {
+  runtimeScript();
+}
+
 function initRuntime(): Promise<TreeSitter> {
   if (!runtime) {
-    const runtimeModule = compileWasm(RUNTIME_WASM);
-    runtime = import('web-tree-sitter').then(async (ts) => {
-      const module = await runtimeModule;
+    // Once the compiled module is in hand, nothing here yields to the event loop: the script is required, and the
+    // runtime's start only chains promises (its instance is made at once from the compiled module).
+    runtime = compileWasm(RUNTIME_WASM).then(async (module) => {
+      const ts = runtimeScript();
       // The runtime instantiated from the compiled module (an instantiation error rejects the init).
       await ts.Parser.init({ instantiateWasm: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => done(new WebAssembly.Instance(module, imports), module) });
       return ts;
@@ -127,8 +146,7 @@ function initRuntime(): Promise<TreeSitter> {
 export function loadLanguage(id: GrammarId): Promise<Language> {
   let pending = languages.get(id);
   if (!pending) {
-    const module = compileWasm(GRAMMAR_WASM[id]);
-    pending = initRuntime().then(async (ts) => ts.Language.loadSync(await module));
+    pending = Promise.all([initRuntime(), compileWasm(GRAMMAR_WASM[id])]).then(([ts, module]) => ts.Language.loadSync(module));
     // A failed load must not poison the cache forever: the next caller retries.
     pending.catch(() => languages.delete(id));
     languages.set(id, pending);
