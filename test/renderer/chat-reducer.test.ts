@@ -33,9 +33,12 @@ describe('reduceChat', () => {
 
   it('streams deltas per round and turns them into a message on done', () => {
     let s = run(open(), { type: 'text_delta', session_id: S, round: 1, delta: 'Hel' }, { type: 'text_delta', session_id: S, round: 1, delta: 'lo' });
-    expect(s.streaming).toEqual({ round: 1, text: 'Hello', reasoning: '' });
+    expect(s.streaming).toMatchObject({ round: 1, text: 'Hello', reasoning: '' });
+    // The same text as its deltas, newest first (a view reads only what is new: lib/markdown-stream.ts).
+    expect(s.streaming?.deltas).toEqual({ text: 'lo', before: { text: 'Hel', before: null } });
     s = run(s, { type: 'text_delta', session_id: S, round: 2, delta: 'new' });
     expect(s.streaming?.text).toBe('new');
+    expect(s.streaming?.deltas).toEqual({ text: 'new', before: null });
     s = run(s, { type: 'done', session_id: S, round: 2, message_id: 11, content: 'new round', input_tokens: 3, output_tokens: 4, cost: null });
     expect(s.streaming).toBeNull();
     expect(s.messages.at(-1)).toMatchObject({ id: 11, role: 'assistant', content: 'new round', output_tokens: 4 });

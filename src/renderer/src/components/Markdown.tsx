@@ -1,14 +1,16 @@
 /**
  * Sanitized Markdown (lib/markdown.ts): the only place the chat sets inner HTML. `Markdown` renders a finished
- * text; `StreamingMarkdown` renders a reply while it streams, re-rendering only the open tail (lib/markdown-stream),
- * its completed blocks in groups that are never touched again. Both highlight fenced code (lib/highlight, in a
+ * text; `StreamingMarkdown` renders a reply while it streams, re-rendering only the open tail (lib/markdown-stream;
+ * its sanitized nodes go in as they are, with no serialize-and-parse round per frame), its completed blocks in groups
+ * that are never touched again. Both highlight fenced code (lib/highlight, in a
  * worker; a block seen before is painted from its cache before the first paint) and load a remote image only when
  * clicked.
  */
 import { memo, useLayoutEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { highlightWithin } from '../lib/highlight';
-import { REMOTE_IMAGE_ATTR, renderMarkdown } from '../lib/markdown';
+import { REMOTE_IMAGE_ATTR, renderMarkdown, renderMarkdownFragment } from '../lib/markdown';
 import { MarkdownStream } from '../lib/markdown-stream';
+import type { TextDelta } from '../stores/chat-reducer';
 
 /** Turns a clicked placeholder into the image it stands for: the person asked for this one fetch. */
 export function loadClickedImage(event: MouseEvent<HTMLElement> | KeyboardEvent<HTMLElement>): void {
@@ -52,10 +54,14 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   );
 });
 
-/** Completed blocks of a streaming reply; a full group's array never changes, so it is skipped whole. */
-const BlockGroup = memo(function BlockGroup({ blocks, full }: { blocks: readonly string[]; full: boolean }) {
+/**
+ * Completed blocks of a streaming reply; a full group's array never changes, so it is skipped whole. Every group has
+ * the same class from its first block: a class changing when a group fills made the browser restyle and lay out its
+ * thousand-odd elements again in one frame (docs/chat-ui.md "Streaming Markdown").
+ */
+const BlockGroup = memo(function BlockGroup({ blocks }: { blocks: readonly string[] }) {
   return (
-    <div className={full ? 'md-group md-group-full' : 'md-group'}>
+    <div className="md-group">
       {blocks.map((html, i) => (
         <Html key={i} html={html} />
       ))}
@@ -63,15 +69,22 @@ const BlockGroup = memo(function BlockGroup({ blocks, full }: { blocks: readonly
   );
 });
 
-export function StreamingMarkdown({ text }: { text: string }) {
-  const stream = useRef(new MarkdownStream());
-  const { groups, tail } = useMemo(() => stream.current.update(text), [text]);
+/** A streaming reply: `deltas` is its text as deltas, the newest first (chat-reducer `Streaming`). */
+export function StreamingMarkdown({ deltas }: { deltas: TextDelta | null }) {
+  const stream = useRef<MarkdownStream | null>(null);
+  stream.current ??= new MarkdownStream();
+  const { groups, tail } = useMemo(() => stream.current!.update(deltas), [deltas]);
+  const tailRef = useRef<HTMLDivElement>(null);
+  // The open tail's nodes, sanitized, go in as they are (React leaves the element's children alone: it renders none).
+  useLayoutEffect(() => {
+    tailRef.current?.replaceChildren(renderMarkdownFragment(tail));
+  }, [tail]);
   return (
     <div className="markdown" onClick={loadClickedImage} onKeyDown={loadClickedImage} data-testid="streaming-markdown">
       {groups.map((blocks, i) => (
-        <BlockGroup key={i} blocks={blocks} full={i < groups.length - 1} />
+        <BlockGroup key={i} blocks={blocks} />
       ))}
-      <div className="md-block md-tail" dangerouslySetInnerHTML={{ __html: tail }} />
+      <div className="md-block md-tail" ref={tailRef} />
     </div>
   );
 }

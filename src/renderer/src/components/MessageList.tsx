@@ -45,7 +45,7 @@ function StreamingRow({ store }: { store: StoreApi<ChatState> }) {
   return (
     <div className="msg msg-assistant streaming" data-testid="streaming">
       {streaming.reasoning && <div className="reasoning">{streaming.reasoning}</div>}
-      {streaming.text && <StreamingMarkdown text={streaming.text} />}
+      {streaming.text && <StreamingMarkdown deltas={streaming.deltas} />}
     </div>
   );
 }

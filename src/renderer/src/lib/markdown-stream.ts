@@ -1,13 +1,15 @@
 /**
  * Markdown while it streams, without re-parsing the whole message per frame (docs/chat-ui.md "Streaming Markdown"):
  * the text is cut into blocks; a block followed by a blank line and by the start of another block is complete,
- * rendered once and kept; only the open tail is rendered again when text arrives. Each frame therefore costs the
- * length of the open block, not of the message.
+ * rendered once and kept; only the open tail is rendered again when text arrives. Nothing per frame costs the length
+ * of the message: the stream reads only the deltas that arrived since it last looked (chat-reducer `TextDelta`), never
+ * the whole text (which V8 would copy into one flat string each time), and keeps only the open tail as text.
  * Limits: a construct that a *later* block changes (a loose list continued after a blank line, a link reference
  * defined further down) may render slightly differently until the message is done; the final message is rendered
  * whole from its full text, so what stays on screen is exact.
  */
 import { marked } from 'marked';
+import type { TextDelta } from '../stores/chat-reducer';
 import { renderMarkdown } from './markdown';
 
 export const GROUP_SIZE = 24;
@@ -18,36 +20,44 @@ export interface StreamedMarkdown {
    * replaced again while the same message streams.
    */
   groups: readonly (readonly string[])[];
-  /** Rendered HTML of the open tail. */
+  /** The open tail's Markdown (not yet rendered: the view renders it into its element). */
   tail: string;
 }
 
 export class MarkdownStream {
-  private text = '';
-  /** Characters of `text` already rendered into `groups`. */
-  private offset = 0;
+  /** The newest delta read so far. */
+  private seen: TextDelta | null = null;
+  /** The text after the completed blocks. */
+  private open = '';
   private groups: (readonly string[])[] = [];
 
-  /** Takes the whole text so far (it must extend the previous text, else the stream starts over). */
-  update(text: string): StreamedMarkdown {
-    if (!text.startsWith(this.text)) this.reset();
-    this.text = text;
-    const open = text.slice(this.offset);
-    const done = completedLength(open);
+  /** `render`: a completed block's Markdown to sanitized HTML (the app's renderMarkdown; tests pass their own). */
+  constructor(private readonly render: (markdown: string) => string = (markdown) => renderMarkdown(markdown, { keep: false })) {}
+
+  /** Takes the newest delta of the text; a chain that does not lead back to the delta seen last starts over. */
+  update(latest: TextDelta | null): StreamedMarkdown {
+    const added: string[] = [];
+    let delta = latest;
+    for (; delta && delta !== this.seen; delta = delta.before) added.push(delta.text);
+    // Walked past the first delta without meeting the one seen last: another text (`added` holds all of it).
+    if (delta !== this.seen) this.reset();
+    this.seen = latest;
+    if (added.length) this.open += added.reverse().join('');
+    const done = completedLength(this.open);
     if (done > 0) {
-      const block = renderMarkdown(open.slice(0, done), { keep: false });
+      const block = this.render(this.open.slice(0, done));
       const last = this.groups.at(-1);
       // A new array for the open group (its view re-renders), the full ones kept as they are.
       if (last && last.length < GROUP_SIZE) this.groups = [...this.groups.slice(0, -1), [...last, block]];
       else this.groups = [...this.groups, [block]];
-      this.offset += done;
+      this.open = this.open.slice(done);
     }
-    return { groups: this.groups, tail: renderMarkdown(text.slice(this.offset), { keep: false }) };
+    return { groups: this.groups, tail: this.open };
   }
 
   reset(): void {
-    this.text = '';
-    this.offset = 0;
+    this.seen = null;
+    this.open = '';
     this.groups = [];
   }
 }

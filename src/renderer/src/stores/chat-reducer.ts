@@ -12,10 +12,29 @@ export interface Notice {
   afterMessageId: number;
 }
 
+/**
+ * The deltas of a streamed text, newest first, each linked to the one before. A view reads what arrived since it
+ * last looked by walking back to the delta it saw last (lib/markdown-stream.ts), never the whole text: the text is a
+ * rope of thousands of deltas, and reading any part of it makes V8 copy all of it into one flat string, a copy as
+ * long as the reply at every frame.
+ */
+export interface TextDelta {
+  text: string;
+  before: TextDelta | null;
+}
+
+export interface Streaming {
+  round: number;
+  /** The whole text so far; `deltas` holds the same text as its deltas (the newest first). */
+  text: string;
+  deltas: TextDelta | null;
+  reasoning: string;
+}
+
 export interface ChatState {
   sessionId: number | null;
   messages: HistoryMessage[];
-  streaming: { round: number; text: string; reasoning: string } | null;
+  streaming: Streaming | null;
   running: boolean;
   notices: Notice[];
   hasMore: boolean;
@@ -56,8 +75,9 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
     }
     case 'text_delta':
     case 'reasoning_delta': {
-      const current = state.streaming?.round === event.round ? state.streaming : { round: event.round, text: '', reasoning: '' };
-      return { ...state, streaming: event.type === 'text_delta' ? { ...current, text: current.text + event.delta } : { ...current, reasoning: current.reasoning + event.delta } };
+      const current: Streaming = state.streaming?.round === event.round ? state.streaming : { round: event.round, text: '', deltas: null, reasoning: '' };
+      const streaming = event.type === 'text_delta' ? { ...current, text: current.text + event.delta, deltas: { text: event.delta, before: current.deltas } } : { ...current, reasoning: current.reasoning + event.delta };
+      return { ...state, streaming };
     }
     case 'thinking':
     case 'done': {

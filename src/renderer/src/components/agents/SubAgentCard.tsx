@@ -69,7 +69,7 @@ export function SubAgentCard({ card, actions }: { card: ToolCard; actions: ToolC
           {view.chat.streaming && (view.chat.streaming.text || view.chat.streaming.reasoning) && (
             <div className="subagent-step streaming" data-testid="subagent-streaming">
               {view.chat.streaming.reasoning && <div className="reasoning">{view.chat.streaming.reasoning}</div>}
-              {view.chat.streaming.text && <StreamingMarkdown text={view.chat.streaming.text} />}
+              {view.chat.streaming.text && <StreamingMarkdown deltas={view.chat.streaming.deltas} />}
             </div>
           )}
           {running && view.chat.messages.length <= 1 && !view.chat.streaming && <div className="muted small">Starting…</div>}
