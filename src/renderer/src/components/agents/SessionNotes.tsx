@@ -4,42 +4,17 @@
  * scratchpad's toggle; beside the chat, the scratchpad side panel, where the person reads and edits the notes the
  * agents share (same key replaces, empty deletes; the agents see the change from their next round).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import type { HistoryMessage } from '../../../../shared/contract/chat';
-import { TN } from '../../../../shared/tool-names';
 import { skald } from '../../bridge/skald';
+import { latestTodos, todosAfter, type Todo, type TodosRead } from '../../lib/latest-todos';
 import { chat } from '../../stores/chat-store';
 import { subAgents } from './sub-agent-store';
 import './agents.css';
 
-interface Todo {
-  content: string;
-  status: 'pending' | 'in_progress' | 'completed';
-}
 interface Note {
   key: string;
   value: string;
-}
-
-/**
- * The todos of the latest `write_todos` call in these messages, or null when there is none. Read again whenever the
- * loaded messages change (each older page of a long session), so the walk from the newest allocates nothing.
- */
-export function latestTodos(messages: readonly HistoryMessage[]): Todo[] | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const { tools } = messages[i]!;
-    for (let j = tools.length - 1; j >= 0; j--) {
-      if (tools[j]!.name !== TN.WRITE_TODOS) continue;
-      try {
-        const todos = (JSON.parse(tools[j]!.arguments) as { todos?: unknown }).todos;
-        if (Array.isArray(todos)) return todos.filter((t): t is Todo => typeof t?.content === 'string' && ['pending', 'in_progress', 'completed'].includes(t?.status));
-      } catch {
-        // arguments still streaming or malformed: an older call may still say something
-      }
-    }
-  }
-  return null;
 }
 
 const MARK = { pending: '○', in_progress: '◐', completed: '●' } as const;
@@ -80,9 +55,11 @@ export function SessionNotes({ sessionId, padOpen, onTogglePad }: { sessionId: n
   const children = useStore(subAgents, (s) => s.byParent);
   const { notes } = useScratchpad(sessionId);
 
+  /** The session's own list as last read: an older page arriving reads only that page (lib/latest-todos.ts). */
+  const ownRead = useRef<TodosRead | null>(null);
   const lists = useMemo(() => {
     const out: { owner: string; todos: Todo[] }[] = [];
-    const own = latestTodos(messages);
+    const own = (ownRead.current = todosAfter(ownRead.current, messages)).todos;
     if (own?.length) out.push({ owner: 'Skald', todos: own });
     for (const view of Object.values(children)) {
       if (view.chat.sessionId !== sessionId || view.status !== 'running') continue;
