@@ -9,7 +9,7 @@
 import { Virtualizer } from '@tanstack/virtual-core';
 import { describe, expect, it } from 'vitest';
 import type { HistoryMessage } from '../../src/shared/contract/chat';
-import { buildRows, listOptions, shiftWindow, windowOf, WINDOW_ROWS, WINDOW_SHIFT, type RowModel, type RowWindow } from '../../src/renderer/src/lib/message-rows';
+import { buildRows, listOptions, shiftWindow, windowOf, WINDOW_ROWS, WINDOW_SHIFT, type RowCache, type RowModel, type RowWindow } from '../../src/renderer/src/lib/message-rows';
 import type { Notice } from '../../src/renderer/src/stores/chat-reducer';
 
 const message = (id: number): HistoryMessage => ({
@@ -39,8 +39,9 @@ const topRow = (v: Virtualizer<Element, Element>) => v.getVirtualItemForOffset(v
 describe('message rows', () => {
   it('an older page prepended keeps the keys, row objects and guesses of the rows already there', () => {
     const newest = range(1_000, 1_100);
-    const before = entries(buildRows(newest, [], false));
-    const after = entries(buildRows([...range(900, 1_000), ...newest], [], true));
+    const cache: RowCache = new Map();
+    const before = entries(buildRows(newest, [], false, cache));
+    const after = entries(buildRows([...range(900, 1_000), ...newest], [], true, cache));
     after.slice(100, 200).forEach((entry, i) => {
       expect(entry.key).toBe(before[i]!.key);
       expect(entry.row).toBe(before[i]!.row);
@@ -49,6 +50,18 @@ describe('message rows', () => {
     expect(after[0]!.key).toBe('m900');
     expect(after.at(-1)!.key).toBe('streaming');
     expect(new Set(after.map((e) => e.key)).size).toBe(after.length);
+  });
+
+  it('a changed message gets a new row (and guess); the cache keeps one entry per message', () => {
+    const cache: RowCache = new Map();
+    const messages = range(1, 4);
+    const first = entries(buildRows(messages, [], false, cache));
+    const changed = { ...messages[1]!, content: `${messages[1]!.content}\n\nmore` };
+    const again = entries(buildRows([messages[0]!, changed, messages[2]!], [], false, cache));
+    expect(again[0]!.row).toBe(first[0]!.row);
+    expect(again[1]!.row).toEqual({ kind: 'message', message: changed });
+    expect(again[1]!.estimate).toBeGreaterThan(first[1]!.estimate);
+    expect(cache.size).toBe(3);
   });
 
   it('notices sit after the message they followed, keyed apart from messages', () => {

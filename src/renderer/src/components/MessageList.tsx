@@ -13,7 +13,7 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'rea
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { HistoryMessage } from '../../../shared/contract/chat';
-import { buildRows, listOptions, shiftWindow, windowOf, WINDOW_SHIFT } from '../lib/message-rows';
+import { buildRows, listOptions, shiftWindow, windowOf, WINDOW_SHIFT, type RowCache } from '../lib/message-rows';
 import type { ChatState } from '../stores/chat-store';
 import { Markdown, StreamingMarkdown } from './Markdown';
 import { ToolCardView, type ToolCardActions } from './ToolCardView';
@@ -57,7 +57,9 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
   const messages = useStore(store, (s) => s.messages);
   const notices = useStore(store, (s) => s.notices);
   const streaming = useStore(store, (s) => Boolean(s.streaming && (s.streaming.text || s.streaming.reasoning)));
-  const model = useMemo(() => buildRows(messages, notices, streaming), [messages, notices, streaming]);
+  /** This session's rows as made so far (the list is keyed by session: a session left drops them whole). */
+  const [rowCache] = useState<RowCache>(() => new Map());
+  const model = useMemo(() => buildRows(messages, notices, streaming, rowCache), [messages, notices, streaming, rowCache]);
   /** Key of the last row the list holds; null: the newest (the window is live and follows what arrives). */
   const [windowEnd, setWindowEnd] = useState<string | null>(null);
   const view = useMemo(() => windowOf(model, windowEnd), [model, windowEnd]);

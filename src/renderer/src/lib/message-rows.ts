@@ -1,8 +1,8 @@
 /**
  * The rows of the chat's message list and what its virtualizer needs to place them (docs/chat-ui.md "Scrolling").
  * - The loaded rows are a view over the store's messages (`buildRows`), not arrays built over all of them: a row, its
- *   key and its first guess at a height are made when asked for, once per message object (a WeakMap: the store
- *   replaces only messages that changed). An older page arriving, a message changing, costs the rows the list shows,
+ *   key and its first guess at a height are made when asked for, once per message object (a `RowCache` per list, by
+ *   message id: the store replaces only messages that changed). An older page arriving, a message changing, costs the rows the list shows,
  *   not every loaded message (at 50,000 messages, arrays built over all of them cost tens of ms a page).
  * - The virtualizer holds a window of the loaded rows (`windowOf`, arrays of at most WINDOW_ROWS), never all of them:
  *   laying out costs the window, however many pages the reader has loaded. It reads keys and guesses from those arrays,
@@ -36,7 +36,17 @@ const STREAMING_ESTIMATE = 120;
 export const STREAMING_KEY = 'streaming';
 const STREAMING: RowEntry = { row: { kind: 'streaming' }, key: STREAMING_KEY, estimate: STREAMING_ESTIMATE };
 
-const perMessage = new WeakMap<HistoryMessage, RowEntry>();
+type MessageEntry = RowEntry & { row: Extract<Row, { kind: 'message' }> };
+
+/**
+ * The rows made so far, by message id, each for the newest object of its message (one stale object per message at
+ * most, replaced when its row is asked for again). One per list: MessageList keeps one per session it shows, so a
+ * session left is dropped whole. Not a WeakMap keyed by message: the garbage collector handles each entry of a weak
+ * map on its own, and with tens of thousands of them the full collection after leaving a 50,000-message session
+ * spent about 25 ms of a 70 ms pause on them (docs/chat-ui.md "Scrolling").
+ */
+export type RowCache = Map<number, MessageEntry>;
+
 const perNotice = new WeakMap<Notice, RowEntry>();
 
 /** A first guess at a message row's height from its text (about 100 characters a line), corrected once it renders. */
@@ -46,9 +56,9 @@ export function estimateMessageHeight(message: HistoryMessage): number {
   return 36 + lines * 21 + message.tools.length * 46;
 }
 
-function describe(message: HistoryMessage): RowEntry {
-  let known = perMessage.get(message);
-  if (!known) perMessage.set(message, (known = { row: { kind: 'message', message }, key: `m${message.id}`, estimate: estimateMessageHeight(message) }));
+function describe(message: HistoryMessage, cache: RowCache): RowEntry {
+  let known = cache.get(message.id);
+  if (known?.row.message !== message) cache.set(message.id, (known = { row: { kind: 'message', message }, key: `m${message.id}`, estimate: estimateMessageHeight(message) }));
   return known;
 }
 
@@ -63,7 +73,7 @@ function describeNotice(notice: Notice): RowEntry {
  * `afterMessageId`, then the streaming reply if there is one. Costs a pass over the ids only when there are notices
  * (a handful: they are the view's own, never stored); rows are made when asked for.
  */
-export function buildRows(messages: readonly HistoryMessage[], notices: readonly Notice[], streaming: boolean): RowModel {
+export function buildRows(messages: readonly HistoryMessage[], notices: readonly Notice[], streaming: boolean, cache: RowCache = new Map()): RowModel {
   /** Notice j sits right before message `before[j]` (messages.length: after the last), at row before[j] + j. */
   const before: number[] = [];
   let m = 0;
@@ -84,7 +94,7 @@ export function buildRows(messages: readonly HistoryMessage[], notices: readonly
       if (streaming && index === count - 1) return STREAMING;
       let n = 0;
       for (; n < before.length && before[n]! + n <= index; n++) if (before[n]! + n === index) return describeNotice(notices[n]!);
-      return describe(messages[index - n]!);
+      return describe(messages[index - n]!, cache);
     },
     indexOfKey(key) {
       if (key === STREAMING_KEY) return streaming ? count - 1 : -1;
