@@ -4,13 +4,24 @@
  * (thousands of tokens a second) never re-renders per token.
  */
 import { createStore } from 'zustand/vanilla';
-import type { ChatEvent } from '../../../shared/contract/chat';
+import type { ChatEvent, HistoryMessage } from '../../../shared/contract/chat';
 import { skald } from '../bridge/skald';
 import { initial, lastId, nextNoticeId, reduceChat, type ChatState } from './chat-reducer';
 
 export { reduceChat, type ChatState, type Notice } from './chat-reducer';
 
 type PrimedPage = Awaited<ReturnType<typeof skald.chat.history>> & { sessionId: number };
+
+/**
+ * A page read from the core, with the messages the session's events brought while it was being read kept after it
+ * (newer than its last message): a new session's page is asked for as the session opens, and the person's first
+ * message can arrive as an event before that empty page does.
+ */
+export function withArrived(page: HistoryMessage[], current: readonly HistoryMessage[]): HistoryMessage[] {
+  const last = page.at(-1)?.id ?? 0;
+  const arrived = current.filter((m) => m.id > last);
+  return arrived.length ? [...page, ...arrived] : page;
+}
 
 export function createChatStore() {
   const store = createStore<ChatState>(() => initial);
@@ -50,7 +61,7 @@ export function createChatStore() {
       primed = null;
       try {
         const page = ready ?? (await skald.chat.history({ sessionId }));
-        if (store.getState().sessionId === sessionId) store.setState({ messages: page.messages, hasMore: page.hasMore, running: page.running, loaded: true });
+        if (store.getState().sessionId === sessionId) store.setState((s) => ({ messages: withArrived(page.messages, s.messages), hasMore: page.hasMore, running: page.running, loaded: true }));
       } catch (error) {
         // The list still opens (empty), so what the session's events bring shows.
         if (store.getState().sessionId === sessionId) store.setState({ loaded: true });
@@ -62,7 +73,7 @@ export function createChatStore() {
       const { sessionId } = store.getState();
       if (sessionId === null) return;
       const page = await skald.chat.history({ sessionId });
-      if (store.getState().sessionId === sessionId) store.setState({ messages: page.messages, hasMore: page.hasMore, running: page.running });
+      if (store.getState().sessionId === sessionId) store.setState((s) => ({ messages: withArrived(page.messages, s.messages), hasMore: page.hasMore, running: page.running }));
     },
     /** Loads the page before the oldest message shown; returns how many rows were added at the top. */
     async loadOlder(): Promise<number> {
