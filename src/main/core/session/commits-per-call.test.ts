@@ -1,8 +1,9 @@
 /**
- * What a tool call costs in fsync'd commits on the session's real path (docs/architecture.md "The path of one tool
- * call"; "Performance targets"): one commit between the model's answer and the tool's run — the answer, the round's
- * rows and the call's decision together — and one after, the result. Counted from the database's write-ahead log
- * (test/helpers/wal-commits.ts), so a change that adds a commit fails here rather than only slowing the bench.
+ * What a tool call costs in commits on the session's real path (docs/architecture.md "The path of one tool call";
+ * "Performance targets"): one commit between the model's answer and the tool's run — the answer, the round's rows
+ * and the call's decision together — and one after, the result. Counted from the database's write-ahead log
+ * (test/helpers/wal-commits.ts), so a change that adds a commit fails here rather than only slowing the bench. Which
+ * of them wait for an fsync is counted in fsyncs-per-call.test.ts (the log cannot tell).
  * And R1 still holds: when a tool runs, its row is on disk, `running`, with its decision, and every later row of its
  * round `queued`, as another connection reads them.
  */

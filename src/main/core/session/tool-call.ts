@@ -5,8 +5,8 @@
  * transaction (for a round's first call, the transaction that writes the round's rows `queued`: `RoundRows`), then
  * `tool_start` (labels, path) and `tool_decision` → approval if required → run (cancellable) → recorded as done /
  * failed / cancelled / rejected with its event: one commit before the tool runs (fsync'd unless the call has no
- * consequence: `needsSyncedStart`), one fsync'd commit after. A bad argument
- * or a throwing tool becomes a result the model can read (R7).
+ * consequence: `needsSyncedStart`), one fsync'd commit after. A bad argument or a throwing tool becomes a result the
+ * model can read (R7).
  * Check ids (R1, R7) are listed in docs/security-checks.md.
  */
 import { MCP_PREFIX, TN } from '../../../shared/tool-names';
