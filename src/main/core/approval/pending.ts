@@ -20,6 +20,7 @@ import { TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-na
 import type { Preview } from '../tools/tool';
 import type { Db } from '../db/database';
 import type { SessionStore } from '../session/session-store';
+import { UNFINISHED_TOOLS } from '../session/session-rows';
 import type { BypassKind, BypassOption, BypassStore } from './bypass';
 import type { ApprovalOutcome } from './decisions';
 import { argsHash as hashOf } from './decisions';
@@ -252,7 +253,7 @@ export class PendingManager {
     const db = this.deps.db;
     const rows = db
       .prepare(`SELECT t.tool_call_id, t.session_id, t.name, t.arguments, t.effective_arguments, t.args_hash, s.agent_id, s.source
-                FROM chat_llm_tools t JOIN chat_sessions s ON s.id = t.session_id WHERE t.status = 'pending' ORDER BY t.id`)
+                FROM chat_llm_tools t JOIN chat_sessions s ON s.id = t.session_id WHERE t.${UNFINISHED_TOOLS} AND t.status = 'pending' ORDER BY t.id`)
       .all() as { tool_call_id: string; session_id: number; name: string; arguments: string; effective_arguments: string | null; args_hash: string | null; agent_id: string; source: string }[];
     // Ids of an earlier run can never be answered again; ids this manager still holds stay open.
     const live = JSON.stringify([...this.approvals.keys(), ...this.clarifications.keys()]);

@@ -80,6 +80,13 @@ const LATEST_DECISION = `(SELECT json_object('action', d.action, 'why', json_obj
    FROM tool_decisions d WHERE d.id = t.decision_id) AS latest_decision`;
 
 /**
+ * The condition of the calls not yet ended, spelled as the partial index `chat_llm_tools_active` (migration 117)
+ * spells it: SQLite uses a partial index only for a query that repeats its condition, so every read of unfinished
+ * calls includes this text (a query for one of these statuses adds it beside its own).
+ */
+export const UNFINISHED_TOOLS = "status IN ('queued', 'running', 'pending')";
+
+/**
  * The reads of a history page and of the model's context. Each goes straight to its range through an index
  * (migration 111): a page costs the same at the top of a 50,000-message session as at its end
  * (docs/architecture.md "Performance targets"; the plans are checked in history-queries.test.ts). `INDEXED BY` is

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database';
 import type { ToolDbStatus } from '../tools/tool';
-import { HISTORY_SQL, type MessageRow, type NewMessage, type SessionRow, type ToolPrep, type ToolRow } from './session-rows';
+import { HISTORY_SQL, UNFINISHED_TOOLS, type MessageRow, type NewMessage, type SessionRow, type ToolPrep, type ToolRow } from './session-rows';
 
 // The row shapes and the history reads' SQL live in session-rows.ts; callers keep importing them from here.
 export * from './session-rows';
@@ -35,7 +35,7 @@ export class SessionStore {
          VALUES (@title, @source, @agentId, 0, 1, @runContext, @model, @parentSessionId, @now, @now)`,
       ),
       deleteBackground: db.prepare('DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 0 AND is_ephemeral = 1'),
-      failSessionTools: db.prepare("UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE session_id = ? AND status IN ('queued', 'running', 'pending')"),
+      failSessionTools: db.prepare(`UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE session_id = ? AND ${UNFINISHED_TOOLS}`),
       rename: db.prepare('UPDATE chat_sessions SET title = ?, updated_at = ? WHERE id = ?'),
       setRunContext: db.prepare('UPDATE chat_sessions SET run_context = ?, updated_at = ? WHERE id = ?'),
       setModel: db.prepare('UPDATE chat_sessions SET model = ?, updated_at = ? WHERE id = ?'),
@@ -76,8 +76,8 @@ export class SessionStore {
       setToolDecision: db.prepare('UPDATE chat_llm_tools SET status = ?, decision_id = ?, updated_at = ? WHERE tool_call_id = ?'),
       finishTool: db.prepare('UPDATE chat_llm_tools SET status = ?, result = ?, result_type = ?, updated_at = ? WHERE tool_call_id = ?'),
       // The session's own unfinished calls; a sub-agent's are ended with its stack (agents/stack-store.ts).
-      activeTools: db.prepare("SELECT * FROM chat_llm_tools WHERE status IN ('queued', 'running', 'pending') AND stack_id IS NULL ORDER BY id"),
-      failStackTools: db.prepare("UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE stack_id IS NOT NULL AND status IN ('queued', 'running', 'pending')"),
+      activeTools: db.prepare(`SELECT * FROM chat_llm_tools WHERE ${UNFINISHED_TOOLS} AND stack_id IS NULL ORDER BY id`),
+      failStackTools: db.prepare(`UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE stack_id IS NOT NULL AND ${UNFINISHED_TOOLS}`),
       usage: db.prepare("SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output, coalesce(sum(cost), 0) AS cost, count(cost) AS priced FROM chat_history WHERE session_id = ? AND role = 'assistant'"),
     };
   }

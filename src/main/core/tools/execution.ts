@@ -26,13 +26,16 @@ export class SimpleExecution implements ToolExecution {
   private readonly stopToken = new AbortController();
   private readonly work: Promise<ExecutionOutcome>;
   private readonly outcome: Promise<ExecutionOutcome>;
+  /** Ends `wait()` as cancelled: called where the stop token is aborted (no listener on the token of our own). */
+  private settleStopped: () => void = () => undefined;
 
   constructor(work: Work, parentSignal?: AbortSignal) {
     // One signal for the work: the stop token, which the caller's signal also aborts while the work runs. (Not
     // `AbortSignal.any`: on Node 20 it costs tens of microseconds per call and its dependants live until GC, and
     // every tool call makes one.)
     const signal = this.stopToken.signal;
-    const forward = () => this.stopToken.abort(parentSignal?.reason);
+    const stopped = new Promise<ExecutionOutcome>((resolve) => (this.settleStopped = () => resolve({ kind: 'cancelled' })));
+    const forward = () => this.abort(parentSignal?.reason);
     if (parentSignal?.aborted) forward();
     else parentSignal?.addEventListener('abort', forward, { once: true });
     this.work = (async () => {
@@ -45,11 +48,6 @@ export class SimpleExecution implements ToolExecution {
         parentSignal?.removeEventListener('abort', forward);
       }
     })();
-    const stopped = new Promise<ExecutionOutcome>((resolve) => {
-      const onAbort = () => resolve({ kind: 'cancelled' });
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    });
     this.outcome = Promise.race([this.work, stopped]).then((outcome) => {
       this.current = outcome.kind;
       return outcome;
@@ -66,11 +64,16 @@ export class SimpleExecution implements ToolExecution {
 
   /** Aborts the work's signal, then gives the work a bounded time to finish its teardown. Idempotent. */
   async stop(): Promise<void> {
-    if (!this.stopToken.signal.aborted) this.stopToken.abort();
+    this.abort();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.work, new Promise((resolve) => (timer = setTimeout(resolve, STOP_SETTLE_MS)))]);
     clearTimeout(timer);
     await this.outcome;
+  }
+
+  private abort(reason?: unknown): void {
+    if (!this.stopToken.signal.aborted) this.stopToken.abort(reason);
+    this.settleStopped();
   }
 }
 

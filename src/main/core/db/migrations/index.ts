@@ -25,6 +25,7 @@ import { imageProvidersListSeed } from './113-image-providers-list-seed';
 import { dropRedundantIndexes } from './114-drop-redundant-indexes';
 import { queuedMessagesIndex } from './115-queued-messages-index';
 import { toolRowDecision } from './116-tool-row-decision';
+import { activeToolsIndex } from './117-active-tools-index';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -47,4 +48,5 @@ export const migrations: readonly Migration[] = [
   dropRedundantIndexes,
   queuedMessagesIndex,
   toolRowDecision,
+  activeToolsIndex,
 ];
