@@ -10,8 +10,9 @@
  * through `export`, `export default` and `declare`; the members of classes (constructor, methods, properties,
  * accessors) and the statements of namespaces, down to MAX_DEPTH.
  */
-import { parseSync } from 'oxc-parser';
+import { parseSync, type ParserOptions } from 'oxc-parser';
 import { lineIndex, MAX_DEPTH, signatureFromSource, type OutlineItem } from './extract';
+import { parseRaw } from './oxc-raw';
 import type { ParsedText, ParseProblem, Piece, PieceBody } from './pieces';
 
 export type ScriptLang = 'ts' | 'tsx' | 'js' | 'jsx' | 'dts';
@@ -55,11 +56,11 @@ const MEMBER_KINDS: Readonly<Record<string, string>> = {
 
 /** The outline of one script text; `depth` is the depth of its top-level statements (0 for a whole file). */
 export function outlineScript(text: string, lang: ScriptLang, depth = 0): ParsedText {
-  const result = parseSync(lang === 'dts' ? 'file.d.ts' : `file.${lang}`, text, {
-    lang,
-    // A `.js` file may be a script (sloppy mode: `with`, octal literals) or a module: let the parser tell.
-    sourceType: lang === 'js' || lang === 'jsx' ? 'unambiguous' : 'module',
-  });
+  const filename = lang === 'dts' ? 'file.d.ts' : `file.${lang}`;
+  // A `.js` file may be a script (sloppy mode: `with`, octal literals) or a module: let the parser tell.
+  const options: ParserOptions = { lang, sourceType: lang === 'js' || lang === 'jsx' ? 'unambiguous' : 'module' };
+  // The same ESTree either way; raw transfer skips the JSON (`oxc-raw.ts`).
+  const result = parseRaw(filename, text, options) ?? parseSync(filename, text, options);
   const lineOf = lineIndex(text);
   const errors = result.errors.filter((e) => e.severity === 'Error');
   if (errors.length > 0) {
