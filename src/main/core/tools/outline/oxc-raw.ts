@@ -120,8 +120,16 @@ export function parseRaw(filename: string, text: string, options: ParserOptions)
   const sourceStart = rt.constants.ACTIVE_SIZE - maxBytes;
   const { read, written } = encoder.encodeInto(text, new Uint8Array(parts.buffer.buffer, parts.buffer.byteOffset + sourceStart, maxBytes));
   if (read !== text.length) return null;
-  rt.binding.parseRawSync(filename, parts.block, sourceStart, written, options);
-  const parsed = deserializerOf(rt, parts.buffer)(parts.buffer, text, sourceStart, written);
+  let parsed: RawParse;
+  try {
+    rt.binding.parseRawSync(filename, parts.block, sourceStart, written, options);
+    parsed = deserializerOf(rt, parts.buffer)(parts.buffer, text, sourceStart, written);
+  } catch {
+    // Not a syntax error (those are in `errors`): raw transfer itself failed. JSON from now on, on this thread.
+    runtime = null;
+    held = null;
+    return null;
+  }
   if (isMainThread) {
     idleTimer = setTimeout(() => (held = null), IDLE_MS);
     idleTimer.unref();
