@@ -2,6 +2,7 @@
  * oxc's raw transfer, set up by `oxc-raw.ts`, gives the same ESTree and errors as oxc's JSON (`parseSync`) on real
  * files: TypeScript with non-ASCII text, a `.d.ts`, a JavaScript bundle (the JavaScript deserializer), and a file that
  * does not parse. These tests run on the main thread, where only texts of 64 K characters and more take raw transfer.
+ * The order of the tests matters: the first one sees the thread before raw transfer is set up.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -23,7 +24,19 @@ function both(filename: string, text: string, options: ParserOptions): { raw: st
   return { raw: form(raw!), json: form(json) };
 }
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('oxc raw transfer', () => {
+  it('sets itself up after a small text, which goes through JSON meanwhile', async () => {
+    const text = read('zod/src/v4/core/schemas.ts'); // 173 K characters: under the size that waits for the setup
+    const options: ParserOptions = { lang: 'ts', sourceType: 'module' };
+    expect(parseRaw('file.ts', text, options)).toBeNull();
+    await nextTurn();
+    expect(parseRaw('file.ts', text, options)).not.toBeNull();
+    // A big text sets it up at once (here the JavaScript deserializer, not loaded yet).
+    expect(parseRaw('file.js', read('pdfjs-dist/build/pdf.mjs'), { lang: 'jsx', sourceType: 'unambiguous' })).not.toBeNull();
+  });
+
   it('gives the JSON parse’s ESTree for TypeScript, .d.ts and JavaScript files', () => {
     const cases: [string, string, ParserOptions][] = [
       ['file.ts', read('zod/src/v4/core/schemas.ts'), { lang: 'ts', sourceType: 'module' }],

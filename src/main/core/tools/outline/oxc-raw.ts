@@ -55,6 +55,13 @@ interface Runtime {
  */
 const MAIN_THREAD_MIN_CHARS = 64 * 1024;
 /**
+ * Setting raw transfer up costs about 45 ms once per thread (allocating the buffer makes V8 collect garbage, and a
+ * deserializer is a large module to load), more than JSON costs for a text under this size. Such a text goes through
+ * JSON while the setup is not done, and the setup follows once the thread is free, so that the first outline of a
+ * small file in a fresh worker (the pool ends idle ones) is not slower than before.
+ */
+const SETUP_NOW_MIN_CHARS = 256 * 1024;
+/**
  * On the main thread, let go of the buffer after this long without a parse (its written pages stay committed while it
  * is held). A worker keeps it: the pool ends idle workers (`outline-pool.ts`), and the buffer with them.
  */
@@ -93,8 +100,7 @@ function bufferOf(rt: Runtime): NonNullable<typeof held> {
   return held;
 }
 
-function deserializerOf(rt: Runtime, buffer: Uint8Array): Deserialize {
-  const kind = buffer[rt.constants.IS_TS_FLAG_POS] === 0 ? 'js' : 'ts';
+function deserializerOf(rt: Runtime, kind: AstKind): Deserialize {
   let d = rt.deserializers[kind];
   if (!d) {
     d = (require(`oxc-parser/src-js/generated/deserialize/${kind}`) as { deserialize: Deserialize }).deserialize;
@@ -103,18 +109,68 @@ function deserializerOf(rt: Runtime, buffer: Uint8Array): Deserialize {
   return d;
 }
 
-/** The ESTree of `text` as `parseSync` gives it; null when raw transfer cannot run here (the caller uses JSON). */
-export function parseRaw(filename: string, text: string, options: ParserOptions): RawParse | null {
-  if (isMainThread && text.length < MAIN_THREAD_MIN_CHARS) return null;
+type AstKind = 'js' | 'ts';
+
+/** The AST a parse gives (`astType` left to its default): JavaScript's for `js`/`jsx`, TypeScript's for the rest. */
+function astKindOf(options: ParserOptions): AstKind {
+  return options.lang === 'js' || options.lang === 'jsx' ? 'js' : 'ts';
+}
+
+/** The runtime and its buffer, made now if they are not; null (and JSON from then on) when they cannot be. */
+function ready(): { rt: Runtime; parts: NonNullable<typeof held> } | null {
   const rt = setUp();
   if (!rt) return null;
-  let parts: NonNullable<typeof held>;
   try {
-    parts = bufferOf(rt);
+    return { rt, parts: bufferOf(rt) };
   } catch {
     runtime = null; // the buffer cannot be made here (address space, a runtime without big ArrayBuffers)
     return null;
   }
+}
+
+function isReady(kind: AstKind): boolean {
+  return held !== null && !!runtime?.deserializers[kind];
+}
+
+let isPreparing = false;
+
+/** Sets raw transfer up for `kind` once the thread's current work is done (see SETUP_NOW_MIN_CHARS). */
+function prepareSoon(kind: AstKind): void {
+  if (isPreparing) return;
+  isPreparing = true;
+  setImmediate(() => {
+    isPreparing = false;
+    const now = ready();
+    if (!now) return;
+    try {
+      deserializerOf(now.rt, kind);
+    } catch {
+      runtime = null;
+      held = null;
+      return;
+    }
+    armIdleTimer();
+  });
+}
+
+function armIdleTimer(): void {
+  clearTimeout(idleTimer);
+  if (!isMainThread) return;
+  idleTimer = setTimeout(() => (held = null), IDLE_MS);
+  idleTimer.unref();
+}
+
+/** The ESTree of `text` as `parseSync` gives it; null when raw transfer does not run here (the caller uses JSON). */
+export function parseRaw(filename: string, text: string, options: ParserOptions): RawParse | null {
+  if (isMainThread && text.length < MAIN_THREAD_MIN_CHARS) return null;
+  const kind = astKindOf(options);
+  if (!isReady(kind) && text.length < SETUP_NOW_MIN_CHARS) {
+    if (runtime !== null) prepareSoon(kind);
+    return null;
+  }
+  const now = ready();
+  if (!now) return null;
+  const { rt, parts } = now;
   clearTimeout(idleTimer);
   const maxBytes = text.length * MAX_UTF8_PER_CHAR;
   const sourceStart = rt.constants.ACTIVE_SIZE - maxBytes;
@@ -123,16 +179,14 @@ export function parseRaw(filename: string, text: string, options: ParserOptions)
   let parsed: RawParse;
   try {
     rt.binding.parseRawSync(filename, parts.block, sourceStart, written, options);
-    parsed = deserializerOf(rt, parts.buffer)(parts.buffer, text, sourceStart, written);
+    // The parser says which AST it wrote (it follows `lang`, as astKindOf expects).
+    parsed = deserializerOf(rt, parts.buffer[rt.constants.IS_TS_FLAG_POS] === 0 ? 'js' : 'ts')(parts.buffer, text, sourceStart, written);
   } catch {
     // Not a syntax error (those are in `errors`): raw transfer itself failed. JSON from now on, on this thread.
     runtime = null;
     held = null;
     return null;
   }
-  if (isMainThread) {
-    idleTimer = setTimeout(() => (held = null), IDLE_MS);
-    idleTimer.unref();
-  }
+  armIdleTimer();
   return parsed;
 }
