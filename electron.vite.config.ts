@@ -7,6 +7,29 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+
+/**
+ * The page's first module (src/first-screen.ts: the web shape's socket and the first screen's call, no run-time
+ * imports) is its own entry chunk of a few hundred bytes, and the HTML runs it by itself, before the app's chunk:
+ * it runs as soon as its own small file is in, while the browser still fetches and compiles the app's half a megabyte,
+ * so the core answers the first screen meanwhile (docs/ui.md "What the first page loads"). The app's entry still
+ * imports it (so it also runs first in `electron-vite dev`): a module runs once, whichever script reaches it first.
+ */
+function firstScreenScript(): Plugin {
+  return {
+    name: 'skald:first-screen-script',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'first-screen');
+        if (!chunk) throw new Error('the first-screen entry chunk is missing from the renderer build');
+        return [{ tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `./${chunk.fileName}` }, injectTo: 'head' }];
+      },
+    },
+  };
+}
 
 export default defineConfig({
   main: {
@@ -45,7 +68,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
-    plugins: [react()],
+    plugins: [react(), firstScreenScript()],
     // The code highlighter's worker loads its grammars as separate chunks, which needs ES module workers.
     worker: { format: 'es' },
     build: {
@@ -53,7 +76,7 @@ export default defineConfig({
       // the web shape's start (docs/architecture.md "Performance targets").
       minify: true,
       outDir: 'out/renderer',
-      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+      rollupOptions: { input: { index: resolve('src/renderer/index.html'), 'first-screen': resolve('src/renderer/src/first-screen.ts') } },
     },
   },
 });

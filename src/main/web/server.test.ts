@@ -96,8 +96,8 @@ describe('web shape server', () => {
     ws.close();
   });
 
-  it("loads the socket library once the page's script is sent, and a page's socket then connects and calls", async () => {
-    // A second server whose page has a script: the library loads after that response (off the HTML's path).
+  it("loads the socket library at the first upgrade: after the page's script was served, a socket connects and calls", async () => {
+    // A second server whose page has a script: the library loads when the page's socket asks (off the scripts' path).
     const dir = tempDir();
     writeFileSync(join(dir, 'index.html'), '<script type="module" src="/app.js"></script>');
     writeFileSync(join(dir, 'app.js'), 'export {};');

@@ -80,15 +80,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     };
     if (verdict.viaQuery) headers['set-cookie'] = `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : file.body);
-    // The page's script is on its way: its socket comes once the script has run (a failure is reported at the upgrade).
-    if (file.type.startsWith('text/javascript') && !wssReady) setImmediate(() => void socketServer().catch(() => {}));
   }
 
-  // The WebSocket library loads off the start's path and off the first page's: a page asks for its socket only once
-  // its script has loaded and run, so the library loads when that script has been sent (or at the first upgrade).
-  // Loaded when the server listened, it held the page's HTML back; through `import()`, Node's ESM loader scans each
-  // of its CommonJS files for exports first (about twice the time of `require`; docs/architecture.md "Performance
-  // targets").
+  // The WebSocket library loads off the start's path and off the first page's scripts: at the first upgrade. The
+  // page's first module opens its socket as soon as that module's small file is in, while the browser still fetches
+  // and compiles the app's chunk (docs/ui.md "What the first page loads"); both were asked for together, so the app's
+  // chunk has been sent by then, and loading the library (tens of ms of this thread) no longer holds it back, as it
+  // did when it loaded right after the first script was sent. Loaded when the server listened, it held the page's
+  // HTML back; through `import()`, Node's ESM loader scans each of its CommonJS files for exports first (about twice
+  // the time of `require`; docs/architecture.md "Performance targets").
   let wss: WebSocketServer | null = null;
   let wssReady: Promise<WebSocketServer> | null = null;
   const socketServer = () =>
