@@ -1,12 +1,14 @@
 /**
  * The core's background warm-up (`core.start()`: the bash grammar, the AI SDK, the providers in use, the shell runner,
- * docs/architecture.md "Performance targets") waits WARM_UP_DELAY_MS so the first window loads first, and is
+ * docs/architecture.md "Performance targets") waits WARM_UP_DELAY_MS so the first window loads first (only one plain
+ * shell decision, which loads nothing, runs at once), and is
  * cancelled by `dispose`: a core closed right after it started never lets the warm-up reach its closed database, so
  * nothing logs a failure.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCore, WARM_UP_DELAY_MS } from './index';
+import { PLAIN_AT_START } from './approval/gate-warm-up';
 import { loadAiSdk } from './llm/ai-sdk';
 import { loadExeca } from './tools/shell/execute-cmd';
 import { cleanupTempDirs, tempDir } from '../../../test/helpers/temp';
@@ -50,6 +52,20 @@ describe('the background warm-up', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(loaded).not.toHaveBeenCalled();
       await watching; // then it does load, by itself
+    } finally {
+      await core.dispose();
+    }
+  });
+
+  it('decides one plain line through the gate as it starts (its code compiled), without loading the grammar', async () => {
+    const dir = tempDir('skald-warm-up-');
+    const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' }, { warmUpDelayMs: 60_000 });
+    try {
+      const check = vi.spyOn(core.approval.gate, 'check');
+      core.start();
+      expect(check).toHaveBeenCalledTimes(1);
+      expect(check.mock.calls[0]![0]).toMatchObject({ source: 'warm-up', args: { command: PLAIN_AT_START } });
+      expect(core.approval.shell.needsGrammar('ls "a b"')).toBe(true);
     } finally {
       await core.dispose();
     }

@@ -1,11 +1,11 @@
 /**
  * The shell gate's warm-up (gate-warm-up.ts, docs/shell-analysis.md "Cold start"): it decides its commands through
  * the real gate and keeps nothing (no decision row, no event, no Inbox entry), and a stop ends it before its next
- * decision.
+ * decision. The part `core.start()` runs at once decides a plain line without starting the grammar's load.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
-import { warmUpShellGate } from './gate-warm-up';
+import { PLAIN_AT_START, warmUpPlainShellGate, warmUpShellGate } from './gate-warm-up';
 import { makeKit, type Kit } from './test-kit';
 
 let k: Kit | undefined;
@@ -43,5 +43,20 @@ describe('the shell gate warm-up', () => {
     stop.abort();
     await running;
     expect(check).not.toHaveBeenCalled();
+  });
+
+  it('at start: decides its plain line at once through the rules, records nothing and leaves the grammar unloaded', async () => {
+    k = await makeKit({ shellGrammar: 'background' });
+    const loads = vi.spyOn(k.shell, 'whenLoaded');
+    const check = vi.spyOn(k.gate, 'check');
+    warmUpPlainShellGate(k.gate, k.workspace);
+    expect(check).toHaveBeenCalledTimes(1);
+    expect(check.mock.calls[0]![0].args.command).toBe(PLAIN_AT_START);
+    expect(check.mock.results[0]!.value).toMatchObject({ why: { kind: expect.not.stringMatching(/^load_error$/) } });
+    expect(k.shell.analyzePlain(PLAIN_AT_START, k.workspace, () => true)).not.toBeNull(); // read without the grammar
+    expect(loads).not.toHaveBeenCalled();
+    expect(k.shell.needsGrammar('ls "a b"')).toBe(true);
+    expect([count(k, 'tool_decisions'), count(k, 'approval_requests')]).toEqual([0, 0]);
+    expect([k.sessionEvents.length, k.inboxEvents.length]).toEqual([0, 0]);
   });
 });

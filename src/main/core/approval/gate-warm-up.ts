@@ -29,6 +29,22 @@ const COMMANDS = [
 /** Rounds over the commands: enough for the grammar's hot functions to reach V8's optimizing tier. */
 const ROUNDS = 4;
 
+/**
+ * A plain line (read without the grammar, so deciding it never starts the grammar's load): its decision runs the
+ * code every shell decision runs (the rules, the guards' path checks, `cd`, the word expansions, the walk's steps).
+ */
+export const PLAIN_AT_START = 'cd src && ls -la | head -3; cat package.json';
+
+/**
+ * Decides PLAIN_AT_START once, now, on this thread (`core.start()`: about 5 ms, most of it V8 compiling the gate's
+ * JavaScript on its first run), so the first command a person sends does not pay for that, whether or not it waits
+ * for the grammar (docs/shell-analysis.md "Cold start"). Nothing is recorded, as with every decision.
+ */
+export function warmUpPlainShellGate(gate: ApprovalGate, workspaceDir: string): void {
+  const runContext = RunContextSchema.parse({});
+  gate.check({ sessionId: null, agentId: 'main', source: 'warm-up', toolName: TN.EXECUTE_CMD, category: 'shell', args: { command: PLAIN_AT_START, workdir: workspaceDir }, runContext, workingDir: workspaceDir });
+}
+
 export async function warmUpShellGate(gate: ApprovalGate, workspaceDir: string, signal: AbortSignal): Promise<void> {
   const runContext = RunContextSchema.parse({});
   for (let round = 0; round < ROUNDS; round++) {

@@ -106,12 +106,12 @@ describe('the shell gate before its grammar has loaded', () => {
     expect(loads.mock.invocationCallOrder[0]!).toBeLessThan(asks.mock.invocationCallOrder[0]!);
   });
 
-  it('core.start() loads the grammar runtime\'s script at once: the CommonJS build, the one every grammar load uses', () => {
+  it('core.start() starts the grammar runtime at once (the CommonJS build, the one every grammar load uses), not the grammar', () => {
     // In a fresh process: whether a module is loaded is process-wide, and this worker may have loaded it before.
     const root = join(import.meta.dirname, '..', '..', '..', '..');
     const child = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/runtime-script-child.ts'), join(tempDir(), 'data')], { cwd: root, encoding: 'utf8' });
     const line = child.stdout.split('\n').find((l) => l.startsWith('{'));
     expect(line, child.stderr).toBeDefined();
-    expect(JSON.parse(line!)).toEqual({ beforeStart: false, afterStart: true, fromScript: true, parsed: 'program' });
+    expect(JSON.parse(line!)).toEqual({ beforeStart: false, afterStart: true, runtimeStarted: true, grammarUnloaded: true, fromScript: true, parsed: 'program' });
   });
 });

@@ -18,7 +18,7 @@
 import type { Node, Parser, Tree } from 'web-tree-sitter';
 import { isAbsolute, resolve } from 'node:path';
 import { scrubEnv } from '../tools/shell/env-scrub';
-import { createParser, prefetchGrammar, preloadRuntimeScript } from '../treesitter/grammars';
+import { createParser, prefetchGrammar, preloadRuntime } from '../treesitter/grammars';
 import { EVALUATES_ARITHMETIC, FIND_EXEC, innerOf, RUNS_ANOTHER, SETS_VARIABLES, SHELLS } from './shell-wrappers';
 import { splitPlainCommand } from './shell-plain';
 import { ansiC, expandText, expandWords, groupWords, type ExpandedWord, type WordEnv } from './shell-words';
@@ -98,14 +98,14 @@ export class ShellAnalyzer {
   }
 
   /**
-   * Loads the tree-sitter runtime's JavaScript now, synchronously (a few milliseconds of this thread): `core.start()`
-   * calls it, so that a command the grammar must read at once waits only for the runtime's start and the grammar's
-   * load, not for the script too (docs/shell-analysis.md "Cold start"). A failure is left to the load, which fails
-   * closed.
+   * Starts the tree-sitter runtime now, synchronously: its JavaScript, and its instance once its compile has settled
+   * (about 10 ms of this thread in all; the grammar is not loaded): `core.start()` calls it, so that a command the
+   * grammar must read at once waits only for the grammar's load (docs/shell-analysis.md "Cold start"). A failure is
+   * left to the load, which fails closed.
    */
   static preloadRuntime(): void {
     try {
-      preloadRuntimeScript();
+      preloadRuntime();
     } catch {
       // the grammar's load reports it (every command that needs the grammar stays unparsed)
     }

@@ -1,11 +1,12 @@
 /**
  * One loader for tree-sitter grammars (web-tree-sitter + the `.wasm` files the per-language npm packages ship),
- * shared by the outline tool and the shell-aware approval rules. The runtime is initialised once, on first use (not
- * at the app's start: docs/architecture.md "Performance targets"; `core.start()` only loads its JavaScript), and each
- * grammar is loaded once, lazily, then cached. Limit: a language without an installable grammar package has no
- * entry here (callers fall back to text). `prefetchGrammar` starts compiling a grammar's WebAssembly and the
- * runtime's, every function, off the main thread before they are needed; the load then only instantiates what is
- * compiled, without yielding to the event loop once both modules are compiled (docs/shell-analysis.md "Cold start").
+ * shared by the outline tool and the shell-aware approval rules. The runtime is initialised once per thread, on first
+ * use or by `core.start()` (its JavaScript and, once compiled, its instance; never a grammar: docs/shell-analysis.md
+ * "Cold start"), and each grammar is loaded once, lazily, then cached. Limit: a language without an installable
+ * grammar package has no entry here (callers fall back to text). `prefetchGrammar` starts compiling a grammar's
+ * WebAssembly and the runtime's, every function, off the main thread before they are needed; the load then only
+ * instantiates what is compiled, without yielding to the event loop once both modules are compiled
+ * (docs/shell-analysis.md "Cold start").
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,6 +48,8 @@ const languages = new Map<GrammarId, Promise<Language>>();
 const RUNTIME_WASM = 'web-tree-sitter/web-tree-sitter.wasm';
 /** Compiled modules by package path: read and compiled by V8 off the main thread (`WebAssembly.compile`). */
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
+/** The same modules once their compile has settled: usable at once, without a turn of the event loop. */
+const inHand = new Map<string, WebAssembly.Module>();
 /** Eager compiles under way: V8's lazy compilation is off while there is one (`compileEagerly`). */
 let eagerCompiles = 0;
 
@@ -87,7 +90,7 @@ function compileWasm(path: string, eager = false): Promise<WebAssembly.Module> {
   if (!pending) {
     pending = compileNow(path, eager);
     // A failed compile must not poison the cache forever: the next caller retries.
-    pending.catch(() => compiled.delete(path));
+    pending.then((module) => inHand.set(path, module), () => compiled.delete(path));
     compiled.set(path, pending);
   }
   return pending;
@@ -120,23 +123,41 @@ function runtimeScript(): TreeSitter {
 }
 
 /**
- * Loads the runtime's JavaScript now, on this thread, if it is not loaded yet (a few milliseconds): for a caller that
- * is about to wait anyway, so that the first grammar load does not pay for it (`core.start()`).
+ * Starts the runtime now, on this thread, as far as it can go without waiting (`core.start()`): its JavaScript (a
+ * few milliseconds) and, when its compile has settled, its instance and Emscripten's linking (about 6 ms more), so a
+ * command the grammar must read at once waits only for the grammar's own load (docs/shell-analysis.md "Cold start").
+ * No grammar is loaded and nothing is parsed (a parse starts V8's optimizing compile of the code it runs).
  */
-export function preloadRuntimeScript(): void {
+export function preloadRuntime(): void {
   runtimeScript();
+  if (inHand.has(RUNTIME_WASM)) initRuntime().catch(() => undefined); // a failure is the first load's to report
+}
+
+/** Settles once the runtime's compile has (for a caller that must know `preloadRuntime` will find it in hand). */
+export function runtimeCompiled(): Promise<unknown> {
+  return compileWasm(RUNTIME_WASM).catch(() => undefined);
+}
+
+/**
+ * The runtime's start from its compiled module: its instance is made at once (that work is done before this returns;
+ * only Emscripten's last steps and `Parser.init`'s own wait for microtasks, a fraction of a millisecond).
+ */
+function startRuntime(module: WebAssembly.Module): Promise<TreeSitter> {
+  const ts = runtimeScript();
+  // The runtime instantiated from the compiled module (an instantiation error rejects the init).
+  return ts.Parser.init({ instantiateWasm: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => done(new WebAssembly.Instance(module, imports), module) }).then(() => ts);
 }
 
 function initRuntime(): Promise<TreeSitter> {
   if (!runtime) {
     // Once the compiled module is in hand, nothing here yields to the event loop: the script is required, and the
-    // runtime's start only chains promises (its instance is made at once from the compiled module).
-    runtime = compileWasm(RUNTIME_WASM).then(async (module) => {
-      const ts = runtimeScript();
-      // The runtime instantiated from the compiled module (an instantiation error rejects the init).
-      await ts.Parser.init({ instantiateWasm: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => done(new WebAssembly.Instance(module, imports), module) });
-      return ts;
-    });
+    // runtime's start only chains promises. A module already settled starts now, not a microtask later.
+    const module = inHand.get(RUNTIME_WASM);
+    try {
+      runtime = module ? startRuntime(module) : compileWasm(RUNTIME_WASM).then(startRuntime);
+    } catch (error) {
+      runtime = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     // A failed start must not poison the cache forever: the next caller retries.
     runtime.catch(() => (runtime = undefined));
   }
