@@ -1,6 +1,7 @@
 /**
  * A card's two labels (short and full) come from one parse of the same arguments object: a history page builds a
  * hundred cards (docs/architecture.md "Long sessions"). Arguments of another call are parsed for themselves.
+ * A tool's JSON Schema is built at first use and then handed out as one frozen object, every round.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -22,5 +23,21 @@ describe('defineTool labels', () => {
     expect(tool.describe({ path: 'b.txt' }, 'full')).toBe('read the file b.txt');
     expect(parses).toBe(2);
     expect(tool.describe({ path: 7 }, 'short')).toBe('label_probe'); // unparseable: the bare name
+  });
+});
+
+describe('defineTool schema', () => {
+  it('builds the schema once, hands out the same frozen object, and refuses a non-object input at first use', () => {
+    const tool = defineTool({ name: 'schema_probe', description: 'Schema.', kind: 'read', category: 'introspection', input: z.object({ path: z.string(), opts: z.object({ deep: z.boolean() }) }), execute: () => 'ok' });
+    const first = tool.openaiDefinition().function.parameters;
+    expect(tool.parametersSchema()).toBe(first);
+    expect(tool.openaiDefinition().function.parameters).toBe(first);
+    expect(first).toMatchObject({ type: 'object', required: ['path', 'opts'] });
+    const deep = (first.properties as Record<string, Record<string, unknown>>).opts!;
+    expect(Object.isFrozen(first) && Object.isFrozen(deep) && Object.isFrozen(deep.properties)).toBe(true);
+    expect(() => ((deep as { type: string }).type = 'string')).toThrow(TypeError);
+
+    const scalar = defineTool({ name: 'scalar_probe', description: 'Scalar.', kind: 'read', category: 'introspection', input: z.string(), execute: () => 'ok' });
+    expect(() => scalar.parametersSchema()).toThrow('must be a JSON object schema');
   });
 });

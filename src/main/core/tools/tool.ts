@@ -106,6 +106,7 @@ export interface Tool<Input extends z.ZodType = z.ZodType> {
   readonly isIdempotent?: boolean;
   /** Arguments that hold secrets: sealed before the call's row is written (docs/plugins.md, "Secret arguments"). */
   readonly secretPaths?: SecretPaths;
+  /** The JSON Schema the model sees: built at first use, then the same frozen object every time. */
   parametersSchema(): Record<string, unknown>;
   /**
    * The one normalized form of a call's arguments (docs/approval.md "The normalized call"): aliases folded, the zod
