@@ -154,18 +154,22 @@ export interface MainTask {
 }
 
 /**
- * Runs `work` under a Chromium trace of top-level tasks ("toplevel": light enough to leave the figures alone) and
- * returns every task of the page's main thread (`ThreadControllerImpl::RunTask` in that category). The CPU time
- * shows what our code cost; the wall time what the person waited, which on a loaded machine includes the time the
- * thread was waiting for a core.
+ * Runs `work` under a Chromium trace of top-level tasks and returns every task of the page's main thread
+ * (`ThreadControllerImpl::RunTask` in the "toplevel" category). The CPU time shows what our code cost; the wall time
+ * what the person waited, which on a loaded machine includes the time the thread was waiting for a core.
+ * The trace is kept in Chromium's own buffer and read once `work` is done (`ReturnAsStream`), so this process does
+ * not parse events beside the page. Recording still costs: on 2 cores a traced 3-minute scroll showed 3 tasks of
+ * 52–102 ms (streamed as recorded) or 52–75 ms (buffered) whose CPU time was 20–24 ms, where the same scroll untraced
+ * had none over 50 ms. So the figures a target judges come from an untraced run (bench/ui.ts), and a trace gives only
+ * the CPU side.
  */
 export async function traceMainThread<T>(page: Page, work: () => Promise<T>): Promise<{ result: T; tasks: MainTask[] }> {
   const cdp = await page.context().newCDPSession(page);
-  const events: { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }[] = [];
-  cdp.on('Tracing.dataCollected', (e) => {
-    for (const event of e.value as unknown as typeof events) events.push(event);
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReturnAsStream',
+    // A whole scroll is a few hundred thousand tasks: room for all of them (a full buffer would drop the rest).
+    traceConfig: { includedCategories: ['toplevel'], recordMode: 'recordUntilFull', traceBufferSizeInKb: 400_000 },
   });
-  await cdp.send('Tracing.start', { categories: 'toplevel', transferMode: 'ReportEvents' });
   try {
     const result = await work();
     return { result, tasks: await stop() };
@@ -177,9 +181,21 @@ export async function traceMainThread<T>(page: Page, work: () => Promise<T>): Pr
   }
 
   async function stop(): Promise<MainTask[]> {
-    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    const complete = new Promise<{ stream?: string; dataLossOccurred?: boolean }>((resolve) => cdp.once('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.end');
-    await complete;
+    const { stream, dataLossOccurred } = await complete;
+    if (!stream) throw new Error('the trace came back without a stream');
+    if (dataLossOccurred) throw new Error('the trace buffer overflowed: tasks were dropped');
+    const parts: string[] = [];
+    for (;;) {
+      const chunk = await cdp.send('IO.read', { handle: stream, size: 8 * 1024 * 1024 });
+      parts.push(chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data);
+      if (chunk.eof) break;
+    }
+    await cdp.send('IO.close', { handle: stream });
+    const text = parts.join('');
+    const parsed = JSON.parse(text) as TraceEvent[] | { traceEvents: TraceEvent[] };
+    const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
     const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
     const byThread = new Map<string, MainTask[]>();
     for (const e of events) {
@@ -192,4 +208,14 @@ export async function traceMainThread<T>(page: Page, work: () => Promise<T>): Pr
     const total = (tasks: MainTask[]) => tasks.reduce((n, t) => n + t.cpu, 0);
     return [...byThread.values()].sort((a, b) => total(b) - total(a))[0] ?? [];
   }
+}
+
+interface TraceEvent {
+  ph: string;
+  name: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
 }

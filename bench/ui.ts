@@ -13,10 +13,12 @@
  *   (headings, lists, tables, links, fenced code highlighted by shiki) — checked half-way, not only at the end, in
  *   the reply's newest part (its last two groups of blocks and the open tail: see ui-page.ts).
  * The long-task rows also give the CPU side, from a Chromium trace of the page's main thread: on a loaded machine a
- * task's wall time includes its wait for a core, the CPU time is what our code cost. Targets are judged on wall time.
+ * task's wall time includes its wait for a core, the CPU time is what our code cost. Targets are judged on wall time,
+ * in an untraced run: the scroll and the stream each run again under the trace for the CPU side, since recording a
+ * trace preempts the page on 2 cores (a traced scroll showed tasks of 52–102 ms whose CPU time was 20–24 ms).
  * `--quick`: 1,000 messages, one open, a 3-second stream.
  */
-import { chromium } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +34,7 @@ import { markdownAnswer, newestMarker, OLDEST_MARKER, streamToken } from './ui-s
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const RATE = 2_000;
+const TRACED_STREAM = 'bench: the same stream, traced';
 
 /** The CPU side of a stretch's main-thread tasks: what our code cost, whatever the machine's load. */
 function cpuNote(tasks: MainTask[]): string {
@@ -45,6 +48,16 @@ function cpuNote(tasks: MainTask[]): string {
 /** The longest task the page's long-task observer saw; it reports only tasks over 50 ms, so none seen is said so. */
 function longestText(longest: number): string {
   return longest > 0 ? ms(longest) : 'none over 50 ms';
+}
+
+/**
+ * Opens a session from the sidebar by its title. The title is looked for among the session items only: a text search
+ * of the whole page reads the text of every element, a 60,000-token streamed reply included, and was a 612 ms task in
+ * the page of the bench's own.
+ */
+async function openSession(page: Page, title: string): Promise<void> {
+  await page.getByTestId('session-item').getByText(title, { exact: true }).click();
+  await page.getByTestId('composer').waitFor();
 }
 
 /** A provider and a model, so the page shows the chat (not the first-run guide); no request is ever made to it. */
@@ -92,6 +105,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   await configureModel(core);
   seedSession(core.db, messages, big, markdownAnswer);
   const streamSession = new SessionStore(core.db).createSession('bench: streaming');
+  const tracedStreamSession = new SessionStore(core.db).createSession(TRACED_STREAM);
   const server = await startWebServer({ core, rendererDir: join(process.cwd(), 'out/renderer'), log: () => {} });
   const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
   try {
@@ -103,24 +117,33 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
 
     const openMs: number[] = [];
     for (let i = 0; i < opens; i++) {
-      await page.getByText('bench: streaming').click();
-      await page.getByTestId('composer').waitFor();
+      await openSession(page, 'bench: streaming');
       openMs.push(await timeOpen(page, big, newestMarker(messages)));
     }
     const open = median(openMs);
 
-    const { result: scroll, tasks: scrollTasks } = await traceMainThread(page, () => scrollToTop(page, OLDEST_MARKER, 2, quick ? 60_000 : 300_000));
+    // Each stretch runs twice: untraced for the figures the targets judge, then traced for the CPU side (the trace's
+    // own recording preempts the page on 2 cores: see traceMainThread).
+    const scrollMax = quick ? 60_000 : 300_000;
+    const scroll = await scrollToTop(page, OLDEST_MARKER, 2, scrollMax);
     const longest = scroll.longTasks.reduce((n, t) => Math.max(n, t), 0);
     const scrollWrong = scroll.reachedTop ? undefined : `did not reach the first message in ${scroll.seconds.toFixed(0)} s`;
+    await openSession(page, 'bench: streaming');
+    await timeOpen(page, big, newestMarker(messages));
+    const { tasks: scrollTasks } = await traceMainThread(page, () => scrollToTop(page, OLDEST_MARKER, 2, scrollMax));
 
-    await page.getByText('bench: streaming').click();
-    await page.getByTestId('composer').waitFor();
     const total = RATE * seconds;
-    const { result: [emitted, seen], tasks: streamTasks } = await traceMainThread(page, async () => {
+    const stream = async (sessionId: number) => {
       await startStreamSampler(page);
-      const sent = await emitStream(core, streamSession, total);
+      const sent = await emitStream(core, sessionId, total);
       return [sent, await stopStreamSampler(page, total - 1)] as const;
-    });
+    };
+    await openSession(page, 'bench: streaming');
+    const [emitted, seen] = await stream(streamSession);
+    // Opened before the trace starts, as the untraced stream's session was: leaving the first stream's session
+    // takes its 60,000-token reply off the page (about 50 ms), which is not the stream's.
+    await openSession(page, TRACED_STREAM);
+    const { tasks: streamTasks } = await traceMainThread(page, () => stream(tracedStreamSession));
     const lag = lags(emitted, seen.samples);
     const rate = total / ((emitted[total - 1]! - emitted[0]!) / 1_000);
     // Half-way through the stream (not at its end): the reply is Markdown, and code in it is already highlighted.
@@ -136,14 +159,14 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       { name: `chat: ${n}-message session opens, click → newest message painted (median of ${opens}; the first, before any row's Markdown is cached: ${ms(openMs[0]!)})`, ours: ms(open), peer: '< 300 ms', target: '< 300 ms', pass: open < 300 },
       {
         name: `chat: scroll ${n} messages bottom → first message, 2 screens a frame: longest task of the whole scroll (${scroll.frames} frames, ${scroll.seconds.toFixed(0)} s${scroll.longestFrame >= 0 ? `; longest frame ${ms(scroll.longestFrame)}` : ''})`,
-        ours: `${longestText(longest)} (${scroll.longTasks.length} tasks > 50 ms; ${cpuNote(scrollTasks)})`, peer: '< 50 ms', target: 'no task > 50 ms', pass: longest < 50 && !scrollWrong, wrong: scrollWrong,
+        ours: `${longestText(longest)} (${scroll.longTasks.length} tasks > 50 ms; the same scroll traced: ${cpuNote(scrollTasks)})`, peer: '< 50 ms', target: 'no task > 50 ms', pass: longest < 50 && !scrollWrong, wrong: scrollWrong,
       },
       {
         name: `chat: stream ${rate.toFixed(0)} tokens/s for ${seconds} s, Markdown rendered as it streams (${midText}): lag emit → painted, every token`,
         ours: `p95 ${ms(p95)} (median ${ms(median(lag))}, max ${ms(Math.max(...lag))})`, peer: '< 100 ms p95', target: '≥ 1,950 tok/s, p95 < 100 ms',
         pass: p95 < 100 && rate >= 1_950 && !streamWrong, wrong: streamWrong,
       },
-      { name: `chat: stream ${seconds} s: longest main-thread task`, ours: `${longestText(streamLongest)} (${seen.longTasks.length} tasks > 50 ms; ${cpuNote(streamTasks)})`, peer: '< 50 ms', target: 'no task > 50 ms', pass: streamLongest < 50 },
+      { name: `chat: stream ${seconds} s: longest main-thread task`, ours: `${longestText(streamLongest)} (${seen.longTasks.length} tasks > 50 ms; the same stream traced: ${cpuNote(streamTasks)})`, peer: '< 50 ms', target: 'no task > 50 ms', pass: streamLongest < 50 },
     ];
   } finally {
     await browser.close();
