@@ -8,12 +8,15 @@
  *   since a loaded CI machine says nothing about speed.
  * - A full run of every suite writes `bench/results.json`; any other run writes to the temp folder (the README's
  *   table must come from a full run).
+ * - A full run first waits (up to 90 s) until the machine is quiet (machine-quiet.ts): it measures the app, not what
+ *   ran before it.
  * - `--readme`: rewrites the README's generated Benchmarks block from `bench/results.json` (runs nothing).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeMachine } from './machine';
+import { waitForQuietMachine } from './machine-quiet';
 import { rewriteReadme } from './readme';
 import { printScaleTable, printTable, type BenchOptions, type BenchResults, type BenchRow } from './table';
 
@@ -51,6 +54,10 @@ async function main(): Promise<void> {
   const options: BenchOptions = { quick: argv.includes('--quick') };
   const words = argv.filter((a) => !a.startsWith('--'));
   const chosen = suites.filter((s) => words.length === 0 || words.some((w) => s.name.includes(w)));
+  if (!options.quick) {
+    const { waitedMs, quiet } = await waitForQuietMachine();
+    process.stderr.write(`bench: ${quiet ? 'the machine was quiet' : 'the machine was still busy'} after ${(waitedMs / 1000).toFixed(1)} s\n`);
+  }
   const loadStart = loadavg();
   const ran: BenchResults['suites'] = [];
   const rows: BenchRow[] = [];
