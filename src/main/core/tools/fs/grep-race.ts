@@ -11,8 +11,17 @@ import { compareRel, jsEngine, type FileMatches, type GrepQuery, type JsEngineOp
 import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
 import { compileMatcher } from './search-engine';
 
-/** How long the JS engine searches the walk's first files alone before ripgrep may be started beside it… */
-export const JS_ALONE_MS = 3;
+/**
+ * How long the JS engine searches the walk's first files alone before ripgrep may be started beside it… The first
+ * milliseconds' pace says little about the whole walk: they hold the search's setup and, in a tree whose files come
+ * before its folders, the top folder's few big files (the Python standard library's `_pydecimal.py`, 229 KB, takes 2
+ * of them). Judged at 3 ms, the stdlib's whole walk looked like 36–63 ms, judged at 5 ms like 19–30, so rg was
+ * started in nearly every search. Starting it is not cheap: Node spawns by fork(), which copies the page tables of
+ * this whole process, 6–9 ms of this thread at the app's 200 MB (16 ms at 800 MB), and rg's two threads then slow the
+ * JS search beside them. In a process of 190 MB the page of `-i deprecated` there took 50 ms (median), rg's own run
+ * 44; judged at 5 ms, 16 ms against 39. A big tree pays 2 ms more before rg starts (bench/tools-grep.ts).
+ */
+export const JS_ALONE_MS = 5;
 /**
  * …and it goes on alone, rg not started at all, while the whole walk looks like taking at most JS_SOLO_MS at its pace
  * so far (a small tree: the Python standard library, a few hundred source files). Starting rg costs this thread a few
