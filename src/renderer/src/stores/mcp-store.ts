@@ -27,14 +27,36 @@ const initial: McpState = { servers: [], elicitations: [], progress: {}, loaded:
 
 export function createMcpStore() {
   const store = createStore<McpState>(() => initial);
-  async function refresh(): Promise<void> {
-    try {
-      const [{ servers }, { elicitations }] = await Promise.all([skald.mcp.list({}), skald.mcp.listElicitations({})]);
-      store.setState({ servers, elicitations, loaded: true, error: null });
-    } catch (e) {
-      store.setState({ error: (e as Error).message });
-    }
+  /** Reads started, and elicitation events applied: a read's answer is kept only if neither moved while it ran. */
+  let reads = 0;
+  let elicitationEvents = 0;
+  /** The read whose answer will be kept (the newest). */
+  let latest: Promise<void> = Promise.resolve();
+  /**
+   * Re-reads the servers and the waiting elicitations. A read is a snapshot taken before its answer lands: an
+   * elicitation event applied meanwhile is newer than it (a server starting beside a call that asks the person
+   * something sends `server_changed` and `elicitation` together, and the older empty list used to wipe the form
+   * out for good), so such a read reads again; and of two reads in flight only the newer one's answer is kept.
+   */
+  function refresh(): Promise<void> {
+    const read = ++reads;
+    const eventsBefore = elicitationEvents;
+    latest = (async () => {
+      try {
+        const [{ servers }, { elicitations }] = await Promise.all([skald.mcp.list({}), skald.mcp.listElicitations({})]);
+        if (read !== reads) return latest;
+        if (eventsBefore !== elicitationEvents) return refresh();
+        store.setState({ servers, elicitations, loaded: true, error: null });
+      } catch (e) {
+        if (read === reads) store.setState({ error: (e as Error).message });
+      }
+    })();
+    return latest;
   }
+  const changeElicitations = (change: (list: ElicitationView[]) => ElicitationView[]) => {
+    elicitationEvents++;
+    store.setState((s) => ({ elicitations: change(s.elicitations) }));
+  };
 
   return {
     store,
@@ -43,8 +65,8 @@ export function createMcpStore() {
       void refresh();
       return skald.on.mcp((event) => {
         if (event.type === 'server_changed') void refresh();
-        else if (event.type === 'elicitation') store.setState((s) => ({ elicitations: [...s.elicitations.filter((e) => e.id !== event.elicitation.id), event.elicitation] }));
-        else if (event.type === 'elicitation_resolved') store.setState((s) => ({ elicitations: s.elicitations.filter((e) => e.id !== event.id) }));
+        else if (event.type === 'elicitation') changeElicitations((list) => [...list.filter((e) => e.id !== event.elicitation.id), event.elicitation]);
+        else if (event.type === 'elicitation_resolved') changeElicitations((list) => list.filter((e) => e.id !== event.id));
         else if (event.type === 'progress' && event.tool_call_id) {
           const id = event.tool_call_id;
           store.setState((s) => ({ progress: { ...s.progress, [id]: { progress: event.progress, total: event.total, message: event.message } } }));
