@@ -78,7 +78,8 @@ test('a person chats, sees the reply stream, approves a write and opens its path
   await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]')).toHaveAttribute('data-status', 'done');
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Done: the note is in');
   expect(readFileSync(target, 'utf8')).toBe('# Hello\n\nWritten by the agent.\n');
-  await expect(page.getByTestId('tool-why').first()).toContainText('by you');
+  // The person's decision, said once ("allowed by you: Decided by you." said it twice).
+  await expect(page.getByTestId('tool-why').first()).toHaveText('allowed by you');
 
   await page.getByTestId('tool-path').first().click();
   await expect(page.getByTestId('viewer-path')).toContainText('hello.md');

@@ -62,6 +62,16 @@ export const DecisionSchema = z.object({
 export type Decision = z.infer<typeof DecisionSchema>;
 export type WhyKind = Decision['why']['kind'];
 
+const HUMAN_TEXT = 'Decided by you';
+/** The sentence of a person's decision (`why.kind` 'human'), as the audit keeps it, with their note if they wrote one. */
+export function humanDecisionText(note: string | null | undefined): string {
+  return note ? `${HUMAN_TEXT}: ${note}` : `${HUMAN_TEXT}.`;
+}
+/** The person's note in that sentence, '' when there is none: a card that already says "by you" shows only this. */
+export function humanDecisionNote(text: string): string {
+  return text.startsWith(`${HUMAN_TEXT}: `) ? text.slice(HUMAN_TEXT.length + 2) : text === `${HUMAN_TEXT}.` ? '' : text;
+}
+
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const isSafeObject = (v: unknown, depth = 0): boolean => {
   if (v === null || typeof v !== 'object') return true;

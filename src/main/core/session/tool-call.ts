@@ -10,6 +10,7 @@
  * Check ids (R1, R7) are listed in docs/security-checks.md.
  */
 import { MCP_PREFIX, TN } from '../../../shared/tool-names';
+import { humanDecisionText } from '../../../shared/contract/approval';
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
 import { driveExecution } from '../tools/execution';
@@ -297,7 +298,7 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
       // "Crash and resume").
       return 'cancelled';
     }
-    const human: Decision = { action: outcome.approved ? 'allow' : 'deny', why: { kind: 'human', text: outcome.note ? `Decided by you: ${outcome.note}` : 'Decided by you.' }, actor: 'user' };
+    const human: Decision = { action: outcome.approved ? 'allow' : 'deny', why: { kind: 'human', text: humanDecisionText(outcome.note) }, actor: 'user' };
     store.transaction(() => store.setToolDecision(call.id, 'running', gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash })));
     emit({ type: 'tool_decision', tool_call_id: call.id, decision: human, arguments: argsJson });
     if (!outcome.approved) return reject(env, call, gate.rejectText(outcome.note));

@@ -14,6 +14,7 @@ import { useStore } from 'zustand';
 import type { ToolCard } from '../../../shared/contract/chat';
 import { FS_WRITE_TOOLS, TN } from '../../../shared/tool-names';
 import { hasSealedValue, maskSealedJson } from '../../../shared/sealed';
+import { humanDecisionNote } from '../../../shared/contract/approval';
 import { localTime } from '../lib/bypass-choice';
 import { approvalFor, approvals, clarificationFor } from '../stores/approvals';
 import { ApprovalCard } from './ApprovalCard';
@@ -55,6 +56,11 @@ function whyText(card: ToolCard): string | null {
   if (!d) return null;
   const verb = d.action === 'allow' ? 'allowed' : d.action === 'deny' ? 'denied' : 'asked';
   const text = d.why.text.replace(ISO_INSTANT, (iso) => localTime(Date.parse(iso)));
+  // A person's decision: "allowed by you", with their note if any (its sentence says "by you" again).
+  if (d.why.kind === 'human') {
+    const note = humanDecisionNote(text);
+    return `${verb} by you${note ? `: ${note}` : ''}`;
+  }
   return `${verb}${d.actor === 'user' ? ' by you' : ''}: ${text}`;
 }
 
