@@ -27,31 +27,26 @@ const initial: McpState = { servers: [], elicitations: [], progress: {}, loaded:
 
 export function createMcpStore() {
   const store = createStore<McpState>(() => initial);
-  /** Reads started, and elicitation events applied: a read's answer is kept only if neither moved while it ran. */
-  let reads = 0;
+  /** Reads started (as in approvals.ts: only the newest read's answer is kept), and elicitation events applied. */
+  let generation = 0;
   let elicitationEvents = 0;
-  /** The read whose answer will be kept (the newest). */
-  let latest: Promise<void> = Promise.resolve();
   /**
    * Re-reads the servers and the waiting elicitations. A read is a snapshot taken before its answer lands: an
    * elicitation event applied meanwhile is newer than it (a server starting beside a call that asks the person
    * something sends `server_changed` and `elicitation` together, and the older empty list used to wipe the form
-   * out for good), so such a read reads again; and of two reads in flight only the newer one's answer is kept.
+   * out for good), so such a read reads again.
    */
-  function refresh(): Promise<void> {
-    const read = ++reads;
+  async function refresh(): Promise<void> {
+    const mine = ++generation;
     const eventsBefore = elicitationEvents;
-    latest = (async () => {
-      try {
-        const [{ servers }, { elicitations }] = await Promise.all([skald.mcp.list({}), skald.mcp.listElicitations({})]);
-        if (read !== reads) return latest;
-        if (eventsBefore !== elicitationEvents) return refresh();
-        store.setState({ servers, elicitations, loaded: true, error: null });
-      } catch (e) {
-        if (read === reads) store.setState({ error: (e as Error).message });
-      }
-    })();
-    return latest;
+    try {
+      const [{ servers }, { elicitations }] = await Promise.all([skald.mcp.list({}), skald.mcp.listElicitations({})]);
+      if (mine !== generation) return;
+      if (eventsBefore !== elicitationEvents) return refresh();
+      store.setState({ servers, elicitations, loaded: true, error: null });
+    } catch (e) {
+      if (mine === generation) store.setState({ error: (e as Error).message });
+    }
   }
   const changeElicitations = (change: (list: ElicitationView[]) => ElicitationView[]) => {
     elicitationEvents++;
