@@ -11,37 +11,48 @@
  * - A full run first waits (up to 90 s) until the machine is quiet (machine-quiet.ts): it measures the app, not what
  *   ran before it.
  * - `--readme`: rewrites the README's generated Benchmarks block from `bench/results.json` (runs nothing).
+ * - Each suite runs in a fresh process of its own (bench/suite-process.ts), one after the other: a suite's rows time
+ *   the app's path, not the heap and the modules an earlier suite left in a shared process.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeMachine } from './machine';
 import { waitForQuietMachine } from './machine-quiet';
 import { rewriteReadme } from './readme';
+import type { SuiteAnswer } from './suite-process';
+import { suites } from './suites';
 import { printScaleTable, printTable, type BenchOptions, type BenchResults, type BenchRow } from './table';
 
 const SETTLE_MS = 1_000;
 const ROOT = join(import.meta.dirname, '..');
 const RESULTS_FILE = join(ROOT, 'bench', 'results.json');
 
-type Suite = { name: string; load: () => Promise<{ run: (options: BenchOptions) => Promise<BenchRow[]> }> };
-
-const suites: Suite[] = [
-  { name: 'core-start', load: () => import('./core-start') },
-  { name: 'web-start', load: () => import('./web-start') },
-  { name: 'tools-grep', load: () => import('./tools-grep') },
-  { name: 'tools-fs', load: () => import('./tools-fs') },
-  { name: 'tools-outline', load: () => import('./tools-outline') },
-  { name: 'approval-gate', load: () => import('./approval-gate') },
-  { name: 'shell-gate-cold', load: () => import('./shell-gate-cold') },
-  { name: 'session-overhead', load: () => import('./session-overhead') },
-  { name: 'history', load: () => import('./history') },
-  { name: 'memory', load: () => import('./memory') },
-  { name: 'agents', load: () => import('./agents') },
-  { name: 'mcp', load: () => import('./mcp') },
-  { name: 'ui', load: () => import('./ui') },
-  { name: 'viewer', load: () => import('./viewer') },
-];
+/**
+ * Runs one suite in a fresh Node process (bench/suite-process.ts, with this process's loader flags) and reads its
+ * answer; a process that dies without one is the suite's failure.
+ */
+async function runInOwnProcess(name: string, options: BenchOptions): Promise<SuiteAnswer> {
+  const dir = mkdtempSync(join(tmpdir(), 'skald-bench-suite-'));
+  const answerFile = join(dir, 'answer.json');
+  try {
+    // Not `fork`: its IPC channel would be one more handle in every measured process.
+    const args = [...process.execArgv, join(ROOT, 'bench', 'suite-process.ts'), name, answerFile, ...(options.quick ? ['--quick'] : [])];
+    const child = spawn(process.execPath, args, { stdio: 'inherit' });
+    const exit = await new Promise<string>((resolve) => {
+      child.once('error', (error) => resolve(error.message));
+      child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `exit code ${code}`));
+    });
+    try {
+      return JSON.parse(readFileSync(answerFile, 'utf8')) as SuiteAnswer;
+    } catch {
+      return { error: `the suite's process ended (${exit}) without an answer` };
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -64,14 +75,13 @@ async function main(): Promise<void> {
   for (const suite of chosen) {
     process.stderr.write(`bench: ${suite.name}${options.quick ? ' (quick)' : ''}…\n`);
     const started = performance.now();
-    try {
-      const out = await (await suite.load()).run(options);
-      rows.push(...out.map((r) => ({ ...r, suite: suite.name })));
+    const answer = await runInOwnProcess(suite.name, options);
+    if ('rows' in answer) {
+      rows.push(...answer.rows.map((r) => ({ ...r, suite: suite.name })));
       ran.push({ name: suite.name, seconds: (performance.now() - started) / 1000 });
-    } catch (error) {
-      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      process.stderr.write(`bench: ${suite.name} FAILED: ${message}\n`);
-      ran.push({ name: suite.name, seconds: (performance.now() - started) / 1000, error: message.split('\n')[0]! });
+    } else {
+      process.stderr.write(`bench: ${suite.name} FAILED: ${answer.error}\n`);
+      ran.push({ name: suite.name, seconds: (performance.now() - started) / 1000, error: answer.error.split('\n')[0]! });
     }
     process.stderr.write(`bench: ${suite.name} took ${ran.at(-1)!.seconds.toFixed(1)} s\n`);
     // Let the last suite's teardown (child processes exiting, its garbage) finish before the next one measures.

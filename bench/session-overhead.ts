@@ -196,13 +196,16 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     };
     const probe = () => runner.probes[runner.current];
     const file = join(dir, 'data', 'skald.db');
+    // Each reading goes on from the one before it: the count reads the log after every step of every counted call.
+    let lastReading: WalReading | undefined;
+    const readLog = () => (lastReading = readWalCommits(file, lastReading));
     for (const k of KINDS) {
       core.tools.register(
         defineTool({
           name: `noop_${k}`, description: 'Does nothing.', kind: k, category: 'introspection', input: z.object({}),
           execute: () => {
             const p = probe();
-            if (p.counting) (p.ran = readWalCommits(file)), p.trace?.mark('r');
+            if (p.counting) (p.ran = readLog()), p.trace?.mark('r');
             return 'ok';
           },
         }),
@@ -215,12 +218,12 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       p.times.push(performance.now() - p.answeredAt);
       if (!p.counting) return;
       p.trace?.mark('d');
-      if (p.answered && p.ran) p.pairs.push([commitsSince(p.answered, p.ran), commitsSince(p.ran, readWalCommits(file))]);
+      if (p.answered && p.ran) p.pairs.push([commitsSince(p.answered, p.ran), commitsSince(p.ran, readLog())]);
     });
     const answered = () => {
       const p = probe();
       p.answeredAt = performance.now();
-      if (p.counting) (p.answered = readWalCommits(file)), p.trace?.mark('a');
+      if (p.counting) (p.answered = readLog()), p.trace?.mark('a');
     };
     core.start();
 

@@ -17,8 +17,8 @@ export interface BenchRow {
   ours: string;
   /** The peer's figure in the same run, or the bound ("< 50 ms"). */
   peer: string;
-  /** ours / peer where a ratio applies. */
-  ratio?: number;
+  /** ours / peer where a ratio applies (`null` once a row that was not finite has passed through JSON). */
+  ratio?: number | null;
   target: string;
   pass: boolean;
   /**
@@ -86,7 +86,7 @@ const cells = (header: string[], body: string[][]): string =>
 export function printTable(rows: BenchRow[]): string {
   const flat = rows.filter((r) => !r.scale);
   const header = ['benchmark', 'ours', 'peer / bound', 'ratio', 'target', 'ok'];
-  return cells(header, flat.map((r) => [r.name, r.ours, r.peer, r.ratio === undefined ? '' : r.ratio.toFixed(2), r.target, r.pass ? 'yes' : 'NO']));
+  return cells(header, flat.map((r) => [r.name, r.ours, r.peer, r.ratio == null ? '' : r.ratio.toFixed(2), r.target, r.pass ? 'yes' : 'NO']));
 }
 
 /** The scale table: one line per series, a column per factor ("ours (peer)"), and how ours grew from the smallest. */

@@ -1,12 +1,15 @@
 /**
- * The bench harness's own pieces (bench/table.ts, bench/readme.ts): peers timed interleaved, scale rows shown as one
- * line per series, and the README's generated block replaced and nothing else.
+ * The bench harness's own pieces (bench/table.ts, bench/readme.ts, bench/suite-process.ts): peers timed interleaved,
+ * scale rows shown as one line per series, the README's generated block replaced and nothing else, and a suite run
+ * in a process of its own that answers with its rows or its error.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { README_END, README_START, rewriteReadme } from '../bench/readme';
+import type { SuiteAnswer } from '../bench/suite-process';
 import { interleaved, printScaleTable, printTable, type BenchResults, type BenchRow } from '../bench/table';
 
 const row = (name: string, pass = true, scale?: BenchRow['scale']): BenchRow => ({ name, ours: '1.0 ms', peer: 'rg 2.0 ms', target: '≤ 1.2× rg', pass, scale });
@@ -94,4 +97,26 @@ describe('README block', () => {
     expect(text.indexOf(README_START)).toBeGreaterThan(-1);
     expect(text.indexOf(README_END)).toBeGreaterThan(text.indexOf(README_START));
   });
+});
+
+describe('a suite in its own process', () => {
+  let dir = '';
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const runSuite = (name: string): SuiteAnswer => {
+    dir = mkdtempSync(join(tmpdir(), 'skald-suite-'));
+    const answer = join(dir, 'answer.json');
+    const script = join(import.meta.dirname, '..', 'bench', 'suite-process.ts');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script, name, answer, '--quick'], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.status).toBe(0);
+    return JSON.parse(readFileSync(answer, 'utf8')) as SuiteAnswer;
+  };
+
+  it('answers with the suite\'s rows', () => {
+    const answer = runSuite('history');
+    expect('rows' in answer && answer.rows.some((r) => r.name.startsWith('history: paging to the top'))).toBe(true);
+  }, 60_000);
+
+  it('answers with an error for a suite that does not exist', () => {
+    expect(runSuite('no-such-suite')).toEqual({ error: expect.stringContaining('no suite "no-such-suite"') });
+  }, 60_000);
 });

@@ -8,7 +8,7 @@
  * A checkpoint restarts the log; the caller turns automatic checkpoints off (`PRAGMA wal_autocheckpoint = 0`) and
  * `commitsSince` refuses a log that restarted between two readings, so a count can never be silently low.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 export interface WalReading {
   salt: string;
@@ -17,26 +17,44 @@ export interface WalReading {
   frames: number;
 }
 
-export function readWalCommits(dbFile: string): WalReading {
-  let wal: Buffer;
+const NONE: WalReading = { salt: '', commits: 0, frames: 0 };
+
+/**
+ * The log's commits now. Given an earlier reading of the same log (`since`), only the frames after it are read: a
+ * caller that reads after every step of many calls would otherwise read the whole growing file each time.
+ */
+export function readWalCommits(dbFile: string, since?: WalReading): WalReading {
+  let fd: number;
   try {
-    wal = readFileSync(`${dbFile}-wal`);
+    fd = openSync(`${dbFile}-wal`, 'r');
   } catch {
-    return { salt: '', commits: 0, frames: 0 };
+    return NONE;
   }
-  if (wal.length < 32) return { salt: '', commits: 0, frames: 0 };
-  const pageSize = wal.readUInt32BE(8);
-  const salt1 = wal.readUInt32BE(16);
-  const salt2 = wal.readUInt32BE(20);
-  let commits = 0;
-  let frames = 0;
-  let committed = 0;
-  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
-    if (wal.readUInt32BE(at + 8) !== salt1 || wal.readUInt32BE(at + 12) !== salt2) break;
-    frames++;
-    if (wal.readUInt32BE(at + 4) !== 0) (commits++, (committed = frames));
+  try {
+    const size = fstatSync(fd).size;
+    if (size < 32) return NONE;
+    const header = Buffer.alloc(32);
+    readSync(fd, header, 0, 32, 0);
+    const pageSize = header.readUInt32BE(8);
+    const salt1 = header.readUInt32BE(16);
+    const salt2 = header.readUInt32BE(20);
+    const salt = `${salt1}:${salt2}`;
+    const from = since?.salt === salt ? since : { salt, commits: 0, frames: 0 };
+    const frameSize = 24 + pageSize;
+    const start = 32 + from.frames * frameSize;
+    const rest = Buffer.alloc(Math.max(0, size - start));
+    readSync(fd, rest, 0, rest.length, start);
+    let { commits, frames } = from;
+    let committed = frames;
+    for (let at = 0; at + frameSize <= rest.length; at += frameSize) {
+      if (rest.readUInt32BE(at + 8) !== salt1 || rest.readUInt32BE(at + 12) !== salt2) break;
+      frames++;
+      if (rest.readUInt32BE(at + 4) !== 0) (commits++, (committed = frames));
+    }
+    return { salt, commits, frames: committed };
+  } finally {
+    closeSync(fd);
   }
-  return { salt: `${salt1}:${salt2}`, commits, frames: committed };
 }
 
 /** Pages (log frames) the commits between two readings of the same log wrote. */

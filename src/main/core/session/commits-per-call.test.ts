@@ -87,9 +87,15 @@ describe('commits per tool call on the session path', () => {
     })();
     db.prepare('SELECT count(*) FROM t').get();
     expect(commitsSince(mid, readWalCommits(file))).toBe(1); // one transaction, one commit; a read writes nothing
+    // Read on from an earlier reading: the same as a whole read.
+    expect(readWalCommits(file, mid)).toEqual(readWalCommits(file));
+    expect(readWalCommits(file, start)).toEqual(readWalCommits(file));
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.prepare('INSERT INTO t VALUES (3)').run();
     expect(() => commitsSince(mid, readWalCommits(file))).toThrow(/restarted/);
+    // An earlier reading of a log that has since restarted is not read on from: the new log is read whole.
+    expect(() => commitsSince(mid, readWalCommits(file, mid))).toThrow(/restarted/);
+    expect(readWalCommits(file, mid)).toEqual(readWalCommits(file));
     db.close();
   });
 
