@@ -151,7 +151,7 @@ const FSYNCS: Record<NoopKind, [number, number]> = { read: [0, 1], edit: [1, 1] 
 /**
  * The floor's two commits again, each pair right after the event loop sat idle for `IDLE_MS`, as it does while any
  * real model writes its answer: on this machine that idle alone makes the same commits far slower (the disk's and the
- * processor's wake-up), which no row above includes (their calls follow each other at once).
+ * kernel's wake-up: docs/architecture.md), which the timed calls do not pay (they follow their answers at once).
  */
 async function idleFloor(r: Runner, kind: NoopKind, pairs: number): Promise<number> {
   r.current = kind;
