@@ -12,15 +12,19 @@ export type SuiteAnswer = { rows: BenchRow[] } | { error: string };
 
 async function main(): Promise<void> {
   const [name, answerFile] = process.argv.slice(2);
+  if (!name || !answerFile) {
+    process.stderr.write('usage: suite-process.ts <suite> <answer file> [--quick]\n');
+    process.exit(2);
+  }
   const suite = suites.find((s) => s.name === name);
   let answer: SuiteAnswer;
   try {
-    if (!suite || !answerFile) throw new Error(`usage: suite-process.ts <suite> <answer file> [--quick] (no suite "${name}")`);
+    if (!suite) throw new Error(`no suite "${name}" (the suites: ${suites.map((s) => s.name).join(', ')})`);
     answer = { rows: await (await suite.load()).run({ quick: process.argv.includes('--quick') }) };
   } catch (error) {
     answer = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
-  if (answerFile) writeFileSync(answerFile, JSON.stringify(answer));
+  writeFileSync(answerFile, JSON.stringify(answer));
   // A suite may leave a handle open (a server's keep-alive socket); its answer is written, so the process ends here.
   process.exit(0);
 }
