@@ -112,13 +112,13 @@ export class ApprovalGate {
     // either (most of a turn's bookkeeping tools) never asks the file system.
     let resolvedRoots: Roots | null = null;
     const roots = (): Roots => (resolvedRoots ??= this.guards.roots());
-    // One canonicalization per distinct path in a decision: a missing tail makes realpath throw, which is the
-    // costly part of a decision.
+    // One canonicalization per distinct path in a decision, walked down from the roots' real paths where it can be
+    // (Guards.canonical): the file system's lookups are the costly part of a decision.
     const canonCache = new Map<string, string>();
     const canon = (p: string, base: string) => {
       const key = `${base}\0${p}`;
       let c = canonCache.get(key);
-      if (c === undefined) canonCache.set(key, (c = canonicalizeForPolicy(p, base)));
+      if (c === undefined) canonCache.set(key, (c = this.guards.canonical(roots(), resolvePath(p, base))));
       return c;
     };
 

@@ -19,7 +19,7 @@ import { basename, isAbsolute, join, sep } from 'node:path';
 import { FS_READ_TOOLS, TN } from '../../../shared/tool-names';
 import { gitConfiguredReason, gitProtectedReason } from '../tools/_policy/git-paths';
 import { hardLinkVerdictAt } from '../tools/_policy/hardlinks';
-import { canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
+import { canonicalBelow, canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
 import type { ShellAnalysis, ShellWord } from './shell';
 
 export type GuardId = 'secret_value' | 'secrets' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape' | 'unsafe_shell';
@@ -99,9 +99,22 @@ export class Guards {
   }
 
   // Canonical roots are recomputed for each decision (the workspace may be created or re-linked after start-up; a
-  // stale canonical root would open a gap). Two realpath calls of existing folders cost a few microseconds.
+  // stale canonical root would open a gap). When the workspace's real path is its own path, no folder on that path
+  // is a symlink, so the data folder above it (the default layout) is its own real path too: one realpath, not two.
   roots(): Roots {
-    return { wsRaw: this.wsRaw, wsCanon: canonicalizeForPolicy(this.wsRaw, '/'), dataRaw: this.dataRaw, dataCanon: canonicalizeForPolicy(this.dataRaw, '/') };
+    const wsCanon = canonicalizeForPolicy(this.wsRaw, '/');
+    const dataCanon = wsCanon === this.wsRaw && under(this.wsRaw, this.dataRaw) ? this.dataRaw : canonicalizeForPolicy(this.dataRaw, '/');
+    return { wsRaw: this.wsRaw, wsCanon, dataRaw: this.dataRaw, dataCanon };
+  }
+
+  /**
+   * `canonicalizeForPolicy(absolute)` within one decision: a path under the workspace (as written or as resolved) is
+   * walked down from the workspace's real path resolved for these roots (`canonicalBelow`), not resolved again from
+   * the root of the file system; anything else, and anything the walk cannot answer alone, goes through realpath
+   * (docs/guards.md "Canonical paths").
+   */
+  canonical(r: Roots, absolute: string): string {
+    return canonicalBelow(absolute, r.wsRaw, r.wsCanon) ?? (r.wsCanon !== r.wsRaw ? canonicalBelow(absolute, r.wsCanon, r.wsCanon) : null) ?? canonicalizeForPolicy(absolute, '/');
   }
 
   /** Inside the data folder, except the workspace when the workspace itself sits inside it (the default). */

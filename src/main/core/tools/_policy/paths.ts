@@ -4,11 +4,13 @@
  * - `resolvePath`: absolute as given, else relative to the working directory.
  * - `canonicalizeForPolicy`: resolves `..` and the symlinks of the longest *existing* ancestor, then appends the
  *   not-yet-existing tail, so `link/new/dir/file` with `link -> /outside` canonicalizes to `/outside/new/dir/file`.
+ * - `canonicalBelow`: the same answer for a path under a folder whose canonical form the caller has just resolved,
+ *   walked from that folder with one lstat per component (docs/guards.md "Canonical paths").
  * - `pathUnder`: whole-component prefix test (`/ws-evil` is not under `/ws`).
  * Limits: case-insensitive filesystems are handled by callers that compare components (see `componentEquals`);
  * a path can change between this check and the open (TOCTOU) — writers re-check the opened target.
  */
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 
 export function resolvePath(path: string, workingDir: string): string {
@@ -30,6 +32,49 @@ export function canonicalizeForPolicy(path: string, base: string): string {
       current = parent;
     }
   }
+}
+
+/**
+ * Where glibc's realpath is one readlink per component from the root (eleven for a new file six folders deep, half
+ * of them again for the existing folder after the missing name's exception), and a gate decision asks it for the
+ * workspace and then for a path inside it. Linux only: realpath elsewhere also gives names their case on disk, which
+ * a walk by lstat does not.
+ */
+const WALK_BELOW = process.platform === 'linux';
+
+/**
+ * `canonicalizeForPolicy(absolute)` for an absolute, normalized path lexically under `dir` (or `dir` itself), given
+ * `dirCanon`, the canonical form of `dir` resolved by the caller moments before (so within the same race window as
+ * two realpath calls): `dirCanon` plus the rest, each component checked with one lstat. A missing component ends the
+ * walk with the rest appended, as the longest existing ancestor's real path plus the tail is. Returns null whenever
+ * the walk cannot answer alone — a symlink on the way, a file used as a folder, any error, `.` / `..` / empty names,
+ * another platform — and the caller asks `canonicalizeForPolicy`.
+ */
+export function canonicalBelow(absolute: string, dir: string, dirCanon: string): string | null {
+  if (!WALK_BELOW) return null;
+  if (absolute === dir) return dirCanon;
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  if (!absolute.startsWith(prefix)) return null;
+  const names = absolute.slice(prefix.length).split('/');
+  let current = dirCanon;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (name === '' || name === '.' || name === '..') return null;
+    const next = current.endsWith('/') ? `${current}${name}` : `${current}/${name}`;
+    let info;
+    try {
+      info = lstatSync(next, { throwIfNoEntry: false });
+    } catch {
+      return null; // ENOTDIR, EACCES, ELOOP…: the realpath loop knows what each means
+    }
+    if (info === undefined) {
+      for (let j = i + 1; j < names.length; j++) if (names[j] === '' || names[j] === '.' || names[j] === '..') return null;
+      return [next, ...names.slice(i + 1)].join('/');
+    }
+    if (info.isSymbolicLink()) return null;
+    current = next;
+  }
+  return current;
 }
 
 export function pathUnder(child: string, base: string): boolean {
