@@ -108,8 +108,8 @@ export class ApprovalGate {
     const note = (line: string) => trace?.push(line);
     const wd = this.workingDirOf(call);
     const { toolName, args } = call;
-    // The roots' real paths (two realpath calls), resolved once a path or a command needs them: a call without
-    // either (most of a turn's bookkeeping tools) never asks the file system.
+    // The roots' real paths (one or two realpath calls), resolved once a path or a command needs them: a call
+    // without either (most of a turn's bookkeeping tools) never asks the file system.
     let resolvedRoots: Roots | null = null;
     const roots = (): Roots => (resolvedRoots ??= this.guards.roots());
     // One canonicalization per distinct path in a decision, walked down from the roots' real paths where it can be
