@@ -103,7 +103,8 @@ export class Guards {
   // is a symlink, so the data folder above it (the default layout) is its own real path too: one realpath, not two.
   roots(): Roots {
     const wsCanon = canonicalizeForPolicy(this.wsRaw, '/');
-    const dataCanon = wsCanon === this.wsRaw && under(this.wsRaw, this.dataRaw) ? this.dataRaw : canonicalizeForPolicy(this.dataRaw, '/');
+    const symlinkFree = wsCanon === this.wsRaw && under(this.wsRaw, this.dataRaw);
+    const dataCanon = symlinkFree ? this.dataRaw : canonicalizeForPolicy(this.dataRaw, '/');
     return { wsRaw: this.wsRaw, wsCanon, dataRaw: this.dataRaw, dataCanon };
   }
 
@@ -114,7 +115,8 @@ export class Guards {
    * (docs/guards.md "Canonical paths").
    */
   canonical(r: Roots, absolute: string): string {
-    return canonicalBelow(absolute, r.wsRaw, r.wsCanon) ?? (r.wsCanon !== r.wsRaw ? canonicalBelow(absolute, r.wsCanon, r.wsCanon) : null) ?? canonicalizeForPolicy(absolute, '/');
+    const walked = canonicalBelow(absolute, r.wsRaw, r.wsCanon) ?? (r.wsCanon !== r.wsRaw ? canonicalBelow(absolute, r.wsCanon, r.wsCanon) : null);
+    return walked ?? canonicalizeForPolicy(absolute, '/');
   }
 
   /** Inside the data folder, except the workspace when the workspace itself sits inside it (the default). */

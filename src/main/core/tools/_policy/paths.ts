@@ -56,21 +56,17 @@ export function canonicalBelow(absolute: string, dir: string, dirCanon: string):
   const prefix = dir.endsWith('/') ? dir : `${dir}/`;
   if (!absolute.startsWith(prefix)) return null;
   const names = absolute.slice(prefix.length).split('/');
+  if (names.some((name) => name === '' || name === '.' || name === '..')) return null;
   let current = dirCanon;
   for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
-    if (name === '' || name === '.' || name === '..') return null;
-    const next = current.endsWith('/') ? `${current}${name}` : `${current}/${name}`;
+    const next = current.endsWith('/') ? `${current}${names[i]}` : `${current}/${names[i]}`;
     let info;
     try {
       info = lstatSync(next, { throwIfNoEntry: false });
     } catch {
       return null; // ENOTDIR, EACCES, ELOOP…: the realpath loop knows what each means
     }
-    if (info === undefined) {
-      for (let j = i + 1; j < names.length; j++) if (names[j] === '' || names[j] === '.' || names[j] === '..') return null;
-      return [next, ...names.slice(i + 1)].join('/');
-    }
+    if (info === undefined) return [next, ...names.slice(i + 1)].join('/');
     if (info.isSymbolicLink()) return null;
     current = next;
   }
