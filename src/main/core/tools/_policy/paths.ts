@@ -35,17 +35,17 @@ export function canonicalizeForPolicy(path: string, base: string): string {
 }
 
 /**
- * Where glibc's realpath is one readlink per component from the root (eleven for a new file six folders deep, half
- * of them again for the existing folder after the missing name's exception), and a gate decision asks it for the
- * workspace and then for a path inside it. Linux only: realpath elsewhere also gives names their case on disk, which
- * a walk by lstat does not.
+ * Why a walk: glibc's realpath makes one readlink per component from the root (eleven for a new file six folders
+ * deep, then half of them again for its folder after the missing name's exception), and a gate decision asks it for
+ * the workspace and then for a path inside it. Linux only: realpath elsewhere also gives names their case on disk,
+ * which a walk by lstat does not.
  */
 const WALK_BELOW = process.platform === 'linux';
 
 /**
  * `canonicalizeForPolicy(absolute)` for an absolute, normalized path lexically under `dir` (or `dir` itself), given
- * `dirCanon`, the canonical form of `dir` resolved by the caller moments before (so within the same race window as
- * two realpath calls): `dirCanon` plus the rest, each component checked with one lstat. A missing component ends the
+ * `dirCanon`, the canonical form of `dir` resolved by the caller moments before (what a swap in between means:
+ * docs/guards.md "Canonical paths"): `dirCanon` plus the rest, each component checked with one lstat. A missing component ends the
  * walk with the rest appended, as the longest existing ancestor's real path plus the tail is. Returns null whenever
  * the walk cannot answer alone — a symlink on the way, a file used as a folder, any error, `.` / `..` / empty names,
  * another platform — and the caller asks `canonicalizeForPolicy`.
