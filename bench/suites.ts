@@ -12,6 +12,7 @@ export const suites: Suite[] = [
   { name: 'approval-gate', load: () => import('./approval-gate') },
   { name: 'shell-gate-cold', load: () => import('./shell-gate-cold') },
   { name: 'session-overhead', load: () => import('./session-overhead') },
+  { name: 'session-after-idle', load: () => import('./session-after-idle') },
   { name: 'history', load: () => import('./history') },
   { name: 'memory', load: () => import('./memory') },
   { name: 'agents', load: () => import('./agents') },

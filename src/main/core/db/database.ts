@@ -16,8 +16,9 @@ import { migrations as defaultMigrations } from './migrations/index';
 export type Db = Database.Database;
 
 /**
- * What the `-wal` file is cut down to when a writer restarts the log (wal-keeper.ts): twice what SQLite's automatic
- * checkpoint lets it reach (1000 pages of 4 KiB), so it only trims a log a long read made grow.
+ * What the `-wal` file is cut down to when a writer restarts the log, and the size past which the idle checkpoint
+ * empties it (wal-keeper.ts): twice what SQLite's automatic checkpoint lets it reach (1000 pages of 4 KiB), so it only
+ * trims a log a long read made grow.
  */
 export const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 

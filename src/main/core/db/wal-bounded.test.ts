@@ -4,9 +4,11 @@
  * starvation), and it keeps that size after the read ends. Proven on the app's own database and store: once the read
  * ends, the idle checkpoint (wal-keeper.ts) empties the file, steady writes cut it to `journal_size_limit`, and quit
  * empties it too. An idle checkpoint that a reader still blocks gives up at once instead of holding the main thread.
+ * A log within the limit is copied whole at idle but keeps its size, so the next turn's commits overwrite it in place
+ * instead of growing the file (an fsync that grows a file costs more: docs/architecture.md).
  */
 import Database from 'better-sqlite3';
-import { existsSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
@@ -75,6 +77,47 @@ describe('D7: the WAL stays bounded', () => {
     // Nothing was lost on the way.
     expect((db.prepare('SELECT count(*) AS n FROM chat_history WHERE session_id = ?').get(sessionId) as { n: number }).n).toBe(3_500);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    keeper.dispose();
+  });
+
+  it('a log within the size limit: the idle checkpoint copies it whole into the database and keeps the file, which the next writes overwrite in place', () => {
+    const dir = tempDir();
+    const file = join(dir, 'skald.db');
+    const db = openDatabase({ file });
+    opened.push(db);
+    const keeper = startWalKeeper(db, file, { intervalMs: 3_600_000 }); // stepped by hand below
+    const store = new SessionStore(db);
+    const sessionId = store.createSession('chat');
+    // A reader whose snapshot is older than the writes: its read keeps them from being copied.
+    const read = openReader(file);
+    writeMessages(store, sessionId, 300); // about 300 pages: under SQLite's own checkpoint at 1000
+    const size = walBytes(file);
+    expect(size).toBeGreaterThan(300 * 4096);
+    expect(size).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES);
+
+    // While the read lasts, the idle checkpoint gives up at once, as for a grown log.
+    expect(keeper.tick().outcome).toBe('writing');
+    expect(keeper.tick()).toEqual({ outcome: 'busy', walBytes: size });
+    read.end();
+
+    expect(keeper.tick()).toEqual({ outcome: 'restarted', walBytes: size });
+    expect(keeper.tick()).toEqual({ outcome: 'copied', walBytes: size }); // nothing left to copy: no checkpoint again
+    // The database file alone holds every message: a copy of it without the log has them all.
+    copyFileSync(file, join(dir, 'alone.db'));
+    const alone = new Database(join(dir, 'alone.db'));
+    opened.push(alone);
+    expect((alone.prepare('SELECT count(*) AS n FROM chat_history WHERE session_id = ?').get(sessionId) as { n: number }).n).toBe(300);
+
+    // The next writes start the log over from its beginning: less than it held, and the file does not grow.
+    writeMessages(store, sessionId, 100);
+    expect(walBytes(file)).toBe(size);
+    expect(keeper.tick().outcome).toBe('writing');
+    closeDatabase(db);
+    expect(walBytes(file)).toBe(0); // quit still empties it
+    const after = new Database(file, { readonly: true });
+    opened.push(after);
+    expect((after.prepare('SELECT count(*) AS n FROM chat_history WHERE session_id = ?').get(sessionId) as { n: number }).n).toBe(400);
+    expect(after.pragma('integrity_check', { simple: true })).toBe('ok');
     keeper.dispose();
   });
 

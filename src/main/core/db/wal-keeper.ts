@@ -8,12 +8,17 @@
  * - `journal_size_limit` (set in database.ts): when a writer restarts the log after a complete checkpoint, SQLite
  *   cuts the file down to the limit, so under steady writes it shrinks again by itself;
  * - this keeper: every `intervalMs` it looks at the `-wal` file, and when nothing was written since its last look
- *   (the app is idle) it runs a TRUNCATE checkpoint, which empties the file. Quit does the same (`closeDatabase`).
+ *   (the app is idle) it copies the whole log into the database. A log past `journal_size_limit` (one a long read
+ *   made grow) it empties (a TRUNCATE checkpoint). One within the limit it leaves at its size (a RESTART
+ *   checkpoint): the next writer starts the log over from its beginning and overwrites it in place. Emptied, the file
+ *   would grow again with every commit of the next turn, and on ext4 an fsync that grows a file also commits the file
+ *   system's journal: a no-op edit call took 0.84 ms instead of 0.64 in a turn after an emptying (docs/architecture.md
+ *   "What keeps the waited-on paths fast"). Quit empties it (`closeDatabase`).
  *
  * The idle checkpoint never waits: it runs with `busy_timeout` 0, so a reader still open makes it give up at once
  * (SQLite reports `busy`) instead of blocking the main thread, and it is tried again at the next idle look. An
  * iterator of our own still open on the connection (better-sqlite3 then refuses any other statement) is the same: it
- * tries again later.
+ * tries again later. A log already copied whole is left alone (no checkpoint at every look while the app sits idle).
  *
  * SQLite's own checkpoint runs inside the commit that takes the log past 1000 pages: copying the log into the
  * database and syncing it, a few milliseconds added to whatever that commit was, about one tool call in eighty
@@ -26,7 +31,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { endianness } from 'node:os';
-import type { Db } from './database';
+import { WAL_SIZE_LIMIT_BYTES, type Db } from './database';
 
 /** The share of SQLite's own threshold (`wal_autocheckpoint`, 1000 pages) from which a round's request copies the log. */
 export const EARLY_CHECKPOINT_SHARE = 0.5;
@@ -55,8 +60,12 @@ export const WAL_IDLE_CHECK_MS = 30_000;
 const BUSY_TIMEOUT_MS = 5_000; // the connection's own (database.ts), restored after the no-wait checkpoint
 
 export interface WalTick {
-  /** What the look did: nothing to do, writes since the last look, a checkpoint that emptied the log, or one a reader blocked. */
-  outcome: 'empty' | 'writing' | 'truncated' | 'busy';
+  /**
+   * What the look did: nothing to do (`empty`, or `copied`: the whole log is already in the database), writes since
+   * the last look, a checkpoint that emptied the log (`truncated`) or copied it whole and kept the file (`restarted`),
+   * or one a reader blocked.
+   */
+  outcome: 'empty' | 'copied' | 'writing' | 'truncated' | 'restarted' | 'busy';
   /** The `-wal` file's size after the look, in bytes. */
   walBytes: number;
 }
@@ -79,13 +88,14 @@ function walStat(walFile: string): { size: number; mtimeMs: number } {
 }
 
 /**
- * A TRUNCATE checkpoint that gives up at once when a reader holds the log: true when the log was emptied.
- * better-sqlite3's own open iterator makes the pragma throw; that is "not now" as well.
+ * A TRUNCATE (the log emptied) or RESTART (the log copied whole, the next writer starts it over) checkpoint that gives
+ * up at once when a reader holds the log: true when it was done. better-sqlite3's own open iterator makes the pragma
+ * throw; that is "not now" as well.
  */
-export function checkpointWithoutWaiting(db: Db): boolean {
+export function checkpointWithoutWaiting(db: Db, mode: 'TRUNCATE' | 'RESTART' = 'TRUNCATE'): boolean {
   db.pragma('busy_timeout = 0');
   try {
-    const [row] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    const [row] = db.pragma(`wal_checkpoint(${mode})`) as { busy: number }[];
     return row?.busy === 0;
   } catch {
     return false;
@@ -96,6 +106,19 @@ export function checkpointWithoutWaiting(db: Db): boolean {
 
 export function startWalKeeper(db: Db, dbFile: string, options: { intervalMs?: number } = {}): WalKeeper {
   const walFile = `${dbFile}-wal`;
+  let shmFd: number | null = null;
+  let scheduled: NodeJS.Immediate | null = null;
+  /** The log's frames and how many are copied, from the WAL index; null when there is none (yet) or it cannot be read. */
+  const logFrames = (): { frames: number; copied: number } | null => {
+    if (!db.open) return null;
+    try {
+      shmFd ??= openSync(`${dbFile}-shm`, 'r');
+    } catch {
+      return null;
+    }
+    return walIndexFrames(shmFd);
+  };
+
   let last = walStat(walFile);
   const tick = (): WalTick => {
     const now = walStat(walFile);
@@ -103,24 +126,19 @@ export function startWalKeeper(db: Db, dbFile: string, options: { intervalMs?: n
     last = now;
     if (now.size === 0) return { outcome: 'empty', walBytes: 0 };
     if (changed || !db.open) return { outcome: 'writing', walBytes: now.size };
-    const emptied = checkpointWithoutWaiting(db);
+    const grown = now.size > WAL_SIZE_LIMIT_BYTES;
+    const log = logFrames();
+    if (!grown && log && log.copied === log.frames) return { outcome: 'copied', walBytes: now.size };
+    const done = checkpointWithoutWaiting(db, grown ? 'TRUNCATE' : 'RESTART');
     last = walStat(walFile);
-    return { outcome: emptied ? 'truncated' : 'busy', walBytes: last.size };
+    return { outcome: done ? (grown ? 'truncated' : 'restarted') : 'busy', walBytes: last.size };
   };
   const timer = setInterval(tick, options.intervalMs ?? WAL_IDLE_CHECK_MS);
   timer.unref(); // never keeps a process alive
-  let shmFd: number | null = null;
-  let scheduled: NodeJS.Immediate | null = null;
   /** The log's pages not yet copied, as a share of SQLite's own threshold on this connection; 0 while that is off. */
   const pendingShare = (): number => {
-    if (!db.open) return 0;
-    try {
-      shmFd ??= openSync(`${dbFile}-shm`, 'r');
-    } catch {
-      return 0; // no WAL index (yet): nothing to copy
-    }
-    const log = walIndexFrames(shmFd);
-    if (!log) return 0;
+    const log = logFrames();
+    if (!log) return 0; // no WAL index (yet): nothing to copy
     // None where a caller turned SQLite's off (a count of commits in the log needs it unrestarted:
     // test/helpers/wal-commits.ts).
     const own = db.pragma('wal_autocheckpoint', { simple: true }) as number;
