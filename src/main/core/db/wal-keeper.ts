@@ -12,7 +12,7 @@
  *   made grow) it empties (a TRUNCATE checkpoint). One within the limit it leaves at its size (a RESTART
  *   checkpoint): the next writer starts the log over from its beginning and overwrites it in place. Emptied, the file
  *   would grow again with every commit of the next turn, and on ext4 an fsync that grows a file also commits the file
- *   system's journal: a no-op edit call took 0.84 ms instead of 0.64 in a turn after an emptying (docs/architecture.md
+ *   system's journal: a no-op edit call took 0.80 ms instead of 0.60 in a turn after an emptying (docs/architecture.md
  *   "What keeps the waited-on paths fast"). Quit empties it (`closeDatabase`).
  *
  * The idle checkpoint never waits: it runs with `busy_timeout` 0, so a reader still open makes it give up at once
@@ -92,7 +92,7 @@ function walStat(walFile: string): { size: number; mtimeMs: number } {
  * up at once when a reader holds the log: true when it was done. better-sqlite3's own open iterator makes the pragma
  * throw; that is "not now" as well.
  */
-export function checkpointWithoutWaiting(db: Db, mode: 'TRUNCATE' | 'RESTART' = 'TRUNCATE'): boolean {
+export function checkpointWithoutWaiting(db: Db, mode: 'TRUNCATE' | 'RESTART'): boolean {
   db.pragma('busy_timeout = 0');
   try {
     const [row] = db.pragma(`wal_checkpoint(${mode})`) as { busy: number }[];
