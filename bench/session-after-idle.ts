@@ -17,11 +17,11 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { dispatchCall } from '../src/main/core/bridge/dispatch';
 import { walIndexFrames } from '../src/main/core/db/wal-keeper';
 import { createCore, type Core } from '../src/main/core/index';
 import type { LlmTurn } from '../src/main/core/session/ports';
 import { defineTool } from '../src/main/core/tools/index';
+import { turnInNewSession } from './session-turn';
 import { median, ms, type BenchOptions, type BenchRow } from './table';
 
 const ROUNDS_PER_TURN = 19;
@@ -58,22 +58,9 @@ async function startArm(dir: string, keeperLookMs: number): Promise<Arm> {
   return arm;
 }
 
-async function call(core: Core, channel: 'chat:createSession' | 'chat:send', request: object): Promise<{ id?: number }> {
-  const outcome = await dispatchCall(core.handlers, channel, request as never);
-  if (!outcome.ok) throw new Error(outcome.error.message);
-  return outcome.result as { id?: number };
-}
-
 async function oneTurn(arm: Arm): Promise<void> {
   arm.script = Array.from({ length: ROUNDS_PER_TURN }, (_, i) => ({ ...answer, text: '', toolCalls: [{ id: `call_${i}`, name: 'noop_edit', arguments: '{}' }], finishReason: 'tool-calls' }));
-  const sessionId = (await call(arm.core, 'chat:createSession', {})).id!;
-  const ended = new Promise<void>((done) => {
-    const off = arm.core.events.subscribe('chat', (e) => {
-      if (e.session_id === sessionId && e.type === 'turn_running' && !e.running) (off(), done());
-    });
-  });
-  await call(arm.core, 'chat:send', { sessionId, content: 'go' });
-  await ended;
+  await turnInNewSession(arm.core);
 }
 
 /** Whether the whole log is in the database (the idle checkpoint ran), and the `-wal` file's size. */

@@ -33,15 +33,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { dispatchCall } from '../src/main/core/bridge/dispatch';
 import { openDatabase } from '../src/main/core/db/database';
 import { createCore, type Core } from '../src/main/core/index';
 import type { LlmTurn } from '../src/main/core/session/ports';
 import { defineTool } from '../src/main/core/tools/index';
-import type { CallChannel, CallRequest, CallResponse } from '../src/shared/contract/index';
 import { startScriptedLlm, type ScriptedLlm } from '../test/llm-server/index';
 import { commitsSince, readWalCommits, type WalReading } from '../test/helpers/wal-commits';
 import { traceFsyncs, type FsyncTrace } from '../test/helpers/fsync-trace';
+import { call, turnInNewSession } from './session-turn';
 import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
 
 const ROUNDS_PER_TURN = 19;
@@ -80,22 +79,9 @@ function fsyncPairs(events: readonly string[]): [number, number][] {
   return pairs;
 }
 
-async function call<C extends CallChannel>(core: Core, channel: C, request: CallRequest<C>): Promise<CallResponse<C>> {
-  const outcome = await dispatchCall(core.handlers, channel, request);
-  if (!outcome.ok) throw new Error(outcome.error.message);
-  return outcome.result as CallResponse<C>;
-}
-
 /** One turn in a fresh session (its context stays small), then the floor's commits. */
 async function oneTurn(core: Core, probe: Probe, floorCommit: (i: number) => void): Promise<void> {
-  const sessionId = (await call(core, 'chat:createSession', {})).id;
-  const ended = new Promise<void>((done) => {
-    const off = core.events.subscribe('chat', (e) => {
-      if (e.session_id === sessionId && e.type === 'turn_running' && !e.running) (off(), done());
-    });
-  });
-  await call(core, 'chat:send', { sessionId, content: 'go' });
-  await ended;
+  await turnInNewSession(core);
   for (let i = 0; i < 2 * ROUNDS_PER_TURN; i++) {
     const started = performance.now();
     floorCommit(i);
