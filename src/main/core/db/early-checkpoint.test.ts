@@ -66,18 +66,20 @@ describe('the log copied while the model is asked', () => {
     keeper.checkpointSoon(); // one checkpoint however often it is asked for
     expect(pending()).toBe(base + 40); // not in the caller's stack
     await new Promise((resolve) => setImmediate(resolve));
-    expect(pending()).toBe(0);
+    // Copied whole, and started over at once: the log holds only the rewrite of the unchanged first page that starts
+    // it over (the next commit then syncs no new header of its own).
+    expect(walIndexFrames(fd)).toEqual({ frames: 1, copied: 0 });
     // From 80% of SQLite's own mark (48 of 60 here) the copy is made at once, in the caller's stack.
     for (let i = 0; i < 50; i++) insert.run(i);
-    expect(pending()).toBe(50);
+    expect(pending()).toBe(51);
     keeper.checkpointSoon();
-    expect(pending()).toBe(0);
+    expect(walIndexFrames(fd)).toEqual({ frames: 1, copied: 0 });
     // SQLite's own turned off (as a count of commits needs): none from here either.
     db.pragma('wal_autocheckpoint = 0');
     for (let i = 0; i < 40; i++) insert.run(i);
     keeper.checkpointSoon();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(pending()).toBe(40);
+    expect(pending()).toBe(41);
     keeper.dispose();
     closeSync(fd);
     db.close();

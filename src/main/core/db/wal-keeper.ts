@@ -18,7 +18,7 @@
  * The idle checkpoint never waits: it runs with `busy_timeout` 0, so a reader still open makes it give up at once
  * (SQLite reports `busy`) instead of blocking the main thread, and it is tried again at the next idle look. An
  * iterator of our own still open on the connection (better-sqlite3 then refuses any other statement) is the same: it
- * tries again later. A log already copied whole is left alone (no checkpoint at every look while the app sits idle).
+ * tries again later. Once a look has copied the log, the next looks leave it alone until something is written.
  *
  * SQLite's own checkpoint runs inside the commit that takes the log past 1000 pages: copying the log into the
  * database and syncing it, a few milliseconds added to whatever that commit was, about one tool call in eighty
@@ -119,17 +119,40 @@ export function startWalKeeper(db: Db, dbFile: string, options: { intervalMs?: n
     return walIndexFrames(shmFd);
   };
 
+  /**
+   * Starts the log over now, while nobody waits on a commit. After a checkpoint that copied the whole log, the next
+   * commit starts it over from its beginning, and first writes its new header and syncs it: one fsync more, which
+   * would land in the next tool call's commit (docs/architecture.md "A turn after the app sat idle"). Setting the
+   * schema version to the value it has is the smallest write there is (the database's first page, unchanged), and it
+   * takes that fsync here. Only when the log is copied whole: otherwise the write would not start it over.
+   */
+  const startLogOver = () => {
+    const log = logFrames();
+    if (!log || log.frames === 0 || log.copied !== log.frames) return;
+    try {
+      db.pragma(`user_version = ${db.pragma('user_version', { simple: true }) as number}`);
+    } catch {
+      // An iterator of ours is open: the next commit starts the log over itself.
+    }
+  };
+
   let last = walStat(walFile);
+  /** Set once an idle look has copied the log and started it over; cleared by the next write. */
+  let settled = false;
   const tick = (): WalTick => {
     const now = walStat(walFile);
     const changed = now.size !== last.size || now.mtimeMs !== last.mtimeMs;
     last = now;
     if (now.size === 0) return { outcome: 'empty', walBytes: 0 };
-    if (changed || !db.open) return { outcome: 'writing', walBytes: now.size };
+    if (changed || !db.open) {
+      settled = false;
+      return { outcome: 'writing', walBytes: now.size };
+    }
+    if (settled) return { outcome: 'copied', walBytes: now.size };
     const grown = now.size > WAL_SIZE_LIMIT_BYTES;
-    const log = logFrames();
-    if (!grown && log && log.copied === log.frames) return { outcome: 'copied', walBytes: now.size };
     const done = checkpointWithoutWaiting(db, grown ? 'TRUNCATE' : 'RESTART');
+    if (done && !grown) startLogOver();
+    settled = done;
     last = walStat(walFile);
     return { outcome: done ? (grown ? 'truncated' : 'restarted') : 'busy', walBytes: last.size };
   };
@@ -148,8 +171,9 @@ export function startWalKeeper(db: Db, dbFile: string, options: { intervalMs?: n
     try {
       db.pragma('wal_checkpoint(PASSIVE)'); // never waits for a reader or writer; copies what it can
     } catch {
-      // An iterator of ours is open: SQLite's own checkpoint or the next round's does it.
+      return; // An iterator of ours is open: SQLite's own checkpoint or the next round's does it.
     }
+    startLogOver();
   };
   return {
     tick,

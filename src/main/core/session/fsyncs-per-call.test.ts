@@ -5,6 +5,8 @@
  * commit with one, which makes both durable before the result goes anywhere. Any other call: an fsync before it
  * runs (R1) and one after. The connection's level is back to FULL while any tool runs.
  */
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChatEvent } from '../../../shared/contract/chat';
@@ -12,6 +14,7 @@ import { startHarness, type Harness } from '../../../../test/helpers/core-harnes
 import { fsyncsBetween, traceFsyncs, type FsyncTrace } from '../../../../test/helpers/fsync-trace';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
 import type { ScriptedTurn } from '../../../../test/llm-server/index';
+import { EARLY_CHECKPOINT_SHARE, walIndexFrames } from '../db/wal-keeper';
 import { defineTool } from '../tools/index';
 import type { ToolKind } from '../tools/tool';
 
@@ -83,6 +86,24 @@ describe('fsyncs per tool call', () => {
     expect(fsyncsBetween(events, 'answering', 'ran1')).toBe(1);
     expect(fsyncsBetween(events, 'ran1', 'done1')).toBe(1);
     expect(t.levels).toEqual([FULL]);
+  });
+
+  it('a call right after its round copied the log: still one fsync before it runs and one after (the log was started over as the model was asked)', async () => {
+    const t = await traced([{ text: 'ok' }, { text: 'Other.', toolCalls: [{ name: 'probe_other', arguments: {} }] }, { text: 'Done.' }], ['other']);
+    // Writes of the person's own bring the log past the share from which a round's request copies it (wal-keeper.ts).
+    const shm = openSync(join(h!.dataDir, 'skald.db-shm'), 'r');
+    const pending = () => {
+      const log = walIndexFrames(shm)!;
+      return log.frames - log.copied;
+    };
+    while (pending() < EARLY_CHECKPOINT_SHARE * 1000 + 50) h!.core.sessions.store.appendMessage({ sessionId: t.sessionId, role: 'user', content: 'a long message '.repeat(300) });
+    await h!.sendAndSettle(t.sessionId, 'other');
+    const events = await t.events();
+    // Copied, and the log's first commit since (the one that syncs the log's new header) was not the call's.
+    expect(pending()).toBeLessThan(EARLY_CHECKPOINT_SHARE * 1000);
+    closeSync(shm);
+    expect(fsyncsBetween(events, 'answering', 'ran1')).toBe(1);
+    expect(fsyncsBetween(events, 'ran1', 'done1')).toBe(1);
   });
 
   it('a round of a read and an edit: the read result is fsync\'d before the edit runs, the edit has its own fsync before it', async () => {
