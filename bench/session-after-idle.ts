@@ -5,13 +5,14 @@
  * zero bytes grows again with every commit, and on ext4 an fsync that grows a file also commits the file system's
  * journal; a log kept at its size is overwritten in place.
  *
- * Two cores in this process, each with its own data folder, the same no-op edit-kind tool (`noop_edit`: an fsync'd
- * commit before it runs and one after) and an allow rule. Each turn is 19 rounds of one call, then an answer, and
- * follows the same idle of 150 ms in both; only the first core's keeper looks in that time (every 40 ms, so its idle
- * checkpoint runs), the second's never does. The turns alternate between the two, so load hits both alike. Timed per
- * call as in session-overhead.ts: from the model's answer reaching the session to the call's `tool_done`.
- * The row is wrong, not slow, when the first core's log was not copied and started over before one of its turns (read
- * from the WAL index): then it would not measure a turn after an idle checkpoint.
+ * Two instances of the core in this process, each with its own data folder, the same no-op edit-kind tool (`noop_edit`:
+ * an fsync'd commit before it runs and one after) and an allow rule. Each turn is 19 rounds of one call, then an
+ * answer, and follows the same idle of 150 ms in both; only the first instance's keeper looks in that time (every 40
+ * ms, so its idle checkpoint runs), the second's never does. The turns alternate between the two, so load hits both
+ * alike. Timed per call as in session-overhead.ts: from the model's answer reaching the session to the call's
+ * `tool_done`.
+ * The row is wrong, not slow, when the first instance's log was not copied and started over before one of its turns
+ * (read from the WAL index): then it would not measure a turn after an idle checkpoint.
  */
 import { closeSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
