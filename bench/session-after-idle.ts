@@ -78,9 +78,9 @@ function logState(dataDir: string): { copiedWhole: boolean; walBytes: number } {
   }
 }
 
-/** `--quick`: 3 warm-up turns and 6 timed ones of each instead of 10 and 60. */
+/** `--quick`: 1 warm-up turn and 3 timed ones of each instead of 10 and 60. */
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
-  const [warmUp, timed] = quick ? [3, 6] : [10, 60];
+  const [warmUp, timed] = quick ? [1, 3] : [10, 60];
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-idle-'));
   const arms: Arm[] = [];
   try {

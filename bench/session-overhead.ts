@@ -180,7 +180,7 @@ function rows(kind: NoopKind, label: string, probe: Probe, idleFloorMs: number):
   ];
 }
 
-/** `--quick`: 20 warm-up calls, 100 and 50 timed ones instead of 200, 2,000 and 1,000. */
+/** `--quick`: 20 warm-up calls, 60 and 30 timed ones, 10 idle floor pairs instead of 200, 2,000, 1,000 and 150. */
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const warmUp = quick ? 20 : WARM_UP;
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-overhead-'));
@@ -248,9 +248,9 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     runner.script = (k) => {
       script = Array.from({ length: ROUNDS_PER_TURN }, (_, i) => ({ text: '', reasoning: '', toolCalls: [{ id: `call_${i}`, name: `noop_${k}`, arguments: '{}' }], usage, cost: null, modelId: 'scripted', finishReason: 'tool-calls' }));
     };
-    await measure(core, runner, quick ? 100 : 2_000, warmUp);
+    await measure(core, runner, quick ? 60 : 2_000, warmUp);
     const idle: Record<NoopKind, number> = { read: 0, edit: 0 };
-    for (const k of KINDS) idle[k] = await idleFloor(runner, k, quick ? 20 : 150);
+    for (const k of KINDS) idle[k] = await idleFloor(runner, k, quick ? 10 : 150);
     const out = KINDS.flatMap((k) => rows(k, 'session path, in-process scripted model', runner.probes[k], idle[k]));
 
     // 2. The real provider client against the scripted LLM over HTTP.
@@ -263,7 +263,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       return turn;
     };
     runner.script = (k) => llm!.script([...Array.from({ length: ROUNDS_PER_TURN }, () => ({ toolCalls: [{ name: `noop_${k}`, arguments: {} }] })), { text: 'done' }]);
-    await measure(core, runner, quick ? 50 : 1_000, warmUp);
+    await measure(core, runner, quick ? 30 : 1_000, warmUp);
     out.push(...KINDS.flatMap((k) => rows(k, 'session path, provider client + scripted LLM over HTTP', runner.probes[k], idle[k])));
     return out;
   } finally {

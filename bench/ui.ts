@@ -16,7 +16,7 @@
  * task's wall time includes its wait for a core, the CPU time is what our code cost. Targets are judged on wall time,
  * in an untraced run: the scroll and the stream each run again under the trace for the CPU side, since recording a
  * trace preempts the page on 2 cores (a traced scroll showed tasks of 52–102 ms whose CPU time was 20–24 ms).
- * `--quick`: 1,000 messages, one open, a 3-second stream.
+ * `--quick`: 1,000 messages, one open, a 2-second stream.
  */
 import { chromium, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -97,7 +97,7 @@ function lags(emitted: Float64Array, seen: StreamSamples['samples']): number[] {
 
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const messages = quick ? 1_000 : 50_000;
-  const seconds = quick ? 3 : 30;
+  const seconds = quick ? 2 : 30;
   const opens = quick ? 1 : 5;
   const big = `bench: ${messages.toLocaleString('en')} messages`;
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-ui-'));
