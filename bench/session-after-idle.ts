@@ -68,11 +68,11 @@ async function oneTurn(arm: Arm): Promise<void> {
  * Whether the idle checkpoint ran: the log copied whole and started over, so it holds only the unchanged first page
  * that started it over (wal-keeper.ts); a turn leaves hundreds of frames. And the `-wal` file's size.
  */
-function logState(dataDir: string): { copiedWhole: boolean; walBytes: number } {
+function logState(dataDir: string): { startedOver: boolean; walBytes: number } {
   const fd = openSync(join(dataDir, 'skald.db-shm'), 'r');
   try {
     const log = walIndexFrames(fd);
-    return { copiedWhole: log !== null && log.frames === 1 && log.copied === 0, walBytes: statSync(join(dataDir, 'skald.db-wal')).size };
+    return { startedOver: log !== null && log.frames === 1 && log.copied === 0, walBytes: statSync(join(dataDir, 'skald.db-wal')).size };
   } finally {
     closeSync(fd);
   }
@@ -96,7 +96,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
         await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
         if (arm === afterIdle) {
           const state = logState(arm.dataDir);
-          if (!state.copiedWhole) missed.push(i);
+          if (!state.startedOver) missed.push(i);
           walSizes.push(state.walBytes);
         }
         await oneTurn(arm);
