@@ -13,6 +13,7 @@ export const suites: Suite[] = [
   { name: 'shell-gate-cold', load: () => import('./shell-gate-cold') },
   { name: 'session-overhead', load: () => import('./session-overhead') },
   { name: 'session-after-idle', load: () => import('./session-after-idle') },
+  { name: 'llm-round', load: () => import('./llm-round') },
   { name: 'history', load: () => import('./history') },
   { name: 'memory', load: () => import('./memory') },
   { name: 'agents', load: () => import('./agents') },

@@ -19,7 +19,7 @@ import { classifyFailure, LlmCancelledError, LlmRequestError } from './errors';
 import { toModelMessages } from './messages';
 import { findModelIndex } from './model-catalog';
 import { ModelHealth } from './model-health';
-import { costFromMetadata, languageModelFor, type FetchFunction } from './provider-factory';
+import { costFromMetadata, LanguageModels, type FetchFunction } from './provider-factory';
 import type { ModelRecord } from './provider-repository';
 import type { ChatToolCall, FallbackEvent, FailedEvent, LlmEvent, LlmTurn, StreamRoundRequest, ToolSpec } from './types';
 
@@ -68,9 +68,11 @@ class OutputStartedError extends Error {
 export class LlmClient {
   readonly health: ModelHealth;
   private readonly maxTries: number;
+  private readonly models: LanguageModels;
 
   constructor(private readonly options: LlmClientOptions) {
     this.health = options.health ?? new ModelHealth();
+    this.models = new LanguageModels(options.fetch);
     this.maxTries = Math.max(1, options.maxTries ?? MAX_TRIES_PER_ROUND);
     // The SDK prints provider warnings (unsupported settings) to the console by default; send them to our log
     // instead, unless the host configured its own logger. A process-wide global: the first client decides.
@@ -135,7 +137,7 @@ export class LlmClient {
     const prompt = toModelMessages(request.messages, model.providerKind);
     const ai = await loadAiSdk(); // imported on the first request, not at start (llm/ai-sdk.ts)
     const result = ai.streamText({
-      model: await languageModelFor(model, this.options.models.apiKey(model.providerId), this.options.fetch),
+      model: await this.models.get(model, this.options.models.apiKey(model.providerId)),
       ...(prompt.system !== undefined ? { system: prompt.system } : {}),
       messages: prompt.messages,
       allowSystemInMessages: true,
