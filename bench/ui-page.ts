@@ -51,6 +51,8 @@ export interface ScrollResult {
   seconds: number;
   /** Every long task (> 50 ms) seen while scrolling, in ms. */
   longTasks: number[];
+  /** When each of them began, in seconds from the scroll's start (where to look: the first frames, or anywhere). */
+  longTasksAt: number[];
   /** The longest animation frame (script + rendering), where the browser reports them; -1 where it does not. */
   longestFrame: number;
   rowsLoaded: number;
@@ -64,15 +66,18 @@ export function scrollToTop(page: Page, oldest: string, viewports: number, maxMs
   return page.evaluate(
     async ({ oldest, viewports, maxMs }) => {
       const longTasks: number[] = [];
+      const longTasksAt: number[] = [];
       let longestFrame = -1;
-      const tasks = new PerformanceObserver((l) => l.getEntries().forEach((e) => longTasks.push(e.duration)));
+      let started = performance.now();
+      const note = (e: PerformanceEntry) => (longTasks.push(e.duration), longTasksAt.push((e.startTime - started) / 1000));
+      const tasks = new PerformanceObserver((l) => l.getEntries().forEach(note));
       tasks.observe({ type: 'longtask' });
       const supportsFrames = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame');
       const frameObserver = new PerformanceObserver((l) => l.getEntries().forEach((e) => (longestFrame = Math.max(longestFrame, e.duration))));
       if (supportsFrames) frameObserver.observe({ type: 'long-animation-frame' });
       const list = document.querySelector<HTMLElement>('[data-testid="message-list"]')!;
       const atTop = () => list.scrollTop === 0 && [...list.querySelectorAll('.msg')].some((m) => m.textContent?.startsWith(oldest));
-      const started = performance.now();
+      started = performance.now();
       let frames = 0;
       while (!atTop() && performance.now() - started < maxMs) {
         list.scrollTop = Math.max(0, list.scrollTop - list.clientHeight * viewports);
@@ -81,10 +86,10 @@ export function scrollToTop(page: Page, oldest: string, viewports: number, maxMs
       }
       const seconds = (performance.now() - started) / 1000;
       await new Promise((r) => setTimeout(r, 300));
-      tasks.takeRecords().forEach((e) => longTasks.push(e.duration));
+      tasks.takeRecords().forEach(note);
       tasks.disconnect();
       frameObserver.disconnect();
-      return { reachedTop: atTop(), frames, seconds, longTasks, longestFrame: supportsFrames ? longestFrame : -1, rowsLoaded: Number(list.querySelector('[data-index]:last-child')?.getAttribute('data-index') ?? -1) + 1 };
+      return { reachedTop: atTop(), frames, seconds, longTasks, longTasksAt, longestFrame: supportsFrames ? longestFrame : -1, rowsLoaded: Number(list.querySelector('[data-index]:last-child')?.getAttribute('data-index') ?? -1) + 1 };
     },
     { oldest, viewports, maxMs },
   );
