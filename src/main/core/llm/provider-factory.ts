@@ -8,7 +8,7 @@
  * Cost: OpenAI-compatible chunks carrying `usage.cost` (OpenRouter) are captured into provider metadata under
  * `skald.cost`; OpenRouter is also asked to include it (`usage: { include: true }`).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { MetadataExtractor } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { ProviderKind } from '../../../shared/contract/providers';
@@ -79,8 +79,9 @@ const KEPT_MODELS = 8;
  * A client's language models, built once per endpoint and key and kept between rounds (docs/architecture.md "What
  * keeps the waited-on paths fast"). A model is only its configuration, safe to share among rounds running at once
  * (sub-agents), but building one builds its stream's validation schemas, which zod compiles again on their first
- * use: built per round, that was about a tenth of a round's allocations over HTTP. The key holds a digest of the API
- * key, not the key: a key changed in Settings builds a new model. A build that failed is not kept.
+ * use: built per round, that cost about 2 ms of processor time a round and most of the client's garbage. The key
+ * holds a digest of the API key, not the key: a key changed in Settings builds a new model. A build that failed is
+ * not kept.
  */
 export class LanguageModels {
   private readonly built = new Map<string, Promise<LanguageModel>>();
@@ -88,7 +89,7 @@ export class LanguageModels {
   constructor(private readonly fetchImpl?: FetchFunction) {}
 
   get(endpoint: ModelEndpoint, apiKey: string | null): Promise<LanguageModel> {
-    const keyDigest = apiKey === null ? null : createHash('sha256').update(apiKey).digest('base64');
+    const keyDigest = apiKey === null ? null : hash('sha256', apiKey, 'base64');
     const key = JSON.stringify([endpoint.providerKind, endpoint.providerName, endpoint.baseUrl, endpoint.modelId, keyDigest]);
     const kept = this.built.get(key);
     if (kept) {
