@@ -9,7 +9,7 @@
 import { Virtualizer } from '@tanstack/virtual-core';
 import { describe, expect, it } from 'vitest';
 import type { HistoryMessage } from '../../src/shared/contract/chat';
-import { buildRows, listOptions, shiftWindow, windowOf, WINDOW_ROWS, WINDOW_SHIFT, type RowCache, type RowModel, type RowWindow } from '../../src/renderer/src/lib/message-rows';
+import { buildRows, listOptions, markdownTextsAround, PRERENDER_ABOVE, PRERENDER_BELOW, shiftWindow, windowOf, WINDOW_ROWS, WINDOW_SHIFT, type Row, type RowCache, type RowModel, type RowWindow } from '../../src/renderer/src/lib/message-rows';
 import type { Notice } from '../../src/renderer/src/stores/chat-reducer';
 
 const message = (id: number): HistoryMessage => ({
@@ -169,3 +169,21 @@ describe('the reader’s place', () => {
   });
 });
 
+describe('rows rendered ahead', () => {
+  it("gives the assistant messages' texts just outside the screen, nearest first, above before below", () => {
+    const rows: Row[] = range(0, 200).map((m) => ({ kind: 'message', message: m }));
+    rows.splice(150, 0, { kind: 'notice', notice: { id: 1, kind: 'info', text: 'n', afterMessageId: 149 } as Notice }, { kind: 'streaming' });
+    const texts = markdownTextsAround(rows, 100, 110);
+    const ids = texts.map((t) => Number(/^Message (\d+)/.exec(t)![1]));
+    const above = ids.filter((id) => id < 100);
+    const below = ids.filter((id) => id > 110);
+    expect(ids).toEqual([...above, ...below]);
+    expect(above).toEqual(range(100 - PRERENDER_ABOVE, 100).filter((m) => m.role === 'assistant').map((m) => m.id).reverse());
+    expect(below).toEqual(range(111, 111 + PRERENDER_BELOW).filter((m) => m.role === 'assistant').map((m) => m.id));
+    // At the edges: nothing past the first or the last row; notices, the streaming row, empty texts and users' are skipped.
+    expect(markdownTextsAround(rows, 0, 5).every((t) => Number(/^Message (\d+)/.exec(t)![1]) > 5)).toBe(true);
+    const tail = rows.slice(145, 155).map((r) => (r.kind === 'message' && r.message.id === 147 ? { kind: 'message' as const, message: { ...r.message, content: '' } } : r));
+    expect(markdownTextsAround(tail, 0, 0).map((t) => Number(/^Message (\d+)/.exec(t)![1]))).toEqual([149, 151]); // 147 (empty) skipped
+    expect(markdownTextsAround(rows, rows.length - 3, rows.length - 1).length).toBe(Math.ceil(PRERENDER_ABOVE / 2));
+  });
+});

@@ -13,8 +13,9 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'rea
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { HistoryMessage } from '../../../shared/contract/chat';
-import { buildRows, listOptions, shiftWindow, windowOf, WINDOW_SHIFT, type RowCache } from '../lib/message-rows';
+import { buildRows, listOptions, markdownTextsAround, shiftWindow, windowOf, WINDOW_SHIFT, type Row, type RowCache } from '../lib/message-rows';
 import type { ChatState } from '../stores/chat-store';
+import { prerenderMarkdown } from '../lib/markdown';
 import { Markdown, StreamingMarkdown } from './Markdown';
 import { ToolCardView, type ToolCardActions } from './ToolCardView';
 
@@ -52,6 +53,30 @@ function StreamingRow({ store }: { store: StoreApi<ChatState> }) {
 
 const BOTTOM_SLACK_PX = 40;
 const PREFETCH_SCREENS = 3;
+/** What of an idle period is left to the browser. */
+const IDLE_RESERVE_MS = 2;
+
+/**
+ * While the page is idle, renders the Markdown of the rows just outside the screen into the cache (lib/markdown.ts):
+ * the frame that mounts them then only inserts their HTML. A session just opened has rendered only its newest rows,
+ * and the first frames of a scroll up rendered the rows above with the Markdown code not yet compiled: frames of
+ * 50–90 ms, up to 40% of it Markdown (docs/chat-ui.md "Scrolling"). A scroll cancels what is left and starts again
+ * from where the list is.
+ */
+function usePrerender(rows: readonly Row[], first: number, last: number): void {
+  useEffect(() => {
+    if (typeof requestIdleCallback !== 'function' || last < first) return;
+    const texts = markdownTextsAround(rows, first, last);
+    let done = 0;
+    let handle = 0;
+    const work = (deadline: IdleDeadline) => {
+      done = prerenderMarkdown(texts, done, () => deadline.timeRemaining() > IDLE_RESERVE_MS);
+      if (done < texts.length) handle = requestIdleCallback(work);
+    };
+    handle = requestIdleCallback(work);
+    return () => cancelIdleCallback(handle);
+  }, [rows, first, last]);
+}
 
 export function MessageList({ store, actions, onNearTop }: { store: StoreApi<ChatState>; actions: ToolCardActions; onNearTop: () => Promise<unknown> }) {
   const messages = useStore(store, (s) => s.messages);
@@ -84,6 +109,9 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
     // up): the virtualizer keeps the row they were reading where it was (anchorTo 'end' in listOptions).
     onChange: () => stick(),
   });
+
+  const items = virtualizer.getVirtualItems();
+  usePrerender(rows, items[0]?.index ?? 0, items[items.length - 1]?.index ?? -1);
 
   useLayoutEffect(() => {
     if (atBottom.current && rows.length) {
@@ -130,7 +158,7 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
       }}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((item) => {
+        {items.map((item) => {
           const row = rows[item.index]!;
           return (
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="row" style={{ transform: `translateY(${item.start}px)` }}>

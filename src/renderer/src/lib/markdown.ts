@@ -12,7 +12,8 @@
  * Limits: `data:` images are decoded by the browser (raster only; no SVG, which could carry more).
  * Speed (a long session renders a row per message as it scrolls into view): the sanitizer is our own DOMPurify
  * instance with its configuration parsed once, and the rendered HTML of recent texts is kept (a bounded cache keyed
- * by the text: the output depends on nothing else), so a row scrolled back into view costs nothing.
+ * by the text: the output depends on nothing else), so a row scrolled back into view costs nothing; the list renders
+ * the rows just outside the screen into it while the page is idle (`prerenderMarkdown`).
  */
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
@@ -148,6 +149,21 @@ export function renderMarkdown(text: string, { keep = true }: { keep?: boolean }
     if (rendered.size > CACHE_ENTRIES) rendered.delete(rendered.keys().next().value!);
   }
   return html;
+}
+
+/**
+ * Renders the texts not yet kept into the cache while `hasTime()` says so: rows about to scroll into view (MessageList,
+ * in idle time), so the frame that mounts them only inserts their HTML. Returns the index of the first text not done.
+ */
+export function prerenderMarkdown(texts: readonly string[], from: number, hasTime: () => boolean): number {
+  let i = from;
+  for (; i < texts.length; i++) {
+    const text = texts[i]!;
+    if (text.length > CACHE_MAX_CHARS || rendered.has(text)) continue;
+    if (!hasTime()) break;
+    renderMarkdown(text);
+  }
+  return i;
 }
 
 /** Markdown rendered into sanitized nodes, for a view that inserts them itself (the viewer's large documents). */

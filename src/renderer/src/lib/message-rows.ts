@@ -175,3 +175,21 @@ export function shiftWindow(model: RowModel, view: RowWindow, direction: 'up' | 
   const end = view.end + shift;
   return end >= model.count - 1 ? null : model.entryAt(end).key;
 }
+
+/** Rows outside the screen whose Markdown the list renders ahead in idle time: more above, where a reader scrolls to. */
+export const PRERENDER_ABOVE = 30;
+export const PRERENDER_BELOW = 10;
+
+/**
+ * The Markdown texts (assistant messages') of the rows just outside `first`..`last`, nearest first: up to
+ * PRERENDER_ABOVE rows above, then up to PRERENDER_BELOW below (MessageList renders them ahead while idle).
+ */
+export function markdownTextsAround(rows: readonly Row[], first: number, last: number): string[] {
+  const texts: string[] = [];
+  const add = (row: Row | undefined) => {
+    if (row?.kind === 'message' && row.message.role === 'assistant' && row.message.content) texts.push(row.message.content);
+  };
+  for (let i = first - 1; i >= Math.max(0, first - PRERENDER_ABOVE); i--) add(rows[i]);
+  for (let i = last + 1; i <= Math.min(rows.length - 1, last + PRERENDER_BELOW); i++) add(rows[i]);
+  return texts;
+}
