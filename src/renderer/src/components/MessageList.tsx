@@ -60,8 +60,8 @@ const IDLE_RESERVE_MS = 2;
  * While the page is idle, renders the Markdown of the rows just outside the screen into the cache (lib/markdown.ts):
  * the frame that mounts them then only inserts their HTML. A session just opened has rendered only its newest rows,
  * and the first frames of a scroll up rendered the rows above with the Markdown code not yet compiled: frames of
- * 50–90 ms, Markdown up to 40% of the longest (docs/chat-ui.md "Scrolling"). A scroll cancels what is left and starts again
- * from where the list is.
+ * 50–90 ms, Markdown up to 40% of the longest (docs/chat-ui.md "Scrolling"). A scroll cancels what is left and
+ * starts again from where the list is.
  */
 function usePrerender(rows: readonly Row[], first: number, last: number): void {
   useEffect(() => {
