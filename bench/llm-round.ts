@@ -29,8 +29,8 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const llm = await startScriptedLlm({ turns: [] });
   const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
   try {
-    const provider = (await call(core, 'providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'k' })) as { provider: { id: number } };
-    await call(core, 'models:create', { providerId: provider.provider.id, modelId: 'scripted-1' });
+    const { provider } = await call(core, 'providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'k' });
+    await call(core, 'models:create', { providerId: provider.id, modelId: 'scripted-1' });
     // The tools the session offers, as its first request declared them.
     llm.script([{ text: 'hello' }]);
     await turnInNewSession(core);
