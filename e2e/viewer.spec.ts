@@ -171,6 +171,34 @@ test('PDF: pages render lazily, text is selectable, find works', async ({ page }
   await shoot(page, 'pdf');
 });
 
+test('PDF: documents share one worker, which outlives them; a file that is not a PDF says so and the next opens', async ({ page }) => {
+  put('papers/a.pdf', makePdf(2, (p) => `First file page ${p}`));
+  put('papers/b.pdf', makePdf(3, (p) => `Second file page ${p}`));
+  put('papers/broken.pdf', '%PDF-1.7 this is not a PDF at all');
+  await page.goto(app.url);
+  const closeViewer = async () => {
+    await page.getByRole('button', { name: 'Close viewer' }).click();
+    await page.getByTestId('viewer').waitFor({ state: 'detached' });
+  };
+  const firstPage = (text: string) => expect(page.getByTestId('viewer-pdf').locator('.page[data-page-number="1"] .textLayer')).toContainText(text);
+  await openFile(page, 'papers/a.pdf');
+  await firstPage('First file page 1');
+  await closeViewer();
+  await openFile(page, 'papers/a.pdf');
+  await firstPage('First file page 1');
+  await openFile(page, 'papers/b.pdf'); // a second tab: the first document is closed as the second opens
+  await firstPage('Second file page 1');
+  await closeViewer();
+  await openFile(page, 'papers/broken.pdf');
+  await expect(page.getByTestId('viewer')).toContainText('This PDF could not be shown');
+  await closeViewer();
+  await openFile(page, 'papers/b.pdf');
+  await firstPage('Second file page 1');
+  // pdf.js left alone starts a worker (its 1.2 MB script) for every document: here, one for all five opens.
+  const workerLoads = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /pdf\.worker/.test(e.name)).length);
+  expect(workerLoads).toBe(1);
+});
+
 test('HTML: sandboxed scripts cannot reach the parent, cookies, storage or the network', async ({ page }) => {
   put('site/index.html', `<!doctype html><html><head><title>Agent page</title>
 <link rel="prefetch" href="${spy.url}/prefetch">

@@ -11,6 +11,10 @@ type Kit = Awaited<ReturnType<typeof import('./pdf-setup').loadPdfKit>>;
 let kitLoading: Promise<Kit> | null = null;
 const loadKit = () => (kitLoading ??= import('./pdf-setup').then((m) => m.loadPdfKit()));
 
+/** pdf.js's errors about the file itself (not readable as a PDF, a password): the worker is fine. */
+const DOCUMENT_ERRORS = new Set(['InvalidPDFException', 'PasswordException', 'ResponseException', 'FormatError', 'AbortException']);
+const isDocumentError = (error: unknown) => error instanceof Error && DOCUMENT_ERRORS.has(error.name);
+
 export function PdfView({ url, reloadKey }: { url: string; reloadKey: number }) {
   const container = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
@@ -43,7 +47,14 @@ export function PdfView({ url, reloadKey }: { url: string; reloadKey: number }) 
       }
       const { viewer, eventBus } = state.current;
       const keepTop = container.current.scrollTop;
-      const loaded = await openPdfDocument(kit.pdfjs, new Uint8Array(bytes)).promise;
+      let loaded;
+      try {
+        loaded = await openPdfDocument(kit.pdfjs, new Uint8Array(bytes), kit.sharedPdfWorker()).promise;
+      } catch (error) {
+        // A file pdf.js cannot read says so; anything else may be the worker itself: the next open starts a new one.
+        if (!isDocumentError(error)) kit.dropPdfWorker();
+        throw error;
+      }
       if (!live) {
         void loaded.destroy();
         return;

@@ -19,6 +19,22 @@ describe('opening a PDF', () => {
     await doc.destroy();
   });
 
+  it('a worker handed over serves one document after another and is not ended with them (the viewer keeps one)', async () => {
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const worker = new pdfjs.PDFWorker();
+    for (const pages of [2, 3]) {
+      const doc = await openPdfDocument(pdfjs, new Uint8Array(makePdf(pages)), worker).promise;
+      expect(doc.numPages).toBe(pages);
+      await doc.destroy();
+      expect(worker.destroyed).toBe(false);
+    }
+    await expect(openPdfDocument(pdfjs, new Uint8Array(Buffer.from('%PDF-1.7 not a PDF')), worker).promise).rejects.toMatchObject({ name: 'InvalidPDFException' });
+    const after = await openPdfDocument(pdfjs, new Uint8Array(makePdf(1)), worker).promise;
+    expect(after.numPages).toBe(1);
+    await after.destroy();
+    worker.destroy();
+  });
+
   it('the installed pdfjs-dist is at least 4.2.67 (the CVE-2024-4367 fix)', () => {
     const pkg = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'), 'utf8')) as { version: string };
     const [major, minor, patch] = pkg.version.split('.').map(Number) as [number, number, number];

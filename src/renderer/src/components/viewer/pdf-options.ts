@@ -16,11 +16,15 @@ export function pdfDocumentParams(data: Uint8Array): PdfParams {
   return { data, isEvalSupported: false, enableXfa: false, useWorkerFetch: false, stopAtErrors: false };
 }
 
-interface PdfLib<Task> {
-  getDocument(params: PdfParams): Task;
+interface PdfLib<Task, Worker> {
+  getDocument(params: PdfParams & { worker?: Worker }): Task;
 }
 
-/** The one place a document is opened; `lib` is pdfjs-dist (the viewer's lazy chunk, or its Node build in tests). */
-export function openPdfDocument<Task>(lib: PdfLib<Task>, data: Uint8Array): Task {
-  return lib.getDocument(pdfDocumentParams(data));
+/**
+ * The one place a document is opened; `lib` is pdfjs-dist (the viewer's lazy chunk, or its Node build in tests).
+ * `worker`: the viewer's one pdf.js worker (`sharedPdfWorker` in pdf-setup.ts); without it pdf.js starts a worker
+ * for this document alone.
+ */
+export function openPdfDocument<Task, Worker>(lib: PdfLib<Task, Worker>, data: Uint8Array, worker?: Worker): Task {
+  return lib.getDocument(worker ? { ...pdfDocumentParams(data), worker } : pdfDocumentParams(data));
 }
