@@ -12,7 +12,8 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const log = (message: string, error?: unknown) => console.error(`[desktop] ${message}`, error ?? '');
 
 electron.protocol.registerSchemesAsPrivileged([
-  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  // codeCache: V8 keeps the compiled scripts of app:// (the entry, Monaco, pdf.js) for the next launch (docs/desktop.md).
+  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
   // The viewer's HTML preview origin (docs/viewer.md): standard so it has an origin of its own, never the app's.
   { scheme: PREVIEW_SCHEME, privileges: { standard: true, secure: true } },
 ]);
