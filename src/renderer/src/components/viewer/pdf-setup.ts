@@ -16,7 +16,8 @@ let shared: pdfjs.PDFWorker | null = null;
  * The one pdf.js worker every document is opened with (docs/viewer.md "PDF"). Left to itself, pdf.js starts a
  * worker for each document and ends it with the document, so every open loaded and started the 1.2 MB worker
  * script again (about 180 ms of a 250 ms open). pdf.js never ends a worker it was handed, so this one outlives the
- * documents; `dropPdfWorker` ends it after a document failed to open, so one broken worker cannot fail the next.
+ * documents; `dropPdfWorker` ends it after a document failed to open for a reason other than the file itself
+ * (PdfView), so one broken worker cannot fail the next open.
  */
 export function sharedPdfWorker(): pdfjs.PDFWorker {
   if (!shared || shared.destroyed) shared = new pdfjs.PDFWorker();
