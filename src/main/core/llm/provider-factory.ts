@@ -12,6 +12,7 @@ import { hash } from 'node:crypto';
 import type { MetadataExtractor } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { ProviderKind } from '../../../shared/contract/providers';
+import { RecentMap } from '../../../shared/recent-map';
 import { loadProvider } from './ai-sdk';
 
 export type FetchFunction = typeof globalThis.fetch;
@@ -84,7 +85,7 @@ const KEPT_MODELS = 8;
  * not kept.
  */
 export class LanguageModels {
-  private readonly built = new Map<string, Promise<LanguageModel>>();
+  private readonly built = new RecentMap<string, Promise<LanguageModel>>(KEPT_MODELS);
 
   constructor(private readonly fetchImpl?: FetchFunction) {}
 
@@ -92,18 +93,12 @@ export class LanguageModels {
     const keyDigest = apiKey === null ? null : hash('sha256', apiKey, 'base64');
     const key = JSON.stringify([endpoint.providerKind, endpoint.providerName, endpoint.baseUrl, endpoint.modelId, keyDigest]);
     const kept = this.built.get(key);
-    if (kept) {
-      // Most recently used last: the first key is the one to drop.
-      this.built.delete(key);
-      this.built.set(key, kept);
-      return kept;
-    }
+    if (kept) return kept;
     const model = languageModelFor(endpoint, apiKey, this.fetchImpl);
     this.built.set(key, model);
     model.catch(() => {
       if (this.built.get(key) === model) this.built.delete(key);
     });
-    if (this.built.size > KEPT_MODELS) this.built.delete(this.built.keys().next().value!);
     return model;
   }
 }

@@ -3,6 +3,7 @@
  * whether a `running` row is live or was interrupted by a stop of the app (docs/architecture.md "Crash and resume").
  */
 import { DecisionSchema, type Decision } from '../../../shared/contract/approval';
+import { RecentMap } from '../../../shared/recent-map';
 import type { HistoryMessage, ToolCard } from '../../../shared/contract/chat';
 import { parseArguments } from './tool-call';
 import type { ToolsPort } from './ports';
@@ -27,7 +28,7 @@ function parseStored<T>(raw: string | null): T | null {
 
 /** Distinct stored decisions kept parsed (`storedDecision`); past this, the least recently read goes first. */
 const DECISIONS_KEPT = 256;
-const parsedDecisions = new Map<string, Readonly<Decision> | null>();
+const parsedDecisions = new RecentMap<string, Readonly<Decision> | null>(DECISIONS_KEPT);
 
 /**
  * A tool row's stored decision (`latest_decision`, JSON), checked against the contract's shape; damaged reads as
@@ -39,17 +40,12 @@ const parsedDecisions = new Map<string, Readonly<Decision> | null>();
 function storedDecision(raw: string | null): Readonly<Decision> | null {
   if (!raw) return null;
   const kept = parsedDecisions.get(raw);
-  if (kept !== undefined) {
-    parsedDecisions.delete(raw);
-    parsedDecisions.set(raw, kept);
-    return kept;
-  }
+  if (kept !== undefined) return kept;
   // Without zod's compiled fast path: compiling it (`new Function`) cost the first history page of a process, the
   // window's first screen, about 8 ms of CPU, more than the page's parses of this three-field object save.
   const stored = DecisionSchema.safeParse(parseStored<Decision>(raw), { jitless: true });
   const decision = stored.success ? Object.freeze({ ...stored.data, why: Object.freeze(stored.data.why) }) : null;
   parsedDecisions.set(raw, decision);
-  if (parsedDecisions.size > DECISIONS_KEPT) parsedDecisions.delete(parsedDecisions.keys().next().value!);
   return decision;
 }
 

@@ -11,6 +11,7 @@
  * text), so a row scrolled back into view is painted before its first frame, with no worker round trip.
  */
 import type { HighlightAnswer, HighlightedLine, HighlightRequest } from './highlight.worker';
+import { RecentMap } from '../../../shared/recent-map';
 import { encodeTokens, LINE_BREAK, NO_CLASS, tokenRuns, type PaintedBlock } from './painted-block';
 
 let worker: Worker | null = null;
@@ -91,20 +92,17 @@ const PAINTED_ENTRIES = 400;
  * before its first frame. Not as DOM: 400 blocks of a few hundred spans each were about 170,000 live nodes that
  * every full garbage collection of the page had to trace (the long tasks of a long scroll: docs/chat-ui.md).
  */
-const painted = new Map<string, PaintedBlock>();
+const painted = new RecentMap<string, PaintedBlock>(PAINTED_ENTRIES);
 
 function paintFromCache(code: HTMLElement, key: string): boolean {
   const block = painted.get(key);
   if (!block) return false;
-  painted.delete(key);
-  painted.set(key, block);
   paintBlock(code, block);
   return true;
 }
 
 function keep(key: string, block: PaintedBlock): void {
   painted.set(key, block);
-  if (painted.size > PAINTED_ENTRIES) painted.delete(painted.keys().next().value!);
 }
 
 /**

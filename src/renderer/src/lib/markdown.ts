@@ -17,6 +17,7 @@
  */
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import { RecentMap } from '../../../shared/recent-map';
 
 /** Elements that fetch on render or submit somewhere: never kept, not even their text fallbacks. */
 const FORBID_TAGS = [
@@ -130,24 +131,16 @@ export function sanitizeHtml(html: string): string {
 const CACHE_ENTRIES = 2_000;
 /** Texts longer than this are rendered each time (a viewer document part), not kept. */
 const CACHE_MAX_CHARS = 64 * 1024;
-const rendered = new Map<string, string>();
+const rendered = new RecentMap<string, string>(CACHE_ENTRIES);
 
 const parse = (text: string) => marked.parse(text, { async: false, gfm: true, breaks: true });
 
 /** `keep: false` for text that will not be asked for again (a streaming reply's blocks and open tail). */
 export function renderMarkdown(text: string, { keep = true }: { keep?: boolean } = {}): string {
   const hit = keep ? rendered.get(text) : undefined;
-  if (hit !== undefined) {
-    // Most recently used last: the first key is the one to drop.
-    rendered.delete(text);
-    rendered.set(text, hit);
-    return hit;
-  }
+  if (hit !== undefined) return hit;
   const html = sanitizeHtml(parse(text));
-  if (keep && text.length <= CACHE_MAX_CHARS) {
-    rendered.set(text, html);
-    if (rendered.size > CACHE_ENTRIES) rendered.delete(rendered.keys().next().value!);
-  }
+  if (keep && text.length <= CACHE_MAX_CHARS) rendered.set(text, html);
   return html;
 }
 
