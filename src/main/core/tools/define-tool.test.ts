@@ -24,6 +24,23 @@ describe('defineTool labels', () => {
     expect(parses).toBe(2);
     expect(tool.describe({ path: 7 }, 'short')).toBe('label_probe'); // unparseable: the bare name
   });
+
+  it('gives the bare name where a check throws or is asynchronous, and leaves no rejection behind', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => void rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const common = { description: 'Labels.', kind: 'read' as const, category: 'introspection' as const, describe: () => 'a label', execute: () => 'ok' };
+      const throwing = defineTool({ ...common, name: 'throwing_probe', input: z.object({ path: z.string() }).transform((): { path: string } => { throw new Error('boom'); }) });
+      const later = defineTool({ ...common, name: 'async_probe', input: z.object({ path: z.string() }).refine(async () => true) });
+      expect(throwing.describe({ path: 'a.txt' }, 'short')).toBe('throwing_probe');
+      expect(later.describe({ path: 'a.txt' }, 'full')).toBe('async_probe');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
 });
 
 describe('defineTool schema', () => {

@@ -146,7 +146,25 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     return { ok: true, args: out };
   };
 
-  const labelParses = new WeakMap<ToolArgs, z.ZodSafeParseResult<z.output<S>>>();
+  /**
+   * The arguments a label is built from, or null where the schema refuses them. A card asks for its short and then its
+   * full label with the same object: the last one is kept, so both come from one check. Checked through the schema's
+   * Standard Schema `validate`, which answers a refusal with a plain object: zod's `safeParse` answers it with an
+   * object whose `error` is a getter over fresh closures, which Node 20's V8 keeps alive through young collections,
+   * with the input and issues they hold, until a full one. A history page of cards with refused arguments (a model's
+   * `offset: 0`) made every scavenge about 4 ms longer (docs/architecture.md "Long sessions").
+   */
+  let lastLabel: { args: ToolArgs; data: z.output<S> | null } | null = null;
+  const labelData = (args: ToolArgs): z.output<S> | null => {
+    if (lastLabel?.args === args) return lastLabel.data;
+    const checked = def.input['~standard'].validate(folded(args));
+    // A promise: a check that is asynchronous, or one that threw (zod then rejects rather than throws). Either way the
+    // bare name; the rejection is caught here, where `safeParse` would have thrown to the registry's catch.
+    if (checked instanceof Promise) checked.catch(() => {});
+    const data = checked instanceof Promise || checked.issues ? null : (checked.value as z.output<S>);
+    lastLabel = { args, data };
+    return data;
+  };
   const tool: Tool<S> = {
     name: def.name,
     description: def.description,
@@ -172,13 +190,10 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     },
     describe(args, length) {
       if (!def.describe) return def.name;
-      // Labels show what the model wrote (relative paths stay relative), through the same aliases and schema. A card
-      // asks for its short and its full label with the same arguments object: parsed once (a history page has a
-      // hundred cards).
-      let parsed = labelParses.get(args);
-      if (!parsed) labelParses.set(args, (parsed = def.input.safeParse(folded(args))));
+      // Labels show what the model wrote (relative paths stay relative), through the same aliases and schema.
+      const data = labelData(args);
       // A label is cosmetic: with unparseable arguments fall back to the bare name rather than fail.
-      return truncateLabel(parsed.success ? def.describe(parsed.data, length) : def.name, maxLabel(length));
+      return truncateLabel(data !== null ? def.describe(data, length) : def.name, maxLabel(length));
     },
     targetPath: (args) => (def.targetPath ? def.targetPath(folded(args)) : null),
     async executeAsync(args, ctx) {
