@@ -6,7 +6,7 @@
  */
 import { createHash, hash } from 'node:crypto';
 import type { Decision } from '../../../shared/contract/approval';
-import type { Db } from '../db/database';
+import { statement, type Db } from '../db/database';
 import type { BypassGrant } from './bypass';
 
 export type DecisionAction = Decision['action'];
@@ -48,20 +48,12 @@ export function argsHash(args: unknown): string {
   return sha256Hex(canonicalJson(args));
 }
 
-type Insert = (...values: (string | number | null)[]) => number;
-const statements = new WeakMap<Db, Insert>();
+const INSERT_DECISION = `INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, rule_id, detail, args_hash, actor, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** Writes the decision's audit row; returns its id (the tool row's `decision_id`). */
 export function recordDecision(db: Db, entry: DecisionEntry): number {
-  let insert = statements.get(db);
-  if (!insert) {
-    const stmt = db.prepare(
-      `INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, rule_id, detail, args_hash, actor, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    insert = (...values) => Number(stmt.run(...values).lastInsertRowid);
-    statements.set(db, insert);
-  }
   const { decision } = entry;
-  return insert(entry.toolCallId, entry.sessionId, decision.action, decision.why.kind, decision.why.ruleId ?? null, decision.why.text, entry.argsHash, decision.actor, Date.now());
+  const inserted = statement(db, INSERT_DECISION).run(entry.toolCallId, entry.sessionId, decision.action, decision.why.kind, decision.why.ruleId ?? null, decision.why.text, entry.argsHash, decision.actor, Date.now());
+  return Number(inserted.lastInsertRowid);
 }

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
-import { openDatabase } from './database';
+import { openDatabase, statement } from './database';
 import { applyMigrations, NewerDatabaseError, schemaVersion, type Migration } from './migrate';
 import { migrations } from './migrations/index';
 
@@ -19,6 +19,20 @@ describe('store', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(schemaVersion(db)).toBe(Math.max(...migrations.map((m) => m.version)));
     db.close();
+  });
+
+  it('keeps a prepared statement per database and SQL text, and it reads what was written since', () => {
+    const [a, b] = [openDatabase({ file: join(tempDir(), 'kept-a.db') }), openDatabase({ file: join(tempDir(), 'kept-b.db') })];
+    const sql = "SELECT value_json FROM settings WHERE key = 'probe'";
+    const first = statement(a, sql);
+    expect(statement(a, sql)).toBe(first);
+    expect(statement(b, sql)).not.toBe(first);
+    expect(statement(a, `${sql} LIMIT 1`)).not.toBe(first);
+    expect(first.get()).toBeUndefined();
+    a.prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('probe', '1', 0)").run();
+    expect(statement(a, sql).get()).toEqual({ value_json: '1' });
+    a.close();
+    b.close();
   });
 
   it('refuses a database from a newer version without writing to it (D5)', () => {

@@ -4,7 +4,7 @@
  * and on screen — nothing is lost). Limits: one summary request without tools; a very long history is cut to
  * its newest `MAX_TRANSCRIPT_CHARS` characters before summarizing.
  */
-import type { Db } from '../db/database';
+import { statement, type Db } from '../db/database';
 import { replayToolResult } from './context';
 import type { ModelPort } from './ports';
 import type { SessionStore } from './session-store';
@@ -18,9 +18,7 @@ export interface Summary {
 }
 
 export function latestSummary(db: Db, sessionId: number): Summary | null {
-  const row = db
-    .prepare('SELECT up_to_message_id AS upToMessageId, summary FROM chat_summaries WHERE session_id = ? ORDER BY id DESC LIMIT 1')
-    .get(sessionId) as Summary | undefined;
+  const row = statement(db, 'SELECT up_to_message_id AS upToMessageId, summary FROM chat_summaries WHERE session_id = ? ORDER BY id DESC LIMIT 1').get(sessionId) as Summary | undefined;
   return row ?? null;
 }
 

@@ -3,7 +3,7 @@
  * every agent of a session (and by its async tasks), keyed; the same key replaces (last writer wins), an empty
  * value deletes. The model sees them as a `<scratchpad>` block (context.ts); the person in the side panel.
  */
-import type { Db } from '../db/database';
+import { statement, type Db } from '../db/database';
 
 export interface ScratchpadNote {
   key: string;
@@ -16,13 +16,13 @@ export const MAX_NOTE_VALUE = 20_000;
 /** Returns true when the note was removed (empty value). */
 export function writeScratchpadNote(db: Db, sessionId: number, key: string, value: string): boolean {
   if (value === '') {
-    db.prepare('DELETE FROM session_scratchpad WHERE session_id = ? AND key = ?').run(sessionId, key);
+    statement(db, 'DELETE FROM session_scratchpad WHERE session_id = ? AND key = ?').run(sessionId, key);
     return true;
   }
-  db.prepare('INSERT INTO session_scratchpad (session_id, key, value) VALUES (?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value').run(sessionId, key, value);
+  statement(db, 'INSERT INTO session_scratchpad (session_id, key, value) VALUES (?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value').run(sessionId, key, value);
   return false;
 }
 
 export function readScratchpad(db: Db, sessionId: number): ScratchpadNote[] {
-  return db.prepare('SELECT key, value FROM session_scratchpad WHERE session_id = ? ORDER BY key').all(sessionId) as ScratchpadNote[];
+  return statement(db, 'SELECT key, value FROM session_scratchpad WHERE session_id = ? ORDER BY key').all(sessionId) as ScratchpadNote[];
 }

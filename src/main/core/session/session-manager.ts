@@ -15,7 +15,7 @@ import { SubAgentRunner } from '../agents/sub-agent-runner';
 import { toolSetFor, withCurrentAllowList, type ToolSetDeps } from '../agents/tool-sets';
 import type { BackgroundPort } from '../tools/session/interface-tool';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
-import type { Db } from '../db/database';
+import { statement, type Db } from '../db/database';
 import { DISK_FULL_TURN_TEXT, isDiskFull } from '../db/storage-errors';
 import type { EventBus } from '../events';
 import { canonicalizeForPolicy, pathUnder, resolvePath } from '../tools/_policy/paths';
@@ -439,7 +439,7 @@ export class SessionManager {
 
   /** Whose scratchpad a session's agents share: an async task's parent session's, else its own. */
   private padSessionOf(sessionId: number): number {
-    const row = this.deps.db.prepare('SELECT parent_session_id FROM chat_sessions WHERE id = ?').get(sessionId) as { parent_session_id?: number | null } | undefined;
+    const row = statement(this.deps.db, 'SELECT parent_session_id FROM chat_sessions WHERE id = ?').get(sessionId) as { parent_session_id?: number | null } | undefined;
     return row?.parent_session_id ?? sessionId;
   }
 

@@ -5,7 +5,7 @@
  * call in one transaction, or none.
  * Limits: a default group deleted later is not rewritten here; `newSessionContext` skips a group that is gone.
  */
-import type { Db } from '../db/database';
+import { statement, type Db } from '../db/database';
 import { DEFAULT_LIMITS } from '../viewer/blob-store';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
@@ -42,7 +42,7 @@ export class AppSettingsStore {
   ) {}
 
   get(): AppSettings {
-    const rows = this.db.prepare(`SELECT key, value_json FROM settings WHERE key IN (${Object.values(KEYS).map(() => '?').join(', ')})`).all(...Object.values(KEYS)) as { key: string; value_json: string }[];
+    const rows = statement(this.db, `SELECT key, value_json FROM settings WHERE key IN (${Object.values(KEYS).map(() => '?').join(', ')})`).all(...Object.values(KEYS)) as { key: string; value_json: string }[];
     const out: AppSettings = { ...DEFAULTS };
     for (const row of rows) {
       const name = (Object.keys(KEYS) as (keyof AppSettings)[]).find((k) => KEYS[k] === row.key)!;
