@@ -36,7 +36,7 @@ interface Kit {
 
 async function start(): Promise<Kit> {
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-agents-'));
-  const llm = await startScriptedLlm({ turns: [] });
+  const llm = await startScriptedLlm({ turns: [], keepRequests: false });
   const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench', agentsDir: resolve('agents') });
   const call = async <C extends CallChannel>(channel: C, request: CallRequest<C>): Promise<CallResponse<C>> => {
     const outcome = await dispatchCall(core.handlers, channel, request);

@@ -254,7 +254,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const out = KINDS.flatMap((k) => rows(k, 'session path, in-process scripted model', runner.probes[k], idle[k]));
 
     // 2. The real provider client against the scripted LLM over HTTP.
-    llm = await startScriptedLlm({ turns: [] });
+    llm = await startScriptedLlm({ turns: [], keepRequests: false });
     const provider = (await call(core, 'providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'k' })).provider;
     await call(core, 'models:create', { providerId: provider.id, modelId: 'scripted-1' });
     client.streamRound = async (request) => {

@@ -122,6 +122,14 @@ describe('turn selection and control', () => {
     expect(recorded.map((r) => r.turn.text)).toEqual(['added', 'default']);
   });
 
+  it('answers without keeping the requests when asked not to (the benches)', async () => {
+    llm = await startScriptedLlm({ turns: [{ text: 'one' }, { text: 'two' }], keepRequests: false });
+    await sse(await post(`${llm.baseUrl}/chat/completions`, chatBody()));
+    await sse(await post(`${llm.baseUrl}/chat/completions`, chatBody()));
+    expect(llm.remaining()).toBe(0);
+    expect(llm.requests).toEqual([]);
+  });
+
   it('runs as a standalone process with a script file', async () => {
     const dir = tempDir('skald-llm-cli-');
     const script = join(dir, 'turns.json');

@@ -46,6 +46,12 @@ export interface StartOptions {
   port?: number;
   turns?: readonly ScriptedTurn[];
   defaultTurn?: ScriptedTurn;
+  /**
+   * Keep every request body in `requests` (default true). The benches run this server in the process they time:
+   * kept bodies (the whole context and every tool's schema, about 23 KB each parsed) grew that process's heap by
+   * about 60 MB over the session-overhead suite, and the collections the app's path pays grew with it.
+   */
+  keepRequests?: boolean;
 }
 
 const MAX_BODY = 16 * 1024 * 1024;
@@ -100,7 +106,7 @@ export async function startScriptedLlm(options: StartOptions = {}): Promise<Scri
 
   async function answer(api: 'openai' | 'anthropic', req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>): Promise<void> {
     const turn = queue.take(body);
-    requests.push({ api, path: req.url ?? '', headers: flatHeaders(req), body, turn });
+    if (options.keepRequests !== false) requests.push({ api, path: req.url ?? '', headers: flatHeaders(req), body, turn });
     const errorBody = api === 'openai' ? openAiErrorBody : anthropicErrorBody;
     if (!turn) return sendJson(res, 400, errorBody(400, 'scripted LLM: no scripted turn left for this request'));
     if (body.stream !== true) return sendJson(res, 400, errorBody(400, 'scripted LLM: only streaming requests are supported'));
