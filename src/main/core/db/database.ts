@@ -63,10 +63,10 @@ const kept = new WeakMap<Db, Map<string, Database.Statement>>();
 
 /**
  * The statement for `sql`, prepared on its first use with this database and kept for the next. For the fixed SQL of
- * reads and writes that run every round or turn (docs/architecture.md "Long sessions"): preparing compiles the SQL
- * again each time, and each prepared statement is a native object that the garbage collector must visit and
- * release, which lengthened every young collection. Never for SQL built from values: the map keeps every text it
- * sees for the life of the database.
+ * reads and writes that run every round, turn or call (docs/architecture.md "The path of one tool call"): preparing
+ * compiles the SQL again each time, and each prepared statement is a native object that the garbage collector must
+ * visit and release, which lengthened every young collection. Never for SQL built from values: the map keeps every
+ * text it sees for the life of the database.
  */
 export function statement(db: Db, sql: string): Database.Statement {
   let byText = kept.get(db);

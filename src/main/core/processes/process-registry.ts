@@ -5,7 +5,7 @@
  * Limits: the start time is read from /proc (Linux); elsewhere a leftover is reported, not killed.
  */
 import { readFileSync } from 'node:fs';
-import type { Db } from '../db/database';
+import { statement, type Db } from '../db/database';
 
 export interface LeftoverReport {
   killed: { pid: number; command: string }[];
@@ -37,13 +37,12 @@ export class ProcessRegistry {
   constructor(private readonly db: Db) {}
 
   record(pid: number, command: string): void {
-    this.db
-      .prepare('INSERT OR REPLACE INTO child_processes (pid, start_ticks, command, started_at) VALUES (?, ?, ?, ?)')
-      .run(pid, processStartTicks(pid) ?? '', command.slice(0, 2_000), Date.now());
+    // Every command the shell tool starts passes here and in `forget`: prepared once (db/database.ts `statement`).
+    statement(this.db, 'INSERT OR REPLACE INTO child_processes (pid, start_ticks, command, started_at) VALUES (?, ?, ?, ?)').run(pid, processStartTicks(pid) ?? '', command.slice(0, 2_000), Date.now());
   }
 
   forget(pid: number): void {
-    this.db.prepare('DELETE FROM child_processes WHERE pid = ?').run(pid);
+    statement(this.db, 'DELETE FROM child_processes WHERE pid = ?').run(pid);
   }
 
   /** At start: every recorded process of an earlier run that still lives is killed with its group. */

@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Db } from '../db/database';
+import { statement, type Db } from '../db/database';
 import { applyReadPolicy, type ReadPolicyContext } from './read-policy';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -119,18 +119,18 @@ export class BlobStore {
   /** Inside the tool row's transaction. */
   record(toolCallId: string, path: string, before: ImageSnapshot, after: ImageSnapshot): void {
     const at = this.now();
-    const addBlob = this.db.prepare('INSERT OR IGNORE INTO file_blobs (hash, size, created_at) VALUES (?, ?, ?)');
+    // Every edit's commit writes these: prepared once (db/database.ts `statement`).
+    const addBlob = statement(this.db, 'INSERT OR IGNORE INTO file_blobs (hash, size, created_at) VALUES (?, ?, ?)');
     for (const image of [before, after]) if (image.hash) addBlob.run(image.hash, this.get(image.hash)?.length ?? 0, at);
-    this.db
-      .prepare(
-        `INSERT OR REPLACE INTO tool_file_images (tool_call_id, path, before_state, before_hash, after_state, after_hash, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(toolCallId, path, before.state, before.hash, after.state, after.hash, at);
+    statement(
+      this.db,
+      `INSERT OR REPLACE INTO tool_file_images (tool_call_id, path, before_state, before_hash, after_state, after_hash, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(toolCallId, path, before.state, before.hash, after.state, after.hash, at);
   }
 
   images(toolCallId: string): FileImageRow | null {
-    return (this.db.prepare('SELECT * FROM tool_file_images WHERE tool_call_id = ?').get(toolCallId) as FileImageRow | undefined) ?? null;
+    return (statement(this.db, 'SELECT * FROM tool_file_images WHERE tool_call_id = ?').get(toolCallId) as FileImageRow | undefined) ?? null;
   }
 
   limits(): { maxMb: number; keepDays: number } {
