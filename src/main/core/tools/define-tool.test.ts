@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineTool } from './define-tool';
 
 describe('defineTool labels', () => {
-  it('parses a call once for both of its labels, and each call for its own', () => {
+  it('parses a call once for both of its labels, each call for its own, and keeps none past its full label', () => {
     let parses = 0;
     const tool = defineTool({
       name: 'label_probe', description: 'Labels.', kind: 'read', category: 'introspection',
@@ -22,6 +22,8 @@ describe('defineTool labels', () => {
     expect(parses).toBe(1);
     expect(tool.describe({ path: 'b.txt' }, 'full')).toBe('read the file b.txt');
     expect(parses).toBe(2);
+    expect(tool.describe(a, 'short')).toBe('read a.txt'); // the full label let go of the kept check
+    expect(parses).toBe(3);
     expect(tool.describe({ path: 7 }, 'short')).toBe('label_probe'); // unparseable: the bare name
   });
 

@@ -148,11 +148,12 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
 
   /**
    * The arguments a label is built from, or null where the schema refuses them. A card asks for its short and then its
-   * full label with the same object: the last one is kept, so both come from one check. Checked through the schema's
-   * Standard Schema `validate`, which answers a refusal with a plain object: zod's `safeParse` answers it with an
-   * object whose `error` is a getter over fresh closures, which Node 20's V8 keeps alive through young collections,
-   * with the input and issues they hold, until a full one. A history page of cards with refused arguments (a model's
-   * `offset: 0`) made every scavenge about 4 ms longer (docs/architecture.md "Long sessions").
+   * full label with the same object: the check is kept from the one to the other (and no longer: the arguments may
+   * hold a whole file's text), so both come from one check. Checked through the schema's Standard Schema `validate`,
+   * which answers a refusal with a plain object: zod's `safeParse` answers it with an object whose `error` is a getter
+   * over fresh closures, which Node 20's V8 keeps alive through young collections, with the input and issues they
+   * hold, until a full one. A history page of cards with refused arguments (a model's `offset: 0`) made every
+   * scavenge about 4 ms longer (docs/architecture.md "Long sessions").
    */
   let lastLabel: { args: ToolArgs; data: z.output<S> | null } | null = null;
   const labelData = (args: ToolArgs): z.output<S> | null => {
@@ -192,6 +193,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
       if (!def.describe) return def.name;
       // Labels show what the model wrote (relative paths stay relative), through the same aliases and schema.
       const data = labelData(args);
+      if (length === 'full') lastLabel = null;
       // A label is cosmetic: with unparseable arguments fall back to the bare name rather than fail.
       return truncateLabel(data !== null ? def.describe(data, length) : def.name, maxLabel(length));
     },
