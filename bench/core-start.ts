@@ -6,7 +6,7 @@
  * is nearly all of them) and `createCore`. Two data folders: a fresh one (the database created, every migration
  * run) and one in use (a model set up, a session of 2,000 messages, a checkpointed database).
  * The peer, spawned in turn with ours: a bare `node:http` server to listening (what Node alone costs on this machine
- * now). Five spawns of each (three with `--quick`); medians.
+ * now). Five spawns of each (one with `--quick`); medians.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -67,7 +67,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const seed = await createCore({ dataDir: used, workspaceDir: join(used, 'workspace'), shape: 'web', version: 'bench' });
     seedSession(seed.db, quick ? 200 : 2_000, 'bench: a session in use');
     await seed.dispose();
-    const count = quick ? 3 : 5;
+    const count = quick ? 1 : 5;
     const fresh: Spawn[] = [];
     const inUse: Spawn[] = [];
     const bare: number[] = [];

@@ -7,8 +7,9 @@
  * - after opening the session through the bridge (the WebSocket, as a page does: the session list, then the newest
  *   page of history);
  * - after paging that session to the top, 100 messages a call (every message and tool card read once).
- * Scale: the same three on sessions of 500, 5,000 and 50,000 messages (one fresh process each). `--quick`: 500 and
- * 5,000 only.
+ * Scale: the same three on sessions of 500, 5,000 and 50,000 messages (one fresh process each, one after another).
+ * `--quick`: 500 and 5,000 only, their two processes side by side (each waits 5 s at rest; the run only proves the
+ * path works).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,12 +44,18 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const root = mkdtempSync(join(tmpdir(), 'skald-bench-memory-'));
   const rows: BenchRow[] = [];
   try {
+    const seeded: { size: number; dataDir: string; sessionId: number }[] = [];
     for (const size of sizes) {
       const dataDir = join(root, `d${size}`);
       const seed = await createCore({ dataDir, workspaceDir: join(dataDir, 'workspace'), shape: 'web', version: 'bench' });
-      const sessionId = seedSession(seed.db, size, `bench ${size}`);
+      seeded.push({ size, dataDir, sessionId: seedSession(seed.db, size, `bench ${size}`) });
       await seed.dispose();
-      const m = await measure(dataDir, sessionId);
+    }
+    const measured: Awaited<ReturnType<typeof measure>>[] = [];
+    if (quick) measured.push(...(await Promise.all(seeded.map((s) => measure(s.dataDir, s.sessionId)))));
+    else for (const s of seeded) measured.push(await measure(s.dataDir, s.sessionId));
+    for (const [i, { size }] of seeded.entries()) {
+      const m = measured[i]!;
       const label = `${size.toLocaleString('en-US')} messages`;
       const point = (what: string, value: number): BenchRow => ({
         name: `web shape RSS ${what} (${label})`, ours: mb(value), peer: `< ${LIMIT_MB} MB`, target: `< ${LIMIT_MB} MB`, pass: value < LIMIT_MB,

@@ -2,7 +2,7 @@
  * The shell gate in a fresh process (docs/architecture.md "Performance targets": the first decision under 20 ms, the
  * p99 of the first 100 under 2 ms), each figure from new child processes (bench/shell-gate-child.ts, bundled and run
  * with plain node as the built app runs: bundle-child.ts) that start a core as the shells do and decide as the
- * session does, with no warm-up of the bench's own. Five children per scenario (two with `--quick`); a figure is
+ * session does, with no warm-up of the bench's own. Five children per scenario (one with `--quick`); a figure is
  * the median over them, the worst and the CPU time beside it:
  * - at start, a plain command line (read without the grammar), then 100 plain lines;
  * - at start, a command only the bash grammar reads: its first decision waits for the grammar's load;
@@ -65,7 +65,7 @@ const bound = (name: string, runs: ChildRun[], pick: (values: number[]) => numbe
 
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const script = await bundleChild(fileURLToPath(new URL('./shell-gate-child.ts', import.meta.url)));
-  const count = quick ? 2 : CHILDREN;
+  const count = quick ? 1 : CHILDREN;
   const plain = await children(script, 'plain-now', count);
   const grammar = await children(script, 'grammar-now', count);
   const later = await children(script, 'mixed-later', count);

@@ -36,7 +36,7 @@ function workspace(): string {
   return root;
 }
 
-/** `--quick`: 10 calls a side instead of 100. */
+/** `--quick`: 10 calls a side instead of 100; the scale rows at 1× and 10× only, 3 runs a side. */
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const root = workspace();
   const ctx: ToolRunContext = { workingDir: root, workspaceDir: root, signal: new AbortController().signal, log: () => undefined };
@@ -83,7 +83,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
 
   const rows: BenchRow[] = [];
   try {
-    rows.push(...(await scaleRows(root, ours, mcp)));
+    rows.push(...(await scaleRows(root, ours, mcp, quick)));
     for (const p of pairs) {
       // Interleaved call by call after 10 warm-up calls a side; edit_file's toggle flips on every call, so the two
       // sides take turns on the same file.
@@ -126,9 +126,14 @@ function treePaths(nodes: readonly TreeNode[], prefix = ''): string[] {
 /** The same entries, each once: both sides list a folder's entries in their own order, so the lists are sorted. */
 const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
-async function scaleRows(root: string, ours: (tool: Tool, args: ToolArgs) => Promise<string>, mcp: (name: string, args: Record<string, unknown>) => Promise<string>): Promise<BenchRow[]> {
+async function scaleRows(
+  root: string,
+  ours: (tool: Tool, args: ToolArgs) => Promise<string>,
+  mcp: (name: string, args: Record<string, unknown>) => Promise<string>,
+  quick: boolean,
+): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  for (const [scale, entries] of [['1×', 100], ['10×', 1_000], ['100×', 10_000]] as const) {
+  for (const [scale, entries] of ([['1×', 100], ['10×', 1_000], ['100×', 10_000]] as const).slice(0, quick ? 2 : 3)) {
     const { flat, deep } = scaleTree(root, entries);
     const cases = [
       {
@@ -145,7 +150,7 @@ async function scaleRows(root: string, ours: (tool: Tool, args: ToolArgs) => Pro
     for (const c of cases) {
       const theirs = await c.peer();
       const same = sameSet(await c.ours(), theirs);
-      const runs = entries >= 10_000 ? 10 : 30;
+      const runs = quick ? 3 : entries >= 10_000 ? 10 : 30;
       const ta: number[] = [];
       const tb: number[] = [];
       for (let i = 0; i < runs; i++) {

@@ -5,7 +5,7 @@
  * after it opens: the spawn waits for that to end, bench/chromium-idle.ts): from the spawn (bench/web-process.ts, the same spawn as the start rows of bench/core-start.ts) until
  * the page at the printed URL shows the session's newest message and the composer, painted. The time is taken on
  * one clock (the page's Date.now() against the spawn's), and the page is loaded fresh each time (no warm renderer).
- * Median of 5 spawns (2 with `--quick`); each process is stopped before the next starts.
+ * Median of 5 spawns (1 with `--quick`); each process is stopped before the next starts.
  */
 import { chromium, type Browser } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -81,7 +81,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const warm = await browser.newPage();
     await warm.close();
     const runs: Spawned[] = [];
-    for (let i = 0; i < (quick ? 2 : 5); i++) runs.push(await spawnOnce(browser, dataDir));
+    for (let i = 0; i < (quick ? 1 : 5); i++) runs.push(await spawnOnce(browser, dataDir));
     const listening = median(runs.map((r) => r.listening));
     const ready = median(runs.map((r) => r.ready));
     return [
