@@ -8,8 +8,9 @@
  *   since a loaded CI machine says nothing about speed.
  * - A full run of every suite writes `bench/results.json`; any other run writes to the temp folder (the README's
  *   table must come from a full run).
- * - A full run first waits (up to 90 s) until the machine is quiet (machine-quiet.ts): it measures the app, not what
- *   ran before it.
+ * - A full run first waits (up to 90 s) until the machine is quiet (machine-quiet.ts), and again (up to 30 s) before
+ *   each later suite: each measures the app, not what ran before it (the last suite's processes exiting, its files
+ *   and memory released).
  * - `--readme`: rewrites the README's generated Benchmarks block from `bench/results.json` (runs nothing).
  * - Each suite runs in a fresh process of its own (bench/suite-process.ts), one after the other: a suite's rows time
  *   the app's path, not the heap and the modules an earlier suite left in a shared process.
@@ -25,7 +26,8 @@ import type { SuiteAnswer } from './suite-process';
 import { suites } from './suites';
 import { printScaleTable, printTable, type BenchOptions, type BenchResults, type BenchRow } from './table';
 
-const SETTLE_MS = 1_000;
+/** A full run's wait for a quiet machine before each suite after the first. */
+const SETTLE_MAX_MS = 30_000;
 const ROOT = join(import.meta.dirname, '..');
 const RESULTS_FILE = join(ROOT, 'bench', 'results.json');
 
@@ -72,20 +74,27 @@ async function main(): Promise<void> {
   const loadStart = loadavg();
   const ran: BenchResults['suites'] = [];
   const rows: BenchRow[] = [];
-  for (const suite of chosen) {
-    process.stderr.write(`bench: ${suite.name}${options.quick ? ' (quick)' : ''}…\n`);
+  for (const [i, suite] of chosen.entries()) {
+    // Let the last suite's teardown (child processes exiting, its files and memory released) finish before the next
+    // one measures. A quick run only proves the paths work: a short pause is enough there.
+    let settled: { quietAfterS?: number; quiet?: boolean } = {};
+    if (i > 0 && options.quick) await new Promise((resolve) => setTimeout(resolve, 200));
+    else if (i > 0) {
+      const { waitedMs, quiet } = await waitForQuietMachine(SETTLE_MAX_MS);
+      settled = { quietAfterS: Number((waitedMs / 1000).toFixed(1)), quiet };
+    }
+    process.stderr.write(`bench: ${suite.name}${options.quick ? ' (quick)' : ''}…${settled.quiet === false ? ' (the machine was still busy)' : ''}\n`);
     const started = performance.now();
     const answer = await runInOwnProcess(suite.name, options);
+    const seconds = (performance.now() - started) / 1000;
     if ('rows' in answer) {
       rows.push(...answer.rows.map((r) => ({ ...r, suite: suite.name })));
-      ran.push({ name: suite.name, seconds: (performance.now() - started) / 1000 });
+      ran.push({ name: suite.name, seconds, ...settled });
     } else {
       process.stderr.write(`bench: ${suite.name} FAILED: ${answer.error}\n`);
-      ran.push({ name: suite.name, seconds: (performance.now() - started) / 1000, error: answer.error.split('\n')[0]! });
+      ran.push({ name: suite.name, seconds, ...settled, error: answer.error.split('\n')[0]! });
     }
-    process.stderr.write(`bench: ${suite.name} took ${ran.at(-1)!.seconds.toFixed(1)} s\n`);
-    // Let the last suite's teardown (child processes exiting, its garbage) finish before the next one measures.
-    await new Promise((resolve) => setTimeout(resolve, options.quick ? 200 : SETTLE_MS));
+    process.stderr.write(`bench: ${suite.name} took ${seconds.toFixed(1)} s\n`);
   }
   const machine = describeMachine(loadStart);
   const results: BenchResults = { machine, quick: options.quick, suites: ran, rows };

@@ -40,7 +40,8 @@ export interface BenchResults {
   machine: Machine;
   quick: boolean;
   /** The suites that ran, with how long each took and the error of one that threw. */
-  suites: { name: string; seconds: number; error?: string }[];
+  /** `quietAfterS`: in a full run, how long the bench waited for a quiet machine before the suite (`quiet` false: it gave up). */
+  suites: { name: string; seconds: number; quietAfterS?: number; quiet?: boolean; error?: string }[];
   rows: BenchRow[];
 }
 
