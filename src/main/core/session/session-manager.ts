@@ -8,27 +8,27 @@
 import { existsSync, statSync } from 'node:fs';
 import { BridgeError } from '../../../shared/contract/define';
 import type { ChatEventBody, HistoryMessage, SubAgentStack } from '../../../shared/contract/chat';
-import { MAIN_AGENT_ID, type AgentRegistry } from '../agents/agent-registry';
-import type { AgentFrame } from '../agents/frame';
+import type { AgentRegistry } from '../agents/agent-registry';
 import type { StackStore } from '../agents/stack-store';
 import { SubAgentRunner } from '../agents/sub-agent-runner';
-import { toolSetFor, withCurrentAllowList, type ToolSetDeps } from '../agents/tool-sets';
+import type { ToolSetDeps } from '../agents/tool-sets';
 import type { BackgroundPort } from '../tools/session/interface-tool';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
-import { statement, type Db } from '../db/database';
+import type { Db } from '../db/database';
 import { DISK_FULL_TURN_TEXT, isDiskFull } from '../db/storage-errors';
 import type { EventBus } from '../events';
 import { canonicalizeForPolicy, pathUnder, resolvePath } from '../tools/_policy/paths';
-import { compactSession, latestSummary } from './compaction';
+import { compactSession } from './compaction';
 import { historyMessages, type PendingInfo } from './history';
 import type { FileImagesPort, GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
 import { SessionStore } from './session-store';
 import { isSlashCommand, runSlashCommand } from './slash-commands';
 import { readScratchpad, writeScratchpadNote, type ScratchpadNote } from './scratchpad-store';
-import type { SyntheticEnv } from './synthetic-tools';
-import { NO_CALL_SECRETS, type CallSecrets } from '../secrets/sealed-args';
-import { executeCall, startRound, type CallEnv } from './tool-call';
+import type { CallSecrets } from '../secrets/sealed-args';
+import { executeCall, startRound } from './tool-call';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
+import { buildTurnEnv, padSessionOf, type TurnEnvSource } from './turn-env';
+import { continueUnfinished, failInterrupted } from './unfinished-calls';
 
 /** The arguments of a call that delivered a result by itself (its card's label says so; docs/scheduler.md). */
 const DELIVERED_ARGS = '{"delivered":true}';
@@ -71,14 +71,12 @@ interface ActiveTurn {
   done: Promise<TurnResult>;
 }
 
-const INTERRUPTED_MOVED_ON = 'Interrupted when the app stopped, and not re-run: the conversation moved on.';
-const STOPPED_WHILE_PENDING = 'Not run: the turn was stopped while this call waited for approval.';
-const NOT_STARTED_MOVED_ON = 'Not started: it waited behind a call the app interrupted, and the conversation moved on.';
-
 export class SessionManager {
   readonly store: SessionStore;
   private readonly active = new Map<number, ActiveTurn>();
   private readonly subAgents: SubAgentRunner;
+  /** What a turn's environment is built from (turn-env.ts). */
+  private readonly envSource: TurnEnvSource;
 
   /** Set by `stopAll` (app exit): nothing delivered by itself starts a turn any more. */
   private closing = false;
@@ -89,6 +87,10 @@ export class SessionManager {
       model: deps.model, store: this.store, stacks: deps.stacks, agents: deps.agents, toolSets: deps.toolSets,
       resolveModel: (arg) => deps.models.selectModel(arg),
     });
+    this.envSource = {
+      deps, store: this.store, subAgents: this.subAgents, session: (id) => this.session(id), runContext: (id) => this.runContext(id),
+      workingDir: (id) => this.workingDir(id), emitter: (id) => this.emitter(id),
+    };
   }
 
   private emitter(sessionId: number) {
@@ -186,7 +188,7 @@ export class SessionManager {
     emit({ type: 'user_message', message_id: messageId, content, queued: running });
     if (!running) {
       if (!this.store.getSession(sessionId)!.title) this.store.rename(sessionId, content.slice(0, 60));
-      this.failInterrupted(sessionId);
+      failInterrupted({ store: this.store, emit, pendingOf: this.deps.pendingOf }, sessionId);
       this.startTurn(sessionId, (env) => runTurn(env));
     }
     return { messageId };
@@ -258,7 +260,7 @@ export class SessionManager {
     this.startTurn(sessionId, async (env) => {
       if ((await executeCall(env, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled') return 'cancelled';
       // The calls that waited behind it come next, in order.
-      return this.continueUnfinished(env, sessionId);
+      return continueUnfinished(env);
     });
     return true;
   }
@@ -296,53 +298,14 @@ export class SessionManager {
     const rows = this.store.activeTools().filter((row) => row.session_id === sessionId);
     if (rows.length === 0) return false;
     this.store.unqueueAll(sessionId);
-    this.startTurn(sessionId, (env) => this.continueUnfinished(env, sessionId));
+    this.startTurn(sessionId, (env) => continueUnfinished(env));
     return true;
-  }
-
-  /**
-   * Takes a session's unfinished calls in order, then the turn goes on. A side-effecting call the app interrupted
-   * mid-run (`running`, nothing runs it now) may have half happened: each is shown interrupted, and the calls from
-   * the first of them on wait for the person (`chat:rerunTool`, or a new message that moves on past them).
-   */
-  private async continueUnfinished(env: TurnEnv, sessionId: number): Promise<TurnResult> {
-    const emit = this.emitter(sessionId);
-    const rows = this.store.activeTools().filter((row) => row.session_id === sessionId);
-    const interrupted = rows.filter((row) => row.status === 'running' && !this.deps.tools.isIdempotent(row.name));
-    for (const row of interrupted) emit({ type: 'tool_interrupted', tool_call_id: row.tool_call_id });
-    for (const row of rows) {
-      if (interrupted.includes(row)) return 'done';
-      if ((await executeCall(env, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled') return 'cancelled';
-    }
-    return this.store.activeTools().some((r) => r.session_id === sessionId) ? 'done' : runTurn(env);
-  }
-
-  /**
-   * A new message moves on past calls a crash interrupted: they end `failed`, so the model sees why; the calls that
-   * waited behind them end `cancelled`, never started.
-   */
-  private failInterrupted(sessionId: number): void {
-    const emit = this.emitter(sessionId);
-    for (const row of this.store.activeTools()) {
-      if (row.session_id !== sessionId) continue;
-      if (row.status === 'running') {
-        this.store.finishTool(row.tool_call_id, 'failed', INTERRUPTED_MOVED_ON);
-        emit({ type: 'tool_error', tool_call_id: row.tool_call_id, error: INTERRUPTED_MOVED_ON });
-      } else if (row.status === 'queued') {
-        this.store.finishTool(row.tool_call_id, 'cancelled', NOT_STARTED_MOVED_ON);
-        emit({ type: 'tool_cancelled', tool_call_id: row.tool_call_id, note: NOT_STARTED_MOVED_ON });
-      } else if (this.deps.pendingOf(row.tool_call_id) === null) {
-        // Its approval was withdrawn by /stop: nobody can approve it any more, so it ends as cancelled.
-        this.store.finishTool(row.tool_call_id, 'cancelled', STOPPED_WHILE_PENDING);
-        emit({ type: 'tool_cancelled', tool_call_id: row.tool_call_id, note: STOPPED_WHILE_PENDING });
-      }
-    }
   }
 
   private startTurn(sessionId: number, body: (env: TurnEnv) => Promise<TurnResult>): void {
     const controller = new AbortController();
     const emit = this.emitter(sessionId);
-    const env = this.turnEnv(sessionId, controller.signal);
+    const env = buildTurnEnv(this.envSource, sessionId, controller.signal);
     emit({ type: 'turn_running', running: true });
     const done = (async (): Promise<TurnResult> => {
       try {
@@ -359,92 +322,6 @@ export class SessionManager {
       return result;
     });
     this.active.set(sessionId, { controller, done });
-  }
-
-  private turnEnv(sessionId: number, signal: AbortSignal): TurnEnv {
-    const { deps } = this;
-    const session = this.session(sessionId);
-    const runContext = this.runContext(sessionId);
-    const workingDir = this.workingDir(sessionId);
-    const emit = this.emitter(sessionId);
-    const frame = this.rootFrame(sessionId);
-    const synthetic: SyntheticEnv = {
-      db: deps.db,
-      sessionId,
-      padSessionId: this.padSessionOf(sessionId),
-      workingDir,
-      workspaceDir: workingDir,
-      frame,
-      openFile: (path) => {
-        deps.events.emit('viewer', { type: 'open_file', path, tool_call_id: null });
-      },
-      scratchpadChanged: () => this.emitter(this.padSessionOf(sessionId))({ type: 'scratchpad_changed' }),
-      groupNames: () => deps.toolSets.groups.list().map((g) => g.name),
-      grant: (names) => deps.toolSets.grants.grant({ sessionId, stackId: null }, names),
-      subAgents: this.subAgents,
-      background: deps.background?.() ?? null,
-    };
-    const callEnv: CallEnv = {
-      store: this.store, tools: deps.tools, gate: deps.gate, emit, sessionId, agentId: session.agent_id, source: session.source,
-      // The session's working directory is the workspace its file tools are confined to (chosen by the
-      // person; the data folder's workspace/ by default: docs/architecture.md "Shapes and processes").
-      runContext, workingDir, workspaceDir: workingDir, protectedRoots: [deps.dataDir], signal, synthetic,
-      requestRestart: deps.requestRestart, log: deps.log, secrets: deps.callSecrets ?? NO_CALL_SECRETS, fileImages: deps.fileImages,
-    };
-    return {
-      ...callEnv,
-      model: deps.model,
-      modelSelection: session.model ?? 'auto',
-      context: () => ({
-        sessionId,
-        ...this.contextWindow(sessionId),
-        systemPrompt: this.systemPrompt(session.agent_id),
-        extraSystemPrompts: runContext.system_prompt ?? [],
-        workingDir,
-        scratchpad: readScratchpad(deps.db, synthetic.padSessionId),
-      }),
-      // meta.json read each round: an edited allow-list applies from the next one (docs/agents.md "Agents").
-      toolSpecs: () => this.toolSpecs(withCurrentAllowList(frame, deps.agents), runContext),
-      injectQueued: () => {
-        for (const m of this.store.injectQueued(sessionId)) emit({ type: 'user_message', message_id: m.newId, content: m.content, queued: false, replaces: m.oldId });
-      },
-    };
-  }
-
-  /** Where the model's context starts: after `/clear`, or after the rows a `/compact` summary stands in for. */
-  private contextWindow(sessionId: number): { contextStartId: number; summary: string | null } {
-    const cleared = this.session(sessionId).context_start_id;
-    const summary = latestSummary(this.deps.db, sessionId);
-    return summary && summary.upToMessageId > cleared ? { contextStartId: summary.upToMessageId, summary: summary.summary } : { contextStartId: cleared, summary: null };
-  }
-
-  private toolSpecs(frame: AgentFrame, runContext: RunContext): ToolSpec[] {
-    const offered = toolSetFor(frame, runContext.security_group, this.deps.toolSets);
-    this.deps.onToolsOffered?.(offered);
-    return offered;
-  }
-
-  /** The session's own agent (depth 0): `main` in a chat, the job's agent in a background run. */
-  private rootFrame(sessionId: number): AgentFrame {
-    const session = this.session(sessionId);
-    const agent = this.deps.agents.get(session.agent_id);
-    const known = 'error' in agent ? null : agent;
-    return {
-      sessionId, stackId: null, depth: 0, agentId: session.agent_id, agentName: known?.name ?? session.agent_id,
-      agentType: known?.type ?? (session.agent_id === MAIN_AGENT_ID ? 'chat' : 'task'), interactive: session.is_interactive === 1,
-      // A task agent that cannot be read gets no built-in tools (never all of them); the chat agent keeps working.
-      toolAllowList: known ? known.tools : session.agent_id === MAIN_AGENT_ID ? null : [],
-    };
-  }
-
-  /** Whose scratchpad a session's agents share: an async task's parent session's, else its own. */
-  private padSessionOf(sessionId: number): number {
-    const row = statement(this.deps.db, 'SELECT parent_session_id FROM chat_sessions WHERE id = ?').get(sessionId) as { parent_session_id?: number | null } | undefined;
-    return row?.parent_session_id ?? sessionId;
-  }
-
-  private systemPrompt(agentId: string): string {
-    return this.deps.agents.prompt(agentId) ?? "You are Skald, a careful assistant that acts through tools on the user's machine.";
   }
 
   /** The sub-agent card: the child stack a call started, with its messages (nested cards load their own). */
@@ -468,13 +345,13 @@ export class SessionManager {
 
   scratchpad(sessionId: number): ScratchpadNote[] {
     this.session(sessionId);
-    return readScratchpad(this.deps.db, this.padSessionOf(sessionId));
+    return readScratchpad(this.deps.db, padSessionOf(this.deps.db, sessionId));
   }
 
   /** The person edits the scratchpad from the side panel; the agents see it from their next round. */
   setScratchpadNote(sessionId: number, key: string, value: string): ScratchpadNote[] {
     this.session(sessionId);
-    const pad = this.padSessionOf(sessionId);
+    const pad = padSessionOf(this.deps.db, sessionId);
     writeScratchpadNote(this.deps.db, pad, key, value);
     this.emitter(pad)({ type: 'scratchpad_changed' });
     return readScratchpad(this.deps.db, pad);
