@@ -13,15 +13,9 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { globComponents, globMatches, MAX_WORDS, type Ch, type GlobComponent } from './shell-globs';
+import { braceExpand, isOpaque, tildeExpand, type Seg } from './shell-braces';
 
 export { MAX_WORDS, type GlobComponent } from './shell-globs';
-
-/** A piece the shell computes at run time; its text is kept for messages. */
-interface Opaque {
-  opaque: string;
-}
-type Seg = Ch | Opaque;
-
 
 export interface WordEnv {
   /** The value of a variable the command will see, or undefined when it is not known. */
@@ -39,9 +33,6 @@ export interface ExpandedWord {
   /** Unquoted glob patterns of this word (after brace/tilde/parameter expansion), one `/`-split list per word. */
   globs: GlobComponent[][];
 }
-
-
-const isOpaque = (s: Seg): s is Opaque => 'opaque' in s;
 
 /** Expands the word node `node` (any argument-like node of tree-sitter bash). `cwds`: where relative globs look. */
 export function expandWord(node: Node, env: WordEnv, cwds: readonly string[]): ExpandedWord {
@@ -351,93 +342,4 @@ function parameter(text: string, env: WordEnv, out: Seg[], inDouble: boolean): v
   // Unquoted, a value is split into words and globbed again: only a plain value is taken as it is.
   if (value === undefined || (!inDouble && /[\s*?[\]{}\\'"$`~]/.test(value))) return void out.push({ opaque: text });
   pushChars(value, true, out);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Brace and tilde expansion.
-
-/** `{a,b}` and `{1..3}` on unquoted braces; null when the result would be over MAX_WORDS words. */
-function braceExpand(word: Seg[]): Seg[][] | null {
-  const found = findBrace(word);
-  if (!found) return [word];
-  const { open, close, alternatives } = found;
-  const out: Seg[][] = [];
-  for (const alt of alternatives) {
-    const expanded = braceExpand([...word.slice(0, open), ...alt, ...word.slice(close + 1)]);
-    if (expanded === null) return null;
-    out.push(...expanded);
-    if (out.length > MAX_WORDS) return null;
-  }
-  return out;
-}
-
-const plain = (s: Seg, c: string) => !isOpaque(s) && !s.q && s.c === c;
-
-function findBrace(word: Seg[]): { open: number; close: number; alternatives: Seg[][] } | null {
-  for (let open = 0; open < word.length; open++) {
-    if (!plain(word[open]!, '{')) continue;
-    let depth = 0;
-    const commas: number[] = [];
-    for (let i = open + 1; i < word.length; i++) {
-      const s = word[i]!;
-      if (plain(s, '{')) depth++;
-      else if (plain(s, '}')) {
-        if (depth > 0) {
-          depth--;
-          continue;
-        }
-        if (commas.length > 0) {
-          const alternatives: Seg[][] = [];
-          let from = open + 1;
-          for (const comma of [...commas, i]) {
-            alternatives.push(word.slice(from, comma));
-            from = comma + 1;
-          }
-          return { open, close: i, alternatives };
-        }
-        const seq = sequence(word.slice(open + 1, i));
-        if (seq) return { open, close: i, alternatives: seq };
-        break;
-      } else if (depth === 0 && plain(s, ',')) commas.push(i);
-    }
-  }
-  return null;
-}
-
-/** `{1..5}`, `{01..10..3}`, `{a..e}` as bash generates them; null when the text is no sequence. */
-function sequence(inner: Seg[]): Seg[][] | null {
-  if (inner.some(isOpaque)) return null;
-  const text = (inner as Ch[]).map((c) => c.c).join('');
-  const num = /^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$/.exec(text);
-  const chr = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?$/.exec(text);
-  const toSegs = (s: string): Seg[] => [...s].map((c) => ({ c, q: false }));
-  if (num) {
-    const [a, b] = [Number(num[1]), Number(num[2])];
-    const step = Math.abs(Number(num[3] ?? 1)) || 1;
-    const width = /^-?0\d/.test(num[1]!) || /^-?0\d/.test(num[2]!) ? Math.max(num[1]!.length, num[2]!.length) : 0;
-    const out: Seg[][] = [];
-    for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? step : -step) {
-      out.push(toSegs(width ? `${v < 0 ? '-' : ''}${String(Math.abs(v)).padStart(width - (v < 0 ? 1 : 0), '0')}` : String(v)));
-      if (out.length > MAX_WORDS) return out; // the caller's cap turns this into "unknown"
-    }
-    return out;
-  }
-  if (chr) {
-    const [a, b] = [chr[1]!.charCodeAt(0), chr[2]!.charCodeAt(0)];
-    const step = Math.abs(Number(chr[3] ?? 1)) || 1;
-    const out: Seg[][] = [];
-    for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? step : -step) out.push(toSegs(String.fromCharCode(v)));
-    return out;
-  }
-  return null;
-}
-
-/** An unquoted `~` or `~/…` at the start becomes $HOME; `~user`, `~+`, `~-` are not known. */
-function tildeExpand(word: Seg[], env: WordEnv): Seg[] {
-  if (!plain(word[0] ?? { opaque: '' }, '~')) return word;
-  let end = 1;
-  while (end < word.length && !plain(word[end]!, '/')) end++;
-  if (end > 1) return [{ opaque: '~user' }, ...word.slice(end)];
-  if (env.home === null) return [{ opaque: '~' }, ...word.slice(1)];
-  return [...[...env.home].map((c) => ({ c, q: true })), ...word.slice(1)];
 }
