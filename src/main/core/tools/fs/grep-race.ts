@@ -29,11 +29,15 @@ export const JS_ALONE_MS = 5;
  * such a tree the JS search alone answered in 0.6–0.9× of rg's own full run, the two side by side in 1.2–1.9×
  * (bench/tools-grep.ts, 2 loaded cores). Where the two cross: rg's run costs about 20 ms before it reads a byte and
  * then reads about 2.5× as fast as the JS search (the generated trees: 10× in 16 ms alone against rg's 23–35 ms, 100×
- * in 156 ms against rg's 80), so a walk of 30 ms alone is about rg's own run. The estimate (`walkShare`) can be wrong
+ * in 156 ms against rg's 80), so a walk of 30 ms alone is about rg's own run by that model, and one of 40 ms at most
+ * 1.11× it. Spawned from the app's process, rg's run costs more than the model says: on the Python standard library,
+ * whose whole walk the JS search reads in 24–31 ms, rg's own run took 40–55 ms (bench/tools-grep.ts). At 30 ms the
+ * bound sat on that walk: the estimate at 5 ms crossed it in a quarter of the searches, rg started, and those took
+ * 42–81 ms; at 40 ms, about one search in twenty (the first after a pause). The estimate (`walkShare`) can be wrong
  * either way; a big tree taken for a small one costs at most JS_SOLO_MS before rg starts (the whole walk's estimate
  * is never below the time spent).
  */
-export const JS_SOLO_MS = 30;
+export const JS_SOLO_MS = 40;
 /** …how long it goes on beside rg whatever it finds… */
 export const JS_BESIDE_MS = 15;
 /**
