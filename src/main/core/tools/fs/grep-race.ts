@@ -33,7 +33,7 @@ export const JS_ALONE_MS = 5;
  * 1.11× it. Spawned from the app's process, rg's run costs more than the model says: on the Python standard library,
  * whose whole walk the JS search reads in 24–31 ms, rg's own run took 40–55 ms (bench/tools-grep.ts). At 30 ms the
  * bound sat on that walk: the estimate at 5 ms crossed it in a quarter of the searches, rg started, and those took
- * 42–81 ms; at 40 ms, about one search in twenty (the first after a pause). The estimate (`walkShare`) can be wrong
+ * 42–81 ms; at 40 ms, three of 80 (each the first timed search of its process). The estimate (`walkShare`) can be wrong
  * either way; a big tree taken for a small one costs at most JS_SOLO_MS before rg starts (the whole walk's estimate
  * is never below the time spent).
  */
