@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChatEvent } from '../../../shared/contract/chat';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
-import { fsyncsBetween, traceFsyncs, type FsyncTrace } from '../../../../test/helpers/fsync-trace';
+import { fsyncsBetween, traceFsyncs, type FsyncTrace, type TraceEvent } from '../../../../test/helpers/fsync-trace';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
 import type { ScriptedTurn } from '../../../../test/llm-server/index';
 import { EARLY_CHECKPOINT_SHARE, walIndexFrames } from '../db/wal-keeper';
@@ -31,7 +31,7 @@ afterEach(async () => {
 const FULL = 2;
 
 /** Tools `probe_<kind>` that drop a marker as they run and record the connection's level then. */
-async function traced(turns: ScriptedTurn[], kinds: ToolKind[], allow = kinds): Promise<{ sessionId: number; levels: number[]; events: () => Promise<string[]> }> {
+async function traced(turns: ScriptedTurn[], kinds: ToolKind[], allow = kinds): Promise<{ sessionId: number; levels: number[]; events: () => Promise<TraceEvent[]> }> {
   h = await startHarness({ turns });
   const levels: number[] = [];
   let n = 0;
