@@ -59,6 +59,7 @@ describe('ripgrep (one stream, in-order batches, after a JS search of the first 
     { pattern: 'needle', case_insensitive: true, limit: 7, offset: 7 },
     { pattern: 'needle', case_insensitive: true, limit: 50, offset: 333 },
     { pattern: 'Needle', context_lines: 2, limit: 9 },
+    { pattern: 'needle', case_insensitive: true, context_lines: 2, limit: 40 },
     { pattern: 'hit \\d+\\.[0-4]\\.', limit: 25, offset: 3 },
     { pattern: 'needle', case_insensitive: true, output_mode: 'files_only', limit: 5, offset: 2 },
     { pattern: 'needle', case_insensitive: true, output_mode: 'count', limit: 11 },
@@ -117,5 +118,19 @@ describe('a cut page does not search the whole tree again', () => {
     const folders = Array.from({ length: 12 }, (_, d) => `pkg${d}`).sort();
     const inWalkOrder = folders.flatMap((d) => [`./${d}/top.txt`, ...Array.from({ length: 10 }, (_, f) => `./${d}/mod/file${f}.txt`)]);
     expect(searched).toEqual(inWalkOrder.slice(0, 64));
+  });
+});
+
+describe('context lines come from rg\'s own output', () => {
+  it('a file whose only line matches is not read again for its context', async () => {
+    // rg's run, then a line added to the one-line file: read again, it would show as context after the match.
+    const wrapper = join(ws.base, 'rg-then-edit');
+    writeFileSync(wrapper, `#!/bin/sh\n${RG} "$@"\ncode=$?\nprintf 'added later\\n' >> '${join(ws.root, 'pkg0/top.txt')}'\nexit $code\n`);
+    chmodSync(wrapper, 0o755);
+    const tool = createGrepFilesTool({ ripgrepPath: wrapper, jsPrefixMs: 0 });
+    const out = await ok(tool, { pattern: 'needle on top', context_lines: 2, limit: 5000 }, ws.ctx);
+    expect(out).toContain('pkg0/top.txt:1:needle on top');
+    expect(out).not.toContain('added later');
+    expect(readFileSync(join(ws.root, 'pkg0/top.txt'), 'utf8')).toBe('needle on top\nadded later\n');
   });
 });
