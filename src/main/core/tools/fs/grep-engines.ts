@@ -5,7 +5,7 @@
  * - ripgrep (`grep-ripgrep.ts`, preferred when a binary is available, as VS Code's search does).
  * - JS (here; used when rg is absent or refuses the pattern): the policy facade's `walk` + `SearchReader` +
  *   `matchingLines`, streaming, stops early. A search still running after POOL_AFTER_MS (a big tree, few hits)
- *   hands the reading and matching to worker threads (grep-pool.ts) and keeps the walk's order.
+ *   hands the reading and matching to worker threads (grep-pool.ts), once they are ready, and keeps the walk's order.
  * Neither engine follows symlinks while searching (ripgrep's default; the JS engine skips them to match).
  * Limits: ripgrep's regex dialect is Rust's; a pattern valid in both but with different meaning (`\d` is Unicode
  * in Rust) may match slightly differently across engines. Binary detection differs at the edges (the JS engine
@@ -17,8 +17,19 @@ import { globMatcher, literalLines, matchingLines, mayMatch, type Matcher } from
 
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 const YIELD_EVERY_MS = 8;
-/** The JS engine searches alone this long before handing the reading to the pool. */
-export const POOL_AFTER_MS = 40;
+/**
+ * The JS engine searches alone this long before it starts the pool's workers if they are not running (a medium tree's
+ * search ends alone, and two workers starting take the cores from it)…
+ */
+export const POOL_WARM_MS = 8;
+/**
+ * …and this long before it hands the reading to the pool, once its workers are ready; until they are, it goes on
+ * alone, so a cold pool never holds a search up (a worker answers its first job about 50 ms after it starts). Handed
+ * over at 40 ms to workers it then waited for, the generated tree of 6,000 files took 79.5 ms (rg's run 36.5) and a
+ * rare literal in node_modules 197.5 ms (rg's 135.6); handed to ready workers at 16 ms, 67.4 and 171.1
+ * (bench/tools-grep.ts). The event loop's turns come every YIELD_EVERY_MS, so the two are checked at about 9 and 18 ms.
+ */
+export const POOL_AFTER_MS = 16;
 /** Files per pool job, and jobs in flight ahead of the one being read. */
 const POOL_CHUNK = 512;
 const POOL_AHEAD = 4;
@@ -78,6 +89,8 @@ export interface JsEngineOptions {
   until?: () => boolean;
   /** Filled as the search goes: the last file searched, and whether the walk was searched to its end. */
   progress?: { lastRel: string | null; isDone: boolean };
+  /** Entries the caller's page needs (lines in content mode, else files): half of them found, the pool is not used. */
+  pageEntries?: number;
 }
 
 type Candidate = { rel: string; path: string };
@@ -113,20 +126,30 @@ export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, mat
     return;
   }
   let last = started;
+  let found = 0;
   const progress = options.progress;
   for (let next = candidates.next(); !next.done; next = candidates.next()) {
     const hit = search(next.value);
     if (progress) progress.lastRel = next.value.rel;
-    if (hit) yield hit;
+    if (hit) {
+      found += q.mode === 'content' ? hit.matches.length : 1;
+      yield hit;
+    }
     if (options.until?.()) return;
     if (Date.now() - last > YIELD_EVERY_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       signal.throwIfAborted();
       last = Date.now();
       // Still searching: a big tree with few hits. The pool reads and matches the rest, in the walk's order.
-      if (options.pool?.usesWorkers && !isFile && last - started >= poolAfter) {
-        yield* pooled(candidates, q, search, signal, options.pool);
-        return;
+      const pool = options.pool;
+      if (pool?.usesWorkers && !isFile && last - started >= POOL_WARM_MS) {
+        pool.warm();
+        // A page half found by now is nearly done here; the pool's batches of files would only hold it up.
+        const isPageNear = options.pageEntries !== undefined && 2 * found >= options.pageEntries;
+        if (last - started >= poolAfter && pool.isReady && !isPageNear) {
+          yield* pooled(candidates, q, search, signal, pool);
+          return;
+        }
       }
     }
   }

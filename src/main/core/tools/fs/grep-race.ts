@@ -127,7 +127,7 @@ function listing(root: string, dirRel: string): string[] {
  */
 export async function* engineResults(rgPath: string | null, js: JsEngineOptions, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, want: RipgrepWant, skip: ((path: string) => boolean) | undefined, prefix: { ms: number; files?: number }): AsyncGenerator<FileMatches> {
   const matcher = compileMatcher(q.pattern, q.caseInsensitive); // validates the pattern for both engines
-  const jsOptions: JsEngineOptions = { ...js, ...(skip ? { skip } : {}) };
+  const jsOptions: JsEngineOptions = { ...js, ...(skip ? { skip } : {}), pageEntries: want.entries };
   if (!rgPath) {
     yield* jsEngine(root, isFile, q, matcher, signal, jsOptions);
     return;

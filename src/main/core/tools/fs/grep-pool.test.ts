@@ -1,0 +1,67 @@
+/**
+ * When the JS engine hands its reading to the worker pool (grep-engines.ts POOL_WARM_MS / POOL_AFTER_MS): the workers
+ * are started ahead, a search never waits for workers that are not ready, and ready workers take the reading.
+ * A tree of 4,000 files keeps the search going past the engine's first turns of the event loop on any machine.
+ */
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
+import { createGrepFilesTool } from './grep-files';
+import { GrepPool, spawnGrepWorker, type GrepJob } from './grep-pool';
+
+let ws: TestWorkspace;
+
+beforeAll(() => {
+  ws = makeWorkspace();
+  for (let d = 0; d < 40; d++) {
+    for (let f = 0; f < 100; f++) {
+      const lines = Array.from({ length: 40 }, (_, l) => `line ${l} of file ${f}: common words here`);
+      if ((d * 100 + f) % 97 === 0) lines.push('a rare_needle here');
+      ws.write(`d${d}/f${f}.txt`, `${lines.join('\n')}\n`);
+    }
+  }
+});
+afterAll(() => ws.cleanup());
+
+/** A pool that counts the real jobs (files to search) its workers were given. */
+class CountingPool extends GrepPool {
+  realJobs = 0;
+  override filter(job: Omit<GrepJob, 'id'>): Promise<Uint8Array | null> {
+    if (job.paths.length > 0) this.realJobs++;
+    return super.filter(job);
+  }
+}
+
+const alone = createGrepFilesTool({ ripgrepPath: null, pool: null });
+const rare = { pattern: 'rare_needle', limit: 5000 };
+
+describe('the JS engine and its worker pool', () => {
+  it('workers that never answer never hold a search up: it goes on alone, with the same answer', async () => {
+    // Started, but deaf: a job given to them would wait forever.
+    const deaf = new GrepPool(() => new Worker('setInterval(() => {}, 1000)', { eval: true }));
+    try {
+      const tool = createGrepFilesTool({ ripgrepPath: null, pool: deaf, poolAfterMs: 1 });
+      expect(await ok(tool, rare, ws.ctx)).toBe(await ok(alone, rare, ws.ctx));
+      expect(deaf.liveWorkers).toBeGreaterThan(0); // the search did start them
+      expect(deaf.isReady).toBe(false);
+    } finally {
+      await deaf.close();
+    }
+  });
+
+  it('a search started the workers; once they answered, the next search gives them its reading', async () => {
+    const pool = new CountingPool(spawnGrepWorker);
+    try {
+      const tool = createGrepFilesTool({ ripgrepPath: null, pool, poolAfterMs: 1 });
+      const expected = await ok(alone, rare, ws.ctx);
+      expect(await ok(tool, rare, ws.ctx)).toBe(expected);
+      await expect.poll(() => pool.isReady, { timeout: 10_000 }).toBe(true);
+      const before = pool.realJobs;
+      expect(await ok(tool, rare, ws.ctx)).toBe(expected);
+      expect(pool.realJobs).toBeGreaterThan(before);
+    } finally {
+      await pool.close();
+    }
+  });
+
+});
