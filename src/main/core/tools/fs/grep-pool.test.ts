@@ -63,5 +63,4 @@ describe('the JS engine and its worker pool', () => {
       await pool.close();
     }
   });
-
 });

@@ -72,6 +72,7 @@ export class GrepPool {
   warm(): void {
     if (this.unavailable || this.warming || this.isReady) return;
     this.warming = true;
+    // No files to search; any valid pattern will do (an empty one is refused by the matcher).
     const jobs = Array.from({ length: this.size }, () => this.filter({ paths: [], pattern: 'x', caseInsensitive: false, maxBytes: 0 }));
     void Promise.all(jobs).finally(() => (this.warming = false));
   }
