@@ -61,7 +61,7 @@ interface Probe {
   pairs: [number, number][];
   /** strace attached while the fsyncs are counted: markers `a` (answer), `r` (the tool runs), `d` (`tool_done`). */
   trace: FsyncTrace | null;
-  fsyncPairs: CallFsyncs[];
+  callFsyncs: CallFsyncs[];
   /** The times of the calls whose fsyncs were counted (strace attached, nothing else read), in order. */
   tracedTimes: number[];
   times: number[];
@@ -78,7 +78,7 @@ interface CallFsyncs {
 }
 
 /** Per call, the fsyncs between its answer and its run, and between its run and its `tool_done`. */
-function fsyncPairs(events: readonly TraceEvent[]): CallFsyncs[] {
+function callFsyncs(events: readonly TraceEvent[]): CallFsyncs[] {
   const calls: CallFsyncs[] = [];
   let phase: 'idle' | 'before' | 'after' = 'idle';
   let call: CallFsyncs = { before: 0, after: 0, ms: 0 };
@@ -145,7 +145,7 @@ async function measure(core: Core, r: Runner, measured: number, warmUp = WARM_UP
     probe.counting = 'fsyncs';
     while (probe.tracedTimes.length < COUNTED) await turn(k);
     probe.counting = null;
-    probe.fsyncPairs = fsyncPairs(await probe.trace.stop());
+    probe.callFsyncs = callFsyncs(await probe.trace.stop());
     probe.trace = null;
   }
   for (const k of KINDS) (r.probes[k].times.length = 0), (r.probes[k].floor.length = 0);
@@ -184,29 +184,29 @@ function rows(kind: NoopKind, label: string, probe: Probe, idleFloorMs: number):
   const floorP99 = percentile(pairSums, 99);
   const max = (pairs: [number, number][], i: 0 | 1) => Math.max(...pairs.map((p) => p[i]));
   const [before, after] = [max(probe.pairs, 0), max(probe.pairs, 1)];
-  const counts = probe.fsyncPairs.map((c): [number, number] => [c.before, c.after]);
+  const counts = probe.callFsyncs.map((c): [number, number] => [c.before, c.after]);
   const fsyncs = [max(counts, 0), max(counts, 1)];
   const fsyncsMin = [Math.min(...counts.map((p) => p[0])), Math.min(...counts.map((p) => p[1]))];
   const [wantBefore, wantAfter] = FSYNCS[kind];
-  const fsyncsOk = probe.fsyncPairs.length >= COUNTED && fsyncs[0] === wantBefore && fsyncsMin[0] === wantBefore && fsyncs[1] === wantAfter && fsyncsMin[1] === wantAfter;
+  const fsyncsOk = probe.callFsyncs.length >= COUNTED && fsyncs[0] === wantBefore && fsyncsMin[0] === wantBefore && fsyncs[1] === wantAfter && fsyncsMin[1] === wantAfter;
   // What the disk took of the call, on the call's own path: the floor's commits run back to back, and on some disks an
   // fsync right after another costs a tenth of one after a pause of a few hundred microseconds (docs/architecture.md).
   // Only the fsyncs' own time is taken from the traced calls: strace stops the process at each of its system calls,
   // which slows the rest of a call (a traced call's median is given beside it, for scale).
-  const fsyncMs = ms(median(probe.fsyncPairs.map((c) => c.ms)));
+  const fsyncMs = ms(median(probe.callFsyncs.map((c) => c.ms)));
   return [
     {
       name: `${tool}: median`, ours: ms(med),
-      peer: `${FLOOR[kind]} back to back ${ms(floorMed)} (after ${IDLE_MS} ms idle, as in a real model's answer: ${ms(idleFloorMs)}); in ${probe.fsyncPairs.length} calls traced (strace -T, ${ms(median(probe.tracedTimes))} each): their fsyncs ${fsyncMs} (medians per call)`,
+      peer: `${FLOOR[kind]} back to back ${ms(floorMed)} (after ${IDLE_MS} ms idle, as in a real model's answer: ${ms(idleFloorMs)}); in ${probe.callFsyncs.length} calls traced (strace -T, ${ms(median(probe.tracedTimes))} each): their fsyncs ${fsyncMs} (medians per call)`,
       ratio: med / floorMed, target: '< 0.5 ms', pass: med < 0.5,
     },
     { name: `${tool}: p99`, ours: ms(p99), peer: `${FLOOR[kind]} ${ms(floorP99)}`, ratio: p99 / floorP99, target: '< 2 ms', pass: p99 < 2 },
     { name: `${tool}: commits before / after the tool (max of ${probe.pairs.length})`, ours: `${before} / ${after}`, peer: '1 / 1', target: '≤ 1 / ≤ 1', pass: before <= 1 && after <= 1 },
     {
-      name: `${tool}: fsyncs before / after the tool (strace, every one of ${probe.fsyncPairs.length} calls)`,
+      name: `${tool}: fsyncs before / after the tool (strace, every one of ${probe.callFsyncs.length} calls)`,
       ours: `${fsyncs[0]} / ${fsyncs[1]} (their time per call ${fsyncMs}, median)`, peer: `${wantBefore} / ${wantAfter}`, target: `= ${wantBefore} / = ${wantAfter}`, pass: fsyncsOk,
       // A count off what the kind's durability says is a wrong result, not a slow one.
-      ...(fsyncsOk ? {} : { wrong: `fsyncs per call ${JSON.stringify(probe.fsyncPairs.slice(0, 5))}…` }),
+      ...(fsyncsOk ? {} : { wrong: `fsyncs per call ${JSON.stringify(probe.callFsyncs.slice(0, 5))}…` }),
     },
   ];
 }
@@ -220,7 +220,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const floorDb = openDatabase({ file: join(dir, 'floor.db') });
   try {
     const floorInsert = floorDb.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json');
-    const newProbe = (): Probe => ({ answeredAt: 0, counting: null, answered: null, ran: null, pairs: [], trace: null, fsyncPairs: [], tracedTimes: [], times: [], floor: [] });
+    const newProbe = (): Probe => ({ answeredAt: 0, counting: null, answered: null, ran: null, pairs: [], trace: null, callFsyncs: [], tracedTimes: [], times: [], floor: [] });
     const runner: Runner = {
       probes: { read: newProbe(), edit: newProbe() },
       current: 'read',

@@ -95,6 +95,16 @@ export interface JsEngineOptions {
 
 type Candidate = { rel: string; path: string };
 
+/**
+ * Whether a JS search `spentMs` in hands the rest of its reading to the pool: past `poolAfterMs`, with workers that
+ * have answered (a cold pool never holds a search up), and unless half of the caller's page is found already (the
+ * pool's batches of files would only hold a nearly full page up).
+ */
+export function handsToPool(spentMs: number, poolAfterMs: number, isReady: boolean, found: number, pageEntries: number | undefined): boolean {
+  const isPageNear = pageEntries !== undefined && 2 * found >= pageEntries;
+  return spentMs >= poolAfterMs && isReady && !isPageNear;
+}
+
 export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, matcher: Matcher, signal: AbortSignal, options: JsEngineOptions = {}): AsyncGenerator<FileMatches> {
   const wanted = q.glob ? globMatcher(q.glob) : null;
   const entries = isFile ? [{ rel: root.slice(root.lastIndexOf('/') + 1), path: root, kind: 'file' as const, isBlocked: false, isSymlink: false }] : walk(root, { recursive: true, noFollow: true, ...(options.skip ? { skip: options.skip } : {}) });
@@ -144,9 +154,7 @@ export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, mat
       const pool = options.pool;
       if (pool?.usesWorkers && !isFile && last - started >= POOL_WARM_MS) {
         pool.warm();
-        // A page half found by now is nearly done here; the pool's batches of files would only hold it up.
-        const isPageNear = options.pageEntries !== undefined && 2 * found >= options.pageEntries;
-        if (last - started >= poolAfter && pool.isReady && !isPageNear) {
+        if (handsToPool(last - started, poolAfter, pool.isReady, found, options.pageEntries)) {
           yield* pooled(candidates, q, search, signal, pool);
           return;
         }

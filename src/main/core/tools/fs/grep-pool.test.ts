@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
+import { handsToPool } from './grep-engines';
 import { createGrepFilesTool } from './grep-files';
 import { GrepPool, spawnGrepWorker, type GrepJob } from './grep-pool';
 
@@ -34,6 +35,17 @@ class CountingPool extends GrepPool {
 
 const alone = createGrepFilesTool({ ripgrepPath: null, pool: null });
 const rare = { pattern: 'rare_needle', limit: 5000 };
+
+describe('when the JS engine hands its reading to the pool', () => {
+  it('only past the bound, only to workers that have answered, and not with half the page found', () => {
+    expect(handsToPool(20, 16, true, 10, 101)).toBe(true);
+    expect(handsToPool(15, 16, true, 10, 101)).toBe(false); // too early
+    expect(handsToPool(20, 16, false, 10, 101)).toBe(false); // workers still starting
+    expect(handsToPool(20, 16, true, 51, 101)).toBe(false); // half the page found: it finishes here
+    expect(handsToPool(20, 16, true, 50, 101)).toBe(true);
+    expect(handsToPool(20, 16, true, 5000, undefined)).toBe(true); // no page given: the whole walk
+  });
+});
 
 describe('the JS engine and its worker pool', () => {
   it('workers that never answer never hold a search up: it goes on alone, with the same answer', async () => {
