@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { argsHash } from '../approval/decisions';
@@ -229,4 +229,24 @@ describe('normalize', () => {
     expect(registry.normalize(TN.WRITE_FILE, { file: 'new.txt', content: 'x' }, wd).ok).toBe(true);
     expect(existsSync(join(wd, 'new.txt'))).toBe(false);
   });
+});
+
+describe('a command that cannot run fails its arguments, before the gate reads it', () => {
+  it('8 MB of words and a NUL: tool errors the model can read, no card, the grammar never reads them', async () => {
+    const { ShellAnalyzer } = await import('../approval/shell');
+    const analyze = vi.spyOn(ShellAnalyzer.prototype, 'analyze');
+    const huge = `echo ${'ab '.repeat(8 * 1024 * 1024 / 3)}`;
+    h = await startHarness({ turns: [{ toolCalls: [{ name: TN.EXECUTE_CMD, arguments: { command: huge } }, { name: TN.EXECUTE_CMD, arguments: { command: 'ls\0; touch PWNED' } }] }, { text: 'done' }] });
+    const sessionId = await h.newSession();
+    analyze.mockClear();
+    const events = await h.sendAndSettle(sessionId, 'go');
+    const errors = events.filter((e) => e.type === 'tool_error').map((e) => (e as { error: string }).error);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/command: The command is \d+ bytes; one command line can be at most 131071 bytes/);
+    expect(errors[1]).toMatch(/command: The command contains a NUL character \(at position 2\)/);
+    expect(events.filter((e) => e.type === 'approval_required' || e.type === 'tool_decision')).toEqual([]);
+    expect(analyze).not.toHaveBeenCalled();
+    expect(existsSync(join(h.workspace, 'PWNED'))).toBe(false);
+    analyze.mockRestore();
+  }, 60_000);
 });

@@ -4,8 +4,9 @@
  * - bash, never `/bin/sh`: the gate parses commands with the bash grammar, and the shell that runs must be the
  *   shell that was parsed (docs/shell-analysis.md "The shell that runs"); dash reads `$'…'`, here-documents and
  *   other syntax differently, which let a hidden command run under an allowed one.
- * - Bad input is a readable tool error, never a hang: a NUL in the command, a command over MAX_COMMAND_BYTES (the
- *   kernel refuses one argument over 128 KiB), and any other failure to start the process.
+ * - Bad input is a readable tool error, never a hang: a NUL in the command or a command over MAX_COMMAND_BYTES (the
+ *   kernel refuses one argument over 128 KiB) fail the arguments' check, before the gate reads them; any other
+ *   failure to start the process fails the run.
  * - Audit: every command is logged (`execute_cmd: running shell command`, command/workdir/timeout_secs) before it
  *   starts, so an auto-approved command is still traceable.
  * - The child's environment is scrubbed of provider keys and secrets (`env-scrub.ts`); stdin is closed.
@@ -60,8 +61,32 @@ export interface ExecuteCmdDeps {
   processes?: { record(pid: number, command: string): void; forget(pid: number): void };
 }
 
+/**
+ * NUL cannot be passed to a process at all, and one argument has a kernel limit: why this command cannot run, or null.
+ * Checked by the schema, so a call with such a command fails its normalization and the gate never reads it: the
+ * grammar's reading of an 8 MB command held the gate's thread 2.6 s and took the process past 1.7 GB
+ * (docs/shell-analysis.md "Bad input").
+ */
+function commandTextProblem(command: string): string | null {
+  const nul = command.indexOf('\0');
+  if (nul !== -1) return `The command contains a NUL character (at position ${nul}); a command line cannot carry NUL bytes. Remove it.`;
+  const bytes = Buffer.byteLength(command);
+  if (bytes <= MAX_COMMAND_BYTES) return null;
+  return (
+    `The command is ${bytes} bytes; one command line can be at most ${MAX_COMMAND_BYTES} bytes (the system's limit for one argument). ` +
+    'Write long content to a file with write_file and run a short command that uses the file.'
+  );
+}
+
 const input = z.object({
-  command: z.string().min(1).describe('The shell command line to run (bash syntax).'),
+  command: z
+    .string()
+    .min(1)
+    .superRefine((command, ctx) => {
+      const problem = commandTextProblem(command);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe('The shell command line to run (bash syntax).'),
   workdir: z.string().min(1).optional().describe('Absolute folder to run in (default: the working directory).'),
   timeout: z.coerce.number().int().min(1).max(MAX_TIMEOUT_SECS).default(DEFAULT_TIMEOUT_SECS).describe(`Seconds before the command is killed (1–${MAX_TIMEOUT_SECS}, default ${DEFAULT_TIMEOUT_SECS}).`),
 });
@@ -111,7 +136,6 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
     preview: (a) => ({ kind: 'command', text: `$ ${a.command}` }),
     describe: (a, length) => label(TN.EXECUTE_CMD, length === 'short' ? firstWord(a.command) : a.command, length),
     async executeAsync(a, ctx, signal) {
-      checkCommandText(a.command);
       const bash = deps.shell ?? findBash();
       if (!bash) throw new ToolError('bash was not found on this machine; execute_cmd runs commands with bash (the shell the approval gate checks them against).');
       const requested = a.workdir ? resolvePath(a.workdir, ctx.workingDir) : ctx.workingDir;
@@ -190,18 +214,6 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
   });
 }
 
-/** NUL cannot be passed to a process at all, and one argument has a kernel limit: say so before spawning. */
-function checkCommandText(command: string): void {
-  const nul = command.indexOf('\0');
-  if (nul !== -1) throw new ToolError(`The command contains a NUL character (at position ${nul}); a command line cannot carry NUL bytes. Remove it.`);
-  const bytes = Buffer.byteLength(command);
-  if (bytes > MAX_COMMAND_BYTES) {
-    throw new ToolError(
-      `The command is ${bytes} bytes; one command line can be at most ${MAX_COMMAND_BYTES} bytes (the system's limit for one argument). ` +
-        'Write long content to a file with write_file and run a short command that uses the file.',
-    );
-  }
-}
 
 function asError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
