@@ -10,8 +10,9 @@
  * Hard links (more than one link) are judged by device+inode against the guarded files (tools/_policy/hardlinks.ts);
  * git's hook and config locations come from tools/_policy/git-paths.ts. A shell command is judged by its words
  * after bash's expansions (docs/shell-analysis.md), and by its text as a second net.
- * Limits: only the path-like argument names in PATH_ARG_KEYS are inspected; a recursive command over a folder
- * that holds secrets/ is not seen as reading it (commands run unsandboxed; execute_cmd asks by default).
+ * Limits: only the path-like argument names in PATH_ARG_KEYS (tools/_policy/paths.ts) are inspected; a recursive
+ * command over a folder that holds secrets/ is not seen as reading it (commands run unsandboxed; execute_cmd asks by
+ * default).
  */
 import { homedir } from 'node:os';
 import { lstatSync } from 'node:fs';
@@ -43,8 +44,6 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
   { id: 'unsafe_shell', action: 'require', title: 'Opaque shell commands', description: 'A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a redirect out of the workspace, or text that does not parse: always asks; no rule or bypass allows it.' },
 ];
 
-/** Argument names whose string values are judged as paths by the guards (rules look at `path` only). */
-export const PATH_ARG_KEYS = ['path', 'file_path', 'filePath', 'paths', 'source', 'destination', 'target', 'old_path', 'new_path'] as const;
 
 const STEERING_NAMES = new Set([
   'agents.md', 'agent.md', 'claude.md', 'gemini.md', '.mcp.json', '.cursorrules', '.windsurfrules', '.clinerules',
@@ -273,13 +272,3 @@ export function isWritingTool(toolName: string): boolean {
 }
 
 
-/** Every string value of the path-like arguments (arrays of strings included). */
-export function pathArguments(args: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const key of PATH_ARG_KEYS) {
-    const v = args[key];
-    if (typeof v === 'string' && v !== '') out.push(v);
-    else if (Array.isArray(v)) for (const item of v) if (typeof item === 'string' && item !== '') out.push(item);
-  }
-  return out;
-}

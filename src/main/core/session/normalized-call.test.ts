@@ -250,3 +250,46 @@ describe('a command that cannot run fails its arguments, before the gate reads i
     analyze.mockRestore();
   }, 60_000);
 });
+
+describe('a path longer than the system takes fails its arguments, before anything reads it', () => {
+  const tooLong = (text: string) => /the path is \d+ bytes; a path can be at most \d+ bytes/.test(text);
+
+  it('read_file (through an alias), a command\'s folder (through its alias) and show_file_to_user: tool errors, no card, no guard walks them', async () => {
+    const { Guards } = await import('../approval/guards');
+    const canonical = vi.spyOn(Guards.prototype, 'canonical');
+    const big = `${'a/'.repeat(4 * 1024 * 1024)}x`; // 8 MB: judging it held the gate 2.2 s and took the process past 1.4 GB
+    h = await startHarness({
+      turns: [{ toolCalls: [
+        { name: TN.READ_FILE, arguments: { file_path: big } },
+        { name: TN.EXECUTE_CMD, arguments: { command: 'pwd', cwd: `/${big}` } },
+        { name: TN.SHOW_FILE_TO_USER, arguments: { path: big } },
+        { name: TN.READ_FILE, arguments: { path: `${'b'.repeat(200)}/${'c/'.repeat(2_000)}` } }, // 4,201 bytes
+      ] }, { text: 'done' }],
+    });
+    const sessionId = await h.newSession();
+    canonical.mockClear();
+    const events = await h.sendAndSettle(sessionId, 'go');
+    const errors = events.filter((e) => e.type === 'tool_error').map((e) => (e as { error: string }).error);
+    expect(errors).toHaveLength(4);
+    for (const error of errors) expect(tooLong(error), error.slice(0, 200)).toBe(true);
+    expect(errors[0]).toMatch(/^Invalid arguments for read_file:\n- path: the path is 8388609 bytes/);
+    expect(errors[1]).toMatch(/^Invalid arguments for execute_cmd:\n- workdir: the path is 8388610 bytes/);
+    expect(events.filter((e) => e.type === 'approval_required' || e.type === 'tool_decision')).toEqual([]);
+    expect(canonical).not.toHaveBeenCalled();
+    canonical.mockRestore();
+  }, 60_000);
+
+  it('an MCP tool\'s path arguments, as sent: one too long (or one of a list) is refused, one at the limit passes on', async () => {
+    const { normalizeToolArgs } = await import('./tool-call');
+    const { MAX_PATH_BYTES } = await import('../tools/_policy/paths');
+    const tools = { has: () => false, normalize: () => ({ ok: true as const, args: {} }) };
+    const atLimit = `/${'é'.repeat((MAX_PATH_BYTES - 1) / 2)}`; // 2 bytes a character: exactly the limit
+    expect(Buffer.byteLength(atLimit)).toBe(MAX_PATH_BYTES);
+    expect(normalizeToolArgs(tools, 'mcp__fs__read', { path: atLimit }, '/ws')).toEqual({ ok: true, args: { path: atLimit } });
+    for (const args of [{ path: `${atLimit}x` }, { paths: ['/ok', `${atLimit}/y`] }, { destination: 'z'.repeat(MAX_PATH_BYTES + 1) }]) {
+      const n = normalizeToolArgs(tools, 'mcp__fs__write', args, '/ws');
+      expect(n.ok).toBe(false);
+      if (!n.ok) expect(n.error).toMatch(/^Invalid arguments for mcp__fs__write:\n- (path|paths|destination): the path is 409[67] bytes/);
+    }
+  });
+});

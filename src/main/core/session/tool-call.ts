@@ -14,6 +14,7 @@ import { humanDecisionText } from '../../../shared/contract/approval';
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
 import { driveExecution } from '../tools/execution';
+import { overLongPathText, PATH_ARG_KEYS } from '../tools/_policy/paths';
 import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../tools/tool';
 import type { CallSecrets } from '../secrets/sealed-args';
 import type { Decision, FileImagesPort, GatePort, ToolsPort } from './ports';
@@ -167,11 +168,17 @@ export function parseArguments(raw: string): { ok: true; args: ToolArgs } | { ok
 
 /**
  * The one normalized form of a call (docs/approval.md): registry and synthetic tools normalize by their own
- * schema; anything else (MCP) is passed on as sent. The Security page's "what would happen if…" uses it too.
+ * schema; anything else (MCP) is passed on as sent, but for a path argument longer than the system takes. The
+ * Security page's "what would happen if…" uses it too.
  */
 export function normalizeToolArgs(tools: Pick<ToolsPort, 'has' | 'normalize'>, name: string, args: ToolArgs, workingDir: string): Normalized {
   if (tools.has(name)) return tools.normalize(name, args, workingDir);
   if (isSyntheticTool(name)) return normalizeSyntheticArgs(name, args, workingDir);
+  // The gate judges these arguments as paths (PATH_ARG_KEYS) whatever the server makes of them.
+  for (const key of PATH_ARG_KEYS) {
+    const problem = overLongPathText(key, args[key]);
+    if (problem) return { ok: false, error: `Invalid arguments for ${name}:\n${problem}\nFix these and call ${name} again.` };
+  }
   return { ok: true, args };
 }
 

@@ -5,8 +5,9 @@
  *   object or the definition throws at startup), and the OpenAI definition around it;
  * - `normalize`: the one normalized form of a call's arguments (lenient parse, strict advertisement): aliases
  *   folded onto their canonical key (an alias that contradicts it is an error), the zod parse (coercions, defaults,
- *   unknown keys dropped), path arguments made absolute against the working directory. The gate, the approval card,
- *   the hash, the stored row and the execution all use its output; parsing that output again gives it back;
+ *   unknown keys dropped), path arguments made absolute against the working directory (one longer than the system
+ *   takes is refused first, as sent: `overLongPathText`). The gate, the approval card, the hash, the stored row and
+ *   the execution all use its output; parsing that output again gives it back;
  * - the error convention: a bad argument, a refused path, a missing file, a non-unique edit → the execution
  *   completes as `failed` with a message the model can act on. Tools signal those with `ToolError`; anything
  *   else that throws is also caught (R7) and reported as an unexpected failure;
@@ -17,7 +18,7 @@ import { z } from 'zod';
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { SecretPaths } from '../secrets/sealed-args';
-import { resolvePath } from './_policy/paths';
+import { overLongPathText, resolvePath } from './_policy/paths';
 import { SimpleExecution, errorText } from './execution';
 import type { ExecutionOutcome, Normalized, OpenAiToolDefinition, Preview, PreviewContext, Tool, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from './tool';
 
@@ -135,6 +136,10 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: false, error: `The arguments for ${def.name} must be a JSON object.` };
     const f = foldAliases(args, def.aliases);
     if (!f.ok) return { ok: false, error: `Invalid arguments for ${def.name}: ${f.error}` };
+    for (const key of pathKeys) {
+      const problem = overLongPathText(key, f.args[key]);
+      if (problem) return { ok: false, error: `Invalid arguments for ${def.name}:\n${problem}\nFix these and call ${def.name} again.` };
+    }
     const parsed = def.input.safeParse(f.args);
     if (!parsed.success) return { ok: false, error: describeZodError(def.name, parsed.error) };
     let out = parsed.data as ToolArgs;

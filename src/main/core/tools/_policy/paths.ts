@@ -11,7 +11,43 @@
  * a path can change between this check and the open (TOCTOU) — writers re-check the opened target.
  */
 import { lstatSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, normalize, parse, relative, resolve, sep } from 'node:path';
+
+/** Argument names whose string values are judged as paths by the guards (rules look at `path` only). */
+export const PATH_ARG_KEYS = ['path', 'file_path', 'filePath', 'paths', 'source', 'destination', 'target', 'old_path', 'new_path'] as const;
+
+/** Every string value of the path-like arguments (arrays of strings included). */
+export function pathArguments(args: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const key of PATH_ARG_KEYS) {
+    const v = args[key];
+    if (typeof v === 'string' && v !== '') out.push(v);
+    else if (Array.isArray(v)) for (const item of v) if (typeof item === 'string' && item !== '') out.push(item);
+  }
+  return out;
+}
+
+/**
+ * The longest path, in bytes, the system takes in one call: Linux's PATH_MAX (4,096 with its ending NUL), Windows'
+ * long paths (32,767 characters). No file the tools could open has a longer one.
+ */
+export const MAX_PATH_BYTES = process.platform === 'win32' ? 32_767 : 4_095;
+
+/**
+ * Why argument `key` cannot be a path (`- key: …`, as a bad argument is told to the model), or null: longer than the
+ * system takes. Asked of the arguments as sent, before they are normalized or judged: an 8 MB path cost its
+ * normalization 0.5-0.7 s and the gate's guards 2.2 s more, with the process past 1.4 GB, for a call that could not
+ * succeed (docs/guards.md "Canonical paths").
+ */
+export function overLongPathText(key: string, value: unknown): string | null {
+  const values = Array.isArray(value) ? value : [value];
+  for (const v of values) {
+    if (typeof v !== 'string' || v.length * 3 <= MAX_PATH_BYTES) continue; // at most 3 bytes a UTF-16 unit: short enough
+    const bytes = Buffer.byteLength(v);
+    if (bytes > MAX_PATH_BYTES) return `- ${key}: the path is ${bytes} bytes; a path can be at most ${MAX_PATH_BYTES} bytes (the system's limit), so no file has this one.`;
+  }
+  return null;
+}
 
 export function resolvePath(path: string, workingDir: string): string {
   return isAbsolute(path) ? normalize(path) : resolve(workingDir, path);
@@ -19,19 +55,44 @@ export function resolvePath(path: string, workingDir: string): string {
 
 export function canonicalizeForPolicy(path: string, base: string): string {
   const absolute = resolvePath(path, base);
-  const tail: string[] = [];
-  let current = absolute;
-  for (;;) {
-    try {
-      const real = realpathSync.native(current);
-      return tail.length === 0 ? real : join(real, ...tail.reverse());
-    } catch {
-      const parent = resolve(current, '..');
-      if (parent === current) return absolute; // nothing exists, not even the root: keep the lexical form
-      tail.push(current.slice(parent.length).replace(/^[\\/]+/, ''));
-      current = parent;
-    }
+  // The path and its ancestors, longest first: `ancestor(0)` is the path, `ancestor(count)` its root. The answer is the
+  // real path of the first one that resolves, with the names after it appended. Which one that is is found by
+  // halving, not by trying each from the path up: every try copies its whole text, so a path of N names cost N tries
+  // of up to N names, and a written path of 16,000 names held the gate 3.8 s (its walk up grew with the square of
+  // the length). Halving gives the same answer, as an ancestor of a path that resolves always resolves too.
+  const root = parse(absolute).root;
+  const starts: number[] = []; // where each name after the root begins, in order
+  for (let at = root.length; at < absolute.length; ) {
+    const end = absolute.indexOf(sep, at);
+    if (end !== at) starts.push(at); // (a normalized path has no empty name but a trailing separator's)
+    if (end === -1) break;
+    at = end + 1;
   }
+  const count = starts.length;
+  const ancestor = (k: number) => (k === 0 ? absolute : k === count ? root : absolute.slice(0, starts[count - k]! - 1));
+  const realOf = (k: number): string | null => {
+    try {
+      return realpathSync.native(ancestor(k));
+    } catch {
+      return null;
+    }
+  };
+  // Most paths exist, or name a new file in a folder that does: the path, then its folder, as the walk up tried them.
+  for (let k = 0; k <= Math.min(1, count); k++) {
+    const real = realOf(k);
+    if (real !== null) return k === 0 ? real : join(real, absolute.slice(starts[count - k]!));
+  }
+  let lo = 2;
+  let hi = count; // the first ancestor that resolves is in [lo, hi], if any does
+  let found = realOf(hi);
+  if (found === null) return absolute; // nothing exists, not even the root: keep the lexical form
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const real = realOf(mid);
+    if (real === null) lo = mid + 1;
+    else (hi = mid), (found = real);
+  }
+  return hi === 0 ? found : join(found, absolute.slice(starts[count - hi]!));
 }
 
 /**

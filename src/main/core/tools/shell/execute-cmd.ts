@@ -130,6 +130,8 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
     kind: 'execute',
     category: 'shell',
     aliases: { cmd: 'command', cwd: 'workdir', timeout_secs: 'timeout' },
+    // A path: made absolute against the working directory, and refused when longer than the system takes.
+    pathKeys: ['workdir'],
     // The folder it runs in is part of what is decided, shown and hashed: a missing one is the working directory.
     effective: (a, workingDir) => ({ ...a, workdir: resolvePath(a.workdir ?? workingDir, workingDir) }),
     // The approval card shows the whole command line, as it will run.
