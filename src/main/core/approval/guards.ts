@@ -55,6 +55,18 @@ const STEERING_DIRS = new Set(['.vscode', '.cursor', '.husky', '.claude', '.gemi
 /** A `secrets` path component in a command's text or in a word after expansion. */
 const SECRETS_WORD = /(^|[\s'"=/:<>|;&(`,@])secrets(?=$|[/\s'";|&)<>`,])/i;
 const SHELL_SECRETS: GuardVerdict = { action: 'require', guard: 'secrets', text: 'The command names a secrets/ path or a hard link to a guarded file (after the shell\'s expansions): always asks.' };
+/**
+ * Paths one command's words are judged as, at most (each name against each place it may be relative to): a command
+ * naming more asks. Each costs file-system lookups, and a 120 KB command can name tens of thousands
+ * (docs/shell-analysis.md "Bad input").
+ */
+export const MAX_COMMAND_PATHS = 4_096;
+const TOO_MANY_PATHS: GuardVerdict = { action: 'require', guard: 'unsafe_shell', text: `The command names more paths than the gate checks one by one (${MAX_COMMAND_PATHS}): always asks.` };
+interface PathBudget {
+  /** Names judged in this command, with the place they were taken relative to. */
+  seen: Set<string>;
+  left: number;
+}
 const SHELL_GIT: GuardVerdict = { action: 'require', guard: 'git_config', text: 'The command names a place git reads hooks or configuration from: always asks.' };
 const GIT_TEXT = 'Places git reads hooks or configuration from (.git/hooks, .git/config, submodule and worktree config, core.hooksPath) are never written by tools (hard guard).';
 const HARD_LINK_TEXT = "The path is a hard link to a file in a secrets/ folder or the app's data folder (hard guard).";
@@ -163,9 +175,10 @@ export class Guards {
       if (this.isDataDir(r, canon)) return { action: 'require', guard: 'app_data_touch', text: "The command runs in the app's data folder: always asks." };
     }
     const cwdCanon = new Map<string, string>();
+    const paths: PathBudget = { seen: new Set(), left: MAX_COMMAND_PATHS };
     try {
       for (const w of shell?.words ?? []) {
-        const v = this.checkShellWord(r, w, cwdCanon);
+        const v = this.checkShellWord(r, w, cwdCanon, paths);
         if (v) return v;
       }
     } finally {
@@ -179,7 +192,7 @@ export class Guards {
    * after `=` or `:` (`--file=x`, `if=x`, `host:path`), judged as a path against every directory it may be
    * relative to; a glob that could reach a guarded name asks even when it matches nothing yet.
    */
-  private checkShellWord(r: Roots, w: ShellWord, cwdCanon: Map<string, string>): GuardVerdict | null {
+  private checkShellWord(r: Roots, w: ShellWord, cwdCanon: Map<string, string>, paths: PathBudget): GuardVerdict | null {
     for (const value of w.word.values) {
       if (SECRETS_WORD.test(value)) return SHELL_SECRETS;
       // A program found on PATH is not a path; one run by path (`./x`, `/bin/x`) is.
@@ -189,6 +202,10 @@ export class Guards {
       for (const piece of pieces) {
         if (piece === '' || (/^-/.test(piece) && !piece.includes('/'))) continue;
         for (const cwd of isAbsolute(piece) ? ['/'] : w.cwds) {
+          const key = `${cwd}\0${piece}`;
+          if (paths.seen.has(key)) continue; // the same name in the same place: judged already
+          if (paths.left-- === 0) return TOO_MANY_PATHS;
+          paths.seen.add(key);
           const v = this.checkShellPath(r, resolvePath(piece, cwd), probePath(piece, cwd, cwdCanon));
           if (v) return v;
         }

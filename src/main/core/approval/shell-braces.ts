@@ -14,14 +14,23 @@ export type Seg = Ch | Opaque;
 
 export const isOpaque = (s: Seg): s is Opaque => 'opaque' in s;
 
-/** `{a,b}` and `{1..3}` on unquoted braces; null when the result would be over MAX_WORDS words. */
-export function braceExpand(word: Seg[]): Seg[][] | null {
+/**
+ * Brace groups one word may hold before it counts as unknown: each group is a level of the expansion below, holding
+ * a copy of the word, so a word of 24,000 groups (a 120 KB command) took the process out of memory before the word
+ * count's cap could stop it (docs/shell-analysis.md "Bad input"). Past 8 groups of two or more the cap says unknown
+ * anyway; only single-valued sequences (`{1..1}`) could count more.
+ */
+export const MAX_BRACE_GROUPS = 12;
+
+/** `{a,b}` and `{1..3}` on unquoted braces; null when the result would be over MAX_WORDS words or groups. */
+export function braceExpand(word: Seg[], groups = 0): Seg[][] | null {
   const found = findBrace(word);
   if (!found) return [word];
+  if (groups >= MAX_BRACE_GROUPS) return null;
   const { open, close, alternatives } = found;
   const out: Seg[][] = [];
   for (const alt of alternatives) {
-    const expanded = braceExpand([...word.slice(0, open), ...alt, ...word.slice(close + 1)]);
+    const expanded = braceExpand(word.slice(0, open).concat(alt, word.slice(close + 1)), groups + 1);
     if (expanded === null) return null;
     out.push(...expanded);
     if (out.length > MAX_WORDS) return null;

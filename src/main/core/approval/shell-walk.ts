@@ -132,8 +132,20 @@ function addParts(words: string[], w: Walk, a: WalkHost, depth: number): void {
   for (const s of inner.scripts) a.analyzeInner(s, w);
 }
 
+/**
+ * Places a command's relative paths may be relative to, at most: each `cd` keeps the old ones (`cd x || …`), and
+ * every later word is judged against each, so a chain of 15,000 `cd a &&` held the gate for minutes. A command that
+ * would need more is unsafe (docs/shell-analysis.md "Bad input").
+ */
+export const MAX_CWDS = 16;
+
 /** `cd DIR` adds DIR to the places later relative paths may be relative to (the old one stays: `cd x || …`). */
 function followCd(name: string, args: string[], w: Walk, env: WordEnv): void {
+  if (w.cwds.length >= MAX_CWDS) {
+    w.out.unsafe.push(`more places a cd could lead to than the gate follows (${MAX_CWDS})`);
+    w.isCwdLost = true;
+    return;
+  }
   let i = 0;
   while (i < args.length && /^-[LPe@]+$/.test(args[i]!)) i++;
   if (args[i] === '--') i++;
@@ -226,13 +238,50 @@ function delimiterSpellings(raw: string): Set<string> {
   return new Set([removed, decoded, raw]);
 }
 
-export function insideQuotedHeredoc(node: Node): boolean {
-  for (let p = node.parent; p; p = p.parent) {
-    if (p.type !== 'heredoc_body') continue;
-    const start = p.parent?.children.find((c) => c?.type === 'heredoc_start');
-    return !!start && /['"\\]/.test(start.text);
+/** How many command substitutions inside one another the walk follows; deeper ones make the command unsafe. */
+export const MAX_SUBSTITUTION_DEPTH = 8;
+const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
+
+/**
+ * The substitutions under `root` that run (not those in the body of a here-document with a quoted delimiter: that
+ * body is text), in the tree's order, down to MAX_SUBSTITUTION_DEPTH inside one another; `isTooDeep` when there were
+ * deeper ones. One pass down the tree with a cursor: tree-sitter finds a node's parent by walking down from the root,
+ * so looking up from each substitution for a here-document made 400 nested `$(` cost the gate 2 s, and 1,600 more
+ * than two minutes (docs/shell-analysis.md "Bad input").
+ */
+export function runningSubstitutions(root: Node): { nodes: Node[]; isTooDeep: boolean } {
+  const nodes: Node[] = [];
+  let isTooDeep = false;
+  const cursor = root.walk();
+  // For each node on the way down: how many substitutions hold it, and whether the nearest here-document body
+  // around it is quoted (then nothing in it runs).
+  const context: { depth: number; isQuoted: boolean; node: Node }[] = [];
+  try {
+    for (;;) {
+      const node = cursor.currentNode;
+      const around = context.at(-1);
+      let depth = around?.depth ?? 0;
+      let isQuoted = around?.isQuoted ?? false;
+      let descends = true;
+      if (node.type === 'heredoc_body') {
+        const start = around?.node.children.find((c) => c?.type === 'heredoc_start');
+        isQuoted = !!start && /['"\\]/.test(start.text);
+      } else if (SUBSTITUTIONS.has(node.type) && !isQuoted) {
+        if (depth >= MAX_SUBSTITUTION_DEPTH) (isTooDeep = true), (descends = false);
+        else nodes.push(node), depth++;
+      }
+      if (descends && cursor.gotoFirstChild()) {
+        context.push({ depth, isQuoted, node });
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (context.length === 0 || !cursor.gotoParent()) return { nodes, isTooDeep };
+        context.pop();
+      }
+    }
+  } finally {
+    cursor.delete();
   }
-  return false;
 }
 
 /** For text that does not parse: a crude split so that deny/require patterns can still catch a part. */

@@ -20,7 +20,7 @@ import { scrubEnv } from '../tools/shell/env-scrub';
 import { createParser, prefetchGrammar, preloadRuntime } from '../treesitter/grammars';
 import { splitPlainCommand } from './shell-plain';
 import { expandText, type ExpandedWord, type WordEnv } from './shell-words';
-import { addWords, finishWalk, insideQuotedHeredoc, MAX_DEPTH, newWalk, roughSplit, visit, type Walk } from './shell-walk';
+import { addWords, finishWalk, MAX_DEPTH, newWalk, roughSplit, runningSubstitutions, visit, type Walk } from './shell-walk';
 
 export interface ShellWord {
   word: ExpandedWord;
@@ -182,8 +182,9 @@ export class ShellAnalyzer {
     // Substitutions run wherever they stand; the commands inside are parts too (a deny must see them). Walking
     // the whole tree allocates a wrapper per node: without these characters there is nothing to find.
     if (/\$\(|`|[<>]\(/.test(text)) {
-      for (const sub of root.descendantsOfType(['command_substitution', 'process_substitution'])) {
-        if (!sub || insideQuotedHeredoc(sub)) continue;
+      const { nodes, isTooDeep } = runningSubstitutions(root);
+      if (isTooDeep) w.out.unsafe.push('command substitutions nested too deep to follow');
+      for (const sub of nodes) {
         w.out.unsafe.push('command substitution');
         for (const child of sub.namedChildren) if (child) visit(child, w, this);
       }
