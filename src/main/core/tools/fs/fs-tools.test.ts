@@ -156,6 +156,13 @@ describe('search_file', () => {
     expect(ci).toBe('2 matching lines in a.txt:\n1-alpha\n2:Beta\n3-gamma\n4:beta2');
   });
 
+  it('a pattern that backtracks without end over a line ends at once, with the answer (V8\'s linear-time engine takes over)', async () => {
+    ws.write('a.txt', `${'a'.repeat(64)}b\n${'a'.repeat(64)}\n`);
+    // Backtracking alone tries 2^64 ways on the first line: the search would never end, and nothing could stop it.
+    expect(await ok(searchFileTool, { path: 'a.txt', pattern: '(a+)+$' }, ws.ctx)).toBe(`1 matching line in a.txt:\n2:${'a'.repeat(64)}`);
+    expect(await ok(searchFileTool, { path: 'a.txt', pattern: '(a|aa)*c' }, ws.ctx)).toMatch(/No lines/);
+  }, 20_000);
+
   it('explains an invalid regex and no matches', async () => {
     ws.write('a.txt', 'x');
     expect(await failed(searchFileTool, { path: 'a.txt', pattern: '(' }, ws.ctx)).toMatch(/not a valid regular expression/);

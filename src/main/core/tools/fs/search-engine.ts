@@ -7,7 +7,17 @@
  * Limits: look-behind at the very start of a line can see the previous line during the candidate pass and miss a
  * match that a per-line grep would report; regex syntax is JavaScript's, not ripgrep's (no `(?i)` inline flags).
  */
+import { setFlagsFromString } from 'node:v8';
 import { ToolError } from '../define-tool';
+
+/**
+ * A pattern is the model's to choose, and JavaScript's regular expressions backtrack: `(a+)+$` over a line of 40 `a`s
+ * and a `b` would hold the process for days, and a search running on its thread cannot be stopped. With this flag V8
+ * moves such a match to its linear-time engine after 50,000 backtracks (2.6 ms for that line). The flag is the
+ * process's, for every regular expression in it. Look-around and back-references have no linear-time form and still
+ * backtrack (docs/tools.md "The catalogue").
+ */
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
 export interface Matcher {
   /** The whole-text candidate finder (global, multiline). */
