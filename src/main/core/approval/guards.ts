@@ -44,7 +44,6 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
   { id: 'unsafe_shell', action: 'require', title: 'Opaque shell commands', description: 'A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a redirect out of the workspace, or text that does not parse: always asks; no rule or bypass allows it.' },
 ];
 
-
 const STEERING_NAMES = new Set([
   'agents.md', 'agent.md', 'claude.md', 'gemini.md', '.mcp.json', '.cursorrules', '.windsurfrules', '.clinerules',
   '.envrc', '.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin',
@@ -287,5 +286,3 @@ const singleLinked = new Set<string>();
 export function isWritingTool(toolName: string): boolean {
   return !FS_READ_TOOLS.includes(toolName) && toolName !== TN.SHOW_FILE_TO_USER;
 }
-
-
