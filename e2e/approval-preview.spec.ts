@@ -49,3 +49,23 @@ test('an edit the tool would refuse shows the refusal, not a diff; an accepted o
   await expect(page.locator('[data-testid="tool-card"][data-tool="edit_file"]').last()).toHaveAttribute('data-status', 'done');
   expect(readFileSync(join(app.workspaceDir, 'notes.md'), 'utf8')).toBe('alpha\nBETA\n');
 });
+
+test('a write whose line diff would take the window too long shows the old text removed and the new added', async ({ page }) => {
+  // 6,000 lines with nothing in common: jsdiff's line diff takes seconds (line-diff.ts gives up after 200 ms).
+  const lines = (tag: string) => Array.from({ length: 6_000 }, (_, i) => `${tag} line ${i}`).join('\n') + '\n';
+  writeFileSync(join(app.workspaceDir, 'big.txt'), lines('old'));
+  llm = await startLlmProcess(app.dataDir, [{ toolCalls: [{ name: 'write_file', arguments: { path: 'big.txt', content: lines('new') } }] }, { text: 'done' }]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await page.getByTestId('composer').fill('rewrite big.txt');
+  await page.getByTestId('send').click();
+
+  const diff = page.getByTestId('approval-card').getByTestId('diff');
+  await expect(diff).toContainText('- old line 0');
+  await expect(diff.locator('.diff-del')).toHaveCount(1);
+  await expect(diff.locator('.diff-add')).toHaveCount(1);
+  await expect(diff.locator('.diff-add')).toContainText('+ new line 5999');
+  await shots(page, 'approval-coarse-diff');
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Reject' }).click();
+  expect(readFileSync(join(app.workspaceDir, 'big.txt'), 'utf8')).toBe(lines('old'));
+});

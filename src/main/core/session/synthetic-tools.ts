@@ -16,7 +16,7 @@ import { readNotificationTool } from '../tools/session/read-notification';
 import { showFileToUserTool } from '../tools/session/show-file-to-user';
 import { updateScratchpadTool } from '../tools/session/update-scratchpad';
 import { writeTodosTool } from '../tools/session/write-todos';
-import { overLongPathText, resolvePath } from '../tools/_policy/paths';
+import { resolvePath } from '../tools/_policy/paths';
 import type { Normalized } from '../tools/tool';
 import type { ToolSpec } from './ports';
 
@@ -93,14 +93,12 @@ export function syntheticToolSpecs(): ToolSpec[] {
 }
 
 /**
- * Their normalized arguments, as the registry tools' (docs/approval.md): the schema's parse, `path` made absolute (and
- * refused first when longer than the system takes).
+ * Their normalized arguments, as the registry tools' (docs/approval.md): the schema's parse, `path` made absolute (one
+ * longer than the system takes is refused before, by `normalizeToolArgs`).
  */
 export function normalizeSyntheticArgs(name: string, args: Record<string, unknown>, workingDir: string): Normalized {
   const tool = byName.get(name) ?? (name === clarificationTool.name ? clarificationTool : null);
   if (!tool) return { ok: false, error: `Unknown tool ${name}.` };
-  const tooLong = overLongPathText('path', args.path);
-  if (tooLong) return { ok: false, error: `Invalid arguments for ${name}:\n${tooLong}` };
   const parsed = tool.input.safeParse(args);
   if (!parsed.success) return { ok: false, error: `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` };
   const out = parsed.data as Record<string, unknown>;

@@ -13,6 +13,7 @@ import { MCP_PREFIX, TN } from '../../../shared/tool-names';
 import { humanDecisionText } from '../../../shared/contract/approval';
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
+import { invalidArgumentsText } from '../tools/define-tool';
 import { driveExecution } from '../tools/execution';
 import { overLongPathText, PATH_ARG_KEYS } from '../tools/_policy/paths';
 import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../tools/tool';
@@ -173,12 +174,13 @@ export function parseArguments(raw: string): { ok: true; args: ToolArgs } | { ok
  */
 export function normalizeToolArgs(tools: Pick<ToolsPort, 'has' | 'normalize'>, name: string, args: ToolArgs, workingDir: string): Normalized {
   if (tools.has(name)) return tools.normalize(name, args, workingDir);
-  if (isSyntheticTool(name)) return normalizeSyntheticArgs(name, args, workingDir);
-  // The gate judges these arguments as paths (PATH_ARG_KEYS) whatever the server makes of them.
+  // The gate judges these arguments as paths (PATH_ARG_KEYS), whatever the tool makes of them; the registry's tools
+  // check their own path arguments, aliases included (`Tool.normalize`).
   for (const key of PATH_ARG_KEYS) {
     const problem = overLongPathText(key, args[key]);
-    if (problem) return { ok: false, error: `Invalid arguments for ${name}:\n${problem}\nFix these and call ${name} again.` };
+    if (problem) return { ok: false, error: invalidArgumentsText(name, [problem]) };
   }
+  if (isSyntheticTool(name)) return normalizeSyntheticArgs(name, args, workingDir);
   return { ok: true, args };
 }
 

@@ -78,13 +78,14 @@ export function jsonSchemaOf(name: string, input: z.ZodType): Record<string, unk
   return schema;
 }
 
+/** What the model reads about arguments it must fix: one `- where: what` line a problem. */
+export function invalidArgumentsText(name: string, problems: readonly string[]): string {
+  return `Invalid arguments for ${name}:\n${problems.map((p) => `- ${p}`).join('\n')}\nFix these and call ${name} again.`;
+}
+
 /** "path: expected string" lines, one per issue, for the model to fix its call. */
 export function describeZodError(name: string, error: z.ZodError): string {
-  const lines = error.issues.map((issue) => {
-    const where = issue.path.length ? issue.path.join('.') : 'arguments';
-    return `- ${where}: ${issue.message}`;
-  });
-  return `Invalid arguments for ${name}:\n${lines.join('\n')}\nFix these and call ${name} again.`;
+  return invalidArgumentsText(name, error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'arguments'}: ${issue.message}`));
 }
 
 /**
@@ -138,7 +139,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     if (!f.ok) return { ok: false, error: `Invalid arguments for ${def.name}: ${f.error}` };
     for (const key of pathKeys) {
       const problem = overLongPathText(key, f.args[key]);
-      if (problem) return { ok: false, error: `Invalid arguments for ${def.name}:\n${problem}\nFix these and call ${def.name} again.` };
+      if (problem) return { ok: false, error: invalidArgumentsText(def.name, [problem]) };
     }
     const parsed = def.input.safeParse(f.args);
     if (!parsed.success) return { ok: false, error: describeZodError(def.name, parsed.error) };

@@ -34,7 +34,7 @@ export function pathArguments(args: Record<string, unknown>): string[] {
 export const MAX_PATH_BYTES = process.platform === 'win32' ? 32_767 : 4_095;
 
 /**
- * Why argument `key` cannot be a path (`- key: …`, as a bad argument is told to the model), or null: longer than the
+ * Why argument `key` cannot be a path (`key: …`, a line of `invalidArgumentsText`), or null: longer than the
  * system takes. Asked of the arguments as sent, before they are normalized or judged: an 8 MB path cost its
  * normalization 0.5-0.7 s and the gate's guards 2.2 s more, with the process past 1.4 GB, for a call that could not
  * succeed (docs/guards.md "Canonical paths").
@@ -44,7 +44,7 @@ export function overLongPathText(key: string, value: unknown): string | null {
   for (const v of values) {
     if (typeof v !== 'string' || v.length * 3 <= MAX_PATH_BYTES) continue; // at most 3 bytes a UTF-16 unit: short enough
     const bytes = Buffer.byteLength(v);
-    if (bytes > MAX_PATH_BYTES) return `- ${key}: the path is ${bytes} bytes; a path can be at most ${MAX_PATH_BYTES} bytes (the system's limit), so no file has this one.`;
+    if (bytes > MAX_PATH_BYTES) return `${key}: the path is ${bytes} bytes; a path can be at most ${MAX_PATH_BYTES} bytes (the system's limit), so no file has this one.`;
   }
   return null;
 }
