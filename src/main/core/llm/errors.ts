@@ -66,6 +66,11 @@ export function classifyFailure(error: unknown): FailureClass {
     return { canFallBack, reason: `HTTP ${status}: ${firstLine(e.message)}`, statusCode: status };
   }
   if (isNetworkError(e)) return { canFallBack: true, reason: `network error: ${firstLine((e as Error).message)}`, statusCode: null };
+  // The SDK restates a round's tool calls as JSON (recursively) before it ends the stream: a reply nesting thousands of
+  // levels overflows the stack there, before any call of ours sees it (docs/approval.md "Arguments nested too deep").
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return { canFallBack: false, reason: 'the reply could not be read: the stack overflowed, as it does for tool arguments nested thousands of levels deep', statusCode: null };
+  }
   const message = e instanceof Error ? e.message : String(e);
   return { canFallBack: false, reason: firstLine(message) || 'unknown error', statusCode: null };
 }

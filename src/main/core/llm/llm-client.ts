@@ -21,6 +21,7 @@ import { findModelIndex } from './model-catalog';
 import { ModelHealth } from './model-health';
 import { costFromMetadata, LanguageModels, type FetchFunction } from './provider-factory';
 import type { ModelRecord } from './provider-repository';
+import { MAX_ARGUMENT_DEPTH, nestedDeeperThan } from '../../../shared/tool-arguments';
 import type { ChatToolCall, FallbackEvent, FailedEvent, LlmEvent, LlmTurn, StreamRoundRequest, ToolSpec } from './types';
 
 export const MAX_TRIES_PER_ROUND = 3;
@@ -54,10 +55,19 @@ function toolSet(ai: Awaited<ReturnType<typeof loadAiSdk>>, specs: readonly Tool
   return set;
 }
 
-function argumentsString(input: unknown): string {
-  if (typeof input === 'string') return input; // unparsable arguments come back raw
+/**
+ * A call's arguments as text, for its row. The SDK hands them over parsed; unparsable ones come back raw. Nested
+ * past what the session accepts, they are kept as the model streamed them: restating them would recurse once per
+ * level and overflow the stack, failing the whole request (docs/approval.md "Arguments nested too deep").
+ */
+function argumentsString(input: unknown, streamed: string | undefined): string {
+  if (typeof input === 'string') return input;
+  if (nestedDeeperThan(input, MAX_ARGUMENT_DEPTH)) return streamed ?? TOO_DEEP_UNSTREAMED;
   return JSON.stringify(input ?? {});
 }
+
+/** Stands for arguments too deep to restate that arrived in one piece: not JSON, so the call fails its parse. */
+const TOO_DEEP_UNSTREAMED = `(arguments nested more than ${MAX_ARGUMENT_DEPTH} levels deep)`;
 
 class OutputStartedError extends Error {
   constructor(readonly original: unknown) {
@@ -151,6 +161,7 @@ export class LlmClient {
     let text = '';
     let reasoning = '';
     const toolCalls: ChatToolCall[] = [];
+    const streamedInput = new Map<string, string>(); // each call's argument text as streamed, by call id
     let usage = { inputTokens: 0, outputTokens: 0 };
     let reportedCost: number | null = null;
     let finishReason = 'other';
@@ -171,9 +182,14 @@ export class LlmClient {
             break;
           case 'tool-input-start':
             request.onToolCallStarted?.(part.toolName);
+            streamedInput.set(part.id, '');
+            break;
+          case 'tool-input-delta':
+            streamedInput.set(part.id, (streamedInput.get(part.id) ?? '') + part.delta);
             break;
           case 'tool-call':
-            toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: argumentsString(part.input) });
+            toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: argumentsString(part.input, streamedInput.get(part.toolCallId)) });
+            streamedInput.delete(part.toolCallId);
             break;
           case 'finish-step':
             reportedCost = costFromMetadata(part.providerMetadata) ?? reportedCost;

@@ -6,10 +6,12 @@
  *   that id wherever it sits, or, when there is none, a synthesized "interrupted" error result — a call without a
  *   result would make the provider refuse the whole request;
  * - `tool` messages answering no known call are dropped, as are empty assistant messages;
- * - arguments that are not a JSON object are sent as `{}` (the tool result already told the model they were bad).
+ * - arguments the session refused as a call (not a JSON object, or nested too deep: `parseToolArguments`) are sent
+ *   as `{}` (the tool result already told the model they were bad).
  */
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
 import type { ProviderKind } from '../../../shared/contract/providers';
+import { parseToolArguments } from '../../../shared/tool-arguments';
 import type { ChatMessage } from './types';
 
 export const INTERRUPTED_TOOL_RESULT =
@@ -20,14 +22,9 @@ export interface ConvertedPrompt {
   messages: ModelMessage[];
 }
 
-function parseInput(args: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(args);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through: malformed arguments
-  }
-  return {};
+function argumentsOrEmpty(raw: string): Record<string, unknown> {
+  const parsed = parseToolArguments(raw);
+  return parsed.ok ? parsed.args : {};
 }
 
 export function toModelMessages(history: readonly ChatMessage[], kind: ProviderKind): ConvertedPrompt {
@@ -51,7 +48,7 @@ export function toModelMessages(history: readonly ChatMessage[], kind: ProviderK
         const calls = m.tool_calls ?? [];
         const content: AssistantModelMessage['content'] = [];
         if (m.content) content.push({ type: 'text', text: m.content });
-        for (const c of calls) content.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: parseInput(c.arguments) });
+        for (const c of calls) content.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: argumentsOrEmpty(c.arguments) });
         if (content.length === 0) break;
         messages.push({ role: 'assistant', content });
         if (calls.length) {

@@ -34,6 +34,9 @@ describe('sealed arguments', () => {
     expect(sealed.sealJson('{"value":""}', valuePath)).toBe('{"value":""}');
     expect(sealed.sealJson('not json', valuePath)).toBe('not json');
     expect(sealed.sealJson('{"config":"x"}', paths)).toBe('{"config":"x"}');
+    // Arguments the session refuses as too deep are left as sent (restating them would overflow the stack).
+    const deep = `{"value":"s3cret","x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    expect(sealed.sealJson(deep, valuePath)).toBe(deep);
   });
 
   it('opens nothing outside the declared paths and refuses a value it did not seal', () => {

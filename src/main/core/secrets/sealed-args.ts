@@ -8,6 +8,7 @@
  * Limits: the model itself produced the value, so its own provider saw it once; nothing of ours sends it again.
  */
 import { isSealedValue as isSealed, SEALED_KEY } from '../../../shared/sealed';
+import { parseToolArguments } from '../../../shared/tool-arguments';
 import type { SecretCipher } from './secret-cipher';
 
 export { SEALED_KEY };
@@ -71,14 +72,9 @@ export function createSealedArgs(cipher: SecretCipher): SealedArgs {
   return {
     sealJson(json, paths) {
       if (!paths) return json;
-      let args: unknown;
-      try {
-        args = JSON.parse(json);
-      } catch {
-        return json; // the call fails its parse later, with a message for the model; nothing to seal
-      }
-      if (typeof args !== 'object' || args === null || Array.isArray(args)) return json;
-      let out = args as Record<string, unknown>;
+      const parsed = parseToolArguments(json);
+      if (!parsed.ok) return json; // the call fails the same parse later, with a message for the model; nothing to seal
+      let out = parsed.args;
       for (const path of paths(out)) {
         out = mapAt(out, path, (v) => (typeof v === 'string' && v !== '' ? { [SEALED_KEY]: cipher.encrypt(v).toString('base64') } : v));
       }

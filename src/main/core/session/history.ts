@@ -5,7 +5,7 @@
 import { DecisionSchema, type Decision } from '../../../shared/contract/approval';
 import { RecentMap } from '../../../shared/recent-map';
 import type { HistoryMessage, ToolCard } from '../../../shared/contract/chat';
-import { parseArguments } from './tool-call';
+import { parseToolArguments } from '../../../shared/tool-arguments';
 import type { ToolsPort } from './ports';
 import type { MessageRow, ToolRow } from './session-store';
 
@@ -50,7 +50,7 @@ function storedDecision(raw: string | null): Readonly<Decision> | null {
 }
 
 export function toolCard(row: ToolRow, tools: ToolsPort, isLive: boolean, pending: PendingInfo | null): ToolCard {
-  const parsed = parseArguments(row.arguments);
+  const parsed = parseToolArguments(row.arguments);
   const args = parsed.ok ? parsed.args : {};
   const decision = storedDecision(row.latest_decision ?? null);
   return {

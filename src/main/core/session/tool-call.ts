@@ -13,6 +13,7 @@ import { MCP_PREFIX, TN } from '../../../shared/tool-names';
 import { humanDecisionText } from '../../../shared/contract/approval';
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
+import { parseToolArguments } from '../../../shared/tool-arguments';
 import { invalidArgumentsText } from '../tools/define-tool';
 import { driveExecution } from '../tools/execution';
 import { overLongPathText, PATH_ARG_KEYS } from '../tools/_policy/paths';
@@ -108,7 +109,7 @@ export class RoundRows {
     this.written = true;
     this.onWritten?.(messageId);
     for (const call of this.calls) {
-      const parsed = parseArguments(call.arguments);
+      const parsed = parseToolArguments(call.arguments);
       const args = parsed.ok ? parsed.args : {};
       env.emit({
         type: 'tool_start',
@@ -155,16 +156,6 @@ const noWork = (): void => undefined;
  */
 function needsSyncedStart(tools: ToolsPort, name: string, decision: Decision): boolean {
   return !(decision.action === 'allow' && tools.kindOf(name) === 'read');
-}
-
-export function parseArguments(raw: string): { ok: true; args: ToolArgs } | { ok: false; error: string } {
-  try {
-    const value: unknown = raw.trim() === '' ? {} : JSON.parse(raw);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return { ok: true, args: value as ToolArgs };
-    return { ok: false, error: 'The arguments must be a JSON object.' };
-  } catch (error) {
-    return { ok: false, error: `The arguments are not valid JSON (${(error as Error).message}). Send them again as one JSON object.` };
-  }
 }
 
 /**
@@ -253,7 +244,7 @@ export function startRound(env: CallEnv, calls: readonly ModelCall[], message: n
  */
 export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOutcome> {
   const { store, gate, tools, emit } = env;
-  const parsed = parseArguments(call.arguments);
+  const parsed = parseToolArguments(call.arguments);
   if (!parsed.ok) return failCall(env, call, parsed.error);
   if (!tools.has(call.name) && !isSyntheticTool(call.name)) return failCall(env, call, `There is no tool named "${call.name}". Use one of the tools you were given.`);
   // MCP tools are exempt: they are never hidden (a server down for a round lists none) and the gate decides each call.
