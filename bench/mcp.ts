@@ -5,6 +5,8 @@
  *   so no person in the loop) against the same `echo` call made directly with the SDK client over its own stdio
  *   transport, to its own server-everything process, the two interleaved call by call. The row is the median of
  *   each and their difference (what the app adds).
+ * - a 9 MB answer: the same call path's transport and framing (docs/mcp.md "Messages too large or too deep")
+ *   against the SDK client's own, to the oversized fixture server (test/fixtures/mcp), answers checked whole.
  * - launch: from `createCore` + `start()` until the app answers `chat:listSessions` and `mcp:list` (what the
  *   first screen needs), with 5 configured servers of which one never answers `initialize`, against the same
  *   launch with no servers, the two in turn, each with the CPU time this process spent in it. Every server must list
@@ -32,6 +34,9 @@ const require = createRequire(import.meta.url);
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const MEMORY = require.resolve('@modelcontextprotocol/server-memory/dist/index.js');
 const SILENT = fileURLToPath(new URL('../test/fixtures/mcp/silent-server.mjs', import.meta.url));
+const OVERSIZED = fileURLToPath(new URL('../test/fixtures/mcp/oversized-server.mjs', import.meta.url));
+/** Under the SDK client's own 10 MB cap, so that the peer can read it too. */
+const BIG_ANSWER_MB = 9;
 const WARMUP = 20;
 
 async function perCall(runs: number): Promise<BenchRow> {
@@ -70,6 +75,47 @@ async function perCall(runs: number): Promise<BenchRow> {
     return {
       name: 'MCP echo per call: through the gate and session rows vs the SDK client directly (median)',
       ours: ms(ours), peer: ms(peer), ratio: ours / peer, target: 'adds < 2 ms', pass: overhead < 2 && lastStatus === 'done',
+    };
+  } finally {
+    await client.close().catch(() => undefined);
+    await core.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A 9 MB text answer: `callTool` of our manager (connection, our stdio transport and framing) against the SDK client
+ * over its own stdio transport, each to its own process of the same server, call by call in turn. Both answers are
+ * checked whole.
+ */
+async function bigAnswer(runs: number): Promise<BenchRow> {
+  const dir = mkdtempSync(join(tmpdir(), 'skald-bench-mcp-big-'));
+  const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
+  const client = new Client({ name: 'bench-direct', version: '0' });
+  const expected = BIG_ANSWER_MB * 1024 * 1024;
+  const textLength = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text.length;
+  let wrong = '';
+  try {
+    await core.mcp.save({ name: 'big', transport: 'stdio', command: process.execPath, args: [OVERSIZED] }, 'user');
+    await core.mcp.manager.open('big');
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [OVERSIZED], stderr: 'ignore' }));
+    const signal = new AbortController().signal;
+    const times = await interleaved(
+      async () => {
+        const { result } = await core.mcp.manager.callTool('big', 'mcp__big__big_text', { megabytes: BIG_ANSWER_MB }, { signal });
+        if (textLength(result) !== expected) wrong = `ours read ${textLength(result)} characters`;
+      },
+      async () => {
+        const result = await client.callTool({ name: 'big_text', arguments: { megabytes: BIG_ANSWER_MB } });
+        if (textLength(result) !== expected) wrong = `the SDK client read ${textLength(result)} characters`;
+      },
+      runs,
+      2,
+    );
+    const [ours, peer] = [median(times.ours), median(times.peer)];
+    return {
+      name: `MCP ${BIG_ANSWER_MB} MB text answer per call: our manager's callTool (our stdio transport and framing) vs the SDK client over its own stdio transport (median of ${runs})`,
+      ours: ms(ours), peer: ms(peer), ratio: ours / peer, target: '≤ 1.0×', pass: ours <= peer && !wrong, ...(wrong ? { wrong } : {}),
     };
   } finally {
     await client.close().catch(() => undefined);
@@ -140,5 +186,5 @@ async function launchWithServers(rounds: number): Promise<BenchRow> {
  * single ones; with 11, one run's median moved by a quarter where another's did not).
  */
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
-  return [await perCall(quick ? 20 : 200), await launchWithServers(quick ? 1 : 21)];
+  return [await perCall(quick ? 20 : 200), await bigAnswer(quick ? 3 : 21), await launchWithServers(quick ? 1 : 21)];
 }

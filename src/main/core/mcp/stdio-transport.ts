@@ -8,13 +8,14 @@
  *   values removed) with the login shell's PATH, plus the server's own env on top;
  * - is recorded (pid + kernel start time) so a crashed run's servers are swept at the next start;
  * - keeps the last `STDERR_TAIL` bytes of stderr and its exit reason, for the state the UI shows.
- * Messages are newline-delimited JSON-RPC, framed with the SDK's own `ReadBuffer`/`serializeMessage`.
+ * Messages are newline-delimited JSON-RPC: read by `MessageFramer` (stdio-framing.ts), written with the SDK's
+ * `serializeMessage`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { killProcessGroup } from '../tools/shell/process-group';
+import { MessageFramer } from './stdio-framing';
 
 export const STDERR_TAIL = 8 * 1024;
 
@@ -39,7 +40,7 @@ export class GroupStdioTransport implements Transport {
 
   private child: ChildProcess | null = null;
   /** The SDK's framing, imported by `start()` (not at the app's start: the SDK's message schemas come with it). */
-  private framing: { buffer: ReadBuffer; serialize: (message: JSONRPCMessage) => string } | null = null;
+  private framing: { buffer: MessageFramer; serialize: (message: JSONRPCMessage) => string } | null = null;
   private stderr = '';
   private exit: string | null = null;
   private closing = false;
@@ -63,11 +64,11 @@ export class GroupStdioTransport implements Transport {
 
   async start(): Promise<void> {
     if (this.child || this.framing) throw new Error('GroupStdioTransport already started');
-    const { ReadBuffer, serializeMessage } = await import('@modelcontextprotocol/sdk/shared/stdio.js');
+    const [{ serializeMessage }, { JSONRPCMessageSchema }] = await Promise.all([import('@modelcontextprotocol/sdk/shared/stdio.js'), import('@modelcontextprotocol/sdk/types.js')]);
     if (this.framing) throw new Error('GroupStdioTransport already started');
     // Closed while the SDK loaded (a server stopped as it started): a process spawned now would belong to no one.
     if (this.closing) throw new Error('the server was stopped before it started');
-    this.framing = { buffer: new ReadBuffer(), serialize: serializeMessage };
+    this.framing = { buffer: new MessageFramer((value) => JSONRPCMessageSchema.parse(value)), serialize: serializeMessage };
     const buffer = this.framing.buffer;
     return new Promise((resolve, reject) => {
       const child = spawn(this.spec.command, this.spec.args, {
@@ -99,13 +100,9 @@ export class GroupStdioTransport implements Transport {
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
-        try {
-          buffer.append(chunk);
-          for (let message = buffer.readMessage(); message; message = buffer.readMessage()) this.onmessage?.(message);
-        } catch (error) {
-          // A server that writes non-JSON to stdout: report it; the SDK fails the pending requests on close.
-          this.onerror?.(error as Error);
-        }
+        // A message that cannot be read (not JSON, too large, too deep) is reported; one that answers a call fails
+        // that call at once (stdio-framing.ts).
+        buffer.push(chunk, (message) => this.onmessage?.(message), (error) => this.onerror?.(error));
       });
       child.stderr?.on('data', (chunk: Buffer) => {
         this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);

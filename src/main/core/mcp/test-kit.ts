@@ -21,6 +21,7 @@ export const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesyst
 export const MEMORY = require.resolve('@modelcontextprotocol/server-memory/dist/index.js');
 export const FLAKY = resolve(__dirname, '../../../../test/fixtures/mcp/flaky-server.mjs');
 export const SILENT = resolve(__dirname, '../../../../test/fixtures/mcp/silent-server.mjs');
+export const OVERSIZED = resolve(__dirname, '../../../../test/fixtures/mcp/oversized-server.mjs');
 
 const made: string[] = [];
 
