@@ -4,8 +4,10 @@
  * - `structuredContent` → a JSON result (kept as JSON, not flattened to text);
  * - text blocks → joined text; images, audio and embedded binary resources → saved as files under
  *   `<workspace>/mcp-output/<server>/` and returned as paths (relative to the workspace) the viewer opens;
- *   resource links → their URI. Base64 is never put in front of the model.
+ *   resource links → their URI. Base64 is never put in front of the model;
+ * - a result (or error text) longer than `MAX_RESULT_CHARS` → its start, and the whole saved under the same folder.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath } from '../tools/_policy/paths';
@@ -46,11 +48,14 @@ function safePart(text: string): string {
 
 /** Writes one binary block; returns the path the model and the viewer see. */
 function saveMedia(target: MediaTarget, base64: string, mimeType: string | undefined, index: number): string {
+  return saveOutput(target, Buffer.from(base64, 'base64'), EXTENSIONS[mimeType ?? ''] ?? 'bin', String(index));
+}
+
+function saveOutput(target: MediaTarget, bytes: Buffer, ext: string, suffix: string): string {
   const dir = join(target.workspaceDir, 'mcp-output', safePart(target.server));
   mkdirSync(dir, { recursive: true });
-  const ext = EXTENSIONS[mimeType ?? ''] ?? 'bin';
-  const file = join(dir, `${safePart(target.tool)}-${Date.now()}-${index}.${ext}`);
-  writeFileSync(file, Buffer.from(base64, 'base64'));
+  const file = join(dir, `${safePart(target.tool)}-${Date.now()}-${suffix}.${ext}`);
+  writeFileSync(file, bytes);
   return displayPath(file, target.workspaceDir);
 }
 
@@ -76,12 +81,35 @@ function blockText(block: ContentBlock, target: MediaTarget, index: number): str
 
 export function toOutcome(result: RawToolResult, target: MediaTarget): ExecutionOutcome {
   // The pre-2024-11 shape: a bare `toolResult`.
-  if (!result.content && result.toolResult !== undefined) return { kind: 'completed', result: JSON.stringify(result.toolResult), resultType: 'json' };
+  if (!result.content && result.toolResult !== undefined) return completed(JSON.stringify(result.toolResult), 'json', target);
   const blocks = result.content ?? [];
   const text = blocks.map((b, i) => blockText(b, target, i)).filter((t) => t !== '').join('\n');
-  if (result.isError) return { kind: 'failed', error: text || 'The MCP server reported an error without a message.' };
+  if (result.isError) return { kind: 'failed', error: cutForModel(text, 'txt', target) || 'The MCP server reported an error without a message.' };
   if (result.structuredContent && typeof result.structuredContent === 'object') {
-    return { kind: 'completed', result: JSON.stringify(result.structuredContent), resultType: 'json' };
+    return completed(JSON.stringify(result.structuredContent), 'json', target);
   }
-  return { kind: 'completed', result: text === '' ? '(no output)' : text };
+  return completed(text === '' ? '(no output)' : text, 'txt', target);
+}
+
+/** Most of a result the model is given (the same 100 KB as a command's output; about 25,000 tokens). */
+export const MAX_RESULT_CHARS = 100 * 1024;
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+function completed(text: string, kind: 'json' | 'txt', target: MediaTarget): ExecutionOutcome {
+  const cut = cutForModel(text, kind, target);
+  // A cut JSON text is no longer JSON: it is shown and sent as text.
+  return cut === text && kind === 'json' ? { kind: 'completed', result: text, resultType: 'json' } : { kind: 'completed', result: cut };
+}
+
+/**
+ * A result past `MAX_RESULT_CHARS`: its start, and where the whole of it is saved (next to the server's media), so
+ * that neither the model's context nor the chat's card carries megabytes; the model can read or search the file.
+ */
+function cutForModel(text: string, kind: 'json' | 'txt', target: MediaTarget): string {
+  if (text.length <= MAX_RESULT_CHARS) return text;
+  const saved = saveOutput(target, Buffer.from(text, 'utf8'), kind, `result-${randomBytes(3).toString('hex')}`);
+  // Never between the two halves of a surrogate pair.
+  const end = isHighSurrogate(text.charCodeAt(MAX_RESULT_CHARS - 1)) ? MAX_RESULT_CHARS - 1 : MAX_RESULT_CHARS;
+  return `${text.slice(0, end)}\n[result cut at ${MAX_RESULT_CHARS / 1024} KB of ${text.length} characters; the whole result is saved to ${saved}: use read_file or grep_files on it to see the rest]`;
 }
