@@ -12,6 +12,7 @@ import { listFilesTool } from './list-files';
 import { MAX_READ_LINES, readFileTool } from './read-file';
 import { replaceLinesTool } from './replace-lines';
 import { searchFileTool } from './search-file';
+import { BACKTRACKING_LIMIT_MS } from './search-engine';
 import { writeFileTool } from './write-file';
 
 let ws: TestWorkspace;
@@ -161,6 +162,16 @@ describe('search_file', () => {
     // Backtracking alone tries 2^64 ways on the first line: the search would never end, and nothing could stop it.
     expect(await ok(searchFileTool, { path: 'a.txt', pattern: '(a+)+$' }, ws.ctx)).toBe(`1 matching line in a.txt:\n2:${'a'.repeat(64)}`);
     expect(await ok(searchFileTool, { path: 'a.txt', pattern: '(a|aa)*c' }, ws.ctx)).toMatch(/No lines/);
+  }, 20_000);
+
+  it('look-around or back-references that backtrack without end are stopped after the time limit, saying why', async () => {
+    ws.write('a.txt', `${'a'.repeat(40)}b\nfoobar\nxx\n`);
+    expect(await ok(searchFileTool, { path: 'a.txt', pattern: 'foo(?=bar)' }, ws.ctx)).toBe('1 matching line in a.txt:\n2:foobar');
+    expect(await ok(searchFileTool, { path: 'a.txt', pattern: '(x)\\1' }, ws.ctx)).toBe('1 matching line in a.txt:\n3:xx');
+    // No linear-time form exists for this one: 2^40 ways to split the a's, tried on the app's thread.
+    const started = Date.now();
+    expect(await failed(searchFileTool, { path: 'a.txt', pattern: '^(?=(a+)+$)x' }, ws.ctx)).toMatch(/^the pattern was stopped after 3 s on one file: with look-around or back-references/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(BACKTRACKING_LIMIT_MS - 50);
   }, 20_000);
 
   it('explains an invalid regex and no matches', async () => {

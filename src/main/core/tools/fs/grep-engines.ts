@@ -179,7 +179,11 @@ async function* pooled(candidates: Generator<Candidate>, q: GrepQuery, search: (
         }
         files.push(next.value);
       }
-      if (files.length > 0) queue.push({ files, hits: pool.filter({ paths: files.map((f) => f.path), pattern: q.pattern, caseInsensitive: q.caseInsensitive, maxBytes: MAX_GREP_FILE_BYTES }) });
+      if (files.length === 0) continue;
+      const hits = pool.filter({ paths: files.map((f) => f.path), pattern: q.pattern, caseInsensitive: q.caseInsensitive, maxBytes: MAX_GREP_FILE_BYTES });
+      // A refused pattern rejects every batch in flight; the first is thrown below, the others must not go unhandled.
+      hits.catch(() => undefined);
+      queue.push({ files, hits });
     }
   };
   fill();

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
+import { GrepPool } from './grep-pool';
 import { JS_BESIDE_MS, JS_PREFIX_MS, JS_SOLO_MS, JS_WALK_MS, prefixGoesOn, soloGoesOn, walkShare } from './grep-race';
 import { compareRel } from './grep-engines';
 import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, literalLines, matchingLines } from './search-engine';
@@ -212,4 +213,20 @@ describe('search engine', () => {
     expect(globMatcher('src/*.ts')('src/x/a.ts')).toBe(false);
     expect(globMatcher('*.{md,txt}')('a.txt')).toBe(true);
   });
+});
+
+describe('grep_files: a pattern rg refuses and that backtracks without end', () => {
+  // rg refuses look-around, so the JS engine answers: on the app's thread, or in the pool's workers and then here.
+  const pool = new GrepPool();
+  afterEach(() => pool.close());
+  const engines = [
+    ['rg, then the JS engine', createGrepFilesTool({ ripgrepPath: '/usr/bin/rg', jsPrefixMs: 0 })],
+    ['the JS engine alone', createGrepFilesTool({ ripgrepPath: null, pool: null })],
+    ['the JS engine with its workers', createGrepFilesTool({ ripgrepPath: null, pool, poolAfterMs: 0 })],
+  ] as const;
+  it.each(engines)('%s: stopped after the time limit, saying why; look-around that ends is answered', async (_label, tool) => {
+    ws.write('src/z.txt', `${'a'.repeat(40)}b\n`);
+    expect(body(await ok(tool, { pattern: 'needle(?=\\(\\);)' }, ws.ctx))).toEqual(['src/a.ts:5:needle();']);
+    expect(await failed(tool, { pattern: '^(?=(a+)+$)x' }, ws.ctx)).toMatch(/the pattern was stopped after 3 s on one file/);
+  }, 30_000);
 });

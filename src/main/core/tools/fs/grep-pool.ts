@@ -9,6 +9,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../../workers/spawn-worker';
+import { ToolError } from '../define-tool';
 
 export interface GrepJob {
   id: number;
@@ -18,7 +19,8 @@ export interface GrepJob {
   maxBytes: number;
 }
 
-export type GrepReply = { id: number; ok: true; hits: Uint8Array } | { id: number; ok: false; message: string };
+/** `refused`: the job failed for the pattern's own sake (a ToolError: the same on any thread), not the worker's. */
+export type GrepReply = { id: number; ok: true; hits: Uint8Array } | { id: number; ok: false; message: string; refused?: boolean };
 
 const IDLE_MS = 30_000;
 const MAX_WORKERS = 2;
@@ -30,7 +32,7 @@ export function spawnGrepWorker(): Worker {
 
 interface Slot {
   worker: Worker;
-  pending: Map<number, (hits: Uint8Array | null) => void>;
+  pending: Map<number, (hits: Uint8Array | null | ToolError) => void>;
   isClosing: boolean;
 }
 
@@ -74,21 +76,26 @@ export class GrepPool {
     this.warming = true;
     // No files to search; any valid pattern will do (an empty one is refused by the matcher).
     const jobs = Array.from({ length: this.size }, () => this.filter({ paths: [], pattern: 'x', caseInsensitive: false, maxBytes: 0 }));
-    void Promise.all(jobs).finally(() => (this.warming = false));
+    void Promise.allSettled(jobs).finally(() => (this.warming = false));
   }
 
-  /** For each path, 1 when the file holds a matching line; null when no worker could do it. */
+  /**
+   * For each path, 1 when the file holds a matching line; null when no worker could do it. Rejects with the worker's
+   * ToolError when the pattern itself failed (a backtracking pattern stopped at its time limit): this thread would
+   * only fail the same way, after as long again.
+   */
   filter(job: Omit<GrepJob, 'id'>): Promise<Uint8Array | null> {
     const slot = this.slot();
     if (!slot) return Promise.resolve(null);
     clearTimeout(this.idleTimer);
     const id = this.nextId++;
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       slot.worker.ref(); // a job in flight keeps the process alive until it is answered
       slot.pending.set(id, (hits) => {
         if (hits) this.answered.add(slot);
         if (slot.pending.size === 0) slot.worker.unref();
-        resolve(hits);
+        if (hits instanceof ToolError) reject(hits);
+        else resolve(hits);
         if (this.slots.every((s) => s.pending.size === 0)) this.idleTimer = setTimeout(() => void this.close(), IDLE_MS).unref();
       });
       slot.worker.postMessage({ ...job, id } satisfies GrepJob);
@@ -120,7 +127,7 @@ export class GrepPool {
         worker.on('message', (reply: GrepReply) => {
           const done = slot.pending.get(reply.id);
           slot.pending.delete(reply.id);
-          done?.(reply.ok ? reply.hits : null);
+          done?.(reply.ok ? reply.hits : reply.refused ? new ToolError(reply.message) : null);
         });
         worker.on('error', gone);
         worker.on('exit', gone);

@@ -6,6 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { SearchReader } from '../_policy/fs';
+import { ToolError } from '../define-tool';
 import type { GrepJob, GrepReply } from './grep-pool';
 import { compileMatcher, matchingLines, mayMatch, type Matcher } from './search-engine';
 
@@ -28,6 +29,6 @@ port.on('message', (job: GrepJob) => {
     });
     port.postMessage({ id: job.id, ok: true, hits } satisfies GrepReply, [hits.buffer]);
   } catch (error) {
-    port.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error) } satisfies GrepReply);
+    port.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error), refused: error instanceof ToolError } satisfies GrepReply);
   }
 });

@@ -8,16 +8,32 @@
  * match that a per-line grep would report; regex syntax is JavaScript's, not ripgrep's (no `(?i)` inline flags).
  */
 import { setFlagsFromString } from 'node:v8';
+import { createContext, Script } from 'node:vm';
 import { ToolError } from '../define-tool';
 
 /**
  * A pattern is the model's to choose, and JavaScript's regular expressions backtrack: `(a+)+$` over a line of 40 `a`s
  * and a `b` would hold the process for days, and a search running on its thread cannot be stopped. With this flag V8
  * moves such a match to its linear-time engine after 50,000 backtracks (2.6 ms for that line). The flag is the
- * process's, for every regular expression in it. Look-around and back-references have no linear-time form and still
- * backtrack (docs/tools.md "The catalogue").
+ * process's, for every regular expression in it (docs/tools.md "The catalogue").
  */
 setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+/**
+ * Look-around and back-references have no linear-time form, so the flag above cannot save a pattern with them, and
+ * `^(?=(a+)+$)x` would still hold the thread for good. Such a pattern is known by the linear engine's own `l` flag
+ * (enabled by this one; it refuses them), and its matching runs under a time limit instead (`withTimeLimit`).
+ */
+setFlagsFromString('--enable-experimental-regexp-engine');
+const HAS_LINEAR_FLAG = (() => {
+  try {
+    return new RegExp('a', 'l').flags.includes('l');
+  } catch {
+    return false;
+  }
+})();
+
+/** How long one file's matching may take with a pattern that can backtrack without end (a 64 MB file scans in under 1 s). */
+export const BACKTRACKING_LIMIT_MS = 3000;
 
 export interface Matcher {
   /** The whole-text candidate finder (global, multiline). */
@@ -26,6 +42,8 @@ export interface Matcher {
   readonly line: RegExp;
   /** Bytes every matching file must contain, when the pattern is a plain literal; null otherwise. */
   readonly literal: Buffer | null;
+  /** The pattern has look-around or back-references: it can backtrack without end, so it is matched under a time limit. */
+  readonly backtracks: boolean;
 }
 
 const REGEX_META = /[\\^$.*+?()[\]{}|]/;
@@ -48,7 +66,39 @@ export function compileMatcher(pattern: string, caseInsensitive: boolean): Match
     throw new ToolError(`pattern is not a valid regular expression (${(error as Error).message}). Escape special characters such as ( [ { . * + ? with a backslash.`);
   }
   const isLiteral = !REGEX_META.test(pattern) && !pattern.includes('\n');
-  return { scan, line, literal: isLiteral && !caseInsensitive ? Buffer.from(pattern, 'utf8') : null };
+  return { scan, line, literal: isLiteral && !caseInsensitive ? Buffer.from(pattern, 'utf8') : null, backtracks: !isLiteral && needsBacktracking(pattern, flags) };
+}
+
+/** Whether the linear-time engine refuses the pattern (without that engine, every pattern counts as such). */
+function needsBacktracking(pattern: string, flags: string): boolean {
+  if (!HAS_LINEAR_FLAG) return true;
+  try {
+    new RegExp(pattern, `${flags}l`);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+const timedContext = createContext({});
+const timedRun = new Script('run()');
+
+/**
+ * `work` stopped after BACKTRACKING_LIMIT_MS. A script run with a `timeout` is stopped by V8 wherever it is, in a
+ * regular expression's backtracking too (a watchdog thread; about 25 µs a run), and `work` runs inside that script.
+ */
+function withTimeLimit<T>(work: () => T): T {
+  (timedContext as { run?: () => T }).run = work;
+  try {
+    return timedRun.runInContext(timedContext, { timeout: BACKTRACKING_LIMIT_MS }) as T;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
+    throw new ToolError(
+      `the pattern was stopped after ${BACKTRACKING_LIMIT_MS / 1000} s on one file: with look-around or back-references, repeats inside repeats can backtrack without end. Simplify the pattern (no nested + or *), or search for a plain part of it.`,
+    );
+  } finally {
+    (timedContext as { run?: () => T }).run = undefined;
+  }
 }
 
 /** Quick reject on raw bytes: false means the file cannot contain a match. */
@@ -58,6 +108,10 @@ export function mayMatch(matcher: Matcher, bytes: Buffer): boolean {
 
 /** 0-based numbers of the matching lines of `text`, at most `max` of them. */
 export function matchingLines(matcher: Matcher, text: string, max = Number.POSITIVE_INFINITY, texts?: string[]): number[] {
+  return matcher.backtracks ? withTimeLimit(() => scanLines(matcher, text, max, texts)) : scanLines(matcher, text, max, texts);
+}
+
+function scanLines(matcher: Matcher, text: string, max: number, texts?: string[]): number[] {
   const out: number[] = [];
   const re = matcher.scan;
   re.lastIndex = 0;
