@@ -15,6 +15,7 @@ import { SessionStore } from '../src/main/core/session/session-store';
 import { expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
 import { shots } from './screens';
 import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
+import { MAX_MESSAGE_CHARS } from '../src/shared/contract/chat';
 
 let llm: LlmProcess | undefined;
 let app: WebApp | undefined;
@@ -359,4 +360,42 @@ test('a new session takes the last working directory; the header shows the open 
   await send(page, '/new');
   await expect(page.getByTestId('session-item')).toHaveCount(3);
   await expect(page.getByTestId('workdir')).toHaveValue(dir);
+});
+
+test('a pasted text too long for one message: the box says so and keeps it; within the bound it sends', async ({ page }) => {
+  await openWith(page, [{ text: 'Got the shorter one.' }]);
+  const paste = async (text: string) =>
+    page.getByTestId('composer').evaluate((box: HTMLTextAreaElement, value) => {
+      // As a paste does: one input event with the whole text (Playwright's fill types a long text far too slowly).
+      Object.getOwnPropertyDescriptor(Object.getPrototypeOf(box), 'value')!.set!.call(box, value);
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    }, text);
+  const line = 'a pasted log line: 2026-12-06 07:30:00 INFO request served in 12 ms\n';
+  await paste(line.repeat(Math.ceil((MAX_MESSAGE_CHARS + 1) / line.length)));
+  await expect(page.getByTestId('composer-too-long')).toContainText(/This message has 200,\d{3} characters; one message holds at most 200,000\. Save the text as a file/);
+  await expect(page.getByTestId('send')).toBeDisabled();
+  await page.getByTestId('composer').press('Enter');
+  await expect(page.getByTestId('msg-user')).toHaveCount(0);
+  await shots(page, 'ux-09-message-too-long');
+
+  await paste(line.repeat(100));
+  await expect(page.getByTestId('composer-too-long')).toHaveCount(0);
+  await page.getByTestId('send').click();
+  await expect(page.getByText('Got the shorter one.')).toBeVisible();
+});
+
+test('a code block shows as code while it streams, and the finished reply holds the same code', async ({ page }) => {
+  const lines = Array.from({ length: 80 }, (_, i) => `export const value${i} = compute(${i}, { retries: 3 }); // line ${i}`);
+  const reply = `Here is the module:\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n\nThat is all of it.`;
+  await openWith(page, [{ text: reply, chunkDelayMs: 4 }]);
+  await send(page, 'Write the module');
+  const streaming = page.getByTestId('streaming-markdown');
+  // Mid-stream: the open block is a code block (not Markdown paragraphs), already holding its first lines.
+  await expect(streaming.locator('pre > code.language-ts')).toContainText('export const value20 =');
+  await expect(streaming.locator('p', { hasText: 'export const' })).toHaveCount(0);
+  await shots(page, 'ux-10-code-streaming');
+  await expect(streaming).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByText('That is all of it.')).toBeVisible();
+  const finished = page.getByTestId('msg-assistant').locator('pre > code').last();
+  await expect.poll(() => finished.textContent()).toBe(`${lines.join('\n')}\n`);
 });

@@ -31,9 +31,31 @@ describe('MarkdownStream', () => {
     expect(stream.update(latest)).toEqual({ groups: [['[## Plan\n\n]']], tail: 'We **will**' });
     latest = chain([' change it.\n\n- a\n- b'], latest);
     expect(stream.update(latest)).toEqual({ groups: [['[## Plan\n\n]', '[We **will** change it.\n\n]']], tail: '- a\n- b' });
-    // An open code fence is never cut, blank lines inside it or not.
+    // An open code fence is never cut, blank lines inside it or not; it is its text so far, outside the tail.
     latest = chain(['\n\n```ts\nconst a = 1;\n\nconst b = 2;\n'], latest);
-    expect(stream.update(latest).tail).toBe('```ts\nconst a = 1;\n\nconst b = 2;\n');
+    expect(stream.update(latest)).toMatchObject({ tail: '', code: { id: 1, lang: 'ts', body: 'const a = 1;\n\nconst b = 2;\n' } });
+    expect(stream.update(latest).groups.flat().at(-1)).toBe('[- a\n- b\n\n]');
+  });
+
+  it('an open code block grows as plain text, is never parsed per update, and is complete when its fence closes', () => {
+    const lexed: string[] = [];
+    const stream = new MarkdownStream((markdown) => (lexed.push(markdown), `[${markdown}]`));
+    let latest = chain(['Here is the file:\n', '~~~~ python extra\n', 'def a():\n\n', '    ```\n', '    pass\n']);
+    // A backtick line inside a tilde fence is its text; the paragraph before the fence stays the tail.
+    expect(stream.update(latest)).toEqual({ groups: [], tail: 'Here is the file:\n', code: { id: 1, lang: 'python', body: 'def a():\n\n    ```\n    pass\n' } });
+    const lines = Array.from({ length: 500 }, (_, i) => `x = ${i}\n`);
+    for (const line of lines) latest = chain([line], latest);
+    const { code } = stream.update(latest);
+    expect(code?.body.endsWith('x = 499\n')).toBe(true);
+    expect(lexed).toEqual([]); // nothing rendered while the block is open
+    // A partial closing line is text until its line ends; `~~~` is too short to close `~~~~`.
+    latest = chain(['~~~\n~~'], latest);
+    expect(stream.update(latest).code?.body.endsWith('x = 499\n~~~\n~~')).toBe(true);
+    latest = chain(['~~\nAfter.'], latest);
+    expect(stream.update(latest)).toEqual({ groups: [[`[Here is the file:\n~~~~ python extra\ndef a():\n\n    \`\`\`\n    pass\n${lines.join('')}~~~\n~~~~\n]`]], tail: 'After.' });
+    // The next block is another one.
+    latest = chain(['\n```\nnew'], latest);
+    expect(stream.update(latest)).toMatchObject({ tail: 'After.\n', code: { id: 2, lang: '', body: 'new' } });
   });
 
   it('reads each delta once, however long the text grows', () => {

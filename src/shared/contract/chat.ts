@@ -78,6 +78,9 @@ export const HistoryPageSchema = z.object({ messages: z.array(HistoryMessageSche
 
 export const ScratchpadNoteSchema = z.object({ key: z.string(), value: z.string() });
 
+/** The most one message from the person may hold (about 50,000 tokens): the composer says so before sending. */
+export const MAX_MESSAGE_CHARS = 200_000;
+
 export const chatCalls = {
   /**
    * `withNewestHistory`: the answer also carries the newest page of the first session listed (what the first screen
@@ -96,7 +99,7 @@ export const chatCalls = {
     { answerBuiltByHandler: true },
   ),
   /** Persists and echoes the message first (`user_message`), then runs or queues the turn. Slash commands too. */
-  'chat:send': defineCall(z.object({ sessionId, content: longText(200_000).min(1) }).strict(), z.object({ messageId: z.number().nullable() })),
+  'chat:send': defineCall(z.object({ sessionId, content: longText(MAX_MESSAGE_CHARS).min(1) }).strict(), z.object({ messageId: z.number().nullable() })),
   'chat:stop': defineCall(z.object({ sessionId }).strict(), z.object({ stopped: z.boolean() })),
   /**
    * Re-runs a side-effecting call that a crash interrupted, only after the user said so: a write or a command may

@@ -1,8 +1,8 @@
 /**
  * Sanitized Markdown (lib/markdown.ts): the only place the chat sets inner HTML. `Markdown` renders a finished
  * text; `StreamingMarkdown` renders a reply while it streams, re-rendering only the open tail (lib/markdown-stream;
- * its sanitized nodes go in as they are, with no serialize-and-parse round per frame), its completed blocks in groups
- * that are never touched again. Both highlight fenced code (lib/highlight, in a
+ * its sanitized nodes go in as they are, with no serialize-and-parse round per frame; an open code block's text is
+ * appended to one text node), its completed blocks in groups that are never touched again. Both highlight fenced code (lib/highlight, in a
  * worker; a block seen before is painted from its cache before the first paint) and load a remote image only when
  * clicked.
  */
@@ -73,18 +73,47 @@ const BlockGroup = memo(function BlockGroup({ blocks }: { blocks: readonly strin
 export function StreamingMarkdown({ deltas }: { deltas: TextDelta | null }) {
   const stream = useRef<MarkdownStream | null>(null);
   stream.current ??= new MarkdownStream();
-  const { groups, tail } = useMemo(() => stream.current!.update(deltas), [deltas]);
+  const { groups, tail, code } = useMemo(() => stream.current!.update(deltas), [deltas]);
   const tailRef = useRef<HTMLDivElement>(null);
+  const codeRef = useRef<HTMLDivElement>(null);
+  const shownCode = useRef<{ id: number; text: Text } | null>(null);
   // The open tail's nodes, sanitized, go in as they are (React leaves the element's children alone: it renders none).
   useLayoutEffect(() => {
     tailRef.current?.replaceChildren(renderMarkdownFragment(tail));
   }, [tail]);
+  // An open code block: its text is appended to one text node (plain text: nothing to parse or sanitize).
+  useLayoutEffect(() => {
+    const box = codeRef.current;
+    if (!box) return;
+    if (!code) {
+      if (shownCode.current) box.replaceChildren();
+      shownCode.current = null;
+      return;
+    }
+    const shown = shownCode.current;
+    if (shown?.id === code.id && code.body.length >= shown.text.length) {
+      if (code.body.length > shown.text.length) shown.text.appendData(code.body.slice(shown.text.length));
+      return;
+    }
+    shownCode.current = { id: code.id, text: openCodeBlock(box, code.lang, code.body) };
+  }, [code]);
   return (
     <div className="markdown" onClick={loadClickedImage} onKeyDown={loadClickedImage} data-testid="streaming-markdown">
       {groups.map((blocks, i) => (
         <BlockGroup key={i} blocks={blocks} />
       ))}
       <div className="md-block md-tail" ref={tailRef} />
+      <div className="md-block md-tail" ref={codeRef} />
     </div>
   );
+}
+
+/** `<pre><code class="language-x">` as Markdown renders a code block, holding `body`; returns its text node. */
+function openCodeBlock(box: HTMLElement, lang: string, body: string): Text {
+  const pre = document.createElement('pre');
+  const codeElement = pre.appendChild(document.createElement('code'));
+  if (/^[\w+#.-]+$/.test(lang)) codeElement.className = `language-${lang}`;
+  const text = codeElement.appendChild(document.createTextNode(body));
+  box.replaceChildren(pre);
+  return text;
 }
