@@ -9,15 +9,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVERYTHING, expectNoProcesses, FILESYSTEM, FLAKY, isLive, MEMORY, node, processesWith, SILENT, startKit, type McpKit , cleanupKitDirs, kitDir } from './test-kit';
+import { closeKit, EVERYTHING, expectNoProcesses, FILESYSTEM, FLAKY, isLive, kitDir, MEMORY, node, processesWith, SILENT, startKit, type McpKit } from './test-kit';
 
 let kit: McpKit | null = null;
 afterEach(async () => {
-  const marker = kit?.marker;
-  await kit?.close();
+  await closeKit(kit);
   kit = null;
-  if (marker) await expectNoProcesses(marker);
-  cleanupKitDirs();
 });
 
 const signal = () => new AbortController().signal;

@@ -8,15 +8,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH } from './stdio-framing';
-import { cleanupKitDirs, expectNoProcesses, node, OVERSIZED, startKit, type McpKit } from './test-kit';
+import { closeKit, node, OVERSIZED, startKit, type McpKit } from './test-kit';
 
 let kit: McpKit | null = null;
 afterEach(async () => {
-  const marker = kit?.marker;
-  await kit?.close();
+  await closeKit(kit);
   kit = null;
-  if (marker) await expectNoProcesses(marker);
-  cleanupKitDirs();
 });
 
 const signal = () => new AbortController().signal;

@@ -64,6 +64,14 @@ export function startKit(overrides: McpDeps['overrides'] = {}, dataDir?: string)
   };
 }
 
+/** After a test: closes its kit (if any), proves none of its server processes outlive it, removes its folders. */
+export async function closeKit(kit: McpKit | null): Promise<void> {
+  const marker = kit?.marker;
+  await kit?.close();
+  if (marker) await expectNoProcesses(marker);
+  cleanupKitDirs();
+}
+
 /** Live processes whose command line contains `word` (zombies excluded), from `ps`. */
 export function processesWith(word: string): string[] {
   const out = execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' });

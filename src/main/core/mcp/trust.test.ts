@@ -14,17 +14,14 @@ import { parseMcpToolName } from '../../../shared/tool-names';
 import { createBuiltinTools, createToolRegistry } from '../tools/index';
 import { listMcpItems } from './activation';
 import { canonicalJson, hiddenInstructionMarkers, toolFingerprint } from './fingerprint';
-import { expectNoProcesses, FLAKY, node, processesWith, startKit, type McpKit , cleanupKitDirs, kitDir } from './test-kit';
+import { closeKit, expectNoProcesses, FLAKY, kitDir, node, processesWith, startKit, type McpKit } from './test-kit';
 import { buildNameTable, exposedToolName } from './tool-names';
 import { ToolTrustStore } from './tool-trust';
 
 let kit: McpKit | null = null;
 afterEach(async () => {
-  const marker = kit?.marker;
-  await kit?.close();
+  await closeKit(kit);
   kit = null;
-  if (marker) await expectNoProcesses(marker);
-  cleanupKitDirs();
 });
 
 describe('exposed names', () => {
