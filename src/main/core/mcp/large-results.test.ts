@@ -36,7 +36,7 @@ it('a 1 MB answer: the model, the row and the card get its first 100 KB and wher
   expect(big!.result.startsWith('y'.repeat(MAX_RESULT_CHARS))).toBe(true);
   const saved = /the whole result is saved to (\S+):/.exec(big!.result)![1]!;
   expect(saved).toMatch(/^mcp-output\/big\/big_text-\d+-result-[0-9a-f]{6}\.txt$/);
-  expect(big!.result).toContain(`[result cut at 100 KB of ${1024 * 1024} characters;`);
+  expect(big!.result).toContain(`[result cut at ${MAX_RESULT_CHARS} of ${1024 * 1024} characters;`);
   expect(readFileSync(join(h.workspace, saved), 'utf8')).toBe('y'.repeat(1024 * 1024));
   // A small structured answer stays JSON.
   expect(small).toMatchObject({ result: '{"v":[[[]]]}', result_type: 'json' });

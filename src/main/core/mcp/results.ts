@@ -91,7 +91,7 @@ export function toOutcome(result: RawToolResult, target: MediaTarget): Execution
   return completed(text === '' ? '(no output)' : text, 'txt', target);
 }
 
-/** Most of a result the model is given (the same 100 KB as a command's output; about 25,000 tokens). */
+/** Most of a result the model is given, in characters (about a command's 100 KB of output; some 25,000 tokens). */
 export const MAX_RESULT_CHARS = 100 * 1024;
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
@@ -111,5 +111,5 @@ function cutForModel(text: string, kind: 'json' | 'txt', target: MediaTarget): s
   const saved = saveOutput(target, Buffer.from(text, 'utf8'), kind, `result-${randomBytes(3).toString('hex')}`);
   // Never between the two halves of a surrogate pair.
   const end = isHighSurrogate(text.charCodeAt(MAX_RESULT_CHARS - 1)) ? MAX_RESULT_CHARS - 1 : MAX_RESULT_CHARS;
-  return `${text.slice(0, end)}\n[result cut at ${MAX_RESULT_CHARS / 1024} KB of ${text.length} characters; the whole result is saved to ${saved}: use read_file or grep_files on it to see the rest]`;
+  return `${text.slice(0, end)}\n[result cut at ${MAX_RESULT_CHARS} of ${text.length} characters; the whole result is saved to ${saved}: use read_file or grep_files on it to see the rest]`;
 }

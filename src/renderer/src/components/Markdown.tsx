@@ -2,9 +2,9 @@
  * Sanitized Markdown (lib/markdown.ts): the only place the chat sets inner HTML. `Markdown` renders a finished
  * text; `StreamingMarkdown` renders a reply while it streams, re-rendering only the open tail (lib/markdown-stream;
  * its sanitized nodes go in as they are, with no serialize-and-parse round per frame; an open code block's text is
- * appended to one text node), its completed blocks in groups that are never touched again. Both highlight fenced code (lib/highlight, in a
- * worker; a block seen before is painted from its cache before the first paint) and load a remote image only when
- * clicked.
+ * appended to one text node), its completed blocks in groups that are never touched again. Both highlight fenced
+ * code (lib/highlight, in a worker; a block seen before is painted from its cache before the first paint) and load a
+ * remote image only when clicked.
  */
 import { memo, useLayoutEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { highlightWithin } from '../lib/highlight';
