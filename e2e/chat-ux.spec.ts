@@ -399,3 +399,23 @@ test('a code block shows as code while it streams, and the finished reply holds 
   const finished = page.getByTestId('msg-assistant').locator('pre > code').last();
   await expect.poll(() => finished.textContent()).toBe(`${lines.join('\n')}\n`);
 });
+
+test('thousands of sessions: the list holds only the rows near the screen, scrolls to the oldest and opens it', async ({ page }) => {
+  await openWith(page, [], (store) => {
+    store.transaction(() => {
+      for (let i = 0; i < 3_000; i++) store.createSession(`Chat number ${i} about a topic with a long enough title`);
+    });
+  });
+  const items = page.getByTestId('session-item');
+  await expect(items.first()).toContainText('Chat number 2999');
+  expect(await items.count()).toBeLessThan(80);
+  await expect(page.getByTestId('composer')).toBeVisible();
+  await shots(page, 'ux-11-many-sessions');
+  await page.locator('.session-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  const oldest = items.filter({ hasText: /Chat number 0 about/ });
+  await expect(oldest).toBeVisible();
+  expect(await items.count()).toBeLessThan(80);
+  await oldest.click();
+  await expect(oldest).toHaveClass(/active/);
+  await shots(page, 'ux-12-many-sessions-oldest');
+});
