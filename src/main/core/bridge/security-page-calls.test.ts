@@ -99,6 +99,14 @@ describe('approval:listDecisions', () => {
     expect((await call('approval:listDecisions', { query: 'build_d' })).result.decisions).toHaveLength(1);
     expect((await call('approval:listDecisions', { query: 'buildXd' })).result.decisions).toHaveLength(0);
   });
+
+  it('newest is the order written: a clock set back reorders nothing (and the table is read backwards, never sorted)', async () => {
+    const sid = k.session();
+    const insert = k.db.prepare(`INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, detail, args_hash, created_at) VALUES (?, ?, 'allow', 'rule', '', 'h', ?)`);
+    insert.run('before', sid, 2_000);
+    insert.run('after-the-clock-went-back', sid, 1_000);
+    expect((await call('approval:listDecisions', {})).result.decisions.map((d: { tool_call_id: string }) => d.tool_call_id)).toEqual(['after-the-clock-went-back', 'before']);
+  });
 });
 
 describe('session groups and "what would happen if…"', () => {
