@@ -38,6 +38,14 @@ export function markdownAnswer(i: number): string {
 export const newestMarker = (messages: number) => `Answer ${Math.floor(messages / 4) - 1}:`;
 export const OLDEST_MARKER = 'Question 0:';
 
+/**
+ * Token `i` of a reply that is one code block, never closed while it streams (a whole file written out): an opening
+ * fence, then `t<i>` words, ten to a line.
+ */
+export function codeStreamToken(i: number): string {
+  return `${i === 0 ? '```ts\n' : ''}t${i}${i % 10 === 9 ? '\n' : ' '}`;
+}
+
 /** Token `i` of the streamed reply: always contains `t<i>`, often ends a block or starts a new one. */
 export function streamToken(i: number): string {
   const phase = i % 600;

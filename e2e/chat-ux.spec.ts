@@ -385,7 +385,7 @@ test('a pasted text too long for one message: the box says so and keeps it; with
 });
 
 test('a code block shows as code while it streams, and the finished reply holds the same code', async ({ page }) => {
-  const lines = Array.from({ length: 80 }, (_, i) => `export const value${i} = compute(${i}, { retries: 3 }); // line ${i}`);
+  const lines = Array.from({ length: 140 }, (_, i) => `export const value${i} = compute(${i}, { retries: 3 }); // line ${i}`);
   const reply = `Here is the module:\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n\nThat is all of it.`;
   await openWith(page, [{ text: reply, chunkDelayMs: 4 }]);
   await send(page, 'Write the module');
@@ -394,6 +394,11 @@ test('a code block shows as code while it streams, and the finished reply holds 
   await expect(streaming.locator('pre > code.language-ts')).toContainText('export const value20 =');
   await expect(streaming.locator('p', { hasText: 'export const' })).toHaveCount(0);
   await shots(page, 'ux-10-code-streaming');
+  // Past 100 lines the open block goes on in a second chunk, the text unbroken across it.
+  await expect(streaming.locator('pre > code .code-chunk')).toHaveCount(2, { timeout: 20_000 });
+  const sofar = await streaming.locator('pre > code').textContent();
+  expect(`${lines.join('\n')}\n`.startsWith(sofar!)).toBe(true);
+  expect(sofar!.split('\n').length).toBeGreaterThan(100);
   await expect(streaming).toHaveCount(0, { timeout: 30_000 });
   await expect(page.getByText('That is all of it.')).toBeVisible();
   const finished = page.getByTestId('msg-assistant').locator('pre > code').last();

@@ -2,7 +2,7 @@
  * Sanitized Markdown (lib/markdown.ts): the only place the chat sets inner HTML. `Markdown` renders a finished
  * text; `StreamingMarkdown` renders a reply while it streams, re-rendering only the open tail (lib/markdown-stream;
  * its sanitized nodes go in as they are, with no serialize-and-parse round per frame; an open code block's text is
- * appended to one text node), its completed blocks in groups that are never touched again. Both highlight fenced
+ * appended as plain text, in chunks of lines), its completed blocks in groups that are never touched again. Both highlight fenced
  * code (lib/highlight, in a worker; a block seen before is painted from its cache before the first paint) and load a
  * remote image only when clicked.
  */
@@ -76,12 +76,12 @@ export function StreamingMarkdown({ deltas }: { deltas: TextDelta | null }) {
   const { groups, tail, code } = useMemo(() => stream.current!.update(deltas), [deltas]);
   const tailRef = useRef<HTMLDivElement>(null);
   const codeRef = useRef<HTMLDivElement>(null);
-  const shownCode = useRef<{ id: number; text: Text } | null>(null);
+  const shownCode = useRef<ShownCode | null>(null);
   // The open tail's nodes, sanitized, go in as they are (React leaves the element's children alone: it renders none).
   useLayoutEffect(() => {
     tailRef.current?.replaceChildren(renderMarkdownFragment(tail));
   }, [tail]);
-  // An open code block: its text is appended to one text node (plain text: nothing to parse or sanitize).
+  // An open code block: its new text is appended as plain text (nothing to parse or sanitize), in chunks of lines.
   useLayoutEffect(() => {
     const box = codeRef.current;
     if (!box) return;
@@ -90,12 +90,9 @@ export function StreamingMarkdown({ deltas }: { deltas: TextDelta | null }) {
       shownCode.current = null;
       return;
     }
-    const shown = shownCode.current;
-    if (shown?.id === code.id && code.body.length >= shown.text.length) {
-      if (code.body.length > shown.text.length) shown.text.appendData(code.body.slice(shown.text.length));
-      return;
-    }
-    shownCode.current = { id: code.id, text: openCodeBlock(box, code.lang, code.body) };
+    let shown = shownCode.current;
+    if (shown?.id !== code.id || code.body.length < shown.length) shown = shownCode.current = openCodeBlock(box, code.id, code.lang);
+    if (code.body.length > shown.length) appendCode(shown, code.body.slice(shown.length));
   }, [code]);
   return (
     <div className="markdown" onClick={loadClickedImage} onKeyDown={loadClickedImage} data-testid="streaming-markdown">
@@ -108,12 +105,55 @@ export function StreamingMarkdown({ deltas }: { deltas: TextDelta | null }) {
   );
 }
 
-/** `<pre><code class="language-x">` as Markdown renders a code block, holding `body`; returns its text node. */
-function openCodeBlock(box: HTMLElement, lang: string, body: string): Text {
+/**
+ * Lines per chunk of an open code block. The browser lays out and paints a text node whole: with the block as one
+ * node, each frame of a 400 KB block cost hundreds of milliseconds, growing with it. Chunks that are full never
+ * change again, and off screen they are skipped (`content-visibility`, styles.css `.code-chunk`).
+ */
+const CODE_CHUNK_LINES = 100;
+
+interface ShownCode {
+  id: number;
+  code: HTMLElement;
+  /** The last chunk's text node, its lines so far, and the length of all the text shown. */
+  text: Text;
+  lines: number;
+  length: number;
+}
+
+/** An empty `<pre><code class="language-x">`, as Markdown renders a code block, ready for `appendCode`. */
+function openCodeBlock(box: HTMLElement, id: number, lang: string): ShownCode {
   const pre = document.createElement('pre');
-  const codeElement = pre.appendChild(document.createElement('code'));
-  if (/^[\w+#.-]+$/.test(lang)) codeElement.className = `language-${lang}`;
-  const text = codeElement.appendChild(document.createTextNode(body));
+  const code = pre.appendChild(document.createElement('code'));
+  if (/^[\w+#.-]+$/.test(lang)) code.className = `language-${lang}`;
   box.replaceChildren(pre);
-  return text;
+  return { id, code, text: newChunk(code), lines: 0, length: 0 };
+}
+
+function newChunk(code: HTMLElement): Text {
+  const chunk = code.appendChild(document.createElement('span'));
+  chunk.className = 'code-chunk';
+  return chunk.appendChild(document.createTextNode(''));
+}
+
+/** Appends `text` to the open block, starting a new chunk after each CODE_CHUNK_LINES lines. */
+function appendCode(shown: ShownCode, text: string): void {
+  let from = 0;
+  while (from < text.length) {
+    if (shown.lines >= CODE_CHUNK_LINES) {
+      shown.text = newChunk(shown.code);
+      shown.lines = 0;
+    }
+    let end = text.length;
+    for (let nl = text.indexOf('\n', from); nl !== -1; nl = text.indexOf('\n', nl + 1)) {
+      shown.lines++;
+      if (shown.lines >= CODE_CHUNK_LINES) {
+        end = nl + 1;
+        break;
+      }
+    }
+    shown.text.appendData(text.slice(from, end));
+    shown.length += end - from;
+    from = end;
+  }
 }
