@@ -14,6 +14,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { boundedFetch } from './bounded-fetch';
 import type { McpServerRecord } from './server-repository';
 import { GroupStdioTransport, type ProcessRecorder } from './stdio-transport';
 import type { ListedTool } from './tool-trust';
@@ -132,18 +133,19 @@ export class McpConnection {
       return;
     }
     const url = new URL(server.url!);
-    const requestInit: RequestInit = { headers: this.headers() };
+    // The same bound on one message as over stdio (bounded-fetch.ts): the SDK reads HTTP answers without one.
+    const options = { requestInit: { headers: this.headers() } satisfies RequestInit, fetch: boundedFetch() };
     if (server.transport === 'sse') {
-      await this.connectWith(new SSEClientTransport(url, { requestInit }), timeout, signal);
+      await this.connectWith(new SSEClientTransport(url, options), timeout, signal);
       return;
     }
     try {
-      await this.connectWith(new StreamableHTTPClientTransport(url, { requestInit }), timeout, signal);
+      await this.connectWith(new StreamableHTTPClientTransport(url, options), timeout, signal);
     } catch (error) {
       // Legacy servers (HTTP+SSE, protocol 2024-11-05) answer the Streamable HTTP POST with 4xx: try SSE.
       const code = error instanceof StreamableHTTPError ? error.code : undefined;
       if (code === undefined || code < 400 || code >= 500 || signal.aborted) throw error;
-      await this.connectWith(new SSEClientTransport(url, { requestInit }), timeout, signal);
+      await this.connectWith(new SSEClientTransport(url, options), timeout, signal);
     }
   }
 

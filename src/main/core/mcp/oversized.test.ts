@@ -6,6 +6,7 @@
  * the call's time limit. Before, any answer over 10 MB was dropped without a word, and its call waited two minutes
  * for its timeout.
  */
+import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH } from './stdio-framing';
 import { closeKit, node, OVERSIZED, startKit, type McpKit } from './test-kit';
@@ -67,3 +68,43 @@ it('a message without end is skipped, its memory bounded, until the call\'s time
   // Hundreds of MB went by in those 3 s; what is held of them is one message's worth at most.
   expect(process.memoryUsage().rss - before).toBeLessThan(MAX_MESSAGE_BYTES * 3);
 }, 30_000);
+
+describe('over Streamable HTTP', () => {
+  /** A minimal Streamable HTTP server: each POST answered as JSON; `big_text` answers with `megabytes` of text. */
+  async function httpServer(): Promise<{ url: string; server: Server }> {
+    const server = createServer((req, res) => {
+      // No event stream (GET) and no session to end (DELETE): a server may answer both so.
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        const m = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string; arguments?: { megabytes?: number } } };
+        if (m.id === undefined) return void res.writeHead(202).end();
+        const result =
+          m.method === 'initialize' ? { protocolVersion: m.params!.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'big-http', version: '1' } }
+          : m.method === 'tools/list' ? { tools: [{ name: 'big_text', inputSchema: { type: 'object', properties: { megabytes: { type: 'number' } } } }] }
+          : { content: [{ type: 'text', text: 'y'.repeat(Math.round((m.params?.arguments?.megabytes ?? 0) * MB)) }] };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result, jsonrpc: '2.0', id: m.id }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`, server };
+  }
+
+  it('an answer past the bound fails its call at once, saying why; the next is answered', async () => {
+    const { url, server } = await httpServer();
+    try {
+      kit = startKit();
+      await kit.mcp.save({ name: 'remote', transport: 'http', url }, 'user');
+      await kit.mcp.manager.open('remote');
+      const started = performance.now();
+      await expect(kit.mcp.manager.callTool('remote', 'mcp__remote__big_text', { megabytes: MAX_MESSAGE_BYTES / MB + 1 }, { signal: signal() }))
+        .rejects.toThrow(/more than the 32\.0 MB the app reads; it was cut off/);
+      expect(performance.now() - started).toBeLessThan(60_000);
+      const { result } = await kit.mcp.manager.callTool('remote', 'mcp__remote__big_text', { megabytes: 1 }, { signal: signal() });
+      expect(text(result)).toHaveLength(MB);
+    } finally {
+      server.close();
+    }
+  }, 60_000);
+});
