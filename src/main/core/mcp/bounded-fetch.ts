@@ -5,7 +5,7 @@
  * once one message passes `MAX_MESSAGE_BYTES`: a JSON body as a whole; an event stream per event (the bytes since
  * the last blank line), so a stream that stays open all day with small events is never cut.
  */
-import { MAX_MESSAGE_BYTES } from './stdio-framing';
+import { MAX_MESSAGE_BYTES, megabytes } from './stdio-framing';
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
@@ -23,7 +23,7 @@ export function boundedFetch(base: Fetch = fetch, maxBytes = MAX_MESSAGE_BYTES):
 }
 
 function tooLarge(maxBytes: number): Error {
-  return new Error(`The server's message was more than the ${(maxBytes / (1024 * 1024)).toFixed(1)} MB the app reads; it was cut off.`);
+  return new Error(`The server's message was more than the ${megabytes(maxBytes)} the app reads; it was cut off.`);
 }
 
 function bodyLimiter(maxBytes: number): TransformStream<Uint8Array, Uint8Array> {

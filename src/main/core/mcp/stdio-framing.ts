@@ -120,7 +120,8 @@ function lastBytes(buffer: Buffer, count: number): Buffer {
   return buffer.length <= count ? buffer : buffer.subarray(buffer.length - count);
 }
 
-function megabytes(bytes: number): string {
+/** `40.0 MB`: how a message's size is said in the errors of both transports. */
+export function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
