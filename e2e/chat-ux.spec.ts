@@ -5,48 +5,14 @@
  * with the exit code; Markdown while it streams, with highlighted code; a long session opening at its newest
  * message and keeping the reader's place, and one longer than the list's window scrolled end to end. Screenshots of each screen in light and dark (docs/chat-ui.md).
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { closeDatabase, openDatabase } from '../src/main/core/db/database';
-import { dbFile } from '../src/main/core/config';
-import { SessionStore } from '../src/main/core/session/session-store';
-import { expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+import { closeChatApp, openWith, send } from './chat-kit';
+import { expect, test } from './fixtures';
 import { shots } from './screens';
-import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
-import { MAX_MESSAGE_CHARS } from '../src/shared/contract/chat';
 
-let llm: LlmProcess | undefined;
-let app: WebApp | undefined;
-
-test.afterEach(async () => {
-  llm?.stop();
-  llm = undefined;
-  if (app) await stopWebApp(app);
-  app = undefined;
-});
-
-async function openWith(page: Page, script: unknown[], seed?: (store: SessionStore) => void): Promise<WebApp> {
-  let dataDir: string | undefined;
-  if (seed) {
-    dataDir = mkdtempSync(join(tmpdir(), 'skald-e2e-'));
-    mkdirSync(join(dataDir, 'workspace'), { recursive: true });
-    const db = openDatabase({ file: dbFile(dataDir) });
-    seed(new SessionStore(db));
-    closeDatabase(db);
-  }
-  app = await startWebApp({}, [], dataDir ? { dataDir } : {});
-  llm = await startLlmProcess(app.dataDir, script);
-  await page.goto(app.url);
-  await configureModel(page, llm.url);
-  return app;
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByTestId('composer').fill(text);
-  await page.getByTestId('send').click();
-}
+test.afterEach(closeChatApp);
 
 const cardOf = (page: Page, n: number) => page.getByTestId('tool-card').nth(n);
 
@@ -360,67 +326,4 @@ test('a new session takes the last working directory; the header shows the open 
   await send(page, '/new');
   await expect(page.getByTestId('session-item')).toHaveCount(3);
   await expect(page.getByTestId('workdir')).toHaveValue(dir);
-});
-
-test('a pasted text too long for one message: the box says so and keeps it; within the bound it sends', async ({ page }) => {
-  await openWith(page, [{ text: 'Got the shorter one.' }]);
-  const paste = async (text: string) =>
-    page.getByTestId('composer').evaluate((box: HTMLTextAreaElement, value) => {
-      // As a paste does: one input event with the whole text (Playwright's fill types a long text far too slowly).
-      Object.getOwnPropertyDescriptor(Object.getPrototypeOf(box), 'value')!.set!.call(box, value);
-      box.dispatchEvent(new Event('input', { bubbles: true }));
-    }, text);
-  const line = 'a pasted log line: 2026-12-06 07:30:00 INFO request served in 12 ms\n';
-  await paste(line.repeat(Math.ceil((MAX_MESSAGE_CHARS + 1) / line.length)));
-  await expect(page.getByTestId('composer-too-long')).toContainText(/This message has 200,\d{3} characters; one message holds at most 200,000\. Save the text as a file/);
-  await expect(page.getByTestId('send')).toBeDisabled();
-  await page.getByTestId('composer').press('Enter');
-  await expect(page.getByTestId('msg-user')).toHaveCount(0);
-  await shots(page, 'ux-09-message-too-long');
-
-  await paste(line.repeat(100));
-  await expect(page.getByTestId('composer-too-long')).toHaveCount(0);
-  await page.getByTestId('send').click();
-  await expect(page.getByText('Got the shorter one.')).toBeVisible();
-});
-
-test('a code block shows as code while it streams, and the finished reply holds the same code', async ({ page }) => {
-  const lines = Array.from({ length: 140 }, (_, i) => `export const value${i} = compute(${i}, { retries: 3 }); // line ${i}`);
-  const reply = `Here is the module:\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n\nThat is all of it.`;
-  await openWith(page, [{ text: reply, chunkDelayMs: 4 }]);
-  await send(page, 'Write the module');
-  const streaming = page.getByTestId('streaming-markdown');
-  // Mid-stream: the open block is a code block (not Markdown paragraphs), already holding its first lines.
-  await expect(streaming.locator('pre > code.language-ts')).toContainText('export const value20 =');
-  await expect(streaming.locator('p', { hasText: 'export const' })).toHaveCount(0);
-  await shots(page, 'ux-10-code-streaming');
-  // Past 100 lines the open block goes on in a second chunk, the text unbroken across it.
-  await expect(streaming.locator('pre > code .code-chunk')).toHaveCount(2, { timeout: 20_000 });
-  const sofar = await streaming.locator('pre > code').textContent();
-  expect(`${lines.join('\n')}\n`.startsWith(sofar!)).toBe(true);
-  expect(sofar!.split('\n').length).toBeGreaterThan(100);
-  await expect(streaming).toHaveCount(0, { timeout: 30_000 });
-  await expect(page.getByText('That is all of it.')).toBeVisible();
-  const finished = page.getByTestId('msg-assistant').locator('pre > code').last();
-  await expect.poll(() => finished.textContent()).toBe(`${lines.join('\n')}\n`);
-});
-
-test('thousands of sessions: the list holds only the rows near the screen, scrolls to the oldest and opens it', async ({ page }) => {
-  await openWith(page, [], (store) => {
-    store.transaction(() => {
-      for (let i = 0; i < 3_000; i++) store.createSession(`Chat number ${i} about a topic with a long enough title`);
-    });
-  });
-  const items = page.getByTestId('session-item');
-  await expect(items.first()).toContainText('Chat number 2999');
-  expect(await items.count()).toBeLessThan(80);
-  await expect(page.getByTestId('composer')).toBeVisible();
-  await shots(page, 'ux-11-many-sessions');
-  await page.locator('.session-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
-  const oldest = items.filter({ hasText: /Chat number 0 about/ });
-  await expect(oldest).toBeVisible();
-  expect(await items.count()).toBeLessThan(80);
-  await oldest.click();
-  await expect(oldest).toHaveClass(/active/);
-  await shots(page, 'ux-12-many-sessions-oldest');
 });
