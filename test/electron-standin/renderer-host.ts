@@ -70,23 +70,33 @@ export async function startDesktopStandin(options: DesktopStandinOptions): Promi
 
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextRid = 1;
+  // The channel closes as the main process quits, a moment before its 'exit': the page may still call in between
+  // (a test's teardown quits while the page works), so both end the channel, and a send never throws.
   let gone = false;
-  void exited.then(() => {
+  const channelClosed = () => {
     gone = true;
     for (const p of pending.values()) p.reject(new Error('the main process has exited'));
     pending.clear();
-  });
+  };
+  child.once('disconnect', channelClosed);
+  void exited.then(channelClosed);
+  const send = (message: Record<string, unknown>, failed: (error: Error) => void = () => {}) => {
+    if (gone || !child.connected) return failed(new Error('the main process has exited'));
+    child.send(message, (error) => error && failed(error));
+  };
   const ask: Ask = (message) =>
     new Promise((resolve, reject) => {
-      if (gone) return reject(new Error('the main process has exited'));
       const rid = nextRid++;
       pending.set(rid, { resolve, reject });
-      child.send({ ...message, rid });
+      send({ ...message, rid }, (error) => {
+        pending.delete(rid);
+        reject(error);
+      });
     });
   const reply = (rid: number, outcome: Promise<unknown>) =>
     outcome.then(
-      (value) => !gone && child.send({ t: 'reply', rid, ok: true, value }),
-      (error: Error) => !gone && child.send({ t: 'reply', rid, ok: false, message: error.message }),
+      (value) => send({ t: 'reply', rid, ok: true, value }),
+      (error: Error) => send({ t: 'reply', rid, ok: false, message: error.message }),
     );
 
   let urls = new UrlSpace([]);
@@ -98,7 +108,7 @@ export async function startDesktopStandin(options: DesktopStandinOptions): Promi
   const watchCrash = (shown: Page, id: number) =>
     shown.once('crash', () => {
       crashed = true;
-      if (!gone) child.send({ t: 'render-process-gone', id, reason: 'crashed', exitCode: 0 });
+      send({ t: 'render-process-gone', id, reason: 'crashed', exitCode: 0 });
     });
   let windowWork: Promise<unknown> = Promise.resolve();
   let loaded!: () => void;
@@ -150,7 +160,7 @@ export async function startDesktopStandin(options: DesktopStandinOptions): Promi
     urls,
     log: () => output,
     inspect: () => ask({ t: 'inspect' }) as Promise<Snapshot>,
-    tell: (message) => void (!gone && child.send(message)),
+    tell: (message) => send(message),
     exited,
     page: () => current,
   };
