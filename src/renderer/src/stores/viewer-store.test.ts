@@ -110,6 +110,16 @@ describe("a search tool's hits", () => {
     expect(hitsOf('grep_files', { pattern: 'y', path: 'src/a.ts' }, 'a.ts:4:y')?.[0]).toMatchObject({ path: 'src/a.ts', line: 4 });
   });
 
+  it('grep_files: a name quoted as a JSON string (a line break in it) is a hit in the file of that name, not a torn line', () => {
+    const result = '"notes\\nREADME.md":1:needle\n"dir\\nsub/a\\"b.ts":22:x\n"broken:3:y\n[2 matching lines; end of results]';
+    expect(hitsOf('grep_files', { pattern: 'x', path: 'src' }, result)).toEqual([
+      { path: 'src/notes\nREADME.md', line: 1, prefix: 20, at: '"notes\\nREADME.md":1' },
+      { path: 'src/dir\nsub/a"b.ts', line: 22, prefix: 21, at: '"dir\\nsub/a\\"b.ts":22' },
+      null,
+      null,
+    ]);
+  });
+
   it('no hits for other modes, other tools, or a line number that is not one', () => {
     expect(searchHits({ name: 'grep_files', arguments: '{"pattern":"y","output_mode":"count"}', result: 'a.ts:3' })).toBeNull();
     expect(searchHits({ name: 'read_file', arguments: '{"path":"a"}', result: '1:x' })).toBeNull();

@@ -16,6 +16,7 @@
 import { constants, closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { readQuotedPath } from '../../../../shared/shown-path';
 import { ToolError } from '../define-tool';
 import { recheckWriteTarget, SECRETS_DIR, type GuardedPath, type PathContext } from './guard';
 import { hardLinkVerdict, hardLinkVerdictAt } from './hardlinks';
@@ -87,9 +88,22 @@ export function kindAt(real: string): FileKind | null {
   }
 }
 
+/**
+ * The error for a path that names nothing. A result shows an odd name as a JSON string (docs/tools.md "Names in
+ * results"); a model that passes it back quotes and all is told what the quotes stand for.
+ */
+export function doesNotExist(g: GuardedPath, advice = 'Check the path (list_files shows what is there).'): string {
+  // The call's path is already made absolute (docs/approval.md "The normalized call"): look at what follows the folder.
+  const at = g.input.indexOf('"');
+  const tail = at === 0 || g.input[at - 1] === '/' ? g.input.slice(at) : '';
+  const quoted = readQuotedPath(tail);
+  const hint = quoted && quoted.length === tail.length ? ` A quoted name in a tool's result is a JSON string: pass the name itself, ${JSON.stringify(quoted.path)} as a JSON string, without the outer quotes.` : '';
+  return `${g.display} does not exist. ${advice}${hint}`;
+}
+
 export function requireKind(g: GuardedPath, wanted: 'file' | 'dir'): void {
   const kind = kindAt(g.real);
-  if (kind === null) throw new ToolError(`${g.display} does not exist. Check the path (list_files shows what is there).`);
+  if (kind === null) throw new ToolError(doesNotExist(g));
   if (kind !== wanted) throw new ToolError(`${g.display} is ${KIND_WORDS[kind]}, not ${wanted === 'file' ? 'a regular file' : 'a folder'}.`);
 }
 
@@ -106,7 +120,7 @@ export function readCapped(g: GuardedPath, maxBytes: number): CappedRead {
     fd = openSync(g.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ToolError(`${g.display} does not exist. Check the path (list_files shows what is there).`);
+    if (code === 'ENOENT') throw new ToolError(doesNotExist(g));
     if (code === 'ELOOP') throw new ToolError(`${g.display} changed into a symlink while being opened; refusing to follow it.`);
     if (code === 'EISDIR') throw new ToolError(`${g.display} is a folder; use list_files for folders.`);
     throw new ToolError(`${g.display} cannot be opened (${code ?? String(error)}).`);
@@ -226,6 +240,8 @@ export interface WalkEntry {
   /** A symlink that leads outside the root, into secrets, into a loop, or nowhere: listed, never followed. */
   isBlocked: boolean;
   depth: number;
+  /** A name that is not valid UTF-8: no path string opens it (see isUnopenableName); listed as kind 'other'. */
+  isUnopenable?: true;
 }
 
 export interface WalkOptions {
@@ -237,6 +253,17 @@ export interface WalkOptions {
   noFollow?: boolean;
   /** Entries (by the path `walk` would open) to leave out entirely, a folder not entered: what the rules protect. */
   skip?: (path: string) => boolean;
+}
+
+const REPLACEMENT_CHAR = '\uFFFD';
+
+/**
+ * Whether a path names a file by a name that is not valid UTF-8 (docs/tools.md "Names in results"). Node reads such a
+ * name with U+FFFD in place of each bad byte, and that string names no file, so nothing can open it: the walk lists
+ * it as such and grep_files leaves it out of its answer. (A valid name may hold U+FFFD itself: then the file is there.)
+ */
+export function isUnopenableName(path: string): boolean {
+  return path.includes(REPLACEMENT_CHAR) && lstatSync(path, { throwIfNoEntry: false }) === undefined;
 }
 
 /**
@@ -264,7 +291,9 @@ export function* walk(root: string, options: WalkOptions): Generator<WalkEntry> 
       const full = dir.endsWith('/') ? `${dir}${d.name}` : `${dir}/${d.name}`;
       if (lower === SECRETS_DIR) continue;
       let entry: WalkEntry;
-      if (d.isSymbolicLink()) {
+      if (d.name.includes(REPLACEMENT_CHAR) && isUnopenableName(full)) {
+        entry = { rel: childRel, path: full, kind: 'other', isSymlink: false, isBlocked: false, depth: depth + 1, isUnopenable: true };
+      } else if (d.isSymbolicLink()) {
         entry = options.noFollow
           ? { rel: childRel, path: full, kind: 'other', isSymlink: true, isBlocked: true, depth: depth + 1 }
           : followLink(full, childRel, root, visited, depth + 1);

@@ -13,6 +13,7 @@
  * opens, temp-file + rename writes, and a re-check of the parent's real path just before the rename.
  */
 import { basename, dirname } from 'node:path';
+import { shownPath } from '../../../../shared/shown-path';
 import { ToolError } from '../define-tool';
 import { gitConfiguredReason, gitProtectedReason } from './git-paths';
 import { canonicalizeForPolicy, displayPath, hasComponent, pathUnder, relativeInside, resolvePath } from './paths';
@@ -76,7 +77,7 @@ function locate(raw: unknown, ctx: PathContext): GuardedPath {
   const absolute = resolvePath(raw, ctx.workingDir);
   const real = canonicalizeForPolicy(absolute, ctx.workingDir);
   const root = canonicalRoot(ctx.workspaceDir);
-  return { input: raw, absolute, real, root, display: displayPath(real, root), protectedRoots: (ctx.protectedRoots ?? []).map(canonicalRoot) };
+  return { input: raw, absolute, real, root, display: shownPath(displayPath(real, root)), protectedRoots: (ctx.protectedRoots ?? []).map(canonicalRoot) };
 }
 
 function refuseOutsideOrSecret(g: GuardedPath): void {

@@ -4,7 +4,8 @@
  *   (one path per file), `count` (path:count).
  * - `context_lines` 0–10; `offset` + `limit` paginate over result entries (matching lines in content mode,
  *   files otherwise); the footer says how to fetch the next page.
- * - Result paths are relative to the queried folder, like list_files.
+ * - Result paths are relative to the queried folder, like list_files; a name with a line break or another control
+ *   character is shown quoted (shownPath), and a file whose name is not valid UTF-8 is left out (nothing opens it).
  * - Walks with the policy facade: SKIP_DIRS (incl. `secrets`), no directory symlink followed out of the root, loops
  *   end; binary files (NUL in the first 8 KB) and files over MAX_GREP_FILE_BYTES are skipped.
  * Engines: the JS engine (`grep-engines.ts`), which yields to the event loop every few milliseconds so a big tree
@@ -15,9 +16,10 @@
  * symlinks are not followed while searching.
  */
 import { z } from 'zod';
+import { shownPath } from '../../../../shared/shown-path';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool } from '../define-tool';
-import { isGuardedHardLink, kindAt, SearchReader } from '../_policy/fs';
+import { doesNotExist, isGuardedHardLink, isUnopenableName, kindAt, SearchReader } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural, searchLabel } from './common';
@@ -95,7 +97,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       compileMatcher(a.pattern, a.case_insensitive);
       const g = guardRead(a.path, ctx);
       const kind = kindAt(g.real);
-      if (kind !== 'dir' && kind !== 'file') return { kind: 'failed', error: `${g.display} ${kind === null ? 'does not exist' : 'is not a folder or a regular file'}. Pass a folder to search.` };
+      if (kind !== 'dir' && kind !== 'file') return { kind: 'failed', error: kind === null ? doesNotExist(g, 'Pass a folder to search.') : `${g.display} is not a folder or a regular file. Pass a folder to search.` };
 
       const entries: string[] = [];
       let total = 0; // entries seen so far (all pages)
@@ -111,20 +113,21 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       const verdicts = new Map<string, boolean>();
       const accept = (path: string) => {
         let ok = verdicts.get(path);
-        if (ok === undefined) verdicts.set(path, (ok = !isGuardedHardLink(path, g) && !isProtected?.(path)));
+        if (ok === undefined) verdicts.set(path, (ok = !isGuardedHardLink(path, g) && !isProtected?.(path) && !isUnopenableName(path)));
         return ok;
       };
       const want: RipgrepWant = { entries: end + 1, accept, ...(left ? { skip: left.skip } : {}), ...(deps.streamBudgetBytes === undefined ? {} : { streamBudgetBytes: deps.streamBudgetBytes }) };
       const prefix = { ms: deps.jsPrefixMs ?? JS_PREFIX_MS, ...(deps.jsPrefixFiles === undefined ? {} : { files: deps.jsPrefixFiles }) };
       outer: for await (const hit of engineResults(rgPath, js, g.real, kind === 'file', query, signal, want, left?.skip, prefix)) {
         if (!accept(hit.path)) continue;
+        const name = shownPath(hit.rel);
         // A further file with matches after a full page: that is what "more exist" means.
         if (total >= end) {
           hasMore = true;
           break;
         }
         if (a.output_mode === 'files_only' || a.output_mode === 'count') {
-          if (total >= a.offset) entries.push(a.output_mode === 'count' ? `${hit.rel}:${hit.count ?? hit.matches.length}` : hit.rel);
+          if (total >= a.offset) entries.push(a.output_mode === 'count' ? `${name}:${hit.count ?? hit.matches.length}` : name);
           total++;
           continue;
         }
@@ -138,7 +141,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
         total += first + picked.length;
         if (a.context_lines === 0 && hit.matchTexts) {
           // ripgrep already printed the lines: no need to read the file again.
-          for (let i = 0; i < picked.length; i++) entries.push(`${hit.rel}:${picked[i]! + 1}:${clipLine(hit.matchTexts[first + i]!)}`);
+          for (let i = 0; i < picked.length; i++) entries.push(`${name}:${picked[i]! + 1}:${clipLine(hit.matchTexts[first + i]!)}`);
         } else {
           // ripgrep printed the context with the matches; the JS engine has the text; else read the file again.
           let lines: LineSource | undefined = hit.lineTexts ? { at: (no) => hit.lineTexts!.get(no) } : undefined;
@@ -149,7 +152,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           }
           for (const h of hunks(lines, picked, a.context_lines)) {
             if (a.context_lines > 0 && entries.length > 0) entries.push('--');
-            for (const l of h.lines) entries.push(`${hit.rel}${l.isMatch ? ':' : '-'}${l.no + 1}${l.isMatch ? ':' : '-'}${clipLine(l.text)}`);
+            for (const l of h.lines) entries.push(`${name}${l.isMatch ? ':' : '-'}${l.no + 1}${l.isMatch ? ':' : '-'}${clipLine(l.text)}`);
           }
         }
         if (first + picked.length < hit.matches.length) {

@@ -15,7 +15,7 @@
  * Files named on rg's command line are searched even when binary or large, so the batches pass only files under
  * MAX_GREP_FILE_BYTES, and read lines (`-n`) in every mode: rg then reports a binary file instead of its lines.
  * Returns null when the caller should use the JS engine (rg cannot start, or refuses the pattern: look-around and
- * back-references are not in Rust's regex syntax).
+ * back-references are not in Rust's regex syntax; or a path holds a line break, which tears rg's lines).
  */
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
@@ -183,8 +183,19 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
   // Set inside the stream's callback, so kept in an object (a plain `let` would be narrowed to null below).
   const race: { answer: Promise<FileMatches[] | null> | null } = { answer: null };
   let raceWon = false;
+  // rg's lines are split at line breaks, so a path holding one tears its line: `./notes\nREADME.md\0 1:text` would
+  // read as a hit in README.md. Every path rg prints here starts with the target ('./' or the file), and a line of
+  // its own is only the `--` between hunks (a stream prints no binary-file notices): anything else is a torn line,
+  // and then the JS engine answers (docs/tools.md "Names in results").
+  const pathStart = isFile ? `${target}\0` : './';
+  const isTorn = (record: string) => (record.indexOf('\0') === -1 ? record !== '--' : !record.startsWith(pathStart));
+  let torn = false;
   const modeArgs = q.mode === 'files' ? ['--files-with-matches'] : q.mode === 'count' ? ['--count'] : lineArgs(want.entries, q.context);
   const streamed = await runRg(rgPath, [...base, ...modeArgs, ...pattern, '--', target], cwd, signal, q.mode === 'files' ? '\0' : '\n', (record, bytes) => {
+    if (q.mode !== 'files' && isTorn(record)) {
+      torn = true;
+      return false;
+    }
     if (q.mode === 'content') {
       if (addLineRecord(record, byFile, relOf)) seen++;
     } else {
@@ -206,6 +217,11 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
     return true;
   }, stream);
   if (streamed.kind === 'unusable') return null;
+  if (torn) {
+    raceAbort.abort();
+    await race.answer?.catch(() => null);
+    return null;
+  }
   if (streamed.kind === 'stopped') return race.answer ?? batches(signal);
   // The stream finished first: its answer stands, the batches are called off.
   if (race.answer && !raceWon) {
@@ -250,6 +266,7 @@ async function inOrderBatches(rgPath: string, root: string, q: GrepQuery, signal
         break;
       }
       const e = next.value;
+      if (e.rel.includes('\n')) return null; // rg's line would be torn (see isTorn): the JS engine answers
       if (e.kind !== 'file' || e.isBlocked || e.isSymlink || (wanted && !wanted(e.rel)) || !accepted(e.rel)) continue;
       const size = sizeAt(e.path);
       if (size !== null && size <= MAX_GREP_FILE_BYTES) chunk.push(e.rel);

@@ -2,13 +2,15 @@
  * `list_files`: the entries of a folder, or (recursive) of its whole tree, as paths relative to that folder;
  * folders end in `/`. Recursive listings skip SKIP_DIRS (shown once, marked, not entered); `secrets` is never
  * shown at all. Directory symlinks are followed only inside the workspace and only once (loops end); a link that
- * leads outside is listed as such and not followed (F8). At most `limit` entries, stated when cut.
+ * leads outside is listed as such and not followed (F8). At most `limit` entries, stated when cut. A name with a line
+ * break or another control character is shown quoted (shownPath), one that is not valid UTF-8 is marked.
  * Check ids (F8) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
+import { shownPath } from '../../../../shared/shown-path';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
-import { kindAt, SKIP_DIRS, walk } from '../_policy/fs';
+import { doesNotExist, kindAt, SKIP_DIRS, walk } from '../_policy/fs';
 import { guardRead } from '../_policy/guard';
 import { label, leftOut, PATH_ALIASES, pathString } from './common';
 
@@ -34,7 +36,7 @@ export const listFilesTool = defineTool({
   execute(a, ctx) {
     const g = guardRead(a.path, ctx);
     const kind = kindAt(g.real);
-    if (kind === null) throw new ToolError(`${g.display} does not exist. List its parent folder to see what is there.`);
+    if (kind === null) throw new ToolError(doesNotExist(g, 'List its parent folder to see what is there.'));
     if (kind !== 'dir') throw new ToolError(`${g.display} is not a folder; use read_file for files.`);
     const out: string[] = [];
     let isCut = false;
@@ -45,9 +47,11 @@ export const listFilesTool = defineTool({
         break;
       }
       const name = e.rel.slice(e.rel.lastIndexOf('/') + 1);
-      if (e.isBlocked) out.push(`${e.rel}@ (symlink not followed: it leads outside the workspace, into secrets, or loops)`);
-      else if (e.kind === 'dir') out.push(`${e.rel}/${e.isSymlink ? ' (symlink)' : ''}${a.recursive && SKIP_DIRS.has(name.toLowerCase()) ? ' (not listed)' : ''}`);
-      else out.push(`${e.rel}${e.isSymlink ? ' (symlink)' : ''}${e.kind === 'other' ? ' (special file)' : ''}`);
+      const shown = shownPath(e.rel);
+      if (e.isBlocked) out.push(`${shown}@ (symlink not followed: it leads outside the workspace, into secrets, or loops)`);
+      else if (e.isUnopenable) out.push(`${shown} (its name is not valid UTF-8: it cannot be opened by name)`);
+      else if (e.kind === 'dir') out.push(`${shown}/${e.isSymlink ? ' (symlink)' : ''}${a.recursive && SKIP_DIRS.has(name.toLowerCase()) ? ' (not listed)' : ''}`);
+      else out.push(`${shown}${e.isSymlink ? ' (symlink)' : ''}${e.kind === 'other' ? ' (special file)' : ''}`);
     }
     const note = left?.note() ?? null;
     if (out.length === 0) return note ? `${g.display} has nothing to show.\n${note}` : `${g.display} is empty.`;

@@ -5,6 +5,7 @@
  * every hit at its line (docs/viewer.md "How a file reaches the viewer").
  */
 import type { ToolCard } from '../../../../shared/contract/chat';
+import { readQuotedPath } from '../../../../shared/shown-path';
 import { PATH_ALIASES, TN } from '../../../../shared/tool-names';
 
 function positive(value: unknown): number | null {
@@ -31,7 +32,10 @@ export interface ResultLine {
 
 /** `search_file`: `12:text` (context `12-text`) for the file it searched. */
 const FILE_HIT = /^(\s*(\d+)):/;
-/** `grep_files` content mode: `rel:12:text` (context `rel-12-text`), rel relative to the folder searched. */
+/**
+ * `grep_files` content mode: `rel:12:text` (context `rel-12-text`), rel relative to the folder searched; an odd name
+ * quoted as a JSON string (docs/tools.md "Names in results").
+ */
 const GREP_HIT = /^((.+?):(\d+)):/;
 
 /** Where a grep hit's file is: the folder searched joined with its relative path (or the file itself, when one was searched). */
@@ -55,6 +59,14 @@ export function searchHits(card: Card): ResultLine[] | null {
       const m = FILE_HIT.exec(text);
       const line = m ? positive(Number(m[2])) : null;
       return { text, hit: m && line ? { path: base, line, prefix: m[1]!.length } : null };
+    }
+    // A name with a line break or another control character comes as a JSON string: `"a\nb":12:text`.
+    const quoted = readQuotedPath(text);
+    if (text.startsWith('"')) {
+      if (!quoted) return { text, hit: null }; // a name starting with a quote is always shown quoted
+      const q = /^:(\d+):/.exec(text.slice(quoted.length));
+      const line = q ? positive(Number(q[1])) : null;
+      return { text, hit: q && line ? { path: grepPath(base, quoted.path), line, prefix: quoted.length + 1 + q[1]!.length } : null };
     }
     const m = GREP_HIT.exec(text);
     const line = m ? positive(Number(m[3])) : null;
