@@ -1,8 +1,9 @@
 /**
  * The chat with large input, in Chromium against the web shape with the scripted LLM over real HTTP
  * (docs/chat-ui.md "Streaming Markdown", docs/ui.md "What the first page loads"): a pasted text too long for one
- * message; a code block streaming as code, in chunks, ending as the same code; thousands of sessions in the list.
- * Screenshots of each in light and dark.
+ * message; a code block streaming as code, in chunks, ending as the same code; thousands of sessions in the list;
+ * replies whose Markdown would overflow the stack or take seconds (docs/chat-ui.md "Markdown that is shown as plain
+ * text"). Screenshots of each in light and dark.
  */
 import { expect, test } from './fixtures';
 import { closeChatApp, openWith, send } from './chat-kit';
@@ -72,4 +73,25 @@ test('thousands of sessions: the list holds only the rows near the screen, scrol
   await oldest.click();
   await expect(oldest).toHaveClass(/active/);
   await shots(page, 'ux-12-many-sessions-oldest');
+});
+
+test('a reply whose Markdown would overflow the stack or take seconds shows as plain text, and the chat goes on', async ({ page }) => {
+  const deep = `Deep quotes follow.\n\n${'>'.repeat(20_000)} the bottom`;
+  const slow = '_a'.repeat(30_000);
+  // Paced, so that frames see the text while it streams (the stream's own lexing threw on it too).
+  await openWith(page, [{ text: deep, chunkDelayMs: 40 }, { text: slow }, { text: 'A *normal* reply.' }]);
+  const failedParts: string[] = [];
+  page.on('console', (m) => void (/could not be shown/.test(m.text()) && failedParts.push(m.text())));
+  await send(page, 'Quote deeply');
+  const replies = page.getByTestId('msg-assistant');
+  await expect(replies.first().locator('.md-plain-note')).toHaveText('Shown as plain text: it nests quotes or lists more than 32 levels deep.');
+  await expect(replies.first().locator('.md-plain')).toContainText('>>>>>>>>>> the bottom');
+  await replies.first().locator('.md-plain-note').scrollIntoViewIfNeeded();
+  await shots(page, 'ux-13-markdown-shown-plain');
+  await send(page, 'Underscores');
+  await expect(replies.nth(1).locator('.md-plain-note')).toContainText('long words full of "*" or "_"');
+  await send(page, 'Now normally');
+  await expect(replies.nth(2).locator('em')).toHaveText('normal');
+  // Nothing failed to render on the way, not even for a frame (RenderGuard logs each part it stands in for).
+  expect(failedParts).toEqual([]);
 });

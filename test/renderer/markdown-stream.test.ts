@@ -78,6 +78,17 @@ describe('MarkdownStream', () => {
     expect(groups.slice(0, -1).every((g) => g.length === GROUP_SIZE)).toBe(blocks.length > GROUP_SIZE);
   });
 
+  it('text the lexer must not see stays open (the tail shows it as plain text) instead of throwing mid-stream', () => {
+    const stream = new MarkdownStream(render);
+    // 20,000 nested quotes overflowed the lexer's stack in the update of the frame that brought them.
+    let latest = chain(['Intro.\n\nNext']);
+    expect(stream.update(latest)).toEqual({ groups: [['[Intro.\n\n]']], tail: 'Next' });
+    latest = chain([`\n\n${'>'.repeat(20_000)} deep\n\n`, 'after'], latest);
+    expect(stream.update(latest)).toEqual({ groups: [['[Intro.\n\n]']], tail: `Next\n\n${'>'.repeat(20_000)} deep\n\nafter` });
+    latest = chain([' more\n\nand more'], latest);
+    expect(stream.update(latest).tail).toBe(`Next\n\n${'>'.repeat(20_000)} deep\n\nafter more\n\nand more`);
+  });
+
   it('keeps a full group’s array as later blocks arrive', () => {
     const stream = new MarkdownStream(render);
     let latest: TextDelta | null = null;

@@ -11,6 +11,7 @@ import { SessionList } from './components/SessionList';
 import { FileView, ViewerPanel } from './components/ViewerPanel';
 import { SessionDirectory } from './components/WorkingDirectory';
 import { ReconnectingBar } from './components/ReconnectingBar';
+import { RenderGuard } from './components/RenderGuard';
 import { connectionStore } from './bridge/connection';
 import { chat } from './stores/chat-store';
 import { modelsChanged, openCreatedSession, openFirstScreen, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
@@ -149,39 +150,45 @@ export function App() {
         {switcherOpen && <SessionSwitcher onClose={() => setSwitcherOpen(false)} />}
       </Suspense>
       <main className="app-main">
-        {view === 'security' ? (
-          <Suspense fallback={pageLoading}>
-            <SecurityPage />
-          </Suspense>
-        ) : view === 'schedules' ? (
-          <Suspense fallback={pageLoading}>
-            <SchedulesPage onOpenSession={(id) => (selectSession(id), setView('chat'))} />
-          </Suspense>
-        ) : view === 'settings' ? (
-          <Suspense fallback={pageLoading}>
-            <SettingsPage
-              onClose={() => {
-                setView('chat');
-                modelsChanged();
-                void checkFirstRun();
-              }}
-            />
-          </Suspense>
-        ) : (
-          <>
-            <SessionList />
-            {firstRun ? (
-              <Suspense fallback={<section className="chat" />}>
-                <FirstRunGuide onEngaged={() => setGuideEngaged(true)} onDone={() => (setFirstRun(false), setGuideEngaged(false))} />
-              </Suspense>
-            ) : activeId !== null ? (
-              <ChatView sessionId={activeId} />
-            ) : (
-              <section className="chat" />
-            )}
-            <ViewerPanel />
-          </>
-        )}
+        <RenderGuard what="This page" resetKey={view}>
+          {view === 'security' ? (
+            <Suspense fallback={pageLoading}>
+              <SecurityPage />
+            </Suspense>
+          ) : view === 'schedules' ? (
+            <Suspense fallback={pageLoading}>
+              <SchedulesPage onOpenSession={(id) => (selectSession(id), setView('chat'))} />
+            </Suspense>
+          ) : view === 'settings' ? (
+            <Suspense fallback={pageLoading}>
+              <SettingsPage
+                onClose={() => {
+                  setView('chat');
+                  modelsChanged();
+                  void checkFirstRun();
+                }}
+              />
+            </Suspense>
+          ) : (
+            <>
+              <SessionList />
+              {firstRun ? (
+                <Suspense fallback={<section className="chat" />}>
+                  <FirstRunGuide onEngaged={() => setGuideEngaged(true)} onDone={() => (setFirstRun(false), setGuideEngaged(false))} />
+                </Suspense>
+              ) : activeId !== null ? (
+                <RenderGuard what="This chat" resetKey={activeId}>
+                  <ChatView sessionId={activeId} />
+                </RenderGuard>
+              ) : (
+                <section className="chat" />
+              )}
+              <RenderGuard what="The viewer">
+                <ViewerPanel />
+              </RenderGuard>
+            </>
+          )}
+        </RenderGuard>
       </main>
     </div>
   );

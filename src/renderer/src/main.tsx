@@ -2,6 +2,7 @@ import './first-screen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { RenderGuard } from './components/RenderGuard';
 import { requestFirstScreen } from './stores/sessions-store';
 import './styles.css';
 
@@ -9,6 +10,8 @@ import './styles.css';
 requestFirstScreen();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <RenderGuard what="Skald's window" isWindow>
+      <App />
+    </RenderGuard>
   </StrictMode>,
 );

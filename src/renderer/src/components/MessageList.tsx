@@ -17,6 +17,7 @@ import { buildRows, listOptions, markdownTextsAround, shiftWindow, windowOf, WIN
 import type { ChatState } from '../stores/chat-store';
 import { prerenderMarkdown } from '../lib/markdown';
 import { Markdown, StreamingMarkdown } from './Markdown';
+import { RenderGuard } from './RenderGuard';
 import { ToolCardView, type ToolCardActions } from './ToolCardView';
 
 // Memoized on the message object: the store replaces only the messages that changed, so old rows never re-render.
@@ -162,9 +163,17 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
           const row = rows[item.index]!;
           return (
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="row" style={{ transform: `translateY(${item.start}px)` }}>
-              {row.kind === 'message' && <MessageView message={row.message} actions={actions} />}
+              {row.kind === 'message' && (
+                <RenderGuard what="This message" resetKey={row.message}>
+                  <MessageView message={row.message} actions={actions} />
+                </RenderGuard>
+              )}
               {row.kind === 'notice' && <div className={`notice notice-${row.notice.kind}`} data-testid="notice"><pre>{row.notice.text}</pre></div>}
-              {row.kind === 'streaming' && <StreamingRow store={store} />}
+              {row.kind === 'streaming' && (
+                <RenderGuard what="This reply">
+                  <StreamingRow store={store} />
+                </RenderGuard>
+              )}
             </div>
           );
         })}

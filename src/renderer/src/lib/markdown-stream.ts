@@ -13,6 +13,7 @@
 import { marked } from 'marked';
 import type { TextDelta } from '../stores/chat-reducer';
 import { renderMarkdown } from './markdown';
+import { markdownHazard } from './markdown-hazards';
 
 export const GROUP_SIZE = 24;
 
@@ -134,11 +135,19 @@ export class MarkdownStream {
 
 /**
  * How many leading characters of `text` form complete blocks: up to the last blank line that has a block both
- * before and after it. An unclosed code fence runs to the end, so it is never cut.
+ * before and after it. An unclosed code fence runs to the end, so it is never cut; nor is text shown as plain text.
  */
 export function completedLength(text: string): number {
   if (!text.includes('\n\n')) return 0;
-  const tokens = marked.lexer(text, { gfm: true, breaks: true });
+  // Text the lexer must not see (markdown-hazards.ts) stays open: the tail shows it as plain text, as the whole
+  // message will be shown.
+  if (markdownHazard(text)) return 0;
+  let tokens: ReturnType<typeof marked.lexer>;
+  try {
+    tokens = marked.lexer(text, { gfm: true, breaks: true });
+  } catch {
+    return 0;
+  }
   let length = 0;
   let done = 0;
   for (let i = 0; i < tokens.length - 1; i++) {

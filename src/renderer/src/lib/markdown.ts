@@ -10,6 +10,8 @@
  * - Links: http(s) open outside the app (`_blank`, `noopener noreferrer`); `mailto:` and `#` stay; any other
  *   scheme loses its href.
  * Limits: `data:` images are decoded by the browser (raster only; no SVG, which could carry more).
+ * Text nested or shaped so that the parser would overflow the stack or take seconds is shown as plain text instead,
+ * with the reason (markdown-hazards.ts); so is text the parser fails on.
  * Speed (a long session renders a row per message as it scrolls into view): the sanitizer is our own DOMPurify
  * instance with its configuration parsed once, and the rendered HTML of recent texts is kept (a bounded cache keyed
  * by the text: the output depends on nothing else), so a row scrolled back into view costs nothing; the list renders
@@ -18,6 +20,7 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 import { RecentMap } from '../../../shared/recent-map';
+import { markdownHazard } from './markdown-hazards';
 
 /** Elements that fetch on render or submit somewhere: never kept, not even their text fallbacks. */
 const FORBID_TAGS = [
@@ -133,7 +136,23 @@ const CACHE_ENTRIES = 2_000;
 const CACHE_MAX_CHARS = 64 * 1024;
 const rendered = new RecentMap<string, string>(CACHE_ENTRIES);
 
-const parse = (text: string) => marked.parse(text, { async: false, gfm: true, breaks: true });
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
+
+/** Text the Markdown parser must not see (markdown-hazards.ts), shown as it is, with the reason. */
+function plainText(text: string, why: string): string {
+  return `<p class="md-plain-note">Shown as plain text: ${escapeHtml(why)}.</p><div class="md-plain">${escapeHtml(text)}</div>`;
+}
+
+function parse(text: string): string {
+  const hazard = markdownHazard(text);
+  if (hazard) return plainText(text, hazard);
+  try {
+    return marked.parse(text, { async: false, gfm: true, breaks: true });
+  } catch (error) {
+    // A shape the pass above does not know (the stack is shared with React's own): the message still shows.
+    return plainText(text, `its Markdown could not be laid out (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+  }
+}
 
 /** `keep: false` for text that will not be asked for again (a streaming reply's blocks and open tail). */
 export function renderMarkdown(text: string, { keep = true }: { keep?: boolean } = {}): string {

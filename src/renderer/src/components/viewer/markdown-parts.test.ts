@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findHeading, headingText, MarkdownScanner, splitMarkdown } from './markdown-parts';
+import { atxHeading, findHeading, headingText, MarkdownScanner, splitMarkdown } from './markdown-parts';
 
 const section = (i: number) => `## Section ${i}\n\nSome **bold** text and a list:\n\n- one\n- two\n\n| a | b |\n|---|---|\n| ${i} | x |\n`;
 
@@ -76,5 +76,30 @@ describe('MarkdownScanner', () => {
     const whole = scanner.result();
     expect(whole).toEqual(splitMarkdown(text, 4096));
     expect(whole.parts[0]).toBe(first.parts[0]);
+  });
+});
+
+describe('headings from hostile lines', () => {
+  it('reads ATX headings as CommonMark does: level, text, closing #s only after a space', () => {
+    expect(atxHeading('# Title')).toEqual({ level: 1, source: 'Title' });
+    expect(atxHeading('  ### Title ###   ')).toEqual({ level: 3, source: 'Title' });
+    expect(atxHeading('## C# and F#')).toEqual({ level: 2, source: 'C# and F#' });
+    expect(atxHeading('## a ##b')).toEqual({ level: 2, source: 'a ##b' });
+    expect(atxHeading('### ###')).toEqual({ level: 3, source: '' });
+    expect(atxHeading('#')).toEqual({ level: 1, source: '' });
+    expect(atxHeading('#\tTabbed')).toEqual({ level: 1, source: 'Tabbed' });
+    for (const no of ['#Title', '####### seven', '    # indented code', 'text # not']) expect(atxHeading(no)).toBeNull();
+  });
+
+  // Each of these held the page for about a minute before (a pattern, or the clean-up, growing with the square of the
+  // line); the test's own timeout would stop them.
+  it('a heading line of 200,000 spaces, and headings full of "![", "[" and "<", outline at once', () => {
+    const spaces = `# a${' '.repeat(200_000)}x`;
+    expect(atxHeading(spaces)?.source).toBe(`a${' '.repeat(200_000)}x`);
+    const text = `${spaces}\n\n# ${'!['.repeat(100_000)}\n\n## ${'['.repeat(200_000)}\n\n### ${'<'.repeat(200_000)}\n\nTitle\n${'='.repeat(10)}\n`;
+    const { headings } = splitMarkdown(text);
+    expect(headings.map((h) => [h.level, h.text.length <= 1000])).toEqual([[1, true], [1, true], [2, true], [3, true], [1, true]]);
+    expect(headings.at(-1)!.text).toBe('Title');
+    expect(headingText('x'.repeat(5000))).toHaveLength(1000);
   });
 });

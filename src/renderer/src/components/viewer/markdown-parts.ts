@@ -36,7 +36,9 @@ export const PART_CHARS = 2 * 1024;
 const REF_DEFS_MAX = 16 * 1024;
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const ATX_OPEN = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
+/** Characters of a heading's source read for its outline text: enough for any title, and a bound on the clean-up. */
+const HEADING_SOURCE_CHARS = 1000;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const HTML_OPEN = /^ {0,3}<(pre|script|style|textarea)(?:[\s>]|$)|^ {0,3}<!--/i;
 const REF_DEF = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S/;
@@ -45,9 +47,36 @@ const LIST_START = new Set(['-', '*', '+', '0', '1', '2', '3', '4', '5', '6', '7
 const LINE_PX = 24;
 const BLANK_PX = 8;
 const CHARS_PER_LINE = 90;
+const SPACE = 32;
+const TAB = 9;
+const NEWLINE = 10;
+const RETURN = 13;
+
+const trimEndBlank = (text: string) => {
+  let end = text.length;
+  while (end > 0 && (text.charCodeAt(end - 1) === SPACE || text.charCodeAt(end - 1) === TAB)) end--;
+  return text.slice(0, end);
+};
+
+/**
+ * An ATX heading (`## Title ##`): its level and its source text, without the closing `#`s. By hand, in one pass: a
+ * pattern with an optional closing sequence (`(.*?)(?:[ \t]+#+)?[ \t]*$`) took 2 s on a heading line of 40,000
+ * spaces, growing with the square of its length.
+ */
+export function atxHeading(line: string): { level: number; source: string } | null {
+  const open = ATX_OPEN.exec(line);
+  if (!open) return null;
+  const rest = trimEndBlank(line.slice(open[0].length));
+  let hashes = rest.length;
+  while (hashes > 0 && rest[hashes - 1] === '#') hashes--;
+  const closed = hashes === rest.length ? rest : hashes === 0 ? '' : rest[hashes - 1] === ' ' || rest[hashes - 1] === '\t' ? rest.slice(0, hashes) : rest;
+  return { level: open[1]!.length, source: closed.trim() };
+}
 
 /** The text a heading shows, from its source: inline markup, links and tags taken out. */
-export function headingText(source: string): string {
+export function headingText(whole: string): string {
+  // The clean-up's patterns scan ahead from each `[`, `!` or `<`: on a heading of 40 KB of them, seconds.
+  const source = whole.length > HEADING_SOURCE_CHARS ? whole.slice(0, HEADING_SOURCE_CHARS) : whole;
   if (!/[[\]<*_~`\\]/.test(source)) return source.trim();
   return source
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -68,11 +97,6 @@ function htmlBlockEnd(open: string): RegExp {
   const tag = /<(pre|script|style|textarea)/i.exec(open)?.[1];
   return tag ? new RegExp(`</${tag}>`, 'i') : /-->/;
 }
-
-const SPACE = 32;
-const TAB = 9;
-const NEWLINE = 10;
-const RETURN = 13;
 
 /**
  * Reads a document line by line, a slice at a time (`scan` stops when its `shouldStop` says so), so that even
@@ -141,7 +165,7 @@ export class MarkdownScanner {
     } else if (this.htmlEnd !== null) {
       if (this.htmlEnd.test(line())) this.htmlEnd = null;
     } else if (!isBlank) {
-      const atx = first === '#' ? ATX.exec(line()) : null;
+      const atx = first === '#' ? atxHeading(line()) : null;
       const setext = (first === '=' || first === '-') && this.previousIsParagraph ? SETEXT.exec(line()) : null;
       // A cut before an ATX heading, or before a new block at the margin after a blank line.
       if (at - this.starts[this.starts.length - 1]! >= this.size && (atx || (this.previousIsBlank && indent === 0 && !setext))) {
@@ -156,7 +180,7 @@ export class MarkdownScanner {
         const endRe = htmlBlockEnd(open);
         if (!endRe.test(open.replace(/^[^>]*>/, ''))) this.htmlEnd = endRe;
       } else if (atx) {
-        this.found.push({ level: atx[1]!.length, text: headingText(atx[2] ?? ''), at });
+        this.found.push({ level: atx.level, text: headingText(atx.source), at });
       } else if (setext) {
         this.found.push({ level: setext[1]!.startsWith('=') ? 1 : 2, text: headingText(text.slice(this.previousStart, this.previousEnd)), at: this.previousStart });
       } else if (first === '[' && REF_DEF.test(line())) {

@@ -1,0 +1,32 @@
+// @vitest-environment jsdom
+/**
+ * The app's one Markdown renderer on text it must not parse (docs/chat-ui.md "Markdown that is shown as plain text"):
+ * the reason, then the text itself, escaped, through the same sanitizer; ordinary Markdown as before. In jsdom.
+ */
+import { expect, it } from 'vitest';
+import { renderMarkdown, renderMarkdownFragment } from './markdown';
+
+it('text nested past the bound shows as plain text with the reason, every character kept', () => {
+  const text = `Intro <b>bold</b> & "quotes"\n\n${'>'.repeat(20_000)} the bottom`;
+  const box = document.createElement('div');
+  box.innerHTML = renderMarkdown(text);
+  expect(box.querySelector('.md-plain-note')?.textContent).toBe('Shown as plain text: it nests quotes or lists more than 32 levels deep.');
+  expect(box.querySelector('.md-plain')?.textContent).toBe(text);
+  expect(box.querySelector('b')).toBeNull();
+});
+
+it('model HTML in such text stays text: nothing runs or loads', () => {
+  const text = `<img src="https://evil.example/x.png" onerror="alert(1)"><script>alert(2)</script>${'_a'.repeat(30_000)}`;
+  const fragment = renderMarkdownFragment(text);
+  expect(fragment.querySelector('img, script')).toBeNull();
+  expect(fragment.querySelector('.md-plain-note')?.textContent).toMatch(/long words full of "\*" or "_"/);
+  expect(fragment.querySelector('.md-plain')?.textContent).toBe(text);
+});
+
+it('ordinary Markdown renders as Markdown', () => {
+  const box = document.createElement('div');
+  box.innerHTML = renderMarkdown('> a *quote*\n\n- item `code_x`');
+  expect(box.querySelector('blockquote em')?.textContent).toBe('quote');
+  expect(box.querySelector('li code')?.textContent).toBe('code_x');
+  expect(box.querySelector('.md-plain')).toBeNull();
+});
