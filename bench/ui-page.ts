@@ -226,3 +226,22 @@ interface TraceEvent {
   tdur?: number;
   args?: { name?: string };
 }
+
+/** Runs `work` while the page's long-task observer runs; the durations of the long tasks it saw (over 50 ms). */
+export async function longTasksDuring<T>(page: Page, work: () => Promise<T>): Promise<{ result: T; longTasks: number[] }> {
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    const observer = new PerformanceObserver((l) => l.getEntries().forEach((e) => seen.push(e.duration)));
+    observer.observe({ type: 'longtask' });
+    (window as unknown as { __longTasks: { seen: number[]; observer: PerformanceObserver } }).__longTasks = { seen, observer };
+  });
+  const result = await work();
+  const longTasks = await page.evaluate(async () => {
+    // A task still running when `work` resolved is reported once it ends: wait a frame and a bit.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const state = (window as unknown as { __longTasks: { seen: number[]; observer: PerformanceObserver } }).__longTasks;
+    state.observer.disconnect();
+    return state.seen;
+  });
+  return { result, longTasks };
+}

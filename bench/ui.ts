@@ -14,6 +14,9 @@
  *   the reply's newest part (its last two groups of blocks and the open tail: see ui-page.ts).
  * - Stream into one code block: the same rate and length, every token inside one fenced block that never closes (a
  *   whole file written out), so the whole reply is the open tail: lag and the longest task, as above.
+ * - Hostile Markdown: a session of replies shaped to break a Markdown parser (ui-seed.ts HOSTILE_REPLIES) opens; each
+ *   is shown as plain text with its reason; the open time, and every long task of the open and a scroll up through
+ *   every reply.
  * The long-task rows also give the CPU side, from a Chromium trace of the page's main thread: on a loaded machine a
  * task's wall time includes its wait for a core, the CPU time is what our code cost. Targets are judged on wall time,
  * in an untraced run: the scroll and the stream each run again under the trace for the CPU side, since recording a
@@ -30,14 +33,15 @@ import { createCore, type Core } from '../src/main/core/index';
 import { SessionStore } from '../src/main/core/session/session-store';
 import { startWebServer } from '../src/main/web/server';
 import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
-import { scrollToTop, startStreamSampler, stopStreamSampler, timeOpen, traceMainThread, type MainTask, type StreamSamples } from './ui-page';
+import { longTasksDuring, scrollToTop, startStreamSampler, stopStreamSampler, timeOpen, traceMainThread, type MainTask, type StreamSamples } from './ui-page';
 import { seedSession } from './seed-session';
-import { codeStreamToken, markdownAnswer, newestMarker, OLDEST_MARKER, streamToken } from './ui-seed';
+import { codeStreamToken, HOSTILE_REPLIES, markdownAnswer, newestMarker, OLDEST_MARKER, streamToken } from './ui-seed';
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const RATE = 2_000;
 const TRACED_STREAM = 'bench: the same stream, traced';
 const CODE_STREAM = 'bench: a code block streaming';
+const HOSTILE = 'bench: Markdown shaped to break the parser';
 
 /** The CPU side of a stretch's main-thread tasks: what our code cost, whatever the machine's load. */
 function cpuNote(tasks: MainTask[]): string {
@@ -110,6 +114,12 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const streamSession = new SessionStore(core.db).createSession('bench: streaming');
   const tracedStreamSession = new SessionStore(core.db).createSession(TRACED_STREAM);
   const codeStreamSession = new SessionStore(core.db).createSession(CODE_STREAM);
+  const hostileStore = new SessionStore(core.db);
+  const hostileSession = hostileStore.createSession(HOSTILE);
+  for (const text of HOSTILE_REPLIES) {
+    hostileStore.appendMessage({ sessionId: hostileSession, role: 'user', content: 'Show me.' });
+    hostileStore.appendMessage({ sessionId: hostileSession, role: 'assistant', content: text, model: 'bench-model' });
+  }
   const server = await startWebServer({ core, rendererDir: join(process.cwd(), 'out/renderer'), log: () => {} });
   const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
   try {
@@ -171,6 +181,28 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const codeKb = Array.from({ length: total }, (_, i) => codeStreamToken(i).length).reduce((a, b) => a + b, 0) / 1024;
     const codeShown = codeSeen.checks.filter((c) => c.at! < codeEmitted[total - 1]!).at(-1) ?? {};
     const codeWrong = !(codeShown.code! > 0) ? 'the open block was not shown as a code block while it streamed' : codeLag.length < total ? 'not every token reached the screen' : undefined;
+    // Replies shaped to break the Markdown parser: the session opens, each shown as plain text with its reason.
+    await openSession(page, 'bench: streaming');
+    const { result: hostileOpen, longTasks: hostileTasks } = await longTasksDuring(page, async () => {
+      const opened = await timeOpen(page, HOSTILE, `Hostile ${HOSTILE_REPLIES.length - 1}:`);
+      // Then up to the first reply, a screen a frame: every reply renders on the way (the list renders rows in view).
+      await page.evaluate(async () => {
+        const list = document.querySelector('[data-testid="message-list"]')!;
+        const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+        const seen = ((window as unknown as { __plain: Set<string> }).__plain = new Set<string>());
+        const look = () => list.querySelectorAll('.msg').forEach((m) => m.querySelector(':scope > .markdown .md-plain-note') && seen.add(/Hostile \d+/.exec(m.textContent?.slice(0, 200) ?? '')?.[0] ?? ''));
+        for (let i = 0; i < 400 && !(list.scrollTop === 0 && seen.has('Hostile 0')); i++) {
+          look();
+          list.scrollTop = Math.max(0, list.scrollTop - list.clientHeight);
+          await frame();
+        }
+        look();
+      });
+      return opened;
+    });
+    const hostileLongest = hostileTasks.reduce((n, t) => Math.max(n, t), 0);
+    const plainShown = await page.evaluate(() => (window as unknown as { __plain: Set<string> }).__plain.size);
+    const hostileWrong = plainShown < HOSTILE_REPLIES.length ? `${plainShown} of ${HOSTILE_REPLIES.length} replies shown as plain text` : undefined;
     const n = messages.toLocaleString('en');
     return [
       { name: `chat: ${n}-message session opens, click → newest message painted (median of ${opens}; the first, before any row's Markdown is cached: ${ms(openMs[0]!)})`, ours: ms(open), peer: '< 300 ms', target: '< 300 ms', pass: open < 300 },
@@ -188,6 +220,11 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
         name: `chat: stream ${codeRate.toFixed(0)} tokens/s for ${seconds} s into one code block left open (a file written out, ${codeKb.toFixed(0)} KB): lag emit → painted, every token, and the longest main-thread task`,
         ours: `p95 ${ms(codeP95)} (max ${ms(Math.max(...codeLag))}); longest task ${longestText(codeLongest)} (${codeSeen.longTasks.length} > 50 ms)`, peer: '< 100 ms p95, < 50 ms',
         target: '≥ 1,950 tok/s, p95 < 100 ms, no task > 50 ms', pass: codeP95 < 100 && codeRate >= 1_950 && codeLongest < 50 && !codeWrong, wrong: codeWrong,
+      },
+      {
+        name: `chat: a session of ${HOSTILE_REPLIES.length} replies shaped to break Markdown (20,000 nested quotes; 2,400 lines nesting to 400; 100 KB of "_a"; 40,000 spaces in a line; 5,000 "*" each side; a 60 KB token; marked alone: 2 stack overflows, out of memory, 8.7 s, 1.3 s, 0.1 s) opens: click → newest painted, and the longest task`,
+        ours: `${ms(hostileOpen)}; longest task ${longestText(hostileLongest)} (the open, then a scroll up through every reply)`, peer: '< 300 ms, < 50 ms', target: '< 300 ms, no task > 50 ms',
+        pass: hostileOpen < 300 && hostileLongest < 50 && !hostileWrong, wrong: hostileWrong,
       },
     ];
   } finally {

@@ -88,7 +88,7 @@ export function markdownHazard(text: string): string | null {
     if (isBlank(c)) {
       if (delimiters > 0) wordWork += (i - runStart) * delimiters;
       if (wordWork + spaceWork > MAX_RESCAN_WORK) {
-        return wordWork > spaceWork ? 'it has long words full of "*" or "_" that would take seconds to lay out' : 'it has long runs of spaces that would take seconds to lay out';
+        return wordWork > spaceWork ? 'it has long words full of "*" or "_", too slow to lay out as Markdown' : 'it has long runs of spaces, too slow to lay out as Markdown';
       }
       runStart = i + 1;
       delimiters = 0;

@@ -15,6 +15,14 @@ it('text nested past the bound shows as plain text with the reason, every charac
   expect(box.querySelector('b')).toBeNull();
 });
 
+it('a long text shows in chunks of 100 lines (layout skips those off screen), the text unbroken across them', () => {
+  const text = Array.from({ length: 250 }, (_, i) => `${'>'.repeat((i % 40) + 1)} line ${i}`).join('\n');
+  const fragment = renderMarkdownFragment(text);
+  const chunks = [...fragment.querySelectorAll('.md-plain > .md-plain-chunk')];
+  expect(chunks.map((c) => c.textContent!.split('\n').length)).toEqual([101, 101, 50]);
+  expect(chunks.map((c) => c.textContent).join('')).toBe(text);
+});
+
 it('model HTML in such text stays text: nothing runs or loads', () => {
   const text = `<img src="https://evil.example/x.png" onerror="alert(1)"><script>alert(2)</script>${'_a'.repeat(30_000)}`;
   const fragment = renderMarkdownFragment(text);

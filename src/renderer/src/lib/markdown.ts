@@ -138,19 +138,33 @@ const rendered = new RecentMap<string, string>(CACHE_ENTRIES);
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 
-/** Text the Markdown parser must not see (markdown-hazards.ts), shown as it is, with the reason. */
+/** Lines per chunk of plain text: a chunk off screen is skipped by layout (styles.css `.md-plain-chunk`). */
+const PLAIN_CHUNK_LINES = 100;
+
+/**
+ * Text the Markdown parser must not see (markdown-hazards.ts), shown as it is, with the reason. Built here from
+ * escaped text and fixed tags only, so it needs no sanitizer (which cost tens of milliseconds on 500 KB); in chunks
+ * of lines, so a long one is not laid out whole (a 500 KB text node was a 50 ms layout).
+ */
 function plainText(text: string, why: string): string {
-  return `<p class="md-plain-note">Shown as plain text: ${escapeHtml(why)}.</p><div class="md-plain">${escapeHtml(text)}</div>`;
+  const lines = text.split('\n');
+  const chunks: string[] = [];
+  for (let i = 0; i < lines.length; i += PLAIN_CHUNK_LINES) {
+    const chunk = lines.slice(i, i + PLAIN_CHUNK_LINES).join('\n') + (i + PLAIN_CHUNK_LINES < lines.length ? '\n' : '');
+    chunks.push(`<span class="md-plain-chunk">${escapeHtml(chunk)}</span>`);
+  }
+  return `<p class="md-plain-note">Shown as plain text: ${escapeHtml(why)}.</p><div class="md-plain">${chunks.join('')}</div>`;
 }
 
-function parse(text: string): string {
+/** HTML for `text`: from marked (to be sanitized), or plain text built here (`isPlain`, needing none). */
+function parse(text: string): { html: string; isPlain: boolean } {
   const hazard = markdownHazard(text);
-  if (hazard) return plainText(text, hazard);
+  if (hazard) return { html: plainText(text, hazard), isPlain: true };
   try {
-    return marked.parse(text, { async: false, gfm: true, breaks: true });
+    return { html: marked.parse(text, { async: false, gfm: true, breaks: true }), isPlain: false };
   } catch (error) {
     // A shape the pass above does not know (the stack is shared with React's own): the message still shows.
-    return plainText(text, `its Markdown could not be laid out (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    return { html: plainText(text, `its Markdown could not be laid out (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`), isPlain: true };
   }
 }
 
@@ -158,7 +172,8 @@ function parse(text: string): string {
 export function renderMarkdown(text: string, { keep = true }: { keep?: boolean } = {}): string {
   const hit = keep ? rendered.get(text) : undefined;
   if (hit !== undefined) return hit;
-  const html = sanitizeHtml(parse(text));
+  const parsed = parse(text);
+  const html = parsed.isPlain ? parsed.html : sanitizeHtml(parsed.html);
   if (keep && text.length <= CACHE_MAX_CHARS) rendered.set(text, html);
   return html;
 }
@@ -180,5 +195,9 @@ export function prerenderMarkdown(texts: readonly string[], from: number, hasTim
 
 /** Markdown rendered into sanitized nodes, for a view that inserts them itself (the viewer's large documents). */
 export function renderMarkdownFragment(text: string): DocumentFragment {
-  return sanitizeToFragment(parse(text));
+  const parsed = parse(text);
+  if (!parsed.isPlain) return sanitizeToFragment(parsed.html);
+  const template = document.createElement('template');
+  template.innerHTML = parsed.html;
+  return template.content;
 }
