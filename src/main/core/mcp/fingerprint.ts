@@ -6,17 +6,11 @@
  * invisible characters, and references to credentials on disk.
  */
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../approval/decisions';
 
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
+// The one canonical JSON, the argument hash's: on parsed JSON (all a server sends) it is what this module used to
+// write itself, so fingerprints stored before are still equal.
+export { canonicalJson };
 
 export function toolFingerprint(tool: { name: string; description?: string; inputSchema?: unknown }): string {
   return createHash('sha256')
