@@ -22,6 +22,7 @@ import { compactSession } from './compaction';
 import { historyMessages, type PendingInfo } from './history';
 import type { FileImagesPort, GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
 import { SessionStore } from './session-store';
+import { titleFromMessage } from './session-title';
 import { isSlashCommand, runSlashCommand } from './slash-commands';
 import { readScratchpad, writeScratchpadNote, type ScratchpadNote } from './scratchpad-store';
 import type { CallSecrets } from '../secrets/sealed-args';
@@ -187,7 +188,7 @@ export class SessionManager {
     const messageId = this.store.appendMessage({ sessionId, role: 'user', content, queued: running });
     emit({ type: 'user_message', message_id: messageId, content, queued: running });
     if (!running) {
-      if (!this.store.getSession(sessionId)!.title) this.store.rename(sessionId, content.slice(0, 60));
+      if (!this.store.getSession(sessionId)!.title) this.store.rename(sessionId, titleFromMessage(content));
       failInterrupted({ store: this.store, emit, pendingOf: this.deps.pendingOf }, sessionId);
       this.startTurn(sessionId, (env) => runTurn(env));
     }
