@@ -46,6 +46,15 @@ describe('execute_cmd', () => {
     expect(ws.logs[0]).toEqual({ message: 'execute_cmd: running shell command', fields: { command: 'cat f.txt; echo err 1>&2; exit 3', workdir: `${ws.root}/sub`, timeout_secs: 120 } });
   });
 
+  it('output reads as a terminal shows it: colours and links taken out, progress redrawn with \\r as its last state', async () => {
+    const script = [
+      String.raw`printf '\033[1;31merror\033[0m: \033]8;;https://example.com\007link\033]8;;\007 here\n'`,
+      String.raw`printf 'downloading 10%%\rdownloading 55%%\rdone           \rdone\n'`,
+      String.raw`printf 'windows line\r\nnext\n'`,
+    ].join('; ');
+    expect(await ok(tool, { command: script }, ws.ctx)).toBe('error: link here\ndone           \nwindows line\nnext\n[exit code 0]');
+  });
+
   it('explains a bad workdir and a bad timeout', async () => {
     expect(await failed(tool, { command: 'true', workdir: '/nonexistent/dir' }, ws.ctx)).toMatch(/does not exist/);
     expect(await failed(tool, { command: 'true', timeout: 601 }, ws.ctx)).toMatch(/timeout/);

@@ -11,7 +11,7 @@
  *   starts, so an auto-approved command is still traceable.
  * - The child's environment is scrubbed of provider keys and secrets (`env-scrub.ts`); stdin is closed.
  * - stdout and stderr are interleaved as they arrive; at most MAX_OUTPUT_BYTES are kept, the rest is counted and
- *   the cut is stated.
+ *   the cut is stated. Terminal escape sequences are taken out and carriage returns overwrite (`terminal-text.ts`).
  * - Spawned detached (own process group); stop and timeout kill the whole group, SIGTERM then SIGKILL (X8).
  * Outcomes: the command ran → `completed`, with its exit code in the text (a non-zero exit is information for the
  * model, not a tool failure); timeout → `failed` with the output so far; stop → `cancelled`.
@@ -27,6 +27,7 @@ import type { Tool } from '../tool';
 import { label } from '../fs/common';
 import { scrubEnv } from './env-scrub';
 import { killProcessGroup } from './process-group';
+import { terminalText } from './terminal-text';
 import { findBash } from './bash';
 
 let execaModule: Promise<typeof import('execa')> | null = null;
@@ -200,7 +201,7 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
         if (reason && child.pid) await killProcessGroup(child.pid, 0); // make sure the group is gone before reporting
         if (child.pid) deps.processes?.forget(child.pid);
         if (exit.error && exit.code === null && !reason) throw new ToolError(`The command could not start: ${startError(exit.error)}`);
-        const body = output.text();
+        const body = terminalText(output.text());
         const parts = [body === '' ? '(no output)' : body.replace(/\n$/, '')];
         const note = output.note();
         if (note) parts.push(note);
