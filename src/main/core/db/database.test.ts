@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
-import { openDatabase, PAGE_CACHE_KIB, statement } from './database';
+import { closeDatabase, openDatabase, PAGE_CACHE_KIB, statement } from './database';
 import { applyMigrations, NewerDatabaseError, schemaVersion, type Migration } from './migrate';
 import { migrations } from './migrations/index';
 
@@ -21,6 +22,21 @@ describe('store', () => {
     expect(db.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
     expect(schemaVersion(db)).toBe(Math.max(...migrations.map((m) => m.version)));
     db.close();
+  });
+
+  it('a damaged file is refused with where it is and what to do, and left as it was (D9)', () => {
+    const garbage = join(tempDir(), 'garbage.db');
+    writeFileSync(garbage, Buffer.alloc(65_536, 0x41));
+    expect(() => openDatabase({ file: garbage })).toThrow(new RegExp(`^The database ${garbage} is damaged \\(SQLite: file is not a database\\), so Skald cannot open it\\. Your conversations are in that file`));
+    expect(readFileSync(garbage).equals(Buffer.alloc(65_536, 0x41))).toBe(true);
+    // A real database cut in half: its pages no longer hold together.
+    const cut = join(tempDir(), 'cut.db');
+    const db = openDatabase({ file: cut });
+    db.exec(`CREATE TABLE filler (x TEXT); INSERT INTO filler SELECT hex(randomblob(500)) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) SELECT i FROM n)`);
+    closeDatabase(db);
+    const whole = readFileSync(cut);
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    expect(() => openDatabase({ file: cut })).toThrow(/is damaged \(SQLite: database disk image is malformed\)/);
   });
 
   it('keeps a prepared statement per database and SQL text, and it reads what was written since', () => {

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyMigrations, type Migration } from './migrate';
+import { damagedDatabaseText, isDamagedDatabase } from './storage-errors';
 import { migrations as defaultMigrations } from './migrations/index';
 
 export type Db = Database.Database;
@@ -52,6 +53,7 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
     return db;
   } catch (error) {
     db.close();
+    if (isDamagedDatabase(error)) throw new Error(damagedDatabaseText(options.file, error), { cause: error });
     throw error;
   }
 }

@@ -19,3 +19,22 @@ export function isDiskFull(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === 'SQLITE_FULL' || code === 'ENOSPC';
 }
+
+/**
+ * A database file SQLite cannot read (docs/security-checks.md, D9): not a database at all, or pages that do not hold together (a disk that
+ * failed, a copy cut short). The app cannot mend it, and must not throw it away: the person's chats are in it. What
+ * the app adds is where the file is and what to do, instead of SQLite's bare "file is not a database".
+ */
+export function isDamagedDatabase(error: unknown): boolean {
+  const code = error && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
+  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
+}
+
+export function damagedDatabaseText(file: string, error: unknown): string {
+  const why = error instanceof Error ? error.message : String(error);
+  return (
+    `The database ${file} is damaged (SQLite: ${why}), so Skald cannot open it. Your conversations are in that file: ` +
+    'keep a copy of it, then move it out of its folder (or rename it) and start Skald again, which begins with a new, ' +
+    'empty database.'
+  );
+}
