@@ -21,9 +21,10 @@ export function isDiskFull(error: unknown): boolean {
 }
 
 /**
- * A database file SQLite cannot read (docs/security-checks.md, D9): not a database at all, or pages that do not hold together (a disk that
- * failed, a copy cut short). The app cannot mend it, and must not throw it away: the person's chats are in it. What
- * the app adds is where the file is and what to do, instead of SQLite's bare "file is not a database".
+ * A database file SQLite cannot read (docs/security-checks.md, D9): not a database at all, or pages that do not hold
+ * together (a disk that failed, a copy cut short). The app cannot mend it, and must not throw it away: the person's
+ * chats are in it. What the app adds is where the file is and what to do, instead of SQLite's bare "file is not a
+ * database".
  */
 export function isDamagedDatabase(error: unknown): boolean {
   const code = error && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
