@@ -132,6 +132,17 @@ test('source: a 50,000-line file in read-only Monaco, highlighted', async ({ pag
   await shoot(page, 'code');
 });
 
+test('text in UTF-16 (a PowerShell log, no known extension) opens as text, decoded by its byte-order mark', async ({ page }) => {
+  put('logs/build.out', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Build started\r\nÜbersetzung fertig: 3 Warnungen\r\n', 'utf16le')]));
+  await page.goto(app.url);
+  await openFile(page, 'logs/build.out');
+  const code = page.getByTestId('viewer-code');
+  await expect(code).toHaveAttribute('data-ready', 'yes');
+  await expect(code.locator('.view-line').nth(1)).toContainText('Übersetzung fertig: 3 Warnungen');
+  await expect(page.getByTestId('viewer-binary')).toHaveCount(0);
+  await shoot(page, 'utf16-text');
+});
+
 test('images: raster with fit/actual, and an SVG whose script and onload never run', async ({ page }) => {
   // A 2x2 PNG.
   put('img/dot.png', Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64'));

@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { textEncodingOf } from '../../../shared/text-encoding';
 import { statement, type Db } from '../db/database';
 import { applyReadPolicy, type ReadPolicyContext } from './read-policy';
 
@@ -109,7 +110,7 @@ export class BlobStore {
         got += n;
       }
       const body = bytes.subarray(0, got);
-      if (body.subarray(0, 8192).includes(0)) return { state: 'skipped', hash: null, reason: 'a binary file' };
+      if (textEncodingOf(body) === null) return { state: 'skipped', hash: null, reason: 'a binary file' };
       return { state: 'file', hash: this.put(body) };
     } finally {
       closeSync(fd);

@@ -8,10 +8,14 @@
 import { BridgeError } from '../../../shared/contract/define';
 import type { FileImage, RevertResult } from '../../../shared/contract/viewer';
 import type { SessionManager } from '../session/session-manager';
+import { decodeText } from '../tools/_policy/text-bytes';
 import { BlobStore, hashBytes, MAX_IMAGE_BYTES, type ImageState } from './blob-store';
 import { kindOfPath } from './file-kinds';
 import { readForViewer } from './file-read';
 import { applyReadPolicy, ViewerRefusal, type ReadPolicyContext } from './read-policy';
+
+/** A kept image's text for the diff, decoded as the file's first bytes say (UTF-16 too), the bytes kept as they are. */
+const textOf = (bytes: Buffer): string => decodeText(bytes)?.text ?? bytes.toString('utf8');
 
 export class FileImages {
   constructor(
@@ -23,7 +27,7 @@ export class FileImages {
   private image(state: ImageState, hash: string | null): FileImage {
     if (state !== 'file' || !hash) return { state, text: null };
     const bytes = this.blobs.get(hash);
-    return bytes ? { state, text: bytes.toString('utf8') } : { state: 'skipped', text: null };
+    return bytes ? { state, text: textOf(bytes) } : { state: 'skipped', text: null };
   }
 
   private row(toolCallId: string) {
@@ -43,7 +47,7 @@ export class FileImages {
       const p = applyReadPolicy(path, workingDir, this.policyOf(workingDir));
       const read = readForViewer(p.real, p.display, MAX_IMAGE_BYTES + 1);
       if (read.isTruncated) return { state: 'skipped', text: null, hash: null };
-      return { state: 'file', text: read.bytes.toString('utf8'), hash: hashBytes(read.bytes) };
+      return { state: 'file', text: textOf(read.bytes), hash: hashBytes(read.bytes) };
     } catch (error) {
       if (error instanceof ViewerRefusal && error.code === 'missing') return { state: 'absent', text: null, hash: null };
       throw new BridgeError('refused', (error as Error).message);

@@ -6,6 +6,7 @@
  */
 import { extname } from 'node:path';
 import type { ViewerKind } from '../../../shared/contract/viewer';
+import { textEncodingOf } from '../../../shared/text-encoding';
 
 const IMAGE_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -54,8 +55,8 @@ export function kindOfPath(path: string, firstBytes?: Buffer): KindInfo {
   if (ext === '.tex' || ext === '.latex') return { kind: 'latex', mime: 'text/plain; charset=utf-8', language: 'latex' };
   if (ext === '.html' || ext === '.htm') return { kind: 'html', mime: 'text/plain; charset=utf-8', language: 'html' };
   if (LANGUAGES[ext] || NAMED_LANGUAGES[base]) return { kind: 'text', mime: 'text/plain; charset=utf-8', language };
-  // Unknown extension: text when the first bytes look like text (no NUL, as git and ripgrep decide).
-  if (firstBytes && !firstBytes.subarray(0, 8192).includes(0)) return { kind: 'text', mime: 'text/plain; charset=utf-8', language: 'plaintext' };
+  // Unknown extension: text when the first bytes look like text (a UTF-16 byte-order mark, or no NUL, as ripgrep decides).
+  if (firstBytes && textEncodingOf(firstBytes) !== null) return { kind: 'text', mime: 'text/plain; charset=utf-8', language: 'plaintext' };
   return { kind: 'binary', mime: 'application/octet-stream', language: 'plaintext' };
 }
 

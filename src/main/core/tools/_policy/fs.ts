@@ -21,6 +21,7 @@ import { ToolError } from '../define-tool';
 import { recheckWriteTarget, SECRETS_DIR, type GuardedPath, type PathContext } from './guard';
 import { hardLinkVerdict, hardLinkVerdictAt } from './hardlinks';
 import { hasComponent, pathUnder, relativeInside } from './paths';
+import { BINARY_SNIFF_BYTES, describeEncoding, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
 
 /**
  * Folders the recursive tools never descend into: VCS, dependency, build and virtualenv folders are noise; `secrets`
@@ -154,19 +155,18 @@ export function isGuardedHardLink(path: string, g: GuardedPath): boolean {
   return hardLinkVerdictAt(path, g.root, g.protectedRoots ?? []) === 'guarded';
 }
 
-/** A NUL byte in the first 8 KB marks a file as binary (the heuristic git and ripgrep use). */
-/** How much of a file's head is looked at for a NUL byte, the sign of a binary file. */
-const BINARY_SNIFF_BYTES = 8192;
-
-export function looksBinary(bytes: Buffer): boolean {
-  return bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
-}
-
-/** The whole text of a regular file for an edit; refuses binaries and files over MAX_EDIT_BYTES. */
+/**
+ * The whole text of a regular file for an edit; refuses binaries, files over MAX_EDIT_BYTES, and UTF-16 text (the
+ * edits write UTF-8, which would change every byte of it). A UTF-8 BOM stays in the text, so the file keeps it.
+ */
 export function readTextForEdit(g: GuardedPath): string {
   const read = readCapped(g, MAX_EDIT_BYTES + 1);
   if (read.isTruncated || read.size > MAX_EDIT_BYTES) throw new ToolError(`${g.display} is ${read.size} bytes, over the ${MAX_EDIT_BYTES}-byte edit limit; edit it with execute_cmd instead.`);
-  if (looksBinary(read.bytes)) throw new ToolError(`${g.display} is a binary file; text edits would corrupt it.`);
+  const encoding = textEncodingOf(read.bytes);
+  if (encoding === null) throw new ToolError(`${g.display} is a binary file; text edits would corrupt it.`);
+  if (encoding === 'utf16le' || encoding === 'utf16be') {
+    throw new ToolError(`${g.display} is ${describeEncoding(encoding)} text; the edit tools write UTF-8, which would change every byte of it. Convert it first (execute_cmd: iconv -f UTF-16 -t UTF-8), or rewrite it whole with write_file.`);
+  }
   return read.bytes.toString('utf8');
 }
 
@@ -341,7 +341,8 @@ export class SearchReader {
 
   /**
    * The file's bytes, or null when it cannot be read, is over `max`, or (with `textOnly`) looks binary: then only
-   * its first 8 KB are read, as ripgrep does, so a tree full of large binaries costs what their heads cost.
+   * its first 8 KB are read, as ripgrep does, so a tree full of large binaries costs what their heads cost. With
+   * `textOnly`, the text's UTF-8 bytes: a BOM left out, UTF-16 decoded (text-bytes.ts).
    */
   read(path: string, max: number, textOnly = false): Buffer | null {
     let fd: number;
@@ -356,6 +357,7 @@ export class SearchReader {
       if (!info.isFile() || info.size > max) return null;
       if (info.size > this.scratch.length) this.scratch = Buffer.allocUnsafe(Math.min(max, Math.max(info.size, this.scratch.length * 2)));
       let got = 0;
+      let encoding: TextEncoding | null = 'utf8';
       if (textOnly) {
         const head = Math.min(info.size, BINARY_SNIFF_BYTES);
         while (got < head) {
@@ -363,14 +365,16 @@ export class SearchReader {
           if (n === 0) break;
           got += n;
         }
-        if (this.scratch.subarray(0, got).includes(0)) return null;
+        encoding = textEncodingOf(this.scratch.subarray(0, got));
+        if (encoding === null) return null;
       }
       while (got < info.size) {
         const n = readSync(fd, this.scratch, got, info.size - got, got);
         if (n === 0) break;
         got += n;
       }
-      return this.scratch.subarray(0, got);
+      // UTF-16 and a UTF-8 BOM: the text as UTF-8 bytes, as ripgrep searches it (text-bytes.ts).
+      return encoding === 'utf8' ? this.scratch.subarray(0, got) : utf8TextBytes(this.scratch.subarray(0, got));
     } catch {
       return null;
     } finally {

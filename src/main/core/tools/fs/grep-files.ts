@@ -146,7 +146,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           // ripgrep printed the context with the matches; the JS engine has the text; else read the file again.
           let lines: LineSource | undefined = hit.lineTexts ? { at: (no) => hit.lineTexts!.get(no) } : undefined;
           if (!lines) {
-            const text = hit.text ?? reader.read(hit.path, MAX_GREP_FILE_BYTES)?.toString('utf8');
+            const text = hit.text ?? reader.read(hit.path, MAX_GREP_FILE_BYTES, true)?.toString('utf8');
             if (text === undefined) continue; // vanished since the search: skip it
             lines = lineIndex(text);
           }

@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
-import { looksBinary, readCapped } from '../_policy/fs';
+import { readCapped } from '../_policy/fs';
+import { decodeText, describeEncoding } from '../_policy/text-bytes';
 import { guardRead } from '../_policy/guard';
 import { label, numbered, PATH_ALIASES, pathArg, pathField, shortPath, splitLines } from './common';
 
@@ -37,8 +38,9 @@ export const readFileTool = defineTool({
   execute(a, ctx) {
     const g = guardRead(a.path, ctx);
     const read = readCapped(g, MAX_SCAN_BYTES);
-    if (looksBinary(read.bytes)) throw new ToolError(`${g.display} is a binary file (${read.size} bytes); read_file shows text only.`);
-    const text = read.bytes.toString('utf8');
+    const decoded = decodeText(read.bytes);
+    if (!decoded) throw new ToolError(`${g.display} is a binary file (${read.size} bytes); read_file shows text only.`);
+    const { text } = decoded;
     const { lines } = splitLines(text);
     if (lines.length === 0) return `${g.display} is empty (0 bytes).`;
     const start = a.offset ?? 1;
@@ -61,6 +63,7 @@ export const readFileTool = defineTool({
     const total = read.isTruncated ? `at least ${lines.length}` : String(lines.length);
     if (end < lines.length || read.isTruncated) notes.push(`[showing lines ${start}–${end} of ${total}; call read_file with offset=${end + 1} to continue]`);
     if (read.isTruncated) notes.push(`[file is ${read.size} bytes; only the first ${MAX_SCAN_BYTES} bytes can be read with read_file]`);
+    if (decoded.encoding === 'utf16le' || decoded.encoding === 'utf16be') notes.push(`[the file is ${describeEncoding(decoded.encoding)} text: the edit tools refuse it, since they write UTF-8]`);
     return notes.length ? `${body}\n${notes.join('\n')}` : body;
   },
 });

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
-import { looksBinary, readCapped } from '../_policy/fs';
+import { readCapped } from '../_policy/fs';
+import { decodeText } from '../_policy/text-bytes';
 import { guardRead } from '../_policy/guard';
 import { PATH_ALIASES, pathArg, pathField, plural, searchLabel, shortPath } from './common';
 import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, matchingLines, lineIndex } from './search-engine';
@@ -34,8 +35,9 @@ export const searchFileTool = defineTool({
     const matcher = compileMatcher(a.pattern, a.case_insensitive);
     const g = guardRead(a.path, ctx);
     const read = readCapped(g, MAX_SEARCH_BYTES);
-    if (looksBinary(read.bytes)) throw new ToolError(`${g.display} is a binary file; search_file searches text only.`);
-    const text = read.bytes.toString('utf8');
+    const decoded = decodeText(read.bytes);
+    if (!decoded) throw new ToolError(`${g.display} is a binary file; search_file searches text only.`);
+    const { text } = decoded;
     const matches = matchingLines(matcher, text, MAX_SEARCH_RESULTS + 1);
     if (matches.length === 0) return `No lines of ${g.display} match /${a.pattern}/${a.case_insensitive ? 'i' : ''}.`;
     const shown = matches.slice(0, MAX_SEARCH_RESULTS);

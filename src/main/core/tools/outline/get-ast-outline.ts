@@ -9,7 +9,8 @@ import { extname } from 'node:path';
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
-import { fileStamp, looksBinary, readCapped } from '../_policy/fs';
+import { fileStamp, readCapped } from '../_policy/fs';
+import { utf8TextBytes } from '../_policy/text-bytes';
 import { guardRead } from '../_policy/guard';
 import { label, PATH_ALIASES, pathArg, pathField, shortPath } from '../fs/common';
 import type { OutlineItem } from './extract';
@@ -55,9 +56,10 @@ export const getAstOutlineTool = defineTool({
     let isTruncated = (stamp?.size ?? 0) > MAX_OUTLINE_BYTES;
     const readText = () => {
       const read = readCapped(g, MAX_OUTLINE_BYTES);
-      if (looksBinary(read.bytes)) throw new ToolError(`${g.display} is a binary file.`);
+      const bytes = utf8TextBytes(read.bytes);
+      if (!bytes) throw new ToolError(`${g.display} is a binary file.`);
       isTruncated = read.isTruncated;
-      return read.bytes;
+      return bytes;
     };
     const cached = await outlineCache().outline(g.real, readText, g.real, stamp?.key ?? null);
     if (!cached) throw new ToolError(`No outline backend for ${ext}.`);

@@ -3,6 +3,8 @@
  * desktop's `app://` handler carries the access). A refusal comes back as a status plus a message a person can
  * read; it is shown as it is.
  */
+import { DECODER_LABEL, textEncodingOf } from '../../../../shared/text-encoding';
+
 export class FileFetchError extends Error {
   constructor(
     readonly status: number,
@@ -19,6 +21,8 @@ export async function fetchBytes(url: string, signal?: AbortSignal): Promise<Arr
   return response.arrayBuffer();
 }
 
+/** The file's text, decoded as its first bytes say (UTF-16 with its byte-order mark, else UTF-8; the mark left out). */
 export async function fetchText(url: string, signal?: AbortSignal): Promise<string> {
-  return new TextDecoder('utf-8').decode(await fetchBytes(url, signal));
+  const bytes = new Uint8Array(await fetchBytes(url, signal));
+  return new TextDecoder(DECODER_LABEL[textEncodingOf(bytes) ?? 'utf8']).decode(bytes);
 }
