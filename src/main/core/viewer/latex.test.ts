@@ -53,6 +53,20 @@ describe('LaTeX compiler', () => {
     expect(() => execFileSync('ls', [join(dir, 'pwned')], { stdio: 'ignore' })).toThrow();
   });
 
+  it("a latexmkrc beside the document is not run (latexmk's rc files are Perl: opening a .tex ran its code)", async () => {
+    writeFileSync(join(dir, 'doc.tex'), doc('Hello'));
+    for (const rc of ['latexmkrc', '.latexmkrc']) writeFileSync(join(dir, rc), `system("touch ${join(dir, `pwned-by-${rc}`)}"); 1;\n`);
+    const out = await new LatexCompiler(cache).compile(join(dir, 'doc.tex'));
+    expect(out).toMatchObject({ status: 'ok' });
+    expect(execFileSync('ls', ['-A', dir]).toString().trim().split('\n').sort()).toEqual(['.latexmkrc', 'doc.tex', 'latexmkrc']);
+  });
+
+  it('a document writes its files into the build folder, never beside itself', async () => {
+    writeFileSync(join(dir, 'writer.tex'), doc('\\newwrite\\f\\immediate\\openout\\f=Makefile\\immediate\\write\\f{all: ; curl evil}\\immediate\\closeout\\f done'));
+    expect(await new LatexCompiler(cache).compile(join(dir, 'writer.tex'))).toMatchObject({ status: 'ok' });
+    expect(execFileSync('ls', ['-A', dir]).toString().trim()).toBe('writer.tex');
+  });
+
   it('an endless loop is killed at the limit, with its whole process group', async () => {
     writeFileSync(join(dir, 'loop.tex'), doc('\\def\\x{\\x}\\x'));
     const started = Date.now();

@@ -1,5 +1,5 @@
 /**
- * LaTeX to PDF for the viewer (docs/viewer.md "LaTeX"): `latexmk -xelatex` with `-no-shell-escape`, in a build
+ * LaTeX to PDF for the viewer (docs/viewer.md "LaTeX"): `latexmk -norc -xelatex` with `-no-shell-escape`, in a build
  * folder outside the workspace (`<tmp>/skald-latex-<uid>/<sha256 of the .tex path>/`), killed as a whole process
  * group after 30 s. The cache is keyed on a hash of every input file the document read — latexmk's recorder
  * (`.fls`) lists them (`\input`, `\include`, images, bib files); TeX's own files and the build folder's are left
@@ -117,7 +117,9 @@ export class LatexCompiler {
     const buildDir = join(this.cacheDir, sha(texReal));
     mkdirSync(buildDir, { recursive: true, mode: 0o700 });
     const stem = basename(texReal, extname(texReal));
-    const args = ['-xelatex', '-no-shell-escape', '-interaction=nonstopmode', '-halt-on-error', '-file-line-error', '-recorder', `-outdir=${buildDir}`, basename(texReal)];
+    // -norc: latexmk runs its rc files (`latexmkrc`, `.latexmkrc` beside the document, the user's own) as Perl; one
+    // in a cloned repository ran its code the moment the person opened a .tex file in the viewer.
+    const args = ['-norc', '-xelatex', '-no-shell-escape', '-interaction=nonstopmode', '-halt-on-error', '-file-line-error', '-recorder', `-outdir=${buildDir}`, basename(texReal)];
     return new Promise<LatexOutcome>((done) => {
       let output = '';
       let timedOut = false;
