@@ -95,3 +95,14 @@ test('a reply whose Markdown would overflow the stack or take seconds shows as p
   // Nothing failed to render on the way, not even for a frame (RenderGuard logs each part it stands in for).
   expect(failedParts).toEqual([]);
 });
+
+test('a code line too long to highlight stays plain, and the next block is highlighted at once', async ({ page }) => {
+  // One 40,000-character identifier: the TypeScript grammar alone would hold the highlighting worker for minutes.
+  const reply = `A generated constant:\n\n\`\`\`ts\nexport const ${'a'.repeat(40_000)} = 1;\n\`\`\`\n\nAnd the code that uses it:\n\n\`\`\`ts\nexport function read(): number {\n  return 42;\n}\n\`\`\``;
+  await openWith(page, [{ text: reply }]);
+  await send(page, 'Show me');
+  const blocks = page.getByTestId('msg-assistant').locator('pre > code');
+  await expect(blocks).toHaveCount(2);
+  await expect(blocks.nth(1)).toHaveClass(/highlighted/);
+  await expect(blocks.nth(0)).toContainText(`export const ${'a'.repeat(100)}`);
+});

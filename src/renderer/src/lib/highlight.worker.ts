@@ -37,6 +37,14 @@ const ALIASES: Record<string, string> = {
   yml: 'yaml', md: 'markdown', htm: 'html', 'c++': 'cpp', hpp: 'cpp', h: 'c', jsonc: 'json',
 };
 export const MAX_CHARS = 100_000;
+/**
+ * Lines longer than this stay plain. TextMate grammars rescan a line from each position: the TypeScript grammar took
+ * 1.4 s on one identifier of 5,000 characters and 5.5 s on 10,000 (a base64 string in a shell script, 0.5 s at
+ * 5,000), so one long line held the worker for minutes and every later block waited unhighlighted. At this bound a
+ * whole block (MAX_CHARS) costs at most a few seconds in the worst grammar; shiki's own time limit per line does not
+ * help, since the time goes inside single scans.
+ */
+export const MAX_TOKENIZED_LINE = 1_000;
 
 function grammarOf(lang: string): string | null {
   const key = lang.trim().toLowerCase();
@@ -75,7 +83,7 @@ async function highlightTokens(code: string, lang: string): Promise<HighlightedL
   const h = await getHighlighter();
   await ensureGrammar(h, name);
   return h
-    .codeToTokensWithThemes(code, { lang: name, themes: { light: 'github-light', dark: 'github-dark' } })
+    .codeToTokensWithThemes(code, { lang: name, themes: { light: 'github-light', dark: 'github-dark' }, tokenizeMaxLineLength: MAX_TOKENIZED_LINE })
     .map((line) => line.map((t) => [t.content, t.variants.light?.color ?? '', t.variants.dark?.color ?? ''] as HighlightedToken));
 }
 
