@@ -6,6 +6,7 @@
  * file in the viewer. This one linear pass finds the shapes before marked sees them; the text is then shown as plain
  * text, with the reason. Ordinary Markdown (thousands of lines, deep-ish lists, long code) passes untouched.
  */
+import { GT, NEWLINE, RETURN, SPACE, STAR, TAB, TILDE, UNDERSCORE } from './char-codes';
 
 /** Container markers (`>`, list bullets, numbered items) before a line's text. */
 export const MAX_NESTING = 32;
@@ -21,15 +22,7 @@ export const MAX_DELIMITER_RUN = 256;
  */
 export const MAX_RESCAN_WORK = 50_000_000;
 
-const SPACE = 32;
-const TAB = 9;
-const NEWLINE = 10;
-const GT = 62;
-const STAR = 42;
-const UNDERSCORE = 95;
-const TILDE = 126;
-
-const isBlank = (c: number) => c === SPACE || c === TAB || c === NEWLINE || c === 13;
+const isBlank = (c: number) => c === SPACE || c === TAB || c === NEWLINE || c === RETURN;
 const isBullet = (c: number) => c === 45 /* - */ || c === 43 /* + */ || c === STAR;
 const isDigit = (c: number) => c >= 48 && c <= 57;
 

@@ -13,6 +13,7 @@
  * headings inside list items are outlined at the margin's level; past REF_DEFS_MAX characters of definitions a
  * reference link resolves only inside its own part.
  */
+import { NEWLINE, RETURN, SPACE, TAB } from '../../lib/char-codes';
 
 export interface OutlineHeading {
   id: string;
@@ -47,10 +48,6 @@ const LIST_START = new Set(['-', '*', '+', '0', '1', '2', '3', '4', '5', '6', '7
 const LINE_PX = 24;
 const BLANK_PX = 8;
 const CHARS_PER_LINE = 90;
-const SPACE = 32;
-const TAB = 9;
-const NEWLINE = 10;
-const RETURN = 13;
 
 const trimEndBlank = (text: string) => {
   let end = text.length;
