@@ -21,7 +21,7 @@ import { ToolError } from '../define-tool';
 import { recheckWriteTarget, SECRETS_DIR, type GuardedPath, type PathContext } from './guard';
 import { hardLinkVerdict, hardLinkVerdictAt } from './hardlinks';
 import { hasComponent, pathUnder, relativeInside } from './paths';
-import { BINARY_SNIFF_BYTES, describeEncoding, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
+import { BINARY_SNIFF_BYTES, decodeText, describeEncoding, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
 
 /**
  * Folders the recursive tools never descend into: VCS, dependency, build and virtualenv folders are noise; `secrets`
@@ -153,6 +153,16 @@ const hardLinkRefusal = (display: string) =>
 /** For the search tools: true when a file they found is a hard link to a guarded file (it is skipped). */
 export function isGuardedHardLink(path: string, g: GuardedPath): boolean {
   return hardLinkVerdictAt(path, g.root, g.protectedRoots ?? []) === 'guarded';
+}
+
+/**
+ * The text a whole-file write would replace, for its approval card's diff: decoded whatever its encoding (UTF-16
+ * too); null for a binary file or one over MAX_EDIT_BYTES (the card then shows the file as new).
+ */
+export function readTextForPreview(g: GuardedPath): { text: string; encoding: TextEncoding } | null {
+  const read = readCapped(g, MAX_EDIT_BYTES + 1);
+  if (read.isTruncated || read.size > MAX_EDIT_BYTES) return null;
+  return decodeText(read.bytes);
 }
 
 /**

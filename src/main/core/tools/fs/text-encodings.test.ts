@@ -3,12 +3,14 @@
  * both byte orders and with CRLF lines (what Windows PowerShell's `>` writes), UTF-8 with a BOM, UTF-16 without a BOM
  * and a real binary. Every grep_files engine gives ripgrep's answer (before, the JS engine called UTF-16 binary and
  * kept the BOM in a line's text); read_file, search_file and the outline read UTF-16 as text; the edit tools refuse
- * it with the reason and keep a UTF-8 BOM.
+ * it with the reason and keep a UTF-8 BOM; write_file's card shows the UTF-16 text it replaces, decoded.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DECODER_LABEL, textEncodingOf } from '../../../../shared/text-encoding';
+import { TN } from '../../../../shared/tool-names';
+import { createBuiltinTools, createToolRegistry } from '../index';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { getAstOutlineTool } from '../outline/get-ast-outline';
 import { editFileTool } from './edit-file';
@@ -16,6 +18,7 @@ import { createGrepFilesTool } from './grep-files';
 import { GrepPool } from './grep-pool';
 import { readFileTool } from './read-file';
 import { searchFileTool } from './search-file';
+import { writeFileTool } from './write-file';
 
 const RG = '/usr/bin/rg';
 const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
@@ -85,6 +88,19 @@ describe('the reading and editing tools', () => {
     expect(readFileSync(join(ws.root, 'ps-output.log')).equals(before)).toBe(true);
     await ok(editFileTool, { path: 'with-bom.txt', old_string: 'line two', new_string: 'line 2' }, ws.ctx);
     expect(readFileSync(join(ws.root, 'with-bom.txt'))).toEqual(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('needle after a BOM\nline 2\n')]));
+  });
+});
+
+describe('write_file over UTF-16', () => {
+  const registry = createToolRegistry(createBuiltinTools({ requestRestart: () => undefined }));
+
+  it('the approval card shows the decoded text it replaces, and the model is told the file is UTF-8 now', async () => {
+    const n = registry.normalize(TN.WRITE_FILE, { path: 'ps-output.log', content: 'rewritten\n' }, ws.ctx.workingDir);
+    if (!n.ok) throw new Error(n.error);
+    expect(registry.preview(TN.WRITE_FILE, n.args, ws.ctx)).toMatchObject({ kind: 'diff', oldContent: 'Directory: C:\\work\r\nneedle in PowerShell output\r\nlast line\r\n', newContent: 'rewritten\n' });
+    expect(await ok(writeFileTool, { path: 'ps-output.log', content: 'rewritten\n' }, ws.ctx)).toBe('Wrote ps-output.log (1 line, 10 bytes); it was UTF-16 (little-endian) text and is UTF-8 now.');
+    expect(readFileSync(join(ws.root, 'ps-output.log'), 'utf8')).toBe('rewritten\n');
+    expect(await ok(writeFileTool, { path: 'ps-output.log', content: 'again\n' }, ws.ctx)).toBe('Wrote ps-output.log (1 line, 6 bytes).');
   });
 });
 

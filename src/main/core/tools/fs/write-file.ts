@@ -7,9 +7,21 @@
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool } from '../define-tool';
-import { atomicWrite, kindAt, readTextForEdit } from '../_policy/fs';
-import { guardWrite } from '../_policy/guard';
+import { atomicWrite, kindAt, readCapped, readTextForPreview } from '../_policy/fs';
+import { describeEncoding, textEncodingOf } from '../_policy/text-bytes';
+import { guardWrite, type GuardedPath } from '../_policy/guard';
 import { diffPreview, label, PATH_ALIASES, pathArg, pathField, plural, shortPath, splitLines } from './common';
+
+/** The encoding a file about to be replaced was in, when it was UTF-16 (the write makes it UTF-8): the model is told. */
+function wasUtf16(g: GuardedPath): string | null {
+  if (kindAt(g.real) !== 'file') return null;
+  try {
+    const encoding = textEncodingOf(readCapped(g, 2).bytes);
+    return encoding === 'utf16le' || encoding === 'utf16be' ? describeEncoding(encoding) : null;
+  } catch {
+    return null;
+  }
+}
 
 const input = z.object({
   path: pathField('File to create or overwrite.'),
@@ -30,11 +42,11 @@ export const writeFileTool = defineTool({
   targetPath: pathArg,
   preview(a, ctx) {
     const g = guardWrite(a.path, ctx);
-    // What is there now, when it is a text file the card can show; a binary or huge one shows as absent.
+    // What is there now, when it is a text file the card can show (UTF-16 decoded); a binary or huge one shows as absent.
     let before: string | null = null;
     if (kindAt(g.real) === 'file') {
       try {
-        before = readTextForEdit(g);
+        before = readTextForPreview(g)?.text ?? null;
       } catch {
         before = null;
       }
@@ -43,8 +55,9 @@ export const writeFileTool = defineTool({
   },
   execute(a, ctx) {
     const g = guardWrite(a.path, ctx);
+    const was = wasUtf16(g);
     const { created, bytes } = atomicWrite(g, a.content, ctx);
     const lines = splitLines(a.content).lines.length;
-    return `${created ? 'Created' : 'Wrote'} ${g.display} (${plural(lines, 'line')}, ${plural(bytes, 'byte')}).`;
+    return `${created ? 'Created' : 'Wrote'} ${g.display} (${plural(lines, 'line')}, ${plural(bytes, 'byte')})${was ? `; it was ${was} text and is UTF-8 now` : ''}.`;
   },
 });
