@@ -1,5 +1,6 @@
 /**
- * The policy-wrapped filesystem facade: the only module of the tools that touches `node:fs` (check F10,
+ * The policy-wrapped filesystem facade: with its neighbours in `_policy/` (search-reader.ts for tree searches), the
+ * only modules of the tools that touch `node:fs` (check F10,
  * docs/security-checks.md). Every function takes a `GuardedPath` (already checked by `guard.ts`) or a canonical root,
  * never a raw model string.
  * - Reads open with O_NOFOLLOW | O_NONBLOCK and `fstat` the handle: a FIFO, socket or device is refused without
@@ -21,7 +22,7 @@ import { ToolError } from '../define-tool';
 import { recheckWriteTarget, SECRETS_DIR, type GuardedPath, type PathContext } from './guard';
 import { hardLinkVerdict, hardLinkVerdictAt } from './hardlinks';
 import { hasComponent, pathUnder, relativeInside } from './paths';
-import { BINARY_SNIFF_BYTES, decodeText, describeEncoding, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
+import { decodeText, describeEncoding, textEncodingOf, type TextEncoding } from './text-bytes';
 
 /**
  * Folders the recursive tools never descend into: VCS, dependency, build and virtualenv folders are noise; `secrets`
@@ -339,58 +340,6 @@ function followLink(full: string, rel: string, root: string, visited: Set<string
     return { rel, path: target, kind: 'dir', isSymlink: true, isBlocked: false, depth };
   }
   return { rel, path: target, kind: info.isFile() ? 'file' : 'other', isSymlink: true, isBlocked: false, depth };
-}
-
-/**
- * Whole content of a regular file found by `walk`, for searching; null for non-files and files over `max`.
- * Speed: the bytes land in one reused scratch buffer (allocating a fresh buffer per file was half the cost of a
- * tree search), so the result is a view that is only valid until the next call — decode or copy it at once.
- */
-export class SearchReader {
-  private scratch = Buffer.allocUnsafe(256 * 1024);
-
-  /**
-   * The file's bytes, or null when it cannot be read, is over `max`, or (with `textOnly`) looks binary: then only
-   * its first 8 KB are read, as ripgrep does, so a tree full of large binaries costs what their heads cost. With
-   * `textOnly`, the text's UTF-8 bytes: a BOM left out, UTF-16 decoded (text-bytes.ts).
-   */
-  read(path: string, max: number, textOnly = false): Buffer | null {
-    let fd: number;
-    try {
-      // No symlink is followed while searching: walk and ripgrep both skip them, and a swap is refused here.
-      fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-    } catch {
-      return null;
-    }
-    try {
-      const info = fstatSync(fd);
-      if (!info.isFile() || info.size > max) return null;
-      if (info.size > this.scratch.length) this.scratch = Buffer.allocUnsafe(Math.min(max, Math.max(info.size, this.scratch.length * 2)));
-      let got = 0;
-      let encoding: TextEncoding | null = 'utf8';
-      if (textOnly) {
-        const head = Math.min(info.size, BINARY_SNIFF_BYTES);
-        while (got < head) {
-          const n = readSync(fd, this.scratch, got, head - got, got);
-          if (n === 0) break;
-          got += n;
-        }
-        encoding = textEncodingOf(this.scratch.subarray(0, got));
-        if (encoding === null) return null;
-      }
-      while (got < info.size) {
-        const n = readSync(fd, this.scratch, got, info.size - got, got);
-        if (n === 0) break;
-        got += n;
-      }
-      // UTF-16 and a UTF-8 BOM: the text as UTF-8 bytes, as ripgrep searches it (text-bytes.ts).
-      return encoding === 'utf8' ? this.scratch.subarray(0, got) : utf8TextBytes(this.scratch.subarray(0, got));
-    } catch {
-      return null;
-    } finally {
-      closeSync(fd);
-    }
-  }
 }
 
 /** For execute_cmd's `workdir`: an existing folder, by its real path. */

@@ -3,15 +3,16 @@
  * (0-based) in the same order, the walk's: in each folder its files first, then its subfolders, by name; so
  * pagination is stable and both give the same pages.
  * - ripgrep (`grep-ripgrep.ts`, preferred when a binary is available, as VS Code's search does).
- * - JS (here; used when rg is absent or refuses the pattern): the policy facade's `walk` + `SearchReader` +
- *   `matchingLines`, streaming, stops early. A search still running after POOL_AFTER_MS (a big tree, few hits)
+ * - JS (here; used when rg is absent or refuses the pattern): the policy facade's `walk` + `SearchReader`
+ *   (search-reader.ts) + `matchingLines`, streaming, stops early. A search still running after POOL_AFTER_MS (a big tree, few hits)
  *   hands the reading and matching to worker threads (grep-pool.ts), once they are ready, and keeps the walk's order.
  * Neither engine follows symlinks while searching (ripgrep's default; the JS engine skips them to match).
  * Limits: ripgrep's regex dialect is Rust's; a pattern valid in both but with different meaning (`\d` is Unicode
  * in Rust) may match slightly differently across engines. Binary detection differs at the edges (the JS engine
  * looks for NUL in the first 8 KB, ripgrep in what it has read so far).
  */
-import { kindAt, SearchReader, walk } from '../_policy/fs';
+import { kindAt, walk } from '../_policy/fs';
+import { SearchReader } from '../_policy/search-reader';
 import type { GrepPool } from './grep-pool';
 import { globMatcher, literalLines, matchingLines, mayMatch, type Matcher } from './search-engine';
 

@@ -1,0 +1,59 @@
+/**
+ * Reading the files of a tree search (grep_files' JS engine and its worker threads), through the policy facade's
+ * rules: no symlink followed, regular files only, a size cap, binary files skipped after their head, and text given
+ * as UTF-8 bytes whatever its encoding (text-bytes.ts), as ripgrep searches it.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { BINARY_SNIFF_BYTES, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
+
+/**
+ * Whole content of a regular file found by `walk`, for searching; null for non-files and files over `max`.
+ * Speed: the bytes land in one reused scratch buffer (allocating a fresh buffer per file was half the cost of a
+ * tree search), so the result is a view that is only valid until the next call — decode or copy it at once.
+ */
+export class SearchReader {
+  private scratch = Buffer.allocUnsafe(256 * 1024);
+
+  /**
+   * The file's bytes, or null when it cannot be read, is over `max`, or (with `textOnly`) looks binary: then only
+   * its first 8 KB are read, as ripgrep does, so a tree full of large binaries costs what their heads cost. With
+   * `textOnly`, the text's UTF-8 bytes: a BOM left out, UTF-16 decoded (text-bytes.ts).
+   */
+  read(path: string, max: number, textOnly = false): Buffer | null {
+    let fd: number;
+    try {
+      // No symlink is followed while searching: walk and ripgrep both skip them, and a swap is refused here.
+      fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    } catch {
+      return null;
+    }
+    try {
+      const info = fstatSync(fd);
+      if (!info.isFile() || info.size > max) return null;
+      if (info.size > this.scratch.length) this.scratch = Buffer.allocUnsafe(Math.min(max, Math.max(info.size, this.scratch.length * 2)));
+      let got = 0;
+      let encoding: TextEncoding | null = 'utf8';
+      if (textOnly) {
+        const head = Math.min(info.size, BINARY_SNIFF_BYTES);
+        while (got < head) {
+          const n = readSync(fd, this.scratch, got, head - got, got);
+          if (n === 0) break;
+          got += n;
+        }
+        encoding = textEncodingOf(this.scratch.subarray(0, got));
+        if (encoding === null) return null;
+      }
+      while (got < info.size) {
+        const n = readSync(fd, this.scratch, got, info.size - got, got);
+        if (n === 0) break;
+        got += n;
+      }
+      // UTF-16 and a UTF-8 BOM: the text as UTF-8 bytes, as ripgrep searches it (text-bytes.ts).
+      return encoding === 'utf8' ? this.scratch.subarray(0, got) : utf8TextBytes(this.scratch.subarray(0, got));
+    } catch {
+      return null;
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
