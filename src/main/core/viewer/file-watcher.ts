@@ -1,18 +1,23 @@
 /**
  * Live reload from disk (docs/viewer.md "Live reload"): one chokidar watcher for every file an open handle shows
  * (and, for a LaTeX document, every input its last build read). A change is reported once per handle after
- * DEBOUNCE_MS of quiet, so an editor's save-in-three-steps or a rename-over (atomic write) is one reload.
+ * DEBOUNCE_MS of quiet, so an editor's save-in-three-steps or a rename-over (atomic write) is one reload; a file
+ * that never goes quiet (a log a running command appends to every few milliseconds) is reported at least every
+ * MAX_WAIT_MS, else its tab would show the file as it was when opened for as long as the writing lasts.
  * Handles that went away are dropped when their file next changes; `dispose` closes the watcher.
  */
 import { watch, type FSWatcher } from 'chokidar';
 
 export const DEBOUNCE_MS = 300;
+export const MAX_WAIT_MS = 1000;
 
 export class FileWatcher {
   private watcher: FSWatcher | null = null;
   private readonly byPath = new Map<string, Set<string>>();
   private readonly byHandle = new Map<string, Set<string>>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** When each handle's first change not yet reported came (performance.now()). */
+  private readonly waitingSince = new Map<string, number>();
 
   constructor(
     private readonly onChange: (handle: string, path: string) => void,
@@ -67,12 +72,17 @@ export class FileWatcher {
         continue;
       }
       clearTimeout(this.timers.get(handle));
+      const now = performance.now();
+      const since = this.waitingSince.get(handle) ?? now;
+      this.waitingSince.set(handle, since);
+      const delay = Math.max(0, Math.min(DEBOUNCE_MS, since + MAX_WAIT_MS - now));
       this.timers.set(
         handle,
         setTimeout(() => {
           this.timers.delete(handle);
+          this.waitingSince.delete(handle);
           if (this.isLive(handle)) this.onChange(handle, path);
-        }, DEBOUNCE_MS),
+        }, delay),
       );
     }
   }
@@ -80,6 +90,7 @@ export class FileWatcher {
   async dispose(): Promise<void> {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    this.waitingSince.clear();
     await this.watcher?.close();
     this.watcher = null;
   }
