@@ -3,7 +3,7 @@
  * tool's write and after another program's, Diff and Revert of a tool call, a relative link in the agent's message,
  * and go-to-line from a card's path and its search hits. The kinds themselves are in `viewer.spec.ts`.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, startApp, stopApp, test, type App } from './fixtures';
 import { configureModel, startLlmProcess } from './scripted-llm';
 import { openFile, putInWorkspace, shoot } from './viewer-helpers';
@@ -98,6 +98,39 @@ test('live reload from disk: a Markdown file edited outside the app, and a LaTeX
   await page.waitForTimeout(400);
   put('live/inc.tex', 'Included text version two.');
   await expect(text).toContainText('version two', { timeout: 30_000 });
+});
+
+test('a log a program keeps appending to: the tab reloads while it is written and, scrolled to its end, follows the end', async ({ page }) => {
+  const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `log line ${from + i}`).join('\n') + '\n';
+  const file = put('logs/build.log', lines(1, 301));
+  await page.goto(app.url);
+  await openFile(page, 'logs/build.log');
+  const code = page.getByTestId('viewer-code');
+  await expect(code).toHaveAttribute('data-ready', 'yes');
+  await expect(code).toContainText('log line 1');
+  await code.locator('.view-lines').click();
+  await page.keyboard.press('Control+End');
+  await expect(code).toContainText('log line 300');
+  await page.waitForTimeout(400); // the watcher is ready
+  // Appended every 100 ms, never 300 ms of quiet: the tab still reloads (at least once a second), and shows the end.
+  let next = 301;
+  const writer = setInterval(() => {
+    appendFileSync(file, lines(next, next + 5));
+    next += 5;
+  }, 100);
+  try {
+    await expect(code).toContainText('log line 320', { timeout: 2_500 });
+    await expect(code).not.toContainText('log line 250');
+  } finally {
+    clearInterval(writer);
+  }
+  // Scrolled back to the top, a reload keeps the top in view.
+  await page.keyboard.press('Control+Home');
+  await expect(code).toContainText('log line 2log line 3');
+  appendFileSync(file, lines(next, next + 5));
+  await page.waitForTimeout(1_000);
+  await expect(code).toContainText('log line 2log line 3');
+  await expect(code).not.toContainText(`log line ${next + 4}`);
 });
 
 test("a relative link in the agent's message opens the file in the viewer", async ({ page }) => {

@@ -1,6 +1,7 @@
 /**
  * Source and plain text in Monaco, read-only (docs/viewer.md "Source"). Monaco arrives as a lazy chunk the first
- * time a code view mounts. A new text for the same view (live reload) keeps the scroll position; `line` reveals
+ * time a code view mounts. A new text for the same view (live reload) keeps the scroll position, or, where the view
+ * was scrolled to its end, shows the new end (a log that grows); `line` reveals
  * and selects that line (a tool call's range) and marks it plainly in both themes; each new `lineRequest` reveals it
  * again, so a second click on the same hit jumps back after the person scrolled away.
  */
@@ -9,6 +10,8 @@ import type * as Monaco from 'monaco-editor/editor/editor.api.js';
 import { useTheme } from './theme';
 
 type MonacoModule = typeof Monaco;
+/** How near the end a scroll position still counts as "at the end" (a part of a line). */
+const END_SLACK_PX = 4;
 let loading: Promise<MonacoModule> | null = null;
 export function loadMonaco(): Promise<MonacoModule> {
   loading ??= import('./monaco-setup').then((m) => m.monaco);
@@ -61,8 +64,11 @@ export function CodeView({ text, language, line, lineRequest = 0 }: { text: stri
     const model = ed?.getModel();
     if (!ed || !model || model.getValue() === text) return;
     const top = ed.getScrollTop();
+    // Scrolled down to the end (a log being written, read as `tail -f` shows it): the new end stays in view.
+    const atEnd = top > 0 && top + ed.getLayoutInfo().height >= ed.getScrollHeight() - END_SLACK_PX;
     model.setValue(text);
-    ed.setScrollTop(top);
+    if (atEnd) ed.revealLine(model.getLineCount());
+    else ed.setScrollTop(top);
   }, [text]);
 
   useEffect(() => {
