@@ -119,4 +119,16 @@ describe('reduceChat', () => {
     const s = run(open(historyWith({})), { type: 'error', session_id: S, message: 'boom' });
     expect(s.notices).toMatchObject([{ kind: 'error', text: 'boom', afterMessageId: 10 }]);
   });
+
+  it('a request fitted to the context window is one notice saying what the model did not see', () => {
+    const fitted = (e: Partial<Extract<ChatEvent, { type: 'context_fitted' }>>): ChatEvent => ({
+      type: 'context_fitted', session_id: S, model: 'gpt-x', window_tokens: 128_000, window_is_set: true, hidden_results: 0, dropped_messages: 0, cut_messages: 0, ...e,
+    });
+    expect(run(open(), fitted({ hidden_results: 3, dropped_messages: 1 })).notices).toMatchObject([
+      { kind: 'info', text: "To fit gpt-x's context window (128k tokens), the model did not see 3 older tool results, 1 early message. /compact keeps a summary of older messages." },
+    ]);
+    expect(run(open(), fitted({ window_is_set: false, cut_messages: 1 })).notices[0]!.text).toBe(
+      "To fit gpt-x's context window (128k tokens, assumed: set it in Settings → Models), the model did not see the end of 1 long message. /compact keeps a summary of older messages.",
+    );
+  });
 });

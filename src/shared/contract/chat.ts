@@ -159,6 +159,11 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), ...base, message: z.string() }),
   z.object({ type: z.literal('model_fallback'), ...base, from: z.string(), to: z.string(), reason: z.string() }),
   z.object({ type: z.literal('llm_failed'), ...base, tried: z.array(z.string()), last_error: z.string() }),
+  /** A request of this turn was made smaller to fit the model's context window (told once a turn). */
+  z.object({
+    type: z.literal('context_fitted'), ...base, model: z.string(), window_tokens: z.number(), window_is_set: z.boolean(),
+    hidden_results: z.number(), dropped_messages: z.number(), cut_messages: z.number(),
+  }),
   z.object({
     type: z.literal('agent_start'), ...base, stack_id: z.number(), parent_tool_call_id: z.string(), agent_id: z.string(), agent_name: z.string(),
     depth: z.number(), title: z.string(), model: z.string().nullable(),

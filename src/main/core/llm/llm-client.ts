@@ -15,6 +15,7 @@
  */
 import type { JSONSchema7, Tool } from 'ai';
 import { loadAiSdk } from './ai-sdk';
+import { contextFitted, fitMessages, isContextOverflow, OVERFLOW_ADVICE, promptBudgetChars, totalChars } from './context-fit';
 import { classifyFailure, LlmCancelledError, LlmRequestError } from './errors';
 import { toModelMessages } from './messages';
 import { findModelIndex } from './model-catalog';
@@ -121,22 +122,37 @@ export class LlmClient {
     for (let i = 0; i < order.length; i++) {
       const model = order[i]!;
       tried.push(model.modelId);
-      try {
-        const turn = await this.attempt(model, request);
-        this.health.recordSuccess(model.id);
-        return turn;
-      } catch (error) {
-        if (signal.aborted) throw new LlmCancelledError();
-        const started = error instanceof OutputStartedError;
-        const original = started ? error.original : error;
-        const failure = classifyFailure(original);
-        this.health.recordFailure(model.id, failure.reason);
-        const next = order[i + 1];
-        if (!failure.canFallBack || started || !next) {
-          const why = started && failure.canFallBack ? `${failure.reason} (after the answer had started)` : failure.reason;
-          throw failed({ tried, last_error: why }, failure.statusCode, original);
+      // Each model gets the request fitted to its own window; one that still finds it too long gets it once more at
+      // half the size (its window was not set, or is smaller than set): docs/architecture.md "Fitting the context window".
+      let budget = promptBudgetChars(model.contextWindow, request.tools);
+      let overflowed = false;
+      for (;;) {
+        try {
+          const fit = fitMessages(request.messages, budget);
+          if (fit.charsAfter < fit.charsBefore) request.onContextFitted?.(contextFitted(model, fit));
+          const turn = await this.attempt(model, { ...request, messages: fit.messages });
+          this.health.recordSuccess(model.id);
+          return turn;
+        } catch (error) {
+          if (signal.aborted) throw new LlmCancelledError();
+          const started = error instanceof OutputStartedError;
+          const original = started ? error.original : error;
+          const failure = classifyFailure(original);
+          if (!started && !overflowed && isContextOverflow(failure.statusCode, failure.reason)) {
+            overflowed = true;
+            budget = Math.floor(Math.min(budget, totalChars(request.messages)) / 2);
+            this.options.log?.('llm: context overflow, retrying smaller', { model: model.modelId, budget });
+            continue;
+          }
+          this.health.recordFailure(model.id, failure.reason);
+          const next = order[i + 1];
+          if (!failure.canFallBack || started || !next) {
+            const why = started && failure.canFallBack ? `${failure.reason} (after the answer had started)` : overflowed ? `${failure.reason}. ${OVERFLOW_ADVICE}` : failure.reason;
+            throw failed({ tried, last_error: why }, failure.statusCode, original);
+          }
+          fallback({ from: model.modelId, to: next.modelId, reason: failure.reason });
+          break;
         }
-        fallback({ from: model.modelId, to: next.modelId, reason: failure.reason });
       }
     }
     throw failed({ tried, last_error: 'no model could be tried' }, null); // unreachable: order is never empty

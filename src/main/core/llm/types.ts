@@ -35,6 +35,17 @@ export interface FailedEvent {
   last_error: string;
 }
 
+/** A request was made smaller to fit the model's context window (llm/context-fit.ts). */
+export interface ContextFittedEvent {
+  model: string;
+  window_tokens: number;
+  /** False: the window is the default assumed for a model whose window is not set. */
+  window_is_set: boolean;
+  hidden_results: number;
+  dropped_messages: number;
+  cut_messages: number;
+}
+
 export type LlmEvent = ({ type: 'model_fallback' } & FallbackEvent) | ({ type: 'llm_failed' } & FailedEvent);
 
 export interface StreamRoundRequest {
@@ -49,6 +60,8 @@ export interface StreamRoundRequest {
   onToolCallStarted?: (toolName: string) => void;
   onFallback?: (event: FallbackEvent) => void;
   onFailed?: (event: FailedEvent) => void;
+  /** Called before a model's attempt whose request had to be made smaller to fit its context window. */
+  onContextFitted?: (event: ContextFittedEvent) => void;
 }
 
 /** 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'error' | 'other' (the AI SDK's finish reasons). */

@@ -36,7 +36,7 @@ export function isAbortError(error: unknown, signal: AbortSignal): boolean {
 
 // Not `async`: an async function returning the model's promise would cost the answer three more microtask hops before
 // the round goes on (the timed path of a tool call starts at the answer: docs/architecture.md "Performance targets").
-function callModel(env: TurnEnv, round: number, tools: ToolSpec[]): Promise<LlmTurn> {
+function callModel(env: TurnEnv, round: number, tools: ToolSpec[], told: { contextFitted: boolean }): Promise<LlmTurn> {
   return env.model.streamRound({
     modelSelection: env.modelSelection,
     messages: buildContext(env.store, env.context()),
@@ -48,6 +48,12 @@ function callModel(env: TurnEnv, round: number, tools: ToolSpec[]): Promise<LlmT
     onToolCallStarted: (name) => env.gate.prepareFor(name),
     onFallback: (e) => env.emit({ type: 'model_fallback', ...e }),
     onFailed: (e) => env.emit({ type: 'llm_failed', ...e }),
+    // Once a turn: each later round of it is fitted the same way (docs/architecture.md "Fitting the context window").
+    onContextFitted: (e) => {
+      if (told.contextFitted) return;
+      told.contextFitted = true;
+      env.emit({ type: 'context_fitted', ...e });
+    },
   });
 }
 
@@ -67,6 +73,7 @@ function assistantMessage(env: TurnEnv, turn: LlmTurn): NewMessage {
 
 export async function runTurn(env: TurnEnv): Promise<TurnResult> {
   const emit = (body: ChatEventBody) => env.emit(body);
+  const told = { contextFitted: false };
   for (let round = 1; round <= MAX_TOOL_ROUNDS; round++) {
     if (env.signal.aborted) return 'cancelled';
     env.injectQueued();
@@ -75,7 +82,7 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
     const roundEnv: TurnEnv = { ...env, offered: new Set(tools.map((t) => t.name)) };
     let turn: LlmTurn;
     try {
-      turn = await callModel(env, round, tools);
+      turn = await callModel(env, round, tools, told);
     } catch (error) {
       if (isAbortError(error, env.signal)) return 'cancelled';
       emit({ type: 'error', message: `The model request failed: ${(error as Error).message}` });

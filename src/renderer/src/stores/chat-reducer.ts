@@ -62,6 +62,18 @@ function assistantMessage(id: number, content: string, inputTokens: number, outp
   return { id, role: 'assistant', content, status: 'ok', queued: false, reasoning: null, input_tokens: inputTokens, output_tokens: outputTokens, cost, model: null, created_at: Date.now(), tools: [] };
 }
 
+/** What a request made smaller to fit the model's context window left out (docs/architecture.md "Fitting the context window"). */
+export function contextFittedText(e: Extract<ChatEvent, { type: 'context_fitted' }>): string {
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const parts = [
+    e.hidden_results > 0 ? plural(e.hidden_results, 'older tool result', 'older tool results') : '',
+    e.dropped_messages > 0 ? plural(e.dropped_messages, 'early message', 'early messages') : '',
+    e.cut_messages > 0 ? `the end of ${plural(e.cut_messages, 'long message', 'long messages')}` : '',
+  ].filter(Boolean);
+  const window = `${Math.round(e.window_tokens / 1000)}k tokens${e.window_is_set ? '' : ', assumed: set it in Settings → Models'}`;
+  return `To fit ${e.model}'s context window (${window}), the model did not see ${parts.join(', ') || 'part of the conversation'}. /compact keeps a summary of older messages.`;
+}
+
 export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
   if (event.session_id !== state.sessionId) return state;
   // A sub-agent's steps belong to its card (components/agents/sub-agent-store.ts), not to the session's own list.
@@ -136,6 +148,8 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
       return notice('info', `Model ${event.from} failed (${event.reason}); trying ${event.to}.`);
     case 'cancelled':
       return notice('info', 'Turn stopped.');
+    case 'context_fitted':
+      return notice('info', contextFittedText(event));
     case 'truncated':
       return notice('info', `The reply was cut at ${event.output_tokens} output tokens.`);
     default:
