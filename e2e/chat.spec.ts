@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, screenshotPath, startApp, stopApp, test, type App } from './fixtures';
+import { shots } from './screens';
 import { configureModel as configureModelViaBridge, startLlmProcess, type LlmProcess } from './scripted-llm';
 
 let llm: LlmProcess | undefined;
@@ -84,6 +85,20 @@ test('a person chats, sees the reply stream, approves a write and opens its path
   await page.getByTestId('tool-path').first().click();
   await expect(page.getByTestId('viewer-path')).toContainText('hello.md');
   await page.screenshot({ path: screenshotPath('04-path-opened') });
+});
+
+test('a paste too long for the model: the request goes again at half the size, and the person is told what the model did not see', async ({ page }) => {
+  await startLlm([
+    { status: 400, errorMessage: "This model's maximum context length is 16385 tokens. However, your messages resulted in 40000 tokens." },
+    { text: 'I read the start of your log.' },
+  ]);
+  await page.goto(app.url);
+  await configureModel(page);
+  await page.getByTestId('composer').fill(`Why does this fail?\n${'ERROR worker 7: connection reset by peer (retrying)\n'.repeat(2_000)}`);
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('I read the start of your log.');
+  await expect(page.getByText(/To fit scripted-1's context window \(128k tokens, assumed: set it in Settings → Models\), the model did not see the end of 1 long message/)).toBeVisible();
+  await shots(page, 'chat-context-fitted');
 });
 
 test('a rejected write is not written and the model is told why', async ({ page }) => {
