@@ -4,7 +4,7 @@
  * limit, and a missing TeX installation.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -74,6 +74,23 @@ describe('LaTeX compiler', () => {
     expect(out.status).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(execFileSync('ps', ['-eo', 'args']).toString()).not.toContain('loop.tex');
+  });
+
+  it('TeX runs without provider keys, credentials or our own settings in its environment', async () => {
+    const fake = join(dir, 'fake-latexmk.sh');
+    writeFileSync(fake, `#!/bin/sh\nenv > '${join(dir, 'env.txt')}'\nexit 1\n`, { mode: 0o755 });
+    writeFileSync(join(dir, 'main.tex'), doc('x'));
+    const saved = { ...process.env };
+    Object.assign(process.env, { OPENAI_API_KEY: 'sk-from-env', MY_SERVICE_TOKEN: 'tok-123', SKALD_DATA_DIR: '/data', HARMLESS: 'kept' });
+    try {
+      await new LatexCompiler(cache, fake).compile(join(dir, 'main.tex'));
+    } finally {
+      for (const k of ['OPENAI_API_KEY', 'MY_SERVICE_TOKEN', 'SKALD_DATA_DIR', 'HARMLESS']) if (!(k in saved)) delete process.env[k];
+    }
+    const env = readFileSync(join(dir, 'env.txt'), 'utf8');
+    expect(env).toContain('HARMLESS=kept');
+    expect(env).toContain('max_print_line=1000');
+    for (const leaked of ['sk-from-env', 'tok-123', 'SKALD_DATA_DIR']) expect(env).not.toContain(leaked);
   });
 
   it('without TeX installed it says how to install it', async () => {

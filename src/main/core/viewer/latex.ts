@@ -13,6 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { pathUnder } from '../tools/_policy/paths';
+import { scrubEnv } from '../tools/shell/env-scrub';
 
 export const LATEX_TIMEOUT_MS = 30_000;
 const MAX_LOG_CHARS = 400_000;
@@ -117,13 +118,15 @@ export class LatexCompiler {
     const buildDir = join(this.cacheDir, sha(texReal));
     mkdirSync(buildDir, { recursive: true, mode: 0o700 });
     const stem = basename(texReal, extname(texReal));
+    // The environment without provider keys or credentials, as every program we start on a workspace's content gets
+    // it (docs/security-checks.md X9, M5, V11): TeX expands `$NAME` in the file names a document asks for.
     // -norc: latexmk runs its rc files (`latexmkrc`, `.latexmkrc` beside the document, the user's own) as Perl; one
     // in a cloned repository ran its code the moment the person opened a .tex file in the viewer.
     const args = ['-norc', '-xelatex', '-no-shell-escape', '-interaction=nonstopmode', '-halt-on-error', '-file-line-error', '-recorder', `-outdir=${buildDir}`, basename(texReal)];
     return new Promise<LatexOutcome>((done) => {
       let output = '';
       let timedOut = false;
-      const child = spawn(this.command, args, { cwd: dirname(texReal), detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, max_print_line: '1000' } });
+      const child = spawn(this.command, args, { cwd: dirname(texReal), detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...scrubEnv(process.env), max_print_line: '1000' } });
       const killGroup = () => {
         try {
           if (child.pid) process.kill(-child.pid, 'SIGKILL');
