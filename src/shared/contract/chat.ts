@@ -93,6 +93,11 @@ export const chatCalls = {
   ),
   'chat:createSession': defineCall(z.object({ title: shortText(200).optional() }).strict(), z.object({ id: z.number() })),
   'chat:renameSession': defineCall(z.object({ sessionId, title: shortText(200) }).strict(), z.object({ ok: z.literal(true) })),
+  /**
+   * Deletes a chat with everything in it (messages, tool calls, sub-agents' rows, notes, summaries); refused while its
+   * turn runs. The approval audit keeps its decisions (docs/chat-ui.md "Sessions"). Every window hears `session_deleted`.
+   */
+  'chat:deleteSession': defineCall(z.object({ sessionId }).strict(), z.object({ deleted: z.literal(true) })),
   'chat:history': defineCall(
     z.object({ sessionId, beforeId: id.optional(), limit: z.number().int().min(1).max(10_000).optional() }).strict(),
     HistoryPageSchema,
@@ -127,6 +132,7 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('user_message'), ...base, message_id: z.number(), content: z.string(), queued: z.boolean(), replaces: z.number().optional() }),
   z.object({ type: z.literal('command_reply'), ...base, command: z.string(), content: z.string() }),
   z.object({ type: z.literal('new_session'), ...base }),
+  z.object({ type: z.literal('session_deleted'), ...base }),
   z.object({ type: z.literal('turn_running'), ...base, running: z.boolean() }),
   z.object({ type: z.literal('text_delta'), ...base, round: z.number(), delta: z.string() }),
   z.object({ type: z.literal('reasoning_delta'), ...base, round: z.number(), delta: z.string() }),

@@ -7,6 +7,7 @@ type ChatChannels =
   | 'chat:listSessions'
   | 'chat:createSession'
   | 'chat:renameSession'
+  | 'chat:deleteSession'
   | 'chat:history'
   | 'chat:send'
   | 'chat:stop'
@@ -31,6 +32,7 @@ export function createChatHandlers(sessions: SessionManager, events: EventBus): 
       sessions.store.rename(sessionId, title);
       return { ok: true as const };
     },
+    'chat:deleteSession': ({ sessionId }) => (sessions.deleteSession(sessionId), { deleted: true as const }),
     'chat:history': ({ sessionId, beforeId, limit }) => sessions.history(sessionId, beforeId, limit),
     'chat:send': ({ sessionId, content }) => sessions.send(sessionId, content),
     'chat:stop': ({ sessionId }) => ({ stopped: sessions.stop(sessionId) }),

@@ -7,6 +7,7 @@ import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { closeDatabase, openDatabase, PAGE_CACHE_KIB, statement } from './database';
 import { applyMigrations, NewerDatabaseError, schemaVersion, type Migration } from './migrate';
 import { migrations } from './migrations/index';
+import { SessionStore } from '../session/session-store';
 
 afterAll(cleanupTempDirs);
 const root = join(__dirname, '../../../..');
@@ -95,6 +96,23 @@ describe('store', () => {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       db.close();
     }
+  });
+
+  it('an upgraded database never gives a new session an id its audit still names (migration 118)', () => {
+    const file = join(tempDir(), 'ids.db');
+    const older = new Database(file);
+    applyMigrations(older, migrations.filter((m) => m.version < 118));
+    const now = Date.now();
+    older.prepare('INSERT INTO chat_sessions (id, title, created_at, updated_at) VALUES (3, ?, ?, ?)').run('kept', now, now);
+    // Session 9 was deleted before the upgrade; its decisions stay in the audit.
+    older.prepare("INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, args_hash, created_at) VALUES ('tc_old', 9, 'allow', 'rule', 'h', ?)").run(now);
+    older.close();
+    const db = openDatabase({ file });
+    const store = new SessionStore(db);
+    expect(store.createSession('new')).toBe(10);
+    db.prepare('DELETE FROM chat_sessions WHERE id = 10').run();
+    expect(store.createSession('newer')).toBe(11);
+    db.close();
   });
 
   it('every acknowledged commit survives SIGKILL at random moments; integrity stays ok (D2, D3)', async () => {

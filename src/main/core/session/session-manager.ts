@@ -240,6 +240,19 @@ export class SessionManager {
     return true;
   }
 
+  /**
+   * Deletes a chat (docs/chat-ui.md "Sessions"): refused while its turn runs, since the turn would go on writing
+   * into rows that are gone; a request still waiting in the Inbox (asked again after a restart) is withdrawn first.
+   */
+  deleteSession(sessionId: number): void {
+    const row = this.session(sessionId);
+    if (!row.is_interactive) throw new BridgeError('bad_request', 'Only a chat can be deleted; the runs of a scheduled job are deleted with their history.');
+    if (this.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is running in this chat: stop it first, then delete the chat.');
+    this.deps.gate.cancelForSession(sessionId);
+    const emit = this.emitter(sessionId);
+    if (this.store.deleteChat(sessionId)) emit({ type: 'session_deleted' });
+  }
+
   /** Stops every running turn and waits for them (app exit). */
   async stopAll(): Promise<void> {
     this.closing = true;

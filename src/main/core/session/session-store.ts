@@ -14,6 +14,13 @@ import { HISTORY_SQL, UNFINISHED_TOOLS, type MessageRow, type NewMessage, type S
 // The row shapes and the history reads' SQL live in session-rows.ts; callers keep importing them from here.
 export * from './session-rows';
 
+/**
+ * A new session's id: above every id in the table and every id ever deleted (db/migrations/118-session-ids-never-reused.ts),
+ * so an id the audit or a bypass grant still names is never another session's.
+ */
+const NEXT_SESSION_ID =
+  "(SELECT max(coalesce((SELECT max(id) FROM chat_sessions), 0), coalesce((SELECT last_id FROM id_high_water WHERE name = 'chat_sessions'), 0)) + 1)";
+
 export class SessionStore {
   private readonly q;
   /** One transaction wrapper, made once (a savepoint when a caller's transaction is already open). */
@@ -26,15 +33,16 @@ export class SessionStore {
     this.inTransaction = <T>(work: () => T) => run(work) as T;
     this.syncLevel = Number(db.pragma('synchronous', { simple: true }));
     this.q = {
-      insertSession: db.prepare('INSERT INTO chat_sessions (title, run_context, created_at, updated_at) VALUES (?, ?, ?, ?)'),
+      insertSession: db.prepare(`INSERT INTO chat_sessions (id, title, run_context, created_at, updated_at) VALUES (${NEXT_SESSION_ID}, ?, ?, ?, ?)`),
       getSession: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE id = ?'),
       // Background runs (async tasks, scheduled runs) are opened from the Schedules page, not listed with the chats.
       listSessions: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE is_interactive = 1 ORDER BY updated_at DESC, id DESC'),
       insertBackground: db.prepare(
-        `INSERT INTO chat_sessions (title, source, agent_id, is_interactive, is_ephemeral, run_context, model, parent_session_id, created_at, updated_at)
-         VALUES (@title, @source, @agentId, 0, 1, @runContext, @model, @parentSessionId, @now, @now)`,
+        `INSERT INTO chat_sessions (id, title, source, agent_id, is_interactive, is_ephemeral, run_context, model, parent_session_id, created_at, updated_at)
+         VALUES (${NEXT_SESSION_ID}, @title, @source, @agentId, 0, 1, @runContext, @model, @parentSessionId, @now, @now)`,
       ),
       deleteBackground: db.prepare('DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 0 AND is_ephemeral = 1'),
+      deleteChat: db.prepare('DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 1'),
       failSessionTools: db.prepare(`UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE session_id = ? AND ${UNFINISHED_TOOLS}`),
       rename: db.prepare('UPDATE chat_sessions SET title = ?, updated_at = ? WHERE id = ?'),
       setRunContext: db.prepare('UPDATE chat_sessions SET run_context = ?, updated_at = ? WHERE id = ?'),
@@ -103,6 +111,15 @@ export class SessionStore {
   /** Deletes background sessions (with their rows, by cascade); an interactive session is never deleted here. */
   deleteBackgroundSessions(ids: readonly number[]): number {
     return this.db.transaction(() => ids.reduce((n, id) => n + this.q.deleteBackground.run(id).changes, 0))();
+  }
+
+  /**
+   * Deletes a chat the person chose to delete: its rows go with it by cascade, in one transaction (the foreign keys of
+   * chat_history, chat_llm_tools, stacks, notes, grants and summaries); the approval audit, which names the session by
+   * id only, keeps its decisions. False when no chat has that id (a background session is never deleted here).
+   */
+  deleteChat(id: number): boolean {
+    return this.db.transaction(() => this.q.deleteChat.run(id).changes > 0)();
   }
 
   /** A background run a crash interrupted: its unfinished calls end `failed` (the run is re-run whole, never resumed). */

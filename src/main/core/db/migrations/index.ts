@@ -26,6 +26,7 @@ import { dropRedundantIndexes } from './114-drop-redundant-indexes';
 import { queuedMessagesIndex } from './115-queued-messages-index';
 import { toolRowDecision } from './116-tool-row-decision';
 import { activeToolsIndex } from './117-active-tools-index';
+import { sessionIdsNeverReused } from './118-session-ids-never-reused';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -49,4 +50,5 @@ export const migrations: readonly Migration[] = [
   queuedMessagesIndex,
   toolRowDecision,
   activeToolsIndex,
+  sessionIdsNeverReused,
 ];
