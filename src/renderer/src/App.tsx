@@ -14,7 +14,7 @@ import { ReconnectingBar } from './components/ReconnectingBar';
 import { RenderGuard } from './components/RenderGuard';
 import { connectionStore } from './bridge/connection';
 import { chat } from './stores/chat-store';
-import { modelsChanged, openCreatedSession, openFirstScreen, refreshSessions, selectSession, sessionsStore } from './stores/sessions-store';
+import { modelsChanged, openCreatedSession, openFirstScreen, refreshSessions, selectSession, sessionDeleted, sessionsStore } from './stores/sessions-store';
 import { applySubAgentEvent } from './components/agents/sub-agent-store';
 import { startTheme } from './stores/theme';
 import { showInViewer, viewerFileChanged, viewerPathChanged } from './stores/viewer-store';
@@ -67,6 +67,7 @@ export function App() {
       if (event.type === 'file_changed') viewerPathChanged(event.path);
       applySubAgentEvent(event);
       if (event.type === 'new_session') void openCreatedSession(event.session_id);
+      if (event.type === 'session_deleted') void sessionDeleted(event.session_id);
       if (event.type === 'turn_running' || event.type === 'user_message') void refreshSessions();
     });
     const offViewer = skald.on.viewer((event) => {

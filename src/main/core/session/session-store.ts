@@ -44,7 +44,8 @@ export class SessionStore {
       deleteBackground: db.prepare('DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 0 AND is_ephemeral = 1'),
       deleteChat: db.prepare('DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 1'),
       failSessionTools: db.prepare(`UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE session_id = ? AND ${UNFINISHED_TOOLS}`),
-      rename: db.prepare('UPDATE chat_sessions SET title = ?, updated_at = ? WHERE id = ?'),
+      // A new title is not news: the list stays in the order of the chats' last activity.
+      rename: db.prepare('UPDATE chat_sessions SET title = ? WHERE id = ?'),
       setRunContext: db.prepare('UPDATE chat_sessions SET run_context = ?, updated_at = ? WHERE id = ?'),
       setModel: db.prepare('UPDATE chat_sessions SET model = ?, updated_at = ? WHERE id = ?'),
       setContextStart: db.prepare('UPDATE chat_sessions SET context_start_id = ?, updated_at = ? WHERE id = ?'),
@@ -136,7 +137,7 @@ export class SessionStore {
   }
 
   rename(id: number, title: string): void {
-    this.q.rename.run(title, Date.now(), id);
+    this.q.rename.run(title, id);
   }
 
   setRunContext(id: number, runContext: object): void {

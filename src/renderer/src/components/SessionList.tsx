@@ -1,20 +1,33 @@
 /**
  * The left column: sessions, newest first; a dot marks a running turn. Only the rows on screen (and a few around
  * them) exist: a person with thousands of chats had each one laid out before the first screen (5,000 rows: a 190 ms
- * task and a quarter of a second more before the window was usable).
+ * task and a quarter of a second more before the window was usable). A row's buttons (shown on hover and on the open
+ * chat) rename it in place or delete it after a confirmation in the row itself (docs/chat-ui.md "Sessions").
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import { createSession, selectSession, sessionsStore } from '../stores/sessions-store';
+import { BridgeError } from '../../../shared/contract/define';
+import { createSession, deleteSession, renameSession, selectSession, sessionsStore } from '../stores/sessions-store';
 
 /** A row's height and the gap under it (styles.css `.session-item`). */
 const ROW_PX = 34;
 
+type Session = ReturnType<typeof sessionsStore.getState>['sessions'][number];
+/** What one row is doing: shown, renamed in place, asking to confirm a delete, or saying why an action failed. */
+type RowMode = { id: number; kind: 'rename' | 'confirm-delete' } | { id: number; kind: 'error'; message: string };
+
 export function SessionList() {
   const { sessions, activeId } = useStore(sessionsStore);
+  const [mode, setMode] = useState<RowMode | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = useVirtualizer({ count: sessions.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_PX, overscan: 12 });
+  const attempt = (id: number, work: () => Promise<void>) =>
+    void work().then(
+      () => setMode(null),
+      // The row is one line: a running turn (the usual refusal) is said in a few words, the whole text on hover.
+      (e: Error) => setMode({ id, kind: 'error', message: e instanceof BridgeError && e.code === 'busy' ? `Stop its turn first. ${e.message}` : e.message }),
+    );
   return (
     <nav className="session-list">
       <button className="primary new-session" data-testid="new-session" onClick={() => void createSession()}>
@@ -24,21 +37,78 @@ export function SessionList() {
         <div className="session-rows" style={{ height: rows.getTotalSize() }}>
           {rows.getVirtualItems().map((row) => {
             const s = sessions[row.index]!;
+            const mine = mode?.id === s.id ? mode : null;
             return (
               <div
                 key={s.id}
-                className={`session-item${s.id === activeId ? ' active' : ''}`}
+                className={`session-item${s.id === activeId ? ' active' : ''}${mine ? ` ${mine.kind}` : ''}`}
                 style={{ transform: `translateY(${row.start}px)` }}
-                onClick={() => selectSession(s.id)}
+                onClick={() => !mine && selectSession(s.id)}
                 data-testid="session-item"
               >
-                {s.running && <span className="running-dot" title="running" />}
-                <span className="session-title">{s.title}</span>
+                {mine?.kind === 'rename' ? (
+                  <RenameField session={s} onDone={(title) => (title === null || title === s.title ? setMode(null) : attempt(s.id, () => renameSession(s.id, title)))} />
+                ) : mine?.kind === 'confirm-delete' ? (
+                  <>
+                    <span className="session-title" title="Delete this chat and everything in it?">Delete?</span>
+                    <button className="small danger" data-testid="session-delete-confirm" onClick={(e) => (e.stopPropagation(), attempt(s.id, () => deleteSession(s.id)))}>
+                      Delete
+                    </button>
+                    <button className="small ghost" onClick={(e) => (e.stopPropagation(), setMode(null))}>
+                      Keep
+                    </button>
+                  </>
+                ) : mine?.kind === 'error' ? (
+                  <span className="session-title session-error" role="alert" title={mine.message} onClick={(e) => (e.stopPropagation(), setMode(null))}>
+                    {mine.message}
+                  </span>
+                ) : (
+                  <>
+                    {s.running && <span className="running-dot" title="running" />}
+                    <span className="session-title" title={s.title}>{s.title || 'New chat'}</span>
+                    <span className="session-actions">
+                      <button className="icon ghost small" aria-label="Rename chat" title="Rename" data-testid="session-rename" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'rename' }))}>
+                        ✎
+                      </button>
+                      <button className="icon ghost small danger" aria-label="Delete chat" title="Delete" data-testid="session-delete" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'confirm-delete' }))}>
+                        🗑
+                      </button>
+                    </span>
+                  </>
+                )}
               </div>
             );
           })}
         </div>
       </div>
     </nav>
+  );
+}
+
+/** The title in an input: Enter or leaving the field keeps it, Escape gives it up (`null`). */
+function RenameField({ session, onDone }: { session: Session; onDone: (title: string | null) => void }) {
+  const [title, setTitle] = useState(session.title);
+  const done = useRef(false);
+  const finish = (value: string | null) => {
+    if (done.current) return;
+    done.current = true;
+    onDone(value === null ? null : value.trim().slice(0, 200));
+  };
+  return (
+    <input
+      className="session-rename"
+      data-testid="session-rename-input"
+      aria-label="Chat title"
+      autoFocus
+      value={title}
+      maxLength={200}
+      onClick={(e) => e.stopPropagation()}
+      onChange={(e) => setTitle(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') finish(title);
+        else if (e.key === 'Escape') finish(null);
+      }}
+      onBlur={() => finish(title)}
+    />
   );
 }

@@ -89,6 +89,30 @@ export async function openCreatedSession(id: number): Promise<void> {
   selectSession(id);
 }
 
+export async function renameSession(id: number, title: string): Promise<void> {
+  await skald.chat.renameSession({ sessionId: id, title });
+  await refreshSessions();
+}
+
+/** Asks the core to delete a chat; every window (this one too) follows on its `session_deleted` event. */
+export async function deleteSession(id: number): Promise<void> {
+  await skald.chat.deleteSession({ sessionId: id });
+}
+
+/**
+ * A chat was deleted (here or in another window): the list is read again, and a window that showed it opens the chat
+ * that took its place in the list (the next older one, else the newest), or a new one when none is left.
+ */
+export async function sessionDeleted(id: number): Promise<void> {
+  const before = sessionsStore.getState();
+  const at = before.sessions.findIndex((s) => s.id === id);
+  const sessions = await refreshSessions();
+  if (before.activeId !== id) return;
+  const next = sessions[Math.min(Math.max(at, 0), sessions.length - 1)];
+  if (next) selectSession(next.id);
+  else await createSession();
+}
+
 export function selectSession(id: number): void {
   sessionsStore.setState({ activeId: id });
 }

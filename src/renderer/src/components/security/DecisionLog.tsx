@@ -45,7 +45,7 @@ export function DecisionLog({ onMakeRule, onTest }: { onMakeRule: (entry: Decisi
                 {!d.command && d.path && <span className="mono rule-path">{d.path}</span>}
               </span>
               <span className="muted small">{d.detail}</span>
-              <span className="muted small">{time(d.created_at)} · {d.session_title ?? (d.session_id ? `session ${d.session_id}` : 'no session')}</span>
+              <span className="muted small">{time(d.created_at)} · {d.session_title ?? (d.session_id ? `session ${d.session_id} (deleted)` : 'no session')}</span>
             </span>
             <span className="log-actions">
               <button className="ghost" data-testid="test-from-log" onClick={() => onTest(d)} disabled={!d.tool_name}>Test it</button>

@@ -1,0 +1,78 @@
+/**
+ * The session list as a person uses it (docs/chat-ui.md "Sessions"), in Chromium against the web shape: rename a
+ * chat in place (Escape gives up), delete one after a confirmation in its row (the chat that took its place opens),
+ * a refusal while the chat's turn runs, and the last chat deleted leaving a new empty one. Screenshots in both themes.
+ */
+import type { Page } from '@playwright/test';
+import { closeChatApp, openWith, send } from './chat-kit';
+import { expect, test } from './fixtures';
+import { shots } from './screens';
+
+test.afterEach(closeChatApp);
+
+const rowOf = (page: Page, title: string | RegExp) => page.getByTestId('session-item').filter({ hasText: title });
+
+test('rename in place, delete after a confirmation, and the chat that took its place opens', async ({ page }) => {
+  await openWith(page, [], (store) => {
+    for (const [title, said] of [['Alpha plan', 'the alpha plan'], ['Beta notes', 'notes about beta'], ['Gamma log', 'the gamma log']] as const) {
+      const id = store.createSession(title);
+      store.appendMessage({ sessionId: id, role: 'user', content: `Tell me about ${said}` });
+      store.appendMessage({ sessionId: id, role: 'assistant', content: `Here is ${said}.` });
+    }
+  });
+  const items = page.getByTestId('session-item');
+  await expect(items).toHaveText(['Gamma log', 'Beta notes', 'Alpha plan'].map((t) => new RegExp(t)));
+  await expect(page.getByTestId('msg-assistant')).toContainText('Here is the gamma log.');
+
+  // Rename: Escape gives up, Enter keeps.
+  await rowOf(page, 'Beta notes').hover();
+  await rowOf(page, 'Beta notes').getByTestId('session-rename').click();
+  await page.getByTestId('session-rename-input').fill('never kept');
+  await page.getByTestId('session-rename-input').press('Escape');
+  await expect(rowOf(page, 'Beta notes')).toBeVisible();
+  await rowOf(page, 'Beta notes').hover();
+  await rowOf(page, 'Beta notes').getByTestId('session-rename').click();
+  await page.getByTestId('session-rename-input').fill('Beta, renamed');
+  await page.getByTestId('session-rename-input').press('Enter');
+  await expect(rowOf(page, 'Beta, renamed')).toBeVisible();
+  await expect(items).toHaveCount(3);
+
+  // Delete the open chat: asked in its row first; Keep leaves it.
+  const gamma = rowOf(page, 'Gamma log');
+  await gamma.getByTestId('session-delete').click();
+  await expect(page.getByTestId('session-item').filter({ hasText: 'Delete?' })).toBeVisible();
+  await shots(page, 'sessions-confirm-delete');
+  await page.getByRole('button', { name: 'Keep' }).click();
+  await expect(rowOf(page, 'Gamma log')).toBeVisible();
+  await rowOf(page, 'Gamma log').getByTestId('session-delete').click();
+  await page.getByTestId('session-delete-confirm').click();
+  await expect(items).toHaveCount(2);
+  await expect(rowOf(page, 'Gamma log')).toHaveCount(0);
+  // The chat that took its place in the list is open, with its own messages.
+  await expect(page.locator('.session-item.active')).toContainText(/Beta, renamed|Alpha plan/);
+  const open = (await page.locator('.session-item.active').textContent()) ?? '';
+  await expect(page.getByTestId('msg-assistant')).toContainText(open.includes('Beta') ? 'Here is notes about beta.' : 'Here is the alpha plan.');
+  await shots(page, 'sessions-after-delete');
+
+  // The last ones deleted: a new, empty chat is there to type in.
+  for (let left = 2; left > 0; left--) {
+    await page.locator('.session-item.active').getByTestId('session-delete').click();
+    await page.getByTestId('session-delete-confirm').click();
+    await expect(items).toHaveCount(left === 1 ? 1 : left - 1);
+  }
+  await expect(items).toHaveText([/^Session \d+/]);
+  await expect(page.getByTestId('msg-assistant')).toHaveCount(0);
+});
+
+test('a chat whose turn runs is not deleted: its row says why', async ({ page }) => {
+  await openWith(page, [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] }]);
+  await send(page, 'Write a.txt');
+  await expect(page.getByTestId('approval-card')).toBeVisible();
+  const row = page.locator('.session-item.active');
+  await row.getByTestId('session-delete').click();
+  await page.getByTestId('session-delete-confirm').click();
+  await expect(row.getByRole('alert')).toContainText('Stop its turn first.');
+  await expect(row.getByRole('alert')).toHaveAttribute('title', /A turn is running in this chat: stop it first/);
+  await shots(page, 'sessions-delete-refused');
+  await expect(page.getByTestId('session-item')).toHaveCount(1);
+});
