@@ -49,8 +49,9 @@ function sizeOf(m: ChatMessage): number {
 
 export const totalChars = (messages: readonly ChatMessage[]) => messages.reduce((sum, m) => sum + sizeOf(m), 0);
 
-export const hiddenResultNote = (chars: number) =>
-  `[result left out to fit the model's context window: ${chars} characters; run the tool again if you need it]`;
+/** What stands for a tool result the model does not see again: why, and how long it was (session/context.ts too). */
+export const leftOutResultNote = (chars: number, why: string) => `[result ${why}: ${chars} characters; run the tool again if you need it]`;
+export const hiddenResultNote = (chars: number) => leftOutResultNote(chars, "left out to fit the model's context window");
 
 function cutContent(content: string, keep: number): string {
   // Never split a surrogate pair: the cut text stays valid UTF-16 (a lone half breaks some providers' JSON).

@@ -5,6 +5,7 @@
  * results are replayed by status, so a call without a result (a crash) still yields a valid request; big results of
  * earlier turns are hidden from the model only.
  */
+import { leftOutResultNote } from '../llm/context-fit';
 import { withholdSealed } from '../secrets/sealed-args';
 import { platform, release } from 'node:os';
 import type { ChatMessage } from './ports';
@@ -109,7 +110,7 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
     for (const call of calls) {
       let content = replayToolResult(call);
       if (row.id < lastUserId && content.length > MAX_OLD_TOOL_RESULT_CHARS) {
-        content = `[result of an earlier turn hidden: ${content.length} characters; run the tool again if you need it]`;
+        content = leftOutResultNote(content.length, 'of an earlier turn hidden');
       }
       messages.push({ role: 'tool', tool_call_id: call.provider_call_id, content });
     }
