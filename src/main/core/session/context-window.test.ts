@@ -85,3 +85,17 @@ it('when the smaller request is too long as well, the person is told what to do'
   expect(failed).toMatchObject({ type: 'llm_failed', tried: ['scripted-1'] });
   expect(failed && 'last_error' in failed ? failed.last_error : '').toContain(OVERFLOW_ADVICE);
 });
+
+it('after two busy turns of 19 tool rounds each, the next request still holds the first turn and the person’s words', async () => {
+  const round = { toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] };
+  const busyTurn = (answer: string) => [...Array.from({ length: 19 }, () => round), { text: answer }];
+  h = await startHarness({ turns: [...busyTurn('First task done.'), ...busyTurn('Second task done.'), { text: 'Both, yes.' }] });
+  const sessionId = await h.newSession();
+  await h.sendAndSettle(sessionId, 'The first task: list the files again and again');
+  await h.sendAndSettle(sessionId, 'The second task: the same');
+  await h.sendAndSettle(sessionId, 'Did you do both?');
+  const last = bodyOf(h.llm.requests.length - 1);
+  const users = last.messages.filter((m) => m.role === 'user').map((m) => String(m.content));
+  expect(users).toEqual(['The first task: list the files again and again', 'The second task: the same', 'Did you do both?']);
+  expect(last.messages.filter((m) => m.role === 'tool')).toHaveLength(38);
+});

@@ -11,7 +11,12 @@ import { platform, release } from 'node:os';
 import type { ChatMessage } from './ports';
 import type { MessageRow, SessionStore, ToolRow } from './session-store';
 
-export const HISTORY_CAP = 30;
+/**
+ * Rows replayed at most (a row: a message of the person's, or one answer of the model's with its calls). A turn may
+ * take 21 (20 tool rounds and the answer), so at 30 the request after two busy turns had lost the first one, the
+ * person's own words included. The window is kept by fitting each request to it (llm/context-fit.ts), not by this.
+ */
+export const HISTORY_CAP = 100;
 export const MAX_OLD_TOOL_RESULT_CHARS = 20_000;
 export const INTERRUPTED_TEXT =
   'Error: this call was interrupted (the app stopped before it finished). Check the current state (files, processes) before retrying it.';
