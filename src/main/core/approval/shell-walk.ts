@@ -6,6 +6,7 @@
 import type { Node } from 'web-tree-sitter';
 import { isAbsolute, resolve } from 'node:path';
 import type { RedirectCheck, ShellAnalysis } from './shell';
+import { runsThroughOptions } from './shell-option-exec';
 import { EVALUATES_ARITHMETIC, FIND_EXEC, innerOf, RUNS_ANOTHER, SETS_VARIABLES, SHELLS } from './shell-wrappers';
 import { ansiC, expandWords, groupWords, type ExpandedWord, type WordEnv } from './shell-words';
 
@@ -126,6 +127,8 @@ function addParts(words: string[], w: Walk, a: WalkHost, depth: number): void {
   if (SHELLS.has(base)) w.out.unsafe.push(`a shell interpreter (${base})`);
   if (RUNS_ANOTHER.has(base)) w.out.unsafe.push(`"${base}" runs another command`);
   if (base === 'find' && words.some((v) => FIND_EXEC.has(v) || v === '-delete')) w.out.unsafe.push('find with -exec/-delete');
+  const viaOption = runsThroughOptions(words);
+  if (viaOption) w.out.unsafe.push(viaOption);
   if (depth >= MAX_DEPTH) return;
   const inner = innerOf(words);
   for (const c of inner.commands) if (c.length) addParts(c, w, a, depth + 1);
