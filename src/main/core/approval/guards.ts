@@ -23,7 +23,7 @@ import { hardLinkVerdictAt } from '../tools/_policy/hardlinks';
 import { canonicalBelow, canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
 import type { ShellAnalysis, ShellWord } from './shell';
 
-export type GuardId = 'secret_value' | 'secrets' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape' | 'unsafe_shell';
+export type GuardId = 'secret_value' | 'secrets' | 'credentials' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape' | 'unsafe_shell';
 
 export interface GuardVerdict {
   action: 'deny' | 'require';
@@ -34,6 +34,7 @@ export interface GuardVerdict {
 /** The locked rows of the Security page. */
 export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; title: string; description: string }[] = [
   { id: 'secrets', action: 'deny', title: 'secrets/ folders', description: 'Reading or writing anything under a secrets/ folder of the workspace, in any letter case, through symlinks and "..". Shell commands that name a secrets/ path always ask.' },
+  { id: 'credentials', action: 'require', title: 'Credential stores', description: 'Any tool or shell command that names ~/.ssh, ~/.gnupg, ~/.aws, ~/.azure, ~/.kube, ~/.docker/config.json, ~/.netrc, ~/.git-credentials, ~/.npmrc, ~/.pypirc, ~/.pgpass, cloud CLI logins, password stores, browser profiles, /etc/shadow or /etc/ssh: always asks, whatever the rules (an allowed `cat *` included).' },
   { id: 'app_data_write', action: 'deny', title: "The app's data folder", description: "Writing the app's own data folder (database, settings, rules). The workspace inside it stays writable." },
   { id: 'git_config', action: 'deny', title: 'Git configuration and hooks', description: 'Writing any place git reads hooks or configuration from: .git/hooks/, .git/config, a submodule\'s or worktree\'s hooks and config (.git/modules/, .git/worktrees/), a .git pointer file, and the hooks folder or included config a repository\'s config names. Shell commands that name one always ask.' },
   { id: 'app_data_touch', action: 'require', title: 'Touching the data folder', description: 'Reading the data folder, or a shell command that names it or the database file: always asks.' },
@@ -50,6 +51,32 @@ const STEERING_NAMES = new Set([
   'copilot-instructions.md',
 ]);
 const STEERING_DIRS = new Set(['.vscode', '.cursor', '.husky', '.claude', '.gemini', '.skald', '.clinerules']);
+
+/**
+ * Where credentials are kept, below the home folder (lower case, `/`-separated; a folder covers all below it), and
+ * system-wide (docs/guards.md "Credential stores"). The file tools never leave the workspace, but a shell command an
+ * allow rule lets through (`cat *`, `cp *`) and an MCP tool with a path can: those ask here whatever the rules.
+ */
+export const HOME_CREDENTIALS: readonly string[] = [
+  '.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker/config.json', '.config/gcloud', '.config/gh', '.config/hub',
+  '.netrc', '.git-credentials', '.npmrc', '.yarnrc.yml', '.pypirc', '.pgpass', '.my.cnf', '.vault-token',
+  '.terraform.d/credentials.tfrc.json', '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials',
+  '.password-store', '.local/share/keyrings', '.config/op', '.mozilla/firefox', '.config/google-chrome',
+  '.config/chromium', '.config/bravesoftware', 'library/keychains', 'library/application support/google/chrome',
+  'library/application support/firefox',
+];
+export const SYSTEM_CREDENTIALS: readonly string[] = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/ssh'];
+const CREDENTIALS: GuardVerdict = { action: 'require', guard: 'credentials', text: 'The path is a credential store (~/.ssh, ~/.aws, a browser profile, /etc/shadow, …): always asks.' };
+
+/** Whether an absolute path is a credential store or inside one (`home`: the home folder, resolved). */
+export function isCredentialPath(path: string, home: string): boolean {
+  const p = slash(path).toLowerCase();
+  if (SYSTEM_CREDENTIALS.some((c) => p === c || p.startsWith(`${c}/`))) return true;
+  const rel = relIn(path, home);
+  if (rel === null || rel === '') return false;
+  const lower = rel.toLowerCase();
+  return HOME_CREDENTIALS.some((c) => lower === c || lower.startsWith(`${c}/`));
+}
 
 /** A `secrets` path component in a command's text or in a word after expansion. */
 const SECRETS_WORD = /(^|[\s'"=/:<>|;&(`,@])secrets(?=$|[/\s'";|&)<>`,])/i;
@@ -102,7 +129,12 @@ export class Guards {
   private readonly dataRaw: string;
   private readonly dbName: string;
 
+  /** The home folder as written and resolved (credential stores are below it). */
+  private readonly homes: readonly string[];
+
   constructor(private readonly dirs: GuardPaths) {
+    const home = resolvePath(homedir(), '/');
+    this.homes = [...new Set([home, canonicalizeForPolicy(home, '/')])];
     this.wsRaw = resolvePath(dirs.workspaceDir, '/');
     this.dataRaw = resolvePath(dirs.dataDir, '/');
     this.dbName = basename(dirs.dbFile).toLowerCase();
@@ -144,6 +176,7 @@ export class Guards {
     // A second name of a guarded file (a hard link) is that file; realpath cannot see it, its identity can.
     const link = hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]);
     if (link === 'guarded') return { action: 'deny', guard: 'secrets', text: HARD_LINK_TEXT };
+    if (this.isCredential(lexical, canon)) return CREDENTIALS;
     const writes = isWritingTool(toolName);
     const inData = this.isDataDir(r, canon);
     if (writes && inData) return { action: 'deny', guard: 'app_data_write', text: "The app's data folder (database, settings, rules) is never written by tools (hard guard)." };
@@ -231,9 +264,14 @@ export class Guards {
     if (rels.some((x) => x !== null && hasComponent(x, 'secrets'))) return SHELL_SECRETS;
     if (!singleLinked.has(canon) && hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]) !== null) return SHELL_SECRETS;
     if (this.isDataDir(r, canon) || this.isDataDir(r, lexical)) return { action: 'require', guard: 'app_data_touch', text: "The command names a path in the app's data folder: always asks." };
+    if (this.isCredential(lexical, canon)) return CREDENTIALS;
     const parts = (rels[0] ?? rels[1] ?? slash(canon)).split('/').map((p) => p.toLowerCase());
     if (gitProtectedReason(parts) || gitConfiguredReason(canon)) return SHELL_GIT;
     return null;
+  }
+
+  private isCredential(lexical: string, canon: string): boolean {
+    return this.homes.some((home) => isCredentialPath(lexical, home) || isCredentialPath(canon, home));
   }
 
   private mentionsDataDir(r: Roots, command: string): boolean {

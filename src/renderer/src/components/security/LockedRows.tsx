@@ -10,6 +10,7 @@ type Guard = CallResponse<'approval:listGuards'>['guards'][number];
 /** Why each guard is beyond the rules. A guard the core adds later still shows, with the general reason. */
 const WHY: Record<string, string> = {
   secrets: 'Keys and passwords live there; one allowed read would put them in the model\u2019s context for good.',
+  credentials: 'Keys and logins for your other accounts live there; once read, the model could send them anywhere.',
   app_data_write: 'The database holds these very rules: an agent that could write it could grant itself anything.',
   git_config: 'Git runs hooks and configured commands on its own later, outside any approval.',
   app_data_touch: 'The data folder holds your history and keys; looking into it is always your call.',

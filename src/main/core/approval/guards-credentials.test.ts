@@ -1,0 +1,79 @@
+/**
+ * The credential-store guard (docs/guards.md "Credential stores") through the real gate, the real bash grammar and a
+ * home folder of its own (HOME points at a temp folder with `.ssh`, `.aws`, `.netrc`): a shell command an allow
+ * rule and a bypass let through still asks when its words reach a credential store, however spelled; so does an MCP
+ * tool with such a path; neighbours with similar names and the rest of the home folder stay allowed.
+ */
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../../test/helpers/temp';
+import { isCredentialPath } from './guards';
+import { makeKit, type Kit } from './test-kit';
+
+let k: Kit;
+let home: string;
+let savedHome: string | undefined;
+
+beforeEach(async () => {
+  savedHome = process.env.HOME;
+  home = tempDir();
+  process.env.HOME = home;
+  for (const [rel, text] of [['.ssh/id_ed25519', 'PRIVATE'], ['.aws/credentials', '[default]'], ['.netrc', 'machine x'], ['.config/gh/hosts.yml', 'token'], ['.sshx/notes', 'n'], ['.config/ghost/x', 'g'], ['notes.txt', 'hi']]) {
+    mkdirSync(join(home, rel, '..'), { recursive: true });
+    writeFileSync(join(home, rel), text);
+  }
+  k = await makeKit();
+  k.file('README.md', 'hello');
+  for (const p of ['cat *', 'cp *', 'ls *', 'tar *', 'grep *', 'head *']) k.rules.createRule({ tool_pattern: 'execute_cmd', command_pattern: p, action: 'allow', priority: 1 });
+  k.rules.createRule({ tool_pattern: 'mcp__fs__read_file', action: 'allow', priority: 1 });
+  k.bypass.grant(1, { kind: 'all' }, null);
+});
+afterEach(() => {
+  k.close();
+  if (savedHome === undefined) delete process.env.HOME;
+  else process.env.HOME = savedHome;
+});
+
+const decide = (command: string) => k.gate.check(k.call('execute_cmd', { command, workdir: k.workspace }, { category: 'shell' }));
+
+describe('a command that reaches a credential store asks, whatever the rules', () => {
+  const REACH = [
+    'cat ~/.ssh/id_ed25519', 'cat $HOME/.ssh/id_ed25519', 'cat "${HOME}/.aws/credentials"', 'cp ~/.netrc copy.txt', 'tar cf keys.tar ~/.ssh',
+    'ls ~/.ssh', 'cat ~/.ss?/id_*', 'grep -r token ~/.config/gh', 'head ~/.SSH/id_ed25519', 'cat /etc/shadow', 'cat /etc/ssh/ssh_host_ed25519_key',
+    'cat README.md && cat ~/.aws/credentials',
+  ];
+  for (const command of REACH) {
+    it(`asks: ${command}`, () => {
+      expect(decide(command)).toMatchObject({ action: 'require', why: { kind: 'guard', guard: 'credentials' } });
+    });
+  }
+
+  it('through a symlink in the workspace that leads into one', () => {
+    symlinkSync(join(home, '.ssh'), join(k.workspace, 'keys'));
+    expect(decide('cat keys/id_ed25519').action).toBe('require');
+  });
+
+  it('an MCP tool given such a path asks too', () => {
+    const d = k.gate.check(k.call('mcp__fs__read_file', { path: join(home, '.aws/credentials') }));
+    expect(d).toMatchObject({ action: 'require', why: { kind: 'guard', guard: 'credentials' } });
+  });
+});
+
+describe('the rest of the home folder is not a credential store', () => {
+  for (const command of ['cat ~/notes.txt', 'ls ~', 'cat ~/.sshx/notes', 'cat ~/.config/ghost/x', 'cat README.md']) {
+    it(`allows: ${command}`, () => {
+      expect(decide(command).action).toBe('allow');
+    });
+  }
+
+  it('isCredentialPath: folders cover what is below them, on a component boundary', () => {
+    expect(isCredentialPath('/h/.ssh', '/h')).toBe(true);
+    expect(isCredentialPath('/h/.docker/config.json', '/h')).toBe(true);
+    expect(isCredentialPath('/h/.docker/other.json', '/h')).toBe(false);
+    expect(isCredentialPath('/h/.npmrc.bak', '/h')).toBe(false);
+    expect(isCredentialPath('/h', '/h')).toBe(false);
+    expect(isCredentialPath('/etc/sshd_config', '/h')).toBe(false);
+    expect(isCredentialPath('/etc/ssh/sshd_config', '/h')).toBe(true);
+  });
+});
