@@ -34,7 +34,7 @@ export interface GuardVerdict {
 /** The locked rows of the Security page. */
 export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; title: string; description: string }[] = [
   { id: 'secrets', action: 'deny', title: 'secrets/ folders', description: 'Reading or writing anything under a secrets/ folder of the workspace, in any letter case, through symlinks and "..". Shell commands that name a secrets/ path always ask.' },
-  { id: 'credentials', action: 'require', title: 'Credential stores', description: 'Any tool or shell command that names ~/.ssh, ~/.gnupg, ~/.aws, ~/.azure, ~/.kube, ~/.docker/config.json, ~/.netrc, ~/.git-credentials, ~/.npmrc, ~/.pypirc, ~/.pgpass, cloud CLI logins, password stores, browser profiles, /etc/shadow or /etc/ssh: always asks, whatever the rules (an allowed `cat *` included).' },
+  { id: 'credentials', action: 'require', title: 'Credential stores', description: 'Any tool or shell command that names ~/.ssh, ~/.gnupg, ~/.aws, ~/.azure, ~/.kube, ~/.docker/config.json, ~/.netrc, ~/.git-credentials, ~/.npmrc, ~/.pypirc, ~/.pgpass, cloud CLI logins, password stores, browser profiles, /etc/shadow or /etc/ssh: always asks, whatever the rules (even where a rule allows "cat *").' },
   { id: 'app_data_write', action: 'deny', title: "The app's data folder", description: "Writing the app's own data folder (database, settings, rules). The workspace inside it stays writable." },
   { id: 'git_config', action: 'deny', title: 'Git configuration and hooks', description: 'Writing any place git reads hooks or configuration from: .git/hooks/, .git/config, a submodule\'s or worktree\'s hooks and config (.git/modules/, .git/worktrees/), a .git pointer file, and the hooks folder or included config a repository\'s config names. Shell commands that name one always ask.' },
   { id: 'app_data_touch', action: 'require', title: 'Touching the data folder', description: 'Reading the data folder, or a shell command that names it or the database file: always asks.' },
@@ -42,7 +42,7 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
   { id: 'secret_value', action: 'require', title: 'Storing a secret', description: 'set_secret always asks: a stored secret can be handed to plugins and servers that name it. The card shows the key; the value stays masked.' },
   { id: 'symlink_escape', action: 'require', title: 'Symlink escapes', description: 'A path inside the workspace that resolves through a symlink to a place outside it: always asks.' },
   // Enforced by the gate's shell analysis (shell.ts), listed here so the Security page shows it as locked.
-  { id: 'unsafe_shell', action: 'require', title: 'Opaque shell commands', description: 'A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a redirect out of the workspace, or text that does not parse: always asks; no rule or bypass allows it.' },
+  { id: 'unsafe_shell', action: 'require', title: 'Opaque shell commands', description: 'A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a program told by an option or its script to run another (sed e, awk system, git -c, tar --checkpoint-action, rg --pre, …), a redirect out of the workspace, or text that does not parse: always asks; no rule or bypass allows it.' },
 ];
 
 const STEERING_NAMES = new Set([
