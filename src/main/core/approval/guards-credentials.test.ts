@@ -8,6 +8,9 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/helpers/temp';
+import { TN } from '../../../shared/tool-names';
+import { createGrepFilesTool } from '../tools/fs/grep-files';
+import { listFilesTool } from '../tools/fs/list-files';
 import { isCredentialPath } from './guards';
 import { makeKit, type Kit } from './test-kit';
 
@@ -19,7 +22,7 @@ beforeEach(async () => {
   savedHome = process.env.HOME;
   home = tempDir();
   process.env.HOME = home;
-  for (const [rel, text] of [['.ssh/id_ed25519', 'PRIVATE'], ['.aws/credentials', '[default]'], ['.netrc', 'machine x'], ['.config/gh/hosts.yml', 'token'], ['.sshx/notes', 'n'], ['.config/ghost/x', 'g'], ['notes.txt', 'hi']]) {
+  for (const [rel, text] of <[string, string][]>[['.ssh/id_ed25519', 'PRIVATE'], ['.aws/credentials', '[default]'], ['.netrc', 'machine x'], ['.config/gh/hosts.yml', 'token'], ['.sshx/notes', 'n'], ['.config/ghost/x', 'g'], ['notes.txt', 'hi']]) {
     mkdirSync(join(home, rel, '..'), { recursive: true });
     writeFileSync(join(home, rel), text);
   }
@@ -75,5 +78,31 @@ describe('the rest of the home folder is not a credential store', () => {
     expect(isCredentialPath('/h', '/h')).toBe(false);
     expect(isCredentialPath('/etc/sshd_config', '/h')).toBe(false);
     expect(isCredentialPath('/etc/ssh/sshd_config', '/h')).toBe(true);
+  });
+});
+
+describe('a working directory that is the home folder', () => {
+  it('walks leave the credential stores out, with both grep engines, and say so; reading one asks', async () => {
+    // The home folder is the workspace here: what the file tools may read without asking.
+    process.env.HOME = k.workspace;
+    const MARK = 'CRED-MARK-31';
+    k.file('.ssh/id_ed25519', `${MARK} private key\n`);
+    k.file('.aws/credentials', `${MARK} aws\n`);
+    k.file('project/notes.md', `${MARK} notes\n`);
+    const call = k.call(TN.GREP_FILES, { path: k.workspace, pattern: MARK });
+    expect(k.gate.check(call).action).toBe('allow');
+    const ctx = { workingDir: k.workspace, workspaceDir: k.workspace, signal: new AbortController().signal, log: () => undefined, protectedPaths: k.gate.walkPolicy(call) };
+    const answers = [];
+    for (const ripgrepPath of ['/usr/bin/rg', null]) answers.push(await createGrepFilesTool({ ripgrepPath, jsPrefixMs: 0 }).executeAsync({ pattern: MARK, path: k.workspace }, ctx));
+    expect(answers[0], JSON.stringify(answers)).toEqual(answers[1]);
+    const text = JSON.stringify(answers[0]);
+    expect(text).toContain('project/notes.md:1:');
+    expect(text).not.toContain('private key');
+    expect(text).not.toContain(`${MARK} aws`);
+    expect(text).toMatch(/\.ssh \(a credential store\)/);
+    const listed = JSON.stringify(await listFilesTool.executeAsync({ path: k.workspace, recursive: true }, ctx));
+    expect(listed).toContain('project/notes.md');
+    expect(listed).not.toContain('id_ed25519');
+    expect(k.gate.check(k.call(TN.READ_FILE, { path: '.ssh/id_ed25519' }))).toMatchObject({ action: 'require', why: { kind: 'guard', guard: 'credentials' } });
   });
 });

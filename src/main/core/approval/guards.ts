@@ -68,12 +68,19 @@ export const HOME_CREDENTIALS: readonly string[] = [
 export const SYSTEM_CREDENTIALS: readonly string[] = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/ssh'];
 const CREDENTIALS: GuardVerdict = { action: 'require', guard: 'credentials', text: 'The path is a credential store (~/.ssh, ~/.aws, a browser profile, /etc/shadow, …): always asks.' };
 
+/** The first component of each entry: most paths below the home folder are ruled out by it alone (a walk asks per file). */
+const CREDENTIAL_TOPS = new Set(HOME_CREDENTIALS.map((c) => c.split('/')[0]!));
+
 /** Whether an absolute path is a credential store or inside one (`home`: the home folder, resolved). */
 export function isCredentialPath(path: string, home: string): boolean {
-  const p = slash(path).toLowerCase();
-  if (SYSTEM_CREDENTIALS.some((c) => p === c || p.startsWith(`${c}/`))) return true;
+  if (path.startsWith('/etc/')) {
+    const p = slash(path).toLowerCase();
+    if (SYSTEM_CREDENTIALS.some((c) => p === c || p.startsWith(`${c}/`))) return true;
+  }
   const rel = relIn(path, home);
   if (rel === null || rel === '') return false;
+  const cut = rel.indexOf('/');
+  if (!CREDENTIAL_TOPS.has((cut === -1 ? rel : rel.slice(0, cut)).toLowerCase())) return false;
   const lower = rel.toLowerCase();
   return HOME_CREDENTIALS.some((c) => lower === c || lower.startsWith(`${c}/`));
 }
@@ -129,12 +136,9 @@ export class Guards {
   private readonly dataRaw: string;
   private readonly dbName: string;
 
-  /** The home folder as written and resolved (credential stores are below it). */
-  private readonly homes: readonly string[];
+  private homeCache: { home: string; homes: readonly string[] } | null = null;
 
   constructor(private readonly dirs: GuardPaths) {
-    const home = resolvePath(homedir(), '/');
-    this.homes = [...new Set([home, canonicalizeForPolicy(home, '/')])];
     this.wsRaw = resolvePath(dirs.workspaceDir, '/');
     this.dataRaw = resolvePath(dirs.dataDir, '/');
     this.dbName = basename(dirs.dbFile).toLowerCase();
@@ -270,8 +274,19 @@ export class Guards {
     return null;
   }
 
-  private isCredential(lexical: string, canon: string): boolean {
-    return this.homes.some((home) => isCredentialPath(lexical, home) || isCredentialPath(canon, home));
+  /** The home folder as written and resolved (credential stores are below it), read again if `$HOME` changed. */
+  homes(): readonly string[] {
+    const home = homedir();
+    if (this.homeCache?.home !== home) {
+      const raw = resolvePath(home, '/');
+      this.homeCache = { home, homes: [...new Set([raw, canonicalizeForPolicy(raw, '/')])] };
+    }
+    return this.homeCache.homes;
+  }
+
+  /** Whether a path (as written, and resolved) is a credential store or inside one (docs/guards.md "Credential stores"). */
+  isCredential(lexical: string, canon: string): boolean {
+    return this.homes().some((home) => isCredentialPath(lexical, home) || isCredentialPath(canon, home));
   }
 
   private mentionsDataDir(r: Roots, command: string): boolean {
