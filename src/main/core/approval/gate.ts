@@ -21,7 +21,7 @@ import { canonicalizeForPolicy, hasComponent, pathArguments, resolvePath } from 
 import type { ProtectedPaths } from '../tools/tool';
 import type { BypassStore } from './bypass';
 import { decidingRule, describeRule, hidingRule, type CallFacts, type RuleVerdict } from './evaluate';
-import { Guards, HOME_CREDENTIALS, relIn, SYSTEM_CREDENTIALS, type GuardId, type GuardVerdict, type Roots } from './guards';
+import { Guards, HOME_CREDENTIALS, isCredentialPath, relIn, SYSTEM_CREDENTIALS, type GuardId, type GuardVerdict, type Roots } from './guards';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
 import { normalizePathPattern, pathFacts } from './patterns';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
@@ -229,7 +229,9 @@ export class ApprovalGate {
     const guardsData = !this.guards.isDataDir(roots, rootReal);
     // A walk that starts inside a credential store was asked for as such (the call's path asked); any other leaves
     // them out, as it does secrets/: a working directory that is the home folder holds ~/.ssh.
-    const guardsCredentials = !this.guards.isCredential(rootReal, rootReal);
+    const homes = this.guards.homes(); // once per walk: `excludes` runs for each entry
+    const isCredential = (real: string) => homes.some((home) => isCredentialPath(real, home));
+    const guardsCredentials = !isCredential(rootReal);
     const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
     let rules: CompiledRule[] = [];
     try {
@@ -244,7 +246,7 @@ export class ApprovalGate {
       const rel = relIn(real, roots.wsCanon);
       if (rel !== null && hasComponent(rel, 'secrets')) return true;
       if (guardsData && this.guards.isDataDir(roots, real)) return true;
-      if (guardsCredentials && this.guards.isCredential(real, real)) return true;
+      if (guardsCredentials && isCredential(real)) return true;
       if (rules.length === 0) return false;
       const facts = pathFacts(rel, slash(real));
       return rules.some((c) => c.path!(facts));
@@ -257,7 +259,7 @@ export class ApprovalGate {
       };
       if (guardsData && this.guards.isDataDir(roots, roots.dataCanon)) add(roots.dataCanon, "the app's data folder");
       if (guardsCredentials) {
-        for (const home of this.guards.homes()) for (const c of HOME_CREDENTIALS) add(join(home, c), 'a credential store');
+        for (const home of homes) for (const c of HOME_CREDENTIALS) add(join(home, c), 'a credential store');
         for (const c of SYSTEM_CREDENTIALS) add(c, 'a credential store');
       }
       for (const c of rules) {
