@@ -7,9 +7,11 @@
  * remote image only when clicked.
  */
 import { memo, useLayoutEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { copyText } from '../lib/copy-text';
 import { highlightWithin } from '../lib/highlight';
 import { REMOTE_IMAGE_ATTR, renderMarkdown, renderMarkdownFragment } from '../lib/markdown';
 import { MarkdownStream } from '../lib/markdown-stream';
+import { COPIED_MS } from './CopyButton';
 import type { TextDelta } from '../stores/chat-reducer';
 
 /** Turns a clicked placeholder into the image it stands for: the person asked for this one fetch. */
@@ -35,12 +37,43 @@ export function loadClickedImage(event: MouseEvent<HTMLElement> | KeyboardEvent<
   placeholder.replaceWith(img);
 }
 
+const CODE_COPY_CLASS = 'code-copy';
+
+/** A "Copy" button in each code block of a finished message (ours, added after sanitizing; never from the text). */
+function addCodeCopyButtons(root: HTMLElement): void {
+  for (const pre of root.querySelectorAll('pre')) {
+    if (pre.querySelector(`:scope > .${CODE_COPY_CLASS}`) || !pre.querySelector('code')) continue;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = `ghost small ${CODE_COPY_CLASS}`;
+    button.textContent = 'Copy';
+    button.setAttribute('aria-label', 'Copy the code');
+    pre.appendChild(button);
+  }
+}
+
+/** A click on a code block's "Copy": its code's text goes to the clipboard, and the button says so for a moment. */
+function copyClickedCode(event: MouseEvent<HTMLElement>): boolean {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>(`.${CODE_COPY_CLASS}`);
+  const code = button?.parentElement?.querySelector('code');
+  if (!button || !code) return false;
+  event.preventDefault();
+  void copyText(code.textContent ?? '').then((ok) => {
+    button.textContent = ok ? 'Copied' : 'Could not copy';
+    setTimeout(() => (button.textContent = 'Copy'), COPIED_MS);
+  });
+  return true;
+}
+
 /** One block of trusted (already sanitized) HTML; keeps its DOM (and its highlighting) while the string is equal. */
 const Html = memo(function Html({ html }: { html: string }) {
   const ref = useRef<HTMLDivElement>(null);
   // Before paint: a block highlighted before (a row scrolled back into view) shows its colours in its first frame.
   useLayoutEffect(() => {
-    if (ref.current && html.includes('<pre')) void highlightWithin(ref.current);
+    if (ref.current && html.includes('<pre')) {
+      addCodeCopyButtons(ref.current);
+      void highlightWithin(ref.current);
+    }
   }, [html]);
   return <div className="md-block" ref={ref} dangerouslySetInnerHTML={{ __html: html }} />;
 });
@@ -48,7 +81,7 @@ const Html = memo(function Html({ html }: { html: string }) {
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   const html = useMemo(() => renderMarkdown(text), [text]);
   return (
-    <div className="markdown" onClick={loadClickedImage} onKeyDown={loadClickedImage}>
+    <div className="markdown" onClick={(e) => copyClickedCode(e) || loadClickedImage(e)} onKeyDown={loadClickedImage}>
       <Html html={html} />
     </div>
   );

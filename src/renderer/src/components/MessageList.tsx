@@ -16,6 +16,7 @@ import type { HistoryMessage } from '../../../shared/contract/chat';
 import { buildRows, listOptions, markdownTextsAround, shiftWindow, windowOf, WINDOW_SHIFT, type Row, type RowCache } from '../lib/message-rows';
 import type { ChatState } from '../stores/chat-store';
 import { prerenderMarkdown } from '../lib/markdown';
+import { CopyButton } from './CopyButton';
 import { Markdown, StreamingMarkdown } from './Markdown';
 import { RenderGuard } from './RenderGuard';
 import { ToolCardView, type ToolCardActions } from './ToolCardView';
@@ -30,10 +31,15 @@ const MessageView = memo(function MessageView({ message, actions }: { message: H
       {message.tools.map((card) => (
         <ToolCardView key={card.tool_call_id} card={card} actions={actions} />
       ))}
-      {message.role === 'assistant' && (message.input_tokens || message.output_tokens) ? (
+      {message.role === 'assistant' && (message.content || message.input_tokens || message.output_tokens) ? (
         <div className="msg-usage" data-testid="msg-usage">
-          {message.input_tokens ?? 0} in · {message.output_tokens ?? 0} out{message.cost !== null ? ` · $${message.cost.toFixed(4)}` : ''}
-          {message.model ? ` · ${message.model}` : ''}
+          {message.input_tokens || message.output_tokens ? (
+            <span>
+              {message.input_tokens ?? 0} in · {message.output_tokens ?? 0} out{message.cost !== null ? ` · $${message.cost.toFixed(4)}` : ''}
+              {message.model ? ` · ${message.model}` : ''}
+            </span>
+          ) : null}
+          {message.content ? <CopyButton text={() => message.content} testId="copy-message" /> : null}
         </div>
       ) : null}
     </div>

@@ -68,10 +68,10 @@ export function SessionList() {
                     <span className="session-title" title={s.title}>{s.title || 'New chat'}</span>
                     <span className="session-actions">
                       <button className="icon ghost small" aria-label="Rename chat" title="Rename" data-testid="session-rename" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'rename' }))}>
-                        ✎
+                        <PencilIcon />
                       </button>
                       <button className="icon ghost small danger" aria-label="Delete chat" title="Delete" data-testid="session-delete" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'confirm-delete' }))}>
-                        🗑
+                        <TrashIcon />
                       </button>
                     </span>
                   </>
@@ -82,6 +82,23 @@ export function SessionList() {
         </div>
       </div>
     </nav>
+  );
+}
+
+// Drawn, not typed: an emoji or a symbol character shows as an empty box where the system has no font for it.
+function PencilIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+      <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinejoin="round" d="M10.5 2.5l3 3L5 14H2v-3z M9 4l3 3" />
+    </svg>
+  );
+}
+
+function TrashIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+      <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" d="M2.5 4h11M6 4V2.5h4V4M4 4l.7 9.5h6.6L12 4M6.8 6.5v5M9.2 6.5v5" />
+    </svg>
   );
 }
 
