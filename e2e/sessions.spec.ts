@@ -1,8 +1,10 @@
 /**
  * The session list as a person uses it (docs/chat-ui.md "Sessions"), in Chromium against the web shape: rename a
  * chat in place (Escape gives up), delete one after a confirmation in its row (the chat that took its place opens),
- * a refusal while the chat's turn runs, and the last chat deleted leaving a new empty one. Screenshots in both themes.
+ * a refusal while the chat's turn runs, the last chat deleted leaving a new empty one, and a chat exported as a
+ * Markdown file with every page of its history. Screenshots in both themes.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { closeChatApp, openWith, send } from './chat-kit';
 import { expect, test } from './fixtures';
@@ -75,4 +77,21 @@ test('a chat whose turn runs is not deleted: its row says why', async ({ page })
   await expect(row.getByRole('alert')).toHaveAttribute('title', /A turn is running in this chat: stop it first/);
   await shots(page, 'sessions-delete-refused');
   await expect(page.getByTestId('session-item')).toHaveCount(1);
+});
+
+test('a chat exported as Markdown holds every message, older pages included', async ({ page }) => {
+  await openWith(page, [], (store) => {
+    const id = store.createSession('Long export');
+    for (let i = 0; i < 2_500; i++) store.appendMessage({ sessionId: id, role: i % 2 ? 'assistant' : 'user', content: `Message number ${i}` });
+  });
+  const row = rowOf(page, 'Long export');
+  await row.hover();
+  await shots(page, 'sessions-row-actions');
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByTestId('session-export').click()]);
+  expect(download.suggestedFilename()).toBe('Long-export.md');
+  const text = readFileSync((await download.path())!, 'utf8');
+  expect(text).toMatch(/^# Long export\n\n_Exported from Skald on .* UTC; 2500 messages\._/);
+  expect(text).toContain('## You\n\nMessage number 0\n');
+  expect(text).toContain('## Assistant\n\nMessage number 2499\n');
+  expect(text.match(/^## /gm)).toHaveLength(2_500);
 });

@@ -2,13 +2,14 @@
  * The left column: sessions, newest first; a dot marks a running turn. Only the rows on screen (and a few around
  * them) exist: a person with thousands of chats had each one laid out before the first screen (5,000 rows: a 190 ms
  * task and a quarter of a second more before the window was usable). A row's buttons (shown on hover and on the open
- * chat) rename it in place or delete it after a confirmation in the row itself (docs/chat-ui.md "Sessions").
+ * chat) rename it in place, export it as Markdown, or delete it after a confirmation in the row itself
+ * (docs/chat-ui.md "Sessions").
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { BridgeError } from '../../../shared/contract/define';
-import { createSession, deleteSession, renameSession, selectSession, sessionsStore } from '../stores/sessions-store';
+import { createSession, deleteSession, exportSession, renameSession, selectSession, sessionsStore } from '../stores/sessions-store';
 
 /** A row's height and the gap under it (styles.css `.session-item`). */
 const ROW_PX = 34;
@@ -70,6 +71,9 @@ export function SessionList() {
                       <button className="icon ghost small" aria-label="Rename chat" title="Rename" data-testid="session-rename" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'rename' }))}>
                         <PencilIcon />
                       </button>
+                      <button className="icon ghost small" aria-label="Export chat as Markdown" title="Export as Markdown" data-testid="session-export" onClick={(e) => (e.stopPropagation(), attempt(s.id, () => exportSession(s.id)))}>
+                        <DownloadIcon />
+                      </button>
                       <button className="icon ghost small danger" aria-label="Delete chat" title="Delete" data-testid="session-delete" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'confirm-delete' }))}>
                         <TrashIcon />
                       </button>
@@ -90,6 +94,14 @@ function PencilIcon() {
   return (
     <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
       <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinejoin="round" d="M10.5 2.5l3 3L5 14H2v-3z M9 4l3 3" />
+    </svg>
+  );
+}
+
+function DownloadIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+      <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" d="M8 2v8M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11" />
     </svg>
   );
 }

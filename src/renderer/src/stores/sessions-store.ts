@@ -3,6 +3,8 @@ import { createStore } from 'zustand/vanilla';
 import { FIRST_SCREEN_CALL } from '../bridge/early-socket';
 import { skald } from '../bridge/skald';
 import { chat } from './chat-store';
+import type { HistoryMessage } from '../../../shared/contract/chat';
+import { chatToMarkdown, exportFileName } from '../lib/chat-export';
 
 type Session = Awaited<ReturnType<typeof skald.chat.listSessions>>['sessions'][number];
 
@@ -111,6 +113,34 @@ export async function sessionDeleted(id: number): Promise<void> {
   const next = sessions[Math.min(Math.max(at, 0), sessions.length - 1)];
   if (next) selectSession(next.id);
   else await createSession();
+}
+
+/** Every message of a chat, oldest first: the history's pages read back from the newest. */
+async function wholeHistory(sessionId: number): Promise<HistoryMessage[]> {
+  const pages: HistoryMessage[][] = [];
+  let beforeId: number | undefined;
+  for (;;) {
+    const page = await skald.chat.history({ sessionId, limit: 2_000, ...(beforeId === undefined ? {} : { beforeId }) });
+    pages.unshift(page.messages);
+    if (!page.hasMore || page.messages.length === 0) break;
+    beforeId = page.messages[0]!.id;
+  }
+  return pages.flat();
+}
+
+/** Downloads a chat as a Markdown file (docs/chat-ui.md "Exporting a chat"). */
+export async function exportSession(id: number): Promise<void> {
+  const session = sessionsStore.getState().sessions.find((s) => s.id === id);
+  const title = session?.title ?? `Chat ${id}`;
+  const markdown = chatToMarkdown(title, await wholeHistory(id), new Date());
+  const url = URL.createObjectURL(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = exportFileName(title, id);
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 export function selectSession(id: number): void {
