@@ -117,6 +117,13 @@ describe('the doors are real: bash runs what the option names', () => {
   }
 });
 
+it('a command named like an object member is judged by its words, not by what an object has', () => {
+  for (const name of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']) {
+    k.rules.createRule({ tool_pattern: 'execute_cmd', command_pattern: `${name} *`, action: 'allow', priority: 1 });
+    expect(decide(`${name} x`).action, name).toBe('allow');
+  }
+});
+
 describe('sedScriptRisk', () => {
   it('follows addresses, regexes with other delimiters and escaped delimiters, text commands and labels', () => {
     for (const safe of ['p', '$!N;P;D', 's/a\\/b/c/g', 's|x|y|2', '\\%re%d', '/a/,/b/!d', ':top;s/x//;t top', 'a\\\nappended text with w and e', '# comment with e\np', 'y/ab/cd/', 'l 40', 'q5']) {

@@ -214,9 +214,9 @@ const ssh: Check = (args) => {
 /** Any option or `+command`: vim's options run commands (-c, --cmd, -S), read them from a file or stdin (-s, -e, -es). */
 const vim: Check = (args) => (args.some((a) => (a.startsWith('-') && a !== '--') || a.startsWith('+')) ? 'vim runs commands given on its command line' : null);
 
-const CHECKS: Record<string, Check> = {
+const CHECKS = new Map<string, Check>(Object.entries({
   sed, gsed: sed,
-  awk, gawk: awk, mawk: awk, nawk: awk, busybox_awk: awk,
+  awk, gawk: awk, mawk: awk, nawk: awk,
   git,
   tar, gtar: tar, bsdtar: tar,
   ssh, scp: ssh, sftp: ssh,
@@ -228,10 +228,11 @@ const CHECKS: Record<string, Check> = {
   man: (args) => (hasOption(args, ['--pager', '--html', '--browser'], ['-P', '-H']) ? 'man runs a pager or browser given in an option' : null),
   wget: (args) => (hasOption(args, ['--use-askpass', '--execute'], ['-e']) ? 'wget runs a command or wgetrc line given in an option' : null),
   find: (args) => (args.some((a) => /^-f(print0?|printf|ls)$/.test(a)) ? 'find writes a file named in an option (-fprint, -fls)' : null),
-};
+} satisfies Record<string, Check>));
 
 /** Why this command runs a program or touches a file through an option or script, or null. `words[0]` is its name. */
 export function runsThroughOptions(words: readonly string[]): string | null {
   const name = (words[0] ?? '').split('/').at(-1) ?? '';
-  return CHECKS[name]?.(words.slice(1)) ?? null;
+  // A Map: a command named `constructor` or `__proto__` must find nothing, not Object.prototype's members.
+  return CHECKS.get(name)?.(words.slice(1)) ?? null;
 }
