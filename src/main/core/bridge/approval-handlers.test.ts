@@ -55,7 +55,7 @@ describe('approval:* calls', () => {
 
   it('lists the hard guards as locked rows', async () => {
     const r = (await call('approval:listGuards', {})) as { ok: true; result: { guards: { id: string; locked: boolean }[] } };
-    expect(r.result.guards.map((g) => g.id)).toEqual(['secrets', 'app_data_write', 'git_config', 'app_data_touch', 'steering_file', 'secret_value', 'symlink_escape', 'unsafe_shell']);
+    expect(r.result.guards.map((g) => g.id)).toEqual(['secrets', 'credentials', 'app_data_write', 'git_config', 'app_data_touch', 'steering_file', 'secret_value', 'symlink_escape', 'unsafe_shell']);
     expect(r.result.guards.every((g) => g.locked)).toBe(true);
   });
 });
