@@ -10,6 +10,7 @@
 import { describeHealth } from '../../../shared/model-health';
 import type { ModelHealth } from './model-health';
 import type { ModelRecord } from './provider-repository';
+import { DEFAULT_CONTEXT_TOKENS } from './context-fit';
 
 export interface ModelSource {
   orderedModels(): ModelRecord[];
@@ -76,5 +77,13 @@ export class ModelCatalog {
 
   selectModel(arg: string): SelectResult {
     return this.select(arg);
+  }
+
+  /** The model a selection starts at ('auto' or null: the first) and the window its requests are fitted to (`/context`). */
+  contextWindowOf(selection: string | null): { model: string; tokens: number; isSet: boolean } | null {
+    const models = this.source.orderedModels();
+    const index = selection && selection !== 'auto' ? findModelIndex(models, selection) : 0;
+    const model = models[Math.max(index, 0)];
+    return model ? { model: model.modelId, tokens: model.contextWindow ?? DEFAULT_CONTEXT_TOKENS, isSet: model.contextWindow !== null } : null;
   }
 }

@@ -99,3 +99,13 @@ it('after two busy turns of 19 tool rounds each, the next request still holds th
   expect(users).toEqual(['The first task: list the files again and again', 'The second task: the same', 'Did you do both?']);
   expect(last.messages.filter((m) => m.role === 'tool')).toHaveLength(38);
 });
+
+it('/context says how much of the model’s window the last request used, and whether the window was set', async () => {
+  h = await startHarness({ turns: [{ text: 'Hi.' }, { text: 'Hi again.' }] });
+  const sessionId = await h.newSession();
+  await h.sendAndSettle(sessionId, 'hello');
+  const reply = async () => (await h!.sendAndSettle(sessionId, '/context')).find((e) => e.type === 'command_reply');
+  expect(await reply()).toMatchObject({ content: expect.stringMatching(/the last request used [\d,]+ input tokens of scripted-1's 128,000-token window \(\d+%; assumed: set it in Settings → Models\)/) });
+  await setWindow(48_000);
+  expect(await reply()).toMatchObject({ content: expect.stringMatching(/of scripted-1's 48,000-token window \(\d+%\)\. Older parts are left out/) });
+});

@@ -37,6 +37,8 @@ const DELIVERED_ARGS = '{"delivered":true}';
 export interface ModelCatalogPort {
   listModelsText(current: string | null): string;
   selectModel(arg: string): { ok: boolean; selection: 'auto' | string; message: string };
+  /** The model a selection starts at and the context window its requests are fitted to; null with no model. */
+  contextWindowOf(selection: string | null): { model: string; tokens: number; isSet: boolean } | null;
 }
 
 export interface SessionDeps {
@@ -391,7 +393,11 @@ export class SessionManager {
       contextReport: () => {
         const rows = this.store.contextMessages(sessionId, this.session(sessionId).context_start_id);
         const last = [...rows].reverse().find((r) => r.role === 'assistant');
-        return `Context: ${rows.length} messages since the last /clear; last request used ${last?.input_tokens ?? 0} input tokens.\nWorking directory: ${this.workingDir(sessionId)}\nModel: ${this.session(sessionId).model ?? 'auto'}`;
+        const selection = this.session(sessionId).model;
+        const window = this.deps.models.contextWindowOf(selection);
+        const used = last?.input_tokens ?? 0;
+        const of = window ? ` of ${window.model}'s ${window.tokens.toLocaleString('en-US')}-token window (${Math.round((used / window.tokens) * 100)}%${window.isSet ? '' : '; assumed: set it in Settings → Models'})` : '';
+        return `Context: ${rows.length} messages since the last /clear; the last request used ${used.toLocaleString('en-US')} input tokens${of}. Older parts are left out of a request that would not fit.\nWorking directory: ${this.workingDir(sessionId)}\nModel: ${selection ?? 'auto'}`;
       },
       costReport: () => {
         const u = this.store.usage(sessionId);
