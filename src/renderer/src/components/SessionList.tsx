@@ -114,14 +114,15 @@ function TrashIcon() {
   );
 }
 
-/** The title in an input: Enter or leaving the field keeps it, Escape gives it up (`null`). */
+/** The title in an input: Enter or leaving the field keeps it, Escape (or an empty field) gives it up (`null`). */
 function RenameField({ session, onDone }: { session: Session; onDone: (title: string | null) => void }) {
   const [title, setTitle] = useState(session.title);
   const done = useRef(false);
   const finish = (value: string | null) => {
     if (done.current) return;
     done.current = true;
-    onDone(value === null ? null : value.trim().slice(0, 200));
+    const title = value?.trim().slice(0, 200) ?? '';
+    onDone(title === '' ? null : title); // an emptied field keeps the old title
   };
   return (
     <input
