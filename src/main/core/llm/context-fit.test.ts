@@ -4,7 +4,7 @@
  * call, the person's last message kept) for random histories and budgets.
  */
 import { describe, expect, it } from 'vitest';
-import { CUT_FLOOR_CHARS, fitMessages, hiddenResultNote, isContextOverflow, promptBudgetChars, totalChars } from './context-fit';
+import { CUT_FLOOR_CHARS, fitMessages, hiddenResultNote, isContextOverflow, promptBudgetChars, totalChars, windowFromError } from './context-fit';
 import type { ChatMessage } from './types';
 
 const system: ChatMessage = { role: 'system', content: 'You are a careful assistant.' };
@@ -144,5 +144,16 @@ describe('isContextOverflow', () => {
     expect(isContextOverflow(400, 'HTTP 400: Invalid schema for function read_file')).toBe(false);
     expect(isContextOverflow(404, 'HTTP 404: model not found')).toBe(false);
     expect(isContextOverflow(null, 'network error: fetch failed')).toBe(false);
+  });
+});
+
+describe('windowFromError', () => {
+  it('reads the window a provider names in its "too long" error, and nothing else', () => {
+    expect(windowFromError("HTTP 400: This model's maximum context length is 16385 tokens. However, your messages resulted in 40000 tokens.")).toBe(16_385);
+    expect(windowFromError('HTTP 400: prompt is too long: 250000 tokens > 200000 maximum')).toBe(200_000);
+    expect(windowFromError('HTTP 400: The input token count (1048577) exceeds the maximum number of tokens allowed (1048576).')).toBe(1_048_576);
+    expect(windowFromError('HTTP 400: Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length')).toBe(32_768);
+    expect(windowFromError('HTTP 400: the request (9000 tokens) exceeds the available context size (4096 tokens), try increasing it')).toBe(4_096);
+    expect(windowFromError('HTTP 400: Input is too long for requested model.')).toBeNull();
   });
 });

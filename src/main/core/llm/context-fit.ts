@@ -123,10 +123,22 @@ export function isContextOverflow(statusCode: number | null, message: string): b
 export const OVERFLOW_ADVICE =
   "The conversation does not fit the model's context window even with its older parts left out: set the model's context window in Settings → Models, or send /compact (a summary stands in for the older messages) or /clear";
 
-export function contextFitted(model: Pick<ModelRecord, 'modelId' | 'contextWindow'>, fit: ContextFit): ContextFittedEvent {
+/**
+ * The window a provider's "too long" names, where it names one: OpenAI's "maximum context length is 16385 tokens",
+ * Anthropic's "250000 tokens > 200000 maximum", Gemini's "tokens allowed (1048576)", Mistral's "with 32768 maximum
+ * context length", llama.cpp's "available context size (4096 tokens)". A local server's window is often a small
+ * fraction of the 128k assumed for an unset one: half of the first request would still not fit.
+ */
+export function windowFromError(message: string): number | null {
+  const m = /maximum context length is (\d+)|> ?(\d+) maximum|tokens allowed \((\d+)\)|with (\d+) maximum context|context size \((\d+) tokens?\)/i.exec(message);
+  const n = m ? Number(m.slice(1).find((g) => g !== undefined)) : NaN;
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+export function contextFitted(model: Pick<ModelRecord, 'modelId' | 'contextWindow'>, fit: ContextFit, toldWindow: number | null = null): ContextFittedEvent {
   return {
     model: model.modelId,
-    window_tokens: model.contextWindow ?? DEFAULT_CONTEXT_TOKENS,
+    window_tokens: toldWindow ?? model.contextWindow ?? DEFAULT_CONTEXT_TOKENS,
     window_is_set: model.contextWindow !== null,
     hidden_results: fit.hiddenResults,
     dropped_messages: fit.droppedMessages,

@@ -15,7 +15,7 @@
  */
 import type { JSONSchema7, Tool } from 'ai';
 import { loadAiSdk } from './ai-sdk';
-import { contextFitted, fitMessages, isContextOverflow, OVERFLOW_ADVICE, promptBudgetChars, totalChars } from './context-fit';
+import { contextFitted, fitMessages, isContextOverflow, OVERFLOW_ADVICE, promptBudgetChars, totalChars, windowFromError } from './context-fit';
 import { classifyFailure, LlmCancelledError, LlmRequestError } from './errors';
 import { toModelMessages } from './messages';
 import { findModelIndex } from './model-catalog';
@@ -123,13 +123,15 @@ export class LlmClient {
       const model = order[i]!;
       tried.push(model.modelId);
       // Each model gets the request fitted to its own window; one that still finds it too long gets it once more at
-      // half the size (its window was not set, or is smaller than set): docs/architecture.md "Fitting the context window".
+      // half the size, or smaller where its error names its window (its window was not set, or is smaller than set):
+      // docs/architecture.md "Fitting the context window".
       let budget = promptBudgetChars(model.contextWindow, request.tools);
       let overflowed = false;
+      let toldWindow: number | null = null;
       for (;;) {
         try {
           const fit = fitMessages(request.messages, budget);
-          if (fit.charsAfter < fit.charsBefore) request.onContextFitted?.(contextFitted(model, fit));
+          if (fit.charsAfter < fit.charsBefore) request.onContextFitted?.(contextFitted(model, fit, toldWindow));
           const turn = await this.attempt(model, { ...request, messages: fit.messages });
           this.health.recordSuccess(model.id);
           return turn;
@@ -140,7 +142,10 @@ export class LlmClient {
           const failure = classifyFailure(original);
           if (!started && !overflowed && isContextOverflow(failure.statusCode, failure.reason)) {
             overflowed = true;
+            // Half the size, or what fits the window the provider named if that is less.
+            toldWindow = windowFromError(failure.reason);
             budget = Math.floor(Math.min(budget, totalChars(request.messages)) / 2);
+            if (toldWindow !== null) budget = Math.min(budget, promptBudgetChars(toldWindow, request.tools));
             this.options.log?.('llm: context overflow, retrying smaller', { model: model.modelId, budget });
             continue;
           }

@@ -75,6 +75,18 @@ it('a provider that says the request is too long gets it once more at half the s
   expect(events.filter((e) => e.type === 'context_fitted')).toEqual([expect.objectContaining({ window_is_set: false, cut_messages: 1 })]);
 });
 
+it('a local server whose small window is not set: the retry fits the window its error names, not just half', async () => {
+  h = await startHarness({
+    turns: [{ status: 400, errorMessage: 'the request (30000 tokens) exceeds the available context size (4096 tokens), try increasing it' }, { text: 'Read the start.' }],
+  });
+  const sessionId = await h.newSession();
+  const events = await h.sendAndSettle(sessionId, 'log line that repeats\n'.repeat(5_000)); // 110,000 characters
+  expect(events.some((e) => e.type === 'done')).toBe(true);
+  // Half would have been 55,000 characters, ten times what a 4,096-token window holds: the message is cut to its floor.
+  expect(charsOf(bodyOf(1))).toBeLessThan(charsOf(bodyOf(0)) / 10);
+  expect(events.filter((e) => e.type === 'context_fitted')).toEqual([expect.objectContaining({ window_tokens: 4_096, window_is_set: false })]);
+});
+
 it('when the smaller request is too long as well, the person is told what to do', async () => {
   const tooLong = { status: 400, errorMessage: 'prompt is too long: 250000 tokens > 200000 maximum' };
   h = await startHarness({ turns: [tooLong, tooLong] });
