@@ -87,7 +87,7 @@ test('a person chats, sees the reply stream, approves a write and opens its path
   await page.screenshot({ path: screenshotPath('04-path-opened') });
 });
 
-test('a paste too long for the model: the request goes again at half the size, and the person is told what the model did not see', async ({ page }) => {
+test('a paste too long for the model: the request goes again fitted to the window the error names, and the person is told what the model did not see', async ({ page }) => {
   await startLlm([
     { status: 400, errorMessage: "This model's maximum context length is 16385 tokens. However, your messages resulted in 40000 tokens." },
     { text: 'I read the start of your log.' },
@@ -97,7 +97,7 @@ test('a paste too long for the model: the request goes again at half the size, a
   await page.getByTestId('composer').fill(`Why does this fail?\n${'ERROR worker 7: connection reset by peer (retrying)\n'.repeat(2_000)}`);
   await page.getByTestId('send').click();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('I read the start of your log.');
-  await expect(page.getByText(/To fit scripted-1's context window \(128k tokens, assumed: set it in Settings → Models\), the model did not see the end of 1 long message/)).toBeVisible();
+  await expect(page.getByText(/To fit scripted-1's context window \(16k tokens, assumed: set it in Settings → Models\), the model did not see the end of 1 long message/)).toBeVisible();
   await shots(page, 'chat-context-fitted');
 });
 
