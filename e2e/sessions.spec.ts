@@ -84,6 +84,7 @@ test('a chat exported as Markdown holds every message, older pages included', as
     const id = store.createSession('Long export');
     for (let i = 0; i < 2_500; i++) store.appendMessage({ sessionId: id, role: i % 2 ? 'assistant' : 'user', content: `Message number ${i}` });
   });
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Message number 2499');
   const row = rowOf(page, 'Long export');
   await row.hover();
   await shots(page, 'sessions-row-actions');

@@ -121,6 +121,7 @@ test('a log a program keeps appending to: the tab reloads while it is written an
   try {
     await expect(code).toContainText('log line 320', { timeout: 2_500 });
     await expect(code).not.toContainText('log line 250');
+    await shoot(page, 'log-follows-end');
   } finally {
     clearInterval(writer);
   }

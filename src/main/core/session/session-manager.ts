@@ -18,12 +18,12 @@ import type { Db } from '../db/database';
 import { DISK_FULL_TURN_TEXT, isDiskFull } from '../db/storage-errors';
 import type { EventBus } from '../events';
 import { canonicalizeForPolicy, pathUnder, resolvePath } from '../tools/_policy/paths';
-import { compactSession } from './compaction';
 import { historyMessages, type PendingInfo } from './history';
 import type { FileImagesPort, GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
 import { SessionStore } from './session-store';
 import { titleFromMessage } from './session-title';
-import { isSlashCommand, runSlashCommand } from './slash-commands';
+import { isSlashCommand, runSlashCommand, type SlashHooks } from './slash-commands';
+import { sessionSlashHooks } from './slash-hooks';
 import { readScratchpad, writeScratchpadNote, type ScratchpadNote } from './scratchpad-store';
 import type { CallSecrets } from '../secrets/sealed-args';
 import { executeCall, startRound } from './tool-call';
@@ -373,54 +373,11 @@ export class SessionManager {
     return readScratchpad(this.deps.db, pad);
   }
 
-  private slashHooks(sessionId: number) {
-    return {
-      newSession: () => {
-        const id = this.createSession();
-        this.emitter(id)({ type: 'new_session' });
-        return id;
-      },
-      clearContext: () => this.store.setContextStart(sessionId, (this.store.lastMessage(sessionId)?.id ?? 0) + 1),
-      stop: () => this.stop(sessionId),
-      listModels: () => this.deps.models.listModelsText(this.session(sessionId).model),
-      selectModel: (arg: string) => {
-        try {
-          return this.setModel(sessionId, arg).message;
-        } catch (error) {
-          return (error as Error).message;
-        }
-      },
-      contextReport: () => {
-        const rows = this.store.contextMessages(sessionId, this.session(sessionId).context_start_id);
-        const last = [...rows].reverse().find((r) => r.role === 'assistant');
-        const selection = this.session(sessionId).model;
-        const window = this.deps.models.contextWindowOf(selection);
-        const used = last?.input_tokens ?? 0;
-        const of = window ? ` of ${window.model}'s ${window.tokens.toLocaleString('en-US')}-token window (${Math.round((used / window.tokens) * 100)}%${window.isSet ? '' : '; assumed: set it in Settings → Models'})` : '';
-        return `Context: ${rows.length} messages since the last /clear; the last request used ${used.toLocaleString('en-US')} input tokens${of}. Older parts are left out of a request that would not fit.\nWorking directory: ${this.workingDir(sessionId)}\nModel: ${selection ?? 'auto'}`;
-      },
-      costReport: () => {
-        const u = this.store.usage(sessionId);
-        const cost = u.priced > 0 ? `$${u.cost.toFixed(4)}` : 'unknown (no price configured)';
-        return `This session: ${u.input} input tokens, ${u.output} output tokens, cost ${cost}.`;
-      },
-      compact: () => {
-        if (this.isRunning(sessionId)) return 'A turn is running; /compact after it ends.';
-        this.startTurn(sessionId, async (env) => {
-          const reply = await compactSession(
-            { db: this.deps.db, store: this.store, model: this.deps.model, modelSelection: env.modelSelection, signal: env.signal },
-            sessionId,
-            this.session(sessionId).context_start_id,
-          );
-          env.emit({ type: 'command_reply', command: '/compact', content: reply });
-          return 'done';
-        });
-        return 'Compacting the older history…';
-      },
-      resetTools: () => {
-        const n = this.deps.toolSets.grants.clearSession(sessionId);
-        return n ? `Dropped ${n} activated tool group(s).` : 'No tool groups were active.';
-      },
-    };
+  private slashHooks(sessionId: number): SlashHooks {
+    return sessionSlashHooks(sessionId, {
+      store: this.store, deps: this.deps, session: (id) => this.session(id), workingDir: (id) => this.workingDir(id),
+      createSession: () => this.createSession(), emit: (id, body) => this.emitter(id)(body), stop: (id) => this.stop(id),
+      setModel: (id, arg) => this.setModel(id, arg), isRunning: (id) => this.isRunning(id), startTurn: (id, turn) => this.startTurn(id, turn),
+    });
   }
 }

@@ -8,12 +8,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { everyGrepEngine, expectEveryEngine } from '../_testing/grep-engines';
 import { makeWorkspace, failed, ok, type TestWorkspace } from '../_testing/workspace';
-import { createGrepFilesTool } from './grep-files';
 import { listFilesTool } from './list-files';
 import { readFileTool } from './read-file';
 
-const RG = '/usr/bin/rg';
 let ws: TestWorkspace;
 
 beforeEach(() => {
@@ -29,12 +28,7 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-const engines = {
-  js: createGrepFilesTool({ ripgrepPath: null }),
-  stream: createGrepFilesTool({ ripgrepPath: RG, jsPrefixMs: 0 }),
-  batches: createGrepFilesTool({ ripgrepPath: RG, streamBudgetBytes: 0, jsPrefixMs: 0 }),
-  joined: createGrepFilesTool({ ripgrepPath: RG, jsPrefixFiles: 1 }),
-};
+const engines = everyGrepEngine();
 
 describe('grep_files', () => {
   it('content: each hit in its own file, odd names quoted, the name that is not UTF-8 left out, in every engine', async () => {
@@ -45,22 +39,18 @@ describe('grep_files', () => {
       '"dir\\nsecrets/x.txt":1:needle deep',
       '[4 matching lines; end of results]',
     ].join('\n');
-    for (const [name, tool] of Object.entries(engines)) expect(await ok(tool, { pattern: 'needle' }, ws.ctx), name).toBe(expected);
+    await expectEveryEngine(engines, { pattern: 'needle' }, ws.ctx, expected);
     // With context lines, and a pattern only the odd file's text has: never a hit in README.md.
-    for (const [name, tool] of Object.entries(engines)) {
-      expect(await ok(tool, { pattern: 'odd one', context_lines: 1 }, ws.ctx), name).toBe('"notes\\nREADME.md":1:needle in the odd one\n[1 matching line; end of results]');
-    }
+    await expectEveryEngine(engines, { pattern: 'odd one', context_lines: 1 }, ws.ctx, '"notes\\nREADME.md":1:needle in the odd one\n[1 matching line; end of results]');
   });
 
   it('files_only and count name the files the same way', async () => {
-    for (const [name, tool] of Object.entries(engines)) {
-      expect(await ok(tool, { pattern: 'needle', output_mode: 'files_only' }, ws.ctx), name).toBe('"\\"quoted\\".txt"\n"notes\\nREADME.md"\n"tab\\there.txt"\n"dir\\nsecrets/x.txt"\n[4 files; end of results]');
-      expect(await ok(tool, { pattern: 'needle', output_mode: 'count' }, ws.ctx), name).toBe('"\\"quoted\\".txt":1\n"notes\\nREADME.md":1\n"tab\\there.txt":1\n"dir\\nsecrets/x.txt":1\n[4 files; end of results]');
-    }
+    await expectEveryEngine(engines, { pattern: 'needle', output_mode: 'files_only' }, ws.ctx, '"\\"quoted\\".txt"\n"notes\\nREADME.md"\n"tab\\there.txt"\n"dir\\nsecrets/x.txt"\n[4 files; end of results]');
+    await expectEveryEngine(engines, { pattern: 'needle', output_mode: 'count' }, ws.ctx, '"\\"quoted\\".txt":1\n"notes\\nREADME.md":1\n"tab\\there.txt":1\n"dir\\nsecrets/x.txt":1\n[4 files; end of results]');
   });
 
   it('a name with a line break that does not match leaves rg its own answer', async () => {
-    for (const [name, tool] of Object.entries(engines)) expect(await ok(tool, { pattern: 'title' }, ws.ctx), name).toBe('README.md:1:title\n[1 matching line; end of results]');
+    await expectEveryEngine(engines, { pattern: 'title' }, ws.ctx, 'README.md:1:title\n[1 matching line; end of results]');
   });
 });
 

@@ -11,16 +11,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DECODER_LABEL, textEncodingOf } from '../../../../shared/text-encoding';
 import { TN } from '../../../../shared/tool-names';
 import { createBuiltinTools, createToolRegistry } from '../index';
+import { everyGrepEngine, expectEveryEngine } from '../_testing/grep-engines';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { getAstOutlineTool } from '../outline/get-ast-outline';
 import { editFileTool } from './edit-file';
-import { createGrepFilesTool } from './grep-files';
 import { GrepPool } from './grep-pool';
 import { readFileTool } from './read-file';
 import { searchFileTool } from './search-file';
 import { writeFileTool } from './write-file';
 
-const RG = '/usr/bin/rg';
 const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
 const utf16be = (text: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
 let ws: TestWorkspace;
@@ -38,13 +37,7 @@ afterEach(() => ws.cleanup());
 
 describe('grep_files', () => {
   const pool = new GrepPool();
-  const engines = {
-    js: createGrepFilesTool({ ripgrepPath: null }),
-    pooled: createGrepFilesTool({ ripgrepPath: null, pool, poolAfterMs: 0 }),
-    stream: createGrepFilesTool({ ripgrepPath: RG, jsPrefixMs: 0 }),
-    batches: createGrepFilesTool({ ripgrepPath: RG, streamBudgetBytes: 0, jsPrefixMs: 0 }),
-    joined: createGrepFilesTool({ ripgrepPath: RG, jsPrefixFiles: 2 }),
-  };
+  const engines = everyGrepEngine({ pool, jsPrefixFiles: 2 });
   afterEach(() => pool.close());
 
   it('every engine reads UTF-16 with a BOM as text and leaves a UTF-8 BOM out of the line, as ripgrep does', async () => {
@@ -55,11 +48,9 @@ describe('grep_files', () => {
       'with-bom.txt:1:needle after a BOM',
       '[4 matching lines; end of results]',
     ].join('\n');
-    for (const [name, tool] of Object.entries(engines)) expect(await ok(tool, { pattern: 'needle' }, ws.ctx), name).toBe(expected);
+    await expectEveryEngine(engines, { pattern: 'needle' }, ws.ctx, expected);
     // Context lines of a UTF-16 file come decoded too (the JS engine reads the file again for them).
-    for (const [name, tool] of Object.entries(engines)) {
-      expect(await ok(tool, { pattern: 'PowerShell', context_lines: 1 }, ws.ctx), name).toBe('ps-output.log-1-Directory: C:\\work\nps-output.log:2:needle in PowerShell output\nps-output.log-3-last line\n[1 matching line; end of results]');
-    }
+    await expectEveryEngine(engines, { pattern: 'PowerShell', context_lines: 1 }, ws.ctx, 'ps-output.log-1-Directory: C:\\work\nps-output.log:2:needle in PowerShell output\nps-output.log-3-last line\n[1 matching line; end of results]');
   });
 });
 
