@@ -2,9 +2,12 @@
  * Settings and the first run as a person meets them, against the real core and the scripted LLM (an
  * OpenAI-compatible server): the guide reaches a working chat in four steps; providers are tested with a real
  * request, keys are never shown; models reorder; the default folder is checked by the core; the theme follows the
- * choice; the keyboard works (Ctrl+, Ctrl+K, Enter, Shift+Enter, Esc). Screens in light and dark.
+ * choice; the keyboard works (Ctrl+, Ctrl+K, Enter, Shift+Enter, Esc); a model picked from a list that says its
+ * context window is added with it. Screens in light and dark.
  */
-import { expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { callBridge, expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
 import { shots } from './screens';
 import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
 
@@ -16,8 +19,29 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   llm?.stop();
   llm = undefined;
+  if (gateway) await new Promise((r) => (gateway!.closeAllConnections(), gateway!.close(r)));
+  gateway = undefined;
   await stopWebApp(app);
 });
+
+/** An OpenAI-compatible server whose model list says each window the way real ones do (OpenRouter, vLLM, Groq). */
+let gateway: Server | undefined;
+async function startWindowGateway(): Promise<string> {
+  gateway = createServer((req, res) => {
+    if (req.url !== '/v1/models') return void res.writeHead(404).end();
+    const data = [
+      { id: 'big-model', context_length: 1_048_576 },
+      { id: 'small-model', max_model_len: 8_192 },
+      { id: 'mid-model', context_window: 32_768 },
+      { id: 'plain-model' },
+    ];
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
+  });
+  await new Promise<void>((r) => gateway!.listen(0, '127.0.0.1', () => r()));
+  return `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/v1`;
+}
+type Listed = { models: { modelId: string; contextWindow: number | null }[] };
+const windowsOf = async (page: Parameters<typeof callBridge>[0]) => Object.fromEntries((await callBridge<Listed>(page, 'models:list')).models.map((m) => [m.modelId, m.contextWindow]));
 
 test('the first-run guide reaches a working chat', async ({ page }) => {
   llm = await startLlmProcess(app.dataDir, [{ text: 'Hello! This folder is empty so far.' }]);
@@ -103,6 +127,67 @@ test('providers: test connection says what is wrong, keys are set and replaced b
   await shots(page, 'settings-providers', { fullPage: true });
   await settings.getByRole('button', { name: 'Delete model scripted-1' }).click();
   await expect(settings.getByTestId('model-row')).toHaveCount(1);
+});
+
+test('models: picking a listed model fills its context window from the list; a typed one is kept; a model without one is offered it', async ({ page }) => {
+  const url = await startWindowGateway();
+  await page.goto(app.url);
+  const { provider } = await callBridge<{ provider: { id: number } }>(page, 'providers:create', { kind: 'openai_compatible', name: 'Gateway', baseUrl: url });
+  await callBridge(page, 'models:create', { providerId: provider.id, modelId: 'small-model' }); // saved before its window was known
+  await page.keyboard.press('Control+,');
+  const settings = page.getByTestId('settings');
+  await settings.locator('[data-testid="provider-row"][data-provider="Gateway"]').getByTestId('test-provider').click();
+  await expect(settings.getByTestId('probe-result')).toContainText('4 models');
+  const id = settings.getByTestId('model-id');
+  const windowField = settings.getByTestId('model-window');
+  await id.fill('big-model');
+  await expect(windowField).toHaveValue('1048576');
+  await expect(settings.getByTestId('model-window-source')).toContainText("from the provider's list");
+  await id.fill('plain-model'); // listed without a window: the field empties, the 128k is assumed
+  await expect(windowField).toHaveValue('');
+  await expect(settings.getByTestId('model-window-source')).toHaveCount(0);
+  await id.fill('big-model');
+  await expect(windowField).toHaveValue('1048576');
+  await settings.getByTestId('models-settings').scrollIntoViewIfNeeded();
+  await shots(page, 'settings-models-window');
+  await settings.getByTestId('add-model').click();
+  await expect(settings.locator('[data-testid="model-row"][data-model="big-model"]')).toContainText('1049k context');
+  await expect(windowField).toHaveValue('');
+  // A window the person typed stays when they pick another listed model.
+  await id.fill('plain-model');
+  await windowField.fill('16000');
+  await id.fill('mid-model');
+  await expect(windowField).toHaveValue('16000');
+  await settings.getByTestId('add-model').click();
+  await expect(settings.locator('[data-testid="model-row"][data-model="mid-model"]')).toContainText('16k context');
+  // The model saved without a window is offered the listed one.
+  const small = settings.locator('[data-testid="model-row"][data-model="small-model"]');
+  await expect(small).toContainText('the provider lists 8k context');
+  await shots(page, 'settings-models-window-suggestion');
+  await small.getByTestId('model-window-suggestion').click();
+  await expect(small).toContainText('8k context');
+  await expect(small.getByTestId('model-window-suggestion')).toHaveCount(0);
+  expect(await windowsOf(page)).toEqual({ 'small-model': 8_192, 'big-model': 1_048_576, 'mid-model': 16_000 });
+});
+
+test('first run: the model step fills the window the list gives the picked model', async ({ page }) => {
+  const url = await startWindowGateway();
+  await page.goto(app.url);
+  const guide = page.getByTestId('first-run');
+  await guide.getByTestId('fr-kind-openai_compatible').check({ force: true });
+  await guide.getByTestId('fr-url').fill(url);
+  await guide.getByTestId('fr-next').click();
+  await guide.getByTestId('fr-test').click();
+  await expect(guide.getByTestId('probe-result')).toContainText('4 models');
+  await guide.getByTestId('fr-next').click();
+  await expect(guide.getByTestId('fr-model')).toHaveValue('big-model');
+  await expect(guide.getByTestId('fr-window')).toHaveValue('1048576');
+  await guide.locator('[data-testid="fr-model-choice"][value="small-model"]').check({ force: true });
+  await expect(guide.getByTestId('fr-window')).toHaveValue('8192');
+  await shots(page, 'first-run-3-model-window');
+  await guide.getByTestId('fr-next').click();
+  await expect(guide.getByTestId('fr-folder')).toBeVisible();
+  expect(await windowsOf(page)).toEqual({ 'small-model': 8_192 });
 });
 
 test('general: the default folder is checked by the core; the theme follows the choice; the data folder is shown', async ({ page }) => {

@@ -93,13 +93,18 @@ export const ModelViewSchema = z.object({
 });
 export type ModelView = z.infer<typeof ModelViewSchema>;
 
+/**
+ * Each listed model's context window, by id, where the provider's list says it (docs/architecture.md "Fitting the
+ * context window"); optional, so an answer without it still parses.
+ */
+const ListedWindowsSchema = z.record(z.string(), z.number().int().min(1_000).max(10_000_000)).optional();
 /** One real request to the provider (`GET <baseUrl>/models`): reachable, key accepted, and the models it lists. */
 export const ProbeResultSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), models: z.array(z.string()), latencyMs: z.number() }),
+  z.object({ ok: z.literal(true), models: z.array(z.string()), contextWindows: ListedWindowsSchema, latencyMs: z.number() }),
   z.object({ ok: z.literal(false), status: z.number().nullable(), message: z.string(), latencyMs: z.number() }),
 ]);
 export type ProbeResult = z.infer<typeof ProbeResultSchema>;
-export const LocalProviderSchema = z.object({ kind: z.enum(['ollama', 'lm_studio']), name: z.string(), baseUrl: z.string(), models: z.array(z.string()) });
+export const LocalProviderSchema = z.object({ kind: z.enum(['ollama', 'lm_studio']), name: z.string(), baseUrl: z.string(), models: z.array(z.string()), contextWindows: ListedWindowsSchema });
 export type LocalProvider = z.infer<typeof LocalProviderSchema>;
 
 const empty = z.object({}).strict();

@@ -6,16 +6,84 @@
  * person can pick. Discovery asks the two local servers on their default ports (Ollama 11434, LM Studio 1234).
  * Limits: a server that does not list models answers 404 and counts as a failed test; the key is sent only to
  * the provider's own base URL; answers are capped at 2 MB and 500 model ids.
+ * Several lists also say each model's context window (docs/architecture.md "Fitting the context window"): it is
+ * kept per id, so adding a model can fill its window instead of the 128k assumed. LM Studio says it only in its own
+ * `/api/v0/models` on the same server, asked once more after its list answered; that answer failing changes nothing.
  */
 import { DEFAULT_BASE_URLS, type ProviderKind } from '../../../shared/contract/providers';
 import type { FetchFunction } from './provider-factory';
 
 export type ProbeResult =
-  | { ok: true; models: string[]; latencyMs: number }
+  | { ok: true; models: string[]; contextWindows: Record<string, number>; latencyMs: number }
   | { ok: false; status: number | null; message: string; latencyMs: number };
 
 const MAX_BODY = 2 * 1024 * 1024;
 const MAX_MODELS = 500;
+
+/**
+ * The fields a list names a model's window in: OpenRouter and Together `context_length`, Groq `context_window`,
+ * vLLM `max_model_len`, Mistral and LM Studio's `/api/v0/models` `max_context_length`; OpenRouter's
+ * `top_provider.context_length` when its own is missing. OpenAI's and Anthropic's lists carry none.
+ */
+const WINDOW_FIELDS = ['context_length', 'context_window', 'max_model_len', 'max_context_length'] as const;
+/** A window a person could mean: a whole number of tokens from 1,000 to 10,000,000; anything else is no window. */
+const MIN_WINDOW = 1_000;
+const MAX_WINDOW = 10_000_000;
+function validWindow(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= MIN_WINDOW && value <= MAX_WINDOW ? value : null;
+}
+/** The window one listed model says it has, or null. */
+export function listedWindow(model: unknown): number | null {
+  if (!model || typeof model !== 'object') return null;
+  const m = model as Record<string, unknown>;
+  for (const field of WINDOW_FIELDS) {
+    const n = validWindow(m[field]);
+    if (n !== null) return n;
+  }
+  const top = m.top_provider;
+  return top && typeof top === 'object' ? validWindow((top as Record<string, unknown>).context_length) : null;
+}
+
+/** The list of a `/models` answer (`data`, or `models`), or null when it is not one. */
+function modelList(body: unknown): unknown[] | null {
+  const data = body && typeof body === 'object' ? (body as { data?: unknown; models?: unknown }).data ?? (body as { models?: unknown }).models : null;
+  return Array.isArray(data) ? data : null;
+}
+function modelId(m: unknown): string | null {
+  const id = m && typeof m === 'object' ? ((m as { id?: unknown; name?: unknown }).id ?? (m as { name?: unknown }).name) : null;
+  return typeof id === 'string' && id.length > 0 && id.length <= 200 ? id : null;
+}
+/** Each listed id's window, for the ids in `keep` only (own properties: an id is never looked up on a prototype). */
+function windowsOf(list: unknown[], keep: Set<string>): Record<string, number> {
+  const windows: [string, number][] = [];
+  for (const m of list) {
+    const id = modelId(m);
+    const n = id !== null && keep.has(id) ? listedWindow(m) : null;
+    if (id !== null && n !== null) windows.push([id, n]);
+  }
+  return Object.fromEntries(windows);
+}
+
+async function readJson(res: Response): Promise<unknown> {
+  const text = (await res.text()).slice(0, MAX_BODY);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** LM Studio's own list on the same server (`<origin>/api/v0/models`), which says each model's window; {} when it does not answer. */
+async function lmStudioWindows(baseUrl: string, headers: Record<string, string>, doFetch: FetchFunction, timeoutMs: number, keep: Set<string>): Promise<Record<string, number>> {
+  try {
+    const url = `${baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/api/v0/models`;
+    const res = await doFetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+    const list = res.ok ? modelList(await readJson(res)) : null;
+    return list ? windowsOf(list, keep) : {};
+  } catch {
+    return {};
+  }
+}
 
 function headersFor(kind: ProviderKind, apiKey: string | null): Record<string, string> {
   const h: Record<string, string> = { accept: 'application/json' };
@@ -53,23 +121,18 @@ export async function probeProvider(
   const started = now();
   const url = `${input.baseUrl.replace(/\/+$/, '')}/models`;
   try {
-    const res = await doFetch(url, { headers: headersFor(input.kind, input.apiKey), signal: AbortSignal.timeout(options.timeoutMs ?? 8_000), redirect: 'error' });
-    const text = (await res.text()).slice(0, MAX_BODY);
-    let body: unknown = null;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = null;
-    }
+    const headers = headersFor(input.kind, input.apiKey);
+    const res = await doFetch(url, { headers, signal: AbortSignal.timeout(options.timeoutMs ?? 8_000), redirect: 'error' });
+    const body = await readJson(res);
     const latencyMs = now() - started;
     if (!res.ok) return { ok: false, status: res.status, message: explainStatus(res.status, providerMessage(body)), latencyMs };
-    const data = body && typeof body === 'object' ? (body as { data?: unknown; models?: unknown }).data ?? (body as { models?: unknown }).models : null;
-    if (!Array.isArray(data)) return { ok: false, status: res.status, message: 'The address answered, but not with a list of models: is this an OpenAI-compatible API?', latencyMs };
-    const models = data
-      .map((m) => (m && typeof m === 'object' ? ((m as { id?: unknown; name?: unknown }).id ?? (m as { name?: unknown }).name) : null))
-      .filter((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 200)
-      .slice(0, MAX_MODELS);
-    return { ok: true, models, latencyMs };
+    const data = modelList(body);
+    if (!data) return { ok: false, status: res.status, message: 'The address answered, but not with a list of models: is this an OpenAI-compatible API?', latencyMs };
+    const models = data.map(modelId).filter((id): id is string => id !== null).slice(0, MAX_MODELS);
+    const keep = new Set(models);
+    const contextWindows = windowsOf(data, keep);
+    if (input.kind === 'lm_studio') Object.assign(contextWindows, await lmStudioWindows(input.baseUrl, headers, doFetch, options.timeoutMs ?? 8_000, keep));
+    return { ok: true, models, contextWindows, latencyMs };
   } catch (error) {
     const latencyMs = now() - started;
     const e = error as Error & { cause?: { code?: string } };
@@ -86,6 +149,8 @@ export interface LocalProvider {
   name: string;
   baseUrl: string;
   models: string[];
+  /** Each listed model's window, where the server says it (see `listedWindow`). */
+  contextWindows: Record<string, number>;
 }
 
 /** Ollama and LM Studio on their default ports; only those that answer with a model list. */
@@ -97,5 +162,5 @@ export async function discoverLocalProviders(options: { fetch?: FetchFunction; t
   const results = await Promise.all(
     candidates.map(async (c) => ({ ...c, result: await probeProvider({ kind: c.kind, baseUrl: c.baseUrl, apiKey: null }, { fetch: options.fetch, timeoutMs: options.timeoutMs ?? 1_000 }) })),
   );
-  return results.filter((r) => r.result.ok).map(({ result, ...c }) => ({ ...c, models: result.ok ? result.models : [] }));
+  return results.filter((r) => r.result.ok).map(({ result, ...c }) => ({ ...c, models: result.ok ? result.models : [], contextWindows: result.ok ? result.contextWindows : {} }));
 }

@@ -1,7 +1,8 @@
 /**
  * The first run (docs/ui.md): when no model is set up yet, four short steps instead of an empty chat — a provider
  * (local servers found on this computer offered first), its key (tested with one real request before saving),
- * a model (from what the provider lists), the working directory — then a suggested first message.
+ * a model (from what the provider lists, with the window the list gives it, model-window.ts), the working
+ * directory — then a suggested first message.
  * Everything is written through the same bridge calls Settings uses; leaving half-way keeps what was saved.
  */
 import { useEffect, useState } from 'react';
@@ -10,6 +11,7 @@ import { skald } from '../bridge/skald';
 import { modelsChanged, refreshSessions, sessionsStore } from '../stores/sessions-store';
 import { ProbeLine } from './settings/ProbeLine';
 import { createRequest, draftForKind, KIND_INFO, KIND_ORDER, type ProviderDraft } from './settings/provider-kinds';
+import { listedWindow, useWindowField, windowLabel, windowRequest } from './settings/model-window';
 import './settings/settings.css';
 
 const STEPS = ['Provider', 'Key', 'Model', 'Folder'] as const;
@@ -36,6 +38,8 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
   const info = KIND_INFO[draft.kind];
   const found = local?.find((l) => l.kind === draft.kind && l.baseUrl === draft.baseUrl);
   const listed = probe && probe !== 'testing' && probe.ok ? probe.models : (found?.models ?? []);
+  const windows = probe && probe !== 'testing' && probe.ok ? probe.contextWindows : found?.contextWindows;
+  const windowInput = useWindowField(listedWindow(windows, modelId));
   const fail = (e: unknown) => setError((e as Error).message);
 
   const pick = (kind: ProviderKind, at?: LocalProvider) => (setDraft({ ...draftForKind(kind), ...(at ? { baseUrl: at.baseUrl } : {}) }), setProbe(null), setError(null));
@@ -63,7 +67,7 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
     if (!provider) return;
     setError(null);
     try {
-      await skald.models.create({ providerId: provider.id, modelId: modelId.trim() });
+      await skald.models.create({ providerId: provider.id, modelId: modelId.trim(), ...windowRequest(windowInput.value) });
       modelsChanged();
       setStep(3);
     } catch (e) {
@@ -157,6 +161,7 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
                   <label key={m} className={`kind-card ${modelId === m ? 'is-on' : ''}`}>
                     <input type="radio" name="fr-model" data-testid="fr-model-choice" value={m} checked={modelId === m} onChange={() => setModelId(m)} />
                     <span className="mono">{m}</span>
+                    {listedWindow(windows, m) !== null && <span className="small muted">{windowLabel(listedWindow(windows, m)!)} context</span>}
                   </label>
                 ))}
               </div>
@@ -166,6 +171,11 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
             <label className="field">
               <span className="field-label">Model id</span>
               <input data-testid="fr-model" className="mono" placeholder={`e.g. ${info.modelHint}`} value={modelId} onChange={(e) => setModelId(e.target.value)} />
+            </label>
+            <label className="field">
+              <span className="field-label">Context window (tokens, optional)</span>
+              <input data-testid="fr-window" type="number" min={1} step={1} placeholder="128000 assumed" value={windowInput.value} onChange={(e) => windowInput.onChange(e.target.value)} />
+              <span className="muted small">{windowInput.fromList ? "From the provider's list; lower it if the server runs the model with less. " : ''}The longest request the model takes; longer chats are shortened to fit.</span>
             </label>
             <div className="row-actions">
               <button onClick={() => setStep(1)}>Back</button>

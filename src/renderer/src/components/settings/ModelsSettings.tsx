@@ -1,7 +1,8 @@
 /**
  * Settings → Models (docs/ui.md): the fallback order (the first healthy one answers; the next is tried when it
  * fails), each with its provider, health from the core and on/off; move up/down, edit, delete; add one, with the
- * ids the provider's last "test connection" listed as suggestions.
+ * ids the provider's last "test connection" listed as suggestions and the window the list gives the picked one
+ * (model-window.ts); a model saved without a window is offered the one its provider's list now gives.
  */
 import { useState } from 'react';
 import { useStore } from 'zustand';
@@ -9,6 +10,7 @@ import type { ModelView } from '../../../../shared/contract/providers';
 import { skald } from '../../bridge/skald';
 import { moveModel, settingsStore, settingsWrite, testProvider } from '../../stores/settings-store';
 import { KIND_INFO } from './provider-kinds';
+import { listedWindow, useWindowField, windowLabel, windowRequest } from './model-window';
 import { describeHealth } from '../../../../shared/model-health';
 
 /** The last real call's outcome since the app started (docs/architecture.md, "Models"); the order stays yours. */
@@ -28,11 +30,13 @@ export function ModelsSettings() {
   const chosen = providerId === '' ? providers[0]?.id : providerId;
   const listed = chosen !== undefined ? tests[chosen] : undefined;
   const suggestions = listed && listed !== 'testing' && listed.ok ? listed.models : [];
+  const windows = listed && listed !== 'testing' && listed.ok ? listed.contextWindows : undefined;
+  const windowInput = useWindowField(listedWindow(windows, modelId));
   const add = async () => {
     if (chosen === undefined) return;
-    const message = await settingsWrite(() => skald.models.create({ providerId: chosen, modelId, ...(displayName.trim() ? { displayName } : {}) }));
+    const message = await settingsWrite(() => skald.models.create({ providerId: chosen, modelId, ...(displayName.trim() ? { displayName } : {}), ...windowRequest(windowInput.value) }));
     setError(message);
-    if (!message) (setModelId(''), setDisplayName(''));
+    if (!message) (setModelId(''), setDisplayName(''), windowInput.reset());
   };
   return (
     <section className="settings-section" id="settings-models" aria-labelledby="models-title" data-testid="models-settings">
@@ -41,7 +45,10 @@ export function ModelsSettings() {
         <span className="muted small">Tried in this order: the first healthy model answers; when it fails, the next one is tried. A session can also pick one.</span>
       </header>
       <ol className="card-list">
-        {models.map((m, i) => <ModelRow key={m.id} model={m} index={i} count={models.length} />)}
+        {models.map((m, i) => {
+          const test = tests[m.providerId];
+          return <ModelRow key={m.id} model={m} index={i} count={models.length} listedWindow={test && test !== 'testing' && test.ok ? listedWindow(test.contextWindows, m.modelId) : null} />;
+        })}
         {models.length === 0 && <li className="muted empty">No model yet.</li>}
       </ol>
       {providers.length > 0 && (
@@ -61,7 +68,12 @@ export function ModelsSettings() {
             <span className="field-label">Shown as (optional)</span>
             <input data-testid="model-display" value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
           </label>
+          <label className="field">
+            <span className="field-label">Context window (tokens)</span>
+            <input data-testid="model-window" type="number" min={1} step={1} placeholder="128000 assumed" value={windowInput.value} onChange={(e) => windowInput.onChange(e.target.value)} />
+          </label>
           <button type="submit" className="primary" data-testid="add-model" disabled={!modelId.trim()}>Add model</button>
+          {windowInput.fromList && <span className="muted small field-note" data-testid="model-window-source">The context window is from the provider's list; lower it if the server runs the model with less.</span>}
           {error && <div className="field-error" role="alert">{error}</div>}
         </form>
       )}
@@ -69,7 +81,8 @@ export function ModelsSettings() {
   );
 }
 
-function ModelRow({ model: m, index, count }: { model: ModelView; index: number; count: number }) {
+/** `listedWindow`: what the provider's last test listed for this model, offered while none is set. */
+function ModelRow({ model: m, index, count, listedWindow: listed }: { model: ModelView; index: number; count: number; listedWindow: number | null }) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState({ displayName: m.displayName, contextWindow: m.contextWindow?.toString() ?? '' });
   const [error, setError] = useState<string | null>(null);
@@ -91,6 +104,12 @@ function ModelRow({ model: m, index, count }: { model: ModelView; index: number;
         <div className="small">
           <span className={health.className} title={health.title} data-testid="model-health">{health.label}</span>
           {m.contextWindow && <span className="muted"> · {Math.round(m.contextWindow / 1000)}k context</span>}
+          {!m.contextWindow && listed !== null && (
+            <span className="muted">
+              {' · '}the provider lists {windowLabel(listed)} context{' '}
+              <button type="button" className="link-button" data-testid="model-window-suggestion" onClick={() => void run(() => skald.models.update({ id: m.id, contextWindow: listed }))}>Use it</button>
+            </span>
+          )}
         </div>
         {editing && (
           <form className="inline-form" onSubmit={(e) => (e.preventDefault(), void run(() => skald.models.update({ id: m.id, displayName: draft.displayName, contextWindow: draft.contextWindow.trim() ? Number(draft.contextWindow) : null })))}>
