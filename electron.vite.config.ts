@@ -46,6 +46,7 @@ export default defineConfig({
           // A worker thread's entry (workers/spawn-worker.ts finds it beside the chunk that spawns it).
           'outline-worker': resolve('src/main/core/tools/outline/outline-worker.ts'),
           'grep-worker': resolve('src/main/core/tools/fs/grep-worker.ts'),
+          'chat-search-worker': resolve('src/main/core/session/chat-search-worker.ts'),
         },
         // Chunks beside the entries, not in `chunks/`, so `new URL('./outline-worker.js', import.meta.url)` holds
         // from whichever chunk the pool lands in.

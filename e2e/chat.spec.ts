@@ -101,6 +101,32 @@ test('a paste too long for the model: the request goes again fitted to the windo
   await shots(page, 'chat-context-fitted');
 });
 
+test('the model request fails; Retry asks again with the same message, and the reply comes (also after a reload)', async ({ page }) => {
+  await startLlm([{ status: 401, errorMessage: 'Incorrect API key provided.' }, { status: 401, errorMessage: 'Incorrect API key provided.' }, { text: 'Answered on the retry.' }]);
+  await page.goto(app.url);
+  await configureModel(page);
+  await page.getByTestId('composer').fill('What is in the box?');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('notice').last()).toContainText('Incorrect API key provided.');
+  const bar = page.getByTestId('retry-bar');
+  await expect(bar).toContainText('The model has not answered this message.');
+  await expect(bar).toBeVisible();
+  await expect(page.getByTestId('notice')).toHaveCount(1);
+  await shots(page, 'chat-retry-bar');
+  // The bar follows the history, not the notice: a reload (or a restart) still offers it.
+  await page.reload();
+  await expect(page.getByTestId('retry-bar')).toBeVisible();
+  await page.getByTestId('retry-button').click();
+  await expect(page.getByTestId('notice').last()).toContainText('Incorrect API key provided.');
+  await expect(page.getByTestId('retry-bar')).toBeVisible();
+  await page.getByTestId('retry-button').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Answered on the retry.');
+  await expect(page.getByTestId('retry-bar')).toHaveCount(0);
+  await expect(page.getByTestId('msg-user')).toHaveCount(1);
+  const asked = (await llm!.requests()).map((r) => (r.body.messages ?? []).filter((m) => m.role === 'user').length);
+  expect(asked).toEqual([1, 1, 1]);
+});
+
 test('a rejected write is not written and the model is told why', async ({ page }) => {
   await startLlm([
     { toolCalls: [{ name: 'write_file', arguments: { path: 'evil.txt', content: 'nope' } }] },

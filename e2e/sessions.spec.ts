@@ -2,7 +2,8 @@
  * The session list as a person uses it (docs/chat-ui.md "Sessions"), in Chromium against the web shape: rename a
  * chat in place (Escape gives up), delete one after a confirmation in its row (the chat that took its place opens),
  * a refusal while the chat's turn runs, the last chat deleted leaving a new empty one, and a chat exported as a
- * Markdown file with every page of its history. Screenshots in both themes.
+ * Markdown file with every page of its history, and Ctrl+K finding what was said in an older chat (docs/ui.md
+ * "Searching chats"). Screenshots in both themes.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -95,4 +96,52 @@ test('a chat exported as Markdown holds every message, older pages included', as
   expect(text).toContain('## You\n\nMessage number 0\n');
   expect(text).toContain('## Assistant\n\nMessage number 2499\n');
   expect(text.match(/^## /gm)).toHaveLength(2_500);
+});
+
+test('Ctrl+K finds what was said in an older chat: the hit shows its chat and snippet, Enter opens that chat', async ({ page }) => {
+  await openWith(page, [], (store) => {
+    const chats = [
+      ['Garden ideas', 'What should I plant along the south fence this spring?', 'Along a sunny fence, heirloom tomatoes do well: stake them early and water them at the roots.'],
+      ['Tomato sauce recipe', 'How long should a tomato sauce simmer?', 'About forty minutes, stirring now and then.'],
+      ['Monthly budget', 'Sum up the groceries.', 'Groceries came to 312 euros.'],
+    ] as const;
+    for (const [title, asked, answered] of chats) {
+      const id = store.createSession(title);
+      store.appendMessage({ sessionId: id, role: 'user', content: asked });
+      store.appendMessage({ sessionId: id, role: 'assistant', content: answered });
+    }
+  });
+  await expect(page.locator('.session-item.active')).toContainText('Monthly budget');
+  await expect(page.getByTestId('msg-assistant')).toContainText('Groceries came to 312 euros.');
+  const switcher = page.getByTestId('session-switcher');
+  await page.keyboard.press('Control+k');
+  await switcher.getByRole('combobox').fill('heirloom');
+  const hits = switcher.getByTestId('switcher-hit');
+  await expect(hits).toHaveCount(1);
+  await expect(hits).toContainText('Garden ideas');
+  await expect(hits.getByTestId('switcher-hit-snippet')).toHaveText('Along a sunny fence, heirloom tomatoes do well: stake them early and water them at the…'); // ~60 characters after
+  await expect(hits.locator('mark')).toHaveText('heirloom');
+  await expect(switcher.getByText('No session matches.')).toHaveCount(0);
+  await shots(page, 'switcher-message-hit');
+  await page.keyboard.press('Enter');
+  await expect(switcher).toHaveCount(0);
+  await expect(page.locator('.session-item.active')).toContainText('Garden ideas');
+  await expect(page.getByTestId('msg-assistant')).toContainText('heirloom tomatoes');
+
+  // Titles first, then the messages, newest first; the arrows go through both, in any case of the letters.
+  await page.keyboard.press('Control+k');
+  await switcher.getByRole('combobox').fill('TOMATO');
+  await expect(switcher.getByRole('option')).toHaveText([/^Tomato sauce recipe$/, /^Tomato sauce recipe.*How long should a tomato sauce/, /^Garden ideas.*heirloom tomatoes/]);
+  await expect(switcher.getByText('In messages')).toBeVisible();
+  await shots(page, 'switcher-titles-and-messages');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown'); // stays on the last
+  await expect(switcher.getByRole('option').nth(2)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowUp');
+  await expect(switcher.getByRole('option').nth(1)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Enter');
+  await expect(switcher).toHaveCount(0);
+  await expect(page.locator('.session-item.active')).toContainText('Tomato sauce recipe');
+  await expect(page.getByTestId('msg-user')).toContainText('How long should a tomato sauce simmer?');
 });

@@ -32,6 +32,11 @@ describe('chatToMarkdown', () => {
     );
   });
 
+  it("names a message's images (not embedded), with Markdown in a name shown as text", () => {
+    const withImages: HistoryMessage = { ...message(1, 'user', 'Why is this red?'), images: [{ id: 1, name: 'shot_1.png', media_type: 'image/png', size: 10 }, { id: 2, name: '*b*.jpg', media_type: 'image/jpeg', size: 9 }] };
+    expect(chatToMarkdown('T', [withImages], new Date(0))).toContain('## You\n\n*Images: shot\\_1.png, \\*b\\*.jpg*\n\nWhy is this red?');
+  });
+
   it('a result with backtick fences inside gets a longer fence; a long result is cut and says by how much', () => {
     expect(fenced('a ``` b ````` c')).toBe('``````\na ``` b ````` c\n``````');
     const md = chatToMarkdown('t', [message(1, 'assistant', '', [{ result: 'x'.repeat(RESULT_CHARS + 10) }])], new Date(0));

@@ -131,4 +131,11 @@ describe('reduceChat', () => {
       "To fit gpt-x's context window (128k tokens, assumed: set it in Settings → Models), the model did not see the end of 1 long message. /compact keeps a summary of older messages.",
     );
   });
+
+  it('a failed model request is said once, naming what was tried: "every model" only for several', () => {
+    const failed = (tried: string[]): ChatEvent => ({ type: 'llm_failed', session_id: S, tried, last_error: 'HTTP 401: bad key' });
+    expect(run(open(), failed(['m1'])).notices.map((n) => n.text)).toEqual(['The model request failed (m1): HTTP 401: bad key']);
+    expect(run(open(), failed(['m1', 'm2'])).notices.map((n) => n.text)).toEqual(['Every model failed (m1, m2): HTTP 401: bad key']);
+    expect(run(open(), failed([])).notices.map((n) => n.text)).toEqual(['HTTP 401: bad key']);
+  });
 });

@@ -35,6 +35,7 @@ import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/i
 import { callSecrets, createSealedArgs } from './secrets/sealed-args';
 import { BUILTIN_PLUGINS, PluginManager, PluginStore, type PluginDefinition } from './plugins/index';
 import { ProcessRegistry } from './processes/process-registry';
+import { ChatSearch } from './session/chat-search';
 import { SessionManager } from './session/session-manager';
 import type { ModelPort } from './session/ports';
 import { AppSettingsStore } from './settings/app-settings';
@@ -232,6 +233,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     },
   });
 
+  // Its worker thread and read-only connection start with the first search (docs/ui.md "Searching chats").
+  const chatSearch = new ChatSearch(dbFile(config.dataDir), config.sqliteNativeBinding);
   const handlers: BridgeHandlers = {
     ...createAppHandlers(config, events, settings),
     ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery, sessionTools: syntheticToolSpecs, mcpTools: () => mcp.manager.allTools() }), db, sessions, categoryOf: (name) => tools.categoryOf(name), tools }),
@@ -240,7 +243,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
     ...createPluginHandlers({ plugins, secrets }),
     ...createRevealHandlers({ pending: approval.pending, secrets: sealedCalls }),
-    ...createChatHandlers(sessions, events),
+    ...createChatHandlers(sessions, events, chatSearch),
     ...createViewerHandlers(viewer, new FileImages(blobs, sessions, readPolicyOf)),
   };
   assertHandlersMatchContract(handlers);
@@ -341,6 +344,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       mcp.elicitations.cancelAll();
       await mcp.manager.dispose(); // every stdio server's process group is killed
       discovery.flush();
+      await chatSearch.close(); // its read-only connection closes first: the core's is the database's last
       walKeeper.dispose();
       closeDatabase(db);
       await outlinePool().close(); // parser threads; they would also end on their own when idle

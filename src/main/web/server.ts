@@ -34,7 +34,11 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+/**
+ * The largest frame a window may send: a message with its images (src/shared/chat-images.ts: 10 MB of images, base64
+ * 4/3 larger) and its text fit; anything larger is refused by the socket before it is read whole.
+ */
+const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 const require = createRequire(import.meta.url);
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { defineCall, id, longText, shortText } from './define';
 import { DecisionSchema } from './approval';
+import { CHAT_IMAGE_TYPES, MAX_IMAGE_BASE64_CHARS, MAX_IMAGES_PER_MESSAGE } from '../chat-images';
 
 const sessionId = id;
 
@@ -34,6 +35,10 @@ export const ToolCardSchema = z.object({
 });
 export type ToolCard = z.infer<typeof ToolCardSchema>;
 
+/** An image a person put in a message (docs/chat-ui.md "Images in a message"); its bytes come by `chat:image`. */
+export const ChatImageSchema = z.object({ id: z.number(), name: z.string(), media_type: z.enum(CHAT_IMAGE_TYPES), size: z.number() });
+export type ChatImage = z.infer<typeof ChatImageSchema>;
+
 export const HistoryMessageSchema = z.object({
   id: z.number(),
   role: z.enum(['user', 'assistant', 'agent']),
@@ -47,6 +52,8 @@ export const HistoryMessageSchema = z.object({
   model: z.string().nullable(),
   created_at: z.number(),
   tools: z.array(ToolCardSchema),
+  /** The images of a person's message; absent when it has none. */
+  images: z.array(ChatImageSchema).optional(),
 });
 export type HistoryMessage = z.infer<typeof HistoryMessageSchema>;
 
@@ -78,6 +85,20 @@ export const HistoryPageSchema = z.object({ messages: z.array(HistoryMessageSche
 
 export const ScratchpadNoteSchema = z.object({ key: z.string(), value: z.string() });
 
+/** A message holding the searched text (`chat:search`): `snippet` is one line, the match at `match_start`. */
+export const ChatSearchHitSchema = z.object({
+  session_id: z.number(),
+  session_title: z.string(),
+  message_id: z.number(),
+  role: z.enum(['user', 'assistant']),
+  created_at: z.number(),
+  snippet: z.string(),
+  match_start: z.number(),
+  /** 0 when the match could not be placed in the snippet (it is then the message's start). */
+  match_length: z.number(),
+});
+export type ChatSearchHit = z.infer<typeof ChatSearchHitSchema>;
+
 /** The most one message from the person may hold (about 50,000 tokens): the composer says so before sending. */
 export const MAX_MESSAGE_CHARS = 200_000;
 
@@ -104,8 +125,26 @@ export const chatCalls = {
     { answerBuiltByHandler: true },
   ),
   /** Persists and echoes the message first (`user_message`), then runs or queues the turn. Slash commands too. */
-  'chat:send': defineCall(z.object({ sessionId, content: longText(MAX_MESSAGE_CHARS).min(1) }).strict(), z.object({ messageId: z.number().nullable() })),
+  'chat:send': defineCall(
+    z
+      .object({
+        sessionId,
+        content: longText(MAX_MESSAGE_CHARS),
+        /** Base64 of each image's bytes; the core reads their type from the bytes (src/shared/chat-images.ts). */
+        images: z.array(z.object({ name: shortText(200), data: z.string().max(MAX_IMAGE_BASE64_CHARS) }).strict()).max(MAX_IMAGES_PER_MESSAGE).optional(),
+      })
+      .strict()
+      .refine((r) => r.content.length > 0 || (r.images?.length ?? 0) > 0, 'A message needs text or an image.'),
+    z.object({ messageId: z.number().nullable() }),
+  ),
+  /** The bytes of one image of a message (base64), for the chat to show. */
+  'chat:image': defineCall(z.object({ id }).strict(), z.object({ media_type: z.enum(CHAT_IMAGE_TYPES), data: z.string() })),
   'chat:stop': defineCall(z.object({ sessionId }).strict(), z.object({ stopped: z.boolean() })),
+  /**
+   * Retry / Continue: a turn on the history as it stands, no new message, where the chat waits for the model
+   * (src/shared/awaiting-answer.ts); `busy` while a turn runs, `bad_request` where nothing waits.
+   */
+  'chat:retry': defineCall(z.object({ sessionId }).strict(), z.object({ started: z.literal(true) })),
   /**
    * Re-runs a side-effecting call that a crash interrupted, only after the user said so: a write or a command may
    * have half happened (docs/architecture.md "Crash and resume").
@@ -124,12 +163,17 @@ export const chatCalls = {
     z.object({ notes: z.array(ScratchpadNoteSchema) }),
   ),
   'chat:setWorkingDirectory': defineCall(z.object({ sessionId, path: shortText(4_000) }).strict(), z.object({ working_directory: z.string() })),
+  /**
+   * What was said in the chats (docs/ui.md "Searching chats"): plain text, case-insensitive, newest first, at most 50.
+   * A search that a newer one replaced before it ended fails with code `superseded`.
+   */
+  'chat:search': defineCall(z.object({ query: shortText(200).min(1) }).strict(), z.object({ hits: z.array(ChatSearchHitSchema) })),
 } as const;
 
 /** `stack_id`: set on the events of a sub-agent's child stack (absent for the session's own agent). */
 const base = { session_id: z.number(), stack_id: z.number().optional() };
 export const ChatEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('user_message'), ...base, message_id: z.number(), content: z.string(), queued: z.boolean(), replaces: z.number().optional() }),
+  z.object({ type: z.literal('user_message'), ...base, message_id: z.number(), content: z.string(), queued: z.boolean(), replaces: z.number().optional(), images: z.array(ChatImageSchema).optional() }),
   z.object({ type: z.literal('command_reply'), ...base, command: z.string(), content: z.string() }),
   z.object({ type: z.literal('new_session'), ...base }),
   z.object({ type: z.literal('session_deleted'), ...base }),

@@ -1,5 +1,7 @@
 /** Handlers of the `chat:*` and `viewer:*` calls: thin adapters over the session manager. */
+import { BridgeError } from '../../../shared/contract/define';
 import type { EventBus } from '../events';
+import type { ChatSearch } from '../session/chat-search';
 import type { SessionManager } from '../session/session-manager';
 import type { BridgeHandlers } from './handlers';
 
@@ -10,16 +12,19 @@ type ChatChannels =
   | 'chat:deleteSession'
   | 'chat:history'
   | 'chat:send'
+  | 'chat:image'
   | 'chat:stop'
+  | 'chat:retry'
   | 'chat:rerunTool'
   | 'chat:setModel'
   | 'chat:setWorkingDirectory'
   | 'chat:subAgent'
   | 'chat:scratchpad'
   | 'chat:setScratchpadNote'
+  | 'chat:search'
   | 'viewer:open';
 
-export function createChatHandlers(sessions: SessionManager, events: EventBus): Pick<BridgeHandlers, ChatChannels> {
+export function createChatHandlers(sessions: SessionManager, events: EventBus, chatSearch: ChatSearch): Pick<BridgeHandlers, ChatChannels> {
   return {
     'chat:listSessions': ({ withNewestHistory }) => {
       const list = sessions.listSessions();
@@ -34,14 +39,24 @@ export function createChatHandlers(sessions: SessionManager, events: EventBus): 
     },
     'chat:deleteSession': ({ sessionId }) => (sessions.deleteSession(sessionId), { deleted: true as const }),
     'chat:history': ({ sessionId, beforeId, limit }) => sessions.history(sessionId, beforeId, limit),
-    'chat:send': ({ sessionId, content }) => sessions.send(sessionId, content),
+    'chat:send': ({ sessionId, content, images }) => sessions.send(sessionId, content, images),
+    'chat:image': ({ id }) => sessions.image(id),
     'chat:stop': ({ sessionId }) => ({ stopped: sessions.stop(sessionId) }),
+    'chat:retry': ({ sessionId }) => (sessions.retry(sessionId), { started: true as const }),
     'chat:rerunTool': ({ sessionId, toolCallId }) => ({ started: sessions.rerunTool(sessionId, toolCallId) }),
     'chat:setModel': ({ sessionId, model }) => sessions.setModel(sessionId, model),
     'chat:setWorkingDirectory': ({ sessionId, path }) => ({ working_directory: sessions.setWorkingDirectory(sessionId, path) }),
     'chat:subAgent': ({ sessionId, parentToolCallId }) => sessions.subAgent(sessionId, parentToolCallId),
     'chat:scratchpad': ({ sessionId }) => ({ notes: sessions.scratchpad(sessionId) }),
     'chat:setScratchpadNote': ({ sessionId, key, value }) => ({ notes: sessions.setScratchpadNote(sessionId, key, value) }),
+    // On a worker thread with its own read-only connection (session/chat-search.ts; docs/ui.md "Searching chats").
+    'chat:search': async ({ query }) => {
+      const text = query.trim();
+      if (!text) return { hits: [] };
+      const hits = await chatSearch.search(text);
+      if (!hits) throw new BridgeError('superseded', 'A newer search replaced this one.');
+      return { hits };
+    },
     // A user action (docs/viewer.md "How a file reaches the viewer"): opening a file in the viewer is not gated; the
     // viewer checks the path.
     'viewer:open': ({ path, toolCallId }) => {

@@ -41,9 +41,16 @@ export function promptBudgetChars(windowTokens: number | null, tools: readonly T
   return Math.max(0, Math.floor(window * CHARS_PER_TOKEN * PROMPT_SHARE) - toolChars);
 }
 
+/**
+ * What one image of a person's message is counted as: the providers bill an image by its pixels, up to about 1,600
+ * tokens for the largest they take without scaling down (Anthropic; OpenAI's high detail up to about 1,100).
+ */
+export const IMAGE_CHARS = 1_600 * CHARS_PER_TOKEN;
+
 function sizeOf(m: ChatMessage): number {
   let size = m.content.length;
   if (m.role === 'assistant') for (const c of m.tool_calls ?? []) size += c.name.length + c.arguments.length;
+  if (m.role === 'user') size += (m.images?.length ?? 0) * IMAGE_CHARS;
   return size;
 }
 

@@ -6,10 +6,11 @@
  *   that id wherever it sits, or, when there is none, a synthesized "interrupted" error result — a call without a
  *   result would make the provider refuse the whole request;
  * - `tool` messages answering no known call are dropped, as are empty assistant messages;
+ * - a person's images go as image parts after the message's text;
  * - arguments the session refused as a call (not a JSON object, or nested too deep: `parseToolArguments`) are sent
  *   as `{}` (the tool result already told the model they were bad).
  */
-import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
+import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from 'ai';
 import type { ProviderKind } from '../../../shared/contract/providers';
 import { parseToolArguments } from '../../../shared/tool-arguments';
 import type { ChatMessage } from './types';
@@ -40,7 +41,12 @@ export function toModelMessages(history: readonly ChatMessage[], kind: ProviderK
         else messages.push({ role: 'system', content: m.content });
         break;
       case 'user':
-        messages.push({ role: 'user', content: m.content });
+        // A person's images follow the text as image parts (docs/chat-ui.md "Images in a message").
+        if (m.images?.length) {
+          const parts: UserModelMessage['content'] = m.content ? [{ type: 'text', text: m.content }] : [];
+          for (const image of m.images) parts.push({ type: 'image', image: image.data, mediaType: image.mediaType });
+          messages.push({ role: 'user', content: parts });
+        } else messages.push({ role: 'user', content: m.content });
         break;
       case 'tool':
         break; // placed right after its call below

@@ -11,9 +11,15 @@ export interface ChatToolCall {
   arguments: string;
 }
 
+/** An image of a person's message, replayed with it (docs/chat-ui.md "Images in a message"). */
+export interface ChatMessageImage {
+  mediaType: string;
+  data: Uint8Array;
+}
+
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: ChatMessageImage[] }
   | { role: 'assistant'; content: string; tool_calls?: ChatToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 

@@ -9,6 +9,7 @@ import { leftOutResultNote } from '../llm/context-fit';
 import { withholdSealed } from '../secrets/sealed-args';
 import { platform, release } from 'node:os';
 import type { ChatMessage } from './ports';
+import type { ChatMessageImage } from '../llm/types';
 import type { MessageRow, SessionStore, ToolRow } from './session-store';
 
 /**
@@ -77,6 +78,18 @@ export function contextRows(store: SessionStore, input: Pick<ContextInput, 'sess
   return capHistory(store.recentContextMessages(input.sessionId, input.contextStartId, HISTORY_CAP + 1, input.stackId ?? null), HISTORY_CAP);
 }
 
+/** The images of the rows' messages, by message (one read by the rows' id range; none for most requests). */
+function imagesByMessage(store: SessionStore, sessionId: number, rows: readonly MessageRow[]): Map<number, ChatMessageImage[]> {
+  const byMessage = new Map<number, ChatMessageImage[]>();
+  if (rows.length === 0) return byMessage;
+  for (const image of store.images.bytes(sessionId, rows[0]!.id, rows.at(-1)!.id)) {
+    const list = byMessage.get(image.message_id) ?? [];
+    list.push({ mediaType: image.media_type, data: image.data });
+    byMessage.set(image.message_id, list);
+  }
+  return byMessage;
+}
+
 export function buildContext(store: SessionStore, input: ContextInput): ChatMessage[] {
   // One system message (static → scratchpad → dynamic tail): some providers accept a system message only first.
   const system = [input.systemPrompt];
@@ -97,13 +110,17 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
     toolsByMessage.set(t.message_id, list);
   }
   const lastUserId = [...rows].reverse().find((r) => r.role !== 'assistant')?.id ?? 0;
+  const images = imagesByMessage(store, input.sessionId, rows);
 
   for (const row of rows) {
     if (row.role !== 'assistant') {
       // Consecutive user/agent rows merge into one user message (providers want alternation).
       const prev = messages.at(-1);
-      if (prev?.role === 'user') prev.content = `${prev.content}\n\n${row.content}`;
-      else messages.push({ role: 'user', content: row.content });
+      const own = images.get(row.id);
+      if (prev?.role === 'user') {
+        prev.content = `${prev.content}\n\n${row.content}`;
+        if (own) prev.images = [...(prev.images ?? []), ...own];
+      } else messages.push(own ? { role: 'user', content: row.content, images: own } : { role: 'user', content: row.content });
       continue;
     }
     const calls = toolsByMessage.get(row.id) ?? [];

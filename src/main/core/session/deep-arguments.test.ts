@@ -52,7 +52,8 @@ describe.each(['openai_compatible', 'anthropic'] as const)('arguments nested too
     h = await startHarness({ providerKind, turns: [{ toolCalls: [{ name: TN.READ_FILE, arguments: withArrays(100_000) }] }, { text: 'fine again' }] });
     const sessionId = await h.newSession();
     const first = await h.sendAndSettle(sessionId, 'go');
-    expect((first.find((e) => e.type === 'error') as { message: string }).message).toMatch(/could not be read: the stack overflowed/);
+    expect((first.find((e) => e.type === 'llm_failed') as { last_error: string }).last_error).toMatch(/could not be read: the stack overflowed/);
+    expect(first.some((e) => e.type === 'error')).toBe(false);
     const second = await h.sendAndSettle(sessionId, 'again');
     expect(second.filter((e) => e.type === 'error')).toEqual([]);
     expect(second.some((e) => e.type === 'done')).toBe(true);

@@ -4,7 +4,7 @@
  */
 import { DecisionSchema, type Decision } from '../../../shared/contract/approval';
 import { RecentMap } from '../../../shared/recent-map';
-import type { HistoryMessage, ToolCard } from '../../../shared/contract/chat';
+import type { ChatImage, HistoryMessage, ToolCard } from '../../../shared/contract/chat';
 import { parseToolArguments } from '../../../shared/tool-arguments';
 import type { ToolsPort } from './ports';
 import type { MessageRow, ToolRow } from './session-store';
@@ -79,6 +79,7 @@ export function historyMessages(
   port: ToolsPort,
   isLive: boolean,
   pendingOf: (toolCallId: string) => PendingInfo | null,
+  images: ReadonlyMap<number, ChatImage[]> = new Map(),
 ): HistoryMessage[] {
   const byMessage = new Map<number, ToolCard[]>();
   for (const row of tools) {
@@ -102,6 +103,7 @@ export function historyMessages(
       model: m.model,
       created_at: m.created_at,
       tools: byMessage.get(m.id) ?? [],
+      images: images.get(m.id), // undefined (left out of the answer) for a message without images
     };
   });
 }

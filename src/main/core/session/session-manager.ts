@@ -28,6 +28,9 @@ import { readScratchpad, writeScratchpadNote, type ScratchpadNote } from './scra
 import type { CallSecrets } from '../secrets/sealed-args';
 import { executeCall, startRound } from './tool-call';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
+import { awaitingAnswer } from '../../../shared/awaiting-answer';
+import { checkedImages } from './chat-image-rows';
+import type { ChatImageType } from '../../../shared/chat-images';
 import { buildTurnEnv, padSessionOf, type TurnEnvSource } from './turn-env';
 import { continueUnfinished, failInterrupted } from './unfinished-calls';
 
@@ -139,8 +142,17 @@ export class SessionManager {
   history(sessionId: number, beforeId = Number.MAX_SAFE_INTEGER, limit = 200): { messages: HistoryMessage[]; hasMore: boolean; running: boolean } {
     this.session(sessionId);
     const page = this.store.page(sessionId, beforeId, limit);
-    const messages = historyMessages(page.messages, page.tools, this.deps.tools, this.isRunning(sessionId), this.deps.pendingOf);
+    const first = page.messages[0]?.id ?? 0;
+    const images = this.store.images.listed(sessionId, first, page.messages.at(-1)?.id ?? -1);
+    const messages = historyMessages(page.messages, page.tools, this.deps.tools, this.isRunning(sessionId), this.deps.pendingOf, images);
     return { messages, hasMore: page.hasMore, running: this.isRunning(sessionId) };
+  }
+
+  /** One image of a person's message, for the chat to show (`chat:image`). */
+  image(id: number): { media_type: ChatImageType; data: string } {
+    const row = this.store.images.one(id);
+    if (!row) throw new BridgeError('not_found', 'No such image.');
+    return { media_type: row.media_type, data: row.data.toString('base64') };
   }
 
   /** The model picker: `auto`, a model id, a display name or a list number (as `/model`). */
@@ -177,24 +189,45 @@ export class SessionManager {
     this.store.setRunContext(sessionId, { ...this.runContext(sessionId), security_group: groupId });
   }
 
-  /** Persist + echo first; then a slash command, a queued message (turn running), or a new turn. */
-  send(sessionId: number, content: string): { messageId: number | null } {
+  /**
+   * Persist + echo first; then a slash command, a queued message (turn running), or a new turn. Images are checked
+   * before anything is written, and stored with the message (docs/chat-ui.md "Images in a message").
+   */
+  send(sessionId: number, content: string, uploads: readonly { name: string; data: string }[] = []): { messageId: number | null } {
     this.session(sessionId);
     const emit = this.emitter(sessionId);
+    const images = checkedImages(uploads);
     if (isSlashCommand(content)) {
+      if (images.length) throw new BridgeError('bad_request', 'A command takes no images: send them in a message.');
       const { command, reply } = runSlashCommand(content, this.slashHooks(sessionId));
       emit({ type: 'command_reply', command, content: reply });
       return { messageId: null };
     }
     const running = this.isRunning(sessionId);
-    const messageId = this.store.appendMessage({ sessionId, role: 'user', content, queued: running });
-    emit({ type: 'user_message', message_id: messageId, content, queued: running });
+    const messageId = this.store.appendMessage({ sessionId, role: 'user', content, queued: running, images });
+    const shown = images.length ? this.store.images.listed(sessionId, messageId, messageId).get(messageId) : undefined;
+    emit({ type: 'user_message', message_id: messageId, content, queued: running, ...(shown ? { images: shown } : {}) });
     if (!running) {
-      if (!this.store.getSession(sessionId)!.title) this.store.rename(sessionId, titleFromMessage(content));
+      if (!this.store.getSession(sessionId)!.title) this.store.rename(sessionId, titleFromMessage(content || images.map((i) => i.name).join(', ')));
       failInterrupted({ store: this.store, emit, pendingOf: this.deps.pendingOf }, sessionId);
       this.startTurn(sessionId, (env) => runTurn(env));
     }
     return { messageId };
+  }
+
+  /**
+   * Retry / Continue (docs/chat-ui.md "Retry and Continue"): a turn on the history as it stands, with no new message,
+   * where the chat waits for the model (src/shared/awaiting-answer.ts): the person's unanswered message, or a round
+   * of finished calls whose results the model has not read. Nothing is re-sent or re-run; the same rows are replayed.
+   */
+  retry(sessionId: number): void {
+    this.session(sessionId);
+    if (this.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is already running in this chat.');
+    const newest = this.history(sessionId, Number.MAX_SAFE_INTEGER, 1).messages[0];
+    if (awaitingAnswer(newest) === null) throw new BridgeError('bad_request', 'Nothing to retry: the model has answered the newest message, or a call still waits.');
+    // As a new message would: a request a stop withdrew ends here (the person moved on).
+    failInterrupted({ store: this.store, emit: this.emitter(sessionId), pendingOf: this.deps.pendingOf }, sessionId);
+    this.startTurn(sessionId, (env) => runTurn(env));
   }
 
   /**

@@ -3,6 +3,7 @@
  * reads of a history page and of the model's context (docs/architecture.md). Types and query text only: the one
  * writer of these tables is SessionStore (session-store.ts), which re-exports all of this.
  */
+import type { ChatImageType } from '../../../shared/chat-images';
 import type { ToolDbStatus } from '../tools/tool';
 
 export interface SessionRow {
@@ -69,6 +70,14 @@ export interface NewMessage {
   model?: string | null;
   /** The child stack a sub-agent's row belongs to; absent/null = the session's own (depth 0) rows. */
   stackId?: number | null;
+  /** A person's images, stored with the message in its transaction (session/chat-image-rows.ts); checked already. */
+  images?: readonly NewChatImage[];
+}
+
+export interface NewChatImage {
+  name: string;
+  mediaType: ChatImageType;
+  bytes: Uint8Array;
 }
 
 /**

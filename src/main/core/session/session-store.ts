@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database';
 import type { ToolDbStatus } from '../tools/tool';
+import { ChatImageRows } from './chat-image-rows';
 import { HISTORY_SQL, UNFINISHED_TOOLS, type MessageRow, type NewMessage, type SessionRow, type ToolPrep, type ToolRow } from './session-rows';
 
 // The row shapes and the history reads' SQL live in session-rows.ts; callers keep importing them from here.
@@ -23,6 +24,8 @@ const NEXT_SESSION_ID =
 
 export class SessionStore {
   private readonly q;
+  /** The images of people's messages (chat-image-rows.ts): written only here, with their message. */
+  readonly images: ChatImageRows;
   /** One transaction wrapper, made once (a savepoint when a caller's transaction is already open). */
   private readonly inTransaction: <T>(work: () => T) => T;
   /** The connection's own level (db/database.ts), put back after each commit written without an fsync. */
@@ -32,6 +35,7 @@ export class SessionStore {
     const run = db.transaction((work: () => unknown) => work());
     this.inTransaction = <T>(work: () => T) => run(work) as T;
     this.syncLevel = Number(db.pragma('synchronous', { simple: true }));
+    this.images = new ChatImageRows(db);
     this.q = {
       insertSession: db.prepare(`INSERT INTO chat_sessions (id, title, run_context, created_at, updated_at) VALUES (${NEXT_SESSION_ID}, ?, ?, ?, ?)`),
       getSession: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE id = ?'),
@@ -176,7 +180,9 @@ export class SessionStore {
       now,
     );
     if (touch) this.q.touch.run(now, m.sessionId);
-    return Number(info.lastInsertRowid);
+    const id = Number(info.lastInsertRowid);
+    if (m.images?.length) this.images.insert(m.sessionId, id, m.images, now);
+    return id;
   }
 
   getMessage(id: number): MessageRow | undefined {
@@ -199,8 +205,9 @@ export class SessionStore {
     return this.db.transaction(() => {
       const rows = this.q.queued.all(sessionId) as MessageRow[];
       return rows.map((row) => {
-        this.q.deleteMessage.run(row.id);
         const newId = this.appendMessage({ sessionId, role: row.role, content: row.content });
+        this.images.move(row.id, newId); // before the old row goes: its delete would take them by cascade
+        this.q.deleteMessage.run(row.id);
         return { oldId: row.id, newId, content: row.content };
       });
     })();

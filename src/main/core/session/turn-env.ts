@@ -83,7 +83,10 @@ export function buildTurnEnv(src: TurnEnvSource, sessionId: number, signal: Abor
     // meta.json read each round: an edited allow-list applies from the next one (docs/agents.md "Agents").
     toolSpecs: () => toolSpecs(deps, withCurrentAllowList(frame, deps.agents), runContext),
     injectQueued: () => {
-      for (const m of src.store.injectQueued(sessionId)) emit({ type: 'user_message', message_id: m.newId, content: m.content, queued: false, replaces: m.oldId });
+      for (const m of src.store.injectQueued(sessionId)) {
+        const images = src.store.images.listed(sessionId, m.newId, m.newId).get(m.newId);
+        emit({ type: 'user_message', message_id: m.newId, content: m.content, queued: false, replaces: m.oldId, ...(images ? { images } : {}) });
+      }
     },
   };
 }

@@ -117,7 +117,8 @@ describe('turn loop', () => {
     h.llm.script([{ status: 400, errorMessage: 'bad request' }]);
     const failed = await h.sendAndSettle(sessionId, 'again');
     expect(types(failed)).not.toContain('model_fallback');
-    expect(types(failed)).toContain('error');
+    // Said once, by the round's llm_failed (the turn does not repeat it as an error).
+    expect(failed.filter((e) => e.type === 'llm_failed' || e.type === 'error')).toEqual([expect.objectContaining({ type: 'llm_failed', last_error: expect.stringContaining('bad request') })]);
   });
 
   it('slash commands are answered by the core and never reach the model', async () => {

@@ -34,9 +34,16 @@ export function isAbortError(error: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (error instanceof Error && (error.name === 'AbortError' || /abort|cancel/i.test(error.name)));
 }
 
+/** What the person was already told in this turn (each is said once). */
+interface Told {
+  contextFitted: boolean;
+  /** `llm_failed` said why the model request failed: the turn's own error would say it again. */
+  failed: boolean;
+}
+
 // Not `async`: an async function returning the model's promise would cost the answer three more microtask hops before
 // the round goes on (the timed path of a tool call starts at the answer: docs/architecture.md "Performance targets").
-function callModel(env: TurnEnv, round: number, tools: ToolSpec[], told: { contextFitted: boolean }): Promise<LlmTurn> {
+function callModel(env: TurnEnv, round: number, tools: ToolSpec[], told: Told): Promise<LlmTurn> {
   return env.model.streamRound({
     modelSelection: env.modelSelection,
     messages: buildContext(env.store, env.context()),
@@ -47,7 +54,10 @@ function callModel(env: TurnEnv, round: number, tools: ToolSpec[], told: { conte
     // What deciding the call needs starts loading while the model still writes it (the shell grammar).
     onToolCallStarted: (name) => env.gate.prepareFor(name),
     onFallback: (e) => env.emit({ type: 'model_fallback', ...e }),
-    onFailed: (e) => env.emit({ type: 'llm_failed', ...e }),
+    onFailed: (e) => {
+      told.failed = true;
+      env.emit({ type: 'llm_failed', ...e });
+    },
     // Once a turn: each later round of it is fitted the same way (docs/architecture.md "Fitting the context window").
     onContextFitted: (e) => {
       if (told.contextFitted) return;
@@ -73,7 +83,7 @@ function assistantMessage(env: TurnEnv, turn: LlmTurn): NewMessage {
 
 export async function runTurn(env: TurnEnv): Promise<TurnResult> {
   const emit = (body: ChatEventBody) => env.emit(body);
-  const told = { contextFitted: false };
+  const told: Told = { contextFitted: false, failed: false };
   for (let round = 1; round <= MAX_TOOL_ROUNDS; round++) {
     if (env.signal.aborted) return 'cancelled';
     env.injectQueued();
@@ -85,7 +95,7 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
       turn = await callModel(env, round, tools, told);
     } catch (error) {
       if (isAbortError(error, env.signal)) return 'cancelled';
-      emit({ type: 'error', message: `The model request failed: ${(error as Error).message}` });
+      if (!told.failed) emit({ type: 'error', message: `The model request failed: ${(error as Error).message}` });
       return 'failed';
     }
     if (env.signal.aborted) return 'cancelled';
@@ -120,7 +130,7 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
       }
     }
   }
-  emit({ type: 'error', message: `Stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer. Send a message to continue.` });
+  emit({ type: 'error', message: `Stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer: Continue lets the model go on, or send a message.` });
   return 'exhausted';
 }
 

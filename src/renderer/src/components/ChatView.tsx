@@ -13,6 +13,7 @@ import { VIEWER_PATH_ATTR } from '../lib/markdown';
 import { lineOfToolCall } from './viewer/tool-range';
 import { ScratchpadPanel, SessionNotes } from './agents/SessionNotes';
 import { MessageList } from './MessageList';
+import { RetryBar } from './RetryBar';
 import { ModelPicker } from './ModelPicker';
 import { WorkingDirectory } from './WorkingDirectory';
 import { GroupPicker } from './security/GroupPicker';
@@ -65,12 +66,13 @@ export function ChatView({ sessionId }: { sessionId: number }) {
         {padOpen && <ScratchpadPanel sessionId={sessionId} onClose={() => setPadOpen(false)} />}
       </div>
       <SessionNotes sessionId={sessionId} padOpen={padOpen} onTogglePad={() => setPadOpen(!padOpen)} />
+      <RetryBar sessionId={sessionId} />
       <div className="chat-bar">
         <ModelPicker sessionId={sessionId} current={session?.model ?? null} onChanged={() => void refreshSessions()} />
         <WorkingDirectory sessionId={sessionId} current={session?.working_directory ?? ''} onChanged={() => void refreshSessions()} />
         <GroupPicker sessionId={sessionId} />
       </div>
-      <Composer running={running} onSend={(text) => chat.send(text)} onStop={() => void chat.stop()} />
+      <Composer running={running} onSend={(text, images) => chat.send(text, images)} onStop={() => void chat.stop()} />
     </section>
   );
 }

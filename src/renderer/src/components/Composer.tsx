@@ -1,34 +1,97 @@
 /**
  * The message box: Enter sends, Shift+Enter is a new line; Stop sits beside Send while a turn runs. A message past
  * what one message may hold (a pasted log) is not sent: the box says so and what to do, and keeps the text.
+ * Images come with a message by pasting, dropping or the image button (docs/chat-ui.md "Images in a message"): they
+ * show above the box, each with a button that takes it out, and go with the text; a message may be images alone.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { MAX_MESSAGE_CHARS } from '../../../shared/contract/chat';
+import { ACCEPT_ATTRIBUTE, addImages, imageFiles, releaseImages, type PickedImage } from '../lib/picked-images';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-export function Composer({ running, onSend, onStop }: { running: boolean; onSend: (text: string) => Promise<void>; onStop: () => void }) {
+export type SendImages = { name: string; data: string }[];
+
+function ImageIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.4" aria-hidden="true">
+      <rect x="1.7" y="2.7" width="12.6" height="10.6" rx="1.6" />
+      <circle cx="5.6" cy="6.4" r="1.3" />
+      <path d="M2 12l3.6-3.4 2.6 2.4 2.3-2 3.5 3.2" />
+    </svg>
+  );
+}
+
+export function Composer({ running, onSend, onStop }: { running: boolean; onSend: (text: string, images: SendImages) => Promise<void>; onStop: () => void }) {
   const [text, setText] = useState('');
+  const [images, setImages] = useState<PickedImage[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const latest = useRef(images);
+  latest.current = images;
+  useEffect(() => () => releaseImages(latest.current), []);
   const isTooLong = text.length > MAX_MESSAGE_CHARS;
+  const canSend = (text.trim().length > 0 || images.length > 0) && !isTooLong;
+
+  const add = async (files: File[]) => {
+    if (!files.length) return;
+    const result = await addImages(latest.current, files);
+    if ('problem' in result) return setError(result.problem);
+    setError(null);
+    setImages(result.images);
+  };
+  const remove = (key: number) => {
+    const gone = images.filter((i) => i.key === key);
+    releaseImages(gone);
+    setImages(images.filter((i) => i.key !== key));
+  };
   const send = async () => {
     const content = text.trim();
-    if (!content || isTooLong) return;
+    if (!canSend) return;
     setError(null);
     try {
-      await onSend(content);
+      await onSend(content, images.map(({ name, data }) => ({ name, data })));
       setText('');
+      releaseImages(images);
+      setImages([]);
     } catch (e) {
       setError((e as Error).message);
     }
   };
   return (
-    <div className="composer">
-      {error && <div className="error">{error}</div>}
+    <div
+      className={`composer${dragging ? ' composer-drop' : ''}`}
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        if (!e.dataTransfer.files.length) return;
+        e.preventDefault();
+        setDragging(false);
+        void add([...e.dataTransfer.files]); // anything but an image is refused with a sentence saying so
+      }}
+    >
+      {error && <div className="error" data-testid="composer-error">{error}</div>}
       {isTooLong && (
         <div className="error" data-testid="composer-too-long">
           This message has {count(text.length)} characters; one message holds at most {count(MAX_MESSAGE_CHARS)}. Save the text as a file in the
           workspace and ask the agent to read it.
+        </div>
+      )}
+      {images.length > 0 && (
+        <div className="composer-images" data-testid="composer-images">
+          {images.map((image) => (
+            <div key={image.key} className="composer-image" title={image.name}>
+              <img src={image.url} alt={image.name} />
+              <button className="composer-image-remove" aria-label={`Remove ${image.name}`} onClick={() => remove(image.key)}>
+                ×
+              </button>
+            </div>
+          ))}
         </div>
       )}
       <textarea
@@ -37,6 +100,12 @@ export function Composer({ running, onSend, onStop }: { running: boolean; onSend
         value={text}
         rows={3}
         onChange={(e) => setText(e.target.value)}
+        onPaste={(e) => {
+          const files = imageFiles(e.clipboardData.files);
+          if (!files.length) return;
+          e.preventDefault(); // the image, not its file name as text
+          void add(files);
+        }}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.shiftKey) {
             e.preventDefault();
@@ -45,6 +114,21 @@ export function Composer({ running, onSend, onStop }: { running: boolean; onSend
         }}
       />
       <div className="composer-actions">
+        <input
+          ref={fileInput}
+          type="file"
+          accept={ACCEPT_ATTRIBUTE}
+          multiple
+          hidden
+          data-testid="composer-file"
+          onChange={(e) => {
+            void add([...(e.target.files ?? [])]);
+            e.target.value = ''; // the same file can be picked again
+          }}
+        />
+        <button className="icon-button" data-testid="add-image" title="Add images (or paste or drop them)" aria-label="Add images" onClick={() => fileInput.current?.click()}>
+          <ImageIcon />
+        </button>
         {running && (
           <button className="danger" data-testid="stop" onClick={onStop}>
             Stop

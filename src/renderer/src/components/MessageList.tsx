@@ -18,6 +18,7 @@ import type { ChatState } from '../stores/chat-store';
 import { prerenderMarkdown } from '../lib/markdown';
 import { CopyButton } from './CopyButton';
 import { Markdown, StreamingMarkdown } from './Markdown';
+import { MessageImages } from './MessageImages';
 import { RenderGuard } from './RenderGuard';
 import { ToolCardView, type ToolCardActions } from './ToolCardView';
 
@@ -25,6 +26,7 @@ import { ToolCardView, type ToolCardActions } from './ToolCardView';
 const MessageView = memo(function MessageView({ message, actions }: { message: HistoryMessage; actions: ToolCardActions }) {
   return (
     <div className={`msg msg-${message.role}${message.queued ? ' msg-queued' : ''}${message.status === 'failed' ? ' msg-failed' : ''}`} data-testid={`msg-${message.role}`}>
+      {message.images?.length ? <MessageImages images={message.images} /> : null}
       {message.content && (message.role === 'assistant' ? <Markdown text={message.content} /> : <div className="msg-text">{message.content}</div>)}
       {message.queued && <div className="muted small">queued — sent at the next step of the running turn</div>}
       {message.status === 'failed' && message.role === 'user' && <div className="muted small">not sent (the turn was stopped)</div>}

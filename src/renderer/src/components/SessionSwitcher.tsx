@@ -1,10 +1,65 @@
 /**
- * Ctrl/Cmd+K (docs/ui.md): a small dialog to jump to a session by typing part of its title. Arrow keys move,
- * Enter opens, Esc closes; focus returns to where it was.
+ * Ctrl/Cmd+K (docs/ui.md): a small dialog to jump to a session by typing part of its title, and below the titles the
+ * messages that hold the typed text ("In messages", docs/ui.md "Searching chats"). Arrow keys move through both,
+ * Enter opens the chat, Esc closes; focus returns to where it was.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import type { ChatSearchHit } from '../../../shared/contract/chat';
+import { skald } from '../bridge/skald';
 import { selectSession, sessionsStore } from '../stores/sessions-store';
+
+/** The core scans every message for a search (no index): wait for a pause in the typing, and for two characters. */
+const SEARCH_DELAY_MS = 150;
+const SEARCH_MIN_CHARS = 2;
+const MAX_QUERY_CHARS = 200; // the contract's limit of `chat:search`
+
+/** The hits of the typed text, asked once the typing pauses; an answer for an older text is dropped. */
+function useMessageSearch(query: string): ChatSearchHit[] {
+  const [found, setFound] = useState<{ text: string; hits: ChatSearchHit[] } | null>(null);
+  const text = query.trim();
+  useEffect(() => {
+    if (text.length < SEARCH_MIN_CHARS) return;
+    let isCurrent = true;
+    const timer = setTimeout(() => {
+      skald.chat.search({ query: text }).then(
+        ({ hits }) => isCurrent && setFound({ text, hits }),
+        () => {}, // replaced by a newer search, or the app is closing: the newer answer, if any, shows
+      );
+    }, SEARCH_DELAY_MS);
+    return () => {
+      isCurrent = false;
+      clearTimeout(timer);
+    };
+  }, [text]);
+  // The last answer stays while the next is on its way, so the list does not flicker at each key.
+  return text.length >= SEARCH_MIN_CHARS && found ? found.hits : [];
+}
+
+function when(epochMs: number): string {
+  const date = new Date(epochMs);
+  const isToday = date.toDateString() === new Date().toDateString();
+  return isToday ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : date.toLocaleDateString([], { month: 'short', day: 'numeric', year: 'numeric' });
+}
+
+function MessageHit({ hit, title }: { hit: ChatSearchHit; title: string }) {
+  const { snippet, match_start: at, match_length: length } = hit;
+  return (
+    <>
+      <span className="switcher-hit-head">
+        <span className="switcher-hit-title">{title}</span>
+        <span className="muted small">
+          {hit.role === 'user' ? 'You' : 'Assistant'} · {when(hit.created_at)}
+        </span>
+      </span>
+      <span className="switcher-hit-snippet" data-testid="switcher-hit-snippet">
+        {snippet.slice(0, at)}
+        {length > 0 && <mark>{snippet.slice(at, at + length)}</mark>}
+        {snippet.slice(at + length)}
+      </span>
+    </>
+  );
+}
 
 export function SessionSwitcher({ onClose }: { onClose: () => void }) {
   const sessions = useStore(sessionsStore, (s) => s.sessions);
@@ -18,6 +73,16 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
   }, []);
   const q = query.trim().toLowerCase();
   const matches = sessions.filter((s) => !q || s.title.toLowerCase().includes(q)).slice(0, 12);
+  const hits = useMessageSearch(query);
+  // One list for the arrow keys: the title matches, then the messages.
+  const targets = [...matches.map((s) => s.id), ...hits.map((hit) => hit.session_id)];
+  const active = Math.min(index, targets.length - 1);
+  const activeId = active < 0 ? undefined : active < matches.length ? `switch-${matches[active]!.id}` : `switch-msg-${hits[active - matches.length]!.message_id}`;
+  // Up to 62 rows: the one the arrows reached stays in view.
+  useEffect(() => {
+    if (activeId) document.getElementById(activeId)?.scrollIntoView({ block: 'nearest' });
+  }, [activeId]);
+  const titleOf = (hit: ChatSearchHit) => sessions.find((s) => s.id === hit.session_id)?.title ?? hit.session_title;
   const open = (id: number | undefined) => {
     if (id === undefined) return;
     selectSession(id);
@@ -32,17 +97,18 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
           role="combobox"
           aria-expanded="true"
           aria-controls="switcher-list"
-          aria-activedescendant={matches[index] ? `switch-${matches[index].id}` : undefined}
-          placeholder="Switch to session…"
+          aria-activedescendant={activeId}
+          placeholder="Switch to a session or find a message…"
+          maxLength={MAX_QUERY_CHARS}
           value={query}
           onChange={(e) => {
             setQuery(e.target.value);
             setIndex(0);
           }}
           onKeyDown={(e) => {
-            if (e.key === 'ArrowDown') setIndex((i) => Math.min(i + 1, matches.length - 1));
-            else if (e.key === 'ArrowUp') setIndex((i) => Math.max(i - 1, 0));
-            else if (e.key === 'Enter') open(matches[index]?.id);
+            if (e.key === 'ArrowDown') setIndex(Math.max(0, Math.min(active + 1, targets.length - 1)));
+            else if (e.key === 'ArrowUp') setIndex(Math.max(active - 1, 0));
+            else if (e.key === 'Enter') open(targets[active]);
             else if (e.key === 'Escape') {
               e.stopPropagation();
               onClose();
@@ -52,12 +118,33 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
         />
         <ul id="switcher-list" role="listbox" aria-label="Sessions">
           {matches.map((s, i) => (
-            <li key={s.id} id={`switch-${s.id}`} role="option" aria-selected={i === index} className={i === index ? 'is-active' : ''} onMouseDown={() => open(s.id)}>
+            <li key={s.id} id={`switch-${s.id}`} role="option" aria-selected={i === active} className={i === active ? 'is-active' : ''} onMouseDown={() => open(s.id)}>
               {s.running && <span className="running-dot" aria-label="running" />}
               {s.title}
             </li>
           ))}
-          {matches.length === 0 && <li className="muted">No session matches.</li>}
+          {matches.length === 0 && hits.length === 0 && <li className="muted">No session matches.</li>}
+          {hits.length > 0 && (
+            <li role="presentation" className="switcher-section">
+              In messages
+            </li>
+          )}
+          {hits.map((hit, j) => {
+            const i = matches.length + j;
+            return (
+              <li
+                key={`msg-${hit.message_id}`}
+                id={`switch-msg-${hit.message_id}`}
+                role="option"
+                aria-selected={i === active}
+                className={`switcher-hit${i === active ? ' is-active' : ''}`}
+                data-testid="switcher-hit"
+                onMouseDown={() => open(hit.session_id)}
+              >
+                <MessageHit hit={hit} title={titleOf(hit)} />
+              </li>
+            );
+          })}
         </ul>
       </div>
     </div>

@@ -27,7 +27,9 @@ export function chatToMarkdown(title: string, messages: readonly HistoryMessage[
   const parts = [`# ${title.replace(/\n/g, ' ') || 'Chat'}`, `_Exported from Skald on ${exportedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC; ${messages.length} messages._`];
   for (const m of messages) {
     const head = `## ${WHO[m.role]}${m.role === 'assistant' && m.model ? ` (${m.model})` : ''}${m.status === 'failed' ? ' (not sent)' : ''}`;
-    parts.push([head, m.content, ...m.tools.map(toolBlock)].filter(Boolean).join('\n\n'));
+    // Images are named, not embedded: the export stays a text file (docs/chat-ui.md "Exporting a chat").
+    const images = m.images?.length ? `*Images: ${m.images.map((i) => i.name.replace(/[*_`[\]]/g, '\\$&')).join(', ')}*` : '';
+    parts.push([head, images, m.content, ...m.tools.map(toolBlock)].filter(Boolean).join('\n\n'));
   }
   return `${parts.join('\n\n')}\n`;
 }

@@ -49,11 +49,13 @@ export type RowCache = Map<number, MessageEntry>;
 
 const perNotice = new WeakMap<Notice, RowEntry>();
 
-/** A first guess at a message row's height from its text (about 100 characters a line), corrected once it renders. */
+/** A first guess at a message row's height from its text (about 100 characters a line) and images, corrected once it renders. */
 export function estimateMessageHeight(message: HistoryMessage): number {
   let lines = 0;
   for (const line of message.content.split('\n')) lines += 1 + Math.floor(line.length / 100);
-  return 36 + lines * 21 + message.tools.length * 46;
+  // A message's images are one line of 120 px thumbnails (components/MessageImages.tsx), wrapping past three.
+  const imageRows = Math.ceil((message.images?.length ?? 0) / 3);
+  return 36 + lines * 21 + message.tools.length * 46 + imageRows * 126;
 }
 
 function describe(message: HistoryMessage, cache: RowCache): RowEntry {

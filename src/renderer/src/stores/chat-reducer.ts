@@ -74,6 +74,12 @@ export function contextFittedText(e: Extract<ChatEvent, { type: 'context_fitted'
   return `To fit ${e.model}'s context window (${window}), the model did not see ${parts.join(', ') || 'part of the conversation'}. /compact keeps a summary of older messages.`;
 }
 
+/** Why the model request failed: the error alone when no model was tried, "Every model failed" only for several. */
+export function failedText(tried: readonly string[], lastError: string): string {
+  if (tried.length === 0) return lastError;
+  return tried.length === 1 ? `The model request failed (${tried[0]}): ${lastError}` : `Every model failed (${tried.join(', ')}): ${lastError}`;
+}
+
 export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
   if (event.session_id !== state.sessionId) return state;
   // A sub-agent's steps belong to its card (components/agents/sub-agent-store.ts), not to the session's own list.
@@ -82,7 +88,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
   switch (event.type) {
     case 'user_message': {
       const kept = event.replaces ? state.messages.filter((m) => m.id !== event.replaces) : state.messages;
-      const message: HistoryMessage = { id: event.message_id, role: 'user', content: event.content, status: 'ok', queued: event.queued, reasoning: null, input_tokens: null, output_tokens: null, cost: null, model: null, created_at: Date.now(), tools: [] };
+      const message: HistoryMessage = { id: event.message_id, role: 'user', content: event.content, status: 'ok', queued: event.queued, reasoning: null, input_tokens: null, output_tokens: null, cost: null, model: null, created_at: Date.now(), tools: [], images: event.images };
       return { ...state, messages: [...kept, message] };
     }
     case 'text_delta':
@@ -143,7 +149,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
     case 'error':
       return notice('error', event.message);
     case 'llm_failed':
-      return notice('error', `Every model failed (${event.tried.join(', ')}): ${event.last_error}`);
+      return notice('error', failedText(event.tried, event.last_error));
     case 'model_fallback':
       return notice('info', `Model ${event.from} failed (${event.reason}); trying ${event.to}.`);
     case 'cancelled':

@@ -90,13 +90,19 @@ export function createChatStore() {
         loadingOlder = false;
       }
     },
-    async send(content: string) {
+    /** `images`: base64 of each image's bytes (components/Composer.tsx; docs/chat-ui.md "Images in a message"). */
+    async send(content: string, images: { name: string; data: string }[] = []) {
       const { sessionId } = store.getState();
       if (sessionId === null) return;
       // Only slash commands get an optimistic bubble (the core answers them itself, docs/architecture.md "Slash
       // commands"); messages wait for the echo.
       if (content.trim().startsWith('/')) store.setState((s) => ({ notices: [...s.notices, { id: nextNoticeId(), kind: 'info', text: content.trim(), afterMessageId: lastId(s) }] }));
-      await skald.chat.send({ sessionId, content });
+      await skald.chat.send({ sessionId, content, ...(images.length ? { images } : {}) });
+    },
+    /** Retry / Continue (docs/chat-ui.md "Retry and Continue"): the core checks again that the chat waits. */
+    async retry() {
+      const { sessionId } = store.getState();
+      if (sessionId !== null) await skald.chat.retry({ sessionId });
     },
     async stop() {
       const { sessionId } = store.getState();

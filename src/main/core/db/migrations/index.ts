@@ -27,6 +27,7 @@ import { queuedMessagesIndex } from './115-queued-messages-index';
 import { toolRowDecision } from './116-tool-row-decision';
 import { activeToolsIndex } from './117-active-tools-index';
 import { sessionIdsNeverReused } from './118-session-ids-never-reused';
+import { chatImages } from './119-chat-images';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -51,4 +52,5 @@ export const migrations: readonly Migration[] = [
   toolRowDecision,
   activeToolsIndex,
   sessionIdsNeverReused,
+  chatImages,
 ];
