@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, screenshotPath, startApp, stopApp, test, type App } from './fixtures';
+import { makePng } from '../test/helpers/png';
 import { shots } from './screens';
 import { configureModel as configureModelViaBridge, startLlmProcess, type LlmProcess } from './scripted-llm';
 
@@ -125,6 +126,55 @@ test('the model request fails; Retry asks again with the same message, and the r
   await expect(page.getByTestId('msg-user')).toHaveCount(1);
   const asked = (await llm!.requests()).map((r) => (r.body.messages ?? []).filter((m) => m.role === 'user').length);
   expect(asked).toEqual([1, 1, 1]);
+});
+
+test('a person pastes and picks images; they go with the message, show in the chat, open full size, and reach the model', async ({ page }) => {
+  await startLlm([{ text: 'A sunrise over a red square.' }]);
+  await page.goto(app.url);
+  await configureModel(page);
+  const sunrise = makePng(320, 200, (x, y) => [255 - Math.floor(y * 0.6), 120 + Math.floor(x * 0.4), 60 + Math.floor(y * 0.8)]);
+  const square = makePng(48, 48);
+  // Pasted: the clipboard's file, not its name as text.
+  await page.getByTestId('composer').focus();
+  await page.evaluate((b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
+    document.querySelector('[data-testid="composer"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, sunrise.toString('base64'));
+  // Picked with the image button's file input; a file that is no image is refused with a sentence.
+  await page.getByTestId('composer-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(page.getByTestId('composer-error')).toHaveText('notes.txt is not a PNG, JPEG, GIF or WebP image.');
+  await page.getByTestId('composer-file').setInputFiles({ name: 'square.png', mimeType: 'image/png', buffer: square });
+  await expect(page.getByTestId('composer-images').locator('img')).toHaveCount(2);
+  await expect(page.getByTestId('composer-error')).toHaveCount(0);
+  await expect(page.getByTestId('composer')).toHaveValue('');
+  await page.getByTestId('composer').fill('What do you see?');
+  await shots(page, 'chat-images-picked');
+  await page.getByTestId('send').click();
+
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('A sunrise over a red square.');
+  await expect(page.getByTestId('composer-images')).toHaveCount(0);
+  const thumbs = page.getByTestId('msg-user').getByTestId('msg-image').locator('img');
+  await expect(thumbs).toHaveCount(2);
+  await expect.poll(() => thumbs.first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+  await shots(page, 'chat-images-sent');
+  const [request] = await llm!.requests();
+  const user = request!.body.messages!.find((m) => m.role === 'user')!;
+  expect(user.content).toEqual([
+    { type: 'text', text: 'What do you see?' },
+    { type: 'image_url', image_url: { url: `data:image/png;base64,${sunrise.toString('base64')}` } },
+    { type: 'image_url', image_url: { url: `data:image/png;base64,${square.toString('base64')}` } },
+  ]);
+
+  await page.getByTestId('msg-image').first().click();
+  await expect(page.getByTestId('image-overlay').locator('img')).toBeVisible();
+  await shots(page, 'chat-image-open');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('image-overlay')).toHaveCount(0);
+  // Kept with the chat: a reload shows them again.
+  await page.reload();
+  await expect(page.getByTestId('msg-user').getByTestId('msg-image').locator('img')).toHaveCount(2);
 });
 
 test('a rejected write is not written and the model is told why', async ({ page }) => {

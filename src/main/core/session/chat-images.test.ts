@@ -3,9 +3,9 @@
  * provider clients talking to the scripted LLM over HTTP in both wire formats. The bytes decide what an image is;
  * a bad one refuses the whole message and writes nothing.
  */
-import { deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
+import { makePng } from '../../../../test/helpers/png';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
 import { MAX_IMAGE_BYTES } from '../../../shared/chat-images';
 
@@ -15,33 +15,7 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-/** A real PNG of w×h red pixels (signature, IHDR, IDAT, IEND with their CRCs). */
-function png(w = 2, h = 2): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff;
-    for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(8 + data.length + 4);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.concat(Array.from({ length: h }, () => Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3, Buffer.from([255, 0, 0]))])));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
+const png = (w = 2, h = 2) => makePng(w, h);
 const upload = (name: string, bytes: Buffer) => ({ name, data: bytes.toString('base64') });
 const imageRows = () => (h.core.db.prepare('SELECT count(*) AS n FROM chat_images').get() as { n: number }).n;
 

@@ -5,6 +5,7 @@
  * page, where Esc or a click closes it.
  */
 import { useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { ChatImage } from '../../../shared/contract/chat';
 import { skald } from '../bridge/skald';
 
@@ -55,25 +56,28 @@ export function MessageImages({ images }: { images: readonly ChatImage[] }) {
       {images.map((image) => (
         <Thumbnail key={image.id} image={image} onOpen={(url) => setOpen({ url, name: image.name })} />
       ))}
-      {open && (
-        <div
-          className="overlay image-overlay"
-          role="dialog"
-          aria-modal="true"
-          aria-label={open.name}
-          tabIndex={-1}
-          ref={(el) => el?.focus()}
-          data-testid="image-overlay"
-          onClick={() => setOpen(null)}
-          onKeyDown={(e) => {
-            if (e.key !== 'Escape') return;
-            e.preventDefault(); // closes this, and does not stop a running turn (App's Esc)
-            setOpen(null);
-          }}
-        >
-          <img src={open.url} alt={open.name} />
-        </div>
-      )}
+      {/* Into the body: a list row is moved by a transform, which would hold a fixed element inside the row. */}
+      {open &&
+        createPortal(
+          <div
+            className="overlay image-overlay"
+            role="dialog"
+            aria-modal="true"
+            aria-label={open.name}
+            tabIndex={-1}
+            ref={(el) => el?.focus()}
+            data-testid="image-overlay"
+            onClick={() => setOpen(null)}
+            onKeyDown={(e) => {
+              if (e.key !== 'Escape') return;
+              e.preventDefault(); // closes this, and does not stop a running turn (App's Esc)
+              setOpen(null);
+            }}
+          >
+            <img src={open.url} alt={open.name} />
+          </div>,
+          document.body,
+        )}
     </div>
   );
 }
