@@ -40,7 +40,7 @@ export function createChatHandlers(sessions: SessionManager, events: EventBus, c
     'chat:deleteSession': ({ sessionId }) => (sessions.deleteSession(sessionId), { deleted: true as const }),
     'chat:history': ({ sessionId, beforeId, limit }) => sessions.history(sessionId, beforeId, limit),
     'chat:send': ({ sessionId, content, images }) => sessions.send(sessionId, content, images),
-    'chat:image': ({ id }) => sessions.image(id),
+    'chat:image': ({ id }) => sessions.store.images.forChat(id),
     'chat:stop': ({ sessionId }) => ({ stopped: sessions.stop(sessionId) }),
     'chat:retry': ({ sessionId }) => (sessions.retry(sessionId), { started: true as const }),
     'chat:rerunTool': ({ sessionId, toolCallId }) => ({ started: sessions.rerunTool(sessionId, toolCallId) }),

@@ -10,12 +10,6 @@ import { BridgeError } from '../../../shared/contract/define';
 import type { Db } from '../db/database';
 import type { NewChatImage } from './session-rows';
 
-export interface ChatImageBytes {
-  message_id: number;
-  media_type: ChatImageType;
-  data: Buffer;
-}
-
 export class ChatImageRows {
   private readonly q;
 
@@ -24,7 +18,6 @@ export class ChatImageRows {
       insert: db.prepare('INSERT INTO chat_images (session_id, message_id, name, media_type, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       move: db.prepare('UPDATE chat_images SET message_id = ? WHERE message_id = ?'),
       listed: db.prepare('SELECT id, message_id, name, media_type, size FROM chat_images WHERE message_id BETWEEN ? AND ? AND session_id = ? ORDER BY id'),
-      bytesOf: db.prepare('SELECT message_id, media_type, data FROM chat_images WHERE message_id BETWEEN ? AND ? AND session_id = ? ORDER BY id'),
       one: db.prepare('SELECT media_type, data FROM chat_images WHERE id = ?'),
     };
   }
@@ -39,10 +32,15 @@ export class ChatImageRows {
     this.q.move.run(toMessageId, fromMessageId);
   }
 
+  /** The images of the messages `firstId..lastId` of a session (no bytes), oldest first. */
+  rows(sessionId: number, firstId: number, lastId: number): (ChatImage & { message_id: number })[] {
+    return this.q.listed.all(firstId, lastId, sessionId) as (ChatImage & { message_id: number })[];
+  }
+
   /** What the chat shows of the images of the messages `firstId..lastId` of a session, by message. */
   listed(sessionId: number, firstId: number, lastId: number): Map<number, ChatImage[]> {
     const byMessage = new Map<number, ChatImage[]>();
-    for (const row of this.q.listed.all(firstId, lastId, sessionId) as (ChatImage & { message_id: number })[]) {
+    for (const row of this.rows(sessionId, firstId, lastId)) {
       const list = byMessage.get(row.message_id) ?? [];
       list.push({ id: row.id, name: row.name, media_type: row.media_type, size: row.size });
       byMessage.set(row.message_id, list);
@@ -50,13 +48,16 @@ export class ChatImageRows {
     return byMessage;
   }
 
-  /** The bytes of the images of the messages `firstId..lastId` of a session (a model request's), in order. */
-  bytes(sessionId: number, firstId: number, lastId: number): ChatImageBytes[] {
-    return this.q.bytesOf.all(firstId, lastId, sessionId) as ChatImageBytes[];
+  /** One image's bytes (a model request's). */
+  bytes(id: number): Buffer {
+    return (this.q.one.get(id) as { data: Buffer }).data;
   }
 
-  one(id: number): { media_type: ChatImageType; data: Buffer } | undefined {
-    return this.q.one.get(id) as { media_type: ChatImageType; data: Buffer } | undefined;
+  /** One image, for the chat to show (`chat:image`): its bytes as base64. */
+  forChat(id: number): { media_type: ChatImageType; data: string } {
+    const row = this.q.one.get(id) as { media_type: ChatImageType; data: Buffer } | undefined;
+    if (!row) throw new BridgeError('not_found', 'No such image.');
+    return { media_type: row.media_type, data: row.data.toString('base64') };
   }
 }
 

@@ -8,6 +8,7 @@ import { startHarness, type Harness } from '../../../../test/helpers/core-harnes
 import { makePng } from '../../../../test/helpers/png';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
 import { MAX_IMAGE_BYTES } from '../../../shared/chat-images';
+import { MAX_CONTEXT_IMAGES } from './context';
 
 let h: Harness;
 afterEach(async () => {
@@ -90,6 +91,24 @@ describe('images in a message: what is refused, and what goes with what', () => 
     expect(history.find((m) => m.content === 'and look at this')!.images).toMatchObject([{ name: 'late.png', size: bytes.length }]);
     expect(JSON.stringify(h.llm.requests[1]!.body)).toContain(bytes.toString('base64'));
     expect(imageRows()).toBe(1);
+  });
+
+  it(`a request carries the newest ${MAX_CONTEXT_IMAGES} images; older ones are named in their message, their bytes never read`, async () => {
+    const rounds = Math.ceil(MAX_CONTEXT_IMAGES / 4) + 1;
+    h = await startHarness({ turns: Array.from({ length: rounds }, () => ({ text: 'ok' })) });
+    const sessionId = await h.newSession();
+    for (let i = 0; i < rounds; i++) {
+      const ended = h.events.filter((e) => e.type === 'turn_running' && !e.running).length;
+      await h.call('chat:send', { sessionId, content: `batch ${i}`, images: [1, 2, 3, 4].map((k) => upload(`b${i}-${k}.png`, png(k, i + 1))) });
+      await expect.poll(() => h.events.filter((e) => e.type === 'turn_running' && !e.running).length).toBe(ended + 1);
+    }
+    const last = h.llm.requests.at(-1)!.body as { messages: { role: string; content: string | { type: string; text?: string }[] }[] };
+    const users = last.messages.filter((m) => m.role === 'user');
+    const images = users.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((p) => p.type === 'image_url') : []));
+    expect(images).toHaveLength(MAX_CONTEXT_IMAGES);
+    const first = users[0]!.content;
+    expect(typeof first === 'string' ? first : first.map((p) => p.text ?? '').join('')).toBe('batch 0\n\n[4 images sent here, left out of this request: b0-1.png, b0-2.png, b0-3.png, b0-4.png]');
+    expect(JSON.stringify(users.at(-1))).toContain(png(4, rounds).toString('base64'));
   });
 
   it('deleting the chat deletes its images', async () => {

@@ -78,16 +78,43 @@ export function contextRows(store: SessionStore, input: Pick<ContextInput, 'sess
   return capHistory(store.recentContextMessages(input.sessionId, input.contextStartId, HISTORY_CAP + 1, input.stackId ?? null), HISTORY_CAP);
 }
 
-/** The images of the rows' messages, by message (one read by the rows' id range; none for most requests). */
-function imagesByMessage(store: SessionStore, sessionId: number, rows: readonly MessageRow[]): Map<number, ChatMessageImage[]> {
-  const byMessage = new Map<number, ChatMessageImage[]>();
+/**
+ * The most images, and image bytes, one request carries: the newest are kept (a provider takes a request of 32 MB at
+ * most, Anthropic's limit, and base64 makes the bytes 4/3 larger), the older ones are named in their message's
+ * text instead (docs/chat-ui.md "Images in a message"). Their bytes are not even read.
+ */
+export const MAX_CONTEXT_IMAGES = 20;
+export const MAX_CONTEXT_IMAGE_BYTES = 15 * 1024 * 1024;
+
+interface MessageImages {
+  images: ChatMessageImage[];
+  leftOut: string[];
+}
+
+/** The images of the rows' messages, by message (one read of the rows' id range; none for most requests). */
+function imagesByMessage(store: SessionStore, sessionId: number, rows: readonly MessageRow[]): Map<number, MessageImages> {
+  const byMessage = new Map<number, MessageImages>();
   if (rows.length === 0) return byMessage;
-  for (const image of store.images.bytes(sessionId, rows[0]!.id, rows.at(-1)!.id)) {
-    const list = byMessage.get(image.message_id) ?? [];
-    list.push({ mediaType: image.media_type, data: image.data });
-    byMessage.set(image.message_id, list);
+  const listed = store.images.rows(sessionId, rows[0]!.id, rows.at(-1)!.id);
+  let count = 0;
+  let bytes = 0;
+  for (let i = listed.length - 1; i >= 0; i--) {
+    const image = listed[i]!;
+    const entry = byMessage.get(image.message_id) ?? { images: [], leftOut: [] };
+    byMessage.set(image.message_id, entry);
+    if (count < MAX_CONTEXT_IMAGES && bytes + image.size <= MAX_CONTEXT_IMAGE_BYTES) {
+      count++;
+      bytes += image.size;
+      entry.images.unshift({ mediaType: image.media_type, data: store.images.bytes(image.id) });
+    } else entry.leftOut.unshift(image.name);
   }
   return byMessage;
+}
+
+/** A message's text, with the images left out of this request named (the model knows something was there). */
+function withLeftOut(content: string, leftOut: readonly string[] | undefined): string {
+  if (!leftOut?.length) return content;
+  return `${content}\n\n[${leftOut.length === 1 ? 'an image' : `${leftOut.length} images`} sent here, left out of this request: ${leftOut.join(', ')}]`;
 }
 
 export function buildContext(store: SessionStore, input: ContextInput): ChatMessage[] {
@@ -117,10 +144,12 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
       // Consecutive user/agent rows merge into one user message (providers want alternation).
       const prev = messages.at(-1);
       const own = images.get(row.id);
+      const content = withLeftOut(row.content, own?.leftOut);
+      const sent = own?.images.length ? own.images : undefined;
       if (prev?.role === 'user') {
-        prev.content = `${prev.content}\n\n${row.content}`;
-        if (own) prev.images = [...(prev.images ?? []), ...own];
-      } else messages.push(own ? { role: 'user', content: row.content, images: own } : { role: 'user', content: row.content });
+        prev.content = `${prev.content}\n\n${content}`;
+        if (sent) prev.images = [...(prev.images ?? []), ...sent];
+      } else messages.push(sent ? { role: 'user', content, images: sent } : { role: 'user', content });
       continue;
     }
     const calls = toolsByMessage.get(row.id) ?? [];

@@ -30,7 +30,6 @@ import { executeCall, startRound } from './tool-call';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
 import { awaitingAnswer } from '../../../shared/awaiting-answer';
 import { checkedImages } from './chat-image-rows';
-import type { ChatImageType } from '../../../shared/chat-images';
 import { buildTurnEnv, padSessionOf, type TurnEnvSource } from './turn-env';
 import { continueUnfinished, failInterrupted } from './unfinished-calls';
 
@@ -146,13 +145,6 @@ export class SessionManager {
     const images = this.store.images.listed(sessionId, first, page.messages.at(-1)?.id ?? -1);
     const messages = historyMessages(page.messages, page.tools, this.deps.tools, this.isRunning(sessionId), this.deps.pendingOf, images);
     return { messages, hasMore: page.hasMore, running: this.isRunning(sessionId) };
-  }
-
-  /** One image of a person's message, for the chat to show (`chat:image`). */
-  image(id: number): { media_type: ChatImageType; data: string } {
-    const row = this.store.images.one(id);
-    if (!row) throw new BridgeError('not_found', 'No such image.');
-    return { media_type: row.media_type, data: row.data.toString('base64') };
   }
 
   /** The model picker: `auto`, a model id, a display name or a list number (as `/model`). */
