@@ -14,6 +14,7 @@
  *   of the largest session, with the longest pause of each kind: fewer bytes allocated per page, fewer of them.
  * - The model's context for one round (`buildContext`, what every round of a turn rebuilds from the database: the
  *   system prompt, the capped history and its tool rows): flat in the session's length.
+ * - Searching every chat, on the same database (bench/chat-search.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { dispatchCall } from '../src/main/core/bridge/dispatch';
 import { createCore, type Core } from '../src/main/core/index';
 import { buildContext } from '../src/main/core/session/context';
+import { chatSearchRows } from './chat-search';
 import { seedSession } from './seed-session';
 import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
 
@@ -148,6 +150,8 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
         },
       );
     });
+    const total = sizes.reduce((a, b) => a + b, 0) + 500; // and the warm-up session's
+    rows.push(...(await chatSearchRows(core, total)));
     return rows;
   } finally {
     await core.dispose();
