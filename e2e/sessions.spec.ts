@@ -3,7 +3,7 @@
  * chat in place (Escape gives up), delete one after a confirmation in its row (the chat that took its place opens),
  * a refusal while the chat's turn runs, the last chat deleted leaving a new empty one, and a chat exported as a
  * Markdown file with every page of its history, and Ctrl+K finding what was said in an older chat (docs/ui.md
- * "Searching chats"). Screenshots in both themes.
+ * "Searching chats"), a hit deep in a long chat brought into view. Screenshots in both themes.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -144,4 +144,28 @@ test('Ctrl+K finds what was said in an older chat: the hit shows its chat and sn
   await expect(switcher).toHaveCount(0);
   await expect(page.locator('.session-item.active')).toContainText('Tomato sauce recipe');
   await expect(page.getByTestId('msg-user')).toContainText('How long should a tomato sauce simmer?');
+});
+
+test('a search hit deep in a long chat is brought into view and marked, the older pages loaded on the way', async ({ page }) => {
+  await openWith(page, [], (store) => {
+    store.createSession('Other chat');
+    const id = store.createSession('Long migration notes');
+    for (let i = 0; i < 6_000; i++) {
+      const text = i === 37 ? 'We decided to keep the quartzite schema for the archive, and revisit it in spring.' : `Note ${i}: nothing to see in this one.`;
+      store.appendMessage({ sessionId: id, role: i % 2 ? 'assistant' : 'user', content: text });
+    }
+  });
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Note 5999');
+  await page.keyboard.press('Control+k');
+  const switcher = page.getByTestId('session-switcher');
+  await switcher.getByRole('combobox').fill('quartzite');
+  await expect(switcher.getByTestId('switcher-hit')).toContainText('Long migration notes');
+  await page.keyboard.press('Enter');
+  const found = page.getByTestId('row-found');
+  await expect(found).toContainText('We decided to keep the quartzite schema');
+  await expect(found).toBeInViewport();
+  await shots(page, 'search-hit-revealed');
+  // The rows around it are the chat's own, loaded on the way: the reader can scroll on from there.
+  await expect(page.getByText('Note 36: nothing to see in this one.')).toBeVisible();
+  await expect(found).toHaveCount(0, { timeout: 5_000 }); // marked for a moment only
 });

@@ -8,12 +8,12 @@
  * The list reads the chat store itself, by slices: a streaming reply re-renders only its own row (StreamingRow),
  * never the list or the chat around it. The streaming reply is Markdown as it arrives (docs/chat-ui.md).
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { HistoryMessage } from '../../../shared/contract/chat';
-import { buildRows, listOptions, markdownTextsAround, shiftWindow, windowOf, WINDOW_SHIFT, type Row, type RowCache } from '../lib/message-rows';
+import { buildRows, listOptions, markdownTextsAround, shiftWindow, windowOf, WINDOW_ROWS, WINDOW_SHIFT, type Row, type RowCache, type RowModel, type RowWindow } from '../lib/message-rows';
 import type { ChatState } from '../stores/chat-store';
 import { prerenderMarkdown } from '../lib/markdown';
 import { CopyButton } from './CopyButton';
@@ -87,6 +87,52 @@ function usePrerender(rows: readonly Row[], first: number, last: number): void {
   }, [rows, first, last]);
 }
 
+/** How long a revealed message stays marked (the `row-found` flash, styles.css). */
+const FOUND_MS = 2_500;
+
+/**
+ * A message the store asks to bring into view (`reveal`: a search hit, docs/ui.md "Searching chats"): the window is
+ * moved so the message sits in its middle, then the list scrolls it to the centre once the window holds it, and it
+ * is marked for a moment. Returns the id of the message marked, or null.
+ */
+function useReveal(
+  store: StoreApi<ChatState>,
+  model: RowModel,
+  view: RowWindow,
+  virtualizer: Virtualizer<HTMLDivElement, Element>,
+  setWindowEnd: (end: string | null) => void,
+  atBottom: { current: boolean },
+): number | null {
+  const reveal = useStore(store, (s) => s.reveal ?? null);
+  const handled = useRef(0);
+  const [target, setTarget] = useState<number | null>(null);
+  const [found, setFound] = useState<number | null>(null);
+  useEffect(() => {
+    if (!reveal || reveal.nonce === handled.current) return;
+    const index = model.indexOfKey(`m${reveal.messageId}`);
+    if (index < 0) return;
+    handled.current = reveal.nonce;
+    atBottom.current = false; // the reader is taken up: new rows no longer pull the list down
+    const end = Math.min(model.count - 1, index + Math.floor(WINDOW_ROWS / 2));
+    setWindowEnd(end >= model.count - 1 ? null : model.entryAt(end).key);
+    setTarget(reveal.messageId);
+  }, [reveal, model]);
+  useLayoutEffect(() => {
+    if (target === null) return;
+    const index = view.keys.indexOf(`m${target}`);
+    if (index < 0) return;
+    virtualizer.scrollToIndex(index, { align: 'center' });
+    setFound(target);
+    setTarget(null);
+  }, [target, view, virtualizer]);
+  useEffect(() => {
+    if (found === null) return;
+    const timer = setTimeout(() => setFound(null), FOUND_MS);
+    return () => clearTimeout(timer);
+  }, [found]);
+  return found;
+}
+
 export function MessageList({ store, actions, onNearTop }: { store: StoreApi<ChatState>; actions: ToolCardActions; onNearTop: () => Promise<unknown> }) {
   const messages = useStore(store, (s) => s.messages);
   const notices = useStore(store, (s) => s.notices);
@@ -121,6 +167,7 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
 
   const items = virtualizer.getVirtualItems();
   usePrerender(rows, items[0]?.index ?? 0, items[items.length - 1]?.index ?? -1);
+  const found = useReveal(store, model, view, virtualizer, setWindowEnd, atBottom);
 
   useLayoutEffect(() => {
     if (atBottom.current && rows.length) {
@@ -170,7 +217,14 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
         {items.map((item) => {
           const row = rows[item.index]!;
           return (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="row" style={{ transform: `translateY(${item.start}px)` }}>
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className={row.kind === 'message' && row.message.id === found ? 'row row-found' : 'row'}
+              data-testid={row.kind === 'message' && row.message.id === found ? 'row-found' : undefined}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
               {row.kind === 'message' && (
                 <RenderGuard what="This message" resetKey={row.message}>
                   <MessageView message={row.message} actions={actions} />

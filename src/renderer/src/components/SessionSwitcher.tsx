@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { ChatSearchHit } from '../../../shared/contract/chat';
 import { skald } from '../bridge/skald';
+import { chat } from '../stores/chat-store';
 import { selectSession, sessionsStore } from '../stores/sessions-store';
 
 /** The core scans every message for a search (no index): wait for a pause in the typing, and for two characters. */
@@ -75,7 +76,7 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
   const matches = sessions.filter((s) => !q || s.title.toLowerCase().includes(q)).slice(0, 12);
   const hits = useMessageSearch(query);
   // One list for the arrow keys: the title matches, then the messages.
-  const targets = [...matches.map((s) => s.id), ...hits.map((hit) => hit.session_id)];
+  const targets: { sessionId: number; messageId?: number }[] = [...matches.map((s) => ({ sessionId: s.id })), ...hits.map((hit) => ({ sessionId: hit.session_id, messageId: hit.message_id }))];
   const active = Math.min(index, targets.length - 1);
   const activeId = active < 0 ? undefined : active < matches.length ? `switch-${matches[active]!.id}` : `switch-msg-${hits[active - matches.length]!.message_id}`;
   // Up to 62 rows: the one the arrows reached stays in view.
@@ -83,9 +84,11 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
     if (activeId) document.getElementById(activeId)?.scrollIntoView({ block: 'nearest' });
   }, [activeId]);
   const titleOf = (hit: ChatSearchHit) => sessions.find((s) => s.id === hit.session_id)?.title ?? hit.session_title;
-  const open = (id: number | undefined) => {
-    if (id === undefined) return;
-    selectSession(id);
+  /** Opens the chat; a message hit is then brought into view there (chat-store `reveal`). */
+  const open = (target: { sessionId: number; messageId?: number } | undefined) => {
+    if (target === undefined) return;
+    if (target.messageId !== undefined) chat.reveal(target.sessionId, target.messageId);
+    selectSession(target.sessionId);
     onClose();
   };
   return (
@@ -118,7 +121,7 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
         />
         <ul id="switcher-list" role="listbox" aria-label="Sessions">
           {matches.map((s, i) => (
-            <li key={s.id} id={`switch-${s.id}`} role="option" aria-selected={i === active} className={i === active ? 'is-active' : ''} onMouseDown={() => open(s.id)}>
+            <li key={s.id} id={`switch-${s.id}`} role="option" aria-selected={i === active} className={i === active ? 'is-active' : ''} onMouseDown={() => open({ sessionId: s.id })}>
               {s.running && <span className="running-dot" aria-label="running" />}
               {s.title}
             </li>
@@ -139,7 +142,7 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
                 aria-selected={i === active}
                 className={`switcher-hit${i === active ? ' is-active' : ''}`}
                 data-testid="switcher-hit"
-                onMouseDown={() => open(hit.session_id)}
+                onMouseDown={() => open({ sessionId: hit.session_id, messageId: hit.message_id })}
               >
                 <MessageHit hit={hit} title={titleOf(hit)} />
               </li>

@@ -40,9 +40,14 @@ export interface ChatState {
   hasMore: boolean;
   /** The open session's newest page has arrived: the list can open at its bottom (components/ChatView.tsx). */
   loaded: boolean;
+  /**
+   * A message to bring into view (a search hit, docs/ui.md "Searching chats"), once it is loaded; `nonce` makes the
+   * same message asked for twice a new request. The list clears nothing: it acts on each nonce once.
+   */
+  reveal?: { messageId: number; nonce: number } | null;
 }
 
-export const initial: ChatState = { sessionId: null, messages: [], streaming: null, running: false, notices: [], hasMore: false, loaded: false };
+export const initial: ChatState = { sessionId: null, messages: [], streaming: null, running: false, notices: [], hasMore: false, loaded: false, reveal: null };
 
 let noticeId = 1;
 export const nextNoticeId = () => noticeId++;

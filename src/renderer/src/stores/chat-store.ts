@@ -12,6 +12,9 @@ export { reduceChat, type ChatState, type Notice } from './chat-reducer';
 
 type PrimedPage = Awaited<ReturnType<typeof skald.chat.history>> & { sessionId: number };
 
+/** Messages a page while loading up to a message to reveal: a few large pages rather than many of a scroll's 100. */
+const REVEAL_PAGE = 2_000;
+
 /**
  * A page read from the core, with the messages the session's events brought while it was being read kept after it
  * (newer than its last message): a new session's page is asked for as the session opens, and the person's first
@@ -29,6 +32,34 @@ export function createChatStore() {
   let scheduled = false;
   let loadingOlder = false;
   let primed: PrimedPage | null = null;
+  /** A message to reveal in a session about to open (`reveal`); taken by `open` once its page is in. */
+  let revealAfterOpen: { sessionId: number; messageId: number } | null = null;
+  let revealNonce = 0;
+
+  /**
+   * Loads older pages until `messageId` is among the loaded messages (large pages: the rows between are loaded as a
+   * scroll up would), then asks the list to bring it into view. A message of another session, or gone, is not found:
+   * the chat stays at its newest message.
+   */
+  const revealLoaded = async (sessionId: number, messageId: number) => {
+    // One loader of older pages at a time (a scroll's `loadOlder` would prepend the same page again).
+    while (loadingOlder) await new Promise((resolve) => setTimeout(resolve, 20));
+    loadingOlder = true;
+    try {
+      for (;;) {
+        const { messages, hasMore } = store.getState();
+        if (store.getState().sessionId !== sessionId) return;
+        if (messages.some((m) => m.id === messageId)) break;
+        if (!hasMore || (messages[0] && messages[0].id < messageId)) return;
+        const page = await skald.chat.history({ sessionId, beforeId: messages[0]?.id ?? Number.MAX_SAFE_INTEGER, limit: REVEAL_PAGE });
+        if (store.getState().sessionId !== sessionId) return;
+        store.setState((s) => ({ messages: page.messages.concat(s.messages), hasMore: page.hasMore }));
+      }
+    } finally {
+      loadingOlder = false;
+    }
+    store.setState({ reveal: { messageId, nonce: ++revealNonce } });
+  };
 
   const flush = () => {
     scheduled = false;
@@ -62,11 +93,23 @@ export function createChatStore() {
       try {
         const page = ready ?? (await skald.chat.history({ sessionId }));
         if (store.getState().sessionId === sessionId) store.setState((s) => ({ messages: withArrived(page.messages, s.messages), hasMore: page.hasMore, running: page.running, loaded: true }));
+        const wanted = revealAfterOpen?.sessionId === sessionId ? revealAfterOpen.messageId : null;
+        revealAfterOpen = null;
+        if (wanted !== null) await revealLoaded(sessionId, wanted);
       } catch (error) {
         // The list still opens (empty), so what the session's events bring shows.
         if (store.getState().sessionId === sessionId) store.setState({ loaded: true });
         throw error;
       }
+    },
+    /**
+     * Brings a message of a session into view (a search hit): now if that session is open and loaded, else once
+     * `open` has its first page (the caller selects the session).
+     */
+    reveal(sessionId: number, messageId: number) {
+      const s = store.getState();
+      if (s.sessionId === sessionId && s.loaded) return void revealLoaded(sessionId, messageId);
+      revealAfterOpen = { sessionId, messageId };
     },
     /** Re-reads the open session's newest page (after a reconnect: events were missed); keeps notices. */
     async reload() {
