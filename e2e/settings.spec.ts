@@ -68,6 +68,7 @@ test('the first-run guide reaches a working chat', async ({ page }) => {
   await guide.getByTestId('fr-next').click();
   // 4. Folder, then a suggested first message.
   await expect(guide.getByTestId('fr-folder')).toHaveValue(app.workspaceDir);
+  await shots(page, 'first-run-4-folder');
   await guide.getByTestId('fr-finish').click();
   await expect(guide.getByTestId('fr-suggestion').first()).toBeVisible();
   await shots(page, 'first-run-4-done');

@@ -8,6 +8,7 @@ import { useStore } from 'zustand';
 import type { InboxApproval } from '../../../shared/contract/approval';
 import { useNow } from '../lib/use-now';
 import { approvals, liveBypasses } from '../stores/approvals';
+import { mcp } from '../stores/mcp-store';
 import { selectSession, sessionsStore } from '../stores/sessions-store';
 import { ApprovalCard } from './ApprovalCard';
 import { BypassBadge } from './BypassBadge';
@@ -64,7 +65,9 @@ export function InboxPanel({ onClose }: { onClose: () => void }) {
   const now = useNow(true, 5_000);
   const bypasses = liveBypasses(state, now);
   useEffect(() => approvals.watch(), []);
-  const total = state.approvals.length + state.clarifications.length;
+  // An MCP server's question waits here too: while one is shown, the Inbox is not empty.
+  const elicitations = useStore(mcp.store, (s) => s.elicitations.length);
+  const total = state.approvals.length + state.clarifications.length + elicitations;
 
   return (
     <div className="settings inbox" data-testid="inbox">
@@ -73,7 +76,7 @@ export function InboxPanel({ onClose }: { onClose: () => void }) {
         <button onClick={onClose}>Close</button>
       </div>
       {state.error && <div className="error">{state.error}</div>}
-      {state.loaded && total === 0 && <p className="muted">Nothing is waiting for you.</p>}
+      {state.loaded && total === 0 && <p className="muted">Nothing is waiting for you. Approvals and questions from every chat and scheduled run appear here.</p>}
       {state.approvals.map((a) => (
         <ApprovalItem key={a.request_id} item={a} onOpen={onClose} />
       ))}

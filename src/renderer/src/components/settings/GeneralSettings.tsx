@@ -45,9 +45,9 @@ export function GeneralSettings() {
           <strong>Theme</strong>
           <span className="muted small">System follows your computer&apos;s light or dark mode.</span>
         </div>
-        <div className="segmented setting-control" role="radiogroup" aria-label="Theme">
+        <div className="setting-control radio-row" role="radiogroup" aria-label="Theme">
           {THEMES.map((t) => (
-            <label key={t.value} className={`seg ${app?.theme === t.value ? 'is-on seg-unset' : ''}`}>
+            <label key={t.value} className={`radio-choice${app?.theme === t.value ? ' is-on' : ''}`}>
               <input type="radio" name="theme" data-testid={`theme-${t.value}`} checked={app?.theme === t.value} onChange={() => void setAppSettings({ theme: t.value })} />
               {t.label}
             </label>

@@ -76,7 +76,7 @@ function ServerRow({ server }: { server: McpServerView }) {
           </label>
         )}
         {server.trusted && server.enabled && <button onClick={() => act(() => skald.mcp.restart({ name: server.name }))}>Restart</button>}
-        <button className="danger" aria-label={`Delete ${server.name}`} onClick={() => act(() => skald.mcp.delete({ name: server.name }))}>Delete</button>
+        <button className="ghost danger" aria-label={`Delete ${server.name}`} onClick={() => act(() => skald.mcp.delete({ name: server.name }))}>Delete</button>
       </div>
       <code className="mcp-command" data-testid="mcp-command">{target}</code>
       {server.state === 'untrusted' && <div className="warn small">Registered by the agent. It has not run. Check the full command above before you trust it.</div>}
@@ -165,10 +165,12 @@ export function McpSettings() {
   useEffect(() => mcp.watch(), []);
   return (
     <section className="settings-section" data-testid="mcp-settings" aria-labelledby="mcp-title">
-      <h3 id="mcp-title">MCP servers</h3>
-      <p className="muted">Programs that give the agent more tools. The agent sees a server's tools only after it activates that server, and every call asks you unless a rule or a bypass says otherwise.</p>
+      <header className="section-head">
+        <h3 id="mcp-title">MCP servers</h3>
+        <span className="muted small">Programs that give the agent more tools. The agent sees a server's tools only after it activates that server, and every call asks you unless a rule or a bypass says otherwise.</span>
+      </header>
       {state.error && <div className="error">{state.error}</div>}
-      {state.loaded && state.servers.length === 0 && <p className="muted">No MCP servers yet.</p>}
+      {state.loaded && state.servers.length === 0 && <p className="muted empty">No MCP servers yet. Add one below, or import them from another app.</p>}
       {state.servers.map((s) => <ServerRow key={s.name} server={s} />)}
       <AddServer />
       <ImportJson />

@@ -23,8 +23,10 @@ export function PluginsSettings() {
 
   return (
     <section className="settings-section" data-testid="plugins-settings" aria-labelledby="plugins-title">
-      <h3 id="plugins-title">Plugins</h3>
-      <p className="muted">Plugins add abilities the agent can use once they are enabled, such as image generation.</p>
+      <header className="section-head">
+        <h3 id="plugins-title">Plugins</h3>
+        <span className="muted small">Plugins add abilities the agent can use once they are enabled, such as image generation.</span>
+      </header>
       {plugins.map((p) => (
         <details key={p.name} className="plugin-card" data-testid={`plugin-${p.name}`}>
           <summary>

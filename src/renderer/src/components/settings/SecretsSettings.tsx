@@ -22,8 +22,10 @@ export function SecretsSettings() {
 
   return (
     <section className="settings-section" data-testid="secrets-settings" aria-labelledby="secrets-title">
-      <h3 id="secrets-title">Secrets</h3>
-      <p className="muted">Encrypted on this machine. The agent can use a secret only where a tool or plugin setting names it; values are never shown again.</p>
+      <header className="section-head">
+        <h3 id="secrets-title">Secrets</h3>
+        <span className="muted small">Encrypted on this machine. The agent can use a secret only where a tool or plugin setting names it; values are never shown again.</span>
+      </header>
       <table className="grid">
         <tbody>
           {keys.length === 0 && <tr><td className="muted">No secrets stored.</td></tr>}
@@ -31,7 +33,7 @@ export function SecretsSettings() {
             <tr key={k}>
               <td><code>{k}</code></td>
               <td className="muted">set</td>
-              <td><button className="danger" aria-label={`Delete secret ${k}`} onClick={() => act(() => skald.secrets.delete({ key: k }))}>Delete</button></td>
+              <td><button className="ghost danger" aria-label={`Delete secret ${k}`} onClick={() => act(() => skald.secrets.delete({ key: k }))}>Delete</button></td>
             </tr>
           ))}
         </tbody>
