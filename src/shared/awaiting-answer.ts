@@ -1,6 +1,6 @@
 /**
- * Whether a chat waits for the model (docs/chat-ui.md "Retry and Continue"): what its newest message says when no turn
- * runs. One answer for both sides: the chat view offers the button from it, and the core refuses `chat:retry` where it
+ * Whether a chat waits for the model (docs/chat-ui.md "Retry and Continue"): what its newest message (not counting
+ * those a Regenerate or an Edit replaced) says when no turn runs. One answer for both sides: the chat view offers the button from it, and the core refuses `chat:retry` where it
  * says there is nothing to do, so the button never offers what the call would refuse.
  *
  * - `retry`: the newest message is the person's and was never answered (the model request failed, the app stopped
@@ -25,7 +25,15 @@ function isSettled(t: Pick<ToolCard, 'status' | 'interrupted' | 'pending'>): boo
   return (FINISHED.has(t.status) && !t.interrupted) || (t.status === 'pending' && t.pending === null);
 }
 
-export function awaitingAnswer(newest: Pick<HistoryMessage, 'role' | 'status' | 'tools'> | undefined): AwaitingAnswer {
+/** The newest message that was not replaced by a Regenerate or an Edit (those are never answered again). */
+export function newestStanding<T extends Pick<HistoryMessage, 'replaced'>>(messages: readonly T[]): T | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) if (!messages[i]!.replaced) return messages[i];
+  return undefined;
+}
+
+/** What the chat waits for, from its messages (newest last; replaced ones are passed over). */
+export function awaitingAnswer(messages: readonly Pick<HistoryMessage, 'role' | 'status' | 'tools' | 'replaced'>[]): AwaitingAnswer {
+  const newest = newestStanding(messages);
   if (!newest) return null;
   if (newest.role === 'user') return newest.status === 'ok' ? 'retry' : null;
   if (newest.role !== 'assistant' || newest.tools.length === 0) return null;

@@ -52,6 +52,8 @@ export const HistoryMessageSchema = z.object({
   model: z.string().nullable(),
   created_at: z.number(),
   tools: z.array(ToolCardSchema),
+  /** Replaced by a Regenerate or an Edit (status `failed`): kept, shown as replaced, never sent to the model again. */
+  replaced: z.boolean().optional(),
   /** The images of a person's message; absent when it has none. */
   images: z.array(ChatImageSchema).optional(),
 });
@@ -137,6 +139,16 @@ export const chatCalls = {
       .refine((r) => r.content.length > 0 || (r.images?.length ?? 0) > 0, 'A message needs text or an image.'),
     z.object({ messageId: z.number().nullable() }),
   ),
+  /**
+   * Regenerate and Edit (docs/chat-ui.md "Regenerate and Edit"): the newest exchange is replaced (kept, out of the
+   * model's context) and asked again; refused while a turn runs (`busy`) and where a call of it may have changed
+   * something (`bad_request`, saying which).
+   */
+  'chat:regenerate': defineCall(z.object({ sessionId }).strict(), z.object({ started: z.literal(true) })),
+  'chat:editMessage': defineCall(
+    z.object({ sessionId, messageId: id, content: longText(MAX_MESSAGE_CHARS) }).strict(),
+    z.object({ messageId: z.number().nullable() }),
+  ),
   /** The bytes of one image of a message (base64), for the chat to show. */
   'chat:image': defineCall(z.object({ id }).strict(), z.object({ media_type: z.enum(CHAT_IMAGE_TYPES), data: z.string() })),
   'chat:stop': defineCall(z.object({ sessionId }).strict(), z.object({ stopped: z.boolean() })),
@@ -177,6 +189,8 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('command_reply'), ...base, command: z.string(), content: z.string() }),
   z.object({ type: z.literal('new_session'), ...base }),
   z.object({ type: z.literal('session_deleted'), ...base }),
+  /** The chat's own rows from `from_id` on were replaced (Regenerate, Edit): shown as such, never sent again. */
+  z.object({ type: z.literal('messages_replaced'), ...base, from_id: z.number() }),
   z.object({ type: z.literal('turn_running'), ...base, running: z.boolean() }),
   z.object({ type: z.literal('text_delta'), ...base, round: z.number(), delta: z.string() }),
   z.object({ type: z.literal('reasoning_delta'), ...base, round: z.number(), delta: z.string() }),

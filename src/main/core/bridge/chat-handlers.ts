@@ -15,6 +15,8 @@ type ChatChannels =
   | 'chat:image'
   | 'chat:stop'
   | 'chat:retry'
+  | 'chat:regenerate'
+  | 'chat:editMessage'
   | 'chat:rerunTool'
   | 'chat:setModel'
   | 'chat:setWorkingDirectory'
@@ -43,6 +45,8 @@ export function createChatHandlers(sessions: SessionManager, events: EventBus, c
     'chat:image': ({ id }) => sessions.store.images.forChat(id),
     'chat:stop': ({ sessionId }) => ({ stopped: sessions.stop(sessionId) }),
     'chat:retry': ({ sessionId }) => (sessions.retry(sessionId), { started: true as const }),
+    'chat:regenerate': ({ sessionId }) => (sessions.regenerate(sessionId), { started: true as const }),
+    'chat:editMessage': ({ sessionId, messageId, content }) => sessions.editMessage(sessionId, messageId, content),
     'chat:rerunTool': ({ sessionId, toolCallId }) => ({ started: sessions.rerunTool(sessionId, toolCallId) }),
     'chat:setModel': ({ sessionId, model }) => sessions.setModel(sessionId, model),
     'chat:setWorkingDirectory': ({ sessionId, path }) => ({ working_directory: sessions.setWorkingDirectory(sessionId, path) }),

@@ -48,6 +48,11 @@ export class ChatImageRows {
     return byMessage;
   }
 
+  /** A message's images as new ones (Edit sends the message again with them: session/replace-exchange.ts). */
+  copiesOf(sessionId: number, messageId: number): NewChatImage[] {
+    return this.rows(sessionId, messageId, messageId).map((row) => ({ name: row.name, mediaType: row.media_type, bytes: this.bytes(row.id) }));
+  }
+
   /** One image's bytes (a model request's). */
   bytes(id: number): Buffer {
     return (this.q.one.get(id) as { data: Buffer }).data;

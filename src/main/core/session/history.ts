@@ -89,7 +89,8 @@ export function historyMessages(
     byMessage.set(row.message_id, list);
   }
   return messages.map((m) => {
-    const queued = Boolean(parseStored<{ queued?: number }>(m.metadata)?.queued);
+    const meta = parseStored<{ queued?: number; replaced?: number }>(m.metadata);
+    const queued = Boolean(meta?.queued);
     return {
       id: m.id,
       role: m.role,
@@ -104,6 +105,7 @@ export function historyMessages(
       created_at: m.created_at,
       tools: byMessage.get(m.id) ?? [],
       images: images.get(m.id), // undefined (left out of the answer) for a message without images
+      replaced: meta?.replaced ? true : undefined,
     };
   });
 }

@@ -20,7 +20,7 @@ import type { EventBus } from '../events';
 import { canonicalizeForPolicy, pathUnder, resolvePath } from '../tools/_policy/paths';
 import { historyMessages, type PendingInfo } from './history';
 import type { FileImagesPort, GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
-import { SessionStore } from './session-store';
+import { SessionStore, type NewChatImage } from './session-store';
 import { titleFromMessage } from './session-title';
 import { isSlashCommand, runSlashCommand, type SlashHooks } from './slash-commands';
 import { sessionSlashHooks } from './slash-hooks';
@@ -30,6 +30,7 @@ import { executeCall, startRound } from './tool-call';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
 import { awaitingAnswer } from '../../../shared/awaiting-answer';
 import { checkedImages } from './chat-image-rows';
+import { replaceableExchange } from './replace-exchange';
 import { buildTurnEnv, padSessionOf, type TurnEnvSource } from './turn-env';
 import { continueUnfinished, failInterrupted } from './unfinished-calls';
 
@@ -187,16 +188,54 @@ export class SessionManager {
    */
   send(sessionId: number, content: string, uploads: readonly { name: string; data: string }[] = []): { messageId: number | null } {
     this.session(sessionId);
-    const emit = this.emitter(sessionId);
     const images = checkedImages(uploads);
     if (isSlashCommand(content)) {
       if (images.length) throw new BridgeError('bad_request', 'A command takes no images: send them in a message.');
       const { command, reply } = runSlashCommand(content, this.slashHooks(sessionId));
-      emit({ type: 'command_reply', command, content: reply });
+      this.emitter(sessionId)({ type: 'command_reply', command, content: reply });
       return { messageId: null };
     }
+    return { messageId: this.postMessage(sessionId, content, images) };
+  }
+
+  /**
+   * Edit (docs/chat-ui.md "Regenerate and Edit"): the person's newest message and what followed it are replaced
+   * (kept, out of the model's context) and the new words are sent in their place, with the message's images.
+   */
+  editMessage(sessionId: number, messageId: number, content: string): { messageId: number | null } {
+    this.session(sessionId);
+    if (this.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is running in this chat: stop it first, then edit.');
+    if (isSlashCommand(content)) throw new BridgeError('bad_request', 'A command is not a message: send it on its own.');
+    const { user } = replaceableExchange(this.store, this.deps.tools, sessionId, 'edit');
+    if (user.id !== messageId) throw new BridgeError('bad_request', 'Only your newest message can be edited.');
+    const images = this.store.images.copiesOf(sessionId, user.id);
+    if (!content && images.length === 0) throw new BridgeError('bad_request', 'A message needs text or an image.');
+    return { messageId: this.postMessage(sessionId, content, images, user.id) };
+  }
+
+  /** Regenerate (docs/chat-ui.md "Regenerate and Edit"): the answer to the person's newest message is replaced and asked for again. */
+  regenerate(sessionId: number): void {
+    this.session(sessionId);
+    if (this.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is already running in this chat.');
+    const { user } = replaceableExchange(this.store, this.deps.tools, sessionId, 'regenerate');
+    this.store.markReplaced(sessionId, user.id + 1);
+    const emit = this.emitter(sessionId);
+    emit({ type: 'messages_replaced', from_id: user.id + 1 });
+    failInterrupted({ store: this.store, emit, pendingOf: this.deps.pendingOf }, sessionId);
+    this.startTurn(sessionId, (env) => runTurn(env));
+  }
+
+  /**
+   * The person's message written and echoed, then its turn (or queued behind the running one). `replacing`: the
+   * chat's rows from that id on are replaced in the same transaction (Edit), so a crash leaves the old exchange or
+   * the new message, never neither.
+   */
+  private postMessage(sessionId: number, content: string, images: readonly NewChatImage[], replacing?: number): number {
+    const emit = this.emitter(sessionId);
     const running = this.isRunning(sessionId);
-    const messageId = this.store.appendMessage({ sessionId, role: 'user', content, queued: running, images });
+    const append = () => this.store.appendMessage({ sessionId, role: 'user', content, queued: running, images });
+    const messageId = replacing === undefined ? append() : this.store.transaction(() => (this.store.markReplaced(sessionId, replacing), append()));
+    if (replacing !== undefined) emit({ type: 'messages_replaced', from_id: replacing });
     const shown = images.length ? this.store.images.listed(sessionId, messageId, messageId).get(messageId) : undefined;
     emit({ type: 'user_message', message_id: messageId, content, queued: running, ...(shown ? { images: shown } : {}) });
     if (!running) {
@@ -204,7 +243,7 @@ export class SessionManager {
       failInterrupted({ store: this.store, emit, pendingOf: this.deps.pendingOf }, sessionId);
       this.startTurn(sessionId, (env) => runTurn(env));
     }
-    return { messageId };
+    return messageId;
   }
 
   /**
@@ -215,8 +254,8 @@ export class SessionManager {
   retry(sessionId: number): void {
     this.session(sessionId);
     if (this.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is already running in this chat.');
-    const newest = this.history(sessionId, Number.MAX_SAFE_INTEGER, 1).messages[0];
-    if (awaitingAnswer(newest) === null) throw new BridgeError('bad_request', 'Nothing to retry: the model has answered the newest message, or a call still waits.');
+    // A page, not one message: the newest may be answers a Regenerate replaced (passed over).
+    if (awaitingAnswer(this.history(sessionId, Number.MAX_SAFE_INTEGER, 50).messages) === null) throw new BridgeError('bad_request', 'Nothing to retry: the model has answered the newest message, or a call still waits.');
     // As a new message would: a request a stop withdrew ends here (the person moved on).
     failInterrupted({ store: this.store, emit: this.emitter(sessionId), pendingOf: this.deps.pendingOf }, sessionId);
     this.startTurn(sessionId, (env) => runTurn(env));

@@ -106,9 +106,12 @@ export const HISTORY_SQL = {
   page: 'SELECT * FROM chat_history INDEXED BY chat_history_session_stack WHERE session_id = ? AND stack_id IS ? AND id < ? ORDER BY id DESC LIMIT ?',
   toolsForMessages: `SELECT t.*, ${LATEST_DECISION} FROM chat_llm_tools t INDEXED BY chat_llm_tools_session_message WHERE t.session_id = ? AND t.stack_id IS ? AND t.message_id BETWEEN ? AND ? ORDER BY t.id`,
   toolsFrom: `SELECT t.*, ${LATEST_DECISION} FROM chat_llm_tools t INDEXED BY chat_llm_tools_session_message WHERE t.session_id = ? AND t.stack_id IS ? AND t.message_id >= ? ORDER BY t.id`,
-  /** The newest `limit` rows a model request may replay: not queued, and no failed message of the person's. */
+  /**
+   * The newest `limit` rows a model request may replay: not queued, and sent (`failed`: a message of the person's a
+   * stop withdrew, or a row a Regenerate or Edit replaced, session/replace-exchange.ts).
+   */
   recentContext: `SELECT * FROM (SELECT * FROM chat_history INDEXED BY chat_history_session_stack
-     WHERE session_id = ? AND stack_id IS ? AND id >= ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 AND NOT (role != 'assistant' AND status = 'failed')
+     WHERE session_id = ? AND stack_id IS ? AND id >= ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 AND status = 'ok'
      ORDER BY id DESC LIMIT ?) ORDER BY id`,
 } as const;
 

@@ -69,7 +69,10 @@ export class SessionStore {
       lastMessage: db.prepare('SELECT * FROM chat_history WHERE id = (SELECT max(id) FROM chat_history WHERE session_id = ?)'),
       failMessage: db.prepare("UPDATE chat_history SET status = 'failed' WHERE id = ?"),
       // A sub-agent's rows carry their stack id: each stack (and the session's own rows, stack NULL) is its own history.
-      contextMessages: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND id >= ? AND stack_id IS ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 ORDER BY id"),
+      contextMessages: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND id >= ? AND stack_id IS ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 AND status = 'ok' ORDER BY id"),
+      // The person's newest message of the chat's own stack that was sent (not withdrawn, not replaced).
+      newestUser: db.prepare("SELECT * FROM chat_history INDEXED BY chat_history_session_stack WHERE session_id = ? AND stack_id IS NULL AND role = 'user' AND status = 'ok' ORDER BY id DESC LIMIT 1"),
+      markReplaced: db.prepare("UPDATE chat_history SET status = 'failed', metadata = json_set(coalesce(metadata, '{}'), '$.replaced', 1) WHERE session_id = ? AND stack_id IS NULL AND id >= ?"),
       page: db.prepare(HISTORY_SQL.page),
       toolsForMessages: db.prepare(HISTORY_SQL.toolsForMessages),
       toolsFrom: db.prepare(HISTORY_SQL.toolsFrom),
@@ -223,6 +226,16 @@ export class SessionStore {
     this.q.unqueue.run(sessionId);
   }
 
+  newestUserMessage(sessionId: number): MessageRow | undefined {
+    return this.q.newestUser.get(sessionId) as MessageRow | undefined;
+  }
+
+  /** Regenerate / Edit (replace-exchange.ts): the chat's own rows from `fromId` on leave the model's context; kept. */
+  markReplaced(sessionId: number, fromId: number): void {
+    this.q.markReplaced.run(sessionId, fromId);
+  }
+
+  /** The rows a request may replay from `fromId` (sent, not queued, not replaced), oldest first. */
   contextMessages(sessionId: number, fromId: number, stackId: number | null = null): MessageRow[] {
     return this.q.contextMessages.all(sessionId, fromId, stackId) as MessageRow[];
   }

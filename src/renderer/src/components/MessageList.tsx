@@ -13,23 +13,32 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'rea
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { HistoryMessage } from '../../../shared/contract/chat';
+import { offeredIds, offerOf } from '../lib/message-offers';
 import { buildRows, listOptions, markdownTextsAround, shiftWindow, windowOf, WINDOW_ROWS, WINDOW_SHIFT, type Row, type RowCache, type RowModel, type RowWindow } from '../lib/message-rows';
 import type { ChatState } from '../stores/chat-store';
 import { prerenderMarkdown } from '../lib/markdown';
 import { CopyButton } from './CopyButton';
 import { Markdown, StreamingMarkdown } from './Markdown';
+import { EditableUserText, RegenerateButton } from './MessageActions';
 import { MessageImages } from './MessageImages';
 import { RenderGuard } from './RenderGuard';
 import { ToolCardView, type ToolCardActions } from './ToolCardView';
 
 // Memoized on the message object: the store replaces only the messages that changed, so old rows never re-render.
-const MessageView = memo(function MessageView({ message, actions }: { message: HistoryMessage; actions: ToolCardActions }) {
+// `offers`: this message is the person's newest (Edit) or the newest answer (Regenerate), and no turn runs.
+const MessageView = memo(function MessageView({ message, actions, offers }: { message: HistoryMessage; actions: ToolCardActions; offers: 'edit' | 'regenerate' | null }) {
+  const failed = message.status === 'failed';
   return (
-    <div className={`msg msg-${message.role}${message.queued ? ' msg-queued' : ''}${message.status === 'failed' ? ' msg-failed' : ''}`} data-testid={`msg-${message.role}`}>
+    <div className={`msg msg-${message.role}${message.queued ? ' msg-queued' : ''}${failed ? ' msg-failed' : ''}${message.replaced ? ' msg-replaced' : ''}`} data-testid={`msg-${message.role}`}>
       {message.images?.length ? <MessageImages images={message.images} /> : null}
-      {message.content && (message.role === 'assistant' ? <Markdown text={message.content} /> : <div className="msg-text">{message.content}</div>)}
+      {offers === 'edit' ? (
+        <EditableUserText messageId={message.id} content={message.content} />
+      ) : (
+        message.content && (message.role === 'assistant' ? <Markdown text={message.content} /> : <div className="msg-text">{message.content}</div>)
+      )}
       {message.queued && <div className="muted small">queued — sent at the next step of the running turn</div>}
-      {message.status === 'failed' && message.role === 'user' && <div className="muted small">not sent (the turn was stopped)</div>}
+      {message.replaced && <div className="muted small" data-testid="msg-replaced">replaced: no longer in the model's context</div>}
+      {failed && !message.replaced && message.role === 'user' && <div className="muted small">not sent (the turn was stopped)</div>}
       {message.tools.map((card) => (
         <ToolCardView key={card.tool_call_id} card={card} actions={actions} />
       ))}
@@ -42,6 +51,7 @@ const MessageView = memo(function MessageView({ message, actions }: { message: H
             </span>
           ) : null}
           {message.content ? <CopyButton text={() => message.content} testId="copy-message" /> : null}
+          {offers === 'regenerate' ? <RegenerateButton /> : null}
         </div>
       ) : null}
     </div>
@@ -168,6 +178,8 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
   const items = virtualizer.getVirtualItems();
   usePrerender(rows, items[0]?.index ?? 0, items[items.length - 1]?.index ?? -1);
   const found = useReveal(store, model, view, virtualizer, setWindowEnd, atBottom);
+  // A string, so the list re-renders only when the offered messages change (not on every message).
+  const offers = useStore(store, (s) => (s.running ? '' : offeredIds(s.messages)));
 
   useLayoutEffect(() => {
     if (atBottom.current && rows.length) {
@@ -227,7 +239,7 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
             >
               {row.kind === 'message' && (
                 <RenderGuard what="This message" resetKey={row.message}>
-                  <MessageView message={row.message} actions={actions} />
+                  <MessageView message={row.message} actions={actions} offers={offerOf(offers, row.message.id)} />
                 </RenderGuard>
               )}
               {row.kind === 'notice' && <div className={`notice notice-${row.notice.kind}`} data-testid="notice"><pre>{row.notice.text}</pre></div>}

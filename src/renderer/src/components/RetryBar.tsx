@@ -15,7 +15,7 @@ const TEXT = {
 } as const;
 
 export function RetryBar({ sessionId }: { sessionId: number }) {
-  const waiting = useStore(chat.store, (s) => (s.loaded && s.sessionId === sessionId && !s.running ? awaitingAnswer(s.messages.at(-1)) : null));
+  const waiting = useStore(chat.store, (s) => (s.loaded && s.sessionId === sessionId && !s.running ? awaitingAnswer(s.messages) : null));
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   if (!waiting) return null;

@@ -149,6 +149,8 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
       const messages = waiting ? state.messages.map((m) => (m.tools.some((t) => t.status === 'pending' && t.pending) ? { ...m, tools: m.tools.map((t) => (t.status === 'pending' ? { ...t, pending: null } : t)) } : m)) : state.messages;
       return { ...state, running: false, streaming: null, messages };
     }
+    case 'messages_replaced':
+      return { ...state, messages: state.messages.map((m) => (m.id >= event.from_id && !m.replaced ? { ...m, status: 'failed', replaced: true } : m)) };
     case 'command_reply':
       return notice('command', event.content);
     case 'error':
