@@ -202,6 +202,24 @@ describe('lifecycle', () => {
     expect(standin.notifications.map((n) => n.options.body)).toEqual(['A question waits for you: Which one?']);
   });
 
+  it("a chat's answer notifies while the window is out of view, not while it is in view", async () => {
+    llm = await startScriptedLlm({ turns: [{ text: 'Seen while you looked.' }, { text: 'The build is green:\n all   tests pass.' }] });
+    const { standin, desktop } = await start();
+    const provider = (await desktop.core.handlers['providers:create']({ kind: 'openai_compatible', name: 's', baseUrl: llm.baseUrl, apiKey: 'k' })).provider;
+    await desktop.core.handlers['models:create']({ providerId: provider.id, modelId: 'm' });
+    const { id } = await desktop.core.handlers['chat:createSession']({ title: 'Nightly build' });
+    const answered = (n: number) => expect.poll(() => desktop.core.db.prepare("SELECT count(*) AS n FROM chat_history WHERE role = 'assistant'").get(), { timeout: 10_000 }).toEqual({ n });
+    await desktop.core.handlers['chat:send']({ sessionId: id, content: 'first' });
+    await answered(1);
+    expect(standin.notifications).toHaveLength(0);
+    standin.windows[0]!.blur();
+    await desktop.core.handlers['chat:send']({ sessionId: id, content: 'and now?' });
+    await answered(2);
+    await expect.poll(() => standin.notifications.map((n) => n.options.body)).toEqual(['Answered in “Nightly build”: The build is green: all tests pass.']);
+    standin.notifications[0]!.emit('click');
+    expect(standin.windows[0]!.isFocused()).toBe(true);
+  });
+
   it('quit stops the running command, closes the database, then exits; registrations are undone', async () => {
     llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 37.25' } }] }] });
     const { standin, desktop } = await start();

@@ -181,6 +181,7 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
       ]),
     );
   };
+  const inView = () => !win.isDestroyed() && win.isVisible() && win.isFocused();
   const recount = async () => {
     try {
       const inbox = await core.handlers['inbox:list']({});
@@ -197,9 +198,23 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
     core.events.subscribe('inbox', (event) => {
       void recount();
       if (event.type !== 'approval_requested' && event.type !== 'clarification_requested') return;
-      if (!e.Notification.isSupported() || (!win.isDestroyed() && win.isVisible() && win.isFocused())) return;
+      if (!e.Notification.isSupported() || inView()) return;
       const body = event.type === 'approval_requested' ? `${event.tool_name} waits for your approval.` : `A question waits for you: ${event.title}`;
       const note = new e.Notification({ title: APP_NAME, body, icon });
+      note.on('click', show);
+      note.show();
+    }),
+  );
+
+  // A chat's turn that ended with an answer while the person was elsewhere (docs/desktop.md "Notifications"); a
+  // sub-agent's answers (their own stack) and background runs (their own notice, docs/scheduler.md) are not told.
+  disposers.push(
+    core.events.subscribe('chat', (event) => {
+      if (event.type !== 'done' || event.stack_id !== undefined || !e.Notification.isSupported() || inView()) return;
+      const session = core.sessions.store.getSession(event.session_id);
+      if (!session?.is_interactive) return;
+      const text = event.content.replace(/\s+/g, ' ').trim();
+      const note = new e.Notification({ title: APP_NAME, body: `Answered in “${session.title || `Session ${session.id}`}”: ${text.length > 120 ? `${text.slice(0, 119)}…` : text}`, icon });
       note.on('click', show);
       note.show();
     }),
