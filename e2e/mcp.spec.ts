@@ -135,6 +135,8 @@ test('a server asks for a token during a call: a masked form on the card and in 
   await expect(form).toContainText('Paste your deploy token', { timeout: 20_000 });
   await expect(form.getByLabel('API token *')).toHaveAttribute('type', 'password');
   await expect(form.getByLabel('Region')).toHaveAttribute('type', 'text');
+  // The header counts the server's question with the approvals (the Inbox shows it).
+  await expect(page.getByTestId('open-inbox')).toHaveText('Inbox (1)');
   await page.getByTestId('open-inbox').click();
   await expect(page.getByTestId('inbox-elicitation')).toContainText('Paste your deploy token');
   await page.screenshot({ path: screenshotPath('mcp-elicitation-inbox-light'), fullPage: true });
@@ -147,6 +149,7 @@ test('a server asks for a token during a call: a masked form on the card and in 
   await page.emulateMedia({ colorScheme: 'light' });
   await form.getByTestId('elicitation-accept').click();
   await expect(ask).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
+  await expect(page.getByTestId('open-inbox')).toHaveText('Inbox');
   await expect(ask).not.toContainText('tok-NEVER-SHOWN-1234');
 
   const job = page.locator('[data-testid="tool-card"][data-tool="mcp__everything__trigger-long-running-operation"]');

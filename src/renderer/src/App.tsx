@@ -74,11 +74,15 @@ export function App() {
       if (event.type === 'open_file') showInViewer(event.path, event.tool_call_id, { sessionId: sessionsStore.getState().activeId });
       else viewerFileChanged(event.handle);
     });
-    // The badge: refreshed on every Inbox event and every 10 s (docs/chat-ui.md "One source for the card and the
-    // Inbox").
-    const badge = () => void skald.inbox.list({}).then((i) => setWaiting(i.total), () => {});
+    // The badge: what the Inbox shows (approvals, questions, and MCP servers' questions), refreshed on every Inbox or
+    // MCP question event and every 10 s (docs/chat-ui.md "One source for the card and the Inbox").
+    const badge = () =>
+      void Promise.all([skald.inbox.list({}), skald.mcp.listElicitations({})]).then(([i, m]) => setWaiting(i.total + m.elicitations.length), () => {});
     badge();
     const offInbox = skald.on.inbox(badge);
+    const offMcp = skald.on.mcp((event) => {
+      if (event.type === 'elicitation' || event.type === 'elicitation_resolved') badge();
+    });
     const timer = setInterval(badge, 10_000);
     // Back after the socket dropped (web shape): events were missed, so reload what is shown.
     const offConnection = connectionStore.subscribe((now, before) => {
@@ -92,6 +96,7 @@ export function App() {
       offChat();
       offViewer();
       offInbox();
+      offMcp();
       clearInterval(timer);
     };
   }, []);
