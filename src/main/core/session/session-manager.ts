@@ -5,7 +5,6 @@
  * anything else runs.
  * Check ids (R2) are listed in docs/security-checks.md.
  */
-import { existsSync, statSync } from 'node:fs';
 import { BridgeError } from '../../../shared/contract/define';
 import type { ChatEventBody, HistoryMessage, SubAgentStack } from '../../../shared/contract/chat';
 import type { AgentRegistry } from '../agents/agent-registry';
@@ -17,22 +16,21 @@ import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import type { Db } from '../db/database';
 import { DISK_FULL_TURN_TEXT, isDiskFull } from '../db/storage-errors';
 import type { EventBus } from '../events';
-import { canonicalizeForPolicy, pathUnder, resolvePath } from '../tools/_policy/paths';
 import { historyMessages, type PendingInfo } from './history';
+import { subAgentView } from './sub-agent-view';
+import { usableWorkingDirectory } from './working-directory';
 import type { FileImagesPort, GatePort, ModelPort, ToolSpec, ToolsPort } from './ports';
-import { SessionStore, type NewChatImage } from './session-store';
-import { titleFromMessage } from './session-title';
+import { SessionStore } from './session-store';
 import { isSlashCommand, runSlashCommand, type SlashHooks } from './slash-commands';
 import { sessionSlashHooks } from './slash-hooks';
 import { readScratchpad, writeScratchpadNote, type ScratchpadNote } from './scratchpad-store';
 import type { CallSecrets } from '../secrets/sealed-args';
 import { executeCall, startRound } from './tool-call';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
-import { awaitingAnswer } from '../../../shared/awaiting-answer';
 import { checkedImages } from './chat-image-rows';
-import { replaceableExchange } from './replace-exchange';
+import { editMessage, postMessage, regenerate, retryTurn, type MessageHost } from './message-actions';
 import { buildTurnEnv, padSessionOf, type TurnEnvSource } from './turn-env';
-import { continueUnfinished, failInterrupted } from './unfinished-calls';
+import { continueUnfinished } from './unfinished-calls';
 
 /** The arguments of a call that delivered a result by itself (its card's label says so; docs/scheduler.md). */
 const DELIVERED_ARGS = '{"delivered":true}';
@@ -83,6 +81,8 @@ export class SessionManager {
   private readonly subAgents: SubAgentRunner;
   /** What a turn's environment is built from (turn-env.ts). */
   private readonly envSource: TurnEnvSource;
+  /** What the person's messages and their Edit, Regenerate and Retry act through (message-actions.ts). */
+  private readonly messageHost: MessageHost;
 
   /** Set by `stopAll` (app exit): nothing delivered by itself starts a turn any more. */
   private closing = false;
@@ -96,6 +96,10 @@ export class SessionManager {
     this.envSource = {
       deps, store: this.store, subAgents: this.subAgents, session: (id) => this.session(id), runContext: (id) => this.runContext(id),
       workingDir: (id) => this.workingDir(id), emitter: (id) => this.emitter(id),
+    };
+    this.messageHost = {
+      store: this.store, tools: deps.tools, pendingOf: deps.pendingOf, isRunning: (id) => this.isRunning(id), emitter: (id) => this.emitter(id),
+      startTurn: (id) => this.startTurn(id, (env) => runTurn(env)), history: (id, limit) => this.history(id, Number.MAX_SAFE_INTEGER, limit).messages,
     };
   }
 
@@ -164,17 +168,9 @@ export class SessionManager {
     return absolute;
   }
 
-  /** The absolute form of a usable working directory, or a BridgeError saying why it is not one. */
+  /** The absolute form of a usable working directory, or a BridgeError saying why it is not one (working-directory.ts). */
   checkWorkingDirectory(path: string, base: string = this.deps.workspaceDir): string {
-    const absolute = resolvePath(path, base);
-    if (!existsSync(absolute) || !statSync(absolute).isDirectory()) throw new BridgeError('bad_request', `Not a directory: ${absolute}`);
-    // The app's own data (database, settings, rules) is never a workspace; only its default workspace/ folder is.
-    const real = canonicalizeForPolicy(absolute, absolute);
-    const data = canonicalizeForPolicy(this.deps.dataDir, this.deps.dataDir);
-    if (pathUnder(real, data) && !pathUnder(real, canonicalizeForPolicy(this.deps.workspaceDir, this.deps.workspaceDir))) {
-      throw new BridgeError('bad_request', "The app's data folder cannot be a working directory.");
-    }
-    return absolute;
+    return usableWorkingDirectory(path, base, this.deps);
   }
 
   /** The permission group the session's next calls are judged by (the caller checks that it exists). */
@@ -195,70 +191,23 @@ export class SessionManager {
       this.emitter(sessionId)({ type: 'command_reply', command, content: reply });
       return { messageId: null };
     }
-    return { messageId: this.postMessage(sessionId, content, images) };
+    return { messageId: postMessage(this.messageHost, sessionId, content, images) };
   }
 
-  /**
-   * Edit (docs/chat-ui.md "Regenerate and Edit"): the person's newest message and what followed it are replaced
-   * (kept, out of the model's context) and the new words are sent in their place, with the message's images.
-   */
+  /** Edit, Regenerate, Retry / Continue (message-actions.ts; docs/chat-ui.md). */
   editMessage(sessionId: number, messageId: number, content: string): { messageId: number | null } {
     this.session(sessionId);
-    if (this.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is running in this chat: stop it first, then edit.');
-    if (isSlashCommand(content)) throw new BridgeError('bad_request', 'A command is not a message: send it on its own.');
-    const { user } = replaceableExchange(this.store, this.deps.tools, sessionId, 'edit');
-    if (user.id !== messageId) throw new BridgeError('bad_request', 'Only your newest message can be edited.');
-    const images = this.store.images.copiesOf(sessionId, user.id);
-    if (!content && images.length === 0) throw new BridgeError('bad_request', 'A message needs text or an image.');
-    return { messageId: this.postMessage(sessionId, content, images, user.id) };
+    return { messageId: editMessage(this.messageHost, sessionId, messageId, content) };
   }
 
-  /** Regenerate (docs/chat-ui.md "Regenerate and Edit"): the answer to the person's newest message is replaced and asked for again. */
   regenerate(sessionId: number): void {
     this.session(sessionId);
-    if (this.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is already running in this chat.');
-    const { user } = replaceableExchange(this.store, this.deps.tools, sessionId, 'regenerate');
-    this.store.markReplaced(sessionId, user.id + 1);
-    const emit = this.emitter(sessionId);
-    emit({ type: 'messages_replaced', from_id: user.id + 1 });
-    failInterrupted({ store: this.store, emit, pendingOf: this.deps.pendingOf }, sessionId);
-    this.startTurn(sessionId, (env) => runTurn(env));
+    regenerate(this.messageHost, sessionId);
   }
 
-  /**
-   * The person's message written and echoed, then its turn (or queued behind the running one). `replacing`: the
-   * chat's rows from that id on are replaced in the same transaction (Edit), so a crash leaves the old exchange or
-   * the new message, never neither.
-   */
-  private postMessage(sessionId: number, content: string, images: readonly NewChatImage[], replacing?: number): number {
-    const emit = this.emitter(sessionId);
-    const running = this.isRunning(sessionId);
-    const append = () => this.store.appendMessage({ sessionId, role: 'user', content, queued: running, images });
-    const messageId = replacing === undefined ? append() : this.store.transaction(() => (this.store.markReplaced(sessionId, replacing), append()));
-    if (replacing !== undefined) emit({ type: 'messages_replaced', from_id: replacing });
-    const shown = images.length ? this.store.images.listed(sessionId, messageId, messageId).get(messageId) : undefined;
-    emit({ type: 'user_message', message_id: messageId, content, queued: running, ...(shown ? { images: shown } : {}) });
-    if (!running) {
-      if (!this.store.getSession(sessionId)!.title) this.store.rename(sessionId, titleFromMessage(content || images.map((i) => i.name).join(', ')));
-      failInterrupted({ store: this.store, emit, pendingOf: this.deps.pendingOf }, sessionId);
-      this.startTurn(sessionId, (env) => runTurn(env));
-    }
-    return messageId;
-  }
-
-  /**
-   * Retry / Continue (docs/chat-ui.md "Retry and Continue"): a turn on the history as it stands, with no new message,
-   * where the chat waits for the model (src/shared/awaiting-answer.ts): the person's unanswered message, or a round
-   * of finished calls whose results the model has not read. Nothing is re-sent or re-run; the same rows are replayed.
-   */
   retry(sessionId: number): void {
     this.session(sessionId);
-    if (this.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is already running in this chat.');
-    // A page, not one message: the newest may be answers a Regenerate replaced (passed over).
-    if (awaitingAnswer(this.history(sessionId, Number.MAX_SAFE_INTEGER, 50).messages) === null) throw new BridgeError('bad_request', 'Nothing to retry: the model has answered the newest message, or a call still waits.');
-    // As a new message would: a request a stop withdrew ends here (the person moved on).
-    failInterrupted({ store: this.store, emit: this.emitter(sessionId), pendingOf: this.deps.pendingOf }, sessionId);
-    this.startTurn(sessionId, (env) => runTurn(env));
+    retryTurn(this.messageHost, sessionId);
   }
 
   /**
@@ -404,23 +353,10 @@ export class SessionManager {
     this.active.set(sessionId, { controller, done });
   }
 
-  /** The sub-agent card: the child stack a call started, with its messages (nested cards load their own). */
+  /** The sub-agent card: the child stack a call started, with its messages (sub-agent-view.ts). */
   subAgent(sessionId: number, parentToolCallId: string): { stack: SubAgentStack | null; messages: HistoryMessage[] } {
     this.session(sessionId);
-    const row = this.deps.stacks.byParentCall(sessionId, parentToolCallId);
-    if (!row) return { stack: null, messages: [] };
-    const page = this.store.page(sessionId, Number.MAX_SAFE_INTEGER, 10_000, row.id);
-    const running = row.terminated_at === null && this.isRunning(sessionId);
-    const agent = this.deps.agents.get(row.agent_id);
-    const messages = historyMessages(page.messages, page.tools, this.deps.tools, running, this.deps.pendingOf);
-    const usage = this.deps.stacks.usage(row.id);
-    return {
-      stack: {
-        stack_id: row.id, parent_tool_call_id: parentToolCallId, agent_id: row.agent_id, agent_name: 'error' in agent ? row.agent_id : agent.name,
-        depth: row.depth, running, ...usage,
-      },
-      messages,
-    };
+    return subAgentView({ ...this.deps, store: this.store, isRunning: this.isRunning(sessionId) }, sessionId, parentToolCallId);
   }
 
   scratchpad(sessionId: number): ScratchpadNote[] {
