@@ -275,3 +275,42 @@ test('keyboard: Enter sends, Shift+Enter is a new line, Esc stops, Ctrl+K switch
   await expect(switcher).toHaveCount(0);
   await expect(page.locator('.session-item.active')).toContainText('line one');
 });
+
+test('models: the reasoning setting is set in the edit form and the add form, and kept with the model', async ({ page }) => {
+  await page.goto(app.url);
+  // A provider nobody answers at: this test never calls the model, and a test connection fails at once.
+  const { provider } = await callBridge<{ provider: { id: number } }>(page, 'providers:create', { kind: 'anthropic', name: 'Claude', baseUrl: 'http://127.0.0.1:9/v1' });
+  await callBridge(page, 'models:create', { providerId: provider.id, modelId: 'claude-sonnet-4-5', displayName: 'Sonnet' });
+  const reasoningOf = async () => Object.fromEntries((await callBridge<{ models: { modelId: string; reasoning: string }[] }>(page, 'models:list')).models.map((m) => [m.modelId, m.reasoning]));
+  expect(await reasoningOf()).toEqual({ 'claude-sonnet-4-5': 'off' });
+
+  await page.keyboard.press('Control+,');
+  const settings = page.getByTestId('settings');
+  const row = settings.locator('[data-testid="model-row"][data-model="claude-sonnet-4-5"]');
+  await expect(row.getByTestId('model-reasoning-label')).toHaveCount(0);
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const level = row.getByTestId('model-edit-reasoning');
+  await expect(level).toHaveValue('off');
+  await expect(row.getByTestId('model-reasoning-help')).toHaveCount(0);
+  await level.selectOption('high');
+  await expect(row.getByTestId('model-reasoning-help')).toHaveText('Only for models that reason; a model that does not may refuse the request.');
+  await settings.getByTestId('models-settings').scrollIntoViewIfNeeded();
+  await shots(page, 'settings-models-reasoning');
+  await row.getByRole('button', { name: 'Save' }).click();
+  await expect(row.getByTestId('model-reasoning-label')).toHaveText('· reasoning high');
+  expect(await reasoningOf()).toEqual({ 'claude-sonnet-4-5': 'high' });
+
+  // The add form: a level picked there goes with the new model, and the form goes back to off.
+  await settings.getByTestId('model-id').fill('claude-haiku-4-5');
+  await settings.getByTestId('model-reasoning').selectOption('low');
+  await expect(settings.getByTestId('models-settings').locator('.add-model').getByTestId('model-reasoning-help')).toBeVisible();
+  await settings.getByTestId('add-model').click();
+  await expect(settings.locator('[data-testid="model-row"][data-model="claude-haiku-4-5"]').getByTestId('model-reasoning-label')).toHaveText('· reasoning low');
+  await expect(settings.getByTestId('model-reasoning')).toHaveValue('off');
+  expect(await reasoningOf()).toEqual({ 'claude-sonnet-4-5': 'high', 'claude-haiku-4-5': 'low' });
+  // Kept across a reload: the edit form opens with the stored level.
+  await page.reload();
+  await page.getByTestId('open-settings').click();
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await expect(row.getByTestId('model-edit-reasoning')).toHaveValue('high');
+});

@@ -29,6 +29,13 @@ const modelId = z.string().trim().min(1, 'a model id is required').max(200);
 const price = z.number().finite().min(0).max(10_000).nullable();
 const priority = z.number().int().min(0).max(1_000_000);
 const contextWindow = z.number().int().positive().max(100_000_000).nullable();
+/**
+ * How much the model reasons before it answers (docs/architecture.md "Reasoning"): `off` sends nothing extra; the
+ * others go to the provider in its own form. Only for models that reason: one that does not may refuse the request.
+ */
+export const REASONING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
+export const ReasoningLevelSchema = z.enum(REASONING_LEVELS);
+export type ReasoningLevel = z.infer<typeof ReasoningLevelSchema>;
 
 export const ProviderCreateSchema = z
   .object({ kind: ProviderKindSchema, name, baseUrl: baseUrl.optional(), enabled: z.boolean().optional(), apiKey: apiKey.optional() })
@@ -47,6 +54,8 @@ export const ModelCreateSchema = z
     inputPricePerM: price.optional(),
     outputPricePerM: price.optional(),
     contextWindow: contextWindow.optional(),
+    /** Default `off`. */
+    reasoning: ReasoningLevelSchema.optional(),
     enabled: z.boolean().optional(),
   })
   .strict();
@@ -88,6 +97,7 @@ export const ModelViewSchema = z.object({
   inputPricePerM: z.number().nullable(),
   outputPricePerM: z.number().nullable(),
   contextWindow: z.number().nullable(),
+  reasoning: ReasoningLevelSchema,
   enabled: z.boolean(),
   health: ModelHealthSchema,
 });

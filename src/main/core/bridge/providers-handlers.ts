@@ -46,6 +46,7 @@ export function createProviderHandlers({ providers, health, fetch, localBaseUrls
     inputPricePerM: m.inputPricePerM,
     outputPricePerM: m.outputPricePerM,
     contextWindow: m.contextWindow,
+    reasoning: m.reasoning,
     enabled: m.enabled,
     health: health.view(m.id),
   });

@@ -10,6 +10,9 @@
  * A failure after text or reasoning already streamed never falls back either: the deltas the UI has shown would
  * be mixed with another model's answer. Aborting `signal` rejects with `LlmCancelledError` at once.
  *
+ * Each request carries the model's reasoning setting in its provider's form (llm/reasoning.ts, docs/architecture.md
+ * "Reasoning").
+ *
  * Limits: no request timeout of its own (a silent provider waits until the user stops the turn); usage counts
  * missing from a provider's stream count as 0.
  */
@@ -22,6 +25,7 @@ import { findModelIndex } from './model-catalog';
 import { ModelHealth } from './model-health';
 import { costFromMetadata, LanguageModels, type FetchFunction } from './provider-factory';
 import type { ModelRecord } from './provider-repository';
+import { KeptThinking, ThinkingCollector } from './reasoning';
 import { MAX_ARGUMENT_DEPTH, nestedDeeperThan } from '../../../shared/tool-arguments';
 import type { ChatToolCall, FallbackEvent, FailedEvent, LlmEvent, LlmTurn, StreamRoundRequest, ToolSpec } from './types';
 
@@ -80,6 +84,7 @@ export class LlmClient {
   readonly health: ModelHealth;
   private readonly maxTries: number;
   private readonly models: LanguageModels;
+  private readonly thinking = new KeptThinking();
 
   constructor(private readonly options: LlmClientOptions) {
     this.health = options.health ?? new ModelHealth();
@@ -165,7 +170,9 @@ export class LlmClient {
 
   private async attempt(model: ModelRecord, request: StreamRoundRequest): Promise<LlmTurn> {
     const { signal } = request;
-    const prompt = toModelMessages(request.messages, model.providerKind);
+    const reasoningPlan = this.thinking.plan(model, request.messages);
+    if (reasoningPlan.leftOff) this.options.log?.('llm: thinking left off for a round continuing a tool use whose thinking is not kept', { model: model.modelId });
+    const prompt = toModelMessages(request.messages, model.providerKind, reasoningPlan.replay);
     const ai = await loadAiSdk(); // imported on the first request, not at start (llm/ai-sdk.ts)
     const result = ai.streamText({
       model: await this.models.get(model, this.options.models.apiKey(model.providerId)),
@@ -173,6 +180,7 @@ export class LlmClient {
       messages: prompt.messages,
       allowSystemInMessages: true,
       ...(request.tools.length ? { tools: toolSet(ai, request.tools) } : {}),
+      ...(reasoningPlan.providerOptions ? { providerOptions: reasoningPlan.providerOptions } : {}),
       maxRetries: 0,
       abortSignal: signal,
       // Errors arrive as `error` parts below; without this the SDK would also print them.
@@ -181,6 +189,7 @@ export class LlmClient {
 
     let text = '';
     let reasoning = '';
+    const thinkingBlocks = new ThinkingCollector();
     const toolCalls: ChatToolCall[] = [];
     const streamedInput = new Map<string, string>(); // each call's argument text as streamed, by call id
     let usage = { inputTokens: 0, outputTokens: 0 };
@@ -197,7 +206,12 @@ export class LlmClient {
             text += part.text;
             request.onTextDelta(part.text);
             break;
+          case 'reasoning-start':
+            thinkingBlocks.start(part.id, part.providerMetadata);
+            break;
           case 'reasoning-delta':
+            thinkingBlocks.delta(part.id, part.text, part.providerMetadata);
+            if (!part.text) break; // a block's signature arrives as an empty delta
             reasoning += part.text;
             request.onReasoningDelta(part.text);
             break;
@@ -234,6 +248,7 @@ export class LlmClient {
       fail(error);
     }
     if (signal.aborted) throw new LlmCancelledError();
+    if (reasoningPlan.providerOptions && model.providerKind === 'anthropic' && toolCalls[0]) this.thinking.keep(toolCalls[0].id, model.id, thinkingBlocks);
     return {
       text,
       reasoning,

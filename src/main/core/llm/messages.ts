@@ -8,11 +8,14 @@
  * - `tool` messages answering no known call are dropped, as are empty assistant messages;
  * - a person's images go as image parts after the message's text;
  * - arguments the session refused as a call (not a JSON object, or nested too deep: `parseToolArguments`) are sent
- *   as `{}` (the tool result already told the model they were bad).
+ *   as `{}` (the tool result already told the model they were bad);
+ * - kept signed thinking (`replay`, by the message's first call id) goes first in the assistant message it came with
+ *   (docs/architecture.md "Reasoning").
  */
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from 'ai';
 import type { ProviderKind } from '../../../shared/contract/providers';
 import { parseToolArguments } from '../../../shared/tool-arguments';
+import type { ReasoningPart } from './reasoning';
 import type { ChatMessage } from './types';
 
 export const INTERRUPTED_TOOL_RESULT =
@@ -28,7 +31,7 @@ function argumentsOrEmpty(raw: string): Record<string, unknown> {
   return parsed.ok ? parsed.args : {};
 }
 
-export function toModelMessages(history: readonly ChatMessage[], kind: ProviderKind): ConvertedPrompt {
+export function toModelMessages(history: readonly ChatMessage[], kind: ProviderKind, replay?: ReadonlyMap<string, ReasoningPart[]>): ConvertedPrompt {
   const results = new Map<string, string>();
   for (const m of history) if (m.role === 'tool' && !results.has(m.tool_call_id)) results.set(m.tool_call_id, m.content);
 
@@ -52,7 +55,7 @@ export function toModelMessages(history: readonly ChatMessage[], kind: ProviderK
         break; // placed right after its call below
       case 'assistant': {
         const calls = m.tool_calls ?? [];
-        const content: AssistantModelMessage['content'] = [];
+        const content: AssistantModelMessage['content'] = [...((calls[0] && replay?.get(calls[0].id)) ?? [])];
         if (m.content) content.push({ type: 'text', text: m.content });
         for (const c of calls) content.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: argumentsOrEmpty(c.arguments) });
         if (content.length === 0) break;

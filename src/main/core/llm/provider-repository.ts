@@ -18,6 +18,7 @@ import {
   ProviderSetKeySchema,
   ProviderUpdateSchema,
   type ProviderKind,
+  type ReasoningLevel,
 } from '../../../shared/contract/providers';
 import { nowMs, type Db } from '../db/database';
 import type { SecretStore } from '../secrets/secret-store';
@@ -44,6 +45,8 @@ export interface ModelRecord {
   inputPricePerM: number | null;
   outputPricePerM: number | null;
   contextWindow: number | null;
+  /** Sent with every request to the model in its provider's form (llm/reasoning.ts). */
+  reasoning: ReasoningLevel;
   enabled: boolean;
 }
 
@@ -68,6 +71,7 @@ interface ModelRow {
   input_price_per_m: number | null;
   output_price_per_m: number | null;
   context_window: number | null;
+  reasoning: ReasoningLevel;
   enabled: number;
 }
 
@@ -108,11 +112,11 @@ export class ProviderRepository {
       model: db.prepare(`${MODEL_SELECT} WHERE m.id = ?`),
       maxPriority: db.prepare('SELECT max(priority) AS p FROM llm_models'),
       insertModel: db.prepare(
-        `INSERT INTO llm_models (provider_id, model_id, display_name, priority, input_price_per_m, output_price_per_m, context_window, enabled, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO llm_models (provider_id, model_id, display_name, priority, input_price_per_m, output_price_per_m, context_window, reasoning, enabled, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       updateModel: db.prepare(
-        `UPDATE llm_models SET model_id = ?, display_name = ?, priority = ?, input_price_per_m = ?, output_price_per_m = ?, context_window = ?, enabled = ?, updated_at = ?
+        `UPDATE llm_models SET model_id = ?, display_name = ?, priority = ?, input_price_per_m = ?, output_price_per_m = ?, context_window = ?, reasoning = ?, enabled = ?, updated_at = ?
          WHERE id = ?`,
       ),
       setPriority: db.prepare('UPDATE llm_models SET priority = ?, updated_at = ? WHERE id = ?'),
@@ -202,7 +206,7 @@ export class ProviderRepository {
     const priority = m.priority ?? ((this.s.maxPriority.get() as { p: number | null }).p ?? -1) + 1;
     const info = this.insertOrConflict(
       () =>
-        this.s.insertModel.run(m.providerId, m.modelId, m.displayName ?? '', priority, m.inputPricePerM ?? null, m.outputPricePerM ?? null, m.contextWindow ?? null, m.enabled === false ? 0 : 1, now, now),
+        this.s.insertModel.run(m.providerId, m.modelId, m.displayName ?? '', priority, m.inputPricePerM ?? null, m.outputPricePerM ?? null, m.contextWindow ?? null, m.reasoning ?? 'off', m.enabled === false ? 0 : 1, now, now),
       m.modelId,
     );
     return this.getModel(Number(info.lastInsertRowid));
@@ -221,6 +225,7 @@ export class ProviderRepository {
           m.inputPricePerM === undefined ? c.inputPricePerM : m.inputPricePerM,
           m.outputPricePerM === undefined ? c.outputPricePerM : m.outputPricePerM,
           m.contextWindow === undefined ? c.contextWindow : m.contextWindow,
+          m.reasoning ?? c.reasoning,
           (m.enabled ?? c.enabled) ? 1 : 0,
           nowMs(),
           m.id,
@@ -278,6 +283,7 @@ function toModel(r: ModelRow): ModelRecord {
     inputPricePerM: r.input_price_per_m,
     outputPricePerM: r.output_price_per_m,
     contextWindow: r.context_window,
+    reasoning: r.reasoning,
     enabled: r.enabled === 1,
   };
 }

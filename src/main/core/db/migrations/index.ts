@@ -28,6 +28,7 @@ import { toolRowDecision } from './116-tool-row-decision';
 import { activeToolsIndex } from './117-active-tools-index';
 import { sessionIdsNeverReused } from './118-session-ids-never-reused';
 import { chatImages } from './119-chat-images';
+import { modelReasoning } from './120-model-reasoning';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -53,4 +54,5 @@ export const migrations: readonly Migration[] = [
   activeToolsIndex,
   sessionIdsNeverReused,
   chatImages,
+  modelReasoning,
 ];

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { useStore } from 'zustand';
-import type { ModelView } from '../../../../shared/contract/providers';
+import { REASONING_LEVELS, type ModelView, type ReasoningLevel } from '../../../../shared/contract/providers';
 import { skald } from '../../bridge/skald';
 import { moveModel, settingsStore, settingsWrite, testProvider } from '../../stores/settings-store';
 import { KIND_INFO } from './provider-kinds';
@@ -21,11 +21,32 @@ function healthLabel(h: ModelView['health']): { label: string; className: string
   return { label: describeHealth(h), className: 'warn', title: `Its last call failed${when}` };
 }
 
+const REASONING_HELP = 'Only for models that reason; a model that does not may refuse the request.';
+const REASONING_LABELS: Record<ReasoningLevel, string> = { off: 'Off', low: 'Low', medium: 'Medium', high: 'High' };
+
+/** How much the model reasons before it answers, sent with every request to it (docs/architecture.md "Reasoning"). */
+function ReasoningField({ value, onChange, testId }: { value: ReasoningLevel; onChange: (level: ReasoningLevel) => void; testId: string }) {
+  return (
+    <label className="field reasoning-field">
+      <span className="field-label">Reasoning</span>
+      <select data-testid={testId} value={value} title={REASONING_HELP} onChange={(e) => onChange(e.target.value as ReasoningLevel)}>
+        {REASONING_LEVELS.map((level) => <option key={level} value={level}>{REASONING_LABELS[level]}</option>)}
+      </select>
+    </label>
+  );
+}
+
+/** Shown once a level is picked, the full width of its form. */
+function ReasoningHelp({ value }: { value: ReasoningLevel }) {
+  return value === 'off' ? null : <span className="muted small field-note reasoning-help" data-testid="model-reasoning-help">{REASONING_HELP}</span>;
+}
+
 export function ModelsSettings() {
   const { models, providers, tests } = useStore(settingsStore);
   const [providerId, setProviderId] = useState<number | ''>('');
   const [modelId, setModelId] = useState('');
   const [displayName, setDisplayName] = useState('');
+  const [reasoning, setReasoning] = useState<ReasoningLevel>('off');
   const [error, setError] = useState<string | null>(null);
   const chosen = providerId === '' ? providers[0]?.id : providerId;
   const listed = chosen !== undefined ? tests[chosen] : undefined;
@@ -34,9 +55,9 @@ export function ModelsSettings() {
   const windowInput = useWindowField(listedWindow(windows, modelId));
   const add = async () => {
     if (chosen === undefined) return;
-    const message = await settingsWrite(() => skald.models.create({ providerId: chosen, modelId, ...(displayName.trim() ? { displayName } : {}), ...windowRequest(windowInput.value) }));
+    const message = await settingsWrite(() => skald.models.create({ providerId: chosen, modelId, ...(displayName.trim() ? { displayName } : {}), ...windowRequest(windowInput.value), ...(reasoning !== 'off' ? { reasoning } : {}) }));
     setError(message);
-    if (!message) (setModelId(''), setDisplayName(''), windowInput.reset());
+    if (!message) (setModelId(''), setDisplayName(''), setReasoning('off'), windowInput.reset());
   };
   return (
     <section className="settings-section" id="settings-models" aria-labelledby="models-title" data-testid="models-settings">
@@ -72,8 +93,10 @@ export function ModelsSettings() {
             <span className="field-label">Context window (tokens)</span>
             <input data-testid="model-window" type="number" min={1} step={1} placeholder="128000 assumed" value={windowInput.value} onChange={(e) => windowInput.onChange(e.target.value)} />
           </label>
+          <ReasoningField value={reasoning} onChange={setReasoning} testId="model-reasoning" />
           <button type="submit" className="primary" data-testid="add-model" disabled={!modelId.trim()}>Add model</button>
           {windowInput.fromList && <span className="muted small field-note" data-testid="model-window-source">The context window is from the provider's list; lower it if the server runs the model with less.</span>}
+          <ReasoningHelp value={reasoning} />
           {error && <div className="field-error" role="alert">{error}</div>}
         </form>
       )}
@@ -84,7 +107,8 @@ export function ModelsSettings() {
 /** `listedWindow`: what the provider's last test listed for this model, offered while none is set. */
 function ModelRow({ model: m, index, count, listedWindow: listed }: { model: ModelView; index: number; count: number; listedWindow: number | null }) {
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState({ displayName: m.displayName, contextWindow: m.contextWindow?.toString() ?? '' });
+  const current = () => ({ displayName: m.displayName, contextWindow: m.contextWindow?.toString() ?? '', reasoning: m.reasoning });
+  const [draft, setDraft] = useState(current);
   const [error, setError] = useState<string | null>(null);
   const health = healthLabel(m.health);
   const run = async (work: () => Promise<unknown>) => {
@@ -104,6 +128,7 @@ function ModelRow({ model: m, index, count, listedWindow: listed }: { model: Mod
         <div className="small">
           <span className={health.className} title={health.title} data-testid="model-health">{health.label}</span>
           {m.contextWindow && <span className="muted"> · {Math.round(m.contextWindow / 1000)}k context</span>}
+          {m.reasoning !== 'off' && <span className="muted" data-testid="model-reasoning-label"> · reasoning {m.reasoning}</span>}
           {!m.contextWindow && listed !== null && (
             <span className="muted">
               {' · '}the provider lists {windowLabel(listed)} context{' '}
@@ -112,9 +137,11 @@ function ModelRow({ model: m, index, count, listedWindow: listed }: { model: Mod
           )}
         </div>
         {editing && (
-          <form className="inline-form" onSubmit={(e) => (e.preventDefault(), void run(() => skald.models.update({ id: m.id, displayName: draft.displayName, contextWindow: draft.contextWindow.trim() ? Number(draft.contextWindow) : null })))}>
+          <form className="inline-form" onSubmit={(e) => (e.preventDefault(), void run(() => skald.models.update({ id: m.id, displayName: draft.displayName, contextWindow: draft.contextWindow.trim() ? Number(draft.contextWindow) : null, reasoning: draft.reasoning })))}>
             <label className="field"><span className="field-label">Shown as</span><input value={draft.displayName} onChange={(e) => setDraft({ ...draft, displayName: e.target.value })} /></label>
             <label className="field"><span className="field-label">Context window (tokens)</span><input type="number" value={draft.contextWindow} onChange={(e) => setDraft({ ...draft, contextWindow: e.target.value })} /></label>
+            <ReasoningField value={draft.reasoning} onChange={(reasoning) => setDraft({ ...draft, reasoning })} testId="model-edit-reasoning" />
+            <ReasoningHelp value={draft.reasoning} />
             <div className="row-actions"><button type="button" onClick={() => setEditing(false)}>Cancel</button><button type="submit" className="primary">Save</button></div>
           </form>
         )}
@@ -126,7 +153,7 @@ function ModelRow({ model: m, index, count, listedWindow: listed }: { model: Mod
         </label>
         <button className="icon ghost" aria-label={`Move ${m.modelId} up`} disabled={index === 0} onClick={() => void moveModel(m.id, -1)}>↑</button>
         <button className="icon ghost" aria-label={`Move ${m.modelId} down`} disabled={index === count - 1} onClick={() => void moveModel(m.id, 1)}>↓</button>
-        <button className="ghost" onClick={() => setEditing(true)}>Edit</button>
+        <button className="ghost" onClick={() => (setDraft(current()), setEditing(true))}>Edit</button>
         <button className="ghost danger" aria-label={`Delete model ${m.modelId}`} onClick={() => void run(() => skald.models.delete({ id: m.id }))}>Delete</button>
       </div>
     </li>
