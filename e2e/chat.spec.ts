@@ -143,8 +143,8 @@ test('a person pastes and picks images; they go with the message, show in the ch
     document.querySelector('[data-testid="composer"]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
   }, sunrise.toString('base64'));
   // Picked with the image button's file input; a file that is no image is refused with a sentence.
-  await page.getByTestId('composer-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-  await expect(page.getByTestId('composer-error')).toHaveText('notes.txt is not a PNG, JPEG, GIF or WebP image.');
+  await page.getByTestId('composer-file').setInputFiles({ name: 'backup.zip', mimeType: 'application/zip', buffer: Buffer.from('PK\u0003\u0004') });
+  await expect(page.getByTestId('composer-error')).toHaveText('backup.zip is not an image or a text file.');
   await page.getByTestId('composer-file').setInputFiles({ name: 'square.png', mimeType: 'image/png', buffer: square });
   await expect(page.getByTestId('composer-images').locator('img')).toHaveCount(2);
   await expect(page.getByTestId('composer-error')).toHaveCount(0);
@@ -175,6 +175,23 @@ test('a person pastes and picks images; they go with the message, show in the ch
   // Kept with the chat: a reload shows them again.
   await page.reload();
   await expect(page.getByTestId('msg-user').getByTestId('msg-image').locator('img')).toHaveCount(2);
+});
+
+test('a text file put in the message box becomes a code block under its name, which the model reads with the message', async ({ page }) => {
+  await startLlm([{ text: 'The build failed on the second step.' }]);
+  await page.goto(app.url);
+  await configureModel(page);
+  await page.getByTestId('composer').fill('Why did this fail?');
+  const log = 'step 1 ok\nstep 2 FAILED: ``` not a fence end\n';
+  await page.getByTestId('composer-file').setInputFiles({ name: 'build.log', mimeType: '', buffer: Buffer.from(log) });
+  await expect(page.getByTestId('composer')).toHaveValue(`Why did this fail?\n\nbuild.log:\n\`\`\`\`\n${log}\`\`\`\``);
+  await page.getByTestId('composer-file').setInputFiles({ name: 'dump.bin', mimeType: 'text/plain', buffer: Buffer.from([104, 0, 105]) });
+  await expect(page.getByTestId('composer-error')).toHaveText('dump.bin is not a text file.');
+  await shots(page, 'chat-text-file-in-box');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('The build failed on the second step.');
+  const [request] = await llm!.requests();
+  expect(JSON.stringify(request!.body.messages)).toContain('step 2 FAILED');
 });
 
 test('a rejected write is not written and the model is told why', async ({ page }) => {

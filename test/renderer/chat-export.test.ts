@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HistoryMessage, ToolCard } from '../../src/shared/contract/chat';
-import { chatToMarkdown, exportFileName, fenced, RESULT_CHARS } from '../../src/renderer/src/lib/chat-export';
+import { chatToMarkdown, exportFileName, RESULT_CHARS } from '../../src/renderer/src/lib/chat-export';
+import { fenced } from '../../src/renderer/src/lib/fenced';
 
 const message = (id: number, role: HistoryMessage['role'], content: string, tools: Partial<ToolCard>[] = []): HistoryMessage => ({
   id, role, content, status: 'ok', queued: false, reasoning: null, input_tokens: null, output_tokens: null, cost: null, model: role === 'assistant' ? 'gpt-x' : null, created_at: 0,
@@ -39,6 +40,8 @@ describe('chatToMarkdown', () => {
 
   it('a result with backtick fences inside gets a longer fence; a long result is cut and says by how much', () => {
     expect(fenced('a ``` b ````` c')).toBe('``````\na ``` b ````` c\n``````');
+    // Many runs (a file of template literals): one pass, no call stack spent on them.
+    expect(fenced('`x` '.repeat(300_000)).startsWith('```\n`x`')).toBe(true);
     const md = chatToMarkdown('t', [message(1, 'assistant', '', [{ result: 'x'.repeat(RESULT_CHARS + 10) }])], new Date(0));
     expect(md).toContain(`… (10 more characters)`);
     expect(md).not.toContain('x'.repeat(RESULT_CHARS + 1));

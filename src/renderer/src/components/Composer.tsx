@@ -1,12 +1,14 @@
 /**
  * The message box: Enter sends, Shift+Enter is a new line; Stop sits beside Send while a turn runs. A message past
  * what one message may hold (a pasted log) is not sent: the box says so and what to do, and keeps the text.
- * Images come with a message by pasting, dropping or the image button (docs/chat-ui.md "Images in a message"): they
- * show above the box, each with a button that takes it out, and go with the text; a message may be images alone.
+ * Images come with a message by pasting, dropping or the file button (docs/chat-ui.md "Images in a message"): they
+ * show above the box, each with a button that takes it out, and go with the text; a message may be images alone. A
+ * text file put in the same ways goes into the box as a code block under its name.
  */
 import { useEffect, useRef, useState } from 'react';
 import { MAX_MESSAGE_CHARS } from '../../../shared/contract/chat';
-import { ACCEPT_ATTRIBUTE, addImages, imageFiles, releaseImages, type PickedImage } from '../lib/picked-images';
+import { ACCEPT_FILES, isTextFile, textFileBlock } from '../lib/picked-files';
+import { addImages, isImageFile, releaseImages, type PickedImage } from '../lib/picked-images';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -34,12 +36,25 @@ export function Composer({ running, onSend, onStop }: { running: boolean; onSend
   const isTooLong = text.length > MAX_MESSAGE_CHARS;
   const canSend = (text.trim().length > 0 || images.length > 0) && !isTooLong;
 
+  /** Images join the message; text files go into the box as code blocks (lib/picked-files.ts); anything else is refused. */
   const add = async (files: File[]) => {
     if (!files.length) return;
-    const result = await addImages(latest.current, files);
-    if ('problem' in result) return setError(result.problem);
+    const other = files.find((f) => !isImageFile(f) && !isTextFile(f));
+    if (other) return setError(`${other.name || 'That file'} is not an image or a text file.`);
+    const blocks: string[] = [];
+    for (const file of files.filter((f) => !isImageFile(f))) {
+      const read = await textFileBlock(file);
+      if ('problem' in read) return setError(read.problem);
+      blocks.push(read.block);
+    }
+    const pictures = files.filter(isImageFile);
+    if (pictures.length) {
+      const result = await addImages(latest.current, pictures);
+      if ('problem' in result) return setError(result.problem);
+      setImages(result.images);
+    }
     setError(null);
-    setImages(result.images);
+    if (blocks.length) setText((current) => [current.trimEnd(), ...blocks].filter(Boolean).join('\n\n'));
   };
   const remove = (key: number) => {
     const gone = images.filter((i) => i.key === key);
@@ -101,9 +116,9 @@ export function Composer({ running, onSend, onStop }: { running: boolean; onSend
         rows={3}
         onChange={(e) => setText(e.target.value)}
         onPaste={(e) => {
-          const files = imageFiles(e.clipboardData.files);
+          const files = [...e.clipboardData.files];
           if (!files.length) return;
-          e.preventDefault(); // the image, not its file name as text
+          e.preventDefault(); // the file, not its name as text
           void add(files);
         }}
         onKeyDown={(e) => {
@@ -117,7 +132,7 @@ export function Composer({ running, onSend, onStop }: { running: boolean; onSend
         <input
           ref={fileInput}
           type="file"
-          accept={ACCEPT_ATTRIBUTE}
+          accept={ACCEPT_FILES}
           multiple
           hidden
           data-testid="composer-file"
@@ -126,7 +141,7 @@ export function Composer({ running, onSend, onStop }: { running: boolean; onSend
             e.target.value = ''; // the same file can be picked again
           }}
         />
-        <button className="icon-button" data-testid="add-image" title="Add images (or paste or drop them)" aria-label="Add images" onClick={() => fileInput.current?.click()}>
+        <button className="icon-button" data-testid="add-image" title="Add images or text files (or paste or drop them)" aria-label="Add images or text files" onClick={() => fileInput.current?.click()}>
           <ImageIcon />
         </button>
         {running && (

@@ -5,15 +5,9 @@
  * RESULT_CHARS: the export is for reading and sharing; the database keeps every byte.
  */
 import type { HistoryMessage, ToolCard } from '../../../shared/contract/chat';
+import { fenced } from './fenced';
 
 export const RESULT_CHARS = 4_000;
-
-/** A fenced block for any text: three backticks, or one more than the longest run inside. */
-export function fenced(text: string, lang = ''): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${lang}\n${text.endsWith('\n') ? text : `${text}\n`}${fence}`;
-}
 
 const WHO: Record<HistoryMessage['role'], string> = { user: 'You', assistant: 'Assistant', agent: 'Agent' };
 

@@ -18,10 +18,9 @@ export interface PickedImage {
 
 let nextKey = 1;
 const ACCEPTED: ReadonlySet<string> = new Set(CHAT_IMAGE_TYPES);
-export const ACCEPT_ATTRIBUTE = CHAT_IMAGE_TYPES.join(',');
 
-/** The image files among `files` (a paste or a drop may carry other things). */
-export const imageFiles = (files: Iterable<File>): File[] => [...files].filter((f) => f.type.startsWith('image/'));
+/** An image the chat takes, by the type the browser gives it (the core reads the bytes again). */
+export const isImageFile = (file: File): boolean => ACCEPTED.has(file.type);
 
 function base64Of(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -37,7 +36,7 @@ function base64Of(file: File): Promise<string> {
  * accepted, or a limit the whole would pass).
  */
 export async function addImages(current: readonly PickedImage[], files: readonly File[]): Promise<{ images: PickedImage[] } | { problem: string }> {
-  const wrong = files.find((f) => !ACCEPTED.has(f.type));
+  const wrong = files.find((f) => !isImageFile(f));
   if (wrong) return { problem: `${wrong.name || 'That file'} is not a PNG, JPEG, GIF or WebP image.` };
   const problem = imagesProblem([...current, ...files.map((f) => ({ name: f.name || 'image', size: f.size }))]);
   if (problem) return { problem };

@@ -1,0 +1,16 @@
+/**
+ * Text as a Markdown code block whose fence no backtick run inside can close (one backtick longer than the longest
+ * run, at least three): an exported chat's results (lib/chat-export.ts) and a text file put in a message
+ * (lib/picked-files.ts). The longest run is found in one pass, never by spreading every run into Math.max (a file
+ * of many backticks would overflow the call stack).
+ */
+export function fenced(text: string, lang = ''): string {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = text.charCodeAt(i) === 96 ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${text.endsWith('\n') ? text : `${text}\n`}${fence}`;
+}
