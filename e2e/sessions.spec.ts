@@ -169,3 +169,25 @@ test('a search hit deep in a long chat is brought into view and marked, the olde
   await expect(page.getByText('Note 36: nothing to see in this one.')).toBeVisible();
   await expect(found).toHaveCount(0, { timeout: 5_000 }); // marked for a moment only
 });
+
+test('chats are listed under date headings: Today, Yesterday, the last 7 days, then by month', async ({ page }) => {
+  const day = 86_400_000;
+  const now = Date.now();
+  await openWith(page, [], (store) => {
+    const realNow = Date.now;
+    try {
+      for (const [title, ago] of [['Budget from spring', 60 * day], ['Trip ideas', 3 * day], ['Release notes', day], ['Morning standup', 0]] as const) {
+        Date.now = () => now - ago; // the chat's last activity, as its rows are written
+        const id = store.createSession(title);
+        store.appendMessage({ sessionId: id, role: 'user', content: `About ${title}` });
+      }
+    } finally {
+      Date.now = realNow;
+    }
+  });
+  const month = new Date(now - 60 * day).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+  await expect(page.getByTestId('session-heading')).toHaveText(['Today', 'Yesterday', 'Previous 7 days', month]);
+  await expect(page.getByTestId('session-item')).toHaveText([/Morning standup/, /Release notes/, /Trip ideas/, /Budget from spring/]);
+  await expect(page.getByTestId('msg-user')).toContainText('About Morning standup');
+  await shots(page, 'sessions-date-headings');
+});

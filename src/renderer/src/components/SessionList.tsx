@@ -1,20 +1,23 @@
 /**
- * The left column: sessions, newest first; a dot marks a running turn. Only the rows on screen (and a few around
+ * The left column: sessions, newest first, under date headings (Today, Yesterday, …); a dot marks a running turn. Only the rows on screen (and a few around
  * them) exist: a person with thousands of chats had each one laid out before the first screen (5,000 rows: a 190 ms
  * task and a quarter of a second more before the window was usable). A row's buttons (shown on hover and on the open
  * chat) rename it in place, export it as Markdown, or delete it after a confirmation in the row itself
  * (docs/chat-ui.md "Sessions").
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { BridgeError } from '../../../shared/contract/define';
+import { withHeadings, type ListEntry } from '../lib/session-groups';
 import { createSession, deleteSession, exportSession, renameSession, selectSession, sessionsStore } from '../stores/sessions-store';
 
-/** A row's height and the gap under it (styles.css `.session-item`). */
+/** A row's height and the gap under it (styles.css `.session-item`), and a date heading's (`.session-heading`). */
 const ROW_PX = 34;
+const HEADING_PX = 28;
 
 type Session = ReturnType<typeof sessionsStore.getState>['sessions'][number];
+const entryKey = (e: ListEntry<Session>) => (e.kind === 'heading' ? `h:${e.label}` : e.session.id);
 /** What one row is doing: shown, renamed in place, asking to confirm a delete, or saying why an action failed. */
 type RowMode = { id: number; kind: 'rename' | 'confirm-delete' } | { id: number; kind: 'error'; message: string };
 
@@ -22,7 +25,16 @@ export function SessionList() {
   const { sessions, activeId } = useStore(sessionsStore);
   const [mode, setMode] = useState<RowMode | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const rows = useVirtualizer({ count: sessions.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_PX, overscan: 12 });
+  // Under date headings (lib/session-groups.ts), recomputed when the list changes (a list open past midnight keeps its
+  // headings until then: the next activity reads it again).
+  const entries = useMemo(() => withHeadings(sessions, Date.now()), [sessions]);
+  const rows = useVirtualizer({
+    count: entries.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (entries[i]!.kind === 'heading' ? HEADING_PX : ROW_PX),
+    getItemKey: (i) => entryKey(entries[i]!),
+    overscan: 12,
+  });
   const attempt = (id: number, work: () => Promise<void>) =>
     void work().then(
       () => setMode(null),
@@ -37,11 +49,19 @@ export function SessionList() {
       <div className="session-scroll" ref={scrollRef}>
         <div className="session-rows" style={{ height: rows.getTotalSize() }}>
           {rows.getVirtualItems().map((row) => {
-            const s = sessions[row.index]!;
+            const entry = entries[row.index]!;
+            if (entry.kind === 'heading') {
+              return (
+                <div key={row.key} className="session-heading" style={{ transform: `translateY(${row.start}px)` }} data-testid="session-heading">
+                  {entry.label}
+                </div>
+              );
+            }
+            const s = entry.session;
             const mine = mode?.id === s.id ? mode : null;
             return (
               <div
-                key={s.id}
+                key={row.key}
                 className={`session-item${s.id === activeId ? ' active' : ''}${mine ? ` ${mine.kind}` : ''}`}
                 style={{ transform: `translateY(${row.start}px)` }}
                 onClick={() => !mine && selectSession(s.id)}
