@@ -191,3 +191,21 @@ test('chats are listed under date headings: Today, Yesterday, the last 7 days, t
   await expect(page.getByTestId('msg-user')).toContainText('About Morning standup');
   await shots(page, 'sessions-date-headings');
 });
+
+test("each chat keeps its own draft: what was typed in one never shows, or is sent, in another", async ({ page }) => {
+  await openWith(page, [], (store) => {
+    for (const title of ['Chat A', 'Chat B']) store.appendMessage({ sessionId: store.createSession(title), role: 'user', content: `Hello from ${title}` });
+  });
+  const box = page.getByTestId('composer');
+  await page.getByTestId('session-item').filter({ hasText: 'Chat A' }).click();
+  await expect(page.getByTestId('msg-user')).toContainText('Hello from Chat A');
+  await box.fill('half a thought for A');
+  await page.getByTestId('session-item').filter({ hasText: 'Chat B' }).click();
+  await expect(page.getByTestId('msg-user')).toContainText('Hello from Chat B');
+  await expect(box).toHaveValue('');
+  await box.fill('something for B');
+  await page.getByTestId('session-item').filter({ hasText: 'Chat A' }).click();
+  await expect(box).toHaveValue('half a thought for A');
+  await page.getByTestId('session-item').filter({ hasText: 'Chat B' }).click();
+  await expect(box).toHaveValue('something for B');
+});

@@ -72,7 +72,8 @@ export function ChatView({ sessionId }: { sessionId: number }) {
         <WorkingDirectory sessionId={sessionId} current={session?.working_directory ?? ''} onChanged={() => void refreshSessions()} />
         <GroupPicker sessionId={sessionId} />
       </div>
-      <Composer running={running} onSend={(text, images) => chat.send(text, images)} onStop={() => void chat.stop()} />
+      {/* Keyed by session: each chat has its own draft (components/Composer.tsx). */}
+      <Composer key={sessionId} sessionId={sessionId} running={running} onSend={(text, images) => chat.send(text, images)} onStop={() => void chat.stop()} />
     </section>
   );
 }

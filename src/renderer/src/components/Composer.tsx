@@ -24,15 +24,25 @@ function ImageIcon() {
   );
 }
 
-export function Composer({ running, onSend, onStop }: { running: boolean; onSend: (text: string, images: SendImages) => Promise<void>; onStop: () => void }) {
-  const [text, setText] = useState('');
-  const [images, setImages] = useState<PickedImage[]>([]);
+/**
+ * Each chat's unsent text and images (docs/chat-ui.md "Drafts"): the box is the open chat's own, so what was typed in
+ * one chat never shows, or is sent, in another; switching back finds it again. Kept while the window lives.
+ */
+const drafts = new Map<number, { text: string; images: PickedImage[] }>();
+
+export function Composer({ sessionId, running, onSend, onStop }: { sessionId: number; running: boolean; onSend: (text: string, images: SendImages) => Promise<void>; onStop: () => void }) {
+  const [text, setText] = useState(() => drafts.get(sessionId)?.text ?? '');
+  const [images, setImages] = useState<PickedImage[]>(() => drafts.get(sessionId)?.images ?? []);
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const latest = useRef(images);
   latest.current = images;
-  useEffect(() => () => releaseImages(latest.current), []);
+  // The draft follows every change; its images' previews stay alive with it (released when sent or taken out).
+  useEffect(() => {
+    if (text || images.length) drafts.set(sessionId, { text, images });
+    else drafts.delete(sessionId);
+  }, [sessionId, text, images]);
   const isTooLong = text.length > MAX_MESSAGE_CHARS;
   const canSend = (text.trim().length > 0 || images.length > 0) && !isTooLong;
 
