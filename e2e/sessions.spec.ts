@@ -209,3 +209,20 @@ test("each chat keeps its own draft: what was typed in one never shows, or is se
   await page.getByTestId('session-item').filter({ hasText: 'Chat B' }).click();
   await expect(box).toHaveValue('something for B');
 });
+
+test('a reader far up a long chat gets a button back to the newest message', async ({ page }) => {
+  await openWith(page, [], (store) => {
+    const id = store.createSession('Long chat');
+    for (let i = 0; i < 3_000; i++) store.appendMessage({ sessionId: id, role: i % 2 ? 'assistant' : 'user', content: `Line ${i} of the long chat.` });
+  });
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Line 2999');
+  await expect(page.getByTestId('jump-newest')).toHaveCount(0);
+  const list = page.getByTestId('message-list');
+  for (let i = 0; i < 30; i++) await list.evaluate((el) => el.scrollBy(0, -el.clientHeight * 3));
+  await expect(page.getByTestId('jump-newest')).toBeVisible();
+  await expect(page.getByText('Line 2999 of the long chat.')).toHaveCount(0);
+  await shots(page, 'chat-jump-to-newest');
+  await page.getByTestId('jump-newest').click();
+  await expect(page.getByText('Line 2999 of the long chat.')).toBeInViewport();
+  await expect(page.getByTestId('jump-newest')).toHaveCount(0);
+});

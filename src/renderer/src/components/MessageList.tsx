@@ -193,6 +193,17 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
     return () => cancelAnimationFrame(frame);
   }, [rows]);
 
+  /** More than a screen above the newest message (or in an older window): a button takes the reader back down. */
+  const [farFromEnd, setFarFromEnd] = useState(false);
+  const toNewest = () => {
+    atBottom.current = true;
+    setFarFromEnd(false);
+    if (view.live) {
+      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+      stick();
+    } else setWindowEnd(null); // the window moves to the newest rows; the layout effect on them scrolls to the end
+  };
+
   /** Near the window's top or bottom: move it that way (and ask for older pages in time). */
   const moveWindow = (el: HTMLDivElement) => {
     const below = el.scrollHeight - el.scrollTop - el.clientHeight;
@@ -215,43 +226,55 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
   }, [view]);
 
   return (
-    <div
-      className="message-list"
-      ref={parentRef}
-      data-testid="message-list"
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        atBottom.current = view.live && el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
-        moveWindow(el);
-      }}
-    >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {items.map((item) => {
-          const row = rows[item.index]!;
-          return (
-            <div
-              key={item.key}
-              data-index={item.index}
-              ref={virtualizer.measureElement}
-              className={row.kind === 'message' && row.message.id === found ? 'row row-found' : 'row'}
-              data-testid={row.kind === 'message' && row.message.id === found ? 'row-found' : undefined}
-              style={{ transform: `translateY(${item.start}px)` }}
-            >
-              {row.kind === 'message' && (
-                <RenderGuard what="This message" resetKey={row.message}>
-                  <MessageView message={row.message} actions={actions} offers={offerOf(offers, row.message.id)} />
-                </RenderGuard>
-              )}
-              {row.kind === 'notice' && <div className={`notice notice-${row.notice.kind}`} data-testid="notice"><pre>{row.notice.text}</pre></div>}
-              {row.kind === 'streaming' && (
-                <RenderGuard what="This reply">
-                  <StreamingRow store={store} />
-                </RenderGuard>
-              )}
-            </div>
-          );
-        })}
+    <>
+      <div
+        className="message-list"
+        ref={parentRef}
+        data-testid="message-list"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          const below = el.scrollHeight - el.scrollTop - el.clientHeight;
+          atBottom.current = view.live && below < BOTTOM_SLACK_PX;
+          const far = !view.live || below > el.clientHeight;
+          if (far !== farFromEnd) setFarFromEnd(far);
+          moveWindow(el);
+        }}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const row = rows[item.index]!;
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className={row.kind === 'message' && row.message.id === found ? 'row row-found' : 'row'}
+                data-testid={row.kind === 'message' && row.message.id === found ? 'row-found' : undefined}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                {row.kind === 'message' && (
+                  <RenderGuard what="This message" resetKey={row.message}>
+                    <MessageView message={row.message} actions={actions} offers={offerOf(offers, row.message.id)} />
+                  </RenderGuard>
+                )}
+                {row.kind === 'notice' && <div className={`notice notice-${row.notice.kind}`} data-testid="notice"><pre>{row.notice.text}</pre></div>}
+                {row.kind === 'streaming' && (
+                  <RenderGuard what="This reply">
+                    <StreamingRow store={store} />
+                  </RenderGuard>
+                )}
+              </div>
+            );
+          })}
+        </div>
       </div>
-    </div>
+      {farFromEnd && (
+        <button className="jump-newest" data-testid="jump-newest" aria-label="Go to the newest message" title="Go to the newest message" onClick={toNewest}>
+          <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+            <path fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" d="M8 3v10M3.5 8.5 8 13l4.5-4.5" />
+          </svg>
+        </button>
+      )}
+    </>
   );
 }
