@@ -1,7 +1,8 @@
 /**
  * Regenerate and Edit as a person uses them (docs/chat-ui.md "Regenerate and Edit"), in Chromium against the web
  * shape: the newest answer asked for again (the old one stays, marked replaced), the newest message edited in place
- * and sent again, and an answer that wrote a file refused with the reason under it. Screenshots in both themes.
+ * and sent again, an answer that wrote a file refused with the reason under it, and the reasoning kept with its
+ * answer. Screenshots in both themes.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,4 +52,19 @@ test('an answer that wrote a file is not replaced: the reason shows under it', a
   await expect(page.getByTestId('message-action-error')).toContainText('The answer ran write_file, which may have changed something');
   await expect(page.getByTestId('msg-replaced')).toHaveCount(0);
   await shots(page, 'chat-regenerate-refused');
+});
+
+test("the model's reasoning stays with its answer, folded away, also after a reload", async ({ page }) => {
+  await openWith(page, [{ reasoning: 'Six sevens: 7, 14, 21, 28, 35, 42. So forty-two.', text: 'Six times seven is 42.' }]);
+  await send(page, 'What is six times seven?');
+  const answer = page.getByTestId('msg-assistant').last();
+  await expect(answer).toContainText('Six times seven is 42.');
+  const reasoning = answer.getByTestId('msg-reasoning');
+  await expect(reasoning).toBeVisible();
+  await expect(reasoning.locator('.reasoning')).toBeHidden();
+  await reasoning.locator('summary').click();
+  await expect(reasoning.locator('.reasoning')).toHaveText('Six sevens: 7, 14, 21, 28, 35, 42. So forty-two.');
+  await shots(page, 'chat-reasoning-open');
+  await page.reload();
+  await expect(page.getByTestId('msg-assistant').last().getByTestId('msg-reasoning')).toBeVisible();
 });

@@ -138,4 +138,13 @@ describe('reduceChat', () => {
     expect(run(open(), failed(['m1', 'm2'])).notices.map((n) => n.text)).toEqual(['Every model failed (m1, m2): HTTP 401: bad key']);
     expect(run(open(), failed([])).notices.map((n) => n.text)).toEqual(['HTTP 401: bad key']);
   });
+
+  it("an answer keeps the reasoning its round streamed (shown folded); a round with calls too", () => {
+    const r = (round: number, delta: string): ChatEvent => ({ type: 'reasoning_delta', session_id: S, round, delta });
+    const done = run(open(), r(1, 'think '), r(1, 'hard'), { type: 'done', session_id: S, round: 1, message_id: 5, content: 'Answer.', input_tokens: 1, output_tokens: 1, cost: null });
+    expect(done.messages[0]).toMatchObject({ id: 5, content: 'Answer.', reasoning: 'think hard' });
+    const called = run(open(), r(1, 'look first'), start('k1', 6));
+    expect(called.messages[0]).toMatchObject({ id: 6, reasoning: 'look first' });
+    expect(run(open(), { type: 'done', session_id: S, round: 1, message_id: 7, content: 'Plain.', input_tokens: 1, output_tokens: 1, cost: null }).messages[0]!.reasoning).toBeNull();
+  });
 });

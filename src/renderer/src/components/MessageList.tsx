@@ -31,6 +31,13 @@ const MessageView = memo(function MessageView({ message, actions, offers }: { me
   return (
     <div className={`msg msg-${message.role}${message.queued ? ' msg-queued' : ''}${failed ? ' msg-failed' : ''}${message.replaced ? ' msg-replaced' : ''}`} data-testid={`msg-${message.role}`}>
       {message.images?.length ? <MessageImages images={message.images} /> : null}
+      {message.reasoning ? (
+        // The model's reasoning, kept with its answer and folded away (docs/chat-ui.md "Reasoning").
+        <details className="reasoning-done" data-testid="msg-reasoning">
+          <summary>Reasoning</summary>
+          <div className="reasoning">{message.reasoning}</div>
+        </details>
+      ) : null}
       {offers === 'edit' ? (
         <EditableUserText messageId={message.id} content={message.content} />
       ) : (

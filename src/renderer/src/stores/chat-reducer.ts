@@ -63,8 +63,9 @@ function updateCard(messages: HistoryMessage[], toolCallId: string, patch: (card
 }
 const hasCard = (messages: HistoryMessage[], toolCallId: string) => messages.some((m) => m.tools.some((t) => t.tool_call_id === toolCallId));
 
-function assistantMessage(id: number, content: string, inputTokens: number, outputTokens: number, cost: number | null): HistoryMessage {
-  return { id, role: 'assistant', content, status: 'ok', queued: false, reasoning: null, input_tokens: inputTokens, output_tokens: outputTokens, cost, model: null, created_at: Date.now(), tools: [] };
+/** An answer as its event brings it; `reasoning`: what the round streamed of the model's reasoning (shown folded). */
+function assistantMessage(id: number, content: string, inputTokens: number, outputTokens: number, cost: number | null, reasoning: string | null = null): HistoryMessage {
+  return { id, role: 'assistant', content, status: 'ok', queued: false, reasoning, input_tokens: inputTokens, output_tokens: outputTokens, cost, model: null, created_at: Date.now(), tools: [] };
 }
 
 /** What a request made smaller to fit the model's context window left out (docs/architecture.md "Fitting the context window"). */
@@ -106,7 +107,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
     case 'done': {
       if (state.messages.some((m) => m.id === event.message_id)) return { ...state, streaming: null };
       const cost = event.type === 'done' ? event.cost : null;
-      return { ...state, streaming: null, messages: [...state.messages, assistantMessage(event.message_id, event.content, event.input_tokens, event.output_tokens, cost)] };
+      return { ...state, streaming: null, messages: [...state.messages, assistantMessage(event.message_id, event.content, event.input_tokens, event.output_tokens, cost, state.streaming?.reasoning || null)] };
     }
     case 'tool_start': {
       // A call the view already has (history loaded while it started, or a replay) is updated, never doubled.
@@ -115,7 +116,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
       }
       const card: ToolCard = { tool_call_id: event.tool_call_id, message_id: event.message_id, name: event.name, arguments: event.arguments, status: 'queued', result: null, result_type: 'string', label_short: event.label_short, label_full: event.label_full, path: event.path, decision: null, interrupted: false, pending: null };
       const has = state.messages.some((m) => m.id === event.message_id);
-      const messages = has ? state.messages : [...state.messages, assistantMessage(event.message_id, state.streaming?.text ?? '', 0, 0, null)];
+      const messages = has ? state.messages : [...state.messages, assistantMessage(event.message_id, state.streaming?.text ?? '', 0, 0, null, state.streaming?.reasoning || null)];
       return { ...state, streaming: null, messages: messages.map((m) => (m.id === event.message_id ? { ...m, tools: [...m.tools, card] } : m)) };
     }
     case 'tool_decision':
