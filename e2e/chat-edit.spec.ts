@@ -68,3 +68,20 @@ test("the model's reasoning stays with its answer, folded away, also after a rel
   await page.reload();
   await expect(page.getByTestId('msg-assistant').last().getByTestId('msg-reasoning')).toBeVisible();
 });
+
+test('Arrow Up in the empty message box opens the newest message for editing; Esc gives it up', async ({ page }) => {
+  await openWith(page, [{ text: 'Noted.' }]);
+  await send(page, 'Remember the milk');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Noted.');
+  const box = page.getByTestId('composer');
+  await box.fill('x');
+  await box.press('ArrowUp'); // not while something is typed
+  await expect(page.getByTestId('edit-box')).toHaveCount(0);
+  await box.fill('');
+  await box.press('ArrowUp');
+  await expect(page.getByTestId('edit-box')).toHaveValue('Remember the milk');
+  await expect(page.getByTestId('edit-box')).toBeFocused();
+  await page.getByTestId('edit-box').press('Escape');
+  await expect(page.getByTestId('edit-box')).toHaveCount(0);
+  await expect(page.getByTestId('msg-user')).toContainText('Remember the milk');
+});

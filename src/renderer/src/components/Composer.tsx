@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { MAX_MESSAGE_CHARS } from '../../../shared/contract/chat';
+import { chat } from '../stores/chat-store';
 import { ACCEPT_FILES, isTextFile, textFileBlock } from '../lib/picked-files';
 import { addImages, isImageFile, releaseImages, type PickedImage } from '../lib/picked-images';
 
@@ -135,6 +136,10 @@ export function Composer({ sessionId, running, onSend, onStop }: { sessionId: nu
           if (e.key === 'Enter' && !e.shiftKey) {
             e.preventDefault();
             void send();
+          } else if (e.key === 'ArrowUp' && !text && !images.length && !running) {
+            // As in a terminal or Slack: the newest message comes back to be edited (docs/chat-ui.md "Regenerate and Edit").
+            e.preventDefault();
+            chat.store.setState((s) => ({ editNewest: (s.editNewest ?? 0) + 1 }));
           }
         }}
       />

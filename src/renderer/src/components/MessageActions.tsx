@@ -3,7 +3,8 @@
  * turns it into a box holding its text (Enter sends, Esc gives up), Regenerate beside the newest answer's Copy. The
  * core decides whether the exchange may be replaced and says why not; that sentence shows under the message.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from 'zustand';
 import { skald } from '../bridge/skald';
 import { chat } from '../stores/chat-store';
 
@@ -42,6 +43,15 @@ export function EditableUserText({ messageId, content }: { messageId: number; co
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(content);
   const [error, run] = useCall();
+  // Arrow Up in the empty message box asks for it (components/Composer.tsx): only a request made after this mounted.
+  const editNewest = useStore(chat.store, (s) => s.editNewest ?? 0);
+  const seen = useRef(editNewest);
+  useEffect(() => {
+    if (editNewest === seen.current) return;
+    seen.current = editNewest;
+    setText(content);
+    setEditing(true);
+  }, [editNewest, content]);
   const send = async () => {
     const sent = await run(async () => skald.chat.editMessage({ sessionId: sessionId()!, messageId, content: text.trim() }));
     if (sent) setEditing(false);

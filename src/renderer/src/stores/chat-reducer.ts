@@ -45,6 +45,8 @@ export interface ChatState {
    * same message asked for twice a new request. The list clears nothing: it acts on each nonce once.
    */
   reveal?: { messageId: number; nonce: number } | null;
+  /** Arrow Up in an empty message box: the person's newest message opens for editing (a new number each time). */
+  editNewest?: number;
 }
 
 export const initial: ChatState = { sessionId: null, messages: [], streaming: null, running: false, notices: [], hasMore: false, loaded: false, reveal: null };
