@@ -3,6 +3,7 @@
  * the scripted LLM server over HTTP, and an `LlmClient` recording every event and delta. Not shipped code.
  */
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../helpers/temp';
 import { startScriptedLlm, type ScriptedLlm } from './index';
 import type { ProviderKind } from '../../src/shared/contract/providers';
@@ -35,6 +36,24 @@ export const READ_FILE_TOOL: ToolSpec = {
   description: 'Read a file',
   parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
 };
+
+/** The plainest request: a system prompt and one message of the person's. */
+export const HELLO: ChatMessage[] = [
+  { role: 'system', content: 'You are terse.' },
+  { role: 'user', content: 'Say hello' },
+];
+
+/** A fresh fixture for each test of the file (started before it, closed after it); `use` receives each one. */
+export function llmFixtureForEachTest(use: (fixture: LlmFixture) => void): void {
+  let current: LlmFixture | undefined;
+  beforeEach(async () => {
+    current = await startLlmFixture();
+    use(current);
+  });
+  afterEach(async () => {
+    await current?.close();
+  });
+}
 
 export async function startLlmFixture(): Promise<LlmFixture> {
   const dir = tempDir('skald-llm-');

@@ -3,18 +3,13 @@
  * errors move on, other 4xx do not, at most three models per round, a chosen model is tried first, and health counts.
  */
 import { createServer } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startLlmFixture, type LlmFixture } from '../../../../test/llm-server/fixture';
+import { describe, expect, it } from 'vitest';
+import { llmFixtureForEachTest, type LlmFixture } from '../../../../test/llm-server/fixture';
 import { LlmRequestError } from './errors';
 import type { ChatMessage, LlmEvent } from './types';
 
 let f: LlmFixture;
-beforeEach(async () => {
-  f = await startLlmFixture();
-});
-afterEach(async () => {
-  await f.close();
-});
+llmFixtureForEachTest((fixture) => (f = fixture));
 
 const ask: ChatMessage[] = [{ role: 'user', content: 'hi' }];
 const modelsAsked = () => f.llm.requests.map((r) => r.body.model);

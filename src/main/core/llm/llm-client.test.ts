@@ -2,24 +2,16 @@
  * The LLM client against the scripted server over real HTTP, through the real AI SDK provider clients:
  * streaming, split and parallel tool calls, Anthropic, cancellation, cost, and the history repair.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { READ_FILE_TOOL, startLlmFixture, type LlmFixture } from '../../../../test/llm-server/fixture';
+import { describe, expect, it } from 'vitest';
+import { READ_FILE_TOOL, HELLO, llmFixtureForEachTest, type LlmFixture } from '../../../../test/llm-server/fixture';
 import { LlmCancelledError } from './errors';
 import { INTERRUPTED_TOOL_RESULT } from './messages';
 import type { ChatMessage, ToolSpec } from './types';
 
 let f: LlmFixture;
-beforeEach(async () => {
-  f = await startLlmFixture();
-});
-afterEach(async () => {
-  await f.close();
-});
+llmFixtureForEachTest((fixture) => (f = fixture));
 
-const hello: ChatMessage[] = [
-  { role: 'system', content: 'You are terse.' },
-  { role: 'user', content: 'Say hello' },
-];
+const hello = HELLO;
 const WRITE_TOOL: ToolSpec = {
   name: 'write_file',
   description: 'Write a file',

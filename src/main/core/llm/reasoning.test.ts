@@ -4,25 +4,17 @@
  * Anthropic gets its signed thinking back on the round that continues a tool use, or no thinking for that round
  * when the thinking is not kept.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { READ_FILE_TOOL, startLlmFixture, type LlmFixture } from '../../../../test/llm-server/fixture';
+import { describe, expect, it } from 'vitest';
+import { READ_FILE_TOOL, HELLO, llmFixtureForEachTest, type LlmFixture } from '../../../../test/llm-server/fixture';
 import { LlmClient } from './llm-client';
 import { THINKING_BUDGETS } from './reasoning';
 import type { ChatMessage } from './types';
 import type { ProviderKind, ReasoningLevel } from '../../../shared/contract/providers';
 
 let f: LlmFixture;
-beforeEach(async () => {
-  f = await startLlmFixture();
-});
-afterEach(async () => {
-  await f.close();
-});
+llmFixtureForEachTest((fixture) => (f = fixture));
 
-const hello: ChatMessage[] = [
-  { role: 'system', content: 'You are terse.' },
-  { role: 'user', content: 'Say hello' },
-];
+const hello = HELLO;
 const LEVELS = ['low', 'medium', 'high'] as const;
 
 async function bodyFor(kind: ProviderKind, level: ReasoningLevel): Promise<Record<string, unknown>> {

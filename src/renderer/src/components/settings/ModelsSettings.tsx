@@ -21,6 +21,11 @@ function healthLabel(h: ModelView['health']): { label: string; className: string
   return { label: describeHealth(h), className: 'warn', title: `Its last call failed${when}` };
 }
 
+/** A provider's last "test connection" that answered with its list; null while testing, failed or never run. */
+function answeredTest(test: ReturnType<typeof settingsStore.getState>['tests'][number] | undefined) {
+  return test && test !== 'testing' && test.ok ? test : null;
+}
+
 const REASONING_HELP = 'Only for models that reason; a model that does not may refuse the request.';
 const REASONING_LABELS: Record<ReasoningLevel, string> = { off: 'Off', low: 'Low', medium: 'Medium', high: 'High' };
 
@@ -49,9 +54,9 @@ export function ModelsSettings() {
   const [reasoning, setReasoning] = useState<ReasoningLevel>('off');
   const [error, setError] = useState<string | null>(null);
   const chosen = providerId === '' ? providers[0]?.id : providerId;
-  const listed = chosen !== undefined ? tests[chosen] : undefined;
-  const suggestions = listed && listed !== 'testing' && listed.ok ? listed.models : [];
-  const windows = listed && listed !== 'testing' && listed.ok ? listed.contextWindows : undefined;
+  const listed = chosen !== undefined ? answeredTest(tests[chosen]) : null;
+  const suggestions = listed?.models ?? [];
+  const windows = listed?.contextWindows;
   const windowInput = useWindowField(listedWindow(windows, modelId));
   const add = async () => {
     if (chosen === undefined) return;
@@ -67,8 +72,7 @@ export function ModelsSettings() {
       </header>
       <ol className="card-list">
         {models.map((m, i) => {
-          const test = tests[m.providerId];
-          return <ModelRow key={m.id} model={m} index={i} count={models.length} listedWindow={test && test !== 'testing' && test.ok ? listedWindow(test.contextWindows, m.modelId) : null} />;
+          return <ModelRow key={m.id} model={m} index={i} count={models.length} listedWindow={listedWindow(answeredTest(tests[m.providerId])?.contextWindows, m.modelId)} />;
         })}
         {models.length === 0 && <li className="muted empty">No model yet.</li>}
       </ol>
@@ -127,7 +131,7 @@ function ModelRow({ model: m, index, count, listedWindow: listed }: { model: Mod
         </div>
         <div className="small">
           <span className={health.className} title={health.title} data-testid="model-health">{health.label}</span>
-          {m.contextWindow && <span className="muted"> · {Math.round(m.contextWindow / 1000)}k context</span>}
+          {m.contextWindow && <span className="muted"> · {windowLabel(m.contextWindow)} context</span>}
           {m.reasoning !== 'off' && <span className="muted" data-testid="model-reasoning-label"> · reasoning {m.reasoning}</span>}
           {!m.contextWindow && listed !== null && (
             <span className="muted">
