@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
 import { GrepPool } from './grep-pool';
-import { JS_BESIDE_MS, JS_PREFIX_MS, JS_SOLO_MS, JS_WALK_MS, prefixGoesOn, soloGoesOn, walkShare } from './grep-race';
+import { BigTrees, JS_ALONE_BIG_MS, JS_BESIDE_MS, JS_PREFIX_MS, JS_SOLO_MS, JS_WALK_MS, prefixGoesOn, soloGoesOn, walkShare } from './grep-race';
 import { compareRel } from './grep-engines';
 import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, literalLines, matchingLines } from './search-engine';
 
@@ -128,6 +128,28 @@ describe('the JS search beside ripgrep', () => {
     expect(prefixGoesOn(JS_PREFIX_MS, 100, page, JS_PREFIX_MS, barelyBegun)).toBe(false);
     // A shorter prefix (tests, or `jsPrefixMs`) ends there whatever it finds.
     expect(prefixGoesOn(5, 0, page, 5, barelyBegun)).toBe(false);
+  });
+
+  it('beside rg over a folder known to be big, goes on only while its hits would fill the page', () => {
+    expect(prefixGoesOn(JS_ALONE_BIG_MS, 0, page, JS_PREFIX_MS, barelyBegun, JS_ALONE_BIG_MS)).toBe(false);
+    expect(prefixGoesOn(JS_ALONE_BIG_MS, 0, 5001, JS_PREFIX_MS, barelyBegun, JS_ALONE_BIG_MS)).toBe(false);
+    expect(prefixGoesOn(JS_ALONE_BIG_MS, 1, page, JS_PREFIX_MS, barelyBegun, JS_ALONE_BIG_MS)).toBe(true);
+    expect(prefixGoesOn(JS_ALONE_BIG_MS / 2, 0, page, JS_PREFIX_MS, barelyBegun, JS_ALONE_BIG_MS)).toBe(true);
+  });
+
+  it('remembers the folders whose walk was too big to search alone, until a search reads one whole', () => {
+    const trees = new BigTrees(2);
+    trees.learn('/a', { walkDone: false, startedAsBig: true });
+    expect(trees.has('/a')).toBe(true);
+    // A page found before rg was needed says nothing of the size: still big.
+    trees.learn('/a', { walkDone: false, startedAsBig: false });
+    expect(trees.has('/a')).toBe(true);
+    // The folder has shrunk: the JS search read it whole (beside rg), so the next search goes alone again.
+    trees.learn('/a', { walkDone: true, startedAsBig: false });
+    expect(trees.has('/a')).toBe(false);
+    // Bounded: the oldest is forgotten first (a relearned one counts as new).
+    for (const root of ['/x', '/y', '/x', '/z']) trees.learn(root, { walkDone: false, startedAsBig: true });
+    expect(['/x', '/y', '/z'].filter((r) => trees.has(r))).toEqual(['/x', '/z']);
   });
 
   it('goes on over a small tree it is about to finish, not over a big one', () => {

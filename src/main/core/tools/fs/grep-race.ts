@@ -23,6 +23,14 @@ import { compileMatcher } from './search-engine';
  */
 export const JS_ALONE_MS = 5;
 /**
+ * …or this long where the same folder's last search found its walk too big to search alone (`BigTrees`): rg then
+ * starts almost at once, and the JS search beside it goes on only while its hits would fill the page (not for
+ * JS_BESIDE_MS whatever it finds: its thread took a core from rg's two). On the generated 100× tree (6,000 files) a
+ * rare pattern's whole answer took 1.3–1.4× rg's own run with the 5 ms head start and the 15 ms beside, 1.16× this
+ * way, 1.09× with rg alone (the tree searched 14 times in one process, medians).
+ */
+export const JS_ALONE_BIG_MS = 1;
+/**
  * …and it goes on alone, rg not started at all, while the whole walk looks like taking at most JS_SOLO_MS at its pace
  * so far (a small tree: the Python standard library, a few hundred source files). Starting rg costs this thread a few
  * milliseconds (spawn is synchronous) and its two threads then compete with this one for a small machine's cores: on
@@ -55,15 +63,41 @@ export const JS_PREFIX_MS = 100;
 const PAGE_SLACK = 2;
 
 /**
+ * The folders whose last search started rg because the JS search could not finish the walk alone within JS_SOLO_MS
+ * (by real path, at most `kept`, the oldest forgotten first). A guess that picks only the way, never the answer: a
+ * folder that has since shrunk is searched beside rg once, and forgotten when the JS search finishes its walk (the
+ * next search then goes alone again).
+ */
+export class BigTrees {
+  private readonly roots = new Set<string>();
+  constructor(private readonly kept = 64) {}
+
+  has(root: string): boolean {
+    return this.roots.has(root);
+  }
+
+  /** After a search: `walkDone` the JS search read the whole walk; `startedAsBig` rg was started for the walk's size. */
+  learn(root: string, seen: { walkDone: boolean; startedAsBig: boolean }): void {
+    if (!seen.walkDone && !seen.startedAsBig) return; // a page found early says nothing of the size
+    this.roots.delete(root);
+    if (seen.walkDone) return;
+    this.roots.add(root);
+    if (this.roots.size > this.kept) this.roots.delete(this.roots.values().next().value!);
+  }
+}
+
+const bigTrees = new BigTrees();
+
+/**
  * Whether the JS search of the walk's first files goes on (checked after each file). Alone for JS_ALONE_MS (a page
- * of a common pattern is full by then, and no process is started); beside rg until JS_BESIDE_MS whatever it finds;
- * after that only while its rate so far would fill half the page within `prefixMs`, or while the share of the walk it has
+ * of a common pattern is full by then, and no process is started); beside rg until `besideMs` (JS_BESIDE_MS, or
+ * JS_ALONE_BIG_MS for a folder known to be big) whatever it finds; after that only while its rate so far would fill half the page within `prefixMs`, or while the share of the walk it has
  * read (`walkShare`, 0–1) says the rest of the walk takes at most JS_WALK_MS at the same pace. A rare pattern on a big tree stops it early: rg then
  * runs alone and the search costs rg's own run plus a few milliseconds.
  */
-export function prefixGoesOn(spentMs: number, found: number, entries: number, prefixMs: number, walkShare: () => number): boolean {
+export function prefixGoesOn(spentMs: number, found: number, entries: number, prefixMs: number, walkShare: () => number, besideMs = JS_BESIDE_MS): boolean {
   if (spentMs >= prefixMs) return false;
-  if (spentMs < Math.min(JS_BESIDE_MS, prefixMs)) return true;
+  if (spentMs < Math.min(besideMs, prefixMs)) return true;
   if (found * (prefixMs / spentMs) * PAGE_SLACK >= entries) return true;
   const share = walkShare();
   return share > 0 && (spentMs * (1 - share)) / share <= JS_WALK_MS;
@@ -121,7 +155,8 @@ function listing(root: string, dirRel: string): string[] {
 
 /**
  * The files with matches, in the walk's order. Without rg: the JS engine. With rg: the JS engine searches the walk's
- * first files, alone for JS_ALONE_MS (longer while `soloGoesOn`: a small tree), then beside rg (`grep-ripgrep.ts`) as `prefixGoesOn` says, or until rg answers.
+ * first files, alone for JS_ALONE_MS (longer while `soloGoesOn`: a small tree; shorter, JS_ALONE_BIG_MS, for a
+ * folder `BigTrees` knows), then beside rg (`grep-ripgrep.ts`) as `prefixGoesOn` says, or until rg answers.
  * If it completes the page (or the walk: a small tree) first, rg is stopped. Else rg's answer is taken for the files
  * after the last one the JS search read.
  */
@@ -138,6 +173,9 @@ export async function* engineResults(rgPath: string | null, js: JsEngineOptions,
     return;
   }
   const started = performance.now();
+  const knownBig = !isFile && bigTrees.has(root);
+  const aloneMs = Math.min(knownBig ? JS_ALONE_BIG_MS : JS_ALONE_MS, prefix.ms);
+  let startedAsBig = false;
   const stopRg = new AbortController();
   let rgAnswer: Promise<FileMatches[] | null> | null = null;
   let rgHasAnswered = false;
@@ -166,8 +204,11 @@ export async function* engineResults(rgPath: string | null, js: JsEngineOptions,
   let found = 0;
   const until = () => {
     const spent = performance.now() - started;
-    if (!rgAnswer && spent >= Math.min(JS_ALONE_MS, prefix.ms) && !soloGoesOn(spent, prefix.ms, share)) startRg();
-    return rgHasAnswered || !prefixGoesOn(spent, found, want.entries, prefix.ms, share) || (prefix.files !== undefined && ++searched >= prefix.files);
+    if (!rgAnswer && spent >= aloneMs && (knownBig || !soloGoesOn(spent, prefix.ms, share))) {
+      startedAsBig = spent < prefix.ms; // the walk looked too long to search alone (not merely the prefix's end)
+      startRg();
+    }
+    return rgHasAnswered || !prefixGoesOn(spent, found, want.entries, prefix.ms, share, knownBig ? aloneMs : JS_BESIDE_MS) || (prefix.files !== undefined && ++searched >= prefix.files);
   };
   const first: FileMatches[] = [];
   try {
@@ -181,6 +222,7 @@ export async function* engineResults(rgPath: string | null, js: JsEngineOptions,
     stopRg.abort();
     throw error;
   }
+  bigTrees.learn(root, { walkDone: progress.isDone, startedAsBig });
   if (found >= want.entries || progress.isDone) {
     stopRg.abort(); // the JS search has the page (or the whole answer): rg's run is not needed
     yield* first;
