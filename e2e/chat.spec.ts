@@ -194,6 +194,31 @@ test('a text file put in the message box becomes a code block under its name, wh
   expect(JSON.stringify(request!.body.messages)).toContain('step 2 FAILED');
 });
 
+test('the agent reads an image in the workspace: its card shows it, it opens full size, and the model gets it', async ({ page }) => {
+  const chart = makePng(240, 140, (x, y) => (y > 140 - Math.floor(x / 2) ? [40, 120, 220] : [245, 245, 245]));
+  writeFileSync(join(app.workspaceDir, 'chart.png'), chart);
+  await startLlm([{ toolCalls: [{ name: 'read_file', arguments: { path: 'chart.png' } }] }, { text: 'The chart rises steadily to the right.' }]);
+  await page.goto(app.url);
+  await configureModel(page);
+  await page.getByTestId('composer').fill('What does chart.png show?');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('The chart rises steadily');
+  const card = page.getByTestId('tool-card').filter({ has: page.getByTestId('msg-image') });
+  await expect(card).toHaveAttribute('data-tool', 'read_file');
+  const thumb = card.getByTestId('msg-image').locator('img');
+  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(240);
+  await shots(page, 'chat-tool-image');
+  const [, second] = await llm!.requests();
+  const carrier = second!.body.messages!.find((m) => m.role === 'user' && Array.isArray(m.content) && JSON.stringify(m.content).includes('image_url'));
+  expect(JSON.stringify(carrier)).toContain(`data:image/png;base64,${chart.toString('base64')}`);
+  await thumb.click();
+  await expect(page.getByTestId('image-overlay').locator('img')).toBeVisible();
+  await page.keyboard.press('Escape');
+  // Kept with the call: a reload shows it again.
+  await page.reload();
+  await expect(page.getByTestId('tool-card').getByTestId('msg-image').locator('img')).toHaveCount(1);
+});
+
 test('a rejected write is not written and the model is told why', async ({ page }) => {
   await startLlm([
     { toolCalls: [{ name: 'write_file', arguments: { path: 'evil.txt', content: 'nope' } }] },

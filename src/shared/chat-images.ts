@@ -15,6 +15,16 @@ export const MAX_IMAGE_BYTES_PER_MESSAGE = 10 * 1024 * 1024;
 /** Base64 length of MAX_IMAGE_BYTES (the contract's bound on one image's text). */
 export const MAX_IMAGE_BASE64_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
 
+/**
+ * An image's bytes on their way into the database: a person's (checked from the call) or a tool's (`read_file` on
+ * an image file: docs/chat-ui.md "Images a tool returns"). One shape for both; the type is always the sniffed one.
+ */
+export interface NewChatImage {
+  name: string;
+  mediaType: ChatImageType;
+  bytes: Uint8Array;
+}
+
 /** The type the bytes are, by their signature; null for anything else. */
 export function sniffImageType(bytes: Uint8Array): ChatImageType | null {
   const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);

@@ -10,6 +10,10 @@ import { CHAT_IMAGE_TYPES, MAX_IMAGE_BASE64_CHARS, MAX_IMAGES_PER_MESSAGE } from
 const sessionId = id;
 
 
+/** An image a person put in a message, or a tool returned (docs/chat-ui.md "Images in a message"); its bytes come by `chat:image`. */
+export const ChatImageSchema = z.object({ id: z.number(), name: z.string(), media_type: z.enum(CHAT_IMAGE_TYPES), size: z.number() });
+export type ChatImage = z.infer<typeof ChatImageSchema>;
+
 export const ToolCardSchema = z.object({
   tool_call_id: z.string(),
   message_id: z.number().nullable(),
@@ -32,12 +36,10 @@ export const ToolCardSchema = z.object({
   pending: z
     .object({ request_id: z.number(), args_hash: z.string(), old_content: z.string().nullable(), new_content: z.string().nullable() })
     .nullable(),
+  /** Images the call returned for the model to see (read_file on an image file); absent when there are none. */
+  images: z.array(ChatImageSchema).optional(),
 });
 export type ToolCard = z.infer<typeof ToolCardSchema>;
-
-/** An image a person put in a message (docs/chat-ui.md "Images in a message"); its bytes come by `chat:image`. */
-export const ChatImageSchema = z.object({ id: z.number(), name: z.string(), media_type: z.enum(CHAT_IMAGE_TYPES), size: z.number() });
-export type ChatImage = z.infer<typeof ChatImageSchema>;
 
 export const HistoryMessageSchema = z.object({
   id: z.number(),
@@ -205,7 +207,7 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
    * and the hash cover; the card shows these from now on.
    */
   z.object({ type: z.literal('tool_decision'), ...base, tool_call_id: z.string(), decision: DecisionSchema, arguments: z.string() }),
-  z.object({ type: z.literal('tool_done'), ...base, tool_call_id: z.string(), result: z.string(), result_type: z.enum(['string', 'json']) }),
+  z.object({ type: z.literal('tool_done'), ...base, tool_call_id: z.string(), result: z.string(), result_type: z.enum(['string', 'json']), images: z.array(ChatImageSchema).optional() }),
   z.object({ type: z.literal('tool_error'), ...base, tool_call_id: z.string(), error: z.string() }),
   z.object({ type: z.literal('tool_cancelled'), ...base, tool_call_id: z.string(), note: z.string() }),
   z.object({ type: z.literal('tool_rejected'), ...base, tool_call_id: z.string(), reason: z.string() }),

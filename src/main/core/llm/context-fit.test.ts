@@ -4,7 +4,7 @@
  * call, the person's last message kept) for random histories and budgets.
  */
 import { describe, expect, it } from 'vitest';
-import { CUT_FLOOR_CHARS, fitMessages, hiddenResultNote, isContextOverflow, promptBudgetChars, totalChars, windowFromError } from './context-fit';
+import { CUT_FLOOR_CHARS, fitMessages, hiddenResultNote, IMAGE_CHARS, isContextOverflow, promptBudgetChars, totalChars, windowFromError } from './context-fit';
 import type { ChatMessage } from './types';
 
 const system: ChatMessage = { role: 'system', content: 'You are a careful assistant.' };
@@ -47,6 +47,17 @@ describe('fitMessages', () => {
     expect(tight.hiddenResults).toBe(2);
     expect(tight.messages[7]).toEqual(messages[7]);
     expectWellFormed(tight.messages);
+  });
+
+  it('counts a returned image like a person’s, and hides an old result’s images with it, naming them', () => {
+    const image = { mediaType: 'image/png', data: new Uint8Array(8) };
+    const seen: ChatMessage = { role: 'tool', tool_call_id: '1', content: 'a.png: PNG image', images: [image, image] };
+    const messages = [system, user('look'), call('1'), seen, call('2'), result('2', 'ok')];
+    expect(totalChars(messages)).toBe(totalChars([system, user('look'), call('1'), result('1', 'a.png: PNG image'), call('2'), result('2', 'ok')]) + 2 * IMAGE_CHARS);
+    const fit = fitMessages(messages, totalChars(messages) - IMAGE_CHARS);
+    expect(fit.hiddenResults).toBe(1);
+    expect(fit.messages[3]).toEqual(result('1', `${hiddenResultNote('a.png: PNG image'.length)}\n[2 images returned here, left out with it]`));
+    expect(fit.charsAfter).toBe(totalChars(fit.messages));
   });
 
   it('then drops whole exchanges from the start, up to a message of the person’s, never the last one', () => {

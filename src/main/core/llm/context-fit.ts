@@ -42,7 +42,7 @@ export function promptBudgetChars(windowTokens: number | null, tools: readonly T
 }
 
 /**
- * What one image of a person's message is counted as: the providers bill an image by its pixels, up to about 1,600
+ * What one image (of a person's message or a tool's result) is counted as: the providers bill an image by its pixels, up to about 1,600
  * tokens for the largest they take without scaling down (Anthropic; OpenAI's high detail up to about 1,100).
  */
 export const IMAGE_CHARS = 1_600 * CHARS_PER_TOKEN;
@@ -50,7 +50,7 @@ export const IMAGE_CHARS = 1_600 * CHARS_PER_TOKEN;
 function sizeOf(m: ChatMessage): number {
   let size = m.content.length;
   if (m.role === 'assistant') for (const c of m.tool_calls ?? []) size += c.name.length + c.arguments.length;
-  if (m.role === 'user') size += (m.images?.length ?? 0) * IMAGE_CHARS;
+  if (m.role === 'user' || m.role === 'tool') size += (m.images?.length ?? 0) * IMAGE_CHARS;
   return size;
 }
 
@@ -80,10 +80,11 @@ export function fitMessages(messages: readonly ChatMessage[], budgetChars: numbe
   const lastAssistant = out.findLastIndex((m) => m.role === 'assistant');
   for (let i = 0; i < lastAssistant && total > budgetChars; i++) {
     const m = out[i]!;
-    if (m.role !== 'tool' || m.content.length < HIDE_MIN_CHARS) continue;
-    const content = hiddenResultNote(m.content.length);
-    total += content.length - m.content.length;
-    out[i] = { ...m, content };
+    if (m.role !== 'tool' || sizeOf(m) < HIDE_MIN_CHARS) continue;
+    // Its images go with it: the note names them, and the model can read the file again.
+    const content = m.images?.length ? `${hiddenResultNote(m.content.length)}\n[${m.images.length === 1 ? 'an image' : `${m.images.length} images`} returned here, left out with it]` : hiddenResultNote(m.content.length);
+    total += content.length - sizeOf(m);
+    out[i] = { role: 'tool', tool_call_id: m.tool_call_id, content };
     fit.hiddenResults++;
   }
 

@@ -30,6 +30,30 @@ describe('toModelMessages', () => {
     });
   });
 
+  it('a returned image: in the result for Anthropic; after the results in a user message for OpenAI shapes, which a person’s next message joins', () => {
+    const image = { mediaType: 'image/png', data: new Uint8Array([1, 2, 3]) };
+    const seen: ChatMessage[] = [
+      { role: 'user', content: 'look' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a.png"}' }, { id: 'c2', name: 'read_file', arguments: '{"path":"b.txt"}' }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'a.png: PNG image', images: [image] },
+      { role: 'tool', tool_call_id: 'c2', content: 'text' },
+      { role: 'user', content: 'and now?' },
+    ];
+    const anthropic = toModelMessages(seen, 'anthropic').messages;
+    expect(anthropic.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+    expect((anthropic[2] as { content: { output: unknown }[] }).content.map((r) => r.output)).toEqual([
+      { type: 'content', value: [{ type: 'text', text: 'a.png: PNG image' }, { type: 'image-data', data: 'AQID', mediaType: 'image/png' }] },
+      { type: 'text', value: 'text' },
+    ]);
+    const openai = toModelMessages(seen, 'openai_compatible').messages;
+    expect(openai.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+    expect(JSON.stringify(openai[2])).not.toContain('image-data');
+    expect(openai[3]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'The image returned by read_file (call c1):' }, { type: 'image', image: image.data, mediaType: 'image/png' }, { type: 'text', text: 'and now?' }],
+    });
+  });
+
   it('moves a result that arrived out of place to right after its call', () => {
     const { messages } = toModelMessages(
       [

@@ -7,6 +7,9 @@
  *   result would make the provider refuse the whole request;
  * - `tool` messages answering no known call are dropped, as are empty assistant messages;
  * - a person's images go as image parts after the message's text;
+ * - a tool's images (read_file on an image file) go in its result for Anthropic, whose tool results hold images; the
+ *   OpenAI-shape wires take text only in a tool message, so there the images follow the round's results in a user
+ *   message that says which call returned them (docs/chat-ui.md "Images a tool returns");
  * - arguments the session refused as a call (not a JSON object, or nested too deep: `parseToolArguments`) are sent
  *   as `{}` (the tool result already told the model they were bad);
  * - kept signed thinking (`replay`, by the message's first call id) goes first in the assistant message it came with
@@ -26,14 +29,20 @@ export interface ConvertedPrompt {
   messages: ModelMessage[];
 }
 
+type UserParts = Exclude<UserModelMessage['content'], string>;
+
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+
 function argumentsOrEmpty(raw: string): Record<string, unknown> {
   const parsed = parseToolArguments(raw);
   return parsed.ok ? parsed.args : {};
 }
 
 export function toModelMessages(history: readonly ChatMessage[], kind: ProviderKind, replay?: ReadonlyMap<string, ReasoningPart[]>): ConvertedPrompt {
-  const results = new Map<string, string>();
-  for (const m of history) if (m.role === 'tool' && !results.has(m.tool_call_id)) results.set(m.tool_call_id, m.content);
+  const results = new Map<string, Extract<ChatMessage, { role: 'tool' }>>();
+  for (const m of history) if (m.role === 'tool' && !results.has(m.tool_call_id)) results.set(m.tool_call_id, m);
+  /** The user message carrying a round's tool images (OpenAI shape): a person's message right after it joins it. */
+  let carrier: UserModelMessage | null = null;
 
   const system: string[] = [];
   const messages: ModelMessage[] = [];
@@ -43,14 +52,14 @@ export function toModelMessages(history: readonly ChatMessage[], kind: ProviderK
         if (messages.length === 0 || kind === 'anthropic') system.push(m.content);
         else messages.push({ role: 'system', content: m.content });
         break;
-      case 'user':
+      case 'user': {
         // A person's images follow the text as image parts (docs/chat-ui.md "Images in a message").
-        if (m.images?.length) {
-          const parts: UserModelMessage['content'] = m.content ? [{ type: 'text', text: m.content }] : [];
-          for (const image of m.images) parts.push({ type: 'image', image: image.data, mediaType: image.mediaType });
-          messages.push({ role: 'user', content: parts });
-        } else messages.push({ role: 'user', content: m.content });
+        const parts: UserParts = m.content ? [{ type: 'text', text: m.content }] : [];
+        for (const image of m.images ?? []) parts.push({ type: 'image', image: image.data, mediaType: image.mediaType });
+        if (carrier && messages.at(-1) === carrier) (carrier.content as UserParts).push(...parts);
+        else messages.push(m.images?.length ? { role: 'user', content: parts } : { role: 'user', content: m.content });
         break;
+      }
       case 'tool':
         break; // placed right after its call below
       case 'assistant': {
@@ -61,16 +70,30 @@ export function toModelMessages(history: readonly ChatMessage[], kind: ProviderK
         if (content.length === 0) break;
         messages.push({ role: 'assistant', content });
         if (calls.length) {
+          const shown: UserParts = [];
           const tool: ToolModelMessage = {
             role: 'tool',
-            content: calls.map((c) => ({
-              type: 'tool-result' as const,
-              toolCallId: c.id,
-              toolName: c.name,
-              output: { type: 'text' as const, value: results.get(c.id) ?? INTERRUPTED_TOOL_RESULT },
-            })),
+            content: calls.map((c) => {
+              const result = results.get(c.id);
+              const text = result?.content ?? INTERRUPTED_TOOL_RESULT;
+              const images = result?.images ?? [];
+              if (images.length && kind !== 'anthropic') {
+                shown.push({ type: 'text', text: `The ${images.length === 1 ? 'image' : `${images.length} images`} returned by ${c.name} (call ${c.id}):` });
+                for (const image of images) shown.push({ type: 'image', image: image.data, mediaType: image.mediaType });
+              }
+              return {
+                type: 'tool-result' as const,
+                toolCallId: c.id,
+                toolName: c.name,
+                output:
+                  images.length && kind === 'anthropic'
+                    ? { type: 'content' as const, value: [{ type: 'text' as const, text }, ...images.map((image) => ({ type: 'image-data' as const, data: base64(image.data), mediaType: image.mediaType }))] }
+                    : { type: 'text' as const, value: text },
+              };
+            }),
           };
           messages.push(tool);
+          if (shown.length) messages.push((carrier = { role: 'user', content: shown }));
         }
         break;
       }

@@ -11,7 +11,7 @@ export interface ChatToolCall {
   arguments: string;
 }
 
-/** An image of a person's message, replayed with it (docs/chat-ui.md "Images in a message"). */
+/** An image of a person's message or of a tool's result, replayed with it (docs/chat-ui.md "Images in a message"). */
 export interface ChatMessageImage {
   mediaType: string;
   data: Uint8Array;
@@ -21,7 +21,7 @@ export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string; images?: ChatMessageImage[] }
   | { role: 'assistant'; content: string; tool_calls?: ChatToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string };
+  | { role: 'tool'; tool_call_id: string; content: string; images?: ChatMessageImage[] };
 
 export interface ToolSpec {
   name: string;

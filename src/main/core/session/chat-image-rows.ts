@@ -1,8 +1,9 @@
 /**
- * The `chat_images` table's statements (db/migrations/119-chat-images.ts; docs/chat-ui.md "Images in a message").
- * SessionStore is the one writer: it inserts a message's images in the message's own transaction and moves them with
- * a queued message when the turn takes it in. Reads go by a range of message ids (the one index), filtered to the
- * session, so a page or a context reads only its own messages' images.
+ * The `chat_images` table's statements (db/migrations/119-chat-images.ts, 121-tool-result-images.ts; docs/chat-ui.md
+ * "Images in a message", "Images a tool returns"). SessionStore is the one writer: it inserts a message's images in
+ * the message's own transaction and moves them with a queued message when the turn takes it in; a tool's images go
+ * in with its result, under the message of the call, marked with the call's id. Reads go by a range of message ids
+ * (the one index), filtered to the session, so a page or a context reads only its own messages' images.
  */
 import type { ChatImage } from '../../../shared/contract/chat';
 import { imagesProblem, sniffImageType, type ChatImageType } from '../../../shared/chat-images';
@@ -10,21 +11,36 @@ import { BridgeError } from '../../../shared/contract/define';
 import type { Db } from '../db/database';
 import type { NewChatImage } from './session-rows';
 
+/** An image's row without its bytes: `tool_call_id` null for a person's image, else the call that returned it. */
+export type ImageRow = ChatImage & { message_id: number; tool_call_id: string | null };
+
+/** A page's images: a person's by message id, the tools' by call id. */
+export interface ListedImages {
+  byMessage: Map<number, ChatImage[]>;
+  byCall: Map<string, ChatImage[]>;
+}
+
+function pushTo<K>(map: Map<K, ChatImage[]>, key: K, image: ChatImage): void {
+  const list = map.get(key);
+  if (list) list.push(image);
+  else map.set(key, [image]);
+}
+
 export class ChatImageRows {
   private readonly q;
 
   constructor(db: Db) {
     this.q = {
-      insert: db.prepare('INSERT INTO chat_images (session_id, message_id, name, media_type, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      insert: db.prepare('INSERT INTO chat_images (session_id, message_id, tool_call_id, name, media_type, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
       move: db.prepare('UPDATE chat_images SET message_id = ? WHERE message_id = ?'),
-      listed: db.prepare('SELECT id, message_id, name, media_type, size FROM chat_images WHERE message_id BETWEEN ? AND ? AND session_id = ? ORDER BY id'),
+      listed: db.prepare('SELECT id, message_id, tool_call_id, name, media_type, size FROM chat_images WHERE message_id BETWEEN ? AND ? AND session_id = ? ORDER BY id'),
       one: db.prepare('SELECT media_type, data FROM chat_images WHERE id = ?'),
     };
   }
 
-  /** Only inside SessionStore's transaction of the message. */
-  insert(sessionId: number, messageId: number, images: readonly NewChatImage[], now: number): void {
-    for (const image of images) this.q.insert.run(sessionId, messageId, image.name, image.mediaType, image.bytes.byteLength, image.bytes, now);
+  /** Only inside SessionStore's transaction of the message, or of the tool's result (`toolCallId`). */
+  insert(sessionId: number, messageId: number, images: readonly NewChatImage[], now: number, toolCallId: string | null = null): void {
+    for (const image of images) this.q.insert.run(sessionId, messageId, toolCallId, image.name, image.mediaType, image.bytes.byteLength, image.bytes, now);
   }
 
   /** Only inside SessionStore's transaction that re-inserts a queued message. */
@@ -32,25 +48,26 @@ export class ChatImageRows {
     this.q.move.run(toMessageId, fromMessageId);
   }
 
-  /** The images of the messages `firstId..lastId` of a session (no bytes), oldest first. */
-  rows(sessionId: number, firstId: number, lastId: number): (ChatImage & { message_id: number })[] {
-    return this.q.listed.all(firstId, lastId, sessionId) as (ChatImage & { message_id: number })[];
+  /** The images of the messages `firstId..lastId` of a session and of their calls (no bytes), oldest first. */
+  rows(sessionId: number, firstId: number, lastId: number): ImageRow[] {
+    return this.q.listed.all(firstId, lastId, sessionId) as ImageRow[];
   }
 
-  /** What the chat shows of the images of the messages `firstId..lastId` of a session, by message. */
-  listed(sessionId: number, firstId: number, lastId: number): Map<number, ChatImage[]> {
-    const byMessage = new Map<number, ChatImage[]>();
+  /** What the chat shows of the images of the messages `firstId..lastId` of a session: a person's, and the calls'. */
+  listed(sessionId: number, firstId: number, lastId: number): ListedImages {
+    const listed: ListedImages = { byMessage: new Map(), byCall: new Map() };
     for (const row of this.rows(sessionId, firstId, lastId)) {
-      const list = byMessage.get(row.message_id) ?? [];
-      list.push({ id: row.id, name: row.name, media_type: row.media_type, size: row.size });
-      byMessage.set(row.message_id, list);
+      const image: ChatImage = { id: row.id, name: row.name, media_type: row.media_type, size: row.size };
+      if (row.tool_call_id === null) pushTo(listed.byMessage, row.message_id, image);
+      else pushTo(listed.byCall, row.tool_call_id, image);
     }
-    return byMessage;
+    return listed;
   }
 
-  /** A message's images as new ones (Edit sends the message again with them: session/replace-exchange.ts). */
+  /** A person's message's images as new ones (Edit sends the message again with them: session/replace-exchange.ts). */
   copiesOf(sessionId: number, messageId: number): NewChatImage[] {
-    return this.rows(sessionId, messageId, messageId).map((row) => ({ name: row.name, mediaType: row.media_type, bytes: this.bytes(row.id) }));
+    const own = this.rows(sessionId, messageId, messageId).filter((row) => row.tool_call_id === null);
+    return own.map((row) => ({ name: row.name, mediaType: row.media_type, bytes: this.bytes(row.id) }));
   }
 
   /** One image's bytes (a model request's). */

@@ -79,9 +79,10 @@ export function contextRows(store: SessionStore, input: Pick<ContextInput, 'sess
 }
 
 /**
- * The most images, and image bytes, one request carries: the newest are kept (a provider takes a request of 32 MB at
- * most, Anthropic's limit, and base64 makes the bytes 4/3 larger), the older ones are named in their message's
- * text instead (docs/chat-ui.md "Images in a message"). Their bytes are not even read.
+ * The most images, and image bytes, one request carries, a person's and the tools' together: the newest are kept (a
+ * provider takes a request of 32 MB at most, Anthropic's limit, and base64 makes the bytes 4/3 larger), the older
+ * ones are named in their message's or result's text instead (docs/chat-ui.md "Images in a message"). Their bytes are
+ * not even read.
  */
 export const MAX_CONTEXT_IMAGES = 20;
 export const MAX_CONTEXT_IMAGE_BYTES = 15 * 1024 * 1024;
@@ -91,30 +92,34 @@ interface MessageImages {
   leftOut: string[];
 }
 
-/** The images of the rows' messages, by message (one read of the rows' id range; none for most requests). */
-function imagesByMessage(store: SessionStore, sessionId: number, rows: readonly MessageRow[]): Map<number, MessageImages> {
-  const byMessage = new Map<number, MessageImages>();
-  if (rows.length === 0) return byMessage;
+/**
+ * The images of the rows' messages and of their calls' results, by message id (a person's) or by call id (a tool's):
+ * one read of the rows' id range, none for most requests.
+ */
+function imagesOfRows(store: SessionStore, sessionId: number, rows: readonly MessageRow[]): Map<number | string, MessageImages> {
+  const byOwner = new Map<number | string, MessageImages>();
+  if (rows.length === 0) return byOwner;
   const listed = store.images.rows(sessionId, rows[0]!.id, rows.at(-1)!.id);
   let count = 0;
   let bytes = 0;
   for (let i = listed.length - 1; i >= 0; i--) {
     const image = listed[i]!;
-    const entry = byMessage.get(image.message_id) ?? { images: [], leftOut: [] };
-    byMessage.set(image.message_id, entry);
+    const owner = image.tool_call_id ?? image.message_id;
+    const entry = byOwner.get(owner) ?? { images: [], leftOut: [] };
+    byOwner.set(owner, entry);
     if (count < MAX_CONTEXT_IMAGES && bytes + image.size <= MAX_CONTEXT_IMAGE_BYTES) {
       count++;
       bytes += image.size;
       entry.images.unshift({ mediaType: image.media_type, data: store.images.bytes(image.id) });
     } else entry.leftOut.unshift(image.name);
   }
-  return byMessage;
+  return byOwner;
 }
 
-/** A message's text, with the images left out of this request named (the model knows something was there). */
-function withLeftOut(content: string, leftOut: readonly string[] | undefined): string {
+/** A message's or result's text, with the images left out of this request named (the model knows something was there). */
+function withLeftOut(content: string, leftOut: readonly string[] | undefined, how: 'sent' | 'returned' = 'sent'): string {
   if (!leftOut?.length) return content;
-  return `${content}\n\n[${leftOut.length === 1 ? 'an image' : `${leftOut.length} images`} sent here, left out of this request: ${leftOut.join(', ')}]`;
+  return `${content}\n\n[${leftOut.length === 1 ? 'an image' : `${leftOut.length} images`} ${how} here, left out of this request: ${leftOut.join(', ')}]`;
 }
 
 export function buildContext(store: SessionStore, input: ContextInput): ChatMessage[] {
@@ -137,7 +142,7 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
     toolsByMessage.set(t.message_id, list);
   }
   const lastUserId = [...rows].reverse().find((r) => r.role !== 'assistant')?.id ?? 0;
-  const images = imagesByMessage(store, input.sessionId, rows);
+  const images = imagesOfRows(store, input.sessionId, rows);
 
   for (const row of rows) {
     if (row.role !== 'assistant') {
@@ -163,7 +168,9 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
       if (row.id < lastUserId && content.length > MAX_OLD_TOOL_RESULT_CHARS) {
         content = leftOutResultNote(content.length, 'of an earlier turn hidden');
       }
-      messages.push({ role: 'tool', tool_call_id: call.provider_call_id, content });
+      const own = images.get(call.tool_call_id);
+      content = withLeftOut(content, own?.leftOut, 'returned');
+      messages.push(own?.images.length ? { role: 'tool', tool_call_id: call.provider_call_id, content, images: own.images } : { role: 'tool', tool_call_id: call.provider_call_id, content });
     }
   }
   return messages;

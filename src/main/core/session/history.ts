@@ -8,6 +8,7 @@ import type { ChatImage, HistoryMessage, ToolCard } from '../../../shared/contra
 import { parseToolArguments } from '../../../shared/tool-arguments';
 import type { ToolsPort } from './ports';
 import type { MessageRow, ToolRow } from './session-store';
+import type { ListedImages } from './chat-image-rows';
 
 export interface PendingInfo {
   request_id: number;
@@ -49,7 +50,7 @@ function storedDecision(raw: string | null): Readonly<Decision> | null {
   return decision;
 }
 
-export function toolCard(row: ToolRow, tools: ToolsPort, isLive: boolean, pending: PendingInfo | null): ToolCard {
+export function toolCard(row: ToolRow, tools: ToolsPort, isLive: boolean, pending: PendingInfo | null, images?: ChatImage[]): ToolCard {
   const parsed = parseToolArguments(row.arguments);
   const args = parsed.ok ? parsed.args : {};
   const decision = storedDecision(row.latest_decision ?? null);
@@ -70,6 +71,7 @@ export function toolCard(row: ToolRow, tools: ToolsPort, isLive: boolean, pendin
     // Field by field: the approval's own object carries more than the card shows, and the bridge passes this answer
     // as built (`answerBuiltByHandler`, src/shared/contract/define.ts).
     pending: row.status === 'pending' && pending ? { request_id: pending.request_id, args_hash: pending.args_hash, old_content: pending.old_content, new_content: pending.new_content } : null,
+    images, // undefined (left out of the answer) for a call that returned none
   };
 }
 
@@ -79,13 +81,13 @@ export function historyMessages(
   port: ToolsPort,
   isLive: boolean,
   pendingOf: (toolCallId: string) => PendingInfo | null,
-  images: ReadonlyMap<number, ChatImage[]> = new Map(),
+  images: ListedImages = { byMessage: new Map(), byCall: new Map() },
 ): HistoryMessage[] {
   const byMessage = new Map<number, ToolCard[]>();
   for (const row of tools) {
     if (row.message_id === null) continue;
     const list = byMessage.get(row.message_id) ?? [];
-    list.push(toolCard(row, port, isLive, row.status === 'pending' ? pendingOf(row.tool_call_id) : null));
+    list.push(toolCard(row, port, isLive, row.status === 'pending' ? pendingOf(row.tool_call_id) : null, images.byCall.get(row.tool_call_id)));
     byMessage.set(row.message_id, list);
   }
   return messages.map((m) => {
@@ -104,7 +106,7 @@ export function historyMessages(
       model: m.model,
       created_at: m.created_at,
       tools: byMessage.get(m.id) ?? [],
-      images: images.get(m.id), // undefined (left out of the answer) for a message without images
+      images: images.byMessage.get(m.id), // undefined (left out of the answer) for a message without images
       replaced: meta?.replaced ? true : undefined,
     };
   });

@@ -41,7 +41,7 @@ export function postMessage(host: MessageHost, sessionId: number, content: strin
   const append = () => store.appendMessage({ sessionId, role: 'user', content, queued: running, images });
   const messageId = replacing === undefined ? append() : store.transaction(() => (store.markReplaced(sessionId, replacing), append()));
   if (replacing !== undefined) emit({ type: 'messages_replaced', from_id: replacing });
-  const shown = images.length ? store.images.listed(sessionId, messageId, messageId).get(messageId) : undefined;
+  const shown = images.length ? store.images.listed(sessionId, messageId, messageId).byMessage.get(messageId) : undefined;
   emit({ type: 'user_message', message_id: messageId, content, queued: running, ...(shown ? { images: shown } : {}) });
   if (!running) {
     if (!store.getSession(sessionId)!.title) store.rename(sessionId, titleFromMessage(content || images.map((i) => i.name).join(', ')));

@@ -3,7 +3,7 @@
  * reads of a history page and of the model's context (docs/architecture.md). Types and query text only: the one
  * writer of these tables is SessionStore (session-store.ts), which re-exports all of this.
  */
-import type { ChatImageType } from '../../../shared/chat-images';
+import type { NewChatImage } from '../../../shared/chat-images';
 import type { ToolDbStatus } from '../tools/tool';
 
 export interface SessionRow {
@@ -74,11 +74,7 @@ export interface NewMessage {
   images?: readonly NewChatImage[];
 }
 
-export interface NewChatImage {
-  name: string;
-  mediaType: ChatImageType;
-  bytes: Uint8Array;
-}
+export type { NewChatImage };
 
 /**
  * The call's latest decision, read from the one place decisions are stored (`tool_decisions`, the audit), in the

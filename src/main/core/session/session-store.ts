@@ -7,10 +7,11 @@
  * history to the model and is unique only within its assistant message.
  */
 import { randomUUID } from 'node:crypto';
+import type { ChatImage } from '../../../shared/contract/chat';
 import type { Db } from '../db/database';
 import type { ToolDbStatus } from '../tools/tool';
 import { ChatImageRows } from './chat-image-rows';
-import { HISTORY_SQL, UNFINISHED_TOOLS, type MessageRow, type NewMessage, type SessionRow, type ToolPrep, type ToolRow } from './session-rows';
+import { HISTORY_SQL, UNFINISHED_TOOLS, type MessageRow, type NewChatImage, type NewMessage, type SessionRow, type ToolPrep, type ToolRow } from './session-rows';
 
 // The row shapes and the history reads' SQL live in session-rows.ts; callers keep importing them from here.
 export * from './session-rows';
@@ -24,7 +25,7 @@ const NEXT_SESSION_ID =
 
 export class SessionStore {
   private readonly q;
-  /** The images of people's messages (chat-image-rows.ts): written only here, with their message. */
+  /** The images of people's messages and of tools' results (chat-image-rows.ts): written only here, with them. */
   readonly images: ChatImageRows;
   /** One transaction wrapper, made once (a savepoint when a caller's transaction is already open). */
   private readonly inTransaction: <T>(work: () => T) => T;
@@ -352,6 +353,17 @@ export class SessionStore {
 
   finishTool(toolCallId: string, status: ToolDbStatus, result: string, resultType: 'string' | 'json' = 'string'): void {
     this.q.finishTool.run(status, result, resultType, Date.now(), toolCallId);
+  }
+
+  /**
+   * The images a call returned (read_file on an image file), kept under the message of the call: only inside the
+   * transaction of its result. Returns them as the chat lists them (none where the row has no message).
+   */
+  addToolImages(toolCallId: string, images: readonly NewChatImage[]): ChatImage[] {
+    const row = this.getTool(toolCallId);
+    if (!row || row.message_id === null || images.length === 0) return [];
+    this.images.insert(row.session_id, row.message_id, images, Date.now(), toolCallId);
+    return this.images.listed(row.session_id, row.message_id, row.message_id).byCall.get(toolCallId) ?? [];
   }
 
   /** After a crash: a sub-agent's unfinished calls end `failed` (its stack is re-run whole, never resumed). */

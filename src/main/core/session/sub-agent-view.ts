@@ -25,7 +25,9 @@ export function subAgentView(src: SubAgentViewSource, sessionId: number, parentT
   const page = src.store.page(sessionId, Number.MAX_SAFE_INTEGER, 10_000, row.id);
   const running = row.terminated_at === null && src.isRunning;
   const agent = src.agents.get(row.agent_id);
-  const messages = historyMessages(page.messages, page.tools, src.tools, running, src.pendingOf);
+  // What the sub-agent's calls returned to be seen (read_file on an image), as on the session's own page.
+  const images = page.messages.length ? src.store.images.listed(sessionId, page.messages[0]!.id, page.messages.at(-1)!.id) : undefined;
+  const messages = historyMessages(page.messages, page.tools, src.tools, running, src.pendingOf, images);
   const usage = src.stacks.usage(row.id);
   return {
     stack: {

@@ -190,11 +190,13 @@ function finish(env: CallEnv, call: RoundCall, outcome: ExecutionOutcome, path: 
   if (outcome.kind === 'completed') {
     // A write keeps its before/after images with its row, in one transaction (docs/viewer.md "Diff and revert").
     const after = before && path && env.fileImages ? env.fileImages.snapshot(path, env.workingDir) : null;
-    commitCall(env, call, () => {
+    const images = commitCall(env, call, () => {
       store.finishTool(id, 'done', outcome.result, outcome.resultType ?? 'string');
       if (before && after && path) env.fileImages!.record(id, path, before, after);
+      // What the tool returned to be seen (read_file on an image: docs/chat-ui.md "Images a tool returns").
+      return outcome.images?.length ? store.addToolImages(id, outcome.images) : [];
     });
-    emit({ type: 'tool_done', tool_call_id: id, result: outcome.result, result_type: outcome.resultType ?? 'string' });
+    emit({ type: 'tool_done', tool_call_id: id, result: outcome.result, result_type: outcome.resultType ?? 'string', ...(images.length ? { images } : {}) });
     // An edit changed its file: open viewers reload it. The tool's declared kind says so, not a list of names.
     if (path && env.tools.kindOf(name) === 'edit') emit({ type: 'file_changed', path });
     return 'continue';

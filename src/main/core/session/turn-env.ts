@@ -84,7 +84,7 @@ export function buildTurnEnv(src: TurnEnvSource, sessionId: number, signal: Abor
     toolSpecs: () => toolSpecs(deps, withCurrentAllowList(frame, deps.agents), runContext),
     injectQueued: () => {
       for (const m of src.store.injectQueued(sessionId)) {
-        const images = src.store.images.listed(sessionId, m.newId, m.newId).get(m.newId);
+        const images = src.store.images.listed(sessionId, m.newId, m.newId).byMessage.get(m.newId);
         emit({ type: 'user_message', message_id: m.newId, content: m.content, queued: false, replaces: m.oldId, ...(images ? { images } : {}) });
       }
     },

@@ -9,6 +9,7 @@
  * Check ids (C1) are listed in docs/security-checks.md.
  */
 import type { z } from 'zod';
+import type { NewChatImage } from '../../../shared/chat-images';
 import type { LabelLength } from '../../../shared/labels';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { SecretPaths } from '../secrets/sealed-args';
@@ -29,7 +30,8 @@ export type ResultType = 'string' | 'json';
 
 /** The three terminal outcomes `wait()` can return; approval-phase states belong to the session driver. */
 export type ExecutionOutcome =
-  | { kind: 'completed'; result: string; resultType?: ResultType }
+  /** `images`: what the tool returns for the model to see besides its text (read_file on an image file). */
+  | { kind: 'completed'; result: string; resultType?: ResultType; images?: readonly NewChatImage[] }
   | { kind: 'failed'; error: string }
   | { kind: 'cancelled'; note?: string };
 

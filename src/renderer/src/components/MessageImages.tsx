@@ -1,5 +1,5 @@
 /**
- * The images of a person's message in the chat (docs/chat-ui.md "Images in a message"): thumbnails of a fixed height
+ * The images of a person's message, or of a tool's result, in the chat (docs/chat-ui.md "Images in a message"): thumbnails of a fixed height
  * (the list estimates a row before it is measured), each loaded once through `chat:image` into an object URL kept
  * in a small cache (a session scrolled up and down does not ask again); a click opens it at full size over the
  * page, where Esc or a click closes it.

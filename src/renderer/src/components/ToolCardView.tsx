@@ -20,6 +20,7 @@ import { approvalFor, approvals, clarificationFor } from '../stores/approvals';
 import { ApprovalCard } from './ApprovalCard';
 import { BypassBadge } from './BypassBadge';
 import { CodeLabel } from './CodeLabel';
+import { MessageImages } from './MessageImages';
 import { ToolCardResult } from './ToolCardResult';
 import { ImageThumbnails } from './ImageThumbnails';
 import { QuestionCard, questionFromArguments } from './QuestionCard';
@@ -150,6 +151,8 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
       )}
       {isShellResult && <ShellOutput result={card.result!} failed={card.status === 'failed'} />}
       {card.name === TN.IMAGE_GENERATE && <ImageThumbnails card={card} actions={actions} />}
+      {/* What the call returned for the model to see (read_file on an image): the person sees it too. */}
+      {card.images?.length ? <MessageImages images={card.images} /> : null}
       {!expanded && !isShellResult && card.result !== null && card.status !== 'done' && <div className="tool-result-line">{card.result.slice(0, 300)}</div>}
     </div>
   );

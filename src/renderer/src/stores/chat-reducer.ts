@@ -129,7 +129,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
         messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: event.decision.action === 'deny' ? c.status : 'running', pending: null, decision: event.decision, arguments: event.arguments })),
       };
     case 'tool_done':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'done', result: event.result, result_type: event.result_type, pending: null })) };
+      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'done', result: event.result, result_type: event.result_type, pending: null, ...(event.images ? { images: event.images } : {}) })) };
     case 'tool_error':
       return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'failed', result: event.error, pending: null })) };
     case 'tool_cancelled':

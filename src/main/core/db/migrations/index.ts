@@ -29,6 +29,7 @@ import { activeToolsIndex } from './117-active-tools-index';
 import { sessionIdsNeverReused } from './118-session-ids-never-reused';
 import { chatImages } from './119-chat-images';
 import { modelReasoning } from './120-model-reasoning';
+import { toolResultImages } from './121-tool-result-images';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -55,4 +56,5 @@ export const migrations: readonly Migration[] = [
   sessionIdsNeverReused,
   chatImages,
   modelReasoning,
+  toolResultImages,
 ];

@@ -3,11 +3,17 @@
  * Caps (F9): at most MAX_READ_LINES lines and MAX_READ_OUTPUT_BYTES of output per call, lines cut at 2,000
  * characters, files scanned up to MAX_SCAN_BYTES; every cut is stated with the offset to continue from. Binary
  * files (NUL in the first 8 KB), folders, FIFOs, sockets and devices are refused with a reason.
+ * A PNG, JPEG, GIF or WebP image (by its bytes, never its name) comes back as an image for the model to see, up to
+ * MAX_IMAGE_BYTES, with a line saying what it is (docs/chat-ui.md "Images a tool returns").
  * Check ids (F9) are listed in docs/security-checks.md.
  */
+import { basename } from 'node:path';
+import { imageSize } from 'image-size';
 import { z } from 'zod';
+import { MAX_IMAGE_BYTES, sniffImageType, type ChatImageType } from '../../../../shared/chat-images';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
+import type { ExecutionOutcome } from '../tool';
 import { readCapped } from '../_policy/fs';
 import { decodeText, describeEncoding } from '../_policy/text-bytes';
 import { guardRead } from '../_policy/guard';
@@ -27,7 +33,8 @@ export const readFileTool = defineTool({
   name: TN.READ_FILE,
   description:
     'Read a text file from the workspace. Returns numbered lines (line number, tab, text). Long files are cut at ' +
-    `${MAX_READ_LINES} lines; pass offset/limit to page through them. Use this instead of cat/head/tail in execute_cmd.`,
+    `${MAX_READ_LINES} lines; pass offset/limit to page through them. Use this instead of cat/head/tail in execute_cmd. ` +
+    `A PNG, JPEG, GIF or WebP image (up to ${MAX_IMAGE_BYTES / 1024 / 1024} MB) is returned as an image you can see.`,
   input,
   kind: 'read',
   category: 'filesystem',
@@ -38,6 +45,8 @@ export const readFileTool = defineTool({
   execute(a, ctx) {
     const g = guardRead(a.path, ctx);
     const read = readCapped(g, MAX_SCAN_BYTES);
+    const imageType = sniffImageType(read.bytes);
+    if (imageType) return imageResult(g.display, g.real, imageType, read.bytes, read.size);
     const decoded = decodeText(read.bytes);
     if (!decoded) throw new ToolError(`${g.display} is a binary file (${read.size} bytes); read_file shows text only.`);
     const { text } = decoded;
@@ -67,3 +76,25 @@ export const readFileTool = defineTool({
     return notes.length ? `${body}\n${notes.join('\n')}` : body;
   },
 });
+
+const IMAGE_KIND: Record<ChatImageType, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' };
+
+function sizeText(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** An image file as the model sees it: a line saying what it is, and the image itself (its bytes as read). */
+function imageResult(display: string, real: string, mediaType: ChatImageType, bytes: Buffer, size: number): ExecutionOutcome {
+  const kind = IMAGE_KIND[mediaType];
+  if (size > MAX_IMAGE_BYTES) {
+    throw new ToolError(`${display} is a ${kind} image of ${sizeText(size)}; read_file shows images up to ${sizeText(MAX_IMAGE_BYTES)} (what the model providers take).`);
+  }
+  let pixels = '';
+  try {
+    const { width, height } = imageSize(bytes);
+    if (width && height) pixels = `, ${width}×${height} pixels`;
+  } catch {
+    // A damaged header: the provider judges the image itself; the line just lacks its size.
+  }
+  return { kind: 'completed', result: `${display}: ${kind} image${pixels}, ${sizeText(size)}. The image is attached for you to see.`, images: [{ name: basename(real), mediaType, bytes }] };
+}
