@@ -4,12 +4,15 @@
  * - `structuredContent` → a JSON result (kept as JSON, not flattened to text);
  * - text blocks → joined text; images, audio and embedded binary resources → saved as files under
  *   `<workspace>/mcp-output/<server>/` and returned as paths (relative to the workspace) the viewer opens;
- *   resource links → their URI. Base64 is never put in front of the model;
+ *   resource links → their URI. Base64 is never put in front of the model as text; an image the model can take (a
+ *   PNG, JPEG, GIF or WebP by its bytes, up to 5 MB, the first MAX_IMAGES_PER_MESSAGE) goes to it as an image too,
+ *   as `read_file`'s does (docs/chat-ui.md "Images a tool returns": a browser server's screenshot is seen at once);
  * - a result (or error text) longer than `MAX_RESULT_CHARS` → its start, and the whole saved under the same folder.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE, sniffImageType, type NewChatImage } from '../../../shared/chat-images';
 import { displayPath } from '../tools/_policy/paths';
 import type { ExecutionOutcome } from '../tools/tool';
 
@@ -46,10 +49,24 @@ function safePart(text: string): string {
   return text.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 60) || 'tool';
 }
 
-/** Writes one binary block; returns the path the model and the viewer see. */
-function saveMedia(target: MediaTarget, base64: string, mimeType: string | undefined, index: number): string {
-  return saveOutput(target, Buffer.from(base64, 'base64'), EXTENSIONS[mimeType ?? ''] ?? 'bin', String(index));
+/** The images of one result that go to the model as images (besides their saved files). */
+type ResultImages = NewChatImage[];
+
+/**
+ * Writes one binary block; returns the path the model and the viewer see. An image the model can take is also added
+ * to `images` (its type read from its bytes; the declared one is never trusted), while there is room; `null`: none
+ * is shown (an error's result).
+ */
+function saveMedia(target: MediaTarget, base64: string, mimeType: string | undefined, index: number, images: ResultImages | null): { path: string; isSeen: boolean } {
+  const bytes = Buffer.from(base64, 'base64');
+  const path = saveOutput(target, bytes, EXTENSIONS[mimeType ?? ''] ?? 'bin', String(index));
+  const mediaType = sniffImageType(bytes);
+  const isSeen = images !== null && mediaType !== null && bytes.byteLength <= MAX_IMAGE_BYTES && images.length < MAX_IMAGES_PER_MESSAGE;
+  if (isSeen) images.push({ name: path.slice(path.lastIndexOf('/') + 1), mediaType, bytes });
+  return { path, isSeen };
 }
+
+const SEEN = ', attached for you to see';
 
 function saveOutput(target: MediaTarget, bytes: Buffer, ext: string, suffix: string): string {
   const dir = join(target.workspaceDir, 'mcp-output', safePart(target.server));
@@ -59,17 +76,22 @@ function saveOutput(target: MediaTarget, bytes: Buffer, ext: string, suffix: str
   return displayPath(file, target.workspaceDir);
 }
 
-function blockText(block: ContentBlock, target: MediaTarget, index: number): string {
+function blockText(block: ContentBlock, target: MediaTarget, index: number, images: ResultImages | null): string {
   switch (block.type) {
     case 'text':
       return block.text ?? '';
     case 'image':
-    case 'audio':
-      return `[${block.type} saved to ${saveMedia(target, block.data ?? '', block.mimeType, index)} (${block.mimeType ?? 'unknown type'})]`;
+    case 'audio': {
+      const saved = saveMedia(target, block.data ?? '', block.mimeType, index, images);
+      return `[${block.type} saved to ${saved.path} (${block.mimeType ?? 'unknown type'})${saved.isSeen ? SEEN : ''}]`;
+    }
     case 'resource': {
       const r = block.resource ?? {};
       if (typeof r.text === 'string') return `[resource ${r.uri ?? ''}]\n${r.text}`;
-      if (typeof r.blob === 'string') return `[resource ${r.uri ?? ''} saved to ${saveMedia(target, r.blob, r.mimeType, index)}]`;
+      if (typeof r.blob === 'string') {
+        const saved = saveMedia(target, r.blob, r.mimeType, index, images);
+        return `[resource ${r.uri ?? ''} saved to ${saved.path}${saved.isSeen ? SEEN : ''}]`;
+      }
       return `[resource ${r.uri ?? ''}]`;
     }
     case 'resource_link':
@@ -83,12 +105,17 @@ export function toOutcome(result: RawToolResult, target: MediaTarget): Execution
   // The pre-2024-11 shape: a bare `toolResult`.
   if (!result.content && result.toolResult !== undefined) return completed(JSON.stringify(result.toolResult), 'json', target);
   const blocks = result.content ?? [];
-  const text = blocks.map((b, i) => blockText(b, target, i)).filter((t) => t !== '').join('\n');
+  const images: ResultImages = [];
+  const text = blocks.map((b, i) => blockText(b, target, i, result.isError ? null : images)).filter((t) => t !== '').join('\n');
   if (result.isError) return { kind: 'failed', error: cutForModel(text, 'txt', target) || 'The MCP server reported an error without a message.' };
   if (result.structuredContent && typeof result.structuredContent === 'object') {
-    return completed(JSON.stringify(result.structuredContent), 'json', target);
+    return withImages(completed(JSON.stringify(result.structuredContent), 'json', target), images);
   }
-  return completed(text === '' ? '(no output)' : text, 'txt', target);
+  return withImages(completed(text === '' ? '(no output)' : text, 'txt', target), images);
+}
+
+function withImages(outcome: ExecutionOutcome, images: ResultImages): ExecutionOutcome {
+  return outcome.kind === 'completed' && images.length ? { ...outcome, images } : outcome;
 }
 
 /** Most of a result the model is given, in characters (about a command's 100 KB of output; some 25,000 tokens). */

@@ -2,11 +2,11 @@
  * MCP tools through the real session path: the scripted LLM over HTTP, the real gate and Inbox, real SQLite and
  * a real server-everything over stdio. Covers: no tools until trusted (M1) and activated; every call asks by
  * default and runs only once approved; a bypass by server lifts the ask; structured content stays JSON; an image
- * is saved into the workspace and returned as a path; a stdio server gets a scrubbed environment and a server
+ * is saved into the workspace, returned as a path and given to the model as an image; a stdio server gets a scrubbed environment and a server
  * killed mid-call fails that call while the app stays up (M5); names cannot shadow built-ins (M4).
  * Check ids (M1, M4, M5) are listed in docs/security-checks.md.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
@@ -69,7 +69,7 @@ describe('MCP tools in a session', () => {
     expect(h.events.some((e) => e.type === 'tool_done')).toBe(false);
   });
 
-  it('structured content stays JSON; an image is saved in the workspace and returned as a path', async () => {
+  it('structured content stays JSON; an image is saved in the workspace, returned as a path, and seen by the model', async () => {
     const { h, sessionId } = await withEverything([
       { toolCalls: [{ name: 'mcp__everything__get-structured-content', arguments: { location: 'Chicago' } }, { name: 'mcp__everything__get-tiny-image', arguments: {} }] },
       { text: 'Done.' },
@@ -88,6 +88,12 @@ describe('MCP tools in a session', () => {
     const saved = /image saved to (\S+)/.exec(results[1]!.result)![1]!;
     expect(saved).toMatch(/^mcp-output\/everything\/get-tiny-image-\d+-\d\.png$/);
     expect(existsSync(join(h.workspace, saved))).toBe(true);
-    expect(results[1]!.result).not.toMatch(/[A-Za-z0-9+/]{200,}/); // no base64 in front of the model
+    expect(results[1]!.result).not.toMatch(/[A-Za-z0-9+/]{200,}/); // no base64 as text in front of the model
+    // …but the image itself, as an image: on the card, and in the next request after the round's results.
+    expect(results[1]!.result).toContain('(image/png), attached for you to see]');
+    expect((results[1] as { images?: unknown }).images).toMatchObject([{ name: saved.slice(saved.lastIndexOf('/') + 1), media_type: 'image/png' }]);
+    const bytes = readFileSync(join(h.workspace, saved)).toString('base64');
+    const seen = (h.llm.requests[1]!.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === 'user' && JSON.stringify(m.content).includes('image_url'));
+    expect(JSON.stringify(seen)).toContain(`data:image/png;base64,${bytes}`);
   });
 });
