@@ -47,6 +47,7 @@ export default defineConfig({
           'outline-worker': resolve('src/main/core/tools/outline/outline-worker.ts'),
           'grep-worker': resolve('src/main/core/tools/fs/grep-worker.ts'),
           'chat-search-worker': resolve('src/main/core/session/chat-search-worker.ts'),
+          'pdf-text-worker': resolve('src/main/core/tools/fs/pdf-text-worker.ts'),
         },
         // Chunks beside the entries, not in `chunks/`, so `new URL('./outline-worker.js', import.meta.url)` holds
         // from whichever chunk the pool lands in.

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, screenshotPath, startApp, stopApp, test, type App } from './fixtures';
+import { makePdf } from '../test/helpers/pdf';
 import { makePng } from '../test/helpers/png';
 import { shots } from './screens';
 import { configureModel as configureModelViaBridge, startLlmProcess, type LlmProcess } from './scripted-llm';
@@ -217,6 +218,22 @@ test('the agent reads an image in the workspace: its card shows it, it opens ful
   // Kept with the call: a reload shows it again.
   await page.reload();
   await expect(page.getByTestId('tool-card').getByTestId('msg-image').locator('img')).toHaveCount(1);
+});
+
+test('the agent reads a PDF in the workspace: its text, page by page, reaches the model and the card', async ({ page }) => {
+  writeFileSync(join(app.workspaceDir, 'invoice.pdf'), makePdf([['Invoice 2026-114', 'Total due: 1,250.00 EUR'], ['Payment within 30 days.']]));
+  await startLlm([{ toolCalls: [{ name: 'read_file', arguments: { path: 'invoice.pdf' } }] }, { text: 'The invoice asks for 1,250.00 EUR within 30 days.' }]);
+  await page.goto(app.url);
+  await configureModel(page);
+  await page.getByTestId('composer').fill('How much is due on invoice.pdf?');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('1,250.00 EUR within 30 days');
+  const [, second] = await llm!.requests();
+  const result = second!.body.messages!.find((m) => m.role === 'tool')!;
+  expect(result.content).toBe('invoice.pdf: PDF, 2 pages; its text follows (figures, images and layout are not in it).\n1\t[page 1 of 2]\n2\tInvoice 2026-114\n3\tTotal due: 1,250.00 EUR\n4\t[page 2 of 2]\n5\tPayment within 30 days.');
+  await page.getByTestId('tool-head').click();
+  await expect(page.getByTestId('tool-body')).toContainText('Total due: 1,250.00 EUR');
+  await shots(page, 'chat-tool-pdf');
 });
 
 test('a rejected write is not written and the model is told why', async ({ page }) => {

@@ -7,12 +7,12 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-export function spawnWorker(builtEntry: string, source: URL): Worker {
+export function spawnWorker(builtEntry: string, source: URL, options: WorkerOptions = {}): Worker {
   const built = new URL(`./${builtEntry}`, import.meta.url);
-  if (existsSync(fileURLToPath(built))) return new Worker(built);
+  if (existsSync(fileURLToPath(built))) return new Worker(built, options);
   const tsx = import.meta.resolve('tsx/esm/api');
   const href = JSON.stringify(source.href);
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${href}, ${href}))`, { eval: true });
+  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${href}, ${href}))`, { ...options, eval: true });
 }

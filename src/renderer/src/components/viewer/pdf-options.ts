@@ -1,20 +1,11 @@
 /**
- * How the viewer opens a PDF with pdf.js (docs/viewer.md "PDF"). `isEvalSupported: false` is the fix for
- * CVE-2024-4367 (font code compiled with `new Function`); the installed pdfjs-dist is also far past 4.2.67,
- * which a test checks. No XFA forms, no scripting, and nothing fetched by the worker itself: the bytes come from
- * the handle route and are handed over whole.
+ * How the viewer opens a PDF with pdf.js (docs/viewer.md "PDF"): the app's one set of document options
+ * (src/shared/pdf-params.ts: eval off for CVE-2024-4367, no XFA, nothing fetched by the worker itself), the bytes from
+ * the handle route handed over whole.
  */
-export interface PdfParams {
-  data: Uint8Array;
-  isEvalSupported: false;
-  enableXfa: false;
-  useWorkerFetch: false;
-  stopAtErrors: false;
-}
+import { pdfDocumentParams, type PdfParams } from '../../../../shared/pdf-params';
 
-export function pdfDocumentParams(data: Uint8Array): PdfParams {
-  return { data, isEvalSupported: false, enableXfa: false, useWorkerFetch: false, stopAtErrors: false };
-}
+export { pdfDocumentParams, type PdfParams };
 
 interface PdfLib<Task, Worker> {
   getDocument(params: PdfParams & { worker?: Worker }): Task;
