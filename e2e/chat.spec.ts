@@ -236,6 +236,25 @@ test('the agent reads a PDF in the workspace: its text, page by page, reaches th
   await shots(page, 'chat-tool-pdf');
 });
 
+test('AGENTS.md in the working directory: the chat bar names it, it opens in the viewer, and the model gets it', async ({ page }) => {
+  writeFileSync(join(app.workspaceDir, 'AGENTS.md'), '# House rules\n\nAnswer in French.\n');
+  await startLlm([{ text: 'Bonjour.' }]);
+  await page.goto(app.url);
+  await configureModel(page);
+  await page.getByTestId('composer').fill('Hello');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Bonjour.');
+  const chip = page.getByTestId('instructions-file');
+  await expect(chip).toHaveText('AGENTS.md');
+  await expect(chip).toHaveAttribute('data-included', 'true');
+  const [request] = await llm!.requests();
+  expect(String(request!.body.messages![0]!.content)).toContain('<project-instructions>\n# House rules\n\nAnswer in French.\n');
+  await chip.click();
+  await expect(page.getByTestId('viewer-path')).toContainText('AGENTS.md');
+  await expect(page.getByTestId('viewer')).toContainText('Answer in French.');
+  await shots(page, 'chat-agents-md');
+});
+
 test('a rejected write is not written and the model is told why', async ({ page }) => {
   await startLlm([
     { toolCalls: [{ name: 'write_file', arguments: { path: 'evil.txt', content: 'nope' } }] },

@@ -177,6 +177,8 @@ export const chatCalls = {
     z.object({ notes: z.array(ScratchpadNoteSchema) }),
   ),
   'chat:setWorkingDirectory': defineCall(z.object({ sessionId, path: shortText(4_000) }).strict(), z.object({ working_directory: z.string() })),
+  /** The working directory's AGENTS.md as the model gets it (docs/chat-ui.md "Project instructions"); `path` null: none. */
+  'chat:projectInstructions': defineCall(z.object({ sessionId }).strict(), z.object({ path: z.string().nullable(), included: z.boolean(), note: z.string().nullable() })),
   /**
    * What was said in the chats (docs/ui.md "Searching chats"): plain text, case-insensitive, newest first, at most 50.
    * A search that a newer one replaced before it ended fails with code `superseded`.

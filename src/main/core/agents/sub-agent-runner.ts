@@ -13,6 +13,7 @@ import type { ChatEventBody } from '../../../shared/contract/chat';
 import { MAX_TOOL_ROUNDS, runTurn, type TurnEnv } from '../session/turn';
 import type { ModelPort } from '../session/ports';
 import type { SessionStore } from '../session/session-store';
+import { instructionsPrompts } from '../session/project-instructions';
 import { readScratchpad } from '../session/scratchpad-store';
 import type { CallEnv } from '../session/tool-call';
 import type { SubAgentPort, TaskRequest } from '../tools/session/interface-tool';
@@ -125,7 +126,7 @@ export class SubAgentRunner implements SubAgentPort {
         summary: null,
         // Read each round, so an edit of AGENT.md applies at the child's next round too.
         systemPrompt: deps.agents.prompt(frame.agentId) ?? `You are ${frame.agentName}, a task agent.`,
-        extraSystemPrompts: parent.runContext.system_prompt ?? [],
+        extraSystemPrompts: [...(parent.runContext.system_prompt ?? []), ...instructionsPrompts({ ...parent, agentId: frame.agentId })],
         workingDir: parent.workingDir,
         scratchpad: readScratchpad(parent.synthetic.db, parent.synthetic.padSessionId),
       }),

@@ -20,6 +20,7 @@ type ChatChannels =
   | 'chat:rerunTool'
   | 'chat:setModel'
   | 'chat:setWorkingDirectory'
+  | 'chat:projectInstructions'
   | 'chat:subAgent'
   | 'chat:scratchpad'
   | 'chat:setScratchpadNote'
@@ -50,6 +51,10 @@ export function createChatHandlers(sessions: SessionManager, events: EventBus, c
     'chat:rerunTool': ({ sessionId, toolCallId }) => ({ started: sessions.rerunTool(sessionId, toolCallId) }),
     'chat:setModel': ({ sessionId, model }) => sessions.setModel(sessionId, model),
     'chat:setWorkingDirectory': ({ sessionId, path }) => ({ working_directory: sessions.setWorkingDirectory(sessionId, path) }),
+    'chat:projectInstructions': ({ sessionId }) => {
+      const found = sessions.instructions(sessionId);
+      return { path: found?.path ?? null, included: found?.text != null, note: found?.note ?? null };
+    },
     'chat:subAgent': ({ sessionId, parentToolCallId }) => sessions.subAgent(sessionId, parentToolCallId),
     'chat:scratchpad': ({ sessionId }) => ({ notes: sessions.scratchpad(sessionId) }),
     'chat:setScratchpadNote': ({ sessionId, key, value }) => ({ notes: sessions.setScratchpadNote(sessionId, key, value) }),

@@ -31,6 +31,7 @@ import { checkedImages } from './chat-image-rows';
 import { editMessage, postMessage, regenerate, retryTurn, type MessageHost } from './message-actions';
 import { buildTurnEnv, padSessionOf, type TurnEnvSource } from './turn-env';
 import { continueUnfinished } from './unfinished-calls';
+import { projectInstructions, type ProjectInstructions } from './project-instructions';
 
 /** The arguments of a call that delivered a result by itself (its card's label says so; docs/scheduler.md). */
 const DELIVERED_ARGS = '{"delivered":true}';
@@ -166,6 +167,14 @@ export class SessionManager {
     const absolute = this.checkWorkingDirectory(path, this.workingDir(sessionId));
     this.store.setRunContext(sessionId, { ...this.runContext(sessionId), working_directory: absolute });
     return absolute;
+  }
+
+  /** What the session's AGENTS.md gives the model now (project-instructions.ts), for the chat bar. */
+  instructions(sessionId: number): ProjectInstructions | null {
+    const { agent_id: agentId, source } = this.session(sessionId);
+    const workingDir = this.workingDir(sessionId);
+    const { gate, tools, dataDir } = this.deps;
+    return projectInstructions({ gate, tools, sessionId, agentId, source, runContext: this.runContext(sessionId), workingDir, workspaceDir: workingDir, protectedRoots: [dataDir] });
   }
 
   /** The absolute form of a usable working directory, or a BridgeError saying why it is not one (working-directory.ts). */

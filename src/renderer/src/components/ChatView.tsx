@@ -69,7 +69,7 @@ export function ChatView({ sessionId }: { sessionId: number }) {
       <RetryBar sessionId={sessionId} />
       <div className="chat-bar">
         <ModelPicker sessionId={sessionId} current={session?.model ?? null} onChanged={() => void refreshSessions()} />
-        <WorkingDirectory sessionId={sessionId} current={session?.working_directory ?? ''} onChanged={() => void refreshSessions()} />
+        <WorkingDirectory sessionId={sessionId} current={session?.working_directory ?? ''} running={running} onChanged={() => void refreshSessions()} />
         <GroupPicker sessionId={sessionId} />
       </div>
       {/* Keyed by session: each chat has its own draft (components/Composer.tsx). */}
