@@ -9,7 +9,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** The dependencies in package.json that only the renderer imports. */
-export const RENDERER_ROOTS = ['@tanstack/react-virtual', 'diff', 'dompurify', 'marked', 'monaco-editor', 'pdfjs-dist', 'react', 'react-dom', 'shiki', 'zustand'];
+export const RENDERER_ROOTS = ['@tanstack/react-virtual', 'diff', 'dompurify', 'marked', 'monaco-editor', 'react', 'react-dom', 'shiki', 'zustand'];
+/**
+ * Optional dependencies of the main side's packages that it never loads: pdf.js's canvas (the core reads a PDF's
+ * text only, and pdf-text-worker.ts stands in for the DOMMatrix pdf.js would take from it), with its 32 MB binary.
+ */
+export const MAIN_NEVER_LOADS = ['@napi-rs/canvas'];
 
 function readJson(path) {
   return JSON.parse(readFileSync(path, 'utf8'));
@@ -25,7 +30,7 @@ function locate(root, fromDir, name) {
 }
 
 /** Every installed package name reachable from `names` (dependencies, optional and peer dependencies that are installed). */
-export function dependencyClosure(root, names) {
+export function dependencyClosure(root, names, skip = []) {
   const seen = new Set();
   const visitedDirs = new Set();
   const queue = names.map((name) => ({ name, from: root }));
@@ -36,15 +41,15 @@ export function dependencyClosure(root, names) {
     visitedDirs.add(dir);
     seen.add(name);
     const pkg = readJson(join(dir, 'package.json'));
-    for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.peerDependencies })) queue.push({ name: dep, from: dir });
+    for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.peerDependencies })) if (!skip.includes(dep)) queue.push({ name: dep, from: dir });
   }
   return seen;
 }
 
-/** The packages only the renderer needs, sorted. */
+/** The packages only the renderer needs (and what the main side never loads), sorted. */
 export function rendererOnlyPackages(root) {
   const pkg = readJson(join(root, 'package.json'));
-  const mainRoots = Object.keys(pkg.dependencies ?? {}).filter((name) => !RENDERER_ROOTS.includes(name));
-  const main = dependencyClosure(root, mainRoots);
-  return [...dependencyClosure(root, RENDERER_ROOTS)].filter((name) => !main.has(name)).sort();
+  const all = Object.keys(pkg.dependencies ?? {});
+  const main = dependencyClosure(root, all.filter((name) => !RENDERER_ROOTS.includes(name)), MAIN_NEVER_LOADS);
+  return [...dependencyClosure(root, all)].filter((name) => !main.has(name)).sort();
 }

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import config, { FUSES, NATIVE_BINDING_SOURCE, RENDERER_ONLY_PACKAGES } from '../../electron-builder.config.mjs';
 import { bindingIn, electronVersion, nativeDir } from '../../scripts/electron-native.mjs';
-import { RENDERER_ROOTS } from '../../scripts/packaged-modules.mjs';
+import { MAIN_NEVER_LOADS, RENDERER_ROOTS } from '../../scripts/packaged-modules.mjs';
 import { ICNS_TYPES, ICO_SIZES, ICON_SIZES } from '../../scripts/make-icons';
 import { PACKAGED_BINDING } from '../../src/main/desktop/native-binding';
 import { GRAMMAR_WASM } from '../../src/main/core/treesitter/grammars';
@@ -131,5 +131,11 @@ describe('what the packaged app carries', () => {
       expect(mainSide.has(name), name).toBe(false);
     }
     expect(RENDERER_ONLY_PACKAGES).toEqual(expect.arrayContaining(RENDERER_ROOTS));
+  });
+
+  it('pdf.js goes with the main side (read_file reads PDFs), its canvas binary does not', () => {
+    expect(mainSide.has('pdfjs-dist')).toBe(true);
+    expect(RENDERER_ONLY_PACKAGES).not.toContain('pdfjs-dist');
+    expect(RENDERER_ONLY_PACKAGES).toEqual(expect.arrayContaining(MAIN_NEVER_LOADS));
   });
 });

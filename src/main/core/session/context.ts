@@ -94,9 +94,10 @@ interface MessageImages {
 
 /**
  * The images of the rows' messages and of their calls' results, by message id (a person's) or by call id (a tool's):
- * one read of the rows' id range, none for most requests.
+ * one read of the rows' id range, none for most requests. Only the owners the request replays count (`replayed`):
+ * the range also holds a sub-agent's rows and replaced messages, whose images must neither be read nor take room.
  */
-function imagesOfRows(store: SessionStore, sessionId: number, rows: readonly MessageRow[]): Map<number | string, MessageImages> {
+function imagesOfRows(store: SessionStore, sessionId: number, rows: readonly MessageRow[], replayed: ReadonlySet<number | string>): Map<number | string, MessageImages> {
   const byOwner = new Map<number | string, MessageImages>();
   if (rows.length === 0) return byOwner;
   const listed = store.images.rows(sessionId, rows[0]!.id, rows.at(-1)!.id);
@@ -105,6 +106,7 @@ function imagesOfRows(store: SessionStore, sessionId: number, rows: readonly Mes
   for (let i = listed.length - 1; i >= 0; i--) {
     const image = listed[i]!;
     const owner = image.tool_call_id ?? image.message_id;
+    if (!replayed.has(owner)) continue;
     const entry = byOwner.get(owner) ?? { images: [], leftOut: [] };
     byOwner.set(owner, entry);
     if (count < MAX_CONTEXT_IMAGES && bytes + image.size <= MAX_CONTEXT_IMAGE_BYTES) {
@@ -142,7 +144,9 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
     toolsByMessage.set(t.message_id, list);
   }
   const lastUserId = [...rows].reverse().find((r) => r.role !== 'assistant')?.id ?? 0;
-  const images = imagesOfRows(store, input.sessionId, rows);
+  const replayed = new Set<number | string>(tools.map((t) => t.tool_call_id));
+  for (const row of rows) if (row.role !== 'assistant') replayed.add(row.id);
+  const images = imagesOfRows(store, input.sessionId, rows, replayed);
 
   for (const row of rows) {
     if (row.role !== 'assistant') {

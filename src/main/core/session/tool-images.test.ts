@@ -101,6 +101,36 @@ describe('read_file on an image: the bytes decide, the limits hold', () => {
     expect(first.content).toBe('0.png: PNG image, 1×1 pixels, 1 KB. The image is attached for you to see.\n\n[an image returned here, left out of this request: 0.png]');
   });
 
+  it("a sub-agent's images are its own: its next request carries them, the parent's neither carries them nor counts them", async () => {
+    const reads = Array.from({ length: MAX_CONTEXT_IMAGES }, (_, i) => ({ name: 'read_file', arguments: { path: `c${i}.png` } }));
+    h = await startHarness({
+      turns: [
+        { match: 'delegate', toolCalls: [{ name: 'execute_task', arguments: { mode: 'sync', agent_id: 'code-explorer', prompt: 'TOKEN-CHILD look at them', title: 'look' } }] },
+        { match: 'TOKEN-CHILD', toolCalls: reads },
+        { match: 'TOKEN-CHILD', text: 'Red squares.' },
+        { match: 'delegate', text: 'The explorer saw red squares.' },
+        { match: 'and then', text: 'ok' },
+      ],
+    });
+    const childImages = reads.map((_, i) => makePng(i + 2, 3));
+    childImages.forEach((bytes, i) => writeFileSync(join(h.workspace, `c${i}.png`), bytes));
+    const mine = makePng(9, 9);
+    const sessionId = await h.newSession();
+    await h.call('chat:send', { sessionId, content: 'delegate', images: [{ name: 'mine.png', data: mine.toString('base64') }] });
+    await h.waitForEvent('done');
+    await expect.poll(() => h.llm.requests.length).toBe(4);
+    // A later turn: the parent's rows now stand on both sides of the child's, in one range of ids.
+    await h.sendAndSettle(sessionId, 'and then');
+    const bodies = h.llm.requests.map((r) => JSON.stringify(r.body));
+    const isChild = (body: string) => body.includes('TOKEN-CHILD') && !body.includes('"delegate');
+    const childData = childImages.map((b) => b.toString('base64'));
+    expect(bodies.filter(isChild).at(-1)).toContain(childData.at(-1));
+    const parentLast = bodies.filter((b) => !isChild(b)).at(-1)!;
+    expect(childData.filter((d) => parentLast.includes(d))).toEqual([]);
+    // The child's 20 newer images took no room from the person's own (they used to be counted first, pushing it out).
+    expect(parentLast).toContain(mine.toString('base64'));
+  });
+
   it('deleting the chat deletes the images its calls returned', async () => {
     const { sessionId } = await readInTurn('openai_compatible', 'a.png', makePng(1, 1));
     expect(imageRows()).toHaveLength(1);

@@ -10,7 +10,19 @@ import type { PdfJob, PdfReply } from './pdf-text';
 const port = parentPort;
 if (!port) throw new Error('pdf-text-worker.ts runs only as a worker thread');
 
+/**
+ * pdf.js's Node build builds a DOMMatrix for its canvas drawing code when it loads, which Node lacks (pdf.js takes
+ * one from @napi-rs/canvas where that is installed; the installer leaves that 32 MB native package out: only the
+ * renderer draws PDFs). Reading text draws nothing, so an inert stand-in lets it load; any use of one throws.
+ */
+class TextOnlyDOMMatrix {
+  constructor() {
+    return new Proxy(this, { get: (_, key) => (key === 'then' ? undefined : () => { throw new Error(`DOMMatrix.${String(key)} is not available while reading text`); }) });
+  }
+}
+
 async function extract(job: PdfJob): Promise<PdfReply> {
+  (globalThis as { DOMMatrix?: unknown }).DOMMatrix = TextOnlyDOMMatrix; // the same in development and installed
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // The app's document options (eval off: CVE-2024-4367), and for text alone no fonts loaded, no warnings printed.
   const task = pdfjs.getDocument({ ...pdfDocumentParams(job.bytes), disableFontFace: true, useSystemFonts: false, verbosity: 0 });
