@@ -145,7 +145,7 @@ test('a person pastes and picks images; they go with the message, show in the ch
   }, sunrise.toString('base64'));
   // Picked with the image button's file input; a file that is no image is refused with a sentence.
   await page.getByTestId('composer-file').setInputFiles({ name: 'backup.zip', mimeType: 'application/zip', buffer: Buffer.from('PK\u0003\u0004') });
-  await expect(page.getByTestId('composer-error')).toHaveText('backup.zip is not an image or a text file.');
+  await expect(page.getByTestId('composer-error')).toHaveText('backup.zip is not an image, a PDF or a text file.');
   await page.getByTestId('composer-file').setInputFiles({ name: 'square.png', mimeType: 'image/png', buffer: square });
   await expect(page.getByTestId('composer-images').locator('img')).toHaveCount(2);
   await expect(page.getByTestId('composer-error')).toHaveCount(0);
@@ -253,6 +253,23 @@ test('AGENTS.md in the working directory: the chat bar names it, it opens in the
   await expect(page.getByTestId('viewer-path')).toContainText('AGENTS.md');
   await expect(page.getByTestId('viewer')).toContainText('Answer in French.');
   await shots(page, 'chat-agents-md');
+});
+
+test("a PDF put in the message box: its text goes in, page by page, under its name; a scan's is refused with a sentence", async ({ page }) => {
+  await startLlm([{ text: 'The report says sales rose 12%.' }]);
+  await page.goto(app.url);
+  await configureModel(page);
+  await page.getByTestId('composer').fill('Summarize this.');
+  await page.getByTestId('composer-file').setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: makePdf([[]]) });
+  await expect(page.getByTestId('composer-error')).toHaveText('scan.pdf (1 page) has no text to extract: its pages are scanned images or drawings.');
+  await page.getByTestId('composer-file').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: makePdf([['Quarterly report'], ['Sales rose 12%.']]) });
+  await expect(page.getByTestId('composer')).toHaveValue('Summarize this.\n\nreport.pdf (PDF, 2 pages):\n```\n[page 1 of 2]\nQuarterly report\n[page 2 of 2]\nSales rose 12%.\n```');
+  await expect(page.getByTestId('composer-error')).toHaveCount(0);
+  await shots(page, 'chat-pdf-in-box');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('sales rose 12%');
+  const [request] = await llm!.requests();
+  expect(JSON.stringify(request!.body.messages)).toContain('Sales rose 12%.');
 });
 
 test('a rejected write is not written and the model is told why', async ({ page }) => {

@@ -12,6 +12,10 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const MAX_IMAGES_PER_MESSAGE = 4;
 /** All of one message's images: the call carries them base64 (4/3 larger) in one frame (web shape: 16 MB). */
 export const MAX_IMAGE_BYTES_PER_MESSAGE = 10 * 1024 * 1024;
+/** A PDF put in the message box, whose text goes in (docs/chat-ui.md "Images in a message"): at most this big. */
+export const MAX_PICKED_PDF_BYTES = 10 * 1024 * 1024;
+export const MAX_PICKED_PDF_BASE64_CHARS = Math.ceil(MAX_PICKED_PDF_BYTES / 3) * 4;
+
 /** Base64 length of MAX_IMAGE_BYTES (the contract's bound on one image's text). */
 export const MAX_IMAGE_BASE64_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineCall, id, longText, shortText } from './define';
 import { DecisionSchema } from './approval';
-import { CHAT_IMAGE_TYPES, MAX_IMAGE_BASE64_CHARS, MAX_IMAGES_PER_MESSAGE } from '../chat-images';
+import { CHAT_IMAGE_TYPES, MAX_IMAGE_BASE64_CHARS, MAX_IMAGES_PER_MESSAGE, MAX_PICKED_PDF_BASE64_CHARS } from '../chat-images';
 
 const sessionId = id;
 
@@ -153,6 +153,8 @@ export const chatCalls = {
   ),
   /** The bytes of one image of a message (base64), for the chat to show. */
   'chat:image': defineCall(z.object({ id }).strict(), z.object({ media_type: z.enum(CHAT_IMAGE_TYPES), data: z.string() })),
+  /** A PDF put in the message box: its text, page by page, to go into the box (docs/chat-ui.md "Images in a message"). */
+  'chat:pdfText': defineCall(z.object({ name: shortText(500), data: z.string().max(MAX_PICKED_PDF_BASE64_CHARS) }).strict(), z.object({ pages: z.number(), text: z.string() })),
   'chat:stop': defineCall(z.object({ sessionId }).strict(), z.object({ stopped: z.boolean() })),
   /**
    * Retry / Continue: a turn on the history as it stands, no new message, where the chat waits for the model

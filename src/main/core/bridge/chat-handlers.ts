@@ -1,5 +1,8 @@
 /** Handlers of the `chat:*` and `viewer:*` calls: thin adapters over the session manager. */
+import { MAX_MESSAGE_CHARS } from '../../../shared/contract/chat';
 import { BridgeError } from '../../../shared/contract/define';
+import { ToolError } from '../tools/define-tool';
+import { hasNoText, isPdf, pdfLines, pdfText } from '../tools/fs/pdf-text';
 import type { EventBus } from '../events';
 import type { ChatSearch } from '../session/chat-search';
 import type { SessionManager } from '../session/session-manager';
@@ -13,6 +16,7 @@ type ChatChannels =
   | 'chat:history'
   | 'chat:send'
   | 'chat:image'
+  | 'chat:pdfText'
   | 'chat:stop'
   | 'chat:retry'
   | 'chat:regenerate'
@@ -44,6 +48,17 @@ export function createChatHandlers(sessions: SessionManager, events: EventBus, c
     'chat:history': ({ sessionId, beforeId, limit }) => sessions.history(sessionId, beforeId, limit),
     'chat:send': ({ sessionId, content, images }) => sessions.send(sessionId, content, images),
     'chat:image': ({ id }) => sessions.store.images.forChat(id),
+    // On a worker thread of its own, as read_file reads a PDF (tools/fs/pdf-text.ts; docs/tools.md "PDF files").
+    'chat:pdfText': async ({ name, data }) => {
+      const bytes = Buffer.from(data, 'base64');
+      if (!isPdf(bytes)) throw new BridgeError('bad_request', `${name} is not a PDF.`);
+      try {
+        const pdf = await pdfText(name, bytes, MAX_MESSAGE_CHARS + 1, new AbortController().signal);
+        return { pages: pdf.pageCount, text: hasNoText(pdf) ? '' : pdfLines(pdf).join('\n') };
+      } catch (error) {
+        throw error instanceof ToolError ? new BridgeError('bad_request', error.message) : error;
+      }
+    },
     'chat:stop': ({ sessionId }) => ({ stopped: sessions.stop(sessionId) }),
     'chat:retry': ({ sessionId }) => (sessions.retry(sessionId), { started: true as const }),
     'chat:regenerate': ({ sessionId }) => (sessions.regenerate(sessionId), { started: true as const }),

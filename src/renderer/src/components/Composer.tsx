@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { MAX_MESSAGE_CHARS } from '../../../shared/contract/chat';
 import { chat } from '../stores/chat-store';
-import { ACCEPT_FILES, isTextFile, textFileBlock } from '../lib/picked-files';
+import { ACCEPT_FILES, isPdfFile, isTextFile, pdfFileBlock, textFileBlock } from '../lib/picked-files';
 import { addImages, isImageFile, releaseImages, type PickedImage } from '../lib/picked-images';
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -47,14 +47,14 @@ export function Composer({ sessionId, running, onSend, onStop }: { sessionId: nu
   const isTooLong = text.length > MAX_MESSAGE_CHARS;
   const canSend = (text.trim().length > 0 || images.length > 0) && !isTooLong;
 
-  /** Images join the message; text files go into the box as code blocks (lib/picked-files.ts); anything else is refused. */
+  /** Images join the message; text files and PDFs' text go into the box as code blocks (lib/picked-files.ts); anything else is refused. */
   const add = async (files: File[]) => {
     if (!files.length) return;
-    const other = files.find((f) => !isImageFile(f) && !isTextFile(f));
-    if (other) return setError(`${other.name || 'That file'} is not an image or a text file.`);
+    const other = files.find((f) => !isImageFile(f) && !isTextFile(f) && !isPdfFile(f));
+    if (other) return setError(`${other.name || 'That file'} is not an image, a PDF or a text file.`);
     const blocks: string[] = [];
     for (const file of files.filter((f) => !isImageFile(f))) {
-      const read = await textFileBlock(file);
+      const read = isPdfFile(file) ? await pdfFileBlock(file) : await textFileBlock(file);
       if ('problem' in read) return setError(read.problem);
       blocks.push(read.block);
     }

@@ -22,7 +22,8 @@ const ACCEPTED: ReadonlySet<string> = new Set(CHAT_IMAGE_TYPES);
 /** An image the chat takes, by the type the browser gives it (the core reads the bytes again). */
 export const isImageFile = (file: File): boolean => ACCEPTED.has(file.type);
 
-function base64Of(file: File): Promise<string> {
+/** A file's bytes as base64 (a data URL's payload: the browser encodes it, not a loop over the bytes here). */
+export function base64Of(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));

@@ -30,6 +30,21 @@ export interface PdfText {
 
 const kept = new Map<string, PdfText>();
 
+/** A PDF by its header (which the format lets start anywhere in the first 1,024 bytes), never by its name. */
+export function isPdf(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).includes('%PDF-');
+}
+
+/** The text as lines, a line `[page N of M]` before each page's: how read_file and the message box show a PDF. */
+export function pdfLines(pdf: PdfText): string[] {
+  const lines: string[] = [];
+  pdf.pages.forEach((text, i) => lines.push(`[page ${i + 1} of ${pdf.pageCount}]`, ...(text ? text.split(/\r?\n/) : [])));
+  return lines;
+}
+
+/** Whether no page has any text (scanned pages, drawings). */
+export const hasNoText = (pdf: PdfText) => pdf.pages.every((text) => text.trim() === '');
+
 function extractOnWorker(job: PdfJob, signal: AbortSignal, timeoutMs: number): Promise<PdfReply> {
   return new Promise((resolve, reject) => {
     // The bytes are copied into the job (the caller keeps its buffer); the thread ends with its answer.

@@ -19,7 +19,7 @@ import { readCapped } from '../_policy/fs';
 import { decodeText, describeEncoding } from '../_policy/text-bytes';
 import { guardRead } from '../_policy/guard';
 import { label, numbered, PATH_ALIASES, pathArg, pathField, plural, shortPath, splitLines } from './common';
-import { pdfText } from './pdf-text';
+import { hasNoText, isPdf, pdfLines, pdfText } from './pdf-text';
 
 export const MAX_READ_LINES = 2000;
 export const MAX_READ_OUTPUT_BYTES = 256 * 1024;
@@ -90,11 +90,6 @@ function pageOfLines(display: string, lines: readonly string[], a: { offset?: nu
   return all.length ? `${body}\n${all.join('\n')}` : body;
 }
 
-/** A PDF by its header (which the format lets start anywhere in the first 1,024 bytes). */
-function isPdf(bytes: Buffer): boolean {
-  return bytes.subarray(0, 1024).includes('%PDF-');
-}
-
 /**
  * A PDF's text as read_file shows a text file: numbered lines, a line `[page N of M]` before each page's text, paged
  * with offset/limit (docs/tools.md "PDF files"). Figures, images and layout are not in it, which the first line says.
@@ -102,12 +97,11 @@ function isPdf(bytes: Buffer): boolean {
 async function pdfResult(display: string, read: { bytes: Buffer; size: number; isTruncated: boolean }, a: { offset?: number; limit?: number }, signal: AbortSignal): Promise<string> {
   if (read.isTruncated) throw new ToolError(`${display} is a PDF of ${sizeText(read.size)}; read_file reads PDFs up to ${sizeText(MAX_SCAN_BYTES)}.`);
   const pdf = await pdfText(display, read.bytes, MAX_SCAN_BYTES, signal);
-  if (pdf.pages.every((text) => text.trim() === '')) {
+  if (hasNoText(pdf)) {
     return `${display}: PDF, ${plural(pdf.pageCount, 'page')}, with no text to extract (scanned pages or drawings); open it in the viewer to see it.`;
   }
   const head = `${display}: PDF, ${plural(pdf.pageCount, 'page')}; its text follows (figures, images and layout are not in it).`;
-  const lines: string[] = [];
-  pdf.pages.forEach((text, i) => lines.push(`[page ${i + 1} of ${pdf.pageCount}]`, ...(text ? splitLines(text).lines : [])));
+  const lines = pdfLines(pdf);
   const isCut = pdf.pages.length < pdf.pageCount;
   const notes = isCut ? [`[the text of pages ${pdf.pages.length + 1}–${pdf.pageCount} is past what read_file reads of a file]`] : [];
   return `${head}\n${pageOfLines(display, lines, a, isCut, notes)}`;
