@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { expect, screenshotPath, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
 import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
+import { shots } from './screens';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -158,4 +159,35 @@ test('a server asks for a token during a call: a masked form on the card and in 
   await expect(job).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
   await expect(page.getByText('All done.')).toBeVisible();
   expect(await page.content()).not.toContain('tok-NEVER-SHOWN-1234');
+});
+
+test('a prompt of an MCP server: picked in the message box, its arguments asked for, its text put in the box to edit and send', async ({ page }) => {
+  llm = await startLlmProcess(app.dataDir, [{ text: 'Oakland is sunny today.' }]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await page.getByTestId('prompts').click();
+  await expect(page.getByTestId('prompts-none')).toBeVisible(); // no server yet
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('prompt-menu')).toHaveCount(0);
+  await page.evaluate(
+    ([command, script]) => (window as unknown as { skald: { mcp: { save(r: unknown): Promise<unknown> } } }).skald.mcp.save({ name: 'everything', transport: 'stdio', command, args: [script, 'stdio'] }),
+    [process.execPath, EVERYTHING],
+  );
+  await expect(async () => {
+    await page.getByTestId('prompts').click();
+    await expect(page.getByTestId('prompt-item').first()).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await shots(page, 'chat-prompt-menu');
+  await page.getByTestId('prompt-item').filter({ hasText: 'Arguments Prompt' }).click();
+  await expect(page.getByTestId('prompt-form')).toBeVisible();
+  await page.getByTestId('prompt-arg-city').fill('Oakland');
+  await shots(page, 'chat-prompt-arguments');
+  await page.getByTestId('prompt-insert').click();
+  await expect(page.getByTestId('prompt-menu')).toHaveCount(0);
+  await expect(page.getByTestId('composer')).toHaveValue(/Oakland/);
+  expect(await llm.requests()).toHaveLength(0); // nothing is sent until the person sends it
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Oakland is sunny today.');
+  const [request] = await llm.requests();
+  expect(JSON.stringify(request!.body.messages)).toContain('Oakland');
 });

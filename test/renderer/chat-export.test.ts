@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryMessage, ToolCard } from '../../src/shared/contract/chat';
 import { chatToMarkdown, exportFileName, RESULT_CHARS } from '../../src/renderer/src/lib/chat-export';
-import { fenced } from '../../src/renderer/src/lib/fenced';
+import { fenced } from '../../src/shared/fenced';
 
 const message = (id: number, role: HistoryMessage['role'], content: string, tools: Partial<ToolCard>[] = []): HistoryMessage => ({
   id, role, content, status: 'ok', queued: false, reasoning: null, input_tokens: null, output_tokens: null, cost: null, model: role === 'assistant' ? 'gpt-x' : null, created_at: 0,

@@ -112,6 +112,16 @@ export type ElicitationView = z.infer<typeof ElicitationViewSchema>;
 const ok = z.object({ ok: z.literal(true) });
 const byName = z.object({ name: McpServerNameSchema }).strict();
 
+/** A prompt a connected server offers (docs/mcp.md "Prompts"): picked in the message box, filled in, then edited and sent. */
+export const McpPromptSchema = z.object({
+  server: z.string(),
+  name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  arguments: z.array(z.object({ name: z.string(), description: z.string(), required: z.boolean() })),
+});
+export type McpPromptView = z.infer<typeof McpPromptSchema>;
+
 export const mcpCalls = {
   'mcp:list': defineCall(z.object({}).strict(), z.object({ servers: z.array(McpServerViewSchema) })),
   /** Adds (or replaces) a server from Settings: trusted, since the person typed it, and started at once. */
@@ -128,6 +138,13 @@ export const mcpCalls = {
   'mcp:restart': defineCall(byName, z.object({ server: McpServerViewSchema })),
   /** Re-approves a drifted tool: its current name, description and schema become the trusted ones. */
   'mcp:approveTool': defineCall(z.object({ name: McpServerNameSchema, tool: shortText(500) }).strict(), z.object({ server: McpServerViewSchema })),
+  /** The prompts of the servers connected now; nothing is started for this. */
+  'mcp:prompts': defineCall(z.object({}).strict(), z.object({ prompts: z.array(McpPromptSchema) })),
+  /** One prompt filled in with its arguments, as text for the message box (nothing reaches the model until sent). */
+  'mcp:getPrompt': defineCall(
+    z.object({ server: McpServerNameSchema, name: shortText(200), arguments: z.record(z.string().max(100), z.string().max(16_000)) }).strict(),
+    z.object({ text: z.string() }),
+  ),
   'mcp:listElicitations': defineCall(z.object({}).strict(), z.object({ elicitations: z.array(ElicitationViewSchema) })),
   /** The value goes to the server only; it is never logged, stored or shown to the model. */
   'mcp:resolveElicitation': defineCall(

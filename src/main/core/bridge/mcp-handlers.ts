@@ -10,7 +10,7 @@ import type { BridgeHandlers } from './handlers';
 
 type McpChannels =
   | 'mcp:list' | 'mcp:save' | 'mcp:import' | 'mcp:delete' | 'mcp:setEnabled' | 'mcp:trust' | 'mcp:restart' | 'mcp:approveTool'
-  | 'mcp:listElicitations' | 'mcp:resolveElicitation';
+  | 'mcp:listElicitations' | 'mcp:resolveElicitation' | 'mcp:prompts' | 'mcp:getPrompt';
 
 const notFound = (name: string) => new BridgeError('not_found', `There is no MCP server named "${name}".`);
 
@@ -56,6 +56,20 @@ export function createMcpHandlers(mcp: McpServices): Pick<BridgeHandlers, McpCha
       known(name);
       if (!mcp.manager.approveTool(name, tool)) throw new BridgeError('bad_request', `The tool ${tool} has no change waiting for approval.`);
       return { server: mcp.view(name) };
+    },
+    'mcp:prompts': async () => ({ prompts: await mcp.manager.prompts() }),
+    'mcp:getPrompt': async ({ server, name, arguments: args }) => {
+      known(server);
+      // The listing says which arguments a prompt needs: a missing one is said here, not as the server's error code.
+      const prompt = (await mcp.manager.prompts()).find((p) => p.server === server && p.name === name);
+      if (!prompt) throw new BridgeError('not_found', `The MCP server "${server}" offers no prompt named ${name} now.`);
+      const missing = prompt.arguments.filter((a) => a.required && !args[a.name]?.trim()).map((a) => a.name);
+      if (missing.length) throw new BridgeError('bad_request', `The prompt ${prompt.title} needs ${missing.join(', ')}.`);
+      try {
+        return { text: await mcp.manager.getPrompt(server, name, args) };
+      } catch (error) {
+        throw new BridgeError('bad_request', (error as Error).message);
+      }
     },
     'mcp:listElicitations': () => ({ elicitations: mcp.elicitations.list() }),
     'mcp:resolveElicitation': ({ id, action, content }) => {

@@ -17,6 +17,7 @@ import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { boundedFetch } from './bounded-fetch';
 import type { McpServerRecord } from './server-repository';
 import { GroupStdioTransport, type ProcessRecorder } from './stdio-transport';
+import { listedPrompt, MAX_PROMPTS_PER_SERVER, promptText, type McpPrompt } from './prompts';
 import type { ListedTool } from './tool-trust';
 
 /** The SDK's client side, imported when a server is first connected, not at the app's start (its schemas are big). */
@@ -250,6 +251,29 @@ export class McpConnection {
   }
 
   /** Ends the connection; a stdio server's whole process group is killed. Idempotent. */
+  /** The server's prompts (`prompts/list`, page after page up to MAX_PROMPTS_PER_SERVER); none when it offers none. */
+  async listPrompts(signal: AbortSignal): Promise<McpPrompt[]> {
+    const client = this.client;
+    if (!client || !client.getServerCapabilities()?.prompts) return [];
+    const timeout = this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS;
+    const prompts: McpPrompt[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES && prompts.length < MAX_PROMPTS_PER_SERVER; page++) {
+      const listed = await client.listPrompts(cursor ? { cursor } : undefined, { signal, timeout });
+      prompts.push(...listed.prompts.map((p) => listedPrompt(this.name, p)));
+      cursor = listed.nextCursor;
+      if (!cursor) break;
+    }
+    return prompts.slice(0, MAX_PROMPTS_PER_SERVER);
+  }
+
+  /** One prompt filled in with `args` (`prompts/get`), as the text that goes into the message box. */
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<string> {
+    if (!this.client) throw new Error(this.describeFailure('is not connected'));
+    const got = await this.client.getPrompt({ name, arguments: args }, { signal, timeout: this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS });
+    return promptText(got.messages);
+  }
+
   async close(): Promise<void> {
     this.closedReason ??= 'stopped by the app';
     const client = this.client;

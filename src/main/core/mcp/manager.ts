@@ -23,6 +23,7 @@ import type { ProcessRecorder } from './stdio-transport';
 import { buildNameTable } from './tool-names';
 import type { ListedTool, ToolTrustStore, TrustVerdict } from './tool-trust';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpPrompt } from './prompts';
 
 export interface ExposedTool {
   exposedName: string;
@@ -56,6 +57,9 @@ export interface McpManagerDeps {
   startTimeoutMs?: number;
   callTimeoutMs?: number;
 }
+
+/** How long listing the servers' prompts, or filling one in, may take (the person is waiting for a menu). */
+export const PROMPTS_LIST_MS = 10_000;
 
 export class McpError extends Error {
   override readonly name = 'McpError';
@@ -220,6 +224,27 @@ export class McpManager {
       throw new McpError(`The tool ${exposedName} changed since it was trusted and is disabled until the person re-approves it in Settings → MCP.`);
     }
     return { tool: entry.tool.name, result: await connection.callTool(entry.tool.name, args, options) };
+  }
+
+  /**
+   * The prompts of every server connected now (docs/mcp.md "Prompts"), by server name; nothing is started for it. A
+   * server that fails to list them (or takes longer than PROMPTS_LIST_MS) is left out of the answer.
+   */
+  async prompts(): Promise<McpPrompt[]> {
+    const open = [...this.states.values()].map((s) => s.connection).filter((c): c is McpConnection => c?.isOpen() === true);
+    const signal = AbortSignal.timeout(PROMPTS_LIST_MS);
+    const listed = await Promise.all(open.map((c) => c.listPrompts(signal).catch(() => [] as McpPrompt[])));
+    return listed.flat();
+  }
+
+  /** One prompt of a server filled in, as text for the message box; rejects with a sentence. */
+  async getPrompt(server: string, name: string, args: Record<string, string>): Promise<string> {
+    const connection = await this.open(server);
+    try {
+      return await connection.getPrompt(name, args, AbortSignal.timeout(PROMPTS_LIST_MS));
+    } catch (error) {
+      throw new McpError(`The MCP server "${server}" could not give the prompt ${name}: ${(error as Error).message}`);
+    }
   }
 
   /** Closes a server's connection (its process group dies). The state becomes `stopped`. */

@@ -10,6 +10,7 @@ import { MAX_MESSAGE_CHARS } from '../../../shared/contract/chat';
 import { chat } from '../stores/chat-store';
 import { ACCEPT_FILES, isPdfFile, isTextFile, pdfFileBlock, textFileBlock } from '../lib/picked-files';
 import { addImages, isImageFile, releaseImages, type PickedImage } from '../lib/picked-images';
+import { PromptPicker } from './PromptPicker';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -156,7 +157,8 @@ export function Composer({ sessionId, running, onSend, onStop }: { sessionId: nu
             e.target.value = ''; // the same file can be picked again
           }}
         />
-        <button className="icon-button" data-testid="add-image" title="Add images or text files (or paste or drop them)" aria-label="Add images or text files" onClick={() => fileInput.current?.click()}>
+        <PromptPicker onText={(prompt) => setText((current) => [current.trimEnd(), prompt].filter(Boolean).join('\n\n'))} />
+        <button className="icon-button" data-testid="add-image" title="Add images, PDFs or text files (or paste or drop them)" aria-label="Add images, PDFs or text files" onClick={() => fileInput.current?.click()}>
           <ImageIcon />
         </button>
         {running && (

@@ -5,7 +5,7 @@
  * RESULT_CHARS: the export is for reading and sharing; the database keeps every byte.
  */
 import type { HistoryMessage, ToolCard } from '../../../shared/contract/chat';
-import { fenced } from './fenced';
+import { fenced } from '../../../shared/fenced';
 
 export const RESULT_CHARS = 4_000;
 

@@ -8,7 +8,7 @@
 import { MAX_MESSAGE_CHARS } from '../../../shared/contract/chat';
 import { CHAT_IMAGE_TYPES, MAX_PICKED_PDF_BYTES } from '../../../shared/chat-images';
 import { skald } from '../bridge/skald';
-import { fenced } from './fenced';
+import { fenced } from '../../../shared/fenced';
 import { base64Of } from './picked-images';
 
 /** Names taken as text whatever type the browser guessed (a `.ts` file is often "video/mp2t", a `.md` none). */

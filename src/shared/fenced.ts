@@ -1,7 +1,7 @@
 /**
  * Text as a Markdown code block whose fence no backtick run inside can close (one backtick longer than the longest
- * run, at least three): an exported chat's results (lib/chat-export.ts) and a text file put in a message
- * (lib/picked-files.ts). The longest run is found in one pass, never by spreading every run into Math.max (a file
+ * run, at least three): an exported chat's results and a text file put in a message (the renderer's lib/chat-export.ts,
+ * lib/picked-files.ts), an MCP prompt's embedded text (main/core/mcp/prompts.ts). The longest run is found in one pass, never by spreading every run into Math.max (a file
  * of many backticks would overflow the call stack).
  */
 export function fenced(text: string, lang = ''): string {
