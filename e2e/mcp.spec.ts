@@ -161,7 +161,7 @@ test('a server asks for a token during a call: a masked form on the card and in 
   expect(await page.content()).not.toContain('tok-NEVER-SHOWN-1234');
 });
 
-test('a prompt of an MCP server: picked in the message box, its arguments asked for, its text put in the box to edit and send', async ({ page }) => {
+test("a prompt and a resource of an MCP server: picked in the message box (a prompt's arguments asked for), their text put in the box to edit and send", async ({ page }) => {
   llm = await startLlmProcess(app.dataDir, [{ text: 'Oakland is sunny today.' }]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
@@ -186,6 +186,10 @@ test('a prompt of an MCP server: picked in the message box, its arguments asked 
   await expect(page.getByTestId('prompt-menu')).toHaveCount(0);
   await expect(page.getByTestId('composer')).toHaveValue(/Oakland/);
   expect(await llm.requests()).toHaveLength(0); // nothing is sent until the person sends it
+  // A resource: its text goes in under its URI.
+  await page.getByTestId('prompts').click();
+  await page.getByTestId('resource-item').filter({ hasText: 'architecture.md' }).click();
+  await expect(page.getByTestId('composer')).toHaveValue(/demo:\/\/resource\/static\/document\/architecture\.md:\n```+\n# Everything Server/);
   await page.getByTestId('send').click();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Oakland is sunny today.');
   const [request] = await llm.requests();

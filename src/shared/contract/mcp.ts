@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { defineCall, shortText } from './define';
+import { CHAT_IMAGE_TYPES } from '../chat-images';
 
 /** Server names: letters, digits and `-` (no `__`, so `mcp__<server>__<tool>` splits without doubt). */
 export const MCP_SERVER_NAME_PATTERN = /^[a-zA-Z0-9-]+$/;
@@ -112,7 +113,7 @@ export type ElicitationView = z.infer<typeof ElicitationViewSchema>;
 const ok = z.object({ ok: z.literal(true) });
 const byName = z.object({ name: McpServerNameSchema }).strict();
 
-/** A prompt a connected server offers (docs/mcp.md "Prompts"): picked in the message box, filled in, then edited and sent. */
+/** A prompt a connected server offers (docs/mcp.md "Prompts and resources"): picked in the message box, filled in, then edited and sent. */
 export const McpPromptSchema = z.object({
   server: z.string(),
   name: z.string(),
@@ -121,6 +122,10 @@ export const McpPromptSchema = z.object({
   arguments: z.array(z.object({ name: z.string(), description: z.string(), required: z.boolean() })),
 });
 export type McpPromptView = z.infer<typeof McpPromptSchema>;
+
+/** A resource a connected server offers, which the person can put into a message (docs/mcp.md "Prompts and resources"). */
+export const McpResourceSchema = z.object({ server: z.string(), uri: z.string(), name: z.string(), description: z.string(), mimeType: z.string() });
+export type McpResourceView = z.infer<typeof McpResourceSchema>;
 
 export const mcpCalls = {
   'mcp:list': defineCall(z.object({}).strict(), z.object({ servers: z.array(McpServerViewSchema) })),
@@ -144,6 +149,13 @@ export const mcpCalls = {
   'mcp:getPrompt': defineCall(
     z.object({ server: McpServerNameSchema, name: shortText(200), arguments: z.record(z.string().max(100), z.string().max(16_000)) }).strict(),
     z.object({ text: z.string() }),
+  ),
+  /** The resources of the servers connected now; nothing is started for this. */
+  'mcp:resources': defineCall(z.object({}).strict(), z.object({ resources: z.array(McpResourceSchema) })),
+  /** One resource read for the message box: its text under its URI, or an image of the message (base64). */
+  'mcp:readResource': defineCall(
+    z.object({ server: McpServerNameSchema, uri: shortText(2_000) }).strict(),
+    z.union([z.object({ text: z.string(), image: z.null() }), z.object({ text: z.null(), image: z.object({ name: z.string(), media_type: z.enum(CHAT_IMAGE_TYPES), data: z.string() }) })]),
   ),
   'mcp:listElicitations': defineCall(z.object({}).strict(), z.object({ elicitations: z.array(ElicitationViewSchema) })),
   /** The value goes to the server only; it is never logged, stored or shown to the model. */

@@ -10,7 +10,7 @@ import type { BridgeHandlers } from './handlers';
 
 type McpChannels =
   | 'mcp:list' | 'mcp:save' | 'mcp:import' | 'mcp:delete' | 'mcp:setEnabled' | 'mcp:trust' | 'mcp:restart' | 'mcp:approveTool'
-  | 'mcp:listElicitations' | 'mcp:resolveElicitation' | 'mcp:prompts' | 'mcp:getPrompt';
+  | 'mcp:listElicitations' | 'mcp:resolveElicitation' | 'mcp:prompts' | 'mcp:getPrompt' | 'mcp:resources' | 'mcp:readResource';
 
 const notFound = (name: string) => new BridgeError('not_found', `There is no MCP server named "${name}".`);
 
@@ -67,6 +67,15 @@ export function createMcpHandlers(mcp: McpServices): Pick<BridgeHandlers, McpCha
       if (missing.length) throw new BridgeError('bad_request', `The prompt ${prompt.title} needs ${missing.join(', ')}.`);
       try {
         return { text: await mcp.manager.getPrompt(server, name, args) };
+      } catch (error) {
+        throw new BridgeError('bad_request', (error as Error).message);
+      }
+    },
+    'mcp:resources': async () => ({ resources: await mcp.manager.resources() }),
+    'mcp:readResource': async ({ server, uri }) => {
+      known(server);
+      try {
+        return await mcp.manager.readResource(server, uri);
       } catch (error) {
         throw new BridgeError('bad_request', (error as Error).message);
       }

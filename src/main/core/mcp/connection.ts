@@ -17,7 +17,7 @@ import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { boundedFetch } from './bounded-fetch';
 import type { McpServerRecord } from './server-repository';
 import { GroupStdioTransport, type ProcessRecorder } from './stdio-transport';
-import { listedPrompt, MAX_PROMPTS_PER_SERVER, promptText, type McpPrompt } from './prompts';
+import { listedPrompt, listedResource, MAX_PROMPTS_PER_SERVER, promptText, resourceInsert, type McpPrompt, type McpResource, type ResourceInsert } from './prompts';
 import type { ListedTool } from './tool-trust';
 
 /** The SDK's client side, imported when a server is first connected, not at the app's start (its schemas are big). */
@@ -272,6 +272,29 @@ export class McpConnection {
     if (!this.client) throw new Error(this.describeFailure('is not connected'));
     const got = await this.client.getPrompt({ name, arguments: args }, { signal, timeout: this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS });
     return promptText(got.messages);
+  }
+
+  /** The server's resources (`resources/list`, page after page up to MAX_PROMPTS_PER_SERVER); none when it offers none. */
+  async listResources(signal: AbortSignal): Promise<McpResource[]> {
+    const client = this.client;
+    if (!client || !client.getServerCapabilities()?.resources) return [];
+    const timeout = this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS;
+    const resources: McpResource[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES && resources.length < MAX_PROMPTS_PER_SERVER; page++) {
+      const listed = await client.listResources(cursor ? { cursor } : undefined, { signal, timeout });
+      resources.push(...listed.resources.map((r) => listedResource(this.name, r)));
+      cursor = listed.nextCursor;
+      if (!cursor) break;
+    }
+    return resources.slice(0, MAX_PROMPTS_PER_SERVER);
+  }
+
+  /** One resource read (`resources/read`), as what goes into the message box. */
+  async readResource(uri: string, signal: AbortSignal): Promise<ResourceInsert> {
+    if (!this.client) throw new Error(this.describeFailure('is not connected'));
+    const read = await this.client.readResource({ uri }, { signal, timeout: this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS });
+    return resourceInsert(uri, read.contents as { uri: string; mimeType?: string; text?: string; blob?: string }[]);
   }
 
   async close(): Promise<void> {

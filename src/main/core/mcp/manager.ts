@@ -23,7 +23,7 @@ import type { ProcessRecorder } from './stdio-transport';
 import { buildNameTable } from './tool-names';
 import type { ListedTool, ToolTrustStore, TrustVerdict } from './tool-trust';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpPrompt } from './prompts';
+import type { McpPrompt, McpResource, ResourceInsert } from './prompts';
 
 export interface ExposedTool {
   exposedName: string;
@@ -227,7 +227,7 @@ export class McpManager {
   }
 
   /**
-   * The prompts of every server connected now (docs/mcp.md "Prompts"), by server name; nothing is started for it. A
+   * The prompts of every server connected now (docs/mcp.md "Prompts and resources"), by server name; nothing is started for it. A
    * server that fails to list them (or takes longer than PROMPTS_LIST_MS) is left out of the answer.
    */
   async prompts(): Promise<McpPrompt[]> {
@@ -235,6 +235,24 @@ export class McpManager {
     const signal = AbortSignal.timeout(PROMPTS_LIST_MS);
     const listed = await Promise.all(open.map((c) => c.listPrompts(signal).catch(() => [] as McpPrompt[])));
     return listed.flat();
+  }
+
+  /** The resources of every server connected now, as `prompts` lists prompts. */
+  async resources(): Promise<McpResource[]> {
+    const open = [...this.states.values()].map((s) => s.connection).filter((c): c is McpConnection => c?.isOpen() === true);
+    const signal = AbortSignal.timeout(PROMPTS_LIST_MS);
+    const listed = await Promise.all(open.map((c) => c.listResources(signal).catch(() => [] as McpResource[])));
+    return listed.flat();
+  }
+
+  /** One resource of a server read, as what goes into the message box; rejects with a sentence. */
+  async readResource(server: string, uri: string): Promise<ResourceInsert> {
+    const connection = await this.open(server);
+    try {
+      return await connection.readResource(uri, AbortSignal.timeout(PROMPTS_LIST_MS));
+    } catch (error) {
+      throw new McpError(`The MCP server "${server}" could not give ${uri}: ${(error as Error).message}`);
+    }
   }
 
   /** One prompt of a server filled in, as text for the message box; rejects with a sentence. */

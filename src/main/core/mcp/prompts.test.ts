@@ -1,12 +1,13 @@
 /**
- * MCP prompts (docs/mcp.md "Prompts") through the real core's boundary and a real server-everything over stdio: the
+ * MCP prompts and resources (docs/mcp.md "Prompts and resources") through the real core's boundary and a real server-everything over stdio: the
  * connected servers' prompts are listed, one is filled in as text for the message box, and a missing argument or an
  * unknown prompt is said in a sentence. Nothing reaches the model or the history: the person sends the text, or not.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
-import { promptText } from './prompts';
+import { makePng } from '../../../../test/helpers/png';
+import { MAX_PROMPT_TEXT_CHARS, promptText, resourceInsert } from './prompts';
 import { EVERYTHING, expectNoProcesses, node } from './test-kit';
 
 let h: Harness | null = null;
@@ -46,6 +47,28 @@ describe('MCP prompts', () => {
     await expect(h.call('mcp:getPrompt', { server: 'nobody', name: 'x', arguments: {} })).rejects.toThrow('[not_found]');
     expect(h.llm.requests).toHaveLength(0);
     expect((h.core.db.prepare('SELECT count(*) AS n FROM chat_history').get() as { n: number }).n).toBe(0);
+  });
+
+  it('lists the connected servers’ resources and reads one as text under its URI; a binary one is refused with a sentence', async () => {
+    marker = `skald-mcp-resources-${Math.random().toString(36).slice(2)}`;
+    h = await startHarness();
+    expect(await h.call('mcp:resources', {})).toEqual({ resources: [] });
+    await h.call('mcp:save', { name: 'everything', transport: 'stdio', command: node, args: [EVERYTHING, 'stdio', marker] });
+    await h.core.mcp.manager.open('everything');
+    const { resources } = await h.call('mcp:resources', {});
+    const doc = resources.find((r) => r.uri === 'demo://resource/static/document/architecture.md')!;
+    expect(doc).toEqual({ server: 'everything', uri: doc.uri, name: 'architecture.md', description: expect.any(String), mimeType: 'text/markdown' });
+    const read = await h.call('mcp:readResource', { server: 'everything', uri: doc.uri });
+    expect(read).toMatchObject({ image: null, text: expect.stringMatching(/^demo:\/\/resource\/static\/document\/architecture\.md:\n```+\n# Everything Server/) });
+    expect(h.llm.requests).toHaveLength(0);
+  });
+
+  it('a resource’s contents as what goes into the box: text fenced, an image by its bytes, anything else refused', () => {
+    const png = makePng(2, 2);
+    expect(resourceInsert('x://a', [{ uri: 'x://a', text: 'hello' }])).toEqual({ text: 'x://a:\n```\nhello\n```', image: null });
+    expect(resourceInsert('x://shot.png', [{ uri: 'x://shot.png', mimeType: 'image/jpeg', blob: png.toString('base64') }])).toEqual({ text: null, image: { name: 'shot.png', media_type: 'image/png', data: png.toString('base64') } });
+    expect(() => resourceInsert('x://b.bin', [{ uri: 'x://b.bin', mimeType: 'application/zip', blob: Buffer.from('PK\u0003\u0004').toString('base64') }])).toThrow('x://b.bin is binary (application/zip), not text or a PNG, JPEG, GIF or WebP image; it cannot go into a message.');
+    expect(() => resourceInsert('x://big', [{ uri: 'x://big', text: 'y'.repeat(MAX_PROMPT_TEXT_CHARS + 1) }])).toThrow(/has more text than one message holds/);
   });
 
   it('a prompt’s messages as text: the assistant’s part marked, an embedded text fenced under its URI, media named', () => {

@@ -1,10 +1,13 @@
 /**
- * MCP prompts (docs/mcp.md "Prompts"): the templates a server offers (`prompts/list`), which the person picks in the
- * message box; the chosen one, filled in (`prompts/get`), goes into the box as text the person reads and edits before
- * sending it. Nothing of a prompt reaches the model unless the person sends it. Its messages become text: a person's
- * part as it is, an assistant's part marked as such, an embedded text resource as a code block under its URI; an
- * image, audio or binary resource is named, not inserted.
+ * MCP prompts and resources for the person (docs/mcp.md "Prompts and resources"): the templates a server offers
+ * (`prompts/list`) and the things it can be read for (`resources/list`), which the person picks in the message box.
+ * A prompt, filled in (`prompts/get`), goes into the box as text the person reads and edits before sending it; a
+ * resource (`resources/read`) as its text under its URI, or, an image, as an image of the message. Nothing of either
+ * reaches the model unless the person sends it. A prompt's messages become text: a person's part as it is, an
+ * assistant's part marked as such, an embedded text resource as a code block under its URI; an image, audio or binary
+ * resource is named, not inserted.
  */
+import { MAX_IMAGE_BYTES, sniffImageType, type ChatImageType } from '../../../shared/chat-images';
 import { fenced } from '../../../shared/fenced';
 
 export interface McpPromptArgument {
@@ -70,4 +73,39 @@ export function promptText(messages: readonly { role: string; content: PromptCon
   });
   const all = parts.filter(Boolean).join('\n\n');
   return all.length > MAX_PROMPT_TEXT_CHARS ? `${all.slice(0, MAX_PROMPT_TEXT_CHARS)}\n[cut: the prompt came to ${all.length} characters]` : all;
+}
+
+export interface McpResource {
+  server: string;
+  uri: string;
+  name: string;
+  description: string;
+  mimeType: string;
+}
+
+/** A listed resource as the SDK gives it, in our shape (strings bounded). */
+export function listedResource(server: string, raw: { uri: string; name?: string; title?: string; description?: string; mimeType?: string }): McpResource {
+  const short = (text: string | undefined, max: number) => (text ?? '').slice(0, max);
+  return { server, uri: short(raw.uri, 2_000), name: short(raw.title ?? raw.name ?? raw.uri, 200), description: short(raw.description, 1_000), mimeType: short(raw.mimeType, 100) };
+}
+
+/** What a read resource puts in the message box: its text under its URI, or an image (base64), or why nothing. */
+export type ResourceInsert = { text: string; image: null } | { text: null; image: { name: string; media_type: ChatImageType; data: string } };
+
+/** A `resources/read` answer as what goes into the box; a sentence (thrown) for what cannot go. */
+export function resourceInsert(uri: string, contents: readonly { uri: string; mimeType?: string; text?: string; blob?: string }[]): ResourceInsert {
+  const texts = contents.filter((c) => typeof c.text === 'string');
+  if (texts.length) {
+    const text = texts.map((c) => `${c.uri}:\n${fenced(c.text!)}`).join('\n\n');
+    if (text.length > MAX_PROMPT_TEXT_CHARS) throw new Error(`${uri} has more text than one message holds (${MAX_PROMPT_TEXT_CHARS.toLocaleString('en')} characters); ask the agent to read it instead.`);
+    return { text, image: null };
+  }
+  const blob = contents.find((c) => typeof c.blob === 'string');
+  if (!blob) throw new Error(`${uri} has no content.`);
+  const bytes = Buffer.from(blob.blob!, 'base64');
+  const mediaType = sniffImageType(bytes);
+  if (!mediaType) throw new Error(`${uri} is binary (${blob.mimeType ?? 'of no stated type'}), not text or a PNG, JPEG, GIF or WebP image; it cannot go into a message.`);
+  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new Error(`${uri} is an image larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB, the most one image may be.`);
+  const name = uri.slice(uri.lastIndexOf('/') + 1) || 'resource';
+  return { text: null, image: { name, media_type: mediaType, data: bytes.toString('base64') } };
 }

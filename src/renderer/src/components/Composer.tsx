@@ -157,7 +157,7 @@ export function Composer({ sessionId, running, onSend, onStop }: { sessionId: nu
             e.target.value = ''; // the same file can be picked again
           }}
         />
-        <PromptPicker onText={(prompt) => setText((current) => [current.trimEnd(), prompt].filter(Boolean).join('\n\n'))} />
+        <PromptPicker onText={(inserted) => setText((current) => [current.trimEnd(), inserted].filter(Boolean).join('\n\n'))} onFiles={(files) => void add(files)} />
         <button className="icon-button" data-testid="add-image" title="Add images, PDFs or text files (or paste or drop them)" aria-label="Add images, PDFs or text files" onClick={() => fileInput.current?.click()}>
           <ImageIcon />
         </button>

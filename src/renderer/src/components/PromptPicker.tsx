@@ -1,10 +1,12 @@
 /**
- * The message box's prompts button (docs/mcp.md "Prompts"): the prompts the connected MCP servers offer, read when it
- * opens (`mcp:prompts`); a pick with arguments asks for them first; the filled-in prompt (`mcp:getPrompt`) goes into
- * the box as text, where the person reads and edits it before sending. Esc or a click outside closes it.
+ * The message box's MCP button (docs/mcp.md "Prompts and resources"): the prompts and resources the connected MCP
+ * servers offer, read when it opens (`mcp:prompts`, `mcp:resources`). A prompt with arguments asks for them first;
+ * the filled-in prompt (`mcp:getPrompt`) goes into the box as text, where the person reads and edits it before
+ * sending; a resource (`mcp:readResource`) as its text under its URI, or an image of the message. Esc or a click
+ * outside closes it.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { McpPromptView } from '../../../shared/contract/mcp';
+import type { McpPromptView, McpResourceView } from '../../../shared/contract/mcp';
 import { skald } from '../bridge/skald';
 
 function PromptIcon() {
@@ -49,17 +51,27 @@ function ArgumentsForm({ prompt, onInsert, onBack }: { prompt: McpPromptView; on
   );
 }
 
-export function PromptPicker({ onText }: { onText: (text: string) => void }) {
+type Listed = { prompts: McpPromptView[]; resources: McpResourceView[] };
+
+/** An image a resource gave, as a file the message box takes like a picked one. */
+function imageFile(image: { name: string; media_type: string; data: string }): File {
+  return new File([Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0))], image.name, { type: image.media_type });
+}
+
+export function PromptPicker({ onText, onFiles }: { onText: (text: string) => void; onFiles: (files: File[]) => void }) {
   const [open, setOpen] = useState(false);
-  const [prompts, setPrompts] = useState<McpPromptView[] | null>(null);
+  const [listed, setListed] = useState<Listed | null>(null);
   const [picked, setPicked] = useState<McpPromptView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
     let live = true;
-    setPrompts(null);
-    skald.mcp.prompts({}).then((r) => live && setPrompts(r.prompts), (e) => live && (setPrompts([]), setError(errorText(e))));
+    setListed(null);
+    Promise.all([skald.mcp.prompts({}), skald.mcp.resources({})]).then(
+      ([p, r]) => live && setListed({ prompts: p.prompts, resources: r.resources }),
+      (e) => live && (setListed({ prompts: [], resources: [] }), setError(errorText(e))),
+    );
     const outside = (e: MouseEvent) => !root.current?.contains(e.target as Node) && close();
     document.addEventListener('mousedown', outside);
     return () => {
@@ -72,41 +84,55 @@ export function PromptPicker({ onText }: { onText: (text: string) => void }) {
     setPicked(null);
     setError(null);
   };
+  const done = (work: Promise<void>) => work.then(close, (e) => setError(errorText(e)));
   const insert = (prompt: McpPromptView, args: Record<string, string>) => {
     setError(null);
-    skald.mcp.getPrompt({ server: prompt.server, name: prompt.name, arguments: args }).then(
-      ({ text }) => {
-        onText(text);
-        close();
-      },
-      (e) => setError(errorText(e)),
-    );
+    void done(skald.mcp.getPrompt({ server: prompt.server, name: prompt.name, arguments: args }).then(({ text }) => onText(text)));
   };
+  const read = (resource: McpResourceView) => {
+    setError(null);
+    void done(skald.mcp.readResource({ server: resource.server, uri: resource.uri }).then((r) => (r.image ? onFiles([imageFile(r.image)]) : onText(r.text!))));
+  };
+  const isEmpty = listed !== null && listed.prompts.length === 0 && listed.resources.length === 0;
   return (
     <div className="prompt-picker" ref={root} onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), close())}>
-      <button className="icon-button" data-testid="prompts" title="Insert a prompt from an MCP server" aria-label="Insert a prompt" aria-expanded={open} onClick={() => (open ? close() : setOpen(true))}>
+      <button className="icon-button" data-testid="prompts" title="Insert a prompt or a resource from an MCP server" aria-label="Insert a prompt or resource" aria-expanded={open} onClick={() => (open ? close() : setOpen(true))}>
         <PromptIcon />
       </button>
       {open && (
-        <div className="prompt-menu" role="dialog" aria-label="Prompts" data-testid="prompt-menu">
+        <div className="prompt-menu" role="dialog" aria-label="Prompts and resources" data-testid="prompt-menu">
           {error && <div className="error small" data-testid="prompt-error">{error}</div>}
           {picked ? (
             <ArgumentsForm prompt={picked} onInsert={(args) => insert(picked, args)} onBack={() => (setPicked(null), setError(null))} />
-          ) : prompts === null ? (
-            <div className="muted small">Reading the servers' prompts…</div>
-          ) : prompts.length === 0 ? (
-            <div className="muted small" data-testid="prompts-none">No prompts: the MCP servers connected now offer none (Settings → MCP).</div>
+          ) : listed === null ? (
+            <div className="muted small">Reading the servers' prompts and resources…</div>
+          ) : isEmpty ? (
+            <div className="muted small" data-testid="prompts-none">No prompts or resources: the MCP servers connected now offer none (Settings → MCP).</div>
           ) : (
-            <ul className="prompt-list">
-              {prompts.map((p) => (
-                <li key={`${p.server}/${p.name}`}>
-                  <button data-testid="prompt-item" onClick={() => (p.arguments.length ? setPicked(p) : insert(p, {}))}>
-                    <span className="prompt-title">{p.title}</span> <span className="muted small">{p.server}</span>
-                    {p.description && <span className="prompt-description muted small">{p.description}</span>}
-                  </button>
-                </li>
-              ))}
-            </ul>
+            <>
+              {listed.prompts.length > 0 && <div className="prompt-heading small muted">Prompts</div>}
+              <ul className="prompt-list">
+                {listed.prompts.map((p) => (
+                  <li key={`${p.server}/${p.name}`}>
+                    <button data-testid="prompt-item" onClick={() => (p.arguments.length ? setPicked(p) : insert(p, {}))}>
+                      <span className="prompt-title">{p.title}</span> <span className="muted small">{p.server}</span>
+                      {p.description && <span className="prompt-description muted small">{p.description}</span>}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              {listed.resources.length > 0 && <div className="prompt-heading small muted">Resources</div>}
+              <ul className="prompt-list">
+                {listed.resources.map((r) => (
+                  <li key={`${r.server}/${r.uri}`}>
+                    <button data-testid="resource-item" title={r.uri} onClick={() => read(r)}>
+                      <span className="prompt-title">{r.name}</span> <span className="muted small">{r.server}</span>
+                      {r.description && <span className="prompt-description muted small">{r.description}</span>}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </>
           )}
         </div>
       )}
