@@ -250,21 +250,39 @@ export class McpConnection {
     }
   }
 
-  /** Ends the connection; a stdio server's whole process group is killed. Idempotent. */
-  /** The server's prompts (`prompts/list`, page after page up to MAX_PROMPTS_PER_SERVER); none when it offers none. */
-  async listPrompts(signal: AbortSignal): Promise<McpPrompt[]> {
+  /**
+   * Every page of one of the server's lists (`prompts/list`, `resources/list`), up to MAX_PROMPTS_PER_SERVER
+   * entries and MAX_LIST_PAGES pages; none when the server does not offer that capability.
+   */
+  private async listPages<T>(capability: 'prompts' | 'resources', page: (client: Client, cursor: string | undefined, options: { signal: AbortSignal; timeout: number }) => Promise<{ items: T[]; nextCursor?: string }>, signal: AbortSignal): Promise<T[]> {
     const client = this.client;
-    if (!client || !client.getServerCapabilities()?.prompts) return [];
+    if (!client || !client.getServerCapabilities()?.[capability]) return [];
     const timeout = this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS;
-    const prompts: McpPrompt[] = [];
+    const items: T[] = [];
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_LIST_PAGES && prompts.length < MAX_PROMPTS_PER_SERVER; page++) {
-      const listed = await client.listPrompts(cursor ? { cursor } : undefined, { signal, timeout });
-      prompts.push(...listed.prompts.map((p) => listedPrompt(this.name, p)));
+    for (let n = 0; n < MAX_LIST_PAGES && items.length < MAX_PROMPTS_PER_SERVER; n++) {
+      const listed = await page(client, cursor, { signal, timeout });
+      items.push(...listed.items);
       cursor = listed.nextCursor;
       if (!cursor) break;
     }
-    return prompts.slice(0, MAX_PROMPTS_PER_SERVER);
+    return items.slice(0, MAX_PROMPTS_PER_SERVER);
+  }
+
+  /** The server's prompts (docs/mcp.md "Prompts and resources"). */
+  listPrompts(signal: AbortSignal): Promise<McpPrompt[]> {
+    return this.listPages('prompts', async (client, cursor, options) => {
+      const listed = await client.listPrompts(cursor ? { cursor } : undefined, options);
+      return { items: listed.prompts.map((p) => listedPrompt(this.name, p)), nextCursor: listed.nextCursor };
+    }, signal);
+  }
+
+  /** The server's resources (docs/mcp.md "Prompts and resources"). */
+  listResources(signal: AbortSignal): Promise<McpResource[]> {
+    return this.listPages('resources', async (client, cursor, options) => {
+      const listed = await client.listResources(cursor ? { cursor } : undefined, options);
+      return { items: listed.resources.map((r) => listedResource(this.name, r)), nextCursor: listed.nextCursor };
+    }, signal);
   }
 
   /** One prompt filled in with `args` (`prompts/get`), as the text that goes into the message box. */
@@ -274,22 +292,6 @@ export class McpConnection {
     return promptText(got.messages);
   }
 
-  /** The server's resources (`resources/list`, page after page up to MAX_PROMPTS_PER_SERVER); none when it offers none. */
-  async listResources(signal: AbortSignal): Promise<McpResource[]> {
-    const client = this.client;
-    if (!client || !client.getServerCapabilities()?.resources) return [];
-    const timeout = this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS;
-    const resources: McpResource[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_LIST_PAGES && resources.length < MAX_PROMPTS_PER_SERVER; page++) {
-      const listed = await client.listResources(cursor ? { cursor } : undefined, { signal, timeout });
-      resources.push(...listed.resources.map((r) => listedResource(this.name, r)));
-      cursor = listed.nextCursor;
-      if (!cursor) break;
-    }
-    return resources.slice(0, MAX_PROMPTS_PER_SERVER);
-  }
-
   /** One resource read (`resources/read`), as what goes into the message box. */
   async readResource(uri: string, signal: AbortSignal): Promise<ResourceInsert> {
     if (!this.client) throw new Error(this.describeFailure('is not connected'));
@@ -297,6 +299,7 @@ export class McpConnection {
     return resourceInsert(uri, read.contents as { uri: string; mimeType?: string; text?: string; blob?: string }[]);
   }
 
+  /** Ends the connection; a stdio server's whole process group is killed. Idempotent. */
   async close(): Promise<void> {
     this.closedReason ??= 'stopped by the app';
     const client = this.client;

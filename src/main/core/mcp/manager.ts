@@ -227,22 +227,22 @@ export class McpManager {
   }
 
   /**
-   * The prompts of every server connected now (docs/mcp.md "Prompts and resources"), by server name; nothing is started for it. A
-   * server that fails to list them (or takes longer than PROMPTS_LIST_MS) is left out of the answer.
+   * What every server connected now lists (docs/mcp.md "Prompts and resources"): nothing is started for it, and a
+   * server that fails to list (or takes longer than PROMPTS_LIST_MS) is left out of the answer.
    */
-  async prompts(): Promise<McpPrompt[]> {
+  private async fromConnected<T>(list: (connection: McpConnection, signal: AbortSignal) => Promise<T[]>): Promise<T[]> {
     const open = [...this.states.values()].map((s) => s.connection).filter((c): c is McpConnection => c?.isOpen() === true);
     const signal = AbortSignal.timeout(PROMPTS_LIST_MS);
-    const listed = await Promise.all(open.map((c) => c.listPrompts(signal).catch(() => [] as McpPrompt[])));
+    const listed = await Promise.all(open.map((c) => list(c, signal).catch(() => [] as T[])));
     return listed.flat();
   }
 
-  /** The resources of every server connected now, as `prompts` lists prompts. */
-  async resources(): Promise<McpResource[]> {
-    const open = [...this.states.values()].map((s) => s.connection).filter((c): c is McpConnection => c?.isOpen() === true);
-    const signal = AbortSignal.timeout(PROMPTS_LIST_MS);
-    const listed = await Promise.all(open.map((c) => c.listResources(signal).catch(() => [] as McpResource[])));
-    return listed.flat();
+  prompts(): Promise<McpPrompt[]> {
+    return this.fromConnected((c, signal) => c.listPrompts(signal));
+  }
+
+  resources(): Promise<McpResource[]> {
+    return this.fromConnected((c, signal) => c.listResources(signal));
   }
 
   /** One resource of a server read, as what goes into the message box; rejects with a sentence. */

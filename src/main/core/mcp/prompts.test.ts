@@ -5,18 +5,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
-import { cleanupTempDirs } from '../../../../test/helpers/temp';
 import { makePng } from '../../../../test/helpers/png';
 import { MAX_PROMPT_TEXT_CHARS, promptText, resourceInsert } from './prompts';
-import { EVERYTHING, expectNoProcesses, node } from './test-kit';
+import { endHarnessTest, EVERYTHING, node } from './test-kit';
 
 let h: Harness | null = null;
 let marker = '';
 afterEach(async () => {
-  await h?.close();
+  await endHarnessTest(h, marker);
   h = null;
-  if (marker) await expectNoProcesses(marker);
-  cleanupTempDirs();
 });
 
 describe('MCP prompts', () => {

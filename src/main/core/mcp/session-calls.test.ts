@@ -10,17 +10,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
-import { cleanupTempDirs } from '../../../../test/helpers/temp';
 import { grantForSession } from '../session/tool-groups';
-import { EVERYTHING, expectNoProcesses, FLAKY, node } from './test-kit';
+import { endHarnessTest, EVERYTHING, FLAKY, node } from './test-kit';
 
 let h: Harness | null = null;
 let marker = '';
 afterEach(async () => {
-  await h?.close();
+  await endHarnessTest(h, marker);
   h = null;
-  if (marker) await expectNoProcesses(marker);
-  cleanupTempDirs();
 });
 
 const toolNames = (request: { body: unknown }) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);

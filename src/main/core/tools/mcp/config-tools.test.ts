@@ -6,16 +6,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../../test/helpers/core-harness';
-import { cleanupTempDirs } from '../../../../../test/helpers/temp';
-import { expectNoProcesses, FLAKY, node, processesWith } from '../../mcp/test-kit';
+import { endHarnessTest, expectNoProcesses, FLAKY, node, processesWith } from '../../mcp/test-kit';
 
 let h: Harness | null = null;
 let marker = '';
 afterEach(async () => {
-  await h?.close();
+  await endHarnessTest(h, marker);
   h = null;
-  if (marker) await expectNoProcesses(marker);
-  cleanupTempDirs();
 });
 
 async function approveNext(harness: Harness, seen: Set<number>) {
