@@ -245,6 +245,28 @@ test('general: the diff history limits are shown, refused when nonsense, and kep
   expect(await page.evaluate(() => window.skald!.app.getSettings({}).then((r) => r.settings.diffHistory))).toEqual({ maxMb: 64, keepDays: 7 });
 });
 
+test('general: your instructions are saved, kept, and given to the model at its next answer', async ({ page }) => {
+  llm = await startLlmProcess(app.dataDir, [{ text: 'Bonjour.' }]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await page.getByTestId('open-settings').click();
+  const box = page.getByTestId('instructions');
+  await expect(box).toHaveValue('');
+  await box.fill('Answer in French. I work in TypeScript.');
+  await page.getByTestId('save-instructions').click();
+  await expect(page.getByTestId('general-settings').getByRole('status')).toHaveText('Saved');
+  await shots(page, 'settings-instructions');
+  await page.reload();
+  await page.getByTestId('open-settings').click();
+  await expect(page.getByTestId('instructions')).toHaveValue('Answer in French. I work in TypeScript.');
+  await page.getByTestId('settings').getByRole('button', { name: 'Close' }).click();
+  await page.getByTestId('composer').fill('Hello');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Bonjour.');
+  const [request] = await llm.requests();
+  expect(String(request!.body.messages![0]!.content)).toContain('<person-instructions>\nAnswer in French. I work in TypeScript.\n</person-instructions>');
+});
+
 test('keyboard: Enter sends, Shift+Enter is a new line, Esc stops, Ctrl+K switches session', async ({ page }) => {
   llm = await startLlmProcess(app.dataDir, [{ text: 'first reply' }, { text: 'a long answer '.repeat(400), chunkDelayMs: 40 }]);
   await page.goto(app.url);

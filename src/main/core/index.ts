@@ -194,6 +194,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     callSecrets: sealedCalls,
     requestRestart, log, onToolsOffered: (offered) => discovery.observe(offered, (name) => tools.categoryOf(name)),
     newSessionContext: () => settings.newSessionContext(),
+    personInstructions: () => settings.instructions(),
     background: () => scheduler.schedules,
   });
   // The scheduler's tools reach it lazily: it is built from the sessions, which are built from the tools.

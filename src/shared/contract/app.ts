@@ -11,7 +11,12 @@ export const AppSettingsSchema = z.object({
   theme: ThemeChoiceSchema,
   /** How much before/after history the viewer keeps for Diff and Revert; pruned when the app starts. */
   diffHistory: z.object({ maxMb: z.number(), keepDays: z.number() }),
+  /** The person's standing instructions to the model (docs/chat-ui.md "Your instructions"); '' = none. */
+  instructions: z.string(),
 });
+
+/** The most the person's instructions may hold: about 2,000 tokens of every request. */
+export const MAX_INSTRUCTIONS_CHARS = 8_000;
 export type AppSettingsDto = z.infer<typeof AppSettingsSchema>;
 
 export const appCalls = {
@@ -34,6 +39,7 @@ export const appCalls = {
         newSessionGroup: z.string().min(1).max(64).optional(),
         theme: ThemeChoiceSchema.optional(),
         diffHistory: z.object({ maxMb: z.number().int().min(16).max(1_000_000), keepDays: z.number().int().min(1).max(3650) }).strict().optional(),
+        instructions: z.string().max(MAX_INSTRUCTIONS_CHARS).optional(),
       })
       .strict(),
     z.object({ settings: AppSettingsSchema }),

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { makePng } from '../../../../test/helpers/png';
 import { MAX_PROMPT_TEXT_CHARS, promptText, resourceInsert } from './prompts';
-import { endHarnessTest, EVERYTHING, node } from './test-kit';
+import { EVERYTHING, node } from './test-kit';
+import { endHarnessTest } from '../../../../test/helpers/mcp-harness';
 
 let h: Harness | null = null;
 let marker = '';

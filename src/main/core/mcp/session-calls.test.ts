@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { grantForSession } from '../session/tool-groups';
-import { endHarnessTest, EVERYTHING, FLAKY, node } from './test-kit';
+import { EVERYTHING, FLAKY, node } from './test-kit';
+import { endHarnessTest } from '../../../../test/helpers/mcp-harness';
 
 let h: Harness | null = null;
 let marker = '';

@@ -13,7 +13,6 @@ import type { McpEvent } from '../../../shared/contract/mcp';
 import { closeDatabase, openDatabase, type Db } from '../db/database';
 import { ProcessRegistry } from '../processes/process-registry';
 import { createKeyFileCipher, SecretStore } from '../secrets/index';
-import { cleanupTempDirs } from '../../../../test/helpers/temp';
 import { createMcpServices, type McpDeps, type McpServices } from './index';
 
 const require = createRequire(import.meta.url);
@@ -93,11 +92,4 @@ export function isLive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** After each test of MCP through a core harness: the harness closed, no server process of `marker` left, temp folders gone. */
-export async function endHarnessTest(harness: { close(): Promise<void> } | null, marker: string): Promise<void> {
-  await harness?.close();
-  if (marker) await expectNoProcesses(marker);
-  cleanupTempDirs();
 }

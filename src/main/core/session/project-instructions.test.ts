@@ -1,5 +1,6 @@
 /**
- * Project instructions (docs/chat-ui.md "Project instructions"): the working directory's AGENTS.md reaches the model
+ * Standing instructions: the person's own from Settings (docs/chat-ui.md "Your instructions"), and the project's
+ * (docs/chat-ui.md "Project instructions"): the working directory's AGENTS.md reaches the model
  * in the system message, as it is each round, for the session's agent and its sub-agents; it is read only as
  * `read_file` would be allowed to read it without asking, and reading it writes nothing. Real core, real SQLite and
  * gate, the scripted LLM over HTTP.
@@ -10,7 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
 import type { RecordedRequest } from '../../../../test/llm-server/index';
-import { MAX_INSTRUCTIONS_CHARS } from './project-instructions';
+import { MAX_PROJECT_INSTRUCTIONS_CHARS as MAX_PROJECT_CHARS } from './project-instructions';
+import { MAX_INSTRUCTIONS_CHARS } from '../../../shared/contract/app';
 
 let h: Harness;
 afterEach(async () => {
@@ -70,14 +72,14 @@ describe('AGENTS.md in the working directory', () => {
     expect(systemOf(h.llm.requests[1]!)).not.toContain('Project instructions');
   });
 
-  it(`a long one is cut at ${MAX_INSTRUCTIONS_CHARS.toLocaleString('en')} characters, saying so`, async () => {
+  it(`a long one is cut at ${MAX_PROJECT_CHARS.toLocaleString('en')} characters, saying so`, async () => {
     h = await startHarness({ turns: [{ text: 'ok' }] });
-    writeFileSync(join(h.workspace, 'AGENTS.md'), `${'x'.repeat(MAX_INSTRUCTIONS_CHARS)}TAIL-PAST-THE-CUT`);
+    writeFileSync(join(h.workspace, 'AGENTS.md'), `${'x'.repeat(MAX_PROJECT_CHARS)}TAIL-PAST-THE-CUT`);
     const sessionId = await h.newSession();
     await h.sendAndSettle(sessionId, 'hello');
     const system = systemOf(h.llm.requests[0]!);
     expect(system).not.toContain('TAIL-PAST-THE-CUT');
-    expect(system).toContain(`[Only its first ${MAX_INSTRUCTIONS_CHARS.toLocaleString('en')} characters are given (it has ${(MAX_INSTRUCTIONS_CHARS + 17).toLocaleString('en')}). Read the rest with read_file.]`);
+    expect(system).toContain(`[Only its first ${MAX_PROJECT_CHARS.toLocaleString('en')} characters are given (it has ${(MAX_PROJECT_CHARS + 17).toLocaleString('en')}). Read the rest with read_file.]`);
   });
 
   it('a sub-agent gets it too', async () => {
@@ -93,5 +95,39 @@ describe('AGENTS.md in the working directory', () => {
     await h.sendAndSettle(sessionId, 'delegate');
     const child = h.llm.requests.find((r) => JSON.stringify(r.body.messages).includes('TOKEN-CHILD') && !JSON.stringify(r.body.messages).includes('delegate'))!;
     expect(systemOf(child)).toContain('CHILD-SEES-THIS');
+  });
+});
+
+describe("the person's own instructions (Settings → General)", () => {
+  it('go into the system message each round, before the project\'s; cleared, they are gone; too long is refused', async () => {
+    h = await startHarness({ turns: [{ text: 'one' }, { text: 'two' }] });
+    writeFileSync(join(h.workspace, 'AGENTS.md'), 'PROJECT-RULE\n');
+    await h.call('app:setSettings', { instructions: '  Answer in French.  ' });
+    expect((await h.call('app:getSettings', {})).settings.instructions).toBe('  Answer in French.  ');
+    const sessionId = await h.newSession();
+    await h.sendAndSettle(sessionId, 'hello');
+    const system = systemOf(h.llm.requests[0]!);
+    expect(system).toContain('<person-instructions>\nAnswer in French.\n</person-instructions>');
+    expect(system.indexOf('<person-instructions>')).toBeLessThan(system.indexOf('<project-instructions>'));
+    await h.call('app:setSettings', { instructions: '' });
+    await h.sendAndSettle(sessionId, 'again');
+    expect(systemOf(h.llm.requests[1]!)).not.toContain('person-instructions');
+    await expect(h.call('app:setSettings', { instructions: 'x'.repeat(MAX_INSTRUCTIONS_CHARS + 1) })).rejects.toThrow(/\[bad_request\]/);
+  });
+
+  it('a sub-agent works from its brief, without them', async () => {
+    h = await startHarness({
+      turns: [
+        { match: 'delegate', toolCalls: [{ name: 'execute_task', arguments: { mode: 'sync', agent_id: 'code-explorer', prompt: 'TOKEN-CHILD look', title: 'look' } }] },
+        { match: 'TOKEN-CHILD', text: 'looked' },
+        { match: 'delegate', text: 'done' },
+      ],
+    });
+    await h.call('app:setSettings', { instructions: 'PERSON-PREFERENCE' });
+    const sessionId = await h.newSession();
+    await h.sendAndSettle(sessionId, 'delegate');
+    const child = h.llm.requests.find((r) => JSON.stringify(r.body.messages).includes('TOKEN-CHILD') && !JSON.stringify(r.body.messages).includes('delegate'))!;
+    expect(systemOf(child)).not.toContain('PERSON-PREFERENCE');
+    expect(systemOf(h.llm.requests[0]!)).toContain('PERSON-PREFERENCE');
   });
 });

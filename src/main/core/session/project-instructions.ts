@@ -4,7 +4,7 @@
  * message, each round as it then is, for the session's agent and its sub-agents alike. It is read as `read_file`
  * would read it, never more: only when the gate allows that very call without asking (a deny or ask rule keeps it
  * out, as do the hard guards: the data folder, secrets, a link out of the workspace), a regular file of text, at
- * most MAX_INSTRUCTIONS_CHARS of it. Reading it writes nothing: no row, no decision in the audit.
+ * most MAX_PROJECT_INSTRUCTIONS_CHARS of it. Reading it writes nothing: no row, no decision in the audit.
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,13 +15,13 @@ import { decodeText } from '../tools/_policy/text-bytes';
 import { normalizeToolArgs, type CallEnv } from './tool-call';
 
 export const INSTRUCTIONS_FILE = 'AGENTS.md';
-export const MAX_INSTRUCTIONS_CHARS = 32 * 1024;
+export const MAX_PROJECT_INSTRUCTIONS_CHARS = 32 * 1024;
 
 /** What the session's AGENTS.md gives the model: its text, or why nothing (`note`). */
 export interface ProjectInstructions {
   /** The file's absolute path. */
   path: string;
-  /** The text the model gets (cut to MAX_INSTRUCTIONS_CHARS); null when it is not given. */
+  /** The text the model gets (cut to MAX_PROJECT_INSTRUCTIONS_CHARS); null when it is not given. */
   text: string | null;
   /** Why it is not given, or that it was cut; null when it is given whole. */
   note: string | null;
@@ -36,7 +36,7 @@ const KEPT = 16;
 function fileText(path: string, env: InstructionsEnv, mtimeMs: number, size: number): string | null {
   const known = lastRead.get(path);
   if (known && known.mtimeMs === mtimeMs && known.size === size) return known.text;
-  const read = readCapped(guardRead(INSTRUCTIONS_FILE, env), MAX_INSTRUCTIONS_CHARS * 4);
+  const read = readCapped(guardRead(INSTRUCTIONS_FILE, env), MAX_PROJECT_INSTRUCTIONS_CHARS * 4);
   const text = decodeText(read.bytes)?.text ?? null;
   lastRead.delete(path);
   lastRead.set(path, { mtimeMs, size, text });
@@ -72,8 +72,8 @@ export function projectInstructions(env: InstructionsEnv): ProjectInstructions |
   }
   if (text === null) return { path, text: null, note: `${INSTRUCTIONS_FILE} is not a text file, so it is not read.` };
   if (text.trim() === '') return { path, text: null, note: `${INSTRUCTIONS_FILE} is empty.` };
-  if (text.length <= MAX_INSTRUCTIONS_CHARS) return { path, text, note: null };
-  return { path, text: text.slice(0, MAX_INSTRUCTIONS_CHARS), note: `Only its first ${MAX_INSTRUCTIONS_CHARS.toLocaleString('en')} characters are given (it has ${text.length.toLocaleString('en')}).` };
+  if (text.length <= MAX_PROJECT_INSTRUCTIONS_CHARS) return { path, text, note: null };
+  return { path, text: text.slice(0, MAX_PROJECT_INSTRUCTIONS_CHARS), note: `Only its first ${MAX_PROJECT_INSTRUCTIONS_CHARS.toLocaleString('en')} characters are given (it has ${text.length.toLocaleString('en')}).` };
 }
 
 /** The system message's part for the project's instructions: none, or one. */
@@ -84,4 +84,14 @@ export function instructionsPrompts(env: InstructionsEnv): string[] {
   return [
     `Project instructions, from ${found.path} (the project's own file: follow them where they do not conflict with the person's requests or the app's rules):\n<project-instructions>\n${found.text}${cut}\n</project-instructions>`,
   ];
+}
+
+/**
+ * The system message's part for the person's own standing instructions (Settings → General; docs/chat-ui.md "Your
+ * instructions"): none, or one. The session's agent gets them; a sub-agent works from its brief, and its answer goes
+ * back through the agent that has them.
+ */
+export function personPrompts(text: string): string[] {
+  const trimmed = text.trim();
+  return trimmed ? [`The person's own instructions for every chat (from Settings; follow them unless a message of theirs says otherwise):\n<person-instructions>\n${trimmed}\n</person-instructions>`] : [];
 }

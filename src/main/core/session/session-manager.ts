@@ -69,6 +69,8 @@ export interface SessionDeps {
   fileImages?: FileImagesPort;
   /** What a new session starts with (the settings' default working directory and permission group). */
   newSessionContext?: () => Partial<RunContext>;
+  /** The person's standing instructions (Settings → General), read each round; absent = none. */
+  personInstructions?: () => string;
 }
 
 interface ActiveTurn {

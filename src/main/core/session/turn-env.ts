@@ -13,7 +13,7 @@ import { statement, type Db } from '../db/database';
 import { NO_CALL_SECRETS } from '../secrets/sealed-args';
 import { latestSummary } from './compaction';
 import type { ToolSpec } from './ports';
-import { instructionsPrompts } from './project-instructions';
+import { instructionsPrompts, personPrompts } from './project-instructions';
 import { readScratchpad } from './scratchpad-store';
 import type { SessionDeps } from './session-manager';
 import type { SessionRow } from './session-rows';
@@ -77,8 +77,9 @@ export function buildTurnEnv(src: TurnEnvSource, sessionId: number, signal: Abor
       sessionId,
       ...contextWindow(deps.db, src.session(sessionId).context_start_id, sessionId),
       systemPrompt: deps.agents.prompt(session.agent_id) ?? "You are Skald, a careful assistant that acts through tools on the user's machine.",
-      // The run context's prompts, then the working directory's AGENTS.md as it is now (project-instructions.ts).
-      extraSystemPrompts: [...(runContext.system_prompt ?? []), ...instructionsPrompts(callEnv)],
+      // The run context's prompts, the person's own instructions, then the working directory's AGENTS.md as it is now
+      // (project-instructions.ts).
+      extraSystemPrompts: [...(runContext.system_prompt ?? []), ...personPrompts(deps.personInstructions?.() ?? ''), ...instructionsPrompts(callEnv)],
       workingDir,
       scratchpad: readScratchpad(deps.db, synthetic.padSessionId),
     }),

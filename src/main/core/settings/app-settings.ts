@@ -1,6 +1,7 @@
 /**
  * App-wide settings a person chooses in Settings (docs/ui.md): the default working directory and permission group
- * of new sessions, the theme, and how much diff history the viewer keeps (docs/viewer.md "Diff and revert"). Kept in the `settings` table (one row per key, JSON), behind this one writer.
+ * of new sessions, the theme, how much diff history the viewer keeps (docs/viewer.md "Diff and revert"), and the
+ * person's own instructions to the model (docs/chat-ui.md "Your instructions"). Kept in the `settings` table (one row per key, JSON), behind this one writer.
  * Every write validates first (the caller passes the checks that need other services) and writes all keys of one
  * call in one transaction, or none.
  * Limits: a default group deleted later is not rewritten here; `newSessionContext` skips a group that is gone.
@@ -17,14 +18,17 @@ export interface AppSettings {
   theme: ThemeChoice;
   /** The viewer's before/after images: pruned at start to `keepDays` and `maxMb` (viewer/blob-store.ts reads it). */
   diffHistory: { maxMb: number; keepDays: number };
+  /** The person's standing instructions, given to each chat's agent in its system message; '' = none. */
+  instructions: string;
 }
 
-const DEFAULTS: AppSettings = { defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system', diffHistory: { ...DEFAULT_LIMITS } };
+const DEFAULTS: AppSettings = { defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system', diffHistory: { ...DEFAULT_LIMITS }, instructions: '' };
 const KEYS = {
   defaultWorkingDirectory: 'app.default_working_directory',
   newSessionGroup: 'app.new_session_group',
   theme: 'app.theme',
   diffHistory: 'viewer.blob_store',
+  instructions: 'chat.instructions',
 } as const;
 
 export interface SettingsChecks {
@@ -71,6 +75,17 @@ export class AppSettingsStore {
       for (const [name, value] of Object.entries(next) as [keyof AppSettings, unknown][]) upsert.run(KEYS[name], JSON.stringify(value), Date.now());
     })();
     return this.get();
+  }
+
+  /** The person's instructions, read each round (one prepared read of one row). */
+  instructions(): string {
+    const row = statement(this.db, 'SELECT value_json FROM settings WHERE key = ?').get(KEYS.instructions) as { value_json: string } | undefined;
+    try {
+      const value: unknown = row ? JSON.parse(row.value_json) : '';
+      return typeof value === 'string' ? value : '';
+    } catch {
+      return ''; // a hand-edited row that is not JSON: none
+    }
   }
 
   /** What a new session starts with: the default working directory and group, when set and still valid. */

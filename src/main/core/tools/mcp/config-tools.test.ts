@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../../test/helpers/core-harness';
-import { endHarnessTest, expectNoProcesses, FLAKY, node, processesWith } from '../../mcp/test-kit';
+import { expectNoProcesses, FLAKY, node, processesWith } from '../../mcp/test-kit';
+import { endHarnessTest } from '../../../../../test/helpers/mcp-harness';
 
 let h: Harness | null = null;
 let marker = '';

@@ -1,10 +1,12 @@
 /**
- * Settings → General (docs/ui.md): where new sessions start (the core checks the folder), the theme (system,
- * light, dark; system follows the OS live), how much diff history the viewer keeps (docs/viewer.md "Diff and
- * revert"), and where the data folder and workspace are.
+ * Settings → General (docs/ui.md): where new sessions start (the core checks the folder), the person's own
+ * instructions to the model (docs/chat-ui.md "Your instructions"), the theme (system, light, dark; system follows the
+ * OS live), how much diff history the viewer keeps (docs/viewer.md "Diff and revert"), and where the data folder and
+ * workspace are.
  */
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
+import { MAX_INSTRUCTIONS_CHARS } from '../../../../shared/contract/app';
 import type { ThemeChoice } from '../../stores/theme';
 import { setAppSettings, settingsStore } from '../../stores/settings-store';
 
@@ -40,6 +42,7 @@ export function GeneralSettings() {
           {error && <div className="field-error" role="alert" data-testid="workdir-error">{error}</div>}
         </form>
       </div>
+      <InstructionsRow />
       <div className="setting-row">
         <div className="setting-text">
           <strong>Theme</strong>
@@ -66,6 +69,45 @@ export function GeneralSettings() {
         </div>
       </div>
     </section>
+  );
+}
+
+/** The person's standing instructions: given to every chat's agent at the start of its system message. */
+function InstructionsRow() {
+  const saved = useStore(settingsStore, (s) => s.app?.instructions ?? '');
+  const [text, setText] = useState(saved);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  useEffect(() => setText(saved), [saved]);
+  const save = async () => {
+    const message = await setAppSettings({ instructions: text.trim() });
+    setError(message);
+    setDone(!message);
+  };
+  return (
+    <div className="setting-row">
+      <div className="setting-text">
+        <strong>Your instructions</strong>
+        <span className="muted small">Given to the agent in every chat, from its next answer: how you like answers, what you work on. Sub-agents work from the agent&apos;s brief instead.</span>
+      </div>
+      <form className="setting-control instructions-control" onSubmit={(e) => (e.preventDefault(), void save())}>
+        <textarea
+          data-testid="instructions"
+          aria-label="Your instructions"
+          rows={4}
+          maxLength={MAX_INSTRUCTIONS_CHARS}
+          placeholder="e.g. Answer briefly. I work in TypeScript on Linux."
+          value={text}
+          onChange={(e) => (setText(e.target.value), setDone(false))}
+        />
+        <div className="instructions-actions">
+          <span className="muted small">{text.length.toLocaleString('en')} / {MAX_INSTRUCTIONS_CHARS.toLocaleString('en')}</span>
+          {done && <span className="ok-text small" role="status">Saved</span>}
+          <button type="submit" data-testid="save-instructions" disabled={text.trim() === saved}>Save</button>
+        </div>
+        {error && <div className="field-error" role="alert">{error}</div>}
+      </form>
+    </div>
   );
 }
 
