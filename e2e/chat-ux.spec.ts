@@ -321,6 +321,9 @@ test('a new session takes the last working directory; the header shows the open 
   await page.getByTestId('workdir').press('Enter');
   await expect(page.getByTestId('header-workdir')).toContainText(dir);
   await page.getByTestId('new-session').click();
+  // The new chat is open (its own message box: one typed into the old one before the switch would be left there).
+  await expect(page.getByTestId('session-item')).toHaveCount(2);
+  await expect(page.getByTestId('session-item').first()).toHaveClass(/active/);
   await expect(page.getByTestId('workdir')).toHaveValue(dir);
   await expect(page.getByTestId('header-workdir')).toContainText(dir);
   await send(page, '/new');

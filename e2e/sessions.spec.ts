@@ -3,7 +3,8 @@
  * chat in place (Escape gives up), delete one after a confirmation in its row (the chat that took its place opens),
  * a refusal while the chat's turn runs, the last chat deleted leaving a new empty one, and a chat exported as a
  * Markdown file with every page of its history, and Ctrl+K finding what was said in an older chat (docs/ui.md
- * "Searching chats"), a hit deep in a long chat brought into view. Screenshots in both themes.
+ * "Searching chats"), a hit deep in a long chat brought into view, a pinned chat kept at the top. Screenshots in both
+ * themes.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -190,6 +191,37 @@ test('chats are listed under date headings: Today, Yesterday, the last 7 days, t
   await expect(page.getByTestId('session-item')).toHaveText([/Morning standup/, /Release notes/, /Trip ideas/, /Budget from spring/]);
   await expect(page.getByTestId('msg-user')).toContainText('About Morning standup');
   await shots(page, 'sessions-date-headings');
+});
+
+test('a pinned chat stays at the top under Pinned, whatever its last activity, until it is unpinned', async ({ page }) => {
+  const day = 86_400_000;
+  const now = Date.now();
+  await openWith(page, [], (store) => {
+    const realNow = Date.now;
+    try {
+      for (const [title, ago] of [['Old reference', 40 * day], ['Yesterday notes', day], ['Today chat', 0]] as const) {
+        Date.now = () => now - ago;
+        const id = store.createSession(title);
+        store.appendMessage({ sessionId: id, role: 'user', content: `About ${title}` });
+      }
+    } finally {
+      Date.now = realNow;
+    }
+  });
+  await rowOf(page, 'Old reference').hover();
+  await rowOf(page, 'Old reference').getByTestId('session-pin').click();
+  await expect(page.getByTestId('session-heading').first()).toHaveText('Pinned');
+  await expect(page.getByTestId('session-item')).toHaveText([/Old reference/, /Today chat/, /Yesterday notes/]);
+  await page.getByTestId('composer').focus(); // the pin button lets go of the focus: the row's buttons hide again
+  await expect(page.getByTestId('msg-user')).toContainText('About Today chat');
+  await shots(page, 'sessions-pinned');
+  await page.reload(); // kept with the chat
+  await expect(page.getByTestId('session-item').first()).toHaveText(/Old reference/);
+  await rowOf(page, 'Old reference').hover();
+  await expect(rowOf(page, 'Old reference').getByTestId('session-pin')).toHaveAttribute('aria-label', 'Unpin chat');
+  await rowOf(page, 'Old reference').getByTestId('session-pin').click();
+  await expect(page.getByTestId('session-heading')).not.toContainText(['Pinned']);
+  await expect(page.getByTestId('session-item')).toHaveText([/Today chat/, /Yesterday notes/, /Old reference/]);
 });
 
 test("each chat keeps its own draft: what was typed in one never shows, or is sent, in another", async ({ page }) => {

@@ -1,4 +1,4 @@
-/** The session list's date headings (docs/chat-ui.md "Sessions"), on the local calendar. */
+/** The session list's headings (docs/chat-ui.md "Sessions"): the pinned chats, then dates on the local calendar. */
 import { describe, expect, it } from 'vitest';
 import { headingOf, withHeadings } from '../../src/renderer/src/lib/session-groups';
 
@@ -22,5 +22,15 @@ describe('session headings', () => {
     const list = [{ id: 1, updated_at: at(2026, 12, 6) }, { id: 2, updated_at: at(2026, 12, 6, 1) }, { id: 3, updated_at: at(2026, 12, 1) }, { id: 4, updated_at: at(2026, 7, 1) }];
     expect(withHeadings(list, now).map((e) => (e.kind === 'heading' ? e.label : e.session.id))).toEqual(['Today', 1, 2, 'Previous 7 days', 3, 'July 2026', 4]);
     expect(withHeadings([], now)).toEqual([]);
+  });
+
+  it('the pinned chats first, newest pin first, under Pinned; the others under their dates', () => {
+    const list = [
+      { id: 1, updated_at: at(2026, 12, 6), pinned_at: null },
+      { id: 2, updated_at: at(2026, 7, 1), pinned_at: at(2026, 12, 1) },
+      { id: 3, updated_at: at(2026, 12, 1), pinned_at: null },
+      { id: 4, updated_at: at(2026, 12, 6, 2), pinned_at: at(2026, 12, 5) },
+    ];
+    expect(withHeadings(list, now).map((e) => (e.kind === 'heading' ? e.label : e.session.id))).toEqual(['Pinned', 4, 2, 'Today', 1, 'Previous 7 days', 3]);
   });
 });

@@ -69,6 +69,8 @@ export const SessionSummarySchema = z.object({
   working_directory: z.string(),
   /** The model chosen for this session; null = auto (the first healthy model by priority). */
   model: z.string().nullable(),
+  /** When the person pinned it (the list shows pinned chats first, newest pin first); null = not pinned. */
+  pinned_at: z.number().nullable(),
 });
 
 export const SubAgentStackSchema = z.object({
@@ -122,6 +124,8 @@ export const chatCalls = {
    * Deletes a chat with everything in it (messages, tool calls, sub-agents' rows, notes, summaries); refused while its
    * turn runs. The approval audit keeps its decisions (docs/chat-ui.md "Sessions"). Every window hears `session_deleted`.
    */
+  /** Pins a chat to the top of the list, or unpins it (docs/chat-ui.md "Sessions"). */
+  'chat:pinSession': defineCall(z.object({ sessionId, pinned: z.boolean() }).strict(), z.object({ ok: z.literal(true) })),
   'chat:deleteSession': defineCall(z.object({ sessionId }).strict(), z.object({ deleted: z.literal(true) })),
   'chat:history': defineCall(
     z.object({ sessionId, beforeId: id.optional(), limit: z.number().int().min(1).max(10_000).optional() }).strict(),

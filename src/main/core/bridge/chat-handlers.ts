@@ -13,6 +13,7 @@ type ChatChannels =
   | 'chat:createSession'
   | 'chat:renameSession'
   | 'chat:deleteSession'
+  | 'chat:pinSession'
   | 'chat:history'
   | 'chat:send'
   | 'chat:image'
@@ -42,6 +43,11 @@ export function createChatHandlers(sessions: SessionManager, events: EventBus, c
     'chat:renameSession': ({ sessionId, title }) => {
       sessions.history(sessionId, 0, 1); // throws not_found for an unknown session
       sessions.store.rename(sessionId, title);
+      return { ok: true as const };
+    },
+    'chat:pinSession': ({ sessionId, pinned }) => {
+      sessions.history(sessionId, 0, 1); // throws not_found for an unknown session
+      sessions.store.setPinned(sessionId, pinned);
       return { ok: true as const };
     },
     'chat:deleteSession': ({ sessionId }) => (sessions.deleteSession(sessionId), { deleted: true as const }),

@@ -143,6 +143,7 @@ export class SessionManager {
       running: this.isRunning(s.id),
       working_directory: this.workingDir(s.id),
       model: s.model,
+      pinned_at: s.pinned_at,
     }));
   }
 

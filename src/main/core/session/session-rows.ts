@@ -16,6 +16,8 @@ export interface SessionRow {
   model: string | null;
   context_start_id: number;
   updated_at: number;
+  /** When the person pinned the chat (migration 122); null = not pinned. */
+  pinned_at: number | null;
 }
 
 export interface MessageRow {

@@ -39,9 +39,9 @@ export class SessionStore {
     this.images = new ChatImageRows(db);
     this.q = {
       insertSession: db.prepare(`INSERT INTO chat_sessions (id, title, run_context, created_at, updated_at) VALUES (${NEXT_SESSION_ID}, ?, ?, ?, ?)`),
-      getSession: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE id = ?'),
+      getSession: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at, pinned_at FROM chat_sessions WHERE id = ?'),
       // Background runs (async tasks, scheduled runs) are opened from the Schedules page, not listed with the chats.
-      listSessions: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at FROM chat_sessions WHERE is_interactive = 1 ORDER BY updated_at DESC, id DESC'),
+      listSessions: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at, pinned_at FROM chat_sessions WHERE is_interactive = 1 ORDER BY updated_at DESC, id DESC'),
       insertBackground: db.prepare(
         `INSERT INTO chat_sessions (id, title, source, agent_id, is_interactive, is_ephemeral, run_context, model, parent_session_id, created_at, updated_at)
          VALUES (${NEXT_SESSION_ID}, @title, @source, @agentId, 0, 1, @runContext, @model, @parentSessionId, @now, @now)`,
@@ -51,6 +51,7 @@ export class SessionStore {
       failSessionTools: db.prepare(`UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE session_id = ? AND ${UNFINISHED_TOOLS}`),
       // A new title is not news: the list stays in the order of the chats' last activity.
       rename: db.prepare('UPDATE chat_sessions SET title = ? WHERE id = ?'),
+      setPinned: db.prepare('UPDATE chat_sessions SET pinned_at = ? WHERE id = ?'),
       setRunContext: db.prepare('UPDATE chat_sessions SET run_context = ?, updated_at = ? WHERE id = ?'),
       setModel: db.prepare('UPDATE chat_sessions SET model = ?, updated_at = ? WHERE id = ?'),
       setContextStart: db.prepare('UPDATE chat_sessions SET context_start_id = ?, updated_at = ? WHERE id = ?'),
@@ -146,6 +147,11 @@ export class SessionStore {
 
   rename(id: number, title: string): void {
     this.q.rename.run(title, id);
+  }
+
+  /** Pins the chat (now) or unpins it; its `updated_at` stays: pinning is not activity. */
+  setPinned(id: number, pinned: boolean): void {
+    this.q.setPinned.run(pinned ? Date.now() : null, id);
   }
 
   setRunContext(id: number, runContext: object): void {

@@ -2,15 +2,15 @@
  * The left column: sessions, newest first, under date headings (Today, Yesterday, …); a dot marks a running turn. Only the rows on screen (and a few around
  * them) exist: a person with thousands of chats had each one laid out before the first screen (5,000 rows: a 190 ms
  * task and a quarter of a second more before the window was usable). A row's buttons (shown on hover and on the open
- * chat) rename it in place, export it as Markdown, or delete it after a confirmation in the row itself
- * (docs/chat-ui.md "Sessions").
+ * chat) pin it to the top (under "Pinned"), rename it in place, export it as Markdown, or delete it after a
+ * confirmation in the row itself (docs/chat-ui.md "Sessions").
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { BridgeError } from '../../../shared/contract/define';
 import { withHeadings, type ListEntry } from '../lib/session-groups';
-import { createSession, deleteSession, exportSession, renameSession, selectSession, sessionsStore } from '../stores/sessions-store';
+import { createSession, deleteSession, exportSession, pinSession, renameSession, selectSession, sessionsStore } from '../stores/sessions-store';
 
 /** A row's height and the gap under it (styles.css `.session-item`), and a date heading's (`.session-heading`). */
 const ROW_PX = 34;
@@ -88,6 +88,9 @@ export function SessionList() {
                     {s.running && <span className="running-dot" title="running" />}
                     <span className="session-title" title={s.title}>{s.title || 'New chat'}</span>
                     <span className="session-actions">
+                      <button className="icon ghost small" aria-label={s.pinned_at !== null ? 'Unpin chat' : 'Pin chat'} title={s.pinned_at !== null ? 'Unpin' : 'Pin to the top'} data-testid="session-pin" onClick={(e) => (e.stopPropagation(), attempt(s.id, () => pinSession(s.id, s.pinned_at === null)))}>
+                        <PinIcon />
+                      </button>
                       <button className="icon ghost small" aria-label="Rename chat" title="Rename" data-testid="session-rename" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'rename' }))}>
                         <PencilIcon />
                       </button>
@@ -114,6 +117,14 @@ function PencilIcon() {
   return (
     <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
       <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinejoin="round" d="M10.5 2.5l3 3L5 14H2v-3z M9 4l3 3" />
+    </svg>
+  );
+}
+
+function PinIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+      <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" d="M6 2h4l-.6 4 2.6 2.5H4L6.6 6zM8 8.5V14" />
     </svg>
   );
 }

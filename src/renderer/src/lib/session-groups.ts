@@ -1,7 +1,8 @@
 /**
- * The chat list under date headings, as the session list shows it (docs/chat-ui.md "Sessions"): Today, Yesterday,
- * Previous 7 days, Previous 30 days, then each earlier month ("March 2026"). The sessions come newest first (by their
- * last activity); a heading is a row of its own, so the virtualized list lays out headings and chats alike.
+ * The chat list under headings, as the session list shows it (docs/chat-ui.md "Sessions"): the pinned chats first
+ * (newest pin first), then the others by date: Today, Yesterday, Previous 7 days, Previous 30 days, then each earlier
+ * month ("March 2026"). The sessions come newest first (by their last activity); a heading is a row of its own, so the
+ * virtualized list lays out headings and chats alike.
  */
 export type ListEntry<S> = { kind: 'heading'; label: string } | { kind: 'session'; session: S };
 
@@ -35,11 +36,14 @@ export function headingsAt(now: number): (time: number) => string {
 
 export const headingOf = (time: number, now: number): string => headingsAt(now)(time);
 
-export function withHeadings<S extends { updated_at: number }>(sessions: readonly S[], now: number): ListEntry<S>[] {
+export function withHeadings<S extends { updated_at: number; pinned_at?: number | null }>(sessions: readonly S[], now: number): ListEntry<S>[] {
   const headingOfTime = headingsAt(now);
   const entries: ListEntry<S>[] = [];
+  const pinned = sessions.filter((s) => s.pinned_at != null).sort((a, b) => b.pinned_at! - a.pinned_at!);
+  if (pinned.length) entries.push({ kind: 'heading', label: 'Pinned' }, ...pinned.map((session) => ({ kind: 'session' as const, session })));
   let last = '';
   for (const session of sessions) {
+    if (session.pinned_at != null) continue;
     const label = headingOfTime(session.updated_at);
     if (label !== last) entries.push({ kind: 'heading', label });
     last = label;

@@ -96,6 +96,12 @@ export async function renameSession(id: number, title: string): Promise<void> {
   await refreshSessions();
 }
 
+/** Pins a chat to the top of the list, or unpins it. */
+export async function pinSession(id: number, pinned: boolean): Promise<void> {
+  await skald.chat.pinSession({ sessionId: id, pinned });
+  await refreshSessions();
+}
+
 /** Asks the core to delete a chat; every window (this one too) follows on its `session_deleted` event. */
 export async function deleteSession(id: number): Promise<void> {
   await skald.chat.deleteSession({ sessionId: id });

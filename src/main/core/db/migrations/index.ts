@@ -30,6 +30,7 @@ import { sessionIdsNeverReused } from './118-session-ids-never-reused';
 import { chatImages } from './119-chat-images';
 import { modelReasoning } from './120-model-reasoning';
 import { toolResultImages } from './121-tool-result-images';
+import { pinnedSessions } from './122-pinned-sessions';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -57,4 +58,5 @@ export const migrations: readonly Migration[] = [
   chatImages,
   modelReasoning,
   toolResultImages,
+  pinnedSessions,
 ];

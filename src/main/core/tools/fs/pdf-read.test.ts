@@ -50,6 +50,11 @@ describe('read_file on a PDF', () => {
     expect(await failed(readFileTool, { path: 'broken.pdf' }, ws.ctx)).toMatch(/^broken\.pdf could not be read as a PDF \(.+\)\.$/);
     ws.write('notes.pdf', 'plain text, named .pdf\n');
     expect(await ok(readFileTool, { path: 'notes.pdf' }, ws.ctx)).toBe('1\tplain text, named .pdf');
+    // Text that mentions the header near its start is still text; a binary prefix before it is still a PDF.
+    ws.write('format.md', '# PDF files\nThey start with %PDF-1.7.\n');
+    expect(await ok(readFileTool, { path: 'format.md' }, ws.ctx)).toBe('1\t# PDF files\n2\tThey start with %PDF-1.7.');
+    ws.write('prefixed.pdf', Buffer.concat([Buffer.from([0, 1, 2, 3]), makePdf([['After a prefix']])]));
+    expect(await ok(readFileTool, { path: 'prefixed.pdf' }, ws.ctx)).toContain('2\tAfter a prefix');
     ws.write('report.txt', makePdf([['Inside a .txt']]));
     expect(await ok(readFileTool, { path: 'report.txt' }, ws.ctx)).toContain('2\tInside a .txt');
   });

@@ -2,17 +2,19 @@
  * The text of a PDF, for `read_file` (docs/tools.md "PDF files"). pdf.js runs on a worker thread of its own, one per
  * read (pdf-text-worker.ts): a 500-page file takes seconds of parsing, which would stop every other call of the core,
  * and a hostile one gets a bounded thread, not the app: a heap of PDF_HEAP_MB, PDF_TIMEOUT_MS of time, and the
- * call's stop, each of which ends the thread. The last few texts are kept by the file's content hash, so paging
- * through a long PDF with `offset` parses it once.
+ * call's stop, each of which ends the thread. The last few texts (4, and 4 M characters in all) are kept by the
+ * file's content hash, so paging through a long PDF with `offset` parses it once.
  */
 import { hash } from 'node:crypto';
+import { textEncodingOf } from '../../../../shared/text-encoding';
 import { ToolError } from '../define-tool';
 import { spawnWorker } from '../../workers/spawn-worker';
 
 export const PDF_TIMEOUT_MS = 30_000;
 export const PDF_HEAP_MB = 512;
-/** Texts kept for paging (by content hash). */
+/** Texts kept for paging (by content hash): at most this many, and this many characters in all (memory). */
 const KEPT_TEXTS = 4;
+const KEPT_CHARS = 4 * 1024 * 1024;
 
 export interface PdfJob {
   bytes: Uint8Array;
@@ -30,9 +32,15 @@ export interface PdfText {
 
 const kept = new Map<string, PdfText>();
 
-/** A PDF by its header (which the format lets start anywhere in the first 1,024 bytes), never by its name. */
+/**
+ * A PDF by its header, never by its name: `%PDF-` first, or (the format lets it start anywhere in the first 1,024
+ * bytes) after a binary prefix. A text file that mentions `%PDF-` near its start (a note on the format, this app's
+ * own tests) stays text.
+ */
 export function isPdf(bytes: Uint8Array): boolean {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).includes('%PDF-');
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024));
+  const at = head.indexOf('%PDF-');
+  return at === 0 || (at > 0 && textEncodingOf(bytes) === null);
 }
 
 /** The text as lines, a line `[page N of M]` before each page's: how read_file and the message box show a PDF. */
@@ -90,6 +98,12 @@ export async function pdfText(display: string, bytes: Uint8Array, maxChars: numb
   }
   const text: PdfText = { pages: reply.pages, pageCount: reply.pageCount };
   kept.set(key, text);
-  if (kept.size > KEPT_TEXTS) kept.delete(kept.keys().next().value!);
+  const chars = (t: PdfText) => t.pages.reduce((sum, page) => sum + page.length, 0);
+  let total = [...kept.values()].reduce((sum, t) => sum + chars(t), 0);
+  for (const [oldest, t] of kept) {
+    if (kept.size <= KEPT_TEXTS && total <= KEPT_CHARS) break;
+    kept.delete(oldest); // the newest too, when it alone is past the budget: it is answered, not kept
+    total -= chars(t);
+  }
   return text;
 }
