@@ -8,6 +8,7 @@
  * resource is named, not inserted.
  */
 import { MAX_IMAGE_BYTES, sniffImageType, type ChatImageType } from '../../../shared/chat-images';
+import { MAX_MESSAGE_CHARS } from '../../../shared/contract/chat';
 import { fenced } from '../../../shared/fenced';
 
 export interface McpPromptArgument {
@@ -26,8 +27,11 @@ export interface McpPrompt {
 
 /** At most this many prompts a server lists (a page of `prompts/list` after another, like its tools). */
 export const MAX_PROMPTS_PER_SERVER = 500;
-/** The text a filled-in prompt may come to (what one message holds). */
-export const MAX_PROMPT_TEXT_CHARS = 200_000;
+/** The text a filled-in prompt or a read resource may come to: what one message holds. */
+export const MAX_PROMPT_TEXT_CHARS = MAX_MESSAGE_CHARS;
+
+/** A server's string, bounded (a listing is the server's to fill). */
+const short = (text: string | undefined, max: number) => (text ?? '').slice(0, max);
 
 interface PromptContent {
   type: string;
@@ -40,7 +44,6 @@ interface PromptContent {
 
 /** A listed prompt as the SDK gives it, in our shape (strings bounded, arguments named). */
 export function listedPrompt(server: string, raw: { name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }): McpPrompt {
-  const short = (text: string | undefined, max: number) => (text ?? '').slice(0, max);
   return {
     server,
     name: short(raw.name, 200),
@@ -85,7 +88,6 @@ export interface McpResource {
 
 /** A listed resource as the SDK gives it, in our shape (strings bounded). */
 export function listedResource(server: string, raw: { uri: string; name?: string; title?: string; description?: string; mimeType?: string }): McpResource {
-  const short = (text: string | undefined, max: number) => (text ?? '').slice(0, max);
   return { server, uri: short(raw.uri, 2_000), name: short(raw.title ?? raw.name ?? raw.uri, 200), description: short(raw.description, 1_000), mimeType: short(raw.mimeType, 100) };
 }
 

@@ -5,7 +5,7 @@
  * `read_file` would be allowed to read it without asking, and reading it writes nothing. Real core, real SQLite and
  * gate, the scripted LLM over HTTP.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
@@ -52,8 +52,8 @@ describe('AGENTS.md in the working directory', () => {
     expect(JSON.stringify(h.llm.requests[0]!.body)).not.toContain('SECRET-CONVENTION');
   });
 
-  it('a link named AGENTS.md is not followed; a folder is not read; no file, no part', async () => {
-    h = await startHarness({ turns: [{ text: 'ok' }, { text: 'ok' }] });
+  it('a link named AGENTS.md is not followed, a hard link into the data folder is refused; no file, no part', async () => {
+    h = await startHarness({ turns: [{ text: 'ok' }, { text: 'ok' }, { text: 'ok' }] });
     mkdirSync(join(h.workspace, '..', 'outside'), { recursive: true });
     writeFileSync(join(h.workspace, '..', 'outside', 'secret.md'), 'OUTSIDE-TEXT\n');
     symlinkSync(join(h.workspace, '..', 'outside', 'secret.md'), join(h.workspace, 'AGENTS.md'));
@@ -63,13 +63,21 @@ describe('AGENTS.md in the working directory', () => {
     expect(JSON.stringify(h.llm.requests[0]!.body)).not.toContain('OUTSIDE-TEXT');
     expect(systemOf(h.llm.requests[0]!)).not.toContain('Project instructions');
 
+    // A hard link to a file of the data folder: the gate's hard guard refuses the read, so nothing is given.
+    writeFileSync(join(h.dataDir, 'private.json'), 'DATA-FOLDER-TEXT\n');
+    rmSync(join(h.workspace, 'AGENTS.md'));
+    linkSync(join(h.dataDir, 'private.json'), join(h.workspace, 'AGENTS.md'));
+    expect(await h.call('chat:projectInstructions', { sessionId })).toMatchObject({ included: false, note: expect.stringMatching(/^Reading AGENTS\.md is not allowed without asking/) });
+    await h.sendAndSettle(sessionId, 'again');
+    expect(JSON.stringify(h.llm.requests.at(-1)!.body)).not.toContain('DATA-FOLDER-TEXT');
+
     const other = await h.newSession();
     const empty = join(h.workspace, '..', 'plain');
     mkdirSync(empty);
     await h.call('chat:setWorkingDirectory', { sessionId: other, path: empty });
     expect(await h.call('chat:projectInstructions', { sessionId: other })).toEqual({ path: null, included: false, note: null });
     await h.sendAndSettle(other, 'hello');
-    expect(systemOf(h.llm.requests[1]!)).not.toContain('Project instructions');
+    expect(systemOf(h.llm.requests.at(-1)!)).not.toContain('Project instructions');
   });
 
   it(`a long one is cut at ${MAX_PROJECT_CHARS.toLocaleString('en')} characters, saying so`, async () => {
@@ -79,7 +87,7 @@ describe('AGENTS.md in the working directory', () => {
     await h.sendAndSettle(sessionId, 'hello');
     const system = systemOf(h.llm.requests[0]!);
     expect(system).not.toContain('TAIL-PAST-THE-CUT');
-    expect(system).toContain(`[Only its first ${MAX_PROJECT_CHARS.toLocaleString('en')} characters are given (it has ${(MAX_PROJECT_CHARS + 17).toLocaleString('en')}). Read the rest with read_file.]`);
+    expect(system).toContain(`[Only its first ${MAX_PROJECT_CHARS.toLocaleString('en')} characters are given (the file has ${(MAX_PROJECT_CHARS + 17).toLocaleString('en')} bytes). Read the rest with read_file.]`);
   });
 
   it('a sub-agent gets it too', async () => {

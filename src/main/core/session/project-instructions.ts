@@ -6,7 +6,7 @@
  * out, as do the hard guards: the data folder, secrets, a link out of the workspace), a regular file of text, at
  * most MAX_PROJECT_INSTRUCTIONS_CHARS of it. Reading it writes nothing: no row, no decision in the audit.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { TN } from '../../../shared/tool-names';
 import { readCapped } from '../tools/_policy/fs';
@@ -29,17 +29,23 @@ export interface ProjectInstructions {
 
 export type InstructionsEnv = Pick<CallEnv, 'gate' | 'tools' | 'sessionId' | 'agentId' | 'source' | 'runContext' | 'workingDir' | 'workspaceDir' | 'protectedRoots'>;
 
-/** The last texts read, by path, with the file's size and time: a round whose file is unchanged reads only its stat. */
-const lastRead = new Map<string, { mtimeMs: number; size: number; text: string | null }>();
+/**
+ * The last texts read, by path, with the file's identity, size and time: a round whose file is unchanged reads only
+ * its stat (the gate still judges the read each round).
+ */
+const lastRead = new Map<string, { stamp: string; text: string | null }>();
 const KEPT = 16;
 
-function fileText(path: string, env: InstructionsEnv, mtimeMs: number, size: number): string | null {
+function fileText(path: string, env: InstructionsEnv, stat: Stats): string | null {
+  const stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
   const known = lastRead.get(path);
-  if (known && known.mtimeMs === mtimeMs && known.size === size) return known.text;
+  if (known?.stamp === stamp) return known.text;
+  // Through the hard guards, as read_file reads (a hard link to a secret is refused there); past 4 bytes a character
+  // allowed, no more is needed.
   const read = readCapped(guardRead(INSTRUCTIONS_FILE, env), MAX_PROJECT_INSTRUCTIONS_CHARS * 4);
   const text = decodeText(read.bytes)?.text ?? null;
   lastRead.delete(path);
-  lastRead.set(path, { mtimeMs, size, text });
+  lastRead.set(path, { stamp, text });
   if (lastRead.size > KEPT) lastRead.delete(lastRead.keys().next().value!);
   return text;
 }
@@ -66,14 +72,14 @@ export function projectInstructions(env: InstructionsEnv): ProjectInstructions |
   if (decision?.action !== 'allow') return { path, text: null, note: `Reading ${INSTRUCTIONS_FILE} is not allowed without asking (${decision?.why.text ?? 'the rules could not be evaluated'}), so the model does not get it.` };
   let text: string | null;
   try {
-    text = fileText(path, env, stat.mtimeMs, stat.size);
+    text = fileText(path, env, stat);
   } catch (error) {
     return { path, text: null, note: (error as Error).message };
   }
   if (text === null) return { path, text: null, note: `${INSTRUCTIONS_FILE} is not a text file, so it is not read.` };
   if (text.trim() === '') return { path, text: null, note: `${INSTRUCTIONS_FILE} is empty.` };
   if (text.length <= MAX_PROJECT_INSTRUCTIONS_CHARS) return { path, text, note: null };
-  return { path, text: text.slice(0, MAX_PROJECT_INSTRUCTIONS_CHARS), note: `Only its first ${MAX_PROJECT_INSTRUCTIONS_CHARS.toLocaleString('en')} characters are given (it has ${text.length.toLocaleString('en')}).` };
+  return { path, text: text.slice(0, MAX_PROJECT_INSTRUCTIONS_CHARS), note: `Only its first ${MAX_PROJECT_INSTRUCTIONS_CHARS.toLocaleString('en')} characters are given (the file has ${stat.size.toLocaleString('en')} bytes).` };
 }
 
 /** The system message's part for the project's instructions: none, or one. */
