@@ -25,14 +25,14 @@ afterEach(async () => {
 
 describe('app settings', () => {
   it('starts with the defaults', async () => {
-    expect(await call('app:getSettings', {})).toEqual({ ok: true, result: { settings: { defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system', diffHistory: { maxMb: 512, keepDays: 30 } } } });
+    expect(await call('app:getSettings', {})).toEqual({ ok: true, result: { settings: { defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system', diffHistory: { maxMb: 512, keepDays: 30 }, instructions: '' } } });
   });
 
   it('refuses a missing directory, the data folder and an unknown group, writing nothing of the call', async () => {
     expect(await call('app:setSettings', { defaultWorkingDirectory: join(root, 'nope'), theme: 'dark' })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/Not a directory/) } });
     expect(await call('app:setSettings', { defaultWorkingDirectory: join(root, 'data') })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/data folder/) } });
     expect(await call('app:setSettings', { newSessionGroup: 'ghost', theme: 'dark' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect((await call('app:getSettings', {})).result.settings).toEqual({ defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system', diffHistory: { maxMb: 512, keepDays: 30 } });
+    expect((await call('app:getSettings', {})).result.settings).toEqual({ defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system', diffHistory: { maxMb: 512, keepDays: 30 }, instructions: '' });
   });
 
   it("keeps the diff history limits where the viewer's blob store reads them, and refuses nonsense", async () => {
