@@ -7,7 +7,7 @@
  * themes.
  */
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { closeChatApp, openWith, send } from './chat-kit';
 import { expect, test } from './fixtures';
 import { shots } from './screens';
@@ -15,6 +15,13 @@ import { shots } from './screens';
 test.afterEach(closeChatApp);
 
 const rowOf = (page: Page, title: string | RegExp) => page.getByTestId('session-item').filter({ hasText: title });
+
+/** A row's action, through its "⋯" (shown when the row is pointed at), which opens the actions in the row. */
+async function rowAction(row: Locator, action: 'session-pin' | 'session-rename' | 'session-export' | 'session-delete'): Promise<void> {
+  await row.hover();
+  await row.getByTestId('session-more').click();
+  await row.getByTestId(action).click();
+}
 
 test('rename in place, delete after a confirmation, and the chat that took its place opens', async ({ page }) => {
   await openWith(page, [], (store) => {
@@ -29,26 +36,23 @@ test('rename in place, delete after a confirmation, and the chat that took its p
   await expect(page.getByTestId('msg-assistant')).toContainText('Here is the gamma log.');
 
   // Rename: Escape gives up, Enter keeps.
-  await rowOf(page, 'Beta notes').hover();
-  await rowOf(page, 'Beta notes').getByTestId('session-rename').click();
+  await rowAction(rowOf(page, 'Beta notes'), 'session-rename');
   await page.getByTestId('session-rename-input').fill('never kept');
   await page.getByTestId('session-rename-input').press('Escape');
   await expect(rowOf(page, 'Beta notes')).toBeVisible();
-  await rowOf(page, 'Beta notes').hover();
-  await rowOf(page, 'Beta notes').getByTestId('session-rename').click();
+  await rowAction(rowOf(page, 'Beta notes'), 'session-rename');
   await page.getByTestId('session-rename-input').fill('Beta, renamed');
   await page.getByTestId('session-rename-input').press('Enter');
   await expect(rowOf(page, 'Beta, renamed')).toBeVisible();
   await expect(items).toHaveCount(3);
 
   // Delete the open chat: asked in its row first; Keep leaves it.
-  const gamma = rowOf(page, 'Gamma log');
-  await gamma.getByTestId('session-delete').click();
+  await rowAction(rowOf(page, 'Gamma log'), 'session-delete');
   await expect(page.getByTestId('session-item').filter({ hasText: 'Delete?' })).toBeVisible();
   await shots(page, 'sessions-confirm-delete');
   await page.getByRole('button', { name: 'Keep' }).click();
   await expect(rowOf(page, 'Gamma log')).toBeVisible();
-  await rowOf(page, 'Gamma log').getByTestId('session-delete').click();
+  await rowAction(rowOf(page, 'Gamma log'), 'session-delete');
   await page.getByTestId('session-delete-confirm').click();
   await expect(items).toHaveCount(2);
   await expect(rowOf(page, 'Gamma log')).toHaveCount(0);
@@ -60,7 +64,7 @@ test('rename in place, delete after a confirmation, and the chat that took its p
 
   // The last ones deleted: a new, empty chat is there to type in.
   for (let left = 2; left > 0; left--) {
-    await page.locator('.session-item.active').getByTestId('session-delete').click();
+    await rowAction(page.locator('.session-item.active'), 'session-delete');
     await page.getByTestId('session-delete-confirm').click();
     await expect(items).toHaveCount(left === 1 ? 1 : left - 1);
   }
@@ -73,7 +77,7 @@ test('a chat whose turn runs is not deleted: its row says why', async ({ page })
   await send(page, 'Write a.txt');
   await expect(page.getByTestId('approval-card')).toBeVisible();
   const row = page.locator('.session-item.active');
-  await row.getByTestId('session-delete').click();
+  await rowAction(row, 'session-delete');
   await page.getByTestId('session-delete-confirm').click();
   await expect(row.getByRole('alert')).toContainText('Stop its turn first.');
   await expect(row.getByRole('alert')).toHaveAttribute('title', /A turn is running in this chat: stop it first/);
@@ -89,6 +93,7 @@ test('a chat exported as Markdown holds every message, older pages included', as
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Message number 2499');
   const row = rowOf(page, 'Long export');
   await row.hover();
+  await row.getByTestId('session-more').click();
   await shots(page, 'sessions-row-actions');
   const [download] = await Promise.all([page.waitForEvent('download'), row.getByTestId('session-export').click()]);
   expect(download.suggestedFilename()).toBe('Long-export.md');
@@ -208,8 +213,7 @@ test('a pinned chat stays at the top under Pinned, whatever its last activity, u
       Date.now = realNow;
     }
   });
-  await rowOf(page, 'Old reference').hover();
-  await rowOf(page, 'Old reference').getByTestId('session-pin').click();
+  await rowAction(rowOf(page, 'Old reference'), 'session-pin');
   await expect(page.getByTestId('session-heading').first()).toHaveText('Pinned');
   await expect(page.getByTestId('session-item')).toHaveText([/Old reference/, /Today chat/, /Yesterday notes/]);
   await page.getByTestId('composer').focus(); // the pin button lets go of the focus: the row's buttons hide again
@@ -218,6 +222,7 @@ test('a pinned chat stays at the top under Pinned, whatever its last activity, u
   await page.reload(); // kept with the chat
   await expect(page.getByTestId('session-item').first()).toHaveText(/Old reference/);
   await rowOf(page, 'Old reference').hover();
+  await rowOf(page, 'Old reference').getByTestId('session-more').click();
   await expect(rowOf(page, 'Old reference').getByTestId('session-pin')).toHaveAttribute('aria-label', 'Unpin chat');
   await rowOf(page, 'Old reference').getByTestId('session-pin').click();
   await expect(page.getByTestId('session-heading')).not.toContainText(['Pinned']);

@@ -1,9 +1,9 @@
 /**
  * The left column: sessions, newest first, under date headings (Today, Yesterday, …); a dot marks a running turn. Only the rows on screen (and a few around
  * them) exist: a person with thousands of chats had each one laid out before the first screen (5,000 rows: a 190 ms
- * task and a quarter of a second more before the window was usable). A row's buttons (shown on hover and on the open
- * chat) pin it to the top (under "Pinned"), rename it in place, export it as Markdown, or delete it after a
- * confirmation in the row itself (docs/chat-ui.md "Sessions").
+ * task and a quarter of a second more before the window was usable). A row's "⋯" (shown on hover and on the open
+ * chat) opens its actions in the row: pin it to the top (under "Pinned"), rename it in place, export it as Markdown,
+ * or delete it after a confirmation in the row itself (docs/chat-ui.md "Sessions").
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
@@ -18,8 +18,11 @@ const HEADING_PX = 28;
 
 type Session = ReturnType<typeof sessionsStore.getState>['sessions'][number];
 const entryKey = (e: ListEntry<Session>) => (e.kind === 'heading' ? `h:${e.label}` : e.session.id);
-/** What one row is doing: shown, renamed in place, asking to confirm a delete, or saying why an action failed. */
-type RowMode = { id: number; kind: 'rename' | 'confirm-delete' } | { id: number; kind: 'error'; message: string };
+/**
+ * What one row is doing: shown, showing its actions (its "⋯"), renamed in place, asking to confirm a delete, or saying
+ * why an action failed.
+ */
+type RowMode = { id: number; kind: 'actions' | 'rename' | 'confirm-delete' } | { id: number; kind: 'error'; message: string };
 
 export function SessionList() {
   const { sessions, activeId } = useStore(sessionsStore);
@@ -64,7 +67,8 @@ export function SessionList() {
                 key={row.key}
                 className={`session-item${s.id === activeId ? ' active' : ''}${mine ? ` ${mine.kind}` : ''}`}
                 style={{ transform: `translateY(${row.start}px)` }}
-                onClick={() => !mine && selectSession(s.id)}
+                onClick={() => (mine?.kind === 'actions' ? setMode(null) : !mine && selectSession(s.id))}
+                onKeyDown={(e) => mine?.kind === 'actions' && e.key === 'Escape' && (e.preventDefault(), setMode(null))}
                 data-testid="session-item"
               >
                 {mine?.kind === 'rename' ? (
@@ -83,11 +87,10 @@ export function SessionList() {
                   <span className="session-title session-error" role="alert" title={mine.message} onClick={(e) => (e.stopPropagation(), setMode(null))}>
                     {mine.message}
                   </span>
-                ) : (
+                ) : mine?.kind === 'actions' ? (
                   <>
-                    {s.running && <span className="running-dot" title="running" />}
                     <span className="session-title" title={s.title}>{s.title || 'New chat'}</span>
-                    <span className="session-actions">
+                    <span className="session-actions shown" data-testid="session-actions">
                       <button className="icon ghost small" aria-label={s.pinned_at !== null ? 'Unpin chat' : 'Pin chat'} title={s.pinned_at !== null ? 'Unpin' : 'Pin to the top'} data-testid="session-pin" onClick={(e) => (e.stopPropagation(), attempt(s.id, () => pinSession(s.id, s.pinned_at === null)))}>
                         <PinIcon />
                       </button>
@@ -99,6 +102,20 @@ export function SessionList() {
                       </button>
                       <button className="icon ghost small danger" aria-label="Delete chat" title="Delete" data-testid="session-delete" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'confirm-delete' }))}>
                         <TrashIcon />
+                      </button>
+                      <button className="icon ghost small" aria-label="Close the chat's actions" title="Close" onClick={(e) => (e.stopPropagation(), setMode(null))}>
+                        ×
+                      </button>
+                    </span>
+                  </>
+                ) : (
+                  <>
+                    {s.running && <span className="running-dot" title="running" />}
+                    <span className="session-title" title={s.title}>{s.title || 'New chat'}</span>
+                    {/* One small button, so the row is the place to click to open the chat; its actions open in the row. */}
+                    <span className="session-actions">
+                      <button className="icon ghost small" aria-label="Chat actions" title="Pin, rename, export or delete" data-testid="session-more" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'actions' }))}>
+                        <MoreIcon />
                       </button>
                     </span>
                   </>
@@ -117,6 +134,16 @@ function PencilIcon() {
   return (
     <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
       <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinejoin="round" d="M10.5 2.5l3 3L5 14H2v-3z M9 4l3 3" />
+    </svg>
+  );
+}
+
+function MoreIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+      <circle cx="3.5" cy="8" r="1.3" fill="currentColor" />
+      <circle cx="8" cy="8" r="1.3" fill="currentColor" />
+      <circle cx="12.5" cy="8" r="1.3" fill="currentColor" />
     </svg>
   );
 }
