@@ -178,7 +178,11 @@ test("a prompt and a resource of an MCP server: picked in the message box (a pro
     await expect(page.getByTestId('prompt-item').first()).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   await shots(page, 'chat-prompt-menu');
-  await page.getByTestId('prompt-item').filter({ hasText: 'Arguments Prompt' }).click();
+  // By keyboard: the first entry has the focus, Arrow Down moves to the next, Enter picks it.
+  await expect(page.getByTestId('prompt-item').first()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('prompt-item').filter({ hasText: 'Arguments Prompt' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('prompt-form')).toBeVisible();
   await page.getByTestId('prompt-arg-city').fill('Oakland');
   await shots(page, 'chat-prompt-arguments');

@@ -10,7 +10,7 @@ import { MAX_MESSAGE_CHARS } from '../../../shared/contract/chat';
 import { chat } from '../stores/chat-store';
 import { ACCEPT_FILES, isPdfFile, isTextFile, pdfFileBlock, textFileBlock } from '../lib/picked-files';
 import { addImages, isImageFile, releaseImages, type PickedImage } from '../lib/picked-images';
-import { PromptPicker } from './PromptPicker';
+import { McpMenu } from './McpMenu';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -157,7 +157,7 @@ export function Composer({ sessionId, running, onSend, onStop }: { sessionId: nu
             e.target.value = ''; // the same file can be picked again
           }}
         />
-        <PromptPicker onText={(inserted) => setText((current) => [current.trimEnd(), inserted].filter(Boolean).join('\n\n'))} onFiles={(files) => void add(files)} />
+        <McpMenu onText={(inserted) => setText((current) => [current.trimEnd(), inserted].filter(Boolean).join('\n\n'))} onFiles={(files) => void add(files)} />
         <button className="icon-button" data-testid="add-image" title="Add images, PDFs or text files (or paste or drop them)" aria-label="Add images, PDFs or text files" onClick={() => fileInput.current?.click()}>
           <ImageIcon />
         </button>

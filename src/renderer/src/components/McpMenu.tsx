@@ -2,8 +2,8 @@
  * The message box's MCP button (docs/mcp.md "Prompts and resources"): the prompts and resources the connected MCP
  * servers offer, read when it opens (`mcp:prompts`, `mcp:resources`). A prompt with arguments asks for them first;
  * the filled-in prompt (`mcp:getPrompt`) goes into the box as text, where the person reads and edits it before
- * sending; a resource (`mcp:readResource`) as its text under its URI, or an image of the message. Esc or a click
- * outside closes it.
+ * sending; a resource (`mcp:readResource`) as its text under its URI, or an image of the message. Arrow keys move
+ * between the entries (the first has the focus when the list comes); Esc or a click outside closes it.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { McpPromptView, McpResourceView } from '../../../shared/contract/mcp';
@@ -58,7 +58,7 @@ function imageFile(image: { name: string; media_type: string; data: string }): F
   return new File([Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0))], image.name, { type: image.media_type });
 }
 
-export function PromptPicker({ onText, onFiles }: { onText: (text: string) => void; onFiles: (files: File[]) => void }) {
+export function McpMenu({ onText, onFiles }: { onText: (text: string) => void; onFiles: (files: File[]) => void }) {
   const [open, setOpen] = useState(false);
   const [listed, setListed] = useState<Listed | null>(null);
   const [picked, setPicked] = useState<McpPromptView | null>(null);
@@ -94,8 +94,26 @@ export function PromptPicker({ onText, onFiles }: { onText: (text: string) => vo
     void done(skald.mcp.readResource({ server: resource.server, uri: resource.uri }).then((r) => (r.image ? onFiles([imageFile(r.image)]) : onText(r.text!))));
   };
   const isEmpty = listed !== null && listed.prompts.length === 0 && listed.resources.length === 0;
+  // The list's entries, for the arrow keys: the first takes the focus when the list comes.
+  const entries = () => [...(root.current?.querySelectorAll<HTMLButtonElement>('.prompt-list button') ?? [])];
+  useEffect(() => {
+    if (listed && !picked) entries()[0]?.focus();
+  }, [listed, picked]);
+  const onKey = (e: React.KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.preventDefault(); // closes this, and does not stop a running turn (App's Esc)
+      return close();
+    }
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const all = entries();
+    if (!all.length) return;
+    e.preventDefault();
+    const at = all.indexOf(document.activeElement as HTMLButtonElement);
+    const next = at < 0 ? (e.key === 'ArrowDown' ? 0 : all.length - 1) : (at + (e.key === 'ArrowDown' ? 1 : all.length - 1)) % all.length;
+    all[next]!.focus();
+  };
   return (
-    <div className="prompt-picker" ref={root} onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), close())}>
+    <div className="prompt-picker" ref={root} onKeyDown={onKey}>
       <button className="icon-button" data-testid="prompts" title="Insert a prompt or a resource from an MCP server" aria-label="Insert a prompt or resource" aria-expanded={open} onClick={() => (open ? close() : setOpen(true))}>
         <PromptIcon />
       </button>
