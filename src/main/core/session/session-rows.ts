@@ -1,7 +1,8 @@
 /**
  * The rows of the sessions' tables as the store reads them, the shapes it is given to write, and the SQL text of the
- * reads of a history page and of the model's context (docs/architecture.md). Types and query text only: the one
- * writer of these tables is SessionStore (session-store.ts), which re-exports all of this.
+ * reads of a history page and of the model's context (docs/architecture.md), and how a round's calls get ids a
+ * request can pair results with. No writes: the one writer of these tables is SessionStore (session-store.ts), which
+ * re-exports all of this.
  */
 import type { NewChatImage } from '../../../shared/chat-images';
 import type { ToolDbStatus } from '../tools/tool';
@@ -121,4 +122,15 @@ export interface ToolPrep {
   effectiveArguments: string;
   argsHash: string;
   decisionId: number;
+}
+
+/** `['a', 'a', '']` → `['a', 'a_2', 'call_3']`: ids a request can pair results with unambiguously. */
+export function uniqueWithinMessage(ids: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return ids.map((raw, i) => {
+    let id = raw === '' ? `call_${i + 1}` : raw;
+    for (let n = 2; seen.has(id); n++) id = `${raw || `call_${i + 1}`}_${n}`;
+    seen.add(id);
+    return id;
+  });
 }

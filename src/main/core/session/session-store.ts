@@ -11,7 +11,7 @@ import type { ChatImage } from '../../../shared/contract/chat';
 import type { Db } from '../db/database';
 import type { ToolDbStatus } from '../tools/tool';
 import { ChatImageRows } from './chat-image-rows';
-import { HISTORY_SQL, UNFINISHED_TOOLS, type MessageRow, type NewChatImage, type NewMessage, type SessionRow, type ToolPrep, type ToolRow } from './session-rows';
+import { HISTORY_SQL, UNFINISHED_TOOLS, uniqueWithinMessage, type MessageRow, type NewChatImage, type NewMessage, type SessionRow, type ToolPrep, type ToolRow } from './session-rows';
 
 // The row shapes and the history reads' SQL live in session-rows.ts; callers keep importing them from here.
 export * from './session-rows';
@@ -402,15 +402,4 @@ export class SessionStore {
       this.db.exec(`PRAGMA synchronous = ${this.syncLevel}`);
     }
   }
-}
-
-/** `['a', 'a', '']` → `['a', 'a_2', 'call_3']`: ids a request can pair results with unambiguously. */
-export function uniqueWithinMessage(ids: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return ids.map((raw, i) => {
-    let id = raw === '' ? `call_${i + 1}` : raw;
-    for (let n = 2; seen.has(id); n++) id = `${raw || `call_${i + 1}`}_${n}`;
-    seen.add(id);
-    return id;
-  });
 }

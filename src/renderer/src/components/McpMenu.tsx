@@ -18,7 +18,7 @@ function PromptIcon() {
   );
 }
 
-const errorText = (e: unknown) => (e as Error).message.replace(/^\[\w+\] /, '');
+const errorText = (e: unknown) => (e as Error).message;
 
 function ArgumentsForm({ prompt, onInsert, onBack }: { prompt: McpPromptView; onInsert: (args: Record<string, string>) => void; onBack: () => void }) {
   const [values, setValues] = useState<Record<string, string>>({});

@@ -130,13 +130,19 @@ export function SessionList() {
 }
 
 // Drawn, not typed: an emoji or a symbol character shows as an empty box where the system has no font for it.
-function PencilIcon() {
+/** A 13-pixel icon of one stroked path on a 16-unit grid. */
+function StrokeIcon({ d }: { d: string }) {
   return (
     <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
-      <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinejoin="round" d="M10.5 2.5l3 3L5 14H2v-3z M9 4l3 3" />
+      <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" d={d} />
     </svg>
   );
 }
+
+const PencilIcon = () => <StrokeIcon d="M10.5 2.5l3 3L5 14H2v-3z M9 4l3 3" />;
+const PinIcon = () => <StrokeIcon d="M6 2h4l-.6 4 2.6 2.5H4L6.6 6zM8 8.5V14" />;
+const DownloadIcon = () => <StrokeIcon d="M8 2v8M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11" />;
+const TrashIcon = () => <StrokeIcon d="M2.5 4h11M6 4V2.5h4V4M4 4l.7 9.5h6.6L12 4M6.8 6.5v5M9.2 6.5v5" />;
 
 function MoreIcon() {
   return (
@@ -144,30 +150,6 @@ function MoreIcon() {
       <circle cx="3.5" cy="8" r="1.3" fill="currentColor" />
       <circle cx="8" cy="8" r="1.3" fill="currentColor" />
       <circle cx="12.5" cy="8" r="1.3" fill="currentColor" />
-    </svg>
-  );
-}
-
-function PinIcon() {
-  return (
-    <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
-      <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" d="M6 2h4l-.6 4 2.6 2.5H4L6.6 6zM8 8.5V14" />
-    </svg>
-  );
-}
-
-function DownloadIcon() {
-  return (
-    <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
-      <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" d="M8 2v8M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11" />
-    </svg>
-  );
-}
-
-function TrashIcon() {
-  return (
-    <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
-      <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" d="M2.5 4h11M6 4V2.5h4V4M4 4l.7 9.5h6.6L12 4M6.8 6.5v5M9.2 6.5v5" />
     </svg>
   );
 }

@@ -53,7 +53,7 @@ export async function pdfFileBlock(file: File): Promise<{ block: string } | { pr
   try {
     read = await skald.chat.pdfText({ name: file.name, data: await base64Of(file) });
   } catch (e) {
-    return { problem: (e as Error).message.replace(/^\[\w+\] /, '') };
+    return { problem: (e as Error).message };
   }
   const pages = `${count(read.pages)} page${read.pages === 1 ? '' : 's'}`;
   if (!read.text) return { problem: `${file.name} (${pages}) has no text to extract: its pages are scanned images or drawings.` };
