@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
+import type { SessionStore } from '../src/main/core/session/session-store';
 import { closeChatApp, openWith, send } from './chat-kit';
 import { expect, test } from './fixtures';
 import { shots } from './screens';
@@ -15,6 +16,22 @@ import { shots } from './screens';
 test.afterEach(closeChatApp);
 
 const rowOf = (page: Page, title: string | RegExp) => page.getByTestId('session-item').filter({ hasText: title });
+
+const DAY = 86_400_000;
+
+/** Chats whose last activity lies `ago` ms before `now`, each with one message "About <title>", written oldest first. */
+function seedChatsOfAges(store: SessionStore, now: number, chats: readonly (readonly [string, number])[]): void {
+  const realNow = Date.now;
+  try {
+    for (const [title, ago] of chats) {
+      Date.now = () => now - ago; // the chat's last activity, as its rows are written
+      const id = store.createSession(title);
+      store.appendMessage({ sessionId: id, role: 'user', content: `About ${title}` });
+    }
+  } finally {
+    Date.now = realNow;
+  }
+}
 
 /** A row's action, through its "⋯" (shown when the row is pointed at), which opens the actions in the row. */
 async function rowAction(row: Locator, action: 'session-pin' | 'session-rename' | 'session-export' | 'session-delete'): Promise<void> {
@@ -177,21 +194,9 @@ test('a search hit deep in a long chat is brought into view and marked, the olde
 });
 
 test('chats are listed under date headings: Today, Yesterday, the last 7 days, then by month', async ({ page }) => {
-  const day = 86_400_000;
   const now = Date.now();
-  await openWith(page, [], (store) => {
-    const realNow = Date.now;
-    try {
-      for (const [title, ago] of [['Budget from spring', 60 * day], ['Trip ideas', 3 * day], ['Release notes', day], ['Morning standup', 0]] as const) {
-        Date.now = () => now - ago; // the chat's last activity, as its rows are written
-        const id = store.createSession(title);
-        store.appendMessage({ sessionId: id, role: 'user', content: `About ${title}` });
-      }
-    } finally {
-      Date.now = realNow;
-    }
-  });
-  const month = new Date(now - 60 * day).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+  await openWith(page, [], (store) => seedChatsOfAges(store, now, [['Budget from spring', 60 * DAY], ['Trip ideas', 3 * DAY], ['Release notes', DAY], ['Morning standup', 0]]));
+  const month = new Date(now - 60 * DAY).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
   await expect(page.getByTestId('session-heading')).toHaveText(['Today', 'Yesterday', 'Previous 7 days', month]);
   await expect(page.getByTestId('session-item')).toHaveText([/Morning standup/, /Release notes/, /Trip ideas/, /Budget from spring/]);
   await expect(page.getByTestId('msg-user')).toContainText('About Morning standup');
@@ -199,20 +204,7 @@ test('chats are listed under date headings: Today, Yesterday, the last 7 days, t
 });
 
 test('a pinned chat stays at the top under Pinned, whatever its last activity, until it is unpinned', async ({ page }) => {
-  const day = 86_400_000;
-  const now = Date.now();
-  await openWith(page, [], (store) => {
-    const realNow = Date.now;
-    try {
-      for (const [title, ago] of [['Old reference', 40 * day], ['Yesterday notes', day], ['Today chat', 0]] as const) {
-        Date.now = () => now - ago;
-        const id = store.createSession(title);
-        store.appendMessage({ sessionId: id, role: 'user', content: `About ${title}` });
-      }
-    } finally {
-      Date.now = realNow;
-    }
-  });
+  await openWith(page, [], (store) => seedChatsOfAges(store, Date.now(), [['Old reference', 40 * DAY], ['Yesterday notes', DAY], ['Today chat', 0]]));
   await rowAction(rowOf(page, 'Old reference'), 'session-pin');
   await expect(page.getByTestId('session-heading').first()).toHaveText('Pinned');
   await expect(page.getByTestId('session-item')).toHaveText([/Old reference/, /Today chat/, /Yesterday notes/]);
