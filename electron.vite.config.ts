@@ -23,9 +23,17 @@ function firstScreenScript(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(_html, ctx) {
-        const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'first-screen');
+        const chunk = Object.values(ctx.bundle ?? {}).find(
+          (c) => c.type === 'chunk' && c.isEntry && c.name === 'first-screen',
+        );
         if (!chunk) throw new Error('the first-screen entry chunk is missing from the renderer build');
-        return [{ tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `./${chunk.fileName}` }, injectTo: 'head' }];
+        return [
+          {
+            tag: 'script',
+            attrs: { type: 'module', async: true, crossorigin: true, src: `./${chunk.fileName}` },
+            injectTo: 'head',
+          },
+        ];
       },
     },
   };
@@ -78,7 +86,12 @@ export default defineConfig({
       // the web shape's start (docs/architecture.md "Performance targets").
       minify: true,
       outDir: 'out/renderer',
-      rollupOptions: { input: { index: resolve('src/renderer/index.html'), 'first-screen': resolve('src/renderer/src/first-screen.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve('src/renderer/index.html'),
+          'first-screen': resolve('src/renderer/src/first-screen.ts'),
+        },
+      },
     },
   },
 });

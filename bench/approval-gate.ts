@@ -45,7 +45,14 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   mkdirSync(join(workspace, 'src'), { recursive: true });
   const dbFile = join(dataDir, 'skald.db');
   const db = openDatabase({ file: dbFile });
-  const approval = await createApprovalServices({ db, workspaceDir: workspace, dataDir, dbFile, emitSession: () => {}, emitInbox: () => {} });
+  const approval = await createApprovalServices({
+    db,
+    workspaceDir: workspace,
+    dataDir,
+    dbFile,
+    emitSession: () => {},
+    emitInbox: () => {},
+  });
   /** `count` rules in a group of their own, a quarter of each kind; none matches the calls timed below. */
   const seedGroup = (id: string, count: number) => {
     approval.rules.createGroup({ id, name: id });
@@ -54,7 +61,8 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
         const kind = i % 4;
         approval.rules.createRule({
           group_id: id,
-          tool_pattern: kind === 0 ? `tool_${i}` : kind === 1 ? '@fs_write' : kind === 2 ? 'execute_cmd' : `mcp__srv${i}__*`,
+          tool_pattern:
+            kind === 0 ? `tool_${i}` : kind === 1 ? '@fs_write' : kind === 2 ? 'execute_cmd' : `mcp__srv${i}__*`,
           path_pattern: kind === 1 ? `dir_${i}/*` : null,
           command_pattern: kind === 2 ? `tool${i} *` : null,
           action: i % 3 === 0 ? 'deny' : 'allow',
@@ -65,10 +73,23 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   };
   seedGroup('bench', 1_000);
   const runContext = RunContextSchema.parse({ security_group: 'bench' });
-  const base = { sessionId: 1, agentId: 'main', source: 'web', category: 'filesystem' as const, runContext, workingDir: workspace };
+  const base = {
+    sessionId: 1,
+    agentId: 'main',
+    source: 'web',
+    category: 'filesystem' as const,
+    runContext,
+    workingDir: workspace,
+  };
   const writeCall = { ...base, toolName: 'write_file', args: { path: join(workspace, 'src/app.ts'), content: 'x' } };
-  const shellCall = (command: string) => ({ ...base, toolName: 'execute_cmd', category: 'shell' as const, args: { command, workdir: workspace } });
-  if (approval.gate.check(writeCall).action !== 'require') throw new Error('bench setup: the write call should walk every rule and ask');
+  const shellCall = (command: string) => ({
+    ...base,
+    toolName: 'execute_cmd',
+    category: 'shell' as const,
+    args: { command, workdir: workspace },
+  });
+  if (approval.gate.check(writeCall).action !== 'require')
+    throw new Error('bench setup: the write call should walk every rule and ask');
   const n = quick ? 500 : 5_000;
   const decision = timeIt(n, () => approval.gate.check(writeCall));
   const plain = shellCall('git status && npm test | tee out.txt');
@@ -77,7 +98,10 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const shellPlain = timeIt(quick ? 400 : 2_000, () => approval.gate.check(plain), quick ? 200 : 2_000);
 
   const scale: BenchRow[] = [];
-  for (const [series, word] of [['plain', 'src/app.ts'], ['needs the grammar', '"src/my app.ts"']] as const) {
+  for (const [series, word] of [
+    ['plain', 'src/app.ts'],
+    ['needs the grammar', '"src/my app.ts"'],
+  ] as const) {
     const medians = [1, 10, 100].map((parts) => {
       const command = Array.from({ length: parts }, (_, i) => `git diff ${word} ${i}`).join(' && ');
       // `--quick`: 20 warm-up and 20 timed decisions (a 100-part command takes about 8 ms each).
@@ -87,8 +111,13 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     for (const [i, parts] of [1, 10, 100].entries()) {
       const m = medians[i]!;
       scale.push({
-        name: `shell decision, ${parts} part${parts > 1 ? 's' : ''} (${series}): median`, ours: ms(m), peer: ms(one), ratio: m / one,
-        target: '≤ 150× from 1 to 100 parts', pass: parts < 100 || m / one <= 150, scale: { series: `shell decision, 1,000 rules (${series}), median`, factor: parts, value: m },
+        name: `shell decision, ${parts} part${parts > 1 ? 's' : ''} (${series}): median`,
+        ours: ms(m),
+        peer: ms(one),
+        ratio: m / one,
+        target: '≤ 150× from 1 to 100 parts',
+        pass: parts < 100 || m / one <= 150,
+        scale: { series: `shell decision, 1,000 rules (${series}), median`, factor: parts, value: m },
       });
     }
   }
@@ -97,15 +126,23 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const ruleCounts = [100, 1_000, 10_000];
   for (const count of ruleCounts) if (count !== 1_000) seedGroup(`bench${count}`, count);
   const byRules = ruleCounts.map((count) => {
-    const call = { ...writeCall, runContext: RunContextSchema.parse({ security_group: count === 1_000 ? 'bench' : `bench${count}` }) };
-    if (approval.gate.check(call).action !== 'require') throw new Error(`bench setup: the write call should walk all ${count} rules and ask`);
+    const call = {
+      ...writeCall,
+      runContext: RunContextSchema.parse({ security_group: count === 1_000 ? 'bench' : `bench${count}` }),
+    };
+    if (approval.gate.check(call).action !== 'require')
+      throw new Error(`bench setup: the write call should walk all ${count} rules and ask`);
     return median(timeIt(quick ? 200 : 2_000, () => approval.gate.check(call)));
   });
   for (const [i, count] of ruleCounts.entries()) {
     const m = byRules[i]!;
     scale.push({
-      name: `gate decision, ${count.toLocaleString('en-US')} rules (fs write, no match): median`, ours: ms(m), peer: ms(byRules[0]!), ratio: m / byRules[0]!,
-      target: '≤ 100× from 100 to 10,000 rules', pass: count < 10_000 || m / byRules[0]! <= 100,
+      name: `gate decision, ${count.toLocaleString('en-US')} rules (fs write, no match): median`,
+      ours: ms(m),
+      peer: ms(byRules[0]!),
+      ratio: m / byRules[0]!,
+      target: '≤ 100× from 100 to 10,000 rules',
+      pass: count < 10_000 || m / byRules[0]! <= 100,
       scale: { series: 'gate decision by rules (fs write, no match), median', factor: count / 100, value: m },
     });
   }
@@ -115,7 +152,13 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const row = (name: string, values: number[], medianBound: number, p99Bound: number): BenchRow => {
     const m = median(values);
     const p99 = batchP99(values);
-    return { name, ours: `${ms(m)} median, ${ms(p99)} p99 (raw ${ms(percentile(values, 99))})`, peer: `< ${medianBound} ms median, < ${p99Bound} ms p99`, target: `median < ${medianBound} ms, p99 < ${p99Bound} ms`, pass: m < medianBound && p99 < p99Bound };
+    return {
+      name,
+      ours: `${ms(m)} median, ${ms(p99)} p99 (raw ${ms(percentile(values, 99))})`,
+      peer: `< ${medianBound} ms median, < ${p99Bound} ms p99`,
+      target: `median < ${medianBound} ms, p99 < ${p99Bound} ms`,
+      pass: m < medianBound && p99 < p99Bound,
+    };
   };
   return [
     row('gate decision, 1,000 rules (fs write, no match), steady state', decision, 0.1, 1),

@@ -15,6 +15,15 @@ const OUT = join(import.meta.dirname, '..', 'out', 'bench-children');
 export async function bundleChild(entry: string): Promise<string> {
   mkdirSync(OUT, { recursive: true });
   const outfile = join(OUT, `${basename(entry, '.ts')}-${process.pid}.mjs`);
-  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'error' });
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+  });
   return outfile;
 }

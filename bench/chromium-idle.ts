@@ -30,7 +30,11 @@ function readProcs(): Map<number, Proc> {
       // The name is in parentheses and may hold spaces: the fields after it are split on the last ')'.
       const close = stat.lastIndexOf(')');
       const fields = stat.slice(close + 2).split(' ');
-      procs.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) * 10, name: stat.slice(stat.indexOf('(') + 1, close) });
+      procs.set(Number(entry), {
+        ppid: Number(fields[1]),
+        cpu: (Number(fields[11]) + Number(fields[12])) * 10,
+        name: stat.slice(stat.indexOf('(') + 1, close),
+      });
     } catch {
       // gone between the listing and the read
     }

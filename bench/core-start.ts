@@ -17,7 +17,8 @@ import { median, ms, type BenchOptions, type BenchRow } from './table';
 import { seedSession } from './seed-session';
 import { builtWebEntry, startWebProcess, type StartTimings } from './web-process';
 
-const BARE = "require('node:http').createServer().listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port); });";
+const BARE =
+  "require('node:http').createServer().listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port); });";
 
 function bareNode(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -53,9 +54,18 @@ function rows(label: string, runs: Spawn[], bare: number[]): BenchRow[] {
     {
       name: `web shape start, ${label}: process start → listening (node out/main/web.js)`,
       ours: `${ms(listening)} (bootstrap ${part((t) => t.bootstrap)}, modules ${part((t) => t.modules - t.bootstrap)}, core ${part((t) => t.core - t.modules)}, server ${part((t) => t.listening - t.core)})`,
-      peer: `bare node:http ${ms(peer)}`, ratio: listening / peer, target: '< 1 s to a usable page (the page: web-start)', pass: listening < 1_000,
+      peer: `bare node:http ${ms(peer)}`,
+      ratio: listening / peer,
+      target: '< 1 s to a usable page (the page: web-start)',
+      pass: listening < 1_000,
     },
-    { name: `web shape start, ${label}: the core's share (its modules + createCore)`, ours: ms(share), peer: '< 300 ms', target: '< 300 ms', pass: share < 300 },
+    {
+      name: `web shape start, ${label}: the core's share (its modules + createCore)`,
+      ours: ms(share),
+      peer: '< 300 ms',
+      target: '< 300 ms',
+      pass: share < 300,
+    },
   ];
 }
 
@@ -64,7 +74,12 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const root = mkdtempSync(join(tmpdir(), 'skald-bench-start-'));
   try {
     const used = join(root, 'used');
-    const seed = await createCore({ dataDir: used, workspaceDir: join(used, 'workspace'), shape: 'web', version: 'bench' });
+    const seed = await createCore({
+      dataDir: used,
+      workspaceDir: join(used, 'workspace'),
+      shape: 'web',
+      version: 'bench',
+    });
     seedSession(seed.db, quick ? 200 : 2_000, 'bench: a session in use');
     await seed.dispose();
     const count = quick ? 1 : 5;

@@ -40,7 +40,11 @@ async function pageToTop(core: Core, sessionId: number, cpu?: number[]): Promise
   for (;;) {
     const cpuStart = cpu ? process.cpuUsage() : null;
     const started = performance.now();
-    const outcome = await dispatchCall(core.handlers, 'chat:history', beforeId === undefined ? { sessionId } : { sessionId, beforeId, limit: 100 });
+    const outcome = await dispatchCall(
+      core.handlers,
+      'chat:history',
+      beforeId === undefined ? { sessionId } : { sessionId, beforeId, limit: 100 },
+    );
     times.push(performance.now() - started);
     if (cpuStart) {
       const used = process.cpuUsage(cpuStart);
@@ -57,7 +61,14 @@ function contextTimes(core: Core, sessionId: number): number[] {
   const times: number[] = [];
   for (let i = 0; i < CONTEXT_RUNS; i++) {
     const started = performance.now();
-    buildContext(core.sessions.store, { sessionId, contextStartId: 0, systemPrompt: 'You are Skald.', extraSystemPrompts: [], workingDir: '/ws', scratchpad: [] });
+    buildContext(core.sessions.store, {
+      sessionId,
+      contextStartId: 0,
+      systemPrompt: 'You are Skald.',
+      extraSystemPrompts: [],
+      workingDir: '/ws',
+      scratchpad: [],
+    });
     times.push(performance.now() - started);
   }
   return times;
@@ -75,7 +86,8 @@ async function collections<T>(work: () => Promise<T>): Promise<{ result: T; text
     for (const e of list.getEntries()) {
       const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
       if (kind === perf.NODE_PERFORMANCE_GC_MINOR) pauses.push({ major: false, ms: e.duration });
-      else if (kind === perf.NODE_PERFORMANCE_GC_MAJOR || kind === perf.NODE_PERFORMANCE_GC_INCREMENTAL) pauses.push({ major: true, ms: e.duration });
+      else if (kind === perf.NODE_PERFORMANCE_GC_MAJOR || kind === perf.NODE_PERFORMANCE_GC_INCREMENTAL)
+        pauses.push({ major: true, ms: e.duration });
     }
   });
   observer.observe({ entryTypes: ['gc'] });
@@ -86,7 +98,10 @@ async function collections<T>(work: () => Promise<T>): Promise<{ result: T; text
   const of = (major: boolean) => pauses.filter((p) => p.major === major);
   const longest = (list: { ms: number }[]) => ms(Math.max(0, ...list.map((p) => p.ms)));
   const [minor, major] = [of(false), of(true)];
-  return { result, text: `GC: ${minor.length} scavenges (longest ${longest(minor)}), ${major.length} full or incremental (longest ${longest(major)})` };
+  return {
+    result,
+    text: `GC: ${minor.length} scavenges (longest ${longest(minor)}), ${major.length} full or incremental (longest ${longest(major)})`,
+  };
 }
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -94,7 +109,12 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const sizes = quick ? [200, 2_000] : [500, 5_000, 50_000];
   const ROUNDS = quick ? 1 : 3;
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-history-'));
-  const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
+  const core = await createCore({
+    dataDir: join(dir, 'data'),
+    workspaceDir: join(dir, 'ws'),
+    shape: 'web',
+    version: 'bench',
+  });
   try {
     const sessions = sizes.map((n) => seedSession(core.db, n));
     const warm = seedSession(core.db, 500, 'warm-up');
@@ -133,7 +153,14 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
         target: 'every page < 20 ms',
         pass: worst < 20,
       },
-      { name: `history: paging to the top, ${count(sizes[last]!)} vs ${count(sizes[last - 1]!)} messages`, ours: ms(totalBig), peer: ms(totalMid), ratio: growth, target: '≤ 11× (linear)', pass: growth <= 11 },
+      {
+        name: `history: paging to the top, ${count(sizes[last]!)} vs ${count(sizes[last - 1]!)} messages`,
+        ours: ms(totalBig),
+        peer: ms(totalMid),
+        ratio: growth,
+        target: '≤ 11× (linear)',
+        pass: growth <= 11,
+      },
     ];
     sizes.forEach((n, i) => {
       const factor = n / sizes[0]!;
@@ -141,11 +168,21 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       const context = median(contexts[i]!);
       rows.push(
         {
-          name: `history page, ${factor}× (${count(n)} messages): median`, ours: ms(page), peer: ms(flatPage), ratio: page / flatPage, target: '≤ 2× the 1× page', pass: page / flatPage <= 2,
+          name: `history page, ${factor}× (${count(n)} messages): median`,
+          ours: ms(page),
+          peer: ms(flatPage),
+          ratio: page / flatPage,
+          target: '≤ 2× the 1× page',
+          pass: page / flatPage <= 2,
           scale: { series: 'history page (chat:history), median', factor, value: page },
         },
         {
-          name: `model context for one round, ${factor}× (${count(n)} messages): median`, ours: ms(context), peer: ms(flatContext), ratio: context / flatContext, target: '≤ 2× the 1×', pass: context / flatContext <= 2,
+          name: `model context for one round, ${factor}× (${count(n)} messages): median`,
+          ours: ms(context),
+          peer: ms(flatContext),
+          ratio: context / flatContext,
+          target: '≤ 2× the 1×',
+          pass: context / flatContext <= 2,
           scale: { series: 'model context for one round (buildContext), median', factor, value: context },
         },
       );

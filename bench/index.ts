@@ -40,7 +40,13 @@ async function runInOwnProcess(name: string, options: BenchOptions): Promise<Sui
   const answerFile = join(dir, 'answer.json');
   try {
     // Not `fork`: its IPC channel would be one more handle in every measured process.
-    const args = [...process.execArgv, join(ROOT, 'bench', 'suite-process.ts'), name, answerFile, ...(options.quick ? ['--quick'] : [])];
+    const args = [
+      ...process.execArgv,
+      join(ROOT, 'bench', 'suite-process.ts'),
+      name,
+      answerFile,
+      ...(options.quick ? ['--quick'] : []),
+    ];
     const child = spawn(process.execPath, args, { stdio: 'inherit' });
     const exit = await new Promise<string>((resolve) => {
       child.once('error', (error) => resolve(error.message));
@@ -69,7 +75,9 @@ async function main(): Promise<void> {
   const chosen = suites.filter((s) => words.length === 0 || words.some((w) => s.name.includes(w)));
   if (!options.quick) {
     const { waitedMs, quiet } = await waitForQuietMachine();
-    process.stderr.write(`bench: ${quiet ? 'the machine was quiet' : 'the machine was still busy'} after ${(waitedMs / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `bench: ${quiet ? 'the machine was quiet' : 'the machine was still busy'} after ${(waitedMs / 1000).toFixed(1)} s\n`,
+    );
   }
   const loadStart = loadavg();
   const ran: BenchResults['suites'] = [];
@@ -83,7 +91,9 @@ async function main(): Promise<void> {
       const { waitedMs, quiet } = await waitForQuietMachine(SETTLE_MAX_MS);
       settled = { quietAfterS: Number((waitedMs / 1000).toFixed(1)), quiet };
     }
-    process.stderr.write(`bench: ${suite.name}${options.quick ? ' (quick)' : ''}…${settled.quiet === false ? ' (the machine was still busy)' : ''}\n`);
+    process.stderr.write(
+      `bench: ${suite.name}${options.quick ? ' (quick)' : ''}…${settled.quiet === false ? ' (the machine was still busy)' : ''}\n`,
+    );
     const started = performance.now();
     const answer = await runInOwnProcess(suite.name, options);
     const seconds = (performance.now() - started) / 1000;

@@ -18,7 +18,10 @@ import { startScriptedLlm } from '../test/llm-server/index';
 import { call, turnInNewSession } from './session-turn';
 import { interleaved, median, ms, type BenchOptions, type BenchRow } from './table';
 
-const ANSWER = { text: 'Reading the notes first.', toolCalls: [{ name: 'read_file', arguments: { path: 'notes/plan.md' } }] };
+const ANSWER = {
+  text: 'Reading the notes first.',
+  toolCalls: [{ name: 'read_file', arguments: { path: 'notes/plan.md' } }],
+};
 const HISTORY: ChatMessage[] = [
   { role: 'system', content: 'You are a careful assistant working in a code repository.' },
   { role: 'user', content: 'Summarize the plan in notes/plan.md and list the open questions.' },
@@ -27,33 +30,73 @@ const HISTORY: ChatMessage[] = [
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-llm-round-'));
   const llm = await startScriptedLlm({ turns: [] });
-  const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
+  const core = await createCore({
+    dataDir: join(dir, 'data'),
+    workspaceDir: join(dir, 'ws'),
+    shape: 'web',
+    version: 'bench',
+  });
   try {
-    const { provider } = await call(core, 'providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'k' });
+    const { provider } = await call(core, 'providers:create', {
+      kind: 'openai_compatible',
+      name: 'scripted',
+      baseUrl: llm.baseUrl,
+      apiKey: 'k',
+    });
     await call(core, 'models:create', { providerId: provider.id, modelId: 'scripted-1' });
     // The tools the session offers, as its first request declared them.
     llm.script([{ text: 'hello' }]);
     await turnInNewSession(core);
-    const declared = llm.requests[0]!.body.tools as { function: { name: string; description: string; parameters: Record<string, unknown> } }[];
-    const specs: ToolSpec[] = declared.map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
+    const declared = llm.requests[0]!.body.tools as {
+      function: { name: string; description: string; parameters: Record<string, unknown> };
+    }[];
+    const specs: ToolSpec[] = declared.map((t) => ({
+      name: t.function.name,
+      description: t.function.description,
+      parameters: t.function.parameters,
+    }));
 
     const client = core.llm.client;
     const [record] = core.llm.providers.orderedModels();
     const model = await languageModelFor(record!, 'k');
-    const tools: Record<string, Tool> = Object.fromEntries(specs.map((s) => [s.name, tool({ description: s.description, inputSchema: jsonSchema(s.parameters as JSONSchema7) })]));
+    const tools: Record<string, Tool> = Object.fromEntries(
+      specs.map((s) => [
+        s.name,
+        tool({ description: s.description, inputSchema: jsonSchema(s.parameters as JSONSchema7) }),
+      ]),
+    );
     const prompt = toModelMessages(HISTORY, record!.providerKind);
     const wrong: string[] = [];
     const check = (side: string, text: string, calls: string[]) => {
-      if (text !== ANSWER.text || calls.join() !== 'read_file') wrong.push(`${side}: ${JSON.stringify({ text, calls })}`);
+      if (text !== ANSWER.text || calls.join() !== 'read_file')
+        wrong.push(`${side}: ${JSON.stringify({ text, calls })}`);
     };
     const ours = async () => {
       llm.script([ANSWER]);
-      const turn = await client.streamRound({ modelSelection: 'auto', messages: HISTORY, tools: specs, signal: new AbortController().signal, onTextDelta: () => {}, onReasoningDelta: () => {} });
-      check('ours', turn.text, turn.toolCalls.map((c) => c.name));
+      const turn = await client.streamRound({
+        modelSelection: 'auto',
+        messages: HISTORY,
+        tools: specs,
+        signal: new AbortController().signal,
+        onTextDelta: () => {},
+        onReasoningDelta: () => {},
+      });
+      check(
+        'ours',
+        turn.text,
+        turn.toolCalls.map((c) => c.name),
+      );
     };
     const peer = async () => {
       llm.script([ANSWER]);
-      const result = streamText({ model, ...(prompt.system !== undefined ? { system: prompt.system } : {}), messages: prompt.messages, allowSystemInMessages: true, tools, maxRetries: 0 });
+      const result = streamText({
+        model,
+        ...(prompt.system !== undefined ? { system: prompt.system } : {}),
+        messages: prompt.messages,
+        allowSystemInMessages: true,
+        tools,
+        maxRetries: 0,
+      });
       let text = '';
       const calls: string[] = [];
       for await (const part of result.fullStream) {
@@ -77,7 +120,11 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     return [
       {
         name: `model round over HTTP (${specs.length} tools declared, a line of text and one tool call back): our client vs the AI SDK's streamText with a model and tools built once (median of ${runs})`,
-        ours: ms(oursMs), peer: ms(peerMs), ratio: oursMs / peerMs, target: '≤ 1.2×', pass: oursMs / peerMs <= 1.2,
+        ours: ms(oursMs),
+        peer: ms(peerMs),
+        ratio: oursMs / peerMs,
+        target: '≤ 1.2×',
+        pass: oursMs / peerMs <= 1.2,
         ...(wrong.length ? { wrong: wrong.slice(0, 2).join('; ') } : {}),
       },
     ];

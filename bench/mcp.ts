@@ -41,10 +41,18 @@ const WARMUP = 20;
 
 async function perCall(runs: number): Promise<BenchRow> {
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-mcp-'));
-  const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
+  const core = await createCore({
+    dataDir: join(dir, 'data'),
+    workspaceDir: join(dir, 'ws'),
+    shape: 'web',
+    version: 'bench',
+  });
   const client = new Client({ name: 'bench-direct', version: '0' });
   try {
-    await core.mcp.save({ name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }, 'user');
+    await core.mcp.save(
+      { name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
+      'user',
+    );
     await core.mcp.manager.open('everything');
     core.approval.rules.createRule({ tool_pattern: 'mcp__everything__echo', action: 'allow', priority: 1 });
     const store = new SessionStore(core.db);
@@ -52,17 +60,35 @@ async function perCall(runs: number): Promise<BenchRow> {
     const messageId = store.appendMessage({ sessionId, role: 'assistant', content: '' });
     const ws = join(dir, 'ws');
     const env: CallEnv = {
-      store, tools: toolsWithMcp(core.tools, { manager: core.mcp.manager, emit: () => {} }), gate: core.approval.port,
-      emit: (body) => core.events.emit('chat', { ...body, session_id: sessionId } as never), sessionId, agentId: 'main', source: 'web',
-      runContext: RunContextSchema.parse({}), workingDir: ws, workspaceDir: ws, protectedRoots: [join(dir, 'data')], signal: new AbortController().signal,
-      synthetic: standaloneSyntheticEnv(core.db, sessionId, ws), requestRestart: () => {}, log: () => {}, secrets: NO_CALL_SECRETS,
+      store,
+      tools: toolsWithMcp(core.tools, { manager: core.mcp.manager, emit: () => {} }),
+      gate: core.approval.port,
+      emit: (body) => core.events.emit('chat', { ...body, session_id: sessionId } as never),
+      sessionId,
+      agentId: 'main',
+      source: 'web',
+      runContext: RunContextSchema.parse({}),
+      workingDir: ws,
+      workspaceDir: ws,
+      protectedRoots: [join(dir, 'data')],
+      signal: new AbortController().signal,
+      synthetic: standaloneSyntheticEnv(core.db, sessionId, ws),
+      requestRestart: () => {},
+      log: () => {},
+      secrets: NO_CALL_SECRETS,
     };
     let lastStatus: string | undefined;
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }),
+    );
     // Call by call, ours and the direct client in turn (after warm-up calls of each).
     const times = await interleaved(
       async (i) => {
-        const [call] = startRound(env, [{ id: `mcp-${i}`, name: 'mcp__everything__echo', arguments: JSON.stringify({ message: `m${i}` }) }], messageId);
+        const [call] = startRound(
+          env,
+          [{ id: `mcp-${i}`, name: 'mcp__everything__echo', arguments: JSON.stringify({ message: `m${i}` }) }],
+          messageId,
+        );
         await executeCall(env, call!);
         lastStatus = store.getTool(call!.id)?.status;
       },
@@ -74,7 +100,11 @@ async function perCall(runs: number): Promise<BenchRow> {
     const overhead = ours - peer;
     return {
       name: 'MCP echo per call: through the gate and session rows vs the SDK client directly (median)',
-      ours: ms(ours), peer: ms(peer), ratio: ours / peer, target: 'adds < 2 ms', pass: overhead < 2 && lastStatus === 'done',
+      ours: ms(ours),
+      peer: ms(peer),
+      ratio: ours / peer,
+      target: 'adds < 2 ms',
+      pass: overhead < 2 && lastStatus === 'done',
     };
   } finally {
     await client.close().catch(() => undefined);
@@ -90,7 +120,12 @@ async function perCall(runs: number): Promise<BenchRow> {
  */
 async function bigAnswer(runs: number): Promise<BenchRow> {
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-mcp-big-'));
-  const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
+  const core = await createCore({
+    dataDir: join(dir, 'data'),
+    workspaceDir: join(dir, 'ws'),
+    shape: 'web',
+    version: 'bench',
+  });
   const client = new Client({ name: 'bench-direct', version: '0' });
   const expected = BIG_ANSWER_MB * 1024 * 1024;
   const textLength = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text.length;
@@ -102,7 +137,12 @@ async function bigAnswer(runs: number): Promise<BenchRow> {
     const signal = new AbortController().signal;
     const times = await interleaved(
       async () => {
-        const { result } = await core.mcp.manager.callTool('big', 'mcp__big__big_text', { megabytes: BIG_ANSWER_MB }, { signal });
+        const { result } = await core.mcp.manager.callTool(
+          'big',
+          'mcp__big__big_text',
+          { megabytes: BIG_ANSWER_MB },
+          { signal },
+        );
         if (textLength(result) !== expected) wrong = `ours read ${textLength(result)} characters`;
       },
       async () => {
@@ -115,7 +155,12 @@ async function bigAnswer(runs: number): Promise<BenchRow> {
     const [ours, peer] = [median(times.ours), median(times.peer)];
     return {
       name: `MCP ${BIG_ANSWER_MB} MB text answer per call: our manager's callTool (our stdio transport and framing) vs the SDK client over its own stdio transport (median of ${runs})`,
-      ours: ms(ours), peer: ms(peer), ratio: ours / peer, target: '≤ 1.0×', pass: ours <= peer && !wrong, ...(wrong ? { wrong } : {}),
+      ours: ms(ours),
+      peer: ms(peer),
+      ratio: ours / peer,
+      target: '≤ 1.0×',
+      pass: ours <= peer && !wrong,
+      ...(wrong ? { wrong } : {}),
     };
   } finally {
     await client.close().catch(() => undefined);
@@ -135,7 +180,12 @@ async function launch(dataDir: string): Promise<{ ms: number; cpu: number; core:
   if (!sessions.ok || !servers.ok) throw new Error('the first screen failed to load');
   const took = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);
-  return { ms: took, cpu: (cpu.user + cpu.system) / 1000, core, states: (servers.result as { servers: { state: string }[] }).servers.map((s) => s.state) };
+  return {
+    ms: took,
+    cpu: (cpu.user + cpu.system) / 1000,
+    core,
+    states: (servers.result as { servers: { state: string }[] }).servers.map((s) => s.state),
+  };
 }
 
 async function launchWithServers(rounds: number): Promise<BenchRow> {
@@ -148,14 +198,27 @@ async function launchWithServers(rounds: number): Promise<BenchRow> {
     const dir = mkdtempSync(join(tmpdir(), 'skald-bench-mcp-launch-'));
     const empty = mkdtempSync(join(tmpdir(), 'skald-bench-mcp-launch0-'));
     try {
-      const setup = await createCore({ dataDir: dir, workspaceDir: join(dir, 'workspace'), shape: 'web', version: 'bench' });
+      const setup = await createCore({
+        dataDir: dir,
+        workspaceDir: join(dir, 'workspace'),
+        shape: 'web',
+        version: 'bench',
+      });
       // Written as the person's config, not started: five servers booting and being killed just before the launch
       // measured would load the machine during it (the launch starts its own).
       for (const [i, args] of [[EVERYTHING, 'stdio'], [EVERYTHING, 'stdio'], [MEMORY], [MEMORY], [SILENT]].entries()) {
-        setup.mcp.repo.upsert({ name: i === 4 ? 'hanging' : `server-${i}`, transport: 'stdio', command: process.execPath, args }, 'user');
+        setup.mcp.repo.upsert(
+          { name: i === 4 ? 'hanging' : `server-${i}`, transport: 'stdio', command: process.execPath, args },
+          'user',
+        );
       }
       await setup.dispose();
-      const prime = await createCore({ dataDir: empty, workspaceDir: join(empty, 'workspace'), shape: 'web', version: 'bench' });
+      const prime = await createCore({
+        dataDir: empty,
+        workspaceDir: join(empty, 'workspace'),
+        shape: 'web',
+        version: 'bench',
+      });
       await prime.dispose();
 
       // In turn, which goes first (the second launch of a round finds the process warmer).
@@ -176,7 +239,11 @@ async function launchWithServers(rounds: number): Promise<BenchRow> {
   const peer = median(without);
   return {
     name: `core launch until the first screen's data answers (createCore + start + chat:listSessions + mcp:list): 5 MCP servers configured (1 never answers) vs none (median of ${rounds})`,
-    ours: `${ms(ours)} (CPU ${ms(median(cpuWith))})`, peer: `${ms(peer)} (CPU ${ms(median(cpuWithout))})`, ratio: ours / peer, target: '< 1.2×, all listed starting (the hanging one still pending)', pass: ours < peer * 1.2 && allStarting,
+    ours: `${ms(ours)} (CPU ${ms(median(cpuWith))})`,
+    peer: `${ms(peer)} (CPU ${ms(median(cpuWithout))})`,
+    ratio: ours / peer,
+    target: '< 1.2×, all listed starting (the hanging one still pending)',
+    pass: ours < peer * 1.2 && allStarting,
     ...(allStarting ? {} : { wrong: 'mcp:list did not show all five servers as starting' }),
   };
 }

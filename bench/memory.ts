@@ -30,7 +30,8 @@ async function measure(dataDir: string, sessionId: number): Promise<{ rest: numb
     await web.call('chat:listSessions', {});
     let page = (await web.call('chat:history', { sessionId })) as { messages: { id: number }[]; hasMore: boolean };
     const opened = web.rssMb();
-    while (page.hasMore) page = (await web.call('chat:history', { sessionId, beforeId: page.messages[0]!.id, limit: 100 })) as typeof page;
+    while (page.hasMore)
+      page = (await web.call('chat:history', { sessionId, beforeId: page.messages[0]!.id, limit: 100 })) as typeof page;
     const paged = web.rssMb();
     return { rest, opened, paged };
   } finally {
@@ -47,7 +48,12 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const seeded: { size: number; dataDir: string; sessionId: number }[] = [];
     for (const size of sizes) {
       const dataDir = join(root, `d${size}`);
-      const seed = await createCore({ dataDir, workspaceDir: join(dataDir, 'workspace'), shape: 'web', version: 'bench' });
+      const seed = await createCore({
+        dataDir,
+        workspaceDir: join(dataDir, 'workspace'),
+        shape: 'web',
+        version: 'bench',
+      });
       seeded.push({ size, dataDir, sessionId: seedSession(seed.db, size, `bench ${size}`) });
       await seed.dispose();
     }
@@ -58,15 +64,41 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       const m = measured[i]!;
       const label = `${size.toLocaleString('en-US')} messages`;
       const point = (what: string, value: number): BenchRow => ({
-        name: `web shape RSS ${what} (${label})`, ours: mb(value), peer: `< ${LIMIT_MB} MB`, target: `< ${LIMIT_MB} MB`, pass: value < LIMIT_MB,
+        name: `web shape RSS ${what} (${label})`,
+        ours: mb(value),
+        peer: `< ${LIMIT_MB} MB`,
+        target: `< ${LIMIT_MB} MB`,
+        pass: value < LIMIT_MB,
         scale: { series: `web shape RSS ${what}`, factor: size / 500, value },
       });
-      rows.push(point('at rest', m.rest), point('after opening the session', m.opened), point('after paging it to the top', m.paged));
+      rows.push(
+        point('at rest', m.rest),
+        point('after opening the session', m.opened),
+        point('after paging it to the top', m.paged),
+      );
       if (size === sizes.at(-1)) {
         rows.push(
-          { name: `web shape RSS at rest (app process, data folder with a ${label} session)`, ours: mb(m.rest), peer: `< ${LIMIT_MB} MB`, target: `< ${LIMIT_MB} MB`, pass: m.rest < LIMIT_MB },
-          { name: `web shape RSS after opening a ${label} session through the bridge`, ours: mb(m.opened), peer: `< ${LIMIT_MB} MB`, target: `< ${LIMIT_MB} MB`, pass: m.opened < LIMIT_MB },
-          { name: `web shape RSS after paging that session to the top`, ours: mb(m.paged), peer: `< ${LIMIT_MB} MB`, target: `< ${LIMIT_MB} MB`, pass: m.paged < LIMIT_MB },
+          {
+            name: `web shape RSS at rest (app process, data folder with a ${label} session)`,
+            ours: mb(m.rest),
+            peer: `< ${LIMIT_MB} MB`,
+            target: `< ${LIMIT_MB} MB`,
+            pass: m.rest < LIMIT_MB,
+          },
+          {
+            name: `web shape RSS after opening a ${label} session through the bridge`,
+            ours: mb(m.opened),
+            peer: `< ${LIMIT_MB} MB`,
+            target: `< ${LIMIT_MB} MB`,
+            pass: m.opened < LIMIT_MB,
+          },
+          {
+            name: `web shape RSS after paging that session to the top`,
+            ours: mb(m.paged),
+            peer: `< ${LIMIT_MB} MB`,
+            target: `< ${LIMIT_MB} MB`,
+            pass: m.paged < LIMIT_MB,
+          },
         );
       }
     }

@@ -37,6 +37,7 @@ export function rewriteReadme(readmePath: string, results: BenchResults): void {
   const text = readFileSync(readmePath, 'utf8');
   const start = text.indexOf(README_START);
   const end = text.indexOf(README_END);
-  if (start === -1 || end === -1 || end < start) throw new Error(`${readmePath}: the bench markers are missing (${README_START} … ${README_END})`);
+  if (start === -1 || end === -1 || end < start)
+    throw new Error(`${readmePath}: the bench markers are missing (${README_START} … ${README_END})`);
   writeFileSync(readmePath, text.slice(0, start) + readmeBlock(results) + text.slice(end + README_END.length));
 }

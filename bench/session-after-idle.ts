@@ -38,13 +38,33 @@ interface Arm {
 }
 
 const usage = { inputTokens: 10, outputTokens: 5 };
-const answer: LlmTurn = { text: 'done', reasoning: '', toolCalls: [], usage, cost: null, modelId: 'scripted', finishReason: 'stop' };
+const answer: LlmTurn = {
+  text: 'done',
+  reasoning: '',
+  toolCalls: [],
+  usage,
+  cost: null,
+  modelId: 'scripted',
+  finishReason: 'stop',
+};
 
 async function startArm(dir: string, keeperLookMs: number): Promise<Arm> {
   const dataDir = join(dir, 'data');
-  const core = await createCore({ dataDir, workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' }, { walIdleCheckMs: keeperLookMs });
+  const core = await createCore(
+    { dataDir, workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' },
+    { walIdleCheckMs: keeperLookMs },
+  );
   const arm: Arm = { core, dataDir, times: [], answeredAt: 0, script: [] };
-  core.tools.register(defineTool({ name: 'noop_edit', description: 'Does nothing.', kind: 'edit', category: 'introspection', input: z.object({}), execute: () => 'ok' }));
+  core.tools.register(
+    defineTool({
+      name: 'noop_edit',
+      description: 'Does nothing.',
+      kind: 'edit',
+      category: 'introspection',
+      input: z.object({}),
+      execute: () => 'ok',
+    }),
+  );
   core.approval.rules.createRule({ tool_pattern: 'noop_edit', action: 'allow', priority: 1 });
   core.events.subscribe('chat', (e) => {
     if (e.type === 'tool_done') arm.times.push(performance.now() - arm.answeredAt);
@@ -60,7 +80,12 @@ async function startArm(dir: string, keeperLookMs: number): Promise<Arm> {
 }
 
 async function oneTurn(arm: Arm): Promise<void> {
-  arm.script = Array.from({ length: ROUNDS_PER_TURN }, (_, i) => ({ ...answer, text: '', toolCalls: [{ id: `call_${i}`, name: 'noop_edit', arguments: '{}' }], finishReason: 'tool-calls' }));
+  arm.script = Array.from({ length: ROUNDS_PER_TURN }, (_, i) => ({
+    ...answer,
+    text: '',
+    toolCalls: [{ id: `call_${i}`, name: 'noop_edit', arguments: '{}' }],
+    finishReason: 'tool-calls',
+  }));
   await turnInNewSession(arm.core);
 }
 
@@ -72,7 +97,10 @@ function logState(dataDir: string): { startedOver: boolean; walBytes: number } {
   const fd = openSync(join(dataDir, 'skald.db-shm'), 'r');
   try {
     const log = walIndexFrames(fd);
-    return { startedOver: log !== null && log.frames === 1 && log.copied === 0, walBytes: statSync(join(dataDir, 'skald.db-wal')).size };
+    return {
+      startedOver: log !== null && log.frames === 1 && log.copied === 0,
+      walBytes: statSync(join(dataDir, 'skald.db-wal')).size,
+    };
   } finally {
     closeSync(fd);
   }
@@ -107,8 +135,16 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     return [
       {
         name: `no-op edit-kind tool call (noop_edit) in a turn after the app sat idle: the WAL keeper's idle checkpoint ran before each turn (${kept}) vs no idle checkpoint, the same ${IDLE_MS} ms idle (median per call, ${afterIdle.times.length} calls each)`,
-        ours: ms(ours), peer: ms(peer), ratio: ours / peer, target: '≤ 1.1×', pass: ours / peer <= 1.1,
-        ...(missed.length ? { wrong: `the log was not copied and started over before ${missed.length} turns (first: turn ${missed[0]})` } : {}),
+        ours: ms(ours),
+        peer: ms(peer),
+        ratio: ours / peer,
+        target: '≤ 1.1×',
+        pass: ours / peer <= 1.1,
+        ...(missed.length
+          ? {
+              wrong: `the log was not copied and started over before ${missed.length} turns (first: turn ${missed[0]})`,
+            }
+          : {}),
       },
     ];
   } finally {

@@ -86,8 +86,8 @@ function callFsyncs(events: readonly TraceEvent[]): CallFsyncs[] {
     const mark = e.kind === 'mark' ? e.label : null;
     if (mark === 'a') (phase = 'before'), (call = { before: 0, after: 0, ms: 0 });
     else if (mark === 'r' && phase === 'before') phase = 'after';
-    else if (mark === 'd' && phase === 'after') (calls.push(call), (phase = 'idle'));
-    else if (e.kind === 'fsync' && phase !== 'idle') (call[phase]++, (call.ms += e.ms));
+    else if (mark === 'd' && phase === 'after') calls.push(call), (phase = 'idle');
+    else if (e.kind === 'fsync' && phase !== 'idle') call[phase]++, (call.ms += e.ms);
   }
   return calls;
 }
@@ -152,7 +152,7 @@ async function measure(core: Core, r: Runner, measured: number, warmUp = WARM_UP
   await alternate((p) => p.times.length >= measured);
 }
 
-const FLOOR: Record<NoopKind, string> = { read: '2 bare commits (1 fsync\'d)', edit: '2 bare commits (fsync\'d)' };
+const FLOOR: Record<NoopKind, string> = { read: "2 bare commits (1 fsync'd)", edit: "2 bare commits (fsync'd)" };
 /** What each kind's commits must wait for: before the tool runs / after it. */
 const FSYNCS: Record<NoopKind, [number, number]> = { read: [0, 1], edit: [1, 1] };
 
@@ -188,7 +188,12 @@ function rows(kind: NoopKind, label: string, probe: Probe, idleFloorMs: number):
   const fsyncs = [max(counts, 0), max(counts, 1)];
   const fsyncsMin = [Math.min(...counts.map((p) => p[0])), Math.min(...counts.map((p) => p[1]))];
   const [wantBefore, wantAfter] = FSYNCS[kind];
-  const fsyncsOk = probe.callFsyncs.length >= COUNTED && fsyncs[0] === wantBefore && fsyncsMin[0] === wantBefore && fsyncs[1] === wantAfter && fsyncsMin[1] === wantAfter;
+  const fsyncsOk =
+    probe.callFsyncs.length >= COUNTED &&
+    fsyncs[0] === wantBefore &&
+    fsyncsMin[0] === wantBefore &&
+    fsyncs[1] === wantAfter &&
+    fsyncsMin[1] === wantAfter;
   // What the disk took of the call, on the call's own path: the floor's commits run back to back, and on some disks an
   // fsync right after another costs a tenth of one after a pause of a few hundred microseconds (docs/architecture.md).
   // Only the fsyncs' own time is taken from the traced calls: strace stops the process at each of its system calls,
@@ -196,15 +201,34 @@ function rows(kind: NoopKind, label: string, probe: Probe, idleFloorMs: number):
   const fsyncMs = ms(median(probe.callFsyncs.map((c) => c.ms)));
   return [
     {
-      name: `${tool}: median`, ours: ms(med),
+      name: `${tool}: median`,
+      ours: ms(med),
       peer: `${FLOOR[kind]} back to back ${ms(floorMed)} (after ${IDLE_MS} ms idle, as in a real model's answer: ${ms(idleFloorMs)}); in ${probe.callFsyncs.length} calls traced (strace -T, ${ms(median(probe.tracedTimes))} each): their fsyncs ${fsyncMs} (medians per call)`,
-      ratio: med / floorMed, target: '< 0.5 ms', pass: med < 0.5,
+      ratio: med / floorMed,
+      target: '< 0.5 ms',
+      pass: med < 0.5,
     },
-    { name: `${tool}: p99`, ours: ms(p99), peer: `${FLOOR[kind]} ${ms(floorP99)}`, ratio: p99 / floorP99, target: '< 2 ms', pass: p99 < 2 },
-    { name: `${tool}: commits before / after the tool (max of ${probe.pairs.length})`, ours: `${before} / ${after}`, peer: '1 / 1', target: '≤ 1 / ≤ 1', pass: before <= 1 && after <= 1 },
+    {
+      name: `${tool}: p99`,
+      ours: ms(p99),
+      peer: `${FLOOR[kind]} ${ms(floorP99)}`,
+      ratio: p99 / floorP99,
+      target: '< 2 ms',
+      pass: p99 < 2,
+    },
+    {
+      name: `${tool}: commits before / after the tool (max of ${probe.pairs.length})`,
+      ours: `${before} / ${after}`,
+      peer: '1 / 1',
+      target: '≤ 1 / ≤ 1',
+      pass: before <= 1 && after <= 1,
+    },
     {
       name: `${tool}: fsyncs before / after the tool (strace, every one of ${probe.callFsyncs.length} calls)`,
-      ours: `${fsyncs[0]} / ${fsyncs[1]} (their time per call ${fsyncMs}, median)`, peer: `${wantBefore} / ${wantAfter}`, target: `= ${wantBefore} / = ${wantAfter}`, pass: fsyncsOk,
+      ours: `${fsyncs[0]} / ${fsyncs[1]} (their time per call ${fsyncMs}, median)`,
+      peer: `${wantBefore} / ${wantAfter}`,
+      target: `= ${wantBefore} / = ${wantAfter}`,
+      pass: fsyncsOk,
       // A count off what the kind's durability says is a wrong result, not a slow one.
       ...(fsyncsOk ? {} : { wrong: `fsyncs per call ${JSON.stringify(probe.callFsyncs.slice(0, 5))}…` }),
     },
@@ -216,11 +240,29 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const warmUp = quick ? 20 : WARM_UP;
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-overhead-'));
   let llm: ScriptedLlm | null = null;
-  const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'bench' });
+  const core = await createCore({
+    dataDir: join(dir, 'data'),
+    workspaceDir: join(dir, 'ws'),
+    shape: 'web',
+    version: 'bench',
+  });
   const floorDb = openDatabase({ file: join(dir, 'floor.db') });
   try {
-    const floorInsert = floorDb.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json');
-    const newProbe = (): Probe => ({ answeredAt: 0, counting: null, answered: null, ran: null, pairs: [], trace: null, callFsyncs: [], tracedTimes: [], times: [], floor: [] });
+    const floorInsert = floorDb.prepare(
+      'INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json',
+    );
+    const newProbe = (): Probe => ({
+      answeredAt: 0,
+      counting: null,
+      answered: null,
+      ran: null,
+      pairs: [],
+      trace: null,
+      callFsyncs: [],
+      tracedTimes: [],
+      times: [],
+      floor: [],
+    });
     const runner: Runner = {
       probes: { read: newProbe(), edit: newProbe() },
       current: 'read',
@@ -241,7 +283,11 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     for (const k of KINDS) {
       core.tools.register(
         defineTool({
-          name: `noop_${k}`, description: 'Does nothing.', kind: k, category: 'introspection', input: z.object({}),
+          name: `noop_${k}`,
+          description: 'Does nothing.',
+          kind: k,
+          category: 'introspection',
+          input: z.object({}),
           execute: () => {
             const p = probe();
             if (p.counting === 'commits') p.ran = readLog();
@@ -257,8 +303,9 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       const p = probe();
       const took = performance.now() - p.answeredAt;
       p.times.push(took);
-      if (p.counting === 'fsyncs') (p.trace?.mark('d'), p.tracedTimes.push(took));
-      else if (p.counting === 'commits' && p.answered && p.ran) p.pairs.push([commitsSince(p.answered, p.ran), commitsSince(p.ran, readLog())]);
+      if (p.counting === 'fsyncs') p.trace?.mark('d'), p.tracedTimes.push(took);
+      else if (p.counting === 'commits' && p.answered && p.ran)
+        p.pairs.push([commitsSince(p.answered, p.ran), commitsSince(p.ran, readLog())]);
     });
     const answered = () => {
       const p = probe();
@@ -274,12 +321,28 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     let script: LlmTurn[] = [];
     const usage = { inputTokens: 10, outputTokens: 5 };
     client.streamRound = async () => {
-      const turn = script.shift() ?? { text: 'done', reasoning: '', toolCalls: [], usage, cost: null, modelId: 'scripted', finishReason: 'stop' };
+      const turn = script.shift() ?? {
+        text: 'done',
+        reasoning: '',
+        toolCalls: [],
+        usage,
+        cost: null,
+        modelId: 'scripted',
+        finishReason: 'stop',
+      };
       answered();
       return turn;
     };
     runner.script = (k) => {
-      script = Array.from({ length: ROUNDS_PER_TURN }, (_, i) => ({ text: '', reasoning: '', toolCalls: [{ id: `call_${i}`, name: `noop_${k}`, arguments: '{}' }], usage, cost: null, modelId: 'scripted', finishReason: 'tool-calls' }));
+      script = Array.from({ length: ROUNDS_PER_TURN }, (_, i) => ({
+        text: '',
+        reasoning: '',
+        toolCalls: [{ id: `call_${i}`, name: `noop_${k}`, arguments: '{}' }],
+        usage,
+        cost: null,
+        modelId: 'scripted',
+        finishReason: 'tool-calls',
+      }));
     };
     await measure(core, runner, quick ? 60 : 2_000, warmUp);
     const idle: Record<NoopKind, number> = { read: 0, edit: 0 };
@@ -288,16 +351,31 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
 
     // 2. The real provider client against the scripted LLM over HTTP.
     llm = await startScriptedLlm({ turns: [], keepRequests: false });
-    const provider = (await call(core, 'providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'k' })).provider;
+    const provider = (
+      await call(core, 'providers:create', {
+        kind: 'openai_compatible',
+        name: 'scripted',
+        baseUrl: llm.baseUrl,
+        apiKey: 'k',
+      })
+    ).provider;
     await call(core, 'models:create', { providerId: provider.id, modelId: 'scripted-1' });
     client.streamRound = async (request) => {
       const turn = await realStreamRound(request);
       answered();
       return turn;
     };
-    runner.script = (k) => llm!.script([...Array.from({ length: ROUNDS_PER_TURN }, () => ({ toolCalls: [{ name: `noop_${k}`, arguments: {} }] })), { text: 'done' }]);
+    runner.script = (k) =>
+      llm!.script([
+        ...Array.from({ length: ROUNDS_PER_TURN }, () => ({ toolCalls: [{ name: `noop_${k}`, arguments: {} }] })),
+        { text: 'done' },
+      ]);
     await measure(core, runner, quick ? 30 : 1_000, warmUp);
-    out.push(...KINDS.flatMap((k) => rows(k, 'session path, provider client + scripted LLM over HTTP', runner.probes[k], idle[k])));
+    out.push(
+      ...KINDS.flatMap((k) =>
+        rows(k, 'session path, provider client + scripted LLM over HTTP', runner.probes[k], idle[k]),
+      ),
+    );
     return out;
   } finally {
     floorDb.close();

@@ -18,8 +18,25 @@ const [dataDir, scenario] = process.argv.slice(2) as [string, 'plain-now' | 'gra
 const workspace = join(dataDir, 'workspace');
 mkdirSync(join(workspace, 'src'), { recursive: true });
 
-const PLAIN = ['git status', 'git diff --stat', 'npm test', 'npm run build', 'ls -la src', 'cat package.json', 'node --version', 'make -j4', 'git log --oneline -5 | head -3', 'cd src && ls'];
-const GRAMMAR = ['ls "my notes" | head -3', 'echo $HOME > out.txt', 'grep -rn "TODO" src || true', 'for f in src/*; do wc -l "$f"; done', "git commit -m 'a && b'"];
+const PLAIN = [
+  'git status',
+  'git diff --stat',
+  'npm test',
+  'npm run build',
+  'ls -la src',
+  'cat package.json',
+  'node --version',
+  'make -j4',
+  'git log --oneline -5 | head -3',
+  'cd src && ls',
+];
+const GRAMMAR = [
+  'ls "my notes" | head -3',
+  'echo $HOME > out.txt',
+  'grep -rn "TODO" src || true',
+  'for f in src/*; do wc -l "$f"; done',
+  "git commit -m 'a && b'",
+];
 const plainLine = (i: number) => `${PLAIN[i % PLAIN.length]!} ${'x'.repeat(1 + (i % 7))}${i}`;
 const grammarLine = (i: number) => `${GRAMMAR[i % GRAMMAR.length]!} # ${i}`;
 
@@ -44,7 +61,16 @@ function mainThreadCpu(): number {
  * the main thread's alone to `mainCpu` (what the decision waits for when the machine has a core free for it).
  */
 async function decide(command: string): Promise<number> {
-  const call = { sessionId: null, agentId: 'main', source: 'web', toolName: 'execute_cmd', category: 'shell' as const, args: { command, workdir: workspace }, runContext, workingDir: workspace };
+  const call = {
+    sessionId: null,
+    agentId: 'main',
+    source: 'web',
+    toolName: 'execute_cmd',
+    category: 'shell' as const,
+    args: { command, workdir: workspace },
+    runContext,
+    workingDir: workspace,
+  };
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpu();
   const t = performance.now();

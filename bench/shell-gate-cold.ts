@@ -32,7 +32,9 @@ interface ChildRun {
 function child(script: string, scenario: string): Promise<ChildRun> {
   const dir = mkdtempSync(join(tmpdir(), 'skald-bench-shell-cold-'));
   return new Promise((done, fail) => {
-    const proc = spawn(process.execPath, [script, join(dir, 'data'), scenario], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, [script, join(dir, 'data'), scenario], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     proc.on('exit', (code) => {
@@ -60,7 +62,13 @@ const bound = (name: string, runs: ChildRun[], pick: (values: number[]) => numbe
   const main = runs.map((r) => pick(r.mainCpu));
   const m = median(wall);
   const mainPart = main.every(Number.isFinite) ? `, main thread ${ms(median(main))}` : '';
-  return { name, ours: `${ms(m)} (worst ${ms(Math.max(...wall))}; CPU ${ms(median(cpu))}${mainPart})`, peer: `< ${limit} ms`, target: `< ${limit} ms`, pass: m < limit };
+  return {
+    name,
+    ours: `${ms(m)} (worst ${ms(Math.max(...wall))}; CPU ${ms(median(cpu))}${mainPart})`,
+    peer: `< ${limit} ms`,
+    target: `< ${limit} ms`,
+    pass: m < limit,
+  };
 };
 
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
@@ -72,9 +80,29 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const first = (values: number[]) => values[0]!;
   return [
     bound('shell gate, fresh process, at start: first decision (plain 3-part command)', plain, first, 20),
-    bound('shell gate, fresh process, at start: p99 of the first 100 plain lines', plain, (v) => percentile(v.slice(1), 99), 2),
-    bound('shell gate, fresh process, at start: first command needing the grammar (waits for its load)', grammar, first, 20),
-    bound(`shell gate, fresh process, ${LATER_S} s after start (1 s into the app's warm-up): first decision (needs the grammar)`, later, first, 20),
-    bound(`shell gate, fresh process, ${LATER_S} s after start (1 s into the app's warm-up): p99 of the first 100 (40 need the grammar)`, later, (v) => percentile(v, 99), 2),
+    bound(
+      'shell gate, fresh process, at start: p99 of the first 100 plain lines',
+      plain,
+      (v) => percentile(v.slice(1), 99),
+      2,
+    ),
+    bound(
+      'shell gate, fresh process, at start: first command needing the grammar (waits for its load)',
+      grammar,
+      first,
+      20,
+    ),
+    bound(
+      `shell gate, fresh process, ${LATER_S} s after start (1 s into the app's warm-up): first decision (needs the grammar)`,
+      later,
+      first,
+      20,
+    ),
+    bound(
+      `shell gate, fresh process, ${LATER_S} s after start (1 s into the app's warm-up): p99 of the first 100 (40 need the grammar)`,
+      later,
+      (v) => percentile(v, 99),
+      2,
+    ),
   ];
 }

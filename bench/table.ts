@@ -62,7 +62,12 @@ export const ms = (value: number): string => `${value < 1 ? value.toFixed(3) : v
  * Times ours and the peer alternately, run by run, after one warm-up call each (more with `warmUp`), so a burst of
  * background load hits both sides alike instead of one whole series. Returns every sample of each side.
  */
-export async function interleaved(ours: (i: number) => Promise<unknown> | unknown, peer: (i: number) => Promise<unknown> | unknown, runs: number, warmUp = 1): Promise<{ ours: number[]; peer: number[] }> {
+export async function interleaved(
+  ours: (i: number) => Promise<unknown> | unknown,
+  peer: (i: number) => Promise<unknown> | unknown,
+  runs: number,
+  warmUp = 1,
+): Promise<{ ours: number[]; peer: number[] }> {
   for (let i = 0; i < warmUp; i++) {
     await ours(-1 - i);
     await peer(-1 - i);
@@ -81,13 +86,25 @@ export async function interleaved(ours: (i: number) => Promise<unknown> | unknow
 }
 
 const cells = (header: string[], body: string[][]): string =>
-  [header, header.map(() => '---'), ...body].map((row) => `| ${row.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`).join('\n');
+  [header, header.map(() => '---'), ...body]
+    .map((row) => `| ${row.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`)
+    .join('\n');
 
 /** The main table: every row that is not part of a scale series. */
 export function printTable(rows: BenchRow[]): string {
   const flat = rows.filter((r) => !r.scale);
   const header = ['benchmark', 'ours', 'peer / bound', 'ratio', 'target', 'ok'];
-  return cells(header, flat.map((r) => [r.name, r.ours, r.peer, r.ratio == null ? '' : r.ratio.toFixed(2), r.target, r.pass ? 'yes' : 'NO']));
+  return cells(
+    header,
+    flat.map((r) => [
+      r.name,
+      r.ours,
+      r.peer,
+      r.ratio == null ? '' : r.ratio.toFixed(2),
+      r.target,
+      r.pass ? 'yes' : 'NO',
+    ]),
+  );
 }
 
 /** The scale table: one line per series, a column per factor ("ours (peer)"), and how ours grew from the smallest. */
@@ -112,5 +129,8 @@ export function printScaleTable(rows: BenchRow[]): string {
       points.every((r) => r.pass) ? 'yes' : 'NO',
     ];
   });
-  return cells(['series', ...factors.map((f) => `${f}×`), `growth ${factors[0]}×→${factors.at(-1)}×`, 'target', 'ok'], body);
+  return cells(
+    ['series', ...factors.map((f) => `${f}×`), `growth ${factors[0]}×→${factors.at(-1)}×`, 'target', 'ok'],
+    body,
+  );
 }

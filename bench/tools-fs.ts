@@ -27,7 +27,10 @@ const require = createRequire(import.meta.url);
 
 function workspace(): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'skald-bench-fs-')));
-  const lines = Array.from({ length: 500 }, (_, i) => `export const value_${i} = compute(${i}, "payload ${i % 17}"); // line ${i}`);
+  const lines = Array.from(
+    { length: 500 },
+    (_, i) => `export const value_${i} = compute(${i}, "payload ${i % 17}"); // line ${i}`,
+  );
   writeFileSync(join(root, 'module.ts'), `${lines.join('\n')}\n`);
   writeFileSync(join(root, 'edit.ts'), `${lines.join('\n')}\nconst marker = "AAAA";\n`);
   mkdirSync(join(root, 'many'));
@@ -39,13 +42,25 @@ function workspace(): string {
 /** `--quick`: 10 calls a side instead of 100; the scale rows at 1× and 10× only, 3 runs a side. */
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const root = workspace();
-  const ctx: ToolRunContext = { workingDir: root, workspaceDir: root, signal: new AbortController().signal, log: () => undefined };
+  const ctx: ToolRunContext = {
+    workingDir: root,
+    workspaceDir: root,
+    signal: new AbortController().signal,
+    log: () => undefined,
+  };
   const serverEntry = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
-  const transport = new StdioClientTransport({ command: process.execPath, args: [serverEntry, root], stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [serverEntry, root],
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'skald-bench', version: '0' });
   await client.connect(transport);
   const mcp = async (name: string, args: Record<string, unknown>): Promise<string> => {
-    const result = (await client.callTool({ name, arguments: args })) as { content: { type: string; text?: string }[]; isError?: boolean };
+    const result = (await client.callTool({ name, arguments: args })) as {
+      content: { type: string; text?: string }[];
+      isError?: boolean;
+    };
     if (result.isError) throw new Error(`MCP ${name} failed: ${result.content[0]?.text}`);
     return result.content.map((c) => c.text ?? '').join('');
   };
@@ -57,17 +72,32 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
 
   let flip = false;
   const pairs: { name: string; ours: () => Promise<unknown>; peer: () => Promise<unknown> }[] = [
-    { name: 'read_file (500 lines)', ours: () => ours(readFileTool, { path: 'module.ts' }), peer: () => mcp('read_text_file', { path: join(root, 'module.ts') }) },
-    { name: 'list_files (220 entries)', ours: () => ours(listFilesTool, { path: 'many' }), peer: () => mcp('list_directory', { path: join(root, 'many') }) },
+    {
+      name: 'read_file (500 lines)',
+      ours: () => ours(readFileTool, { path: 'module.ts' }),
+      peer: () => mcp('read_text_file', { path: join(root, 'module.ts') }),
+    },
+    {
+      name: 'list_files (220 entries)',
+      ours: () => ours(listFilesTool, { path: 'many' }),
+      peer: () => mcp('list_directory', { path: join(root, 'many') }),
+    },
     {
       name: 'edit_file (unique replace)',
       ours: () => {
         flip = !flip;
-        return ours(editFileTool, { path: 'edit.ts', old_string: flip ? '"AAAA"' : '"BBBB"', new_string: flip ? '"BBBB"' : '"AAAA"' });
+        return ours(editFileTool, {
+          path: 'edit.ts',
+          old_string: flip ? '"AAAA"' : '"BBBB"',
+          new_string: flip ? '"BBBB"' : '"AAAA"',
+        });
       },
       peer: () => {
         flip = !flip;
-        return mcp('edit_file', { path: join(root, 'edit.ts'), edits: [{ oldText: flip ? '"AAAA"' : '"BBBB"', newText: flip ? '"BBBB"' : '"AAAA"' }] });
+        return mcp('edit_file', {
+          path: join(root, 'edit.ts'),
+          edits: [{ oldText: flip ? '"AAAA"' : '"BBBB"', newText: flip ? '"BBBB"' : '"AAAA"' }],
+        });
       },
     },
     {
@@ -90,7 +120,14 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       flip = false;
       const times = await interleaved(p.ours, p.peer, quick ? 10 : 100, 10);
       const [oursMs, peerMs] = [median(times.ours), median(times.peer)];
-      rows.push({ name: `${p.name} per call vs MCP server-filesystem`, ours: ms(oursMs), peer: `MCP ${ms(peerMs)}`, ratio: oursMs / peerMs, target: '≤ 1.0× MCP', pass: oursMs <= peerMs });
+      rows.push({
+        name: `${p.name} per call vs MCP server-filesystem`,
+        ours: ms(oursMs),
+        peer: `MCP ${ms(peerMs)}`,
+        ratio: oursMs / peerMs,
+        target: '≤ 1.0× MCP',
+        pass: oursMs <= peerMs,
+      });
     }
   } finally {
     await client.close();
@@ -120,11 +157,16 @@ interface TreeNode {
 }
 
 function treePaths(nodes: readonly TreeNode[], prefix = ''): string[] {
-  return nodes.flatMap((n) => (n.type === 'directory' ? [`${prefix}${n.name}/`, ...treePaths(n.children ?? [], `${prefix}${n.name}/`)] : [`${prefix}${n.name}`]));
+  return nodes.flatMap((n) =>
+    n.type === 'directory'
+      ? [`${prefix}${n.name}/`, ...treePaths(n.children ?? [], `${prefix}${n.name}/`)]
+      : [`${prefix}${n.name}`],
+  );
 }
 
 /** The same entries, each once: both sides list a folder's entries in their own order, so the lists are sorted. */
-const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+const sameSet = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
 async function scaleRows(
   root: string,
@@ -133,17 +175,30 @@ async function scaleRows(
   quick: boolean,
 ): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  for (const [scale, entries] of ([['1×', 100], ['10×', 1_000], ['100×', 10_000]] as const).slice(0, quick ? 2 : 3)) {
+  for (const [scale, entries] of (
+    [
+      ['1×', 100],
+      ['10×', 1_000],
+      ['100×', 10_000],
+    ] as const
+  ).slice(0, quick ? 2 : 3)) {
     const { flat, deep } = scaleTree(root, entries);
     const cases = [
       {
         name: `list_files one folder of ${entries.toLocaleString('en')} files (${scale}) vs MCP list_directory`,
-        ours: async () => (await ours(listFilesTool, { path: relative(root, flat), limit: 10_000 })).split('\n').slice(0, -1),
-        peer: async () => (await mcp('list_directory', { path: flat })).split('\n').map((l) => (l.startsWith('[DIR] ') ? `${l.slice(6)}/` : l.slice(7))),
+        ours: async () =>
+          (await ours(listFilesTool, { path: relative(root, flat), limit: 10_000 })).split('\n').slice(0, -1),
+        peer: async () =>
+          (await mcp('list_directory', { path: flat }))
+            .split('\n')
+            .map((l) => (l.startsWith('[DIR] ') ? `${l.slice(6)}/` : l.slice(7))),
       },
       {
         name: `list_files recursive, a tree of about ${entries.toLocaleString('en')} files and folders (${scale}) vs MCP directory_tree`,
-        ours: async () => (await ours(listFilesTool, { path: relative(root, deep), recursive: true, limit: 10_000 })).split('\n').slice(0, -1),
+        ours: async () =>
+          (await ours(listFilesTool, { path: relative(root, deep), recursive: true, limit: 10_000 }))
+            .split('\n')
+            .slice(0, -1),
         peer: async () => treePaths(JSON.parse(await mcp('directory_tree', { path: deep })) as TreeNode[]),
       },
     ];
@@ -162,7 +217,14 @@ async function scaleRows(
         tb.push(performance.now() - t);
       }
       const [a, b] = [median(ta), median(tb)];
-      rows.push({ name: `${c.name}: ${theirs.length.toLocaleString('en')} entries${same ? ', the same' : ' — ENTRIES DIFFER'}`, ours: ms(a), peer: `MCP ${ms(b)}`, ratio: a / b, target: '≤ 1.0× MCP, same entries', pass: same && a <= b });
+      rows.push({
+        name: `${c.name}: ${theirs.length.toLocaleString('en')} entries${same ? ', the same' : ' — ENTRIES DIFFER'}`,
+        ours: ms(a),
+        peer: `MCP ${ms(b)}`,
+        ratio: a / b,
+        target: '≤ 1.0× MCP, same entries',
+        pass: same && a <= b,
+      });
     }
   }
   return rows;

@@ -27,7 +27,18 @@ import type { ToolRunContext } from '../src/main/core/tools/tool';
 import { median, ms, type BenchOptions, type BenchRow } from './table';
 
 const RG = '/usr/bin/rg';
-const RG_POLICY = ['--no-config', '--hidden', '--no-ignore', '--color', 'never', '--max-filesize', String(MAX_GREP_FILE_BYTES), ...[...SKIP_DIRS].flatMap((d) => ['--iglob', `!${d}/`]), '--iglob', '!secrets'];
+const RG_POLICY = [
+  '--no-config',
+  '--hidden',
+  '--no-ignore',
+  '--color',
+  'never',
+  '--max-filesize',
+  String(MAX_GREP_FILE_BYTES),
+  ...[...SKIP_DIRS].flatMap((d) => ['--iglob', `!${d}/`]),
+  '--iglob',
+  '!secrets',
+];
 
 type Mode = 'content' | 'files_only' | 'count';
 interface Query {
@@ -74,12 +85,15 @@ function toolArgs(q: Query): Record<string, unknown> {
 }
 
 const strip = (p: string) => (p.startsWith('./') ? p.slice(2) : p);
-const walkOrder = (a: { parts: string[]; no: number }, b: { parts: string[]; no: number }) => compareParts(a.parts, b.parts) || a.no - b.no;
+const walkOrder = (a: { parts: string[]; no: number }, b: { parts: string[]; no: number }) =>
+  compareParts(a.parts, b.parts) || a.no - b.no;
 
 /** rg's answer as the tool would list it: entries in the walk's order, each as the tool prints it. */
 function expectedEntries(out: Buffer, q: Query): string[] {
   const text = out.toString('utf8');
-  const records = (q.mode === 'files_only' ? text.split('\0') : text.split('\n')).map((r) => r.replace(/^\n/, '')).filter((r) => r && r !== '--');
+  const records = (q.mode === 'files_only' ? text.split('\0') : text.split('\n'))
+    .map((r) => r.replace(/^\n/, ''))
+    .filter((r) => r && r !== '--');
   const keyed = records.map((r) => {
     const cut = r.indexOf('\0');
     const rel = strip(cut === -1 ? r : r.slice(0, cut));
@@ -101,7 +115,9 @@ function compareEntries(ours: string[], expected: string[]): string | null {
   const theirs = expected.slice(0, ours.length);
   if (ours.length !== theirs.length) return `${ours.length} entries, rg has ${expected.length}`;
   const i = ours.findIndex((e, k) => e !== theirs[k]);
-  return i === -1 ? null : `entry ${i + 1}: ${JSON.stringify(ours[i]).slice(0, 80)} where rg has ${JSON.stringify(theirs[i]).slice(0, 80)}`;
+  return i === -1
+    ? null
+    : `entry ${i + 1}: ${JSON.stringify(ours[i]).slice(0, 80)} where rg has ${JSON.stringify(theirs[i]).slice(0, 80)}`;
 }
 
 /** Alternates the two sides run by run (after one warm-up each), so background load hits both alike. */
@@ -136,14 +152,33 @@ async function describeTree(name: string, root: string): Promise<Tree> {
 }
 
 async function matchingLines(tree: Tree, q: Query): Promise<number> {
-  const out = (await rgRun(tree.root, [...(q.caseInsensitive ? ['--ignore-case'] : []), '--count', '--null', '--regexp', q.pattern], true)).out.toString('utf8');
+  const out = (
+    await rgRun(
+      tree.root,
+      [...(q.caseInsensitive ? ['--ignore-case'] : []), '--count', '--null', '--regexp', q.pattern],
+      true,
+    )
+  ).out.toString('utf8');
   return out.split('\n').reduce((sum, l) => sum + (Number(l.slice(l.indexOf('\0') + 1)) || 0), 0);
 }
 
-const rate = (hits: number, lines: number) => (hits === 0 ? 'no hits' : `${hits.toLocaleString('en')} of ${lines.toLocaleString('en')} lines (1 in ${Math.round(lines / hits).toLocaleString('en')})`);
+const rate = (hits: number, lines: number) =>
+  hits === 0
+    ? 'no hits'
+    : `${hits.toLocaleString('en')} of ${lines.toLocaleString('en')} lines (1 in ${Math.round(lines / hits).toLocaleString('en')})`;
 
-async function rows(tree: Tree, queries: readonly Query[], engines: readonly ('rg' | 'js')[], runs: number): Promise<BenchRow[]> {
-  const ctx: ToolRunContext = { workingDir: tree.root, workspaceDir: tree.root, signal: new AbortController().signal, log: () => undefined };
+async function rows(
+  tree: Tree,
+  queries: readonly Query[],
+  engines: readonly ('rg' | 'js')[],
+  runs: number,
+): Promise<BenchRow[]> {
+  const ctx: ToolRunContext = {
+    workingDir: tree.root,
+    workspaceDir: tree.root,
+    signal: new AbortController().signal,
+    log: () => undefined,
+  };
   const out: BenchRow[] = [];
   for (const q of queries) {
     const hits = await matchingLines(tree, q);
@@ -153,7 +188,9 @@ async function rows(tree: Tree, queries: readonly Query[], engines: readonly ('r
       const ours = async () => {
         const outcome = await tool.executeAsync(toolArgs(q), ctx);
         if (outcome.kind !== 'completed') throw new Error(`grep_files failed: ${JSON.stringify(outcome)}`);
-        return outcome.result.split('\n').filter((l) => l && l !== '--' && !l.startsWith('[') && !l.startsWith('No matches'));
+        return outcome.result
+          .split('\n')
+          .filter((l) => l && l !== '--' && !l.startsWith('[') && !l.startsWith('No matches'));
       };
       const differs = compareEntries(await ours(), expected);
       const same = differs === null;
@@ -176,7 +213,24 @@ async function rows(tree: Tree, queries: readonly Query[], engines: readonly ('r
   return out;
 }
 
-const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'return', 'value', 'config', 'server', 'client', 'handler', 'request', 'result', 'error', 'index', 'token', 'buffer'];
+const WORDS = [
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'return',
+  'value',
+  'config',
+  'server',
+  'client',
+  'handler',
+  'request',
+  'result',
+  'error',
+  'index',
+  'token',
+  'buffer',
+];
 
 /** `folders` × 20 files × 250 lines of generated code; `needle_rare` on about 1 line in 6,700. */
 function generateTree(root: string, folders: number): void {
@@ -206,7 +260,14 @@ function pythonStdlib(): string {
 }
 
 /** The same seven queries on each real tree, with words that are rare, common or in between there. */
-function realQueries(w: { rare: string; common: string; regex: string; files: string; count: string; ci: string }): Query[] {
+function realQueries(w: {
+  rare: string;
+  common: string;
+  regex: string;
+  files: string;
+  count: string;
+  ci: string;
+}): Query[] {
   return [
     { label: 'rare literal', pattern: w.rare, whole: true },
     { label: 'common word', pattern: w.common },
@@ -222,12 +283,26 @@ const REAL: { name: string; root: string; queries: Query[] }[] = [
   {
     name: 'node_modules',
     root: realpathSync(join(import.meta.dirname, '..', 'node_modules')),
-    queries: realQueries({ rare: 'XMLHttpRequest', common: 'return', regex: 'function [a-z]+Sync\\(', files: 'import', count: 'return', ci: 'deprecated' }),
+    queries: realQueries({
+      rare: 'XMLHttpRequest',
+      common: 'return',
+      regex: 'function [a-z]+Sync\\(',
+      files: 'import',
+      count: 'return',
+      ci: 'deprecated',
+    }),
   },
   {
     name: 'Python stdlib',
     root: pythonStdlib(),
-    queries: realQueries({ rare: 'NotImplementedError', common: 'self', regex: 'def [a-z_]+\\(self, [a-z]+\\)', files: 'return', count: 'return', ci: 'deprecated' }),
+    queries: realQueries({
+      rare: 'NotImplementedError',
+      common: 'self',
+      regex: 'def [a-z_]+\\(self, [a-z]+\\)',
+      files: 'return',
+      count: 'return',
+      ci: 'deprecated',
+    }),
   },
 ];
 
@@ -242,7 +317,13 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   }
   const base = mkdtempSync(join(tmpdir(), 'skald-bench-grep-'));
   try {
-    for (const [scale, folders] of ([['1×', 3], ['10×', 30], ['100×', 300]] as const).slice(0, quick ? 2 : 3)) {
+    for (const [scale, folders] of (
+      [
+        ['1×', 3],
+        ['10×', 30],
+        ['100×', 300],
+      ] as const
+    ).slice(0, quick ? 2 : 3)) {
       const root = join(base, scale);
       generateTree(root, folders);
       const tree = await describeTree('', root);
@@ -253,7 +334,14 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       ];
       const got = await rows(tree, queries, ['rg', 'js'], quick ? 1 : 7);
       // One scale series per query and engine (rows come query by query, rg then JS): the scale table's lines.
-      got.forEach((r, k) => (r.scale = { series: `grep_files ${k % 2 ? 'JS' : 'rg'} engine, generated tree: ${queries[Math.floor(k / 2)]!.label}`, factor: folders / 3, value: parseFloat(r.ours) }));
+      got.forEach(
+        (r, k) =>
+          (r.scale = {
+            series: `grep_files ${k % 2 ? 'JS' : 'rg'} engine, generated tree: ${queries[Math.floor(k / 2)]!.label}`,
+            factor: folders / 3,
+            value: parseFloat(r.ours),
+          }),
+      );
       out.push(...got);
     }
   } finally {

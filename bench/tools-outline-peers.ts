@@ -14,14 +14,24 @@ import { MAX_DEPTH, type OutlineItem } from '../src/main/core/tools/outline/extr
 
 export function tsKeys(path: string): string[] {
   const text = readFileSync(path, 'utf8');
-  const kind = /\.(?:js|mjs|cjs|jsx)$/.test(path) ? ts.ScriptKind.JSX : /\.tsx$/.test(path) ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const kind = /\.(?:js|mjs|cjs|jsx)$/.test(path)
+    ? ts.ScriptKind.JSX
+    : /\.tsx$/.test(path)
+      ? ts.ScriptKind.TSX
+      : ts.ScriptKind.TS;
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
   const out: string[] = [];
   const line = (node: ts.Node) => sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
-  const nameOf = (name: ts.Node) => (ts.isComputedPropertyName(name) ? `[${name.expression.getText(sf)}]` : name.getText(sf));
+  const nameOf = (name: ts.Node) =>
+    ts.isComputedPropertyName(name) ? `[${name.expression.getText(sf)}]` : name.getText(sf);
   const statements = (list: readonly ts.Statement[], depth: number, prefix: string): void => {
     for (const s of list) {
-      if (ts.isFunctionDeclaration(s) || ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s) || ts.isEnumDeclaration(s)) {
+      if (
+        ts.isFunctionDeclaration(s) ||
+        ts.isInterfaceDeclaration(s) ||
+        ts.isTypeAliasDeclaration(s) ||
+        ts.isEnumDeclaration(s)
+      ) {
         if (s.name) out.push(`${prefix}${s.name.text}@${line(s.name)}`);
       } else if (ts.isClassDeclaration(s)) {
         if (!s.name) continue;
@@ -35,9 +45,11 @@ export function tsKeys(path: string): string[] {
           body = body.body;
         }
         out.push(`${prefix}${name}@${line(s.name)}`);
-        if (body && ts.isModuleBlock(body) && depth < MAX_DEPTH) statements(body.statements, depth + 1, `${prefix}${name}.`);
+        if (body && ts.isModuleBlock(body) && depth < MAX_DEPTH)
+          statements(body.statements, depth + 1, `${prefix}${name}.`);
       } else if (ts.isVariableStatement(s)) {
-        for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) out.push(`${prefix}${d.name.text}@${line(d.name)}`);
+        for (const d of s.declarationList.declarations)
+          if (ts.isIdentifier(d.name)) out.push(`${prefix}${d.name.text}@${line(d.name)}`);
       }
     }
   };
@@ -46,7 +58,12 @@ export function tsKeys(path: string): string[] {
       if (ts.isConstructorDeclaration(m)) {
         const keyword = m.getChildren(sf).find((c) => c.kind === ts.SyntaxKind.ConstructorKeyword);
         out.push(`${prefix}constructor@${line(keyword ?? m)}`);
-      } else if (ts.isMethodDeclaration(m) || ts.isPropertyDeclaration(m) || ts.isGetAccessor(m) || ts.isSetAccessor(m)) {
+      } else if (
+        ts.isMethodDeclaration(m) ||
+        ts.isPropertyDeclaration(m) ||
+        ts.isGetAccessor(m) ||
+        ts.isSetAccessor(m)
+      ) {
         out.push(`${prefix}${nameOf(m.name)}@${line(m.name)}`);
       }
     }
@@ -104,7 +121,10 @@ export function ourKeys(items: readonly OutlineItem[], prefix = ''): string[] {
 }
 
 /** Precision and recall of ours against the peer's, as multisets (an overload or a duplicate counts each time). */
-export function precisionRecall(ours: readonly string[], peer: readonly string[]): { precision: number; recall: number; missing: string[]; extra: string[] } {
+export function precisionRecall(
+  ours: readonly string[],
+  peer: readonly string[],
+): { precision: number; recall: number; missing: string[]; extra: string[] } {
   const left = new Map<string, number>();
   for (const k of peer) left.set(k, (left.get(k) ?? 0) + 1);
   const extra: string[] = [];
@@ -117,5 +137,10 @@ export function precisionRecall(ours: readonly string[], peer: readonly string[]
     } else extra.push(k);
   }
   const missing = [...left].flatMap(([k, n]) => Array<string>(n).fill(k));
-  return { precision: ours.length ? hits / ours.length : 1, recall: peer.length ? hits / peer.length : 1, missing, extra };
+  return {
+    precision: ours.length ? hits / ours.length : 1,
+    recall: peer.length ? hits / peer.length : 1,
+    missing,
+    extra,
+  };
 }

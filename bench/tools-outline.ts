@@ -41,7 +41,18 @@ const SCRIPTS = [
   'react-dom/cjs/react-dom-client.development.js',
   'lodash/lodash.js',
 ];
-const PYTHON = ['_pydecimal.py', 'turtle.py', 'inspect.py', 'typing.py', 'tarfile.py', 'argparse.py', 'subprocess.py', 'enum.py', 'tkinter/__init__.py', 'email/_header_value_parser.py'];
+const PYTHON = [
+  '_pydecimal.py',
+  'turtle.py',
+  'inspect.py',
+  'typing.py',
+  'tarfile.py',
+  'argparse.py',
+  'subprocess.py',
+  'enum.py',
+  'tkinter/__init__.py',
+  'email/_header_value_parser.py',
+];
 
 interface BenchFile {
   path: string;
@@ -52,7 +63,9 @@ interface BenchFile {
 
 function stdlib(): string {
   try {
-    return execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], { encoding: 'utf8' }).trim();
+    return execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], {
+      encoding: 'utf8',
+    }).trim();
   } catch {
     return '';
   }
@@ -60,10 +73,19 @@ function stdlib(): string {
 
 function benchFiles(): BenchFile[] {
   const lib = stdlib();
-  const found = [...SCRIPTS.map((f) => ({ path: join(NODE_MODULES, f), python: false })), ...(lib ? PYTHON.map((f) => ({ path: join(lib, f), python: true })) : [])];
+  const found = [
+    ...SCRIPTS.map((f) => ({ path: join(NODE_MODULES, f), python: false })),
+    ...(lib ? PYTHON.map((f) => ({ path: join(lib, f), python: true })) : []),
+  ];
   return found
     .filter((f) => existsSync(f.path))
-    .map((f) => ({ ...f, short: f.path.startsWith(NODE_MODULES) ? f.path.slice(NODE_MODULES.length + 1) : `stdlib/${f.path.slice(lib.length + 1)}`, lines: readFileSync(f.path, 'utf8').split('\n').length }));
+    .map((f) => ({
+      ...f,
+      short: f.path.startsWith(NODE_MODULES)
+        ? f.path.slice(NODE_MODULES.length + 1)
+        : `stdlib/${f.path.slice(lib.length + 1)}`,
+      lines: readFileSync(f.path, 'utf8').split('\n').length,
+    }));
 }
 
 const fmtRatio = (r: number) => r.toFixed(2);
@@ -73,7 +95,12 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const RUNS = quick ? 1 : 5;
   const WARM_RUNS = quick ? 2 : 10;
   const root = mkdtempSync(join(tmpdir(), 'skald-bench-outline-'));
-  const ctx: ToolRunContext = { workingDir: root, workspaceDir: root, signal: new AbortController().signal, log: () => undefined };
+  const ctx: ToolRunContext = {
+    workingDir: root,
+    workspaceDir: root,
+    signal: new AbortController().signal,
+    log: () => undefined,
+  };
   const python = new PythonPeer();
   const rows: BenchRow[] = [];
   const call = async (name: string): Promise<{ took: number; result: string }> => {
@@ -88,7 +115,10 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const files = quick ? [all.find((f) => !f.python), all.find((f) => f.python)].filter((f) => f !== undefined) : all;
     const ratios = { script: [] as number[], python: [] as number[] };
     const unchanged: { file: string; ms: number }[] = [];
-    const edits: Record<'rename' | 'comment', { file: string; ms: number; same: boolean }[]> = { rename: [], comment: [] };
+    const edits: Record<'rename' | 'comment', { file: string; ms: number; same: boolean }[]> = {
+      rename: [],
+      comment: [],
+    };
     for (const file of files) {
       const name = basename(file.path);
       copyFileSync(file.path, join(root, name));
@@ -137,14 +167,18 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
         const times: number[] = [];
         let same = true;
         for (let i = 0; i < WARM_RUNS; i++) {
-          const text = kind === 'rename' ? renameMiddle(base, ours?.items ?? [], i) : commentMiddle(base, file.python, i);
+          const text =
+            kind === 'rename' ? renameMiddle(base, ours?.items ?? [], i) : commentMiddle(base, file.python, i);
           writeFileSync(join(root, name), text);
           const { took, result } = await call(name);
           times.push(took);
           if (i === 0 || i === WARM_RUNS - 1) {
             const whole = await outlineOf(text, file.path);
             const items = whole?.items ?? [];
-            same &&= items.length === 0 ? result.endsWith('no top-level definitions found.') : result.endsWith(`:\n${formatOutline(items).join('\n')}`);
+            same &&=
+              items.length === 0
+                ? result.endsWith('no top-level definitions found.')
+                : result.endsWith(`:\n${formatOutline(items).join('\n')}`);
           }
         }
         edits[kind].push({ file: file.short, ms: median(times), same });
@@ -158,11 +192,18 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
       target: '≤ 1.0×',
       pass: median(list) <= 1,
     });
-    if (ratios.script.length) rows.push(medianRow('TypeScript / .d.ts / JavaScript', ratios.script, 'tsc createSourceFile + walk'));
+    if (ratios.script.length)
+      rows.push(medianRow('TypeScript / .d.ts / JavaScript', ratios.script, 'tsc createSourceFile + walk'));
     if (ratios.python.length) rows.push(medianRow('Python', ratios.python, 'ast.parse + walk'));
     const worst = (list: { file: string; ms: number }[]) => list.reduce((a, b) => (b.ms > a.ms ? b : a));
     const w = worst(unchanged);
-    rows.push({ name: `get_ast_outline again, file unchanged (its stamp: inode, size, change times), ${unchanged.length} files: median; worst ${w.file}`, ours: `${ms(median(unchanged.map((u) => u.ms)))} (worst ${ms(w.ms)})`, peer: '< 2 ms', target: 'every file < 2 ms', pass: w.ms < 2 });
+    rows.push({
+      name: `get_ast_outline again, file unchanged (its stamp: inode, size, change times), ${unchanged.length} files: median; worst ${w.file}`,
+      ours: `${ms(median(unchanged.map((u) => u.ms)))} (worst ${ms(w.ms)})`,
+      peer: '< 2 ms',
+      target: 'every file < 2 ms',
+      pass: w.ms < 2,
+    });
     for (const kind of ['rename', 'comment'] as const) {
       const list = edits[kind];
       const we = worst(list);
@@ -206,9 +247,19 @@ function commentMiddle(text: string, python: boolean, k: number): string {
 }
 
 /** zod's core schemas with a broken line put in the middle: the answer must say it does not parse, and where. */
-async function brokenFileRow(root: string, call: (name: string) => Promise<{ took: number; result: string }>): Promise<BenchRow> {
+async function brokenFileRow(
+  root: string,
+  call: (name: string) => Promise<{ took: number; result: string }>,
+): Promise<BenchRow> {
   const source = join(NODE_MODULES, 'zod/src/v4/core/schemas.ts');
-  if (!existsSync(source) || statSync(source).size === 0) return { name: 'get_ast_outline on a file that does not parse: no file to break', ours: '—', peer: '—', target: 'says so', pass: false };
+  if (!existsSync(source) || statSync(source).size === 0)
+    return {
+      name: 'get_ast_outline on a file that does not parse: no file to break',
+      ours: '—',
+      peer: '—',
+      target: 'says so',
+      pass: false,
+    };
   const lines = readFileSync(source, 'utf8').split('\n');
   const at = Math.floor(lines.length / 2);
   lines.splice(at, 0, 'function broken( {');
@@ -216,6 +267,13 @@ async function brokenFileRow(root: string, call: (name: string) => Promise<{ too
   const { took, result } = await call('broken.ts');
   // The parser names the line where it noticed the error: the broken line or one of the next few.
   const lineSaid = Number(/^ {2}line (\d+):/m.exec(result)?.[1] ?? 0);
-  const says = /does not parse/.test(result) && lineSaid >= at + 1 && lineSaid <= at + 5 && /Partial outline/.test(result);
-  return { name: `get_ast_outline on a file that does not parse (zod core/schemas.ts, line ${at + 1} broken): says so, with the line, outline marked partial`, ours: `${says ? `says so (line ${lineSaid})` : 'DOES NOT SAY SO'}, ${ms(took)}`, peer: '—', target: 'says so', pass: says };
+  const says =
+    /does not parse/.test(result) && lineSaid >= at + 1 && lineSaid <= at + 5 && /Partial outline/.test(result);
+  return {
+    name: `get_ast_outline on a file that does not parse (zod core/schemas.ts, line ${at + 1} broken): says so, with the line, outline marked partial`,
+    ours: `${says ? `says so (line ${lineSaid})` : 'DOES NOT SAY SO'}, ${ms(took)}`,
+    peer: '—',
+    target: 'says so',
+    pass: says,
+  };
 }

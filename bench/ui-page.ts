@@ -11,11 +11,14 @@ import type { Page } from '@playwright/test';
 export function timeOpen(page: Page, title: string, marker: string): Promise<number> {
   return page.evaluate(
     async ({ title, marker }) => {
-      const painted = () => new Promise<void>((resolve) => requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => resolve();
-        channel.port2.postMessage(0);
-      }));
+      const painted = () =>
+        new Promise<void>((resolve) =>
+          requestAnimationFrame(() => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => resolve();
+            channel.port2.postMessage(0);
+          }),
+        );
       const inView = (): boolean => {
         const list = document.querySelector('[data-testid="message-list"]');
         const row = [...(list?.querySelectorAll('.msg') ?? [])].find((m) => m.textContent?.includes(marker));
@@ -23,7 +26,9 @@ export function timeOpen(page: Page, title: string, marker: string): Promise<num
         const [box, r] = [list.getBoundingClientRect(), row.getBoundingClientRect()];
         return r.bottom > box.top && r.top < box.bottom;
       };
-      const item = [...document.querySelectorAll<HTMLElement>('[data-testid="session-item"]')].find((e) => e.textContent?.includes(title));
+      const item = [...document.querySelectorAll<HTMLElement>('[data-testid="session-item"]')].find((e) =>
+        e.textContent?.includes(title),
+      );
       if (!item) throw new Error(`no session titled ${title}`);
       const started = performance.now();
       item.click();
@@ -69,14 +74,19 @@ export function scrollToTop(page: Page, oldest: string, viewports: number, maxMs
       const longTasksAt: number[] = [];
       let longestFrame = -1;
       let started = performance.now();
-      const note = (e: PerformanceEntry) => (longTasks.push(e.duration), longTasksAt.push((e.startTime - started) / 1000));
+      const note = (e: PerformanceEntry) => (
+        longTasks.push(e.duration), longTasksAt.push((e.startTime - started) / 1000)
+      );
       const tasks = new PerformanceObserver((l) => l.getEntries().forEach(note));
       tasks.observe({ type: 'longtask' });
       const supportsFrames = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame');
-      const frameObserver = new PerformanceObserver((l) => l.getEntries().forEach((e) => (longestFrame = Math.max(longestFrame, e.duration))));
+      const frameObserver = new PerformanceObserver((l) =>
+        l.getEntries().forEach((e) => (longestFrame = Math.max(longestFrame, e.duration))),
+      );
       if (supportsFrames) frameObserver.observe({ type: 'long-animation-frame' });
       const list = document.querySelector<HTMLElement>('[data-testid="message-list"]')!;
-      const atTop = () => list.scrollTop === 0 && [...list.querySelectorAll('.msg')].some((m) => m.textContent?.startsWith(oldest));
+      const atTop = () =>
+        list.scrollTop === 0 && [...list.querySelectorAll('.msg')].some((m) => m.textContent?.startsWith(oldest));
       started = performance.now();
       let frames = 0;
       while (!atTop() && performance.now() - started < maxMs) {
@@ -89,7 +99,15 @@ export function scrollToTop(page: Page, oldest: string, viewports: number, maxMs
       tasks.takeRecords().forEach(note);
       tasks.disconnect();
       frameObserver.disconnect();
-      return { reachedTop: atTop(), frames, seconds, longTasks, longTasksAt, longestFrame: supportsFrames ? longestFrame : -1, rowsLoaded: Number(list.querySelector('[data-index]:last-child')?.getAttribute('data-index') ?? -1) + 1 };
+      return {
+        reachedTop: atTop(),
+        frames,
+        seconds,
+        longTasks,
+        longTasksAt,
+        longestFrame: supportsFrames ? longestFrame : -1,
+        rowsLoaded: Number(list.querySelector('[data-index]:last-child')?.getAttribute('data-index') ?? -1) + 1,
+      };
     },
     { oldest, viewports, maxMs },
   );
@@ -102,9 +120,16 @@ export function scrollToTop(page: Page, oldest: string, viewports: number, maxMs
  */
 export function startStreamSampler(page: Page): Promise<void> {
   return page.evaluate(() => {
-    const state = { samples: [] as [number, number][], checks: [] as Record<string, number>[], longTasks: [] as number[], stop: false };
+    const state = {
+      samples: [] as [number, number][],
+      checks: [] as Record<string, number>[],
+      longTasks: [] as number[],
+      stop: false,
+    };
     (window as unknown as { __stream: typeof state }).__stream = state;
-    new PerformanceObserver((l) => l.getEntries().forEach((e) => state.longTasks.push(e.duration))).observe({ type: 'longtask' });
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => state.longTasks.push(e.duration))).observe({
+      type: 'longtask',
+    });
     const reply = () => document.querySelector('[data-testid="streaming-markdown"]');
     const newest = (): number => {
       for (let el = reply()?.lastElementChild ?? null; el; el = el.previousElementSibling) {
@@ -126,13 +151,23 @@ export function startStreamSampler(page: Page): Promise<void> {
     // Counted in the newest part of the reply (its last two groups of blocks and the open tail), not all of it: a
     // count over the whole reply grows with it (tens of ms at the end of a 30 s stream) and would be a long task of
     // the bench's own in the page it measures.
-    const newestPart = () => [...(reply()?.querySelectorAll(':scope > .md-group') ?? [])].slice(-2).concat([...(reply()?.querySelectorAll(':scope > .md-tail') ?? [])]);
+    const newestPart = () =>
+      [...(reply()?.querySelectorAll(':scope > .md-group') ?? [])]
+        .slice(-2)
+        .concat([...(reply()?.querySelectorAll(':scope > .md-tail') ?? [])]);
     const count = (selector: string) => newestPart().reduce((n, part) => n + part.querySelectorAll(selector).length, 0);
     const timer = setInterval(() => {
       if (state.stop) return clearInterval(timer);
       state.checks.push({
-        at: Date.now(), newest: last, headings: count('h2'), code: count('pre > code'), highlighted: count('pre > code.highlighted'),
-        listItems: count('li'), bold: count('strong'), links: count('a[href]'), tables: count('table'),
+        at: Date.now(),
+        newest: last,
+        headings: count('h2'),
+        code: count('pre > code'),
+        highlighted: count('pre > code.highlighted'),
+        listItems: count('li'),
+        bold: count('strong'),
+        links: count('a[href]'),
+        tables: count('table'),
       });
     }, 1_000);
   });
@@ -146,7 +181,12 @@ export interface StreamSamples {
 
 /** Waits until token `last` is on screen, stops the sampler and returns what it saw. */
 export async function stopStreamSampler(page: Page, last: number): Promise<StreamSamples> {
-  await page.waitForFunction((n) => ((window as unknown as { __stream: { samples: [number, number][] } }).__stream.samples.at(-1)?.[1] ?? -1) >= n, last, { timeout: 60_000, polling: 100 });
+  await page.waitForFunction(
+    (n) =>
+      ((window as unknown as { __stream: { samples: [number, number][] } }).__stream.samples.at(-1)?.[1] ?? -1) >= n,
+    last,
+    { timeout: 60_000, polling: 100 },
+  );
   return page.evaluate(() => {
     const state = (window as unknown as { __stream: StreamSamples & { stop: boolean } }).__stream;
     state.stop = true;
@@ -170,7 +210,10 @@ export interface MainTask {
  * had none over 50 ms. So the figures a target judges come from an untraced run (bench/ui.ts), and a trace gives only
  * the CPU side.
  */
-export async function traceMainThread<T>(page: Page, work: () => Promise<T>): Promise<{ result: T; tasks: MainTask[] }> {
+export async function traceMainThread<T>(
+  page: Page,
+  work: () => Promise<T>,
+): Promise<{ result: T; tasks: MainTask[] }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Tracing.start', {
     transferMode: 'ReturnAsStream',
@@ -188,7 +231,9 @@ export async function traceMainThread<T>(page: Page, work: () => Promise<T>): Pr
   }
 
   async function stop(): Promise<MainTask[]> {
-    const complete = new Promise<{ stream?: string; dataLossOccurred?: boolean }>((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    const complete = new Promise<{ stream?: string; dataLossOccurred?: boolean }>((resolve) =>
+      cdp.once('Tracing.tracingComplete', resolve),
+    );
     await cdp.send('Tracing.end');
     const { stream, dataLossOccurred } = await complete;
     if (!stream) throw new Error('the trace came back without a stream');
@@ -203,7 +248,11 @@ export async function traceMainThread<T>(page: Page, work: () => Promise<T>): Pr
     const text = parts.join('');
     const parsed = JSON.parse(text) as TraceEvent[] | { traceEvents: TraceEvent[] };
     const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
-    const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+    const mains = new Set(
+      events
+        .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+        .map((e) => `${e.pid}:${e.tid}`),
+    );
     const byThread = new Map<string, MainTask[]>();
     for (const e of events) {
       const key = `${e.pid}:${e.tid}`;
@@ -228,12 +277,18 @@ interface TraceEvent {
 }
 
 /** Runs `work` while the page's long-task observer runs; the durations of the long tasks it saw (over 50 ms). */
-export async function longTasksDuring<T>(page: Page, work: () => Promise<T>): Promise<{ result: T; longTasks: number[] }> {
+export async function longTasksDuring<T>(
+  page: Page,
+  work: () => Promise<T>,
+): Promise<{ result: T; longTasks: number[] }> {
   await page.evaluate(() => {
     const seen: number[] = [];
     const observer = new PerformanceObserver((l) => l.getEntries().forEach((e) => seen.push(e.duration)));
     observer.observe({ type: 'longtask' });
-    (window as unknown as { __longTasks: { seen: number[]; observer: PerformanceObserver } }).__longTasks = { seen, observer };
+    (window as unknown as { __longTasks: { seen: number[]; observer: PerformanceObserver } }).__longTasks = {
+      seen,
+      observer,
+    };
   });
   const result = await work();
   const longTasks = await page.evaluate(async () => {

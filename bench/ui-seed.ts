@@ -8,7 +8,25 @@
  *   on screen; between them paragraphs, headings, lists, bold, code spans, links, tables and fenced TypeScript.
  */
 
-const WORDS = ['the', 'config', 'loader', 'reads', 'each', 'file', 'once', 'and', 'caches', 'its', 'parsed', 'form', 'so', 'later', 'calls', 'are', 'cheap'];
+const WORDS = [
+  'the',
+  'config',
+  'loader',
+  'reads',
+  'each',
+  'file',
+  'once',
+  'and',
+  'caches',
+  'its',
+  'parsed',
+  'form',
+  'so',
+  'later',
+  'calls',
+  'are',
+  'cheap',
+];
 
 function sentence(i: number, n: number): string {
   return Array.from({ length: n }, (_, k) => {
@@ -19,7 +37,8 @@ function sentence(i: number, n: number): string {
 
 function codeBlock(i: number): string {
   const lines = [`export function handler${i}(request: Request): Response {`];
-  for (let k = 0; k < 6 + (i % 10); k++) lines.push(`  const value${k} = request.headers.get('x-${k}') ?? ${k}; // step ${k}`);
+  for (let k = 0; k < 6 + (i % 10); k++)
+    lines.push(`  const value${k} = request.headers.get('x-${k}') ?? ${k}; // step ${k}`);
   lines.push('  return new Response(JSON.stringify({ ok: true }));', '}');
   return `\`\`\`ts\n${lines.join('\n')}\n\`\`\``;
 }
@@ -27,7 +46,11 @@ function codeBlock(i: number): string {
 /** The answer of step `i` (four messages a step), in Markdown. */
 export function markdownAnswer(i: number): string {
   const parts = [`Answer ${i}: ${sentence(i, 20 + (i % 30))}.`];
-  if (i % 20 === 1) parts.push(`## Findings for step ${i}`, '| file | lines | status |\n| --- | --- | --- |\n| src/a.ts | 120 | ok |\n| src/b.ts | 87 | changed |');
+  if (i % 20 === 1)
+    parts.push(
+      `## Findings for step ${i}`,
+      '| file | lines | status |\n| --- | --- | --- |\n| src/a.ts | 120 | ok |\n| src/b.ts | 87 | changed |',
+    );
   if (i % 5 === 3) parts.push(`- ${sentence(i + 1, 6)}\n- ${sentence(i + 2, 7)}\n- ${sentence(i + 3, 5)}`);
   if (i % 8 === 5) parts.push(codeBlock(i));
   if (i % 3 === 0) parts.push(sentence(i + 4, 25 + (i % 20)));
@@ -58,7 +81,14 @@ export function streamToken(i: number): string {
   }
   if (phase >= 400 && phase < 406) return `${phase === 400 ? '\n\n' : ''}- item t${i}\n${phase === 405 ? '\n' : ''}`;
   if (phase === 500) return `\n\n| t${i} | b |\n| --- | --- |\n| 1 | 2 |\n\n`;
-  let t = i % 7 === 3 ? `**t${i}** ` : i % 11 === 5 ? `\`t${i}\` ` : i % 97 === 13 ? `[t${i}](https://example.com/${i}) ` : `t${i} `;
+  let t =
+    i % 7 === 3
+      ? `**t${i}** `
+      : i % 11 === 5
+        ? `\`t${i}\` `
+        : i % 97 === 13
+          ? `[t${i}](https://example.com/${i}) `
+          : `t${i} `;
   if (i % 60 === 59) t += '\n\n';
   return t;
 }

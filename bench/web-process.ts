@@ -16,7 +16,14 @@ function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? statSync(full).mtimeMs : 0);
+    newest = Math.max(
+      newest,
+      entry.isDirectory()
+        ? newestSource(full)
+        : /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts')
+          ? statSync(full).mtimeMs
+          : 0,
+    );
   }
   return newest;
 }
@@ -30,7 +37,8 @@ export function builtWebEntry(): string {
     throw new Error(`${WEB_ENTRY} is missing: run \`npx electron-vite build\` before this bench.`);
   }
   const sources = Math.max(newestSource(join(ROOT, 'src', 'main')), newestSource(join(ROOT, 'src', 'shared')));
-  if (sources > built) throw new Error(`${WEB_ENTRY} is older than the sources: run \`npx electron-vite build\` before this bench.`);
+  if (sources > built)
+    throw new Error(`${WEB_ENTRY} is older than the sources: run \`npx electron-vite build\` before this bench.`);
   return WEB_ENTRY;
 }
 
@@ -72,7 +80,7 @@ export async function startWebProcess(dataDir: string): Promise<WebProcess> {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const match = /Skald web: (\S+)/.exec(out);
-      if (match) (clearTimeout(timer), resolve({ url: match[1]!, spawnToListening: performance.now() - started }));
+      if (match) clearTimeout(timer), resolve({ url: match[1]!, spawnToListening: performance.now() - started });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
@@ -80,7 +88,8 @@ export async function startWebProcess(dataDir: string): Promise<WebProcess> {
   });
   // The timings line follows the URL line on stderr: wait for it (not a fixed pause, so a page can load at once).
   const timingsLine = /\[web\] start timings: (\{.*\})/;
-  for (let waited = 0; !timingsLine.test(out) && waited < 500; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let waited = 0; !timingsLine.test(out) && waited < 500; waited += 5)
+    await new Promise((resolve) => setTimeout(resolve, 5));
   const t = timingsLine.exec(out);
   const timings = t ? (JSON.parse(t[1]!) as StartTimings) : null;
   const parsed = new URL(url);
@@ -92,11 +101,19 @@ export async function startWebProcess(dataDir: string): Promise<WebProcess> {
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const connect = () =>
     new Promise<WebSocket>((resolve, reject) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${encodeURIComponent(token)}`, { maxPayload: 256 * 1024 * 1024 });
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${encodeURIComponent(token)}`, {
+        maxPayload: 256 * 1024 * 1024,
+      });
       ws.once('open', () => resolve(ws));
       ws.once('error', reject);
       ws.on('message', (data) => {
-        const frame = JSON.parse(data.toString()) as { type: string; id: number | null; ok?: boolean; result?: unknown; error?: { message: string } };
+        const frame = JSON.parse(data.toString()) as {
+          type: string;
+          id: number | null;
+          ok?: boolean;
+          result?: unknown;
+          error?: { message: string };
+        };
         if (frame.type !== 'result' || frame.id === null) return;
         const w = waiting.get(frame.id);
         waiting.delete(frame.id);
@@ -106,7 +123,13 @@ export async function startWebProcess(dataDir: string): Promise<WebProcess> {
     });
 
   return {
-    url, port, token, pid: child.pid!, spawnToListening, startedAt, timings,
+    url,
+    port,
+    token,
+    pid: child.pid!,
+    spawnToListening,
+    startedAt,
+    timings,
     rssMb() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);

@@ -20,21 +20,65 @@ test.afterEach(async () => {
   await stopWebApp(app);
 });
 
-test('a sync sub-agent card streams its steps and its own sub-agent nested, shows its tokens, folds when done; the scratchpad side panel', async ({ page }) => {
+test('a sync sub-agent card streams its steps and its own sub-agent nested, shows its tokens, folds when done; the scratchpad side panel', async ({
+  page,
+}) => {
   llm = await startLlmProcess(app.dataDir, [
     {
       match: 'Find the entry point',
       text: 'I will ask the code explorer.',
       toolCalls: [
-        { name: 'write_todos', arguments: { todos: [{ content: 'Find the entry point', status: 'in_progress' }, { content: 'Summarise it', status: 'pending' }] } },
+        {
+          name: 'write_todos',
+          arguments: {
+            todos: [
+              { content: 'Find the entry point', status: 'in_progress' },
+              { content: 'Summarise it', status: 'pending' },
+            ],
+          },
+        },
         { name: 'update_scratchpad', arguments: { key: 'goal', value: 'find the entry point' } },
       ],
     },
-    { match: 'Find the entry point', toolCalls: [{ name: 'execute_task', arguments: { mode: 'sync', agent_id: 'code-explorer', prompt: 'CARD-1: where does the app start?', title: 'Where does the app start?' } }] },
-    { match: 'CARD-1', text: 'Listing the workspace first.', chunkDelayMs: 60, toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] },
-    { match: 'CARD-1', toolCalls: [{ name: 'execute_subtask', arguments: { agent_id: 'reviewer', prompt: 'CARD-2: check the entry file', title: 'Check the entry file' } }] },
-    { match: 'CARD-2', text: 'Checked: **src/index.ts** builds the core first, then opens the window, and nothing else runs before it does.', chunkDelayMs: 120 },
-    { match: 'CARD-1', text: 'The app starts in **src/index.ts**, which builds the core and opens the window; nothing else runs before it.', chunkDelayMs: 120 },
+    {
+      match: 'Find the entry point',
+      toolCalls: [
+        {
+          name: 'execute_task',
+          arguments: {
+            mode: 'sync',
+            agent_id: 'code-explorer',
+            prompt: 'CARD-1: where does the app start?',
+            title: 'Where does the app start?',
+          },
+        },
+      ],
+    },
+    {
+      match: 'CARD-1',
+      text: 'Listing the workspace first.',
+      chunkDelayMs: 60,
+      toolCalls: [{ name: 'list_files', arguments: { path: '.' } }],
+    },
+    {
+      match: 'CARD-1',
+      toolCalls: [
+        {
+          name: 'execute_subtask',
+          arguments: { agent_id: 'reviewer', prompt: 'CARD-2: check the entry file', title: 'Check the entry file' },
+        },
+      ],
+    },
+    {
+      match: 'CARD-2',
+      text: 'Checked: **src/index.ts** builds the core first, then opens the window, and nothing else runs before it does.',
+      chunkDelayMs: 120,
+    },
+    {
+      match: 'CARD-1',
+      text: 'The app starts in **src/index.ts**, which builds the core and opens the window; nothing else runs before it.',
+      chunkDelayMs: 120,
+    },
     { match: 'Find the entry point', text: 'The explorer found it: `src/index.ts`.' },
     { match: 'What is the goal', text: 'The goal is in the scratchpad.' },
   ]);
@@ -113,5 +157,8 @@ test('a sync sub-agent card streams its steps and its own sub-agent nested, show
   await expect(again.locator('[data-testid="tool-card"][data-tool="list_files"]')).toBeVisible();
   await expect(again.locator('[data-testid="subagent-card"][data-depth="2"]')).toHaveAttribute('data-status', 'done');
   const notes = await page.evaluate(async () => (await window.skald!.chat.scratchpad({ sessionId: 1 })).notes);
-  expect(notes).toEqual([{ key: 'goal', value: 'find the entry point and the config' }, { key: 'owner', value: 'the person' }]);
+  expect(notes).toEqual([
+    { key: 'goal', value: 'find the entry point and the config' },
+    { key: 'owner', value: 'the person' },
+  ]);
 });

@@ -21,7 +21,9 @@ test.afterEach(async () => {
   await stopApp(app);
 });
 
-test('an edit the tool would refuse shows the refusal, not a diff; an accepted one shows what it writes', async ({ page }) => {
+test('an edit the tool would refuse shows the refusal, not a diff; an accepted one shows what it writes', async ({
+  page,
+}) => {
   writeFileSync(join(app.workspaceDir, 'notes.md'), 'alpha\nbeta\n');
   llm = await startLlmProcess(app.dataDir, [
     { toolCalls: [{ name: 'edit_file', arguments: { file: 'notes.md', old_string: 'gamma', new_string: 'delta' } }] },
@@ -46,15 +48,23 @@ test('an edit the tool would refuse shows the refusal, not a diff; an accepted o
   await expect(second.getByTestId('approval-refusal')).toHaveCount(0);
   await shots(page, 'approval-edit-diff');
   await second.getByRole('button', { name: 'Approve once' }).click();
-  await expect(page.locator('[data-testid="tool-card"][data-tool="edit_file"]').last()).toHaveAttribute('data-status', 'done');
+  await expect(page.locator('[data-testid="tool-card"][data-tool="edit_file"]').last()).toHaveAttribute(
+    'data-status',
+    'done',
+  );
   expect(readFileSync(join(app.workspaceDir, 'notes.md'), 'utf8')).toBe('alpha\nBETA\n');
 });
 
-test('a write whose line diff would take the window too long shows the old text removed and the new added', async ({ page }) => {
+test('a write whose line diff would take the window too long shows the old text removed and the new added', async ({
+  page,
+}) => {
   // 6,000 lines with nothing in common: jsdiff's line diff takes seconds (line-diff.ts gives up after 200 ms).
   const lines = (tag: string) => Array.from({ length: 6_000 }, (_, i) => `${tag} line ${i}`).join('\n') + '\n';
   writeFileSync(join(app.workspaceDir, 'big.txt'), lines('old'));
-  llm = await startLlmProcess(app.dataDir, [{ toolCalls: [{ name: 'write_file', arguments: { path: 'big.txt', content: lines('new') } }] }, { text: 'done' }]);
+  llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'big.txt', content: lines('new') } }] },
+    { text: 'done' },
+  ]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
   await page.getByTestId('composer').fill('rewrite big.txt');

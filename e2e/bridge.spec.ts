@@ -19,7 +19,12 @@ test('window.skald round-trips a call and an event over the web shape', async ({
   expect(result.event).toMatchObject({ type: 'pong', text: 'hello bridge' });
   expect(result.keys).toEqual(exposedKeys());
   // The renderer has no Node: check E2 (docs/security-checks.md) in the web shape.
-  expect(await page.evaluate(() => [typeof (window as never as Record<string, unknown>).require, typeof (window as never as Record<string, unknown>).process])).toEqual(['undefined', 'undefined']);
+  expect(
+    await page.evaluate(() => [
+      typeof (window as never as Record<string, unknown>).require,
+      typeof (window as never as Record<string, unknown>).process,
+    ]),
+  ).toEqual(['undefined', 'undefined']);
   await page.screenshot({ path: screenshotPath('01-app-open') });
 });
 

@@ -12,8 +12,14 @@ import { shots } from './screens';
 
 test.afterEach(closeChatApp);
 
-test('Regenerate asks again; Edit changes the newest message and sends it again; both keep what they replaced', async ({ page }) => {
-  await openWith(page, [{ text: 'Six times seven is forty.' }, { text: 'Six times seven is **42**.' }, { text: 'Six times eight is **48**.' }]);
+test('Regenerate asks again; Edit changes the newest message and sends it again; both keep what they replaced', async ({
+  page,
+}) => {
+  await openWith(page, [
+    { text: 'Six times seven is forty.' },
+    { text: 'Six times seven is **42**.' },
+    { text: 'Six times eight is **48**.' },
+  ]);
   await send(page, 'What is six times seven?');
   const answers = page.getByTestId('msg-assistant');
   await expect(answers.last()).toContainText('Six times seven is forty.');
@@ -41,7 +47,10 @@ test('Regenerate asks again; Edit changes the newest message and sends it again;
 });
 
 test('an answer that wrote a file is not replaced: the reason shows under it', async ({ page }) => {
-  const app = await openWith(page, [{ toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content: '# Plan\n' } }] }, { text: 'Written to plan.md.' }]);
+  const app = await openWith(page, [
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content: '# Plan\n' } }] },
+    { text: 'Written to plan.md.' },
+  ]);
   writeFileSync(join(app.workspaceDir, 'keep.txt'), 'x');
   await send(page, 'Write the plan');
   await page.getByTestId('approval-card').getByRole('button', { name: 'Approve once' }).click();
@@ -49,13 +58,17 @@ test('an answer that wrote a file is not replaced: the reason shows under it', a
   await expect(answer).toContainText('Written to plan.md.');
   await answer.hover();
   await page.getByTestId('regenerate').click();
-  await expect(page.getByTestId('message-action-error')).toContainText('The answer ran write_file, which may have changed something');
+  await expect(page.getByTestId('message-action-error')).toContainText(
+    'The answer ran write_file, which may have changed something',
+  );
   await expect(page.getByTestId('msg-replaced')).toHaveCount(0);
   await shots(page, 'chat-regenerate-refused');
 });
 
 test("the model's reasoning stays with its answer, folded away, also after a reload", async ({ page }) => {
-  await openWith(page, [{ reasoning: 'Six sevens: 7, 14, 21, 28, 35, 42. So forty-two.', text: 'Six times seven is 42.' }]);
+  await openWith(page, [
+    { reasoning: 'Six sevens: 7, 14, 21, 28, 35, 42. So forty-two.', text: 'Six times seven is 42.' },
+  ]);
   await send(page, 'What is six times seven?');
   const answer = page.getByTestId('msg-assistant').last();
   await expect(answer).toContainText('Six times seven is 42.');

@@ -12,7 +12,9 @@ import { MAX_MESSAGE_CHARS } from '../src/shared/contract/chat';
 
 test.afterEach(closeChatApp);
 
-test('a pasted text too long for one message: the box says so and keeps it; within the bound it sends', async ({ page }) => {
+test('a pasted text too long for one message: the box says so and keeps it; within the bound it sends', async ({
+  page,
+}) => {
   await openWith(page, [{ text: 'Got the shorter one.' }]);
   const paste = async (text: string) =>
     page.getByTestId('composer').evaluate((box: HTMLTextAreaElement, value) => {
@@ -22,7 +24,9 @@ test('a pasted text too long for one message: the box says so and keeps it; with
     }, text);
   const line = 'a pasted log line: 2026-12-06 07:30:00 INFO request served in 12 ms\n';
   await paste(line.repeat(Math.ceil((MAX_MESSAGE_CHARS + 1) / line.length)));
-  await expect(page.getByTestId('composer-too-long')).toContainText(/This message has 200,\d{3} characters; one message holds at most 200,000\. Save the text as a file/);
+  await expect(page.getByTestId('composer-too-long')).toContainText(
+    /This message has 200,\d{3} characters; one message holds at most 200,000\. Save the text as a file/,
+  );
   await expect(page.getByTestId('send')).toBeDisabled();
   await page.getByTestId('composer').press('Enter');
   await expect(page.getByTestId('msg-user')).toHaveCount(0);
@@ -35,7 +39,10 @@ test('a pasted text too long for one message: the box says so and keeps it; with
 });
 
 test('a code block shows as code while it streams, and the finished reply holds the same code', async ({ page }) => {
-  const lines = Array.from({ length: 140 }, (_, i) => `export const value${i} = compute(${i}, { retries: 3 }); // line ${i}`);
+  const lines = Array.from(
+    { length: 140 },
+    (_, i) => `export const value${i} = compute(${i}, { retries: 3 }); // line ${i}`,
+  );
   const reply = `Here is the module:\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n\nThat is all of it.`;
   await openWith(page, [{ text: reply, chunkDelayMs: 4 }]);
   await send(page, 'Write the module');
@@ -55,7 +62,9 @@ test('a code block shows as code while it streams, and the finished reply holds 
   await expect.poll(() => finished.textContent()).toBe(`${lines.join('\n')}\n`);
 });
 
-test('thousands of sessions: the list holds only the rows near the screen, scrolls to the oldest and opens it', async ({ page }) => {
+test('thousands of sessions: the list holds only the rows near the screen, scrolls to the oldest and opens it', async ({
+  page,
+}) => {
   await openWith(page, [], (store) => {
     store.transaction(() => {
       for (let i = 0; i < 3_000; i++) store.createSession(`Chat number ${i} about a topic with a long enough title`);
@@ -75,7 +84,9 @@ test('thousands of sessions: the list holds only the rows near the screen, scrol
   await shots(page, 'ux-12-many-sessions-oldest');
 });
 
-test('a reply whose Markdown would overflow the stack or take seconds shows as plain text, and the chat goes on', async ({ page }) => {
+test('a reply whose Markdown would overflow the stack or take seconds shows as plain text, and the chat goes on', async ({
+  page,
+}) => {
   const deep = `Deep quotes follow.\n\n${'>'.repeat(20_000)} the bottom`;
   const slow = '_a'.repeat(30_000);
   // Paced, so that frames see the text while it streams (the stream's own lexing threw on it too).
@@ -84,7 +95,9 @@ test('a reply whose Markdown would overflow the stack or take seconds shows as p
   page.on('console', (m) => void (/could not be shown/.test(m.text()) && failedParts.push(m.text())));
   await send(page, 'Quote deeply');
   const replies = page.getByTestId('msg-assistant');
-  await expect(replies.first().locator('.md-plain-note')).toHaveText('Shown as plain text: it nests quotes or lists more than 32 levels deep.');
+  await expect(replies.first().locator('.md-plain-note')).toHaveText(
+    'Shown as plain text: it nests quotes or lists more than 32 levels deep.',
+  );
   await expect(replies.first().locator('.md-plain')).toContainText('>>>>>>>>>> the bottom');
   await replies.first().locator('.md-plain-note').scrollIntoViewIfNeeded();
   await shots(page, 'ux-13-markdown-shown-plain');

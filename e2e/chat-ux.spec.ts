@@ -16,16 +16,24 @@ test.afterEach(closeChatApp);
 
 const cardOf = (page: Page, n: number) => page.getByTestId('tool-card').nth(n);
 
-test('a bypass says what it covers, defaults to the narrowest, counts down, and is revoked from the card and the Inbox', async ({ page }) => {
+test('a bypass says what it covers, defaults to the narrowest, counts down, and is revoked from the card and the Inbox', async ({
+  page,
+}) => {
   const a = await openWith(page, [
     { toolCalls: [{ name: 'edit_file', arguments: { path: 'notes/a.md', old_string: 'one', new_string: 'ONE' } }] },
     { toolCalls: [{ name: 'edit_file', arguments: { path: 'notes/b.md', old_string: 'two', new_string: 'TWO' } }] },
     { toolCalls: [{ name: 'edit_file', arguments: { path: 'other/c.md', old_string: 'three', new_string: 'THREE' } }] },
     { text: 'All edited.' },
-    { toolCalls: [{ name: 'edit_file', arguments: { path: 'notes/a.md', old_string: 'ONE', new_string: 'one again' } }] },
+    {
+      toolCalls: [{ name: 'edit_file', arguments: { path: 'notes/a.md', old_string: 'ONE', new_string: 'one again' } }],
+    },
     { text: 'Asked again.' },
   ]);
-  for (const [rel, text] of [['notes/a.md', 'one'], ['notes/b.md', 'two'], ['other/c.md', 'three']] as const) {
+  for (const [rel, text] of [
+    ['notes/a.md', 'one'],
+    ['notes/b.md', 'two'],
+    ['other/c.md', 'three'],
+  ] as const) {
     mkdirSync(join(a.workspaceDir, rel, '..'), { recursive: true });
     writeFileSync(join(a.workspaceDir, rel), `${text}\n`);
   }
@@ -34,9 +42,16 @@ test('a bypass says what it covers, defaults to the narrowest, counts down, and 
   await expect(approval).toBeVisible();
   const choice = approval.getByTestId('bypass-choice');
   // Spelled out before the click, narrowest first and selected; the wider ones are explicit choices.
-  await expect(choice.locator('label')).toHaveText([/edit_file under notes\//, /edit_file, any arguments/, /every filesystem tool \(wider\)/, /every tool \(wider\)/]);
+  await expect(choice.locator('label')).toHaveText([
+    /edit_file under notes\//,
+    /edit_file, any arguments/,
+    /every filesystem tool \(wider\)/,
+    /every tool \(wider\)/,
+  ]);
   await expect(choice.getByRole('radio').first()).toBeChecked();
-  await expect(choice.getByTestId('approve-bypass')).toHaveText(/Approve and allow edit_file under notes\/ until \d{1,2}:\d{2}/);
+  await expect(choice.getByTestId('approve-bypass')).toHaveText(
+    /Approve and allow edit_file under notes\/ until \d{1,2}:\d{2}/,
+  );
   await expect(choice.locator('code').first()).toHaveText('edit_file');
   await shots(page, 'ux-01-bypass-choice');
 
@@ -45,7 +60,9 @@ test('a bypass says what it covers, defaults to the narrowest, counts down, and 
   await expect(page.getByTestId('approval-card')).toBeVisible();
   await expect(page.getByTestId('approval-card')).toContainText('other/c.md');
   const first = cardOf(page, 0);
-  await expect(first.getByTestId('bypass-badge')).toContainText(/Not asking for edit_file under notes\/ until \d{1,2}:\d{2}.*\((14|15):\d{2} left\)/);
+  await expect(first.getByTestId('bypass-badge')).toContainText(
+    /Not asking for edit_file under notes\/ until \d{1,2}:\d{2}.*\((14|15):\d{2} left\)/,
+  );
   const second = cardOf(page, 1);
   await expect(second).toHaveAttribute('data-status', 'done');
   await expect(second.getByTestId('tool-why')).toContainText('Allowed by your bypass for edit_file under notes/');
@@ -97,7 +114,12 @@ test('revoking from the card', async ({ page }) => {
 
 test('a call behind an approval says queued, not running, until its turn comes', async ({ page }) => {
   const web = await openWith(page, [
-    { toolCalls: [{ name: 'write_file', arguments: { path: 'first.txt', content: 'one' } }, { name: 'list_files', arguments: {} }] },
+    {
+      toolCalls: [
+        { name: 'write_file', arguments: { path: 'first.txt', content: 'one' } },
+        { name: 'list_files', arguments: {} },
+      ],
+    },
     { text: 'Wrote it and listed the folder.' },
   ]);
   await send(page, 'Write, then list');
@@ -116,9 +138,16 @@ test('a call behind an approval says queued, not running, until its turn comes',
   expect(readFileSync(join(web.workspaceDir, 'first.txt'), 'utf8')).toBe('one');
 });
 
-test('stopped while a call waits: it says not answered (no decision), the one behind it cancelled, never started', async ({ page }) => {
+test('stopped while a call waits: it says not answered (no decision), the one behind it cancelled, never started', async ({
+  page,
+}) => {
   await openWith(page, [
-    { toolCalls: [{ name: 'write_file', arguments: { path: 'first.txt', content: 'one' } }, { name: 'list_files', arguments: {} }] },
+    {
+      toolCalls: [
+        { name: 'write_file', arguments: { path: 'first.txt', content: 'one' } },
+        { name: 'list_files', arguments: {} },
+      ],
+    },
     { text: 'Moved on.' },
   ]);
   await send(page, 'Write, then list');
@@ -139,7 +168,18 @@ test('stopped while a call waits: it says not answered (no decision), the one be
 
 test('the Inbox answers a question with free text and links to its session', async ({ page }) => {
   await openWith(page, [
-    { toolCalls: [{ name: 'ask_user_clarification', arguments: { title: 'Pick a format', question: 'Markdown or **plain text**?', suggested_answers: ['Markdown', 'Plain text'] } }] },
+    {
+      toolCalls: [
+        {
+          name: 'ask_user_clarification',
+          arguments: {
+            title: 'Pick a format',
+            question: 'Markdown or **plain text**?',
+            suggested_answers: ['Markdown', 'Plain text'],
+          },
+        },
+      ],
+    },
     { text: 'You said: noted.' },
   ]);
   await send(page, 'Write notes');
@@ -192,7 +232,9 @@ test('a command shows its label as code, its last lines with the exit code, and 
   await expect(card.getByTestId('tool-command')).toHaveText("$ seq 1 40 && echo 'all `done`'");
 });
 
-test('Markdown renders while it streams; code is highlighted; links and tables read in both themes', async ({ page }) => {
+test('Markdown renders while it streams; code is highlighted; links and tables read in both themes', async ({
+  page,
+}) => {
   const reply = [
     '## Plan',
     '',
@@ -221,7 +263,9 @@ test('Markdown renders while it streams; code is highlighted; links and tables r
   const done = page.getByTestId('msg-assistant').last();
   await expect(done.locator('li')).toHaveText(['first', 'second']);
   await expect(done.locator('code.highlighted span').first()).toBeVisible();
-  const colours = await done.locator('code.highlighted span').evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size);
+  const colours = await done
+    .locator('code.highlighted span')
+    .evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size);
   expect(colours).toBeGreaterThan(2);
   await expect(done.locator('table td')).toHaveCount(4);
   await expect(done.locator('a')).toHaveAttribute('target', '_blank');
@@ -232,7 +276,12 @@ test('a long session opens at its newest message and keeps the reader’s place'
   let longId = 0;
   await openWith(page, [{ text: 'A new answer at the bottom.' }], (store) => {
     longId = store.createSession('Long session');
-    for (let i = 0; i < 400; i++) store.appendMessage({ sessionId: longId, role: i % 2 ? 'assistant' : 'user', content: `Message ${i}: ${'words '.repeat(5 + (i % 30))}` });
+    for (let i = 0; i < 400; i++)
+      store.appendMessage({
+        sessionId: longId,
+        role: i % 2 ? 'assistant' : 'user',
+        content: `Message ${i}: ${'words '.repeat(5 + (i % 30))}`,
+      });
     store.createSession('Short session');
   });
   const list = page.getByTestId('message-list');
@@ -261,13 +310,20 @@ test('a long session opens at its newest message and keeps the reader’s place'
   await expect(page.getByText('A new answer at the bottom.')).toBeInViewport();
 });
 
-test('a session longer than the list’s window scrolls to its first message and back; rows under the reader never jump', async ({ page }) => {
+test('a session longer than the list’s window scrolls to its first message and back; rows under the reader never jump', async ({
+  page,
+}) => {
   test.setTimeout(180_000); // a few hundred scroll steps with frames between them: about a minute on a loaded 2-core machine
   // 2,400 messages: the newest page is 200, older pages come 100 at a time, and the list holds a window of 1,000
   // rows that moves as the reader nears its edges (docs/chat-ui.md "Scrolling").
   await openWith(page, [{ text: 'A new answer at the bottom.' }], (store) => {
     const id = store.createSession('Very long session');
-    for (let i = 0; i < 2_400; i++) store.appendMessage({ sessionId: id, role: i % 2 ? 'assistant' : 'user', content: `Message ${i}: ${'words '.repeat(5 + (i % 60))}` });
+    for (let i = 0; i < 2_400; i++)
+      store.appendMessage({
+        sessionId: id,
+        role: i % 2 ? 'assistant' : 'user',
+        content: `Message ${i}: ${'words '.repeat(5 + (i % 60))}`,
+      });
   });
   await page.getByText('Very long session').click();
   await expect(page.getByText('Message 2399:')).toBeInViewport();
@@ -277,7 +333,8 @@ test('a session longer than the list’s window scrolls to its first message and
   const up = await list.evaluate(async (el) => {
     const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const box = () => el.getBoundingClientRect();
-    const firstInView = () => [...el.querySelectorAll<HTMLElement>('.msg')].find((m) => m.getBoundingClientRect().top >= box().top);
+    const firstInView = () =>
+      [...el.querySelectorAll<HTMLElement>('.msg')].find((m) => m.getBoundingClientRect().top >= box().top);
     let worst = 0;
     let steps = 0;
     while (!(el.scrollTop === 0 && el.textContent?.includes('Message 0:')) && steps < 2_000) {
@@ -290,7 +347,8 @@ test('a session longer than the list’s window scrolls to its first message and
       await frames();
       await new Promise((r) => setTimeout(r, 20));
       const same = [...el.querySelectorAll<HTMLElement>('.msg')].find((m) => m.textContent?.startsWith(text));
-      if (row && el.scrollTop === target) worst = Math.max(worst, same ? Math.abs(same.getBoundingClientRect().top - (y + moved)) : Infinity);
+      if (row && el.scrollTop === target)
+        worst = Math.max(worst, same ? Math.abs(same.getBoundingClientRect().top - (y + moved)) : Infinity);
       steps++;
     }
     return { worst, steps, top: el.scrollTop };

@@ -27,12 +27,22 @@ test.afterEach(async () => {
   if (app) await stopApp(app);
 });
 
-test('E1, E2, I5: the window is hardened and window.skald is exactly the contract, frozen, with no Node and no ipcRenderer', async ({ page }) => {
+test('E1, E2, I5: the window is hardened and window.skald is exactly the contract, frozen, with no Node and no ipcRenderer', async ({
+  page,
+}) => {
   // The preload's object is `window.skaldBridge` (frozen, exactly the contract); the renderer wraps it into
   // `window.skald` (the same members, its outcomes unwrapped: docs/architecture.md "Layers").
   const { windows } = await app.desktop!.inspect();
   expect(windows).toHaveLength(1);
-  expect(windows[0]!.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, webSecurity: true, webviewTag: false, allowRunningInsecureContent: false });
+  expect(windows[0]!.webPreferences).toMatchObject({
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    webviewTag: false,
+    allowRunningInsecureContent: false,
+  });
   expect(windows[0]!.webPreferences).not.toHaveProperty('experimentalFeatures');
   expect(windows[0]!.loadedUrl).toBe('app://skald/index.html');
   await page.goto(app.url);
@@ -78,7 +88,9 @@ test('E1, E2, I5: the window is hardened and window.skald is exactly the contrac
   await shots(page, 'desktop-window');
 });
 
-test('E3: the page comes from app:// with its CSP, which Chromium enforces; file:// and paths outside the renderer are refused', async ({ page }) => {
+test('E3: the page comes from app:// with its CSP, which Chromium enforces; file:// and paths outside the renderer are refused', async ({
+  page,
+}) => {
   const consoleLines: string[] = [];
   page.on('console', (m) => consoleLines.push(m.text()));
   const response = await page.goto(app.url);
@@ -86,14 +98,24 @@ test('E3: the page comes from app:// with its CSP, which Chromium enforces; file
   expect(csp).toContain("script-src 'self'");
   expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
   const outcome = await page.evaluate(async () => {
-    const violation = new Promise<string>((resolve) => document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true }));
+    const violation = new Promise<string>((resolve) =>
+      document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true }),
+    );
     const s = document.createElement('script');
     s.textContent = 'window.__inlineRan = true';
     document.body.appendChild(s);
     const blockedBy = await violation;
-    const fileFetch = await fetch('file:///etc/passwd').then(() => 'read', (e: Error) => e.name);
+    const fileFetch = await fetch('file:///etc/passwd').then(
+      () => 'read',
+      (e: Error) => e.name,
+    );
     const outside = await fetch('/%2e%2e/%2e%2e/%2e%2e/etc/passwd').then((r) => r.status);
-    return { inline: (window as unknown as { __inlineRan?: boolean }).__inlineRan ?? false, blockedBy, fileFetch, outside };
+    return {
+      inline: (window as unknown as { __inlineRan?: boolean }).__inlineRan ?? false,
+      blockedBy,
+      fileFetch,
+      outside,
+    };
   });
   expect(outcome).toEqual({ inline: false, blockedBy: 'script-src-elem', fileFetch: 'TypeError', outside: 404 });
   const before = page.url();
@@ -101,10 +123,14 @@ test('E3: the page comes from app:// with its CSP, which Chromium enforces; file
   await page.waitForTimeout(300);
   expect(page.url()).toBe(before);
   await expect(page.getByTestId('app-info')).toContainText('desktop');
-  expect(consoleLines.join('\n')).toMatch(/Not allowed to load local resource: file:\/\/\/etc\/passwd|Refused to connect to 'file:\/\/\/etc\/passwd'/);
+  expect(consoleLines.join('\n')).toMatch(
+    /Not allowed to load local resource: file:\/\/\/etc\/passwd|Refused to connect to 'file:\/\/\/etc\/passwd'/,
+  );
 });
 
-test('E5, E6: navigation away is refused and logged; window.open is denied, http(s) goes to the browser, file: nowhere', async ({ page }) => {
+test('E5, E6: navigation away is refused and logged; window.open is denied, http(s) goes to the browser, file: nowhere', async ({
+  page,
+}) => {
   await page.goto(app.url);
   const before = page.url();
   await page.evaluate(() => void (location.href = 'https://example.com/away'));
@@ -125,7 +151,13 @@ test('E7: camera, geolocation and notification requests are denied by the permis
   await page.goto(app.url);
   const answers = await page.evaluate(async () => ({
     notification: await Notification.requestPermission(),
-    geolocation: await new Promise<string>((resolve) => navigator.geolocation.getCurrentPosition(() => resolve('granted'), (e) => resolve(`denied ${e.code}`), { timeout: 3000 })),
+    geolocation: await new Promise<string>((resolve) =>
+      navigator.geolocation.getCurrentPosition(
+        () => resolve('granted'),
+        (e) => resolve(`denied ${e.code}`),
+        { timeout: 3000 },
+      ),
+    ),
     // No camera exists here, so getUserMedia would fail either way; the permission state says what was decided.
     camera: (await navigator.permissions.query({ name: 'camera' as PermissionName })).state,
     microphone: (await navigator.permissions.query({ name: 'microphone' as PermissionName })).state,
@@ -135,48 +167,81 @@ test('E7: camera, geolocation and notification requests are denied by the permis
   expect(answers.microphone).not.toBe('granted');
 });
 
-test('I3, I4: a bad call is refused at the boundary with its code and no stack or path; the app stays up', async ({ page }) => {
+test('I3, I4: a bad call is refused at the boundary with its code and no stack or path; the app stays up', async ({
+  page,
+}) => {
   await page.goto(app.url);
   // What crosses IPC: the outcome as data, its error only a code and a message (no stack, no path).
-  const outcome = (await page.evaluate(() => window.skaldBridge!.app.ping({ text: 42 }))) as unknown as { ok: boolean; error: Record<string, string> };
+  const outcome = (await page.evaluate(() => window.skaldBridge!.app.ping({ text: 42 }))) as unknown as {
+    ok: boolean;
+    error: Record<string, string>;
+  };
   expect(outcome.ok).toBe(false);
   expect(Object.keys(outcome.error).sort()).toEqual(['code', 'message']);
   expect(outcome.error.code).toMatch(/^[a-z_]+$/);
   expect(outcome.error.message).toMatch(/expected string/i);
   expect(outcome.error.message).not.toMatch(/\n\s+at |\/work\/|node_modules/);
   // What the app sees: a BridgeError that keeps the code (none parsed out of a message).
-  const failure = await page.evaluate(() => window.skald!.app.ping({ text: 42 as never }).then(() => null, (e: Error & { code?: string }) => ({ code: e.code, message: e.message })));
+  const failure = await page.evaluate(() =>
+    window.skald!.app.ping({ text: 42 as never }).then(
+      () => null,
+      (e: Error & { code?: string }) => ({ code: e.code, message: e.message }),
+    ),
+  );
   expect(failure).toEqual({ code: outcome.error.code, message: outcome.error.message });
-  expect(await callBridge<{ text: string }>(page, 'app:ping', { text: 'still here' })).toMatchObject({ text: 'still here' });
+  expect(await callBridge<{ text: string }>(page, 'app:ping', { text: 'still here' })).toMatchObject({
+    text: 'still here',
+  });
 });
 
-test('closing the window hides it and turns go on; the tray counts the waiting approval, notifies, and opens the window', async ({ page }) => {
-  llm = await startLlmProcess(app.dataDir, [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] }, { text: 'done' }]);
+test('closing the window hides it and turns go on; the tray counts the waiting approval, notifies, and opens the window', async ({
+  page,
+}) => {
+  llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] },
+    { text: 'done' },
+  ]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
   const standin = app.desktop!;
   standin.tell({ t: 'close-window' });
-  await expect.poll(async () => (await standin.inspect()).windows[0]).toMatchObject({ visible: false, destroyed: false });
+  await expect
+    .poll(async () => (await standin.inspect()).windows[0])
+    .toMatchObject({ visible: false, destroyed: false });
   // The page lives on behind the hidden window, as Electron's does: the turn runs and asks.
   await page.getByTestId('composer').fill('write it');
   await page.getByTestId('send').click();
-  await expect.poll(async () => (await standin.inspect()).trays[0]!.labels).toEqual(['Open Skald', '1 waiting for your approval', '-', 'Quit']);
+  await expect
+    .poll(async () => (await standin.inspect()).trays[0]!.labels)
+    .toEqual(['Open Skald', '1 waiting for your approval', '-', 'Quit']);
   expect((await standin.inspect()).notifications.map((n) => n.body)).toEqual(['write_file waits for your approval.']);
   standin.tell({ t: 'notification-click', index: 0 });
   await expect.poll(async () => (await standin.inspect()).windows[0]).toMatchObject({ visible: true, focused: true });
   await page.getByTestId('approval-card').getByRole('button', { name: 'Approve once' }).click();
-  await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]')).toHaveAttribute('data-status', 'done');
+  await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]')).toHaveAttribute(
+    'data-status',
+    'done',
+  );
   await expect.poll(async () => (await standin.inspect()).trays[0]!.labels[1]).toBe('Nothing waits for you');
 });
 
-test('Quit from the tray stops the running command and closes the database before the process ends', async ({ page }) => {
-  llm = await startLlmProcess(app.dataDir, [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 41.75' } }] }, { text: 'done' }]);
+test('Quit from the tray stops the running command and closes the database before the process ends', async ({
+  page,
+}) => {
+  llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 41.75' } }] },
+    { text: 'done' },
+  ]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
   await callBridge(page, 'approval:createRule', { tool_pattern: 'execute_cmd', action: 'allow', priority: 1 });
   await page.getByTestId('composer').fill('sleep');
   await page.getByTestId('send').click();
-  const sleeper = () => execFileSync('ps', ['-eo', 'pid=,args=']).toString().split('\n').find((l) => l.trim().endsWith('sleep 41.75'));
+  const sleeper = () =>
+    execFileSync('ps', ['-eo', 'pid=,args='])
+      .toString()
+      .split('\n')
+      .find((l) => l.trim().endsWith('sleep 41.75'));
   await expect.poll(() => sleeper() !== undefined, { timeout: 20_000 }).toBe(true);
   app.desktop!.tell({ t: 'tray-menu', label: 'Quit' });
   expect(await app.desktop!.exited).toBe(0);
@@ -186,9 +251,14 @@ test('Quit from the tray stops the running command and closes the database befor
   await expect.poll(() => sleeper(), { timeout: 5_000 }).toBeUndefined();
 });
 
-test('R6: the renderer crashes while a command runs; the shell reloads the window, the command runs on and its card ends done', async ({ page }) => {
+test('R6: the renderer crashes while a command runs; the shell reloads the window, the command runs on and its card ends done', async ({
+  page,
+}) => {
   const command = 'while [ ! -f go.flag ]; do sleep 0.2; done; echo released';
-  llm = await startLlmProcess(app.dataDir, [{ toolCalls: [{ name: 'execute_cmd', arguments: { command } }] }, { text: 'The command finished after the reload.' }]);
+  llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'execute_cmd', arguments: { command } }] },
+    { text: 'The command finished after the reload.' },
+  ]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
   await page.getByTestId('composer').fill('wait for the flag');
@@ -215,7 +285,9 @@ test('R6: the renderer crashes while a command runs; the shell reloads the windo
   await shots(reloaded, '17-desktop-after-renderer-crash');
 });
 
-test('the viewer opens a file it has no view for with the system app only after a confirmation; programs are refused', async ({ page }) => {
+test('the viewer opens a file it has no view for with the system app only after a confirmation; programs are refused', async ({
+  page,
+}) => {
   const standin = app.desktop!;
   writeFileSync(join(app.workspaceDir, 'data.bin'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 1, 2, 3]));
   writeFileSync(join(app.workspaceDir, 'setup.exe'), Buffer.from('MZ\x90\x00\x03\x00\x00\x00', 'latin1'));
@@ -244,6 +316,8 @@ test('the viewer opens a file it has no view for with the system app only after 
   await expect(exe.getByRole('button', { name: 'Open with the system app…' })).toHaveCount(0);
   await shots(page, 'viewer-system-open-refused');
   const resolved = await callBridge<{ file: { handle: string } }>(page, 'viewer:resolve', { path: 'setup.exe' });
-  expect(await callBridge(page, 'viewer:openWithSystem', { handle: resolved.file.handle, confirmed: true })).toMatchObject({ status: 'not_opened', reason: 'refused' });
+  expect(
+    await callBridge(page, 'viewer:openWithSystem', { handle: resolved.file.handle, confirmed: true }),
+  ).toMatchObject({ status: 'not_opened', reason: 'refused' });
   expect((await standin.inspect()).openedPaths).toEqual([join(app.workspaceDir, 'data.bin')]);
 });

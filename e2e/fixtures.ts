@@ -41,10 +41,19 @@ function freshDataDir(dataDir?: string): { dataDir: string; workspaceDir: string
 }
 
 /** Starts the app in this project's shape; on desktop its window is `page`, loaded once this resolves. */
-export async function startApp(page: Page, env: Record<string, string> = {}, args: string[] = [], options: { dataDir?: string } = {}): Promise<App> {
+export async function startApp(
+  page: Page,
+  env: Record<string, string> = {},
+  args: string[] = [],
+  options: { dataDir?: string } = {},
+): Promise<App> {
   if (currentShape() === 'web') return { ...(await startWebApp(env, args, options)), shape: 'web' };
   const { dataDir, workspaceDir } = freshDataDir(options.dataDir);
-  const desktop = await startDesktopStandin({ page, args: ['--data-dir', dataDir, ...args], env: { ...env, SKALD_STANDIN_USER_DATA: join(dataDir, 'user-data') } });
+  const desktop = await startDesktopStandin({
+    page,
+    args: ['--data-dir', dataDir, ...args],
+    env: { ...env, SKALD_STANDIN_USER_DATA: join(dataDir, 'user-data') },
+  });
   return { shape: 'desktop', url: desktop.appUrl, dataDir, workspaceDir, process: desktop.process, desktop };
 }
 
@@ -52,10 +61,15 @@ export async function startApp(page: Page, env: Record<string, string> = {}, arg
  * One bridge call from the page, through `window.skald`: the same API in both shapes (on desktop the renderer wraps
  * the preload's outcomes, docs/architecture.md "Layers"), so it answers the result or throws a BridgeError.
  */
-export async function callBridge<T = unknown>(page: Page, channel: `${string}:${string}`, request: unknown = {}): Promise<T> {
+export async function callBridge<T = unknown>(
+  page: Page,
+  channel: `${string}:${string}`,
+  request: unknown = {},
+): Promise<T> {
   const [domain, verb] = channel.split(':') as [string, string];
   const answer = await page.evaluate(
-    ([d, v, r]) => (window.skald as unknown as Record<string, Record<string, (req: unknown) => Promise<unknown>>>)[d]![v]!(r),
+    ([d, v, r]) =>
+      (window.skald as unknown as Record<string, Record<string, (req: unknown) => Promise<unknown>>>)[d]![v]!(r),
     [domain, verb, request] as const,
   );
   return answer as T;
@@ -75,12 +89,20 @@ export async function stopApp(app: App): Promise<void> {
 
 /** `dataDir`: an existing data folder (e.g. one a test seeded, or an earlier run's for a restart); default a fresh
  * temp folder. `port`: a fixed port (a restart on the same one); default a free one. */
-export async function startWebApp(env: Record<string, string> = {}, args: string[] = [], options: { dataDir?: string; port?: number } = {}): Promise<WebApp> {
+export async function startWebApp(
+  env: Record<string, string> = {},
+  args: string[] = [],
+  options: { dataDir?: string; port?: number } = {},
+): Promise<WebApp> {
   const { dataDir, workspaceDir } = freshDataDir(options.dataDir);
-  const child = spawn(process.execPath, ['out/main/web.js', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['out/main/web.js', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...args],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`web shape did not start:\n${out}`)), 20_000);
@@ -123,4 +145,5 @@ export const test = base.extend<{ shape: Shape; app: App; appPage: Page }>({
 
 export { expect };
 /** Where a screenshot goes: `e2e/screenshots/`, and `e2e/screenshots/desktop/` for the desktop shape's. */
-export const screenshotPath = (name: string) => join('e2e', 'screenshots', ...(currentShape() === 'desktop' ? ['desktop'] : []), `${name}.png`);
+export const screenshotPath = (name: string) =>
+  join('e2e', 'screenshots', ...(currentShape() === 'desktop' ? ['desktop'] : []), `${name}.png`);

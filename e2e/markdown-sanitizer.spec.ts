@@ -23,8 +23,17 @@ test.beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   remote = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const out = await build({
-    stdin: { contents: "import { renderMarkdown, sanitizeHtml } from './src/renderer/src/lib/markdown'; Object.assign(window, { renderMarkdown, sanitizeHtml });", resolveDir: process.cwd(), loader: 'ts' },
-    bundle: true, write: false, format: 'iife', platform: 'browser', logLevel: 'error',
+    stdin: {
+      contents:
+        "import { renderMarkdown, sanitizeHtml } from './src/renderer/src/lib/markdown'; Object.assign(window, { renderMarkdown, sanitizeHtml });",
+      resolveDir: process.cwd(),
+      loader: 'ts',
+    },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    logLevel: 'error',
   });
   bundle = out.outputFiles[0]!.text;
 });
@@ -38,8 +47,10 @@ const vectors: Record<string, (R: string) => string> = {
   'reference image': (R) => `![pixel][p]\n\n[p]: ${R}/ref-img`,
   'img srcset': (R) => `<img src="data:image/png;base64,iVBORw0KGgo=" srcset="${R}/srcset 1x, ${R}/srcset2 2x">`,
   'img srcset only': (R) => `<img srcset="${R}/srcset-only">`,
-  'picture source': (R) => `<picture><source srcset="${R}/picture-source"><img src="data:image/png;base64,iVBORw0KGgo="></picture>`,
-  'picture source media': (R) => `<picture><source media="(min-width: 1px)" srcset="${R}/picture-media" type="image/png"></picture>`,
+  'picture source': (R) =>
+    `<picture><source srcset="${R}/picture-source"><img src="data:image/png;base64,iVBORw0KGgo="></picture>`,
+  'picture source media': (R) =>
+    `<picture><source media="(min-width: 1px)" srcset="${R}/picture-media" type="image/png"></picture>`,
   'video poster': (R) => `<video poster="${R}/poster"></video>`,
   'video src': (R) => `<video src="${R}/video" autoplay></video>`,
   'video source': (R) => `<video autoplay><source src="${R}/video-source"></video>`,
@@ -52,9 +63,11 @@ const vectors: Record<string, (R: string) => string> = {
   'body background': (R) => `<body background="${R}/body-bg">x</body>`,
   'div background': (R) => `<div background="${R}/div-bg">x</div>`,
   'svg image href': (R) => `<svg><image href="${R}/svg-image"></image></svg>`,
-  'svg image xlink:href': (R) => `<svg xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="${R}/svg-xlink"></image></svg>`,
+  'svg image xlink:href': (R) =>
+    `<svg xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="${R}/svg-xlink"></image></svg>`,
   'svg use': (R) => `<svg><use href="${R}/svg-use#x"></use></svg>`,
-  'svg feImage': (R) => `<svg><filter id="f"><feImage href="${R}/feimage"/></filter><rect filter="url(#f)" width="9" height="9"/></svg>`,
+  'svg feImage': (R) =>
+    `<svg><filter id="f"><feImage href="${R}/feimage"/></filter><rect filter="url(#f)" width="9" height="9"/></svg>`,
   'svg style url': (R) => `<svg><rect style="fill: url(${R}/svg-style)" width="9" height="9"/></svg>`,
   'style attribute url()': (R) => `<div style="background-image: url(${R}/style-attr)">x</div>`,
   'style attribute image-set': (R) => `<div style="background: image-set('${R}/image-set' 1x)">x</div>`,
@@ -75,7 +88,8 @@ const vectors: Record<string, (R: string) => string> = {
   'input src': (R) => `<input src="${R}/input-src">`,
   'form action (autofocus)': (R) => `<form action="${R}/form"><button autofocus>x</button></form>`,
   'img protocol-relative': (R) => `<img src="${R.replace('http:', '')}/proto-relative">`,
-  'img data svg with remote': (R) => `<img src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><image href='${R}/data-svg'/></svg>">`,
+  'img data svg with remote': (R) =>
+    `<img src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><image href='${R}/data-svg'/></svg>">`,
   'math href': (R) => `<math><mi href="${R}/math">x</mi></math>`,
   'noscript img': (R) => `<noscript><img src="${R}/noscript"></noscript>`,
   'template img': (R) => `<template><img src="${R}/template"></template>`,
@@ -102,7 +116,9 @@ test.describe('the Markdown sanitizer, without any CSP', () => {
       // Long enough for the browser to start any fetch the DOM asked for (images, media, styles, frames).
       await page.waitForTimeout(150);
       if (hits.length) leaked[name] = [...hits];
-      expect(html, name).not.toMatch(/<(video|audio|source|picture|svg|iframe|object|embed|link|meta|base|style|input|form|script)\b/i);
+      expect(html, name).not.toMatch(
+        /<(video|audio|source|picture|svg|iframe|object|embed|link|meta|base|style|input|form|script)\b/i,
+      );
       expect(html, name).not.toMatch(/\s(srcset|background|poster|ping|style|lowsrc|dynsrc)=/i);
     }
     expect(leaked).toEqual({});

@@ -73,14 +73,19 @@ test('after a restart on the same data folder and port the tab reconnects and sh
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('a server that dies mid-command is noticed, and once it is back the card says the command was interrupted', async ({ page }) => {
+test('a server that dies mid-command is noticed, and once it is back the card says the command was interrupted', async ({
+  page,
+}) => {
   const first = await startWebApp();
   apps.push(first);
   const { dataDir, workspaceDir } = first;
   const port = Number(new URL(first.url).port);
   // Waits for a file the test makes, so the re-run below ends when the test says so.
   const command = 'while [ ! -f go.flag ]; do sleep 0.2; done; echo released';
-  llm = await startLlmProcess(dataDir, [{ toolCalls: [{ name: 'execute_cmd', arguments: { command } }] }, { text: 'The command finished after the restart.' }]);
+  llm = await startLlmProcess(dataDir, [
+    { toolCalls: [{ name: 'execute_cmd', arguments: { command } }] },
+    { text: 'The command finished after the restart.' },
+  ]);
   await page.goto(first.url);
   await configureModel(page, llm.url);
   await page.getByTestId('composer').fill('wait for the flag');
@@ -126,18 +131,27 @@ async function crash(page: Page): Promise<void> {
 function rowStatus(dataDir: string, name: string): string | undefined {
   const db = new Database(join(dataDir, 'skald.db'), { readonly: true });
   try {
-    return (db.prepare('SELECT status FROM chat_llm_tools WHERE name = ? ORDER BY id DESC LIMIT 1').get(name) as { status: string } | undefined)?.status;
+    return (
+      db.prepare('SELECT status FROM chat_llm_tools WHERE name = ? ORDER BY id DESC LIMIT 1').get(name) as
+        | { status: string }
+        | undefined
+    )?.status;
   } finally {
     db.close();
   }
 }
 
-test('the page crashes while a command runs: the command runs on, and the reloaded page shows it done from the database (R6)', async ({ page }) => {
+test('the page crashes while a command runs: the command runs on, and the reloaded page shows it done from the database (R6)', async ({
+  page,
+}) => {
   const app = await startWebApp();
   apps.push(app);
   const { dataDir, workspaceDir } = app;
   const command = 'while [ ! -f go.flag ]; do sleep 0.2; done; echo released';
-  llm = await startLlmProcess(dataDir, [{ toolCalls: [{ name: 'execute_cmd', arguments: { command } }] }, { text: 'The command finished while the page was gone.' }]);
+  llm = await startLlmProcess(dataDir, [
+    { toolCalls: [{ name: 'execute_cmd', arguments: { command } }] },
+    { text: 'The command finished while the page was gone.' },
+  ]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
   await page.getByTestId('composer').fill('wait for the flag');
@@ -170,7 +184,9 @@ test('the page crashes while a command runs: the command runs on, and the reload
   await expect(done).toHaveAttribute('data-status', 'done');
   await expect(done).toHaveAttribute('data-interrupted', 'false');
   await expect(done).toContainText('released');
-  await expect(third.getByTestId('msg-assistant').last()).toContainText('The command finished while the page was gone.');
+  await expect(third.getByTestId('msg-assistant').last()).toContainText(
+    'The command finished while the page was gone.',
+  );
   await shots(third, '10-done-after-page-crash');
   await kill(app);
   rmSync(dataDir, { recursive: true, force: true });

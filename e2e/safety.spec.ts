@@ -23,9 +23,14 @@ test.afterEach(async () => {
   await stopWebApp(app);
 });
 
-test('the approval card shows a 10,000-character command in full, invisible characters visible (X6)', async ({ page }) => {
+test('the approval card shows a 10,000-character command in full, invisible characters visible (X6)', async ({
+  page,
+}) => {
   const command = `echo ${'a'.repeat(10_000)}\u202E\u200B done`;
-  llm = await startLlmProcess(app.dataDir, [{ toolCalls: [{ name: 'execute_cmd', arguments: { command } }] }, { text: 'ran it' }]);
+  llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'execute_cmd', arguments: { command } }] },
+    { text: 'ran it' },
+  ]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
   await page.getByTestId('composer').fill('run the long one');
@@ -38,7 +43,10 @@ test('the approval card shows a 10,000-character command in full, invisible char
   expect(shown).not.toContain('\u202E');
   await page.screenshot({ path: screenshotPath('07-invisible-characters') });
   await card.getByRole('button', { name: 'Approve once' }).click();
-  await expect(page.locator('[data-testid="tool-card"][data-tool="execute_cmd"]')).toHaveAttribute('data-status', 'done');
+  await expect(page.locator('[data-testid="tool-card"][data-tool="execute_cmd"]')).toHaveAttribute(
+    'data-status',
+    'done',
+  );
 });
 
 test('agent Markdown loads no remote image, runs no script, links no local file (P1, V5)', async ({ page }) => {

@@ -20,14 +20,33 @@ test.afterEach(async () => {
   await stopWebApp(app);
 });
 
-test('a scheduled job: saved off, envelope, turn on, run now waiting in the Inbox, approve, open the run, delete', async ({ page }) => {
+test('a scheduled job: saved off, envelope, turn on, run now waiting in the Inbox, approve, open the run, delete', async ({
+  page,
+}) => {
   llm = await startLlmProcess(app.dataDir, [
     {
       match: 'every weekday',
-      toolCalls: [{ name: 'execute_task', arguments: { mode: 'cron', agent_id: 'software-engineer', title: 'Morning notes', prompt: 'SCHED-1: write the morning notes to notes.md', cron: '0 30 8 * * 1-5' } }],
+      toolCalls: [
+        {
+          name: 'execute_task',
+          arguments: {
+            mode: 'cron',
+            agent_id: 'software-engineer',
+            title: 'Morning notes',
+            prompt: 'SCHED-1: write the morning notes to notes.md',
+            cron: '0 30 8 * * 1-5',
+          },
+        },
+      ],
     },
-    { match: 'every weekday', text: 'Saved **Morning notes** (weekdays 08:30). Turn it on in Schedules when you are ready.' },
-    { match: 'SCHED-1', toolCalls: [{ name: 'write_file', arguments: { path: 'notes.md', content: '# Morning notes\n\nAll quiet.\n' } }] },
+    {
+      match: 'every weekday',
+      text: 'Saved **Morning notes** (weekdays 08:30). Turn it on in Schedules when you are ready.',
+    },
+    {
+      match: 'SCHED-1',
+      toolCalls: [{ name: 'write_file', arguments: { path: 'notes.md', content: '# Morning notes\n\nAll quiet.\n' } }],
+    },
     { match: 'SCHED-1', text: 'Wrote notes.md.' },
     // The home chat is resumed by the run's notification.
     { match: 'every weekday', text: 'The morning notes job ran and wrote notes.md.' },

@@ -33,7 +33,8 @@ test('every screen outside the chat, empty and filled, in both themes', async ({
   await expect(page.getByTestId('first-run')).toBeVisible();
   await settingsSections(page, 'sweep-settings-empty');
   const theme = page.getByRole('radiogroup', { name: 'Theme' });
-  const themeBox = async () => Promise.all(['system', 'light', 'dark'].map((t) => theme.getByTestId(`theme-${t}`).boundingBox()));
+  const themeBox = async () =>
+    Promise.all(['system', 'light', 'dark'].map((t) => theme.getByTestId(`theme-${t}`).boundingBox()));
 
   await page.getByTestId('open-security').click();
   await expect(page.getByTestId('rule-row').first()).toBeVisible();

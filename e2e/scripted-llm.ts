@@ -18,7 +18,11 @@ export interface LlmProcess {
 export async function startLlmProcess(dir: string, script: unknown[]): Promise<LlmProcess> {
   const file = join(dir, 'llm-script.json');
   writeFileSync(file, JSON.stringify(script));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/llm-server/cli.ts', '--port', '0', '--script', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/llm-server/cli.ts', '--port', '0', '--script', file],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`scripted LLM did not start: ${out}`)), 20_000);
@@ -40,6 +44,15 @@ export async function startLlmProcess(dir: string, script: unknown[]): Promise<L
 }
 
 export async function configureModel(page: Page, llmUrl: string): Promise<void> {
-  const { provider } = await callBridge<{ provider: { id: number } }>(page, 'providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: `${llmUrl}/v1`, apiKey: 'test-key' });
-  await callBridge(page, 'models:create', { providerId: provider.id, modelId: 'scripted-1', displayName: 'Scripted 1' });
+  const { provider } = await callBridge<{ provider: { id: number } }>(page, 'providers:create', {
+    kind: 'openai_compatible',
+    name: 'scripted',
+    baseUrl: `${llmUrl}/v1`,
+    apiKey: 'test-key',
+  });
+  await callBridge(page, 'models:create', {
+    providerId: provider.id,
+    modelId: 'scripted-1',
+    displayName: 'Scripted 1',
+  });
 }

@@ -20,7 +20,8 @@ test.afterEach(async () => {
   await stopWebApp(app);
 });
 
-const rules = (page: Page, groupId = 'default') => page.evaluate((g) => window.skald!.approval.listRules({ groupId: g }).then((r) => r.rules), groupId);
+const rules = (page: Page, groupId = 'default') =>
+  page.evaluate((g) => window.skald!.approval.listRules({ groupId: g }).then((r) => r.rules), groupId);
 
 async function openSecurity(page: Page): Promise<void> {
   await page.getByTestId('open-security').click();
@@ -28,7 +29,10 @@ async function openSecurity(page: Page): Promise<void> {
   await expect(page.getByTestId('rule-row').first()).toBeVisible();
 }
 
-async function addRule(page: Page, fields: { tool: string; path?: string; command?: string; action: 'allow' | 'require' | 'deny' }): Promise<void> {
+async function addRule(
+  page: Page,
+  fields: { tool: string; path?: string; command?: string; action: 'allow' | 'require' | 'deny' },
+): Promise<void> {
   await page.getByTestId('add-rule').click();
   const form = page.getByTestId('rule-form');
   await form.getByTestId('rule-tool').fill(fields.tool);
@@ -67,12 +71,14 @@ test('an allow rule added in the page lets the next matching call run without as
   await expect(page.getByTestId('msg-assistant').last()).toContainText('ran it');
 });
 
-test('a deny rule on a path-less tool removes it from the model\'s next request', async ({ page }) => {
+test("a deny rule on a path-less tool removes it from the model's next request", async ({ page }) => {
   llm = await startLlmProcess(app.dataDir, [{ text: 'first' }, { text: 'second' }]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
   const toolNames = async () => {
-    const requests = (await (await fetch(`${llm!.url}/__requests`)).json()) as { body: { tools?: { function: { name: string } }[] } }[];
+    const requests = (await (await fetch(`${llm!.url}/__requests`)).json()) as {
+      body: { tools?: { function: { name: string } }[] };
+    }[];
     return (requests.at(-1)!.body.tools ?? []).map((t) => t.function.name);
   };
   await send(page, 'hello');
@@ -106,7 +112,7 @@ test('the locked guard rows cannot be edited, moved or deleted', async ({ page }
   await expect(page.getByTestId('rule-row')).toHaveCount(ids.length);
 });
 
-test('a refused rule edit shows the core\'s message at the field and writes nothing', async ({ page }) => {
+test("a refused rule edit shows the core's message at the field and writes nothing", async ({ page }) => {
   await page.goto(app.url);
   await openSecurity(page);
   const before = await rules(page);
@@ -140,7 +146,10 @@ test('groups: create, duplicate, rename, delete; Default cannot be deleted', asy
   await page.getByTestId('new-group').click();
   await page.getByTestId('group-name').fill('Client work');
   await page.getByTestId('save-group').click();
-  await expect(page.locator('[data-testid="group-item"][data-group="client-work"]')).toHaveAttribute('aria-current', 'true');
+  await expect(page.locator('[data-testid="group-item"][data-group="client-work"]')).toHaveAttribute(
+    'aria-current',
+    'true',
+  );
   await addRule(page, { tool: 'read_file', path: 'src/*', action: 'allow' });
   await page.getByTestId('duplicate-group').click();
   await page.getByTestId('save-group').click();
@@ -175,11 +184,17 @@ async function approveWithBypass(page: Page): Promise<void> {
     const s = window.skald!;
     const { approvals } = await s.inbox.list({});
     const a = approvals[0]!;
-    await s.inbox.resolveApproval({ requestId: a.request_id, argsHash: a.args_hash, action: 'approve', note: '', bypassSecs: 900 });
+    await s.inbox.resolveApproval({
+      requestId: a.request_id,
+      argsHash: a.args_hash,
+      action: 'approve',
+      note: '',
+      bypassSecs: 900,
+    });
   });
 }
 
-test('the tester\'s answer is the decision the gate then makes for that call', async ({ page }) => {
+test("the tester's answer is the decision the gate then makes for that call", async ({ page }) => {
   llm = await startLlmProcess(app.dataDir, [
     { toolCalls: [{ name: 'read_file', arguments: { path: 'secrets/key.txt' } }] },
     { text: 'could not read it' },
@@ -203,13 +218,21 @@ test('the tester\'s answer is the decision the gate then makes for that call', a
   await shots(page, 'security-tester');
 
   await send(page, 'read the key');
-  await expect(page.locator('[data-testid="tool-card"][data-tool="read_file"]')).toHaveAttribute('data-status', 'rejected');
+  await expect(page.locator('[data-testid="tool-card"][data-tool="read_file"]')).toHaveAttribute(
+    'data-status',
+    'rejected',
+  );
   await expect(page.getByTestId('msg-assistant').last()).toContainText('could not read it');
   await page.getByTestId('composer').fill('run it');
   await page.getByTestId('send').click();
   await expect(page.getByTestId('approval-card')).toBeVisible();
-  const logged = await page.evaluate(() => window.skald!.approval.listDecisions({}).then((r) => r.decisions.map((d) => [d.tool_name, d.action])));
-  expect(logged).toEqual([['execute_cmd', 'require'], ['read_file', 'deny']]);
+  const logged = await page.evaluate(() =>
+    window.skald!.approval.listDecisions({}).then((r) => r.decisions.map((d) => [d.tool_name, d.action])),
+  );
+  expect(logged).toEqual([
+    ['execute_cmd', 'require'],
+    ['read_file', 'deny'],
+  ]);
 
   // The log shows both with their why; "make a rule from this" pre-fills the narrowest rule.
   await page.getByTestId('open-security').click();
@@ -258,7 +281,10 @@ test('revoking a bypass makes the next call ask', async ({ page }) => {
 
   await send(page, 'second');
   await expect(page.getByTestId('approval-card')).toBeVisible();
-  await expect(page.locator('[data-testid="tool-card"][data-tool="execute_cmd"]').last()).toHaveAttribute('data-status', 'pending');
+  await expect(page.locator('[data-testid="tool-card"][data-tool="execute_cmd"]').last()).toHaveAttribute(
+    'data-status',
+    'pending',
+  );
 });
 
 test('the File System panel writes its rows as ordinary rules, deeper paths first', async ({ page }) => {
@@ -280,7 +306,9 @@ test('the File System panel writes its rows as ordinary rules, deeper paths firs
   await expect(page.locator('[data-testid="fs-row"][data-path="secrets/*"]')).toHaveAttribute('data-level', 'deny');
   await notes.getByText('Read only').click();
   await expect(notes).toHaveAttribute('data-level', 'read');
-  const fsRules = (await rules(page)).filter((r) => r.path_pattern?.startsWith('notes/')).map((r) => `${r.tool_pattern} ${r.action} ${r.path_pattern}`);
+  const fsRules = (await rules(page))
+    .filter((r) => r.path_pattern?.startsWith('notes/'))
+    .map((r) => `${r.tool_pattern} ${r.action} ${r.path_pattern}`);
   expect(fsRules).toEqual(['@fs_any deny notes/private/*', '@fs_read allow notes/*', '@fs_write require notes/*']);
   // A refused path keeps everything as it was.
   await page.getByTestId('fs-new-path').fill('../up/');
@@ -290,5 +318,8 @@ test('the File System panel writes its rows as ordinary rules, deeper paths firs
   await shots(page, 'security-files');
   // The rule list shows the same rules.
   await page.getByTestId('tab-rules').click();
-  await expect(page.locator('[data-testid="rule-row"]', { hasText: 'notes/private/*' })).toHaveAttribute('data-action', 'deny');
+  await expect(page.locator('[data-testid="rule-row"]', { hasText: 'notes/private/*' })).toHaveAttribute(
+    'data-action',
+    'deny',
+  );
 });

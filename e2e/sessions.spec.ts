@@ -34,7 +34,10 @@ function seedChatsOfAges(store: SessionStore, now: number, chats: readonly (read
 }
 
 /** A row's action, through its "⋯" (shown when the row is pointed at), which opens the actions in the row. */
-async function rowAction(row: Locator, action: 'session-pin' | 'session-rename' | 'session-export' | 'session-delete'): Promise<void> {
+async function rowAction(
+  row: Locator,
+  action: 'session-pin' | 'session-rename' | 'session-export' | 'session-delete',
+): Promise<void> {
   await row.hover();
   await row.getByTestId('session-more').click();
   await row.getByTestId(action).click();
@@ -42,7 +45,11 @@ async function rowAction(row: Locator, action: 'session-pin' | 'session-rename' 
 
 test('rename in place, delete after a confirmation, and the chat that took its place opens', async ({ page }) => {
   await openWith(page, [], (store) => {
-    for (const [title, said] of [['Alpha plan', 'the alpha plan'], ['Beta notes', 'notes about beta'], ['Gamma log', 'the gamma log']] as const) {
+    for (const [title, said] of [
+      ['Alpha plan', 'the alpha plan'],
+      ['Beta notes', 'notes about beta'],
+      ['Gamma log', 'the gamma log'],
+    ] as const) {
       const id = store.createSession(title);
       store.appendMessage({ sessionId: id, role: 'user', content: `Tell me about ${said}` });
       store.appendMessage({ sessionId: id, role: 'assistant', content: `Here is ${said}.` });
@@ -76,7 +83,9 @@ test('rename in place, delete after a confirmation, and the chat that took its p
   // The chat that took its place in the list is open, with its own messages.
   await expect(page.locator('.session-item.active')).toContainText(/Beta, renamed|Alpha plan/);
   const open = (await page.locator('.session-item.active').textContent()) ?? '';
-  await expect(page.getByTestId('msg-assistant')).toContainText(open.includes('Beta') ? 'Here is notes about beta.' : 'Here is the alpha plan.');
+  await expect(page.getByTestId('msg-assistant')).toContainText(
+    open.includes('Beta') ? 'Here is notes about beta.' : 'Here is the alpha plan.',
+  );
   await shots(page, 'sessions-after-delete');
 
   // The last ones deleted: a new, empty chat is there to type in.
@@ -105,7 +114,8 @@ test('a chat whose turn runs is not deleted: its row says why', async ({ page })
 test('a chat exported as Markdown holds every message, older pages included', async ({ page }) => {
   await openWith(page, [], (store) => {
     const id = store.createSession('Long export');
-    for (let i = 0; i < 2_500; i++) store.appendMessage({ sessionId: id, role: i % 2 ? 'assistant' : 'user', content: `Message number ${i}` });
+    for (let i = 0; i < 2_500; i++)
+      store.appendMessage({ sessionId: id, role: i % 2 ? 'assistant' : 'user', content: `Message number ${i}` });
   });
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Message number 2499');
   const row = rowOf(page, 'Long export');
@@ -121,10 +131,16 @@ test('a chat exported as Markdown holds every message, older pages included', as
   expect(text.match(/^## /gm)).toHaveLength(2_500);
 });
 
-test('Ctrl+K finds what was said in an older chat: the hit shows its chat and snippet, Enter opens that chat', async ({ page }) => {
+test('Ctrl+K finds what was said in an older chat: the hit shows its chat and snippet, Enter opens that chat', async ({
+  page,
+}) => {
   await openWith(page, [], (store) => {
     const chats = [
-      ['Garden ideas', 'What should I plant along the south fence this spring?', 'Along a sunny fence, heirloom tomatoes do well: stake them early and water them at the roots.'],
+      [
+        'Garden ideas',
+        'What should I plant along the south fence this spring?',
+        'Along a sunny fence, heirloom tomatoes do well: stake them early and water them at the roots.',
+      ],
       ['Tomato sauce recipe', 'How long should a tomato sauce simmer?', 'About forty minutes, stirring now and then.'],
       ['Monthly budget', 'Sum up the groceries.', 'Groceries came to 312 euros.'],
     ] as const;
@@ -142,7 +158,9 @@ test('Ctrl+K finds what was said in an older chat: the hit shows its chat and sn
   const hits = switcher.getByTestId('switcher-hit');
   await expect(hits).toHaveCount(1);
   await expect(hits).toContainText('Garden ideas');
-  await expect(hits.getByTestId('switcher-hit-snippet')).toHaveText('Along a sunny fence, heirloom tomatoes do well: stake them early and water them at the…'); // ~60 characters after
+  await expect(hits.getByTestId('switcher-hit-snippet')).toHaveText(
+    'Along a sunny fence, heirloom tomatoes do well: stake them early and water them at the…',
+  ); // ~60 characters after
   await expect(hits.locator('mark')).toHaveText('heirloom');
   await expect(switcher.getByText('No session matches.')).toHaveCount(0);
   await shots(page, 'switcher-message-hit');
@@ -154,7 +172,11 @@ test('Ctrl+K finds what was said in an older chat: the hit shows its chat and sn
   // Titles first, then the messages, newest first; the arrows go through both, in any case of the letters.
   await page.keyboard.press('Control+k');
   await switcher.getByRole('combobox').fill('TOMATO');
-  await expect(switcher.getByRole('option')).toHaveText([/^Tomato sauce recipe$/, /^Tomato sauce recipe.*How long should a tomato sauce/, /^Garden ideas.*heirloom tomatoes/]);
+  await expect(switcher.getByRole('option')).toHaveText([
+    /^Tomato sauce recipe$/,
+    /^Tomato sauce recipe.*How long should a tomato sauce/,
+    /^Garden ideas.*heirloom tomatoes/,
+  ]);
   await expect(switcher.getByText('In messages')).toBeVisible();
   await shots(page, 'switcher-titles-and-messages');
   await page.keyboard.press('ArrowDown');
@@ -169,12 +191,17 @@ test('Ctrl+K finds what was said in an older chat: the hit shows its chat and sn
   await expect(page.getByTestId('msg-user')).toContainText('How long should a tomato sauce simmer?');
 });
 
-test('a search hit deep in a long chat is brought into view and marked, the older pages loaded on the way', async ({ page }) => {
+test('a search hit deep in a long chat is brought into view and marked, the older pages loaded on the way', async ({
+  page,
+}) => {
   await openWith(page, [], (store) => {
     store.createSession('Other chat');
     const id = store.createSession('Long migration notes');
     for (let i = 0; i < 6_000; i++) {
-      const text = i === 37 ? 'We decided to keep the quartzite schema for the archive, and revisit it in spring.' : `Note ${i}: nothing to see in this one.`;
+      const text =
+        i === 37
+          ? 'We decided to keep the quartzite schema for the archive, and revisit it in spring.'
+          : `Note ${i}: nothing to see in this one.`;
       store.appendMessage({ sessionId: id, role: i % 2 ? 'assistant' : 'user', content: text });
     }
   });
@@ -195,16 +222,36 @@ test('a search hit deep in a long chat is brought into view and marked, the olde
 
 test('chats are listed under date headings: Today, Yesterday, the last 7 days, then by month', async ({ page }) => {
   const now = Date.now();
-  await openWith(page, [], (store) => seedChatsOfAges(store, now, [['Budget from spring', 60 * DAY], ['Trip ideas', 3 * DAY], ['Release notes', DAY], ['Morning standup', 0]]));
+  await openWith(page, [], (store) =>
+    seedChatsOfAges(store, now, [
+      ['Budget from spring', 60 * DAY],
+      ['Trip ideas', 3 * DAY],
+      ['Release notes', DAY],
+      ['Morning standup', 0],
+    ]),
+  );
   const month = new Date(now - 60 * DAY).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
   await expect(page.getByTestId('session-heading')).toHaveText(['Today', 'Yesterday', 'Previous 7 days', month]);
-  await expect(page.getByTestId('session-item')).toHaveText([/Morning standup/, /Release notes/, /Trip ideas/, /Budget from spring/]);
+  await expect(page.getByTestId('session-item')).toHaveText([
+    /Morning standup/,
+    /Release notes/,
+    /Trip ideas/,
+    /Budget from spring/,
+  ]);
   await expect(page.getByTestId('msg-user')).toContainText('About Morning standup');
   await shots(page, 'sessions-date-headings');
 });
 
-test('a pinned chat stays at the top under Pinned, whatever its last activity, until it is unpinned', async ({ page }) => {
-  await openWith(page, [], (store) => seedChatsOfAges(store, Date.now(), [['Old reference', 40 * DAY], ['Yesterday notes', DAY], ['Today chat', 0]]));
+test('a pinned chat stays at the top under Pinned, whatever its last activity, until it is unpinned', async ({
+  page,
+}) => {
+  await openWith(page, [], (store) =>
+    seedChatsOfAges(store, Date.now(), [
+      ['Old reference', 40 * DAY],
+      ['Yesterday notes', DAY],
+      ['Today chat', 0],
+    ]),
+  );
   await rowAction(rowOf(page, 'Old reference'), 'session-pin');
   await expect(page.getByTestId('session-heading').first()).toHaveText('Pinned');
   await expect(page.getByTestId('session-item')).toHaveText([/Old reference/, /Today chat/, /Yesterday notes/]);
@@ -221,9 +268,10 @@ test('a pinned chat stays at the top under Pinned, whatever its last activity, u
   await expect(page.getByTestId('session-item')).toHaveText([/Today chat/, /Yesterday notes/, /Old reference/]);
 });
 
-test("each chat keeps its own draft: what was typed in one never shows, or is sent, in another", async ({ page }) => {
+test('each chat keeps its own draft: what was typed in one never shows, or is sent, in another', async ({ page }) => {
   await openWith(page, [], (store) => {
-    for (const title of ['Chat A', 'Chat B']) store.appendMessage({ sessionId: store.createSession(title), role: 'user', content: `Hello from ${title}` });
+    for (const title of ['Chat A', 'Chat B'])
+      store.appendMessage({ sessionId: store.createSession(title), role: 'user', content: `Hello from ${title}` });
   });
   const box = page.getByTestId('composer');
   await page.getByTestId('session-item').filter({ hasText: 'Chat A' }).click();
@@ -242,7 +290,12 @@ test("each chat keeps its own draft: what was typed in one never shows, or is se
 test('a reader far up a long chat gets a button back to the newest message', async ({ page }) => {
   await openWith(page, [], (store) => {
     const id = store.createSession('Long chat');
-    for (let i = 0; i < 3_000; i++) store.appendMessage({ sessionId: id, role: i % 2 ? 'assistant' : 'user', content: `Line ${i} of the long chat.` });
+    for (let i = 0; i < 3_000; i++)
+      store.appendMessage({
+        sessionId: id,
+        role: i % 2 ? 'assistant' : 'user',
+        content: `Line ${i} of the long chat.`,
+      });
   });
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Line 2999');
   await expect(page.getByTestId('jump-newest')).toHaveCount(0);

@@ -41,7 +41,8 @@ async function startWindowGateway(): Promise<string> {
   return `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/v1`;
 }
 type Listed = { models: { modelId: string; contextWindow: number | null }[] };
-const windowsOf = async (page: Parameters<typeof callBridge>[0]) => Object.fromEntries((await callBridge<Listed>(page, 'models:list')).models.map((m) => [m.modelId, m.contextWindow]));
+const windowsOf = async (page: Parameters<typeof callBridge>[0]) =>
+  Object.fromEntries((await callBridge<Listed>(page, 'models:list')).models.map((m) => [m.modelId, m.contextWindow]));
 
 test('the first-run guide reaches a working chat', async ({ page }) => {
   llm = await startLlmProcess(app.dataDir, [{ text: 'Hello! This folder is empty so far.' }]);
@@ -76,12 +77,17 @@ test('the first-run guide reaches a working chat', async ({ page }) => {
   await guide.getByTestId('fr-suggestion').first().click();
   await expect(page.getByTestId('msg-user')).toContainText('What is in this folder?');
   await expect(page.getByTestId('msg-assistant').last()).toContainText('This folder is empty so far.');
-  const requests = (await (await fetch(`${llm.url}/__requests`)).json()) as { path: string; headers: Record<string, string> }[];
+  const requests = (await (await fetch(`${llm.url}/__requests`)).json()) as {
+    path: string;
+    headers: Record<string, string>;
+  }[];
   expect(requests.at(-1)!.headers.authorization).toBe('Bearer sk-first-run-SECRET');
   await shots(page, 'first-run-chat');
 });
 
-test('providers: test connection says what is wrong, keys are set and replaced but never shown; models reorder', async ({ page }) => {
+test('providers: test connection says what is wrong, keys are set and replaced but never shown; models reorder', async ({
+  page,
+}) => {
   llm = await startLlmProcess(app.dataDir, []);
   await page.goto(app.url);
   await expect(page.getByTestId('first-run')).toBeVisible();
@@ -122,7 +128,10 @@ test('providers: test connection says what is wrong, keys are set and replaced b
   }
   await settings.getByRole('button', { name: 'Move scripted-2 up' }).click();
   await expect(settings.getByTestId('model-row').first()).toHaveAttribute('data-model', 'scripted-2');
-  expect(await page.evaluate(() => window.skald!.models.list({}).then((r) => r.models.map((m) => m.modelId)))).toEqual(['scripted-2', 'scripted-1']);
+  expect(await page.evaluate(() => window.skald!.models.list({}).then((r) => r.models.map((m) => m.modelId)))).toEqual([
+    'scripted-2',
+    'scripted-1',
+  ]);
   // Health is the last real call's outcome: these models have not been called yet.
   await expect(settings.getByTestId('model-health').first()).toHaveText('Not called yet');
   await shots(page, 'settings-providers', { fullPage: true });
@@ -130,10 +139,16 @@ test('providers: test connection says what is wrong, keys are set and replaced b
   await expect(settings.getByTestId('model-row')).toHaveCount(1);
 });
 
-test('models: picking a listed model fills its context window from the list; a typed one is kept; a model without one is offered it', async ({ page }) => {
+test('models: picking a listed model fills its context window from the list; a typed one is kept; a model without one is offered it', async ({
+  page,
+}) => {
   const url = await startWindowGateway();
   await page.goto(app.url);
-  const { provider } = await callBridge<{ provider: { id: number } }>(page, 'providers:create', { kind: 'openai_compatible', name: 'Gateway', baseUrl: url });
+  const { provider } = await callBridge<{ provider: { id: number } }>(page, 'providers:create', {
+    kind: 'openai_compatible',
+    name: 'Gateway',
+    baseUrl: url,
+  });
   await callBridge(page, 'models:create', { providerId: provider.id, modelId: 'small-model' }); // saved before its window was known
   await page.keyboard.press('Control+,');
   const settings = page.getByTestId('settings');
@@ -191,7 +206,9 @@ test('first run: the model step fills the window the list gives the picked model
   expect(await windowsOf(page)).toEqual({ 'small-model': 8_192 });
 });
 
-test('general: the default folder is checked by the core; the theme follows the choice; the data folder is shown', async ({ page }) => {
+test('general: the default folder is checked by the core; the theme follows the choice; the data folder is shown', async ({
+  page,
+}) => {
   await page.goto(app.url);
   await page.getByTestId('open-settings').click();
   const settings = page.getByTestId('settings');
@@ -202,7 +219,9 @@ test('general: the default folder is checked by the core; the theme follows the 
   await settings.getByTestId('default-workdir').fill(app.dataDir);
   await settings.getByTestId('save-workdir').click();
   await expect(settings.getByTestId('workdir-error')).toContainText('data folder');
-  expect(await page.evaluate(() => window.skald!.app.getSettings({}).then((r) => r.settings.defaultWorkingDirectory))).toBeNull();
+  expect(
+    await page.evaluate(() => window.skald!.app.getSettings({}).then((r) => r.settings.defaultWorkingDirectory)),
+  ).toBeNull();
   await settings.getByTestId('default-workdir').fill(app.workspaceDir);
   await settings.getByTestId('save-workdir').click();
   await expect(settings.getByRole('status')).toHaveText('Saved');
@@ -242,7 +261,10 @@ test('general: the diff history limits are shown, refused when nonsense, and kep
   await page.reload();
   await page.getByTestId('open-settings').click();
   await expect(row.getByTestId('diff-history-days')).toHaveValue('7');
-  expect(await page.evaluate(() => window.skald!.app.getSettings({}).then((r) => r.settings.diffHistory))).toEqual({ maxMb: 64, keepDays: 7 });
+  expect(await page.evaluate(() => window.skald!.app.getSettings({}).then((r) => r.settings.diffHistory))).toEqual({
+    maxMb: 64,
+    keepDays: 7,
+  });
 });
 
 test('general: your instructions are saved, kept, and given to the model at its next answer', async ({ page }) => {
@@ -264,11 +286,16 @@ test('general: your instructions are saved, kept, and given to the model at its 
   await page.getByTestId('send').click();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Bonjour.');
   const [request] = await llm.requests();
-  expect(String(request!.body.messages![0]!.content)).toContain('<person-instructions>\nAnswer in French. I work in TypeScript.\n</person-instructions>');
+  expect(String(request!.body.messages![0]!.content)).toContain(
+    '<person-instructions>\nAnswer in French. I work in TypeScript.\n</person-instructions>',
+  );
 });
 
 test('keyboard: Enter sends, Shift+Enter is a new line, Esc stops, Ctrl+K switches session', async ({ page }) => {
-  llm = await startLlmProcess(app.dataDir, [{ text: 'first reply' }, { text: 'a long answer '.repeat(400), chunkDelayMs: 40 }]);
+  llm = await startLlmProcess(app.dataDir, [
+    { text: 'first reply' },
+    { text: 'a long answer '.repeat(400), chunkDelayMs: 40 },
+  ]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
   const composer = page.getByTestId('composer');
@@ -298,12 +325,28 @@ test('keyboard: Enter sends, Shift+Enter is a new line, Esc stops, Ctrl+K switch
   await expect(page.locator('.session-item.active')).toContainText('line one');
 });
 
-test('models: the reasoning setting is set in the edit form and the add form, and kept with the model', async ({ page }) => {
+test('models: the reasoning setting is set in the edit form and the add form, and kept with the model', async ({
+  page,
+}) => {
   await page.goto(app.url);
   // A provider nobody answers at: this test never calls the model, and a test connection fails at once.
-  const { provider } = await callBridge<{ provider: { id: number } }>(page, 'providers:create', { kind: 'anthropic', name: 'Claude', baseUrl: 'http://127.0.0.1:9/v1' });
-  await callBridge(page, 'models:create', { providerId: provider.id, modelId: 'claude-sonnet-4-5', displayName: 'Sonnet' });
-  const reasoningOf = async () => Object.fromEntries((await callBridge<{ models: { modelId: string; reasoning: string }[] }>(page, 'models:list')).models.map((m) => [m.modelId, m.reasoning]));
+  const { provider } = await callBridge<{ provider: { id: number } }>(page, 'providers:create', {
+    kind: 'anthropic',
+    name: 'Claude',
+    baseUrl: 'http://127.0.0.1:9/v1',
+  });
+  await callBridge(page, 'models:create', {
+    providerId: provider.id,
+    modelId: 'claude-sonnet-4-5',
+    displayName: 'Sonnet',
+  });
+  const reasoningOf = async () =>
+    Object.fromEntries(
+      (await callBridge<{ models: { modelId: string; reasoning: string }[] }>(page, 'models:list')).models.map((m) => [
+        m.modelId,
+        m.reasoning,
+      ]),
+    );
   expect(await reasoningOf()).toEqual({ 'claude-sonnet-4-5': 'off' });
 
   await page.keyboard.press('Control+,');
@@ -315,7 +358,9 @@ test('models: the reasoning setting is set in the edit form and the add form, an
   await expect(level).toHaveValue('off');
   await expect(row.getByTestId('model-reasoning-help')).toHaveCount(0);
   await level.selectOption('high');
-  await expect(row.getByTestId('model-reasoning-help')).toHaveText('Only for models that reason; a model that does not may refuse the request.');
+  await expect(row.getByTestId('model-reasoning-help')).toHaveText(
+    'Only for models that reason; a model that does not may refuse the request.',
+  );
   await settings.getByTestId('models-settings').scrollIntoViewIfNeeded();
   await shots(page, 'settings-models-reasoning');
   await row.getByRole('button', { name: 'Save' }).click();
@@ -325,9 +370,13 @@ test('models: the reasoning setting is set in the edit form and the add form, an
   // The add form: a level picked there goes with the new model, and the form goes back to off.
   await settings.getByTestId('model-id').fill('claude-haiku-4-5');
   await settings.getByTestId('model-reasoning').selectOption('low');
-  await expect(settings.getByTestId('models-settings').locator('.add-model').getByTestId('model-reasoning-help')).toBeVisible();
+  await expect(
+    settings.getByTestId('models-settings').locator('.add-model').getByTestId('model-reasoning-help'),
+  ).toBeVisible();
   await settings.getByTestId('add-model').click();
-  await expect(settings.locator('[data-testid="model-row"][data-model="claude-haiku-4-5"]').getByTestId('model-reasoning-label')).toHaveText('· reasoning low');
+  await expect(
+    settings.locator('[data-testid="model-row"][data-model="claude-haiku-4-5"]').getByTestId('model-reasoning-label'),
+  ).toHaveText('· reasoning low');
   await expect(settings.getByTestId('model-reasoning')).toHaveValue('off');
   expect(await reasoningOf()).toEqual({ 'claude-sonnet-4-5': 'high', 'claude-haiku-4-5': 'low' });
   // Kept across a reload: the edit form opens with the stored level.

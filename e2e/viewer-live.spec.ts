@@ -20,10 +20,19 @@ test.afterEach(async () => {
 
 const put = (rel: string, content: string | Buffer): string => putInWorkspace(app, rel, content);
 
-test('live reload after a write, then Diff and Revert of that edit_file through the approval card', async ({ page }) => {
+test('live reload after a write, then Diff and Revert of that edit_file through the approval card', async ({
+  page,
+}) => {
   const file = put('notes/plan.txt', 'step one\nstep two\n');
   const llm = await startLlmProcess(app.dataDir, [
-    { toolCalls: [{ name: 'edit_file', arguments: { path: 'notes/plan.txt', old_string: 'step one', new_string: 'step ONE (edited)' } }] },
+    {
+      toolCalls: [
+        {
+          name: 'edit_file',
+          arguments: { path: 'notes/plan.txt', old_string: 'step one', new_string: 'step ONE (edited)' },
+        },
+      ],
+    },
     { text: 'Edited the plan.' },
   ]);
   try {
@@ -36,7 +45,10 @@ test('live reload after a write, then Diff and Revert of that edit_file through 
     await page.getByTestId('composer').fill('Edit the plan');
     await page.getByTestId('send').click();
     await page.getByTestId('approval-card').getByRole('button', { name: 'Approve once' }).click();
-    await expect(page.locator('[data-testid="tool-card"][data-tool="edit_file"]')).toHaveAttribute('data-status', 'done');
+    await expect(page.locator('[data-testid="tool-card"][data-tool="edit_file"]')).toHaveAttribute(
+      'data-status',
+      'done',
+    );
     // The open tab reloaded by itself.
     await expect(code).toContainText('step ONE (edited)');
 
@@ -61,7 +73,11 @@ test('live reload after a write, then Diff and Revert of that edit_file through 
     await editCard.getByTestId('tool-revert').click();
     const conflict = page.getByTestId('revert-conflict');
     await expect(conflict).toContainText('The file changed after this call');
-    await expect(conflict.locator('section')).toHaveText([/^Before this call.*step\sone/s, /^After this call.*step\sONE\s\(edited\)/s, /^Now.*step\sthree,\sby\shand/s]);
+    await expect(conflict.locator('section')).toHaveText([
+      /^Before this call.*step\sone/s,
+      /^After this call.*step\sONE\s\(edited\)/s,
+      /^Now.*step\sthree,\sby\shand/s,
+    ]);
     await shoot(page, 'revert-conflict');
     await conflict.getByRole('button', { name: 'Keep the file as it is' }).click();
     await expect(conflict).toHaveCount(0);
@@ -81,7 +97,9 @@ test('live reload after a write, then Diff and Revert of that edit_file through 
   }
 });
 
-test('live reload from disk: a Markdown file edited outside the app, and a LaTeX input that changes its PDF', async ({ page }) => {
+test('live reload from disk: a Markdown file edited outside the app, and a LaTeX input that changes its PDF', async ({
+  page,
+}) => {
   put('live/readme.md', '# Live\n\nfirst version\n');
   put('live/doc.tex', '\\documentclass{article}\n\\begin{document}\n\\input{inc}\n\\end{document}\n');
   put('live/inc.tex', 'Included text version one.');
@@ -100,8 +118,11 @@ test('live reload from disk: a Markdown file edited outside the app, and a LaTeX
   await expect(text).toContainText('version two', { timeout: 30_000 });
 });
 
-test('a log a program keeps appending to: the tab reloads while it is written and, scrolled to its end, follows the end', async ({ page }) => {
-  const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `log line ${from + i}`).join('\n') + '\n';
+test('a log a program keeps appending to: the tab reloads while it is written and, scrolled to its end, follows the end', async ({
+  page,
+}) => {
+  const lines = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => `log line ${from + i}`).join('\n') + '\n';
   const file = put('logs/build.log', lines(1, 301));
   await page.goto(app.url);
   await openFile(page, 'logs/build.log');
@@ -150,10 +171,17 @@ test("a relative link in the agent's message opens the file in the viewer", asyn
   }
 });
 
-test("go-to-line: a read_file card's path opens at its offset, a search_file card's at its first hit, each search hit at its line, again after scrolling away", async ({ page }) => {
-  const lines = Array.from({ length: 300 }, (_, i) => (i + 1 === 250 ? 'const needle = 250;' : `// filler line ${i + 1}`));
+test("go-to-line: a read_file card's path opens at its offset, a search_file card's at its first hit, each search hit at its line, again after scrolling away", async ({
+  page,
+}) => {
+  const lines = Array.from({ length: 300 }, (_, i) =>
+    i + 1 === 250 ? 'const needle = 250;' : `// filler line ${i + 1}`,
+  );
   put('src/long.ts', lines.join('\n'));
-  put('src/lib/other.ts', Array.from({ length: 80 }, (_, i) => (i + 1 === 60 ? 'export const needle = 60;' : `// other ${i + 1}`)).join('\n'));
+  put(
+    'src/lib/other.ts',
+    Array.from({ length: 80 }, (_, i) => (i + 1 === 60 ? 'export const needle = 60;' : `// other ${i + 1}`)).join('\n'),
+  );
   const llm = await startLlmProcess(app.dataDir, [
     { toolCalls: [{ name: 'read_file', arguments: { path: 'src/long.ts', offset: 120, limit: 5 } }] },
     { toolCalls: [{ name: 'search_file', arguments: { path: 'src/long.ts', pattern: 'needle' } }] },
@@ -168,20 +196,26 @@ test("go-to-line: a read_file card's path opens at its offset, a search_file car
     await expect(page.getByTestId('msg-assistant').last()).toContainText('Found it.');
     const code = page.getByTestId('viewer-code');
     // The selected line is the one the call names, and it is on screen (line 1 is not).
-    const selectedLine = async () => page.evaluate(() => {
-      const host = document.querySelector('[data-testid="viewer-code"]');
-      const current = host?.querySelector('.current-line');
-      const top = current?.getBoundingClientRect().top ?? -1;
-      const numbers = [...(host?.querySelectorAll('.line-numbers') ?? [])];
-      return numbers.find((n) => Math.abs(n.getBoundingClientRect().top - top) < 3)?.textContent ?? null;
-    });
+    const selectedLine = async () =>
+      page.evaluate(() => {
+        const host = document.querySelector('[data-testid="viewer-code"]');
+        const current = host?.querySelector('.current-line');
+        const top = current?.getBoundingClientRect().top ?? -1;
+        const numbers = [...(host?.querySelectorAll('.line-numbers') ?? [])];
+        return numbers.find((n) => Math.abs(n.getBoundingClientRect().top - top) < 3)?.textContent ?? null;
+      });
     // The revealed line carries a mark of its own (plain in both themes), on the line selected.
-    const markedLine = async () => page.evaluate(() => {
-      const host = document.querySelector('[data-testid="viewer-code"]');
-      const mark = host?.querySelector('.viewer-line-revealed');
-      const top = mark?.getBoundingClientRect().top ?? -1;
-      return [...(host?.querySelectorAll('.line-numbers') ?? [])].find((n) => Math.abs(n.getBoundingClientRect().top - top) < 3)?.textContent ?? null;
-    });
+    const markedLine = async () =>
+      page.evaluate(() => {
+        const host = document.querySelector('[data-testid="viewer-code"]');
+        const mark = host?.querySelector('.viewer-line-revealed');
+        const top = mark?.getBoundingClientRect().top ?? -1;
+        return (
+          [...(host?.querySelectorAll('.line-numbers') ?? [])].find(
+            (n) => Math.abs(n.getBoundingClientRect().top - top) < 3,
+          )?.textContent ?? null
+        );
+      });
     // The person moves to the top of the file: line 1 is selected, line 250 off screen.
     const scrollToTop = async () => {
       await code.click({ position: { x: 120, y: 80 } });

@@ -29,31 +29,34 @@ test.afterEach(async () => {
 const put = (rel: string, content: string | Buffer): string => putInWorkspace(app, rel, content);
 
 test('Markdown: sanitized, remote image not loaded, relative link opens a tab, outline', async ({ page }) => {
-  put('docs/guide.md', [
-    '# Guide',
-    '',
-    'Intro text with **bold** and a [relative link](other.md) and [a script link](javascript:alert(1)).',
-    '',
-    `![tracker](${spy.url}/pixel.png)`,
-    '',
-    `<img src="${spy.url}/raw.png" onerror="fetch('${spy.url}/onerror')">`,
-    '',
-    '<iframe srcdoc="<script>parent.alert(1)</script>"></iframe>',
-    '',
-    '<a href="file:///etc/passwd">passwd</a>',
-    '',
-    '## Setup',
-    '',
-    '```ts',
-    'const answer: number = 42;',
-    '```',
-    '',
-    '## Usage',
-    '',
-    '| a | b |',
-    '|---|---|',
-    '| 1 | 2 |',
-  ].join('\n'));
+  put(
+    'docs/guide.md',
+    [
+      '# Guide',
+      '',
+      'Intro text with **bold** and a [relative link](other.md) and [a script link](javascript:alert(1)).',
+      '',
+      `![tracker](${spy.url}/pixel.png)`,
+      '',
+      `<img src="${spy.url}/raw.png" onerror="fetch('${spy.url}/onerror')">`,
+      '',
+      '<iframe srcdoc="<script>parent.alert(1)</script>"></iframe>',
+      '',
+      '<a href="file:///etc/passwd">passwd</a>',
+      '',
+      '## Setup',
+      '',
+      '```ts',
+      'const answer: number = 42;',
+      '```',
+      '',
+      '## Usage',
+      '',
+      '| a | b |',
+      '|---|---|',
+      '| 1 | 2 |',
+    ].join('\n'),
+  );
   put('docs/other.md', '# Other page\n\nReached by a relative link.\n');
   await page.goto(app.url);
   await openFile(page, 'docs/guide.md');
@@ -76,10 +79,16 @@ test('Markdown: sanitized, remote image not loaded, relative link opens a tab, o
   await shoot(page, 'markdown-link');
 });
 
-test('large Markdown: the first screen at once, the outline jumps anywhere, a reload from disk keeps the scroll position', async ({ page }) => {
+test('large Markdown: the first screen at once, the outline jumps anywhere, a reload from disk keeps the scroll position', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const sections = (edit: string) =>
-    Array.from({ length: 3000 }, (_, i) => `## Part ${i}\n\nParagraph ${i} with **bold** text${i === 5 ? edit : ''}, a [link](#part-${i + 1}) and a list:\n\n- one\n- two\n`).join('\n');
+    Array.from(
+      { length: 3000 },
+      (_, i) =>
+        `## Part ${i}\n\nParagraph ${i} with **bold** text${i === 5 ? edit : ''}, a [link](#part-${i + 1}) and a list:\n\n- one\n- two\n`,
+    ).join('\n');
   put('docs/big.md', `# Big document\n\n${sections('')}\n# The end\n\nLast words.\n`);
   await page.goto(app.url);
   await openFile(page, 'docs/big.md');
@@ -111,7 +120,9 @@ test('large Markdown: the first screen at once, the outline jumps anywhere, a re
   expect(top).toBeGreaterThan(10_000);
   put('docs/big.md', `# Big document\n\n${sections(' (edited on disk)')}\n# The end\n\nLast words.\n`);
   await expect(md).toContainText('Paragraph 5 with bold text (edited on disk)', { timeout: 20_000 });
-  await expect.poll(async () => Math.abs((await heading.evaluate((h) => h.getBoundingClientRect().top)) - before)).toBeLessThan(40);
+  await expect
+    .poll(async () => Math.abs((await heading.evaluate((h) => h.getBoundingClientRect().top)) - before))
+    .toBeLessThan(40);
 });
 
 test('source: a 50,000-line file in read-only Monaco, highlighted', async ({ page }) => {
@@ -132,8 +143,16 @@ test('source: a 50,000-line file in read-only Monaco, highlighted', async ({ pag
   await shoot(page, 'code');
 });
 
-test('text in UTF-16 (a PowerShell log, no known extension) opens as text, decoded by its byte-order mark', async ({ page }) => {
-  put('logs/build.out', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Build started\r\nÜbersetzung fertig: 3 Warnungen\r\n', 'utf16le')]));
+test('text in UTF-16 (a PowerShell log, no known extension) opens as text, decoded by its byte-order mark', async ({
+  page,
+}) => {
+  put(
+    'logs/build.out',
+    Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('Build started\r\nÜbersetzung fertig: 3 Warnungen\r\n', 'utf16le'),
+    ]),
+  );
   await page.goto(app.url);
   await openFile(page, 'logs/build.out');
   const code = page.getByTestId('viewer-code');
@@ -145,10 +164,19 @@ test('text in UTF-16 (a PowerShell log, no known extension) opens as text, decod
 
 test('images: raster with fit/actual, and an SVG whose script and onload never run', async ({ page }) => {
   // A 2x2 PNG.
-  put('img/dot.png', Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64'));
-  put('img/evil.svg', `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120" onload="fetch('${spy.url}/svg-onload')">
+  put(
+    'img/dot.png',
+    Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+      'base64',
+    ),
+  );
+  put(
+    'img/evil.svg',
+    `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120" onload="fetch('${spy.url}/svg-onload')">
   <script>new Image().src='${spy.url}/svg-script'; parent.document.title='pwned';</script>
-  <rect width="200" height="120" fill="#4a8"/><text x="20" y="70" font-size="24" fill="#fff">Safe SVG</text></svg>`);
+  <rect width="200" height="120" fill="#4a8"/><text x="20" y="70" font-size="24" fill="#fff">Safe SVG</text></svg>`,
+  );
   await page.goto(app.url);
   await openFile(page, 'img/dot.png');
   await expect(page.getByTestId('viewer-image')).toBeVisible();
@@ -166,7 +194,10 @@ test('images: raster with fit/actual, and an SVG whose script and onload never r
 });
 
 test('PDF: pages render lazily, text is selectable, find works', async ({ page }) => {
-  put('papers/report.pdf', makePdf(12, (p) => (p === 7 ? 'The needle is on page seven' : `Report page ${p}`)));
+  put(
+    'papers/report.pdf',
+    makePdf(12, (p) => (p === 7 ? 'The needle is on page seven' : `Report page ${p}`)),
+  );
   await page.goto(app.url);
   await openFile(page, 'papers/report.pdf');
   await expect(page.getByTestId('pdf-pages')).toContainText('of 12');
@@ -182,16 +213,25 @@ test('PDF: pages render lazily, text is selectable, find works', async ({ page }
   await shoot(page, 'pdf');
 });
 
-test('PDF: documents share one worker, which outlives them; a file that is not a PDF says so and the next opens', async ({ page }) => {
-  put('papers/a.pdf', makePdf(2, (p) => `First file page ${p}`));
-  put('papers/b.pdf', makePdf(3, (p) => `Second file page ${p}`));
+test('PDF: documents share one worker, which outlives them; a file that is not a PDF says so and the next opens', async ({
+  page,
+}) => {
+  put(
+    'papers/a.pdf',
+    makePdf(2, (p) => `First file page ${p}`),
+  );
+  put(
+    'papers/b.pdf',
+    makePdf(3, (p) => `Second file page ${p}`),
+  );
   put('papers/broken.pdf', '%PDF-1.7 this is not a PDF at all');
   await page.goto(app.url);
   const closeViewer = async () => {
     await page.getByRole('button', { name: 'Close viewer' }).click();
     await page.getByTestId('viewer').waitFor({ state: 'detached' });
   };
-  const firstPage = (text: string) => expect(page.getByTestId('viewer-pdf').locator('.page[data-page-number="1"] .textLayer')).toContainText(text);
+  const firstPage = (text: string) =>
+    expect(page.getByTestId('viewer-pdf').locator('.page[data-page-number="1"] .textLayer')).toContainText(text);
   await openFile(page, 'papers/a.pdf');
   await firstPage('First file page 1');
   await closeViewer();
@@ -206,12 +246,16 @@ test('PDF: documents share one worker, which outlives them; a file that is not a
   await openFile(page, 'papers/b.pdf');
   await firstPage('Second file page 1');
   // pdf.js left alone starts a worker (its 1.2 MB script) for every document: here, one for all five opens.
-  const workerLoads = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /pdf\.worker/.test(e.name)).length);
+  const workerLoads = await page.evaluate(
+    () => performance.getEntriesByType('resource').filter((e) => /pdf\.worker/.test(e.name)).length,
+  );
   expect(workerLoads).toBe(1);
 });
 
 test('HTML: sandboxed scripts cannot reach the parent, cookies, storage or the network', async ({ page }) => {
-  put('site/index.html', `<!doctype html><html><head><title>Agent page</title>
+  put(
+    'site/index.html',
+    `<!doctype html><html><head><title>Agent page</title>
 <link rel="prefetch" href="${spy.url}/prefetch">
 </head><body><h1>Agent-written page</h1><img src="pic.svg" width="60" alt="own folder image"><ul id="out"></ul>
 <form id="f" action="${spy.url}/form" method="post"><input name="x" value="1"></form>
@@ -228,8 +272,12 @@ test('HTML: sandboxed scripts cannot reach the parent, cookies, storage or the n
   fetch('${spy.url}/fetch').then(() => note('fetch', () => 'sent'), () => note('fetch', () => { throw { name: 'rejected' }; }));
   try { document.getElementById('f').submit(); } catch (e) {}
   document.getElementById('go').onclick = () => { location.href = '${spy.url}/navigate'; };
-</script></body></html>`);
-  put('site/pic.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="60"><circle cx="30" cy="30" r="28" fill="#e94"/></svg>');
+</script></body></html>`,
+  );
+  put(
+    'site/pic.svg',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="60"><circle cx="30" cy="30" r="28" fill="#e94"/></svg>',
+  );
   await page.goto(app.url);
   const before = page.url();
   await openFile(page, 'site/index.html');
@@ -243,7 +291,9 @@ test('HTML: sandboxed scripts cannot reach the parent, cookies, storage or the n
   await expect(frame.locator('#out')).toContainText('parent.skald: blocked');
   await expect(frame.locator('#out')).toContainText('window.open: blocked');
   await expect(frame.locator('#out')).toContainText('fetch: blocked');
-  await expect.poll(() => frame.locator('img[alt="own folder image"]').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(60);
+  await expect
+    .poll(() => frame.locator('img[alt="own folder image"]').evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBe(60);
   await page.waitForTimeout(500);
   await shoot(page, 'html');
   // Image, fetch, form, prefetch, popup and top navigation did not even open a connection.
@@ -259,7 +309,9 @@ test('HTML: sandboxed scripts cannot reach the parent, cookies, storage or the n
   await expect(page.getByTestId('viewer-code')).toHaveAttribute('data-ready', 'yes');
 });
 
-test('refusals: a secrets/ path, a file outside the working directory asks first, a FIFO, a missing file', async ({ page }) => {
+test('refusals: a secrets/ path, a file outside the working directory asks first, a FIFO, a missing file', async ({
+  page,
+}) => {
   put('secrets/api.txt', 'sk-live-123');
   const outsideDir = join(app.dataDir, '..', `skald-outside-${Date.now()}`);
   mkdirSync(outsideDir, { recursive: true });
@@ -289,7 +341,9 @@ test('refusals: a secrets/ path, a file outside the working directory asks first
   await expect(page.getByTestId('viewer-tab')).toHaveCount(count - 1);
 });
 
-test('anything else: size, type and a hex head; "open with the system app" only where the desktop shell can', async ({ page }) => {
+test('anything else: size, type and a hex head; "open with the system app" only where the desktop shell can', async ({
+  page,
+}) => {
   put('model.bin', Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0xff]));
   await page.goto(app.url);
   await openFile(page, 'model.bin');
@@ -335,14 +389,24 @@ test('a path typed into the viewer opens; the panel resizes by its edge, maximiz
   await expect(page.getByTestId('viewer-code')).toContainText('first file');
 });
 
-test('LaTeX: a .tex compiles to a PDF, a second open is a cache hit, a broken one shows its error line', async ({ page }) => {
-  put('paper/main.tex', '\\documentclass{article}\n\\begin{document}\n\\section{Results}\nThe viewer compiled this \\input{body}\n\\end{document}\n');
+test('LaTeX: a .tex compiles to a PDF, a second open is a cache hit, a broken one shows its error line', async ({
+  page,
+}) => {
+  put(
+    'paper/main.tex',
+    '\\documentclass{article}\n\\begin{document}\n\\section{Results}\nThe viewer compiled this \\input{body}\n\\end{document}\n',
+  );
   put('paper/body.tex', 'paragraph from an input file.');
-  put('paper/broken.tex', '\\documentclass{article}\n\\begin{document}\nFine line.\n\\badcommand{x}\n\\end{document}\n');
+  put(
+    'paper/broken.tex',
+    '\\documentclass{article}\n\\begin{document}\nFine line.\n\\badcommand{x}\n\\end{document}\n',
+  );
   await page.goto(app.url);
   await openFile(page, 'paper/main.tex');
   const pdf = page.getByTestId('viewer-pdf');
-  await expect(pdf.locator('.page[data-page-number="1"] .textLayer')).toContainText('paragraph from an input file', { timeout: 30_000 });
+  await expect(pdf.locator('.page[data-page-number="1"] .textLayer')).toContainText('paragraph from an input file', {
+    timeout: 30_000,
+  });
   await expect(page.getByTestId('latex-status')).toContainText('Compiled');
   await shoot(page, 'latex');
   // Closing and opening again: same inputs, answered from the cache.

@@ -35,7 +35,13 @@ export function chromiumCandidates({ platform, env, home, playwrightPath }) {
     for (const root of roots) out.push(win32.join(root, 'Google', 'Chrome', 'Application', 'chrome.exe'));
     for (const root of roots) out.push(win32.join(root, 'Chromium', 'Application', 'chrome.exe'));
   } else {
-    out.push('/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium');
+    out.push(
+      '/usr/bin/chromium',
+      '/usr/bin/chromium-browser',
+      '/usr/bin/google-chrome',
+      '/usr/bin/google-chrome-stable',
+      '/snap/bin/chromium',
+    );
   }
   if (playwrightPath) out.push(playwrightPath);
   return [...new Set(out)];
@@ -68,7 +74,12 @@ export function findChromiumIn(candidates, exists = existsSync) {
 }
 
 /** The machine's own answer: the first existing candidate for this platform, or null. */
-export function findChromium({ platform = process.platform, env = process.env, home = homedir(), exists = existsSync } = {}) {
+export function findChromium({
+  platform = process.platform,
+  env = process.env,
+  home = homedir(),
+  exists = existsSync,
+} = {}) {
   return findChromiumIn(chromiumCandidates({ platform, env, home, playwrightPath: playwrightChromiumPath() }), exists);
 }
 

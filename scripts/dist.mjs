@@ -44,9 +44,11 @@ try {
 }
 await step('electron-builder', process.execPath, [
   join(root, 'node_modules/electron-builder/cli.js'),
-  '--config', 'electron-builder.config.mjs',
+  '--config',
+  'electron-builder.config.mjs',
   platformFlag,
   `--${arch}`,
-  '--publish', 'never',
+  '--publish',
+  'never',
 ]);
 console.log(`\nInstallers are in ${join(root, 'dist')}.`);

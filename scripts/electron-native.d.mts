@@ -4,7 +4,11 @@ export interface NativeTarget {
   platform?: string;
   arch?: string;
 }
-export type RunTool = (command: string, args: string[], options: { cwd: string; stdio: 'pipe'; timeout: number; env: NodeJS.ProcessEnv }) => unknown;
+export type RunTool = (
+  command: string,
+  args: string[],
+  options: { cwd: string; stdio: 'pipe'; timeout: number; env: NodeJS.ProcessEnv },
+) => unknown;
 export function electronVersion(root: string): string;
 export function nativeDir(root: string, target: Required<NativeTarget>): string;
 export function bindingIn(dir: string): string;

@@ -26,9 +26,14 @@ export function bindingIn(dir) {
 /** The line of a failed tool's output that says why (a network error, an npm ERR!), cut to one short line. */
 export function oneLineReason(error) {
   const text = `${error?.stderr ?? ''}\n${error?.stdout ?? ''}\n${error?.message ?? error ?? ''}`;
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const download = lines.map((l) => /http GET (\S+)/.exec(l)?.[1]).find(Boolean);
-  const network = lines.find((l) => /ENOTFOUND|EAI_AGAIN|ECONN|ETIMEDOUT|getaddrinfo|socket hang up|network connectivity/i.test(l));
+  const network = lines.find((l) =>
+    /ENOTFOUND|EAI_AGAIN|ECONN|ETIMEDOUT|getaddrinfo|socket hang up|network connectivity/i.test(l),
+  );
   const line =
     (network && download ? `no network: could not download ${download}` : network) ??
     lines.find((l) => /ERR!|error/i.test(l)) ??
@@ -49,7 +54,10 @@ function nodeGyp(root) {
 
 /** better-sqlite3 is built against V8's ABI, so a binary this Node can load was not built for Electron's. */
 export function loadsInThisNode(binding) {
-  const probe = spawnSync(process.execPath, ['-e', 'process.dlopen({ exports: {} }, process.argv[1])', binding], { stdio: 'pipe', timeout: 30_000 });
+  const probe = spawnSync(process.execPath, ['-e', 'process.dlopen({ exports: {} }, process.argv[1])', binding], {
+    stdio: 'pipe',
+    timeout: 30_000,
+  });
   return probe.status === 0;
 }
 
@@ -75,17 +83,45 @@ export function electronSqliteBinding(root, target = {}, run = execFileSync) {
   const { npm_config_nodedir: _nodedir, NPM_CONFIG_NODEDIR: _NODEDIR, ...env } = process.env;
   const attempt = (name, args, timeout) => {
     try {
-      run(process.execPath, args, { cwd: dir, stdio: 'pipe', timeout, env: { ...env, npm_config_runtime: 'electron', npm_config_target: version } });
+      run(process.execPath, args, {
+        cwd: dir,
+        stdio: 'pipe',
+        timeout,
+        env: { ...env, npm_config_runtime: 'electron', npm_config_target: version },
+      });
     } catch (error) {
       failures.push(`${name}: ${oneLineReason(error)}`);
     }
   };
-  attempt('prebuild-install', [join(root, 'node_modules/prebuild-install/bin.js'), '--runtime=electron', `--target=${version}`, `--arch=${arch}`, `--platform=${platform}`], 180_000);
+  attempt(
+    'prebuild-install',
+    [
+      join(root, 'node_modules/prebuild-install/bin.js'),
+      '--runtime=electron',
+      `--target=${version}`,
+      `--arch=${arch}`,
+      `--platform=${platform}`,
+    ],
+    180_000,
+  );
   if (!existsSync(binding)) {
     const gyp = nodeGyp(root);
     if (platform !== process.platform) failures.push(`node-gyp: cannot compile for ${platform} on ${process.platform}`);
     else if (!gyp) failures.push('node-gyp: not found');
-    else attempt('node-gyp', [gyp, 'rebuild', '--release', `--target=${version}`, `--arch=${arch}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'], 900_000);
+    else
+      attempt(
+        'node-gyp',
+        [
+          gyp,
+          'rebuild',
+          '--release',
+          `--target=${version}`,
+          `--arch=${arch}`,
+          '--runtime=electron',
+          '--dist-url=https://electronjs.org/headers',
+        ],
+        900_000,
+      );
   }
   if (existsSync(binding) && platform === process.platform && arch === process.arch && loadsInThisNode(binding)) {
     failures.push(`the binary was built for this Node (ABI ${process.versions.modules}), not for Electron ${version}`);

@@ -13,7 +13,10 @@ export function planLaunch({ forceWeb, findElectron, buildBinding }) {
   try {
     return { shape: 'desktop', electronPath: electron.path, binding: buildBinding() };
   } catch (error) {
-    return { shape: 'web', reason: oneLine(`better-sqlite3 could not be had for Electron (${error?.message ?? error})`) };
+    return {
+      shape: 'web',
+      reason: oneLine(`better-sqlite3 could not be had for Electron (${error?.message ?? error})`),
+    };
   }
 }
 

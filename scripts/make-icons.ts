@@ -14,7 +14,18 @@ import { findChromium } from '../e2e/chromium';
 export const ICON_SIZES = [16, 24, 32, 48, 64, 128, 256, 512, 1024] as const;
 export const ICO_SIZES = [16, 24, 32, 48, 64, 128, 256] as const;
 /** icns entry type → the PNG size it holds (the @2x types hold twice their point size). */
-export const ICNS_TYPES: Record<string, number> = { icp4: 16, ic11: 32, icp5: 32, ic12: 64, ic07: 128, ic13: 256, ic08: 256, ic14: 512, ic09: 512, ic10: 1024 };
+export const ICNS_TYPES: Record<string, number> = {
+  icp4: 16,
+  ic11: 32,
+  icp5: 32,
+  ic12: 64,
+  ic07: 128,
+  ic13: 256,
+  ic08: 256,
+  ic14: 512,
+  ic09: 512,
+  ic10: 1024,
+};
 
 /** ICO: a directory of entries, each a whole PNG (Windows Vista and later read PNG entries). */
 export function buildIco(pngs: ReadonlyMap<number, Buffer>): Buffer {
@@ -58,12 +69,17 @@ async function main(): Promise<void> {
   const resources = fileURLToPath(new URL('../resources/', import.meta.url));
   const svg = readFileSync(join(resources, 'icon.svg'));
   const src = `data:image/svg+xml;base64,${svg.toString('base64')}`;
-  const browser = await chromium.launch({ executablePath: findChromium(), args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: findChromium(),
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
   const page = await browser.newPage({ deviceScaleFactor: 1 });
   const pngs = new Map<number, Buffer>();
   for (const size of ICON_SIZES) {
     await page.setViewportSize({ width: size, height: size });
-    await page.setContent(`<style>html,body{margin:0;background:transparent}</style><img src="${src}" width="${size}" height="${size}" style="display:block">`);
+    await page.setContent(
+      `<style>html,body{margin:0;background:transparent}</style><img src="${src}" width="${size}" height="${size}" style="display:block">`,
+    );
     await page.locator('img').evaluate((img: HTMLImageElement) => img.decode());
     pngs.set(size, await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } }));
   }

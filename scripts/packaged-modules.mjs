@@ -9,7 +9,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** The dependencies in package.json that only the renderer imports. */
-export const RENDERER_ROOTS = ['@tanstack/react-virtual', 'diff', 'dompurify', 'marked', 'monaco-editor', 'react', 'react-dom', 'shiki', 'zustand'];
+export const RENDERER_ROOTS = [
+  '@tanstack/react-virtual',
+  'diff',
+  'dompurify',
+  'marked',
+  'monaco-editor',
+  'react',
+  'react-dom',
+  'shiki',
+  'zustand',
+];
 /**
  * Optional dependencies of the main side's packages that it never loads: pdf.js's canvas (the core reads a PDF's
  * text only, and pdf-text-worker.ts stands in for the DOMMatrix pdf.js would take from it), with its 32 MB binary.
@@ -41,7 +51,8 @@ export function dependencyClosure(root, names, skip = []) {
     visitedDirs.add(dir);
     seen.add(name);
     const pkg = readJson(join(dir, 'package.json'));
-    for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.peerDependencies })) if (!skip.includes(dep)) queue.push({ name: dep, from: dir });
+    for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.peerDependencies }))
+      if (!skip.includes(dep)) queue.push({ name: dep, from: dir });
   }
   return seen;
 }
@@ -50,6 +61,10 @@ export function dependencyClosure(root, names, skip = []) {
 export function rendererOnlyPackages(root) {
   const pkg = readJson(join(root, 'package.json'));
   const all = Object.keys(pkg.dependencies ?? {});
-  const main = dependencyClosure(root, all.filter((name) => !RENDERER_ROOTS.includes(name)), MAIN_NEVER_LOADS);
+  const main = dependencyClosure(
+    root,
+    all.filter((name) => !RENDERER_ROOTS.includes(name)),
+    MAIN_NEVER_LOADS,
+  );
   return [...dependencyClosure(root, all)].filter((name) => !main.has(name)).sort();
 }

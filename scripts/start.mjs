@@ -33,7 +33,8 @@ function findElectron() {
   });
   if (probe.status === 0 && probe.stdout && existsSync(probe.stdout)) return { path: probe.stdout };
   const lines = (probe.stderr || probe.error?.message || '').split('\n').map((l) => l.trim());
-  const reason = lines.find((l) => /ENOTFOUND|ECONN|EAI_AGAIN|timed? ?out/i.test(l)) ?? lines.find((l) => /error/i.test(l));
+  const reason =
+    lines.find((l) => /ENOTFOUND|ECONN|EAI_AGAIN|timed? ?out/i.test(l)) ?? lines.find((l) => /error/i.test(l));
   return { reason: `the binary could not be downloaded: ${(reason ?? 'no binary').slice(0, 140)}` };
 }
 
@@ -45,9 +46,16 @@ function run(command, commandArgs, env = process.env) {
   child.on('exit', (code) => process.exit(code ?? 0));
 }
 
-const plan = planLaunch({ forceWeb: Boolean(process.env.SKALD_FORCE_WEB), findElectron, buildBinding: () => electronSqliteBinding(root) });
+const plan = planLaunch({
+  forceWeb: Boolean(process.env.SKALD_FORCE_WEB),
+  findElectron,
+  buildBinding: () => electronSqliteBinding(root),
+});
 if (plan.shape === 'desktop') {
-  run(plan.electronPath, [join(root, 'out/main/index.js'), ...args], { ...process.env, SKALD_SQLITE_BINDING: plan.binding });
+  run(plan.electronPath, [join(root, 'out/main/index.js'), ...args], {
+    ...process.env,
+    SKALD_SQLITE_BINDING: plan.binding,
+  });
 } else {
   console.log(`Electron is not available here (${plan.reason}); starting the web shape instead.`);
   run(process.execPath, [join(root, 'out/main/web.js'), ...args]);

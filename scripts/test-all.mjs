@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every test, in order — typecheck, vitest (unit + integration, including the layer test), then a
+ * `npm test`: every test, in order — the formatter's check (`npm run lint`), typecheck, vitest (unit + integration, including the layer test), then a
  * build and the Playwright e2e tests in Chromium against the web shape. Stops at the first failing step.
  *
  * The browser is settled first, so a machine without one learns it at once rather than after the slow steps:
@@ -21,7 +21,12 @@ const browser = ensureChromium({
   find: () => findChromium(),
   install: () => {
     // Its own progress and errors go to the console; offline it fails after a few tries and we say what to do.
-    const run = spawnSync(process.execPath, [bin('@playwright/test', 'cli.js'), 'install', 'chromium'], { cwd: root, stdio: 'inherit', env, timeout: 15 * 60_000 });
+    const run = spawnSync(process.execPath, [bin('@playwright/test', 'cli.js'), 'install', 'chromium'], {
+      cwd: root,
+      stdio: 'inherit',
+      env,
+      timeout: 15 * 60_000,
+    });
     return run.status === 0;
   },
   log: (line) => console.log(line),
@@ -34,6 +39,7 @@ console.log(`Chromium for the e2e tests: ${browser.path}`);
 env.CHROMIUM_PATH = browser.path;
 
 const steps = [
+  ['lint', [bin('@biomejs/biome', 'bin/biome'), 'ci', '.', '--colors=off']],
   ['typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']],
   ['vitest', [bin('vitest', 'vitest.mjs'), 'run']],
   ['build', [bin('electron-vite', 'bin/electron-vite.js'), 'build', '--logLevel', 'error']],

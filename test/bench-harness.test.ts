@@ -12,12 +12,23 @@ import { README_END, README_START, rewriteReadme } from '../bench/readme';
 import type { SuiteAnswer } from '../bench/suite-process';
 import { interleaved, printScaleTable, printTable, type BenchResults, type BenchRow } from '../bench/table';
 
-const row = (name: string, pass = true, scale?: BenchRow['scale']): BenchRow => ({ name, ours: '1.0 ms', peer: 'rg 2.0 ms', target: '≤ 1.2× rg', pass, scale });
+const row = (name: string, pass = true, scale?: BenchRow['scale']): BenchRow => ({
+  name,
+  ours: '1.0 ms',
+  peer: 'rg 2.0 ms',
+  target: '≤ 1.2× rg',
+  pass,
+  scale,
+});
 
 describe('interleaved', () => {
   it('alternates ours and the peer run by run, each side first in turn, after the warm-up', async () => {
     const calls: string[] = [];
-    const out = await interleaved((i) => calls.push(`o${i}`), (i) => calls.push(`p${i}`), 3);
+    const out = await interleaved(
+      (i) => calls.push(`o${i}`),
+      (i) => calls.push(`p${i}`),
+      3,
+    );
     expect(calls).toEqual(['o-1', 'p-1', 'o0', 'p0', 'p1', 'o1', 'o2', 'p2']);
     expect(out.ours).toHaveLength(3);
     expect(out.peer).toHaveLength(3);
@@ -42,7 +53,9 @@ describe('tables', () => {
   it('shows one line per series, a column per factor, the growth, and fails a series if any point fails', () => {
     const lines = printScaleTable(rows).split('\n');
     expect(lines[0]).toBe('| series | 1× | 10× | 100× | growth 1×→100× | target | ok |');
-    expect(lines[2]).toBe('| grep rare | 1.0 ms (rg 2.0 ms) | 1.0 ms (rg 2.0 ms) | 1.0 ms (rg 2.0 ms) | 25.0× | ≤ 1.2× rg | NO |');
+    expect(lines[2]).toBe(
+      '| grep rare | 1.0 ms (rg 2.0 ms) | 1.0 ms (rg 2.0 ms) | 1.0 ms (rg 2.0 ms) | 25.0× | ≤ 1.2× rg | NO |',
+    );
     // A series without a point at the largest factor has no growth figure and empty cells.
     expect(lines[3]).toBe('| history page | 1.0 ms (rg 2.0 ms) |  |  |  | ≤ 1.2× rg | yes |');
     expect(printScaleTable([row('plain')])).toBe('');
@@ -58,8 +71,18 @@ describe('README block', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const results: BenchResults = {
     machine: {
-      cpu: 'Test CPU', cores: 2, ramGb: 8, os: 'Linux 6', node: 'v20.0.0', chromium: 'Chromium 1', loadStart: [3, 2, 1], loadEnd: [1, 1, 1],
-      commit: 'abc123', dirty: false, date: '2026-01-02T03:04:05.000Z', summary: '',
+      cpu: 'Test CPU',
+      cores: 2,
+      ramGb: 8,
+      os: 'Linux 6',
+      node: 'v20.0.0',
+      chromium: 'Chromium 1',
+      loadStart: [3, 2, 1],
+      loadEnd: [1, 1, 1],
+      commit: 'abc123',
+      dirty: false,
+      date: '2026-01-02T03:04:05.000Z',
+      summary: '',
     },
     quick: false,
     suites: [{ name: 'ui', seconds: 1 }],
@@ -106,12 +129,15 @@ describe('a suite in its own process', () => {
     dir = mkdtempSync(join(tmpdir(), 'skald-suite-'));
     const answer = join(dir, 'answer.json');
     const script = join(import.meta.dirname, '..', 'bench', 'suite-process.ts');
-    const child = spawnSync(process.execPath, ['--import', 'tsx', script, name, answer, '--quick'], { encoding: 'utf8', timeout: 60_000 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script, name, answer, '--quick'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(child.status).toBe(0);
     return JSON.parse(readFileSync(answer, 'utf8')) as SuiteAnswer;
   };
 
-  it('answers with the suite\'s rows', () => {
+  it("answers with the suite's rows", () => {
     const answer = runSuite('history');
     expect('rows' in answer && answer.rows.some((r) => r.name.startsWith('history: paging to the top'))).toBe(true);
   }, 60_000);

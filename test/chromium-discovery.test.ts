@@ -4,28 +4,59 @@
  * download are parameters, so macOS and Windows are tested here on Linux.
  */
 import { describe, expect, it } from 'vitest';
-import { chromiumCandidates, ensureChromium, findChromium, findChromiumIn, missingChromiumMessage } from '../scripts/chromium.mjs';
+import {
+  chromiumCandidates,
+  ensureChromium,
+  findChromium,
+  findChromiumIn,
+  missingChromiumMessage,
+} from '../scripts/chromium.mjs';
 
 const PW = '/home/me/.cache/ms-playwright/chromium-1200/chrome-linux/chrome';
 
 describe('candidates per platform', () => {
   it('Linux: CHROMIUM_PATH, the distribution packages, then Playwright’s own', () => {
-    expect(chromiumCandidates({ platform: 'linux', env: { CHROMIUM_PATH: '/opt/c/chrome' }, home: '/home/me', playwrightPath: PW })).toEqual([
-      '/opt/c/chrome', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium', PW,
+    expect(
+      chromiumCandidates({
+        platform: 'linux',
+        env: { CHROMIUM_PATH: '/opt/c/chrome' },
+        home: '/home/me',
+        playwrightPath: PW,
+      }),
+    ).toEqual([
+      '/opt/c/chrome',
+      '/usr/bin/chromium',
+      '/usr/bin/chromium-browser',
+      '/usr/bin/google-chrome',
+      '/usr/bin/google-chrome-stable',
+      '/snap/bin/chromium',
+      PW,
     ]);
   });
 
   it('macOS: Chrome and Chromium in /Applications and ~/Applications', () => {
     const list = chromiumCandidates({ platform: 'darwin', env: {}, home: '/Users/me', playwrightPath: null });
-    expect(list.slice(0, 2)).toEqual(['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium']);
+    expect(list.slice(0, 2)).toEqual([
+      '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+      '/Applications/Chromium.app/Contents/MacOS/Chromium',
+    ]);
     expect(list).toContain('/Users/me/Applications/Google Chrome.app/Contents/MacOS/Google Chrome');
     expect(list).toContain('/Users/me/Applications/Chromium.app/Contents/MacOS/Chromium');
     expect(list.some((p) => p.startsWith('/usr/bin'))).toBe(false);
   });
 
   it('Windows: Program Files (both), then the per-user install, with Windows separators', () => {
-    const env = { ProgramFiles: 'C:\\Program Files', 'ProgramFiles(x86)': 'C:\\Program Files (x86)', LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local' };
-    const list = chromiumCandidates({ platform: 'win32', env, home: 'C:\\Users\\me', playwrightPath: 'C:\\pw\\chrome.exe' });
+    const env = {
+      ProgramFiles: 'C:\\Program Files',
+      'ProgramFiles(x86)': 'C:\\Program Files (x86)',
+      LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local',
+    };
+    const list = chromiumCandidates({
+      platform: 'win32',
+      env,
+      home: 'C:\\Users\\me',
+      playwrightPath: 'C:\\pw\\chrome.exe',
+    });
     expect(list.slice(0, 3)).toEqual([
       'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
       'C:\\Program Files (x86)\\Google\\Chrome\\Application\\chrome.exe',
@@ -36,8 +67,16 @@ describe('candidates per platform', () => {
   });
 
   it('a missing install root is skipped, not joined as "undefined"', () => {
-    const list = chromiumCandidates({ platform: 'win32', env: { LOCALAPPDATA: 'C:\\L' }, home: 'C:\\', playwrightPath: null });
-    expect(list).toEqual(['C:\\L\\Google\\Chrome\\Application\\chrome.exe', 'C:\\L\\Chromium\\Application\\chrome.exe']);
+    const list = chromiumCandidates({
+      platform: 'win32',
+      env: { LOCALAPPDATA: 'C:\\L' },
+      home: 'C:\\',
+      playwrightPath: null,
+    });
+    expect(list).toEqual([
+      'C:\\L\\Google\\Chrome\\Application\\chrome.exe',
+      'C:\\L\\Chromium\\Application\\chrome.exe',
+    ]);
   });
 
   it('the first candidate that exists wins', () => {
@@ -57,13 +96,23 @@ describe('when nothing is installed', () => {
   it('fetches Playwright’s Chromium and uses it', () => {
     let installed = false;
     const lines: string[] = [];
-    const result = ensureChromium({ find: () => (installed ? PW : null), install: () => (installed = true), platform: 'linux', log: (l) => lines.push(l) });
+    const result = ensureChromium({
+      find: () => (installed ? PW : null),
+      install: () => (installed = true),
+      platform: 'linux',
+      log: (l) => lines.push(l),
+    });
     expect(result).toEqual({ path: PW });
     expect(lines.join('\n')).toMatch(/playwright install chromium/);
   });
 
   it('does not download when one is found', () => {
-    const result = ensureChromium({ find: () => '/usr/bin/chromium', install: () => { throw new Error('must not download'); } });
+    const result = ensureChromium({
+      find: () => '/usr/bin/chromium',
+      install: () => {
+        throw new Error('must not download');
+      },
+    });
     expect(result).toEqual({ path: '/usr/bin/chromium' });
   });
 
@@ -81,6 +130,8 @@ describe('when nothing is installed', () => {
   });
 
   it('a download that succeeds but leaves no browser still ends with the line', () => {
-    expect(ensureChromium({ find: () => null, install: () => true, platform: 'linux' })).toEqual({ error: missingChromiumMessage('linux') });
+    expect(ensureChromium({ find: () => null, install: () => true, platform: 'linux' })).toEqual({
+      error: missingChromiumMessage('linux'),
+    });
   });
 });

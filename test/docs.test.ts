@@ -91,9 +91,16 @@ describe('docs/security-checks.md', () => {
 
   it('defines every check id that code comments use', () => {
     const defined = new Set([...index.matchAll(/^\| ([A-Z]\d{1,2}) \|/gm)].map((m) => m[1]));
-    const mentioned = SCANNED.flatMap((dir) => files(join(root, dir)))
-      .flatMap((path) => [...readFileSync(path, 'utf8').matchAll(/Check ids \(([^)]+)\) are listed in docs\/security-checks\.md/g)].map((m) => ({ path, ids: m[1]!.split(', ') })));
-    const problems = mentioned.flatMap(({ path, ids }) => ids.filter((id) => !defined.has(id) && !index.includes(`**${id}**`)).map((id) => `${relative(root, path)}: ${id}`));
+    const mentioned = SCANNED.flatMap((dir) => files(join(root, dir))).flatMap((path) =>
+      [...readFileSync(path, 'utf8').matchAll(/Check ids \(([^)]+)\) are listed in docs\/security-checks\.md/g)].map(
+        (m) => ({ path, ids: m[1]!.split(', ') }),
+      ),
+    );
+    const problems = mentioned.flatMap(({ path, ids }) =>
+      ids
+        .filter((id) => !defined.has(id) && !index.includes(`**${id}**`))
+        .map((id) => `${relative(root, path)}: ${id}`),
+    );
     expect(problems, problems.join('\n')).toEqual([]);
   });
 });

@@ -22,7 +22,9 @@ function sourceFiles(dir: string): string[] {
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const specs = new Set<string>();
-  for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+  for (const m of text.matchAll(
+    /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)/g,
+  )) {
     specs.add((m[1] ?? m[2] ?? m[3] ?? m[4])!);
   }
   return [...specs];
@@ -59,7 +61,8 @@ function violations(file: string, specs = importsOf(file)): string[] {
       // The shells read their version from the root package.json; nothing else outside src is reachable.
       if (resolved === join(root, 'package.json') && from !== 'shared' && from !== 'renderer') continue;
       const target = layerOf(resolved);
-      if (target === null || !mayImportLayer[from].includes(target)) out.push(`${from} → ${target ?? 'outside src'} (${spec})`);
+      if (target === null || !mayImportLayer[from].includes(target))
+        out.push(`${from} → ${target ?? 'outside src'} (${spec})`);
       continue;
     }
     const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
@@ -75,7 +78,8 @@ describe('layer arrows (docs/architecture.md "Layers")', () => {
 
   it('finds the source files of every layer', () => {
     const layers = new Set(files.map(layerOf));
-    for (const layer of ['shared', 'core', 'desktop', 'web', 'preload', 'renderer'] as const) expect(layers).toContain(layer);
+    for (const layer of ['shared', 'core', 'desktop', 'web', 'preload', 'renderer'] as const)
+      expect(layers).toContain(layer);
   });
 
   it('no file breaks an arrow', () => {

@@ -16,7 +16,10 @@ const api = buildSkaldApi({
       return (await ipcRenderer.invoke(channel, request)) as BridgeOutcome;
     } catch (error) {
       // The main process has no handler, or the IPC itself failed: still an outcome with a code.
-      return { ok: false, error: { code: 'ipc_failed', message: error instanceof Error ? error.message : String(error) } };
+      return {
+        ok: false,
+        error: { code: 'ipc_failed', message: error instanceof Error ? error.message : String(error) },
+      };
     }
   },
   subscribe(family, listener) {

@@ -3,10 +3,35 @@ import type { HistoryMessage, ToolCard } from './contract/chat';
 import { awaitingAnswer } from './awaiting-answer';
 
 const card = (status: ToolCard['status'], extra: Partial<ToolCard> = {}): ToolCard => ({
-  tool_call_id: 'k', message_id: 2, name: 'read_file', arguments: '{}', status, result: null, result_type: 'string', label_short: '', label_full: '', path: null, decision: null, interrupted: false, pending: null, ...extra,
+  tool_call_id: 'k',
+  message_id: 2,
+  name: 'read_file',
+  arguments: '{}',
+  status,
+  result: null,
+  result_type: 'string',
+  label_short: '',
+  label_full: '',
+  path: null,
+  decision: null,
+  interrupted: false,
+  pending: null,
+  ...extra,
 });
 const message = (role: HistoryMessage['role'], extra: Partial<HistoryMessage> = {}): HistoryMessage => ({
-  id: 1, role, content: 'x', status: 'ok', queued: false, reasoning: null, input_tokens: null, output_tokens: null, cost: null, model: null, created_at: 0, tools: [], ...extra,
+  id: 1,
+  role,
+  content: 'x',
+  status: 'ok',
+  queued: false,
+  reasoning: null,
+  input_tokens: null,
+  output_tokens: null,
+  cost: null,
+  model: null,
+  created_at: 0,
+  tools: [],
+  ...extra,
 });
 const live = { request_id: 1, args_hash: 'h', old_content: null, new_content: null };
 
@@ -24,7 +49,8 @@ describe('awaitingAnswer (docs/chat-ui.md "Retry and Continue")', () => {
   });
 
   it('a round whose calls all ended, or whose approval a stop withdrew, asks to continue', () => {
-    for (const status of ['done', 'failed', 'cancelled', 'rejected'] as const) expect(awaitingAnswer([message('assistant', { tools: [card('done'), card(status)] })])).toBe('continue');
+    for (const status of ['done', 'failed', 'cancelled', 'rejected'] as const)
+      expect(awaitingAnswer([message('assistant', { tools: [card('done'), card(status)] })])).toBe('continue');
     expect(awaitingAnswer([message('assistant', { tools: [card('done'), card('pending')] })])).toBe('continue');
   });
 
@@ -37,6 +63,8 @@ describe('awaitingAnswer (docs/chat-ui.md "Retry and Continue")', () => {
 
   it('replaced messages are passed over: the newest standing one decides', () => {
     expect(awaitingAnswer([message('user'), message('assistant', { status: 'failed', replaced: true })])).toBe('retry');
-    expect(awaitingAnswer([message('user'), message('assistant'), message('user', { status: 'failed', replaced: true })])).toBeNull();
+    expect(
+      awaitingAnswer([message('user'), message('assistant'), message('user', { status: 'failed', replaced: true })]),
+    ).toBeNull();
   });
 });

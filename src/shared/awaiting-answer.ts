@@ -32,7 +32,9 @@ export function newestStanding<T extends Pick<HistoryMessage, 'replaced'>>(messa
 }
 
 /** What the chat waits for, from its messages (newest last; replaced ones are passed over). */
-export function awaitingAnswer(messages: readonly Pick<HistoryMessage, 'role' | 'status' | 'tools' | 'replaced'>[]): AwaitingAnswer {
+export function awaitingAnswer(
+  messages: readonly Pick<HistoryMessage, 'role' | 'status' | 'tools' | 'replaced'>[],
+): AwaitingAnswer {
   const newest = newestStanding(messages);
   if (!newest) return null;
   if (newest.role === 'user') return newest.status === 'ok' ? 'retry' : null;

@@ -34,8 +34,16 @@ export function sniffImageType(bytes: Uint8Array): ChatImageType | null {
   const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
   if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
   if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
-  if (starts(0x47, 0x49, 0x46, 0x38) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61) return 'image/gif';
-  if (starts(0x52, 0x49, 0x46, 0x46) && bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50) return 'image/webp';
+  if (starts(0x47, 0x49, 0x46, 0x38) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61)
+    return 'image/gif';
+  if (
+    starts(0x52, 0x49, 0x46, 0x46) &&
+    bytes[8] === 0x57 &&
+    bytes[9] === 0x45 &&
+    bytes[10] === 0x42 &&
+    bytes[11] === 0x50
+  )
+    return 'image/webp';
   return null;
 }
 
@@ -45,6 +53,7 @@ export function imagesProblem(images: readonly { name: string; size: number }[])
   if (images.length > MAX_IMAGES_PER_MESSAGE) return `A message holds at most ${MAX_IMAGES_PER_MESSAGE} images.`;
   const big = images.find((i) => i.size > MAX_IMAGE_BYTES);
   if (big) return `${big.name} is larger than ${mb(MAX_IMAGE_BYTES)}, the most one image may be.`;
-  if (images.reduce((sum, i) => sum + i.size, 0) > MAX_IMAGE_BYTES_PER_MESSAGE) return `These images come to more than ${mb(MAX_IMAGE_BYTES_PER_MESSAGE)}, the most one message may carry.`;
+  if (images.reduce((sum, i) => sum + i.size, 0) > MAX_IMAGE_BYTES_PER_MESSAGE)
+    return `These images come to more than ${mb(MAX_IMAGE_BYTES_PER_MESSAGE)}, the most one message may carry.`;
   return null;
 }

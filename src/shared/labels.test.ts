@@ -9,14 +9,32 @@ describe('toolLabelSegments', () => {
   it('no code part, one, two, three', () => {
     expect(toolLabelSegments('write_todos')).toEqual([plain('write_todos')]);
     expect(toolLabelSegments('execute_cmd `git status`')).toEqual([plain('execute_cmd '), code('git status')]);
-    expect(toolLabelSegments('search_file `needle` in `src/long.ts`')).toEqual([plain('search_file '), code('needle'), plain(' in '), code('src/long.ts')]);
-    expect(toolLabelSegments('x `a` and `b` or `c` end')).toEqual([plain('x '), code('a'), plain(' and '), code('b'), plain(' or '), code('c'), plain(' end')]);
+    expect(toolLabelSegments('search_file `needle` in `src/long.ts`')).toEqual([
+      plain('search_file '),
+      code('needle'),
+      plain(' in '),
+      code('src/long.ts'),
+    ]);
+    expect(toolLabelSegments('x `a` and `b` or `c` end')).toEqual([
+      plain('x '),
+      code('a'),
+      plain(' and '),
+      code('b'),
+      plain(' or '),
+      code('c'),
+      plain(' end'),
+    ]);
     expect(toolLabelSegments('')).toEqual([]);
   });
 
   it('a search label cut inside its second code part keeps its first whole and the rest as code', () => {
     const label = truncateLabel(`search_file \`needle\` in \`src/${'deep/'.repeat(30)}long.ts\``, MAX_LABEL_FULL);
-    expect(toolLabelSegments(label)).toEqual([plain('search_file '), code('needle'), plain(' in '), code(label.slice(label.lastIndexOf('`') + 1))]);
+    expect(toolLabelSegments(label)).toEqual([
+      plain('search_file '),
+      code('needle'),
+      plain(' in '),
+      code(label.slice(label.lastIndexOf('`') + 1)),
+    ]);
     expect(label.endsWith('…')).toBe(true);
   });
 
@@ -46,7 +64,10 @@ describe('toolLabelSegments', () => {
 describe('labelSegments', () => {
   it('finds every pair', () => {
     expect(labelSegments('`cd *` and `npm *` commands')).toEqual([
-      { code: true, text: 'cd *' }, { code: false, text: ' and ' }, { code: true, text: 'npm *' }, { code: false, text: ' commands' },
+      { code: true, text: 'cd *' },
+      { code: false, text: ' and ' },
+      { code: true, text: 'npm *' },
+      { code: false, text: ' commands' },
     ]);
     expect(labelSegments('every tool')).toEqual([{ code: false, text: 'every tool' }]);
     expect(labelSegments('a ` b')).toEqual([{ code: false, text: 'a ` b' }]);

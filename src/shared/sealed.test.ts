@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { hasSealedValue, MASK, maskSealedJson, showSealedJson } from './sealed';
 
-const sealedArgs = JSON.stringify({ key: 'github.token', value: { $sealed: 'QUJD' }, nested: { api_key: { $sealed: 'REVG' } } });
+const sealedArgs = JSON.stringify({
+  key: 'github.token',
+  value: { $sealed: 'QUJD' },
+  nested: { api_key: { $sealed: 'REVG' } },
+});
 
 describe('sealed arguments as the renderer shows them', () => {
   it('masks every sealed value and never shows its ciphertext', () => {
@@ -13,10 +17,20 @@ describe('sealed arguments as the renderer shows them', () => {
   });
 
   it('puts a revealed value only over the sealed value at its path; the others stay masked', () => {
-    const shown = JSON.parse(showSealedJson(sealedArgs, [{ path: ['value'], value: 'ghp-1' }])) as Record<string, unknown>;
+    const shown = JSON.parse(showSealedJson(sealedArgs, [{ path: ['value'], value: 'ghp-1' }])) as Record<
+      string,
+      unknown
+    >;
     expect(shown).toEqual({ key: 'github.token', value: 'ghp-1', nested: { api_key: MASK } });
     // A path that names a plain value, or no value, changes nothing.
-    expect(JSON.parse(showSealedJson(sealedArgs, [{ path: ['key'], value: 'x' }, { path: ['nope', 'a'], value: 'y' }])).key).toBe('github.token');
+    expect(
+      JSON.parse(
+        showSealedJson(sealedArgs, [
+          { path: ['key'], value: 'x' },
+          { path: ['nope', 'a'], value: 'y' },
+        ]),
+      ).key,
+    ).toBe('github.token');
   });
 
   it('tells whether a call holds a sealed value; text that is not JSON is shown as it is', () => {

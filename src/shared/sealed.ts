@@ -7,7 +7,13 @@ export const SEALED_KEY = '$sealed';
 export const MASK = '•••••••• (secret, hidden)';
 
 export function isSealedValue(value: unknown): value is { [SEALED_KEY]: string } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && typeof (value as Record<string, unknown>)[SEALED_KEY] === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 1 &&
+    typeof (value as Record<string, unknown>)[SEALED_KEY] === 'string'
+  );
 }
 
 /** One opened secret argument: where it sits in the call's arguments, and its plain text. */

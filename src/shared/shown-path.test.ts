@@ -4,7 +4,8 @@ import { readQuotedPath, shownPath } from './shown-path';
 
 describe('shownPath', () => {
   it('leaves ordinary names alone, quotes names with controls, line separators or a leading quote', () => {
-    for (const plain of ['a.ts', 'src/dir with spaces/ü.md', 'a"b.txt', 'back\\slash', 'emoji 😀.txt']) expect(shownPath(plain)).toBe(plain);
+    for (const plain of ['a.ts', 'src/dir with spaces/ü.md', 'a"b.txt', 'back\\slash', 'emoji 😀.txt'])
+      expect(shownPath(plain)).toBe(plain);
     expect(shownPath('a\nb')).toBe('"a\\nb"');
     expect(shownPath('a\rb\tc\u0000')).toBe('"a\\rb\\tc\\u0000"');
     expect(shownPath('del\u007f c1\u0085 ls\u2028 ps\u2029')).toBe('"del\\u007f c1\\u0085 ls\\u2028 ps\\u2029"');

@@ -12,7 +12,10 @@ const NEEDS_QUOTES = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|^"/;
 export function shownPath(path: string): string {
   if (!NEEDS_QUOTES.test(path)) return path;
   // JSON.stringify escapes C0 controls, `"` and `\`; the rest are escaped too so none stays invisible.
-  return JSON.stringify(path).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(path).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** A line that starts with a quoted path (as shownPath writes it): the path and how many characters it took. */

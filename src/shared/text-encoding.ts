@@ -19,4 +19,9 @@ export function textEncodingOf(head: Uint8Array): TextEncoding | null {
 }
 
 /** The label TextDecoder knows the encoding by (it leaves the BOM out of the text). */
-export const DECODER_LABEL: Record<TextEncoding, string> = { utf8: 'utf-8', 'utf8-bom': 'utf-8', utf16le: 'utf-16le', utf16be: 'utf-16be' };
+export const DECODER_LABEL: Record<TextEncoding, string> = {
+  utf8: 'utf-8',
+  'utf8-bom': 'utf-8',
+  utf16le: 'utf-16le',
+  utf16be: 'utf-16be',
+};

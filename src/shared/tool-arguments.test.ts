@@ -6,18 +6,28 @@ const nest = (levels: number, open = '{"a":', close = '}') => `${open.repeat(lev
 
 describe('parseToolArguments', () => {
   it('reads an object; an empty text is no arguments', () => {
-    expect(parseToolArguments('{"path":"a.txt","n":[1,{"b":2}]}')).toEqual({ ok: true, args: { path: 'a.txt', n: [1, { b: 2 }] } });
+    expect(parseToolArguments('{"path":"a.txt","n":[1,{"b":2}]}')).toEqual({
+      ok: true,
+      args: { path: 'a.txt', n: [1, { b: 2 }] },
+    });
     expect(parseToolArguments('  ')).toEqual({ ok: true, args: {} });
   });
 
   it('refuses what is not one JSON object, saying what to send', () => {
-    expect(parseToolArguments('{"path":')).toMatchObject({ ok: false, error: expect.stringMatching(/^The arguments are not valid JSON \(.+\)\. Send them again as one JSON object\.$/) });
-    for (const raw of ['[]', '"a"', '3', 'null']) expect(parseToolArguments(raw)).toEqual({ ok: false, error: 'The arguments must be a JSON object.' });
+    expect(parseToolArguments('{"path":')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^The arguments are not valid JSON \(.+\)\. Send them again as one JSON object\.$/),
+    });
+    for (const raw of ['[]', '"a"', '3', 'null'])
+      expect(parseToolArguments(raw)).toEqual({ ok: false, error: 'The arguments must be a JSON object.' });
   });
 
   it('takes exactly MAX_ARGUMENT_DEPTH levels of objects or arrays, counting the arguments object', () => {
     expect(parseToolArguments(nest(MAX_ARGUMENT_DEPTH)).ok).toBe(true);
-    expect(parseToolArguments(nest(MAX_ARGUMENT_DEPTH + 1))).toEqual({ ok: false, error: expect.stringMatching(/more than 64 levels deep/) });
+    expect(parseToolArguments(nest(MAX_ARGUMENT_DEPTH + 1))).toEqual({
+      ok: false,
+      error: expect.stringMatching(/more than 64 levels deep/),
+    });
     const arrays = (levels: number) => `{"x":${'['.repeat(levels)}${']'.repeat(levels)}}`;
     expect(parseToolArguments(arrays(MAX_ARGUMENT_DEPTH - 1)).ok).toBe(true);
     expect(parseToolArguments(arrays(MAX_ARGUMENT_DEPTH)).ok).toBe(false);

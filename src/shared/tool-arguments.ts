@@ -35,11 +35,18 @@ export function parseToolArguments(raw: string): ParsedArguments {
   try {
     value = raw.trim() === '' ? {} : JSON.parse(raw);
   } catch (error) {
-    return { ok: false, error: `The arguments are not valid JSON (${(error as Error).message}). Send them again as one JSON object.` };
+    return {
+      ok: false,
+      error: `The arguments are not valid JSON (${(error as Error).message}). Send them again as one JSON object.`,
+    };
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: 'The arguments must be a JSON object.' };
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, error: 'The arguments must be a JSON object.' };
   if (nestedDeeperThan(value, MAX_ARGUMENT_DEPTH)) {
-    return { ok: false, error: `The arguments nest objects or arrays more than ${MAX_ARGUMENT_DEPTH} levels deep. Send them again as one JSON object, less deeply nested.` };
+    return {
+      ok: false,
+      error: `The arguments nest objects or arrays more than ${MAX_ARGUMENT_DEPTH} levels deep. Send them again as one JSON object, less deeply nested.`,
+    };
   }
   return { ok: true, args: value as Record<string, unknown> };
 }

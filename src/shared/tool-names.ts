@@ -39,7 +39,13 @@ export const TN = {
 export type ToolName = (typeof TN)[keyof typeof TN];
 
 /** The pattern groups of approval rules (docs/approval.md "Rules"). */
-export const FS_READ_TOOLS: readonly string[] = [TN.READ_FILE, TN.GREP_FILES, TN.LIST_FILES, TN.SEARCH_FILE, TN.GET_AST_OUTLINE];
+export const FS_READ_TOOLS: readonly string[] = [
+  TN.READ_FILE,
+  TN.GREP_FILES,
+  TN.LIST_FILES,
+  TN.SEARCH_FILE,
+  TN.GET_AST_OUTLINE,
+];
 export const FS_WRITE_TOOLS: readonly string[] = [TN.WRITE_FILE, TN.EDIT_FILE, TN.INSERT_AT_LINE, TN.REPLACE_LINES];
 export const FS_ANY_TOOLS: readonly string[] = [...FS_READ_TOOLS, ...FS_WRITE_TOOLS];
 
@@ -58,4 +64,11 @@ export function parseMcpToolName(name: string): { server: string; tool: string }
 }
 
 /** Other names models use for the file tools' `path` argument (folded by the tools; read by the viewer's search hits). */
-export const PATH_ALIASES = { file_path: 'path', filepath: 'path', file: 'path', filePath: 'path', dir: 'path', directory: 'path' } as const;
+export const PATH_ALIASES = {
+  file_path: 'path',
+  filepath: 'path',
+  file: 'path',
+  filePath: 'path',
+  dir: 'path',
+  directory: 'path',
+} as const;

@@ -6,7 +6,12 @@ import { z } from 'zod';
 import { BridgeErrorSchema } from './contract/define';
 
 export const ClientFrameSchema = z
-  .object({ type: z.literal('call'), id: z.number().int().nonnegative(), channel: z.string().max(100), request: z.unknown() })
+  .object({
+    type: z.literal('call'),
+    id: z.number().int().nonnegative(),
+    channel: z.string().max(100),
+    request: z.unknown(),
+  })
   .strict();
 
 // Two result shapes share `type: 'result'`, so this is a plain union (a discriminated one needs unique values).

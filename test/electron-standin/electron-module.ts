@@ -6,5 +6,19 @@ import { connectToHost } from './remote-main';
 
 const standin = connectToHost();
 
-export const { app, BrowserWindow, ipcMain, protocol, session, safeStorage, shell, dialog, Menu, Tray, Notification, nativeImage, screen } = standin.api;
+export const {
+  app,
+  BrowserWindow,
+  ipcMain,
+  protocol,
+  session,
+  safeStorage,
+  shell,
+  dialog,
+  Menu,
+  Tray,
+  Notification,
+  nativeImage,
+  screen,
+} = standin.api;
 export default standin.api;

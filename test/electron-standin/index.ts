@@ -12,7 +12,12 @@
 import { EventEmitter } from 'node:events';
 import type { ElectronLike } from '../../src/main/desktop/electron-like';
 
-interface Rect { x: number; y: number; width: number; height: number }
+interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 class Emitter extends EventEmitter {
   /** Emits an event whose first argument can be prevented; returns whether a listener prevented it. */
@@ -36,7 +41,12 @@ export interface StandinObserver {
   schemesRegistered?(schemes: unknown[]): void;
 }
 
-type PermissionRequestHandler = (contents: unknown, permission: string, callback: (granted: boolean) => void, details: unknown) => void;
+type PermissionRequestHandler = (
+  contents: unknown,
+  permission: string,
+  callback: (granted: boolean) => void,
+  details: unknown,
+) => void;
 type PermissionCheckHandler = (contents: unknown, permission: string, origin: string, details: unknown) => boolean;
 
 let nextContentsId = 1;
@@ -69,14 +79,31 @@ export class StandinWebContents extends Emitter {
   }
 }
 
-export function createElectronStandin(options: { userData: string; isPackaged?: boolean; hasLock?: boolean; displays?: Rect[]; appPath?: string; observer?: StandinObserver }) {
+export function createElectronStandin(options: {
+  userData: string;
+  isPackaged?: boolean;
+  hasLock?: boolean;
+  displays?: Rect[];
+  appPath?: string;
+  observer?: StandinObserver;
+}) {
   const observer = options.observer;
   const windows: StandinWindow[] = [];
   const handlers = new Map<string, (event: unknown, request: unknown) => unknown>();
   const protocolHandlers = new Map<string, (request: { url: string }) => Promise<Response> | Response>();
   const trays: StandinTray[] = [];
   const notifications: StandinNotification[] = [];
-  const log = { exitCode: null as number | null, relaunched: 0, quitCalls: 0, applicationMenu: null as unknown, permissionHandlers: 0, privileged: [] as unknown[], errorBoxes: [] as { title: string; content: string }[], openedExternal: [] as string[], openedPaths: [] as string[] };
+  const log = {
+    exitCode: null as number | null,
+    relaunched: 0,
+    quitCalls: 0,
+    applicationMenu: null as unknown,
+    permissionHandlers: 0,
+    privileged: [] as unknown[],
+    errorBoxes: [] as { title: string; content: string }[],
+    openedExternal: [] as string[],
+    openedPaths: [] as string[],
+  };
   const permission = { request: null as PermissionRequestHandler | null, check: null as PermissionCheckHandler | null };
 
   const app = new (class extends Emitter {
@@ -119,7 +146,12 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
     constructor(opts: Record<string, unknown>) {
       super();
       this.options = opts;
-      this.bounds = { x: (opts.x as number) ?? 100, y: (opts.y as number) ?? 100, width: (opts.width as number) ?? 800, height: (opts.height as number) ?? 600 };
+      this.bounds = {
+        x: (opts.x as number) ?? 100,
+        y: (opts.y as number) ?? 100,
+        width: (opts.width as number) ?? 800,
+        height: (opts.height as number) ?? 600,
+      };
       windows.push(this);
       this.webContents.reloadHook = () => void (this.loadedUrl && this.loadURL(this.loadedUrl));
       this.webContents.destroyedHook = () => this.destroyed;
@@ -146,21 +178,56 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
       await observer.load(this.webContents.id, url);
       loaded();
     }
-    show() { this.visible = true; this.focused = true; this.minimized = false; }
-    hide() { this.visible = false; this.focused = false; }
-    focus() { this.focused = true; }
-    blur() { this.focused = false; }
-    isVisible() { return this.visible; }
-    isFocused() { return this.focused; }
-    isMinimized() { return this.minimized; }
-    minimize() { this.minimized = true; this.focused = false; }
-    restore() { this.minimized = false; }
-    maximize() { this.maximized = true; }
-    isMaximized() { return this.maximized; }
-    isDestroyed() { return this.destroyed; }
-    getBounds() { return { ...this.bounds }; }
-    getNormalBounds() { return { ...this.bounds }; }
-    setBounds(b: Partial<Rect>) { this.bounds = { ...this.bounds, ...b }; this.emit('resized'); }
+    show() {
+      this.visible = true;
+      this.focused = true;
+      this.minimized = false;
+    }
+    hide() {
+      this.visible = false;
+      this.focused = false;
+    }
+    focus() {
+      this.focused = true;
+    }
+    blur() {
+      this.focused = false;
+    }
+    isVisible() {
+      return this.visible;
+    }
+    isFocused() {
+      return this.focused;
+    }
+    isMinimized() {
+      return this.minimized;
+    }
+    minimize() {
+      this.minimized = true;
+      this.focused = false;
+    }
+    restore() {
+      this.minimized = false;
+    }
+    maximize() {
+      this.maximized = true;
+    }
+    isMaximized() {
+      return this.maximized;
+    }
+    isDestroyed() {
+      return this.destroyed;
+    }
+    getBounds() {
+      return { ...this.bounds };
+    }
+    getNormalBounds() {
+      return { ...this.bounds };
+    }
+    setBounds(b: Partial<Rect>) {
+      this.bounds = { ...this.bounds, ...b };
+      this.emit('resized');
+    }
     /** Electron: `close` is preventable; when not prevented the window is destroyed. */
     close() {
       if (this.destroyed) return;
@@ -183,9 +250,15 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
       super();
       trays.push(this);
     }
-    setToolTip(t: string) { this.tooltip = t; }
-    setContextMenu(m: { template: unknown[] }) { this.menu = m; }
-    destroy() { this.isDestroyed = true; }
+    setToolTip(t: string) {
+      this.tooltip = t;
+    }
+    setContextMenu(m: { template: unknown[] }) {
+      this.menu = m;
+    }
+    destroy() {
+      this.isDestroyed = true;
+    }
   }
 
   class StandinNotification extends Emitter {
@@ -195,7 +268,9 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
       notifications.push(this);
     }
     static isSupported = () => true;
-    show() { this.shown = true; }
+    show() {
+      this.shown = true;
+    }
   }
 
   const electron = {
@@ -213,7 +288,8 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
         log.privileged.push(...schemes);
         observer?.schemesRegistered?.(schemes);
       },
-      handle: (scheme: string, fn: (request: { url: string }) => Promise<Response> | Response) => void protocolHandlers.set(scheme, fn),
+      handle: (scheme: string, fn: (request: { url: string }) => Promise<Response> | Response) =>
+        void protocolHandlers.set(scheme, fn),
     },
     session: {
       defaultSession: {
@@ -227,7 +303,12 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
         },
       },
     },
-    safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '', getSelectedStorageBackend: () => 'basic_text' },
+    safeStorage: {
+      isEncryptionAvailable: () => false,
+      encryptString: () => Buffer.alloc(0),
+      decryptString: () => '',
+      getSelectedStorageBackend: () => 'basic_text',
+    },
     shell: {
       openExternal: async (url: string) => {
         log.openedExternal.push(url);
@@ -239,7 +320,10 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
         return '';
       },
     },
-    dialog: { showMessageBox: async () => ({ response: 0 }), showErrorBox: (title: string, content: string) => void log.errorBoxes.push({ title, content }) },
+    dialog: {
+      showMessageBox: async () => ({ response: 0 }),
+      showErrorBox: (title: string, content: string) => void log.errorBoxes.push({ title, content }),
+    },
     Menu: {
       buildFromTemplate: (template: unknown[]) => ({ template }),
       setApplicationMenu: (menu: unknown) => void (log.applicationMenu = menu),
@@ -247,7 +331,10 @@ export function createElectronStandin(options: { userData: string; isPackaged?: 
     Tray: StandinTray,
     Notification: StandinNotification,
     nativeImage: { createFromPath: (path: string) => ({ path }) },
-    screen: { getAllDisplays: () => (options.displays ?? [{ x: 0, y: 0, width: 1920, height: 1080 }]).map((workArea) => ({ workArea })) },
+    screen: {
+      getAllDisplays: () =>
+        (options.displays ?? [{ x: 0, y: 0, width: 1920, height: 1080 }]).map((workArea) => ({ workArea })),
+    },
   };
 
   return {

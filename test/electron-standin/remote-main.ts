@@ -17,7 +17,15 @@ import { createElectronStandin, type ElectronStandin } from './index';
 export type HostMessage =
   | { t: 'reply'; rid: number; ok: boolean; value?: unknown; message?: string }
   | { t: 'ipc'; rid: number; frame: { url: string; parent: unknown } | null; channel: string; args: unknown[] }
-  | { t: 'protocol'; rid: number; scheme: string; url: string; method: string; headers: Record<string, string>; body?: Uint8Array }
+  | {
+      t: 'protocol';
+      rid: number;
+      scheme: string;
+      url: string;
+      method: string;
+      headers: Record<string, string>;
+      body?: Uint8Array;
+    }
   | { t: 'navigate'; rid: number; id: number; url: string; isMainFrame: boolean }
   | { t: 'window-open'; rid: number; id: number; url: string }
   | { t: 'permission'; rid: number; permission: string; origin: string }
@@ -42,7 +50,13 @@ export type MainMessage =
   | { t: 'open-external'; url: string };
 
 export interface Snapshot {
-  windows: { visible: boolean; focused: boolean; destroyed: boolean; loadedUrl: string | null; webPreferences: Record<string, unknown> }[];
+  windows: {
+    visible: boolean;
+    focused: boolean;
+    destroyed: boolean;
+    loadedUrl: string | null;
+    webPreferences: Record<string, unknown>;
+  }[];
   trays: { tooltip: string; labels: string[]; destroyed: boolean }[];
   notifications: { body: string; shown: boolean }[];
   openedExternal: string[];
@@ -69,7 +83,12 @@ export function connectToHost(channel: Channel = process): ElectronStandin {
     userData: process.env.SKALD_STANDIN_USER_DATA ?? mkdtempSync(join(tmpdir(), 'skald-standin-')),
     observer: {
       schemesRegistered: (schemes) => send({ t: 'schemes', schemes: schemes as { scheme: string }[] }),
-      windowCreated: (id, options) => send({ t: 'window', id, preload: String((options.webPreferences as { preload?: string } | undefined)?.preload ?? '') }),
+      windowCreated: (id, options) =>
+        send({
+          t: 'window',
+          id,
+          preload: String((options.webPreferences as { preload?: string } | undefined)?.preload ?? ''),
+        }),
       load: async (id, url) => void (await ask({ t: 'load', id, url })),
       sent: (id, channelName, args) => send({ t: 'send', id, channel: channelName, args }),
       relaunched: () => send({ t: 'relaunch' }),
@@ -85,15 +104,27 @@ export function connectToHost(channel: Channel = process): ElectronStandin {
       case 'ipc':
         return standin.invokeFrom(message.frame, message.channel, message.args);
       case 'protocol': {
-        const request = new Request(message.url, { method: message.method, headers: message.headers, body: message.body ? Buffer.from(message.body) : undefined });
+        const request = new Request(message.url, {
+          method: message.method,
+          headers: message.headers,
+          body: message.body ? Buffer.from(message.body) : undefined,
+        });
         const response = await standin.handleProtocol(message.scheme, request);
-        return { status: response.status, headers: Object.fromEntries(response.headers.entries()), body: new Uint8Array(await response.arrayBuffer()) };
+        return {
+          status: response.status,
+          headers: Object.fromEntries(response.headers.entries()),
+          body: new Uint8Array(await response.arrayBuffer()),
+        };
       }
       case 'navigate': {
         const target = contents(message.id);
         if (!target) return { prevented: true };
         let prevented = message.isMainFrame && target.emitPreventable('will-navigate', message.url);
-        const frameEvent = { url: message.url, isMainFrame: message.isMainFrame, preventDefault: () => void (prevented = true) };
+        const frameEvent = {
+          url: message.url,
+          isMainFrame: message.isMainFrame,
+          preventDefault: () => void (prevented = true),
+        };
         target.emit('will-frame-navigate', frameEvent);
         return { prevented };
       }
@@ -102,7 +133,9 @@ export function connectToHost(channel: Channel = process): ElectronStandin {
       case 'permission': {
         const { request, check } = standin.permission;
         const checked = check ? check(null, message.permission, message.origin, {}) : true;
-        const requested = await new Promise<boolean>((resolve) => (request ? request(null, message.permission, resolve, { requestingUrl: message.origin }) : resolve(true)));
+        const requested = await new Promise<boolean>((resolve) =>
+          request ? request(null, message.permission, resolve, { requestingUrl: message.origin }) : resolve(true),
+        );
         return { granted: checked && requested };
       }
       case 'inspect':
@@ -131,7 +164,8 @@ export function connectToHost(channel: Channel = process): ElectronStandin {
     if (message.t === 'quit') standin.app.quit();
     else if (message.t === 'close-window') standin.windows.find((w) => !w.isDestroyed())?.close();
     else if (message.t === 'second-instance') standin.app.emit('second-instance');
-    else if (message.t === 'render-process-gone') contents(message.id)?.emit('render-process-gone', {}, { reason: message.reason, exitCode: message.exitCode });
+    else if (message.t === 'render-process-gone')
+      contents(message.id)?.emit('render-process-gone', {}, { reason: message.reason, exitCode: message.exitCode });
     else if (message.t === 'notification-click') standin.notifications[message.index]?.emit('click');
     else if (message.t === 'tray-menu') {
       const items = (standin.trays.at(-1)?.menu?.template ?? []) as { label?: string; click?: () => void }[];
@@ -145,8 +179,18 @@ export function connectToHost(channel: Channel = process): ElectronStandin {
 
 function snapshot(standin: ElectronStandin): Snapshot {
   return {
-    windows: standin.windows.map((w) => ({ visible: w.isVisible(), focused: w.isFocused(), destroyed: w.isDestroyed(), loadedUrl: w.loadedUrl, webPreferences: w.options.webPreferences as Record<string, unknown> })),
-    trays: standin.trays.map((t) => ({ tooltip: t.tooltip, labels: ((t.menu?.template ?? []) as { label?: string }[]).map((i) => i.label ?? '-'), destroyed: t.isDestroyed })),
+    windows: standin.windows.map((w) => ({
+      visible: w.isVisible(),
+      focused: w.isFocused(),
+      destroyed: w.isDestroyed(),
+      loadedUrl: w.loadedUrl,
+      webPreferences: w.options.webPreferences as Record<string, unknown>,
+    })),
+    trays: standin.trays.map((t) => ({
+      tooltip: t.tooltip,
+      labels: ((t.menu?.template ?? []) as { label?: string }[]).map((i) => i.label ?? '-'),
+      destroyed: t.isDestroyed,
+    })),
     notifications: standin.notifications.map((n) => ({ body: n.options.body, shown: n.shown })),
     openedExternal: standin.log.openedExternal,
     openedPaths: standin.log.openedPaths,

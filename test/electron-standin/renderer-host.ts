@@ -46,7 +46,12 @@ export interface DesktopStandin {
   log(): string;
   inspect(): Promise<Snapshot>;
   /** What a person does outside the page. */
-  tell(message: Extract<HostMessage, { t: 'quit' | 'close-window' | 'tray-menu' | 'notification-click' | 'second-instance' }>): void;
+  tell(
+    message: Extract<
+      HostMessage,
+      { t: 'quit' | 'close-window' | 'tray-menu' | 'notification-click' | 'second-instance' }
+    >,
+  ): void;
   /** Resolves with the exit code once the main process has ended. */
   exited: Promise<number | null>;
   /** The page that shows the window now: a new one after a renderer crash and the shell's reload. */
@@ -151,8 +156,12 @@ export async function startDesktopStandin(options: DesktopStandinOptions): Promi
 
   await Promise.race([
     firstLoad,
-    exited.then((code) => Promise.reject(new Error(`the desktop app exited (${code}) before its window loaded:\n${output}`))),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`the desktop app did not load its window:\n${output}`)), 30_000)),
+    exited.then((code) =>
+      Promise.reject(new Error(`the desktop app exited (${code}) before its window loaded:\n${output}`)),
+    ),
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error(`the desktop app did not load its window:\n${output}`)), 30_000),
+    ),
   ]);
   return {
     process: child,
@@ -178,7 +187,13 @@ interface WindowHost {
 }
 
 /** Wires one Playwright page to the window `id` of the main process. */
-async function hostWindow(page: Page, id: number, preloadBundle: string, urls: () => UrlSpace, ask: Ask): Promise<WindowHost> {
+async function hostWindow(
+  page: Page,
+  id: number,
+  preloadBundle: string,
+  urls: () => UrlSpace,
+  ask: Ask,
+): Promise<WindowHost> {
   const cdp: CDPSession = await page.context().newCDPSession(page);
   const frames = new Map<string, { url: string; parentId?: string }>();
   const preloadContexts = new Map<number, string>();
@@ -199,7 +214,12 @@ async function hostWindow(page: Page, id: number, preloadBundle: string, urls: (
   topFrameId = tree.frameTree.frame.id;
 
   const deliverTo = (contextId: number, message: unknown) =>
-    cdp.send('Runtime.evaluate', { contextId, expression: `globalThis.__skaldStandinDeliver(${JSON.stringify(JSON.stringify(message))})` }).catch(() => {});
+    cdp
+      .send('Runtime.evaluate', {
+        contextId,
+        expression: `globalThis.__skaldStandinDeliver(${JSON.stringify(JSON.stringify(message))})`,
+      })
+      .catch(() => {});
 
   /** The sender frame as Electron would report it: from the calling world's frame, never from the page's say. */
   const senderFrame = (contextId: number) => {
@@ -215,9 +235,16 @@ async function hostWindow(page: Page, id: number, preloadBundle: string, urls: (
     if (name !== BINDING) return;
     const message = JSON.parse(payload) as { t: string; id: number; channel: string; args: unknown[] };
     if (message.t !== 'invoke') return;
-    ask({ t: 'ipc', frame: senderFrame(executionContextId), channel: message.channel, args: urls().mapValueFromPage(message.args) }).then(
-      (value) => deliverTo(executionContextId, { t: 'reply', id: message.id, ok: true, value: urls().mapValueToPage(value) }),
-      (error: Error) => deliverTo(executionContextId, { t: 'reply', id: message.id, ok: false, message: error.message }),
+    ask({
+      t: 'ipc',
+      frame: senderFrame(executionContextId),
+      channel: message.channel,
+      args: urls().mapValueFromPage(message.args),
+    }).then(
+      (value) =>
+        deliverTo(executionContextId, { t: 'reply', id: message.id, ok: true, value: urls().mapValueToPage(value) }),
+      (error: Error) =>
+        deliverTo(executionContextId, { t: 'reply', id: message.id, ok: false, message: error.message }),
     );
   });
 
@@ -231,9 +258,15 @@ async function hostWindow(page: Page, id: number, preloadBundle: string, urls: (
   // window.open, target=_blank: the window-open handler decides (it also opens allowed links outside the app).
   let windowOpen: Promise<{ action: string }> = Promise.resolve({ action: 'deny' });
   cdp.on('Page.windowOpen', ({ url }) => {
-    windowOpen = ask({ t: 'window-open', id, url: urls().fromPage(url) ?? url }).catch(() => ({ action: 'deny' })) as Promise<{ action: string }>;
+    windowOpen = ask({ t: 'window-open', id, url: urls().fromPage(url) ?? url }).catch(() => ({
+      action: 'deny',
+    })) as Promise<{ action: string }>;
   });
-  page.on('popup', (popup) => void windowOpen.then((decision) => (decision.action === 'deny' ? popup.close() : undefined)).catch(() => {}));
+  page.on(
+    'popup',
+    (popup) =>
+      void windowOpen.then((decision) => (decision.action === 'deny' ? popup.close() : undefined)).catch(() => {}),
+  );
   await applyPermissions(page, urls, ask);
 
   return {
@@ -242,7 +275,8 @@ async function hostWindow(page: Page, id: number, preloadBundle: string, urls: (
     },
     async deliver(channel, args) {
       const contextId = [...preloadContexts.entries()].find(([, frameId]) => frameId === topFrameId)?.[0];
-      if (contextId !== undefined) await deliverTo(contextId, { t: 'event', channel, args: urls().mapValueToPage(args) });
+      if (contextId !== undefined)
+        await deliverTo(contextId, { t: 'event', channel, args: urls().mapValueToPage(args) });
     },
   };
 }
@@ -255,17 +289,31 @@ async function serve(route: Route, id: number, urls: UrlSpace, ask: Ask): Promis
   try {
     if (request.isNavigationRequest()) {
       const isMainFrame = request.frame().parentFrame() === null;
-      const { prevented } = (await ask({ t: 'navigate', id, url: real ?? pageUrl, isMainFrame })) as { prevented: boolean };
+      const { prevented } = (await ask({ t: 'navigate', id, url: real ?? pageUrl, isMainFrame })) as {
+        prevented: boolean;
+      };
       if (prevented) return await route.abort('aborted');
     }
     if (!real) return await route.continue();
     const body = request.postDataBuffer();
-    const response = (await ask({ t: 'protocol', scheme: urls.schemeOf(pageUrl)!, url: real, method: request.method(), headers: await request.allHeaders(), ...(body ? { body: new Uint8Array(body) } : {}) })) as {
+    const response = (await ask({
+      t: 'protocol',
+      scheme: urls.schemeOf(pageUrl)!,
+      url: real,
+      method: request.method(),
+      headers: await request.allHeaders(),
+      ...(body ? { body: new Uint8Array(body) } : {}),
+    })) as {
       status: number;
       headers: Record<string, string>;
       body: Uint8Array;
     };
-    const headers = Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k, k.toLowerCase() === 'content-security-policy' ? urls.mapCsp(v) : v]));
+    const headers = Object.fromEntries(
+      Object.entries(response.headers).map(([k, v]) => [
+        k,
+        k.toLowerCase() === 'content-security-policy' ? urls.mapCsp(v) : v,
+      ]),
+    );
     await route.fulfill({ status: response.status, headers, body: Buffer.from(response.body) });
   } catch {
     // The main process has gone (quit) or the page closed: nothing more to serve.
@@ -288,7 +336,9 @@ async function applyPermissions(page: Page, urls: () => UrlSpace, ask: Ask): Pro
   const origin = urls().toPage('app://skald/').replace(/\/$/, '');
   const granted: string[] = [];
   for (const [permission, electronName] of Object.entries(PERMISSIONS)) {
-    const answer = (await ask({ t: 'permission', permission: electronName, origin: 'app://skald' })) as { granted: boolean };
+    const answer = (await ask({ t: 'permission', permission: electronName, origin: 'app://skald' })) as {
+      granted: boolean;
+    };
     if (answer.granted) granted.push(permission);
   }
   await page.context().clearPermissions();

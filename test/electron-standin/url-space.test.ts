@@ -8,8 +8,12 @@ const space = new UrlSpace(['app', 'skald-preview']);
 describe('UrlSpace', () => {
   it('maps our schemes onto https origins of their own and back, query and hash kept', () => {
     expect(space.toPage('app://skald/index.html')).toBe('https://skald.app.electron-standin.invalid/index.html');
-    expect(space.toPage('skald-preview://v/tok/a.html?x=1#y')).toBe('https://v.skald-preview.electron-standin.invalid/tok/a.html?x=1#y');
-    expect(space.fromPage('https://skald.app.electron-standin.invalid/viewer/file/h?x=1')).toBe('app://skald/viewer/file/h?x=1');
+    expect(space.toPage('skald-preview://v/tok/a.html?x=1#y')).toBe(
+      'https://v.skald-preview.electron-standin.invalid/tok/a.html?x=1#y',
+    );
+    expect(space.fromPage('https://skald.app.electron-standin.invalid/viewer/file/h?x=1')).toBe(
+      'app://skald/viewer/file/h?x=1',
+    );
     expect(space.fromPage(space.toPage('skald-preview://v/tok/a.html'))).toBe('skald-preview://v/tok/a.html');
   });
 
@@ -27,13 +31,23 @@ describe('UrlSpace', () => {
     expect(csp.get('frame-src')).toEqual(['https://*.skald-preview.electron-standin.invalid']);
     expect(csp.get('script-src')).toEqual(["'self'"]);
     expect(csp.get('object-src')).toEqual(["'none'"]);
-    expect(space.mapCsp("img-src data: blob: skald-preview://v/tok/")).toBe('img-src data: blob: https://v.skald-preview.electron-standin.invalid/tok/');
+    expect(space.mapCsp('img-src data: blob: skald-preview://v/tok/')).toBe(
+      'img-src data: blob: https://v.skald-preview.electron-standin.invalid/tok/',
+    );
   });
 
   it('maps URL strings inside IPC values, both ways', () => {
-    const value = { url: 'skald-preview://v/t/a.html', list: ['app://skald/x', 'plain text', 3], nested: { keep: 'see app://skald/ in text' } };
+    const value = {
+      url: 'skald-preview://v/t/a.html',
+      list: ['app://skald/x', 'plain text', 3],
+      nested: { keep: 'see app://skald/ in text' },
+    };
     const mapped = space.mapValueToPage(value);
-    expect(mapped).toEqual({ url: 'https://v.skald-preview.electron-standin.invalid/t/a.html', list: ['https://skald.app.electron-standin.invalid/x', 'plain text', 3], nested: { keep: 'see app://skald/ in text' } });
+    expect(mapped).toEqual({
+      url: 'https://v.skald-preview.electron-standin.invalid/t/a.html',
+      list: ['https://skald.app.electron-standin.invalid/x', 'plain text', 3],
+      nested: { keep: 'see app://skald/ in text' },
+    });
     expect(space.mapValueFromPage(mapped)).toEqual(value);
   });
 });

@@ -75,6 +75,7 @@ export class UrlSpace {
 function mapStrings<T>(value: T, map: (s: string) => string): T {
   if (typeof value === 'string') return map(value) as T;
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, map)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, map)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, map)])) as T;
   return value;
 }

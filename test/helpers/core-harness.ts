@@ -24,12 +24,24 @@ export interface Harness {
   newSession(): Promise<number>;
   /** Sends and waits until the turn it started (if any) has ended. */
   sendAndSettle(sessionId: number, content: string): Promise<ChatEvent[]>;
-  waitForEvent<T extends ChatEvent['type']>(type: T, where?: (e: Extract<ChatEvent, { type: T }>) => boolean): Promise<Extract<ChatEvent, { type: T }>>;
+  waitForEvent<T extends ChatEvent['type']>(
+    type: T,
+    where?: (e: Extract<ChatEvent, { type: T }>) => boolean,
+  ): Promise<Extract<ChatEvent, { type: T }>>;
   close(): Promise<void>;
 }
 
 export async function startHarness(
-  options: { turns?: ScriptedTurn[]; dataDir?: string; models?: number; providerKind?: 'openai_compatible' | 'anthropic'; agentsDir?: string; schedulerClock?: CoreHooks['schedulerClock']; walIdleCheckMs?: number; extraPlugins?: CoreHooks['extraPlugins'] } = {},
+  options: {
+    turns?: ScriptedTurn[];
+    dataDir?: string;
+    models?: number;
+    providerKind?: 'openai_compatible' | 'anthropic';
+    agentsDir?: string;
+    schedulerClock?: CoreHooks['schedulerClock'];
+    walIdleCheckMs?: number;
+    extraPlugins?: CoreHooks['extraPlugins'];
+  } = {},
 ): Promise<Harness> {
   const llm = await startScriptedLlm({ turns: options.turns ?? [] });
   const dataDir = options.dataDir ?? join(tempDir(), 'data');
@@ -37,8 +49,19 @@ export async function startHarness(
   mkdirSync(workspace, { recursive: true });
   let restarts = 0;
   const core = await createCore(
-    { dataDir, workspaceDir: workspace, shape: 'web', version: 'test', agentsDir: options.agentsDir ?? join(__dirname, '../../agents') },
-    { requestRestart: () => void restarts++, schedulerClock: options.schedulerClock, walIdleCheckMs: options.walIdleCheckMs, extraPlugins: options.extraPlugins },
+    {
+      dataDir,
+      workspaceDir: workspace,
+      shape: 'web',
+      version: 'test',
+      agentsDir: options.agentsDir ?? join(__dirname, '../../agents'),
+    },
+    {
+      requestRestart: () => void restarts++,
+      schedulerClock: options.schedulerClock,
+      walIdleCheckMs: options.walIdleCheckMs,
+      extraPlugins: options.extraPlugins,
+    },
   );
   const events: ChatEvent[] = [];
   core.events.subscribe('chat', (e) => events.push(e));
@@ -54,8 +77,16 @@ export async function startHarness(
     // A data folder from an earlier run (crash tests): point its provider at this run's scripted server.
     await call('providers:update', { id: existing.id, baseUrl: llm.baseUrl });
   } else {
-    const provider = (await call('providers:create', { kind: options.providerKind ?? 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'test-key' })).provider;
-    for (let i = 1; i <= (options.models ?? 1); i++) await call('models:create', { providerId: provider.id, modelId: `scripted-${i}`, displayName: `Scripted ${i}` });
+    const provider = (
+      await call('providers:create', {
+        kind: options.providerKind ?? 'openai_compatible',
+        name: 'scripted',
+        baseUrl: llm.baseUrl,
+        apiKey: 'test-key',
+      })
+    ).provider;
+    for (let i = 1; i <= (options.models ?? 1); i++)
+      await call('models:create', { providerId: provider.id, modelId: `scripted-${i}`, displayName: `Scripted ${i}` });
   }
   core.start();
 
@@ -75,7 +106,9 @@ export async function startHarness(
       await call('chat:send', { sessionId, content });
       // A started turn emits turn_running(true) synchronously inside chat:send; wait for its end.
       if (events.slice(from).some((e) => e.type === 'turn_running' && e.running)) {
-        await expect.poll(() => events.slice(from).some((e) => e.type === 'turn_running' && !e.running), { timeout: 20_000 }).toBe(true);
+        await expect
+          .poll(() => events.slice(from).some((e) => e.type === 'turn_running' && !e.running), { timeout: 20_000 })
+          .toBe(true);
       }
       return events.slice(from);
     },

@@ -16,9 +16,20 @@ const call = async (channel: string, request: unknown) => {
   if (!outcome.ok) throw new Error(`${channel}: ${outcome.error.message}`);
   return outcome.result as Record<string, unknown>;
 };
-const { provider } = (await call('providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl, apiKey: 'k' })) as { provider: { id: number } };
+const { provider } = (await call('providers:create', {
+  kind: 'openai_compatible',
+  name: 'scripted',
+  baseUrl,
+  apiKey: 'k',
+})) as { provider: { id: number } };
 await call('models:create', { providerId: provider.id, modelId: 'scripted-1', displayName: 'Scripted' });
-await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: '*', action: 'allow', priority: 1, note: 'crash test' });
+await call('approval:createRule', {
+  tool_pattern: 'execute_cmd',
+  command_pattern: '*',
+  action: 'allow',
+  priority: 1,
+  note: 'crash test',
+});
 // `read-kill`: the process kills itself as an allowed read_file call's decision is committed, the commit written
 // without an fsync (docs/architecture.md "Durability follows consequence"), before the read runs.
 if (mode === 'read-kill') {

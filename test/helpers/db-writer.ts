@@ -8,7 +8,9 @@ import { openDatabase } from '../../src/main/core/db/database';
 
 const file = process.argv[2]!;
 const db = openDatabase({ file });
-db.exec('CREATE TABLE IF NOT EXISTS kill_a (n INTEGER PRIMARY KEY, payload TEXT); CREATE TABLE IF NOT EXISTS kill_b (n INTEGER PRIMARY KEY)');
+db.exec(
+  'CREATE TABLE IF NOT EXISTS kill_a (n INTEGER PRIMARY KEY, payload TEXT); CREATE TABLE IF NOT EXISTS kill_b (n INTEGER PRIMARY KEY)',
+);
 const last = (db.prepare('SELECT max(n) AS n FROM kill_a').get() as { n: number | null }).n ?? 0;
 const insertA = db.prepare('INSERT INTO kill_a (n, payload) VALUES (?, ?)');
 const insertB = db.prepare('INSERT INTO kill_b (n) VALUES (?)');

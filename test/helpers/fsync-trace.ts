@@ -37,7 +37,11 @@ export async function traceFsyncs(): Promise<FsyncTrace> {
   const dir = mkdtempSync(join(tmpdir(), 'skald-fsync-trace-'));
   const out = join(dir, 'trace.txt');
   const markerFd = openSync(join(dir, 'markers'), 'w');
-  const strace: ChildProcess = spawn('strace', ['-p', String(process.pid), '-qq', '-T', '-e', 'signal=none', '-e', 'trace=fsync,fdatasync,write', '-o', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const strace: ChildProcess = spawn(
+    'strace',
+    ['-p', String(process.pid), '-qq', '-T', '-e', 'signal=none', '-e', 'trace=fsync,fdatasync,write', '-o', out],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   strace.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((done) => strace.on('exit', () => done()));
@@ -60,7 +64,8 @@ export async function traceFsyncs(): Promise<FsyncTrace> {
       closeSync(markerFd);
       const events: TraceEvent[] = [];
       for (const line of readFileSync(out, 'utf8').split('\n')) {
-        if (/^f(data)?sync\(/.test(line)) events.push({ kind: 'fsync', ms: 1000 * Number(/<([\d.]+)>\s*$/.exec(line)?.[1] ?? NaN) });
+        if (/^f(data)?sync\(/.test(line))
+          events.push({ kind: 'fsync', ms: 1000 * Number(/<([\d.]+)>\s*$/.exec(line)?.[1] ?? NaN) });
         else if (line.startsWith('write(') && line.includes(MARK)) {
           const label = line.slice(line.indexOf(MARK) + MARK.length).split('\\n')[0]!;
           if (label !== 'attached') events.push({ kind: 'mark', label });
@@ -74,9 +79,13 @@ export async function traceFsyncs(): Promise<FsyncTrace> {
 
 /** The fsyncs between the first marker `from` and the first marker `to` after it. */
 export function fsyncsBetween(events: readonly TraceEvent[], from: string, to: string): number {
-  const at = (label: string, after: number) => events.findIndex((e, i) => i >= after && e.kind === 'mark' && e.label === label);
+  const at = (label: string, after: number) =>
+    events.findIndex((e, i) => i >= after && e.kind === 'mark' && e.label === label);
   const start = at(from, 0);
   const end = at(to, start + 1);
-  if (start < 0 || end < 0) throw new Error(`markers ${from} → ${to} not both in the trace: ${events.flatMap((e) => (e.kind === 'mark' ? [e.label] : [])).join(', ')}`);
+  if (start < 0 || end < 0)
+    throw new Error(
+      `markers ${from} → ${to} not both in the trace: ${events.flatMap((e) => (e.kind === 'mark' ? [e.label] : [])).join(', ')}`,
+    );
   return events.slice(start + 1, end).filter((e) => e.kind === 'fsync').length;
 }

@@ -12,7 +12,10 @@ import type { Db } from '../../src/main/core/db/database';
 export function captureConsole(): string[] {
   const logged: string[] = [];
   for (const stream of ['error', 'log', 'warn', 'info', 'debug'] as const) {
-    vi.spyOn(console, stream).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
+    vi.spyOn(console, stream).mockImplementation(
+      (...args: unknown[]) =>
+        void logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')),
+    );
   }
   return logged;
 }

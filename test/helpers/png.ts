@@ -25,7 +25,11 @@ function chunk(type: string, data: Buffer): Buffer {
   return out;
 }
 
-export function makePng(width: number, height: number, colour: (x: number, y: number) => [number, number, number] = () => [220, 40, 40]): Buffer {
+export function makePng(
+  width: number,
+  height: number,
+  colour: (x: number, y: number) => [number, number, number] = () => [220, 40, 40],
+): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -35,5 +39,10 @@ export function makePng(width: number, height: number, colour: (x: number, y: nu
     const row = y * (1 + width * 3);
     for (let x = 0; x < width; x++) raw.set(colour(x, y), row + 1 + x * 3);
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -34,5 +34,7 @@ const parser = await createParser('bash');
 const { Parser } = require('web-tree-sitter') as typeof import('web-tree-sitter');
 const fromScript = parser instanceof Parser;
 const parsed = parser.parse('ls "a b" | head')?.rootNode.type ?? null;
-process.stdout.write(`${JSON.stringify({ beforeStart, afterStart, runtimeStarted, grammarUnloaded, fromScript, parsed })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ beforeStart, afterStart, runtimeStarted, grammarUnloaded, fromScript, parsed })}\n`,
+);
 await core.dispose();

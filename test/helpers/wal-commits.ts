@@ -49,7 +49,7 @@ export function readWalCommits(dbFile: string, since?: WalReading): WalReading {
     for (let at = 0; at + frameSize <= rest.length; at += frameSize) {
       if (rest.readUInt32BE(at + 8) !== salt1 || rest.readUInt32BE(at + 12) !== salt2) break;
       frames++;
-      if (rest.readUInt32BE(at + 4) !== 0) (commits++, (committed = frames));
+      if (rest.readUInt32BE(at + 4) !== 0) commits++, (committed = frames);
     }
     return { salt, commits, frames: committed };
   } finally {
@@ -65,6 +65,7 @@ export function pagesSince(before: WalReading, after: WalReading): number {
 
 /** Commits written between two readings of the same log. */
 export function commitsSince(before: WalReading, after: WalReading): number {
-  if (before.salt !== '' && before.salt !== after.salt) throw new Error('the WAL restarted between the readings (a checkpoint ran): the count would be wrong');
+  if (before.salt !== '' && before.salt !== after.salt)
+    throw new Error('the WAL restarted between the readings (a checkpoint ran): the count would be wrong');
   return after.commits - before.commits;
 }

@@ -10,7 +10,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 
 /** A valid 1×1 transparent PNG. */
-export const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+export const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 export interface Recorded {
   method: string;
@@ -36,7 +39,10 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-async function listen(handler: (req: IncomingMessage, res: ServerResponse, body: unknown) => void | Promise<void>, requests: Recorded[]): Promise<Base> {
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse, body: unknown) => void | Promise<void>,
+  requests: Recorded[],
+): Promise<Base> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     void (async () => {
@@ -82,12 +88,16 @@ export async function startOpenAiImagesServer(): Promise<OpenAiImagesServer> {
       res.end(PNG_1X1);
       return;
     }
-    if (req.method !== 'POST' || req.url !== '/v1/images/generations') return json(res, 404, { error: { message: 'not found' } });
+    if (req.method !== 'POST' || req.url !== '/v1/images/generations')
+      return json(res, 404, { error: { message: 'not found' } });
     if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
-    if (typeof state.mode === 'number') return json(res, state.mode, { error: { message: 'scripted failure', type: 'server_error' } });
+    if (typeof state.mode === 'number')
+      return json(res, state.mode, { error: { message: 'scripted failure', type: 'server_error' } });
     if (state.mode === 'garbage') return json(res, 200, { created: 1 });
     const n = Math.max(1, Number((body as { n?: unknown } | null)?.n ?? 1));
-    const data = Array.from({ length: n }, (_, i) => (state.mode === 'url' ? { url: `${base.url}/files/${i}.png` } : { b64_json: PNG_1X1.toString('base64') }));
+    const data = Array.from({ length: n }, (_, i) =>
+      state.mode === 'url' ? { url: `${base.url}/files/${i}.png` } : { b64_json: PNG_1X1.toString('base64') },
+    );
     json(res, 200, { created: 1, data });
   }, requests);
   return Object.defineProperties(base as unknown as OpenAiImagesServer, {
@@ -128,9 +138,23 @@ export async function startComfyUiServer(): Promise<ComfyUiServer> {
       jobs.set(id, polls);
       if (polls <= state.finishAfterPolls) return json(res, 200, {});
       if (state.failJobs) {
-        return json(res, 200, { [id]: { outputs: {}, status: { status_str: 'error', completed: false, messages: [['execution_error', { node_type: 'KSampler', exception_message: 'out of memory' }]] } } });
+        return json(res, 200, {
+          [id]: {
+            outputs: {},
+            status: {
+              status_str: 'error',
+              completed: false,
+              messages: [['execution_error', { node_type: 'KSampler', exception_message: 'out of memory' }]],
+            },
+          },
+        });
       }
-      return json(res, 200, { [id]: { outputs: { '9': { images: [{ filename: `${id}.png`, subfolder: '', type: 'output' }] } }, status: { status_str: 'success', completed: true, messages: [] } } });
+      return json(res, 200, {
+        [id]: {
+          outputs: { '9': { images: [{ filename: `${id}.png`, subfolder: '', type: 'output' }] } },
+          status: { status_str: 'success', completed: true, messages: [] },
+        },
+      });
     }
     if (req.method === 'GET' && url.pathname === '/view') {
       res.writeHead(200, { 'content-type': 'image/png' });
@@ -142,7 +166,7 @@ export async function startComfyUiServer(): Promise<ComfyUiServer> {
       return json(res, 200, {});
     }
     if (req.method === 'POST' && url.pathname === '/queue') {
-      queueDeletes.push(...(((body as { delete?: string[] } | null)?.delete) ?? []));
+      queueDeletes.push(...((body as { delete?: string[] } | null)?.delete ?? []));
       return json(res, 200, {});
     }
     json(res, 404, { error: 'not found' });

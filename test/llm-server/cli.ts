@@ -29,7 +29,11 @@ const portArg = arg('--port');
 const llm = await startScriptedLlm({
   ...(portArg ? { port: Number(portArg) } : {}),
   turns: script.turns,
-  ...(defaultText !== undefined ? { defaultTurn: { text: defaultText } } : script.defaultTurn ? { defaultTurn: script.defaultTurn } : {}),
+  ...(defaultText !== undefined
+    ? { defaultTurn: { text: defaultText } }
+    : script.defaultTurn
+      ? { defaultTurn: script.defaultTurn }
+      : {}),
 });
 process.stdout.write(`scripted-llm listening ${llm.baseUrl}\n`);
 

@@ -24,8 +24,15 @@ export interface LlmFixture {
   client: LlmClient;
   events: LlmEvent[];
   /** Adds a provider of `kind` pointing at the scripted server, with one model per id (in priority order). */
-  addModels(kind: ProviderKind, modelIds: string[], extra?: { inputPricePerM?: number; outputPricePerM?: number; apiKey?: string }): ModelRecord[];
-  round(messages: ChatMessage[], options?: Partial<StreamRoundRequest>): Promise<{ turn: LlmTurn; deltas: string[]; reasoningDeltas: string[] }>;
+  addModels(
+    kind: ProviderKind,
+    modelIds: string[],
+    extra?: { inputPricePerM?: number; outputPricePerM?: number; apiKey?: string },
+  ): ModelRecord[];
+  round(
+    messages: ChatMessage[],
+    options?: Partial<StreamRoundRequest>,
+  ): Promise<{ turn: LlmTurn; deltas: string[]; reasoningDeltas: string[] }>;
   close(): Promise<void>;
 }
 
@@ -34,7 +41,12 @@ let providerCount = 0;
 export const READ_FILE_TOOL: ToolSpec = {
   name: 'read_file',
   description: 'Read a file',
-  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string' } },
+    required: ['path'],
+    additionalProperties: false,
+  },
 };
 
 /** The plainest request: a system prompt and one message of the person's. */
@@ -73,7 +85,12 @@ export async function startLlmFixture(): Promise<LlmFixture> {
     client,
     events,
     addModels(kind, modelIds, extra = {}) {
-      const provider = repo.createProvider({ kind, name: `${kind}-${++providerCount}`, baseUrl: llm.baseUrl, apiKey: extra.apiKey ?? 'test-key' });
+      const provider = repo.createProvider({
+        kind,
+        name: `${kind}-${++providerCount}`,
+        baseUrl: llm.baseUrl,
+        apiKey: extra.apiKey ?? 'test-key',
+      });
       return modelIds.map((modelId) =>
         repo.createModel({
           providerId: provider.id,

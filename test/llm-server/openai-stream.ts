@@ -12,9 +12,22 @@ export interface StreamIds {
   next(prefix: string): string;
 }
 
-export async function writeOpenAiStream(w: SseWriter, turn: ScriptedTurn, body: Record<string, unknown>, ids: StreamIds): Promise<void> {
-  const base = { id: ids.next('chatcmpl-'), object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: String(body.model ?? 'scripted') };
-  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+export async function writeOpenAiStream(
+  w: SseWriter,
+  turn: ScriptedTurn,
+  body: Record<string, unknown>,
+  ids: StreamIds,
+): Promise<void> {
+  const base = {
+    id: ids.next('chatcmpl-'),
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: String(body.model ?? 'scripted'),
+  };
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
   const text = textPieces(turn.text ?? '');
 
   w.start();
@@ -34,13 +47,18 @@ export async function writeOpenAiStream(w: SseWriter, turn: ScriptedTurn, body: 
     pieces: splitArguments(argumentsJson(call)),
   }));
   for (const c of calls) {
-    await w.send(chunk({ tool_calls: [{ index: c.index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
+    await w.send(
+      chunk({
+        tool_calls: [{ index: c.index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }],
+      }),
+    );
   }
   const rounds = Math.max(0, ...calls.map((c) => c.pieces.length));
   for (let i = 0; i < rounds; i++) {
     for (const c of calls) {
       const piece = c.pieces[i];
-      if (piece !== undefined) await w.send(chunk({ tool_calls: [{ index: c.index, function: { arguments: piece } }] }));
+      if (piece !== undefined)
+        await w.send(chunk({ tool_calls: [{ index: c.index, function: { arguments: piece } }] }));
     }
   }
 
@@ -50,7 +68,11 @@ export async function writeOpenAiStream(w: SseWriter, turn: ScriptedTurn, body: 
   if (options?.include_usage === true) {
     const input = turn.usage?.inputTokens ?? estimateTokens(JSON.stringify(body.messages ?? []));
     const output = turn.usage?.outputTokens ?? estimateTokens(outputText(turn));
-    const usage: Record<string, number> = { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
+    const usage: Record<string, number> = {
+      prompt_tokens: input,
+      completion_tokens: output,
+      total_tokens: input + output,
+    };
     if (turn.usage?.cost !== undefined) usage.cost = turn.usage.cost;
     await w.send({ ...base, choices: [], usage });
   }

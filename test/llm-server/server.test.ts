@@ -39,17 +39,38 @@ async function sse(res: Response): Promise<SseMessage[]> {
     });
 }
 
-const chatBody = (extra: Record<string, unknown> = {}) => ({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }], ...extra });
+const chatBody = (extra: Record<string, unknown> = {}) => ({
+  model: 'm',
+  stream: true,
+  messages: [{ role: 'user', content: 'hi' }],
+  ...extra,
+});
 
 describe('OpenAI Chat Completions stream', () => {
   it('splits tool arguments across several chunks and interleaves parallel calls', async () => {
     llm = await startScriptedLlm();
-    llm.script([{ toolCalls: [{ name: 'a', arguments: { path: 'one.txt', n: 1 } }, { name: 'b', arguments: { path: 'two.txt' } }] }]);
+    llm.script([
+      {
+        toolCalls: [
+          { name: 'a', arguments: { path: 'one.txt', n: 1 } },
+          { name: 'b', arguments: { path: 'two.txt' } },
+        ],
+      },
+    ]);
     const messages = await sse(await post(`${llm.baseUrl}/chat/completions`, chatBody()));
     expect(messages.at(-1)!.data).toBe('[DONE]');
-    const chunks = messages.slice(0, -1).map((m) => JSON.parse(m.data) as { choices: { delta: { tool_calls?: { index: number; id?: string; function: { name?: string; arguments: string } }[] }; finish_reason: string | null }[] });
+    const chunks = messages.slice(0, -1).map(
+      (m) =>
+        JSON.parse(m.data) as {
+          choices: {
+            delta: { tool_calls?: { index: number; id?: string; function: { name?: string; arguments: string } }[] };
+            finish_reason: string | null;
+          }[];
+        },
+    );
     const deltas = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
-    const pieces = (index: number) => deltas.filter((d) => d.index === index && d.function.arguments !== '').map((d) => d.function.arguments);
+    const pieces = (index: number) =>
+      deltas.filter((d) => d.index === index && d.function.arguments !== '').map((d) => d.function.arguments);
     expect(pieces(0).length).toBeGreaterThanOrEqual(3);
     expect(pieces(1).length).toBeGreaterThanOrEqual(3);
     for (const piece of pieces(0)) expect(() => JSON.parse(piece)).toThrow();
@@ -63,11 +84,24 @@ describe('OpenAI Chat Completions stream', () => {
   });
 
   it('streams text as several deltas and adds a usage chunk when include_usage is set', async () => {
-    llm = await startScriptedLlm({ turns: [{ text: 'one two three', usage: { inputTokens: 7, outputTokens: 3, cost: 0.01 } }] });
-    const messages = await sse(await post(`${llm.baseUrl}/chat/completions`, chatBody({ stream_options: { include_usage: true } })));
-    const chunks = messages.slice(0, -1).map((m) => JSON.parse(m.data) as { choices: { delta: { content?: string } }[]; usage?: unknown });
-    expect(chunks.flatMap((c) => (c.choices[0]?.delta.content ? [c.choices[0].delta.content] : []))).toEqual(['one ', 'two ', 'three']);
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10, cost: 0.01 } });
+    llm = await startScriptedLlm({
+      turns: [{ text: 'one two three', usage: { inputTokens: 7, outputTokens: 3, cost: 0.01 } }],
+    });
+    const messages = await sse(
+      await post(`${llm.baseUrl}/chat/completions`, chatBody({ stream_options: { include_usage: true } })),
+    );
+    const chunks = messages
+      .slice(0, -1)
+      .map((m) => JSON.parse(m.data) as { choices: { delta: { content?: string } }[]; usage?: unknown });
+    expect(chunks.flatMap((c) => (c.choices[0]?.delta.content ? [c.choices[0].delta.content] : []))).toEqual([
+      'one ',
+      'two ',
+      'three',
+    ]);
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10, cost: 0.01 },
+    });
   });
 
   it('answers scripted errors with the status and a provider-shaped body', async () => {
@@ -80,15 +114,47 @@ describe('OpenAI Chat Completions stream', () => {
 
 describe('Anthropic Messages stream', () => {
   it('sends message_start, thinking/text/tool_use blocks with split input_json_delta, message_delta, message_stop', async () => {
-    llm = await startScriptedLlm({ turns: [{ reasoning: 'hmm ok', text: 'Sure.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/a.ts' } }], usage: { outputTokens: 4 } }] });
-    const messages = await sse(await post(`${llm.baseUrl}/messages`, { model: 'c', stream: true, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }));
+    llm = await startScriptedLlm({
+      turns: [
+        {
+          reasoning: 'hmm ok',
+          text: 'Sure.',
+          toolCalls: [{ name: 'read_file', arguments: { path: 'src/a.ts' } }],
+          usage: { outputTokens: 4 },
+        },
+      ],
+    });
+    const messages = await sse(
+      await post(`${llm.baseUrl}/messages`, {
+        model: 'c',
+        stream: true,
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    );
     const types = messages.map((m) => m.event);
     expect(types[0]).toBe('message_start');
     expect(types.slice(-2)).toEqual(['message_delta', 'message_stop']);
     for (const m of messages) expect((JSON.parse(m.data) as { type: string }).type).toBe(m.event);
-    const data = messages.map((m) => JSON.parse(m.data) as { type: string; index?: number; content_block?: { type: string }; delta?: Record<string, unknown>; usage?: unknown });
-    expect(data.filter((d) => d.type === 'content_block_start').map((d) => d.content_block!.type)).toEqual(['thinking', 'text', 'tool_use']);
-    expect(data.filter((d) => d.delta?.type === 'thinking_delta').map((d) => d.delta!.thinking)).toEqual(['hmm ', 'ok']);
+    const data = messages.map(
+      (m) =>
+        JSON.parse(m.data) as {
+          type: string;
+          index?: number;
+          content_block?: { type: string };
+          delta?: Record<string, unknown>;
+          usage?: unknown;
+        },
+    );
+    expect(data.filter((d) => d.type === 'content_block_start').map((d) => d.content_block!.type)).toEqual([
+      'thinking',
+      'text',
+      'tool_use',
+    ]);
+    expect(data.filter((d) => d.delta?.type === 'thinking_delta').map((d) => d.delta!.thinking)).toEqual([
+      'hmm ',
+      'ok',
+    ]);
     const json = data.filter((d) => d.delta?.type === 'input_json_delta').map((d) => d.delta!.partial_json as string);
     expect(json.length).toBeGreaterThanOrEqual(3);
     expect(JSON.parse(json.join(''))).toEqual({ path: 'src/a.ts' });
@@ -105,7 +171,12 @@ describe('turn selection and control', () => {
       const res = await post(`${llm!.baseUrl}/chat/completions`, chatBody({ messages: [{ role: 'user', content }] }));
       if (res.status !== 200) return res.status;
       const msgs = await sse(res);
-      return msgs.slice(0, -1).map((m) => (JSON.parse(m.data) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '').join('');
+      return msgs
+        .slice(0, -1)
+        .map(
+          (m) => (JSON.parse(m.data) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '',
+        )
+        .join('');
     };
     expect(await ask('hello')).toBe('generic');
     expect(await ask('what is the weather?')).toBe('sunny');
@@ -115,7 +186,11 @@ describe('turn selection and control', () => {
 
   it('accepts turns and reports requests over its control endpoints', async () => {
     llm = await startScriptedLlm();
-    expect(await (await post(`${llm.url}/__script`, { turns: [{ text: 'added' }], defaultTurn: { text: 'default' } })).json()).toEqual({ remaining: 1 });
+    expect(
+      await (
+        await post(`${llm.url}/__script`, { turns: [{ text: 'added' }], defaultTurn: { text: 'default' } })
+      ).json(),
+    ).toEqual({ remaining: 1 });
     await sse(await post(`${llm.baseUrl}/chat/completions`, chatBody()));
     await sse(await post(`${llm.baseUrl}/chat/completions`, chatBody()));
     const recorded = (await (await fetch(`${llm.url}/__requests`)).json()) as { turn: { text: string } }[];
@@ -134,7 +209,11 @@ describe('turn selection and control', () => {
     const dir = tempDir('skald-llm-cli-');
     const script = join(dir, 'turns.json');
     writeFileSync(script, JSON.stringify([{ text: 'file-turn' }]));
-    const child = spawn(process.execPath, [join(__dirname, '../../node_modules/tsx/dist/cli.mjs'), join(__dirname, 'cli.ts'), '--script', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [join(__dirname, '../../node_modules/tsx/dist/cli.mjs'), join(__dirname, 'cli.ts'), '--script', script],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
       const line = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout! }).once('line', resolve);

@@ -104,12 +104,19 @@ export async function startScriptedLlm(options: StartOptions = {}): Promise<Scri
   let counter = 0;
   const ids: StreamIds = { next: (prefix) => `${prefix}${++counter}` };
 
-  async function answer(api: 'openai' | 'anthropic', req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>): Promise<void> {
+  async function answer(
+    api: 'openai' | 'anthropic',
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Record<string, unknown>,
+  ): Promise<void> {
     const turn = queue.take(body);
-    if (options.keepRequests !== false) requests.push({ api, path: req.url ?? '', headers: flatHeaders(req), body, turn });
+    if (options.keepRequests !== false)
+      requests.push({ api, path: req.url ?? '', headers: flatHeaders(req), body, turn });
     const errorBody = api === 'openai' ? openAiErrorBody : anthropicErrorBody;
     if (!turn) return sendJson(res, 400, errorBody(400, 'scripted LLM: no scripted turn left for this request'));
-    if (body.stream !== true) return sendJson(res, 400, errorBody(400, 'scripted LLM: only streaming requests are supported'));
+    if (body.stream !== true)
+      return sendJson(res, 400, errorBody(400, 'scripted LLM: only streaming requests are supported'));
 
     const w = new SseWriter(res, turn.chunkDelayMs ?? 0, turn.dropAfterChunks);
     writers.add(w);
@@ -138,7 +145,10 @@ export async function startScriptedLlm(options: StartOptions = {}): Promise<Scri
     if (req.method === 'GET' && path === '/__model_requests') return sendJson(res, 200, modelRequests);
     if (req.method === 'GET' && path.endsWith('/v1/models')) {
       modelRequests.push({ path, headers: flatHeaders(req) });
-      return sendJson(res, 200, { object: 'list', data: [{ id: 'scripted-1', object: 'model', owned_by: 'scripted-llm' }] });
+      return sendJson(res, 200, {
+        object: 'list',
+        data: [{ id: 'scripted-1', object: 'model', owned_by: 'scripted-llm' }],
+      });
     }
     if (req.method !== 'POST') return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}` } });
     const raw = await readBody(req);
@@ -167,7 +177,8 @@ export async function startScriptedLlm(options: StartOptions = {}): Promise<Scri
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { message: `scripted LLM failed: ${(error as Error).message}` } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { message: `scripted LLM failed: ${(error as Error).message}` } });
       else res.destroy();
     });
   });

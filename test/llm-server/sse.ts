@@ -30,7 +30,11 @@ export class SseWriter {
   }
 
   start(): void {
-    this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    this.res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     // Headers go out now, as a real provider's do, so the client's request resolves before the first chunk.
     this.res.flushHeaders();
   }

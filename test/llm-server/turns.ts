@@ -58,7 +58,9 @@ export function lastUserText(body: Record<string, unknown>): string {
     if (m.role !== 'user') continue;
     if (typeof m.content === 'string') return m.content;
     if (Array.isArray(m.content)) {
-      const texts = (m.content as { type?: unknown; text?: unknown }[]).filter((p) => p.type === 'text' && typeof p.text === 'string');
+      const texts = (m.content as { type?: unknown; text?: unknown }[]).filter(
+        (p) => p.type === 'text' && typeof p.text === 'string',
+      );
       if (texts.length) return texts.map((p) => p.text as string).join('\n');
     }
   }

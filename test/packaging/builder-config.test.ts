@@ -33,7 +33,9 @@ function sourceFiles(dir: string): string[] {
 function importedPackages(files: string[]): Set<string> {
   const found = new Set<string>();
   for (const file of files) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\(\s*|require(?:\.resolve)?\(\s*)['"]([^'"./][^'"]*)['"]/g)) {
+    for (const m of readFileSync(file, 'utf8').matchAll(
+      /(?:from\s+|import\(\s*|require(?:\.resolve)?\(\s*)['"]([^'"./][^'"]*)['"]/g,
+    )) {
       const spec = m[1]!;
       if (spec.startsWith('node:')) continue;
       const parts = spec.split('/');
@@ -66,7 +68,10 @@ describe('targets and identity', () => {
     for (const platform of ['linux', 'darwin', 'win32']) {
       for (const arch of ['x64', 'arm64']) {
         const expanded = NATIVE_BINDING_SOURCE.replace('${platform}', platform).replace('${arch}', arch);
-        const built = relative(root, bindingIn(nativeDir(root, { version: electronVersion(root), platform, arch }))).replaceAll('\\', '/');
+        const built = relative(
+          root,
+          bindingIn(nativeDir(root, { version: electronVersion(root), platform, arch })),
+        ).replaceAll('\\', '/');
         expect(expanded).toBe(built);
       }
     }
@@ -74,7 +79,9 @@ describe('targets and identity', () => {
 
   it('the afterPack hook sets every fuse of the wire, with the safe value', () => {
     expect(typeof config.afterPack).toBe('function');
-    const values = Object.entries(FUSES).filter(([k]) => k !== 'version').map(([, v]) => v);
+    const values = Object.entries(FUSES)
+      .filter(([k]) => k !== 'version')
+      .map(([, v]) => v);
     expect(values).toEqual([false, true, false, false, true, true, false, false]);
   });
 });
@@ -82,7 +89,11 @@ describe('targets and identity', () => {
 describe('icons', () => {
   it('every size is rendered from the SVG, at its own size', () => {
     expect(existsSync(join(root, 'resources/icon.svg'))).toBe(true);
-    for (const size of ICON_SIZES) expect(pngSize(readFileSync(join(root, 'resources/icons', `${size}x${size}.png`)))).toEqual({ width: size, height: size });
+    for (const size of ICON_SIZES)
+      expect(pngSize(readFileSync(join(root, 'resources/icons', `${size}x${size}.png`)))).toEqual({
+        width: size,
+        height: size,
+      });
     expect(pngSize(readFileSync(join(root, 'resources/icon.png')))).toEqual({ width: 512, height: 512 });
     expect(config.linux.icon).toBe('resources/icons');
   });
@@ -117,11 +128,14 @@ describe('icons', () => {
 });
 
 describe('what the packaged app carries', () => {
-  const mainSide = importedPackages(['src/main', 'src/shared', 'src/preload'].flatMap((d) => sourceFiles(join(root, d))));
+  const mainSide = importedPackages(
+    ['src/main', 'src/shared', 'src/preload'].flatMap((d) => sourceFiles(join(root, d))),
+  );
 
   it('no package the main process or the preload imports is left out as renderer-only', () => {
     expect([...mainSide].filter((name) => RENDERER_ONLY_PACKAGES.includes(name))).toEqual([]);
-    for (const wasm of Object.values(GRAMMAR_WASM)) expect(RENDERER_ONLY_PACKAGES.some((name) => wasm.startsWith(`${name}/`))).toBe(false);
+    for (const wasm of Object.values(GRAMMAR_WASM))
+      expect(RENDERER_ONLY_PACKAGES.some((name) => wasm.startsWith(`${name}/`))).toBe(false);
   });
 
   it('each renderer root is imported by the renderer and by nothing else', () => {

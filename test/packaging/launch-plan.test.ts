@@ -17,12 +17,22 @@ afterEach(cleanupTempDirs);
 describe('planLaunch', () => {
   const binding = () => '/native/better_sqlite3.node';
   it('opens the desktop app when Electron and its better-sqlite3 are both there', () => {
-    expect(planLaunch({ forceWeb: false, findElectron: () => ({ path: '/bin/electron' }), buildBinding: binding })).toEqual({ shape: 'desktop', electronPath: '/bin/electron', binding: '/native/better_sqlite3.node' });
+    expect(
+      planLaunch({ forceWeb: false, findElectron: () => ({ path: '/bin/electron' }), buildBinding: binding }),
+    ).toEqual({ shape: 'desktop', electronPath: '/bin/electron', binding: '/native/better_sqlite3.node' });
   });
 
   it('falls back to the web shape with a one-line reason: forced, no binary, no native build', () => {
-    expect(planLaunch({ forceWeb: true, findElectron: () => ({ path: '/bin/electron' }), buildBinding: binding })).toEqual({ shape: 'web', reason: 'SKALD_FORCE_WEB is set' });
-    expect(planLaunch({ forceWeb: false, findElectron: () => ({ reason: 'the binary could not be downloaded: getaddrinfo ENOTFOUND github.com' }), buildBinding: binding })).toEqual({ shape: 'web', reason: 'the binary could not be downloaded: getaddrinfo ENOTFOUND github.com' });
+    expect(
+      planLaunch({ forceWeb: true, findElectron: () => ({ path: '/bin/electron' }), buildBinding: binding }),
+    ).toEqual({ shape: 'web', reason: 'SKALD_FORCE_WEB is set' });
+    expect(
+      planLaunch({
+        forceWeb: false,
+        findElectron: () => ({ reason: 'the binary could not be downloaded: getaddrinfo ENOTFOUND github.com' }),
+        buildBinding: binding,
+      }),
+    ).toEqual({ shape: 'web', reason: 'the binary could not be downloaded: getaddrinfo ENOTFOUND github.com' });
     const failed = planLaunch({
       forceWeb: false,
       findElectron: () => ({ path: '/bin/electron' }),
@@ -30,7 +40,11 @@ describe('planLaunch', () => {
         throw new Error('prebuild-install: ENOTFOUND github.com;\nnode-gyp: no network');
       },
     });
-    expect(failed).toEqual({ shape: 'web', reason: 'better-sqlite3 could not be had for Electron (prebuild-install: ENOTFOUND github.com; node-gyp: no network)' });
+    expect(failed).toEqual({
+      shape: 'web',
+      reason:
+        'better-sqlite3 could not be had for Electron (prebuild-install: ENOTFOUND github.com; node-gyp: no network)',
+    });
   });
 
   it('never builds the native module when the web shape is forced or Electron is missing', () => {
@@ -72,16 +86,21 @@ describe('electronSqliteBinding', () => {
     expect(binding).toContain(join('.skald-native', 'electron-45.5.0-win32-arm64', 'better-sqlite3'));
     expect(readFileSync(binding, 'utf8')).toBe('ELECTRON ABI');
     expect(calls).toEqual([['--runtime=electron', '--target=45.5.0', '--arch=arm64', '--platform=win32']]);
-    expect(readFileSync(join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), 'utf8')).toBe('NODE ABI');
+    expect(readFileSync(join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), 'utf8')).toBe(
+      'NODE ABI',
+    );
     // Built once: the second call finds it and runs nothing.
-    expect(electronSqliteBinding(root, { platform: 'win32', arch: 'arm64' }, () => calls.push(['again']))).toBe(binding);
+    expect(electronSqliteBinding(root, { platform: 'win32', arch: 'arm64' }, () => calls.push(['again']))).toBe(
+      binding,
+    );
     expect(calls).toHaveLength(1);
   });
 
   it('the copy never carries the Node build over', () => {
     const root = fakeRoot();
     const seen: boolean[] = [];
-    const run: Run = (_cmd, _args, { cwd }) => void seen.push(existsSync(join(cwd, 'build')), existsSync(join(cwd, 'lib/index.js')));
+    const run: Run = (_cmd, _args, { cwd }) =>
+      void seen.push(existsSync(join(cwd, 'build')), existsSync(join(cwd, 'lib/index.js')));
     expect(() => electronSqliteBinding(root, {}, run)).toThrow();
     expect(seen.slice(0, 2)).toEqual([false, true]);
   });
@@ -91,7 +110,10 @@ describe('electronSqliteBinding', () => {
     const tools: string[] = [];
     const run: Run = (_cmd, args, { cwd }) => {
       tools.push(args[0]!.includes('node-gyp') ? 'node-gyp' : 'prebuild-install');
-      if (!args[0]!.includes('node-gyp')) throw Object.assign(new Error('Command failed'), { stderr: 'prebuild-install warn install getaddrinfo ENOTFOUND github.com' });
+      if (!args[0]!.includes('node-gyp'))
+        throw Object.assign(new Error('Command failed'), {
+          stderr: 'prebuild-install warn install getaddrinfo ENOTFOUND github.com',
+        });
       mkdirSync(join(cwd, 'build/Release'), { recursive: true });
       writeFileSync(join(cwd, 'build/Release/better_sqlite3.node'), 'COMPILED');
     };
@@ -114,20 +136,26 @@ describe('electronSqliteBinding', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toBe('prebuild-install: prebuild-install warn install getaddrinfo ENOTFOUND github.com; node-gyp: no network: could not download https://electronjs.org/headers/v45.5.0/node-v45.5.0-headers.tar.gz');
-    expect(existsSync(join(root, '.skald-native', 'electron-45.5.0-' + process.platform + '-' + process.arch))).toBe(false);
+    expect(message).toBe(
+      'prebuild-install: prebuild-install warn install getaddrinfo ENOTFOUND github.com; node-gyp: no network: could not download https://electronjs.org/headers/v45.5.0/node-v45.5.0-headers.tar.gz',
+    );
+    expect(existsSync(join(root, '.skald-native', 'electron-45.5.0-' + process.platform + '-' + process.arch))).toBe(
+      false,
+    );
   });
 
-  it('builds against Electron\'s headers even where npm config sets nodedir to this Node\'s', () => {
+  it("builds against Electron's headers even where npm config sets nodedir to this Node's", () => {
     const root = fakeRoot();
     const envs: (string | undefined)[] = [];
     const saved = process.env.npm_config_nodedir;
     process.env.npm_config_nodedir = '/usr';
     try {
-      expect(() => electronSqliteBinding(root, {}, (_c: string, _a: string[], opts: { env: NodeJS.ProcessEnv }) => {
-        envs.push(opts.env.npm_config_nodedir, opts.env.npm_config_runtime);
-        throw new Error('offline');
-      })).toThrow();
+      expect(() =>
+        electronSqliteBinding(root, {}, (_c: string, _a: string[], opts: { env: NodeJS.ProcessEnv }) => {
+          envs.push(opts.env.npm_config_nodedir, opts.env.npm_config_runtime);
+          throw new Error('offline');
+        }),
+      ).toThrow();
     } finally {
       if (saved === undefined) delete process.env.npm_config_nodedir;
       else process.env.npm_config_nodedir = saved;
@@ -135,15 +163,22 @@ describe('electronSqliteBinding', () => {
     expect(envs).toEqual([undefined, 'electron', undefined, 'electron']);
   });
 
-  it('refuses a binary built for this Node under Electron\'s name, and removes it', () => {
+  it("refuses a binary built for this Node under Electron's name, and removes it", () => {
     const root = fakeRoot();
-    const nodeBuild = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+    const nodeBuild = join(
+      dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')),
+      'build',
+      'Release',
+      'better_sqlite3.node',
+    );
     const run: Run = (_cmd, args, { cwd }) => {
       if (!args[0]!.includes('node-gyp')) throw new Error('offline');
       mkdirSync(join(cwd, 'build/Release'), { recursive: true });
       copyFileSync(nodeBuild, join(cwd, 'build/Release/better_sqlite3.node'));
     };
-    expect(() => electronSqliteBinding(root, {}, run)).toThrow(`the binary was built for this Node (ABI ${process.versions.modules}), not for Electron 45.5.0`);
+    expect(() => electronSqliteBinding(root, {}, run)).toThrow(
+      `the binary was built for this Node (ABI ${process.versions.modules}), not for Electron 45.5.0`,
+    );
     expect(existsSync(join(root, '.skald-native', `electron-45.5.0-${process.platform}-${process.arch}`))).toBe(false);
   });
 
@@ -151,10 +186,12 @@ describe('electronSqliteBinding', () => {
     const root = fakeRoot();
     const tools: string[] = [];
     const other = process.platform === 'win32' ? 'linux' : 'win32';
-    expect(() => electronSqliteBinding(root, { platform: other }, (_c: string, args: string[]) => {
-      tools.push(args[0]!);
-      throw new Error('offline');
-    })).toThrow(`node-gyp: cannot compile for ${other} on ${process.platform}`);
+    expect(() =>
+      electronSqliteBinding(root, { platform: other }, (_c: string, args: string[]) => {
+        tools.push(args[0]!);
+        throw new Error('offline');
+      }),
+    ).toThrow(`node-gyp: cannot compile for ${other} on ${process.platform}`);
     expect(tools).toHaveLength(1);
   });
 

@@ -14,7 +14,10 @@ let h: Harness;
 let historyGate: Promise<void> | null = null;
 let off: (() => void) | undefined;
 
-const g = globalThis as unknown as { window: { skaldBridge: unknown; location: unknown }; requestAnimationFrame: (cb: () => void) => unknown };
+const g = globalThis as unknown as {
+  window: { skaldBridge: unknown; location: unknown };
+  requestAnimationFrame: (cb: () => void) => unknown;
+};
 g.requestAnimationFrame = (cb) => setTimeout(cb, 1);
 g.window = {
   location: { search: '' },
@@ -52,7 +55,10 @@ describe('chat store: a new session opening', () => {
     historyGate = null;
     await opened;
     const messages = chat.store.getState().messages;
-    expect(messages.map((m) => [m.role, m.content])).toEqual([['user', 'Say hello'], ['assistant', 'Hello there.']]);
+    expect(messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Say hello'],
+      ['assistant', 'Hello there.'],
+    ]);
     expect(new Set(messages.map((m) => m.id)).size).toBe(2);
   });
 });

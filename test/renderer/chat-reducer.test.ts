@@ -12,17 +12,51 @@ const S = 7;
 const run = (state: ChatState, ...events: ChatEvent[]) => events.reduce(reduceChat, state);
 const open = (messages: HistoryMessage[] = []): ChatState => ({ ...initial, sessionId: S, messages });
 const start = (id: string, messageId = 10): ChatEvent => ({
-  type: 'tool_start', session_id: S, tool_call_id: id, message_id: messageId, name: 'execute_cmd', arguments: '{"command":"ls"}',
-  label_short: 'execute_cmd `ls`', label_full: 'execute_cmd `ls`', path: null,
+  type: 'tool_start',
+  session_id: S,
+  tool_call_id: id,
+  message_id: messageId,
+  name: 'execute_cmd',
+  arguments: '{"command":"ls"}',
+  label_short: 'execute_cmd `ls`',
+  label_full: 'execute_cmd `ls`',
+  path: null,
 });
 const card = (s: ChatState, id: string) => s.messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === id)!;
 
 function historyWith(tool: Partial<ToolCard>): HistoryMessage[] {
   const t: ToolCard = {
-    tool_call_id: 'k1', message_id: 10, name: 'execute_cmd', arguments: '{}', status: 'running', result: null, result_type: 'string',
-    label_short: 'x', label_full: 'x', path: null, decision: null, interrupted: false, pending: null, ...tool,
+    tool_call_id: 'k1',
+    message_id: 10,
+    name: 'execute_cmd',
+    arguments: '{}',
+    status: 'running',
+    result: null,
+    result_type: 'string',
+    label_short: 'x',
+    label_full: 'x',
+    path: null,
+    decision: null,
+    interrupted: false,
+    pending: null,
+    ...tool,
   };
-  return [{ id: 10, role: 'assistant', content: '', status: 'ok', queued: false, reasoning: null, input_tokens: null, output_tokens: null, cost: null, model: null, created_at: 0, tools: [t] }];
+  return [
+    {
+      id: 10,
+      role: 'assistant',
+      content: '',
+      status: 'ok',
+      queued: false,
+      reasoning: null,
+      input_tokens: null,
+      output_tokens: null,
+      cost: null,
+      model: null,
+      created_at: 0,
+      tools: [t],
+    },
+  ];
 }
 
 describe('reduceChat', () => {
@@ -32,18 +66,42 @@ describe('reduceChat', () => {
   });
 
   it('streams deltas per round and turns them into a message on done', () => {
-    let s = run(open(), { type: 'text_delta', session_id: S, round: 1, delta: 'Hel' }, { type: 'text_delta', session_id: S, round: 1, delta: 'lo' });
+    let s = run(
+      open(),
+      { type: 'text_delta', session_id: S, round: 1, delta: 'Hel' },
+      { type: 'text_delta', session_id: S, round: 1, delta: 'lo' },
+    );
     expect(s.streaming).toMatchObject({ round: 1, text: 'Hello', reasoning: '' });
     // The same text as its deltas, newest first (a view reads only what is new: lib/markdown-stream.ts).
     expect(s.streaming?.deltas).toEqual({ text: 'lo', before: { text: 'Hel', before: null } });
     s = run(s, { type: 'text_delta', session_id: S, round: 2, delta: 'new' });
     expect(s.streaming?.text).toBe('new');
     expect(s.streaming?.deltas).toEqual({ text: 'new', before: null });
-    s = run(s, { type: 'done', session_id: S, round: 2, message_id: 11, content: 'new round', input_tokens: 3, output_tokens: 4, cost: null });
+    s = run(s, {
+      type: 'done',
+      session_id: S,
+      round: 2,
+      message_id: 11,
+      content: 'new round',
+      input_tokens: 3,
+      output_tokens: 4,
+      cost: null,
+    });
     expect(s.streaming).toBeNull();
     expect(s.messages.at(-1)).toMatchObject({ id: 11, role: 'assistant', content: 'new round', output_tokens: 4 });
     // A second done for the same message (history already had it) does not add it twice.
-    expect(run(s, { type: 'done', session_id: S, round: 2, message_id: 11, content: 'new round', input_tokens: 3, output_tokens: 4, cost: null }).messages).toHaveLength(1);
+    expect(
+      run(s, {
+        type: 'done',
+        session_id: S,
+        round: 2,
+        message_id: 11,
+        content: 'new round',
+        input_tokens: 3,
+        output_tokens: 4,
+        cost: null,
+      }).messages,
+    ).toHaveLength(1);
   });
 
   it('a tool_start for a card it has updates it, never doubles it', () => {
@@ -54,23 +112,75 @@ describe('reduceChat', () => {
   it('a new call is queued until its decision; one behind an approval stays queued while the first waits', () => {
     let s = run(open(), start('k1'), start('k2'));
     expect([card(s, 'k1').status, card(s, 'k2').status]).toEqual(['queued', 'queued']);
-    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k1', decision: { action: 'require', why: { kind: 'rule', text: 'asks' }, actor: 'policy' }, arguments: '{}' });
-    s = run(s, { type: 'approval_required', session_id: S, request_id: 3, tool_call_id: 'k1', tool_name: 'execute_cmd', arguments: '{}', args_hash: 'h' });
+    s = run(s, {
+      type: 'tool_decision',
+      session_id: S,
+      tool_call_id: 'k1',
+      decision: { action: 'require', why: { kind: 'rule', text: 'asks' }, actor: 'policy' },
+      arguments: '{}',
+    });
+    s = run(s, {
+      type: 'approval_required',
+      session_id: S,
+      request_id: 3,
+      tool_call_id: 'k1',
+      tool_name: 'execute_cmd',
+      arguments: '{}',
+      args_hash: 'h',
+    });
     expect([card(s, 'k1').status, card(s, 'k2').status]).toEqual(['pending', 'queued']);
-    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k2', decision: { action: 'allow', why: { kind: 'rule', text: 'ok' }, actor: 'policy' }, arguments: '{}' });
+    s = run(s, {
+      type: 'tool_decision',
+      session_id: S,
+      tool_call_id: 'k2',
+      decision: { action: 'allow', why: { kind: 'rule', text: 'ok' }, actor: 'policy' },
+      arguments: '{}',
+    });
     expect(card(s, 'k2').status).toBe('running');
   });
 
   it('an interrupted card follows its re-run live: decision, approval, result', () => {
     let s = open(historyWith({ interrupted: true }));
-    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k1', decision: { action: 'require', why: { kind: 'rule', text: 'asks' }, actor: 'policy' }, arguments: '{"command":"ls","workdir":"/w"}' });
+    s = run(s, {
+      type: 'tool_decision',
+      session_id: S,
+      tool_call_id: 'k1',
+      decision: { action: 'require', why: { kind: 'rule', text: 'asks' }, actor: 'policy' },
+      arguments: '{"command":"ls","workdir":"/w"}',
+    });
     // From the decision on, the card shows the normalized arguments the hash covers.
-    expect(card(s, 'k1')).toMatchObject({ interrupted: false, status: 'running', decision: { action: 'require' }, arguments: '{"command":"ls","workdir":"/w"}' });
-    s = run(s, { type: 'pending_write', session_id: S, request_id: 5, tool_call_id: 'k1', path: '$ execute_cmd', old_content: null, new_content: '$ ls', args_hash: 'h' });
+    expect(card(s, 'k1')).toMatchObject({
+      interrupted: false,
+      status: 'running',
+      decision: { action: 'require' },
+      arguments: '{"command":"ls","workdir":"/w"}',
+    });
+    s = run(s, {
+      type: 'pending_write',
+      session_id: S,
+      request_id: 5,
+      tool_call_id: 'k1',
+      path: '$ execute_cmd',
+      old_content: null,
+      new_content: '$ ls',
+      args_hash: 'h',
+    });
     expect(card(s, 'k1')).toMatchObject({ status: 'pending', pending: { request_id: 5, args_hash: 'h' } });
-    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k1', decision: { action: 'allow', why: { kind: 'human', text: 'Decided by you.' }, actor: 'user' }, arguments: '{"command":"ls","workdir":"/w"}' });
+    s = run(s, {
+      type: 'tool_decision',
+      session_id: S,
+      tool_call_id: 'k1',
+      decision: { action: 'allow', why: { kind: 'human', text: 'Decided by you.' }, actor: 'user' },
+      arguments: '{"command":"ls","workdir":"/w"}',
+    });
     expect(card(s, 'k1')).toMatchObject({ status: 'running', pending: null, decision: { actor: 'user' } });
-    s = run(s, { type: 'tool_done', session_id: S, tool_call_id: 'k1', result: 'a\n[exit code 0]', result_type: 'string' });
+    s = run(s, {
+      type: 'tool_done',
+      session_id: S,
+      tool_call_id: 'k1',
+      result: 'a\n[exit code 0]',
+      result_type: 'string',
+    });
     expect(card(s, 'k1')).toMatchObject({ status: 'done', result: 'a\n[exit code 0]', interrupted: false });
   });
 
@@ -90,9 +200,23 @@ describe('reduceChat', () => {
   });
 
   it('a rejected approval keeps the card as it was until the rejection arrives', () => {
-    let s = run(open(historyWith({})), { type: 'approval_required', session_id: S, request_id: 9, tool_call_id: 'k1', tool_name: 'x', arguments: '{}', args_hash: 'h' });
+    let s = run(open(historyWith({})), {
+      type: 'approval_required',
+      session_id: S,
+      request_id: 9,
+      tool_call_id: 'k1',
+      tool_name: 'x',
+      arguments: '{}',
+      args_hash: 'h',
+    });
     expect(card(s, 'k1').status).toBe('pending');
-    s = run(s, { type: 'tool_decision', session_id: S, tool_call_id: 'k1', decision: { action: 'deny', why: { kind: 'human', text: 'Decided by you.' }, actor: 'user' }, arguments: '{}' });
+    s = run(s, {
+      type: 'tool_decision',
+      session_id: S,
+      tool_call_id: 'k1',
+      decision: { action: 'deny', why: { kind: 'human', text: 'Decided by you.' }, actor: 'user' },
+      arguments: '{}',
+    });
     expect(card(s, 'k1')).toMatchObject({ status: 'pending', pending: null });
     s = run(s, { type: 'tool_rejected', session_id: S, tool_call_id: 'k1', reason: 'User rejected this tool call.' });
     expect(card(s, 'k1').status).toBe('rejected');
@@ -100,7 +224,15 @@ describe('reduceChat', () => {
 
   it('a turn that ends while a call waits was stopped: the request is gone, so the card offers no answer', () => {
     let s = run(open(historyWith({})), { type: 'turn_running', session_id: S, running: true });
-    s = run(s, { type: 'approval_required', session_id: S, request_id: 4, tool_call_id: 'k1', tool_name: 'x', arguments: '{}', args_hash: 'h' });
+    s = run(s, {
+      type: 'approval_required',
+      session_id: S,
+      request_id: 4,
+      tool_call_id: 'k1',
+      tool_name: 'x',
+      arguments: '{}',
+      args_hash: 'h',
+    });
     expect(card(s, 'k1').pending).toMatchObject({ request_id: 4 });
     s = run(s, { type: 'turn_running', session_id: S, running: false });
     expect(card(s, 'k1')).toMatchObject({ status: 'pending', pending: null });
@@ -122,10 +254,21 @@ describe('reduceChat', () => {
 
   it('a request fitted to the context window is one notice saying what the model did not see', () => {
     const fitted = (e: Partial<Extract<ChatEvent, { type: 'context_fitted' }>>): ChatEvent => ({
-      type: 'context_fitted', session_id: S, model: 'gpt-x', window_tokens: 128_000, window_is_set: true, hidden_results: 0, dropped_messages: 0, cut_messages: 0, ...e,
+      type: 'context_fitted',
+      session_id: S,
+      model: 'gpt-x',
+      window_tokens: 128_000,
+      window_is_set: true,
+      hidden_results: 0,
+      dropped_messages: 0,
+      cut_messages: 0,
+      ...e,
     });
     expect(run(open(), fitted({ hidden_results: 3, dropped_messages: 1 })).notices).toMatchObject([
-      { kind: 'info', text: "To fit gpt-x's context window (128k tokens), the model did not see 3 older tool results, 1 early message. /compact keeps a summary of older messages." },
+      {
+        kind: 'info',
+        text: "To fit gpt-x's context window (128k tokens), the model did not see 3 older tool results, 1 early message. /compact keeps a summary of older messages.",
+      },
     ]);
     expect(run(open(), fitted({ window_is_set: false, cut_messages: 1 })).notices[0]!.text).toBe(
       "To fit gpt-x's context window (128k tokens, assumed: set it in Settings → Models), the model did not see the end of 1 long message. /compact keeps a summary of older messages.",
@@ -133,18 +276,47 @@ describe('reduceChat', () => {
   });
 
   it('a failed model request is said once, naming what was tried: "every model" only for several', () => {
-    const failed = (tried: string[]): ChatEvent => ({ type: 'llm_failed', session_id: S, tried, last_error: 'HTTP 401: bad key' });
-    expect(run(open(), failed(['m1'])).notices.map((n) => n.text)).toEqual(['The model request failed (m1): HTTP 401: bad key']);
-    expect(run(open(), failed(['m1', 'm2'])).notices.map((n) => n.text)).toEqual(['Every model failed (m1, m2): HTTP 401: bad key']);
+    const failed = (tried: string[]): ChatEvent => ({
+      type: 'llm_failed',
+      session_id: S,
+      tried,
+      last_error: 'HTTP 401: bad key',
+    });
+    expect(run(open(), failed(['m1'])).notices.map((n) => n.text)).toEqual([
+      'The model request failed (m1): HTTP 401: bad key',
+    ]);
+    expect(run(open(), failed(['m1', 'm2'])).notices.map((n) => n.text)).toEqual([
+      'Every model failed (m1, m2): HTTP 401: bad key',
+    ]);
     expect(run(open(), failed([])).notices.map((n) => n.text)).toEqual(['HTTP 401: bad key']);
   });
 
-  it("an answer keeps the reasoning its round streamed (shown folded); a round with calls too", () => {
+  it('an answer keeps the reasoning its round streamed (shown folded); a round with calls too', () => {
     const r = (round: number, delta: string): ChatEvent => ({ type: 'reasoning_delta', session_id: S, round, delta });
-    const done = run(open(), r(1, 'think '), r(1, 'hard'), { type: 'done', session_id: S, round: 1, message_id: 5, content: 'Answer.', input_tokens: 1, output_tokens: 1, cost: null });
+    const done = run(open(), r(1, 'think '), r(1, 'hard'), {
+      type: 'done',
+      session_id: S,
+      round: 1,
+      message_id: 5,
+      content: 'Answer.',
+      input_tokens: 1,
+      output_tokens: 1,
+      cost: null,
+    });
     expect(done.messages[0]).toMatchObject({ id: 5, content: 'Answer.', reasoning: 'think hard' });
     const called = run(open(), r(1, 'look first'), start('k1', 6));
     expect(called.messages[0]).toMatchObject({ id: 6, reasoning: 'look first' });
-    expect(run(open(), { type: 'done', session_id: S, round: 1, message_id: 7, content: 'Plain.', input_tokens: 1, output_tokens: 1, cost: null }).messages[0]!.reasoning).toBeNull();
+    expect(
+      run(open(), {
+        type: 'done',
+        session_id: S,
+        round: 1,
+        message_id: 7,
+        content: 'Plain.',
+        input_tokens: 1,
+        output_tokens: 1,
+        cost: null,
+      }).messages[0]!.reasoning,
+    ).toBeNull();
   });
 });

@@ -20,19 +20,25 @@ const calls: string[] = [];
 const unsubscribers: (() => void)[] = [];
 
 // The stores bind `window.skaldBridge` when first imported: point it at whichever core runs now.
-const g = globalThis as unknown as { window: { skaldBridge: unknown; location: unknown }; requestAnimationFrame: (cb: () => void) => unknown };
+const g = globalThis as unknown as {
+  window: { skaldBridge: unknown; location: unknown };
+  requestAnimationFrame: (cb: () => void) => unknown;
+};
 g.requestAnimationFrame = (cb) => setTimeout(cb, 1);
 g.window = {
   location: { search: '' },
   // Shaped as the desktop preload's object: each call answers the dispatcher's outcome as data.
   skaldBridge: buildSkaldApi({
-    invoke: async (channel, request) => (calls.push(channel), structuredClone(await dispatchCall(h.core.handlers, channel, request))),
+    invoke: async (channel, request) => (
+      calls.push(channel), structuredClone(await dispatchCall(h.core.handlers, channel, request))
+    ),
     subscribe: (family, listener) => h.core.events.subscribe(family as 'chat', listener as never),
   }),
 };
 const { chat } = await import('../../src/renderer/src/stores/chat-store');
 const { approvals, approvalFor, liveBypasses } = await import('../../src/renderer/src/stores/approvals');
-const { createSession, openFirstScreen, refreshSessions, requestFirstScreen, selectSession, sessionsStore } = await import('../../src/renderer/src/stores/sessions-store');
+const { createSession, openFirstScreen, refreshSessions, requestFirstScreen, selectSession, sessionsStore } =
+  await import('../../src/renderer/src/stores/sessions-store');
 
 function follow(): void {
   unsubscribers.push(h.core.events.subscribe('chat', (e) => chat.apply(e)));
@@ -69,9 +75,18 @@ describe('approvals store: one source for the card and the Inbox', () => {
       const card = cards().find((c) => c.tool_call_id === first.tool_call_id)!;
       expect(card.status).toBe('pending');
       expect(approvalFor(approvals.store.getState(), card.tool_call_id)).toBe(first);
-      expect(first.bypass_options.map((o) => o.label)).toEqual(['`write_file` under `notes/`', '`write_file`, any arguments', 'every filesystem tool', 'every tool']);
+      expect(first.bypass_options.map((o) => o.label)).toEqual([
+        '`write_file` under `notes/`',
+        '`write_file`, any arguments',
+        'every filesystem tool',
+        'every tool',
+      ]);
 
-      await approvals.resolve(first, { action: 'approve', note: '', bypass: { secs: 900, scope: first.bypass_options[0]!.scope.kind } });
+      await approvals.resolve(first, {
+        action: 'approve',
+        note: '',
+        bypass: { secs: 900, scope: first.bypass_options[0]!.scope.kind },
+      });
       const [grant] = liveBypasses(approvals.store.getState(), Date.now(), sessionId);
       expect(grant).toMatchObject({ label: '`write_file` under `notes/`', tool_call_id: first.tool_call_id });
       expect(grant!.expires_at! - Date.now()).toBeGreaterThan(890_000);
@@ -87,7 +102,10 @@ describe('approvals store: one source for the card and the Inbox', () => {
       expect(liveBypasses(approvals.store.getState(), Date.now(), sessionId)).toEqual([]);
       await approvals.resolve(third, { action: 'reject', note: 'not there' });
       await expect.poll(() => chat.store.getState().running, { timeout: 20_000 }).toBe(false);
-      expect(cards().find((c) => c.tool_call_id === third.tool_call_id)).toMatchObject({ status: 'rejected', pending: null });
+      expect(cards().find((c) => c.tool_call_id === third.tool_call_id)).toMatchObject({
+        status: 'rejected',
+        pending: null,
+      });
     } finally {
       stop();
     }
@@ -95,7 +113,14 @@ describe('approvals store: one source for the card and the Inbox', () => {
 
   it('answers a question the same way from the chat or the Inbox', async () => {
     h.llm.script([
-      { toolCalls: [{ name: 'ask_user_clarification', arguments: { title: 'Format?', question: 'Which?', suggested_answers: ['md', 'txt'] } }] },
+      {
+        toolCalls: [
+          {
+            name: 'ask_user_clarification',
+            arguments: { title: 'Format?', question: 'Which?', suggested_answers: ['md', 'txt'] },
+          },
+        ],
+      },
       { text: 'md it is' },
     ]);
     const sessionId = await h.newSession();
@@ -119,11 +144,17 @@ describe('approvals store: one source for the card and the Inbox', () => {
     const sessionId = await h.newSession();
     await chat.open(sessionId);
     await h.call('chat:send', { sessionId, content: 'run' });
-    await expect.poll(async () => (await approvals.refresh(), approvals.store.getState().approvals.length), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(async () => (await approvals.refresh(), approvals.store.getState().approvals.length), { timeout: 20_000 })
+      .toBe(1);
     const item = approvals.store.getState().approvals[0]!;
     expect(item.bypass_options[0]!.label).toBe('`echo *` commands');
-    await expect(approvals.resolve({ ...item, args_hash: '0'.repeat(64) }, { action: 'approve', note: '' })).rejects.toMatchObject({ code: 'args_mismatch' });
-    await expect(approvals.resolve(item, { action: 'approve', note: '', bypass: { secs: 60, scope: 'tool_path' } })).rejects.toThrow(/not offered/);
+    await expect(
+      approvals.resolve({ ...item, args_hash: '0'.repeat(64) }, { action: 'approve', note: '' }),
+    ).rejects.toMatchObject({ code: 'args_mismatch' });
+    await expect(
+      approvals.resolve(item, { action: 'approve', note: '', bypass: { secs: 60, scope: 'tool_path' } }),
+    ).rejects.toThrow(/not offered/);
     expect(approvals.store.getState().approvals).toHaveLength(1);
     await approvals.resolve(item, { action: 'approve', note: '' });
     await expect.poll(() => chat.store.getState().running, { timeout: 20_000 }).toBe(false);
@@ -133,17 +164,24 @@ describe('approvals store: one source for the card and the Inbox', () => {
 
 describe('chat store follows the rows live', () => {
   it('after a restart an interrupted call re-runs and its card updates without a reload', async () => {
-    h.llm.script([{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'echo rerun-me' } }] }, { text: 'first' }]);
+    h.llm.script([
+      { toolCalls: [{ name: 'execute_cmd', arguments: { command: 'echo rerun-me' } }] },
+      { text: 'first' },
+    ]);
     const sessionId = await h.newSession();
     await chat.open(sessionId);
     await h.call('chat:send', { sessionId, content: 'run it' });
-    await expect.poll(async () => (await approvals.refresh(), approvals.store.getState().approvals.length), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(async () => (await approvals.refresh(), approvals.store.getState().approvals.length), { timeout: 20_000 })
+      .toBe(1);
     const item = approvals.store.getState().approvals[0]!;
     await approvals.resolve(item, { action: 'approve', note: '' });
     await expect.poll(() => chat.store.getState().running, { timeout: 20_000 }).toBe(false);
 
     // What a crash leaves behind: the row still `running`. A new core on the same data folder.
-    h.core.db.prepare(`UPDATE chat_llm_tools SET status = 'running', result = NULL WHERE tool_call_id = ?`).run(item.tool_call_id);
+    h.core.db
+      .prepare(`UPDATE chat_llm_tools SET status = 'running', result = NULL WHERE tool_call_id = ?`)
+      .run(item.tool_call_id);
     for (const off of unsubscribers.splice(0)) off();
     const dataDir = h.dataDir;
     await h.close();
@@ -155,7 +193,9 @@ describe('chat store follows the rows live', () => {
     expect(card().status).toBe('running');
 
     await h.call('chat:rerunTool', { sessionId, toolCallId: item.tool_call_id });
-    await expect.poll(async () => (await approvals.refresh(), approvals.store.getState().approvals.length), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(async () => (await approvals.refresh(), approvals.store.getState().approvals.length), { timeout: 20_000 })
+      .toBe(1);
     expect(card()).toMatchObject({ status: 'pending', interrupted: false });
     await approvals.resolve(approvals.store.getState().approvals[0]!, { action: 'approve', note: '' });
     await expect.poll(() => card().status, { timeout: 20_000 }).toBe('done');
@@ -180,7 +220,7 @@ describe('sessions store', () => {
 });
 
 describe("the window's first screen", () => {
-  it('gets the session list and the newest session\'s page in one call, and opens that session with it', async () => {
+  it("gets the session list and the newest session's page in one call, and opens that session with it", async () => {
     // Written through the session store (no turn runs), so both pages are whole when the first screen asks.
     const store = new SessionStore(h.core.db);
     const older = store.createSession('older');
@@ -193,7 +233,8 @@ describe("the window's first screen", () => {
     const { sessions } = (await h.call('chat:listSessions', {})) as { sessions: { id: number }[] };
     const first = sessions[0]!.id;
     const other = first === newest ? older : newest;
-    const contents = (id: number) => (id === newest ? ['second question', 'newest answer'] : ['first question', 'older answer']);
+    const contents = (id: number) =>
+      id === newest ? ['second question', 'newest answer'] : ['first question', 'older answer'];
     calls.length = 0;
     await openFirstScreen();
     expect(calls).toEqual(['chat:listSessions']);
@@ -209,7 +250,7 @@ describe("the window's first screen", () => {
     expect(chat.store.getState().messages.map((m) => m.content)).toEqual(contents(other));
   });
 
-  it('the list opens once the session\'s page is in the store (loaded); a history that fails still opens it, empty', async () => {
+  it("the list opens once the session's page is in the store (loaded); a history that fails still opens it, empty", async () => {
     const store = new SessionStore(h.core.db);
     const id = store.createSession('loaded');
     store.appendMessage({ sessionId: id, role: 'user', content: 'a question' });

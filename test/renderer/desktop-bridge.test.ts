@@ -20,9 +20,19 @@ let skald: SkaldApi;
 beforeAll(async () => {
   const dataDir = join(tempDir('skald-desktop-bridge-'), 'data');
   mkdirSync(join(dataDir, 'workspace'), { recursive: true });
-  core = await createCore({ dataDir, workspaceDir: join(dataDir, 'workspace'), shape: 'desktop', version: 'test', agentsDir: join(__dirname, '../../agents') });
+  core = await createCore({
+    dataDir,
+    workspaceDir: join(dataDir, 'workspace'),
+    shape: 'desktop',
+    version: 'test',
+    agentsDir: join(__dirname, '../../agents'),
+  });
   const handlers = new Map<string, Listener>();
-  registerBridge({ handle: (c, l) => void handlers.set(c, l), removeHandler: (c) => void handlers.delete(c) }, core.handlers, () => {});
+  registerBridge(
+    { handle: (c, l) => void handlers.set(c, l), removeHandler: (c) => void handlers.delete(c) },
+    core.handlers,
+    () => {},
+  );
   const frame = { url: 'app://skald/index.html', parent: null };
   // The preload's transport: ipcRenderer.invoke answers what the handler returned, cloned across the process line.
   const preload = buildSkaldApi({

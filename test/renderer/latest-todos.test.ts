@@ -9,8 +9,40 @@ import { latestTodos, todosAfter } from '../../src/renderer/src/lib/latest-todos
 let nextId = 1;
 function message(todos?: string): HistoryMessage {
   const id = nextId++;
-  const tools = todos === undefined ? [] : [{ tool_call_id: `c${id}`, message_id: id, name: 'write_todos', arguments: JSON.stringify({ todos: [{ content: todos, status: 'pending' }] }), status: 'done', result: null, result_type: 'string', label_short: '', label_full: '', path: null, decision: null, interrupted: false, pending: null }];
-  return { id, role: 'assistant', content: '', status: 'ok', queued: false, reasoning: null, input_tokens: null, output_tokens: null, cost: null, model: null, created_at: 0, tools } as HistoryMessage;
+  const tools =
+    todos === undefined
+      ? []
+      : [
+          {
+            tool_call_id: `c${id}`,
+            message_id: id,
+            name: 'write_todos',
+            arguments: JSON.stringify({ todos: [{ content: todos, status: 'pending' }] }),
+            status: 'done',
+            result: null,
+            result_type: 'string',
+            label_short: '',
+            label_full: '',
+            path: null,
+            decision: null,
+            interrupted: false,
+            pending: null,
+          },
+        ];
+  return {
+    id,
+    role: 'assistant',
+    content: '',
+    status: 'ok',
+    queued: false,
+    reasoning: null,
+    input_tokens: null,
+    output_tokens: null,
+    cost: null,
+    model: null,
+    created_at: 0,
+    tools,
+  } as HistoryMessage;
 }
 
 /** `messages` whose messages count how often their tools are read. */
@@ -25,7 +57,9 @@ function counted(messages: HistoryMessage[]): { messages: HistoryMessage[]; read
 
 describe('latest todos', () => {
   it('is the newest write_todos list, or null', () => {
-    expect(latestTodos([message(), message('old'), message('new'), message()])).toEqual([{ content: 'new', status: 'pending' }]);
+    expect(latestTodos([message(), message('old'), message('new'), message()])).toEqual([
+      { content: 'new', status: 'pending' },
+    ]);
     expect(latestTodos([message(), message()])).toBeNull();
   });
 

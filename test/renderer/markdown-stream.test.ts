@@ -18,7 +18,10 @@ function chain(parts: string[], from: TextDelta | null = null, reads: number[] =
   let latest = from;
   parts.forEach((part, i) => {
     const delta = { before: latest } as TextDelta;
-    Object.defineProperty(delta, 'text', { get: () => ((reads[first + i] = (reads[first + i] ?? 0) + 1), part), enumerable: true });
+    Object.defineProperty(delta, 'text', {
+      get: () => ((reads[first + i] = (reads[first + i] ?? 0) + 1), part),
+      enumerable: true,
+    });
     latest = delta;
   });
   return latest;
@@ -30,10 +33,16 @@ describe('MarkdownStream', () => {
     let latest = chain(['## Plan', '\n\nWe **will**']);
     expect(stream.update(latest)).toEqual({ groups: [['[## Plan\n\n]']], tail: 'We **will**' });
     latest = chain([' change it.\n\n- a\n- b'], latest);
-    expect(stream.update(latest)).toEqual({ groups: [['[## Plan\n\n]', '[We **will** change it.\n\n]']], tail: '- a\n- b' });
+    expect(stream.update(latest)).toEqual({
+      groups: [['[## Plan\n\n]', '[We **will** change it.\n\n]']],
+      tail: '- a\n- b',
+    });
     // An open code fence is never cut, blank lines inside it or not; it is its text so far, outside the tail.
     latest = chain(['\n\n```ts\nconst a = 1;\n\nconst b = 2;\n'], latest);
-    expect(stream.update(latest)).toMatchObject({ tail: '', code: { id: 1, lang: 'ts', body: 'const a = 1;\n\nconst b = 2;\n' } });
+    expect(stream.update(latest)).toMatchObject({
+      tail: '',
+      code: { id: 1, lang: 'ts', body: 'const a = 1;\n\nconst b = 2;\n' },
+    });
     expect(stream.update(latest).groups.flat().at(-1)).toBe('[- a\n- b\n\n]');
   });
 
@@ -42,7 +51,11 @@ describe('MarkdownStream', () => {
     const stream = new MarkdownStream((markdown) => (lexed.push(markdown), `[${markdown}]`));
     let latest = chain(['Here is the file:\n', '~~~~ python extra\n', 'def a():\n\n', '    ```\n', '    pass\n']);
     // A backtick line inside a tilde fence is its text; the paragraph before the fence stays the tail.
-    expect(stream.update(latest)).toEqual({ groups: [], tail: 'Here is the file:\n', code: { id: 1, lang: 'python', body: 'def a():\n\n    ```\n    pass\n' } });
+    expect(stream.update(latest)).toEqual({
+      groups: [],
+      tail: 'Here is the file:\n',
+      code: { id: 1, lang: 'python', body: 'def a():\n\n    ```\n    pass\n' },
+    });
     const lines = Array.from({ length: 500 }, (_, i) => `x = ${i}\n`);
     for (const line of lines) latest = chain([line], latest);
     const { code } = stream.update(latest);
@@ -52,7 +65,12 @@ describe('MarkdownStream', () => {
     latest = chain(['~~~\n~~'], latest);
     expect(stream.update(latest).code?.body.endsWith('x = 499\n~~~\n~~')).toBe(true);
     latest = chain(['~~\nAfter.'], latest);
-    expect(stream.update(latest)).toEqual({ groups: [[`[Here is the file:\n~~~~ python extra\ndef a():\n\n    \`\`\`\n    pass\n${lines.join('')}~~~\n~~~~\n]`]], tail: 'After.' });
+    expect(stream.update(latest)).toEqual({
+      groups: [
+        [`[Here is the file:\n~~~~ python extra\ndef a():\n\n    \`\`\`\n    pass\n${lines.join('')}~~~\n~~~~\n]`],
+      ],
+      tail: 'After.',
+    });
     // The next block is another one.
     latest = chain(['\n```\nnew'], latest);
     expect(stream.update(latest)).toMatchObject({ tail: 'After.\n', code: { id: 2, lang: '', body: 'new' } });
@@ -84,7 +102,10 @@ describe('MarkdownStream', () => {
     let latest = chain(['Intro.\n\nNext']);
     expect(stream.update(latest)).toEqual({ groups: [['[Intro.\n\n]']], tail: 'Next' });
     latest = chain([`\n\n${'>'.repeat(20_000)} deep\n\n`, 'after'], latest);
-    expect(stream.update(latest)).toEqual({ groups: [['[Intro.\n\n]']], tail: `Next\n\n${'>'.repeat(20_000)} deep\n\nafter` });
+    expect(stream.update(latest)).toEqual({
+      groups: [['[Intro.\n\n]']],
+      tail: `Next\n\n${'>'.repeat(20_000)} deep\n\nafter`,
+    });
     latest = chain([' more\n\nand more'], latest);
     expect(stream.update(latest).tail).toBe(`Next\n\n${'>'.repeat(20_000)} deep\n\nafter more\n\nand more`);
   });
@@ -110,9 +131,18 @@ describe('MarkdownStream', () => {
   });
 
   it('follows the reducer’s deltas of a round', () => {
-    let state: ChatState = { sessionId: 1, messages: [], streaming: null, running: true, notices: [], hasMore: false, loaded: true };
+    let state: ChatState = {
+      sessionId: 1,
+      messages: [],
+      streaming: null,
+      running: true,
+      notices: [],
+      hasMore: false,
+      loaded: true,
+    };
     const stream = new MarkdownStream(render);
-    for (const delta of ['# A', '\n\nb', 'c\n\n', 'd']) state = reduceChat(state, { type: 'text_delta', session_id: 1, round: 1, delta });
+    for (const delta of ['# A', '\n\nb', 'c\n\n', 'd'])
+      state = reduceChat(state, { type: 'text_delta', session_id: 1, round: 1, delta });
     expect(stream.update(state.streaming!.deltas)).toEqual({ groups: [['[# A\n\nbc\n\n]']], tail: 'd' });
     // A new round is a new text.
     state = reduceChat(state, { type: 'text_delta', session_id: 1, round: 2, delta: 'x\n\ny' });

@@ -51,7 +51,12 @@ describe('MCP store: an elicitation arriving while the store re-reads', () => {
     let release!: () => void;
     listGate = new Promise<void>((r) => (release = r));
     const reading = mcp.refresh(); // a `server_changed` re-read: its list is read now (empty), delivered late
-    const call = h.core.mcp.manager.callTool('flaky', 'mcp__flaky__ask_token', {}, { signal: new AbortController().signal });
+    const call = h.core.mcp.manager.callTool(
+      'flaky',
+      'mcp__flaky__ask_token',
+      {},
+      { signal: new AbortController().signal },
+    );
     await expect.poll(() => asked.some((e) => e.type === 'elicitation'), { timeout: 10_000 }).toBe(true);
     expect(mcp.store.getState().elicitations).toHaveLength(1);
     listGate = null;

@@ -9,12 +9,36 @@
 import { Virtualizer } from '@tanstack/virtual-core';
 import { describe, expect, it } from 'vitest';
 import type { HistoryMessage } from '../../src/shared/contract/chat';
-import { buildRows, listOptions, markdownTextsAround, PRERENDER_ABOVE, PRERENDER_BELOW, shiftWindow, windowOf, WINDOW_ROWS, WINDOW_SHIFT, type Row, type RowCache, type RowModel, type RowWindow } from '../../src/renderer/src/lib/message-rows';
+import {
+  buildRows,
+  listOptions,
+  markdownTextsAround,
+  PRERENDER_ABOVE,
+  PRERENDER_BELOW,
+  shiftWindow,
+  windowOf,
+  WINDOW_ROWS,
+  WINDOW_SHIFT,
+  type Row,
+  type RowCache,
+  type RowModel,
+  type RowWindow,
+} from '../../src/renderer/src/lib/message-rows';
 import type { Notice } from '../../src/renderer/src/stores/chat-reducer';
 
 const message = (id: number): HistoryMessage => ({
-  id, role: Math.abs(id) % 2 ? 'assistant' : 'user', content: `Message ${id}: ${'words '.repeat(5 + (Math.abs(id) % 40))}`, status: 'ok', queued: false, reasoning: null,
-  input_tokens: null, output_tokens: null, cost: null, model: null, created_at: 0, tools: [],
+  id,
+  role: Math.abs(id) % 2 ? 'assistant' : 'user',
+  content: `Message ${id}: ${'words '.repeat(5 + (Math.abs(id) % 40))}`,
+  status: 'ok',
+  queued: false,
+  reasoning: null,
+  input_tokens: null,
+  output_tokens: null,
+  cost: null,
+  model: null,
+  created_at: 0,
+  tools: [],
 });
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => message(from + i));
 /** Every loaded row's entry, in order (the list itself only ever asks for its window's). */
@@ -27,8 +51,14 @@ function place(view: RowWindow, offset: number) {
   const virtualizer = new Virtualizer<Element, Element>({
     ...listOptions(view),
     getScrollElement: () => element,
-    observeElementRect: (_instance, cb) => { cb({ width: 800, height: 600 }); return () => {}; },
-    observeElementOffset: (_instance, cb) => { cb(offset, false); return () => {}; },
+    observeElementRect: (_instance, cb) => {
+      cb({ width: 800, height: 600 });
+      return () => {};
+    },
+    observeElementOffset: (_instance, cb) => {
+      cb(offset, false);
+      return () => {};
+    },
     scrollToFn: () => {},
   });
   virtualizer._willUpdate();
@@ -70,7 +100,12 @@ describe('message rows', () => {
   });
 
   it('places notices anywhere (before all, between, stacked, after all, with the stream) and finds every key', () => {
-    const notice = (id: number, afterMessageId: number): Notice => ({ id, kind: 'info', text: `n${id}`, afterMessageId });
+    const notice = (id: number, afterMessageId: number): Notice => ({
+      id,
+      kind: 'info',
+      text: `n${id}`,
+      afterMessageId,
+    });
     const notices = [notice(1, 0), notice(2, 11), notice(3, 11), notice(4, 13), notice(5, 99)];
     const model = buildRows(range(10, 15), notices, true);
     expect(keysOf(model)).toEqual(['n1', 'm10', 'm11', 'n2', 'n3', 'm12', 'm13', 'n4', 'm14', 'n5', 'streaming']);
@@ -83,7 +118,11 @@ describe('message rows', () => {
   it('an older page costs the window, not every loaded message: no row is made or read outside it', () => {
     const loaded = range(0, 20_000);
     let reads = 0;
-    const counted = new Proxy(loaded, { get: (target, key, receiver) => (typeof key === 'string' && /^\d+$/.test(key) && reads++, Reflect.get(target, key, receiver)) });
+    const counted = new Proxy(loaded, {
+      get: (target, key, receiver) => (
+        typeof key === 'string' && /^\d+$/.test(key) && reads++, Reflect.get(target, key, receiver)
+      ),
+    });
     const model = buildRows(counted, [], false);
     expect(reads).toBe(0);
     const view = windowOf(model, null);
@@ -122,7 +161,8 @@ describe('the window of rows the virtualizer holds', () => {
     expect(view.start).toBe(0);
     expect(seen[0]).toBe(4_999 - WINDOW_SHIFT);
     expect(view.live).toBe(false);
-    for (let end = shiftWindow(all, view, 'down'); end !== undefined; end = shiftWindow(all, view, 'down')) view = windowOf(all, end);
+    for (let end = shiftWindow(all, view, 'down'); end !== undefined; end = shiftWindow(all, view, 'down'))
+      view = windowOf(all, end);
     expect(view.live).toBe(true);
     expect(view.end).toBe(4_999);
   });
@@ -149,7 +189,11 @@ describe('the reader’s place', () => {
 
   it('stays on the same row at the same height when an older page arrives above it', () => {
     const newest = range(1_000, 1_100);
-    const { was, gap, now, offset } = across(windowOf(buildRows(newest, [], false), null), windowOf(buildRows([...range(900, 1_000), ...newest], [], false), null), 2_000);
+    const { was, gap, now, offset } = across(
+      windowOf(buildRows(newest, [], false), null),
+      windowOf(buildRows([...range(900, 1_000), ...newest], [], false), null),
+      2_000,
+    );
     expect(was.key).not.toBe('m1000');
     expect(now.key).toBe(was.key);
     expect(offset - now.start).toBe(gap);
@@ -172,17 +216,37 @@ describe('the reader’s place', () => {
 describe('rows rendered ahead', () => {
   it("gives the assistant messages' texts just outside the screen, nearest first, above before below", () => {
     const rows: Row[] = range(0, 200).map((m) => ({ kind: 'message', message: m }));
-    rows.splice(150, 0, { kind: 'notice', notice: { id: 1, kind: 'info', text: 'n', afterMessageId: 149 } as Notice }, { kind: 'streaming' });
+    rows.splice(
+      150,
+      0,
+      { kind: 'notice', notice: { id: 1, kind: 'info', text: 'n', afterMessageId: 149 } as Notice },
+      { kind: 'streaming' },
+    );
     const texts = markdownTextsAround(rows, 100, 110);
     const ids = texts.map((t) => Number(/^Message (\d+)/.exec(t)![1]));
     const above = ids.filter((id) => id < 100);
     const below = ids.filter((id) => id > 110);
     expect(ids).toEqual([...above, ...below]);
-    expect(above).toEqual(range(100 - PRERENDER_ABOVE, 100).filter((m) => m.role === 'assistant').map((m) => m.id).reverse());
-    expect(below).toEqual(range(111, 111 + PRERENDER_BELOW).filter((m) => m.role === 'assistant').map((m) => m.id));
+    expect(above).toEqual(
+      range(100 - PRERENDER_ABOVE, 100)
+        .filter((m) => m.role === 'assistant')
+        .map((m) => m.id)
+        .reverse(),
+    );
+    expect(below).toEqual(
+      range(111, 111 + PRERENDER_BELOW)
+        .filter((m) => m.role === 'assistant')
+        .map((m) => m.id),
+    );
     // At the edges: nothing past the first or the last row; notices, the streaming row, empty texts and users' are skipped.
     expect(markdownTextsAround(rows, 0, 5).every((t) => Number(/^Message (\d+)/.exec(t)![1]) > 5)).toBe(true);
-    const tail = rows.slice(145, 155).map((r) => (r.kind === 'message' && r.message.id === 147 ? { kind: 'message' as const, message: { ...r.message, content: '' } } : r));
+    const tail = rows
+      .slice(145, 155)
+      .map((r) =>
+        r.kind === 'message' && r.message.id === 147
+          ? { kind: 'message' as const, message: { ...r.message, content: '' } }
+          : r,
+      );
     expect(markdownTextsAround(tail, 0, 0).map((t) => Number(/^Message (\d+)/.exec(t)![1]))).toEqual([149, 151]); // 147 (empty) skipped
     expect(markdownTextsAround(rows, rows.length - 3, rows.length - 1).length).toBe(Math.ceil(PRERENDER_ABOVE / 2));
   });

@@ -16,14 +16,23 @@ const classOf = (light: string, dark: string) => {
 describe('a painted block as data', () => {
   it('gives back every token with its class, and a line break between lines', () => {
     const lines: HighlightedLine[] = [
-      [['const', '#d73a49', '#f97583'], [' x ', '', ''], ['=', '#d73a49', '#f97583'], [' 1;', '#24292e', '#e1e4e8']],
+      [
+        ['const', '#d73a49', '#f97583'],
+        [' x ', '', ''],
+        ['=', '#d73a49', '#f97583'],
+        [' 1;', '#24292e', '#e1e4e8'],
+      ],
       [],
       [['// ünïcode 🎉 and a `tick`', '#6a737d', '#6a737d']],
     ];
     const block = encodeTokens(lines, classOf);
     const kw = classOf('#d73a49', '#f97583');
     expect([...tokenRuns(block)]).toEqual([
-      ['const', kw], [' x ', NO_CLASS], ['=', kw], [' 1;', classOf('#24292e', '#e1e4e8')], ['\n', LINE_BREAK],
+      ['const', kw],
+      [' x ', NO_CLASS],
+      ['=', kw],
+      [' 1;', classOf('#24292e', '#e1e4e8')],
+      ['\n', LINE_BREAK],
       ['\n', LINE_BREAK],
       ['// ünïcode 🎉 and a `tick`', classOf('#6a737d', '#6a737d')],
     ]);
@@ -32,8 +41,14 @@ describe('a painted block as data', () => {
   });
 
   it('keeps a long block in three objects (no node, no array per token)', () => {
-    const line: HighlightedLine = Array.from({ length: 40 }, (_, i) => [`t${i} `, i % 2 ? '#111111' : '', i % 2 ? '#eeeeee' : ''] as [string, string, string]);
-    const block = encodeTokens(Array.from({ length: 500 }, () => line), classOf);
+    const line: HighlightedLine = Array.from(
+      { length: 40 },
+      (_, i) => [`t${i} `, i % 2 ? '#111111' : '', i % 2 ? '#eeeeee' : ''] as [string, string, string],
+    );
+    const block = encodeTokens(
+      Array.from({ length: 500 }, () => line),
+      classOf,
+    );
     expect(Object.keys(block).sort()).toEqual(['classes', 'ends', 'text']);
     expect(block.ends).toBeInstanceOf(Uint32Array);
     expect(block.classes).toBeInstanceOf(Int32Array);

@@ -23,12 +23,20 @@ export async function installRealBridge(): Promise<RealBridge> {
   const dataDir = join(root, 'data');
   const workspaceDir = join(dataDir, 'workspace');
   mkdirSync(workspaceDir, { recursive: true });
-  const core = await createCore({ dataDir, workspaceDir, shape: 'web', version: 'test', agentsDir: join(__dirname, '../../agents') });
+  const core = await createCore({
+    dataDir,
+    workspaceDir,
+    shape: 'web',
+    version: 'test',
+    agentsDir: join(__dirname, '../../agents'),
+  });
   // What the desktop preload exposes: each call answers the dispatcher's outcome as data (shared/contract/api.ts
   // PreloadApi); the stores reach it through the renderer's own boundary (bridge/skald.ts → fromPreload).
   const preload = buildSkaldApi({
-    invoke: async (channel: CallChannel, request: unknown) => structuredClone(await dispatchCall(core.handlers, channel, request)),
-    subscribe: (family: EventFamily, listener: (payload: unknown) => void) => core.events.subscribe(family, listener as never),
+    invoke: async (channel: CallChannel, request: unknown) =>
+      structuredClone(await dispatchCall(core.handlers, channel, request)),
+    subscribe: (family: EventFamily, listener: (payload: unknown) => void) =>
+      core.events.subscribe(family, listener as never),
   }) as unknown as PreloadApi;
   const skald = fromPreload(preload);
   (globalThis as { window?: unknown }).window = { skaldBridge: preload, location: { search: '' } };

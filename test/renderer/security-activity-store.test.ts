@@ -23,7 +23,10 @@ describe('activity store', () => {
     expect(s.bypasses).toHaveLength(3);
     expect(s.sessionTitles[a]).toBe('Alpha');
     await store.revokeBypass(s.bypasses.find((x) => x.session_id === a && x.scope.kind === 'all')!);
-    expect(bypass.list().map((g) => [g.sessionId, g.scope.kind])).toEqual([[a, 'tool'], [b, 'all']]);
+    expect(bypass.list().map((g) => [g.sessionId, g.scope.kind])).toEqual([
+      [a, 'tool'],
+      [b, 'all'],
+    ]);
     await store.revokeAllBypasses();
     expect(bypass.list()).toEqual([]);
     expect(store.activityStore.getState().bypasses).toEqual([]);

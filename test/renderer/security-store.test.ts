@@ -8,7 +8,15 @@ import { installRealBridge, type RealBridge } from './real-bridge';
 
 let bridge: RealBridge;
 let store: typeof import('../../src/renderer/src/stores/security-store');
-const draft = (patch: Record<string, string>) => ({ tool_pattern: '', path_pattern: '', command_pattern: '', action: 'allow' as const, note: '', priority: '', ...patch });
+const draft = (patch: Record<string, string>) => ({
+  tool_pattern: '',
+  path_pattern: '',
+  command_pattern: '',
+  action: 'allow' as const,
+  note: '',
+  priority: '',
+  ...patch,
+});
 
 beforeAll(async () => {
   bridge = await installRealBridge();
@@ -37,18 +45,30 @@ describe('security store', () => {
   });
 
   it('puts a new rule first among its action and writes it through the core', async () => {
-    const result = await store.saveRule(draft({ tool_pattern: 'execute_cmd', command_pattern: 'npm test', action: 'allow' }));
+    const result = await store.saveRule(
+      draft({ tool_pattern: 'execute_cmd', command_pattern: 'npm test', action: 'allow' }),
+    );
     expect(result.ok).toBe(true);
-    expect(state().rules.find((r) => r.action === 'allow')).toMatchObject({ tool_pattern: 'execute_cmd', command_pattern: 'npm test' });
+    expect(state().rules.find((r) => r.action === 'allow')).toMatchObject({
+      tool_pattern: 'execute_cmd',
+      command_pattern: 'npm test',
+    });
     const stored = (await bridge.skald.approval.listRules({ groupId: 'default' })).rules;
     expect(stored.some((r) => r.command_pattern === 'npm test')).toBe(true);
   });
 
-  it('returns a refusal with the core\'s message at its field and writes nothing', async () => {
+  it("returns a refusal with the core's message at its field and writes nothing", async () => {
     const before = (await bridge.skald.approval.listRules({})).rules;
     const target = state().rules.find((r) => r.path_pattern === 'memory/*')!;
-    const refused = await store.saveRule(draft({ tool_pattern: '@fs_any', path_pattern: '../outside/*', action: 'allow' }), target.id);
-    expect(refused).toEqual({ ok: false, field: 'path_pattern', message: expect.stringMatching(/may not contain "\.\."/) });
+    const refused = await store.saveRule(
+      draft({ tool_pattern: '@fs_any', path_pattern: '../outside/*', action: 'allow' }),
+      target.id,
+    );
+    expect(refused).toEqual({
+      ok: false,
+      field: 'path_pattern',
+      message: expect.stringMatching(/may not contain "\.\."/),
+    });
     const conflict = await store.saveRule(draft({ tool_pattern: '*', action: 'allow' }));
     expect(conflict).toMatchObject({ ok: false, field: 'tool_pattern', message: expect.stringMatching(/catch-all/) });
     expect((await bridge.skald.approval.listRules({})).rules).toEqual(before);
@@ -59,7 +79,11 @@ describe('security store', () => {
     const [first, second] = allows;
     const at = state().rules.indexOf(first!);
     await store.moveRule(first!.id, 1);
-    expect(state().rules.slice(at, at + 2).map((r) => r.id)).toEqual([second!.id, first!.id]);
+    expect(
+      state()
+        .rules.slice(at, at + 2)
+        .map((r) => r.id),
+    ).toEqual([second!.id, first!.id]);
     await store.moveRule(first!.id, -1);
     expect(state().rules[at]!.id).toBe(first!.id);
     const before = state().rules;

@@ -19,8 +19,21 @@ describe('session headings', () => {
   });
 
   it('one heading before each run of chats under it, in the order given', () => {
-    const list = [{ id: 1, updated_at: at(2026, 12, 6) }, { id: 2, updated_at: at(2026, 12, 6, 1) }, { id: 3, updated_at: at(2026, 12, 1) }, { id: 4, updated_at: at(2026, 7, 1) }];
-    expect(withHeadings(list, now).map((e) => (e.kind === 'heading' ? e.label : e.session.id))).toEqual(['Today', 1, 2, 'Previous 7 days', 3, 'July 2026', 4]);
+    const list = [
+      { id: 1, updated_at: at(2026, 12, 6) },
+      { id: 2, updated_at: at(2026, 12, 6, 1) },
+      { id: 3, updated_at: at(2026, 12, 1) },
+      { id: 4, updated_at: at(2026, 7, 1) },
+    ];
+    expect(withHeadings(list, now).map((e) => (e.kind === 'heading' ? e.label : e.session.id))).toEqual([
+      'Today',
+      1,
+      2,
+      'Previous 7 days',
+      3,
+      'July 2026',
+      4,
+    ]);
     expect(withHeadings([], now)).toEqual([]);
   });
 
@@ -31,6 +44,14 @@ describe('session headings', () => {
       { id: 3, updated_at: at(2026, 12, 1), pinned_at: null },
       { id: 4, updated_at: at(2026, 12, 6, 2), pinned_at: at(2026, 12, 5) },
     ];
-    expect(withHeadings(list, now).map((e) => (e.kind === 'heading' ? e.label : e.session.id))).toEqual(['Pinned', 4, 2, 'Today', 1, 'Previous 7 days', 3]);
+    expect(withHeadings(list, now).map((e) => (e.kind === 'heading' ? e.label : e.session.id))).toEqual([
+      'Pinned',
+      4,
+      2,
+      'Today',
+      1,
+      'Previous 7 days',
+      3,
+    ]);
   });
 });

@@ -22,18 +22,29 @@ const state = () => store.settingsStore.getState();
 
 describe('settings store', () => {
   it('tests a saved provider with its stored key and keeps the answer per provider', async () => {
-    const { provider } = await bridge.skald.providers.create({ kind: 'openai_compatible', name: 'Scripted', baseUrl: llm.baseUrl, apiKey: 'k-1' });
+    const { provider } = await bridge.skald.providers.create({
+      kind: 'openai_compatible',
+      name: 'Scripted',
+      baseUrl: llm.baseUrl,
+      apiKey: 'k-1',
+    });
     await store.loadSettings();
-    expect(state()).toMatchObject({ loaded: true, providers: [{ name: 'Scripted', hasKey: true }], app: { theme: 'system' } });
+    expect(state()).toMatchObject({
+      loaded: true,
+      providers: [{ name: 'Scripted', hasKey: true }],
+      app: { theme: 'system' },
+    });
     expect(JSON.stringify(state())).not.toContain('k-1');
     const result = await store.testProvider(provider.id);
     expect(result).toMatchObject({ ok: true, models: ['scripted-1'] });
     expect(state().tests[provider.id]).toEqual(result);
   });
 
-  it('returns a refusal as the core\'s message and writes nothing; reorders models', async () => {
+  it("returns a refusal as the core's message and writes nothing; reorders models", async () => {
     const providerId = state().providers[0]!.id;
-    expect(await store.settingsWrite(() => bridge.skald.models.create({ providerId, modelId: '  ' }))).toMatch(/model id is required/);
+    expect(await store.settingsWrite(() => bridge.skald.models.create({ providerId, modelId: '  ' }))).toMatch(
+      /model id is required/,
+    );
     expect(state().models).toEqual([]);
     await store.settingsWrite(() => bridge.skald.models.create({ providerId, modelId: 'a' }));
     await store.settingsWrite(() => bridge.skald.models.create({ providerId, modelId: 'b' }));

@@ -24,7 +24,11 @@ export function argValue(argv: readonly string[], flag: string): string | undefi
   return inline?.slice(flag.length + 1);
 }
 
-export function resolveDataDir(argv: readonly string[], env: NodeJS.ProcessEnv, fallback = join(homedir(), '.skald')): string {
+export function resolveDataDir(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  fallback = join(homedir(), '.skald'),
+): string {
   const chosen = argValue(argv, '--data-dir') ?? env.SKALD_HOME ?? fallback;
   return resolve(chosen);
 }

@@ -128,19 +128,31 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const secrets = new SecretStore(db, cipher);
   const processes = new ProcessRegistry(db);
   const leftovers = processes.reapLeftovers();
-  if (leftovers.killed.length || leftovers.reported.length) log('ended commands left over from the previous run', { ...leftovers });
+  if (leftovers.killed.length || leftovers.reported.length)
+    log('ended commands left over from the previous run', { ...leftovers });
   const agents = new AgentRegistry(config.agentsDir ?? resolve('agents'), log);
   const itemListers = new ItemListers();
   const tools = createToolRegistry([
     ...createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues(), processes }),
     ...createAgentTools({ agents, listers: itemListers }),
   ]);
-  const plugins = new PluginManager([...BUILTIN_PLUGINS, ...(hooks.extraPlugins ?? [])], new PluginStore(db, secrets), log);
+  const plugins = new PluginManager(
+    [...BUILTIN_PLUGINS, ...(hooks.extraPlugins ?? [])],
+    new PluginStore(db, secrets),
+    log,
+  );
   for (const tool of createPluginAndSecretTools({ plugins, secrets })) tools.register(tool);
   const stopPluginTools = plugins.syncToolsInto(tools);
   const stacks = new StackStore(db);
   const discovery = new ToolDiscovery(db);
-  const mcp = createMcpServices({ db, secrets, emit: (event) => events.emit('mcp', event), cwd: config.workspaceDir, processes, log });
+  const mcp = createMcpServices({
+    db,
+    secrets,
+    emit: (event) => events.emit('mcp', event),
+    cwd: config.workspaceDir,
+    processes,
+    log,
+  });
   const mcpConfig = createMcpConfigTools(mcp, plugins);
   for (const tool of mcpConfig.tools) tools.register(tool);
   const toolGroups = new ToolGroupRegistry();
@@ -148,9 +160,25 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   toolGroups.register(mcp.groups);
   // list_items: the model reads what exists and its state, never a server's env, headers or a plugin's config.
   itemListers.register('mcp', () => listMcpItems(mcp.repo, mcp.manager));
-  itemListers.register('plugins', () => plugins.list().map((p) => ({ name: p.name, title: p.title, description: p.description, enabled: p.enabled, ready: p.isReady, problem: p.problem, config_keys: Object.keys((p.schema.properties as object | undefined) ?? {}), secrets_set: p.secretFields.filter((f) => f.isSet).map((f) => f.name) })));
+  itemListers.register('plugins', () =>
+    plugins.list().map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: p.description,
+      enabled: p.enabled,
+      ready: p.isReady,
+      problem: p.problem,
+      config_keys: Object.keys((p.schema.properties as object | undefined) ?? {}),
+      secrets_set: p.secretFields.filter((f) => f.isSet).map((f) => f.name),
+    })),
+  );
   const approval = await createApprovalServices({
-    db, workspaceDir: config.workspaceDir, dataDir: config.dataDir, dbFile: dbFile(config.dataDir), categoryOf: (name) => tools.categoryOf(name), log,
+    db,
+    workspaceDir: config.workspaceDir,
+    dataDir: config.dataDir,
+    dbFile: dbFile(config.dataDir),
+    categoryOf: (name) => tools.categoryOf(name),
+    log,
     shellGrammar: 'background', // loaded by start(), once the shell can serve (docs/shell-analysis.md "Cold start")
     emitSession: (sessionId, event) => events.emit('chat', { ...event, session_id: sessionId }),
     emitInbox: (event) => events.emit('inbox', event),
@@ -164,13 +192,18 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const jobs = new JobStore(db, schedulerNow);
   const reRuns = recoverInterruptedRuns(jobs, sessionStore);
   // A shell command waiting for the person since the last run gets its card's bypass choices from the grammar's reading.
-  if (sessionStore.activeTools().some((row) => row.status === 'pending' && row.name === TN.EXECUTE_CMD)) await approval.shell.whenLoaded();
+  if (sessionStore.activeTools().some((row) => row.status === 'pending' && row.name === TN.EXECUTE_CMD))
+    await approval.shell.whenLoaded();
   approval.pending.reRegisterPendingFromDb();
   const llm = createLlmServices({ db, secrets });
   // Secret arguments of calls, sealed by the app's cipher at the paths each tool declares (docs/plugins.md).
   const sealedCalls = callSecrets(createSealedArgs(cipher), (name) => tools.secretPathsOf(name));
   // Write calls' before/after images (docs/viewer.md "Diff and revert"), under the viewer's read policy.
-  const readPolicyOf = (workingDir: string) => ({ workingDir, dataDir: config.dataDir, workspaceDir: config.workspaceDir });
+  const readPolicyOf = (workingDir: string) => ({
+    workingDir,
+    dataDir: config.dataDir,
+    workspaceDir: config.workspaceDir,
+  });
   const blobs = new BlobStore(db, config.dataDir, readPolicyOf);
   // A round's request is where the turn waits anyway: the log is copied into the database then, not inside a tool
   // call's commit (db/wal-keeper.ts, `checkpointSoon`).
@@ -182,9 +215,22 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   };
   const sessions = new SessionManager({
     fileImages: blobs,
-    db, events, tools: toolsWithMcp(tools, { manager: mcp.manager, emit: (event) => events.emit('mcp', event) }), gate: approval.port, model: modelPort, models: llm.catalog,
-    workspaceDir: config.workspaceDir, dataDir: config.dataDir, agents, stacks,
-    toolSets: { tools, groups: toolGroups, grants: new GrantStore(db), isHidden: (group, name) => approval.port.isHidden(group, name) },
+    db,
+    events,
+    tools: toolsWithMcp(tools, { manager: mcp.manager, emit: (event) => events.emit('mcp', event) }),
+    gate: approval.port,
+    model: modelPort,
+    models: llm.catalog,
+    workspaceDir: config.workspaceDir,
+    dataDir: config.dataDir,
+    agents,
+    stacks,
+    toolSets: {
+      tools,
+      groups: toolGroups,
+      grants: new GrantStore(db),
+      isHidden: (group, name) => approval.port.isHidden(group, name),
+    },
     pendingOf: (toolCallId) => {
       const waiting = approval.pending.list();
       const question = waiting.clarifications.find((c) => c.tool_call_id === toolCallId);
@@ -192,7 +238,9 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       return waiting.approvals.find((a) => a.tool_call_id === toolCallId) ?? null;
     },
     callSecrets: sealedCalls,
-    requestRestart, log, onToolsOffered: (offered) => discovery.observe(offered, (name) => tools.categoryOf(name)),
+    requestRestart,
+    log,
+    onToolsOffered: (offered) => discovery.observe(offered, (name) => tools.categoryOf(name)),
     newSessionContext: () => settings.newSessionContext(),
     personInstructions: () => settings.instructions(),
     background: () => scheduler.schedules,
@@ -203,12 +251,22 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   mcpConfig.togglers.register('cron', cronToggler(schedulesOf));
   itemListers.register('cron', cronLister(schedulesOf));
   const scheduler = createSchedulerServices({
-    db, jobs, sessionRows: sessionStore, sessions, agents, log, now: schedulerNow, timers: clock?.timers,
+    db,
+    jobs,
+    sessionRows: sessionStore,
+    sessions,
+    agents,
+    log,
+    now: schedulerNow,
+    timers: clock?.timers,
     onChanged: () => events.emit('schedules', { type: 'changed' }),
     resolveModel: (arg) => llm.catalog.selectModel(arg),
     waitingOn: (sessionId) => {
       const waiting = approval.pending.list();
-      return waiting.approvals.filter((a) => a.session_id === sessionId).length + waiting.clarifications.filter((c) => c.session_id === sessionId).length;
+      return (
+        waiting.approvals.filter((a) => a.session_id === sessionId).length +
+        waiting.clarifications.filter((c) => c.session_id === sessionId).length
+      );
     },
   });
   const settings = new AppSettingsStore(db, {
@@ -238,7 +296,18 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const chatSearch = new ChatSearch(dbFile(config.dataDir), config.sqliteNativeBinding);
   const handlers: BridgeHandlers = {
     ...createAppHandlers(config, events, settings),
-    ...createApprovalHandlers({ approval, catalog: new ToolCatalog(tools, { discovery, sessionTools: syntheticToolSpecs, mcpTools: () => mcp.manager.allTools() }), db, sessions, categoryOf: (name) => tools.categoryOf(name), tools }),
+    ...createApprovalHandlers({
+      approval,
+      catalog: new ToolCatalog(tools, {
+        discovery,
+        sessionTools: syntheticToolSpecs,
+        mcpTools: () => mcp.manager.allTools(),
+      }),
+      db,
+      sessions,
+      categoryOf: (name) => tools.categoryOf(name),
+      tools,
+    }),
     ...createMcpHandlers(mcp),
     ...createSchedulesHandlers({ scheduler, agents, rules: approval.rules, workspaceDir: config.workspaceDir }),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
@@ -313,7 +382,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
         }
         await loadExeca();
       })().catch((error) => {
-        if (!warmUp.signal.aborted) log('background warm-up failed (each piece loads when first used)', { error: String(error) });
+        if (!warmUp.signal.aborted)
+          log('background warm-up failed (each piece loads when first used)', { error: String(error) });
       });
       try {
         blobs.prune(); // the retention and size settings of the before/after images

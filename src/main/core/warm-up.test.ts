@@ -30,7 +30,12 @@ describe('the background warm-up', () => {
   it('is cancelled when the core is closed right after it started: no failure is logged', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const dir = tempDir('skald-warm-up-');
-    const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' });
+    const core = await createCore({
+      dataDir: join(dir, 'data'),
+      workspaceDir: join(dir, 'ws'),
+      shape: 'web',
+      version: 'test',
+    });
     core.start();
     await core.dispose();
     await afterTheWarmUpCouldRun(core);
@@ -40,7 +45,10 @@ describe('the background warm-up', () => {
   it('waits its delay before loading anything, so the first window is served first', async () => {
     expect(WARM_UP_DELAY_MS).toBeGreaterThan(0);
     const dir = tempDir('skald-warm-up-');
-    const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' }, { warmUpDelayMs: 150 });
+    const core = await createCore(
+      { dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' },
+      { warmUpDelayMs: 150 },
+    );
     try {
       const loaded = vi.fn();
       core.start(); // its 150 ms timer is due before the 100 ms one below only if it did not wait
@@ -59,7 +67,10 @@ describe('the background warm-up', () => {
 
   it('decides one plain line through the gate as it starts (its code compiled), without loading the grammar', async () => {
     const dir = tempDir('skald-warm-up-');
-    const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' }, { warmUpDelayMs: 60_000 });
+    const core = await createCore(
+      { dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' },
+      { warmUpDelayMs: 60_000 },
+    );
     try {
       const check = vi.spyOn(core.approval.gate, 'check');
       core.start();
@@ -73,7 +84,12 @@ describe('the background warm-up', () => {
 
   it('still loads what it warms when the core stays open', async () => {
     const dir = tempDir('skald-warm-up-');
-    const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' });
+    const core = await createCore({
+      dataDir: join(dir, 'data'),
+      workspaceDir: join(dir, 'ws'),
+      shape: 'web',
+      version: 'test',
+    });
     core.start();
     try {
       await core.approval.shell.whenLoaded();

@@ -13,7 +13,8 @@ import type { EventFamily, EventPayload } from '../../shared/contract/index';
 type Delta = Extract<ChatEvent, { type: 'text_delta' | 'reasoning_delta' }>;
 
 const isDelta = (event: ChatEvent): event is Delta => event.type === 'text_delta' || event.type === 'reasoning_delta';
-const sameStream = (a: Delta, b: Delta) => a.type === b.type && a.session_id === b.session_id && a.stack_id === b.stack_id && a.round === b.round;
+const sameStream = (a: Delta, b: Delta) =>
+  a.type === b.type && a.session_id === b.session_id && a.stack_id === b.stack_id && a.round === b.round;
 
 /**
  * Wraps `send` (one window transport's sender for `family`) so that chat deltas are joined as described above;

@@ -18,7 +18,11 @@ function toResponse(reply: HttpReply): Response {
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
 
-export async function serveAppRequest(rendererDir: string, requestUrl: string, viewer?: ViewerService): Promise<Response> {
+export async function serveAppRequest(
+  rendererDir: string,
+  requestUrl: string,
+  viewer?: ViewerService,
+): Promise<Response> {
   const url = new URL(requestUrl);
   if (url.host !== 'skald') return new Response('not found', { status: 404 });
   if (viewer && url.pathname.startsWith(FILE_ROUTE)) return toResponse(viewer.serveFile(url.pathname));

@@ -25,15 +25,35 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-async function start(opts: { isPackaged?: boolean; hasLock?: boolean; userData?: string; displays?: { x: number; y: number; width: number; height: number }[]; quitTimeoutMs?: number } = {}) {
+async function start(
+  opts: {
+    isPackaged?: boolean;
+    hasLock?: boolean;
+    userData?: string;
+    displays?: { x: number; y: number; width: number; height: number }[];
+    quitTimeoutMs?: number;
+  } = {},
+) {
   const userData = opts.userData ?? tempDir('skald-desktop-');
   const rendererDir = join(userData, '..', 'renderer');
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Skald</title>');
-  const standin = createElectronStandin({ userData, isPackaged: opts.isPackaged, hasLock: opts.hasLock, displays: opts.displays });
+  const standin = createElectronStandin({
+    userData,
+    isPackaged: opts.isPackaged,
+    hasLock: opts.hasLock,
+    displays: opts.displays,
+  });
   const desktop = await startDesktop({
-    electron: standin.electron, argv: [], env: {}, rendererDir, preloadPath: '/app/preload/index.cjs', iconPath: '/app/resources/icon.png',
-    agentsDir: join(__dirname, '../../../agents'), quitTimeoutMs: opts.quitTimeoutMs, log: () => {},
+    electron: standin.electron,
+    argv: [],
+    env: {},
+    rendererDir,
+    preloadPath: '/app/preload/index.cjs',
+    iconPath: '/app/resources/icon.png',
+    agentsDir: join(__dirname, '../../../agents'),
+    quitTimeoutMs: opts.quitTimeoutMs,
+    log: () => {},
   });
   if (desktop) running.push({ desktop, standin });
   await new Promise((r) => setImmediate(r)); // ready-to-show
@@ -47,14 +67,30 @@ describe('windows', () => {
     const win = standin.windows[0]!;
     expect(win.loadedUrl).toBe('app://skald/index.html');
     expect(win.isVisible()).toBe(true);
-    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, webviewTag: false, webSecurity: true, allowRunningInsecureContent: false });
+    expect(win.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+    });
     expect(standin.log.permissionHandlers).toBe(2);
   });
 
   it('every permission request and check is answered no (camera, microphone, geolocation, notifications, clipboard)', async () => {
     const { standin } = await start();
     const { request, check } = standin.permission;
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'clipboard-sanitized-write', 'midi', 'openExternal']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'clipboard-sanitized-write',
+      'midi',
+      'openExternal',
+    ]) {
       expect(check!(null, permission, 'app://skald', {})).toBe(false);
       expect(await new Promise((resolve) => request!(null, permission, resolve, {}))).toBe(false);
     }
@@ -66,20 +102,48 @@ describe('windows', () => {
     // The permission names of the installed Electron's own typings: one Electron adds is covered without a change here.
     const typings = readFileSync(require.resolve('electron/electron.d.ts'), 'utf8');
     const names = (handler: string) => {
-      const union = new RegExp(`${handler}\\(handler: \\(\\(webContents: [^,]+, permission: ((?:'[^']+'(?: \\| )?)+)`).exec(typings)?.[1] ?? '';
+      const union =
+        new RegExp(`${handler}\\(handler: \\(\\(webContents: [^,]+, permission: ((?:'[^']+'(?: \\| )?)+)`).exec(
+          typings,
+        )?.[1] ?? '';
       return [...union.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
     };
     const requested = names('setPermissionRequestHandler');
     const checked = names('setPermissionCheckHandler');
-    expect(requested).toEqual(expect.arrayContaining(['media', 'geolocation', 'notifications', 'clipboard-read', 'display-capture', 'hid', 'serial', 'usb', 'fileSystem', 'openExternal', 'window-management', 'ar', 'unknown']));
-    expect(checked).toEqual(expect.arrayContaining(['media', 'geolocation', 'notifications', 'clipboard-read', 'ar', 'unknown']));
+    expect(requested).toEqual(
+      expect.arrayContaining([
+        'media',
+        'geolocation',
+        'notifications',
+        'clipboard-read',
+        'display-capture',
+        'hid',
+        'serial',
+        'usb',
+        'fileSystem',
+        'openExternal',
+        'window-management',
+        'ar',
+        'unknown',
+      ]),
+    );
+    expect(checked).toEqual(
+      expect.arrayContaining(['media', 'geolocation', 'notifications', 'clipboard-read', 'ar', 'unknown']),
+    );
     const fromWhere = [
       { requestingUrl: 'app://skald/index.html', isMainFrame: true },
       { requestingUrl: 'skald-preview://p/page.html', isMainFrame: false },
       { requestingUrl: 'https://evil.example/', isMainFrame: false },
     ];
     // Camera and microphone come as `media` with what they ask for; a screen share as `display-capture` or `media`.
-    const extras = [{}, { mediaTypes: ['video'] }, { mediaTypes: ['audio'] }, { mediaTypes: ['video', 'audio'] }, { mediaTypes: [] }, { externalURL: 'file:///etc/passwd' }];
+    const extras = [
+      {},
+      { mediaTypes: ['video'] },
+      { mediaTypes: ['audio'] },
+      { mediaTypes: ['video', 'audio'] },
+      { mediaTypes: [] },
+      { externalURL: 'file:///etc/passwd' },
+    ];
     for (const permission of requested) {
       for (const where of fromWhere) {
         for (const extra of extras) {
@@ -91,7 +155,15 @@ describe('windows', () => {
     for (const permission of checked) {
       for (const { requestingUrl, isMainFrame } of fromWhere) {
         const origin = new URL(requestingUrl).origin;
-        expect(check!(null, permission, origin, { requestingUrl, isMainFrame, embeddingOrigin: 'app://skald', mediaType: 'video' }), `${permission} check from ${origin}`).toBe(false);
+        expect(
+          check!(null, permission, origin, {
+            requestingUrl,
+            isMainFrame,
+            embeddingOrigin: 'app://skald',
+            mediaType: 'video',
+          }),
+          `${permission} check from ${origin}`,
+        ).toBe(false);
       }
     }
   });
@@ -115,18 +187,29 @@ describe('windows', () => {
     expect((await standin.fetchApp('app://other/index.html')).status).toBe(404);
   });
 
-  it('IPC is served only to the app origin\'s top frame', async () => {
+  it("IPC is served only to the app origin's top frame", async () => {
     const { standin } = await start();
-    await expect(standin.invoke('app:ping', { text: 'hi' })).resolves.toMatchObject({ ok: true, result: { text: 'hi' } });
-    await expect(standin.invoke('app:ping', { text: 'hi' }, 'https://evil.example/')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    await expect(standin.invoke('app:ping', { text: 'hi' }, 'app://skald/index.html', { url: 'app://skald/' })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await expect(standin.invoke('app:ping', { text: 'hi' })).resolves.toMatchObject({
+      ok: true,
+      result: { text: 'hi' },
+    });
+    await expect(standin.invoke('app:ping', { text: 'hi' }, 'https://evil.example/')).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+    await expect(
+      standin.invoke('app:ping', { text: 'hi' }, 'app://skald/index.html', { url: 'app://skald/' }),
+    ).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
     await expect(standin.invoke('app:ping', { text: 5 })).resolves.toMatchObject({ ok: false });
   });
 
   it('core events reach every window', async () => {
     const { standin, desktop } = await start();
     desktop.core.events.emit('app', { type: 'notice', level: 'info', message: 'hello' });
-    expect(standin.windows[0]!.webContents.sent).toContainEqual({ channel: 'event:app', payload: { type: 'notice', level: 'info', message: 'hello' } });
+    expect(standin.windows[0]!.webContents.sent).toContainEqual({
+      channel: 'event:app',
+      payload: { type: 'notice', level: 'info', message: 'hello' },
+    });
   });
 });
 
@@ -134,7 +217,8 @@ describe('lifecycle', () => {
   it('R6: a window whose renderer crashed is reloaded; a clean exit is not; a crash loop stops after three in a row', async () => {
     const { desktop, standin } = await start();
     const contents = standin.windows[0]!.webContents;
-    const gone = (reason: string) => contents.emit('render-process-gone', {}, { reason, exitCode: reason === 'clean-exit' ? 0 : 139 });
+    const gone = (reason: string) =>
+      contents.emit('render-process-gone', {}, { reason, exitCode: reason === 'clean-exit' ? 0 : 139 });
     const loaded = () => new Promise((resolve) => contents.once('did-finish-load', resolve));
     let load = loaded();
     gone('crashed');
@@ -155,7 +239,17 @@ describe('lifecycle', () => {
 
   it('a second launch without the lock quits at once; the first one is focused on second-instance', async () => {
     const second = createElectronStandin({ userData: tempDir(), hasLock: false });
-    expect(await startDesktop({ electron: second.electron, argv: [], env: {}, rendererDir: '/x', preloadPath: '/x', iconPath: '/x', agentsDir: '/x' })).toBeNull();
+    expect(
+      await startDesktop({
+        electron: second.electron,
+        argv: [],
+        env: {},
+        rendererDir: '/x',
+        preloadPath: '/x',
+        iconPath: '/x',
+        agentsDir: '/x',
+      }),
+    ).toBeNull();
     expect(second.log.quitCalls).toBe(1);
     const { standin } = await start();
     standin.windows[0]!.hide();
@@ -174,13 +268,23 @@ describe('lifecycle', () => {
   });
 
   it('the tray opens the window, shows what waits, and quits; a waiting approval notifies while hidden', async () => {
-    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] }] });
+    llm = await startScriptedLlm({
+      turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] }],
+    });
     const { standin, desktop } = await start();
     const tray = standin.trays[0]!;
     const labels = () => (tray.menu!.template as { label?: string }[]).map((i) => i.label ?? '-');
     expect(labels()).toEqual(['Open Skald', 'Nothing waits for you', '-', 'Quit']);
     standin.windows[0]!.close(); // hidden
-    const provider = (await desktop.core.handlers['providers:create']({ kind: 'openai_compatible', name: 's', baseUrl: llm.baseUrl, apiKey: 'k', enabled: true })).provider;
+    const provider = (
+      await desktop.core.handlers['providers:create']({
+        kind: 'openai_compatible',
+        name: 's',
+        baseUrl: llm.baseUrl,
+        apiKey: 'k',
+        enabled: true,
+      })
+    ).provider;
     await desktop.core.handlers['models:create']({ providerId: provider.id, modelId: 'm' });
     const { id } = await desktop.core.handlers['chat:createSession']({});
     await desktop.core.handlers['chat:send']({ sessionId: id, content: 'write it' });
@@ -203,34 +307,63 @@ describe('lifecycle', () => {
   });
 
   it("a chat's answer notifies while the window is out of view, not while it is in view", async () => {
-    llm = await startScriptedLlm({ turns: [{ text: 'Seen while you looked.' }, { text: 'The build is green:\n all   tests pass.' }] });
+    llm = await startScriptedLlm({
+      turns: [{ text: 'Seen while you looked.' }, { text: 'The build is green:\n all   tests pass.' }],
+    });
     const { standin, desktop } = await start();
-    const provider = (await desktop.core.handlers['providers:create']({ kind: 'openai_compatible', name: 's', baseUrl: llm.baseUrl, apiKey: 'k' })).provider;
+    const provider = (
+      await desktop.core.handlers['providers:create']({
+        kind: 'openai_compatible',
+        name: 's',
+        baseUrl: llm.baseUrl,
+        apiKey: 'k',
+      })
+    ).provider;
     await desktop.core.handlers['models:create']({ providerId: provider.id, modelId: 'm' });
     const { id } = await desktop.core.handlers['chat:createSession']({ title: 'Nightly build' });
-    const answered = (n: number) => expect.poll(() => desktop.core.db.prepare("SELECT count(*) AS n FROM chat_history WHERE role = 'assistant'").get(), { timeout: 10_000 }).toEqual({ n });
+    const answered = (n: number) =>
+      expect
+        .poll(() => desktop.core.db.prepare("SELECT count(*) AS n FROM chat_history WHERE role = 'assistant'").get(), {
+          timeout: 10_000,
+        })
+        .toEqual({ n });
     await desktop.core.handlers['chat:send']({ sessionId: id, content: 'first' });
     await answered(1);
     expect(standin.notifications).toHaveLength(0);
     standin.windows[0]!.blur();
     await desktop.core.handlers['chat:send']({ sessionId: id, content: 'and now?' });
     await answered(2);
-    await expect.poll(() => standin.notifications.map((n) => n.options.body)).toEqual(['Answered in “Nightly build”: The build is green: all tests pass.']);
+    await expect
+      .poll(() => standin.notifications.map((n) => n.options.body))
+      .toEqual(['Answered in “Nightly build”: The build is green: all tests pass.']);
     standin.notifications[0]!.emit('click');
     expect(standin.windows[0]!.isFocused()).toBe(true);
   });
 
   it('quit stops the running command, closes the database, then exits; registrations are undone', async () => {
-    llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 37.25' } }] }] });
+    llm = await startScriptedLlm({
+      turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 37.25' } }] }],
+    });
     const { standin, desktop } = await start();
     await desktop.core.handlers['approval:createRule']({ tool_pattern: 'execute_cmd', action: 'allow', priority: 1 });
-    const provider = (await desktop.core.handlers['providers:create']({ kind: 'openai_compatible', name: 's', baseUrl: llm.baseUrl, apiKey: 'k' })).provider;
+    const provider = (
+      await desktop.core.handlers['providers:create']({
+        kind: 'openai_compatible',
+        name: 's',
+        baseUrl: llm.baseUrl,
+        apiKey: 'k',
+      })
+    ).provider;
     await desktop.core.handlers['models:create']({ providerId: provider.id, modelId: 'm' });
     const { id } = await desktop.core.handlers['chat:createSession']({});
     await desktop.core.handlers['chat:setWorkingDirectory']({ sessionId: id, path: desktop.core.config.workspaceDir });
     await desktop.core.handlers['chat:send']({ sessionId: id, content: 'sleep' });
     // A plain command (no `$!` or `&`, which the shell gate would ask about), found by its unique argument.
-    const findPid = () => execFileSync('ps', ['-eo', 'pid=,args=']).toString().split('\n').find((l) => l.trim().endsWith('sleep 37.25'));
+    const findPid = () =>
+      execFileSync('ps', ['-eo', 'pid=,args='])
+        .toString()
+        .split('\n')
+        .find((l) => l.trim().endsWith('sleep 37.25'));
     await expect.poll(() => findPid() !== undefined, { timeout: 15_000 }).toBe(true);
     const pid = Number(findPid()!.trim().split(/\s+/)[0]);
     const alive = () => {
@@ -276,7 +409,9 @@ describe('lifecycle', () => {
 describe('menu and window state', () => {
   it('a packaged build offers no DevTools; a development build does', async () => {
     const packaged = await start({ isPackaged: true });
-    expect(menuRoles((packaged.standin.log.applicationMenu as { template: never[] }).template)).not.toContain('toggleDevTools');
+    expect(menuRoles((packaged.standin.log.applicationMenu as { template: never[] }).template)).not.toContain(
+      'toggleDevTools',
+    );
     const dev = await start();
     expect(menuRoles((dev.standin.log.applicationMenu as { template: never[] }).template)).toContain('toggleDevTools');
   });

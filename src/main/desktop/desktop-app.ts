@@ -61,7 +61,10 @@ export interface DesktopApp {
 function withTimeout(work: Promise<unknown>, ms: number): Promise<'done' | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
-    work.then(() => 'done' as const, () => 'done' as const),
+    work.then(
+      () => 'done' as const,
+      () => 'done' as const,
+    ),
     new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms))),
   ]).finally(() => clearTimeout(timer));
 }
@@ -81,12 +84,22 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
   let isExiting = false;
   let relaunchOnExit = false;
 
-  const runtime = options.runtime ?? { electronVersion: process.versions.electron, resourcesPath: (process as { resourcesPath?: string }).resourcesPath };
+  const runtime = options.runtime ?? {
+    electronVersion: process.versions.electron,
+    resourcesPath: (process as { resourcesPath?: string }).resourcesPath,
+  };
   const sqlite = chooseSqliteBinding({ ...runtime, isPackaged: app.isPackaged, env: options.env });
   if (!sqlite.ok) throw new Error(`Skald cannot open its database: ${sqlite.reason}`);
 
   const core = await createCore(
-    { dataDir, workspaceDir: join(dataDir, 'workspace'), shape: 'desktop', version: app.getVersion(), sqliteNativeBinding: sqlite.binding, agentsDir: options.agentsDir },
+    {
+      dataDir,
+      workspaceDir: join(dataDir, 'workspace'),
+      shape: 'desktop',
+      version: app.getVersion(),
+      sqliteNativeBinding: sqlite.binding,
+      agentsDir: options.agentsDir,
+    },
     {
       secretCipher: safeStorageCipher(e.safeStorage),
       requestRestart: () => void desktop.quit({ relaunch: true }),
@@ -98,7 +111,8 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
   const openExternal = (url: string) =>
     void openExternalSafe(url, {
       openExternal: (u) => e.shell.openExternal(u),
-      confirm: async (message) => (await e.dialog.showMessageBox({ message, buttons: ['Cancel', 'Open'], cancelId: 0 })).response === 1,
+      confirm: async (message) =>
+        (await e.dialog.showMessageBox({ message, buttons: ['Cancel', 'Open'], cancelId: 0 })).response === 1,
       log,
     });
 
@@ -111,9 +125,13 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
   for (const family of eventFamilies) {
     disposers.push(
       // Streamed deltas are joined per turn of the event loop on their way out (core/window-events.ts).
-      core.events.subscribe(family, windowListener(family, (payload) => {
-        for (const w of e.BrowserWindow.getAllWindows()) if (!w.isDestroyed()) w.webContents.send(`event:${family}`, payload);
-      })),
+      core.events.subscribe(
+        family,
+        windowListener(family, (payload) => {
+          for (const w of e.BrowserWindow.getAllWindows())
+            if (!w.isDestroyed()) w.webContents.send(`event:${family}`, payload);
+        }),
+      ),
     );
   }
 
@@ -199,7 +217,10 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
       void recount();
       if (event.type !== 'approval_requested' && event.type !== 'clarification_requested') return;
       if (!e.Notification.isSupported() || inView()) return;
-      const body = event.type === 'approval_requested' ? `${event.tool_name} waits for your approval.` : `A question waits for you: ${event.title}`;
+      const body =
+        event.type === 'approval_requested'
+          ? `${event.tool_name} waits for your approval.`
+          : `A question waits for you: ${event.title}`;
       const note = new e.Notification({ title: APP_NAME, body, icon });
       note.on('click', show);
       note.show();
@@ -214,13 +235,21 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
       const session = core.sessions.store.getSession(event.session_id);
       if (!session?.is_interactive) return;
       const text = event.content.replace(/\s+/g, ' ').trim();
-      const note = new e.Notification({ title: APP_NAME, body: `Answered in “${session.title || `Session ${session.id}`}”: ${text.length > 120 ? `${text.slice(0, 119)}…` : text}`, icon });
+      const note = new e.Notification({
+        title: APP_NAME,
+        body: `Answered in “${session.title || `Session ${session.id}`}”: ${text.length > 120 ? `${text.slice(0, 119)}…` : text}`,
+        icon,
+      });
       note.on('click', show);
       note.show();
     }),
   );
 
-  e.Menu.setApplicationMenu(e.Menu.buildFromTemplate(appMenuTemplate({ isPackaged: app.isPackaged, isMac, appName: APP_NAME, onQuit: () => void desktop.quit() })));
+  e.Menu.setApplicationMenu(
+    e.Menu.buildFromTemplate(
+      appMenuTemplate({ isPackaged: app.isPackaged, isMac, appName: APP_NAME, onQuit: () => void desktop.quit() }),
+    ),
+  );
   app.on('second-instance', show);
   app.on('activate', show);
   // The window's close only hides it, so this fires only when windows are destroyed at quit: nothing to do.
@@ -241,7 +270,8 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
       if (opts.relaunch) relaunchOnExit = true;
       quitting ??= (async () => {
         const outcome = await withTimeout(core.dispose(), options.quitTimeoutMs ?? DEFAULT_QUIT_TIMEOUT_MS);
-        if (outcome === 'timeout') log(`the core did not stop within ${options.quitTimeoutMs ?? DEFAULT_QUIT_TIMEOUT_MS} ms; exiting anyway`);
+        if (outcome === 'timeout')
+          log(`the core did not stop within ${options.quitTimeoutMs ?? DEFAULT_QUIT_TIMEOUT_MS} ms; exiting anyway`);
         for (const dispose of disposers.splice(0).reverse()) {
           try {
             dispose();

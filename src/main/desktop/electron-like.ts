@@ -7,7 +7,19 @@ import type * as Electron from 'electron';
 
 export type ElectronLike = Pick<
   typeof Electron,
-  'app' | 'BrowserWindow' | 'ipcMain' | 'protocol' | 'session' | 'safeStorage' | 'shell' | 'dialog' | 'Menu' | 'Tray' | 'Notification' | 'nativeImage' | 'screen'
+  | 'app'
+  | 'BrowserWindow'
+  | 'ipcMain'
+  | 'protocol'
+  | 'session'
+  | 'safeStorage'
+  | 'shell'
+  | 'dialog'
+  | 'Menu'
+  | 'Tray'
+  | 'Notification'
+  | 'nativeImage'
+  | 'screen'
 >;
 
 export type BrowserWindowLike = Electron.BrowserWindow;

@@ -20,7 +20,15 @@ function fakeIpc() {
 
 function spyHandlers() {
   const spies: Record<string, ReturnType<typeof vi.fn>> = {};
-  for (const channel of callChannels) spies[channel] = vi.fn(async () => ({ text: 'x', at: 1, version: '1', shape: 'web', dataDir: '/d', workspaceDir: '/w' }));
+  for (const channel of callChannels)
+    spies[channel] = vi.fn(async () => ({
+      text: 'x',
+      at: 1,
+      version: '1',
+      shape: 'web',
+      dataDir: '/d',
+      workspaceDir: '/w',
+    }));
   return { handlers: spies as unknown as BridgeHandlers, spies };
 }
 
@@ -75,7 +83,9 @@ describe('ipc registrar', () => {
     registerBridge(ipc, h, () => {});
     const ping = handlers.get('app:ping')!;
     const bad = fc.oneof(
-      fc.anything().filter((v) => !(typeof v === 'object' && v !== null && typeof (v as { text?: unknown }).text === 'string')),
+      fc
+        .anything()
+        .filter((v) => !(typeof v === 'object' && v !== null && typeof (v as { text?: unknown }).text === 'string')),
       fc.record({ text: fc.string(), extra: fc.anything() }),
       fc.constant(JSON.parse('{"text":"a","__proto__":{"polluted":true}}')),
       fc.record({ text: fc.string({ minLength: 1001, maxLength: 1100 }) }),
@@ -97,7 +107,10 @@ describe('ipc registrar', () => {
     const { handlers: h, spies } = spyHandlers();
     spies['app:ping']!.mockRejectedValueOnce(new Error('boom at /home/me/secret/path with key sk-123'));
     registerBridge(ipc, h, () => {});
-    const outcome = (await handlers.get('app:ping')!({ senderFrame: top }, { text: 'x' })) as { ok: false; error: object };
+    const outcome = (await handlers.get('app:ping')!({ senderFrame: top }, { text: 'x' })) as {
+      ok: false;
+      error: object;
+    };
     expect(Object.keys(outcome.error).sort()).toEqual(['code', 'message']);
     expect(JSON.stringify(outcome)).not.toMatch(/home|sk-123|at .*:\d+/);
   });

@@ -16,7 +16,10 @@ export interface SenderFrameLike {
 }
 
 export interface IpcMainLike {
-  handle(channel: string, listener: (event: { senderFrame: SenderFrameLike | null }, request: unknown) => unknown): void;
+  handle(
+    channel: string,
+    listener: (event: { senderFrame: SenderFrameLike | null }, request: unknown) => unknown,
+  ): void;
   removeHandler(channel: string): void;
 }
 

@@ -35,7 +35,10 @@ export function chooseSqliteBinding(runtime: BindingRuntime): BindingChoice {
   if (runtime.isPackaged) {
     const binding = runtime.resourcesPath ? join(runtime.resourcesPath, ...PACKAGED_BINDING) : undefined;
     if (binding && exists(binding)) return { ok: true, binding, source: 'packaged' };
-    return { ok: false, reason: `this build has no better-sqlite3 for Electron ${runtime.electronVersion} (resources/${PACKAGED_BINDING.join('/')} is missing); rebuild it with \`npm run dist\`` };
+    return {
+      ok: false,
+      reason: `this build has no better-sqlite3 for Electron ${runtime.electronVersion} (resources/${PACKAGED_BINDING.join('/')} is missing); rebuild it with \`npm run dist\``,
+    };
   }
   const fromEnv = runtime.env[BINDING_ENV];
   if (fromEnv && exists(fromEnv)) return { ok: true, binding: fromEnv, source: 'development' };

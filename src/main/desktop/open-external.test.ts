@@ -16,7 +16,17 @@ describe('openExternalSafe (E6)', () => {
   });
 
   it('never opens local, script or handler schemes, nor malformed URLs', async () => {
-    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<script>', 'smb://host/share', 'ms-msdt:/id', 'not a url', '', 'app://skald/index.html']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'data:text/html,<script>',
+      'smb://host/share',
+      'ms-msdt:/id',
+      'not a url',
+      '',
+      'app://skald/index.html',
+    ]) {
       const d = deps(true);
       expect(await openExternalSafe(url, d)).toBe(false);
       expect(d.openExternal).not.toHaveBeenCalled();

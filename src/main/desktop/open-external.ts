@@ -11,7 +11,20 @@ export interface OpenExternalDeps {
 }
 
 const ALLOWED = new Set(['http:', 'https:', 'mailto:']);
-const REFUSED = new Set(['file:', 'javascript:', 'data:', 'vbscript:', 'blob:', 'smb:', 'ms-msdt:', 'search-ms:', 'ms-officecmd:', 'app:', 'chrome:', 'about:']);
+const REFUSED = new Set([
+  'file:',
+  'javascript:',
+  'data:',
+  'vbscript:',
+  'blob:',
+  'smb:',
+  'ms-msdt:',
+  'search-ms:',
+  'ms-officecmd:',
+  'app:',
+  'chrome:',
+  'about:',
+]);
 
 export async function openExternalSafe(rawUrl: string, deps: OpenExternalDeps): Promise<boolean> {
   let url: URL;

@@ -16,7 +16,11 @@ export function isAppUrl(raw: string): boolean {
   }
 }
 
-export function hardenWebContents(contents: WebContents, openExternal: (url: string) => void, log: (m: string) => void): void {
+export function hardenWebContents(
+  contents: WebContents,
+  openExternal: (url: string) => void,
+  log: (m: string) => void,
+): void {
   contents.on('will-navigate', (event, url) => {
     if (!isAppUrl(url)) {
       event.preventDefault();

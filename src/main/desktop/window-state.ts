@@ -43,7 +43,11 @@ export function loadWindowState(dataDir: string, workAreas: readonly Rect[]): Wi
   } catch {
     return { ...DEFAULT_SIZE, isMaximized: false };
   }
-  if (state.x !== undefined && state.y !== undefined && !isVisibleOn({ x: state.x, y: state.y, width: state.width, height: state.height }, workAreas)) {
+  if (
+    state.x !== undefined &&
+    state.y !== undefined &&
+    !isVisibleOn({ x: state.x, y: state.y, width: state.width, height: state.height }, workAreas)
+  ) {
     const { x: _x, y: _y, ...rest } = state;
     return rest;
   }

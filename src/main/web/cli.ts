@@ -24,7 +24,13 @@ async function main(): Promise<void> {
   const port = Number(argValue(argv, '--port') ?? process.env.SKALD_PORT ?? 0);
   let restart = () => {};
   const core = await createCore(
-    { dataDir, workspaceDir, shape: 'web', version: pkg.version, agentsDir: fileURLToPath(new URL('../../agents', import.meta.url)) },
+    {
+      dataDir,
+      workspaceDir,
+      shape: 'web',
+      version: pkg.version,
+      agentsDir: fileURLToPath(new URL('../../agents', import.meta.url)),
+    },
     { requestRestart: () => restart() },
   );
   const coreDone = performance.now();
@@ -34,7 +40,12 @@ async function main(): Promise<void> {
   console.log(`Skald web: ${server.url}`);
   if (process.env.SKALD_START_TIMINGS) {
     // For the start bench (bench/core-start.ts): where the start's time went, in ms from the process's start.
-    const marks = { bootstrap: performance.nodeTiming.bootstrapComplete, modules: modulesDone, core: coreDone, listening: performance.now() };
+    const marks = {
+      bootstrap: performance.nodeTiming.bootstrapComplete,
+      modules: modulesDone,
+      core: coreDone,
+      listening: performance.now(),
+    };
     console.error(`[web] start timings: ${JSON.stringify(marks)}`);
   }
 
@@ -51,7 +62,9 @@ async function main(): Promise<void> {
   // (never with --rotate-token again, which would lock that page out).
   restart = () =>
     void shutdown(() => {
-      const kept = argv.filter((a, i) => a !== '--port' && !a.startsWith('--port=') && argv[i - 1] !== '--port' && a !== '--rotate-token');
+      const kept = argv.filter(
+        (a, i) => a !== '--port' && !a.startsWith('--port=') && argv[i - 1] !== '--port' && a !== '--rotate-token',
+      );
       spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...kept, '--port', String(server.port)], {
         detached: true,
         stdio: 'inherit',

@@ -27,20 +27,28 @@ afterAll(async () => {
   cleanupTempDirs();
 });
 
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}`, ...headers } }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}`, ...headers } },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 function socket(headers: Record<string, string> = {}, query = `?token=${server.token}`): WebSocket {
-  return new WebSocket(`ws://127.0.0.1:${server.port}/ws${query}`, { headers: { origin: `http://127.0.0.1:${server.port}`, ...headers } });
+  return new WebSocket(`ws://127.0.0.1:${server.port}/ws${query}`, {
+    headers: { origin: `http://127.0.0.1:${server.port}`, ...headers },
+  });
 }
 
 function nextMessage(ws: WebSocket): Promise<Record<string, unknown>> {
@@ -91,8 +99,16 @@ describe('web shape server', () => {
     ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
     ws.send(JSON.stringify({ type: 'call', id: 7, channel: 'app:ping', request: { text: 'hi' } }));
     await expect.poll(() => messages.length).toBeGreaterThanOrEqual(2);
-    expect(messages).toContainEqual(expect.objectContaining({ type: 'result', id: 7, ok: true, result: expect.objectContaining({ text: 'hi' }) }));
-    expect(messages).toContainEqual(expect.objectContaining({ type: 'event', family: 'app', payload: expect.objectContaining({ type: 'pong', text: 'hi' }) }));
+    expect(messages).toContainEqual(
+      expect.objectContaining({ type: 'result', id: 7, ok: true, result: expect.objectContaining({ text: 'hi' }) }),
+    );
+    expect(messages).toContainEqual(
+      expect.objectContaining({
+        type: 'event',
+        family: 'app',
+        payload: expect.objectContaining({ type: 'pong', text: 'hi' }),
+      }),
+    );
     ws.close();
   });
 
@@ -104,17 +120,29 @@ describe('web shape server', () => {
     const own = await startWebServer({ core, rendererDir: dir, log: () => {} });
     try {
       const page = await new Promise<{ status: number; type: string }>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port: own.port, path: `/app.js?token=${own.token}`, headers: { host: `127.0.0.1:${own.port}` } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']) }));
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: own.port,
+            path: `/app.js?token=${own.token}`,
+            headers: { host: `127.0.0.1:${own.port}` },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']) }));
+          },
+        );
         req.on('error', reject);
         req.end();
       });
       expect(page).toEqual({ status: 200, type: 'text/javascript; charset=utf-8' });
-      const ws = new WebSocket(`ws://127.0.0.1:${own.port}/ws?token=${own.token}`, { headers: { origin: `http://127.0.0.1:${own.port}` } });
+      const ws = new WebSocket(`ws://127.0.0.1:${own.port}/ws?token=${own.token}`, {
+        headers: { origin: `http://127.0.0.1:${own.port}` },
+      });
       await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-      const result = new Promise((resolve) => ws.on('message', (d) => JSON.parse(d.toString()).type === 'result' && resolve(JSON.parse(d.toString()))));
+      const result = new Promise((resolve) =>
+        ws.on('message', (d) => JSON.parse(d.toString()).type === 'result' && resolve(JSON.parse(d.toString()))),
+      );
       ws.send(JSON.stringify({ type: 'call', id: 1, channel: 'app:ping', request: { text: 'after the script' } }));
       expect(await result).toMatchObject({ type: 'result', id: 1, ok: true });
       ws.close();
@@ -126,7 +154,12 @@ describe('web shape server', () => {
   it('answers bad frames with an error and keeps the socket and the server up', async () => {
     const ws = socket();
     await new Promise((r) => ws.once('open', r));
-    for (const frame of ['not json', '{"type":"call"}', JSON.stringify({ type: 'call', id: 1, channel: 'app:nope', request: {} }), JSON.stringify({ type: 'call', id: 2, channel: 'app:ping', request: { text: 5 } })]) {
+    for (const frame of [
+      'not json',
+      '{"type":"call"}',
+      JSON.stringify({ type: 'call', id: 1, channel: 'app:nope', request: {} }),
+      JSON.stringify({ type: 'call', id: 2, channel: 'app:ping', request: { text: 5 } }),
+    ]) {
       const reply = nextMessage(ws);
       ws.send(frame);
       expect(await reply).toMatchObject({ type: 'result', ok: false });

@@ -122,7 +122,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     };
     const disposers = eventFamilies.map((family) =>
       // Streamed deltas are joined per turn of the event loop on their way out (core/window-events.ts).
-      options.core.events.subscribe(family, windowListener(family, (payload) => send({ type: 'event', family, payload }))),
+      options.core.events.subscribe(
+        family,
+        windowListener(family, (payload) => send({ type: 'event', family, payload })),
+      ),
     );
     ws.on('message', (data) => {
       let raw: unknown;
@@ -134,12 +137,21 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       }
       const frame = ClientFrameSchema.safeParse(raw);
       if (!frame.success) {
-        send({ type: 'result', id: null, ok: false, error: { code: 'bad_frame', message: 'Frame does not match the wire format.' } });
+        send({
+          type: 'result',
+          id: null,
+          ok: false,
+          error: { code: 'bad_frame', message: 'Frame does not match the wire format.' },
+        });
         return;
       }
       const { id, channel, request } = frame.data;
       void dispatchCall(options.core.handlers, channel, request, log).then((outcome) =>
-        send(outcome.ok ? { type: 'result', id, ok: true, result: outcome.result } : { type: 'result', id, ok: false, error: outcome.error }),
+        send(
+          outcome.ok
+            ? { type: 'result', id, ok: true, result: outcome.result }
+            : { type: 'result', id, ok: false, error: outcome.error },
+        ),
       );
     });
     ws.on('close', () => disposers.forEach((d) => d()));

@@ -19,7 +19,10 @@ export interface PreviewOrigin {
   close(): Promise<void>;
 }
 
-export async function startPreviewServer(viewer: ViewerService, log: (message: string, error?: unknown) => void): Promise<PreviewOrigin> {
+export async function startPreviewServer(
+  viewer: ViewerService,
+  log: (message: string, error?: unknown) => void,
+): Promise<PreviewOrigin> {
   let port = 0;
   const server = createServer((req, res) => {
     try {

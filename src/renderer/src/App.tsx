@@ -14,7 +14,15 @@ import { ReconnectingBar } from './components/ReconnectingBar';
 import { RenderGuard } from './components/RenderGuard';
 import { connectionStore } from './bridge/connection';
 import { chat } from './stores/chat-store';
-import { modelsChanged, openCreatedSession, openFirstScreen, refreshSessions, selectSession, sessionDeleted, sessionsStore } from './stores/sessions-store';
+import {
+  modelsChanged,
+  openCreatedSession,
+  openFirstScreen,
+  refreshSessions,
+  selectSession,
+  sessionDeleted,
+  sessionsStore,
+} from './stores/sessions-store';
 import { applySubAgentEvent } from './components/agents/sub-agent-store';
 import { startTheme } from './stores/theme';
 import { showInViewer, viewerFileChanged, viewerPathChanged } from './stores/viewer-store';
@@ -22,12 +30,30 @@ import { lazyPage, preloadWhenIdle } from './lib/lazy-page';
 import './theme.css';
 
 // Not on the chat's first paint: their own chunks, preloaded when idle and on hover (lib/lazy-page.ts).
-const SecurityPage = lazyPage(() => import('./components/security/SecurityPage'), (m) => m.SecurityPage);
-const SchedulesPage = lazyPage(() => import('./components/schedules/SchedulesPage'), (m) => m.SchedulesPage);
-const SettingsPage = lazyPage(() => import('./components/settings/SettingsPage'), (m) => m.SettingsPage);
-const InboxPanel = lazyPage(() => import('./components/InboxPanel'), (m) => m.InboxPanel);
-const SessionSwitcher = lazyPage(() => import('./components/SessionSwitcher'), (m) => m.SessionSwitcher);
-const FirstRunGuide = lazyPage(() => import('./components/FirstRunGuide'), (m) => m.FirstRunGuide);
+const SecurityPage = lazyPage(
+  () => import('./components/security/SecurityPage'),
+  (m) => m.SecurityPage,
+);
+const SchedulesPage = lazyPage(
+  () => import('./components/schedules/SchedulesPage'),
+  (m) => m.SchedulesPage,
+);
+const SettingsPage = lazyPage(
+  () => import('./components/settings/SettingsPage'),
+  (m) => m.SettingsPage,
+);
+const InboxPanel = lazyPage(
+  () => import('./components/InboxPanel'),
+  (m) => m.InboxPanel,
+);
+const SessionSwitcher = lazyPage(
+  () => import('./components/SessionSwitcher'),
+  (m) => m.SessionSwitcher,
+);
+const FirstRunGuide = lazyPage(
+  () => import('./components/FirstRunGuide'),
+  (m) => m.FirstRunGuide,
+);
 const LAZY_PAGES = [FileView, SessionSwitcher, InboxPanel, SettingsPage, SecurityPage, SchedulesPage];
 /** Starts a page's chunk when the pointer or keyboard focus reaches its button. */
 const preloadOn = (page: { preload(): Promise<unknown> }) => {
@@ -56,7 +82,11 @@ export function App() {
 
   useEffect(() => startTheme(), []);
   useEffect(() => preloadWhenIdle(LAZY_PAGES), []);
-  const checkFirstRun = () => skald.models.list({}).then((m) => setFirstRun(m.models.length === 0), () => {});
+  const checkFirstRun = () =>
+    skald.models.list({}).then(
+      (m) => setFirstRun(m.models.length === 0),
+      () => {},
+    );
 
   useEffect(() => {
     skald.app.info({}).then(setInfo, (e: Error) => setError(e.message));
@@ -71,13 +101,17 @@ export function App() {
       if (event.type === 'turn_running' || event.type === 'user_message') void refreshSessions();
     });
     const offViewer = skald.on.viewer((event) => {
-      if (event.type === 'open_file') showInViewer(event.path, event.tool_call_id, { sessionId: sessionsStore.getState().activeId });
+      if (event.type === 'open_file')
+        showInViewer(event.path, event.tool_call_id, { sessionId: sessionsStore.getState().activeId });
       else viewerFileChanged(event.handle);
     });
     // The badge: what the Inbox shows (approvals, questions, and MCP servers' questions), refreshed on every Inbox or
     // MCP question event and every 10 s (docs/chat-ui.md "One source for the card and the Inbox").
     const badge = () =>
-      void Promise.all([skald.inbox.list({}), skald.mcp.listElicitations({})]).then(([i, m]) => setWaiting(i.total + m.elicitations.length), () => {});
+      void Promise.all([skald.inbox.list({}), skald.mcp.listElicitations({})]).then(
+        ([i, m]) => setWaiting(i.total + m.elicitations.length),
+        () => {},
+      );
     badge();
     const offInbox = skald.on.inbox(badge);
     const offMcp = skald.on.mcp((event) => {
@@ -134,9 +168,32 @@ export function App() {
       <header className="app-header">
         <span className="brand">Skald</span>
         <nav className="nav" aria-label="Pages">
-          <button className={`nav-tab ${view === 'chat' ? 'is-active' : ''}`} aria-current={view === 'chat' ? 'page' : undefined} data-testid="nav-chat" onClick={() => setView('chat')}>Chat</button>
-          <button className={`nav-tab ${view === 'security' ? 'is-active' : ''}`} aria-current={view === 'security' ? 'page' : undefined} data-testid="open-security" {...preloadOn(SecurityPage)} onClick={() => setView('security')}>Security</button>
-          <button className={`nav-tab ${view === 'schedules' ? 'is-active' : ''}`} aria-current={view === 'schedules' ? 'page' : undefined} data-testid="open-schedules" {...preloadOn(SchedulesPage)} onClick={() => setView('schedules')}>Schedules</button>
+          <button
+            className={`nav-tab ${view === 'chat' ? 'is-active' : ''}`}
+            aria-current={view === 'chat' ? 'page' : undefined}
+            data-testid="nav-chat"
+            onClick={() => setView('chat')}
+          >
+            Chat
+          </button>
+          <button
+            className={`nav-tab ${view === 'security' ? 'is-active' : ''}`}
+            aria-current={view === 'security' ? 'page' : undefined}
+            data-testid="open-security"
+            {...preloadOn(SecurityPage)}
+            onClick={() => setView('security')}
+          >
+            Security
+          </button>
+          <button
+            className={`nav-tab ${view === 'schedules' ? 'is-active' : ''}`}
+            aria-current={view === 'schedules' ? 'page' : undefined}
+            data-testid="open-schedules"
+            {...preloadOn(SchedulesPage)}
+            onClick={() => setView('schedules')}
+          >
+            Schedules
+          </button>
         </nav>
         {view === 'chat' && info && <SessionDirectory fallback={info.workspaceDir} />}
         {error && <span className="error">{error}</span>}
@@ -146,10 +203,25 @@ export function App() {
             {info.shape} · v{info.version}
           </span>
         )}
-        <button className="nav-tab" data-testid="open-inbox" {...preloadOn(InboxPanel)} onClick={() => setInboxOpen(true)} aria-label={waiting ? `Inbox, ${waiting} waiting` : 'Inbox'}>
+        <button
+          className="nav-tab"
+          data-testid="open-inbox"
+          {...preloadOn(InboxPanel)}
+          onClick={() => setInboxOpen(true)}
+          aria-label={waiting ? `Inbox, ${waiting} waiting` : 'Inbox'}
+        >
           Inbox{waiting ? ` (${waiting})` : ''}
         </button>
-        <button className={`nav-tab ${view === 'settings' ? 'is-active' : ''}`} aria-current={view === 'settings' ? 'page' : undefined} data-testid="open-settings" {...preloadOn(SettingsPage)} onClick={() => setView('settings')} title={`Settings (${mod}+,)`}>Settings</button>
+        <button
+          className={`nav-tab ${view === 'settings' ? 'is-active' : ''}`}
+          aria-current={view === 'settings' ? 'page' : undefined}
+          data-testid="open-settings"
+          {...preloadOn(SettingsPage)}
+          onClick={() => setView('settings')}
+          title={`Settings (${mod}+,)`}
+        >
+          Settings
+        </button>
       </header>
       <Suspense fallback={null}>
         {inboxOpen && <InboxPanel onClose={() => setInboxOpen(false)} />}
@@ -180,7 +252,10 @@ export function App() {
               <SessionList />
               {firstRun ? (
                 <Suspense fallback={<section className="chat" />}>
-                  <FirstRunGuide onEngaged={() => setGuideEngaged(true)} onDone={() => (setFirstRun(false), setGuideEngaged(false))} />
+                  <FirstRunGuide
+                    onEngaged={() => setGuideEngaged(true)}
+                    onDone={() => (setFirstRun(false), setGuideEngaged(false))}
+                  />
                 </Suspense>
               ) : activeId !== null ? (
                 <RenderGuard what="This chat" resetKey={activeId}>

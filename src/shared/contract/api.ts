@@ -21,7 +21,9 @@ type VerbOf<C extends string> = C extends `${string}:${infer V}` ? V : never;
 
 export type SkaldApi = {
   [D in DomainOf<CallChannel>]: {
-    [C in CallChannel as DomainOf<C> extends D ? VerbOf<C> : never]: (request: CallRequest<C>) => Promise<CallResponse<C>>;
+    [C in CallChannel as DomainOf<C> extends D ? VerbOf<C> : never]: (
+      request: CallRequest<C>,
+    ) => Promise<CallResponse<C>>;
   };
 } & {
   on: { [F in EventFamily]: (listener: (payload: EventPayload<F>) => void) => () => void };

@@ -38,7 +38,10 @@ export const appCalls = {
         defaultWorkingDirectory: shortText(4_000).min(1).nullable().optional(),
         newSessionGroup: z.string().min(1).max(64).optional(),
         theme: ThemeChoiceSchema.optional(),
-        diffHistory: z.object({ maxMb: z.number().int().min(16).max(1_000_000), keepDays: z.number().int().min(1).max(3650) }).strict().optional(),
+        diffHistory: z
+          .object({ maxMb: z.number().int().min(16).max(1_000_000), keepDays: z.number().int().min(1).max(3650) })
+          .strict()
+          .optional(),
         instructions: z.string().max(MAX_INSTRUCTIONS_CHARS).optional(),
       })
       .strict(),

@@ -56,7 +56,12 @@ export const WHY_KINDS = ['guard', 'rule', 'bypass', 'fast_path', 'default', 'lo
  */
 export const DecisionSchema = z.object({
   action,
-  why: z.object({ kind: z.enum(WHY_KINDS), ruleId: z.number().nullable().optional(), guard: z.string().optional(), text: z.string() }),
+  why: z.object({
+    kind: z.enum(WHY_KINDS),
+    ruleId: z.number().nullable().optional(),
+    guard: z.string().optional(),
+    text: z.string(),
+  }),
   actor: z.enum(['policy', 'user']),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
@@ -77,14 +82,19 @@ const isSafeObject = (v: unknown, depth = 0): boolean => {
   if (v === null || typeof v !== 'object') return true;
   if (depth > 20) return false;
   const keys = Object.keys(v);
-  return keys.length <= 1_000 && !keys.some((key) => FORBIDDEN_KEYS.has(key)) && Object.values(v).every((x) => isSafeObject(x, depth + 1));
+  return (
+    keys.length <= 1_000 &&
+    !keys.some((key) => FORBIDDEN_KEYS.has(key)) &&
+    Object.values(v).every((x) => isSafeObject(x, depth + 1))
+  );
 };
 /**
  * Tool arguments for "what would happen if…": a plain JSON object, bounded, with no prototype-pollution keys at any
  * depth. Checked on the raw input: a record schema would silently turn an own `__proto__` key into a prototype.
  */
 const argsSchema = z.custom<Record<string, unknown>>(
-  (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && isSafeObject(v) && JSON.stringify(v).length <= 200_000,
+  (v) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) && isSafeObject(v) && JSON.stringify(v).length <= 200_000,
   { message: 'The arguments must be a JSON object under 200 kB without __proto__, constructor or prototype keys.' },
 );
 
@@ -158,9 +168,25 @@ export const InboxClarificationSchema = z.object({
   created_at: z.number(),
 });
 
-export const GuardRowSchema = z.object({ id: z.string(), action: z.enum(['deny', 'require']), title: z.string(), description: z.string(), locked: z.literal(true) });
+export const GuardRowSchema = z.object({
+  id: z.string(),
+  action: z.enum(['deny', 'require']),
+  title: z.string(),
+  description: z.string(),
+  locked: z.literal(true),
+});
 
-export const RuleFieldSchema = z.enum(['tool_pattern', 'path_pattern', 'command_pattern', 'action', 'priority', 'agent_id', 'source', 'note', 'group_id']);
+export const RuleFieldSchema = z.enum([
+  'tool_pattern',
+  'path_pattern',
+  'command_pattern',
+  'action',
+  'priority',
+  'agent_id',
+  'source',
+  'note',
+  'group_id',
+]);
 export type RuleField = z.infer<typeof RuleFieldSchema>;
 export const RuleProblemSchema = z.object({ field: RuleFieldSchema, code: z.string(), message: z.string() });
 export type RuleProblem = z.infer<typeof RuleProblemSchema>;
@@ -199,11 +225,22 @@ export const CommandPreviewSchema = z.object({
 const securityPageCalls = {
   /** The validation a create (no `id`) or update (`id`: merged over the stored rule) would run; writes nothing. */
   'approval:checkRule': defineCall(
-    z.object({ id: id.optional(), group_id: groupId.optional(), ...ruleFields, tool_pattern: ruleFields.tool_pattern.optional(), action: action.optional() }).strict(),
+    z
+      .object({
+        id: id.optional(),
+        group_id: groupId.optional(),
+        ...ruleFields,
+        tool_pattern: ruleFields.tool_pattern.optional(),
+        action: action.optional(),
+      })
+      .strict(),
     z.object({ problem: RuleProblemSchema.nullable() }),
   ),
   /** Every rule id of the group in the new order; priorities are rewritten to 10, 20, 30, … */
-  'approval:reorderRules': defineCall(z.object({ groupId, ids: z.array(id).max(10_000) }).strict(), z.object({ rules: z.array(ApprovalRuleSchema) })),
+  'approval:reorderRules': defineCall(
+    z.object({ groupId, ids: z.array(id).max(10_000) }).strict(),
+    z.object({ rules: z.array(ApprovalRuleSchema) }),
+  ),
   /** How the gate splits a command into parts and which parts a command pattern matches. */
   'approval:previewCommand': defineCall(
     z.object({ command: longText(20_000), pattern: shortText(500).optional(), sessionId: id.optional() }).strict(),
@@ -211,12 +248,21 @@ const securityPageCalls = {
   ),
   /** Recent decisions of every session, newest first; `query` matches tool, path, command, why and `rule 12`. */
   'approval:listDecisions': defineCall(
-    z.object({ query: shortText(200).optional(), action: action.optional(), limit: z.number().int().min(1).max(1_000).optional() }).strict(),
+    z
+      .object({
+        query: shortText(200).optional(),
+        action: action.optional(),
+        limit: z.number().int().min(1).max(1_000).optional(),
+      })
+      .strict(),
     z.object({ decisions: z.array(DecisionLogEntrySchema) }),
   ),
   'approval:sessionGroup': defineCall(z.object({ sessionId: id }).strict(), z.object({ groupId: z.string() })),
   /** The group a session's next calls are judged by. */
-  'approval:setSessionGroup': defineCall(z.object({ sessionId: id, groupId }).strict(), z.object({ groupId: z.string() })),
+  'approval:setSessionGroup': defineCall(
+    z.object({ sessionId: id, groupId }).strict(),
+    z.object({ groupId: z.string() }),
+  ),
 } as const;
 
 export const approvalCalls = {
@@ -231,14 +277,30 @@ export const approvalCalls = {
   ),
   /** Copies the group and all its rules in one transaction. */
   'approval:duplicateGroup': defineCall(
-    z.object({ sourceId: groupId, id: groupId, name: shortText(100), description: shortText(1_000).optional() }).strict(),
+    z
+      .object({ sourceId: groupId, id: groupId, name: shortText(100), description: shortText(1_000).optional() })
+      .strict(),
     z.object({ group: ApprovalGroupSchema }),
   ),
   'approval:deleteGroup': defineCall(z.object({ id: groupId }).strict(), okResponse),
-  'approval:listRules': defineCall(z.object({ groupId: groupId.optional() }).strict(), z.object({ rules: z.array(ApprovalRuleSchema) })),
-  'approval:createRule': defineCall(z.object({ group_id: groupId.optional(), ...ruleFields }).strict(), z.object({ rule: ApprovalRuleSchema })),
+  'approval:listRules': defineCall(
+    z.object({ groupId: groupId.optional() }).strict(),
+    z.object({ rules: z.array(ApprovalRuleSchema) }),
+  ),
+  'approval:createRule': defineCall(
+    z.object({ group_id: groupId.optional(), ...ruleFields }).strict(),
+    z.object({ rule: ApprovalRuleSchema }),
+  ),
   'approval:updateRule': defineCall(
-    z.object({ id, group_id: groupId.optional(), ...ruleFields, tool_pattern: ruleFields.tool_pattern.optional(), action: action.optional() }).strict(),
+    z
+      .object({
+        id,
+        group_id: groupId.optional(),
+        ...ruleFields,
+        tool_pattern: ruleFields.tool_pattern.optional(),
+        action: action.optional(),
+      })
+      .strict(),
     z.object({ rule: ApprovalRuleSchema }),
   ),
   'approval:deleteRule': defineCall(z.object({ id }).strict(), okResponse),
@@ -265,13 +327,23 @@ export const approvalCalls = {
     z.object({ built_in: z.array(ToolInfoSchema), mcp: z.array(ToolInfoSchema), dynamic: z.array(ToolInfoSchema) }),
   ),
   'approval:listGuards': defineCall(z.object({}).strict(), z.object({ guards: z.array(GuardRowSchema) })),
-  'approval:listBypasses': defineCall(z.object({ sessionId: id.optional() }).strict(), z.object({ bypasses: z.array(BypassSchema) })),
+  'approval:listBypasses': defineCall(
+    z.object({ sessionId: id.optional() }).strict(),
+    z.object({ bypasses: z.array(BypassSchema) }),
+  ),
   /** Revokes one bypass (`id`) or every bypass of the session. */
-  'approval:revokeBypasses': defineCall(z.object({ sessionId: id, id: id.optional() }).strict(), z.object({ revoked: z.number() })),
+  'approval:revokeBypasses': defineCall(
+    z.object({ sessionId: id, id: id.optional() }).strict(),
+    z.object({ revoked: z.number() }),
+  ),
   ...securityPageCalls,
   'inbox:list': defineCall(
     z.object({}).strict(),
-    z.object({ total: z.number(), approvals: z.array(InboxApprovalSchema), clarifications: z.array(InboxClarificationSchema) }),
+    z.object({
+      total: z.number(),
+      approvals: z.array(InboxApprovalSchema),
+      clarifications: z.array(InboxClarificationSchema),
+    }),
   ),
   /** Approve or reject one pending call. `argsHash` must be the hash that was shown; a decided id cannot be replayed. */
   'inbox:resolveApproval': defineCall(
@@ -282,14 +354,22 @@ export const approvalCalls = {
         note: shortText(4_000).default(''),
         argsHash: z.string().regex(/^[0-9a-f]{64}$/),
         /** 0 = until the session ends. Only with approve. */
-        bypassSecs: z.number().int().min(0).max(7 * 24 * 3600).optional(),
+        bypassSecs: z
+          .number()
+          .int()
+          .min(0)
+          .max(7 * 24 * 3600)
+          .optional(),
         /** One of the item's `bypass_options`; absent = the first (narrowest). */
         bypassScope: bypassScope.optional(),
       })
       .strict(),
     z.object({ tool_call_id: z.string(), session_id: z.number(), approved: z.boolean() }),
   ),
-  'inbox:answerClarification': defineCall(z.object({ requestId: id, answer: longText(20_000) }).strict(), z.object({ tool_call_id: z.string(), session_id: z.number() })),
+  'inbox:answerClarification': defineCall(
+    z.object({ requestId: id, answer: longText(20_000) }).strict(),
+    z.object({ tool_call_id: z.string(), session_id: z.number() }),
+  ),
   /**
    * The person's reveal of a pending call's secret arguments (docs/plugins.md "Revealing a secret argument"): each
    * opened value with its path in the arguments. Only in this answer, never in an event. Refused for a request that
@@ -302,8 +382,18 @@ export const approvalCalls = {
 } as const;
 
 export const InboxEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('approval_requested'), request_id: z.number(), tool_call_id: z.string(), tool_name: z.string() }),
-  z.object({ type: z.literal('approval_resolved'), request_id: z.number(), tool_call_id: z.string(), approved: z.boolean() }),
+  z.object({
+    type: z.literal('approval_requested'),
+    request_id: z.number(),
+    tool_call_id: z.string(),
+    tool_name: z.string(),
+  }),
+  z.object({
+    type: z.literal('approval_resolved'),
+    request_id: z.number(),
+    tool_call_id: z.string(),
+    approved: z.boolean(),
+  }),
   z.object({ type: z.literal('clarification_requested'), request_id: z.number(), title: z.string() }),
   z.object({ type: z.literal('clarification_resolved'), request_id: z.number() }),
   /**

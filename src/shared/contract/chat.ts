@@ -5,13 +5,22 @@
 import { z } from 'zod';
 import { defineCall, id, longText, shortText } from './define';
 import { DecisionSchema } from './approval';
-import { CHAT_IMAGE_TYPES, MAX_IMAGE_BASE64_CHARS, MAX_IMAGES_PER_MESSAGE, MAX_PICKED_PDF_BASE64_CHARS } from '../chat-images';
+import {
+  CHAT_IMAGE_TYPES,
+  MAX_IMAGE_BASE64_CHARS,
+  MAX_IMAGES_PER_MESSAGE,
+  MAX_PICKED_PDF_BASE64_CHARS,
+} from '../chat-images';
 
 const sessionId = id;
 
-
 /** An image a person put in a message, or a tool returned (docs/chat-ui.md "Images in a message"); its bytes come by `chat:image`. */
-export const ChatImageSchema = z.object({ id: z.number(), name: z.string(), media_type: z.enum(CHAT_IMAGE_TYPES), size: z.number() });
+export const ChatImageSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  media_type: z.enum(CHAT_IMAGE_TYPES),
+  size: z.number(),
+});
 export type ChatImage = z.infer<typeof ChatImageSchema>;
 
 export const ToolCardSchema = z.object({
@@ -34,7 +43,12 @@ export const ToolCardSchema = z.object({
   /** A `running` row with no live execution: the app stopped while it ran (docs/architecture.md "Crash and resume"). */
   interrupted: z.boolean(),
   pending: z
-    .object({ request_id: z.number(), args_hash: z.string(), old_content: z.string().nullable(), new_content: z.string().nullable() })
+    .object({
+      request_id: z.number(),
+      args_hash: z.string(),
+      old_content: z.string().nullable(),
+      new_content: z.string().nullable(),
+    })
     .nullable(),
   /** Images the call returned for the model to see (read_file on an image file); absent when there are none. */
   images: z.array(ChatImageSchema).optional(),
@@ -87,7 +101,11 @@ export const SubAgentStackSchema = z.object({
 export type SubAgentStack = z.infer<typeof SubAgentStackSchema>;
 
 /** One page of a session's messages, newest last (`chat:history`). */
-export const HistoryPageSchema = z.object({ messages: z.array(HistoryMessageSchema), hasMore: z.boolean(), running: z.boolean() });
+export const HistoryPageSchema = z.object({
+  messages: z.array(HistoryMessageSchema),
+  hasMore: z.boolean(),
+  running: z.boolean(),
+});
 
 export const ScratchpadNoteSchema = z.object({ key: z.string(), value: z.string() });
 
@@ -115,17 +133,29 @@ export const chatCalls = {
    */
   'chat:listSessions': defineCall(
     z.object({ withNewestHistory: z.boolean().optional() }).strict(),
-    z.object({ sessions: z.array(SessionSummarySchema), newestHistory: HistoryPageSchema.extend({ sessionId: z.number() }).optional() }),
+    z.object({
+      sessions: z.array(SessionSummarySchema),
+      newestHistory: HistoryPageSchema.extend({ sessionId: z.number() }).optional(),
+    }),
     { answerBuiltByHandler: true },
   ),
-  'chat:createSession': defineCall(z.object({ title: shortText(200).optional() }).strict(), z.object({ id: z.number() })),
-  'chat:renameSession': defineCall(z.object({ sessionId, title: shortText(200) }).strict(), z.object({ ok: z.literal(true) })),
+  'chat:createSession': defineCall(
+    z.object({ title: shortText(200).optional() }).strict(),
+    z.object({ id: z.number() }),
+  ),
+  'chat:renameSession': defineCall(
+    z.object({ sessionId, title: shortText(200) }).strict(),
+    z.object({ ok: z.literal(true) }),
+  ),
   /**
    * Deletes a chat with everything in it (messages, tool calls, sub-agents' rows, notes, summaries); refused while its
    * turn runs. The approval audit keeps its decisions (docs/chat-ui.md "Sessions"). Every window hears `session_deleted`.
    */
   /** Pins a chat to the top of the list, or unpins it (docs/chat-ui.md "Sessions"). */
-  'chat:pinSession': defineCall(z.object({ sessionId, pinned: z.boolean() }).strict(), z.object({ ok: z.literal(true) })),
+  'chat:pinSession': defineCall(
+    z.object({ sessionId, pinned: z.boolean() }).strict(),
+    z.object({ ok: z.literal(true) }),
+  ),
   'chat:deleteSession': defineCall(z.object({ sessionId }).strict(), z.object({ deleted: z.literal(true) })),
   'chat:history': defineCall(
     z.object({ sessionId, beforeId: id.optional(), limit: z.number().int().min(1).max(10_000).optional() }).strict(),
@@ -139,7 +169,10 @@ export const chatCalls = {
         sessionId,
         content: longText(MAX_MESSAGE_CHARS),
         /** Base64 of each image's bytes; the core reads their type from the bytes (src/shared/chat-images.ts). */
-        images: z.array(z.object({ name: shortText(200), data: z.string().max(MAX_IMAGE_BASE64_CHARS) }).strict()).max(MAX_IMAGES_PER_MESSAGE).optional(),
+        images: z
+          .array(z.object({ name: shortText(200), data: z.string().max(MAX_IMAGE_BASE64_CHARS) }).strict())
+          .max(MAX_IMAGES_PER_MESSAGE)
+          .optional(),
       })
       .strict()
       .refine((r) => r.content.length > 0 || (r.images?.length ?? 0) > 0, 'A message needs text or an image.'),
@@ -156,9 +189,15 @@ export const chatCalls = {
     z.object({ messageId: z.number().nullable() }),
   ),
   /** The bytes of one image of a message (base64), for the chat to show. */
-  'chat:image': defineCall(z.object({ id }).strict(), z.object({ media_type: z.enum(CHAT_IMAGE_TYPES), data: z.string() })),
+  'chat:image': defineCall(
+    z.object({ id }).strict(),
+    z.object({ media_type: z.enum(CHAT_IMAGE_TYPES), data: z.string() }),
+  ),
   /** A PDF put in the message box: its text, page by page, to go into the box (docs/chat-ui.md "Images in a message"). */
-  'chat:pdfText': defineCall(z.object({ name: shortText(500), data: z.string().max(MAX_PICKED_PDF_BASE64_CHARS) }).strict(), z.object({ pages: z.number(), text: z.string() })),
+  'chat:pdfText': defineCall(
+    z.object({ name: shortText(500), data: z.string().max(MAX_PICKED_PDF_BASE64_CHARS) }).strict(),
+    z.object({ pages: z.number(), text: z.string() }),
+  ),
   'chat:stop': defineCall(z.object({ sessionId }).strict(), z.object({ stopped: z.boolean() })),
   /**
    * Retry / Continue: a turn on the history as it stands, no new message, where the chat waits for the model
@@ -169,8 +208,14 @@ export const chatCalls = {
    * Re-runs a side-effecting call that a crash interrupted, only after the user said so: a write or a command may
    * have half happened (docs/architecture.md "Crash and resume").
    */
-  'chat:rerunTool': defineCall(z.object({ sessionId, toolCallId: shortText(200) }).strict(), z.object({ started: z.boolean() })),
-  'chat:setModel': defineCall(z.object({ sessionId, model: shortText(300).min(1) }).strict(), z.object({ model: z.string().nullable(), message: z.string() })),
+  'chat:rerunTool': defineCall(
+    z.object({ sessionId, toolCallId: shortText(200) }).strict(),
+    z.object({ started: z.boolean() }),
+  ),
+  'chat:setModel': defineCall(
+    z.object({ sessionId, model: shortText(300).min(1) }).strict(),
+    z.object({ model: z.string().nullable(), message: z.string() }),
+  ),
   /** The child stack a sub-agent call started (null if none), with its messages: the sub-agent card's content. */
   'chat:subAgent': defineCall(
     z.object({ sessionId, parentToolCallId: shortText(200) }).strict(),
@@ -182,20 +227,37 @@ export const chatCalls = {
     z.object({ sessionId, key: shortText(200).min(1), value: longText(20_000) }).strict(),
     z.object({ notes: z.array(ScratchpadNoteSchema) }),
   ),
-  'chat:setWorkingDirectory': defineCall(z.object({ sessionId, path: shortText(4_000) }).strict(), z.object({ working_directory: z.string() })),
+  'chat:setWorkingDirectory': defineCall(
+    z.object({ sessionId, path: shortText(4_000) }).strict(),
+    z.object({ working_directory: z.string() }),
+  ),
   /** The working directory's AGENTS.md as the model gets it (docs/chat-ui.md "Project instructions"); `path` null: none. */
-  'chat:projectInstructions': defineCall(z.object({ sessionId }).strict(), z.object({ path: z.string().nullable(), included: z.boolean(), note: z.string().nullable() })),
+  'chat:projectInstructions': defineCall(
+    z.object({ sessionId }).strict(),
+    z.object({ path: z.string().nullable(), included: z.boolean(), note: z.string().nullable() }),
+  ),
   /**
    * What was said in the chats (docs/ui.md "Searching chats"): plain text, case-insensitive, newest first, at most 50.
    * A search that a newer one replaced before it ended fails with code `superseded`.
    */
-  'chat:search': defineCall(z.object({ query: shortText(200).min(1) }).strict(), z.object({ hits: z.array(ChatSearchHitSchema) })),
+  'chat:search': defineCall(
+    z.object({ query: shortText(200).min(1) }).strict(),
+    z.object({ hits: z.array(ChatSearchHitSchema) }),
+  ),
 } as const;
 
 /** `stack_id`: set on the events of a sub-agent's child stack (absent for the session's own agent). */
 const base = { session_id: z.number(), stack_id: z.number().optional() };
 export const ChatEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('user_message'), ...base, message_id: z.number(), content: z.string(), queued: z.boolean(), replaces: z.number().optional(), images: z.array(ChatImageSchema).optional() }),
+  z.object({
+    type: z.literal('user_message'),
+    ...base,
+    message_id: z.number(),
+    content: z.string(),
+    queued: z.boolean(),
+    replaces: z.number().optional(),
+    images: z.array(ChatImageSchema).optional(),
+  }),
   z.object({ type: z.literal('command_reply'), ...base, command: z.string(), content: z.string() }),
   z.object({ type: z.literal('new_session'), ...base }),
   z.object({ type: z.literal('session_deleted'), ...base }),
@@ -204,30 +266,89 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('turn_running'), ...base, running: z.boolean() }),
   z.object({ type: z.literal('text_delta'), ...base, round: z.number(), delta: z.string() }),
   z.object({ type: z.literal('reasoning_delta'), ...base, round: z.number(), delta: z.string() }),
-  z.object({ type: z.literal('thinking'), ...base, round: z.number(), message_id: z.number(), content: z.string(), input_tokens: z.number(), output_tokens: z.number() }),
   z.object({
-    type: z.literal('tool_start'), ...base, tool_call_id: z.string(), message_id: z.number(), name: z.string(), arguments: z.string(),
-    label_short: z.string(), label_full: z.string(), path: z.string().nullable(),
+    type: z.literal('thinking'),
+    ...base,
+    round: z.number(),
+    message_id: z.number(),
+    content: z.string(),
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+  }),
+  z.object({
+    type: z.literal('tool_start'),
+    ...base,
+    tool_call_id: z.string(),
+    message_id: z.number(),
+    name: z.string(),
+    arguments: z.string(),
+    label_short: z.string(),
+    label_full: z.string(),
+    path: z.string().nullable(),
   }),
   /**
    * The gate's or the person's decision, recorded with the row, which is `running` from then on (the card follows:
    * an approval's answer arrives here, not as an Inbox event). `arguments`: the normalized arguments the decision
    * and the hash cover; the card shows these from now on.
    */
-  z.object({ type: z.literal('tool_decision'), ...base, tool_call_id: z.string(), decision: DecisionSchema, arguments: z.string() }),
-  z.object({ type: z.literal('tool_done'), ...base, tool_call_id: z.string(), result: z.string(), result_type: z.enum(['string', 'json']), images: z.array(ChatImageSchema).optional() }),
+  z.object({
+    type: z.literal('tool_decision'),
+    ...base,
+    tool_call_id: z.string(),
+    decision: DecisionSchema,
+    arguments: z.string(),
+  }),
+  z.object({
+    type: z.literal('tool_done'),
+    ...base,
+    tool_call_id: z.string(),
+    result: z.string(),
+    result_type: z.enum(['string', 'json']),
+    images: z.array(ChatImageSchema).optional(),
+  }),
   z.object({ type: z.literal('tool_error'), ...base, tool_call_id: z.string(), error: z.string() }),
   z.object({ type: z.literal('tool_cancelled'), ...base, tool_call_id: z.string(), note: z.string() }),
   z.object({ type: z.literal('tool_rejected'), ...base, tool_call_id: z.string(), reason: z.string() }),
   z.object({ type: z.literal('tool_interrupted'), ...base, tool_call_id: z.string() }),
-  z.object({ type: z.literal('approval_required'), ...base, request_id: z.number(), tool_call_id: z.string(), tool_name: z.string(), arguments: z.string(), args_hash: z.string() }),
   z.object({
-    type: z.literal('pending_write'), ...base, request_id: z.number(), tool_call_id: z.string(), path: z.string(),
-    old_content: z.string().nullable(), new_content: z.string().nullable(), args_hash: z.string(),
+    type: z.literal('approval_required'),
+    ...base,
+    request_id: z.number(),
+    tool_call_id: z.string(),
+    tool_name: z.string(),
+    arguments: z.string(),
+    args_hash: z.string(),
   }),
-  z.object({ type: z.literal('agent_question'), ...base, request_id: z.number(), tool_call_id: z.string(), title: z.string(), question: z.string(), suggested_answers: z.array(z.string()) }),
+  z.object({
+    type: z.literal('pending_write'),
+    ...base,
+    request_id: z.number(),
+    tool_call_id: z.string(),
+    path: z.string(),
+    old_content: z.string().nullable(),
+    new_content: z.string().nullable(),
+    args_hash: z.string(),
+  }),
+  z.object({
+    type: z.literal('agent_question'),
+    ...base,
+    request_id: z.number(),
+    tool_call_id: z.string(),
+    title: z.string(),
+    question: z.string(),
+    suggested_answers: z.array(z.string()),
+  }),
   z.object({ type: z.literal('file_changed'), ...base, path: z.string() }),
-  z.object({ type: z.literal('done'), ...base, round: z.number(), message_id: z.number(), content: z.string(), input_tokens: z.number(), output_tokens: z.number(), cost: z.number().nullable() }),
+  z.object({
+    type: z.literal('done'),
+    ...base,
+    round: z.number(),
+    message_id: z.number(),
+    content: z.string(),
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    cost: z.number().nullable(),
+  }),
   z.object({ type: z.literal('truncated'), ...base, output_tokens: z.number() }),
   z.object({ type: z.literal('cancelled'), ...base }),
   z.object({ type: z.literal('error'), ...base, message: z.string() }),
@@ -235,16 +356,34 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('llm_failed'), ...base, tried: z.array(z.string()), last_error: z.string() }),
   /** A request of this turn was made smaller to fit the model's context window (told once a turn). */
   z.object({
-    type: z.literal('context_fitted'), ...base, model: z.string(), window_tokens: z.number(), window_is_set: z.boolean(),
-    hidden_results: z.number(), dropped_messages: z.number(), cut_messages: z.number(),
+    type: z.literal('context_fitted'),
+    ...base,
+    model: z.string(),
+    window_tokens: z.number(),
+    window_is_set: z.boolean(),
+    hidden_results: z.number(),
+    dropped_messages: z.number(),
+    cut_messages: z.number(),
   }),
   z.object({
-    type: z.literal('agent_start'), ...base, stack_id: z.number(), parent_tool_call_id: z.string(), agent_id: z.string(), agent_name: z.string(),
-    depth: z.number(), title: z.string(), model: z.string().nullable(),
+    type: z.literal('agent_start'),
+    ...base,
+    stack_id: z.number(),
+    parent_tool_call_id: z.string(),
+    agent_id: z.string(),
+    agent_name: z.string(),
+    depth: z.number(),
+    title: z.string(),
+    model: z.string().nullable(),
   }),
   z.object({
-    type: z.literal('agent_done'), ...base, stack_id: z.number(), status: z.enum(['done', 'cancelled', 'failed', 'exhausted']),
-    input_tokens: z.number(), output_tokens: z.number(), cost: z.number().nullable(),
+    type: z.literal('agent_done'),
+    ...base,
+    stack_id: z.number(),
+    status: z.enum(['done', 'cancelled', 'failed', 'exhausted']),
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    cost: z.number().nullable(),
   }),
   z.object({ type: z.literal('scratchpad_changed'), ...base }),
 ]);

@@ -13,7 +13,8 @@ describe("a person's decision sentence", () => {
   });
 
   it('gives the note back, and nothing when there is none', () => {
-    for (const note of ['', 'only this once', 'a note: with a colon', 'Decided by you.']) expect(humanDecisionNote(humanDecisionText(note))).toBe(note);
+    for (const note of ['', 'only this once', 'a note: with a colon', 'Decided by you.'])
+      expect(humanDecisionNote(humanDecisionText(note))).toBe(note);
     // A sentence of another shape (an older row's) is shown whole.
     expect(humanDecisionNote('Approved in the Inbox')).toBe('Approved in the Inbox');
   });

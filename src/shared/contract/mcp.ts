@@ -22,8 +22,14 @@ export const McpServerNameSchema = z
 export const McpTransportSchema = z.enum(['stdio', 'http', 'sse']);
 export type McpTransport = z.infer<typeof McpTransportSchema>;
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name is letters, digits and _').max(200);
-const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, 'a header name is letters, digits and -').max(200);
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name is letters, digits and _')
+  .max(200);
+const headerName = z
+  .string()
+  .regex(/^[A-Za-z0-9-]+$/, 'a header name is letters, digits and -')
+  .max(200);
 
 /** Where the stored credential goes when the server starts: one header (HTTP) or one variable (stdio). */
 export const McpSecretTargetSchema = z.discriminatedUnion('kind', [
@@ -39,7 +45,10 @@ export const McpServerInputSchema = z
     command: z.string().trim().min(1).max(4_000).optional(),
     args: z.array(z.string().max(4_000)).max(200).optional(),
     env: z.record(envName, z.string().max(32_000)).optional(),
-    url: z.url({ protocol: /^https?$/, error: 'the URL must be an http(s) URL' }).max(2_000).optional(),
+    url: z
+      .url({ protocol: /^https?$/, error: 'the URL must be an http(s) URL' })
+      .max(2_000)
+      .optional(),
     headers: z.record(headerName, z.string().max(8_000)).optional(),
     secretTarget: McpSecretTargetSchema.optional(),
     /** Write-only: stored in the secret store under the server's key. */
@@ -48,11 +57,28 @@ export const McpServerInputSchema = z
   })
   .strict()
   .superRefine((v, ctx) => {
-    if (v.transport === 'stdio' && !v.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs a command' });
-    if (v.transport !== 'stdio' && !v.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'an HTTP server needs a URL' });
-    if (v.credential && !v.secretTarget) ctx.addIssue({ code: 'custom', path: ['secretTarget'], message: 'say where the credential goes (a header or an environment variable)' });
-    if (v.secretTarget?.kind === 'header' && v.transport === 'stdio') ctx.addIssue({ code: 'custom', path: ['secretTarget'], message: 'a stdio server takes its credential in an environment variable' });
-    if (v.secretTarget?.kind === 'env' && v.transport !== 'stdio') ctx.addIssue({ code: 'custom', path: ['secretTarget'], message: 'an HTTP server takes its credential in a header' });
+    if (v.transport === 'stdio' && !v.command)
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs a command' });
+    if (v.transport !== 'stdio' && !v.url)
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'an HTTP server needs a URL' });
+    if (v.credential && !v.secretTarget)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['secretTarget'],
+        message: 'say where the credential goes (a header or an environment variable)',
+      });
+    if (v.secretTarget?.kind === 'header' && v.transport === 'stdio')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['secretTarget'],
+        message: 'a stdio server takes its credential in an environment variable',
+      });
+    if (v.secretTarget?.kind === 'env' && v.transport !== 'stdio')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['secretTarget'],
+        message: 'an HTTP server takes its credential in a header',
+      });
   });
 export type McpServerInput = z.infer<typeof McpServerInputSchema>;
 
@@ -124,7 +150,13 @@ export const McpPromptSchema = z.object({
 export type McpPromptView = z.infer<typeof McpPromptSchema>;
 
 /** A resource a connected server offers, which the person can put into a message (docs/mcp.md "Prompts and resources"). */
-export const McpResourceSchema = z.object({ server: z.string(), uri: z.string(), name: z.string(), description: z.string(), mimeType: z.string() });
+export const McpResourceSchema = z.object({
+  server: z.string(),
+  uri: z.string(),
+  name: z.string(),
+  description: z.string(),
+  mimeType: z.string(),
+});
 export type McpResourceView = z.infer<typeof McpResourceSchema>;
 
 export const mcpCalls = {
@@ -137,17 +169,29 @@ export const mcpCalls = {
     z.object({ added: z.array(z.string()), problems: z.array(z.object({ name: z.string(), message: z.string() })) }),
   ),
   'mcp:delete': defineCall(byName, ok),
-  'mcp:setEnabled': defineCall(z.object({ name: McpServerNameSchema, enabled: z.boolean() }).strict(), z.object({ server: McpServerViewSchema })),
+  'mcp:setEnabled': defineCall(
+    z.object({ name: McpServerNameSchema, enabled: z.boolean() }).strict(),
+    z.object({ server: McpServerViewSchema }),
+  ),
   /** The person trusts a server the model registered: it starts and its tools become available to activate. */
   'mcp:trust': defineCall(byName, z.object({ server: McpServerViewSchema })),
   'mcp:restart': defineCall(byName, z.object({ server: McpServerViewSchema })),
   /** Re-approves a drifted tool: its current name, description and schema become the trusted ones. */
-  'mcp:approveTool': defineCall(z.object({ name: McpServerNameSchema, tool: shortText(500) }).strict(), z.object({ server: McpServerViewSchema })),
+  'mcp:approveTool': defineCall(
+    z.object({ name: McpServerNameSchema, tool: shortText(500) }).strict(),
+    z.object({ server: McpServerViewSchema }),
+  ),
   /** The prompts of the servers connected now; nothing is started for this. */
   'mcp:prompts': defineCall(z.object({}).strict(), z.object({ prompts: z.array(McpPromptSchema) })),
   /** One prompt filled in with its arguments, as text for the message box (nothing reaches the model until sent). */
   'mcp:getPrompt': defineCall(
-    z.object({ server: McpServerNameSchema, name: shortText(200), arguments: z.record(z.string().max(100), z.string().max(16_000)) }).strict(),
+    z
+      .object({
+        server: McpServerNameSchema,
+        name: shortText(200),
+        arguments: z.record(z.string().max(100), z.string().max(16_000)),
+      })
+      .strict(),
     z.object({ text: z.string() }),
   ),
   /** The resources of the servers connected now; nothing is started for this. */
@@ -155,12 +199,29 @@ export const mcpCalls = {
   /** One resource read for the message box: its text under its URI, or an image of the message (base64). */
   'mcp:readResource': defineCall(
     z.object({ server: McpServerNameSchema, uri: shortText(2_000) }).strict(),
-    z.union([z.object({ text: z.string(), image: z.null() }), z.object({ text: z.null(), image: z.object({ name: z.string(), media_type: z.enum(CHAT_IMAGE_TYPES), data: z.string() }) })]),
+    z.union([
+      z.object({ text: z.string(), image: z.null() }),
+      z.object({
+        text: z.null(),
+        image: z.object({ name: z.string(), media_type: z.enum(CHAT_IMAGE_TYPES), data: z.string() }),
+      }),
+    ]),
   ),
   'mcp:listElicitations': defineCall(z.object({}).strict(), z.object({ elicitations: z.array(ElicitationViewSchema) })),
   /** The value goes to the server only; it is never logged, stored or shown to the model. */
   'mcp:resolveElicitation': defineCall(
-    z.object({ id: shortText(100), action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.union([z.string().max(16_000), z.number(), z.boolean(), z.array(z.string().max(1_000)).max(100)])).optional() }).strict(),
+    z
+      .object({
+        id: shortText(100),
+        action: z.enum(['accept', 'decline', 'cancel']),
+        content: z
+          .record(
+            z.string(),
+            z.union([z.string().max(16_000), z.number(), z.boolean(), z.array(z.string().max(1_000)).max(100)]),
+          )
+          .optional(),
+      })
+      .strict(),
     ok,
   ),
 } as const;
@@ -168,8 +229,19 @@ export const mcpCalls = {
 export const McpEventSchema = z.discriminatedUnion('type', [
   /** A server's state, tools or last error changed: the Settings page re-reads `mcp:list`. */
   z.object({ type: z.literal('server_changed'), name: z.string() }),
-  z.object({ type: z.literal('progress'), session_id: z.number().nullable(), tool_call_id: z.string().nullable(), progress: z.number(), total: z.number().nullable(), message: z.string().nullable() }),
+  z.object({
+    type: z.literal('progress'),
+    session_id: z.number().nullable(),
+    tool_call_id: z.string().nullable(),
+    progress: z.number(),
+    total: z.number().nullable(),
+    message: z.string().nullable(),
+  }),
   z.object({ type: z.literal('elicitation'), elicitation: ElicitationViewSchema }),
-  z.object({ type: z.literal('elicitation_resolved'), id: z.string(), action: z.enum(['accept', 'decline', 'cancel']) }),
+  z.object({
+    type: z.literal('elicitation_resolved'),
+    id: z.string(),
+    action: z.enum(['accept', 'decline', 'cancel']),
+  }),
 ]);
 export type McpEvent = z.infer<typeof McpEventSchema>;

@@ -28,12 +28,33 @@ export const pluginCalls = {
   'plugins:list': defineCall(z.object({}).strict(), z.object({ plugins: z.array(PluginViewSchema) })),
   /** Merges `config` over the current settings; `null` resets a field (deletes a secret). Refused whole or saved whole. */
   'plugins:configure': defineCall(
-    z.object({ name: pluginName, config: z.record(z.string().max(100), z.unknown()).refine((c) => Object.keys(c).length <= 100, 'too many fields') }).strict(),
+    z
+      .object({
+        name: pluginName,
+        config: z
+          .record(z.string().max(100), z.unknown())
+          .refine((c) => Object.keys(c).length <= 100, 'too many fields'),
+      })
+      .strict(),
     z.object({ plugin: PluginViewSchema }),
   ),
-  'plugins:setEnabled': defineCall(z.object({ name: pluginName, enabled: z.boolean() }).strict(), z.object({ plugin: PluginViewSchema })),
+  'plugins:setEnabled': defineCall(
+    z.object({ name: pluginName, enabled: z.boolean() }).strict(),
+    z.object({ plugin: PluginViewSchema }),
+  ),
   /** Keys the person manages here: neither provider keys (`llm.`) nor plugin fields (`plugin.`). */
   'secrets:list': defineCall(z.object({}).strict(), z.object({ keys: z.array(z.string()) })),
-  'secrets:set': defineCall(z.object({ key: secretKey, value: z.string().min(1, 'a value is required').max(64 * 1024) }).strict(), ok),
+  'secrets:set': defineCall(
+    z
+      .object({
+        key: secretKey,
+        value: z
+          .string()
+          .min(1, 'a value is required')
+          .max(64 * 1024),
+      })
+      .strict(),
+    ok,
+  ),
   'secrets:delete': defineCall(z.object({ key: secretKey }).strict(), ok),
 } as const;

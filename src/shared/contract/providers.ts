@@ -7,7 +7,15 @@
 import { z } from 'zod';
 import { defineCall, id } from './define';
 
-export const PROVIDER_KINDS = ['open_ai', 'anthropic', 'openrouter', 'deepseek', 'ollama', 'lm_studio', 'openai_compatible'] as const;
+export const PROVIDER_KINDS = [
+  'open_ai',
+  'anthropic',
+  'openrouter',
+  'deepseek',
+  'ollama',
+  'lm_studio',
+  'openai_compatible',
+] as const;
 export const ProviderKindSchema = z.enum(PROVIDER_KINDS);
 export type ProviderKind = z.infer<typeof ProviderKindSchema>;
 
@@ -38,9 +46,17 @@ export const ReasoningLevelSchema = z.enum(REASONING_LEVELS);
 export type ReasoningLevel = z.infer<typeof ReasoningLevelSchema>;
 
 export const ProviderCreateSchema = z
-  .object({ kind: ProviderKindSchema, name, baseUrl: baseUrl.optional(), enabled: z.boolean().optional(), apiKey: apiKey.optional() })
+  .object({
+    kind: ProviderKindSchema,
+    name,
+    baseUrl: baseUrl.optional(),
+    enabled: z.boolean().optional(),
+    apiKey: apiKey.optional(),
+  })
   .strict();
-export const ProviderUpdateSchema = z.object({ id, name: name.optional(), baseUrl: baseUrl.optional(), enabled: z.boolean().optional() }).strict();
+export const ProviderUpdateSchema = z
+  .object({ id, name: name.optional(), baseUrl: baseUrl.optional(), enabled: z.boolean().optional() })
+  .strict();
 /** `null` removes the stored key. */
 export const ProviderSetKeySchema = z.object({ id, apiKey: apiKey.nullable() }).strict();
 
@@ -110,11 +126,22 @@ export type ModelView = z.infer<typeof ModelViewSchema>;
 const ListedWindowsSchema = z.record(z.string(), z.number().int().min(1_000).max(10_000_000)).optional();
 /** One real request to the provider (`GET <baseUrl>/models`): reachable, key accepted, and the models it lists. */
 export const ProbeResultSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), models: z.array(z.string()), contextWindows: ListedWindowsSchema, latencyMs: z.number() }),
+  z.object({
+    ok: z.literal(true),
+    models: z.array(z.string()),
+    contextWindows: ListedWindowsSchema,
+    latencyMs: z.number(),
+  }),
   z.object({ ok: z.literal(false), status: z.number().nullable(), message: z.string(), latencyMs: z.number() }),
 ]);
 export type ProbeResult = z.infer<typeof ProbeResultSchema>;
-export const LocalProviderSchema = z.object({ kind: z.enum(['ollama', 'lm_studio']), name: z.string(), baseUrl: z.string(), models: z.array(z.string()), contextWindows: ListedWindowsSchema });
+export const LocalProviderSchema = z.object({
+  kind: z.enum(['ollama', 'lm_studio']),
+  name: z.string(),
+  baseUrl: z.string(),
+  models: z.array(z.string()),
+  contextWindows: ListedWindowsSchema,
+});
 export type LocalProvider = z.infer<typeof LocalProviderSchema>;
 
 const empty = z.object({}).strict();
@@ -131,7 +158,10 @@ export const providerCalls = {
   /** Tests a saved provider with its stored key. */
   'providers:test': defineCall(byId, ProbeResultSchema),
   /** Tests a provider before it is saved (first run, the add form); the key is used for this request only. */
-  'providers:probe': defineCall(z.object({ kind: ProviderKindSchema, baseUrl: baseUrl.optional(), apiKey: apiKey.optional() }).strict(), ProbeResultSchema),
+  'providers:probe': defineCall(
+    z.object({ kind: ProviderKindSchema, baseUrl: baseUrl.optional(), apiKey: apiKey.optional() }).strict(),
+    ProbeResultSchema,
+  ),
   /** Ollama and LM Studio on this computer's default ports, when they answer. */
   'providers:discoverLocal': defineCall(empty, z.object({ found: z.array(LocalProviderSchema) })),
   'models:list': defineCall(empty, z.object({ models: z.array(ModelViewSchema) })),

@@ -39,7 +39,12 @@ export const JobViewSchema = z.object({
 });
 export type JobView = z.infer<typeof JobViewSchema>;
 
-const ruleLine = z.object({ tool_pattern: z.string(), path_pattern: z.string().nullable(), command_pattern: z.string().nullable(), note: z.string().nullable() });
+const ruleLine = z.object({
+  tool_pattern: z.string(),
+  path_pattern: z.string().nullable(),
+  command_pattern: z.string().nullable(),
+  note: z.string().nullable(),
+});
 
 /** What a job's runs may do without asking (allow rules that apply to them), what they may never do, and the rest. */
 export const EnvelopeSchema = z.object({
@@ -63,10 +68,19 @@ const jobId = z.object({ jobId: id }).strict();
 
 export const schedulesCalls = {
   /** Scheduled jobs and async tasks, each with its last run. */
-  'schedules:list': defineCall(z.object({}).strict(), z.object({ jobs: z.array(JobViewSchema), tasks: z.array(JobViewSchema) })),
-  'schedules:runs': defineCall(z.object({ jobId: id, limit: z.number().int().min(1).max(200).optional() }).strict(), z.object({ runs: z.array(RunViewSchema) })),
+  'schedules:list': defineCall(
+    z.object({}).strict(),
+    z.object({ jobs: z.array(JobViewSchema), tasks: z.array(JobViewSchema) }),
+  ),
+  'schedules:runs': defineCall(
+    z.object({ jobId: id, limit: z.number().int().min(1).max(200).optional() }).strict(),
+    z.object({ runs: z.array(RunViewSchema) }),
+  ),
   'schedules:envelope': defineCall(jobId, EnvelopeSchema),
-  'schedules:setEnabled': defineCall(z.object({ jobId: id, enabled: z.boolean() }).strict(), z.object({ job: JobViewSchema })),
+  'schedules:setEnabled': defineCall(
+    z.object({ jobId: id, enabled: z.boolean() }).strict(),
+    z.object({ job: JobViewSchema }),
+  ),
   'schedules:delete': defineCall(jobId, z.object({ ok: z.literal(true) })),
   /** Starts a run now (a disabled job too); refused while one runs. */
   'schedules:runNow': defineCall(jobId, z.object({ run: RunViewSchema })),
@@ -74,7 +88,11 @@ export const schedulesCalls = {
   /** The run a background session belongs to (the chat shows it as one); null for a person's chat. */
   'schedules:runOfSession': defineCall(
     z.object({ sessionId: id }).strict(),
-    z.object({ run: z.object({ job_id: z.number(), job_title: z.string(), kind: z.enum(['cron', 'async']), run: RunViewSchema }).nullable() }),
+    z.object({
+      run: z
+        .object({ job_id: z.number(), job_title: z.string(), kind: z.enum(['cron', 'async']), run: RunViewSchema })
+        .nullable(),
+    }),
   ),
 } as const;
 

@@ -24,7 +24,11 @@ export type SystemOpen = z.infer<typeof SystemOpenSchema>;
 
 export const SystemOpenResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('opened'), path: z.string() }),
-  z.object({ status: z.literal('not_opened'), reason: z.enum(['unavailable', 'refused', 'failed']), message: z.string() }),
+  z.object({
+    status: z.literal('not_opened'),
+    reason: z.enum(['unavailable', 'refused', 'failed']),
+    message: z.string(),
+  }),
 ]);
 export type SystemOpenResult = z.infer<typeof SystemOpenResultSchema>;
 
@@ -53,7 +57,11 @@ export const ResolveResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), file: ViewerFileSchema }),
   /** Outside the working directory: shown only after the person confirms (then resolve again with allowOutside). */
   z.object({ status: z.literal('confirm'), absolute: z.string(), message: z.string() }),
-  z.object({ status: z.literal('error'), code: z.enum(['refused', 'missing', 'not_file', 'too_large', 'unreadable']), message: z.string() }),
+  z.object({
+    status: z.literal('error'),
+    code: z.enum(['refused', 'missing', 'not_file', 'too_large', 'unreadable']),
+    message: z.string(),
+  }),
 ]);
 export type ResolveResult = z.infer<typeof ResolveResultSchema>;
 
@@ -76,7 +84,13 @@ export type FileImage = z.infer<typeof FileImageSchema>;
 export const RevertResultSchema = z.discriminatedUnion('status', [
   /** The revert runs as a `write_file` call in the session (through the approval gate): its card shows there. */
   z.object({ status: z.literal('started'), toolCallId: z.string() }),
-  z.object({ status: z.literal('conflict'), message: z.string(), before: FileImageSchema, after: FileImageSchema, current: FileImageSchema }),
+  z.object({
+    status: z.literal('conflict'),
+    message: z.string(),
+    before: FileImageSchema,
+    after: FileImageSchema,
+    current: FileImageSchema,
+  }),
   z.object({ status: z.literal('unavailable'), message: z.string() }),
 ]);
 export type RevertResult = z.infer<typeof RevertResultSchema>;
@@ -86,13 +100,23 @@ const toolCallId = shortText(200);
 
 export const viewerCalls = {
   /** Asks the viewer to open a path (a clicked tool path, a typed path): emits `open_file`. */
-  'viewer:open': defineCall(z.object({ path: shortText(4_000), toolCallId: shortText(200).optional() }).strict(), z.object({ ok: z.literal(true) })),
+  'viewer:open': defineCall(
+    z.object({ path: shortText(4_000), toolCallId: shortText(200).optional() }).strict(),
+    z.object({ ok: z.literal(true) }),
+  ),
   /**
    * Resolves a path to a handle under the read policy. Relative paths resolve against `relativeTo`'s folder (a
    * link inside an open file) or else the session's working directory.
    */
   'viewer:resolve': defineCall(
-    z.object({ path: shortText(4_000), sessionId: z.number().int().nonnegative().optional(), relativeTo: handle.optional(), allowOutside: z.boolean().optional() }).strict(),
+    z
+      .object({
+        path: shortText(4_000),
+        sessionId: z.number().int().nonnegative().optional(),
+        relativeTo: handle.optional(),
+        allowOutside: z.boolean().optional(),
+      })
+      .strict(),
     ResolveResultSchema,
   ),
   /** The HTML preview's URL on its own origin (docs/viewer.md "HTML"). */
@@ -110,7 +134,10 @@ export const viewerCalls = {
    * Hands a `binary` handle's file to the system's app for it (desktop only), after the person confirmed in the
    * viewer: a call without `confirmed: true` is refused at the boundary. The read policy runs again first.
    */
-  'viewer:openWithSystem': defineCall(z.object({ handle, confirmed: z.literal(true) }).strict(), SystemOpenResultSchema),
+  'viewer:openWithSystem': defineCall(
+    z.object({ handle, confirmed: z.literal(true) }).strict(),
+    SystemOpenResultSchema,
+  ),
   /** Lets go of a handle (its tab closed). */
   'viewer:release': defineCall(z.object({ handle }).strict(), z.object({ ok: z.literal(true) })),
 } as const;

@@ -41,7 +41,8 @@
     reply = null;
     if (!answer) throw new Error('The preload did not answer.');
     if (answer.kind === 'throw') throw new Error(answer.message);
-    if (answer.kind === 'promise') return new Promise((resolve, reject) => promises.set(answer.pid, { resolve, reject }));
+    if (answer.kind === 'promise')
+      return new Promise((resolve, reject) => promises.set(answer.pid, { resolve, reject }));
     return decode(answer.value);
   }
 
@@ -59,7 +60,12 @@
       if (fn) fn(...decode(message.args));
     } else if (message.t === 'expose' && !exposedKeys.has(message.key)) {
       exposedKeys.add(message.key);
-      defineProperty(window, message.key, { value: freeze(decode(message.value)), enumerable: true, writable: false, configurable: false });
+      defineProperty(window, message.key, {
+        value: freeze(decode(message.value)),
+        enumerable: true,
+        writable: false,
+        configurable: false,
+      });
     }
   });
   send({ t: 'hello' });

@@ -22,7 +22,9 @@
   const send = (message) => window.dispatchEvent(new CustomEvent(P2M, { detail: JSON.stringify(message) }));
   const messageOf = (error) => String((error && error.message) || error);
 
-  const { functions, encode, decode } = tokenCodec('p', (id, args) => send({ t: 'callback', fn: id, args: encode(args) }));
+  const { functions, encode, decode } = tokenCodec('p', (id, args) =>
+    send({ t: 'callback', fn: id, args: encode(args) }),
+  );
 
   window.addEventListener(M2P, (event) => {
     const message = JSON.parse(event.detail);
@@ -87,7 +89,8 @@
       if (message.ok) pending.resolve(message.value);
       else pending.reject(new Error(`Error invoking remote method '${pending.channel}': ${message.message}`));
     } else if (message.t === 'event') {
-      for (const listener of [...(listeners.get(message.channel) || [])]) listener({ sender: ipcRenderer }, ...message.args);
+      for (const listener of [...(listeners.get(message.channel) || [])])
+        listener({ sender: ipcRenderer }, ...message.args);
     }
   };
 

@@ -14,7 +14,8 @@ function tokenCodec(prefix, toRemote) {
       return { __fn: id };
     }
     if (Array.isArray(value)) return value.map(encode);
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encode(v)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encode(v)]));
     return value;
   };
   const decode = (value) => {

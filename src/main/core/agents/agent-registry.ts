@@ -63,9 +63,14 @@ export class AgentRegistry {
   list(): AgentListing {
     let names: string[];
     try {
-      names = readdirSync(this.dir).filter((n) => statSync(join(this.dir, n)).isDirectory()).sort();
+      names = readdirSync(this.dir)
+        .filter((n) => statSync(join(this.dir, n)).isDirectory())
+        .sort();
     } catch (error) {
-      return { agents: [], problems: [{ id: '(agents folder)', error: `Cannot read ${this.dir}: ${(error as Error).message}` }] };
+      return {
+        agents: [],
+        problems: [{ id: '(agents folder)', error: `Cannot read ${this.dir}: ${(error as Error).message}` }],
+      };
     }
     const agents: AgentDef[] = [];
     const problems: AgentProblem[] = [];
@@ -110,7 +115,10 @@ export class AgentRegistry {
       return { error: `${id}/meta.json is not valid JSON: ${(error as Error).message}` };
     }
     const meta = MetaSchema.safeParse(raw);
-    if (!meta.success) return { error: `${id}/meta.json: ${meta.error.issues.map((i) => `${i.path.join('.') || 'file'}: ${i.message}`).join('; ')}` };
+    if (!meta.success)
+      return {
+        error: `${id}/meta.json: ${meta.error.issues.map((i) => `${i.path.join('.') || 'file'}: ${i.message}`).join('; ')}`,
+      };
     const prompt = this.prompt(id);
     if (prompt === null) return { error: `${id}/AGENT.md is missing or unreadable.` };
     const m = meta.data;

@@ -25,18 +25,25 @@ export interface StackUsage {
   cost: number | null;
 }
 
-export const INTERRUPTED_IN_SUBAGENT = 'Interrupted when the app stopped, inside a sub-agent; the sub-agent is re-run as a whole if its caller is.';
+export const INTERRUPTED_IN_SUBAGENT =
+  'Interrupted when the app stopped, inside a sub-agent; the sub-agent is re-run as a whole if its caller is.';
 
 export class StackStore {
   private readonly q;
 
   constructor(private readonly db: Db) {
     this.q = {
-      open: db.prepare('INSERT INTO chat_sessions_stack (session_id, agent_id, agent_prompt, depth, parent_tool_call_id, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      open: db.prepare(
+        'INSERT INTO chat_sessions_stack (session_id, agent_id, agent_prompt, depth, parent_tool_call_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
       close: db.prepare('UPDATE chat_sessions_stack SET terminated_at = ? WHERE id = ? AND terminated_at IS NULL'),
       get: db.prepare('SELECT * FROM chat_sessions_stack WHERE id = ?'),
-      byParentCall: db.prepare('SELECT * FROM chat_sessions_stack WHERE session_id = ? AND parent_tool_call_id = ? ORDER BY id DESC LIMIT 1'),
-      lastAnswer: db.prepare("SELECT content FROM chat_history WHERE stack_id = ? AND role = 'assistant' ORDER BY id DESC LIMIT 1"),
+      byParentCall: db.prepare(
+        'SELECT * FROM chat_sessions_stack WHERE session_id = ? AND parent_tool_call_id = ? ORDER BY id DESC LIMIT 1',
+      ),
+      lastAnswer: db.prepare(
+        "SELECT content FROM chat_history WHERE stack_id = ? AND role = 'assistant' ORDER BY id DESC LIMIT 1",
+      ),
       usage: db.prepare(
         "SELECT coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens, sum(cost) AS cost FROM chat_history WHERE stack_id = ? AND role = 'assistant'",
       ),
@@ -45,7 +52,9 @@ export class StackStore {
   }
 
   open(s: { sessionId: number; agentId: string; prompt: string; depth: number; parentToolCallId: string }): number {
-    return Number(this.q.open.run(s.sessionId, s.agentId, s.prompt, s.depth, s.parentToolCallId, Date.now()).lastInsertRowid);
+    return Number(
+      this.q.open.run(s.sessionId, s.agentId, s.prompt, s.depth, s.parentToolCallId, Date.now()).lastInsertRowid,
+    );
   }
 
   close(stackId: number): void {

@@ -34,18 +34,34 @@ export interface SubAgentRunnerDeps {
 }
 
 /** Checks a task request against the caller's frame; the agent, or why it cannot run. */
-export function checkTaskTarget(agents: AgentRegistry, caller: AgentFrame, agentId: string): AgentDef | { error: string } {
-  if (agentId === MAIN_AGENT_ID) return { error: 'The main agent cannot be started as a task; choose a task agent (list_items with type "agents").' };
-  if (agentId === caller.agentId) return { error: `An agent cannot start itself ("${agentId}"); do the work yourself or choose another task agent.` };
-  if (caller.depth + 1 > MAX_AGENT_DEPTH) return { error: `Sub-agents nest at most ${MAX_AGENT_DEPTH} deep; this call would be depth ${caller.depth + 1}. Do the work yourself.` };
+export function checkTaskTarget(
+  agents: AgentRegistry,
+  caller: AgentFrame,
+  agentId: string,
+): AgentDef | { error: string } {
+  if (agentId === MAIN_AGENT_ID)
+    return {
+      error: 'The main agent cannot be started as a task; choose a task agent (list_items with type "agents").',
+    };
+  if (agentId === caller.agentId)
+    return { error: `An agent cannot start itself ("${agentId}"); do the work yourself or choose another task agent.` };
+  if (caller.depth + 1 > MAX_AGENT_DEPTH)
+    return {
+      error: `Sub-agents nest at most ${MAX_AGENT_DEPTH} deep; this call would be depth ${caller.depth + 1}. Do the work yourself.`,
+    };
   const agent = agents.get(agentId);
   if ('error' in agent) return { error: `${agent.error} Call list_items with type "agents" to see the task agents.` };
-  if (agent.type !== 'task') return { error: `"${agentId}" is a ${agent.type} agent; only task agents can be started.` };
+  if (agent.type !== 'task')
+    return { error: `"${agentId}" is a ${agent.type} agent; only task agents can be started.` };
   return agent;
 }
 
 /** The model a task agent runs on (sync, async or scheduled): the call's, else its meta.json's, else the default. */
-export function modelSelectionFor(agent: AgentDef, client: string | null | undefined, resolveModel: SubAgentRunnerDeps['resolveModel']): { selection: string } | { error: string } {
+export function modelSelectionFor(
+  agent: AgentDef,
+  client: string | null | undefined,
+  resolveModel: SubAgentRunnerDeps['resolveModel'],
+): { selection: string } | { error: string } {
   const wanted = client ?? agent.client;
   if (!wanted) return { selection: 'auto' };
   const r = resolveModel(wanted);
@@ -69,17 +85,35 @@ export class SubAgentRunner implements SubAgentPort {
     if ('error' in model) return { kind: 'failed', error: model.error };
 
     const depth = caller.depth + 1;
-    const stackId = deps.stacks.open({ sessionId: parent.sessionId, agentId: agent.id, prompt: request.prompt, depth, parentToolCallId: toolCallId });
+    const stackId = deps.stacks.open({
+      sessionId: parent.sessionId,
+      agentId: agent.id,
+      prompt: request.prompt,
+      depth,
+      parentToolCallId: toolCallId,
+    });
     deps.store.appendMessage({ sessionId: parent.sessionId, stackId, role: 'agent', content: request.prompt });
     const frame: AgentFrame = {
-      sessionId: parent.sessionId, stackId, depth, agentId: agent.id, agentName: agent.name, agentType: agent.type,
-      interactive: caller.interactive, toolAllowList: agent.tools,
+      sessionId: parent.sessionId,
+      stackId,
+      depth,
+      agentId: agent.id,
+      agentName: agent.name,
+      agentType: agent.type,
+      interactive: caller.interactive,
+      toolAllowList: agent.tools,
     };
     // A grandchild's events already carry their own stack id; the spread keeps it.
     const emit = (body: ChatEventBody) => parent.emit({ stack_id: stackId, ...body } as ChatEventBody);
     parent.emit({
-      type: 'agent_start', stack_id: stackId, parent_tool_call_id: toolCallId, agent_id: agent.id, agent_name: agent.name, depth,
-      title: request.title, model: model.selection === 'auto' ? null : model.selection,
+      type: 'agent_start',
+      stack_id: stackId,
+      parent_tool_call_id: toolCallId,
+      agent_id: agent.id,
+      agent_name: agent.name,
+      depth,
+      title: request.title,
+      model: model.selection === 'auto' ? null : model.selection,
     });
     const env = this.childEnv(parent, frame, emit, model.selection);
 
@@ -97,20 +131,36 @@ export class SubAgentRunner implements SubAgentPort {
     parent.emit({ type: 'agent_done', stack_id: stackId, status: result, ...usage });
     switch (result) {
       case 'done':
-        return { kind: 'completed', result: deps.stacks.finalAnswer(stackId) || `${agent.name} finished without a final message.` };
+        return {
+          kind: 'completed',
+          result: deps.stacks.finalAnswer(stackId) || `${agent.name} finished without a final message.`,
+        };
       case 'cancelled':
         return { kind: 'cancelled', note: `${agent.name} was stopped (/stop) before it finished.` };
       case 'exhausted':
-        return { kind: 'completed', result: `${agent.name} stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer. Its last notes are in the scratchpad, if it left any.` };
+        return {
+          kind: 'completed',
+          result: `${agent.name} stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer. Its last notes are in the scratchpad, if it left any.`,
+        };
       default:
         return { kind: 'failed', error: `${agent.name} could not finish: its model request failed.` };
     }
   }
 
   /** The child's turn: the caller's session, gate, signal and run context; its own frame, rows, tools and model. */
-  private childEnv(parent: CallEnv, frame: AgentFrame, emit: (body: ChatEventBody) => void, modelSelection: string): TurnEnv {
+  private childEnv(
+    parent: CallEnv,
+    frame: AgentFrame,
+    emit: (body: ChatEventBody) => void,
+    modelSelection: string,
+  ): TurnEnv {
     const { deps } = this;
-    const synthetic = { ...parent.synthetic, frame, grant: (names: string[]) => deps.toolSets.grants.grant({ sessionId: frame.sessionId, stackId: frame.stackId }, names) };
+    const synthetic = {
+      ...parent.synthetic,
+      frame,
+      grant: (names: string[]) =>
+        deps.toolSets.grants.grant({ sessionId: frame.sessionId, stackId: frame.stackId }, names),
+    };
     const { offered: _notInherited, beforeRecord: _own, ...base } = parent;
     return {
       ...base,
@@ -126,11 +176,15 @@ export class SubAgentRunner implements SubAgentPort {
         summary: null,
         // Read each round, so an edit of AGENT.md applies at the child's next round too.
         systemPrompt: deps.agents.prompt(frame.agentId) ?? `You are ${frame.agentName}, a task agent.`,
-        extraSystemPrompts: [...(parent.runContext.system_prompt ?? []), ...instructionsPrompts({ ...parent, agentId: frame.agentId })],
+        extraSystemPrompts: [
+          ...(parent.runContext.system_prompt ?? []),
+          ...instructionsPrompts({ ...parent, agentId: frame.agentId }),
+        ],
         workingDir: parent.workingDir,
         scratchpad: readScratchpad(parent.synthetic.db, parent.synthetic.padSessionId),
       }),
-      toolSpecs: () => toolSetFor(withCurrentAllowList(frame, deps.agents), parent.runContext.security_group, deps.toolSets),
+      toolSpecs: () =>
+        toolSetFor(withCurrentAllowList(frame, deps.agents), parent.runContext.security_group, deps.toolSets),
       injectQueued: () => {}, // the person's messages go to the session's own agent, never into a child
     };
   }

@@ -13,12 +13,29 @@ export const CONFIG_GROUP = 'config';
 const ALWAYS_ON_CONFIG: ReadonlySet<string> = new Set([TN.IMAGE_GENERATE]);
 
 /** A registry definition as the model sees it (the one conversion; tool-sets.ts uses it too). */
-export const toSpec = (d: OpenAiToolDefinition): ToolSpec => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters });
+export const toSpec = (d: OpenAiToolDefinition): ToolSpec => ({
+  name: d.function.name,
+  description: d.function.description,
+  parameters: d.function.parameters,
+});
 
 export function configGroupSource(tools: { openaiDefinitionsConfigOnly(): OpenAiToolDefinition[] }): ToolGroupSource {
-  const specs = () => tools.openaiDefinitionsConfigOnly().filter((d) => !ALWAYS_ON_CONFIG.has(d.function.name)).map(toSpec);
+  const specs = () =>
+    tools
+      .openaiDefinitionsConfigOnly()
+      .filter((d) => !ALWAYS_ON_CONFIG.has(d.function.name))
+      .map(toSpec);
   return {
-    list: () => [{ name: CONFIG_GROUP, summary: `the app's settings tools (${specs().map((s) => s.name).join(', ') || 'none yet'})` }],
+    list: () => [
+      {
+        name: CONFIG_GROUP,
+        summary: `the app's settings tools (${
+          specs()
+            .map((s) => s.name)
+            .join(', ') || 'none yet'
+        })`,
+      },
+    ],
     has: (name) => name === CONFIG_GROUP,
     specs: (name) => (name === CONFIG_GROUP ? specs() : []),
     hideByRules: true,

@@ -35,12 +35,12 @@ export interface ToolSetDeps {
   isHidden: (permissionGroup: string | undefined, toolName: string) => boolean;
 }
 
-
 /** The interface tools a frame is offered, by name, in a stable order. */
 export function interfaceToolNames(frame: AgentFrame): string[] {
   const names: string[] = [];
   if (frame.depth === 0 && frame.interactive) names.push(TN.SHOW_FILE_TO_USER, TN.EXECUTE_TASK, TN.READ_AGENT_RESULT);
-  if ((frame.depth === 0 && !frame.interactive) || (frame.depth > 0 && frame.depth < MAX_AGENT_DEPTH)) names.push(TN.EXECUTE_SUBTASK);
+  if ((frame.depth === 0 && !frame.interactive) || (frame.depth > 0 && frame.depth < MAX_AGENT_DEPTH))
+    names.push(TN.EXECUTE_SUBTASK);
   if (frame.depth === 0 && !frame.interactive) names.push(TN.NOTIFY);
   names.push(TN.WRITE_TODOS, TN.UPDATE_SCRATCHPAD, TN.ACTIVATE_TOOLS);
   if (frame.agentType !== 'system') names.push(TN.ASK_USER_CLARIFICATION);
@@ -52,7 +52,10 @@ export function interfaceToolNames(frame: AgentFrame): string[] {
  * The frame with its agent's allow-list as meta.json says now, so an edit applies from the next round. An agent
  * that cannot be read right now (a half-saved file) keeps the list it had: a broken file never widens what it gets.
  */
-export function withCurrentAllowList(frame: AgentFrame, agents: { get(id: string): AgentDef | { error: string } }): AgentFrame {
+export function withCurrentAllowList(
+  frame: AgentFrame,
+  agents: { get(id: string): AgentDef | { error: string } },
+): AgentFrame {
   const agent = agents.get(frame.agentId);
   return 'error' in agent ? frame : { ...frame, toolAllowList: agent.tools };
 }
@@ -60,7 +63,8 @@ export function withCurrentAllowList(frame: AgentFrame, agents: { get(id: string
 export function toolSetFor(frame: AgentFrame, permissionGroup: string | undefined, deps: ToolSetDeps): ToolSpec[] {
   const rootOnly = frame.depth > 0 ? new Set(deps.tools.rootAgentOnlyNames()) : null;
   const allow = frame.toolAllowList ? new Set(frame.toolAllowList) : null;
-  const builtinOk = (name: string) => !rootOnly?.has(name) && (!allow || allow.has(name)) && !deps.isHidden(permissionGroup, name);
+  const builtinOk = (name: string) =>
+    !rootOnly?.has(name) && (!allow || allow.has(name)) && !deps.isHidden(permissionGroup, name);
 
   const out: ToolSpec[] = [];
   const seen = new Set<string>();
@@ -70,8 +74,10 @@ export function toolSetFor(frame: AgentFrame, permissionGroup: string | undefine
     out.push(spec);
   };
 
-  for (const d of deps.tools.openaiDefinitions()) if (!isLazyConfigTool(d, deps.tools.categoryOf(d.function.name)) && builtinOk(d.function.name)) add(toSpec(d));
-  if (frame.depth > 0) for (const d of deps.tools.openaiDefinitionsSubAgentsOnly()) if (builtinOk(d.function.name)) add(toSpec(d));
+  for (const d of deps.tools.openaiDefinitions())
+    if (!isLazyConfigTool(d, deps.tools.categoryOf(d.function.name)) && builtinOk(d.function.name)) add(toSpec(d));
+  if (frame.depth > 0)
+    for (const d of deps.tools.openaiDefinitionsSubAgentsOnly()) if (builtinOk(d.function.name)) add(toSpec(d));
   for (const name of interfaceToolNames(frame)) {
     const spec = syntheticToolSpec(name);
     if (spec && !deps.isHidden(permissionGroup, name)) add(spec);

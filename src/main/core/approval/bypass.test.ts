@@ -14,7 +14,8 @@ beforeEach(async () => {
 });
 afterEach(() => k.close());
 
-const fsCall = (tool: string, rel: string) => k.call(tool, { path: join(k.workspace, rel), content: 'x' }, { category: 'filesystem' });
+const fsCall = (tool: string, rel: string) =>
+  k.call(tool, { path: join(k.workspace, rel), content: 'x' }, { category: 'filesystem' });
 const shCall = (command: string) => k.call('execute_cmd', { command }, { category: 'shell' });
 const decide = (call: ReturnType<Kit['call']>) => {
   const d = k.gate.check(call);

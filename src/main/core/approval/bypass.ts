@@ -27,7 +27,14 @@ export type BypassScope =
   | { kind: 'all' };
 
 export type BypassKind = BypassScope['kind'];
-export const BYPASS_KINDS = ['tool_path', 'command', 'tool', 'category', 'mcp_server', 'all'] as const satisfies readonly BypassKind[];
+export const BYPASS_KINDS = [
+  'tool_path',
+  'command',
+  'tool',
+  'category',
+  'mcp_server',
+  'all',
+] as const satisfies readonly BypassKind[];
 
 export interface BypassGrant {
   /** Unique for the app's run: what the card and the Inbox revoke. */
@@ -63,7 +70,8 @@ export interface BypassTarget {
 const PLAIN_COMMAND = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
 const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 const firstWord = (part: string) => part.split(' ', 1)[0] ?? '';
-const inFolder = (path: string, folder: string) => path === folder || path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+const inFolder = (path: string, folder: string) =>
+  path === folder || path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
 
 function sameScope(a: BypassScope, b: BypassScope): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -101,7 +109,10 @@ export interface BypassOptionsDeps {
  * The scopes a card offers for this call, narrowest first. Every call gets `all`; a call whose narrow scope cannot
  * be worked out (no path, a command that does not parse or has a path-invoked program) simply lacks that choice.
  */
-export function optionsFor(call: { toolName: string; category: ToolCategory | null; args: Record<string, unknown> }, deps: BypassOptionsDeps): BypassOption[] {
+export function optionsFor(
+  call: { toolName: string; category: ToolCategory | null; args: Record<string, unknown> },
+  deps: BypassOptionsDeps,
+): BypassOption[] {
   // `set_secret` always asks (the gate's locked `secret_value` guard, which no bypass lifts): a bypass offered on its
   // card would claim to stop asking for something that will ask again, so its card offers none.
   if (call.toolName === TN.SET_SECRET) return [];
@@ -113,7 +124,8 @@ export function optionsFor(call: { toolName: string; category: ToolCategory | nu
     const workdir = typeof call.args.workdir === 'string' && call.args.workdir ? call.args.workdir : ws;
     const parts = command.trim() ? deps.commandParts(command, workdir) : null;
     const names = parts?.length ? [...new Set(parts.map(firstWord))] : [];
-    if (names.length && names.length <= 4 && names.every((n) => PLAIN_COMMAND.test(n))) scopes.push({ kind: 'command', commands: names.sort() });
+    if (names.length && names.length <= 4 && names.every((n) => PLAIN_COMMAND.test(n)))
+      scopes.push({ kind: 'command', commands: names.sort() });
   } else if (typeof call.args.path === 'string' && call.args.path !== '') {
     const canon = canonicalizeForPolicy(call.args.path, ws);
     scopes.push({ kind: 'tool_path', tool: call.toolName, folder: slash(isDirectory(canon) ? canon : dirname(canon)) });
@@ -167,9 +179,22 @@ export class BypassStore {
   ) {}
 
   /** A grant for the same scope replaces the older one (the newest expiry is what the person just chose). */
-  grant(sessionId: number, scope: BypassScope, expiresAt: number | null, toolCallId: string | null = null): BypassGrant {
+  grant(
+    sessionId: number,
+    scope: BypassScope,
+    expiresAt: number | null,
+    toolCallId: string | null = null,
+  ): BypassGrant {
     const list = (this.grants.get(sessionId) ?? []).filter((g) => !sameScope(g.scope, scope));
-    const grant: BypassGrant = { id: this.nextId++, sessionId, scope, label: describeScope(scope, this.workspaceDir), expiresAt, grantedAt: this.now(), toolCallId };
+    const grant: BypassGrant = {
+      id: this.nextId++,
+      sessionId,
+      scope,
+      label: describeScope(scope, this.workspaceDir),
+      expiresAt,
+      grantedAt: this.now(),
+      toolCallId,
+    };
     list.push(grant);
     this.grants.set(sessionId, list);
     return grant;

@@ -33,7 +33,10 @@ const ARGS_CUT = 4_000;
 /** `%` and `_` are LIKE wildcards: a search for `a_b` means the text a_b. */
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export function listDecisions(db: Db, filter: { query?: string; action?: DecisionAction; limit?: number } = {}): DecisionLogEntry[] {
+export function listDecisions(
+  db: Db,
+  filter: { query?: string; action?: DecisionAction; limit?: number } = {},
+): DecisionLogEntry[] {
   const where: string[] = [];
   const params: (string | number)[] = [];
   if (filter.action) {
@@ -48,7 +51,9 @@ export function listDecisions(db: Db, filter: { query?: string; action?: Decisio
       params.push(Number(rule[1]));
     } else {
       const like = `%${likeEscape(query)}%`;
-      where.push(`(t.name LIKE ? ESCAPE '\\' OR coalesce(t.effective_arguments, t.arguments) LIKE ? ESCAPE '\\' OR d.detail LIKE ? ESCAPE '\\' OR d.reason_kind LIKE ? ESCAPE '\\')`);
+      where.push(
+        `(t.name LIKE ? ESCAPE '\\' OR coalesce(t.effective_arguments, t.arguments) LIKE ? ESCAPE '\\' OR d.detail LIKE ? ESCAPE '\\' OR d.reason_kind LIKE ? ESCAPE '\\')`,
+      );
       params.push(like, like, like, like);
     }
   }
@@ -59,7 +64,10 @@ export function listDecisions(db: Db, filter: { query?: string; action?: Decisio
                LEFT JOIN chat_sessions s ON s.id = d.session_id
                ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
                ORDER BY d.id DESC LIMIT ?`;
-  const rows = db.prepare(sql).all(...params, filter.limit ?? 200) as (Omit<DecisionLogEntry, 'arguments' | 'arguments_cut' | 'path' | 'command'> & { args: string | null })[];
+  const rows = db.prepare(sql).all(...params, filter.limit ?? 200) as (Omit<
+    DecisionLogEntry,
+    'arguments' | 'arguments_cut' | 'path' | 'command'
+  > & { args: string | null })[];
   return rows.map(({ args, ...row }) => {
     const parsed = parseArgs(args);
     return {

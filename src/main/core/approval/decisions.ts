@@ -42,7 +42,10 @@ export function canonicalJson(value: unknown): string {
  * `crypto.hash` (Node ≥ 20.12, Electron's Node too) skips the Hash object `createHash` builds, a few microseconds of
  * every tool call; the digest is the same.
  */
-const sha256Hex: (text: string) => string = typeof hash === 'function' ? (text) => hash('sha256', text, 'hex') : (text) => createHash('sha256').update(text).digest('hex');
+const sha256Hex: (text: string) => string =
+  typeof hash === 'function'
+    ? (text) => hash('sha256', text, 'hex')
+    : (text) => createHash('sha256').update(text).digest('hex');
 
 export function argsHash(args: unknown): string {
   return sha256Hex(canonicalJson(args));
@@ -54,6 +57,16 @@ const INSERT_DECISION = `INSERT INTO tool_decisions (tool_call_id, session_id, a
 /** Writes the decision's audit row; returns its id (the tool row's `decision_id`). */
 export function recordDecision(db: Db, entry: DecisionEntry): number {
   const { decision } = entry;
-  const inserted = statement(db, INSERT_DECISION).run(entry.toolCallId, entry.sessionId, decision.action, decision.why.kind, decision.why.ruleId ?? null, decision.why.text, entry.argsHash, decision.actor, Date.now());
+  const inserted = statement(db, INSERT_DECISION).run(
+    entry.toolCallId,
+    entry.sessionId,
+    decision.action,
+    decision.why.kind,
+    decision.why.ruleId ?? null,
+    decision.why.text,
+    entry.argsHash,
+    decision.actor,
+    Date.now(),
+  );
   return Number(inserted.lastInsertRowid);
 }

@@ -73,7 +73,11 @@ export function decidingRule(lists: readonly (readonly CompiledRule[])[], f: Cal
   }
   if (best === null) return { rule: fallback, isFallback: fallback !== null, beaten: [] };
   const winner = best;
-  return { rule: winner, isFallback: false, beaten: matched.filter((c) => STRENGTH[c.rule.action] < STRENGTH[winner.rule.action]) };
+  return {
+    rule: winner,
+    isFallback: false,
+    beaten: matched.filter((c) => STRENGTH[c.rule.action] < STRENGTH[winner.rule.action]),
+  };
 }
 
 /**
@@ -81,7 +85,11 @@ export function decidingRule(lists: readonly (readonly CompiledRule[])[], f: Cal
  * i.e. a rule without path or command pattern (and not narrowed to another agent or source) denies it, or the
  * fallback catch-all is deny and no other rule could match the tool at all. Returns the rule that hides it.
  */
-export function hidingRule(lists: readonly (readonly CompiledRule[])[], toolName: string, who?: { agentId: string; source: string }): CompiledRule | null {
+export function hidingRule(
+  lists: readonly (readonly CompiledRule[])[],
+  toolName: string,
+  who?: { agentId: string; source: string },
+): CompiledRule | null {
   let fallback: CompiledRule | null = null;
   let otherMayMatch = false;
   for (const list of lists) {
@@ -89,7 +97,8 @@ export function hidingRule(lists: readonly (readonly CompiledRule[])[], toolName
       const r = c.rule;
       if (!c.tool(toolName)) continue;
       // Without a caller to compare, a rule narrowed to an agent or source says nothing about everyone.
-      const narrowedAway = (r.agent_id !== null && r.agent_id !== who?.agentId) || (r.source !== null && r.source !== who?.source);
+      const narrowedAway =
+        (r.agent_id !== null && r.agent_id !== who?.agentId) || (r.source !== null && r.source !== who?.source);
       if (isCatchAll(r)) {
         fallback ??= c;
         continue;

@@ -16,7 +16,8 @@ afterEach(() => {
   cleanupTempDirs();
 });
 
-const count = (kit: Kit, table: string) => (kit.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (kit: Kit, table: string) =>
+  (kit.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 describe('the shell gate warm-up', () => {
   it('decides each of its commands through the gate and records nothing', async () => {

@@ -18,8 +18,8 @@ const COMMANDS = [
   'ls "my notes" | head -3 # a comment',
   'echo $HOME ~/x {a,b} > out.txt 2>&1',
   'grep -rn "TODO" src || true',
-  "for f in src/*; do wc -l \"$f\"; done; git commit -m 'a && b'",
-  "x=$(date) && [ -n \"$x\" ] || echo 'no' >> log",
+  'for f in src/*; do wc -l "$f"; done; git commit -m \'a && b\'',
+  'x=$(date) && [ -n "$x" ] || echo \'no\' >> log',
   'cat <<EOF | sed -e s/a/b/\nhi $HOME\nEOF',
   "cd src && find . -name '*.ts' -exec grep -l x {} +",
   "bash -c 'rm -rf build' && env A=1 node --version",
@@ -42,7 +42,16 @@ export const PLAIN_AT_START = 'cd src && ls -la | head -3; cat package.json';
  */
 export function warmUpPlainShellGate(gate: ApprovalGate, workspaceDir: string): void {
   const runContext = RunContextSchema.parse({});
-  gate.check({ sessionId: null, agentId: 'main', source: 'warm-up', toolName: TN.EXECUTE_CMD, category: 'shell', args: { command: PLAIN_AT_START, workdir: workspaceDir }, runContext, workingDir: workspaceDir });
+  gate.check({
+    sessionId: null,
+    agentId: 'main',
+    source: 'warm-up',
+    toolName: TN.EXECUTE_CMD,
+    category: 'shell',
+    args: { command: PLAIN_AT_START, workdir: workspaceDir },
+    runContext,
+    workingDir: workspaceDir,
+  });
 }
 
 export async function warmUpShellGate(gate: ApprovalGate, workspaceDir: string, signal: AbortSignal): Promise<void> {
@@ -51,7 +60,16 @@ export async function warmUpShellGate(gate: ApprovalGate, workspaceDir: string, 
     for (const command of COMMANDS) {
       await new Promise((resolve) => setImmediate(resolve));
       if (signal.aborted) return;
-      gate.check({ sessionId: null, agentId: 'main', source: 'warm-up', toolName: TN.EXECUTE_CMD, category: 'shell', args: { command, workdir: workspaceDir }, runContext, workingDir: workspaceDir });
+      gate.check({
+        sessionId: null,
+        agentId: 'main',
+        source: 'warm-up',
+        toolName: TN.EXECUTE_CMD,
+        category: 'shell',
+        args: { command, workdir: workspaceDir },
+        runContext,
+        workingDir: workspaceDir,
+      });
     }
   }
 }

@@ -24,7 +24,18 @@ afterAll(() => k.close());
 
 const TOOLS = ['read_file', 'write_file', 'list_files', 'execute_cmd', 'notify', 'mcp__srv__do', 'frob'];
 const PATHS = [null, 'a.txt', 'docs/x.md', 'private/y.txt', 'memory/z.md', 'memory-x/z.md'];
-const TOOL_PATTERNS = ['*', '@fs_read', '@fs_write', '@fs_any', 'read_file', 'write_file', 'execute_cmd', 'notify', 'mcp__srv__*', 'fr*'];
+const TOOL_PATTERNS = [
+  '*',
+  '@fs_read',
+  '@fs_write',
+  '@fs_any',
+  'read_file',
+  'write_file',
+  'execute_cmd',
+  'notify',
+  'mcp__srv__*',
+  'fr*',
+];
 const PATH_PATTERNS = [null, '*', 'docs/*', 'private/*', 'a.txt', 'memory/*', 'memory*'];
 
 const ruleArb = fc.record({
@@ -84,10 +95,18 @@ interface Expected {
   isFallback: boolean;
 }
 
-function model(kept: { input: RuleInput; id: number }[], c: { tool: string; path: string | null; group?: string | undefined }): Expected {
-  const order = (g: string) => kept.filter((r) => (r.input.group_id ?? 'default') === g).sort((a, b) => (a.input.priority ?? 100) - (b.input.priority ?? 100) || a.id - b.id);
+function model(
+  kept: { input: RuleInput; id: number }[],
+  c: { tool: string; path: string | null; group?: string | undefined },
+): Expected {
+  const order = (g: string) =>
+    kept
+      .filter((r) => (r.input.group_id ?? 'default') === g)
+      .sort((a, b) => (a.input.priority ?? 100) - (b.input.priority ?? 100) || a.id - b.id);
   const listed = (c.group ? [order(c.group), order('default')] : [order('default')]).flat();
-  const matching = listed.filter((r) => modelToolMatch(r.input.tool_pattern, c.tool) && modelPathMatch(r.input.path_pattern, c.path));
+  const matching = listed.filter(
+    (r) => modelToolMatch(r.input.tool_pattern, c.tool) && modelPathMatch(r.input.path_pattern, c.path),
+  );
   const specific = matching.filter((r) => !isCatchAll(r.input));
   if (specific.length === 0) {
     const fallback = matching[0];
@@ -110,11 +129,25 @@ function oneCatchAllPerGroup(rules: RuleInput[]): RuleInput[] {
   });
 }
 
-function decide(c: { tool: string; path: string | null; group: string | undefined; bypass: boolean; writable: boolean }) {
+function decide(c: {
+  tool: string;
+  path: string | null;
+  group: string | undefined;
+  bypass: boolean;
+  writable: boolean;
+}) {
   if (c.bypass) k.bypass.grant(1, { kind: 'all' }, null);
   else k.bypass.clearSession(1);
-  const args = c.tool === 'execute_cmd' ? { command: 'ls', workdir: k.workspace } : c.path ? { path: join(k.workspace, c.path) } : {};
-  const runContext = k.rc({ ...(c.group ? { security_group: c.group } : {}), allow_fs_writes: c.writable ? ['.'] : [] });
+  const args =
+    c.tool === 'execute_cmd'
+      ? { command: 'ls', workdir: k.workspace }
+      : c.path
+        ? { path: join(k.workspace, c.path) }
+        : {};
+  const runContext = k.rc({
+    ...(c.group ? { security_group: c.group } : {}),
+    allow_fs_writes: c.writable ? ['.'] : [],
+  });
   return k.gate.check(k.call(c.tool, args, { runContext }));
 }
 
@@ -145,28 +178,48 @@ describe('X2: random rule sets', () => {
 
   it('a matching deny beats any other rules, a bypass and the fast-path, at any priority', () => {
     fc.assert(
-      fc.property(fc.array(ruleArb, { maxLength: 10 }), callArb, fc.integer({ min: -1_000, max: 1_000 }), (rules, c, priority) => {
-        const deny: RuleInput = { group_id: c.group ?? 'default', tool_pattern: c.tool, action: 'deny', priority };
-        const kept = install([...rules, deny]);
-        const d = decide({ ...c, bypass: true, writable: true });
-        expect(d.action).toBe('deny');
-        expect(d.why.text).toMatch(/^Denied by rule \d+/);
-        // The "why" names the beaten allow or ask rules, if any matched.
-        const inScope = (r: { input: RuleInput }) => [c.group, 'default'].includes(r.input.group_id ?? 'default');
-        const beaten = kept.filter((r) => inScope(r) && r.input.action !== 'deny' && !isCatchAll(r.input) && modelToolMatch(r.input.tool_pattern, c.tool) && modelPathMatch(r.input.path_pattern, c.tool === 'execute_cmd' ? null : c.path));
-        if (beaten.length > 0) expect(d.why.text).toContain('(beats ');
-      }),
+      fc.property(
+        fc.array(ruleArb, { maxLength: 10 }),
+        callArb,
+        fc.integer({ min: -1_000, max: 1_000 }),
+        (rules, c, priority) => {
+          const deny: RuleInput = { group_id: c.group ?? 'default', tool_pattern: c.tool, action: 'deny', priority };
+          const kept = install([...rules, deny]);
+          const d = decide({ ...c, bypass: true, writable: true });
+          expect(d.action).toBe('deny');
+          expect(d.why.text).toMatch(/^Denied by rule \d+/);
+          // The "why" names the beaten allow or ask rules, if any matched.
+          const inScope = (r: { input: RuleInput }) => [c.group, 'default'].includes(r.input.group_id ?? 'default');
+          const beaten = kept.filter(
+            (r) =>
+              inScope(r) &&
+              r.input.action !== 'deny' &&
+              !isCatchAll(r.input) &&
+              modelToolMatch(r.input.tool_pattern, c.tool) &&
+              modelPathMatch(r.input.path_pattern, c.tool === 'execute_cmd' ? null : c.path),
+          );
+          if (beaten.length > 0) expect(d.why.text).toContain('(beats ');
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it('a matching ask beats every allow at any priority (only a bypass lifts it)', () => {
     fc.assert(
-      fc.property(fc.array(ruleArb.filter((r) => r.action === 'allow'), { maxLength: 10 }), callArb, fc.integer({ min: -1_000, max: 1_000 }), (rules, c, priority) => {
-        const ask: RuleInput = { group_id: c.group ?? 'default', tool_pattern: c.tool, action: 'require', priority };
-        install([...rules, ask]);
-        expect(decide({ ...c, bypass: false, writable: true }).action).toBe('require');
-      }),
+      fc.property(
+        fc.array(
+          ruleArb.filter((r) => r.action === 'allow'),
+          { maxLength: 10 },
+        ),
+        callArb,
+        fc.integer({ min: -1_000, max: 1_000 }),
+        (rules, c, priority) => {
+          const ask: RuleInput = { group_id: c.group ?? 'default', tool_pattern: c.tool, action: 'require', priority };
+          install([...rules, ask]);
+          expect(decide({ ...c, bypass: false, writable: true }).action).toBe('require');
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -190,13 +243,20 @@ describe('X2: random rule sets', () => {
 
   it('a secrets/ path is denied whatever the rules say', () => {
     fc.assert(
-      fc.property(fc.array(ruleArb, { maxLength: 10 }), fc.constantFrom(...FS_ANY_TOOLS), fc.constantFrom('secrets/a', 'x/Secrets/b', 'SECRETS'), (rules, tool, path) => {
-        install(rules.map((r) => ({ ...r, action: 'allow' as const })));
-        k.bypass.grant(1, { kind: 'all' }, null);
-        const d = k.gate.check(k.call(tool, { path: join(k.workspace, path) }, { runContext: k.rc({ allow_fs_writes: ['.'] }) }));
-        expect(d.why.kind).toBe('guard');
-        expect(d.action).toBe('deny');
-      }),
+      fc.property(
+        fc.array(ruleArb, { maxLength: 10 }),
+        fc.constantFrom(...FS_ANY_TOOLS),
+        fc.constantFrom('secrets/a', 'x/Secrets/b', 'SECRETS'),
+        (rules, tool, path) => {
+          install(rules.map((r) => ({ ...r, action: 'allow' as const })));
+          k.bypass.grant(1, { kind: 'all' }, null);
+          const d = k.gate.check(
+            k.call(tool, { path: join(k.workspace, path) }, { runContext: k.rc({ allow_fs_writes: ['.'] }) }),
+          );
+          expect(d.why.kind).toBe('guard');
+          expect(d.action).toBe('deny');
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -29,154 +29,300 @@ interface Row {
 }
 
 const table: Row[] = [
-  { name: 'a seeded allow (write_todos)', call: (k) => k.call('write_todos', { todos: [] }), action: 'allow', kind: 'rule', seedRule: 'write_todos' },
-  { name: 'execute_cmd asks by the seeded catch-all', call: (k) => k.call('execute_cmd', { command: 'ls' }), action: 'require', kind: 'rule', seedRule: '*' },
-  { name: 'an unknown tool asks by the seeded require *', call: (k) => k.call('frobnicate'), action: 'require', kind: 'rule', seedRule: '*' },
-  { name: 'a read inside the working dir is lifted by the fast-path', call: (k) => k.call('read_file', { path: join(k.workspace, 'a.txt') }), action: 'allow', kind: 'fast_path' },
-  { name: 'a write inside the working dir still asks', call: (k) => k.call('write_file', { path: join(k.workspace, 'a.txt') }), action: 'require', kind: 'rule', seedRule: '*' },
+  {
+    name: 'a seeded allow (write_todos)',
+    call: (k) => k.call('write_todos', { todos: [] }),
+    action: 'allow',
+    kind: 'rule',
+    seedRule: 'write_todos',
+  },
+  {
+    name: 'execute_cmd asks by the seeded catch-all',
+    call: (k) => k.call('execute_cmd', { command: 'ls' }),
+    action: 'require',
+    kind: 'rule',
+    seedRule: '*',
+  },
+  {
+    name: 'an unknown tool asks by the seeded require *',
+    call: (k) => k.call('frobnicate'),
+    action: 'require',
+    kind: 'rule',
+    seedRule: '*',
+  },
+  {
+    name: 'a read inside the working dir is lifted by the fast-path',
+    call: (k) => k.call('read_file', { path: join(k.workspace, 'a.txt') }),
+    action: 'allow',
+    kind: 'fast_path',
+  },
+  {
+    name: 'a write inside the working dir still asks',
+    call: (k) => k.call('write_file', { path: join(k.workspace, 'a.txt') }),
+    action: 'require',
+    kind: 'rule',
+    seedRule: '*',
+  },
   {
     name: 'a write under allow_fs_writes is lifted by the fast-path',
-    call: (k) => k.call('write_file', { path: join(k.workspace, 'src/a.ts') }, { runContext: k.rc({ allow_fs_writes: ['src'] }) }),
-    action: 'allow', kind: 'fast_path',
+    call: (k) =>
+      k.call('write_file', { path: join(k.workspace, 'src/a.ts') }, { runContext: k.rc({ allow_fs_writes: ['src'] }) }),
+    action: 'allow',
+    kind: 'fast_path',
   },
-  { name: 'memory/* is allowed by the seed @5', call: (k) => k.call('write_file', { path: join(k.workspace, 'memory/n.md') }), action: 'allow', kind: 'rule', seedRule: 'memory/*' },
-  { name: 'memory/* never matches memory-secrets/x', call: (k) => k.call('write_file', { path: join(k.workspace, 'memory-secrets/x') }), action: 'require', kind: 'rule', seedRule: '*' },
+  {
+    name: 'memory/* is allowed by the seed @5',
+    call: (k) => k.call('write_file', { path: join(k.workspace, 'memory/n.md') }),
+    action: 'allow',
+    kind: 'rule',
+    seedRule: 'memory/*',
+  },
+  {
+    name: 'memory/* never matches memory-secrets/x',
+    call: (k) => k.call('write_file', { path: join(k.workspace, 'memory-secrets/x') }),
+    action: 'require',
+    kind: 'rule',
+    seedRule: '*',
+  },
   {
     name: "the session's group is evaluated before default",
-    groups: ['strict'], rules: [{ group_id: 'strict', tool_pattern: 'write_todos', action: 'deny' }],
-    call: (k) => k.call('write_todos', {}, { runContext: k.rc({ security_group: 'strict' }) }), action: 'deny', kind: 'rule', rule: 0,
+    groups: ['strict'],
+    rules: [{ group_id: 'strict', tool_pattern: 'write_todos', action: 'deny' }],
+    call: (k) => k.call('write_todos', {}, { runContext: k.rc({ security_group: 'strict' }) }),
+    action: 'deny',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'the group falls back to default when nothing in it matches',
-    groups: ['strict'], rules: [{ group_id: 'strict', tool_pattern: 'notify', action: 'deny' }],
-    call: (k) => k.call('write_todos', {}, { runContext: k.rc({ security_group: 'strict' }) }), action: 'allow', kind: 'rule', seedRule: 'write_todos',
+    groups: ['strict'],
+    rules: [{ group_id: 'strict', tool_pattern: 'notify', action: 'deny' }],
+    call: (k) => k.call('write_todos', {}, { runContext: k.rc({ security_group: 'strict' }) }),
+    action: 'allow',
+    kind: 'rule',
+    seedRule: 'write_todos',
   },
   {
     name: 'a deny at priority 2 beats an allow at priority 1',
-    rules: [{ tool_pattern: 'frob', action: 'deny', priority: 2 }, { tool_pattern: 'frob', action: 'allow', priority: 1 }],
-    call: (k) => k.call('frob'), action: 'deny', kind: 'rule', rule: 0,
+    rules: [
+      { tool_pattern: 'frob', action: 'deny', priority: 2 },
+      { tool_pattern: 'frob', action: 'allow', priority: 1 },
+    ],
+    call: (k) => k.call('frob'),
+    action: 'deny',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'an allow and a deny at the same priority: the deny, whatever the ids',
-    rules: [{ tool_pattern: 'frob', action: 'allow', priority: 3 }, { tool_pattern: 'frob', action: 'deny', priority: 3 }],
-    call: (k) => k.call('frob'), action: 'deny', kind: 'rule', rule: 1,
+    rules: [
+      { tool_pattern: 'frob', action: 'allow', priority: 3 },
+      { tool_pattern: 'frob', action: 'deny', priority: 3 },
+    ],
+    call: (k) => k.call('frob'),
+    action: 'deny',
+    kind: 'rule',
+    rule: 1,
   },
   {
     name: 'an ask at priority 50 beats an allow at priority -5',
-    rules: [{ tool_pattern: 'frob', action: 'allow', priority: -5 }, { tool_pattern: 'frob', action: 'require', priority: 50 }],
-    call: (k) => k.call('frob'), action: 'require', kind: 'rule', rule: 1,
+    rules: [
+      { tool_pattern: 'frob', action: 'allow', priority: -5 },
+      { tool_pattern: 'frob', action: 'require', priority: 50 },
+    ],
+    call: (k) => k.call('frob'),
+    action: 'require',
+    kind: 'rule',
+    rule: 1,
   },
   {
     name: 'among rules of the same action the lower priority number is named',
-    rules: [{ tool_pattern: 'frob', action: 'deny', priority: 7 }, { tool_pattern: 'frob', action: 'deny', priority: 2 }],
-    call: (k) => k.call('frob'), action: 'deny', kind: 'rule', rule: 1,
+    rules: [
+      { tool_pattern: 'frob', action: 'deny', priority: 7 },
+      { tool_pattern: 'frob', action: 'deny', priority: 2 },
+    ],
+    call: (k) => k.call('frob'),
+    action: 'deny',
+    kind: 'rule',
+    rule: 1,
   },
   {
     name: "a deny in default beats an allow in the session's group",
-    groups: ['open'], rules: [{ group_id: 'open', tool_pattern: 'frob', action: 'allow' }, { tool_pattern: 'frob', action: 'deny', priority: 500 }],
-    call: (k) => k.call('frob', {}, { runContext: k.rc({ security_group: 'open' }) }), action: 'deny', kind: 'rule', rule: 1,
+    groups: ['open'],
+    rules: [
+      { group_id: 'open', tool_pattern: 'frob', action: 'allow' },
+      { tool_pattern: 'frob', action: 'deny', priority: 500 },
+    ],
+    call: (k) => k.call('frob', {}, { runContext: k.rc({ security_group: 'open' }) }),
+    action: 'deny',
+    kind: 'rule',
+    rule: 1,
   },
   {
     name: 'the catch-all is a fallback: a specific allow wins over the seeded require *',
     rules: [{ tool_pattern: 'frob', action: 'allow', priority: 1_000_000 }],
-    call: (k) => k.call('frob'), action: 'allow', kind: 'rule', rule: 0,
+    call: (k) => k.call('frob'),
+    action: 'allow',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'a command allow works now that no seeded execute_cmd ask out-ranks it',
     rules: [{ tool_pattern: 'execute_cmd', command_pattern: 'git *', action: 'allow' }],
-    call: (k) => k.call('execute_cmd', { command: 'git status' }), action: 'allow', kind: 'rule', rule: 0,
+    call: (k) => k.call('execute_cmd', { command: 'git status' }),
+    action: 'allow',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'an explicit ask rule is not lifted by the fast-path (ask beats the implicit allow)',
     rules: [{ tool_pattern: 'read_file', path_pattern: 'notes/*', action: 'require' }],
-    call: (k) => k.call('read_file', { path: join(k.workspace, 'notes/a.md') }), action: 'require', kind: 'rule', rule: 0,
+    call: (k) => k.call('read_file', { path: join(k.workspace, 'notes/a.md') }),
+    action: 'require',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'an explicit ask rule is lifted by a bypass (the human chose it)',
     rules: [{ tool_pattern: 'read_file', path_pattern: 'notes/*', action: 'require' }],
     before: (k) => k.bypass.grant(1, { kind: 'all' }, null),
-    call: (k) => k.call('read_file', { path: join(k.workspace, 'notes/a.md') }), action: 'allow', kind: 'bypass',
+    call: (k) => k.call('read_file', { path: join(k.workspace, 'notes/a.md') }),
+    action: 'allow',
+    kind: 'bypass',
   },
   {
     name: 'a deny rule is not lifted by the fast-path',
     rules: [{ tool_pattern: '@fs_read', path_pattern: 'private/*', action: 'deny', priority: 1 }],
-    call: (k) => k.call('read_file', { path: join(k.workspace, 'private/a') }), action: 'deny', kind: 'rule', rule: 0,
+    call: (k) => k.call('read_file', { path: join(k.workspace, 'private/a') }),
+    action: 'deny',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'a deny rule is not lifted by a bypass',
     rules: [{ tool_pattern: 'execute_cmd', command_pattern: 'rm *', action: 'deny', priority: 1 }],
     before: (k) => k.bypass.grant(1, { kind: 'all' }, null),
-    call: (k) => k.call('execute_cmd', { command: 'git status && rm -rf x' }), action: 'deny', kind: 'rule', rule: 0,
+    call: (k) => k.call('execute_cmd', { command: 'git status && rm -rf x' }),
+    action: 'deny',
+    kind: 'rule',
+    rule: 0,
   },
-  { name: 'a bypass lifts require', before: (k) => k.bypass.grant(1, { kind: 'all' }, null), call: (k) => k.call('execute_cmd', { command: 'rm x' }), action: 'allow', kind: 'bypass' },
+  {
+    name: 'a bypass lifts require',
+    before: (k) => k.bypass.grant(1, { kind: 'all' }, null),
+    call: (k) => k.call('execute_cmd', { command: 'rm x' }),
+    action: 'allow',
+    kind: 'bypass',
+  },
   {
     name: 'a category bypass covers only its category',
     before: (k) => k.bypass.grant(1, { kind: 'category', category: 'filesystem' }, null),
-    call: (k) => k.call('execute_cmd', { command: 'rm x' }, { category: 'shell' }), action: 'require', kind: 'rule', seedRule: '*',
+    call: (k) => k.call('execute_cmd', { command: 'rm x' }, { category: 'shell' }),
+    action: 'require',
+    kind: 'rule',
+    seedRule: '*',
   },
   {
     name: 'an expired bypass lifts nothing',
     before: (k) => k.bypass.grant(1, { kind: 'all' }, k.clock.now - 1),
-    call: (k) => k.call('execute_cmd', { command: 'rm x' }), action: 'require', kind: 'rule', seedRule: '*',
+    call: (k) => k.call('execute_cmd', { command: 'rm x' }),
+    action: 'require',
+    kind: 'rule',
+    seedRule: '*',
   },
   {
     name: 'the secrets guard beats an allow at any priority',
     rules: [{ tool_pattern: '@fs_any', path_pattern: 'secrets/*', action: 'allow', priority: -999 }],
-    call: (k) => k.call('read_file', { path: join(k.workspace, 'secrets/key') }), action: 'deny', kind: 'guard',
+    call: (k) => k.call('read_file', { path: join(k.workspace, 'secrets/key') }),
+    action: 'deny',
+    kind: 'guard',
   },
   {
     name: 'a locked guard (steering file) is not lifted by an allow rule, a bypass or the fast-path',
     rules: [{ tool_pattern: 'write_file', action: 'allow', priority: -5 }],
     before: (k) => k.bypass.grant(1, { kind: 'all' }, null),
-    call: (k) => k.call('write_file', { path: join(k.workspace, 'AGENTS.md') }, { runContext: k.rc({ allow_fs_writes: ['.'] }) }), action: 'require', kind: 'guard',
+    call: (k) =>
+      k.call('write_file', { path: join(k.workspace, 'AGENTS.md') }, { runContext: k.rc({ allow_fs_writes: ['.'] }) }),
+    action: 'require',
+    kind: 'guard',
   },
   {
     name: 'a locked guard still becomes deny under a deny rule',
     rules: [{ tool_pattern: 'write_file', action: 'deny', priority: -5 }],
-    call: (k) => k.call('write_file', { path: join(k.workspace, '.mcp.json') }), action: 'deny', kind: 'rule', rule: 0,
+    call: (k) => k.call('write_file', { path: join(k.workspace, '.mcp.json') }),
+    action: 'deny',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'agent-scoped rules apply to that agent only (other agent)',
     rules: [{ tool_pattern: 'notify', agent_id: 'helper', action: 'deny', priority: 1 }],
-    call: (k) => k.call('notify'), action: 'allow', kind: 'rule', seedRule: 'notify',
+    call: (k) => k.call('notify'),
+    action: 'allow',
+    kind: 'rule',
+    seedRule: 'notify',
   },
   {
     name: 'agent-scoped rules apply to that agent only (that agent)',
     rules: [{ tool_pattern: 'notify', agent_id: 'helper', action: 'deny', priority: 1 }],
-    call: (k) => k.call('notify', {}, { agentId: 'helper' }), action: 'deny', kind: 'rule', rule: 0,
+    call: (k) => k.call('notify', {}, { agentId: 'helper' }),
+    action: 'deny',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'source-scoped rules',
     rules: [{ tool_pattern: 'execute_cmd', source: 'cron', action: 'deny', priority: 1 }],
-    call: (k) => k.call('execute_cmd', { command: 'ls' }, { source: 'cron' }), action: 'deny', kind: 'rule', rule: 0,
+    call: (k) => k.call('execute_cmd', { command: 'ls' }, { source: 'cron' }),
+    action: 'deny',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'a rule with a path pattern never matches a call without a path',
     rules: [{ tool_pattern: '*', path_pattern: '*', action: 'deny', priority: 1 }],
-    call: (k) => k.call('notify'), action: 'allow', kind: 'rule', seedRule: 'notify',
+    call: (k) => k.call('notify'),
+    action: 'allow',
+    kind: 'rule',
+    seedRule: 'notify',
   },
   {
     name: 'trailing-* tool patterns (MCP server)',
     rules: [{ tool_pattern: 'mcp__gmail__*', action: 'allow', priority: 1 }],
-    call: (k) => k.call('mcp__gmail__send', { to: 'x' }), action: 'allow', kind: 'rule', rule: 0,
+    call: (k) => k.call('mcp__gmail__send', { to: 'x' }),
+    action: 'allow',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'an allow rule with a command pattern allows when every part matches',
     rules: [{ tool_pattern: 'execute_cmd', command_pattern: 'git *', action: 'allow', priority: 1 }],
-    call: (k) => k.call('execute_cmd', { command: 'git status && git log | git diff' }), action: 'allow', kind: 'rule', rule: 0,
+    call: (k) => k.call('execute_cmd', { command: 'git status && git log | git diff' }),
+    action: 'allow',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'absolute path patterns match outside the workspace',
     rules: [{ tool_pattern: '@fs_read', path_pattern: '/nowhere/ref/*', action: 'allow', priority: 1 }],
-    call: (k) => k.call('read_file', { path: '/nowhere/ref/a.txt' }), action: 'allow', kind: 'rule', rule: 0,
+    call: (k) => k.call('read_file', { path: '/nowhere/ref/a.txt' }),
+    action: 'allow',
+    kind: 'rule',
+    rule: 0,
   },
   {
     name: 'a read outside the workspace and every root asks',
-    call: (k) => k.call('read_file', { path: join(k.outside, 'a.txt') }), action: 'require', kind: 'rule', seedRule: '*',
+    call: (k) => k.call('read_file', { path: join(k.outside, 'a.txt') }),
+    action: 'require',
+    kind: 'rule',
+    seedRule: '*',
   },
   {
     name: 'allow_fs_reads covers a folder outside the workspace',
-    call: (k) => k.call('read_file', { path: join(k.outside, 'a.txt') }, { runContext: k.rc({ allow_fs_reads: [k.outside] }) }), action: 'allow', kind: 'fast_path',
+    call: (k) =>
+      k.call('read_file', { path: join(k.outside, 'a.txt') }, { runContext: k.rc({ allow_fs_reads: [k.outside] }) }),
+    action: 'allow',
+    kind: 'fast_path',
   },
 ];
 
@@ -190,7 +336,9 @@ describe('evaluation order (table)', () => {
       expect({ action: d.action, kind: d.why.kind }).toEqual({ action: row.action, kind: row.kind });
       if (row.rule !== undefined) expect(d.why.ruleId).toBe(created[row.rule]!.id);
       if (row.seedRule !== undefined) {
-        const seed = k.rules.listRules('default').find((r) => r.note === 'seeded' && (r.path_pattern ?? r.tool_pattern) === row.seedRule)!;
+        const seed = k.rules
+          .listRules('default')
+          .find((r) => r.note === 'seeded' && (r.path_pattern ?? r.tool_pattern) === row.seedRule)!;
         expect(d.why.ruleId).toBe(seed.id);
       }
       expect(d.why.text.length).toBeGreaterThan(0);
@@ -207,7 +355,11 @@ describe('fail closed (X1)', () => {
   });
 
   it('a rule that no longer loads → require that the fast-path and a bypass cannot lift', () => {
-    k.db.prepare(`INSERT INTO approval_rules (group_id, tool_pattern, action, created_at) VALUES ('default', 'bad pattern!', 'allow', 0)`).run();
+    k.db
+      .prepare(
+        `INSERT INTO approval_rules (group_id, tool_pattern, action, created_at) VALUES ('default', 'bad pattern!', 'allow', 0)`,
+      )
+      .run();
     k.rules.invalidate();
     k.bypass.grant(1, { kind: 'all' }, null);
     const d = k.gate.check(k.call('read_file', { path: join(k.workspace, 'a.txt') }));
@@ -238,7 +390,11 @@ describe('visibility (docs/approval.md "Visibility")', () => {
   });
 
   it('path-scoped denies (the secrets seed) hide nothing', () => {
-    expect(k.gate.filterVisible(undefined, ['read_file', 'write_file', 'list_files'])).toEqual(['read_file', 'write_file', 'list_files']);
+    expect(k.gate.filterVisible(undefined, ['read_file', 'write_file', 'list_files'])).toEqual([
+      'read_file',
+      'write_file',
+      'list_files',
+    ]);
   });
 
   it('a path-less deny hides the tool even behind an earlier path-less allow (deny beats allow)', () => {

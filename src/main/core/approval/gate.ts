@@ -21,7 +21,16 @@ import { canonicalizeForPolicy, hasComponent, pathArguments, resolvePath } from 
 import type { ProtectedPaths } from '../tools/tool';
 import type { BypassStore } from './bypass';
 import { decidingRule, describeRule, hidingRule, type CallFacts, type RuleVerdict } from './evaluate';
-import { Guards, HOME_CREDENTIALS, isCredentialPath, relIn, SYSTEM_CREDENTIALS, type GuardId, type GuardVerdict, type Roots } from './guards';
+import {
+  Guards,
+  HOME_CREDENTIALS,
+  isCredentialPath,
+  relIn,
+  SYSTEM_CREDENTIALS,
+  type GuardId,
+  type GuardVerdict,
+  type Roots,
+} from './guards';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
 import { normalizePathPattern, pathFacts } from './patterns';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
@@ -101,7 +110,9 @@ export class ApprovalGate {
 
   workingDirOf(call: Pick<GateCall, 'runContext' | 'workingDir'>): string {
     const ws = this.deps.workspaceDir;
-    return call.workingDir ?? (call.runContext.working_directory ? resolvePath(call.runContext.working_directory, ws) : ws);
+    return (
+      call.workingDir ?? (call.runContext.working_directory ? resolvePath(call.runContext.working_directory, ws) : ws)
+    );
   }
 
   private evaluate(call: GateCall, trace: string[] | null): Decision {
@@ -126,7 +137,8 @@ export class ApprovalGate {
     let locked: GuardVerdict | null = null;
     for (const p of pathArguments(args)) {
       const v = this.guards.checkPath(roots(), toolName, resolvePath(p, wd), canon(p, wd));
-      if (v?.action === 'deny') return this.done({ action: 'deny', why: { kind: 'guard', guard: v.guard, text: v.text } }, note);
+      if (v?.action === 'deny')
+        return this.done({ action: 'deny', why: { kind: 'guard', guard: v.guard, text: v.text } }, note);
       locked ??= v;
     }
     const isShell = toolName === TN.EXECUTE_CMD;
@@ -135,13 +147,23 @@ export class ApprovalGate {
     // The guards judge the command's words after the shell's expansions, so the analysis comes first.
     const shell = isShell ? this.analyze(command, workdir, roots()) : null;
     if (isShell) locked ??= this.guards.checkCommand(roots(), command, workdir, shell);
-    if (toolName === TN.SET_SECRET) locked ??= { action: 'require', guard: 'secret_value', text: 'Storing a secret always asks.' };
+    if (toolName === TN.SET_SECRET)
+      locked ??= { action: 'require', guard: 'secret_value', text: 'Storing a secret always asks.' };
     if (locked) note(`guard ${locked.guard}: ${locked.text}`);
 
     // 2. Rules.
-    const facts: CallFacts = { toolName, agentId: call.agentId, source: call.source, path: this.pathFacts(args, wd, roots, canon), shell };
+    const facts: CallFacts = {
+      toolName,
+      agentId: call.agentId,
+      source: call.source,
+      path: this.pathFacts(args, wd, roots, canon),
+      shell,
+    };
     if (facts.path) note(`path for rules: ${facts.path.rel ?? facts.path.abs}`);
-    if (facts.shell) note(`command parts: ${JSON.stringify(facts.shell.parts)}${facts.shell.unsafe.length ? `; never auto-allowed: ${facts.shell.unsafe.join(', ')}` : ''}`);
+    if (facts.shell)
+      note(
+        `command parts: ${JSON.stringify(facts.shell.parts)}${facts.shell.unsafe.length ? `; never auto-allowed: ${facts.shell.unsafe.join(', ')}` : ''}`,
+      );
     const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
     let verdict: RuleVerdict;
     let allowedBy: CompiledRule[] = [];
@@ -149,26 +171,71 @@ export class ApprovalGate {
       ({ verdict, allowedBy } = this.matchRules(this.ruleLists(groupId, toolName), facts));
     } catch (error) {
       this.deps.log?.('approval rules could not be loaded; asking', { error: String(error) });
-      if (locked) return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
-      return this.done({ action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` } }, note);
+      if (locked)
+        return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
+      return this.done(
+        {
+          action: 'require',
+          why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` },
+        },
+        note,
+      );
     }
     const match = verdict.rule;
-    if (match) note(`deciding rule: ${match.rule.id} (${describeRule(match.rule)}, group ${match.rule.group_id}, priority ${match.rule.priority})${verdict.isFallback ? ', the fallback: no other rule matched' : ''}`);
+    if (match)
+      note(
+        `deciding rule: ${match.rule.id} (${describeRule(match.rule)}, group ${match.rule.group_id}, priority ${match.rule.priority})${verdict.isFallback ? ', the fallback: no other rule matched' : ''}`,
+      );
     else note('no rule matched');
-    for (const b of verdict.beaten) note(`beaten: rule ${b.rule.id} (${describeRule(b.rule)}): ${match?.rule.action} beats ${b.rule.action}`);
+    for (const b of verdict.beaten)
+      note(`beaten: rule ${b.rule.id} (${describeRule(b.rule)}): ${match?.rule.action} beats ${b.rule.action}`);
     const beats = beatenText(verdict.beaten);
-    if (match?.rule.action === 'deny') return this.done({ action: 'deny', why: { kind: 'rule', ruleId: match.rule.id, text: `Denied by rule ${match.rule.id}: ${describeRule(match.rule)}${beats}` } }, note);
-    if (locked) return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
+    if (match?.rule.action === 'deny')
+      return this.done(
+        {
+          action: 'deny',
+          why: {
+            kind: 'rule',
+            ruleId: match.rule.id,
+            text: `Denied by rule ${match.rule.id}: ${describeRule(match.rule)}${beats}`,
+          },
+        },
+        note,
+      );
+    if (locked)
+      return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
     if (match?.rule.action === 'allow') {
       const others = allowedBy.filter((c) => c !== match).map((c) => `rule ${c.rule.id}: ${describeRule(c.rule)}`);
       const extra = others.length ? ` (other parts: ${[...new Set(others)].join('; ')})` : '';
-      return this.done({ action: 'allow', why: { kind: 'rule', ruleId: match.rule.id, text: `Allowed by rule ${match.rule.id}: ${describeRule(match.rule)}${extra}` } }, note);
+      return this.done(
+        {
+          action: 'allow',
+          why: {
+            kind: 'rule',
+            ruleId: match.rule.id,
+            text: `Allowed by rule ${match.rule.id}: ${describeRule(match.rule)}${extra}`,
+          },
+        },
+        note,
+      );
     }
 
-    const unsafe = facts.shell?.unsafe.length ? ` The command has ${facts.shell.unsafe[0]}, which no rule can auto-allow.` : '';
+    const unsafe = facts.shell?.unsafe.length
+      ? ` The command has ${facts.shell.unsafe[0]}, which no rule can auto-allow.`
+      : '';
     const base: Draft = match
-      ? { action: 'require', why: { kind: 'rule', ruleId: match.rule.id, text: `Asks because of rule ${match.rule.id}: ${describeRule(match.rule)}${beats}.${unsafe}` } }
-      : { action: 'require', why: { kind: 'default', text: `No rule matched: asks (the default is require).${unsafe}` } };
+      ? {
+          action: 'require',
+          why: {
+            kind: 'rule',
+            ruleId: match.rule.id,
+            text: `Asks because of rule ${match.rule.id}: ${describeRule(match.rule)}${beats}.${unsafe}`,
+          },
+        }
+      : {
+          action: 'require',
+          why: { kind: 'default', text: `No rule matched: asks (the default is require).${unsafe}` },
+        };
 
     // A command whose effect its parts do not show (substitution, `bash -c`, a redirect out of the workspace, a
     // parse failure, …) is asked about every time: a bypass granted for "the shell tools" after `npm test` must not
@@ -177,10 +244,19 @@ export class ApprovalGate {
 
     // 3. Bypass (a human's, time-boxed): lifts any require, an explicit ask rule's included.
     if (call.sessionId !== null) {
-      const grant = this.deps.bypass.covering(call.sessionId, { toolName, category: call.category, path: facts.path?.abs ?? null, commandParts: facts.shell?.parts ?? null });
+      const grant = this.deps.bypass.covering(call.sessionId, {
+        toolName,
+        category: call.category,
+        path: facts.path?.abs ?? null,
+        commandParts: facts.shell?.parts ?? null,
+      });
       if (grant) {
-        const until = grant.expiresAt === null ? 'until the session ends' : `until ${new Date(grant.expiresAt).toISOString()}`;
-        return this.done({ action: 'allow', why: { kind: 'bypass', text: `Allowed by your bypass for ${grant.label} (${until}).` } }, note);
+        const until =
+          grant.expiresAt === null ? 'until the session ends' : `until ${new Date(grant.expiresAt).toISOString()}`;
+        return this.done(
+          { action: 'allow', why: { kind: 'bypass', text: `Allowed by your bypass for ${grant.label} (${until}).` } },
+          note,
+        );
       }
     }
 
@@ -205,7 +281,8 @@ export class ApprovalGate {
     const verdicts = shell.parts.map((part) => decidingRule(lists, { ...facts, shell: { ...shell, parts: [part] } }));
     const denied = verdicts.find((v) => v.rule?.rule.action === 'deny');
     if (denied) return { verdict: denied, allowedBy: [] };
-    if (verdicts.every((v) => v.rule?.rule.action === 'allow')) return { verdict: verdicts[0]!, allowedBy: verdicts.map((v) => v.rule!) };
+    if (verdicts.every((v) => v.rule?.rule.action === 'allow'))
+      return { verdict: verdicts[0]!, allowedBy: verdicts.map((v) => v.rule!) };
     return { verdict: verdicts.find((v) => v.rule?.rule.action !== 'allow')!, allowedBy: [] };
   }
 
@@ -224,7 +301,10 @@ export class ApprovalGate {
   walkPolicy(call: GateCall): ProtectedPaths {
     const roots = this.guards.roots();
     const wd = this.workingDirOf(call);
-    const rootReal = typeof call.args.path === 'string' && call.args.path !== '' ? canonicalizeForPolicy(call.args.path, wd) : canonicalizeForPolicy(wd, wd);
+    const rootReal =
+      typeof call.args.path === 'string' && call.args.path !== ''
+        ? canonicalizeForPolicy(call.args.path, wd)
+        : canonicalizeForPolicy(wd, wd);
     const rootFacts = pathFacts(relIn(rootReal, roots.wsCanon), slash(rootReal));
     const guardsData = !this.guards.isDataDir(roots, rootReal);
     // A walk that starts inside a credential store was asked for as such (the call's path asked); any other leaves
@@ -237,7 +317,13 @@ export class ApprovalGate {
     try {
       rules = this.ruleLists(groupId, call.toolName)
         .flat()
-        .filter((c) => c.path && c.rule.action !== 'allow' && (c.rule.agent_id === null || c.rule.agent_id === call.agentId) && (c.rule.source === null || c.rule.source === call.source))
+        .filter(
+          (c) =>
+            c.path &&
+            c.rule.action !== 'allow' &&
+            (c.rule.agent_id === null || c.rule.agent_id === call.agentId) &&
+            (c.rule.source === null || c.rule.source === call.source),
+        )
         .filter((c) => !c.path!(rootFacts));
     } catch {
       rules = [];
@@ -294,7 +380,12 @@ export class ApprovalGate {
     return [rules.candidates(groupId, toolName), rules.candidates(DEFAULT_GROUP, toolName)];
   }
 
-  private pathFacts(args: Record<string, unknown>, wd: string, roots: () => Roots, canon: (p: string, base: string) => string): CallFacts['path'] {
+  private pathFacts(
+    args: Record<string, unknown>,
+    wd: string,
+    roots: () => Roots,
+    canon: (p: string, base: string) => string,
+  ): CallFacts['path'] {
     if (typeof args.path !== 'string' || args.path === '') return null;
     const c = canon(args.path, wd);
     return pathFacts(relIn(c, roots().wsCanon), slash(c));
@@ -322,7 +413,8 @@ export class ApprovalGate {
     const target = facts.path.abs;
     for (const root of roots) {
       const canonRoot = slash(canonicalizeForPolicy(isAbsolute(root) ? root : resolve(wd, root), wd));
-      if (relIn(target, canonRoot) !== null) return `Allowed by the run context: inside ${canonRoot}, which it auto-allows for ${isWrite ? 'writing' : 'reading'}.`;
+      if (relIn(target, canonRoot) !== null)
+        return `Allowed by the run context: inside ${canonRoot}, which it auto-allows for ${isWrite ? 'writing' : 'reading'}.`;
     }
     return null;
   }
@@ -332,7 +424,10 @@ export class ApprovalGate {
     if (parseMcpToolName(toolName)) return false;
     try {
       const group = groupId ?? DEFAULT_GROUP;
-      const lists = group === DEFAULT_GROUP || !this.deps.rules.hasGroup(group) ? [this.deps.rules.candidates(DEFAULT_GROUP, toolName)] : this.ruleLists(group, toolName);
+      const lists =
+        group === DEFAULT_GROUP || !this.deps.rules.hasGroup(group)
+          ? [this.deps.rules.candidates(DEFAULT_GROUP, toolName)]
+          : this.ruleLists(group, toolName);
       return hidingRule(lists, toolName, who) !== null;
     } catch {
       return false; // the gate still asks for every call of a tool we could not judge
@@ -344,7 +439,11 @@ export class ApprovalGate {
     return this.analyze(command, resolvePath(workdir, this.deps.workspaceDir), this.guards.roots());
   }
 
-  filterVisible(groupId: string | undefined, names: readonly string[], who?: { agentId: string; source: string }): string[] {
+  filterVisible(
+    groupId: string | undefined,
+    names: readonly string[],
+    who?: { agentId: string; source: string },
+  ): string[] {
     return names.filter((n) => !this.isToolHidden(groupId, n, who));
   }
 }

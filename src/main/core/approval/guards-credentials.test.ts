@@ -22,13 +22,22 @@ beforeEach(async () => {
   savedHome = process.env.HOME;
   home = tempDir();
   process.env.HOME = home;
-  for (const [rel, text] of <[string, string][]>[['.ssh/id_ed25519', 'PRIVATE'], ['.aws/credentials', '[default]'], ['.netrc', 'machine x'], ['.config/gh/hosts.yml', 'token'], ['.sshx/notes', 'n'], ['.config/ghost/x', 'g'], ['notes.txt', 'hi']]) {
+  for (const [rel, text] of <[string, string][]>[
+    ['.ssh/id_ed25519', 'PRIVATE'],
+    ['.aws/credentials', '[default]'],
+    ['.netrc', 'machine x'],
+    ['.config/gh/hosts.yml', 'token'],
+    ['.sshx/notes', 'n'],
+    ['.config/ghost/x', 'g'],
+    ['notes.txt', 'hi'],
+  ]) {
     mkdirSync(join(home, rel, '..'), { recursive: true });
     writeFileSync(join(home, rel), text);
   }
   k = await makeKit();
   k.file('README.md', 'hello');
-  for (const p of ['cat *', 'cp *', 'ls *', 'tar *', 'grep *', 'head *']) k.rules.createRule({ tool_pattern: 'execute_cmd', command_pattern: p, action: 'allow', priority: 1 });
+  for (const p of ['cat *', 'cp *', 'ls *', 'tar *', 'grep *', 'head *'])
+    k.rules.createRule({ tool_pattern: 'execute_cmd', command_pattern: p, action: 'allow', priority: 1 });
   k.rules.createRule({ tool_pattern: 'mcp__fs__read_file', action: 'allow', priority: 1 });
   k.bypass.grant(1, { kind: 'all' }, null);
 });
@@ -38,12 +47,22 @@ afterEach(() => {
   else process.env.HOME = savedHome;
 });
 
-const decide = (command: string) => k.gate.check(k.call('execute_cmd', { command, workdir: k.workspace }, { category: 'shell' }));
+const decide = (command: string) =>
+  k.gate.check(k.call('execute_cmd', { command, workdir: k.workspace }, { category: 'shell' }));
 
 describe('a command that reaches a credential store asks, whatever the rules', () => {
   const REACH = [
-    'cat ~/.ssh/id_ed25519', 'cat $HOME/.ssh/id_ed25519', 'cat "${HOME}/.aws/credentials"', 'cp ~/.netrc copy.txt', 'tar cf keys.tar ~/.ssh',
-    'ls ~/.ssh', 'cat ~/.ss?/id_*', 'grep -r token ~/.config/gh', 'head ~/.SSH/id_ed25519', 'cat /etc/shadow', 'cat /etc/ssh/ssh_host_ed25519_key',
+    'cat ~/.ssh/id_ed25519',
+    'cat $HOME/.ssh/id_ed25519',
+    'cat "${HOME}/.aws/credentials"',
+    'cp ~/.netrc copy.txt',
+    'tar cf keys.tar ~/.ssh',
+    'ls ~/.ssh',
+    'cat ~/.ss?/id_*',
+    'grep -r token ~/.config/gh',
+    'head ~/.SSH/id_ed25519',
+    'cat /etc/shadow',
+    'cat /etc/ssh/ssh_host_ed25519_key',
     'cat README.md && cat ~/.aws/credentials',
   ];
   for (const command of REACH) {
@@ -91,9 +110,21 @@ describe('a working directory that is the home folder', () => {
     k.file('project/notes.md', `${MARK} notes\n`);
     const call = k.call(TN.GREP_FILES, { path: k.workspace, pattern: MARK });
     expect(k.gate.check(call).action).toBe('allow');
-    const ctx = { workingDir: k.workspace, workspaceDir: k.workspace, signal: new AbortController().signal, log: () => undefined, protectedPaths: k.gate.walkPolicy(call) };
+    const ctx = {
+      workingDir: k.workspace,
+      workspaceDir: k.workspace,
+      signal: new AbortController().signal,
+      log: () => undefined,
+      protectedPaths: k.gate.walkPolicy(call),
+    };
     const answers = [];
-    for (const ripgrepPath of ['/usr/bin/rg', null]) answers.push(await createGrepFilesTool({ ripgrepPath, jsPrefixMs: 0 }).executeAsync({ pattern: MARK, path: k.workspace }, ctx));
+    for (const ripgrepPath of ['/usr/bin/rg', null])
+      answers.push(
+        await createGrepFilesTool({ ripgrepPath, jsPrefixMs: 0 }).executeAsync(
+          { pattern: MARK, path: k.workspace },
+          ctx,
+        ),
+      );
     expect(answers[0], JSON.stringify(answers)).toEqual(answers[1]);
     const text = JSON.stringify(answers[0]);
     expect(text).toContain('project/notes.md:1:');
@@ -103,6 +134,9 @@ describe('a working directory that is the home folder', () => {
     const listed = JSON.stringify(await listFilesTool.executeAsync({ path: k.workspace, recursive: true }, ctx));
     expect(listed).toContain('project/notes.md');
     expect(listed).not.toContain('id_ed25519');
-    expect(k.gate.check(k.call(TN.READ_FILE, { path: '.ssh/id_ed25519' }))).toMatchObject({ action: 'require', why: { kind: 'guard', guard: 'credentials' } });
+    expect(k.gate.check(k.call(TN.READ_FILE, { path: '.ssh/id_ed25519' }))).toMatchObject({
+      action: 'require',
+      why: { kind: 'guard', guard: 'credentials' },
+    });
   });
 });

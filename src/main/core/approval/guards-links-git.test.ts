@@ -24,12 +24,23 @@ const openEverything = (k: Kit) => {
 };
 
 describe('hard links to guarded files', () => {
-  const TOOLS = ['read_file', 'search_file', 'grep_files', 'get_ast_outline', 'edit_file', 'write_file', 'mcp__fs__read_text_file'];
+  const TOOLS = [
+    'read_file',
+    'search_file',
+    'grep_files',
+    'get_ast_outline',
+    'edit_file',
+    'write_file',
+    'mcp__fs__read_text_file',
+  ];
   const targets: [string, (k: Kit) => string][] = [
     ['secrets/key.txt', (k) => k.file('secrets/key.txt', 'SECRET')],
     ['a nested Secrets folder', (k) => k.file('a/b/Secrets/c/key.pem', 'SECRET')],
     ['the database file', (k) => join(k.dataDir, 'skald.db')],
-    ['settings.json of the data folder', (k) => (writeFileSync(join(k.dataDir, 'settings.json'), '{}'), join(k.dataDir, 'settings.json'))],
+    [
+      'settings.json of the data folder',
+      (k) => (writeFileSync(join(k.dataDir, 'settings.json'), '{}'), join(k.dataDir, 'settings.json')),
+    ],
   ];
   for (const [label, make] of targets) {
     for (const tool of TOOLS) {
@@ -38,7 +49,10 @@ describe('hard links to guarded files', () => {
         const rc = openEverything(k);
         for (const path of ['hl.txt', './hl.txt', join(k.workspace, 'hl.txt'), 'x/../hl.txt']) {
           const key = tool.startsWith('mcp__') ? 'file_path' : 'path';
-          expect(k.gate.check(k.call(tool, { [key]: path, pattern: 'S' }, { runContext: rc }))).toMatchObject({ action: 'deny', why: { kind: 'guard', guard: 'secrets' } });
+          expect(k.gate.check(k.call(tool, { [key]: path, pattern: 'S' }, { runContext: rc }))).toMatchObject({
+            action: 'deny',
+            why: { kind: 'guard', guard: 'secrets' },
+          });
         }
       });
     }
@@ -59,14 +73,18 @@ describe('git hooks and config, every location', () => {
     it(`writing ${path} is denied; reading it is not`, () => {
       const rc = openEverything(k);
       for (const tool of ['write_file', 'edit_file', 'insert_at_line', 'mcp__fs__write_file']) {
-        expect(k.gate.check(k.call(tool, { path }, { runContext: rc }))).toMatchObject({ action: 'deny', why: { kind: 'guard', guard: 'git_config' } });
+        expect(k.gate.check(k.call(tool, { path }, { runContext: rc }))).toMatchObject({
+          action: 'deny',
+          why: { kind: 'guard', guard: 'git_config' },
+        });
       }
       expect(k.gate.check(k.call('read_file', { path })).action).toBe('allow');
     });
   }
   it('siblings stay writable', () => {
     const rc = k.rc({ allow_fs_writes: ['.'] });
-    for (const path of GIT_WRITABLE) expect(k.gate.check(k.call('write_file', { path }, { runContext: rc })).action).toBe('allow');
+    for (const path of GIT_WRITABLE)
+      expect(k.gate.check(k.call('write_file', { path }, { runContext: rc })).action).toBe('allow');
   });
   for (const [config, paths] of GIT_CONFIGURED) {
     it(`a repository config ${JSON.stringify(config.trim())} makes ${paths.join(', ')} denied`, () => {
@@ -74,7 +92,10 @@ describe('git hooks and config, every location', () => {
       const rc = openEverything(k);
       for (const rel of paths) {
         const path = rel === 'shared.gitconfig' ? join(k.workspace, 'shared.gitconfig') : rel;
-        expect(k.gate.check(k.call('write_file', { path }, { runContext: rc }))).toMatchObject({ action: 'deny', why: { guard: 'git_config' } });
+        expect(k.gate.check(k.call('write_file', { path }, { runContext: rc }))).toMatchObject({
+          action: 'deny',
+          why: { guard: 'git_config' },
+        });
       }
     });
   }

@@ -23,7 +23,16 @@ import { hardLinkVerdictAt } from '../tools/_policy/hardlinks';
 import { canonicalBelow, canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
 import type { ShellAnalysis, ShellWord } from './shell';
 
-export type GuardId = 'secret_value' | 'secrets' | 'credentials' | 'app_data_write' | 'git_config' | 'app_data_touch' | 'steering_file' | 'symlink_escape' | 'unsafe_shell';
+export type GuardId =
+  | 'secret_value'
+  | 'secrets'
+  | 'credentials'
+  | 'app_data_write'
+  | 'git_config'
+  | 'app_data_touch'
+  | 'steering_file'
+  | 'symlink_escape'
+  | 'unsafe_shell';
 
 export interface GuardVerdict {
   action: 'deny' | 'require';
@@ -33,21 +42,88 @@ export interface GuardVerdict {
 
 /** The locked rows of the Security page. */
 export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; title: string; description: string }[] = [
-  { id: 'secrets', action: 'deny', title: 'secrets/ folders', description: 'Reading or writing anything under a secrets/ folder of the workspace, in any letter case, through symlinks and "..". Shell commands that name a secrets/ path always ask.' },
-  { id: 'credentials', action: 'require', title: 'Credential stores', description: 'Any tool or shell command that names ~/.ssh, ~/.gnupg, ~/.aws, ~/.azure, ~/.kube, ~/.docker/config.json, ~/.netrc, ~/.git-credentials, ~/.npmrc, ~/.pypirc, ~/.pgpass, cloud CLI logins, password stores, browser profiles, /etc/shadow or /etc/ssh: always asks, whatever the rules (even where a rule allows "cat *").' },
-  { id: 'app_data_write', action: 'deny', title: "The app's data folder", description: "Writing the app's own data folder (database, settings, rules). The workspace inside it stays writable." },
-  { id: 'git_config', action: 'deny', title: 'Git configuration and hooks', description: 'Writing any place git reads hooks or configuration from: .git/hooks/, .git/config, a submodule\'s or worktree\'s hooks and config (.git/modules/, .git/worktrees/), a .git pointer file, and the hooks folder or included config a repository\'s config names. Shell commands that name one always ask.' },
-  { id: 'app_data_touch', action: 'require', title: 'Touching the data folder', description: 'Reading the data folder, or a shell command that names it or the database file: always asks.' },
-  { id: 'steering_file', action: 'require', title: 'Agent-steering files', description: 'Writing AGENTS.md, CLAUDE.md, .mcp.json, .vscode/, .cursor/, .husky/, .envrc, shell rc files and similar: always asks.' },
-  { id: 'secret_value', action: 'require', title: 'Storing a secret', description: 'set_secret always asks: a stored secret can be handed to plugins and servers that name it. The card shows the key; the value stays masked.' },
-  { id: 'symlink_escape', action: 'require', title: 'Symlink escapes', description: 'A path inside the workspace that resolves through a symlink to a place outside it: always asks.' },
+  {
+    id: 'secrets',
+    action: 'deny',
+    title: 'secrets/ folders',
+    description:
+      'Reading or writing anything under a secrets/ folder of the workspace, in any letter case, through symlinks and "..". Shell commands that name a secrets/ path always ask.',
+  },
+  {
+    id: 'credentials',
+    action: 'require',
+    title: 'Credential stores',
+    description:
+      'Any tool or shell command that names ~/.ssh, ~/.gnupg, ~/.aws, ~/.azure, ~/.kube, ~/.docker/config.json, ~/.netrc, ~/.git-credentials, ~/.npmrc, ~/.pypirc, ~/.pgpass, cloud CLI logins, password stores, browser profiles, /etc/shadow or /etc/ssh: always asks, whatever the rules (even where a rule allows "cat *").',
+  },
+  {
+    id: 'app_data_write',
+    action: 'deny',
+    title: "The app's data folder",
+    description:
+      "Writing the app's own data folder (database, settings, rules). The workspace inside it stays writable.",
+  },
+  {
+    id: 'git_config',
+    action: 'deny',
+    title: 'Git configuration and hooks',
+    description:
+      "Writing any place git reads hooks or configuration from: .git/hooks/, .git/config, a submodule's or worktree's hooks and config (.git/modules/, .git/worktrees/), a .git pointer file, and the hooks folder or included config a repository's config names. Shell commands that name one always ask.",
+  },
+  {
+    id: 'app_data_touch',
+    action: 'require',
+    title: 'Touching the data folder',
+    description: 'Reading the data folder, or a shell command that names it or the database file: always asks.',
+  },
+  {
+    id: 'steering_file',
+    action: 'require',
+    title: 'Agent-steering files',
+    description:
+      'Writing AGENTS.md, CLAUDE.md, .mcp.json, .vscode/, .cursor/, .husky/, .envrc, shell rc files and similar: always asks.',
+  },
+  {
+    id: 'secret_value',
+    action: 'require',
+    title: 'Storing a secret',
+    description:
+      'set_secret always asks: a stored secret can be handed to plugins and servers that name it. The card shows the key; the value stays masked.',
+  },
+  {
+    id: 'symlink_escape',
+    action: 'require',
+    title: 'Symlink escapes',
+    description: 'A path inside the workspace that resolves through a symlink to a place outside it: always asks.',
+  },
   // Enforced by the gate's shell analysis (shell.ts), listed here so the Security page shows it as locked.
-  { id: 'unsafe_shell', action: 'require', title: 'Opaque shell commands', description: 'A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a program told by an option or its script to run another (sed e, awk system, git -c, tar --checkpoint-action, rg --pre, …), a redirect out of the workspace, or text that does not parse: always asks; no rule or bypass allows it.' },
+  {
+    id: 'unsafe_shell',
+    action: 'require',
+    title: 'Opaque shell commands',
+    description:
+      'A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a program told by an option or its script to run another (sed e, awk system, git -c, tar --checkpoint-action, rg --pre, …), a redirect out of the workspace, or text that does not parse: always asks; no rule or bypass allows it.',
+  },
 ];
 
 const STEERING_NAMES = new Set([
-  'agents.md', 'agent.md', 'claude.md', 'gemini.md', '.mcp.json', '.cursorrules', '.windsurfrules', '.clinerules',
-  '.envrc', '.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin',
+  'agents.md',
+  'agent.md',
+  'claude.md',
+  'gemini.md',
+  '.mcp.json',
+  '.cursorrules',
+  '.windsurfrules',
+  '.clinerules',
+  '.envrc',
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.profile',
+  '.zshrc',
+  '.zprofile',
+  '.zshenv',
+  '.zlogin',
   'copilot-instructions.md',
 ]);
 const STEERING_DIRS = new Set(['.vscode', '.cursor', '.husky', '.claude', '.gemini', '.skald', '.clinerules']);
@@ -58,15 +134,44 @@ const STEERING_DIRS = new Set(['.vscode', '.cursor', '.husky', '.claude', '.gemi
  * allow rule lets through (`cat *`, `cp *`) and an MCP tool with a path can: those ask here whatever the rules.
  */
 export const HOME_CREDENTIALS: readonly string[] = [
-  '.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker/config.json', '.config/gcloud', '.config/gh', '.config/hub',
-  '.netrc', '.git-credentials', '.npmrc', '.yarnrc.yml', '.pypirc', '.pgpass', '.my.cnf', '.vault-token',
-  '.terraform.d/credentials.tfrc.json', '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials',
-  '.password-store', '.local/share/keyrings', '.config/op', '.mozilla/firefox', '.config/google-chrome',
-  '.config/chromium', '.config/bravesoftware', 'library/keychains', 'library/application support/google/chrome',
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.kube',
+  '.docker/config.json',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/hub',
+  '.netrc',
+  '.git-credentials',
+  '.npmrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.pgpass',
+  '.my.cnf',
+  '.vault-token',
+  '.terraform.d/credentials.tfrc.json',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.gem/credentials',
+  '.password-store',
+  '.local/share/keyrings',
+  '.config/op',
+  '.mozilla/firefox',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.config/bravesoftware',
+  'library/keychains',
+  'library/application support/google/chrome',
   'library/application support/firefox',
 ];
 export const SYSTEM_CREDENTIALS: readonly string[] = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/ssh'];
-const CREDENTIALS: GuardVerdict = { action: 'require', guard: 'credentials', text: 'The path is a credential store (~/.ssh, ~/.aws, a browser profile, /etc/shadow, …): always asks.' };
+const CREDENTIALS: GuardVerdict = {
+  action: 'require',
+  guard: 'credentials',
+  text: 'The path is a credential store (~/.ssh, ~/.aws, a browser profile, /etc/shadow, …): always asks.',
+};
 
 /** The first component of each entry: most paths below the home folder are ruled out by it alone (a walk asks per file). */
 const CREDENTIAL_TOPS = new Set(HOME_CREDENTIALS.map((c) => c.split('/')[0]!));
@@ -87,21 +192,34 @@ export function isCredentialPath(path: string, home: string): boolean {
 
 /** A `secrets` path component in a command's text or in a word after expansion. */
 const SECRETS_WORD = /(^|[\s'"=/:<>|;&(`,@])secrets(?=$|[/\s'";|&)<>`,])/i;
-const SHELL_SECRETS: GuardVerdict = { action: 'require', guard: 'secrets', text: 'The command names a secrets/ path or a hard link to a guarded file (after the shell\'s expansions): always asks.' };
+const SHELL_SECRETS: GuardVerdict = {
+  action: 'require',
+  guard: 'secrets',
+  text: "The command names a secrets/ path or a hard link to a guarded file (after the shell's expansions): always asks.",
+};
 /**
  * Paths one command's words are judged as, at most (each name against each place it may be relative to): a command
  * naming more asks. Each costs file-system lookups, and a 120 KB command can name tens of thousands
  * (docs/shell-analysis.md "Bad input").
  */
 export const MAX_COMMAND_PATHS = 4_096;
-const TOO_MANY_PATHS: GuardVerdict = { action: 'require', guard: 'unsafe_shell', text: `The command names more paths than the gate checks one by one (${MAX_COMMAND_PATHS}): always asks.` };
+const TOO_MANY_PATHS: GuardVerdict = {
+  action: 'require',
+  guard: 'unsafe_shell',
+  text: `The command names more paths than the gate checks one by one (${MAX_COMMAND_PATHS}): always asks.`,
+};
 interface PathBudget {
   /** Names judged in this command, with the place they were taken relative to. */
   seen: Set<string>;
   left: number;
 }
-const SHELL_GIT: GuardVerdict = { action: 'require', guard: 'git_config', text: 'The command names a place git reads hooks or configuration from: always asks.' };
-const GIT_TEXT = 'Places git reads hooks or configuration from (.git/hooks, .git/config, submodule and worktree config, core.hooksPath) are never written by tools (hard guard).';
+const SHELL_GIT: GuardVerdict = {
+  action: 'require',
+  guard: 'git_config',
+  text: 'The command names a place git reads hooks or configuration from: always asks.',
+};
+const GIT_TEXT =
+  'Places git reads hooks or configuration from (.git/hooks, .git/config, submodule and worktree config, core.hooksPath) are never written by tools (hard guard).';
 const HARD_LINK_TEXT = "The path is a hard link to a file in a secrets/ folder or the app's data folder (hard guard).";
 
 const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
@@ -161,7 +279,9 @@ export class Guards {
    * (docs/guards.md "Canonical paths").
    */
   canonical(r: Roots, absolute: string): string {
-    const walked = canonicalBelow(absolute, r.wsRaw, r.wsCanon) ?? (r.wsCanon !== r.wsRaw ? canonicalBelow(absolute, r.wsCanon, r.wsCanon) : null);
+    const walked =
+      canonicalBelow(absolute, r.wsRaw, r.wsCanon) ??
+      (r.wsCanon !== r.wsRaw ? canonicalBelow(absolute, r.wsCanon, r.wsCanon) : null);
     return walked ?? canonicalizeForPolicy(absolute, '/');
   }
 
@@ -175,7 +295,11 @@ export class Guards {
   checkPath(r: Roots, toolName: string, lexical: string, canon: string): GuardVerdict | null {
     const rels = [relIn(canon, r.wsCanon), relIn(lexical, r.wsRaw), relIn(lexical, r.wsCanon)];
     if (rels.some((r) => r !== null && hasComponent(r, 'secrets'))) {
-      return { action: 'deny', guard: 'secrets', text: 'secrets/ folders are never read or written by tools (hard guard).' };
+      return {
+        action: 'deny',
+        guard: 'secrets',
+        text: 'secrets/ folders are never read or written by tools (hard guard).',
+      };
     }
     // A second name of a guarded file (a hard link) is that file; realpath cannot see it, its identity can.
     const link = hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]);
@@ -183,32 +307,63 @@ export class Guards {
     if (this.isCredential(lexical, canon)) return CREDENTIALS;
     const writes = isWritingTool(toolName);
     const inData = this.isDataDir(r, canon);
-    if (writes && inData) return { action: 'deny', guard: 'app_data_write', text: "The app's data folder (database, settings, rules) is never written by tools (hard guard)." };
+    if (writes && inData)
+      return {
+        action: 'deny',
+        guard: 'app_data_write',
+        text: "The app's data folder (database, settings, rules) is never written by tools (hard guard).",
+      };
     // Inside the workspace only the part below it counts: the default data folder is `~/.skald`, and a folder
     // above the workspace must not make every path in it look like a steering or git file.
     const parts = (rels[0] ?? slash(canon)).split('/').map((p) => p.toLowerCase());
-    if (writes && (gitProtectedReason(parts) || gitConfiguredReason(canon))) return { action: 'deny', guard: 'git_config', text: GIT_TEXT };
+    if (writes && (gitProtectedReason(parts) || gitConfiguredReason(canon)))
+      return { action: 'deny', guard: 'git_config', text: GIT_TEXT };
     const lexInside = rels[1] !== null || rels[2] !== null;
     if (lexInside && rels[0] === null) {
-      return { action: 'require', guard: 'symlink_escape', text: 'The path leads through a symlink out of the workspace: always asks.' };
+      return {
+        action: 'require',
+        guard: 'symlink_escape',
+        text: 'The path leads through a symlink out of the workspace: always asks.',
+      };
     }
-    if (inData) return { action: 'require', guard: 'app_data_touch', text: "The path is in the app's data folder: always asks." };
-    if (link === 'unknown') return { action: 'require', guard: 'secrets', text: 'The file has several hard links and the gate could not check them all against the guarded files: always asks.' };
+    if (inData)
+      return { action: 'require', guard: 'app_data_touch', text: "The path is in the app's data folder: always asks." };
+    if (link === 'unknown')
+      return {
+        action: 'require',
+        guard: 'secrets',
+        text: 'The file has several hard links and the gate could not check them all against the guarded files: always asks.',
+      };
     if (writes && (STEERING_NAMES.has(parts.at(-1) ?? '') || parts.slice(0, -1).some((p) => STEERING_DIRS.has(p)))) {
-      return { action: 'require', guard: 'steering_file', text: 'Writing an agent-steering or tool-config file: always asks.' };
+      return {
+        action: 'require',
+        guard: 'steering_file',
+        text: 'Writing an agent-steering or tool-config file: always asks.',
+      };
     }
     return null;
   }
 
   /** Judges an `execute_cmd` by its text and working directory. Never denies: a shell command is the user's to run. */
   checkCommand(r: Roots, command: string, workdir: string | null, shell?: ShellAnalysis | null): GuardVerdict | null {
-    if (this.mentionsDataDir(r, command)) return { action: 'require', guard: 'app_data_touch', text: "The command names the app's data folder or database: always asks." };
+    if (this.mentionsDataDir(r, command))
+      return {
+        action: 'require',
+        guard: 'app_data_touch',
+        text: "The command names the app's data folder or database: always asks.",
+      };
     if (SECRETS_WORD.test(command)) return SHELL_SECRETS;
     if (workdir) {
       const canon = canonicalizeForPolicy(workdir, r.wsRaw);
       const rel = relIn(canon, r.wsCanon);
-      if (rel !== null && hasComponent(rel, 'secrets')) return { action: 'require', guard: 'secrets', text: 'The command runs inside a secrets/ folder: always asks.' };
-      if (this.isDataDir(r, canon)) return { action: 'require', guard: 'app_data_touch', text: "The command runs in the app's data folder: always asks." };
+      if (rel !== null && hasComponent(rel, 'secrets'))
+        return { action: 'require', guard: 'secrets', text: 'The command runs inside a secrets/ folder: always asks.' };
+      if (this.isDataDir(r, canon))
+        return {
+          action: 'require',
+          guard: 'app_data_touch',
+          text: "The command runs in the app's data folder: always asks.",
+        };
     }
     const cwdCanon = new Map<string, string>();
     const paths: PathBudget = { seen: new Set(), left: MAX_COMMAND_PATHS };
@@ -228,7 +383,12 @@ export class Guards {
    * after `=` or `:` (`--file=x`, `if=x`, `host:path`), judged as a path against every directory it may be
    * relative to; a glob that could reach a guarded name asks even when it matches nothing yet.
    */
-  private checkShellWord(r: Roots, w: ShellWord, cwdCanon: Map<string, string>, paths: PathBudget): GuardVerdict | null {
+  private checkShellWord(
+    r: Roots,
+    w: ShellWord,
+    cwdCanon: Map<string, string>,
+    paths: PathBudget,
+  ): GuardVerdict | null {
     for (const value of w.word.values) {
       if (SECRETS_WORD.test(value)) return SHELL_SECRETS;
       // A program found on PATH is not a path; one run by path (`./x`, `/bin/x`) is.
@@ -248,16 +408,24 @@ export class Guards {
       }
     }
     for (const components of w.word.globs) {
-      const loose = components.map((c) => ('pattern' in c ? new RegExp(`^${c.source}$`, 'isu') : c.literal.toLowerCase()));
+      const loose = components.map((c) =>
+        'pattern' in c ? new RegExp(`^${c.source}$`, 'isu') : c.literal.toLowerCase(),
+      );
       const could = (name: string, at: number) => {
         const c = loose[at];
         return typeof c === 'string' ? c === name : c !== undefined && c.test(name);
       };
       for (let i = 0; i < loose.length; i++) {
-        if (could('secrets', i)) return { action: 'require', guard: 'secrets', text: 'A glob in the command could reach a secrets/ folder: always asks.' };
+        if (could('secrets', i))
+          return {
+            action: 'require',
+            guard: 'secrets',
+            text: 'A glob in the command could reach a secrets/ folder: always asks.',
+          };
         // `.gi?/hooks`, `.git/h*`: a pattern at or right after a .git component could name hooks or config.
         const isGit = could('.git', i);
-        if (isGit && (typeof loose[i] !== 'string' || loose.slice(i + 1).some((c) => typeof c !== 'string'))) return SHELL_GIT;
+        if (isGit && (typeof loose[i] !== 'string' || loose.slice(i + 1).some((c) => typeof c !== 'string')))
+          return SHELL_GIT;
       }
     }
     return null;
@@ -267,7 +435,12 @@ export class Guards {
     const rels = [relIn(canon, r.wsCanon), relIn(lexical, r.wsRaw), relIn(lexical, r.wsCanon)];
     if (rels.some((x) => x !== null && hasComponent(x, 'secrets'))) return SHELL_SECRETS;
     if (!singleLinked.has(canon) && hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]) !== null) return SHELL_SECRETS;
-    if (this.isDataDir(r, canon) || this.isDataDir(r, lexical)) return { action: 'require', guard: 'app_data_touch', text: "The command names a path in the app's data folder: always asks." };
+    if (this.isDataDir(r, canon) || this.isDataDir(r, lexical))
+      return {
+        action: 'require',
+        guard: 'app_data_touch',
+        text: "The command names a path in the app's data folder: always asks.",
+      };
     if (this.isCredential(lexical, canon)) return CREDENTIALS;
     const parts = (rels[0] ?? rels[1] ?? slash(canon)).split('/').map((p) => p.toLowerCase());
     if (gitProtectedReason(parts) || gitConfiguredReason(canon)) return SHELL_GIT;
@@ -305,7 +478,9 @@ export class Guards {
         const rest = text.slice(at);
         if (!/^($|[/\s'"`;|&)])/.test(rest.slice(needle.length))) continue; // `/data2` is not `/data`
         // The default workspace lives inside the data folder: naming a file in it is not naming the data folder.
-        const intoWorkspace = wsSpellings.some((w) => (w.startsWith(needle) ? rest.startsWith(w) && /^($|[/\s'"])/.test(rest.slice(w.length)) : false));
+        const intoWorkspace = wsSpellings.some((w) =>
+          w.startsWith(needle) ? rest.startsWith(w) && /^($|[/\s'"])/.test(rest.slice(w.length)) : false,
+        );
         if (!intoWorkspace) return true;
       }
     }
@@ -320,7 +495,8 @@ export class Guards {
  * realpath that fails (the name does not exist) costs an exception per level.
  */
 function probePath(piece: string, cwd: string, cwdCanon: Map<string, string>): string {
-  if (piece.includes('/') || piece === '.' || piece === '..' || piece.startsWith('~')) return canonicalizeForPolicy(piece, cwd);
+  if (piece.includes('/') || piece === '.' || piece === '..' || piece.startsWith('~'))
+    return canonicalizeForPolicy(piece, cwd);
   let base = cwdCanon.get(cwd);
   if (base === undefined) cwdCanon.set(cwd, (base = canonicalizeForPolicy(cwd, cwd)));
   try {

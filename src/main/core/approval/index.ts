@@ -61,13 +61,32 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
         return a.parsed && a.unsafe.length === 0 ? a.parts : null;
       },
     });
-  const gate = new ApprovalGate({ rules, bypass, shell, workspaceDir: deps.workspaceDir, dataDir: deps.dataDir, dbFile: deps.dbFile, log: deps.log });
+  const gate = new ApprovalGate({
+    rules,
+    bypass,
+    shell,
+    workspaceDir: deps.workspaceDir,
+    dataDir: deps.dataDir,
+    dbFile: deps.dbFile,
+    log: deps.log,
+  });
   const pending = new PendingManager({
-    db: deps.db, toolRows: new SessionStore(deps.db), bypass, workspaceDir: deps.workspaceDir, emitSession: deps.emitSession, emitInbox: deps.emitInbox,
-    categoryOf: deps.categoryOf, bypassOptions, timeoutMs: deps.approvalTimeoutMs ?? null, now: deps.now,
+    db: deps.db,
+    toolRows: new SessionStore(deps.db),
+    bypass,
+    workspaceDir: deps.workspaceDir,
+    emitSession: deps.emitSession,
+    emitInbox: deps.emitInbox,
+    categoryOf: deps.categoryOf,
+    bypassOptions,
+    timeoutMs: deps.approvalTimeoutMs ?? null,
+    now: deps.now,
   });
   /** Waits for the person; the turn's abort signal withdraws the request (its row stays `pending`). */
-  const untilAnswered = async <T>({ requestId, result }: { requestId: number; result: Promise<T> }, signal: AbortSignal): Promise<T> => {
+  const untilAnswered = async <T>(
+    { requestId, result }: { requestId: number; result: Promise<T> },
+    signal: AbortSignal,
+  ): Promise<T> => {
     const onAbort = () => pending.cancel(requestId);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
@@ -94,7 +113,27 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
 }
 
 export { argsHash, recordDecision } from './decisions';
-export { BypassStore, describeScope, optionsFor, type BypassGrant, type BypassOption, type BypassScope } from './bypass';
+export {
+  BypassStore,
+  describeScope,
+  optionsFor,
+  type BypassGrant,
+  type BypassOption,
+  type BypassScope,
+} from './bypass';
 export { ApprovalGate, type Decision, type GateCall, type WhyKind } from './gate';
-export { ApprovalCancelledError, PendingManager, rejectText, type ApprovalOutcome, type ApprovalRequestInput, type SessionApprovalEvent } from './pending';
-export { RulesRepository, DEFAULT_GROUP, type ApprovalRule, type ApprovalGroup, type RuleInput } from './rules-repository';
+export {
+  ApprovalCancelledError,
+  PendingManager,
+  rejectText,
+  type ApprovalOutcome,
+  type ApprovalRequestInput,
+  type SessionApprovalEvent,
+} from './pending';
+export {
+  RulesRepository,
+  DEFAULT_GROUP,
+  type ApprovalRule,
+  type ApprovalGroup,
+  type RuleInput,
+} from './rules-repository';

@@ -19,8 +19,14 @@ function sources(dir: string): string[] {
   });
 }
 const approvalDir = join(core, 'approval');
-const intoApproval = (file: string, spec: string) => spec.startsWith('.') && resolve(dirname(file), spec).startsWith(approvalDir);
-const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]!);
+const intoApproval = (file: string, spec: string) =>
+  spec.startsWith('.') && resolve(dirname(file), spec).startsWith(approvalDir);
+const importsOf = (file: string) =>
+  [
+    ...readFileSync(file, 'utf8').matchAll(
+      /(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    ),
+  ].map((m) => m[1] ?? m[2]!);
 
 describe('C2: tools cannot reach the rules', () => {
   it('no module under tools/ imports anything from approval/', () => {
@@ -35,7 +41,9 @@ describe('C2: tools cannot reach the rules', () => {
     const stores = ['rules-repository', 'bypass', 'pending', 'index'].map((m) => join(approvalDir, m));
     const importers = sources(src)
       .filter((f) => !f.startsWith(approvalDir))
-      .filter((f) => importsOf(f).some((s) => s.startsWith('.') && stores.includes(resolve(dirname(f), s).replace(/\.ts$/, ''))))
+      .filter((f) =>
+        importsOf(f).some((s) => s.startsWith('.') && stores.includes(resolve(dirname(f), s).replace(/\.ts$/, ''))),
+      )
       .map((f) => relative(src, f));
     expect(importers.filter((f) => !allowed.includes(f))).toEqual([]);
     expect(importers).toContain('main/core/bridge/approval-handlers.ts');

@@ -137,7 +137,8 @@ export function compileCommandPattern(pattern: string): (part: string) => boolea
 
 export function priorityError(priority: unknown): string | null {
   if (typeof priority !== 'number' || !Number.isInteger(priority)) return 'The priority must be a whole number.';
-  if (priority < PRIORITY_MIN || priority > PRIORITY_MAX) return `The priority must lie between ${PRIORITY_MIN} and ${PRIORITY_MAX}.`;
+  if (priority < PRIORITY_MIN || priority > PRIORITY_MAX)
+    return `The priority must lie between ${PRIORITY_MIN} and ${PRIORITY_MAX}.`;
   return null;
 }
 

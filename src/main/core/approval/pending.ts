@@ -26,7 +26,10 @@ import type { ApprovalOutcome } from './decisions';
 import { argsHash as hashOf } from './decisions';
 
 /** What the session's chat hears of a request: that it waits. Its answer arrives as the call's `tool_decision`. */
-export type SessionApprovalEvent = Extract<ChatEventBody, { type: 'approval_required' | 'pending_write' | 'agent_question' }>;
+export type SessionApprovalEvent = Extract<
+  ChatEventBody,
+  { type: 'approval_required' | 'pending_write' | 'agent_question' }
+>;
 
 export type { ApprovalOutcome } from './decisions';
 
@@ -91,17 +94,36 @@ export interface PendingDeps {
   /** Category of a tool name, for items re-registered after a restart. */
   categoryOf?: (toolName: string) => ToolCategory | null;
   /** The bypass scopes a card may offer for a call, narrowest first (bypass.ts `optionsFor`). */
-  bypassOptions: (call: { toolName: string; category: ToolCategory | null; args: Record<string, unknown> }) => BypassOption[];
+  bypassOptions: (call: {
+    toolName: string;
+    category: ToolCategory | null;
+    args: Record<string, unknown>;
+  }) => BypassOption[];
   /** Default wait before an unanswered approval counts as rejected; null (default) = wait for ever. */
   timeoutMs?: number | null;
   now?: () => number;
 }
 
 /** What an item shows of a preview: old/new text and where (a diff or a command line), or the tool's refusal. */
-function shown(preview: Preview | null, toolName: string): Pick<ApprovalItem, 'preview_path' | 'old_content' | 'new_content' | 'refusal'> {
-  if (preview?.kind === 'diff') return { preview_path: preview.path, old_content: preview.oldContent, new_content: preview.newContent, refusal: null };
-  if (preview?.kind === 'command') return { preview_path: `$ ${toolName}`, old_content: null, new_content: preview.text, refusal: null };
-  return { preview_path: null, old_content: null, new_content: null, refusal: preview?.kind === 'refused' ? preview.reason : null };
+function shown(
+  preview: Preview | null,
+  toolName: string,
+): Pick<ApprovalItem, 'preview_path' | 'old_content' | 'new_content' | 'refusal'> {
+  if (preview?.kind === 'diff')
+    return {
+      preview_path: preview.path,
+      old_content: preview.oldContent,
+      new_content: preview.newContent,
+      refusal: null,
+    };
+  if (preview?.kind === 'command')
+    return { preview_path: `$ ${toolName}`, old_content: null, new_content: preview.text, refusal: null };
+  return {
+    preview_path: null,
+    old_content: null,
+    new_content: null,
+    refusal: preview?.kind === 'refused' ? preview.reason : null,
+  };
 }
 
 export function rejectText(note: string): string {
@@ -115,7 +137,9 @@ export class PendingManager {
   /** Decisions taken while no turn waited (after a restart): handed to the next request for that call. */
   private readonly early = new Map<string, { requestId: number; argsHash: string; outcome: ApprovalOutcome }>();
   private readonly earlyAnswers = new Map<string, { requestId: number; answer: string }>();
-  private readonly orphanListeners = new Set<(e: { sessionId: number; toolCallId: string; requestId: number }) => void>();
+  private readonly orphanListeners = new Set<
+    (e: { sessionId: number; toolCallId: string; requestId: number }) => void
+  >();
   private readonly now: () => number;
   private readonly q;
 
@@ -123,8 +147,12 @@ export class PendingManager {
     this.now = deps.now ?? Date.now;
     const db = deps.db;
     this.q = {
-      open: db.prepare(`INSERT INTO approval_requests (kind, tool_call_id, session_id, args_hash, created_at) VALUES (?, ?, ?, ?, ?)`),
-      close: db.prepare(`UPDATE approval_requests SET resolved_at = ?, outcome = ? WHERE id = ? AND resolved_at IS NULL`),
+      open: db.prepare(
+        `INSERT INTO approval_requests (kind, tool_call_id, session_id, args_hash, created_at) VALUES (?, ?, ?, ?, ?)`,
+      ),
+      close: db.prepare(
+        `UPDATE approval_requests SET resolved_at = ?, outcome = ? WHERE id = ? AND resolved_at IS NULL`,
+      ),
       ledger: db.prepare(`SELECT kind, resolved_at, outcome FROM approval_requests WHERE id = ?`),
       label: db.prepare(`SELECT source, title FROM chat_sessions WHERE id = ?`),
     };
@@ -135,7 +163,8 @@ export class PendingManager {
     const decided = this.early.get(input.toolCallId);
     if (decided) {
       this.early.delete(input.toolCallId);
-      if (decided.argsHash === input.argsHash) return { requestId: decided.requestId, result: Promise.resolve(decided.outcome) };
+      if (decided.argsHash === input.argsHash)
+        return { requestId: decided.requestId, result: Promise.resolve(decided.outcome) };
     }
     const existing = this.findApproval(input.toolCallId);
     if (existing && !existing.waiter && existing.args_hash === input.argsHash) {
@@ -143,8 +172,13 @@ export class PendingManager {
       // second look marked it running).
       this.deps.toolRows.setToolStatus(input.toolCallId, 'pending');
       Object.assign(existing, {
-        ...(input.preview ? shown(input.preview, input.toolName) : {}), tool_category: input.category,
-        bypass_options: this.deps.bypassOptions({ toolName: input.toolName, category: input.category, args: input.args }),
+        ...(input.preview ? shown(input.preview, input.toolName) : {}),
+        tool_category: input.category,
+        bypass_options: this.deps.bypassOptions({
+          toolName: input.toolName,
+          category: input.category,
+          args: input.args,
+        }),
       });
       return { requestId: existing.request_id, result: this.wait(existing, input.timeoutMs) };
     }
@@ -156,34 +190,66 @@ export class PendingManager {
       return Number(this.q.open.run('approval', input.toolCallId, input.sessionId, input.argsHash, at).lastInsertRowid);
     })();
     const item: ApprovalItem = {
-      request_id: requestId, session_id: input.sessionId, tool_call_id: input.toolCallId, tool_name: input.toolName,
-      arguments: JSON.stringify(input.args), args: input.args, args_hash: input.argsHash, agent_id: input.agentId, source: input.source,
-      context_label: input.contextLabel ?? this.defaultLabel(input.sessionId), created_at: at, tool_category: input.category,
-      mcp_server: parseMcpToolName(input.toolName)?.server ?? null, ...shown(input.preview ?? null, input.toolName),
+      request_id: requestId,
+      session_id: input.sessionId,
+      tool_call_id: input.toolCallId,
+      tool_name: input.toolName,
+      arguments: JSON.stringify(input.args),
+      args: input.args,
+      args_hash: input.argsHash,
+      agent_id: input.agentId,
+      source: input.source,
+      context_label: input.contextLabel ?? this.defaultLabel(input.sessionId),
+      created_at: at,
+      tool_category: input.category,
+      mcp_server: parseMcpToolName(input.toolName)?.server ?? null,
+      ...shown(input.preview ?? null, input.toolName),
       bypass_options: this.deps.bypassOptions({ toolName: input.toolName, category: input.category, args: input.args }),
-      waiter: null, timer: null,
+      waiter: null,
+      timer: null,
     };
     this.approvals.set(requestId, item);
     const result = this.wait(item, input.timeoutMs);
-    this.deps.emitInbox({ type: 'approval_requested', request_id: requestId, tool_call_id: item.tool_call_id, tool_name: item.tool_name });
+    this.deps.emitInbox({
+      type: 'approval_requested',
+      request_id: requestId,
+      tool_call_id: item.tool_call_id,
+      tool_name: item.tool_name,
+    });
     return { requestId, result };
   }
 
   /** The human's answer. Throws a BridgeError (nothing changes) for an unknown, decided or mismatched request. */
   resolve(
     requestId: number,
-    input: { action: 'approve' | 'reject'; note?: string; argsHash: string; bypassSecs?: number; bypassScope?: BypassKind },
+    input: {
+      action: 'approve' | 'reject';
+      note?: string;
+      argsHash: string;
+      bypassSecs?: number;
+      bypassScope?: BypassKind;
+    },
   ): { toolCallId: string; sessionId: number; approved: boolean } {
     const item = this.approvals.get(requestId);
     if (!item) throw this.missing(requestId, 'approval');
     if (input.argsHash !== item.args_hash) {
-      throw new BridgeError('args_mismatch', 'These are not the arguments that were shown for approval; the call needs a new approval.');
+      throw new BridgeError(
+        'args_mismatch',
+        'These are not the arguments that were shown for approval; the call needs a new approval.',
+      );
     }
     const approved = input.action === 'approve';
     const option = approved && input.bypassSecs !== undefined ? this.offered(item, input.bypassScope) : null;
-    const expiresAt = input.bypassSecs === 0 || input.bypassSecs === undefined ? null : this.now() + input.bypassSecs * 1000;
-    const bypass = option ? this.deps.bypass.grant(item.session_id, option.scope, expiresAt, item.tool_call_id) : undefined;
-    this.settle(item, { approved, note: input.note ?? '', ...(bypass ? { bypass } : {}) }, approved ? 'approved' : 'rejected');
+    const expiresAt =
+      input.bypassSecs === 0 || input.bypassSecs === undefined ? null : this.now() + input.bypassSecs * 1000;
+    const bypass = option
+      ? this.deps.bypass.grant(item.session_id, option.scope, expiresAt, item.tool_call_id)
+      : undefined;
+    this.settle(
+      item,
+      { approved, note: input.note ?? '', ...(bypass ? { bypass } : {}) },
+      approved ? 'approved' : 'rejected',
+    );
     return { toolCallId: item.tool_call_id, sessionId: item.session_id, approved };
   }
 
@@ -205,8 +271,15 @@ export class PendingManager {
         return Number(this.q.open.run('clarification', input.toolCallId, input.sessionId, null, at).lastInsertRowid);
       })();
       item = {
-        request_id: requestId, session_id: input.sessionId, tool_call_id: input.toolCallId, title: input.title, question: input.question,
-        suggested_answers: input.suggestedAnswers, context_label: input.contextLabel ?? this.defaultLabel(input.sessionId), created_at: at, waiter: null,
+        request_id: requestId,
+        session_id: input.sessionId,
+        tool_call_id: input.toolCallId,
+        title: input.title,
+        question: input.question,
+        suggested_answers: input.suggestedAnswers,
+        context_label: input.contextLabel ?? this.defaultLabel(input.sessionId),
+        created_at: at,
+        waiter: null,
       };
       this.clarifications.set(requestId, item);
       this.deps.emitInbox({ type: 'clarification_requested', request_id: requestId, title: item.title });
@@ -214,7 +287,12 @@ export class PendingManager {
     const target = item;
     const result = new Promise<string>((resolve, reject) => (target.waiter = { resolve, reject }));
     this.deps.emitSession(target.session_id, {
-      type: 'agent_question', request_id: target.request_id, tool_call_id: target.tool_call_id, title: target.title, question: target.question, suggested_answers: target.suggested_answers,
+      type: 'agent_question',
+      request_id: target.request_id,
+      tool_call_id: target.tool_call_id,
+      title: target.title,
+      question: target.question,
+      suggested_answers: target.suggested_answers,
     });
     return { requestId: target.request_id, result };
   }
@@ -243,8 +321,10 @@ export class PendingManager {
 
   /** The session ended or was stopped: every waiter of it rejects, its bypasses go. */
   cancelForSession(sessionId: number): void {
-    for (const item of [...this.approvals.values()]) if (item.session_id === sessionId) this.withdraw(item, 'cancelled');
-    for (const c of [...this.clarifications.values()]) if (c.session_id === sessionId) this.dropClarification(c, 'cancelled', new ApprovalCancelledError(c.request_id));
+    for (const item of [...this.approvals.values()])
+      if (item.session_id === sessionId) this.withdraw(item, 'cancelled');
+    for (const c of [...this.clarifications.values()])
+      if (c.session_id === sessionId) this.dropClarification(c, 'cancelled', new ApprovalCancelledError(c.request_id));
     this.deps.bypass.clearSession(sessionId);
   }
 
@@ -254,34 +334,87 @@ export class PendingManager {
     const rows = db
       .prepare(`SELECT t.tool_call_id, t.session_id, t.name, t.arguments, t.effective_arguments, t.args_hash, s.agent_id, s.source
                 FROM chat_llm_tools t JOIN chat_sessions s ON s.id = t.session_id WHERE t.${UNFINISHED_TOOLS} AND t.status = 'pending' ORDER BY t.id`)
-      .all() as { tool_call_id: string; session_id: number; name: string; arguments: string; effective_arguments: string | null; args_hash: string | null; agent_id: string; source: string }[];
+      .all() as {
+      tool_call_id: string;
+      session_id: number;
+      name: string;
+      arguments: string;
+      effective_arguments: string | null;
+      args_hash: string | null;
+      agent_id: string;
+      source: string;
+    }[];
     // Ids of an earlier run can never be answered again; ids this manager still holds stay open.
     const live = JSON.stringify([...this.approvals.keys(), ...this.clarifications.keys()]);
-    db.prepare(`UPDATE approval_requests SET resolved_at = ?, outcome = 'superseded' WHERE resolved_at IS NULL AND id NOT IN (SELECT value FROM json_each(?))`).run(this.now(), live);
+    db.prepare(
+      `UPDATE approval_requests SET resolved_at = ?, outcome = 'superseded' WHERE resolved_at IS NULL AND id NOT IN (SELECT value FROM json_each(?))`,
+    ).run(this.now(), live);
     let count = 0;
     for (const row of rows) {
-      if (this.findApproval(row.tool_call_id) || [...this.clarifications.values()].some((c) => c.tool_call_id === row.tool_call_id)) continue;
+      if (
+        this.findApproval(row.tool_call_id) ||
+        [...this.clarifications.values()].some((c) => c.tool_call_id === row.tool_call_id)
+      )
+        continue;
       const args = parseObject(row.effective_arguments ?? row.arguments);
       const at = this.now();
       if (row.name === TN.ASK_USER_CLARIFICATION) {
-        const requestId = Number(this.q.open.run('clarification', row.tool_call_id, row.session_id, null, at).lastInsertRowid);
-        const suggested = Array.isArray(args.suggested_answers) ? args.suggested_answers.filter((s): s is string => typeof s === 'string') : [];
+        const requestId = Number(
+          this.q.open.run('clarification', row.tool_call_id, row.session_id, null, at).lastInsertRowid,
+        );
+        const suggested = Array.isArray(args.suggested_answers)
+          ? args.suggested_answers.filter((s): s is string => typeof s === 'string')
+          : [];
         this.clarifications.set(requestId, {
-          request_id: requestId, session_id: row.session_id, tool_call_id: row.tool_call_id, title: String(args.title ?? 'Question'), question: String(args.question ?? ''),
-          suggested_answers: suggested, context_label: this.defaultLabel(row.session_id), created_at: at, waiter: null,
+          request_id: requestId,
+          session_id: row.session_id,
+          tool_call_id: row.tool_call_id,
+          title: String(args.title ?? 'Question'),
+          question: String(args.question ?? ''),
+          suggested_answers: suggested,
+          context_label: this.defaultLabel(row.session_id),
+          created_at: at,
+          waiter: null,
         });
-        this.deps.emitInbox({ type: 'clarification_requested', request_id: requestId, title: String(args.title ?? 'Question') });
+        this.deps.emitInbox({
+          type: 'clarification_requested',
+          request_id: requestId,
+          title: String(args.title ?? 'Question'),
+        });
       } else {
         const hash = row.args_hash ?? hashOf(args);
-        const requestId = Number(this.q.open.run('approval', row.tool_call_id, row.session_id, hash, at).lastInsertRowid);
+        const requestId = Number(
+          this.q.open.run('approval', row.tool_call_id, row.session_id, hash, at).lastInsertRowid,
+        );
         this.approvals.set(requestId, {
-          request_id: requestId, session_id: row.session_id, tool_call_id: row.tool_call_id, tool_name: row.name, arguments: JSON.stringify(args), args,
-          args_hash: hash, agent_id: row.agent_id, source: row.source, context_label: this.defaultLabel(row.session_id), created_at: at,
-          tool_category: this.deps.categoryOf?.(row.name) ?? null, mcp_server: parseMcpToolName(row.name)?.server ?? null, ...shown(null, row.name),
-          bypass_options: this.deps.bypassOptions({ toolName: row.name, category: this.deps.categoryOf?.(row.name) ?? null, args }),
-          waiter: null, timer: null,
+          request_id: requestId,
+          session_id: row.session_id,
+          tool_call_id: row.tool_call_id,
+          tool_name: row.name,
+          arguments: JSON.stringify(args),
+          args,
+          args_hash: hash,
+          agent_id: row.agent_id,
+          source: row.source,
+          context_label: this.defaultLabel(row.session_id),
+          created_at: at,
+          tool_category: this.deps.categoryOf?.(row.name) ?? null,
+          mcp_server: parseMcpToolName(row.name)?.server ?? null,
+          ...shown(null, row.name),
+          bypass_options: this.deps.bypassOptions({
+            toolName: row.name,
+            category: this.deps.categoryOf?.(row.name) ?? null,
+            args,
+          }),
+          waiter: null,
+          timer: null,
         });
-        this.deps.emitInbox({ type: 'approval_requested', request_id: requestId, tool_call_id: row.tool_call_id, tool_name: row.name });
+        this.deps.emitInbox({
+          type: 'approval_requested',
+          request_id: requestId,
+          tool_call_id: row.tool_call_id,
+          tool_name: row.name,
+        });
       }
       count++;
     }
@@ -301,13 +434,20 @@ export class PendingManager {
   list(): { total: number; approvals: InboxApproval[]; clarifications: InboxClarification[] } {
     const approvals = [...this.approvals.values()]
       .sort((a, b) => a.request_id - b.request_id)
-      .map(({ waiter, timer: _timer, args: _args, preview_path: _where, ...rest }) => ({ ...rest, live: waiter !== null }));
-    const clarifications = [...this.clarifications.values()].sort((a, b) => a.request_id - b.request_id).map(({ waiter: _w, ...rest }) => rest);
+      .map(({ waiter, timer: _timer, args: _args, preview_path: _where, ...rest }) => ({
+        ...rest,
+        live: waiter !== null,
+      }));
+    const clarifications = [...this.clarifications.values()]
+      .sort((a, b) => a.request_id - b.request_id)
+      .map(({ waiter: _w, ...rest }) => rest);
     return { total: approvals.length + clarifications.length, approvals, clarifications };
   }
 
   /** A decision or answer arrived for an item no turn waits on (after a restart): the session may resume. */
-  onDidResolveWithoutWaiter(listener: (e: { sessionId: number; toolCallId: string; requestId: number }) => void): () => void {
+  onDidResolveWithoutWaiter(
+    listener: (e: { sessionId: number; toolCallId: string; requestId: number }) => void,
+  ): () => void {
     this.orphanListeners.add(listener);
     return () => this.orphanListeners.delete(listener);
   }
@@ -318,7 +458,15 @@ export class PendingManager {
     if (ms !== null) {
       item.timer = setTimeout(() => {
         if (this.approvals.get(item.request_id) !== item) return;
-        this.settle(item, { approved: false, note: `No answer within ${Math.round(ms / 1000)} s; treated as a rejection.`, timedOut: true }, 'timeout');
+        this.settle(
+          item,
+          {
+            approved: false,
+            note: `No answer within ${Math.round(ms / 1000)} s; treated as a rejection.`,
+            timedOut: true,
+          },
+          'timeout',
+        );
       }, ms);
       item.timer.unref?.();
     }
@@ -333,7 +481,13 @@ export class PendingManager {
   private pendingEvent(item: ApprovalItem): SessionApprovalEvent {
     const base = { request_id: item.request_id, tool_call_id: item.tool_call_id, args_hash: item.args_hash };
     if (item.preview_path !== null && item.new_content !== null) {
-      return { type: 'pending_write', ...base, path: item.preview_path, old_content: item.old_content, new_content: item.new_content };
+      return {
+        type: 'pending_write',
+        ...base,
+        path: item.preview_path,
+        old_content: item.old_content,
+        new_content: item.new_content,
+      };
     }
     return { type: 'approval_required', ...base, tool_name: item.tool_name, arguments: item.arguments };
   }
@@ -345,9 +499,15 @@ export class PendingManager {
     if (item.waiter) item.waiter.resolve(outcome);
     else {
       this.early.set(item.tool_call_id, { requestId: item.request_id, argsHash: item.args_hash, outcome });
-      for (const l of this.orphanListeners) l({ sessionId: item.session_id, toolCallId: item.tool_call_id, requestId: item.request_id });
+      for (const l of this.orphanListeners)
+        l({ sessionId: item.session_id, toolCallId: item.tool_call_id, requestId: item.request_id });
     }
-    this.deps.emitInbox({ type: 'approval_resolved', request_id: item.request_id, tool_call_id: item.tool_call_id, approved: outcome.approved });
+    this.deps.emitInbox({
+      type: 'approval_resolved',
+      request_id: item.request_id,
+      tool_call_id: item.tool_call_id,
+      approved: outcome.approved,
+    });
   }
 
   private withdraw(item: ApprovalItem, status: 'cancelled' | 'superseded'): void {
@@ -374,15 +534,33 @@ export class PendingManager {
   /** Only a scope the card offered for this very call can be granted; none named = the narrowest (the default). */
   private offered(item: ApprovalItem, kind: BypassKind | undefined): BypassOption {
     const option = kind === undefined ? item.bypass_options[0] : item.bypass_options.find((o) => o.scope.kind === kind);
-    if (!option && !item.bypass_options.length) throw new BridgeError('invalid_input', `No bypass is offered for ${item.tool_name}: it asks every time; approve it once.`);
-    if (!option) throw new BridgeError('invalid_input', `A bypass of scope "${kind}" is not offered for ${item.tool_name}; choose one of: ${item.bypass_options.map((o) => o.scope.kind).join(', ')}.`);
+    if (!option && !item.bypass_options.length)
+      throw new BridgeError(
+        'invalid_input',
+        `No bypass is offered for ${item.tool_name}: it asks every time; approve it once.`,
+      );
+    if (!option)
+      throw new BridgeError(
+        'invalid_input',
+        `A bypass of scope "${kind}" is not offered for ${item.tool_name}; choose one of: ${item.bypass_options.map((o) => o.scope.kind).join(', ')}.`,
+      );
     return option;
   }
 
   private missing(requestId: number, kind: 'approval' | 'clarification'): BridgeError {
-    const row = this.q.ledger.get(requestId) as { kind: string; resolved_at: number | null; outcome: string | null } | undefined;
-    if (row && row.kind !== kind) return new BridgeError('not_found', `Request ${requestId} is a ${row.kind}, not ${kind === 'approval' ? 'an approval' : 'a clarification'}.`);
-    if (row?.resolved_at) return new BridgeError('already_decided', `Request ${requestId} was already decided (${row.outcome}); it cannot be decided again.`);
+    const row = this.q.ledger.get(requestId) as
+      | { kind: string; resolved_at: number | null; outcome: string | null }
+      | undefined;
+    if (row && row.kind !== kind)
+      return new BridgeError(
+        'not_found',
+        `Request ${requestId} is a ${row.kind}, not ${kind === 'approval' ? 'an approval' : 'a clarification'}.`,
+      );
+    if (row?.resolved_at)
+      return new BridgeError(
+        'already_decided',
+        `Request ${requestId} was already decided (${row.outcome}); it cannot be decided again.`,
+      );
     return new BridgeError('not_found', `There is no pending ${kind} ${requestId}.`);
   }
 

@@ -14,11 +14,17 @@ beforeEach(async () => {
 });
 afterEach(() => k.close());
 
-const snapshot = () => JSON.stringify([k.db.prepare('SELECT * FROM approval_rules ORDER BY id').all(), k.db.prepare('SELECT * FROM tool_permission_groups ORDER BY id').all()]);
+const snapshot = () =>
+  JSON.stringify([
+    k.db.prepare('SELECT * FROM approval_rules ORDER BY id').all(),
+    k.db.prepare('SELECT * FROM tool_permission_groups ORDER BY id').all(),
+  ]);
 
 describe('seeds', () => {
   it('seeds the default group and the reference rules', () => {
-    const rules = k.rules.listRules('default').map((r) => `${r.tool_pattern} ${r.path_pattern ?? '-'} ${r.action} @${r.priority}`);
+    const rules = k.rules
+      .listRules('default')
+      .map((r) => `${r.tool_pattern} ${r.path_pattern ?? '-'} ${r.action} @${r.priority}`);
     expect(rules).toEqual([
       '@fs_any memory/* allow @5',
       '@fs_any data/* allow @5',
@@ -63,8 +69,19 @@ describe('seeds', () => {
 describe('groups', () => {
   it('creates, renames, duplicates atomically and deletes with its rules', () => {
     k.rules.createGroup({ id: 'work', name: 'Work' });
-    k.rules.createRule({ group_id: 'work', tool_pattern: 'execute_cmd', command_pattern: 'npm test*', action: 'allow' });
-    k.rules.createRule({ group_id: 'work', tool_pattern: '@fs_write', path_pattern: 'src/*', action: 'allow', priority: 3 });
+    k.rules.createRule({
+      group_id: 'work',
+      tool_pattern: 'execute_cmd',
+      command_pattern: 'npm test*',
+      action: 'allow',
+    });
+    k.rules.createRule({
+      group_id: 'work',
+      tool_pattern: '@fs_write',
+      path_pattern: 'src/*',
+      action: 'allow',
+      priority: 3,
+    });
     expect(k.rules.updateGroup('work', { name: 'Work stuff' }).name).toBe('Work stuff');
     const copy = k.rules.duplicateGroup('work', { id: 'work-2', name: 'Work copy' });
     expect(copy.description).toBe('');
@@ -96,12 +113,32 @@ describe('bad input is refused with a clear message and nothing is written', () 
     ['an empty tool pattern', { tool_pattern: '', action: 'allow' }, /tool pattern is empty/],
     ['a * in the middle of a tool pattern', { tool_pattern: 'mcp__*__x', action: 'allow' }, /trailing/],
     ['an unknown tool group', { tool_pattern: '@fs_all', action: 'allow' }, /Unknown tool group/],
-    ['a * in the middle of a path pattern', { tool_pattern: '@fs_read', path_pattern: 'a/*/b', action: 'allow' }, /only stand at the end/],
-    ['.. in a path pattern', { tool_pattern: '@fs_read', path_pattern: '../etc/*', action: 'allow' }, /may not contain/],
+    [
+      'a * in the middle of a path pattern',
+      { tool_pattern: '@fs_read', path_pattern: 'a/*/b', action: 'allow' },
+      /only stand at the end/,
+    ],
+    [
+      '.. in a path pattern',
+      { tool_pattern: '@fs_read', path_pattern: '../etc/*', action: 'allow' },
+      /may not contain/,
+    ],
     ['backslashes', { tool_pattern: '@fs_read', path_pattern: 'a\\b', action: 'allow' }, /separators/],
-    ['invisible characters', { tool_pattern: 'execute_cmd', command_pattern: 'git\u202e *', action: 'allow' }, /invisible/],
-    ['a newline in a command pattern', { tool_pattern: 'execute_cmd', command_pattern: 'git\nrm', action: 'allow' }, /newlines/],
-    ['a command pattern on another tool', { tool_pattern: '*', command_pattern: 'git *', action: 'allow' }, /only applies/],
+    [
+      'invisible characters',
+      { tool_pattern: 'execute_cmd', command_pattern: 'git\u202e *', action: 'allow' },
+      /invisible/,
+    ],
+    [
+      'a newline in a command pattern',
+      { tool_pattern: 'execute_cmd', command_pattern: 'git\nrm', action: 'allow' },
+      /newlines/,
+    ],
+    [
+      'a command pattern on another tool',
+      { tool_pattern: '*', command_pattern: 'git *', action: 'allow' },
+      /only applies/,
+    ],
     ['a fractional priority', { tool_pattern: 'notify', action: 'allow', priority: 1.5 }, /whole number/],
     ['a priority out of range', { tool_pattern: 'notify', action: 'allow', priority: 10_000_000 }, /between/],
     ['an unknown group', { group_id: 'nope', tool_pattern: 'notify', action: 'allow' }, /no permission group "nope"/],
@@ -147,5 +184,7 @@ describe('bad input is refused with a clear message and nothing is written', () 
 });
 
 it('normalizes path patterns (./ prefix, trailing slash)', () => {
-  expect(k.rules.createRule({ tool_pattern: '@fs_read', path_pattern: './docs/', action: 'allow' }).path_pattern).toBe('docs');
+  expect(k.rules.createRule({ tool_pattern: '@fs_read', path_pattern: './docs/', action: 'allow' }).path_pattern).toBe(
+    'docs',
+  );
 });

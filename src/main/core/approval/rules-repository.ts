@@ -9,8 +9,20 @@
 import { BridgeError } from '../../../shared/contract/define';
 import type { Db } from '../db/database';
 import {
-  AGENT_ID, GROUP_ID, SOURCE_ID, commandPatternError, compileCommandPattern, compilePathPattern, compileToolPattern,
-  normalizePathPattern, pathPatternError, priorityError, toolPatternError, RULE_ACTIONS, type PathMatcher, type RuleAction,
+  AGENT_ID,
+  GROUP_ID,
+  SOURCE_ID,
+  commandPatternError,
+  compileCommandPattern,
+  compilePathPattern,
+  compileToolPattern,
+  normalizePathPattern,
+  pathPatternError,
+  priorityError,
+  toolPatternError,
+  RULE_ACTIONS,
+  type PathMatcher,
+  type RuleAction,
 } from './patterns';
 import { TN } from '../../../shared/tool-names';
 
@@ -57,7 +69,16 @@ export interface CompiledRule {
 }
 
 /** The rule fields a refusal can point at. */
-export type RuleField = 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'action' | 'priority' | 'agent_id' | 'source' | 'note' | 'group_id';
+export type RuleField =
+  | 'tool_pattern'
+  | 'path_pattern'
+  | 'command_pattern'
+  | 'action'
+  | 'priority'
+  | 'agent_id'
+  | 'source'
+  | 'note'
+  | 'group_id';
 export interface RuleProblem {
   field: RuleField;
   code: string;
@@ -66,7 +87,11 @@ export interface RuleProblem {
 
 /** A refused rule: crosses the bridge as a plain BridgeError; `field` serves `checkRule`. */
 class RuleFieldError extends BridgeError {
-  constructor(code: string, readonly field: RuleField, message: string) {
+  constructor(
+    code: string,
+    readonly field: RuleField,
+    message: string,
+  ) {
     super(code, message);
   }
 }
@@ -78,13 +103,19 @@ export class RuleLoadError extends Error {
 const invalid = (message: string) => new BridgeError('invalid_input', message);
 
 /** A catch-all: `*` with nothing else narrowing it. A group holds at most one action for it; the gate treats it as the group's fallback. */
-export const isCatchAll = (r: Pick<ApprovalRule, 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'agent_id' | 'source'>) =>
-  r.tool_pattern === '*' && !r.path_pattern && !r.command_pattern && !r.agent_id && !r.source;
+export const isCatchAll = (
+  r: Pick<ApprovalRule, 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'agent_id' | 'source'>,
+) => r.tool_pattern === '*' && !r.path_pattern && !r.command_pattern && !r.agent_id && !r.source;
 
 export function compileRule(rule: ApprovalRule): CompiledRule {
-  const errors = [toolPatternError(rule.tool_pattern), rule.path_pattern ? pathPatternError(rule.path_pattern) : null, rule.command_pattern ? commandPatternError(rule.command_pattern) : null];
+  const errors = [
+    toolPatternError(rule.tool_pattern),
+    rule.path_pattern ? pathPatternError(rule.path_pattern) : null,
+    rule.command_pattern ? commandPatternError(rule.command_pattern) : null,
+  ];
   const error = errors.find((e) => e !== null);
-  if (error || !RULE_ACTIONS.includes(rule.action)) throw new RuleLoadError(`rule ${rule.id}: ${error ?? `bad action ${rule.action}`}`);
+  if (error || !RULE_ACTIONS.includes(rule.action))
+    throw new RuleLoadError(`rule ${rule.id}: ${error ?? `bad action ${rule.action}`}`);
   return {
     rule,
     tool: compileToolPattern(rule.tool_pattern),
@@ -95,7 +126,11 @@ export function compileRule(rule: ApprovalRule): CompiledRule {
 }
 
 export class RulesRepository {
-  private cache: { groups: Set<string>; byGroup: Map<string, CompiledRule[]>; byTool: Map<string, CompiledRule[]> } | null = null;
+  private cache: {
+    groups: Set<string>;
+    byGroup: Map<string, CompiledRule[]>;
+    byTool: Map<string, CompiledRule[]>;
+  } | null = null;
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly db: Db) {}
@@ -140,9 +175,13 @@ export class RulesRepository {
   private load(): { groups: Set<string>; byGroup: Map<string, CompiledRule[]>; byTool: Map<string, CompiledRule[]> } {
     if (this.cache) return this.cache;
     try {
-      const groups = new Set((this.db.prepare('SELECT id FROM tool_permission_groups').all() as { id: string }[]).map((g) => g.id));
+      const groups = new Set(
+        (this.db.prepare('SELECT id FROM tool_permission_groups').all() as { id: string }[]).map((g) => g.id),
+      );
       const byGroup = new Map<string, CompiledRule[]>();
-      for (const rule of this.db.prepare('SELECT * FROM approval_rules ORDER BY priority ASC, id ASC').all() as ApprovalRule[]) {
+      for (const rule of this.db
+        .prepare('SELECT * FROM approval_rules ORDER BY priority ASC, id ASC')
+        .all() as ApprovalRule[]) {
         const list = byGroup.get(rule.group_id) ?? [];
         list.push(compileRule(rule));
         byGroup.set(rule.group_id, list);
@@ -150,7 +189,9 @@ export class RulesRepository {
       this.cache = { groups, byGroup, byTool: new Map() };
       return this.cache;
     } catch (error) {
-      throw error instanceof RuleLoadError ? error : new RuleLoadError(`the rules could not be read: ${(error as Error).message}`);
+      throw error instanceof RuleLoadError
+        ? error
+        : new RuleLoadError(`the rules could not be read: ${(error as Error).message}`);
     }
   }
 
@@ -163,7 +204,10 @@ export class RulesRepository {
   }
 
   getGroup(id: string): ApprovalGroup | null {
-    return (this.db.prepare('SELECT * FROM tool_permission_groups WHERE id = ?').get(id) as ApprovalGroup | undefined) ?? null;
+    return (
+      (this.db.prepare('SELECT * FROM tool_permission_groups WHERE id = ?').get(id) as ApprovalGroup | undefined) ??
+      null
+    );
   }
 
   createGroup(input: { id: string; name: string; description?: string }): ApprovalGroup {
@@ -174,8 +218,15 @@ export class RulesRepository {
 
   updateGroup(id: string, patch: { name?: string; description?: string }): ApprovalGroup {
     const current = this.requireGroup(id);
-    const next = this.validGroup({ id, name: patch.name ?? current.name, description: patch.description ?? current.description }, current.created_at);
-    this.write(() => this.db.prepare('UPDATE tool_permission_groups SET name = ?, description = ? WHERE id = ?').run(next.name, next.description, id));
+    const next = this.validGroup(
+      { id, name: patch.name ?? current.name, description: patch.description ?? current.description },
+      current.created_at,
+    );
+    this.write(() =>
+      this.db
+        .prepare('UPDATE tool_permission_groups SET name = ?, description = ? WHERE id = ?')
+        .run(next.name, next.description, id),
+    );
     return next;
   }
 
@@ -202,7 +253,10 @@ export class RulesRepository {
 
   listRules(groupId?: string): ApprovalRule[] {
     if (groupId !== undefined) this.requireGroup(groupId);
-    const sql = 'SELECT * FROM approval_rules' + (groupId === undefined ? '' : ' WHERE group_id = ?') + ' ORDER BY group_id, priority, id';
+    const sql =
+      'SELECT * FROM approval_rules' +
+      (groupId === undefined ? '' : ' WHERE group_id = ?') +
+      ' ORDER BY group_id, priority, id';
     return this.db.prepare(sql).all(...(groupId === undefined ? [] : [groupId])) as ApprovalRule[];
   }
 
@@ -251,7 +305,9 @@ export class RulesRepository {
 
   private insertGroup(g: ApprovalGroup): void {
     if (this.getGroup(g.id)) throw new BridgeError('conflict', `A group with the id "${g.id}" already exists.`);
-    this.db.prepare('INSERT INTO tool_permission_groups (id, name, description, created_at) VALUES (?, ?, ?, ?)').run(g.id, g.name, g.description, g.created_at);
+    this.db
+      .prepare('INSERT INTO tool_permission_groups (id, name, description, created_at) VALUES (?, ?, ?, ?)')
+      .run(g.id, g.name, g.description, g.created_at);
   }
 
   private requireGroup(id: string): ApprovalGroup {
@@ -261,7 +317,10 @@ export class RulesRepository {
   }
 
   private validGroup(input: { id: string; name: string; description?: string }, createdAt = Date.now()): ApprovalGroup {
-    if (!GROUP_ID.test(input.id)) throw invalid(`The group id "${input.id}" must be 1–64 lower-case letters, digits, - or _, starting with a letter or digit.`);
+    if (!GROUP_ID.test(input.id))
+      throw invalid(
+        `The group id "${input.id}" must be 1–64 lower-case letters, digits, - or _, starting with a letter or digit.`,
+      );
     const name = input.name.trim();
     if (name.length === 0 || name.length > 100) throw invalid('The group name must be 1–100 characters.');
     const description = (input.description ?? '').trim();
@@ -289,7 +348,9 @@ export class RulesRepository {
    */
   reorderRules(groupId: string, ids: readonly number[]): ApprovalRule[] {
     this.requireGroup(groupId);
-    const current = (this.db.prepare('SELECT id FROM approval_rules WHERE group_id = ?').all(groupId) as { id: number }[]).map((r) => r.id);
+    const current = (
+      this.db.prepare('SELECT id FROM approval_rules WHERE group_id = ?').all(groupId) as { id: number }[]
+    ).map((r) => r.id);
     const given = new Set(ids);
     if (given.size !== ids.length || given.size !== current.length || current.some((id) => !given.has(id))) {
       throw invalid(`The new order must name each of the group's ${current.length} rules exactly once.`);
@@ -302,7 +363,8 @@ export class RulesRepository {
   }
 
   private validRule(input: RuleInput, selfId: number | null): Omit<ApprovalRule, 'id'> {
-    const blank = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
+    const blank = (v: string | null | undefined) =>
+      v === undefined || v === null || v.trim() === '' ? null : v.trim();
     const rule: Omit<ApprovalRule, 'id'> = {
       group_id: input.group_id ?? DEFAULT_GROUP,
       agent_id: blank(input.agent_id),
@@ -318,23 +380,53 @@ export class RulesRepository {
     const fail = (field: RuleField, message: string | null, code = 'invalid_input') => {
       if (message) throw new RuleFieldError(code, field, message);
     };
-    fail('action', RULE_ACTIONS.includes(rule.action) ? null : `The action must be require, allow or deny, not "${String(rule.action)}".`);
+    fail(
+      'action',
+      RULE_ACTIONS.includes(rule.action)
+        ? null
+        : `The action must be require, allow or deny, not "${String(rule.action)}".`,
+    );
     fail('tool_pattern', toolPatternError(rule.tool_pattern));
     fail('path_pattern', rule.path_pattern ? pathPatternError(rule.path_pattern) : null);
     fail('command_pattern', rule.command_pattern ? commandPatternError(rule.command_pattern) : null);
     fail('priority', priorityError(rule.priority));
     if (rule.path_pattern) rule.path_pattern = normalizePathPattern(rule.path_pattern);
-    fail('command_pattern', rule.command_pattern && rule.tool_pattern !== TN.EXECUTE_CMD ? 'A command pattern only applies to rules whose tool pattern is execute_cmd.' : null);
-    fail('agent_id', rule.agent_id && !AGENT_ID.test(rule.agent_id) ? `The agent id "${rule.agent_id}" may hold letters, digits, - and _ (1–64).` : null);
-    fail('source', rule.source && !SOURCE_ID.test(rule.source) ? `The source "${rule.source}" must be lower-case, like web or cron.` : null);
+    fail(
+      'command_pattern',
+      rule.command_pattern && rule.tool_pattern !== TN.EXECUTE_CMD
+        ? 'A command pattern only applies to rules whose tool pattern is execute_cmd.'
+        : null,
+    );
+    fail(
+      'agent_id',
+      rule.agent_id && !AGENT_ID.test(rule.agent_id)
+        ? `The agent id "${rule.agent_id}" may hold letters, digits, - and _ (1–64).`
+        : null,
+    );
+    fail(
+      'source',
+      rule.source && !SOURCE_ID.test(rule.source)
+        ? `The source "${rule.source}" must be lower-case, like web or cron.`
+        : null,
+    );
     fail('note', rule.note && rule.note.length > 500 ? 'The note is longer than 500 characters.' : null);
-    fail('group_id', this.getGroup(rule.group_id) ? null : `There is no permission group "${rule.group_id}".`, 'not_found');
+    fail(
+      'group_id',
+      this.getGroup(rule.group_id) ? null : `There is no permission group "${rule.group_id}".`,
+      'not_found',
+    );
     if (isCatchAll(rule)) {
       const other = this.db
         .prepare(`SELECT id, action FROM approval_rules WHERE group_id = ? AND tool_pattern = '*' AND path_pattern IS NULL AND command_pattern IS NULL
                   AND agent_id IS NULL AND source IS NULL AND action != ? AND id != ?`)
         .get(rule.group_id, rule.action, selfId ?? -1) as { id: number; action: string } | undefined;
-      fail('tool_pattern', other ? `The group already has a catch-all "*" rule (rule ${other.id}, ${other.action}); change that one instead.` : null, 'conflict');
+      fail(
+        'tool_pattern',
+        other
+          ? `The group already has a catch-all "*" rule (rule ${other.id}, ${other.action}); change that one instead.`
+          : null,
+        'conflict',
+      );
     }
     return rule;
   }

@@ -9,7 +9,14 @@ import { existsSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { forgetGuardedIdentities } from '../tools/_policy/hardlinks';
-import { DASH_SPLITS, HEREDOC_HIDES, HEREDOC_LITERAL, HEREDOC_RUNS, RM_SPELLINGS, SECRETS_SPELLINGS } from './attack-inputs';
+import {
+  DASH_SPLITS,
+  HEREDOC_HIDES,
+  HEREDOC_LITERAL,
+  HEREDOC_RUNS,
+  RM_SPELLINGS,
+  SECRETS_SPELLINGS,
+} from './attack-inputs';
 import { makeKit, type Kit } from './test-kit';
 
 let k: Kit;
@@ -25,18 +32,33 @@ beforeEach(async () => {
 });
 afterEach(() => k.close());
 
-const allow = (...patterns: string[]) => patterns.forEach((p) => k.rules.createRule({ tool_pattern: 'execute_cmd', command_pattern: p, action: 'allow', priority: 1 }));
-const decide = (command: string) => k.gate.check(k.call('execute_cmd', { command, workdir: k.workspace }, { category: 'shell' }));
+const allow = (...patterns: string[]) =>
+  patterns.forEach((p) =>
+    k.rules.createRule({ tool_pattern: 'execute_cmd', command_pattern: p, action: 'allow', priority: 1 }),
+  );
+const decide = (command: string) =>
+  k.gate.check(k.call('execute_cmd', { command, workdir: k.workspace }, { category: 'shell' }));
 const runBash = (command: string) => {
   try {
-    execFileSync('/bin/bash', ['--noprofile', '--norc', '-c', command], { cwd: k.workspace, stdio: 'ignore', timeout: 5000 });
+    execFileSync('/bin/bash', ['--noprofile', '--norc', '-c', command], {
+      cwd: k.workspace,
+      stdio: 'ignore',
+      timeout: 5000,
+    });
   } catch {
     /* the exit status does not matter here, only what ran */
   }
 };
 
 describe('words are judged after the shell expands them', () => {
-  const ISSUE = ['cat secre*/key.txt', 'cat s\\ecrets/key.txt', 'cat "sec"rets/key.txt', "cat sec''rets/key.txt", 'cat ./secret[s]/key.txt', 'cat notes/key.txt'];
+  const ISSUE = [
+    'cat secre*/key.txt',
+    'cat s\\ecrets/key.txt',
+    'cat "sec"rets/key.txt',
+    "cat sec''rets/key.txt",
+    'cat ./secret[s]/key.txt',
+    'cat notes/key.txt',
+  ];
   for (const command of ISSUE) {
     it(`asks (issue input): ${JSON.stringify(command)}`, () => {
       allow('cat *');
@@ -47,7 +69,13 @@ describe('words are judged after the shell expands them', () => {
 
   for (const spelling of SECRETS_SPELLINGS) {
     // bash does not glob a word like `--file=secre*` (no file has that name), so that form only for plain spellings.
-    const forms = ['cat S/key.txt', 'head -n1 S/key.txt', 'grep -r TOP S', 'cp S/key.txt /tmp/x', 'tar cf /tmp/a.tar docs S'];
+    const forms = [
+      'cat S/key.txt',
+      'head -n1 S/key.txt',
+      'grep -r TOP S',
+      'cp S/key.txt /tmp/x',
+      'tar cf /tmp/a.tar docs S',
+    ];
     if (!/[*?[{]/.test(spelling)) forms.push('cat --file=S/key.txt', 'dd if=S/key.txt');
     for (const form of forms) {
       const command = form.replace('S', spelling);
@@ -62,7 +90,13 @@ describe('words are judged after the shell expands them', () => {
   it('a hard link to the secret asks; cd into the folder is followed', () => {
     linkSync(join(k.workspace, 'secrets/key.txt'), join(k.workspace, 'hl.txt'));
     allow('cat *', 'cd *');
-    for (const command of ['cat hl.txt', 'cat ./h?.txt', 'cd docs && cat ../hl.txt', 'cd notes && cat key.txt', 'cd docs; cd ..; cat notes/*']) {
+    for (const command of [
+      'cat hl.txt',
+      'cat ./h?.txt',
+      'cd docs && cat ../hl.txt',
+      'cd notes && cat key.txt',
+      'cd docs; cd ..; cat notes/*',
+    ]) {
       // `../hl.txt` may also be read from the workspace itself (the cd could fail): then it is the data folder.
       expect(decide(command), command).toMatchObject({ action: 'require', why: { kind: 'guard' } });
     }
@@ -72,8 +106,25 @@ describe('words are judged after the shell expands them', () => {
   it('git hooks and config, however the redirect target is spelled, ask or are refused', () => {
     allow('echo *', 'cp *', 'tee *');
     k.bypass.grant(1, { kind: 'all' }, null);
-    for (const target of ['.git/hooks/pre-commit', '.git\\/hooks/pre-commit', '.gi\\t/hooks/pre-commit', '".git"/hooks/pre-commit', ".g'i't/config", '.gi?/hooks/pre-commit', '.git/h*/pre-commit', '.git/modules/sub/hooks/x', '.git/worktrees/w/config.worktree', '.GIT/config', "$'.git'/config"]) {
-      for (const command of [`echo x > ${target}`, `echo x >> ${target}`, `cp /tmp/evil ${target}`, `echo x | tee ${target}`]) {
+    for (const target of [
+      '.git/hooks/pre-commit',
+      '.git\\/hooks/pre-commit',
+      '.gi\\t/hooks/pre-commit',
+      '".git"/hooks/pre-commit',
+      ".g'i't/config",
+      '.gi?/hooks/pre-commit',
+      '.git/h*/pre-commit',
+      '.git/modules/sub/hooks/x',
+      '.git/worktrees/w/config.worktree',
+      '.GIT/config',
+      "$'.git'/config",
+    ]) {
+      for (const command of [
+        `echo x > ${target}`,
+        `echo x >> ${target}`,
+        `cp /tmp/evil ${target}`,
+        `echo x | tee ${target}`,
+      ]) {
         expect(decide(command).action, command).toBe('require');
       }
     }
@@ -83,21 +134,40 @@ describe('words are judged after the shell expands them', () => {
   it('paths into the data folder ask', () => {
     allow('ls *', 'cat *', 'cp *');
     k.bypass.grant(1, { kind: 'all' }, null);
-    for (const command of ['ls > ..\\/x', 'cat ../settings.json', 'cat ..\\/settings.json', 'cat "../"settings.json', 'cat ../sett*', 'cat ../s*.json', 'cp x ..\\/skald.db', 'cd .. && cat settings.json', 'ls ../*']) {
+    for (const command of [
+      'ls > ..\\/x',
+      'cat ../settings.json',
+      'cat ..\\/settings.json',
+      'cat "../"settings.json',
+      'cat ../sett*',
+      'cat ../s*.json',
+      'cp x ..\\/skald.db',
+      'cd .. && cat settings.json',
+      'ls ../*',
+    ]) {
       expect(decide(command).action, command).toBe('require');
     }
   });
 
   it('ordinary commands with quotes, globs and braces still run by rule', () => {
     allow('cat *', 'ls *', 'echo *');
-    for (const command of ['cat "docs/readme.md"', "cat 'docs'/readme.md", 'cat docs/*.md', 'ls {docs,src}', 'echo "a b" c', 'ls -la', 'echo $HOME']) {
+    for (const command of [
+      'cat "docs/readme.md"',
+      "cat 'docs'/readme.md",
+      'cat docs/*.md',
+      'ls {docs,src}',
+      'echo "a b" c',
+      'ls -la',
+      'echo $HOME',
+    ]) {
       expect(decide(command).action, command).toBe('allow');
     }
   });
 
   it('a word only known at run time asks', () => {
     allow('cat *', 'echo *');
-    for (const command of ['cat $X/key.txt', 'cat ${X:-secrets}/key.txt', 'echo $1', 'read X; cat $X', 'cat $_']) expect(decide(command).action, command).toBe('require');
+    for (const command of ['cat $X/key.txt', 'cat ${X:-secrets}/key.txt', 'echo $1', 'read X; cat $X', 'cat $_'])
+      expect(decide(command).action, command).toBe('require');
   });
 });
 
@@ -112,7 +182,8 @@ describe('command names are normalized: a deny on rm catches every way to run rm
   it('rm as an argument or in a file name is not rm', () => {
     k.rules.createRule({ tool_pattern: 'execute_cmd', command_pattern: 'rm *', action: 'deny', priority: 1 });
     allow('echo *', 'ls *', 'command *');
-    for (const command of ['echo rm -rf x', 'ls rm', 'cat rm.txt']) expect(decide(command).action, command).not.toBe('deny');
+    for (const command of ['echo rm -rf x', 'ls rm', 'cat rm.txt'])
+      expect(decide(command).action, command).not.toBe('deny');
     expect(decide('command -v rm').action).toBe('require'); // a wrapper: asks, but runs no rm
   });
 });

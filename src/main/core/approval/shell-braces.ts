@@ -84,7 +84,9 @@ function sequence(inner: Seg[]): Seg[][] | null {
     const width = /^-?0\d/.test(num[1]!) || /^-?0\d/.test(num[2]!) ? Math.max(num[1]!.length, num[2]!.length) : 0;
     const out: Seg[][] = [];
     for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? step : -step) {
-      out.push(toSegs(width ? `${v < 0 ? '-' : ''}${String(Math.abs(v)).padStart(width - (v < 0 ? 1 : 0), '0')}` : String(v)));
+      out.push(
+        toSegs(width ? `${v < 0 ? '-' : ''}${String(Math.abs(v)).padStart(width - (v < 0 ? 1 : 0), '0')}` : String(v)),
+      );
       if (out.length > MAX_WORDS) return out; // the caller's cap turns this into "unknown"
     }
     return out;

@@ -31,20 +31,45 @@ const NEEDS_GRAMMAR = 'ls "my notes" | head -3';
  * A core (never started, so nothing has begun loading the grammar) whose model asks to run NEEDS_GRAMMAR once, with
  * rules that allow both of its commands; `call` goes through the bridge's dispatch as the window's calls do.
  */
-async function coreWithShellModel(): Promise<{ core: Core; call: (channel: string, request: unknown) => Promise<Record<string, unknown>> }> {
-  llm = await startScriptedLlm({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: NEEDS_GRAMMAR } }] }, { text: 'listed' }] });
+async function coreWithShellModel(): Promise<{
+  core: Core;
+  call: (channel: string, request: unknown) => Promise<Record<string, unknown>>;
+}> {
+  llm = await startScriptedLlm({
+    turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: NEEDS_GRAMMAR } }] }, { text: 'listed' }],
+  });
   const dir = tempDir();
-  const made = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' });
+  const made = await createCore({
+    dataDir: join(dir, 'data'),
+    workspaceDir: join(dir, 'ws'),
+    shape: 'web',
+    version: 'test',
+  });
   core = made;
   const call = async (channel: string, request: unknown) => {
     const outcome = await dispatchCall(made.handlers, channel, request);
     if (!outcome.ok) throw new Error(outcome.error.message);
     return outcome.result as Record<string, unknown>;
   };
-  const { provider } = (await call('providers:create', { kind: 'openai_compatible', name: 'scripted', baseUrl: llm.baseUrl, apiKey: 'k' })) as { provider: { id: number } };
+  const { provider } = (await call('providers:create', {
+    kind: 'openai_compatible',
+    name: 'scripted',
+    baseUrl: llm.baseUrl,
+    apiKey: 'k',
+  })) as { provider: { id: number } };
   await call('models:create', { providerId: provider.id, modelId: 'scripted-1' });
-  await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: 'ls *', action: 'allow', priority: 1 });
-  await call('approval:createRule', { tool_pattern: 'execute_cmd', command_pattern: 'head *', action: 'allow', priority: 1 });
+  await call('approval:createRule', {
+    tool_pattern: 'execute_cmd',
+    command_pattern: 'ls *',
+    action: 'allow',
+    priority: 1,
+  });
+  await call('approval:createRule', {
+    tool_pattern: 'execute_cmd',
+    command_pattern: 'head *',
+    action: 'allow',
+    priority: 1,
+  });
   return { core: made, call };
 }
 
@@ -56,7 +81,8 @@ describe('the shell gate before its grammar has loaded', () => {
       kit.rules.createRule({ tool_pattern: 'execute_cmd', command_pattern: 'ls *', action: 'allow', priority: 1 });
       kit.rules.createRule({ tool_pattern: 'execute_cmd', command_pattern: 'head *', action: 'allow', priority: 1 });
     }
-    const shell = (kit: Kit, command: string) => kit.call('execute_cmd', { command, workdir: kit.workspace }, { category: 'shell' });
+    const shell = (kit: Kit, command: string) =>
+      kit.call('execute_cmd', { command, workdir: kit.workspace }, { category: 'shell' });
 
     expect(k.gate.whenReadyFor(shell(k, 'ls -la | head -3'))).toBeNull();
     expect(k.gate.check(shell(k, 'ls -la | head -3'))).toMatchObject({ action: 'allow', why: { kind: 'rule' } });
@@ -80,13 +106,19 @@ describe('the shell gate before its grammar has loaded', () => {
     const { core, call } = await coreWithShellModel();
     // No core.start(): nothing has begun loading the grammar when the model's call arrives.
     expect(core.approval.shell.needsGrammar(NEEDS_GRAMMAR)).toBe(true); // (asking does not start the load)
-    const decided = new Promise<unknown>((resolve) => core.events.subscribe('chat', (e) => e.type === 'tool_decision' && resolve(e.decision)));
+    const decided = new Promise<unknown>((resolve) =>
+      core.events.subscribe('chat', (e) => e.type === 'tool_decision' && resolve(e.decision)),
+    );
     const { id } = (await call('chat:createSession', {})) as { id: number };
     await call('chat:send', { sessionId: id, content: 'list my notes' });
     expect(await decided).toMatchObject({ action: 'allow', why: { kind: 'rule' } });
     await core.sessions.settle(id);
     // The Security page's preview waits the same way.
-    const preview = (await call('approval:explain', { toolName: 'execute_cmd', args: { command: 'ls "a b"' }, runContext: RunContextSchema.parse({}) })) as { decision: { action: string } };
+    const preview = (await call('approval:explain', {
+      toolName: 'execute_cmd',
+      args: { command: 'ls "a b"' },
+      runContext: RunContextSchema.parse({}),
+    })) as { decision: { action: string } };
     expect(preview.decision.action).toBe('allow');
   });
 
@@ -95,7 +127,9 @@ describe('the shell gate before its grammar has loaded', () => {
     // No core.start(): nothing loads the grammar but the turn itself.
     const loads = vi.spyOn(core.approval.shell, 'whenLoaded');
     const asks = vi.spyOn(core.approval.port, 'whenReadyFor');
-    const decided = new Promise<unknown>((resolve) => core.events.subscribe('chat', (e) => e.type === 'tool_decision' && resolve(e.decision)));
+    const decided = new Promise<unknown>((resolve) =>
+      core.events.subscribe('chat', (e) => e.type === 'tool_decision' && resolve(e.decision)),
+    );
     const { id } = (await call('chat:createSession', {})) as { id: number };
     await call('chat:send', { sessionId: id, content: 'list my notes' });
     await decided;
@@ -109,9 +143,20 @@ describe('the shell gate before its grammar has loaded', () => {
   it('core.start() starts the grammar runtime at once (the CommonJS build, the one every grammar load uses), not the grammar', () => {
     // In a fresh process: whether a module is loaded is process-wide, and this worker may have loaded it before.
     const root = join(import.meta.dirname, '..', '..', '..', '..');
-    const child = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/runtime-script-child.ts'), join(tempDir(), 'data')], { cwd: root, encoding: 'utf8' });
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'test/helpers/runtime-script-child.ts'), join(tempDir(), 'data')],
+      { cwd: root, encoding: 'utf8' },
+    );
     const line = child.stdout.split('\n').find((l) => l.startsWith('{'));
     expect(line, child.stderr).toBeDefined();
-    expect(JSON.parse(line!)).toEqual({ beforeStart: false, afterStart: true, runtimeStarted: true, grammarUnloaded: true, fromScript: true, parsed: 'program' });
+    expect(JSON.parse(line!)).toEqual({
+      beforeStart: false,
+      afterStart: true,
+      runtimeStarted: true,
+      grammarUnloaded: true,
+      fromScript: true,
+      parsed: 'program',
+    });
   });
 });

@@ -17,7 +17,13 @@ let k: Kit;
 beforeEach(async () => {
   k = await makeKit();
   k.file('secrets/key.txt', 'TOPSECRET');
-  for (const p of ['echo *', 'ls*', 'cd *', 'cat *', 'rm *']) k.rules.createRule({ tool_pattern: 'execute_cmd', command_pattern: p, action: p === 'rm *' ? 'deny' : 'allow', priority: 1 });
+  for (const p of ['echo *', 'ls*', 'cd *', 'cat *', 'rm *'])
+    k.rules.createRule({
+      tool_pattern: 'execute_cmd',
+      command_pattern: p,
+      action: p === 'rm *' ? 'deny' : 'allow',
+      priority: 1,
+    });
 });
 afterEach(() => k.close());
 
@@ -27,9 +33,12 @@ const analysis = (command: string) => k.gate.analyzeCommand(command, k.workspace
 
 describe('command substitutions inside one another', () => {
   it(`are followed ${MAX_SUBSTITUTION_DEPTH} deep: a deny there still denies`, () => {
-    const nested = (depth: number, inner: string) => `echo ${'$(echo '.repeat(depth - 1)}$(${inner})${')'.repeat(depth - 1)}`;
+    const nested = (depth: number, inner: string) =>
+      `echo ${'$(echo '.repeat(depth - 1)}$(${inner})${')'.repeat(depth - 1)}`;
     expect(decide(nested(MAX_SUBSTITUTION_DEPTH, 'rm -rf x')).action).toBe('deny');
-    expect(analysis(nested(MAX_SUBSTITUTION_DEPTH, 'ls')).unsafe).not.toContain('command substitutions nested too deep to follow');
+    expect(analysis(nested(MAX_SUBSTITUTION_DEPTH, 'ls')).unsafe).not.toContain(
+      'command substitutions nested too deep to follow',
+    );
   });
 
   it('deeper ones make the command ask, and 20,000 of them are decided at once', () => {

@@ -19,7 +19,6 @@ export interface Ch {
 /** One `/`-separated part of a glob word: a literal name, or a pattern as a RegExp. */
 export type GlobComponent = { literal: string } | { pattern: RegExp; source: string; dotOk: boolean };
 
-
 export function globComponents(chars: Ch[]): GlobComponent[] {
   const parts: Ch[][] = [[]];
   for (const ch of chars) {
@@ -27,7 +26,8 @@ export function globComponents(chars: Ch[]): GlobComponent[] {
     else parts.at(-1)!.push(ch);
   }
   return parts.map((p) => {
-    if (!p.some((ch) => !ch.q && (ch.c === '*' || ch.c === '?' || ch.c === '['))) return { literal: p.map((ch) => ch.c).join('') };
+    if (!p.some((ch) => !ch.q && (ch.c === '*' || ch.c === '?' || ch.c === '[')))
+      return { literal: p.map((ch) => ch.c).join('') };
     const source = globRegex(p);
     return { pattern: new RegExp(`^${source}$`, 'su'), source, dotOk: p[0]?.c === '.' };
   });
@@ -55,8 +55,19 @@ function globRegex(p: Ch[]): string {
 }
 
 const CLASSES: Record<string, string> = {
-  alpha: 'a-zA-Z', digit: '0-9', alnum: 'a-zA-Z0-9', upper: 'A-Z', lower: 'a-z', space: '\\s', blank: ' \\t',
-  punct: '!-\\/:-@\\[-`{-~', xdigit: '0-9A-Fa-f', word: '\\w', print: ' -~', graph: '!-~', cntrl: '\\x00-\\x1f\\x7f',
+  alpha: 'a-zA-Z',
+  digit: '0-9',
+  alnum: 'a-zA-Z0-9',
+  upper: 'A-Z',
+  lower: 'a-z',
+  space: '\\s',
+  blank: ' \\t',
+  punct: '!-\\/:-@\\[-`{-~',
+  xdigit: '0-9A-Fa-f',
+  word: '\\w',
+  print: ' -~',
+  graph: '!-~',
+  cntrl: '\\x00-\\x1f\\x7f',
 };
 
 /** `[...]` from index `open`; null when it does not close (then `[` is literal, as in bash). */
@@ -74,7 +85,10 @@ function bracketRegex(p: Ch[], open: number): { re: string; end: number } | null
     if (!ch.q && ch.c === ']' && !first) return { re: `[${negate ? '^' : ''}${body}]`, end: i };
     first = false;
     if (!ch.q && ch.c === '[' && p[i + 1]?.c === ':') {
-      const rest = p.slice(i + 2).map((x) => x.c).join('');
+      const rest = p
+        .slice(i + 2)
+        .map((x) => x.c)
+        .join('');
       const m = /^([a-z]+):\]/.exec(rest);
       if (m && CLASSES[m[1]!]) {
         body += CLASSES[m[1]!];
@@ -92,16 +106,26 @@ function bracketRegex(p: Ch[], open: number): { re: string; end: number } | null
 }
 
 /** The paths a glob word matches, in bash's form (relative stays relative); null when over MAX_WORDS. */
-export function globMatches(isAbsolute: boolean, components: GlobComponent[], cwds: readonly string[]): string[] | null {
+export function globMatches(
+  isAbsolute: boolean,
+  components: GlobComponent[],
+  cwds: readonly string[],
+): string[] | null {
   const found = new Set<string>();
   const parts = isAbsolute ? components.slice(1) : components;
   for (const start of isAbsolute ? ['/'] : cwds) {
     // `seen`: the entry came out of a directory listing, so it exists; literal parts are checked at the end.
-    let frontier: { dir: string; shown: string | null; seen: boolean }[] = [{ dir: start, shown: isAbsolute ? '' : null, seen: true }];
+    let frontier: { dir: string; shown: string | null; seen: boolean }[] = [
+      { dir: start, shown: isAbsolute ? '' : null, seen: true },
+    ];
     for (const part of parts) {
       const next: typeof frontier = [];
       for (const f of frontier) {
-        const step = (name: string, seen: boolean) => ({ dir: f.dir.endsWith('/') ? f.dir + name : `${f.dir}/${name}`, shown: f.shown === null ? name : `${f.shown}/${name}`, seen });
+        const step = (name: string, seen: boolean) => ({
+          dir: f.dir.endsWith('/') ? f.dir + name : `${f.dir}/${name}`,
+          shown: f.shown === null ? name : `${f.shown}/${name}`,
+          seen,
+        });
         if ('literal' in part) {
           next.push(step(part.literal, false));
           continue;
@@ -112,7 +136,8 @@ export function globMatches(isAbsolute: boolean, components: GlobComponent[], cw
         } catch {
           continue;
         }
-        for (const name of names) if ((part.dotOk || !name.startsWith('.')) && part.pattern.test(name)) next.push(step(name, true));
+        for (const name of names)
+          if ((part.dotOk || !name.startsWith('.')) && part.pattern.test(name)) next.push(step(name, true));
         if (next.length > MAX_WORDS) return null;
       }
       frontier = next;

@@ -15,7 +15,11 @@ type Check = (args: readonly string[]) => string | null;
 
 /** `--name value`, `--name=value` (long) or `-X value`, `-Xvalue` (short): whether the option is present. */
 function hasOption(args: readonly string[], long: readonly string[], short: readonly string[] = []): boolean {
-  return args.some((a) => long.some((l) => a === l || a.startsWith(`${l}=`)) || short.some((s) => a === s || (a.startsWith(s) && !a.startsWith('--'))));
+  return args.some(
+    (a) =>
+      long.some((l) => a === l || a.startsWith(`${l}=`)) ||
+      short.some((s) => a === s || (a.startsWith(s) && !a.startsWith('--'))),
+  );
 }
 
 /** The values given to an option (`-o v`, `-ov`, `--opt v`, `--opt=v`). */
@@ -62,7 +66,28 @@ function skipAddress(script: string, i: number): number {
   return end;
 }
 
-const SED_PLAIN = new Set(['p', 'P', 'd', 'D', 'n', 'N', 'g', 'G', 'h', 'H', 'x', '=', 'z', 'F', 'l', 'L', 'q', 'Q', '{', '}']);
+const SED_PLAIN = new Set([
+  'p',
+  'P',
+  'd',
+  'D',
+  'n',
+  'N',
+  'g',
+  'G',
+  'h',
+  'H',
+  'x',
+  '=',
+  'z',
+  'F',
+  'l',
+  'L',
+  'q',
+  'Q',
+  '{',
+  '}',
+]);
 
 /** Why a sed script is unsafe (it runs, writes or reads a file), or null; a script it cannot follow is unsafe too. */
 export function sedScriptRisk(script: string): string | null {
@@ -85,7 +110,8 @@ export function sedScriptRisk(script: string): string | null {
     if (c === 'r' || c === 'R') return 'sed reads a file its script names (r)';
     if (c === '#' || c === 'a' || c === 'i' || c === 'c' || c === ':' || c === 'b' || c === 't' || c === 'T') {
       // Text or a label up to the end of the line (a, i, c: lines ending in a backslash go on).
-      while (i < script.length && script[i] !== '\n' && !((c === 'b' || c === 't' || c === 'T') && script[i] === ';')) i += script[i] === '\\' ? 2 : 1;
+      while (i < script.length && script[i] !== '\n' && !((c === 'b' || c === 't' || c === 'T') && script[i] === ';'))
+        i += script[i] === '\\' ? 2 : 1;
       continue;
     }
     if (c === 's' || c === 'y') {
@@ -129,7 +155,8 @@ const sed: Check = (args) => {
 // --- awk ---------------------------------------------------------------------------------------------------------
 
 const awk: Check = (args) => {
-  if (hasOption(args, ['--file', '--exec', '--load', '--include'], ['-f', '-E', '-l', '-i'])) return 'awk reads its program or a library from a file';
+  if (hasOption(args, ['--file', '--exec', '--load', '--include'], ['-f', '-E', '-l', '-i']))
+    return 'awk reads its program or a library from a file';
   const valued = new Set(['-F', '-v', '--field-separator', '--assign']);
   const program = args.find((a, i) => !a.startsWith('-') && !valued.has(args[i - 1] ?? ''));
   if (program === undefined) return null;
@@ -154,8 +181,10 @@ const git: Check = (args) => {
   let i = 0;
   for (; i < args.length && args[i]!.startsWith('-'); i++) {
     const a = args[i]!;
-    if (a === '-c' || a.startsWith('-c') || a.startsWith('--config-env')) return 'git -c sets configuration for this run (a pager, alias, hook or ssh command runs)';
-    if (a.startsWith('--exec-path') || a.startsWith('--git-dir') || a.startsWith('--work-tree')) return `git ${a.split('=')[0]} points git at other configuration or programs`;
+    if (a === '-c' || a.startsWith('-c') || a.startsWith('--config-env'))
+      return 'git -c sets configuration for this run (a pager, alias, hook or ssh command runs)';
+    if (a.startsWith('--exec-path') || a.startsWith('--git-dir') || a.startsWith('--work-tree'))
+      return `git ${a.split('=')[0]} points git at other configuration or programs`;
     if (GIT_VALUED_GLOBALS.has(a)) i++;
   }
   const sub = args[i];
@@ -165,9 +194,17 @@ const git: Check = (args) => {
       const positional = rest.filter((a) => !a.startsWith('-'));
       const verb = positional[0];
       if (verb === 'get' || verb === 'list') return null;
-      const writes = rest.some((a) => GIT_CONFIG_WRITES.test(a)) || verb === 'set' || verb === 'unset' || verb === 'rename-section' || verb === 'remove-section' || verb === 'edit';
+      const writes =
+        rest.some((a) => GIT_CONFIG_WRITES.test(a)) ||
+        verb === 'set' ||
+        verb === 'unset' ||
+        verb === 'rename-section' ||
+        verb === 'remove-section' ||
+        verb === 'edit';
       // `git config name` and `git config --get name` read; a name and a value (or a writing option) set.
-      return writes || positional.length > 1 ? 'git config changes settings (a hook path, pager or fsmonitor command set now runs later)' : null;
+      return writes || positional.length > 1
+        ? 'git config changes settings (a hook path, pager or fsmonitor command set now runs later)'
+        : null;
     }
     case 'rebase':
       return hasOption(rest, ['--exec'], ['-x']) ? 'git rebase --exec runs a command' : null;
@@ -189,7 +226,13 @@ const git: Check = (args) => {
     case 'ls-remote':
     case 'archive':
     case 'push':
-      return hasOption(rest, ['--upload-pack', '--receive-pack', '--exec'], sub === 'clone' || sub === 'fetch' || sub === 'pull' || sub === 'ls-remote' ? ['-u'] : []) ? `git ${sub} runs the remote program given` : null;
+      return hasOption(
+        rest,
+        ['--upload-pack', '--receive-pack', '--exec'],
+        sub === 'clone' || sub === 'fetch' || sub === 'pull' || sub === 'ls-remote' ? ['-u'] : [],
+      )
+        ? `git ${sub} runs the remote program given`
+        : null;
     default:
       if (hasOption(rest, ['--ext-diff'])) return 'git --ext-diff runs an external diff program';
       if (hasOption(rest, ['--output'])) return 'git writes into a file named by --output';
@@ -200,35 +243,79 @@ const git: Check = (args) => {
 // --- the rest ----------------------------------------------------------------------------------------------------
 
 const tar: Check = (args) => {
-  if (hasOption(args, ['--checkpoint-action', '--to-command', '--use-compress-program', '--info-script', '--new-volume-script', '--rsh-command', '--rmt-command', '--index-file'])) return 'tar runs a program given in an option';
-  if (args.some((a) => /^-[A-Za-z]*[IF]/.test(a) && !a.startsWith('--')) || /^[A-Za-z]*[IF]/.test(args[0] ?? '-')) return 'tar runs a program given in an option (-I, -F)';
+  if (
+    hasOption(args, [
+      '--checkpoint-action',
+      '--to-command',
+      '--use-compress-program',
+      '--info-script',
+      '--new-volume-script',
+      '--rsh-command',
+      '--rmt-command',
+      '--index-file',
+    ])
+  )
+    return 'tar runs a program given in an option';
+  if (args.some((a) => /^-[A-Za-z]*[IF]/.test(a) && !a.startsWith('--')) || /^[A-Za-z]*[IF]/.test(args[0] ?? '-'))
+    return 'tar runs a program given in an option (-I, -F)';
   return null;
 };
 
 const ssh: Check = (args) => {
   if (hasOption(args, [], ['-F'])) return 'ssh reads a configuration file (it can name commands to run)';
   const options = optionValues(args, [], ['-o']);
-  return options.some((o) => /^\s*(ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|RemoteCommand|Match)\b/i.test(o)) ? 'ssh runs a local command given in -o' : null;
+  return options.some((o) =>
+    /^\s*(ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|RemoteCommand|Match)\b/i.test(o),
+  )
+    ? 'ssh runs a local command given in -o'
+    : null;
 };
 
 /** Any option or `+command`: vim's options run commands (-c, --cmd, -S), read them from a file or stdin (-s, -e, -es). */
-const vim: Check = (args) => (args.some((a) => (a.startsWith('-') && a !== '--') || a.startsWith('+')) ? 'vim runs commands given on its command line' : null);
+const vim: Check = (args) =>
+  args.some((a) => (a.startsWith('-') && a !== '--') || a.startsWith('+'))
+    ? 'vim runs commands given on its command line'
+    : null;
 
-const CHECKS = new Map<string, Check>(Object.entries({
-  sed, gsed: sed,
-  awk, gawk: awk, mawk: awk, nawk: awk,
-  git,
-  tar, gtar: tar, bsdtar: tar,
-  ssh, scp: ssh, sftp: ssh,
-  vim, vi: vim, nvim: vim, ex: vim, view: vim, vimdiff: vim,
-  rg: (args) => (hasOption(args, ['--pre']) ? 'rg runs a preprocessor program (--pre)' : null),
-  sort: (args) => (hasOption(args, ['--compress-program']) ? 'sort runs a compression program' : null),
-  split: (args) => (hasOption(args, ['--filter']) ? 'split runs a filter command' : null),
-  zip: (args) => (hasOption(args, ['--unzip-command'], ['-TT']) ? 'zip runs a test command' : null),
-  man: (args) => (hasOption(args, ['--pager', '--html', '--browser'], ['-P', '-H']) ? 'man runs a pager or browser given in an option' : null),
-  wget: (args) => (hasOption(args, ['--use-askpass', '--execute'], ['-e']) ? 'wget runs a command or wgetrc line given in an option' : null),
-  find: (args) => (args.some((a) => /^-f(print0?|printf|ls)$/.test(a)) ? 'find writes a file named in an option (-fprint, -fls)' : null),
-} satisfies Record<string, Check>));
+const CHECKS = new Map<string, Check>(
+  Object.entries({
+    sed,
+    gsed: sed,
+    awk,
+    gawk: awk,
+    mawk: awk,
+    nawk: awk,
+    git,
+    tar,
+    gtar: tar,
+    bsdtar: tar,
+    ssh,
+    scp: ssh,
+    sftp: ssh,
+    vim,
+    vi: vim,
+    nvim: vim,
+    ex: vim,
+    view: vim,
+    vimdiff: vim,
+    rg: (args) => (hasOption(args, ['--pre']) ? 'rg runs a preprocessor program (--pre)' : null),
+    sort: (args) => (hasOption(args, ['--compress-program']) ? 'sort runs a compression program' : null),
+    split: (args) => (hasOption(args, ['--filter']) ? 'split runs a filter command' : null),
+    zip: (args) => (hasOption(args, ['--unzip-command'], ['-TT']) ? 'zip runs a test command' : null),
+    man: (args) =>
+      hasOption(args, ['--pager', '--html', '--browser'], ['-P', '-H'])
+        ? 'man runs a pager or browser given in an option'
+        : null,
+    wget: (args) =>
+      hasOption(args, ['--use-askpass', '--execute'], ['-e'])
+        ? 'wget runs a command or wgetrc line given in an option'
+        : null,
+    find: (args) =>
+      args.some((a) => /^-f(print0?|printf|ls)$/.test(a))
+        ? 'find writes a file named in an option (-fprint, -fls)'
+        : null,
+  } satisfies Record<string, Check>),
+);
 
 /** Why this command runs a program or touches a file through an option or script, or null. `words[0]` is its name. */
 export function runsThroughOptions(words: readonly string[]): string | null {

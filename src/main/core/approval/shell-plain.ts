@@ -21,8 +21,29 @@ const COMMAND_NAME = /^[A-Za-z0-9_./:][A-Za-z0-9_\-./:,]*$/;
 
 /** Words the grammar reads as structure (reserved words, declarations) rather than as a command's words. */
 const GRAMMAR_WORDS = new Set([
-  'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function',
-  'time', 'coproc', 'declare', 'typeset', 'export', 'local', 'readonly', 'unset',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'case',
+  'esac',
+  'for',
+  'select',
+  'while',
+  'until',
+  'do',
+  'done',
+  'in',
+  'function',
+  'time',
+  'coproc',
+  'declare',
+  'typeset',
+  'export',
+  'local',
+  'readonly',
+  'unset',
 ]);
 
 /** The simple commands of a plain line, each as its words; null when the line is not plain. */

@@ -10,10 +10,49 @@ import { runsThroughOptions } from './shell-option-exec';
 import { EVALUATES_ARITHMETIC, FIND_EXEC, innerOf, RUNS_ANOTHER, SETS_VARIABLES, SHELLS } from './shell-wrappers';
 import { ansiC, expandWords, groupWords, type ExpandedWord, type WordEnv } from './shell-words';
 
-const CONTAINERS = new Set(['program', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command', 'do_group']);
+const CONTAINERS = new Set([
+  'program',
+  'list',
+  'pipeline',
+  'subshell',
+  'compound_statement',
+  'negated_command',
+  'do_group',
+]);
 const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
-const STATEMENTS = new Set([...CONTAINERS, 'command', 'redirected_statement', 'variable_assignment', 'variable_assignments', 'declaration_command', 'unset_command', 'if_statement', 'elif_clause', 'else_clause', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'case_item', 'function_definition', 'test_command', 'file_redirect', 'heredoc_redirect', 'herestring_redirect']);
-const WORDISH = new Set(['word', 'string', 'raw_string', 'ansi_c_string', 'translated_string', 'concatenation', 'simple_expansion', 'expansion', 'number']);
+const STATEMENTS = new Set([
+  ...CONTAINERS,
+  'command',
+  'redirected_statement',
+  'variable_assignment',
+  'variable_assignments',
+  'declaration_command',
+  'unset_command',
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'while_statement',
+  'for_statement',
+  'c_style_for_statement',
+  'case_statement',
+  'case_item',
+  'function_definition',
+  'test_command',
+  'file_redirect',
+  'heredoc_redirect',
+  'herestring_redirect',
+]);
+const WORDISH = new Set([
+  'word',
+  'string',
+  'raw_string',
+  'ansi_c_string',
+  'translated_string',
+  'concatenation',
+  'simple_expansion',
+  'expansion',
+  'number',
+]);
 export const MAX_DEPTH = 3;
 
 export interface Walk {
@@ -37,7 +76,15 @@ export interface WalkHost {
 }
 
 export function newWalk(workdir: string, redirectOk: RedirectCheck): Walk {
-  return { out: { parsed: true, parts: [], unsafe: [], words: [] }, redirectOk, workdir, cwds: [workdir], isCwdLost: false, areVarsChanged: false, depth: 0 };
+  return {
+    out: { parsed: true, parts: [], unsafe: [], words: [] },
+    redirectOk,
+    workdir,
+    cwds: [workdir],
+    isCwdLost: false,
+    areVarsChanged: false,
+    depth: 0,
+  };
 }
 
 export function finishWalk(w: Walk): ShellAnalysis {
@@ -60,8 +107,14 @@ export function visit(node: Node, w: Walk, a: WalkHost): void {
     return;
   }
   if (type === 'command') return addCommand(node, w, a);
-  if (type === 'file_redirect' || type === 'heredoc_redirect' || type === 'herestring_redirect') return checkRedirect(node, w, a);
-  if (type === 'variable_assignment' || type === 'variable_assignments' || type === 'declaration_command' || type === 'unset_command') {
+  if (type === 'file_redirect' || type === 'heredoc_redirect' || type === 'herestring_redirect')
+    return checkRedirect(node, w, a);
+  if (
+    type === 'variable_assignment' ||
+    type === 'variable_assignments' ||
+    type === 'declaration_command' ||
+    type === 'unset_command'
+  ) {
     w.out.unsafe.push(`a variable assignment (${node.text.slice(0, 40)})`);
   } else {
     w.out.unsafe.push(type.replace(/_/g, ' ')); // control flow, functions, tests: their insides are not judged part by part
@@ -76,7 +129,8 @@ function inside(node: Node, w: Walk, a: WalkHost): void {
   for (const child of node.namedChildren) {
     if (!child) continue;
     if (STATEMENTS.has(child.type)) visit(child, w, a);
-    else if (WORDISH.has(child.type)) w.out.words.push({ word: expandWords([child], a.wordEnv(w), w.cwds), cwds: [...w.cwds], role: 'argument' });
+    else if (WORDISH.has(child.type))
+      w.out.words.push({ word: expandWords([child], a.wordEnv(w), w.cwds), cwds: [...w.cwds], role: 'argument' });
     else inside(child, w, a);
   }
 }
@@ -86,26 +140,49 @@ function addCommand(cmd: Node, w: Walk, a: WalkHost): void {
     if (c?.type === 'variable_assignment') {
       w.out.unsafe.push(`an environment assignment (${c.text.slice(0, 40)})`);
       const value = c.childForFieldName('value');
-      if (value) w.out.words.push({ word: expandWords([value], a.wordEnv(w), w.cwds), cwds: [...w.cwds], role: 'assignment' });
-    } else if (c && (c.type === 'file_redirect' || c.type === 'herestring_redirect' || c.type === 'heredoc_redirect')) checkRedirect(c, w, a);
+      if (value)
+        w.out.words.push({ word: expandWords([value], a.wordEnv(w), w.cwds), cwds: [...w.cwds], role: 'assignment' });
+    } else if (c && (c.type === 'file_redirect' || c.type === 'herestring_redirect' || c.type === 'heredoc_redirect'))
+      checkRedirect(c, w, a);
   }
   const nameNode = cmd.childForFieldName('name');
   const env = a.wordEnv(w);
   const groups: Node[][] = [];
   if (nameNode) groups.push(nameNode.children.filter((n): n is Node => n !== null));
-  groups.push(...groupWords(cmd.childrenForFieldName('argument').filter((n): n is Node => n !== null), { text: cmd.text, offset: cmd.startIndex }));
-  addWords(groups.map((g) => expandWords(g, env, w.cwds)), nameNode !== null, w, a, env);
+  groups.push(
+    ...groupWords(
+      cmd.childrenForFieldName('argument').filter((n): n is Node => n !== null),
+      { text: cmd.text, offset: cmd.startIndex },
+    ),
+  );
+  addWords(
+    groups.map((g) => expandWords(g, env, w.cwds)),
+    nameNode !== null,
+    w,
+    a,
+    env,
+  );
 }
 
 /** A simple command's expanded words: kept for the guards, then its parts and what it changes (`cd`, variables). */
-export function addWords(expanded: readonly ExpandedWord[], hasName: boolean, w: Walk, a: WalkHost, env: WordEnv): void {
+export function addWords(
+  expanded: readonly ExpandedWord[],
+  hasName: boolean,
+  w: Walk,
+  a: WalkHost,
+  env: WordEnv,
+): void {
   const words: string[] = [];
   expanded.forEach((word, i) => {
     w.out.words.push({ word, cwds: [...w.cwds], role: i === 0 && hasName ? 'name' : 'argument' });
     if (word.isKnown) words.push(...word.values);
     else {
       words.push(word.raw);
-      w.out.unsafe.push(i === 0 && hasName ? 'a command name built from an expansion' : `a word only known when it runs (${word.raw.slice(0, 40)})`);
+      w.out.unsafe.push(
+        i === 0 && hasName
+          ? 'a command name built from an expansion'
+          : `a word only known when it runs (${word.raw.slice(0, 40)})`,
+      );
     }
   });
   if (words.length === 0) return;
@@ -126,7 +203,8 @@ function addParts(words: string[], w: Walk, a: WalkHost, depth: number): void {
   if (base !== name && base !== '') w.out.parts.push([base, ...words.slice(1)].join(' '));
   if (SHELLS.has(base)) w.out.unsafe.push(`a shell interpreter (${base})`);
   if (RUNS_ANOTHER.has(base)) w.out.unsafe.push(`"${base}" runs another command`);
-  if (base === 'find' && words.some((v) => FIND_EXEC.has(v) || v === '-delete')) w.out.unsafe.push('find with -exec/-delete');
+  if (base === 'find' && words.some((v) => FIND_EXEC.has(v) || v === '-delete'))
+    w.out.unsafe.push('find with -exec/-delete');
   const viaOption = runsThroughOptions(words);
   if (viaOption) w.out.unsafe.push(viaOption);
   if (depth >= MAX_DEPTH) return;
@@ -153,7 +231,12 @@ function followCd(name: string, args: string[], w: Walk, env: WordEnv): void {
   while (i < args.length && /^-[LPe@]+$/.test(args[i]!)) i++;
   if (args[i] === '--') i++;
   const operands = args.slice(i);
-  const target = name === 'cd' && operands.length === 0 ? env.home : name === 'popd' || operands[0] === '-' || operands.length !== 1 ? null : operands[0]!;
+  const target =
+    name === 'cd' && operands.length === 0
+      ? env.home
+      : name === 'popd' || operands[0] === '-' || operands.length !== 1
+        ? null
+        : operands[0]!;
   if (target === null || target === undefined) {
     w.isCwdLost = true;
     return;
@@ -170,7 +253,11 @@ function checkRedirect(r: Node, w: Walk, a: WalkHost): void {
   const op = r.children.find((c) => c && !c.isNamed)?.text ?? '>';
   // `2>&1`, `>&2`, `<&0`: a file descriptor, not a file.
   if (/&$/.test(op) && /^[0-9]+-?$|^-$/.test(dest.text)) return;
-  const word = expandWords(groupWords(r.childrenForFieldName('destination').filter((n): n is Node => n !== null))[0] ?? [dest], a.wordEnv(w), w.cwds);
+  const word = expandWords(
+    groupWords(r.childrenForFieldName('destination').filter((n): n is Node => n !== null))[0] ?? [dest],
+    a.wordEnv(w),
+    w.cwds,
+  );
   w.out.words.push({ word, cwds: [...w.cwds], role: 'redirect' });
   const isRead = op === '<' || op === '<&';
   if (isRead) return;
@@ -180,9 +267,11 @@ function checkRedirect(r: Node, w: Walk, a: WalkHost): void {
   }
   const value = word.values[0]!;
   if (HARMLESS_TARGETS.has(value)) return;
-  if (!isAbsolute(value) && w.isCwdLost) return void w.out.unsafe.push(`a redirect after a cd the gate cannot follow (${value.slice(0, 60)})`);
+  if (!isAbsolute(value) && w.isCwdLost)
+    return void w.out.unsafe.push(`a redirect after a cd the gate cannot follow (${value.slice(0, 60)})`);
   for (const cwd of isAbsolute(value) ? ['/'] : w.cwds) {
-    if (!w.redirectOk(resolve(cwd, value))) return void w.out.unsafe.push(`a redirect out of the workspace or into a protected path (${value.slice(0, 60)})`);
+    if (!w.redirectOk(resolve(cwd, value)))
+      return void w.out.unsafe.push(`a redirect out of the workspace or into a protected path (${value.slice(0, 60)})`);
   }
 }
 

@@ -32,33 +32,99 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function model(word: string) {
   const tree = parser.parse(`printf %s ${word}`)!;
   const cmd = tree.rootNode.namedChildren[0]!;
-  const args = cmd.childrenForFieldName('argument').slice(1).filter((a) => a !== null);
+  const args = cmd
+    .childrenForFieldName('argument')
+    .slice(1)
+    .filter((a) => a !== null);
   const results = groupWords(args).map((g) => expandWords(g, env, [dir]));
   tree.delete();
   return { isKnown: results.every((r) => r.isKnown), values: results.flatMap((r) => r.values) };
 }
 
 function bash(word: string): string[] {
-  const out = execFileSync('/bin/bash', ['--noprofile', '--norc', '-c', `printf '%s\\0' ${word}`], { cwd: dir, env: { ...VARS, PATH: process.env.PATH }, encoding: 'utf8' });
+  const out = execFileSync('/bin/bash', ['--noprofile', '--norc', '-c', `printf '%s\\0' ${word}`], {
+    cwd: dir,
+    env: { ...VARS, PATH: process.env.PATH },
+    encoding: 'utf8',
+  });
   return out.split('\0').slice(0, -1);
 }
 
 const WORDS = [
   // quote and escape removal
-  'secrets/key.txt', 's\\ecrets/key.txt', '"sec"rets/key.txt', "sec''rets/key.txt", "'secrets'/key.txt", '"secrets/key.txt"',
-  's"e"c\'r\'e\\ts/key.txt', '\\s\\e\\c\\r\\e\\t\\s', '.git\\/hooks/pre-commit', '.gi\\t/hooks/pre-commit', '..\\/x', '"..\\/x"',
-  '"a\\$b"', "'a\\b'", '"a\\qb"', 'a\\\\b', '"\\\\"',
+  'secrets/key.txt',
+  's\\ecrets/key.txt',
+  '"sec"rets/key.txt',
+  "sec''rets/key.txt",
+  "'secrets'/key.txt",
+  '"secrets/key.txt"',
+  's"e"c\'r\'e\\ts/key.txt',
+  '\\s\\e\\c\\r\\e\\t\\s',
+  '.git\\/hooks/pre-commit',
+  '.gi\\t/hooks/pre-commit',
+  '..\\/x',
+  '"..\\/x"',
+  '"a\\$b"',
+  "'a\\b'",
+  '"a\\qb"',
+  'a\\\\b',
+  '"\\\\"',
   // ANSI-C and translated strings
-  "$'\\x73ecrets'/key.txt", "$'\\163ecrets'", "$'sec\\u0072ets'", "$'a\\tb'", "$'\\''", "$'a\\0b'", '$"secrets"', "$'\\cA'",
+  "$'\\x73ecrets'/key.txt",
+  "$'\\163ecrets'",
+  "$'sec\\u0072ets'",
+  "$'a\\tb'",
+  "$'\\''",
+  "$'a\\0b'",
+  '$"secrets"',
+  "$'\\cA'",
   // braces
-  '{a,b}', '{secrets,notes}/key.txt', 'x{1..3}', '{a..c}', '{01..03}', '{5..1..2}', '{a,{b,c}}d', '"{a,b}"', '{a}', '{}', 'a{,b}',
+  '{a,b}',
+  '{secrets,notes}/key.txt',
+  'x{1..3}',
+  '{a..c}',
+  '{01..03}',
+  '{5..1..2}',
+  '{a,{b,c}}d',
+  '"{a,b}"',
+  '{a}',
+  '{}',
+  'a{,b}',
   // tilde
-  '~', '~/x', '"~"/x', '\\~/x',
+  '~',
+  '~/x',
+  '"~"/x',
+  '\\~/x',
   // variables
-  '$PLAIN/key.txt', '${PLAIN}', '"$PLAIN"', '"x${PLAIN}y"', '\\$PLAIN', 'a$', '"a$"', 'a$"b"c', '$', '"$"', 'é"x"$PLAIN',
+  '$PLAIN/key.txt',
+  '${PLAIN}',
+  '"$PLAIN"',
+  '"x${PLAIN}y"',
+  '\\$PLAIN',
+  'a$',
+  '"a$"',
+  'a$"b"c',
+  '$',
+  '"$"',
+  'é"x"$PLAIN',
   // globs
-  'secre*/key.txt', './secret[s]/key.txt', 'sec?ets/*', '*', '.*', 'notes/*.md', 's*', '[s]ecrets', '"secre*"/key.txt', 'secre\\*',
-  '[!n]otes', '[[:alpha:]]ecrets/key.txt', 'no-match-*', '*/key.txt', 'l?nk/*', '*/', '[a-t]ecrets',
+  'secre*/key.txt',
+  './secret[s]/key.txt',
+  'sec?ets/*',
+  '*',
+  '.*',
+  'notes/*.md',
+  's*',
+  '[s]ecrets',
+  '"secre*"/key.txt',
+  'secre\\*',
+  '[!n]otes',
+  '[[:alpha:]]ecrets/key.txt',
+  'no-match-*',
+  '*/key.txt',
+  'l?nk/*',
+  '*/',
+  '[a-t]ecrets',
 ];
 
 describe('expandWord agrees with bash', () => {
@@ -71,7 +137,22 @@ describe('expandWord agrees with bash', () => {
   }
 
   // Computed at run time: the model must not claim a value.
-  for (const word of ['$(echo secrets)', '`echo secrets`', '$((1+1))', '${PLAIN:-x}', '$SPACED', '$STAR', '$1', '$_', '$@', '~root/x', '${#PLAIN}', '"$(id)"', '<(ls)', '$UNSET_VAR']) {
+  for (const word of [
+    '$(echo secrets)',
+    '`echo secrets`',
+    '$((1+1))',
+    '${PLAIN:-x}',
+    '$SPACED',
+    '$STAR',
+    '$1',
+    '$_',
+    '$@',
+    '~root/x',
+    '${#PLAIN}',
+    '"$(id)"',
+    '<(ls)',
+    '$UNSET_VAR',
+  ]) {
     it(`unknown: ${word}`, () => {
       expect(model(word).isKnown).toBe(false);
     });

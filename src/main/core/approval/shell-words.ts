@@ -100,7 +100,9 @@ function expandSegs(segs: Seg[], raw: string, env: WordEnv, cwds: readonly strin
     if (chars.some((ch) => !ch.q && (ch.c === '*' || ch.c === '?' || ch.c === '['))) {
       const components = globComponents(chars);
       globs.push(components);
-      const matches = components.some((c) => 'pattern' in c) ? globMatches(chars[0]?.c === '/', components, cwds) : null;
+      const matches = components.some((c) => 'pattern' in c)
+        ? globMatches(chars[0]?.c === '/', components, cwds)
+        : null;
       if (matches === null) return unknown;
       if (matches.length > 0) {
         values.push(...matches);
@@ -163,7 +165,8 @@ function lexChildren(node: Node, env: WordEnv, out: Seg[], inDouble: boolean): v
     const start = child.startIndex - base;
     if (start > at) gap(text.slice(at, start), env, out, inDouble);
     at = child.endIndex - base;
-    if (child.type === '$' && children[i + 1]?.type === 'string' && children[i + 1]!.startIndex === child.endIndex) continue; // $"…"
+    if (child.type === '$' && children[i + 1]?.type === 'string' && children[i + 1]!.startIndex === child.endIndex)
+      continue; // $"…"
     lexNode(child, env, out, inDouble);
   }
   if (at < text.length) gap(text.slice(at), env, out, inDouble);
@@ -285,7 +288,21 @@ function doubleEnd(text: string, from: number): number {
   return -1;
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /** The body of $'…' as bash decodes it; a NUL ends the string (bash drops the rest). */
 export function ansiC(body: string): string {

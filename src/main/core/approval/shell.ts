@@ -20,7 +20,16 @@ import { scrubEnv } from '../tools/shell/env-scrub';
 import { createParser, prefetchGrammar, preloadRuntime } from '../treesitter/grammars';
 import { splitPlainCommand } from './shell-plain';
 import { expandText, type ExpandedWord, type WordEnv } from './shell-words';
-import { addWords, finishWalk, MAX_DEPTH, newWalk, roughSplit, runningSubstitutions, visit, type Walk } from './shell-walk';
+import {
+  addWords,
+  finishWalk,
+  MAX_DEPTH,
+  newWalk,
+  roughSplit,
+  runningSubstitutions,
+  visit,
+  type Walk,
+} from './shell-walk';
 
 export interface ShellWord {
   word: ExpandedWord;
@@ -44,7 +53,43 @@ export interface ShellAnalysis {
 export type RedirectCheck = (target: string) => boolean;
 
 /** Variables bash sets or changes on its own, whatever the environment says (`$_` is the last argument). */
-const BASH_OWN = new Set(['_', 'OLDPWD', 'SHLVL', 'PPID', 'UID', 'EUID', 'RANDOM', 'SRANDOM', 'SECONDS', 'LINENO', 'HOSTNAME', 'HOSTTYPE', 'OSTYPE', 'MACHTYPE', 'OPTIND', 'OPTARG', 'OPTERR', 'IFS', 'PS1', 'PS2', 'PS4', 'HISTCMD', 'FUNCNAME', 'GROUPS', 'PIPESTATUS', 'DIRSTACK', 'EPOCHSECONDS', 'EPOCHREALTIME', 'COLUMNS', 'LINES', 'REPLY', 'COPROC', 'MAPFILE', 'SHELLOPTS', 'PROMPT_COMMAND']);
+const BASH_OWN = new Set([
+  '_',
+  'OLDPWD',
+  'SHLVL',
+  'PPID',
+  'UID',
+  'EUID',
+  'RANDOM',
+  'SRANDOM',
+  'SECONDS',
+  'LINENO',
+  'HOSTNAME',
+  'HOSTTYPE',
+  'OSTYPE',
+  'MACHTYPE',
+  'OPTIND',
+  'OPTARG',
+  'OPTERR',
+  'IFS',
+  'PS1',
+  'PS2',
+  'PS4',
+  'HISTCMD',
+  'FUNCNAME',
+  'GROUPS',
+  'PIPESTATUS',
+  'DIRSTACK',
+  'EPOCHSECONDS',
+  'EPOCHREALTIME',
+  'COLUMNS',
+  'LINES',
+  'REPLY',
+  'COPROC',
+  'MAPFILE',
+  'SHELLOPTS',
+  'PROMPT_COMMAND',
+]);
 
 /** Thrown inside a plain reading that meets something only the grammar can read; the grammar then reads it all. */
 const NEEDS_GRAMMAR = Symbol('needs the grammar');
@@ -153,7 +198,13 @@ export class ShellAnalyzer {
     try {
       for (const words of commands) {
         const env = this.wordEnv(w);
-        addWords(words.map((text) => expandText(text, env, w.cwds)), true, w, this, env);
+        addWords(
+          words.map((text) => expandText(text, env, w.cwds)),
+          true,
+          w,
+          this,
+          env,
+        );
       }
     } catch (error) {
       if (error === NEEDS_GRAMMAR) return null;

@@ -30,7 +30,9 @@ export interface Kit extends ApprovalServices {
   close(): void;
 }
 
-export async function makeKit(opts: { approvalTimeoutMs?: number | null; shellGrammar?: 'now' | 'background' } = {}): Promise<Kit> {
+export async function makeKit(
+  opts: { approvalTimeoutMs?: number | null; shellGrammar?: 'now' | 'background' } = {},
+): Promise<Kit> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'skald-approval-')));
   const dataDir = join(root, 'data');
   const workspace = join(dataDir, 'workspace');
@@ -43,7 +45,10 @@ export async function makeKit(opts: { approvalTimeoutMs?: number | null; shellGr
   const inboxEvents: InboxEvent[] = [];
   const clock = { now: 1_800_000_000_000 };
   const services = await createApprovalServices({
-    db, workspaceDir: workspace, dataDir, dbFile,
+    db,
+    workspaceDir: workspace,
+    dataDir,
+    dbFile,
     emitSession: (sessionId, event) => sessionEvents.push({ sessionId, event }),
     emitInbox: (event) => inboxEvents.push(event),
     approvalTimeoutMs: opts.approvalTimeoutMs ?? null,
@@ -52,9 +57,26 @@ export async function makeKit(opts: { approvalTimeoutMs?: number | null; shellGr
   });
   const rc = (partial: Partial<RunContext> = {}) => ({ ...RunContextSchema.parse({}), ...partial });
   return {
-    ...services, db, root, dataDir, workspace, outside, sessionEvents, inboxEvents, clock, rc,
+    ...services,
+    db,
+    root,
+    dataDir,
+    workspace,
+    outside,
+    sessionEvents,
+    inboxEvents,
+    clock,
+    rc,
     call: (toolName, args = {}, extra = {}) => ({
-      sessionId: 1, agentId: 'main', source: 'web', toolName, category: null, args, runContext: rc(), workingDir: workspace, ...extra,
+      sessionId: 1,
+      agentId: 'main',
+      source: 'web',
+      toolName,
+      category: null,
+      args,
+      runContext: rc(),
+      workingDir: workspace,
+      ...extra,
     }),
     file(rel, content = 'x') {
       const abs = join(workspace, rel);
@@ -71,13 +93,23 @@ export async function makeKit(opts: { approvalTimeoutMs?: number | null; shellGr
     session({ source = 'web', title = 'A session', agentId = 'main' } = {}) {
       const now = Date.now();
       return Number(
-        db.prepare('INSERT INTO chat_sessions (source, agent_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(source, agentId, title, now, now).lastInsertRowid,
+        db
+          .prepare('INSERT INTO chat_sessions (source, agent_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
+          .run(source, agentId, title, now, now).lastInsertRowid,
       );
     },
     toolRow(sessionId, toolCallId, name, args) {
       const now = Date.now();
       db.prepare(`INSERT INTO chat_llm_tools (tool_call_id, session_id, name, arguments, effective_arguments, status, created_at, updated_at)
-                  VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`).run(toolCallId, sessionId, name, JSON.stringify(args), JSON.stringify(args), now, now);
+                  VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`).run(
+        toolCallId,
+        sessionId,
+        name,
+        JSON.stringify(args),
+        JSON.stringify(args),
+        now,
+        now,
+      );
     },
     close() {
       closeDatabase(db);

@@ -20,12 +20,29 @@ import type { ToolCatalog } from '../tools/catalog';
 import type { BridgeHandlers } from './handlers';
 
 type ApprovalChannels =
-  | 'approval:listGroups' | 'approval:createGroup' | 'approval:updateGroup' | 'approval:duplicateGroup' | 'approval:deleteGroup'
-  | 'approval:listRules' | 'approval:createRule' | 'approval:updateRule' | 'approval:deleteRule'
-  | 'approval:explain' | 'approval:listTools' | 'approval:listGuards' | 'approval:listBypasses' | 'approval:revokeBypasses'
-  | 'approval:checkRule' | 'approval:reorderRules' | 'approval:previewCommand' | 'approval:listDecisions'
-  | 'approval:sessionGroup' | 'approval:setSessionGroup'
-  | 'inbox:list' | 'inbox:resolveApproval' | 'inbox:answerClarification';
+  | 'approval:listGroups'
+  | 'approval:createGroup'
+  | 'approval:updateGroup'
+  | 'approval:duplicateGroup'
+  | 'approval:deleteGroup'
+  | 'approval:listRules'
+  | 'approval:createRule'
+  | 'approval:updateRule'
+  | 'approval:deleteRule'
+  | 'approval:explain'
+  | 'approval:listTools'
+  | 'approval:listGuards'
+  | 'approval:listBypasses'
+  | 'approval:revokeBypasses'
+  | 'approval:checkRule'
+  | 'approval:reorderRules'
+  | 'approval:previewCommand'
+  | 'approval:listDecisions'
+  | 'approval:sessionGroup'
+  | 'approval:setSessionGroup'
+  | 'inbox:list'
+  | 'inbox:resolveApproval'
+  | 'inbox:answerClarification';
 
 /** What the Security page needs of sessions: their run context (for "what would happen if…") and the group switch. */
 export interface SessionGroupPort {
@@ -47,9 +64,17 @@ export interface ApprovalHandlerDeps {
   tools?: Pick<ToolsPort, 'has' | 'normalize'>;
 }
 
-export function createApprovalHandlers({ approval, catalog, db, sessions, categoryOf, tools }: ApprovalHandlerDeps): Pick<BridgeHandlers, ApprovalChannels> {
+export function createApprovalHandlers({
+  approval,
+  catalog,
+  db,
+  sessions,
+  categoryOf,
+  tools,
+}: ApprovalHandlerDeps): Pick<BridgeHandlers, ApprovalChannels> {
   const { rules, gate, pending, bypass } = approval;
-  const sessionContext = (sessionId: number | undefined): RunContext | null => (sessionId !== undefined && sessions ? sessions.runContext(sessionId) : null);
+  const sessionContext = (sessionId: number | undefined): RunContext | null =>
+    sessionId !== undefined && sessions ? sessions.runContext(sessionId) : null;
   const requireGroup = (groupId: string) => {
     if (!rules.getGroup(groupId)) throw new BridgeError('not_found', `There is no permission group "${groupId}".`);
   };
@@ -58,7 +83,9 @@ export function createApprovalHandlers({ approval, catalog, db, sessions, catego
     'approval:listGroups': () => ({ groups: rules.listGroups() }),
     'approval:createGroup': (req) => ({ group: groupDto(rules.createGroup(req).id) }),
     'approval:updateGroup': ({ id, ...patch }) => ({ group: groupDto(rules.updateGroup(id, patch).id) }),
-    'approval:duplicateGroup': ({ sourceId, ...target }) => ({ group: groupDto(rules.duplicateGroup(sourceId, target).id) }),
+    'approval:duplicateGroup': ({ sourceId, ...target }) => ({
+      group: groupDto(rules.duplicateGroup(sourceId, target).id),
+    }),
     'approval:deleteGroup': ({ id }) => {
       rules.deleteGroup(id);
       return { ok: true as const };
@@ -75,13 +102,22 @@ export function createApprovalHandlers({ approval, catalog, db, sessions, catego
       const runContext = req.runContext ?? sessionContext(req.sessionId) ?? RunContextSchema.parse({});
       const workingDir = gate.workingDirOf({ runContext });
       // The same normalized arguments the session loop decides on (docs/approval.md "The normalized call").
-      const normalized = tools ? normalizeToolArgs(tools, req.toolName, { ...req.args }, workingDir) : { ok: true as const, args: { ...req.args } };
+      const normalized = tools
+        ? normalizeToolArgs(tools, req.toolName, { ...req.args }, workingDir)
+        : { ok: true as const, args: { ...req.args } };
       if (!normalized.ok) throw new BridgeError('invalid_input', normalized.error);
       const args = normalized.args;
       const category = req.category !== undefined ? req.category : (categoryOf?.(req.toolName) ?? null);
       const call = {
-        sessionId: req.sessionId ?? null, groupId: req.groupId, agentId: req.agentId ?? 'main', source: req.source ?? 'web',
-        toolName: req.toolName, category, args, runContext, workingDir,
+        sessionId: req.sessionId ?? null,
+        groupId: req.groupId,
+        agentId: req.agentId ?? 'main',
+        source: req.source ?? 'web',
+        toolName: req.toolName,
+        category,
+        args,
+        runContext,
+        workingDir,
       };
       await gate.whenReadyFor(call); // the same decision as the session's, never a reading made before the grammar loaded
       const { decision, trace } = gate.explain(call);
@@ -89,7 +125,14 @@ export function createApprovalHandlers({ approval, catalog, db, sessions, catego
     },
     'approval:checkRule': ({ id, ...input }) => {
       if (id === undefined) {
-        if (!input.tool_pattern || !input.action) return { problem: { field: input.tool_pattern ? 'action' : 'tool_pattern', code: 'invalid_input', message: input.tool_pattern ? 'Choose an action.' : 'The tool pattern is empty.' } };
+        if (!input.tool_pattern || !input.action)
+          return {
+            problem: {
+              field: input.tool_pattern ? 'action' : 'tool_pattern',
+              code: 'invalid_input',
+              message: input.tool_pattern ? 'Choose an action.' : 'The tool pattern is empty.',
+            },
+          };
         return { problem: rules.checkRule({ ...input, tool_pattern: input.tool_pattern, action: input.action }) };
       }
       const current = rules.getRule(id);
@@ -111,11 +154,19 @@ export function createApprovalHandlers({ approval, catalog, db, sessions, catego
         unsafe: analysis.unsafe,
         patternError,
         // As the rules read it (docs/approval.md): an allow needs every part and no unsafe construct; a deny or ask one part.
-        ruleMatches: matcher ? { allow: analysis.parts.length > 0 && flags.every(Boolean) && analysis.unsafe.length === 0, require: some, deny: some } : null,
+        ruleMatches: matcher
+          ? {
+              allow: analysis.parts.length > 0 && flags.every(Boolean) && analysis.unsafe.length === 0,
+              require: some,
+              deny: some,
+            }
+          : null,
       };
     },
     'approval:listDecisions': (filter) => ({ decisions: db ? listDecisions(db, filter) : [] }),
-    'approval:sessionGroup': ({ sessionId }) => ({ groupId: sessionContext(sessionId)?.security_group ?? DEFAULT_GROUP }),
+    'approval:sessionGroup': ({ sessionId }) => ({
+      groupId: sessionContext(sessionId)?.security_group ?? DEFAULT_GROUP,
+    }),
     'approval:setSessionGroup': ({ sessionId, groupId }) => {
       if (!sessions) throw new BridgeError('unavailable', 'Sessions are not available here.');
       requireGroup(groupId);
@@ -127,7 +178,13 @@ export function createApprovalHandlers({ approval, catalog, db, sessions, catego
     'approval:listGuards': () => ({ guards: GUARD_LIST.map((g) => ({ ...g, locked: true as const })) }),
     'approval:listBypasses': ({ sessionId }) => ({
       bypasses: bypass.list(sessionId).map((g) => ({
-        id: g.id, session_id: g.sessionId, scope: g.scope, label: g.label, expires_at: g.expiresAt, granted_at: g.grantedAt, tool_call_id: g.toolCallId,
+        id: g.id,
+        session_id: g.sessionId,
+        scope: g.scope,
+        label: g.label,
+        expires_at: g.expiresAt,
+        granted_at: g.grantedAt,
+        tool_call_id: g.toolCallId,
       })),
     }),
     'approval:revokeBypasses': ({ sessionId, id }) => ({ revoked: bypass.revoke(sessionId, id) }),

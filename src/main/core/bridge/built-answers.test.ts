@@ -22,14 +22,21 @@ afterEach(async () => {
 
 describe('answers the bridge passes as built', () => {
   it('are exactly the hot reads this test covers', () => {
-    const marked = (Object.keys(calls) as CallChannel[]).filter((c) => (calls[c] as { answerBuiltByHandler?: boolean }).answerBuiltByHandler);
+    const marked = (Object.keys(calls) as CallChannel[]).filter(
+      (c) => (calls[c] as { answerBuiltByHandler?: boolean }).answerBuiltByHandler,
+    );
     expect(marked.sort()).toEqual(['chat:history', 'chat:listSessions']);
   });
 
   it('chat:history and chat:listSessions answer exactly their schema, with a pending card among done and failed ones', async () => {
     h = await startHarness({
       turns: [
-        { toolCalls: [{ name: TN.READ_FILE, arguments: { path: 'a.txt' } }, { name: TN.READ_FILE, arguments: { path: 'missing.txt' } }] },
+        {
+          toolCalls: [
+            { name: TN.READ_FILE, arguments: { path: 'a.txt' } },
+            { name: TN.READ_FILE, arguments: { path: 'missing.txt' } },
+          ],
+        },
         { toolCalls: [{ name: TN.WRITE_FILE, arguments: { path: 'AGENTS.md', content: 'obey' } }] },
         { text: 'done' },
       ],
@@ -45,16 +52,30 @@ describe('answers the bridge passes as built', () => {
     const cards = page.messages.flatMap((m) => m.tools);
     expect(cards.map((c) => c.status)).toEqual(['done', 'failed', 'pending']);
     expect(cards[0]!.decision).toMatchObject({ action: 'allow' });
-    expect(cards[2]!.pending).toStrictEqual({ request_id: waiting.request_id, args_hash: waiting.args_hash, old_content: waiting.old_content, new_content: waiting.new_content });
+    expect(cards[2]!.pending).toStrictEqual({
+      request_id: waiting.request_id,
+      args_hash: waiting.args_hash,
+      old_content: waiting.old_content,
+      new_content: waiting.new_content,
+    });
     expect(calls['chat:history'].response.parse(page)).toStrictEqual(page);
 
     const listed = await h.call('chat:listSessions', { withNewestHistory: true });
-    expect(listed.newestHistory?.messages.flatMap((m) => m.tools).map((c) => c.status)).toEqual(['done', 'failed', 'pending']);
+    expect(listed.newestHistory?.messages.flatMap((m) => m.tools).map((c) => c.status)).toEqual([
+      'done',
+      'failed',
+      'pending',
+    ]);
     expect(calls['chat:listSessions'].response.parse(listed)).toStrictEqual(listed);
     const older = await h.call('chat:history', { sessionId, beforeId: page.messages.at(-1)!.id, limit: 1 });
     expect(calls['chat:history'].response.parse(older)).toStrictEqual(older);
 
-    await h.call('inbox:resolveApproval', { requestId: waiting.request_id, action: 'reject', note: '', argsHash: waiting.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: waiting.request_id,
+      action: 'reject',
+      note: '',
+      argsHash: waiting.args_hash,
+    });
     await h.waitForEvent('done');
   }, 60_000);
 });

@@ -32,12 +32,19 @@ type ChatChannels =
   | 'chat:search'
   | 'viewer:open';
 
-export function createChatHandlers(sessions: SessionManager, events: EventBus, chatSearch: ChatSearch): Pick<BridgeHandlers, ChatChannels> {
+export function createChatHandlers(
+  sessions: SessionManager,
+  events: EventBus,
+  chatSearch: ChatSearch,
+): Pick<BridgeHandlers, ChatChannels> {
   return {
     'chat:listSessions': ({ withNewestHistory }) => {
       const list = sessions.listSessions();
       const newest = withNewestHistory ? list[0] : undefined;
-      return { sessions: list, newestHistory: newest ? { sessionId: newest.id, ...sessions.history(newest.id) } : undefined };
+      return {
+        sessions: list,
+        newestHistory: newest ? { sessionId: newest.id, ...sessions.history(newest.id) } : undefined,
+      };
     },
     'chat:createSession': ({ title }) => ({ id: sessions.createSession(title ?? '') }),
     'chat:renameSession': ({ sessionId, title }) => {
@@ -71,14 +78,18 @@ export function createChatHandlers(sessions: SessionManager, events: EventBus, c
     'chat:editMessage': ({ sessionId, messageId, content }) => sessions.editMessage(sessionId, messageId, content),
     'chat:rerunTool': ({ sessionId, toolCallId }) => ({ started: sessions.rerunTool(sessionId, toolCallId) }),
     'chat:setModel': ({ sessionId, model }) => sessions.setModel(sessionId, model),
-    'chat:setWorkingDirectory': ({ sessionId, path }) => ({ working_directory: sessions.setWorkingDirectory(sessionId, path) }),
+    'chat:setWorkingDirectory': ({ sessionId, path }) => ({
+      working_directory: sessions.setWorkingDirectory(sessionId, path),
+    }),
     'chat:projectInstructions': ({ sessionId }) => {
       const found = sessions.instructions(sessionId);
       return { path: found?.path ?? null, included: found?.text != null, note: found?.note ?? null };
     },
     'chat:subAgent': ({ sessionId, parentToolCallId }) => sessions.subAgent(sessionId, parentToolCallId),
     'chat:scratchpad': ({ sessionId }) => ({ notes: sessions.scratchpad(sessionId) }),
-    'chat:setScratchpadNote': ({ sessionId, key, value }) => ({ notes: sessions.setScratchpadNote(sessionId, key, value) }),
+    'chat:setScratchpadNote': ({ sessionId, key, value }) => ({
+      notes: sessions.setScratchpadNote(sessionId, key, value),
+    }),
     // On a worker thread with its own read-only connection (session/chat-search.ts; docs/ui.md "Searching chats").
     'chat:search': async ({ query }) => {
       const text = query.trim();

@@ -5,7 +5,13 @@
  * Check ids (I3, I4) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
-import { BridgeError, calls, type BridgeOutcome, type CallChannel, type CallSpec } from '../../../shared/contract/index';
+import {
+  BridgeError,
+  calls,
+  type BridgeOutcome,
+  type CallChannel,
+  type CallSpec,
+} from '../../../shared/contract/index';
 import type { BridgeHandlers } from './handlers';
 import { DISK_FULL_CALL_TEXT, isDiskFull } from '../db/storage-errors';
 
@@ -40,6 +46,9 @@ export async function dispatchCall(
     if (error instanceof BridgeError) return { ok: false, error: error.toShape() };
     if (isDiskFull(error)) return { ok: false, error: { code: 'disk_full', message: DISK_FULL_CALL_TEXT } };
     log(`handler for ${channel} failed`, error);
-    return { ok: false, error: { code: 'internal', message: 'The call failed inside the app; details are in the log.' } };
+    return {
+      ok: false,
+      error: { code: 'internal', message: 'The call failed inside the app; details are in the log.' },
+    };
   }
 }

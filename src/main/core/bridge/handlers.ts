@@ -13,6 +13,8 @@ export function assertHandlersMatchContract(handlers: Record<string, unknown>): 
   const missing = callChannels.filter((c) => typeof handlers[c] !== 'function');
   const extra = Object.keys(handlers).filter((k) => !(callChannels as string[]).includes(k));
   if (missing.length || extra.length) {
-    throw new Error(`bridge handlers do not match the contract: missing [${missing.join(', ')}], extra [${extra.join(', ')}]`);
+    throw new Error(
+      `bridge handlers do not match the contract: missing [${missing.join(', ')}], extra [${extra.join(', ')}]`,
+    );
   }
 }

@@ -9,8 +9,20 @@ import { parseMcpServersJson } from '../mcp/import-config';
 import type { BridgeHandlers } from './handlers';
 
 type McpChannels =
-  | 'mcp:list' | 'mcp:save' | 'mcp:import' | 'mcp:delete' | 'mcp:setEnabled' | 'mcp:trust' | 'mcp:restart' | 'mcp:approveTool'
-  | 'mcp:listElicitations' | 'mcp:resolveElicitation' | 'mcp:prompts' | 'mcp:getPrompt' | 'mcp:resources' | 'mcp:readResource';
+  | 'mcp:list'
+  | 'mcp:save'
+  | 'mcp:import'
+  | 'mcp:delete'
+  | 'mcp:setEnabled'
+  | 'mcp:trust'
+  | 'mcp:restart'
+  | 'mcp:approveTool'
+  | 'mcp:listElicitations'
+  | 'mcp:resolveElicitation'
+  | 'mcp:prompts'
+  | 'mcp:getPrompt'
+  | 'mcp:resources'
+  | 'mcp:readResource';
 
 const notFound = (name: string) => new BridgeError('not_found', `There is no MCP server named "${name}".`);
 
@@ -26,7 +38,10 @@ export function createMcpHandlers(mcp: McpServices): Pick<BridgeHandlers, McpCha
       const added: string[] = [];
       for (const entry of entries) {
         if (mcp.repo.get(entry.input.name)) {
-          problems.push({ name: entry.input.name, message: 'a server with this name exists already; it was left as it is' });
+          problems.push({
+            name: entry.input.name,
+            message: 'a server with this name exists already; it was left as it is',
+          });
           continue;
         }
         await mcp.save(entry.input, 'user');
@@ -54,7 +69,8 @@ export function createMcpHandlers(mcp: McpServices): Pick<BridgeHandlers, McpCha
     },
     'mcp:approveTool': ({ name, tool }) => {
       known(name);
-      if (!mcp.manager.approveTool(name, tool)) throw new BridgeError('bad_request', `The tool ${tool} has no change waiting for approval.`);
+      if (!mcp.manager.approveTool(name, tool))
+        throw new BridgeError('bad_request', `The tool ${tool} has no change waiting for approval.`);
       return { server: mcp.view(name) };
     },
     'mcp:prompts': async () => ({ prompts: await mcp.manager.prompts() }),
@@ -64,7 +80,8 @@ export function createMcpHandlers(mcp: McpServices): Pick<BridgeHandlers, McpCha
       const prompt = (await mcp.manager.prompts()).find((p) => p.server === server && p.name === name);
       if (!prompt) throw new BridgeError('not_found', `The MCP server "${server}" offers no prompt named ${name} now.`);
       const missing = prompt.arguments.filter((a) => a.required && !args[a.name]?.trim()).map((a) => a.name);
-      if (missing.length) throw new BridgeError('bad_request', `The prompt ${prompt.title} needs ${missing.join(', ')}.`);
+      if (missing.length)
+        throw new BridgeError('bad_request', `The prompt ${prompt.title} needs ${missing.join(', ')}.`);
       try {
         return { text: await mcp.manager.getPrompt(server, name, args) };
       } catch (error) {
@@ -82,7 +99,8 @@ export function createMcpHandlers(mcp: McpServices): Pick<BridgeHandlers, McpCha
     },
     'mcp:listElicitations': () => ({ elicitations: mcp.elicitations.list() }),
     'mcp:resolveElicitation': ({ id, action, content }) => {
-      if (!mcp.elicitations.resolve(id, action, content)) throw new BridgeError('not_found', 'This request is no longer waiting (answered, expired, or its call ended).');
+      if (!mcp.elicitations.resolve(id, action, content))
+        throw new BridgeError('not_found', 'This request is no longer waiting (answered, expired, or its call ended).');
       return { ok: true as const };
     },
   };

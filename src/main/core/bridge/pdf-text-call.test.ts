@@ -19,10 +19,22 @@ const b64 = (bytes: Buffer) => bytes.toString('base64');
 
 it("gives a PDF's text page by page; refuses what is no PDF or too big, at the boundary", async () => {
   h = await startHarness();
-  expect(await h.call('chat:pdfText', { name: 'a.pdf', data: b64(makePdf([['One'], ['Two', 'Three']])) })).toEqual({ pages: 2, text: '[page 1 of 2]\nOne\n[page 2 of 2]\nTwo\nThree' });
-  expect(await h.call('chat:pdfText', { name: 'scan.pdf', data: b64(makePdf([[], []])) })).toEqual({ pages: 2, text: '' });
-  await expect(h.call('chat:pdfText', { name: 'evil.pdf', data: b64(Buffer.from('#!/bin/sh\n')) })).rejects.toThrow('[bad_request] evil.pdf is not a PDF.');
-  await expect(h.call('chat:pdfText', { name: 'bad.pdf', data: b64(Buffer.from('%PDF-1.4\ngarbage')) })).rejects.toThrow(/^\[bad_request\] bad\.pdf could not be read as a PDF/);
-  await expect(h.call('chat:pdfText', { name: 'big.pdf', data: 'A'.repeat(MAX_PICKED_PDF_BASE64_CHARS + 4) })).rejects.toThrow(/\[bad_request\]/);
+  expect(await h.call('chat:pdfText', { name: 'a.pdf', data: b64(makePdf([['One'], ['Two', 'Three']])) })).toEqual({
+    pages: 2,
+    text: '[page 1 of 2]\nOne\n[page 2 of 2]\nTwo\nThree',
+  });
+  expect(await h.call('chat:pdfText', { name: 'scan.pdf', data: b64(makePdf([[], []])) })).toEqual({
+    pages: 2,
+    text: '',
+  });
+  await expect(h.call('chat:pdfText', { name: 'evil.pdf', data: b64(Buffer.from('#!/bin/sh\n')) })).rejects.toThrow(
+    '[bad_request] evil.pdf is not a PDF.',
+  );
+  await expect(
+    h.call('chat:pdfText', { name: 'bad.pdf', data: b64(Buffer.from('%PDF-1.4\ngarbage')) }),
+  ).rejects.toThrow(/^\[bad_request\] bad\.pdf could not be read as a PDF/);
+  await expect(
+    h.call('chat:pdfText', { name: 'big.pdf', data: 'A'.repeat(MAX_PICKED_PDF_BASE64_CHARS + 4) }),
+  ).rejects.toThrow(/\[bad_request\]/);
   expect((h.core.db.prepare('SELECT count(*) AS n FROM chat_history').get() as { n: number }).n).toBe(0);
 });

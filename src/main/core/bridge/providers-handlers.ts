@@ -35,7 +35,12 @@ export interface ProviderHandlerDeps {
   localBaseUrls?: Partial<Record<'ollama' | 'lm_studio', string>>;
 }
 
-export function createProviderHandlers({ providers, health, fetch, localBaseUrls }: ProviderHandlerDeps): Pick<BridgeHandlers, ProviderChannels> {
+export function createProviderHandlers({
+  providers,
+  health,
+  fetch,
+  localBaseUrls,
+}: ProviderHandlerDeps): Pick<BridgeHandlers, ProviderChannels> {
   const view = (m: ModelRecord): ModelView => ({
     id: m.id,
     providerId: m.providerId,
@@ -68,7 +73,9 @@ export function createProviderHandlers({ providers, health, fetch, localBaseUrls
       if (!url) throw new BridgeError('invalid_input', 'This kind of provider needs a base URL.');
       return probeProvider({ kind, baseUrl: url, apiKey: apiKey ?? null }, { fetch });
     },
-    'providers:discoverLocal': async () => ({ found: await discoverLocalProviders({ fetch, baseUrls: localBaseUrls }) }),
+    'providers:discoverLocal': async () => ({
+      found: await discoverLocalProviders({ fetch, baseUrls: localBaseUrls }),
+    }),
     'models:list': () => ({ models: providers.listModels().map(view) }),
     'models:create': (request) => ({ model: view(providers.createModel(request)) }),
     'models:update': (request) => ({ model: view(providers.updateModel(request)) }),

@@ -41,11 +41,20 @@ it('opens a pending set_secret value for the person only, and refuses once the c
   expect(asked.arguments).not.toContain(SECRET);
 
   // Malformed: refused at the boundary before any handler runs.
-  for (const bad of [{}, { requestId: String(asked.request_id) }, { requestId: -1 }, { requestId: asked.request_id, reveal: true }, null]) {
+  for (const bad of [
+    {},
+    { requestId: String(asked.request_id) },
+    { requestId: -1 },
+    { requestId: asked.request_id, reveal: true },
+    null,
+  ]) {
     const out = await reveal(bad);
     expect(out).toMatchObject({ ok: false, error: { code: 'bad_request' } });
   }
-  expect(await reveal({ requestId: asked.request_id + 1000 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  expect(await reveal({ requestId: asked.request_id + 1000 })).toMatchObject({
+    ok: false,
+    error: { code: 'not_found' },
+  });
 
   const opened = await reveal({ requestId: asked.request_id });
   expect(opened).toEqual({ ok: true, result: { values: [{ path: ['value'], value: SECRET }] } });
@@ -70,7 +79,9 @@ it('opens a pending set_secret value for the person only, and refuses once the c
 });
 
 it('refuses a withdrawn request and a pending call that has no secret argument', async () => {
-  h = await startHarness({ turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.md', content: 'plain' } }] }, { text: 'ok' }] });
+  h = await startHarness({
+    turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.md', content: 'plain' } }] }, { text: 'ok' }],
+  });
   const session = await h.newSession();
   await h.call('chat:send', { sessionId: session, content: 'write it' });
   const asked = await h.waitForEvent('pending_write');
@@ -81,5 +92,8 @@ it('refuses a withdrawn request and a pending call that has no secret argument',
   // Stopping the turn withdraws the request: no longer pending, so no reveal either.
   await h.call('chat:stop', { sessionId: session });
   await expect.poll(async () => (await h!.call('inbox:list', {})).approvals.length).toBe(0);
-  expect(await reveal({ requestId: asked.request_id })).toMatchObject({ ok: false, error: { code: 'already_decided' } });
+  expect(await reveal({ requestId: asked.request_id })).toMatchObject({
+    ok: false,
+    error: { code: 'already_decided' },
+  });
 });

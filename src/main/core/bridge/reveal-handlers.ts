@@ -31,13 +31,19 @@ function pendingCall(pending: RevealHandlerDeps['pending'], requestId: number): 
     return pending.pendingCall(requestId);
   } catch (error) {
     if (error instanceof BridgeError && error.code === 'already_decided') {
-      throw new BridgeError('already_decided', `Request ${requestId} is no longer pending (decided or withdrawn): a secret argument can be revealed only while its call waits for your decision.`);
+      throw new BridgeError(
+        'already_decided',
+        `Request ${requestId} is no longer pending (decided or withdrawn): a secret argument can be revealed only while its call waits for your decision.`,
+      );
     }
     throw error;
   }
 }
 
-export function createRevealHandlers({ pending, secrets }: RevealHandlerDeps): Pick<BridgeHandlers, 'inbox:revealSecrets'> {
+export function createRevealHandlers({
+  pending,
+  secrets,
+}: RevealHandlerDeps): Pick<BridgeHandlers, 'inbox:revealSecrets'> {
   return {
     'inbox:revealSecrets': ({ requestId }) => {
       const { toolName, args } = pendingCall(pending, requestId);
@@ -45,11 +51,20 @@ export function createRevealHandlers({ pending, secrets }: RevealHandlerDeps): P
       try {
         values = secrets.reveal(toolName, args);
       } catch (error) {
-        if (error instanceof SecretDecryptError) throw new BridgeError('unreadable', 'The secret value of this call cannot be opened any more (the key that sealed it is gone).');
+        if (error instanceof SecretDecryptError)
+          throw new BridgeError(
+            'unreadable',
+            'The secret value of this call cannot be opened any more (the key that sealed it is gone).',
+          );
         throw error;
       }
-      if (values === null) throw new BridgeError('invalid_input', `${toolName} has no secret arguments: there is nothing to reveal.`);
-      if (values.length === 0) throw new BridgeError('invalid_input', `This ${toolName} call holds no secret value: there is nothing to reveal.`);
+      if (values === null)
+        throw new BridgeError('invalid_input', `${toolName} has no secret arguments: there is nothing to reveal.`);
+      if (values.length === 0)
+        throw new BridgeError(
+          'invalid_input',
+          `This ${toolName} call holds no secret value: there is nothing to reveal.`,
+        );
       return { values };
     },
   };

@@ -20,28 +20,60 @@ describe('schedules calls', () => {
     let changes = 0;
     h.core.events.subscribe('schedules', () => void changes++);
     await h.call('approval:createGroup', { id: 'nightly', name: 'Nightly' });
-    await h.call('approval:createRule', { group_id: 'nightly', tool_pattern: 'execute_cmd', command_pattern: 'git status', action: 'allow', priority: 5 });
-    await h.call('approval:createRule', { group_id: 'nightly', tool_pattern: 'write_file', source: 'web', action: 'allow', priority: 5 });
+    await h.call('approval:createRule', {
+      group_id: 'nightly',
+      tool_pattern: 'execute_cmd',
+      command_pattern: 'git status',
+      action: 'allow',
+      priority: 5,
+    });
+    await h.call('approval:createRule', {
+      group_id: 'nightly',
+      tool_pattern: 'write_file',
+      source: 'web',
+      action: 'allow',
+      priority: 5,
+    });
     const id = h.core.scheduler.jobs.create({
-      kind: 'cron', title: 'calls', agentId: 'researcher', prompt: 'CALLS-K go', cron: '0 0 3 * * *', singleRun: false, enabled: false, nextRunAt: null, parentSessionId: home,
+      kind: 'cron',
+      title: 'calls',
+      agentId: 'researcher',
+      prompt: 'CALLS-K go',
+      cron: '0 0 3 * * *',
+      singleRun: false,
+      enabled: false,
+      nextRunAt: null,
+      parentSessionId: home,
       runContext: { security_group: 'nightly', allow_fs_reads: ['/srv/logs'] },
     });
 
     const listed = await h.call('schedules:list', {});
-    expect(listed.jobs).toEqual([expect.objectContaining({ id, title: 'calls', enabled: false, permission_group: 'nightly', last_run: null })]);
+    expect(listed.jobs).toEqual([
+      expect.objectContaining({ id, title: 'calls', enabled: false, permission_group: 'nightly', last_run: null }),
+    ]);
     expect(listed.tasks).toEqual([]);
 
     const envelope = await h.call('schedules:envelope', { jobId: id });
-    expect(envelope).toMatchObject({ permission_group: 'nightly', group_name: 'Nightly', agent_name: 'Researcher', working_directory: h.workspace });
+    expect(envelope).toMatchObject({
+      permission_group: 'nightly',
+      group_name: 'Nightly',
+      agent_name: 'Researcher',
+      working_directory: h.workspace,
+    });
     expect(envelope.agent_tools).toContain('execute_cmd');
-    expect(envelope.allowed).toContainEqual(expect.objectContaining({ tool_pattern: 'execute_cmd', command_pattern: 'git status' }));
+    expect(envelope.allowed).toContainEqual(
+      expect.objectContaining({ tool_pattern: 'execute_cmd', command_pattern: 'git status' }),
+    );
     // A rule for another source does not apply to a scheduled run; the default group's rules do.
     expect(envelope.allowed.map((r) => r.tool_pattern)).not.toContain('write_file');
     // Only session tools a run's agent is offered: notify and execute_subtask, never the chat's own.
     const allowedTools = envelope.allowed.map((r) => r.tool_pattern);
     expect(allowedTools).toEqual(expect.arrayContaining(['notify', 'execute_subtask', 'write_todos']));
-    for (const chatOnly of ['execute_task', 'show_file_to_user', 'read_notification', 'read_agent_result']) expect(allowedTools).not.toContain(chatOnly);
-    expect(envelope.denied).toContainEqual(expect.objectContaining({ tool_pattern: '@fs_any', path_pattern: 'secrets/*' }));
+    for (const chatOnly of ['execute_task', 'show_file_to_user', 'read_notification', 'read_agent_result'])
+      expect(allowedTools).not.toContain(chatOnly);
+    expect(envelope.denied).toContainEqual(
+      expect.objectContaining({ tool_pattern: '@fs_any', path_pattern: 'secrets/*' }),
+    );
     expect(envelope.reads_in).toEqual(expect.arrayContaining([h.workspace, '/srv/logs']));
 
     const on = await h.call('schedules:setEnabled', { jobId: id, enabled: true });
@@ -60,7 +92,9 @@ describe('schedules calls', () => {
     expect(await h.call('schedules:delete', { jobId: id })).toEqual({ ok: true });
     expect((await h.call('schedules:list', {})).jobs).toEqual([]);
     // The run's session went with the job.
-    expect(h.core.db.prepare('SELECT count(*) AS n FROM chat_sessions WHERE is_interactive = 0').get()).toEqual({ n: 0 });
+    expect(h.core.db.prepare('SELECT count(*) AS n FROM chat_sessions WHERE is_interactive = 0').get()).toEqual({
+      n: 0,
+    });
     expect(changes).toBeGreaterThanOrEqual(4);
   });
 });

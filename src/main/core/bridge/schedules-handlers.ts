@@ -18,7 +18,13 @@ import type { SchedulerServices } from '../scheduler/index';
 import type { BridgeHandlers } from './handlers';
 
 type SchedulesChannels =
-  | 'schedules:list' | 'schedules:runs' | 'schedules:envelope' | 'schedules:setEnabled' | 'schedules:delete' | 'schedules:runNow' | 'schedules:stopRun'
+  | 'schedules:list'
+  | 'schedules:runs'
+  | 'schedules:envelope'
+  | 'schedules:setEnabled'
+  | 'schedules:delete'
+  | 'schedules:runNow'
+  | 'schedules:stopRun'
   | 'schedules:runOfSession';
 
 export interface SchedulesHandlerDeps {
@@ -46,30 +52,54 @@ export function createSchedulesHandlers(deps: SchedulesHandlerDeps): Pick<Bridge
     'schedules:envelope': ({ jobId }) => {
       const view = schedules.view(job(jobId));
       const source = view.kind === 'cron' ? 'cron' : 'task';
-      const applies = (r: ApprovalRule) => (r.source === null || r.source === source) && (r.agent_id === null || r.agent_id === view.agent_id);
+      const applies = (r: ApprovalRule) =>
+        (r.source === null || r.source === source) && (r.agent_id === null || r.agent_id === view.agent_id);
       const groups = view.permission_group === 'default' ? ['default'] : [view.permission_group, 'default'];
       const rules = groups.flatMap((g) => deps.rules.listRules(g)).filter(applies);
       const parsed = RunContextSchema.safeParse(job(jobId).run_context ? JSON.parse(job(jobId).run_context!) : {});
       const rc = parsed.success ? parsed.data : RunContextSchema.parse({});
       const wd = view.working_directory ?? deps.workspaceDir;
       const abs = (p: string) => resolve(wd, p);
-      const line = (r: ApprovalRule) => ({ tool_pattern: r.tool_pattern, path_pattern: r.path_pattern, command_pattern: r.command_pattern, note: r.note });
+      const line = (r: ApprovalRule) => ({
+        tool_pattern: r.tool_pattern,
+        path_pattern: r.path_pattern,
+        command_pattern: r.command_pattern,
+        note: r.note,
+      });
       const agent = deps.agents.get(view.agent_id);
       // What a run's own agent is offered of the session tools (it runs at depth 0 of a background session).
       const runTools = new Set(
-        interfaceToolNames({ sessionId: 0, stackId: null, depth: 0, agentId: view.agent_id, agentName: '', agentType: 'error' in agent ? 'task' : agent.type, interactive: false, toolAllowList: null }),
+        interfaceToolNames({
+          sessionId: 0,
+          stackId: null,
+          depth: 0,
+          agentId: view.agent_id,
+          agentName: '',
+          agentType: 'error' in agent ? 'task' : agent.type,
+          interactive: false,
+          toolAllowList: null,
+        }),
       );
       const reachable = (r: ApprovalRule) => !isSyntheticTool(r.tool_pattern) || runTools.has(r.tool_pattern);
       return {
         permission_group: view.permission_group,
-        group_name: deps.rules.getGroup(view.permission_group)?.name ?? `${view.permission_group} (missing: every call asks)`,
+        group_name:
+          deps.rules.getGroup(view.permission_group)?.name ?? `${view.permission_group} (missing: every call asks)`,
         agent_id: view.agent_id,
         agent_name: 'error' in agent ? view.agent_id : agent.name,
         agent_tools: 'error' in agent ? null : agent.tools,
         allowed: rules.filter((r) => r.action === 'allow' && reachable(r)).map(line),
         denied: rules.filter((r) => r.action === 'deny').map(line),
         working_directory: wd,
-        reads_in: [...new Set([wd, abs('docs'), abs('skills'), ...(rc.allow_fs_reads ?? []).map(abs), ...(rc.allow_fs_writes ?? []).map(abs)])],
+        reads_in: [
+          ...new Set([
+            wd,
+            abs('docs'),
+            abs('skills'),
+            ...(rc.allow_fs_reads ?? []).map(abs),
+            ...(rc.allow_fs_writes ?? []).map(abs),
+          ]),
+        ],
         writes_in: (rc.allow_fs_writes ?? []).map(abs),
       };
     },
@@ -90,7 +120,12 @@ export function createSchedulesHandlers(deps: SchedulesHandlerDeps): Pick<Bridge
     'schedules:runOfSession': ({ sessionId }) => {
       const run = jobs.runOfSession(sessionId);
       const owner = run ? jobs.get(run.job_id) : undefined;
-      return { run: run && owner ? { job_id: owner.id, job_title: owner.title, kind: owner.kind, run: schedules.runView(run) } : null };
+      return {
+        run:
+          run && owner
+            ? { job_id: owner.id, job_title: owner.title, kind: owner.kind, run: schedules.runView(run) }
+            : null,
+      };
     },
   };
 }

@@ -28,12 +28,18 @@ describe('store', () => {
   it('a damaged file is refused with where it is and what to do, and left as it was (D9)', () => {
     const garbage = join(tempDir(), 'garbage.db');
     writeFileSync(garbage, Buffer.alloc(65_536, 0x41));
-    expect(() => openDatabase({ file: garbage })).toThrow(new RegExp(`^The database ${garbage} is damaged \\(SQLite: file is not a database\\), so Skald cannot open it\\. Your conversations are in that file`));
+    expect(() => openDatabase({ file: garbage })).toThrow(
+      new RegExp(
+        `^The database ${garbage} is damaged \\(SQLite: file is not a database\\), so Skald cannot open it\\. Your conversations are in that file`,
+      ),
+    );
     expect(readFileSync(garbage).equals(Buffer.alloc(65_536, 0x41))).toBe(true);
     // A real database cut in half: its pages no longer hold together.
     const cut = join(tempDir(), 'cut.db');
     const db = openDatabase({ file: cut });
-    db.exec(`CREATE TABLE filler (x TEXT); INSERT INTO filler SELECT hex(randomblob(500)) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) SELECT i FROM n)`);
+    db.exec(
+      `CREATE TABLE filler (x TEXT); INSERT INTO filler SELECT hex(randomblob(500)) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) SELECT i FROM n)`,
+    );
     closeDatabase(db);
     const whole = readFileSync(cut);
     writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
@@ -41,7 +47,10 @@ describe('store', () => {
   });
 
   it('keeps a prepared statement per database and SQL text, and it reads what was written since', () => {
-    const [a, b] = [openDatabase({ file: join(tempDir(), 'kept-a.db') }), openDatabase({ file: join(tempDir(), 'kept-b.db') })];
+    const [a, b] = [
+      openDatabase({ file: join(tempDir(), 'kept-a.db') }),
+      openDatabase({ file: join(tempDir(), 'kept-b.db') }),
+    ];
     const sql = "SELECT value_json FROM settings WHERE key = 'probe'";
     const first = statement(a, sql);
     expect(statement(a, sql)).toBe(first);
@@ -70,7 +79,14 @@ describe('store', () => {
   it('a failing migration leaves the previous version and schema intact (D5)', () => {
     const file = join(tempDir(), 'm.db');
     const good: Migration = { version: 1, name: 'good', up: (db) => db.exec('CREATE TABLE t1 (x)') };
-    const bad: Migration = { version: 2, name: 'bad', up: (db) => { db.exec('CREATE TABLE t2 (x)'); throw new Error('boom'); } };
+    const bad: Migration = {
+      version: 2,
+      name: 'bad',
+      up: (db) => {
+        db.exec('CREATE TABLE t2 (x)');
+        throw new Error('boom');
+      },
+    };
     const db = new Database(file);
     expect(() => applyMigrations(db, [good, bad])).toThrow('boom');
     expect(schemaVersion(db)).toBe(1);
@@ -101,11 +117,20 @@ describe('store', () => {
   it('an upgraded database never gives a new session an id its audit still names (migration 118)', () => {
     const file = join(tempDir(), 'ids.db');
     const older = new Database(file);
-    applyMigrations(older, migrations.filter((m) => m.version < 118));
+    applyMigrations(
+      older,
+      migrations.filter((m) => m.version < 118),
+    );
     const now = Date.now();
-    older.prepare('INSERT INTO chat_sessions (id, title, created_at, updated_at) VALUES (3, ?, ?, ?)').run('kept', now, now);
+    older
+      .prepare('INSERT INTO chat_sessions (id, title, created_at, updated_at) VALUES (3, ?, ?, ?)')
+      .run('kept', now, now);
     // Session 9 was deleted before the upgrade; its decisions stay in the audit.
-    older.prepare("INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, args_hash, created_at) VALUES ('tc_old', 9, 'allow', 'rule', 'h', ?)").run(now);
+    older
+      .prepare(
+        "INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, args_hash, created_at) VALUES ('tc_old', 9, 'allow', 'rule', 'h', ?)",
+      )
+      .run(now);
     older.close();
     const db = openDatabase({ file });
     const store = new SessionStore(db);
@@ -135,7 +160,10 @@ describe('store', () => {
 
 function runWriterAndKill(file: string, afterMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/db-writer.ts'), file], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/db-writer.ts'), file], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => {

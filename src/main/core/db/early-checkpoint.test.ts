@@ -43,7 +43,7 @@ describe('the log copied while the model is asked', () => {
     db.close();
   });
 
-  it('checkpointSoon copies a log past half of SQLite\'s own threshold after the caller returns, and leaves a short one', async () => {
+  it("checkpointSoon copies a log past half of SQLite's own threshold after the caller returns, and leaves a short one", async () => {
     const file = join(tempDir(), 'soon.db');
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
@@ -94,13 +94,23 @@ describe('the log copied while the model is asked', () => {
       return log.frames - log.copied;
     };
     let atRun = -1;
-    h.core.tools.register(defineTool({ name: 'log_probe', description: 'Reads the log.', kind: 'other', category: 'introspection', input: z.object({}), execute: () => ((atRun = pending()), 'ok') }));
+    h.core.tools.register(
+      defineTool({
+        name: 'log_probe',
+        description: 'Reads the log.',
+        kind: 'other',
+        category: 'introspection',
+        input: z.object({}),
+        execute: () => ((atRun = pending()), 'ok'),
+      }),
+    );
     h.core.approval.rules.createRule({ tool_pattern: 'log_probe', action: 'allow', priority: 1 });
     const sessionId = await h.newSession();
     // Writes of the person's own (a long chat) bring the log near SQLite's own checkpoint (1000 pages), below it.
     h.core.db.pragma('wal_checkpoint(TRUNCATE)');
     const store = h.core.sessions.store;
-    while (pending() < EARLY_CHECKPOINT_SHARE * 1000 + 100) store.appendMessage({ sessionId, role: 'user', content: 'a long message '.repeat(300) });
+    while (pending() < EARLY_CHECKPOINT_SHARE * 1000 + 100)
+      store.appendMessage({ sessionId, role: 'user', content: 'a long message '.repeat(300) });
     expect(pending()).toBeLessThan(1000);
     await h.sendAndSettle(sessionId, 'probe');
     expect(atRun).toBeGreaterThanOrEqual(0);

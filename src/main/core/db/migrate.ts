@@ -18,7 +18,9 @@ export class NewerDatabaseError extends Error {
     readonly found: number,
     readonly supported: number,
   ) {
-    super(`This database was written by a newer Skald (schema ${found}; this build knows up to ${supported}). It was not changed.`);
+    super(
+      `This database was written by a newer Skald (schema ${found}; this build knows up to ${supported}). It was not changed.`,
+    );
     this.name = 'NewerDatabaseError';
   }
 }

@@ -12,7 +12,8 @@ export const DISK_FULL_TURN_TEXT =
   'The disk is full, so the app could not save the conversation and stopped this turn. Free some space on the disk, then send a message to go on.';
 
 /** What a bridge call that could not save answers (its code is `disk_full`). */
-export const DISK_FULL_CALL_TEXT = 'The disk is full, so the app could not save this. Free some space on the disk, then try again.';
+export const DISK_FULL_CALL_TEXT =
+  'The disk is full, so the app could not save this. Free some space on the disk, then try again.';
 
 export function isDiskFull(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;

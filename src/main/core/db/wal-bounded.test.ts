@@ -45,7 +45,8 @@ function openReader(dbFile: string): { end(): void } {
 function writeMessages(store: SessionStore, sessionId: number, count: number): void {
   for (let done = 0; done < count; done += 50) {
     store.transaction(() => {
-      for (let i = done; i < Math.min(count, done + 50); i++) store.appendMessage({ sessionId, role: 'user', content: `${i} ${PAGE}` });
+      for (let i = done; i < Math.min(count, done + 50); i++)
+        store.appendMessage({ sessionId, role: 'user', content: `${i} ${PAGE}` });
     });
   }
 }
@@ -75,7 +76,9 @@ describe('D7: the WAL stays bounded', () => {
     expect(keeper.tick().outcome).toBe('empty');
 
     // Nothing was lost on the way.
-    expect((db.prepare('SELECT count(*) AS n FROM chat_history WHERE session_id = ?').get(sessionId) as { n: number }).n).toBe(3_500);
+    expect(
+      (db.prepare('SELECT count(*) AS n FROM chat_history WHERE session_id = ?').get(sessionId) as { n: number }).n,
+    ).toBe(3_500);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     keeper.dispose();
   });
@@ -106,7 +109,9 @@ describe('D7: the WAL stays bounded', () => {
     copyFileSync(file, join(dir, 'alone.db'));
     const alone = new Database(join(dir, 'alone.db'));
     opened.push(alone);
-    expect((alone.prepare('SELECT count(*) AS n FROM chat_history WHERE session_id = ?').get(sessionId) as { n: number }).n).toBe(300);
+    expect(
+      (alone.prepare('SELECT count(*) AS n FROM chat_history WHERE session_id = ?').get(sessionId) as { n: number }).n,
+    ).toBe(300);
 
     // The next writes start the log over from its beginning: less than it held, and the file does not grow.
     writeMessages(store, sessionId, 100);
@@ -116,7 +121,9 @@ describe('D7: the WAL stays bounded', () => {
     expect(walBytes(file)).toBe(0); // quit still empties it
     const after = new Database(file, { readonly: true });
     opened.push(after);
-    expect((after.prepare('SELECT count(*) AS n FROM chat_history WHERE session_id = ?').get(sessionId) as { n: number }).n).toBe(400);
+    expect(
+      (after.prepare('SELECT count(*) AS n FROM chat_history WHERE session_id = ?').get(sessionId) as { n: number }).n,
+    ).toBe(400);
     expect(after.pragma('integrity_check', { simple: true })).toBe('ok');
     keeper.dispose();
   });
@@ -165,7 +172,9 @@ describe('D7: the WAL stays bounded', () => {
     expect(walBytes(file)).toBe(0);
     const after = new Database(file, { readonly: true });
     opened.push(after);
-    expect((after.prepare('SELECT count(*) AS n FROM chat_history WHERE session_id = ?').get(sessionId) as { n: number }).n).toBe(3_550);
+    expect(
+      (after.prepare('SELECT count(*) AS n FROM chat_history WHERE session_id = ?').get(sessionId) as { n: number }).n,
+    ).toBe(3_550);
     expect(after.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 });

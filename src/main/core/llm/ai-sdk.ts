@@ -28,8 +28,14 @@ export function loadProvider(kind: ProviderKind) {
     case 'open_ai':
       return import('@ai-sdk/openai').then((m) => ({ kind: 'openai' as const, createOpenAI: m.createOpenAI }));
     case 'anthropic':
-      return import('@ai-sdk/anthropic').then((m) => ({ kind: 'anthropic' as const, createAnthropic: m.createAnthropic }));
+      return import('@ai-sdk/anthropic').then((m) => ({
+        kind: 'anthropic' as const,
+        createAnthropic: m.createAnthropic,
+      }));
     default:
-      return import('@ai-sdk/openai-compatible').then((m) => ({ kind: 'compatible' as const, createOpenAICompatible: m.createOpenAICompatible }));
+      return import('@ai-sdk/openai-compatible').then((m) => ({
+        kind: 'compatible' as const,
+        createOpenAICompatible: m.createOpenAICompatible,
+      }));
   }
 }

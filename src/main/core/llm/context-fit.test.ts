@@ -4,12 +4,25 @@
  * call, the person's last message kept) for random histories and budgets.
  */
 import { describe, expect, it } from 'vitest';
-import { CUT_FLOOR_CHARS, fitMessages, hiddenResultNote, IMAGE_CHARS, isContextOverflow, promptBudgetChars, totalChars, windowFromError } from './context-fit';
+import {
+  CUT_FLOOR_CHARS,
+  fitMessages,
+  hiddenResultNote,
+  IMAGE_CHARS,
+  isContextOverflow,
+  promptBudgetChars,
+  totalChars,
+  windowFromError,
+} from './context-fit';
 import type { ChatMessage } from './types';
 
 const system: ChatMessage = { role: 'system', content: 'You are a careful assistant.' };
 const user = (content: string): ChatMessage => ({ role: 'user', content });
-const call = (id: string, args = '{"path":"a.txt"}'): ChatMessage => ({ role: 'assistant', content: '', tool_calls: [{ id, name: 'read_file', arguments: args }] });
+const call = (id: string, args = '{"path":"a.txt"}'): ChatMessage => ({
+  role: 'assistant',
+  content: '',
+  tool_calls: [{ id, name: 'read_file', arguments: args }],
+});
 const result = (id: string, content: string): ChatMessage => ({ role: 'tool', tool_call_id: id, content });
 const big = (n: number, ch = 'x') => ch.repeat(n);
 
@@ -34,7 +47,16 @@ describe('fitMessages', () => {
   });
 
   it('hides the oldest tool results first, never the newest round’s, and says how long each was', () => {
-    const messages = [system, user('read them'), call('1'), result('1', big(30_000, 'a')), call('2'), result('2', big(30_000, 'b')), call('3'), result('3', big(30_000, 'c'))];
+    const messages = [
+      system,
+      user('read them'),
+      call('1'),
+      result('1', big(30_000, 'a')),
+      call('2'),
+      result('2', big(30_000, 'b')),
+      call('3'),
+      result('3', big(30_000, 'c')),
+    ];
     const fit = fitMessages(messages, 65_000);
     expect(fit.hiddenResults).toBe(1);
     expect(fit.messages[3]).toEqual(result('1', hiddenResultNote(30_000)));
@@ -53,15 +75,29 @@ describe('fitMessages', () => {
     const image = { mediaType: 'image/png', data: new Uint8Array(8) };
     const seen: ChatMessage = { role: 'tool', tool_call_id: '1', content: 'a.png: PNG image', images: [image, image] };
     const messages = [system, user('look'), call('1'), seen, call('2'), result('2', 'ok')];
-    expect(totalChars(messages)).toBe(totalChars([system, user('look'), call('1'), result('1', 'a.png: PNG image'), call('2'), result('2', 'ok')]) + 2 * IMAGE_CHARS);
+    expect(totalChars(messages)).toBe(
+      totalChars([system, user('look'), call('1'), result('1', 'a.png: PNG image'), call('2'), result('2', 'ok')]) +
+        2 * IMAGE_CHARS,
+    );
     const fit = fitMessages(messages, totalChars(messages) - IMAGE_CHARS);
     expect(fit.hiddenResults).toBe(1);
-    expect(fit.messages[3]).toEqual(result('1', `${hiddenResultNote('a.png: PNG image'.length)}\n[2 images returned here, left out with it]`));
+    expect(fit.messages[3]).toEqual(
+      result('1', `${hiddenResultNote('a.png: PNG image'.length)}\n[2 images returned here, left out with it]`),
+    );
     expect(fit.charsAfter).toBe(totalChars(fit.messages));
   });
 
   it('then drops whole exchanges from the start, up to a message of the person’s, never the last one', () => {
-    const messages = [system, user(big(20_000, 'p')), call('1'), result('1', 'short'), user(big(20_000, 'q')), call('2'), result('2', 'short'), user('now this')];
+    const messages = [
+      system,
+      user(big(20_000, 'p')),
+      call('1'),
+      result('1', 'short'),
+      user(big(20_000, 'q')),
+      call('2'),
+      result('2', 'short'),
+      user('now this'),
+    ];
     const fit = fitMessages(messages, 21_000);
     expect(fit.droppedMessages).toBe(3);
     expect(fit.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
@@ -101,7 +137,11 @@ describe('fitMessages', () => {
       for (let turn = 0, turns = rnd(5) + 1; turn < turns; turn++) {
         for (let round = 0, rounds = rnd(4); round < rounds; round++) {
           const ids = Array.from({ length: rnd(3) + 1 }, (_, i) => `${turn}-${round}-${i}`);
-          messages.push({ role: 'assistant', content: big(rnd(300)), tool_calls: ids.map((id) => ({ id, name: 'read_file', arguments: '{}' })) });
+          messages.push({
+            role: 'assistant',
+            content: big(rnd(300)),
+            tool_calls: ids.map((id) => ({ id, name: 'read_file', arguments: '{}' })),
+          });
           for (const id of ids) messages.push(result(id, big(rnd(20_000))));
         }
         messages.push({ role: 'assistant', content: big(rnd(3_000)) });
@@ -112,7 +152,9 @@ describe('fitMessages', () => {
       expectWellFormed(fit.messages);
       expect(fit.charsAfter).toBe(totalChars(fit.messages));
       const lastUser = messages.findLast((m) => m.role === 'user')!;
-      expect(fit.messages.findLast((m) => m.role === 'user')!.content.slice(0, CUT_FLOOR_CHARS)).toBe(lastUser.content.slice(0, CUT_FLOOR_CHARS));
+      expect(fit.messages.findLast((m) => m.role === 'user')!.content.slice(0, CUT_FLOOR_CHARS)).toBe(
+        lastUser.content.slice(0, CUT_FLOOR_CHARS),
+      );
       seen.hidden += Math.sign(fit.hiddenResults);
       seen.dropped += Math.sign(fit.droppedMessages);
       seen.cut += Math.sign(fit.cutMessages);
@@ -132,7 +174,9 @@ describe('promptBudgetChars', () => {
     expect(promptBudgetChars(8_000, [])).toBe(18_000);
     expect(promptBudgetChars(null, [])).toBe(288_000);
     const tool = { name: 'read_file', description: 'Reads a file.', parameters: { type: 'object' } };
-    expect(promptBudgetChars(8_000, [tool])).toBe(18_000 - 'read_file'.length - 'Reads a file.'.length - '{"type":"object"}'.length);
+    expect(promptBudgetChars(8_000, [tool])).toBe(
+      18_000 - 'read_file'.length - 'Reads a file.'.length - '{"type":"object"}'.length,
+    );
   });
 });
 
@@ -160,11 +204,27 @@ describe('isContextOverflow', () => {
 
 describe('windowFromError', () => {
   it('reads the window a provider names in its "too long" error, and nothing else', () => {
-    expect(windowFromError("HTTP 400: This model's maximum context length is 16385 tokens. However, your messages resulted in 40000 tokens.")).toBe(16_385);
+    expect(
+      windowFromError(
+        "HTTP 400: This model's maximum context length is 16385 tokens. However, your messages resulted in 40000 tokens.",
+      ),
+    ).toBe(16_385);
     expect(windowFromError('HTTP 400: prompt is too long: 250000 tokens > 200000 maximum')).toBe(200_000);
-    expect(windowFromError('HTTP 400: The input token count (1048577) exceeds the maximum number of tokens allowed (1048576).')).toBe(1_048_576);
-    expect(windowFromError('HTTP 400: Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length')).toBe(32_768);
-    expect(windowFromError('HTTP 400: the request (9000 tokens) exceeds the available context size (4096 tokens), try increasing it')).toBe(4_096);
+    expect(
+      windowFromError(
+        'HTTP 400: The input token count (1048577) exceeds the maximum number of tokens allowed (1048576).',
+      ),
+    ).toBe(1_048_576);
+    expect(
+      windowFromError(
+        'HTTP 400: Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length',
+      ),
+    ).toBe(32_768);
+    expect(
+      windowFromError(
+        'HTTP 400: the request (9000 tokens) exceeds the available context size (4096 tokens), try increasing it',
+      ),
+    ).toBe(4_096);
     expect(windowFromError('HTTP 400: Input is too long for requested model.')).toBeNull();
   });
 });

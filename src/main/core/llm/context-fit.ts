@@ -37,7 +37,10 @@ export interface ContextFit {
 
 export function promptBudgetChars(windowTokens: number | null, tools: readonly ToolSpec[]): number {
   const window = windowTokens ?? DEFAULT_CONTEXT_TOKENS;
-  const toolChars = tools.reduce((sum, t) => sum + t.name.length + t.description.length + JSON.stringify(t.parameters).length, 0);
+  const toolChars = tools.reduce(
+    (sum, t) => sum + t.name.length + t.description.length + JSON.stringify(t.parameters).length,
+    0,
+  );
   return Math.max(0, Math.floor(window * CHARS_PER_TOKEN * PROMPT_SHARE) - toolChars);
 }
 
@@ -57,8 +60,10 @@ function sizeOf(m: ChatMessage): number {
 export const totalChars = (messages: readonly ChatMessage[]) => messages.reduce((sum, m) => sum + sizeOf(m), 0);
 
 /** What stands for a tool result the model does not see again: why, and how long it was (session/context.ts too). */
-export const leftOutResultNote = (chars: number, why: string) => `[result ${why}: ${chars} characters; run the tool again if you need it]`;
-export const hiddenResultNote = (chars: number) => leftOutResultNote(chars, "left out to fit the model's context window");
+export const leftOutResultNote = (chars: number, why: string) =>
+  `[result ${why}: ${chars} characters; run the tool again if you need it]`;
+export const hiddenResultNote = (chars: number) =>
+  leftOutResultNote(chars, "left out to fit the model's context window");
 
 function cutContent(content: string, keep: number): string {
   // Never split a surrogate pair: the cut text stays valid UTF-16 (a lone half breaks some providers' JSON).
@@ -71,7 +76,14 @@ function cutContent(content: string, keep: number): string {
 /** The messages of `messages` that fit `budgetChars`; the input is left as it was. */
 export function fitMessages(messages: readonly ChatMessage[], budgetChars: number): ContextFit {
   const charsBefore = totalChars(messages);
-  const fit: ContextFit = { messages: [...messages], charsBefore, charsAfter: charsBefore, hiddenResults: 0, droppedMessages: 0, cutMessages: 0 };
+  const fit: ContextFit = {
+    messages: [...messages],
+    charsBefore,
+    charsAfter: charsBefore,
+    hiddenResults: 0,
+    droppedMessages: 0,
+    cutMessages: 0,
+  };
   if (charsBefore <= budgetChars) return fit;
   const out = fit.messages;
   let total = charsBefore;
@@ -82,7 +94,9 @@ export function fitMessages(messages: readonly ChatMessage[], budgetChars: numbe
     const m = out[i]!;
     if (m.role !== 'tool' || sizeOf(m) < HIDE_MIN_CHARS) continue;
     // Its images go with it: the note names them, and the model can read the file again.
-    const content = m.images?.length ? `${hiddenResultNote(m.content.length)}\n[${m.images.length === 1 ? 'an image' : `${m.images.length} images`} returned here, left out with it]` : hiddenResultNote(m.content.length);
+    const content = m.images?.length
+      ? `${hiddenResultNote(m.content.length)}\n[${m.images.length === 1 ? 'an image' : `${m.images.length} images`} returned here, left out with it]`
+      : hiddenResultNote(m.content.length);
     total += content.length - sizeOf(m);
     out[i] = { role: 'tool', tool_call_id: m.tool_call_id, content };
     fit.hiddenResults++;
@@ -105,12 +119,16 @@ export function fitMessages(messages: readonly ChatMessage[], budgetChars: numbe
   while (total > budgetChars) {
     let longest = -1;
     const visible = (i: number) => kept.get(i) ?? out[i]!.content.length;
-    for (let i = first; i < out.length; i++) if (visible(i) > CUT_FLOOR_CHARS && (longest < 0 || visible(i) > visible(longest))) longest = i;
+    for (let i = first; i < out.length; i++)
+      if (visible(i) > CUT_FLOOR_CHARS && (longest < 0 || visible(i) > visible(longest))) longest = i;
     if (longest < 0) break; // nothing left to cut: the request goes as it is, and the provider says what it thinks
     const m = out[longest]!;
     const whole = original.get(longest) ?? m.content;
     original.set(longest, whole);
-    const keep = Math.max(CUT_FLOOR_CHARS, Math.min(Math.floor(visible(longest) / 2), visible(longest) - (total - budgetChars)));
+    const keep = Math.max(
+      CUT_FLOOR_CHARS,
+      Math.min(Math.floor(visible(longest) / 2), visible(longest) - (total - budgetChars)),
+    );
     kept.set(longest, keep);
     const content = cutContent(whole, keep);
     total += content.length - m.content.length;
@@ -124,7 +142,9 @@ export function fitMessages(messages: readonly ChatMessage[], budgetChars: numbe
 /** Whether a provider's error says the request was larger than the model's context window. */
 export function isContextOverflow(statusCode: number | null, message: string): boolean {
   if (statusCode !== null && statusCode !== 400 && statusCode !== 413 && statusCode !== 422) return false;
-  return /context[ _-]?(length|window|size)|maximum context|too many tokens|prompt is too long|input is too long|too long for|exceeds? the (context|maximum)|reduce the length|max_tokens.*context|request too large/i.test(message);
+  return /context[ _-]?(length|window|size)|maximum context|too many tokens|prompt is too long|input is too long|too long for|exceeds? the (context|maximum)|reduce the length|max_tokens.*context|request too large/i.test(
+    message,
+  );
 }
 
 /** What a request that still did not fit at half the size tells the person. */
@@ -138,12 +158,19 @@ export const OVERFLOW_ADVICE =
  * fraction of the 128k assumed for an unset one: half of the first request would still not fit.
  */
 export function windowFromError(message: string): number | null {
-  const m = /maximum context length is (\d+)|> ?(\d+) maximum|tokens allowed \((\d+)\)|with (\d+) maximum context|context size \((\d+) tokens?\)/i.exec(message);
+  const m =
+    /maximum context length is (\d+)|> ?(\d+) maximum|tokens allowed \((\d+)\)|with (\d+) maximum context|context size \((\d+) tokens?\)/i.exec(
+      message,
+    );
   const n = m ? Number(m.slice(1).find((g) => g !== undefined)) : NaN;
   return Number.isFinite(n) && n > 0 ? n : null;
 }
 
-export function contextFitted(model: Pick<ModelRecord, 'modelId' | 'contextWindow'>, fit: ContextFit, toldWindow: number | null = null): ContextFittedEvent {
+export function contextFitted(
+  model: Pick<ModelRecord, 'modelId' | 'contextWindow'>,
+  fit: ContextFit,
+  toldWindow: number | null = null,
+): ContextFittedEvent {
   return {
     model: model.modelId,
     window_tokens: toldWindow ?? model.contextWindow ?? DEFAULT_CONTEXT_TOKENS,

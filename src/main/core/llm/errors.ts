@@ -38,7 +38,18 @@ export interface FailureClass {
   statusCode: number | null;
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function isNetworkError(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 6; depth++) {
@@ -61,15 +72,26 @@ export function classifyFailure(error: unknown): FailureClass {
   const e = ai?.RetryError.isInstance(error) ? error.lastError : error;
   if (ai?.APICallError.isInstance(e)) {
     const status = e.statusCode ?? null;
-    if (status === null) return { canFallBack: e.isRetryable || isNetworkError(e), reason: `network error: ${firstLine(e.message)}`, statusCode: null };
+    if (status === null)
+      return {
+        canFallBack: e.isRetryable || isNetworkError(e),
+        reason: `network error: ${firstLine(e.message)}`,
+        statusCode: null,
+      };
     const canFallBack = status === 429 || status >= 500;
     return { canFallBack, reason: `HTTP ${status}: ${firstLine(e.message)}`, statusCode: status };
   }
-  if (isNetworkError(e)) return { canFallBack: true, reason: `network error: ${firstLine((e as Error).message)}`, statusCode: null };
+  if (isNetworkError(e))
+    return { canFallBack: true, reason: `network error: ${firstLine((e as Error).message)}`, statusCode: null };
   // The SDK restates a round's tool calls as JSON (recursively) before it ends the stream: a reply nesting thousands of
   // levels overflows the stack there, before any call of ours sees it (docs/approval.md "Arguments nested too deep").
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    return { canFallBack: false, reason: 'the reply could not be read: the stack overflowed, as it does for tool arguments nested thousands of levels deep', statusCode: null };
+    return {
+      canFallBack: false,
+      reason:
+        'the reply could not be read: the stack overflowed, as it does for tool arguments nested thousands of levels deep',
+      statusCode: null,
+    };
   }
   const message = e instanceof Error ? e.message : String(e);
   return { canFallBack: false, reason: firstLine(message) || 'unknown error', statusCode: null };

@@ -70,7 +70,11 @@ describe('fallback', () => {
     expect(error).toBeInstanceOf(LlmRequestError);
     expect(modelsAsked()).toEqual(['m1', 'm2', 'm3']);
     expect(f.events.map((e) => e.type)).toEqual(['model_fallback', 'model_fallback', 'llm_failed']);
-    expect(f.events[2]).toEqual({ type: 'llm_failed', tried: ['m1', 'm2', 'm3'], last_error: expect.stringContaining('HTTP 502') });
+    expect(f.events[2]).toEqual({
+      type: 'llm_failed',
+      tried: ['m1', 'm2', 'm3'],
+      last_error: expect.stringContaining('HTTP 502'),
+    });
   });
 
   it('a dropped connection is a network error and falls back', async () => {
@@ -115,7 +119,9 @@ describe('fallback', () => {
     f.llm.script([{ text: 'ok' }]);
     const { turn } = await f.round(ask, { modelSelection: 'gone-model' });
     expect(turn.modelId).toBe('m1');
-    expect(f.events).toEqual([{ type: 'model_fallback', from: 'gone-model', to: 'm1', reason: 'model not configured' }]);
+    expect(f.events).toEqual([
+      { type: 'model_fallback', from: 'gone-model', to: 'm1', reason: 'model not configured' },
+    ]);
   });
 
   it('with no model configured the round fails with llm_failed and sends nothing', async () => {
@@ -133,13 +139,17 @@ describe('fallback', () => {
 });
 
 describe('health', () => {
-  it('is the last real call\'s outcome, with its error: one failure shows, a success clears it', async () => {
+  it("is the last real call's outcome, with its error: one failure shows, a success clears it", async () => {
     const [m1] = f.addModels('openai_compatible', ['m1']);
     expect(f.health.view(m1!.id)).toMatchObject({ state: 'unknown', error: null });
     for (let i = 1; i <= 2; i++) {
       f.llm.script([{ status: 401, errorMessage: 'invalid api key' }]);
       await expect(f.round(ask)).rejects.toBeInstanceOf(LlmRequestError);
-      expect(f.health.view(m1!.id)).toMatchObject({ state: 'failing', error: expect.stringMatching(/HTTP 401.*invalid api key/), failuresInARow: i });
+      expect(f.health.view(m1!.id)).toMatchObject({
+        state: 'failing',
+        error: expect.stringMatching(/HTTP 401.*invalid api key/),
+        failuresInARow: i,
+      });
     }
     f.llm.script([{ text: 'back' }]);
     await f.round(ask);
@@ -158,7 +168,9 @@ describe('health', () => {
     const [m1] = f.addModels('openai_compatible', ['m1']);
     f.llm.script([{ text: 'slow answer', hangUntilAborted: true }]);
     const controller = new AbortController();
-    await expect(f.round(ask, { signal: controller.signal, onTextDelta: () => controller.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(
+      f.round(ask, { signal: controller.signal, onTextDelta: () => controller.abort() }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
     expect(f.health.view(m1!.id).state).toBe('unknown');
   });
 });

@@ -8,7 +8,13 @@ import { startLlmFixture, type LlmFixture } from '../../../../test/llm-server/fi
 import { startScriptedLlm } from '../../../../test/llm-server/index';
 import { LanguageModels, type ModelEndpoint } from './provider-factory';
 
-const endpoint = (over: Partial<ModelEndpoint> = {}): ModelEndpoint => ({ providerKind: 'openai_compatible', providerName: 'local', baseUrl: 'http://127.0.0.1:9/v1', modelId: 'm-1', ...over });
+const endpoint = (over: Partial<ModelEndpoint> = {}): ModelEndpoint => ({
+  providerKind: 'openai_compatible',
+  providerName: 'local',
+  baseUrl: 'http://127.0.0.1:9/v1',
+  modelId: 'm-1',
+  ...over,
+});
 
 describe('LanguageModels', () => {
   it('builds one model per endpoint and key and hands the same one out again', async () => {

@@ -15,44 +15,72 @@ const hello = HELLO;
 const WRITE_TOOL: ToolSpec = {
   name: 'write_file',
   description: 'Write a file',
-  parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string' }, content: { type: 'string' } },
+    required: ['path', 'content'],
+  },
 };
 
 describe('LlmClient over OpenAI Chat Completions', () => {
-  it.each(['open_ai', 'openai_compatible'] as const)('streams a text-only round as deltas and returns usage (%s)', async (kind) => {
-    f.addModels(kind, ['gpt-test']);
-    f.llm.script([{ text: 'Hello there, friend.', usage: { inputTokens: 12, outputTokens: 5 } }]);
-    const { turn, deltas } = await f.round(hello);
-    expect(deltas.length).toBeGreaterThan(1);
-    expect(deltas.join('')).toBe('Hello there, friend.');
-    expect(turn).toMatchObject({ text: 'Hello there, friend.', toolCalls: [], usage: { inputTokens: 12, outputTokens: 5 }, modelId: 'gpt-test', finishReason: 'stop', cost: null });
-    const req = f.llm.requests[0]!;
-    expect(req.api).toBe('openai');
-    expect(req.headers.authorization).toBe('Bearer test-key');
-    expect(req.body).toMatchObject({ model: 'gpt-test', stream: true, stream_options: { include_usage: true } });
-    expect(req.body.messages).toEqual([
-      { role: 'system', content: 'You are terse.' },
-      { role: 'user', content: 'Say hello' },
-    ]);
-  });
+  it.each(['open_ai', 'openai_compatible'] as const)(
+    'streams a text-only round as deltas and returns usage (%s)',
+    async (kind) => {
+      f.addModels(kind, ['gpt-test']);
+      f.llm.script([{ text: 'Hello there, friend.', usage: { inputTokens: 12, outputTokens: 5 } }]);
+      const { turn, deltas } = await f.round(hello);
+      expect(deltas.length).toBeGreaterThan(1);
+      expect(deltas.join('')).toBe('Hello there, friend.');
+      expect(turn).toMatchObject({
+        text: 'Hello there, friend.',
+        toolCalls: [],
+        usage: { inputTokens: 12, outputTokens: 5 },
+        modelId: 'gpt-test',
+        finishReason: 'stop',
+        cost: null,
+      });
+      const req = f.llm.requests[0]!;
+      expect(req.api).toBe('openai');
+      expect(req.headers.authorization).toBe('Bearer test-key');
+      expect(req.body).toMatchObject({ model: 'gpt-test', stream: true, stream_options: { include_usage: true } });
+      expect(req.body.messages).toEqual([
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Say hello' },
+      ]);
+    },
+  );
 
-  it.each(['open_ai', 'openai_compatible'] as const)('returns split, parallel tool calls whole, with valid JSON, and executes nothing (%s)', async (kind) => {
-    f.addModels(kind, ['gpt-test']);
-    const args0 = { path: 'notes/a long file name.txt' };
-    const args1 = { path: 'b.txt', content: 'line one\nline "two"\n' };
-    f.llm.script([{ text: 'Reading both.', toolCalls: [{ name: 'read_file', arguments: args0 }, { name: 'write_file', arguments: args1 }] }]);
-    const { turn } = await f.round(hello, { tools: [READ_FILE_TOOL, WRITE_TOOL] });
-    expect(turn.finishReason).toBe('tool-calls');
-    expect(turn.text).toBe('Reading both.');
-    expect(turn.toolCalls.map((c) => c.name)).toEqual(['read_file', 'write_file']);
-    expect(turn.toolCalls.map((c) => JSON.parse(c.arguments))).toEqual([args0, args1]);
-    expect(new Set(turn.toolCalls.map((c) => c.id)).size).toBe(2);
-    // Nothing ran the tools: exactly one request, no second step carrying tool results.
-    expect(f.llm.requests).toHaveLength(1);
-    const tools = f.llm.requests[0]!.body.tools as { type: string; function: { name: string; parameters: unknown } }[];
-    expect(tools.map((t) => t.function.name)).toEqual(['read_file', 'write_file']);
-    expect(tools[0]!.function.parameters).toMatchObject(READ_FILE_TOOL.parameters);
-  });
+  it.each(['open_ai', 'openai_compatible'] as const)(
+    'returns split, parallel tool calls whole, with valid JSON, and executes nothing (%s)',
+    async (kind) => {
+      f.addModels(kind, ['gpt-test']);
+      const args0 = { path: 'notes/a long file name.txt' };
+      const args1 = { path: 'b.txt', content: 'line one\nline "two"\n' };
+      f.llm.script([
+        {
+          text: 'Reading both.',
+          toolCalls: [
+            { name: 'read_file', arguments: args0 },
+            { name: 'write_file', arguments: args1 },
+          ],
+        },
+      ]);
+      const { turn } = await f.round(hello, { tools: [READ_FILE_TOOL, WRITE_TOOL] });
+      expect(turn.finishReason).toBe('tool-calls');
+      expect(turn.text).toBe('Reading both.');
+      expect(turn.toolCalls.map((c) => c.name)).toEqual(['read_file', 'write_file']);
+      expect(turn.toolCalls.map((c) => JSON.parse(c.arguments))).toEqual([args0, args1]);
+      expect(new Set(turn.toolCalls.map((c) => c.id)).size).toBe(2);
+      // Nothing ran the tools: exactly one request, no second step carrying tool results.
+      expect(f.llm.requests).toHaveLength(1);
+      const tools = f.llm.requests[0]!.body.tools as {
+        type: string;
+        function: { name: string; parameters: unknown };
+      }[];
+      expect(tools.map((t) => t.function.name)).toEqual(['read_file', 'write_file']);
+      expect(tools[0]!.function.parameters).toMatchObject(READ_FILE_TOOL.parameters);
+    },
+  );
 
   it('returns malformed tool arguments verbatim for the loop to report', async () => {
     f.addModels('openai_compatible', ['gpt-test']);
@@ -83,7 +111,17 @@ describe('LlmClient over Anthropic Messages', () => {
     f.addModels('anthropic', ['claude-test'], { apiKey: 'sk-ant-test' });
     const args0 = { path: 'src/index.ts' };
     const args1 = { path: 'out.txt', content: 'x'.repeat(40) };
-    f.llm.script([{ reasoning: 'Let me look at both files.', text: 'Looking.', toolCalls: [{ name: 'read_file', arguments: args0 }, { name: 'write_file', arguments: args1 }], usage: { inputTokens: 30, outputTokens: 9 } }]);
+    f.llm.script([
+      {
+        reasoning: 'Let me look at both files.',
+        text: 'Looking.',
+        toolCalls: [
+          { name: 'read_file', arguments: args0 },
+          { name: 'write_file', arguments: args1 },
+        ],
+        usage: { inputTokens: 30, outputTokens: 9 },
+      },
+    ]);
     const { turn, deltas, reasoningDeltas } = await f.round(hello, { tools: [READ_FILE_TOOL, WRITE_TOOL] });
     expect(reasoningDeltas.join('')).toBe('Let me look at both files.');
     expect(deltas.join('')).toBe('Looking.');
@@ -91,7 +129,11 @@ describe('LlmClient over Anthropic Messages', () => {
       ['read_file', args0],
       ['write_file', args1],
     ]);
-    expect(turn).toMatchObject({ finishReason: 'tool-calls', usage: { inputTokens: 30, outputTokens: 9 }, modelId: 'claude-test' });
+    expect(turn).toMatchObject({
+      finishReason: 'tool-calls',
+      usage: { inputTokens: 30, outputTokens: 9 },
+      modelId: 'claude-test',
+    });
     const req = f.llm.requests[0]!;
     expect(req.api).toBe('anthropic');
     expect(req.headers['x-api-key']).toBe('sk-ant-test');
@@ -103,17 +145,20 @@ describe('LlmClient over Anthropic Messages', () => {
 });
 
 describe('cancellation', () => {
-  it.each(['openai_compatible', 'anthropic'] as const)('an abort mid-stream rejects as cancellation without fallback (%s)', async (kind) => {
-    f.addModels(kind, ['m1', 'm2']);
-    f.llm.script([{ text: 'Partial answer that never ends', hangUntilAborted: true }, { text: 'never used' }]);
-    const controller = new AbortController();
-    const round = f.round(hello, { signal: controller.signal, onTextDelta: () => controller.abort() });
-    await expect(round).rejects.toBeInstanceOf(LlmCancelledError);
-    await expect(round).rejects.toMatchObject({ name: 'AbortError' });
-    expect(f.events).toEqual([]);
-    expect(f.llm.requests).toHaveLength(1);
-    expect(f.llm.remaining()).toBe(1);
-  });
+  it.each(['openai_compatible', 'anthropic'] as const)(
+    'an abort mid-stream rejects as cancellation without fallback (%s)',
+    async (kind) => {
+      f.addModels(kind, ['m1', 'm2']);
+      f.llm.script([{ text: 'Partial answer that never ends', hangUntilAborted: true }, { text: 'never used' }]);
+      const controller = new AbortController();
+      const round = f.round(hello, { signal: controller.signal, onTextDelta: () => controller.abort() });
+      await expect(round).rejects.toBeInstanceOf(LlmCancelledError);
+      await expect(round).rejects.toMatchObject({ name: 'AbortError' });
+      expect(f.events).toEqual([]);
+      expect(f.llm.requests).toHaveLength(1);
+      expect(f.llm.remaining()).toBe(1);
+    },
+  );
 
   it('an abort while waiting for the response head rejects as cancellation', async () => {
     f.addModels('open_ai', ['m1', 'm2']);
@@ -184,7 +229,10 @@ describe('history repair', () => {
     f.addModels('anthropic', ['claude-test']);
     f.llm.script([{ text: 'ok' }]);
     await f.round(unanswered, { tools: [READ_FILE_TOOL] });
-    const messages = f.llm.requests[0]!.body.messages as { role: string; content: { type: string; tool_use_id?: string; content?: unknown }[] }[];
+    const messages = f.llm.requests[0]!.body.messages as {
+      role: string;
+      content: { type: string; tool_use_id?: string; content?: unknown }[];
+    }[];
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     const results = messages[2]!.content.filter((b) => b.type === 'tool_result');
     expect(results.map((b) => b.tool_use_id)).toEqual(['call_done', 'call_lost']);

@@ -18,7 +18,15 @@
  */
 import type { JSONSchema7, Tool } from 'ai';
 import { loadAiSdk } from './ai-sdk';
-import { contextFitted, fitMessages, isContextOverflow, OVERFLOW_ADVICE, promptBudgetChars, totalChars, windowFromError } from './context-fit';
+import {
+  contextFitted,
+  fitMessages,
+  isContextOverflow,
+  OVERFLOW_ADVICE,
+  promptBudgetChars,
+  totalChars,
+  windowFromError,
+} from './context-fit';
 import { classifyFailure, LlmCancelledError, LlmRequestError } from './errors';
 import { toModelMessages } from './messages';
 import { findModelIndex } from './model-catalog';
@@ -27,7 +35,15 @@ import { costFromMetadata, LanguageModels, type FetchFunction } from './provider
 import type { ModelRecord } from './provider-repository';
 import { KeptThinking, ThinkingCollector } from './reasoning';
 import { MAX_ARGUMENT_DEPTH, nestedDeeperThan } from '../../../shared/tool-arguments';
-import type { ChatToolCall, FallbackEvent, FailedEvent, LlmEvent, LlmTurn, StreamRoundRequest, ToolSpec } from './types';
+import type {
+  ChatToolCall,
+  FallbackEvent,
+  FailedEvent,
+  LlmEvent,
+  LlmTurn,
+  StreamRoundRequest,
+  ToolSpec,
+} from './types';
 
 export const MAX_TRIES_PER_ROUND = 3;
 
@@ -56,7 +72,8 @@ export function priceCost(model: ModelRecord, inputTokens: number, outputTokens:
 function toolSet(ai: Awaited<ReturnType<typeof loadAiSdk>>, specs: readonly ToolSpec[]): Record<string, Tool> {
   const set: Record<string, Tool> = {};
   // No `execute`: the SDK returns the calls and stops after one step.
-  for (const s of specs) set[s.name] = ai.tool({ description: s.description, inputSchema: ai.jsonSchema(s.parameters as JSONSchema7) });
+  for (const s of specs)
+    set[s.name] = ai.tool({ description: s.description, inputSchema: ai.jsonSchema(s.parameters as JSONSchema7) });
   return set;
 }
 
@@ -94,7 +111,9 @@ export class LlmClient {
     // instead, unless the host configured its own logger. A process-wide global: the first client decides.
     if (globalThis.AI_SDK_LOG_WARNINGS === undefined) {
       const log = options.log;
-      globalThis.AI_SDK_LOG_WARNINGS = log ? ({ warnings, provider, model }) => log('llm: provider warnings', { provider, model, warnings }) : false;
+      globalThis.AI_SDK_LOG_WARNINGS = log
+        ? ({ warnings, provider, model }) => log('llm: provider warnings', { provider, model, warnings })
+        : false;
     }
   }
 
@@ -113,7 +132,8 @@ export class LlmClient {
       request.onFailed?.(e);
       return new LlmRequestError(e.last_error, e.tried, statusCode, { cause });
     };
-    if (models.length === 0) throw failed({ tried: [], last_error: 'No model is configured: add a provider and a model in Settings.' }, null);
+    if (models.length === 0)
+      throw failed({ tried: [], last_error: 'No model is configured: add a provider and a model in Settings.' }, null);
 
     let start = 0;
     if (request.modelSelection !== 'auto') {
@@ -157,7 +177,12 @@ export class LlmClient {
           this.health.recordFailure(model.id, failure.reason);
           const next = order[i + 1];
           if (!failure.canFallBack || started || !next) {
-            const why = started && failure.canFallBack ? `${failure.reason} (after the answer had started)` : overflowed ? `${failure.reason}. ${OVERFLOW_ADVICE}` : failure.reason;
+            const why =
+              started && failure.canFallBack
+                ? `${failure.reason} (after the answer had started)`
+                : overflowed
+                  ? `${failure.reason}. ${OVERFLOW_ADVICE}`
+                  : failure.reason;
             throw failed({ tried, last_error: why }, failure.statusCode, original);
           }
           fallback({ from: model.modelId, to: next.modelId, reason: failure.reason });
@@ -171,7 +196,10 @@ export class LlmClient {
   private async attempt(model: ModelRecord, request: StreamRoundRequest): Promise<LlmTurn> {
     const { signal } = request;
     const reasoningPlan = this.thinking.plan(model, request.messages);
-    if (reasoningPlan.leftOff) this.options.log?.('llm: thinking left off for a round continuing a tool use whose thinking is not kept', { model: model.modelId });
+    if (reasoningPlan.leftOff)
+      this.options.log?.('llm: thinking left off for a round continuing a tool use whose thinking is not kept', {
+        model: model.modelId,
+      });
     const prompt = toModelMessages(request.messages, model.providerKind, reasoningPlan.replay);
     const ai = await loadAiSdk(); // imported on the first request, not at start (llm/ai-sdk.ts)
     const result = ai.streamText({
@@ -223,7 +251,11 @@ export class LlmClient {
             streamedInput.set(part.id, (streamedInput.get(part.id) ?? '') + part.delta);
             break;
           case 'tool-call':
-            toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: argumentsString(part.input, streamedInput.get(part.toolCallId)) });
+            toolCalls.push({
+              id: part.toolCallId,
+              name: part.toolName,
+              arguments: argumentsString(part.input, streamedInput.get(part.toolCallId)),
+            });
             streamedInput.delete(part.toolCallId);
             break;
           case 'finish-step':
@@ -248,7 +280,8 @@ export class LlmClient {
       fail(error);
     }
     if (signal.aborted) throw new LlmCancelledError();
-    if (reasoningPlan.providerOptions && model.providerKind === 'anthropic' && toolCalls[0]) this.thinking.keep(toolCalls[0].id, model.id, thinkingBlocks);
+    if (reasoningPlan.providerOptions && model.providerKind === 'anthropic' && toolCalls[0])
+      this.thinking.keep(toolCalls[0].id, model.id, thinkingBlocks);
     return {
       text,
       reasoning,

@@ -23,10 +23,20 @@ describe('toModelMessages', () => {
 
   it('drops empty assistant messages, sends malformed arguments as {}, and answers the call as interrupted', () => {
     const { messages } = toModelMessages(history, 'open_ai');
-    expect(messages[1]).toEqual({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: {} }] });
+    expect(messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: {} }],
+    });
     expect(messages[2]).toEqual({
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read_file', output: { type: 'text', value: INTERRUPTED_TOOL_RESULT } }],
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c1',
+          toolName: 'read_file',
+          output: { type: 'text', value: INTERRUPTED_TOOL_RESULT },
+        },
+      ],
     });
   });
 
@@ -34,7 +44,14 @@ describe('toModelMessages', () => {
     const image = { mediaType: 'image/png', data: new Uint8Array([1, 2, 3]) };
     const seen: ChatMessage[] = [
       { role: 'user', content: 'look' },
-      { role: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a.png"}' }, { id: 'c2', name: 'read_file', arguments: '{"path":"b.txt"}' }] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [
+          { id: 'c1', name: 'read_file', arguments: '{"path":"a.png"}' },
+          { id: 'c2', name: 'read_file', arguments: '{"path":"b.txt"}' },
+        ],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'a.png: PNG image', images: [image] },
       { role: 'tool', tool_call_id: 'c2', content: 'text' },
       { role: 'user', content: 'and now?' },
@@ -42,7 +59,13 @@ describe('toModelMessages', () => {
     const anthropic = toModelMessages(seen, 'anthropic').messages;
     expect(anthropic.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
     expect((anthropic[2] as { content: { output: unknown }[] }).content.map((r) => r.output)).toEqual([
-      { type: 'content', value: [{ type: 'text', text: 'a.png: PNG image' }, { type: 'image-data', data: 'AQID', mediaType: 'image/png' }] },
+      {
+        type: 'content',
+        value: [
+          { type: 'text', text: 'a.png: PNG image' },
+          { type: 'image-data', data: 'AQID', mediaType: 'image/png' },
+        ],
+      },
       { type: 'text', value: 'text' },
     ]);
     const openai = toModelMessages(seen, 'openai_compatible').messages;
@@ -50,7 +73,11 @@ describe('toModelMessages', () => {
     expect(JSON.stringify(openai[2])).not.toContain('image-data');
     expect(openai[3]).toEqual({
       role: 'user',
-      content: [{ type: 'text', text: 'The image returned by read_file (call c1):' }, { type: 'image', image: image.data, mediaType: 'image/png' }, { type: 'text', text: 'and now?' }],
+      content: [
+        { type: 'text', text: 'The image returned by read_file (call c1):' },
+        { type: 'image', image: image.data, mediaType: 'image/png' },
+        { type: 'text', text: 'and now?' },
+      ],
     });
   });
 

@@ -38,7 +38,11 @@ function argumentsOrEmpty(raw: string): Record<string, unknown> {
   return parsed.ok ? parsed.args : {};
 }
 
-export function toModelMessages(history: readonly ChatMessage[], kind: ProviderKind, replay?: ReadonlyMap<string, ReasoningPart[]>): ConvertedPrompt {
+export function toModelMessages(
+  history: readonly ChatMessage[],
+  kind: ProviderKind,
+  replay?: ReadonlyMap<string, ReasoningPart[]>,
+): ConvertedPrompt {
   const results = new Map<string, Extract<ChatMessage, { role: 'tool' }>>();
   for (const m of history) if (m.role === 'tool' && !results.has(m.tool_call_id)) results.set(m.tool_call_id, m);
   /** The user message carrying a round's tool images (OpenAI shape): a person's message right after it joins it. */
@@ -55,7 +59,8 @@ export function toModelMessages(history: readonly ChatMessage[], kind: ProviderK
       case 'user': {
         // A person's images follow the text as image parts (docs/chat-ui.md "Images in a message").
         const parts: UserParts = m.content ? [{ type: 'text', text: m.content }] : [];
-        for (const image of m.images ?? []) parts.push({ type: 'image', image: image.data, mediaType: image.mediaType });
+        for (const image of m.images ?? [])
+          parts.push({ type: 'image', image: image.data, mediaType: image.mediaType });
         if (carrier && messages.at(-1) === carrier) (carrier.content as UserParts).push(...parts);
         else messages.push(m.images?.length ? { role: 'user', content: parts } : { role: 'user', content: m.content });
         break;
@@ -66,7 +71,8 @@ export function toModelMessages(history: readonly ChatMessage[], kind: ProviderK
         const calls = m.tool_calls ?? [];
         const content: AssistantModelMessage['content'] = [...((calls[0] && replay?.get(calls[0].id)) ?? [])];
         if (m.content) content.push({ type: 'text', text: m.content });
-        for (const c of calls) content.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: argumentsOrEmpty(c.arguments) });
+        for (const c of calls)
+          content.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: argumentsOrEmpty(c.arguments) });
         if (content.length === 0) break;
         messages.push({ role: 'assistant', content });
         if (calls.length) {
@@ -78,8 +84,12 @@ export function toModelMessages(history: readonly ChatMessage[], kind: ProviderK
               const text = result?.content ?? INTERRUPTED_TOOL_RESULT;
               const images = result?.images ?? [];
               if (images.length && kind !== 'anthropic') {
-                shown.push({ type: 'text', text: `The ${images.length === 1 ? 'image' : `${images.length} images`} returned by ${c.name} (call ${c.id}):` });
-                for (const image of images) shown.push({ type: 'image', image: image.data, mediaType: image.mediaType });
+                shown.push({
+                  type: 'text',
+                  text: `The ${images.length === 1 ? 'image' : `${images.length} images`} returned by ${c.name} (call ${c.id}):`,
+                });
+                for (const image of images)
+                  shown.push({ type: 'image', image: image.data, mediaType: image.mediaType });
               }
               return {
                 type: 'tool-result' as const,
@@ -87,7 +97,17 @@ export function toModelMessages(history: readonly ChatMessage[], kind: ProviderK
                 toolName: c.name,
                 output:
                   images.length && kind === 'anthropic'
-                    ? { type: 'content' as const, value: [{ type: 'text' as const, text }, ...images.map((image) => ({ type: 'image-data' as const, data: base64(image.data), mediaType: image.mediaType }))] }
+                    ? {
+                        type: 'content' as const,
+                        value: [
+                          { type: 'text' as const, text },
+                          ...images.map((image) => ({
+                            type: 'image-data' as const,
+                            data: base64(image.data),
+                            mediaType: image.mediaType,
+                          })),
+                        ],
+                      }
                     : { type: 'text' as const, value: text },
               };
             }),

@@ -16,7 +16,9 @@ export interface ModelSource {
   orderedModels(): ModelRecord[];
 }
 
-export type SelectResult = { ok: true; selection: 'auto' | string; message: string } | { ok: false; selection: 'auto' | string; message: string };
+export type SelectResult =
+  | { ok: true; selection: 'auto' | string; message: string }
+  | { ok: false; selection: 'auto' | string; message: string };
 
 export function modelLabel(m: ModelRecord): string {
   return m.displayName && m.displayName !== m.modelId ? `${m.displayName} (${m.modelId})` : m.modelId;
@@ -34,7 +36,9 @@ export function findModelIndex(models: readonly ModelRecord[], words: string): n
   const lower = arg.toLowerCase();
   const named = models.findIndex((m) => m.modelId.toLowerCase() === lower || m.displayName.toLowerCase() === lower);
   if (named >= 0 || !lower) return named;
-  const partial = models.flatMap((m, i) => (m.modelId.toLowerCase().includes(lower) || m.displayName.toLowerCase().includes(lower) ? [i] : []));
+  const partial = models.flatMap((m, i) =>
+    m.modelId.toLowerCase().includes(lower) || m.displayName.toLowerCase().includes(lower) ? [i] : [],
+  );
   return partial.length === 1 ? partial[0]! : partial.length > 1 ? -2 : -1;
 }
 
@@ -51,22 +55,42 @@ export class ModelCatalog {
     const currentIndex = current === null ? -1 : models.findIndex((m) => m.modelId === current);
     const lines = models.map((m, i) => {
       const health = this.health.view(m.id);
-      const marks = [health.state === 'failing' ? `(${describeHealth(health)})` : '', i === currentIndex ? '← current' : ''].filter(Boolean).join(' ');
+      const marks = [
+        health.state === 'failing' ? `(${describeHealth(health)})` : '',
+        i === currentIndex ? '← current' : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
       return `${i + 1}. ${modelLabel(m)} — ${m.providerName}${marks ? ` ${marks}` : ''}`;
     });
-    const autoMark = current === null ? ' ← current' : currentIndex < 0 ? ` (current choice "${current}" is not configured: auto is used)` : '';
-    return [`Models, in fallback order:`, ...lines, `auto — the first model, falling back down the list${autoMark}`, 'Choose with /model <N|name|auto>.'].join('\n');
+    const autoMark =
+      current === null
+        ? ' ← current'
+        : currentIndex < 0
+          ? ` (current choice "${current}" is not configured: auto is used)`
+          : '';
+    return [
+      `Models, in fallback order:`,
+      ...lines,
+      `auto — the first model, falling back down the list${autoMark}`,
+      'Choose with /model <N|name|auto>.',
+    ].join('\n');
   }
 
   /** `/model <arg>`: resolves the user's words to a model id or 'auto'. */
   select(arg: string): SelectResult {
     const words = arg.trim();
-    if (words.toLowerCase() === 'auto') return { ok: true, selection: 'auto', message: 'Model: auto (the first model by priority, with fallback).' };
+    if (words.toLowerCase() === 'auto')
+      return { ok: true, selection: 'auto', message: 'Model: auto (the first model by priority, with fallback).' };
     const models = this.source.orderedModels();
     const index = findModelIndex(models, words);
     const model = index >= 0 ? models[index] : undefined;
-    if (model) return { ok: true, selection: model.modelId, message: `Model: ${modelLabel(model)} — ${model.providerName}.` };
-    const why = index === -2 ? `"${words}" matches several models; be more precise or use its number.` : `There is no model "${words}".`;
+    if (model)
+      return { ok: true, selection: model.modelId, message: `Model: ${modelLabel(model)} — ${model.providerName}.` };
+    const why =
+      index === -2
+        ? `"${words}" matches several models; be more precise or use its number.`
+        : `There is no model "${words}".`;
     return { ok: false, selection: 'auto', message: `${why}\n\n${this.listText(null)}` };
   }
 
@@ -84,6 +108,12 @@ export class ModelCatalog {
     const models = this.source.orderedModels();
     const index = selection && selection !== 'auto' ? findModelIndex(models, selection) : 0;
     const model = models[Math.max(index, 0)];
-    return model ? { model: model.modelId, tokens: model.contextWindow ?? DEFAULT_CONTEXT_TOKENS, isSet: model.contextWindow !== null } : null;
+    return model
+      ? {
+          model: model.modelId,
+          tokens: model.contextWindow ?? DEFAULT_CONTEXT_TOKENS,
+          isSet: model.contextWindow !== null,
+        }
+      : null;
   }
 }

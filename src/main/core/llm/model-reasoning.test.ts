@@ -34,14 +34,30 @@ describe('migration 120', () => {
     const file = join(dir, 'skald.db');
     const old = openDatabase({ file, migrations: migrations.filter((m) => m.version < 120) });
     // Written as the app before it did: the repository of this build names the new column.
-    old.prepare("INSERT INTO llm_providers (id, kind, name, base_url, created_at, updated_at) VALUES (1, 'anthropic', 'Claude', 'https://api.anthropic.com/v1', 0, 0)").run();
-    old.prepare("INSERT INTO llm_models (id, provider_id, model_id, priority, context_window, created_at, updated_at) VALUES (7, 1, 'claude-old', 0, 200000, 0, 0)").run();
+    old
+      .prepare(
+        "INSERT INTO llm_providers (id, kind, name, base_url, created_at, updated_at) VALUES (1, 'anthropic', 'Claude', 'https://api.anthropic.com/v1', 0, 0)",
+      )
+      .run();
+    old
+      .prepare(
+        "INSERT INTO llm_models (id, provider_id, model_id, priority, context_window, created_at, updated_at) VALUES (7, 1, 'claude-old', 0, 200000, 0, 0)",
+      )
+      .run();
     closeDatabase(old);
 
     db = openDatabase({ file });
-    expect(repoIn(dir, db).getModel(7)).toMatchObject({ modelId: 'claude-old', contextWindow: 200_000, reasoning: 'off' });
-    expect(() => db!.prepare("UPDATE llm_models SET reasoning = 'max' WHERE id = 7").run()).toThrow(/CHECK constraint failed/);
-    expect(() => db!.prepare('UPDATE llm_models SET reasoning = NULL WHERE id = 7').run()).toThrow(/NOT NULL constraint failed/);
+    expect(repoIn(dir, db).getModel(7)).toMatchObject({
+      modelId: 'claude-old',
+      contextWindow: 200_000,
+      reasoning: 'off',
+    });
+    expect(() => db!.prepare("UPDATE llm_models SET reasoning = 'max' WHERE id = 7").run()).toThrow(
+      /CHECK constraint failed/,
+    );
+    expect(() => db!.prepare('UPDATE llm_models SET reasoning = NULL WHERE id = 7').run()).toThrow(
+      /NOT NULL constraint failed/,
+    );
   });
 });
 
@@ -59,7 +75,10 @@ describe('the repository and the bridge', () => {
     const m = repo.createModel({ providerId, modelId: 'o-thinker', reasoning: 'high' });
     expect(m.reasoning).toBe('high');
     expect(repo.updateModel({ id: m.id, reasoning: 'low' }).reasoning).toBe('low');
-    expect(repo.updateModel({ id: m.id, displayName: 'Thinker' })).toMatchObject({ displayName: 'Thinker', reasoning: 'low' });
+    expect(repo.updateModel({ id: m.id, displayName: 'Thinker' })).toMatchObject({
+      displayName: 'Thinker',
+      reasoning: 'low',
+    });
     expect(repo.updateModel({ id: m.id, reasoning: 'off' }).reasoning).toBe('off');
     expect(repo.orderedModels().map((x) => [x.modelId, x.reasoning])).toEqual([
       ['gpt-plain', 'off'],
@@ -74,12 +93,26 @@ describe('the repository and the bridge', () => {
       expect(() => repo.createModel({ providerId, modelId: 'other', reasoning: bad })).toThrow(BridgeError);
       expect(() => repo.updateModel({ id: m.id, reasoning: bad })).toThrow(/reasoning/);
     }
-    const call = (channel: string, request: unknown) => dispatchCall(createProviderHandlers({ providers: repo, health: new ModelHealth() }) as BridgeHandlers, channel, request);
-    expect(await call('models:update', { id: m.id, reasoning: 'ultra' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await call('models:create', { providerId, modelId: 'other', reasoning: 'xhigh' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    const call = (channel: string, request: unknown) =>
+      dispatchCall(
+        createProviderHandlers({ providers: repo, health: new ModelHealth() }) as BridgeHandlers,
+        channel,
+        request,
+      );
+    expect(await call('models:update', { id: m.id, reasoning: 'ultra' })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
+    expect(await call('models:create', { providerId, modelId: 'other', reasoning: 'xhigh' })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
     expect(repo.listModels().map((x) => [x.modelId, x.reasoning])).toEqual([['o-thinker', 'medium']]);
 
-    expect(await call('models:update', { id: m.id, reasoning: 'high' })).toMatchObject({ ok: true, result: { model: { modelId: 'o-thinker', reasoning: 'high' } } });
+    expect(await call('models:update', { id: m.id, reasoning: 'high' })).toMatchObject({
+      ok: true,
+      result: { model: { modelId: 'o-thinker', reasoning: 'high' } },
+    });
     expect(await call('models:list', {})).toMatchObject({ ok: true, result: { models: [{ reasoning: 'high' }] } });
   });
 });

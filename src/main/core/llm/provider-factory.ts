@@ -52,7 +52,11 @@ const costExtractor: MetadataExtractor = {
 };
 
 /** The model's client; its provider package is imported on first use (llm/ai-sdk.ts). */
-export async function languageModelFor(endpoint: ModelEndpoint, apiKey: string | null, fetchImpl?: FetchFunction): Promise<LanguageModel> {
+export async function languageModelFor(
+  endpoint: ModelEndpoint,
+  apiKey: string | null,
+  fetchImpl?: FetchFunction,
+): Promise<LanguageModel> {
   const common = { baseURL: endpoint.baseUrl, ...(fetchImpl ? { fetch: fetchImpl } : {}) };
   const provider = await loadProvider(endpoint.providerKind);
   switch (provider.kind) {
@@ -62,14 +66,18 @@ export async function languageModelFor(endpoint: ModelEndpoint, apiKey: string |
       return provider.createAnthropic({ ...common, apiKey: apiKey ?? '' })(endpoint.modelId);
     case 'compatible':
       // openrouter, deepseek, ollama, lm_studio, openai_compatible
-      return provider.createOpenAICompatible({
-        ...common,
-        name: endpoint.providerKind,
-        ...(apiKey ? { apiKey } : {}),
-        includeUsage: true,
-        metadataExtractor: costExtractor,
-        ...(endpoint.providerKind === 'openrouter' ? { transformRequestBody: (body: Record<string, unknown>) => ({ ...body, usage: { include: true } }) } : {}),
-      }).chatModel(endpoint.modelId);
+      return provider
+        .createOpenAICompatible({
+          ...common,
+          name: endpoint.providerKind,
+          ...(apiKey ? { apiKey } : {}),
+          includeUsage: true,
+          metadataExtractor: costExtractor,
+          ...(endpoint.providerKind === 'openrouter'
+            ? { transformRequestBody: (body: Record<string, unknown>) => ({ ...body, usage: { include: true } }) }
+            : {}),
+        })
+        .chatModel(endpoint.modelId);
   }
 }
 
@@ -91,7 +99,13 @@ export class LanguageModels {
 
   get(endpoint: ModelEndpoint, apiKey: string | null): Promise<LanguageModel> {
     const keyDigest = apiKey === null ? null : hash('sha256', apiKey, 'base64');
-    const key = JSON.stringify([endpoint.providerKind, endpoint.providerName, endpoint.baseUrl, endpoint.modelId, keyDigest]);
+    const key = JSON.stringify([
+      endpoint.providerKind,
+      endpoint.providerName,
+      endpoint.baseUrl,
+      endpoint.modelId,
+      keyDigest,
+    ]);
     const kept = this.built.get(key);
     if (kept) return kept;
     const model = languageModelFor(endpoint, apiKey, this.fetchImpl);

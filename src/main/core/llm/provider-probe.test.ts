@@ -26,7 +26,8 @@ async function closedPort(): Promise<string> {
   await new Promise((r) => server.close(r));
   return url;
 }
-const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: ServerResponse, status: number, body: unknown) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 afterEach(async () => {
   seen.length = 0;
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => (s.closeAllConnections(), s.close(r)))));
@@ -34,8 +35,16 @@ afterEach(async () => {
 
 describe('probeProvider', () => {
   it('lists the models with a Bearer key (OpenAI shape) and an x-api-key (Anthropic)', async () => {
-    const url = await serve((req, res) => (req.url === '/v1/models' ? json(res, 200, { data: [{ id: 'gpt-x' }, { id: 'gpt-y' }, { nope: 1 }] }) : json(res, 404, {})));
-    expect(await probeProvider({ kind: 'open_ai', baseUrl: url, apiKey: 'sk-1' })).toMatchObject({ ok: true, models: ['gpt-x', 'gpt-y'], contextWindows: {} });
+    const url = await serve((req, res) =>
+      req.url === '/v1/models'
+        ? json(res, 200, { data: [{ id: 'gpt-x' }, { id: 'gpt-y' }, { nope: 1 }] })
+        : json(res, 404, {}),
+    );
+    expect(await probeProvider({ kind: 'open_ai', baseUrl: url, apiKey: 'sk-1' })).toMatchObject({
+      ok: true,
+      models: ['gpt-x', 'gpt-y'],
+      contextWindows: {},
+    });
     expect(seen[0]!.headers.authorization).toBe('Bearer sk-1');
     await probeProvider({ kind: 'anthropic', baseUrl: `${url}/`, apiKey: 'ak-2' });
     expect(seen[1]!.headers['x-api-key']).toBe('ak-2');
@@ -43,18 +52,37 @@ describe('probeProvider', () => {
     expect(seen[1]!.url).toBe('/v1/models');
   });
 
-  it('explains a refused key with the provider\'s own words, and a wrong address', async () => {
-    const url = await serve((req, res) => (req.url === '/v1/models' ? json(res, 401, { error: { message: 'Incorrect API key provided' } }) : json(res, 404, { error: 'no' })));
-    expect(await probeProvider({ kind: 'openrouter', baseUrl: url, apiKey: 'bad' })).toMatchObject({ ok: false, status: 401, message: expect.stringMatching(/refused the key.*Incorrect API key/) });
-    expect(await probeProvider({ kind: 'openai_compatible', baseUrl: url.replace('/v1', '/wrong'), apiKey: null })).toMatchObject({ ok: false, status: 404, message: expect.stringMatching(/usually ends in \/v1/) });
+  it("explains a refused key with the provider's own words, and a wrong address", async () => {
+    const url = await serve((req, res) =>
+      req.url === '/v1/models'
+        ? json(res, 401, { error: { message: 'Incorrect API key provided' } })
+        : json(res, 404, { error: 'no' }),
+    );
+    expect(await probeProvider({ kind: 'openrouter', baseUrl: url, apiKey: 'bad' })).toMatchObject({
+      ok: false,
+      status: 401,
+      message: expect.stringMatching(/refused the key.*Incorrect API key/),
+    });
+    expect(
+      await probeProvider({ kind: 'openai_compatible', baseUrl: url.replace('/v1', '/wrong'), apiKey: null }),
+    ).toMatchObject({ ok: false, status: 404, message: expect.stringMatching(/usually ends in \/v1/) });
   });
 
   it('says when nothing listens, when the answer is no model list, and when no answer comes', async () => {
-    expect(await probeProvider({ kind: 'ollama', baseUrl: await closedPort(), apiKey: null })).toMatchObject({ ok: false, status: null, message: expect.stringMatching(/connection refused/) });
+    expect(await probeProvider({ kind: 'ollama', baseUrl: await closedPort(), apiKey: null })).toMatchObject({
+      ok: false,
+      status: null,
+      message: expect.stringMatching(/connection refused/),
+    });
     const html = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>'));
-    expect(await probeProvider({ kind: 'openai_compatible', baseUrl: html, apiKey: null })).toMatchObject({ ok: false, message: expect.stringMatching(/not with a list of models/) });
+    expect(await probeProvider({ kind: 'openai_compatible', baseUrl: html, apiKey: null })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not with a list of models/),
+    });
     const silent = await serve(() => {});
-    expect(await probeProvider({ kind: 'openai_compatible', baseUrl: silent, apiKey: null }, { timeoutMs: 300 })).toMatchObject({ ok: false, message: expect.stringMatching(/No answer/) });
+    expect(
+      await probeProvider({ kind: 'openai_compatible', baseUrl: silent, apiKey: null }, { timeoutMs: 300 }),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/No answer/) });
   });
 });
 
@@ -74,7 +102,18 @@ describe('probeProvider: context windows from the list', () => {
       }),
     );
     const result = await probeProvider({ kind: 'openai_compatible', baseUrl: url, apiKey: null });
-    expect(result).toMatchObject({ ok: true, models: ['openrouter/model', 'openrouter/top-only', 'llama-3.1-8b-instant', 'Qwen/Qwen3-8B', 'mistral-large-latest', 'gemini-1m', 'plain'] });
+    expect(result).toMatchObject({
+      ok: true,
+      models: [
+        'openrouter/model',
+        'openrouter/top-only',
+        'llama-3.1-8b-instant',
+        'Qwen/Qwen3-8B',
+        'mistral-large-latest',
+        'gemini-1m',
+        'plain',
+      ],
+    });
     expect(result.ok && result.contextWindows).toEqual({
       'openrouter/model': 200_000,
       'openrouter/top-only': 65_536,
@@ -104,25 +143,66 @@ describe('probeProvider: context windows from the list', () => {
     );
     const result = await probeProvider({ kind: 'openrouter', baseUrl: url, apiKey: 'k' });
     expect(result.ok && result.models).toHaveLength(10);
-    expect(result.ok && result.contextWindows).toEqual({ 'edge-low': 1_000, 'edge-high': 10_000_000, constructor: 4_096 });
+    expect(result.ok && result.contextWindows).toEqual({
+      'edge-low': 1_000,
+      'edge-high': 10_000_000,
+      constructor: 4_096,
+    });
     expect(result.ok && Object.hasOwn(result.contextWindows, 'string')).toBe(false);
   });
 
   it('a list without windows (OpenAI, Anthropic, Ollama) is unchanged: the same ids, no windows', async () => {
-    const url = await serve((_req, res) => json(res, 200, { data: [{ id: 'claude-x', type: 'model', display_name: 'Claude X' }, { id: 'gpt-z', object: 'model', owned_by: 'openai' }] }));
-    expect(await probeProvider({ kind: 'anthropic', baseUrl: url, apiKey: 'ak' })).toEqual({ ok: true, models: ['claude-x', 'gpt-z'], contextWindows: {}, latencyMs: expect.any(Number) });
+    const url = await serve((_req, res) =>
+      json(res, 200, {
+        data: [
+          { id: 'claude-x', type: 'model', display_name: 'Claude X' },
+          { id: 'gpt-z', object: 'model', owned_by: 'openai' },
+        ],
+      }),
+    );
+    expect(await probeProvider({ kind: 'anthropic', baseUrl: url, apiKey: 'ak' })).toEqual({
+      ok: true,
+      models: ['claude-x', 'gpt-z'],
+      contextWindows: {},
+      latencyMs: expect.any(Number),
+    });
   });
 
   it('LM Studio: the windows come from its own /api/v0/models on the same server; its absence changes nothing', async () => {
     const lm = await serve((req, res) => {
-      if (req.url === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'qwen2.5-7b-instruct', object: 'model' }, { id: 'nomic-embed', object: 'model' }] });
-      if (req.url === '/api/v0/models') return json(res, 200, { object: 'list', data: [{ id: 'qwen2.5-7b-instruct', max_context_length: 32_768 }, { id: 'not-listed', max_context_length: 8_192 }, { id: 'nomic-embed', max_context_length: 512 }] });
+      if (req.url === '/v1/models')
+        return json(res, 200, {
+          object: 'list',
+          data: [
+            { id: 'qwen2.5-7b-instruct', object: 'model' },
+            { id: 'nomic-embed', object: 'model' },
+          ],
+        });
+      if (req.url === '/api/v0/models')
+        return json(res, 200, {
+          object: 'list',
+          data: [
+            { id: 'qwen2.5-7b-instruct', max_context_length: 32_768 },
+            { id: 'not-listed', max_context_length: 8_192 },
+            { id: 'nomic-embed', max_context_length: 512 },
+          ],
+        });
       return json(res, 404, {});
     });
-    expect(await probeProvider({ kind: 'lm_studio', baseUrl: lm, apiKey: null })).toMatchObject({ ok: true, models: ['qwen2.5-7b-instruct', 'nomic-embed'], contextWindows: { 'qwen2.5-7b-instruct': 32_768 } });
+    expect(await probeProvider({ kind: 'lm_studio', baseUrl: lm, apiKey: null })).toMatchObject({
+      ok: true,
+      models: ['qwen2.5-7b-instruct', 'nomic-embed'],
+      contextWindows: { 'qwen2.5-7b-instruct': 32_768 },
+    });
     expect(seen.map((r) => r.url)).toEqual(['/v1/models', '/api/v0/models']);
-    const old = await serve((req, res) => (req.url === '/v1/models' ? json(res, 200, { data: [{ id: 'm' }] }) : json(res, 404, { error: 'no' })));
-    expect(await probeProvider({ kind: 'lm_studio', baseUrl: old, apiKey: null })).toMatchObject({ ok: true, models: ['m'], contextWindows: {} });
+    const old = await serve((req, res) =>
+      req.url === '/v1/models' ? json(res, 200, { data: [{ id: 'm' }] }) : json(res, 404, { error: 'no' }),
+    );
+    expect(await probeProvider({ kind: 'lm_studio', baseUrl: old, apiKey: null })).toMatchObject({
+      ok: true,
+      models: ['m'],
+      contextWindows: {},
+    });
     seen.length = 0;
     await probeProvider({ kind: 'openai_compatible', baseUrl: lm, apiKey: null });
     expect(seen.map((r) => r.url)).toEqual(['/v1/models']); // only LM Studio is asked twice
@@ -133,12 +213,26 @@ describe('discoverLocalProviders', () => {
   it('offers only the local servers that answer with their models', async () => {
     const ollama = await serve((_req, res) => json(res, 200, { object: 'list', data: [{ id: 'llama3.2:3b' }] }));
     const found = await discoverLocalProviders({ baseUrls: { ollama, lm_studio: await closedPort() } });
-    expect(found).toEqual([{ kind: 'ollama', name: 'Ollama (this computer)', baseUrl: ollama, models: ['llama3.2:3b'], contextWindows: {} }]);
+    expect(found).toEqual([
+      { kind: 'ollama', name: 'Ollama (this computer)', baseUrl: ollama, models: ['llama3.2:3b'], contextWindows: {} },
+    ]);
   });
 
   it('offers LM Studio with the windows its own list gives', async () => {
-    const lm = await serve((req, res) => (req.url === '/v1/models' ? json(res, 200, { data: [{ id: 'llama-3.2-3b' }] }) : json(res, 200, { data: [{ id: 'llama-3.2-3b', max_context_length: 131_072 }] })));
+    const lm = await serve((req, res) =>
+      req.url === '/v1/models'
+        ? json(res, 200, { data: [{ id: 'llama-3.2-3b' }] })
+        : json(res, 200, { data: [{ id: 'llama-3.2-3b', max_context_length: 131_072 }] }),
+    );
     const found = await discoverLocalProviders({ baseUrls: { ollama: await closedPort(), lm_studio: lm } });
-    expect(found).toEqual([{ kind: 'lm_studio', name: 'LM Studio (this computer)', baseUrl: lm, models: ['llama-3.2-3b'], contextWindows: { 'llama-3.2-3b': 131_072 } }]);
+    expect(found).toEqual([
+      {
+        kind: 'lm_studio',
+        name: 'LM Studio (this computer)',
+        baseUrl: lm,
+        models: ['llama-3.2-3b'],
+        contextWindows: { 'llama-3.2-3b': 131_072 },
+      },
+    ]);
   });
 });

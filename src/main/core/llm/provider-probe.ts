@@ -30,7 +30,9 @@ const WINDOW_FIELDS = ['context_length', 'context_window', 'max_model_len', 'max
 const MIN_WINDOW = 1_000;
 const MAX_WINDOW = 10_000_000;
 function validWindow(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value >= MIN_WINDOW && value <= MAX_WINDOW ? value : null;
+  return typeof value === 'number' && Number.isInteger(value) && value >= MIN_WINDOW && value <= MAX_WINDOW
+    ? value
+    : null;
 }
 /** The window one listed model says it has, or null. */
 export function listedWindow(model: unknown): number | null {
@@ -46,11 +48,15 @@ export function listedWindow(model: unknown): number | null {
 
 /** The list of a `/models` answer (`data`, or `models`), or null when it is not one. */
 function modelList(body: unknown): unknown[] | null {
-  const data = body && typeof body === 'object' ? (body as { data?: unknown; models?: unknown }).data ?? (body as { models?: unknown }).models : null;
+  const data =
+    body && typeof body === 'object'
+      ? ((body as { data?: unknown; models?: unknown }).data ?? (body as { models?: unknown }).models)
+      : null;
   return Array.isArray(data) ? data : null;
 }
 function modelId(m: unknown): string | null {
-  const id = m && typeof m === 'object' ? ((m as { id?: unknown; name?: unknown }).id ?? (m as { name?: unknown }).name) : null;
+  const id =
+    m && typeof m === 'object' ? ((m as { id?: unknown; name?: unknown }).id ?? (m as { name?: unknown }).name) : null;
   return typeof id === 'string' && id.length > 0 && id.length <= 200 ? id : null;
 }
 /** Each listed id's window, for the ids in `keep` only (own properties: an id is never looked up on a prototype). */
@@ -74,7 +80,13 @@ async function readJson(res: Response): Promise<unknown> {
 }
 
 /** LM Studio's own list on the same server (`<origin>/api/v0/models`), which says each model's window; {} when it does not answer. */
-async function lmStudioWindows(baseUrl: string, headers: Record<string, string>, doFetch: FetchFunction, timeoutMs: number, keep: Set<string>): Promise<Record<string, number>> {
+async function lmStudioWindows(
+  baseUrl: string,
+  headers: Record<string, string>,
+  doFetch: FetchFunction,
+  timeoutMs: number,
+  keep: Set<string>,
+): Promise<Record<string, number>> {
   try {
     const url = `${baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/api/v0/models`;
     const res = await doFetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
@@ -100,15 +112,22 @@ function headersFor(kind: ProviderKind, apiKey: string | null): Record<string, s
 function providerMessage(body: unknown): string | null {
   if (!body || typeof body !== 'object') return null;
   const b = body as { error?: unknown; message?: unknown };
-  const text = typeof b.error === 'string' ? b.error : b.error && typeof b.error === 'object' ? (b.error as { message?: unknown }).message : b.message;
+  const text =
+    typeof b.error === 'string'
+      ? b.error
+      : b.error && typeof b.error === 'object'
+        ? (b.error as { message?: unknown }).message
+        : b.message;
   return typeof text === 'string' && text.trim() ? text.trim().slice(0, 300) : null;
 }
 
 function explainStatus(status: number, detail: string | null): string {
   const said = detail ? ` The provider said: ${detail}` : '';
   if (status === 401 || status === 403) return `The provider refused the key (HTTP ${status}).${said}`;
-  if (status === 404) return `Nothing answers at this address's /models (HTTP 404): check the base URL, which usually ends in /v1.${said}`;
-  if (status === 429) return `The provider is rate-limiting this key (HTTP 429); it works, but try again in a moment.${said}`;
+  if (status === 404)
+    return `Nothing answers at this address's /models (HTTP 404): check the base URL, which usually ends in /v1.${said}`;
+  if (status === 429)
+    return `The provider is rate-limiting this key (HTTP 429); it works, but try again in a moment.${said}`;
   return `The provider answered HTTP ${status}.${said}`;
 }
 
@@ -122,24 +141,55 @@ export async function probeProvider(
   const url = `${input.baseUrl.replace(/\/+$/, '')}/models`;
   try {
     const headers = headersFor(input.kind, input.apiKey);
-    const res = await doFetch(url, { headers, signal: AbortSignal.timeout(options.timeoutMs ?? 8_000), redirect: 'error' });
+    const res = await doFetch(url, {
+      headers,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 8_000),
+      redirect: 'error',
+    });
     const body = await readJson(res);
     const latencyMs = now() - started;
-    if (!res.ok) return { ok: false, status: res.status, message: explainStatus(res.status, providerMessage(body)), latencyMs };
+    if (!res.ok)
+      return { ok: false, status: res.status, message: explainStatus(res.status, providerMessage(body)), latencyMs };
     const data = modelList(body);
-    if (!data) return { ok: false, status: res.status, message: 'The address answered, but not with a list of models: is this an OpenAI-compatible API?', latencyMs };
-    const models = data.map(modelId).filter((id): id is string => id !== null).slice(0, MAX_MODELS);
+    if (!data)
+      return {
+        ok: false,
+        status: res.status,
+        message: 'The address answered, but not with a list of models: is this an OpenAI-compatible API?',
+        latencyMs,
+      };
+    const models = data
+      .map(modelId)
+      .filter((id): id is string => id !== null)
+      .slice(0, MAX_MODELS);
     const keep = new Set(models);
     const contextWindows = windowsOf(data, keep);
-    if (input.kind === 'lm_studio') Object.assign(contextWindows, await lmStudioWindows(input.baseUrl, headers, doFetch, options.timeoutMs ?? 8_000, keep));
+    if (input.kind === 'lm_studio')
+      Object.assign(
+        contextWindows,
+        await lmStudioWindows(input.baseUrl, headers, doFetch, options.timeoutMs ?? 8_000, keep),
+      );
     return { ok: true, models, contextWindows, latencyMs };
   } catch (error) {
     const latencyMs = now() - started;
     const e = error as Error & { cause?: { code?: string } };
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') return { ok: false, status: null, message: `No answer from ${url} within ${Math.round((options.timeoutMs ?? 8_000) / 1000)} s.`, latencyMs };
+    if (e.name === 'TimeoutError' || e.name === 'AbortError')
+      return {
+        ok: false,
+        status: null,
+        message: `No answer from ${url} within ${Math.round((options.timeoutMs ?? 8_000) / 1000)} s.`,
+        latencyMs,
+      };
     const code = e.cause?.code;
-    if (code === 'ECONNREFUSED') return { ok: false, status: null, message: `Nothing is listening at ${input.baseUrl} (connection refused). Is the server running?`, latencyMs };
-    if (code === 'ENOTFOUND') return { ok: false, status: null, message: `The host of ${input.baseUrl} is not known (DNS).`, latencyMs };
+    if (code === 'ECONNREFUSED')
+      return {
+        ok: false,
+        status: null,
+        message: `Nothing is listening at ${input.baseUrl} (connection refused). Is the server running?`,
+        latencyMs,
+      };
+    if (code === 'ENOTFOUND')
+      return { ok: false, status: null, message: `The host of ${input.baseUrl} is not known (DNS).`, latencyMs };
     return { ok: false, status: null, message: `Could not reach ${input.baseUrl}: ${code ?? e.message}.`, latencyMs };
   }
 }
@@ -154,13 +204,39 @@ export interface LocalProvider {
 }
 
 /** Ollama and LM Studio on their default ports; only those that answer with a model list. */
-export async function discoverLocalProviders(options: { fetch?: FetchFunction; timeoutMs?: number; baseUrls?: Partial<Record<'ollama' | 'lm_studio', string>> } = {}): Promise<LocalProvider[]> {
+export async function discoverLocalProviders(
+  options: {
+    fetch?: FetchFunction;
+    timeoutMs?: number;
+    baseUrls?: Partial<Record<'ollama' | 'lm_studio', string>>;
+  } = {},
+): Promise<LocalProvider[]> {
   const candidates = [
-    { kind: 'ollama' as const, name: 'Ollama (this computer)', baseUrl: options.baseUrls?.ollama ?? DEFAULT_BASE_URLS.ollama! },
-    { kind: 'lm_studio' as const, name: 'LM Studio (this computer)', baseUrl: options.baseUrls?.lm_studio ?? DEFAULT_BASE_URLS.lm_studio! },
+    {
+      kind: 'ollama' as const,
+      name: 'Ollama (this computer)',
+      baseUrl: options.baseUrls?.ollama ?? DEFAULT_BASE_URLS.ollama!,
+    },
+    {
+      kind: 'lm_studio' as const,
+      name: 'LM Studio (this computer)',
+      baseUrl: options.baseUrls?.lm_studio ?? DEFAULT_BASE_URLS.lm_studio!,
+    },
   ];
   const results = await Promise.all(
-    candidates.map(async (c) => ({ ...c, result: await probeProvider({ kind: c.kind, baseUrl: c.baseUrl, apiKey: null }, { fetch: options.fetch, timeoutMs: options.timeoutMs ?? 1_000 }) })),
+    candidates.map(async (c) => ({
+      ...c,
+      result: await probeProvider(
+        { kind: c.kind, baseUrl: c.baseUrl, apiKey: null },
+        { fetch: options.fetch, timeoutMs: options.timeoutMs ?? 1_000 },
+      ),
+    })),
   );
-  return results.filter((r) => r.result.ok).map(({ result, ...c }) => ({ ...c, models: result.ok ? result.models : [], contextWindows: result.ok ? result.contextWindows : {} }));
+  return results
+    .filter((r) => r.result.ok)
+    .map(({ result, ...c }) => ({
+      ...c,
+      models: result.ok ? result.models : [],
+      contextWindows: result.ok ? result.contextWindows : {},
+    }));
 }

@@ -63,13 +63,23 @@ describe('ProviderRepository', () => {
 
   it('creates, updates and deletes providers; the key is stored encrypted and only hasKey comes back', () => {
     const p = repo.createProvider({ kind: 'openrouter', name: 'OR', apiKey: 'sk-or-secret-value' });
-    expect(p).toEqual({ id: p.id, kind: 'openrouter', name: 'OR', baseUrl: 'https://openrouter.ai/api/v1', enabled: true, hasKey: true });
+    expect(p).toEqual({
+      id: p.id,
+      kind: 'openrouter',
+      name: 'OR',
+      baseUrl: 'https://openrouter.ai/api/v1',
+      enabled: true,
+      hasKey: true,
+    });
     expect(JSON.stringify(repo.listProviders())).not.toContain('sk-or-secret-value');
     expect(repo.apiKey(p.id)).toBe('sk-or-secret-value');
     const raw = db.prepare('SELECT value FROM secrets WHERE key = ?').get(providerKeyName(p.id)) as { value: Buffer };
     expect(raw.value.includes(Buffer.from('sk-or-secret-value'))).toBe(false);
 
-    expect(repo.updateProvider({ id: p.id, name: 'OpenRouter', enabled: false })).toMatchObject({ name: 'OpenRouter', enabled: false });
+    expect(repo.updateProvider({ id: p.id, name: 'OpenRouter', enabled: false })).toMatchObject({
+      name: 'OpenRouter',
+      enabled: false,
+    });
     expect(repo.setProviderKey({ id: p.id, apiKey: null }).hasKey).toBe(false);
     expect(repo.apiKey(p.id)).toBeNull();
     repo.setProviderKey({ id: p.id, apiKey: 'new-key' });
@@ -99,12 +109,23 @@ describe('ProviderRepository', () => {
     const a = repo.createModel({ providerId: p.id, modelId: 'llama3', displayName: 'Llama 3', contextWindow: 8192 });
     const b = repo.createModel({ providerId: p.id, modelId: 'qwen', inputPricePerM: 0.5, outputPricePerM: 1.5 });
     expect([a.priority, b.priority]).toEqual([0, 1]);
-    expect(b).toMatchObject({ providerName: 'local', providerKind: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', inputPricePerM: 0.5, outputPricePerM: 1.5, contextWindow: null });
+    expect(b).toMatchObject({
+      providerName: 'local',
+      providerKind: 'ollama',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      inputPricePerM: 0.5,
+      outputPricePerM: 1.5,
+      contextWindow: null,
+    });
     expect(repo.orderedModels().map((m) => m.modelId)).toEqual(['llama3', 'qwen']);
 
     repo.reorderModels({ ids: [b.id, a.id] });
     expect(repo.orderedModels().map((m) => m.modelId)).toEqual(['qwen', 'llama3']);
-    expect(repo.updateModel({ id: b.id, inputPricePerM: null, displayName: 'Qwen' })).toMatchObject({ inputPricePerM: null, outputPricePerM: 1.5, displayName: 'Qwen' });
+    expect(repo.updateModel({ id: b.id, inputPricePerM: null, displayName: 'Qwen' })).toMatchObject({
+      inputPricePerM: null,
+      outputPricePerM: 1.5,
+      displayName: 'Qwen',
+    });
     repo.updateProvider({ id: p.id, enabled: false });
     expect(repo.orderedModels()).toEqual([]);
     expect(repo.listModels()).toHaveLength(2);
@@ -135,31 +156,60 @@ describe('ProviderRepository', () => {
 });
 
 describe('providers and models over the bridge', () => {
-  const call = (channel: string, request: unknown) => dispatchCall(createProviderHandlers({ providers: repo, health }) as BridgeHandlers, channel, request);
+  const call = (channel: string, request: unknown) =>
+    dispatchCall(createProviderHandlers({ providers: repo, health }) as BridgeHandlers, channel, request);
 
   it('never returns a key, and parses strictly before the handler runs', async () => {
     const created = await call('providers:create', { kind: 'anthropic', name: 'Claude', apiKey: 'sk-ant-xyz' });
     expect(created.ok).toBe(true);
     const listed = await call('providers:list', {});
     expect(JSON.stringify([created, listed])).not.toContain('sk-ant-xyz');
-    expect(listed).toEqual({ ok: true, result: { providers: [expect.objectContaining({ name: 'Claude', hasKey: true })] } });
+    expect(listed).toEqual({
+      ok: true,
+      result: { providers: [expect.objectContaining({ name: 'Claude', hasKey: true })] },
+    });
 
     const before = counts();
-    expect(await call('providers:create', { kind: 'anthropic', name: 'X', apiKey: 'k', sneaky: 1 })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await call('providers:create', { kind: 'anthropic', name: 'X', apiKey: 'k', sneaky: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
     expect(await call('providers:setKey', { id: 1 })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await call('models:create', { providerId: 1, modelId: 'm', inputPricePerM: 'free' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await call('providers:update', { id: 42, name: 'none' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await call('models:create', { providerId: 1, modelId: 'm', inputPricePerM: 'free' })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
+    expect(await call('providers:update', { id: 42, name: 'none' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
     expect(counts()).toEqual(before);
   });
 
   it('lists models with their health', async () => {
     const p = repo.createProvider({ kind: 'ollama', name: 'local' });
     const m = repo.createModel({ providerId: p.id, modelId: 'llama3' });
-    expect(await call('models:list', {})).toMatchObject({ ok: true, result: { models: [{ health: { state: 'unknown', error: null, at: null } }] } });
+    expect(await call('models:list', {})).toMatchObject({
+      ok: true,
+      result: { models: [{ health: { state: 'unknown', error: null, at: null } }] },
+    });
     health.recordFailure(m.id, 'network error: connection refused');
     expect(await call('models:list', {})).toEqual({
       ok: true,
-      result: { models: [expect.objectContaining({ modelId: 'llama3', providerName: 'local', health: { state: 'failing', error: 'network error: connection refused', at: expect.any(Number), failuresInARow: 1 } })] },
+      result: {
+        models: [
+          expect.objectContaining({
+            modelId: 'llama3',
+            providerName: 'local',
+            health: {
+              state: 'failing',
+              error: 'network error: connection refused',
+              at: expect.any(Number),
+              failuresInARow: 1,
+            },
+          }),
+        ],
+      },
     });
     expect(await call('models:reorder', { ids: [m.id] })).toMatchObject({ ok: true });
     expect(await call('models:delete', { id: m.id })).toEqual({ ok: true, result: { ok: true } });

@@ -105,8 +105,12 @@ export class ProviderRepository {
     this.s = {
       providers: db.prepare('SELECT * FROM llm_providers ORDER BY id'),
       provider: db.prepare('SELECT * FROM llm_providers WHERE id = ?'),
-      insertProvider: db.prepare('INSERT INTO llm_providers (kind, name, base_url, enabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
-      updateProvider: db.prepare('UPDATE llm_providers SET name = ?, base_url = ?, enabled = ?, updated_at = ? WHERE id = ?'),
+      insertProvider: db.prepare(
+        'INSERT INTO llm_providers (kind, name, base_url, enabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      updateProvider: db.prepare(
+        'UPDATE llm_providers SET name = ?, base_url = ?, enabled = ?, updated_at = ? WHERE id = ?',
+      ),
       deleteProvider: db.prepare('DELETE FROM llm_providers WHERE id = ?'),
       models: db.prepare(`${MODEL_SELECT} ORDER BY m.priority, m.id`),
       model: db.prepare(`${MODEL_SELECT} WHERE m.id = ?`),
@@ -142,7 +146,12 @@ export class ProviderRepository {
     if (!baseUrl) throw new BridgeError('invalid_input', `baseUrl: a ${p.kind} provider needs a base URL`);
     const id = this.db.transaction(() => {
       const now = nowMs();
-      const newId = Number(this.insertOrConflict(() => this.s.insertProvider.run(p.kind, p.name, baseUrl, p.enabled === false ? 0 : 1, now, now), p.name).lastInsertRowid);
+      const newId = Number(
+        this.insertOrConflict(
+          () => this.s.insertProvider.run(p.kind, p.name, baseUrl, p.enabled === false ? 0 : 1, now, now),
+          p.name,
+        ).lastInsertRowid,
+      );
       if (p.apiKey) this.secrets.set(providerKeyName(newId), p.apiKey);
       return newId;
     })();
@@ -154,7 +163,14 @@ export class ProviderRepository {
     const current = this.getProvider(p.id);
     const name = p.name ?? current.name;
     this.insertOrConflict(
-      () => this.s.updateProvider.run(name, p.baseUrl ?? current.baseUrl, (p.enabled ?? current.enabled) ? 1 : 0, nowMs(), p.id),
+      () =>
+        this.s.updateProvider.run(
+          name,
+          p.baseUrl ?? current.baseUrl,
+          (p.enabled ?? current.enabled) ? 1 : 0,
+          nowMs(),
+          p.id,
+        ),
       name,
     );
     return this.getProvider(p.id);
@@ -206,7 +222,19 @@ export class ProviderRepository {
     const priority = m.priority ?? ((this.s.maxPriority.get() as { p: number | null }).p ?? -1) + 1;
     const info = this.insertOrConflict(
       () =>
-        this.s.insertModel.run(m.providerId, m.modelId, m.displayName ?? '', priority, m.inputPricePerM ?? null, m.outputPricePerM ?? null, m.contextWindow ?? null, m.reasoning ?? 'off', m.enabled === false ? 0 : 1, now, now),
+        this.s.insertModel.run(
+          m.providerId,
+          m.modelId,
+          m.displayName ?? '',
+          priority,
+          m.inputPricePerM ?? null,
+          m.outputPricePerM ?? null,
+          m.contextWindow ?? null,
+          m.reasoning ?? 'off',
+          m.enabled === false ? 0 : 1,
+          now,
+          now,
+        ),
       m.modelId,
     );
     return this.getModel(Number(info.lastInsertRowid));
@@ -256,7 +284,14 @@ export class ProviderRepository {
   }
 
   private toProvider(r: ProviderRow): ProviderRecord {
-    return { id: r.id, kind: r.kind, name: r.name, baseUrl: r.base_url, enabled: r.enabled === 1, hasKey: this.secrets.has(providerKeyName(r.id)) };
+    return {
+      id: r.id,
+      kind: r.kind,
+      name: r.name,
+      baseUrl: r.base_url,
+      enabled: r.enabled === 1,
+      hasKey: this.secrets.has(providerKeyName(r.id)),
+    };
   }
 
   private insertOrConflict<T>(write: () => T, what: string): T {

@@ -24,7 +24,11 @@ it('Anthropic: thinking streams as reasoning, and the round after the tool call 
   h = await startHarness({
     providerKind: 'anthropic',
     turns: [
-      { reasoning: 'Look at a.txt first.', text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+      {
+        reasoning: 'Look at a.txt first.',
+        text: 'Reading.',
+        toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }],
+      },
       { reasoning: 'It holds one line.', text: 'It says hello.' },
     ],
   });
@@ -35,19 +39,34 @@ it('Anthropic: thinking streams as reasoning, and the round after the tool call 
   expect(events.some((e) => e.type === 'done')).toBe(true);
 
   const reasoning = events.flatMap((e) => (e.type === 'reasoning_delta' ? [[e.round, e.delta] as const] : []));
-  expect(reasoning.filter(([round]) => round === reasoning[0]![0]).map(([, d]) => d).join('')).toBe('Look at a.txt first.');
+  expect(
+    reasoning
+      .filter(([round]) => round === reasoning[0]![0])
+      .map(([, d]) => d)
+      .join(''),
+  ).toBe('Look at a.txt first.');
   expect(reasoning.map(([, d]) => d).join('')).toBe('Look at a.txt first.It holds one line.');
   expect(reasoning.every(([, d]) => d !== '')).toBe(true);
 
   expect(h.llm.requests).toHaveLength(2);
   for (const r of h.llm.requests) expect(r.body.thinking).toEqual({ type: 'enabled', budget_tokens: 24_576 });
-  const messages = h.llm.requests[1]!.body.messages as { role: string; content: { type: string; thinking?: string; signature?: string }[] }[];
+  const messages = h.llm.requests[1]!.body.messages as {
+    role: string;
+    content: { type: string; thinking?: string; signature?: string }[];
+  }[];
   const assistant = messages.find((m) => m.role === 'assistant')!;
-  expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: 'Look at a.txt first.', signature: 'scripted-signature' });
+  expect(assistant.content[0]).toEqual({
+    type: 'thinking',
+    thinking: 'Look at a.txt first.',
+    signature: 'scripted-signature',
+  });
   expect(assistant.content.at(-1)!.type).toBe('tool_use');
 
   const history = await h.call('chat:history', { sessionId, limit: 50 });
-  expect(history.messages.filter((m) => m.role === 'assistant').map((m) => m.reasoning)).toEqual(['Look at a.txt first.', 'It holds one line.']);
+  expect(history.messages.filter((m) => m.role === 'assistant').map((m) => m.reasoning)).toEqual([
+    'Look at a.txt first.',
+    'It holds one line.',
+  ]);
 });
 
 it('OpenAI-compatible: reasoning_content streams as reasoning, with reasoning_effort sent', async () => {
@@ -55,6 +74,11 @@ it('OpenAI-compatible: reasoning_content streams as reasoning, with reasoning_ef
   await setReasoning('medium');
   const sessionId = await h.newSession();
   const events = await h.sendAndSettle(sessionId, 'Say hello');
-  expect(events.filter((e) => e.type === 'reasoning_delta').map((e) => (e.type === 'reasoning_delta' ? e.delta : '')).join('')).toBe('Think it over.');
+  expect(
+    events
+      .filter((e) => e.type === 'reasoning_delta')
+      .map((e) => (e.type === 'reasoning_delta' ? e.delta : ''))
+      .join(''),
+  ).toBe('Think it over.');
   expect(h.llm.requests[0]!.body.reasoning_effort).toBe('medium');
 });

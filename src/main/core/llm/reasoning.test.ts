@@ -26,7 +26,8 @@ async function bodyFor(kind: ProviderKind, level: ReasoningLevel): Promise<Recor
 }
 
 const REASONING_FIELDS = ['thinking', 'reasoning_effort', 'reasoning'];
-const reasoningFields = (body: Record<string, unknown>) => Object.keys(body).filter((k) => REASONING_FIELDS.includes(k));
+const reasoningFields = (body: Record<string, unknown>) =>
+  Object.keys(body).filter((k) => REASONING_FIELDS.includes(k));
 
 describe('the reasoning field each provider kind gets', () => {
   it.each(LEVELS)('Anthropic: thinking enabled with the %s budget, and max_tokens above it', async (level) => {
@@ -43,17 +44,20 @@ describe('the reasoning field each provider kind gets', () => {
     expect(reasoningFields(body)).toEqual(['reasoning_effort']);
   });
 
-  it.each(['openai_compatible', 'deepseek', 'ollama', 'lm_studio'] as const)('OpenAI-compatible (%s): reasoning_effort at each level', async (kind) => {
-    const [model] = f.addModels(kind, ['m']);
-    for (const level of LEVELS) {
-      f.repo.updateModel({ id: model!.id, reasoning: level });
-      f.llm.script([{ text: 'Hi.' }]);
-      await f.round(hello);
-      const body = f.llm.requests.at(-1)!.body;
-      expect(body.reasoning_effort).toBe(level);
-      expect(reasoningFields(body)).toEqual(['reasoning_effort']);
-    }
-  });
+  it.each(['openai_compatible', 'deepseek', 'ollama', 'lm_studio'] as const)(
+    'OpenAI-compatible (%s): reasoning_effort at each level',
+    async (kind) => {
+      const [model] = f.addModels(kind, ['m']);
+      for (const level of LEVELS) {
+        f.repo.updateModel({ id: model!.id, reasoning: level });
+        f.llm.script([{ text: 'Hi.' }]);
+        await f.round(hello);
+        const body = f.llm.requests.at(-1)!.body;
+        expect(body.reasoning_effort).toBe(level);
+        expect(reasoningFields(body)).toEqual(['reasoning_effort']);
+      }
+    },
+  );
 
   it.each(LEVELS)('OpenRouter: its own reasoning.effort %s, beside its usage request', async (level) => {
     const body = await bodyFor('openrouter', level);
@@ -62,29 +66,45 @@ describe('the reasoning field each provider kind gets', () => {
     expect(reasoningFields(body)).toEqual(['reasoning']);
   });
 
-  it.each(['anthropic', 'open_ai', 'openai_compatible', 'openrouter'] as const)('off (%s): nothing extra is sent', async (kind) => {
-    const [model] = f.addModels(kind, ['plain']);
-    expect(model!.reasoning).toBe('off');
-    f.llm.script([{ text: 'Hi.' }]);
-    await f.round(hello);
-    expect(reasoningFields(f.llm.requests[0]!.body)).toEqual([]);
-  });
+  it.each(['anthropic', 'open_ai', 'openai_compatible', 'openrouter'] as const)(
+    'off (%s): nothing extra is sent',
+    async (kind) => {
+      const [model] = f.addModels(kind, ['plain']);
+      expect(model!.reasoning).toBe('off');
+      f.llm.script([{ text: 'Hi.' }]);
+      await f.round(hello);
+      expect(reasoningFields(f.llm.requests[0]!.body)).toEqual([]);
+    },
+  );
 });
 
 describe('Anthropic thinking across a tool use', () => {
   const ask: ChatMessage[] = [{ role: 'user', content: 'Read a.txt' }];
   const continued = (callId: string): ChatMessage[] => [
     ...ask,
-    { role: 'assistant', content: 'Reading.', tool_calls: [{ id: callId, name: 'read_file', arguments: '{"path":"a.txt"}' }] },
+    {
+      role: 'assistant',
+      content: 'Reading.',
+      tool_calls: [{ id: callId, name: 'read_file', arguments: '{"path":"a.txt"}' }],
+    },
     { role: 'tool', tool_call_id: callId, content: 'contents of a' },
   ];
   type Block = { type: string; thinking?: string; signature?: string };
-  const assistantBlocks = (i: number) => (f.llm.requests[i]!.body.messages as { role: string; content: Block[] }[]).find((m) => m.role === 'assistant')!.content;
+  const assistantBlocks = (i: number) =>
+    (f.llm.requests[i]!.body.messages as { role: string; content: Block[] }[]).find((m) => m.role === 'assistant')!
+      .content;
 
   it('the continuing round carries the signed thinking block before the tool use, with thinking still on', async () => {
     const [model] = f.addModels('anthropic', ['claude-test']);
     f.repo.updateModel({ id: model!.id, reasoning: 'medium' });
-    f.llm.script([{ reasoning: 'I should read the file.', text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { reasoning: 'It says a.', text: 'It says a.' }]);
+    f.llm.script([
+      {
+        reasoning: 'I should read the file.',
+        text: 'Reading.',
+        toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }],
+      },
+      { reasoning: 'It says a.', text: 'It says a.' },
+    ]);
     const first = await f.round(ask, { tools: [READ_FILE_TOOL] });
     expect(first.reasoningDeltas.join('')).toBe('I should read the file.');
     expect(first.reasoningDeltas).not.toContain(''); // the signature's empty delta is not shown
@@ -95,7 +115,11 @@ describe('Anthropic thinking across a tool use', () => {
     const body = f.llm.requests[1]!.body;
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: THINKING_BUDGETS.medium });
     expect(assistantBlocks(1).map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use']);
-    expect(assistantBlocks(1)[0]).toEqual({ type: 'thinking', thinking: 'I should read the file.', signature: 'scripted-signature' });
+    expect(assistantBlocks(1)[0]).toEqual({
+      type: 'thinking',
+      thinking: 'I should read the file.',
+      signature: 'scripted-signature',
+    });
   });
 
   it('without the kept thinking (a restart), the continuing round goes without thinking and stays valid', async () => {
@@ -104,7 +128,14 @@ describe('Anthropic thinking across a tool use', () => {
     const logged: string[] = [];
     const restarted = new LlmClient({ models: f.repo, log: (message) => logged.push(message) });
     f.llm.script([{ text: 'It says a.' }]);
-    await restarted.streamRound({ modelSelection: 'auto', messages: continued('toolu_from_before'), tools: [READ_FILE_TOOL], signal: new AbortController().signal, onTextDelta: () => {}, onReasoningDelta: () => {} });
+    await restarted.streamRound({
+      modelSelection: 'auto',
+      messages: continued('toolu_from_before'),
+      tools: [READ_FILE_TOOL],
+      signal: new AbortController().signal,
+      onTextDelta: () => {},
+      onReasoningDelta: () => {},
+    });
     const body = f.llm.requests[0]!.body;
     expect(body).not.toHaveProperty('thinking');
     expect(assistantBlocks(0).map((b) => b.type)).toEqual(['text', 'tool_use']);
@@ -115,7 +146,10 @@ describe('Anthropic thinking across a tool use', () => {
     const [first, second] = f.addModels('anthropic', ['claude-a', 'claude-b']);
     f.repo.updateModel({ id: first!.id, reasoning: 'low' });
     f.repo.updateModel({ id: second!.id, reasoning: 'low' });
-    f.llm.script([{ reasoning: 'Read it.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'Done.' }]);
+    f.llm.script([
+      { reasoning: 'Read it.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { text: 'Done.' },
+    ]);
     const round = await f.round(ask, { tools: [READ_FILE_TOOL] });
     await f.round(continued(round.turn.toolCalls[0]!.id), { tools: [READ_FILE_TOOL], modelSelection: 'claude-b' });
     expect(f.llm.requests[1]!.body.model).toBe('claude-b');
@@ -127,7 +161,11 @@ describe('Anthropic thinking across a tool use', () => {
     const [model] = f.addModels('anthropic', ['claude-test']);
     f.repo.updateModel({ id: model!.id, reasoning: 'low' });
     f.llm.script([{ reasoning: 'Easy.', text: 'Done.' }]);
-    await f.round([...continued('toolu_old'), { role: 'assistant', content: 'It says a.' }, { role: 'user', content: 'Thanks' }]);
+    await f.round([
+      ...continued('toolu_old'),
+      { role: 'assistant', content: 'It says a.' },
+      { role: 'user', content: 'Thanks' },
+    ]);
     expect(f.llm.requests[0]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: THINKING_BUDGETS.low });
   });
 });

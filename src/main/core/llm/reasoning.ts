@@ -61,7 +61,10 @@ export class KeptThinking {
   private readonly kept = new RecentMap<string, Kept>(KEPT_ROUNDS);
 
   /** What a round to `model` sends for its reasoning setting, given the history it continues. */
-  plan(model: { id: number; providerKind: ProviderKind; reasoning: ReasoningLevel }, history: readonly ChatMessage[]): ReasoningPlan {
+  plan(
+    model: { id: number; providerKind: ProviderKind; reasoning: ReasoningLevel },
+    history: readonly ChatMessage[],
+  ): ReasoningPlan {
     const providerOptions = reasoningOptions(model.providerKind, model.reasoning);
     if (!providerOptions || model.providerKind !== 'anthropic') return providerOptions ? { providerOptions } : {};
     const last = history.findLast((m) => m.role === 'assistant');
@@ -91,7 +94,9 @@ interface Block {
 function anthropicMetadata(metadata: unknown): { signature?: unknown; redactedData?: unknown } | undefined {
   if (metadata === null || typeof metadata !== 'object') return undefined;
   const entry = (metadata as Record<string, unknown>).anthropic;
-  return entry !== null && typeof entry === 'object' ? (entry as { signature?: unknown; redactedData?: unknown }) : undefined;
+  return entry !== null && typeof entry === 'object'
+    ? (entry as { signature?: unknown; redactedData?: unknown })
+    : undefined;
 }
 
 /** One round's thinking blocks as the stream gives them: text by block, the signature in a delta's metadata. */
@@ -115,8 +120,10 @@ export class ThinkingCollector {
   parts(): ReasoningPart[] | null {
     const parts: ReasoningPart[] = [];
     for (const b of this.blocks.values()) {
-      if (b.signature !== undefined) parts.push({ type: 'reasoning', text: b.text, providerOptions: { anthropic: { signature: b.signature } } });
-      else if (b.redactedData !== undefined) parts.push({ type: 'reasoning', text: '', providerOptions: { anthropic: { redactedData: b.redactedData } } });
+      if (b.signature !== undefined)
+        parts.push({ type: 'reasoning', text: b.text, providerOptions: { anthropic: { signature: b.signature } } });
+      else if (b.redactedData !== undefined)
+        parts.push({ type: 'reasoning', text: '', providerOptions: { anthropic: { redactedData: b.redactedData } } });
       else return null;
     }
     return parts;

@@ -18,7 +18,9 @@ export interface LlmServices {
   catalog: ModelCatalog;
 }
 
-export function createLlmServices(options: { db: Db; secrets: SecretStore } & Pick<LlmClientOptions, 'onEvent' | 'fetch' | 'log' | 'maxTries'>): LlmServices {
+export function createLlmServices(
+  options: { db: Db; secrets: SecretStore } & Pick<LlmClientOptions, 'onEvent' | 'fetch' | 'log' | 'maxTries'>,
+): LlmServices {
   const { db, secrets, ...clientOptions } = options;
   const providers = new ProviderRepository(db, secrets);
   const health = new ModelHealth();

@@ -18,9 +18,13 @@ export function listMcpItems(repo: McpServerRepository, manager: McpManager): Re
       enabled: v.enabled,
       trusted: v.trusted,
       tools: trusted.map((t) => t.exposedName),
-      ...(v.tools.length > trusted.length ? { disabled_until_reapproved: v.tools.filter((t) => t.status === 'drifted').map((t) => t.exposedName) } : {}),
+      ...(v.tools.length > trusted.length
+        ? { disabled_until_reapproved: v.tools.filter((t) => t.status === 'drifted').map((t) => t.exposedName) }
+        : {}),
       ...(v.lastError ? { last_error: v.lastError } : {}),
-      ...(v.state === 'untrusted' ? { note: 'Registered but not trusted: the person must trust it in Settings → MCP before it starts.' } : {}),
+      ...(v.state === 'untrusted'
+        ? { note: 'Registered but not trusted: the person must trust it in Settings → MCP before it starts.' }
+        : {}),
     };
   });
 }

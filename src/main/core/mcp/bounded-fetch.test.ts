@@ -30,12 +30,17 @@ describe('boundedFetch', () => {
     expect(await (await fetchWithin(await serve('application/json', [small]))).text()).toBe(small);
     server!.close();
     const url = await serve('application/json', ['{"text":"', 'y'.repeat(600), 'y'.repeat(600), '"}']);
-    await expect((await fetchWithin(url)).text()).rejects.toThrow(/more than the 0\.0 MB the app reads; it was cut off/);
+    await expect((await fetchWithin(url)).text()).rejects.toThrow(
+      /more than the 0\.0 MB the app reads; it was cut off/,
+    );
   });
 
   it('an event stream passes any number of small events, split anywhere, LF or CRLF', async () => {
     for (const eol of ['\n', '\r\n']) {
-      const events = Array.from({ length: 50 }, (_, i) => `event: message${eol}data: ${'z'.repeat(200)} ${i}${eol}${eol}`).join('');
+      const events = Array.from(
+        { length: 50 },
+        (_, i) => `event: message${eol}data: ${'z'.repeat(200)} ${i}${eol}${eol}`,
+      ).join('');
       const pieces = Array.from({ length: Math.ceil(events.length / 7) }, (_, i) => events.slice(i * 7, i * 7 + 7));
       expect(await (await fetchWithin(await serve('text/event-stream', pieces))).text()).toBe(events);
       server!.close();

@@ -18,7 +18,11 @@ export function boundedFetch(base: Fetch = fetch, maxBytes = MAX_MESSAGE_BYTES):
     if (!response.body) return response;
     const isEventStream = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
     const limited = response.body.pipeThrough(isEventStream ? eventLimiter(maxBytes) : bodyLimiter(maxBytes));
-    return new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(limited, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 

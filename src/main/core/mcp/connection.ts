@@ -17,7 +17,16 @@ import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { boundedFetch } from './bounded-fetch';
 import type { McpServerRecord } from './server-repository';
 import { GroupStdioTransport, type ProcessRecorder } from './stdio-transport';
-import { listedPrompt, listedResource, MAX_PROMPTS_PER_SERVER, promptText, resourceInsert, type McpPrompt, type McpResource, type ResourceInsert } from './prompts';
+import {
+  listedPrompt,
+  listedResource,
+  MAX_PROMPTS_PER_SERVER,
+  promptText,
+  resourceInsert,
+  type McpPrompt,
+  type McpResource,
+  type ResourceInsert,
+} from './prompts';
 import type { ListedTool } from './tool-trust';
 
 /** The SDK's client side, imported when a server is first connected, not at the app's start (its schemas are big). */
@@ -28,7 +37,12 @@ function importSdk() {
     import('@modelcontextprotocol/sdk/client/sse.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(([client, sse, http, types]) => ({ ...client, ...sse, ...http, ElicitRequestSchema: types.ElicitRequestSchema }));
+  ]).then(([client, sse, http, types]) => ({
+    ...client,
+    ...sse,
+    ...http,
+    ElicitRequestSchema: types.ElicitRequestSchema,
+  }));
 }
 function loadSdk(): ReturnType<typeof importSdk> {
   if (!sdk) {
@@ -114,7 +128,9 @@ export class McpConnection {
       let cursor: string | undefined;
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const listed = await this.client!.listTools(cursor ? { cursor } : undefined, { signal: deadline, timeout });
-        tools.push(...listed.tools.map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema })));
+        tools.push(
+          ...listed.tools.map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema })),
+        );
         cursor = listed.nextCursor;
         if (!cursor) break;
       }
@@ -152,7 +168,10 @@ export class McpConnection {
 
   private async connectWith(transport: Transport, timeout: number, signal: AbortSignal): Promise<void> {
     const { Client, ElicitRequestSchema } = await loadSdk();
-    const client = new Client({ name: 'skald-desktop', version: '0.1.0' }, { capabilities: { elicitation: { form: {} } } });
+    const client = new Client(
+      { name: 'skald-desktop', version: '0.1.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       const params = request.params as { message: string; requestedSchema?: Record<string, unknown>; mode?: string };
       if (params.mode === 'url') return { action: 'decline' };
@@ -160,7 +179,12 @@ export class McpConnection {
       calls.forEach((c) => c.pause()); // the call's clock stops while the person answers
       try {
         return await this.deps.elicit(
-          { server: this.name, message: params.message, requestedSchema: params.requestedSchema ?? {}, call: calls.at(-1)?.context ?? null },
+          {
+            server: this.name,
+            message: params.message,
+            requestedSchema: params.requestedSchema ?? {},
+            call: calls.at(-1)?.context ?? null,
+          },
           extra.signal,
         );
       } finally {
@@ -181,13 +205,20 @@ export class McpConnection {
     const { server, credential } = this.deps;
     const env = { ...(await this.deps.baseEnv()), ...server.env };
     if (server.secretTarget?.kind === 'env' && credential) env[server.secretTarget.name] = credential;
-    return new GroupStdioTransport({ command: server.command!, args: server.args, env, cwd: this.deps.cwd, processes: this.deps.processes });
+    return new GroupStdioTransport({
+      command: server.command!,
+      args: server.args,
+      env,
+      cwd: this.deps.cwd,
+      processes: this.deps.processes,
+    });
   }
 
   private headers(): Record<string, string> {
     const { server, credential } = this.deps;
     const headers = { ...server.headers };
-    if (server.secretTarget?.kind === 'header' && credential) headers[server.secretTarget.name] = `${server.secretTarget.prefix ?? ''}${credential}`;
+    if (server.secretTarget?.kind === 'header' && credential)
+      headers[server.secretTarget.name] = `${server.secretTarget.prefix ?? ''}${credential}`;
     return headers;
   }
 
@@ -235,13 +266,26 @@ export class McpConnection {
         // Our own timer bounds the call (it pauses during elicitation); the SDK's must not fire first.
         timeout: 24 * 60 * 60 * 1000,
         onprogress: options.onProgress
-          ? (p) => options.onProgress!({ progress: p.progress, total: p.total ?? null, message: (p as { message?: string }).message ?? null })
+          ? (p) =>
+              options.onProgress!({
+                progress: p.progress,
+                total: p.total ?? null,
+                message: (p as { message?: string }).message ?? null,
+              })
           : undefined,
       });
     } catch (error) {
-      if (timedOut) throw new Error(`The MCP tool ${tool} on "${this.name}" did not finish within ${Math.round(limitMs / 1000)} s and was cancelled.`);
+      if (timedOut)
+        throw new Error(
+          `The MCP tool ${tool} on "${this.name}" did not finish within ${Math.round(limitMs / 1000)} s and was cancelled.`,
+        );
       if (options.signal.aborted) throw error;
-      if (this.closedReason !== null) throw new Error(this.describeFailure(`stopped while ${tool} ran (${this.closedReason}); the call failed. The next call starts it again`));
+      if (this.closedReason !== null)
+        throw new Error(
+          this.describeFailure(
+            `stopped while ${tool} ran (${this.closedReason}); the call failed. The next call starts it again`,
+          ),
+        );
       throw error;
     } finally {
       if (timer) clearTimeout(timer);
@@ -254,7 +298,15 @@ export class McpConnection {
    * Every page of one of the server's lists (`prompts/list`, `resources/list`), up to MAX_PROMPTS_PER_SERVER
    * entries and MAX_LIST_PAGES pages; none when the server does not offer that capability.
    */
-  private async listPages<T>(capability: 'prompts' | 'resources', page: (client: Client, cursor: string | undefined, options: { signal: AbortSignal; timeout: number }) => Promise<{ items: T[]; nextCursor?: string }>, signal: AbortSignal): Promise<T[]> {
+  private async listPages<T>(
+    capability: 'prompts' | 'resources',
+    page: (
+      client: Client,
+      cursor: string | undefined,
+      options: { signal: AbortSignal; timeout: number },
+    ) => Promise<{ items: T[]; nextCursor?: string }>,
+    signal: AbortSignal,
+  ): Promise<T[]> {
     const client = this.client;
     if (!client || !client.getServerCapabilities()?.[capability]) return [];
     const timeout = this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS;
@@ -271,31 +323,45 @@ export class McpConnection {
 
   /** The server's prompts (docs/mcp.md "Prompts and resources"). */
   listPrompts(signal: AbortSignal): Promise<McpPrompt[]> {
-    return this.listPages('prompts', async (client, cursor, options) => {
-      const listed = await client.listPrompts(cursor ? { cursor } : undefined, options);
-      return { items: listed.prompts.map((p) => listedPrompt(this.name, p)), nextCursor: listed.nextCursor };
-    }, signal);
+    return this.listPages(
+      'prompts',
+      async (client, cursor, options) => {
+        const listed = await client.listPrompts(cursor ? { cursor } : undefined, options);
+        return { items: listed.prompts.map((p) => listedPrompt(this.name, p)), nextCursor: listed.nextCursor };
+      },
+      signal,
+    );
   }
 
   /** The server's resources (docs/mcp.md "Prompts and resources"). */
   listResources(signal: AbortSignal): Promise<McpResource[]> {
-    return this.listPages('resources', async (client, cursor, options) => {
-      const listed = await client.listResources(cursor ? { cursor } : undefined, options);
-      return { items: listed.resources.map((r) => listedResource(this.name, r)), nextCursor: listed.nextCursor };
-    }, signal);
+    return this.listPages(
+      'resources',
+      async (client, cursor, options) => {
+        const listed = await client.listResources(cursor ? { cursor } : undefined, options);
+        return { items: listed.resources.map((r) => listedResource(this.name, r)), nextCursor: listed.nextCursor };
+      },
+      signal,
+    );
   }
 
   /** One prompt filled in with `args` (`prompts/get`), as the text that goes into the message box. */
   async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<string> {
     if (!this.client) throw new Error(this.describeFailure('is not connected'));
-    const got = await this.client.getPrompt({ name, arguments: args }, { signal, timeout: this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS });
+    const got = await this.client.getPrompt(
+      { name, arguments: args },
+      { signal, timeout: this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS },
+    );
     return promptText(got.messages);
   }
 
   /** One resource read (`resources/read`), as what goes into the message box. */
   async readResource(uri: string, signal: AbortSignal): Promise<ResourceInsert> {
     if (!this.client) throw new Error(this.describeFailure('is not connected'));
-    const read = await this.client.readResource({ uri }, { signal, timeout: this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS });
+    const read = await this.client.readResource(
+      { uri },
+      { signal, timeout: this.deps.callTimeoutMs ?? CALL_TIMEOUT_MS },
+    );
     return resourceInsert(uri, read.contents as { uri: string; mimeType?: string; text?: string; blob?: string }[]);
   }
 

@@ -30,7 +30,11 @@ export function sensitiveFields(schema: Record<string, unknown>): string[] {
     .filter(([key, p]) => {
       if (p?.format === 'password' || p?.writeOnly === true) return true;
       if (SENSITIVE_NAME.test([key, typeof p?.title === 'string' ? p.title : ''].join(' '))) return true;
-      return typeof p?.description === 'string' && SENSITIVE_DESCRIPTION.test(p.description) && !/\b(not|never|don't)\b/i.test(p.description);
+      return (
+        typeof p?.description === 'string' &&
+        SENSITIVE_DESCRIPTION.test(p.description) &&
+        !/\b(not|never|don't)\b/i.test(p.description)
+      );
     })
     .map(([key]) => key);
 }

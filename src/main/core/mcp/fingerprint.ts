@@ -14,13 +14,21 @@ export { canonicalJson };
 
 export function toolFingerprint(tool: { name: string; description?: string; inputSchema?: unknown }): string {
   return createHash('sha256')
-    .update(canonicalJson({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema ?? {} }))
+    .update(
+      canonicalJson({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema ?? {} }),
+    )
     .digest('hex');
 }
 
 const MARKERS: readonly { test: RegExp; label: string }[] = [
-  { test: /<\s*\/?\s*(important|system|instructions?|secret|hidden|admin|critical|note)\b[^>]*>/i, label: 'an instruction tag (like <IMPORTANT>)' },
-  { test: /\b(do not|don't|never)\s+(tell|inform|mention|show|reveal|notify)\b[^.]{0,40}\b(user|human|person)/i, label: '"do not tell the user" phrasing' },
+  {
+    test: /<\s*\/?\s*(important|system|instructions?|secret|hidden|admin|critical|note)\b[^>]*>/i,
+    label: 'an instruction tag (like <IMPORTANT>)',
+  },
+  {
+    test: /\b(do not|don't|never)\s+(tell|inform|mention|show|reveal|notify)\b[^.]{0,40}\b(user|human|person)/i,
+    label: '"do not tell the user" phrasing',
+  },
   { test: /[\u200B-\u200F\u2060-\u2064\uFEFF]/, label: 'zero-width characters' },
   { test: /[\u202A-\u202E\u2066-\u2069]/, label: 'bidirectional control characters' },
   { test: /~\/\.ssh|\.ssh\/|id_rsa|id_ed25519/i, label: 'a reference to SSH keys' },

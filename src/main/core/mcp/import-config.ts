@@ -11,7 +11,10 @@ export interface ImportedEntry {
   note: string | null;
 }
 
-export function parseMcpServersJson(json: string): { entries: ImportedEntry[]; problems: { name: string; message: string }[] } {
+export function parseMcpServersJson(json: string): {
+  entries: ImportedEntry[];
+  problems: { name: string; message: string }[];
+} {
   let doc: unknown;
   try {
     doc = JSON.parse(json);
@@ -20,11 +23,15 @@ export function parseMcpServersJson(json: string): { entries: ImportedEntry[]; p
   }
   const root = doc as Record<string, unknown>;
   const servers = (root?.mcpServers ?? root?.servers ?? null) as Record<string, Record<string, unknown>> | null;
-  if (!servers || typeof servers !== 'object') return { entries: [], problems: [{ name: '(file)', message: 'no "mcpServers" object found' }] };
+  if (!servers || typeof servers !== 'object')
+    return { entries: [], problems: [{ name: '(file)', message: 'no "mcpServers" object found' }] };
   const entries: ImportedEntry[] = [];
   const problems: { name: string; message: string }[] = [];
   for (const [rawName, entry] of Object.entries(servers)) {
-    const name = rawName.replace(/[^a-zA-Z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, MAX_MCP_SERVER_NAME);
+    const name = rawName
+      .replace(/[^a-zA-Z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, MAX_MCP_SERVER_NAME);
     const type = String(entry?.type ?? entry?.transport ?? '').toLowerCase();
     const isUrl = typeof entry?.url === 'string';
     const candidate = {
@@ -39,7 +46,10 @@ export function parseMcpServersJson(json: string): { entries: ImportedEntry[]; p
     };
     const parsed = McpServerInputSchema.safeParse(candidate);
     if (!parsed.success) {
-      problems.push({ name: rawName, message: parsed.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; ') });
+      problems.push({
+        name: rawName,
+        message: parsed.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; '),
+      });
       continue;
     }
     entries.push({ input: parsed.data, note: name !== rawName ? `"${rawName}" was renamed to "${name}"` : null });

@@ -21,7 +21,9 @@ export interface McpDeps {
   processes?: ProcessRecorder;
   log: (message: string, fields?: Record<string, unknown>) => void;
   /** Test seams: timeouts and the stdio base environment. */
-  overrides?: Partial<Pick<McpManagerDeps, 'baseEnv' | 'startTimeoutMs' | 'callTimeoutMs'>> & { elicitationDeadlineMs?: number };
+  overrides?: Partial<Pick<McpManagerDeps, 'baseEnv' | 'startTimeoutMs' | 'callTimeoutMs'>> & {
+    elicitationDeadlineMs?: number;
+  };
 }
 
 export interface McpServices {
@@ -43,8 +45,15 @@ export function createMcpServices(deps: McpDeps): McpServices {
   const trust = new ToolTrustStore(deps.db);
   const elicitations = new ElicitationBroker(deps.emit, deps.overrides?.elicitationDeadlineMs);
   const manager = new McpManager({
-    repo, trust, emit: deps.emit, elicit: (request, signal) => elicitations.ask(request, signal), cwd: deps.cwd, processes: deps.processes,
-    secretValues: deps.secrets.allValues ? () => deps.secrets.allValues!() : undefined, log: deps.log, ...deps.overrides,
+    repo,
+    trust,
+    emit: deps.emit,
+    elicit: (request, signal) => elicitations.ask(request, signal),
+    cwd: deps.cwd,
+    processes: deps.processes,
+    secretValues: deps.secrets.allValues ? () => deps.secrets.allValues!() : undefined,
+    log: deps.log,
+    ...deps.overrides,
   });
   const view = (name: string): McpServerView => {
     const server = repo.get(name);
@@ -59,7 +68,10 @@ export function createMcpServices(deps: McpDeps): McpServices {
     specs: (name) => manager.toolSpecs(name),
   };
   return {
-    repo, manager, elicitations, groups,
+    repo,
+    manager,
+    elicitations,
+    groups,
     list: () => repo.list().map((s) => manager.view(s)),
     view,
     async save(input, by) {

@@ -23,7 +23,17 @@ afterEach(async () => {
 });
 
 it('a 1 MB answer: the model, the row and the card get its first 100 KB and where the whole is saved', async () => {
-  h = await startHarness({ turns: [{ toolCalls: [{ name: 'mcp__big__big_text', arguments: { megabytes: 1 } }, { name: 'mcp__big__deep_result', arguments: { levels: 3 } }] }, { text: 'read it' }] });
+  h = await startHarness({
+    turns: [
+      {
+        toolCalls: [
+          { name: 'mcp__big__big_text', arguments: { megabytes: 1 } },
+          { name: 'mcp__big__deep_result', arguments: { levels: 3 } },
+        ],
+      },
+      { text: 'read it' },
+    ],
+  });
   await h.call('mcp:save', { name: 'big', transport: 'stdio', command: node, args: [OVERSIZED, marker] });
   await h.core.mcp.manager.open('big');
   const sessionId = await h.newSession();
@@ -44,6 +54,8 @@ it('a 1 MB answer: the model, the row and the card get its first 100 KB and wher
   const sent = JSON.stringify(h.llm.requests.at(-1)!.body);
   expect(sent.length).toBeLessThan(MAX_RESULT_CHARS + 50_000);
   expect(sent).toContain(saved);
-  const row = h.core.db.prepare('SELECT length(result) AS n FROM chat_llm_tools WHERE name = ?').get('mcp__big__big_text') as { n: number };
+  const row = h.core.db
+    .prepare('SELECT length(result) AS n FROM chat_llm_tools WHERE name = ?')
+    .get('mcp__big__big_text') as { n: number };
   expect(row.n).toBe(big!.result.length);
 }, 60_000);

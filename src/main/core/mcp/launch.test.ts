@@ -23,20 +23,30 @@ afterEach(async () => {
 async function coreWithServers(warmUpDelayMs = 60_000): Promise<Core> {
   const dir = kitDir();
   marker = `skald-launch-${Math.random().toString(36).slice(2)}`;
-  const setup = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' });
+  const setup = await createCore({
+    dataDir: join(dir, 'data'),
+    workspaceDir: join(dir, 'ws'),
+    shape: 'web',
+    version: 'test',
+  });
   await setup.mcp.save({ name: 'answers', transport: 'stdio', command: node, args: [FLAKY, marker] }, 'user');
   await setup.mcp.save({ name: 'hangs', transport: 'stdio', command: node, args: [SILENT, marker] }, 'user');
   await setup.mcp.save({ name: 'off', transport: 'stdio', command: node, args: [FLAKY, marker, 'off'] }, 'user');
   await setup.mcp.setEnabled('off', false);
   await setup.dispose();
   await expectNoProcesses(marker);
-  return createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' }, { warmUpDelayMs });
+  return createCore(
+    { dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' },
+    { warmUpDelayMs },
+  );
 }
 
 const states = async (c: Core) => {
   const listed = await dispatchCall(c.handlers, 'mcp:list', {});
   if (!listed.ok) throw new Error(listed.error.message);
-  return Object.fromEntries((listed.result as { servers: { name: string; state: string }[] }).servers.map((s) => [s.name, s.state]));
+  return Object.fromEntries(
+    (listed.result as { servers: { name: string; state: string }[] }).servers.map((s) => [s.name, s.state]),
+  );
 };
 
 describe('MCP servers at launch', () => {

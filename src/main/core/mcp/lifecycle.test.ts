@@ -13,7 +13,18 @@ import { closeDatabase, openDatabase } from '../db/database';
 import { ProcessRegistry } from '../processes/process-registry';
 import { grantForSession } from '../session/tool-groups';
 import { loginShellPath } from './login-path';
-import { EVERYTHING, expectNoProcesses, FLAKY, isLive, node, processesWith, startKit, type McpKit , cleanupKitDirs, kitDir } from './test-kit';
+import {
+  EVERYTHING,
+  expectNoProcesses,
+  FLAKY,
+  isLive,
+  node,
+  processesWith,
+  startKit,
+  type McpKit,
+  cleanupKitDirs,
+  kitDir,
+} from './test-kit';
 
 let kit: McpKit | null = null;
 let h: Harness | null = null;
@@ -36,13 +47,26 @@ describe('the environment of a stdio server (M5)', () => {
       markers.push(kit.marker);
       kit.secrets.set('user.token', 'stored-secret-value-987654');
       await kit.mcp.save(
-        { name: 'everything', transport: 'stdio', command: node, args: [EVERYTHING, 'stdio', kit.marker], env: { OWN_SETTING: 'mine' }, secretTarget: { kind: 'env', name: 'SERVICE_API_KEY' }, credential: 'cred-for-this-server' },
+        {
+          name: 'everything',
+          transport: 'stdio',
+          command: node,
+          args: [EVERYTHING, 'stdio', kit.marker],
+          env: { OWN_SETTING: 'mine' },
+          secretTarget: { kind: 'env', name: 'SERVICE_API_KEY' },
+          credential: 'cred-for-this-server',
+        },
         'user',
       );
       expect(JSON.stringify(kit.db.prepare('SELECT * FROM mcp_servers').all())).not.toContain('cred-for-this-server');
       expect(kit.mcp.view('everything').hasCredential).toBe(true);
       await kit.mcp.manager.open('everything');
-      const { result } = await kit.mcp.manager.callTool('everything', 'mcp__everything__get-env', {}, { signal: new AbortController().signal });
+      const { result } = await kit.mcp.manager.callTool(
+        'everything',
+        'mcp__everything__get-env',
+        {},
+        { signal: new AbortController().signal },
+      );
       const env = JSON.parse((result as { content: { text: string }[] }).content[0]!.text) as Record<string, string>;
       expect(env.OPENAI_API_KEY).toBeUndefined();
       expect(env.INNOCENT_LOOKING).toBeUndefined();
@@ -74,7 +98,14 @@ describe('a server killed mid-call (M5)', () => {
     grantForSession(h.core.db, sessionId, 'flaky');
     await h.call('chat:send', { sessionId, content: 'go' });
     const asked = await h.waitForEvent('approval_required');
-    await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', note: '', argsHash: asked.args_hash, bypassSecs: 600, bypassScope: 'mcp_server' });
+    await h.call('inbox:resolveApproval', {
+      requestId: asked.request_id,
+      action: 'approve',
+      note: '',
+      argsHash: asked.args_hash,
+      bypassSecs: 600,
+      bypassScope: 'mcp_server',
+    });
     await expect.poll(() => processesWith(marker).length).toBeGreaterThan(0);
     process.kill(findPid(marker), 'SIGKILL');
     const failed = await h.waitForEvent('tool_error');
@@ -87,7 +118,9 @@ describe('a server killed mid-call (M5)', () => {
 });
 
 function findPid(marker: string): number {
-  const line = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').find((l) => l.includes(marker) && l.includes('flaky-server'));
+  const line = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .find((l) => l.includes(marker) && l.includes('flaky-server'));
   return Number(line!.trim().split(/\s+/)[0]);
 }
 
@@ -97,7 +130,12 @@ describe('servers left by a crashed run', () => {
     markers.push(first.marker);
     await first.mcp.save({ name: 'flaky', transport: 'stdio', command: node, args: [FLAKY, first.marker] }, 'user');
     await first.mcp.manager.open('flaky');
-    const { result } = await first.mcp.manager.callTool('flaky', 'mcp__flaky__spawn_child', {}, { signal: new AbortController().signal });
+    const { result } = await first.mcp.manager.callTool(
+      'flaky',
+      'mcp__flaky__spawn_child',
+      {},
+      { signal: new AbortController().signal },
+    );
     const childPid = Number(/child (\d+)/.exec(JSON.stringify(result))![1]);
     // The app "crashes": no dispose, the database is simply gone from this run.
     closeDatabase(first.db);

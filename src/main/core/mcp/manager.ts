@@ -113,7 +113,11 @@ export class McpManager {
 
   private stateOf(name: string): ServerState {
     let s = this.states.get(name);
-    if (!s) this.states.set(name, (s = { state: 'stopped', lastError: null, connection: null, opening: null, tools: [], byExposed: new Map() }));
+    if (!s)
+      this.states.set(
+        name,
+        (s = { state: 'stopped', lastError: null, connection: null, opening: null, tools: [], byExposed: new Map() }),
+      );
     return s;
   }
 
@@ -128,7 +132,10 @@ export class McpManager {
     if (s.opening) return s.opening;
     const server = this.deps.repo.get(name);
     if (!server) return Promise.reject(new McpError(`There is no MCP server named "${name}".`));
-    if (!server.trusted) return Promise.reject(new McpError(`The MCP server "${name}" is not trusted yet: the person must trust it in Settings → MCP.`));
+    if (!server.trusted)
+      return Promise.reject(
+        new McpError(`The MCP server "${name}" is not trusted yet: the person must trust it in Settings → MCP.`),
+      );
     if (!server.enabled) return Promise.reject(new McpError(`The MCP server "${name}" is disabled.`));
     if (this.disposed) return Promise.reject(new McpError('The app is shutting down.'));
     s.state = 'starting';
@@ -164,7 +171,9 @@ export class McpManager {
     const connection: McpConnection = new McpConnection({
       server,
       credential: this.deps.repo.credential(server),
-      baseEnv: this.deps.baseEnv ?? (async () => ({ ...scrubEnv(process.env, this.deps.secretValues?.() ?? []), PATH: await loginShellPath() })),
+      baseEnv:
+        this.deps.baseEnv ??
+        (async () => ({ ...scrubEnv(process.env, this.deps.secretValues?.() ?? []), PATH: await loginShellPath() })),
       cwd: this.deps.cwd,
       processes: this.deps.processes,
       elicit: this.deps.elicit,
@@ -185,10 +194,19 @@ export class McpManager {
   private applyListing(name: string, listed: ListedTool[]): void {
     const s = this.stateOf(name);
     const verdicts = this.deps.trust.reconcile(name, listed);
-    const { table, collisions } = buildNameTable(name, listed.map((t) => t.name));
-    if (collisions.length) this.deps.log('mcp tools with colliding safe names were left out', { server: name, collisions });
+    const { table, collisions } = buildNameTable(
+      name,
+      listed.map((t) => t.name),
+    );
+    if (collisions.length)
+      this.deps.log('mcp tools with colliding safe names were left out', { server: name, collisions });
     const byTool = new Map(listed.map((t) => [t.name, t]));
-    s.tools = [...table].map(([exposedName, toolName]) => ({ exposedName, server: name, tool: byTool.get(toolName)!, verdict: verdicts.get(toolName)! }));
+    s.tools = [...table].map(([exposedName, toolName]) => ({
+      exposedName,
+      server: name,
+      tool: byTool.get(toolName)!,
+      verdict: verdicts.get(toolName)!,
+    }));
     s.byExposed = new Map(s.tools.map((t) => [t.exposedName, t]));
   }
 
@@ -198,12 +216,18 @@ export class McpManager {
     if (!s || s.state !== 'ready') return [];
     return s.tools
       .filter((t) => t.verdict.status === 'trusted')
-      .map((t) => ({ name: t.exposedName, description: t.tool.description ?? '', parameters: objectSchema(t.tool.inputSchema) }));
+      .map((t) => ({
+        name: t.exposedName,
+        description: t.tool.description ?? '',
+        parameters: objectSchema(t.tool.inputSchema),
+      }));
   }
 
   /** Every exposed tool of every known server (the Security page's catalogue). */
   allTools(): { name: string; description: string }[] {
-    return [...this.states.values()].flatMap((s) => s.tools.map((t) => ({ name: t.exposedName, description: t.tool.description ?? '' })));
+    return [...this.states.values()].flatMap((s) =>
+      s.tools.map((t) => ({ name: t.exposedName, description: t.tool.description ?? '' })),
+    );
   }
 
   /** Whether a name belongs to a configured server (`mcp__<server>__…`), whatever its state. */
@@ -215,13 +239,23 @@ export class McpManager {
    * Runs one tool call (the gate has already passed it). Reconnects a failed server first. Resolves to the raw
    * result; rejects with a message the model can read (unknown tool, drifted tool, server down, timeout).
    */
-  async callTool(server: string, exposedName: string, args: Record<string, unknown>, options: CallOptions): Promise<{ tool: string; result: unknown }> {
+  async callTool(
+    server: string,
+    exposedName: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<{ tool: string; result: unknown }> {
     const connection = await this.open(server);
     const s = this.stateOf(server);
     const entry = s.byExposed.get(exposedName);
-    if (!entry) throw new McpError(`The MCP server "${server}" has no tool ${exposedName}. Its tools: ${s.tools.map((t) => t.exposedName).join(', ') || 'none'}.`);
+    if (!entry)
+      throw new McpError(
+        `The MCP server "${server}" has no tool ${exposedName}. Its tools: ${s.tools.map((t) => t.exposedName).join(', ') || 'none'}.`,
+      );
     if (entry.verdict.status === 'drifted') {
-      throw new McpError(`The tool ${exposedName} changed since it was trusted and is disabled until the person re-approves it in Settings → MCP.`);
+      throw new McpError(
+        `The tool ${exposedName} changed since it was trusted and is disabled until the person re-approves it in Settings → MCP.`,
+      );
     }
     return { tool: entry.tool.name, result: await connection.callTool(entry.tool.name, args, options) };
   }
@@ -231,7 +265,9 @@ export class McpManager {
    * server that fails to list (or takes longer than PROMPTS_LIST_MS) is left out of the answer.
    */
   private async fromConnected<T>(list: (connection: McpConnection, signal: AbortSignal) => Promise<T[]>): Promise<T[]> {
-    const open = [...this.states.values()].map((s) => s.connection).filter((c): c is McpConnection => c?.isOpen() === true);
+    const open = [...this.states.values()]
+      .map((s) => s.connection)
+      .filter((c): c is McpConnection => c?.isOpen() === true);
     const signal = AbortSignal.timeout(PROMPTS_LIST_MS);
     const listed = await Promise.all(open.map((c) => list(c, signal).catch(() => [] as T[])));
     return listed.flat();
@@ -300,7 +336,11 @@ export class McpManager {
 
   view(server: McpServerRecord): McpServerView {
     const s = this.states.get(server.name);
-    const state = !server.trusted ? 'untrusted' : !server.enabled ? 'disabled' : (s?.state ?? (this.startPending ? 'starting' : 'stopped'));
+    const state = !server.trusted
+      ? 'untrusted'
+      : !server.enabled
+        ? 'disabled'
+        : (s?.state ?? (this.startPending ? 'starting' : 'stopped'));
     const tools: McpToolView[] = (s?.tools ?? []).map((t) => {
       // Canonical (sorted keys), as the trusted copy is kept: the two compare equal unless the shape changed.
       const schema = canonicalJson(t.tool.inputSchema ?? {});
@@ -315,10 +355,24 @@ export class McpManager {
       };
     });
     return {
-      id: server.id, name: server.name, transport: server.transport, command: server.command, args: server.args, env: server.env,
-      url: server.url, headers: server.headers, secretTarget: server.secretTarget, hasCredential: this.deps.repo.hasCredential(server),
-      enabled: server.enabled, trusted: server.trusted, createdBy: server.createdBy, state,
-      lastError: s?.lastError ?? null, exitReason: s?.connection?.exitReason() ?? null, stderrTail: s?.connection?.stderrTail() ?? '', tools,
+      id: server.id,
+      name: server.name,
+      transport: server.transport,
+      command: server.command,
+      args: server.args,
+      env: server.env,
+      url: server.url,
+      headers: server.headers,
+      secretTarget: server.secretTarget,
+      hasCredential: this.deps.repo.hasCredential(server),
+      enabled: server.enabled,
+      trusted: server.trusted,
+      createdBy: server.createdBy,
+      state,
+      lastError: s?.lastError ?? null,
+      exitReason: s?.connection?.exitReason() ?? null,
+      stderrTail: s?.connection?.stderrTail() ?? '',
+      tools,
     };
   }
 
@@ -341,5 +395,7 @@ export class McpManager {
 /** Providers want an object schema at the top; a server may send none. */
 function objectSchema(schema: unknown): Record<string, unknown> {
   const s = schema && typeof schema === 'object' ? (schema as Record<string, unknown>) : {};
-  return s.type === 'object' ? s : { type: 'object', properties: {}, ...s, ...(s.type === undefined ? { type: 'object' } : {}) };
+  return s.type === 'object'
+    ? s
+    : { type: 'object', properties: {}, ...s, ...(s.type === undefined ? { type: 'object' } : {}) };
 }

@@ -43,13 +43,25 @@ interface PromptContent {
 }
 
 /** A listed prompt as the SDK gives it, in our shape (strings bounded, arguments named). */
-export function listedPrompt(server: string, raw: { name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }): McpPrompt {
+export function listedPrompt(
+  server: string,
+  raw: {
+    name: string;
+    title?: string;
+    description?: string;
+    arguments?: { name: string; description?: string; required?: boolean }[];
+  },
+): McpPrompt {
   return {
     server,
     name: short(raw.name, 200),
     title: short(raw.title ?? raw.name, 200),
     description: short(raw.description, 1_000),
-    arguments: (raw.arguments ?? []).slice(0, 20).map((a) => ({ name: short(a.name, 100), description: short(a.description, 500), required: a.required === true })),
+    arguments: (raw.arguments ?? []).slice(0, 20).map((a) => ({
+      name: short(a.name, 100),
+      description: short(a.description, 500),
+      required: a.required === true,
+    })),
   };
 }
 
@@ -59,7 +71,9 @@ function contentText(content: PromptContent): string {
       return content.text ?? '';
     case 'resource': {
       const r = content.resource ?? {};
-      return typeof r.text === 'string' ? `${r.uri ?? 'resource'}:\n${fenced(r.text)}` : `[resource ${r.uri ?? ''}${r.mimeType ? ` (${r.mimeType})` : ''}: not inserted]`;
+      return typeof r.text === 'string'
+        ? `${r.uri ?? 'resource'}:\n${fenced(r.text)}`
+        : `[resource ${r.uri ?? ''}${r.mimeType ? ` (${r.mimeType})` : ''}: not inserted]`;
     }
     case 'resource_link':
       return `[resource link: ${content.uri ?? ''}${content.name ? ` (${content.name})` : ''}]`;
@@ -75,7 +89,9 @@ export function promptText(messages: readonly { role: string; content: PromptCon
     return m.role === 'assistant' ? `(The assistant's part of the prompt:)\n${text}` : text;
   });
   const all = parts.filter(Boolean).join('\n\n');
-  return all.length > MAX_PROMPT_TEXT_CHARS ? `${all.slice(0, MAX_PROMPT_TEXT_CHARS)}\n[cut: the prompt came to ${all.length} characters]` : all;
+  return all.length > MAX_PROMPT_TEXT_CHARS
+    ? `${all.slice(0, MAX_PROMPT_TEXT_CHARS)}\n[cut: the prompt came to ${all.length} characters]`
+    : all;
 }
 
 export interface McpResource {
@@ -87,27 +103,48 @@ export interface McpResource {
 }
 
 /** A listed resource as the SDK gives it, in our shape (strings bounded). */
-export function listedResource(server: string, raw: { uri: string; name?: string; title?: string; description?: string; mimeType?: string }): McpResource {
-  return { server, uri: short(raw.uri, 2_000), name: short(raw.title ?? raw.name ?? raw.uri, 200), description: short(raw.description, 1_000), mimeType: short(raw.mimeType, 100) };
+export function listedResource(
+  server: string,
+  raw: { uri: string; name?: string; title?: string; description?: string; mimeType?: string },
+): McpResource {
+  return {
+    server,
+    uri: short(raw.uri, 2_000),
+    name: short(raw.title ?? raw.name ?? raw.uri, 200),
+    description: short(raw.description, 1_000),
+    mimeType: short(raw.mimeType, 100),
+  };
 }
 
 /** What a read resource puts in the message box: its text under its URI, or an image (base64), or why nothing. */
-export type ResourceInsert = { text: string; image: null } | { text: null; image: { name: string; media_type: ChatImageType; data: string } };
+export type ResourceInsert =
+  | { text: string; image: null }
+  | { text: null; image: { name: string; media_type: ChatImageType; data: string } };
 
 /** A `resources/read` answer as what goes into the box; a sentence (thrown) for what cannot go. */
-export function resourceInsert(uri: string, contents: readonly { uri: string; mimeType?: string; text?: string; blob?: string }[]): ResourceInsert {
+export function resourceInsert(
+  uri: string,
+  contents: readonly { uri: string; mimeType?: string; text?: string; blob?: string }[],
+): ResourceInsert {
   const texts = contents.filter((c) => typeof c.text === 'string');
   if (texts.length) {
     const text = texts.map((c) => `${c.uri}:\n${fenced(c.text!)}`).join('\n\n');
-    if (text.length > MAX_PROMPT_TEXT_CHARS) throw new Error(`${uri} has more text than one message holds (${MAX_PROMPT_TEXT_CHARS.toLocaleString('en')} characters); ask the agent to read it instead.`);
+    if (text.length > MAX_PROMPT_TEXT_CHARS)
+      throw new Error(
+        `${uri} has more text than one message holds (${MAX_PROMPT_TEXT_CHARS.toLocaleString('en')} characters); ask the agent to read it instead.`,
+      );
     return { text, image: null };
   }
   const blob = contents.find((c) => typeof c.blob === 'string');
   if (!blob) throw new Error(`${uri} has no content.`);
   const bytes = Buffer.from(blob.blob!, 'base64');
   const mediaType = sniffImageType(bytes);
-  if (!mediaType) throw new Error(`${uri} is binary (${blob.mimeType ?? 'of no stated type'}), not text or a PNG, JPEG, GIF or WebP image; it cannot go into a message.`);
-  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new Error(`${uri} is an image larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB, the most one image may be.`);
+  if (!mediaType)
+    throw new Error(
+      `${uri} is binary (${blob.mimeType ?? 'of no stated type'}), not text or a PNG, JPEG, GIF or WebP image; it cannot go into a message.`,
+    );
+  if (bytes.byteLength > MAX_IMAGE_BYTES)
+    throw new Error(`${uri} is an image larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB, the most one image may be.`);
   const name = uri.slice(uri.lastIndexOf('/') + 1) || 'resource';
   return { text: null, image: { name, media_type: mediaType, data: bytes.toString('base64') } };
 }

@@ -40,6 +40,9 @@ it('the bytes decide which saved images the model sees; at most a message’s wo
   for (const line of lines.slice(1)) expect(existsSync(join(ws.root, /saved to (\S+)/.exec(line)![1]!))).toBe(true);
 
   const failed = toOutcome({ isError: true, content: [{ type: 'text', text: 'bad' }, image(makePng(1, 1))] }, target);
-  expect(failed).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^bad\n\[image saved to \S+ \(image\/png\)\]$/) });
+  expect(failed).toMatchObject({
+    kind: 'failed',
+    error: expect.stringMatching(/^bad\n\[image saved to \S+ \(image\/png\)\]$/),
+  });
   expect('images' in failed).toBe(false);
 });

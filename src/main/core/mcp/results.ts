@@ -12,7 +12,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE, sniffImageType, type NewChatImage } from '../../../shared/chat-images';
+import {
+  MAX_IMAGE_BYTES,
+  MAX_IMAGES_PER_MESSAGE,
+  sniffImageType,
+  type NewChatImage,
+} from '../../../shared/chat-images';
 import { displayPath } from '../tools/_policy/paths';
 import type { ExecutionOutcome } from '../tools/tool';
 
@@ -34,9 +39,20 @@ export interface RawToolResult {
 }
 
 const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/svg+xml': 'svg',
-  'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/mpeg': 'mp3', 'audio/ogg': 'ogg', 'audio/webm': 'webm',
-  'application/pdf': 'pdf', 'application/gzip': 'gz', 'application/json': 'json', 'text/plain': 'txt',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/svg+xml': 'svg',
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/mpeg': 'mp3',
+  'audio/ogg': 'ogg',
+  'audio/webm': 'webm',
+  'application/pdf': 'pdf',
+  'application/gzip': 'gz',
+  'application/json': 'json',
+  'text/plain': 'txt',
 };
 
 export interface MediaTarget {
@@ -57,11 +73,21 @@ type ResultImages = NewChatImage[];
  * to `images` (its type read from its bytes; the declared one is never trusted), while there is room; `null`: none
  * is shown (an error's result).
  */
-function saveMedia(target: MediaTarget, base64: string, mimeType: string | undefined, index: number, images: ResultImages | null): { path: string; isSeen: boolean } {
+function saveMedia(
+  target: MediaTarget,
+  base64: string,
+  mimeType: string | undefined,
+  index: number,
+  images: ResultImages | null,
+): { path: string; isSeen: boolean } {
   const bytes = Buffer.from(base64, 'base64');
   const path = saveOutput(target, bytes, EXTENSIONS[mimeType ?? ''] ?? 'bin', String(index));
   const mediaType = sniffImageType(bytes);
-  const isSeen = images !== null && mediaType !== null && bytes.byteLength <= MAX_IMAGE_BYTES && images.length < MAX_IMAGES_PER_MESSAGE;
+  const isSeen =
+    images !== null &&
+    mediaType !== null &&
+    bytes.byteLength <= MAX_IMAGE_BYTES &&
+    images.length < MAX_IMAGES_PER_MESSAGE;
   if (isSeen) images.push({ name: path.slice(path.lastIndexOf('/') + 1), mediaType, bytes });
   return { path, isSeen };
 }
@@ -103,11 +129,19 @@ function blockText(block: ContentBlock, target: MediaTarget, index: number, imag
 
 export function toOutcome(result: RawToolResult, target: MediaTarget): ExecutionOutcome {
   // The pre-2024-11 shape: a bare `toolResult`.
-  if (!result.content && result.toolResult !== undefined) return completed(JSON.stringify(result.toolResult), 'json', target);
+  if (!result.content && result.toolResult !== undefined)
+    return completed(JSON.stringify(result.toolResult), 'json', target);
   const blocks = result.content ?? [];
   const images: ResultImages = [];
-  const text = blocks.map((b, i) => blockText(b, target, i, result.isError ? null : images)).filter((t) => t !== '').join('\n');
-  if (result.isError) return { kind: 'failed', error: cutForModel(text, 'txt', target) || 'The MCP server reported an error without a message.' };
+  const text = blocks
+    .map((b, i) => blockText(b, target, i, result.isError ? null : images))
+    .filter((t) => t !== '')
+    .join('\n');
+  if (result.isError)
+    return {
+      kind: 'failed',
+      error: cutForModel(text, 'txt', target) || 'The MCP server reported an error without a message.',
+    };
   if (result.structuredContent && typeof result.structuredContent === 'object') {
     return withImages(completed(JSON.stringify(result.structuredContent), 'json', target), images);
   }
@@ -126,7 +160,9 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 function completed(text: string, kind: 'json' | 'txt', target: MediaTarget): ExecutionOutcome {
   const cut = cutForModel(text, kind, target);
   // A cut JSON text is no longer JSON: it is shown and sent as text.
-  return cut === text && kind === 'json' ? { kind: 'completed', result: text, resultType: 'json' } : { kind: 'completed', result: cut };
+  return cut === text && kind === 'json'
+    ? { kind: 'completed', result: text, resultType: 'json' }
+    : { kind: 'completed', result: cut };
 }
 
 /**

@@ -105,10 +105,19 @@ export class McpServerRepository {
              updated_at = excluded.updated_at`,
         )
         .run({
-          name: v.name, transport: v.transport, command: v.transport === 'stdio' ? (v.command ?? null) : null,
-          args: JSON.stringify(v.args ?? []), env: JSON.stringify(v.env ?? {}), url: v.transport === 'stdio' ? null : (v.url ?? null),
-          headers: JSON.stringify(v.headers ?? {}), target: v.secretTarget ? JSON.stringify(v.secretTarget) : null, key,
-          enabled: v.enabled === false ? 0 : 1, trusted, by, now,
+          name: v.name,
+          transport: v.transport,
+          command: v.transport === 'stdio' ? (v.command ?? null) : null,
+          args: JSON.stringify(v.args ?? []),
+          env: JSON.stringify(v.env ?? {}),
+          url: v.transport === 'stdio' ? null : (v.url ?? null),
+          headers: JSON.stringify(v.headers ?? {}),
+          target: v.secretTarget ? JSON.stringify(v.secretTarget) : null,
+          key,
+          enabled: v.enabled === false ? 0 : 1,
+          trusted,
+          by,
+          now,
         });
       if (v.credential) this.secrets.set(credentialKey(v.name), v.credential);
       else if (!v.secretTarget) this.secrets.set(credentialKey(v.name), null);
@@ -127,11 +136,18 @@ export class McpServerRepository {
   }
 
   setEnabled(name: string, enabled: boolean): boolean {
-    return this.db.prepare('UPDATE mcp_servers SET enabled = ?, updated_at = ? WHERE name = ?').run(enabled ? 1 : 0, nowMs(), name).changes > 0;
+    return (
+      this.db
+        .prepare('UPDATE mcp_servers SET enabled = ?, updated_at = ? WHERE name = ?')
+        .run(enabled ? 1 : 0, nowMs(), name).changes > 0
+    );
   }
 
   setTrusted(name: string): boolean {
-    return this.db.prepare('UPDATE mcp_servers SET trusted = 1, updated_at = ? WHERE name = ?').run(nowMs(), name).changes > 0;
+    return (
+      this.db.prepare('UPDATE mcp_servers SET trusted = 1, updated_at = ? WHERE name = ?').run(nowMs(), name).changes >
+      0
+    );
   }
 
   hasCredential(server: McpServerRecord): boolean {

@@ -21,12 +21,20 @@ afterEach(async () => {
   h = null;
 });
 
-const toolNames = (request: { body: unknown }) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
+const toolNames = (request: { body: unknown }) =>
+  ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
 
-async function withEverything(turns: NonNullable<Parameters<typeof startHarness>[0]>['turns']): Promise<{ h: Harness; sessionId: number }> {
+async function withEverything(
+  turns: NonNullable<Parameters<typeof startHarness>[0]>['turns'],
+): Promise<{ h: Harness; sessionId: number }> {
   marker = `skald-mcp-session-${Math.random().toString(36).slice(2)}`;
   h = await startHarness({ turns });
-  await h.call('mcp:save', { name: 'everything', transport: 'stdio', command: node, args: [EVERYTHING, 'stdio', marker] });
+  await h.call('mcp:save', {
+    name: 'everything',
+    transport: 'stdio',
+    command: node,
+    args: [EVERYTHING, 'stdio', marker],
+  });
   await h.core.mcp.manager.open('everything');
   const sessionId = await h.newSession();
   return { h, sessionId };
@@ -43,13 +51,21 @@ describe('MCP tools in a session', () => {
   });
 
   it('a call asks by default, runs only once approved, and its result reaches the model', async () => {
-    const { h, sessionId } = await withEverything([{ toolCalls: [{ name: 'mcp__everything__echo', arguments: { message: 'through the gate' } }] }, { text: 'Echoed.' }]);
+    const { h, sessionId } = await withEverything([
+      { toolCalls: [{ name: 'mcp__everything__echo', arguments: { message: 'through the gate' } }] },
+      { text: 'Echoed.' },
+    ]);
     grantForSession(h.core.db, sessionId, 'everything');
     await h.call('chat:send', { sessionId, content: 'echo please' });
     const asked = await h.waitForEvent('approval_required');
     expect(asked.tool_name).toBe('mcp__everything__echo');
     expect(h.events.some((e) => e.type === 'tool_done')).toBe(false);
-    await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', note: '', argsHash: asked.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: asked.request_id,
+      action: 'approve',
+      note: '',
+      argsHash: asked.args_hash,
+    });
     const done = await h.waitForEvent('tool_done');
     expect(done.result).toContain('through the gate');
     await h.waitForEvent('done');
@@ -57,11 +73,19 @@ describe('MCP tools in a session', () => {
   });
 
   it('a rejected call never reaches the server', async () => {
-    const { h, sessionId } = await withEverything([{ toolCalls: [{ name: 'mcp__everything__echo', arguments: { message: 'never sent' } }] }, { text: 'ok' }]);
+    const { h, sessionId } = await withEverything([
+      { toolCalls: [{ name: 'mcp__everything__echo', arguments: { message: 'never sent' } }] },
+      { text: 'ok' },
+    ]);
     grantForSession(h.core.db, sessionId, 'everything');
     await h.call('chat:send', { sessionId, content: 'echo' });
     const asked = await h.waitForEvent('approval_required');
-    await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'reject', note: 'no', argsHash: asked.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: asked.request_id,
+      action: 'reject',
+      note: 'no',
+      argsHash: asked.args_hash,
+    });
     await h.waitForEvent('tool_rejected');
     await h.waitForEvent('done');
     expect(h.events.some((e) => e.type === 'tool_done')).toBe(false);
@@ -69,17 +93,31 @@ describe('MCP tools in a session', () => {
 
   it('structured content stays JSON; an image is saved in the workspace, returned as a path, and seen by the model', async () => {
     const { h, sessionId } = await withEverything([
-      { toolCalls: [{ name: 'mcp__everything__get-structured-content', arguments: { location: 'Chicago' } }, { name: 'mcp__everything__get-tiny-image', arguments: {} }] },
+      {
+        toolCalls: [
+          { name: 'mcp__everything__get-structured-content', arguments: { location: 'Chicago' } },
+          { name: 'mcp__everything__get-tiny-image', arguments: {} },
+        ],
+      },
       { text: 'Done.' },
     ]);
     grantForSession(h.core.db, sessionId, 'everything');
     await h.call('chat:send', { sessionId, content: 'weather and image' });
     // Approving the first with a bypass for this server lets the second through without asking.
     const asked = await h.waitForEvent('approval_required');
-    await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', note: '', argsHash: asked.args_hash, bypassSecs: 600, bypassScope: 'mcp_server' });
+    await h.call('inbox:resolveApproval', {
+      requestId: asked.request_id,
+      action: 'approve',
+      note: '',
+      argsHash: asked.args_hash,
+      bypassSecs: 600,
+      bypassScope: 'mcp_server',
+    });
     await h.waitForEvent('done');
     expect(h.events.filter((e) => e.type === 'approval_required')).toHaveLength(1);
-    expect(h.events.filter((e) => e.type === 'tool_decision').at(-1)).toMatchObject({ decision: { action: 'allow', why: { kind: 'bypass' } } });
+    expect(h.events.filter((e) => e.type === 'tool_decision').at(-1)).toMatchObject({
+      decision: { action: 'allow', why: { kind: 'bypass' } },
+    });
     const results = h.events.filter((e) => e.type === 'tool_done') as { result: string; result_type: string }[];
     expect(results[0]!.result_type).toBe('json');
     expect(JSON.parse(results[0]!.result)).toMatchObject({ temperature: expect.any(Number) });
@@ -89,9 +127,13 @@ describe('MCP tools in a session', () => {
     expect(results[1]!.result).not.toMatch(/[A-Za-z0-9+/]{200,}/); // no base64 as text in front of the model
     // …but the image itself, as an image: on the card, and in the next request after the round's results.
     expect(results[1]!.result).toContain('(image/png), attached for you to see]');
-    expect((results[1] as { images?: unknown }).images).toMatchObject([{ name: saved.slice(saved.lastIndexOf('/') + 1), media_type: 'image/png' }]);
+    expect((results[1] as { images?: unknown }).images).toMatchObject([
+      { name: saved.slice(saved.lastIndexOf('/') + 1), media_type: 'image/png' },
+    ]);
     const bytes = readFileSync(join(h.workspace, saved)).toString('base64');
-    const seen = (h.llm.requests[1]!.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === 'user' && JSON.stringify(m.content).includes('image_url'));
+    const seen = (h.llm.requests[1]!.body as { messages: { role: string; content: unknown }[] }).messages.find(
+      (m) => m.role === 'user' && JSON.stringify(m.content).includes('image_url'),
+    );
     expect(JSON.stringify(seen)).toContain(`data:image/png;base64,${bytes}`);
   });
 });

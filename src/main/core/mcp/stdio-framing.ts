@@ -72,7 +72,11 @@ export class MessageFramer {
     this.size += piece.length;
     if (this.size > this.limits.maxBytes) {
       const whole = Buffer.concat(this.chunks);
-      this.skipping = { head: Buffer.from(whole.subarray(0, EDGE_BYTES)), tail: Buffer.from(lastBytes(whole, EDGE_BYTES)), size: this.size };
+      this.skipping = {
+        head: Buffer.from(whole.subarray(0, EDGE_BYTES)),
+        tail: Buffer.from(lastBytes(whole, EDGE_BYTES)),
+        size: this.size,
+      };
       this.chunks = [];
       this.size = 0;
     }
@@ -85,7 +89,9 @@ export class MessageFramer {
       const why = `The server's message was ${megabytes(skipped.size)}, more than the ${megabytes(this.limits.maxBytes)} the app reads`;
       return this.refuse(skipped.head.toString('utf8'), skipped.tail.toString('utf8'), why, onMessage, onError);
     }
-    const line = (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks)).toString('utf8').replace(/\r$/, '');
+    const line = (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks))
+      .toString('utf8')
+      .replace(/\r$/, '');
     this.chunks = [];
     this.size = 0;
     if (line.trim() === '') return;
@@ -109,7 +115,13 @@ export class MessageFramer {
   }
 
   /** An answer becomes an error answer to its id; anything else (a request, a notification, no id found) an error. */
-  private refuse(head: string, tail: string, why: string, onMessage: (message: JSONRPCMessage) => void, onError: (error: Error) => void): void {
+  private refuse(
+    head: string,
+    tail: string,
+    why: string,
+    onMessage: (message: JSONRPCMessage) => void,
+    onError: (error: Error) => void,
+  ): void {
     const id = answerId(head, tail);
     if (id === null) return onError(new Error(`${why}; it was skipped.`));
     onMessage({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message: `${why}; the answer was skipped.` } });

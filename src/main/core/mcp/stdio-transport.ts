@@ -64,11 +64,17 @@ export class GroupStdioTransport implements Transport {
 
   async start(): Promise<void> {
     if (this.child || this.framing) throw new Error('GroupStdioTransport already started');
-    const [{ serializeMessage }, { JSONRPCMessageSchema }] = await Promise.all([import('@modelcontextprotocol/sdk/shared/stdio.js'), import('@modelcontextprotocol/sdk/types.js')]);
+    const [{ serializeMessage }, { JSONRPCMessageSchema }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/shared/stdio.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]);
     if (this.framing) throw new Error('GroupStdioTransport already started');
     // Closed while the SDK loaded (a server stopped as it started): a process spawned now would belong to no one.
     if (this.closing) throw new Error('the server was stopped before it started');
-    this.framing = { buffer: new MessageFramer((value) => JSONRPCMessageSchema.parse(value)), serialize: serializeMessage };
+    this.framing = {
+      buffer: new MessageFramer((value) => JSONRPCMessageSchema.parse(value)),
+      serialize: serializeMessage,
+    };
     const buffer = this.framing.buffer;
     return new Promise((resolve, reject) => {
       const child = spawn(this.spec.command, this.spec.args, {
@@ -102,7 +108,11 @@ export class GroupStdioTransport implements Transport {
       child.stdout?.on('data', (chunk: Buffer) => {
         // A message that cannot be read (not JSON, too large, too deep) is reported; one that answers a call fails
         // that call at once (stdio-framing.ts).
-        buffer.push(chunk, (message) => this.onmessage?.(message), (error) => this.onerror?.(error));
+        buffer.push(
+          chunk,
+          (message) => this.onmessage?.(message),
+          (error) => this.onerror?.(error),
+        );
       });
       child.stderr?.on('data', (chunk: Buffer) => {
         this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
@@ -125,7 +135,8 @@ export class GroupStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
-      if (!stdin || stdin.destroyed || this.exit || !this.framing) return reject(new Error('the server is not running'));
+      if (!stdin || stdin.destroyed || this.exit || !this.framing)
+        return reject(new Error('the server is not running'));
       if (stdin.write(this.framing.serialize(message))) resolve();
       else stdin.once('drain', resolve);
     });

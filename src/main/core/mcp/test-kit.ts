@@ -54,9 +54,23 @@ export function startKit(overrides: McpDeps['overrides'] = {}, dataDir?: string)
   const secrets = new SecretStore(db, createKeyFileCipher(dir));
   const processes = new ProcessRegistry(db);
   const events: McpEvent[] = [];
-  const mcp = createMcpServices({ db, secrets, emit: (e) => events.push(e), cwd: dir, processes, log: () => undefined, overrides });
+  const mcp = createMcpServices({
+    db,
+    secrets,
+    emit: (e) => events.push(e),
+    cwd: dir,
+    processes,
+    log: () => undefined,
+    overrides,
+  });
   return {
-    db, dir, secrets, processes, mcp, events, marker: `skald-mcp-marker-${Math.random().toString(36).slice(2)}`,
+    db,
+    dir,
+    secrets,
+    processes,
+    mcp,
+    events,
+    marker: `skald-mcp-marker-${Math.random().toString(36).slice(2)}`,
     async close() {
       await mcp.manager.dispose();
       closeDatabase(db);
@@ -75,7 +89,9 @@ export async function closeKit(kit: McpKit | null): Promise<void> {
 /** Live processes whose command line contains `word` (zombies excluded), from `ps`. */
 export function processesWith(word: string): string[] {
   const out = execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' });
-  return out.split('\n').filter((line) => line.includes(word) && !line.trim().startsWith('Z') && !line.includes('ps -eo'));
+  return out
+    .split('\n')
+    .filter((line) => line.includes(word) && !line.trim().startsWith('Z') && !line.includes('ps -eo'));
 }
 
 export async function expectNoProcesses(word: string): Promise<void> {

@@ -21,7 +21,10 @@ export function exposedToolName(server: string, tool: string): string {
 }
 
 /** exposed name → original tool name, for one server's listing; a collision is a listing we refuse to expose. */
-export function buildNameTable(server: string, tools: readonly string[]): { table: Map<string, string>; collisions: string[] } {
+export function buildNameTable(
+  server: string,
+  tools: readonly string[],
+): { table: Map<string, string>; collisions: string[] } {
   const table = new Map<string, string>();
   const collisions: string[] = [];
   for (const tool of tools) {

@@ -17,7 +17,9 @@ export interface ListedTool {
   inputSchema?: unknown;
 }
 
-export type TrustVerdict = { status: 'trusted' } | { status: 'drifted'; trusted: { description: string; inputSchema: string } };
+export type TrustVerdict =
+  | { status: 'trusted' }
+  | { status: 'drifted'; trusted: { description: string; inputSchema: string } };
 
 interface Row {
   tool_name: string;
@@ -31,12 +33,19 @@ export class ToolTrustStore {
   constructor(private readonly db: Db) {}
 
   reconcile(server: string, tools: readonly ListedTool[]): Map<string, TrustVerdict> {
-    const rows = new Map((this.db.prepare('SELECT * FROM mcp_tool_trust WHERE server_name = ?').all(server) as Row[]).map((r) => [r.tool_name, r]));
+    const rows = new Map(
+      (this.db.prepare('SELECT * FROM mcp_tool_trust WHERE server_name = ?').all(server) as Row[]).map((r) => [
+        r.tool_name,
+        r,
+      ]),
+    );
     const verdicts = new Map<string, TrustVerdict>();
     const insert = this.db.prepare(
       'INSERT INTO mcp_tool_trust (server_name, tool_name, fingerprint, description, input_schema, trusted_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    const park = this.db.prepare('UPDATE mcp_tool_trust SET drift_fingerprint = ?, drift_description = ?, drift_schema = ? WHERE server_name = ? AND tool_name = ?');
+    const park = this.db.prepare(
+      'UPDATE mcp_tool_trust SET drift_fingerprint = ?, drift_description = ?, drift_schema = ? WHERE server_name = ? AND tool_name = ?',
+    );
     this.db.transaction(() => {
       for (const tool of tools) {
         const fingerprint = toolFingerprint(tool);
@@ -51,7 +60,10 @@ export class ToolTrustStore {
           verdicts.set(tool.name, { status: 'trusted' });
         } else {
           if (row.drift_fingerprint !== fingerprint) park.run(fingerprint, description, schema, server, tool.name);
-          verdicts.set(tool.name, { status: 'drifted', trusted: { description: row.description, inputSchema: row.input_schema } });
+          verdicts.set(tool.name, {
+            status: 'drifted',
+            trusted: { description: row.description, inputSchema: row.input_schema },
+          });
         }
       }
     })();

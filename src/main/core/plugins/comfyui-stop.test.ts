@@ -24,9 +24,17 @@ afterEach(async () => {
 it('/stop during a ComfyUI generation interrupts the server and removes the queued prompt', async () => {
   comfy = await startComfyUiServer();
   comfy.finishAfterPolls = Infinity;
-  h = await startHarness({ turns: [{ toolCalls: [{ name: 'image_generate', arguments: { prompt: 'a slow painting' } }] }, { text: 'unused' }] });
-  const workflow = JSON.stringify({ '6': { class_type: 'CLIPTextEncode', inputs: { text: '{{prompt}}' } }, '9': { class_type: 'SaveImage', inputs: {} } });
-  await h.call('plugins:configure', { name: 'comfyui', config: { base_url: comfy.url, workflow, poll_interval_ms: 50 } });
+  h = await startHarness({
+    turns: [{ toolCalls: [{ name: 'image_generate', arguments: { prompt: 'a slow painting' } }] }, { text: 'unused' }],
+  });
+  const workflow = JSON.stringify({
+    '6': { class_type: 'CLIPTextEncode', inputs: { text: '{{prompt}}' } },
+    '9': { class_type: 'SaveImage', inputs: {} },
+  });
+  await h.call('plugins:configure', {
+    name: 'comfyui',
+    config: { base_url: comfy.url, workflow, poll_interval_ms: 50 },
+  });
   await h.call('plugins:setEnabled', { name: 'comfyui', enabled: true });
 
   const session = await h.newSession();

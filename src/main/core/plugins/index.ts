@@ -9,4 +9,10 @@ export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [openAiImagesPlugin,
 
 export { PluginManager, PluginError, type PluginView, type PluginPatch } from './plugin-manager';
 export { PluginStore, pluginSecretKey } from './plugin-store';
-export { definePlugin, type PluginDefinition, type ImageProvider, type GeneratedImage, type ImageRequest } from './plugin';
+export {
+  definePlugin,
+  type PluginDefinition,
+  type ImageProvider,
+  type GeneratedImage,
+  type ImageRequest,
+} from './plugin';

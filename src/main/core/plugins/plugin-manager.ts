@@ -76,7 +76,8 @@ export class PluginManager {
 
   private definition(name: string): PluginDefinition {
     const def = this.byName.get(name);
-    if (!def) throw new PluginError(`There is no plugin named "${name}". Plugins: ${this.names().join(', ') || 'none'}.`);
+    if (!def)
+      throw new PluginError(`There is no plugin named "${name}". Plugins: ${this.names().join(', ') || 'none'}.`);
     return def;
   }
 
@@ -91,9 +92,13 @@ export class PluginManager {
     return raw;
   }
 
-  private parsed(def: PluginDefinition): { ok: true; config: Record<string, unknown> } | { ok: false; problem: string } {
+  private parsed(
+    def: PluginDefinition,
+  ): { ok: true; config: Record<string, unknown> } | { ok: false; problem: string } {
     const result = def.configSchema.safeParse(this.rawConfig(def));
-    return result.success ? { ok: true, config: result.data as Record<string, unknown> } : { ok: false, problem: describeIssues(def.name, result.error) };
+    return result.success
+      ? { ok: true, config: result.data as Record<string, unknown> }
+      : { ok: false, problem: describeIssues(def.name, result.error) };
   }
 
   view(name: string): PluginView {
@@ -133,14 +138,18 @@ export class PluginManager {
     const def = this.definition(name);
     const shape = def.configSchema.shape as Record<string, unknown>;
     const unknown = Object.keys(patch).filter((k) => !(k in shape));
-    if (unknown.length) throw new PluginError(`${name} has no setting ${unknown.map((k) => `"${k}"`).join(', ')}. Settings: ${Object.keys(shape).join(', ')}.`);
+    if (unknown.length)
+      throw new PluginError(
+        `${name} has no setting ${unknown.map((k) => `"${k}"`).join(', ')}. Settings: ${Object.keys(shape).join(', ')}.`,
+      );
     const merged = { ...this.rawConfig(def) };
     for (const [key, value] of Object.entries(patch)) {
       if (value === null || (value === '' && def.secretFields.includes(key))) delete merged[key];
       else merged[key] = value;
     }
     const result = def.configSchema.safeParse(merged);
-    if (!result.success) throw new PluginError(`The ${name} settings were not saved: ${describeIssues(name, result.error)}.`);
+    if (!result.success)
+      throw new PluginError(`The ${name} settings were not saved: ${describeIssues(name, result.error)}.`);
     const plain: Record<string, unknown> = {};
     const secretValues: Record<string, string | null> = {};
     for (const key of Object.keys(shape)) {
@@ -180,7 +189,9 @@ export class PluginManager {
       try {
         tools.push(...def.createTools(config));
       } catch (error) {
-        this.log(`plugin ${def.name} could not build its tools`, { error: error instanceof Error ? error.message : String(error) });
+        this.log(`plugin ${def.name} could not build its tools`, {
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
     return tools;
@@ -190,7 +201,11 @@ export class PluginManager {
    * Keeps `registry` holding exactly the tools of the enabled plugins: registers them now and after every change.
    * A plugin tool named like a built-in is left out (the built-in wins) and logged. Returns the unsubscribe.
    */
-  syncToolsInto(registry: { register(tool: Tool): void; unregister(name: string): boolean; has(name: string): boolean }): () => void {
+  syncToolsInto(registry: {
+    register(tool: Tool): void;
+    unregister(name: string): boolean;
+    has(name: string): boolean;
+  }): () => void {
     let registered: string[] = [];
     const sync = () => {
       for (const name of registered) registry.unregister(name);
@@ -204,7 +219,10 @@ export class PluginManager {
           registry.register(tool);
           registered.push(tool.name);
         } catch (error) {
-          this.log('a plugin tool was refused by the registry', { tool: tool.name, error: error instanceof Error ? error.message : String(error) });
+          this.log('a plugin tool was refused by the registry', {
+            tool: tool.name,
+            error: error instanceof Error ? error.message : String(error),
+          });
         }
       }
     };
@@ -220,7 +238,9 @@ export class PluginManager {
       try {
         out.push({ name: def.name, title: def.title, provider: def.createImageProvider(config) });
       } catch (error) {
-        this.log(`plugin ${def.name} could not build its image provider`, { error: error instanceof Error ? error.message : String(error) });
+        this.log(`plugin ${def.name} could not build its image provider`, {
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
     return out;

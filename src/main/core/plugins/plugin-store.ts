@@ -59,7 +59,12 @@ export class PluginStore {
    * Writes `enabled`, the plain fields and the secret fields together. A secret given as `null` is deleted; one
    * absent from `secretValues` is left as it is.
    */
-  save(name: string, enabled: boolean, plain: Record<string, unknown>, secretValues: Record<string, string | null>): void {
+  save(
+    name: string,
+    enabled: boolean,
+    plain: Record<string, unknown>,
+    secretValues: Record<string, string | null>,
+  ): void {
     this.db.transaction(() => {
       this.statements.upsert.run(name, enabled ? 1 : 0, JSON.stringify(plain), nowMs());
       for (const [field, value] of Object.entries(secretValues)) this.secrets.set(pluginSecretKey(name, field), value);

@@ -25,16 +25,30 @@ const weather = definePlugin({
   configSchema: z.object({ city: z.string().default('Oslo') }),
   secretFields: [],
   createTools: (config) => [
-    defineTool({ name: 'weather_now', description: 'The weather now.', input: z.object({}), kind: 'read', category: 'introspection', isIdempotent: true, execute: () => `Sunny in ${config.city}.` }),
+    defineTool({
+      name: 'weather_now',
+      description: 'The weather now.',
+      input: z.object({}),
+      kind: 'read',
+      category: 'introspection',
+      isIdempotent: true,
+      execute: () => `Sunny in ${config.city}.`,
+    }),
   ],
 });
 
-const offered = (h: Harness, i: number) => ((h.llm.requests[i]!.body.tools as { function: { name: string } }[]) ?? []).map((t) => t.function.name);
+const offered = (h: Harness, i: number) =>
+  ((h.llm.requests[i]!.body.tools as { function: { name: string } }[]) ?? []).map((t) => t.function.name);
 
 it('offered while enabled, known to the Security page from its first offer, gated by a rule before any call', async () => {
   h = await startHarness({
     extraPlugins: [weather],
-    turns: [{ text: 'before' }, { text: 'offered now' }, { toolCalls: [{ name: 'weather_now', arguments: {} }] }, { text: 'denied, fine' }],
+    turns: [
+      { text: 'before' },
+      { text: 'offered now' },
+      { toolCalls: [{ name: 'weather_now', arguments: {} }] },
+      { text: 'denied, fine' },
+    ],
   });
   const session = await h.newSession();
   await h.sendAndSettle(session, 'one');
@@ -53,7 +67,9 @@ it('offered while enabled, known to the Security page from its first offer, gate
   // A Deny rule hides it from the offer, and the call is refused unrun.
   expect(offered(h, 2)).not.toContain('weather_now');
   expect(events.some((e) => e.type === 'tool_done')).toBe(false);
-  expect(events.find((e) => e.type === 'tool_error')).toMatchObject({ error: expect.stringMatching(/"weather_now" is not available to you here/) });
+  expect(events.find((e) => e.type === 'tool_error')).toMatchObject({
+    error: expect.stringMatching(/"weather_now" is not available to you here/),
+  });
 
   // Disabled: no longer offered, still known (discovery), so its rule stays meaningful on the Security page.
   await h.call('plugins:setEnabled', { name: 'weather', enabled: false });
@@ -65,8 +81,18 @@ it('the model enables a plugin with toggle_item(kind=plugin) once the person app
     extraPlugins: [weather],
     turns: [
       { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] },
-      { toolCalls: [{ id: 'ghost', name: 'toggle_item', arguments: { kind: 'plugin', name: 'ghost', enabled: true } }, { id: 'on', name: 'toggle_item', arguments: { kind: 'plugin', name: 'weather', enabled: true } }] },
-      { toolCalls: [{ id: 'list', name: 'list_items', arguments: { type: 'plugins' } }, { id: 'use', name: 'weather_now', arguments: {} }] },
+      {
+        toolCalls: [
+          { id: 'ghost', name: 'toggle_item', arguments: { kind: 'plugin', name: 'ghost', enabled: true } },
+          { id: 'on', name: 'toggle_item', arguments: { kind: 'plugin', name: 'weather', enabled: true } },
+        ],
+      },
+      {
+        toolCalls: [
+          { id: 'list', name: 'list_items', arguments: { type: 'plugins' } },
+          { id: 'use', name: 'weather_now', arguments: {} },
+        ],
+      },
       { text: 'It is sunny.' },
     ],
   });
@@ -75,9 +101,16 @@ it('the model enables a plugin with toggle_item(kind=plugin) once the person app
   const settled = h.sendAndSettle(session, 'turn on the weather plugin');
   const seen = new Set<number>();
   for (let i = 0; i < 2; i++) {
-    const asked = await h.waitForEvent('approval_required', (e) => e.tool_name === 'toggle_item' && !seen.has(e.request_id));
+    const asked = await h.waitForEvent(
+      'approval_required',
+      (e) => e.tool_name === 'toggle_item' && !seen.has(e.request_id),
+    );
     seen.add(asked.request_id);
-    await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', argsHash: asked.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: asked.request_id,
+      action: 'approve',
+      argsHash: asked.args_hash,
+    });
   }
   const events = await settled;
   /** The outcome of the call whose arguments hold `needle` (the row's id is the app's, not the script's). */
@@ -86,11 +119,19 @@ it('the model enables a plugin with toggle_item(kind=plugin) once the person app
     const id = start?.type === 'tool_start' ? start.tool_call_id : null;
     return events.find((e) => (e.type === 'tool_done' || e.type === 'tool_error') && e.tool_call_id === id);
   };
-  expect(byId('"ghost"')).toMatchObject({ type: 'tool_error', error: expect.stringMatching(/There is no plugin named "ghost"/) });
+  expect(byId('"ghost"')).toMatchObject({
+    type: 'tool_error',
+    error: expect.stringMatching(/There is no plugin named "ghost"/),
+  });
   expect(byId('"weather"')).toMatchObject({ type: 'tool_done', result: 'Enabled plugin "weather".' });
   expect((await h.call('plugins:list', {})).plugins.find((p) => p.name === 'weather')!.enabled).toBe(true);
   const listed = events.find((e) => e.type === 'tool_done' && e.result.startsWith('{"type":"plugins"'));
-  const items = (JSON.parse(listed?.type === 'tool_done' ? listed.result : '{}') as { items?: { name: string; enabled: boolean; config_keys: string[] }[] }).items ?? [];
+  const items =
+    (
+      JSON.parse(listed?.type === 'tool_done' ? listed.result : '{}') as {
+        items?: { name: string; enabled: boolean; config_keys: string[] }[];
+      }
+    ).items ?? [];
   expect(items.find((i) => i.name === 'weather')).toMatchObject({ enabled: true, config_keys: ['city'] });
   expect(events.some((e) => e.type === 'tool_done' && e.result === 'Sunny in Oslo.')).toBe(true);
 });

@@ -52,7 +52,8 @@ export interface PluginDefinition<S extends z.ZodObject = z.ZodObject> {
 export function definePlugin<S extends z.ZodObject>(def: PluginDefinition<S>): PluginDefinition {
   if (!PLUGIN_NAME.test(def.name)) throw new Error(`plugin name ${def.name} must match ${PLUGIN_NAME}`);
   for (const field of def.secretFields) {
-    if (!(field in def.configSchema.shape)) throw new Error(`plugin ${def.name}: secret field ${field} is not in its schema`);
+    if (!(field in def.configSchema.shape))
+      throw new Error(`plugin ${def.name}: secret field ${field} is not in its schema`);
   }
   return def as unknown as PluginDefinition;
 }

@@ -26,10 +26,21 @@ const echoPlugin = definePlugin({
   name: 'echo',
   title: 'Echo',
   description: 'test plugin with a tool',
-  configSchema: z.object({ greeting: z.string().default('hi'), token: z.string().min(4).optional(), count: z.number().int().min(1).max(5).default(1) }),
+  configSchema: z.object({
+    greeting: z.string().default('hi'),
+    token: z.string().min(4).optional(),
+    count: z.number().int().min(1).max(5).default(1),
+  }),
   secretFields: ['token'],
   createTools: (config) => [
-    defineTool({ name: 'echo_say', description: 'say', input: z.object({}), kind: 'config', category: 'config', execute: () => `${config.greeting}`.repeat(config.count) }),
+    defineTool({
+      name: 'echo_say',
+      description: 'say',
+      input: z.object({}),
+      kind: 'config',
+      category: 'config',
+      execute: () => `${config.greeting}`.repeat(config.count),
+    }),
   ],
 });
 
@@ -98,7 +109,9 @@ describe('PluginManager', () => {
     const big = 'x'.repeat(70 * 1024);
     expect(() => manager.configure('echo', { greeting: 'after', token: big })).toThrow(/longer than/);
     expect(manager.view('echo').config.greeting).toBe('before');
-    expect((db.prepare("SELECT config FROM plugins WHERE name='echo'").get() as { config: string }).config).toContain('before');
+    expect((db.prepare("SELECT config FROM plugins WHERE name='echo'").get() as { config: string }).config).toContain(
+      'before',
+    );
   });
 
   it('offers the tools of enabled, ready plugins only', () => {
@@ -111,12 +124,25 @@ describe('PluginManager', () => {
   });
 
   it('a plugin whose tools throw is left out and logged, the others stay', () => {
-    const broken = definePlugin({ name: 'broken', title: 'B', description: '', configSchema: z.object({}), secretFields: [], createTools: () => { throw new Error('boom'); } });
+    const broken = definePlugin({
+      name: 'broken',
+      title: 'B',
+      description: '',
+      configSchema: z.object({}),
+      secretFields: [],
+      createTools: () => {
+        throw new Error('boom');
+      },
+    });
     const logs: string[] = [];
     const dir = tempDir();
     const db = openDatabase({ file: join(dir, 'x.db') });
     cleanups.push(() => closeDatabase(db));
-    const manager = new PluginManager([broken, echoPlugin], new PluginStore(db, new SecretStore(db, createKeyFileCipher(dir))), (m) => logs.push(m));
+    const manager = new PluginManager(
+      [broken, echoPlugin],
+      new PluginStore(db, new SecretStore(db, createKeyFileCipher(dir))),
+      (m) => logs.push(m),
+    );
     manager.setEnabled('broken', true);
     manager.setEnabled('echo', true);
     expect(manager.tools().map((t) => t.name)).toEqual(['echo_say']);
@@ -127,9 +153,22 @@ describe('PluginManager', () => {
     const dir = tempDir();
     const db = openDatabase({ file: join(dir, 'x.db') });
     cleanups.push(() => closeDatabase(db));
-    expect(() => new PluginManager([echoPlugin, echoPlugin], new PluginStore(db, new SecretStore(db, createKeyFileCipher(dir))))).toThrow(/two plugins/);
-    expect(() => definePlugin({ name: 'Bad Name', title: '', description: '', configSchema: z.object({}), secretFields: [] })).toThrow(/must match/);
-    expect(() => definePlugin({ name: 'x', title: '', description: '', configSchema: z.object({}), secretFields: ['nope' as never] })).toThrow(/not in its schema/);
+    expect(
+      () =>
+        new PluginManager([echoPlugin, echoPlugin], new PluginStore(db, new SecretStore(db, createKeyFileCipher(dir)))),
+    ).toThrow(/two plugins/);
+    expect(() =>
+      definePlugin({ name: 'Bad Name', title: '', description: '', configSchema: z.object({}), secretFields: [] }),
+    ).toThrow(/must match/);
+    expect(() =>
+      definePlugin({
+        name: 'x',
+        title: '',
+        description: '',
+        configSchema: z.object({}),
+        secretFields: ['nope' as never],
+      }),
+    ).toThrow(/not in its schema/);
   });
 });
 
@@ -140,12 +179,21 @@ describe('configure_plugin', () => {
     const done = await runTool(tool, { name: 'echo', config: { greeting: 'yo', token: 'secret-value-1' } }, ws.ctx);
     expect(done.kind).toBe('completed');
     const result = JSON.parse((done as { result: string }).result);
-    expect(result).toMatchObject({ name: 'echo', enabled: false, ready: true, config: { greeting: 'yo' }, secrets: { token: 'set' } });
+    expect(result).toMatchObject({
+      name: 'echo',
+      enabled: false,
+      ready: true,
+      config: { greeting: 'yo' },
+      secrets: { token: 'set' },
+    });
     expect(JSON.stringify(result)).not.toContain('secret-value-1');
     const bad = await runTool(tool, { name: 'echo', config: { count: 'many' } }, ws.ctx);
     expect(bad).toMatchObject({ kind: 'failed' });
     expect((bad as { error: string }).error).toMatch(/not saved: count/);
-    expect(await runTool(tool, { name: 'ghost', config: {} }, ws.ctx)).toMatchObject({ kind: 'failed', error: expect.stringMatching(/no plugin named "ghost"/) });
+    expect(await runTool(tool, { name: 'ghost', config: {} }, ws.ctx)).toMatchObject({
+      kind: 'failed',
+      error: expect.stringMatching(/no plugin named "ghost"/),
+    });
   });
 });
 
@@ -155,20 +203,32 @@ describe('image generation (OpenAI-compatible server)', () => {
     const server = await startOpenAiImagesServer();
     cleanups.push(() => server.close());
     const list = createImageProvidersListTool(manager);
-    expect(JSON.parse((await runTool(list, {}, ws.ctx) as { result: string }).result)).toEqual({ providers: [] });
+    expect(JSON.parse(((await runTool(list, {}, ws.ctx)) as { result: string }).result)).toEqual({ providers: [] });
     const gen = createImageGenerateTool(manager);
-    expect(await runTool(gen, { prompt: 'a fox' }, ws.ctx)).toMatchObject({ kind: 'failed', error: expect.stringMatching(/No image provider is set up/) });
+    expect(await runTool(gen, { prompt: 'a fox' }, ws.ctx)).toMatchObject({
+      kind: 'failed',
+      error: expect.stringMatching(/No image provider is set up/),
+    });
 
-    manager.configure('openai-images', { base_url: `${server.url}/v1`, api_key: 'sk-test-KEY', model: 'local-diffusion' });
+    manager.configure('openai-images', {
+      base_url: `${server.url}/v1`,
+      api_key: 'sk-test-KEY',
+      model: 'local-diffusion',
+    });
     manager.setEnabled('openai-images', true);
-    expect(JSON.parse((await runTool(list, {}, ws.ctx) as { result: string }).result)).toEqual({ providers: [{ name: 'openai-images', title: 'OpenAI-compatible images', model: 'local-diffusion' }] });
+    expect(JSON.parse(((await runTool(list, {}, ws.ctx)) as { result: string }).result)).toEqual({
+      providers: [{ name: 'openai-images', title: 'OpenAI-compatible images', model: 'local-diffusion' }],
+    });
 
     const out = await runTool(gen, { prompt: 'A red fox, at dusk!', n: 2, size: '512x512' }, ws.ctx);
     expect(out.kind).toBe('completed');
     const { images } = JSON.parse((out as { result: string }).result) as { images: { path: string; mime: string }[] };
     const day = new Date();
     const date = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
-    expect(images.map((i) => i.path)).toEqual([`images/${date}-a-red-fox-at-dusk.png`, `images/${date}-a-red-fox-at-dusk-2.png`]);
+    expect(images.map((i) => i.path)).toEqual([
+      `images/${date}-a-red-fox-at-dusk.png`,
+      `images/${date}-a-red-fox-at-dusk-2.png`,
+    ]);
     for (const i of images) expect(readFileSync(join(ws.root, i.path)).equals(PNG_1X1)).toBe(true);
     const sent = server.requests.find((r) => r.path === '/v1/images/generations')!;
     expect(sent.body).toEqual({ model: 'local-diffusion', prompt: 'A red fox, at dusk!', n: 2, size: '512x512' });
@@ -190,14 +250,29 @@ describe('image generation (OpenAI-compatible server)', () => {
     manager.setEnabled('openai-images', true);
     const gen = createImageGenerateTool(manager);
     server.mode = 500;
-    expect(await runTool(gen, { prompt: 'x' }, ws.ctx)).toMatchObject({ kind: 'failed', error: expect.stringMatching(/HTTP 500: scripted failure/) });
+    expect(await runTool(gen, { prompt: 'x' }, ws.ctx)).toMatchObject({
+      kind: 'failed',
+      error: expect.stringMatching(/HTTP 500: scripted failure/),
+    });
     server.mode = 'garbage';
-    expect(await runTool(gen, { prompt: 'x' }, ws.ctx)).toMatchObject({ kind: 'failed', error: expect.stringMatching(/without images/) });
-    expect(await runTool(gen, { prompt: 'x', provider: 'dalle' }, ws.ctx)).toMatchObject({ kind: 'failed', error: expect.stringMatching(/no image provider "dalle".*openai-images/) });
-    expect(await runTool(gen, { prompt: '', n: 9 }, ws.ctx)).toMatchObject({ kind: 'failed', error: expect.stringMatching(/prompt[\s\S]*n:/) });
+    expect(await runTool(gen, { prompt: 'x' }, ws.ctx)).toMatchObject({
+      kind: 'failed',
+      error: expect.stringMatching(/without images/),
+    });
+    expect(await runTool(gen, { prompt: 'x', provider: 'dalle' }, ws.ctx)).toMatchObject({
+      kind: 'failed',
+      error: expect.stringMatching(/no image provider "dalle".*openai-images/),
+    });
+    expect(await runTool(gen, { prompt: '', n: 9 }, ws.ctx)).toMatchObject({
+      kind: 'failed',
+      error: expect.stringMatching(/prompt[\s\S]*n:/),
+    });
     expect(existsSync(join(ws.root, 'images'))).toBe(false);
     await server.close();
-    expect(await runTool(gen, { prompt: 'x' }, ws.ctx)).toMatchObject({ kind: 'failed', error: expect.stringMatching(/could not be reached/) });
+    expect(await runTool(gen, { prompt: 'x' }, ws.ctx)).toMatchObject({
+      kind: 'failed',
+      error: expect.stringMatching(/could not be reached/),
+    });
   });
 
   it('a provider that does not answer in time times out with a clear message', async () => {
@@ -213,7 +288,11 @@ describe('image generation (OpenAI-compatible server)', () => {
 });
 
 describe('image generation (ComfyUI)', () => {
-  const workflow = JSON.stringify({ '3': { class_type: 'KSampler', inputs: { seed: '{{seed}}' } }, '6': { class_type: 'CLIPTextEncode', inputs: { text: 'photo of {{prompt}}, sharp' } }, '9': { class_type: 'SaveImage', inputs: {} } });
+  const workflow = JSON.stringify({
+    '3': { class_type: 'KSampler', inputs: { seed: '{{seed}}' } },
+    '6': { class_type: 'CLIPTextEncode', inputs: { text: 'photo of {{prompt}}, sharp' } },
+    '9': { class_type: 'SaveImage', inputs: {} },
+  });
 
   it('queues the workflow with the prompt filled in, polls, fetches the image', async () => {
     const { manager, ws } = setup();
@@ -222,7 +301,11 @@ describe('image generation (ComfyUI)', () => {
     server.finishAfterPolls = 2;
     manager.configure('comfyui', { base_url: server.url, workflow, poll_interval_ms: 50 });
     manager.setEnabled('comfyui', true);
-    const out = await runTool(createImageGenerateTool(manager), { prompt: 'a "quoted" cat }', provider: 'comfyui' }, ws.ctx);
+    const out = await runTool(
+      createImageGenerateTool(manager),
+      { prompt: 'a "quoted" cat }', provider: 'comfyui' },
+      ws.ctx,
+    );
     expect(out.kind).toBe('completed');
     const sent = server.workflows[0] as Record<string, { inputs: Record<string, unknown> }>;
     expect(sent['6']!.inputs.text).toBe('photo of a "quoted" cat }, sharp');
@@ -238,7 +321,10 @@ describe('image generation (ComfyUI)', () => {
     server.failJobs = true;
     manager.configure('comfyui', { base_url: server.url, workflow, poll_interval_ms: 50 });
     manager.setEnabled('comfyui', true);
-    expect(await runTool(createImageGenerateTool(manager), { prompt: 'x' }, ws.ctx)).toMatchObject({ kind: 'failed', error: expect.stringMatching(/KSampler: out of memory/) });
+    expect(await runTool(createImageGenerateTool(manager), { prompt: 'x' }, ws.ctx)).toMatchObject({
+      kind: 'failed',
+      error: expect.stringMatching(/KSampler: out of memory/),
+    });
   });
 
   it('a workflow without {{prompt}} is refused at configure time', () => {
@@ -278,7 +364,16 @@ describe('plugin tools in the registry', () => {
     const { ToolRegistry } = await import('../tools/registry');
     const { manager } = setup();
     const registry = new ToolRegistry();
-    registry.register(defineTool({ name: 'builtin_one', description: 'b', input: z.object({}), kind: 'config', category: 'config', execute: () => 'b' }));
+    registry.register(
+      defineTool({
+        name: 'builtin_one',
+        description: 'b',
+        input: z.object({}),
+        kind: 'config',
+        category: 'config',
+        execute: () => 'b',
+      }),
+    );
     const stop = manager.syncToolsInto(registry);
     expect(registry.has('echo_say')).toBe(false);
     manager.setEnabled('echo', true);

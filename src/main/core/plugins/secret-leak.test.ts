@@ -41,7 +41,15 @@ it('a secret set by the model appears in no database byte, event, model request 
   // No bypass is offered (none could stop it asking next time), and one asked for anyway is refused.
   const [item] = (await h.call('inbox:list', {})).approvals;
   expect(item!.bypass_options).toEqual([]);
-  await expect(h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', argsHash: asked.args_hash, bypassSecs: 900, bypassScope: 'all' })).rejects.toThrow(/No bypass is offered for set_secret/);
+  await expect(
+    h.call('inbox:resolveApproval', {
+      requestId: asked.request_id,
+      action: 'approve',
+      argsHash: asked.args_hash,
+      bypassSecs: 900,
+      bypassScope: 'all',
+    }),
+  ).rejects.toThrow(/No bypass is offered for set_secret/);
   await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', argsHash: asked.args_hash });
   await settled;
   expect(h.core.secrets.get('github.token')).toBe(SECRET);
@@ -73,7 +81,14 @@ it("a plugin's secret field set by the model with configure_plugin is sealed the
   h = await startHarness({
     turns: [
       { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] },
-      { toolCalls: [{ name: 'configure_plugin', arguments: { name: 'openai-images', config: { api_key: KEY, model: 'local-sd' } } }] },
+      {
+        toolCalls: [
+          {
+            name: 'configure_plugin',
+            arguments: { name: 'openai-images', config: { api_key: KEY, model: 'local-sd' } },
+          },
+        ],
+      },
       { toolCalls: [{ name: 'list_items', arguments: { type: 'plugins' } }] },
       { text: 'Configured.' },
     ],
@@ -88,7 +103,9 @@ it("a plugin's secret field set by the model with configure_plugin is sealed the
   await h.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', argsHash: asked.args_hash });
   await settled;
   expect(h.core.secrets.get('plugin.openai-images.api_key')).toBe(KEY);
-  expect((await h.call('plugins:list', {})).plugins.find((p) => p.name === 'openai-images')!.config.model).toBe('local-sd');
+  expect((await h.call('plugins:list', {})).plugins.find((p) => p.name === 'openai-images')!.config.model).toBe(
+    'local-sd',
+  );
 
   expect(JSON.stringify(h.events)).toContain('api_key'); // list_items names the field that is set …
   expect(JSON.stringify(h.events)).not.toContain(KEY); // … never its value

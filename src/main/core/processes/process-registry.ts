@@ -38,7 +38,10 @@ export class ProcessRegistry {
 
   record(pid: number, command: string): void {
     // Every command the shell tool starts passes here and in `forget`: prepared once (db/database.ts `statement`).
-    statement(this.db, 'INSERT OR REPLACE INTO child_processes (pid, start_ticks, command, started_at) VALUES (?, ?, ?, ?)').run(pid, processStartTicks(pid) ?? '', command.slice(0, 2_000), Date.now());
+    statement(
+      this.db,
+      'INSERT OR REPLACE INTO child_processes (pid, start_ticks, command, started_at) VALUES (?, ?, ?, ?)',
+    ).run(pid, processStartTicks(pid) ?? '', command.slice(0, 2_000), Date.now());
   }
 
   forget(pid: number): void {
@@ -47,7 +50,11 @@ export class ProcessRegistry {
 
   /** At start: every recorded process of an earlier run that still lives is killed with its group. */
   reapLeftovers(): LeftoverReport {
-    const rows = this.db.prepare('SELECT pid, start_ticks, command FROM child_processes').all() as { pid: number; start_ticks: string; command: string }[];
+    const rows = this.db.prepare('SELECT pid, start_ticks, command FROM child_processes').all() as {
+      pid: number;
+      start_ticks: string;
+      command: string;
+    }[];
     const report: LeftoverReport = { killed: [], reported: [] };
     for (const row of rows) {
       if (!isAlive(row.pid)) continue;

@@ -14,16 +14,40 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-const rowsOf = (name: string) => h.core.db.prepare('SELECT session_id, status, result FROM chat_llm_tools WHERE name = ? ORDER BY id').all(name) as { session_id: number; status: string; result: string }[];
-const allow = (tool: string) => h.call('approval:createRule', { tool_pattern: tool, action: 'allow', priority: 1, note: 'test' });
+const rowsOf = (name: string) =>
+  h.core.db.prepare('SELECT session_id, status, result FROM chat_llm_tools WHERE name = ? ORDER BY id').all(name) as {
+    session_id: number;
+    status: string;
+    result: string;
+  }[];
+const allow = (tool: string) =>
+  h.call('approval:createRule', { tool_pattern: tool, action: 'allow', priority: 1, note: 'test' });
 
 describe('execute_task mode async', () => {
   it('returns a task id at once, runs in the background sharing the scratchpad, and its result resumes the parent as task_completed', async () => {
     h = await startHarness({
       turns: [
-        { match: 'in the background', toolCalls: [{ id: 'async_1', name: 'execute_task', arguments: { mode: 'async', agent_id: 'researcher', prompt: 'ASYNC-I count the files', title: 'count files' } }] },
+        {
+          match: 'in the background',
+          toolCalls: [
+            {
+              id: 'async_1',
+              name: 'execute_task',
+              arguments: {
+                mode: 'async',
+                agent_id: 'researcher',
+                prompt: 'ASYNC-I count the files',
+                title: 'count files',
+              },
+            },
+          ],
+        },
         { match: 'in the background', text: 'Started; I will tell you.' },
-        { match: 'ASYNC-I', delayMs: 300, toolCalls: [{ name: 'update_scratchpad', arguments: { key: 'count', value: '3 files' } }] },
+        {
+          match: 'ASYNC-I',
+          delayMs: 300,
+          toolCalls: [{ name: 'update_scratchpad', arguments: { key: 'count', value: '3 files' } }],
+        },
         { match: 'ASYNC-I', text: 'There are 3 files.' },
         { match: 'in the background', text: 'The task says there are 3 files.' },
       ],
@@ -38,26 +62,57 @@ describe('execute_task mode async', () => {
     await h.waitForEvent('done', (e) => e.session_id === parent && e.content === 'The task says there are 3 files.');
     const [delivered] = rowsOf('read_agent_result');
     expect(delivered!.session_id).toBe(parent);
-    expect(JSON.parse(delivered!.result)).toMatchObject({ type: 'task_completed', task_id: handle.task_id, title: 'count files', status: 'success', result: 'There are 3 files.' });
+    expect(JSON.parse(delivered!.result)).toMatchObject({
+      type: 'task_completed',
+      task_id: handle.task_id,
+      title: 'count files',
+      status: 'success',
+      result: 'There are 3 files.',
+    });
     // The task wrote the parent's scratchpad; the resumed parent request carried the delivered result.
     expect(h.core.sessions.scratchpad(parent)).toEqual([expect.objectContaining({ key: 'count', value: '3 files' })]);
     expect(JSON.stringify(h.llm.requests.at(-1)!.body.messages)).toContain('task_completed');
     // The task is a background job of kind async, ended, disabled; it is not listed as a cron job.
-    expect(h.core.scheduler.schedules.list('async')[0]).toMatchObject({ id: handle.task_id, enabled: false, last_run: { status: 'success', trigger: 'async' } });
+    expect(h.core.scheduler.schedules.list('async')[0]).toMatchObject({
+      id: handle.task_id,
+      enabled: false,
+      last_run: { status: 'success', trigger: 'async' },
+    });
     expect(h.core.scheduler.schedules.list('cron')).toEqual([]);
     // Its session is a background one, titled so its Inbox items say whose they are; not among the chats.
     const taskRun = h.core.scheduler.schedules.list('async')[0]!.last_run!;
-    expect(h.core.db.prepare('SELECT title, source, is_interactive, parent_session_id FROM chat_sessions WHERE id = ?').get(taskRun.session_id)).toEqual({ title: 'Task: count files', source: 'task', is_interactive: 0, parent_session_id: parent });
+    expect(
+      h.core.db
+        .prepare('SELECT title, source, is_interactive, parent_session_id FROM chat_sessions WHERE id = ?')
+        .get(taskRun.session_id),
+    ).toEqual({ title: 'Task: count files', source: 'task', is_interactive: 0, parent_session_id: parent });
     expect((await h.call('chat:listSessions', {})).sessions.map((s) => s.id)).toEqual([parent]);
   });
 
   it('read_agent_result while the task still runs answers not_ready; the result comes by itself once the task ends', async () => {
     h = await startHarness({
       turns: [
-        { match: 'poll it', toolCalls: [{ id: 'start', name: 'execute_task', arguments: { mode: 'async', agent_id: 'software-engineer', prompt: 'POLL-P write the file', title: 'write file' } }] },
+        {
+          match: 'poll it',
+          toolCalls: [
+            {
+              id: 'start',
+              name: 'execute_task',
+              arguments: {
+                mode: 'async',
+                agent_id: 'software-engineer',
+                prompt: 'POLL-P write the file',
+                title: 'write file',
+              },
+            },
+          ],
+        },
         { match: 'poll it', toolCalls: [{ id: 'poll', name: 'read_agent_result', arguments: { task_id: 1 } }] },
         { match: 'poll it', text: 'Not ready yet; it will come.' },
-        { match: 'POLL-P', toolCalls: [{ name: 'write_file', arguments: { path: 'task.txt', content: 'from the task' } }] },
+        {
+          match: 'POLL-P',
+          toolCalls: [{ name: 'write_file', arguments: { path: 'task.txt', content: 'from the task' } }],
+        },
         { match: 'POLL-P', text: 'file written' },
         { match: 'poll it', text: 'The task wrote the file.' },
       ],
@@ -68,17 +123,34 @@ describe('execute_task mode async', () => {
     expect(JSON.parse(rowsOf('read_agent_result')[0]!.result)).toMatchObject({ status: 'not_ready' });
     const pending = await h.waitForEvent('pending_write');
     expect((await h.call('inbox:list', {})).approvals[0]).toMatchObject({ context_label: 'Task: write file' });
-    await h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: pending.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: pending.request_id,
+      action: 'approve',
+      note: '',
+      argsHash: pending.args_hash,
+    });
     await h.waitForEvent('done', (e) => e.session_id === parent && e.content === 'The task wrote the file.');
     const delivered = rowsOf('read_agent_result').filter((r) => r.session_id === parent);
     expect(delivered).toHaveLength(2);
-    expect(JSON.parse(delivered[1]!.result)).toMatchObject({ type: 'task_completed', status: 'success', result: 'file written' });
+    expect(JSON.parse(delivered[1]!.result)).toMatchObject({
+      type: 'task_completed',
+      status: 'success',
+      result: 'file written',
+    });
   });
 
   it('is stoppable: the parent’s /stop leaves it running; Stop ends it, and the parent is told it was stopped', async () => {
     h = await startHarness({
       turns: [
-        { match: 'long one', toolCalls: [{ name: 'execute_task', arguments: { mode: 'async', agent_id: 'researcher', prompt: 'LONG-L keep looking', title: 'long look' } }] },
+        {
+          match: 'long one',
+          toolCalls: [
+            {
+              name: 'execute_task',
+              arguments: { mode: 'async', agent_id: 'researcher', prompt: 'LONG-L keep looking', title: 'long look' },
+            },
+          ],
+        },
         { match: 'long one', text: 'Started.' },
         { match: 'LONG-L', hangUntilAborted: true, text: 'still looking' },
         { match: 'long one', text: 'It was stopped.' },
@@ -94,13 +166,27 @@ describe('execute_task mode async', () => {
     await h.core.scheduler.scheduler.settled(task!.last_run!.id);
     expect(h.core.scheduler.jobs.getRun(task!.last_run!.id)).toMatchObject({ status: 'cancelled' });
     await h.waitForEvent('done', (e) => e.session_id === parent && e.content === 'It was stopped.');
-    expect(JSON.parse(rowsOf('read_agent_result')[0]!.result)).toMatchObject({ type: 'task_completed', status: 'cancelled', title: 'long look' });
+    expect(JSON.parse(rowsOf('read_agent_result')[0]!.result)).toMatchObject({
+      type: 'task_completed',
+      status: 'cancelled',
+      title: 'long look',
+    });
   });
 
   it('refuses what sync refuses, with a result the model reads, and starts nothing', async () => {
     h = await startHarness({
       turns: [
-        { match: 'bad async', toolCalls: [{ name: 'execute_task', arguments: { mode: 'async', agent_id: 'main', prompt: 'x', title: 'x' } }, { name: 'execute_task', arguments: { mode: 'async', agent_id: 'ghost', prompt: 'x', title: 'x' } }, { name: 'execute_task', arguments: { mode: 'async', agent_id: 'researcher', prompt: 'x', title: 'x', cron: '* * * * * *' } }] },
+        {
+          match: 'bad async',
+          toolCalls: [
+            { name: 'execute_task', arguments: { mode: 'async', agent_id: 'main', prompt: 'x', title: 'x' } },
+            { name: 'execute_task', arguments: { mode: 'async', agent_id: 'ghost', prompt: 'x', title: 'x' } },
+            {
+              name: 'execute_task',
+              arguments: { mode: 'async', agent_id: 'researcher', prompt: 'x', title: 'x', cron: '* * * * * *' },
+            },
+          ],
+        },
         { match: 'bad async', text: 'ok' },
       ],
     });
@@ -117,7 +203,13 @@ describe('notify', () => {
   it('batches a background run’s notifications into one read_notification result in the home chat, which resumes it', async () => {
     h = await startHarness({
       turns: [
-        { match: 'NOTE-J', toolCalls: [1, 2, 3].map((n) => ({ name: 'notify', arguments: { source: 'watcher', event_type: 'found', summary: `item ${n}` } })) },
+        {
+          match: 'NOTE-J',
+          toolCalls: [1, 2, 3].map((n) => ({
+            name: 'notify',
+            arguments: { source: 'watcher', event_type: 'found', summary: `item ${n}` },
+          })),
+        },
         { match: 'NOTE-J', text: 'reported' },
         { match: 'home chat', text: 'Three items were found.' },
       ],
@@ -126,14 +218,27 @@ describe('notify', () => {
     await h.call('chat:send', { sessionId: home, content: 'this is the home chat' }).catch(() => undefined);
     await h.waitForEvent('turn_running', (e) => e.session_id === home && !e.running);
     h.llm.script([{ match: 'home chat', text: 'Three items were found.' }]);
-    const id = h.core.scheduler.jobs.create({ kind: 'cron', title: 'watch', agentId: 'researcher', prompt: 'NOTE-J watch', cron: '0 0 3 * * *', singleRun: false, enabled: false, nextRunAt: null, parentSessionId: home, runContext: null });
+    const id = h.core.scheduler.jobs.create({
+      kind: 'cron',
+      title: 'watch',
+      agentId: 'researcher',
+      prompt: 'NOTE-J watch',
+      cron: '0 0 3 * * *',
+      singleRun: false,
+      enabled: false,
+      nextRunAt: null,
+      parentSessionId: home,
+      runContext: null,
+    });
     h.llm.setDefaultTurn({ text: 'noted' });
     const { run } = h.core.scheduler.schedules.runNow(id) as { run: { id: number; session_id: number } };
     await h.core.scheduler.scheduler.settled(run.id);
     // notify is offered to the run's own agent; a chat's agent is not offered it.
     const runRequest = h.llm.requests.find((r) => JSON.stringify(r.body.messages).includes('NOTE-J'))!;
     expect((runRequest.body.tools as { function: { name: string } }[]).map((t) => t.function.name)).toContain('notify');
-    expect((h.llm.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name)).not.toContain('notify');
+    expect(
+      (h.llm.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name),
+    ).not.toContain('notify');
 
     await expect.poll(() => rowsOf('read_notification').length, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
     const [batch] = rowsOf('read_notification');
@@ -145,7 +250,12 @@ describe('notify', () => {
   });
 
   it('read_notification called by the model returns [] and delivers nothing', async () => {
-    h = await startHarness({ turns: [{ match: 'read it', toolCalls: [{ name: 'read_notification', arguments: {} }] }, { match: 'read it', text: 'nothing' }] });
+    h = await startHarness({
+      turns: [
+        { match: 'read it', toolCalls: [{ name: 'read_notification', arguments: {} }] },
+        { match: 'read it', text: 'nothing' },
+      ],
+    });
     await h.sendAndSettle(await h.newSession(), 'read it');
     expect(rowsOf('read_notification')).toEqual([expect.objectContaining({ status: 'done', result: '[]' })]);
   });
@@ -157,22 +267,59 @@ describe('the cron tools', () => {
     const home = await h.newSession();
     await allow('toggle_item');
     await allow('delete_cron_job');
-    const id = h.core.scheduler.jobs.create({ kind: 'cron', title: 'digest', agentId: 'researcher', prompt: 'p', cron: '0 30 8 * * *', singleRun: false, enabled: false, nextRunAt: null, parentSessionId: home, runContext: { security_group: 'default' } });
+    const id = h.core.scheduler.jobs.create({
+      kind: 'cron',
+      title: 'digest',
+      agentId: 'researcher',
+      prompt: 'p',
+      cron: '0 30 8 * * *',
+      singleRun: false,
+      enabled: false,
+      nextRunAt: null,
+      parentSessionId: home,
+      runContext: { security_group: 'default' },
+    });
     h.llm.script([
-      { match: 'manage', toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }, { name: 'list_items', arguments: { type: 'cron' } }] },
-      { match: 'manage', toolCalls: [{ name: 'toggle_item', arguments: { kind: 'cron', name: 'digest', enabled: true } }, { name: 'toggle_item', arguments: { kind: 'cron', name: 'nope', enabled: true } }, { name: 'toggle_item', arguments: { kind: 'cron', name: '999', enabled: false } }] },
-      { match: 'manage', toolCalls: [{ name: 'delete_cron_job', arguments: { job: 999 } }, { name: 'delete_cron_job', arguments: { job: id } }] },
+      {
+        match: 'manage',
+        toolCalls: [
+          { name: 'activate_tools', arguments: { groups: ['config'] } },
+          { name: 'list_items', arguments: { type: 'cron' } },
+        ],
+      },
+      {
+        match: 'manage',
+        toolCalls: [
+          { name: 'toggle_item', arguments: { kind: 'cron', name: 'digest', enabled: true } },
+          { name: 'toggle_item', arguments: { kind: 'cron', name: 'nope', enabled: true } },
+          { name: 'toggle_item', arguments: { kind: 'cron', name: '999', enabled: false } },
+        ],
+      },
+      {
+        match: 'manage',
+        toolCalls: [
+          { name: 'delete_cron_job', arguments: { job: 999 } },
+          { name: 'delete_cron_job', arguments: { job: id } },
+        ],
+      },
       { match: 'manage', text: 'done' },
     ]);
     const events = await h.sendAndSettle(home, 'manage my jobs');
-    const listed = JSON.parse(rowsOf('list_items')[0]!.result) as { items: { id: number; title: string; enabled: boolean; next_run: string | null }[] };
-    expect(listed.items).toEqual([expect.objectContaining({ id, title: 'digest', enabled: false, next_run: null, cron: '0 30 8 * * *' })]);
+    const listed = JSON.parse(rowsOf('list_items')[0]!.result) as {
+      items: { id: number; title: string; enabled: boolean; next_run: string | null }[];
+    };
+    expect(listed.items).toEqual([
+      expect.objectContaining({ id, title: 'digest', enabled: false, next_run: null, cron: '0 30 8 * * *' }),
+    ]);
     const toggles = rowsOf('toggle_item');
     expect(toggles[0], toggles[0]!.result).toMatchObject({ status: 'done' });
     expect(toggles[0]!.result).toMatch(/Enabled scheduled job .*next run/);
     expect(toggles[1]).toMatchObject({ status: 'failed' });
     expect(toggles[1]!.result).toMatch(/no scheduled job titled "nope"/);
-    expect(toggles[2]).toMatchObject({ status: 'failed', result: expect.stringMatching(/no scheduled job with id 999/) });
+    expect(toggles[2]).toMatchObject({
+      status: 'failed',
+      result: expect.stringMatching(/no scheduled job with id 999/),
+    });
     const deletes = rowsOf('delete_cron_job');
     expect(deletes[0]).toMatchObject({ status: 'failed' });
     expect(deletes[0]!.result).toMatch(/no scheduled job with id 999/);

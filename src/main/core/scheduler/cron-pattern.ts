@@ -34,7 +34,10 @@ export function parsePattern(raw: string, now: number = Date.now()): ParsedPatte
   }
   const next = job.nextRun(new Date(now));
   job.stop();
-  if (!next) return { error: singleRun ? `"${raw}" is in the past; give a future date-time.` : `"${raw}" never matches a future time.` };
+  if (!next)
+    return {
+      error: singleRun ? `"${raw}" is in the past; give a future date-time.` : `"${raw}" never matches a future time.`,
+    };
   return { pattern, singleRun };
 }
 

@@ -19,18 +19,42 @@ afterEach(async () => {
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
-const runsOf = (jobId: number) => h.core.db.prepare('SELECT id, status, trigger, session_id, final_response FROM job_runs WHERE job_id = ? ORDER BY id').all(jobId) as { id: number; status: string; trigger: string; session_id: number; final_response: string | null }[];
-const notificationRows = (sessionId: number) => h.core.db.prepare("SELECT result FROM chat_llm_tools WHERE session_id = ? AND name = ? ORDER BY id").all(sessionId, TN.READ_NOTIFICATION) as { result: string }[];
-const local = (y: number, mo: number, d: number, hh: number, mm = 0, ss = 0) => new Date(y, mo - 1, d, hh, mm, ss).getTime();
+const runsOf = (jobId: number) =>
+  h.core.db
+    .prepare('SELECT id, status, trigger, session_id, final_response FROM job_runs WHERE job_id = ? ORDER BY id')
+    .all(jobId) as { id: number; status: string; trigger: string; session_id: number; final_response: string | null }[];
+const notificationRows = (sessionId: number) =>
+  h.core.db
+    .prepare('SELECT result FROM chat_llm_tools WHERE session_id = ? AND name = ? ORDER BY id')
+    .all(sessionId, TN.READ_NOTIFICATION) as { result: string }[];
+const local = (y: number, mo: number, d: number, hh: number, mm = 0, ss = 0) =>
+  new Date(y, mo - 1, d, hh, mm, ss).getTime();
 
 function job(home: number, prompt: string, cron: string, singleRun = false): number {
-  return h.core.scheduler.jobs.create({ kind: 'cron', title: prompt.slice(0, 12), agentId: 'researcher', prompt, cron, singleRun, enabled: false, nextRunAt: null, parentSessionId: home, runContext: null });
+  return h.core.scheduler.jobs.create({
+    kind: 'cron',
+    title: prompt.slice(0, 12),
+    agentId: 'researcher',
+    prompt,
+    cron,
+    singleRun,
+    enabled: false,
+    nextRunAt: null,
+    parentSessionId: home,
+    runContext: null,
+  });
 }
 
 describe('the tick under a fake clock', () => {
   it('fires at its time and not before; a day passing while the run goes starts no second run; stopped, it runs at its next time', async () => {
     const clock = new FakeClock(local(2031, 5, 12, 8, 59, 58));
-    h = await startHarness({ schedulerClock: clock, turns: [{ match: 'FAKE-1', hangUntilAborted: true, text: 'never' }, { match: 'FAKE-1', text: 'second run done' }] });
+    h = await startHarness({
+      schedulerClock: clock,
+      turns: [
+        { match: 'FAKE-1', hangUntilAborted: true, text: 'never' },
+        { match: 'FAKE-1', text: 'second run done' },
+      ],
+    });
     h.llm.setDefaultTurn({ text: 'noted' });
     const home = await h.newSession();
     const { jobs, schedules, scheduler } = h.core.scheduler;
@@ -99,7 +123,13 @@ describe('the tick under a fake clock', () => {
     const home = await h.newSession();
     await h.sendAndSettle(home, 'this is home');
     const { notifications } = h.core.scheduler;
-    const note = (summary: string) => ({ source: 'test', event_type: 'found', summary, event_time: new Date(clock.now()).toISOString(), refs: [] });
+    const note = (summary: string) => ({
+      source: 'test',
+      event_type: 'found',
+      summary,
+      event_time: new Date(clock.now()).toISOString(),
+      refs: [],
+    });
 
     notifications.push(home, note('a'));
     clock.advance(100);
@@ -109,13 +139,18 @@ describe('the tick under a fake clock', () => {
     expect(notificationRows(home)).toEqual([]);
     clock.advance(1);
     await expect.poll(() => notificationRows(home).length).toBe(1);
-    expect((JSON.parse(notificationRows(home)[0]!.result) as { summary: string }[]).map((n) => n.summary)).toEqual(['a', 'b']);
+    expect((JSON.parse(notificationRows(home)[0]!.result) as { summary: string }[]).map((n) => n.summary)).toEqual([
+      'a',
+      'b',
+    ]);
     // The delivery resumed the chat: its agent read the batch and answered.
     await h.waitForEvent('done', (e) => e.session_id === home && e.content === 'read them');
 
     notifications.push(home, note('c'));
     clock.advance(200);
     await expect.poll(() => notificationRows(home).length).toBe(2);
-    expect((JSON.parse(notificationRows(home)[1]!.result) as { summary: string }[]).map((n) => n.summary)).toEqual(['c']);
+    expect((JSON.parse(notificationRows(home)[1]!.result) as { summary: string }[]).map((n) => n.summary)).toEqual([
+      'c',
+    ]);
   });
 });

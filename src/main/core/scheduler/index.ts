@@ -59,11 +59,28 @@ export function createSchedulerServices(deps: SchedulerServicesDeps): SchedulerS
     return deps.sessions.listSessions()[0]?.id ?? deps.sessions.createSession('Notifications');
   };
   const scheduler = new Scheduler({
-    db: deps.db, jobs: deps.jobs, sessionRows: deps.sessionRows, sessions: deps.sessions, agents: deps.agents, resolveModel: deps.resolveModel,
-    notifications, homeOf, log: deps.log, onChanged: deps.onChanged, now: deps.now, timers,
+    db: deps.db,
+    jobs: deps.jobs,
+    sessionRows: deps.sessionRows,
+    sessions: deps.sessions,
+    agents: deps.agents,
+    resolveModel: deps.resolveModel,
+    notifications,
+    homeOf,
+    log: deps.log,
+    onChanged: deps.onChanged,
+    now: deps.now,
+    timers,
   });
   const schedules = new Schedules({
-    jobs: deps.jobs, scheduler, agents: deps.agents, resolveModel: deps.resolveModel, notifications, homeOf, waitingOn: deps.waitingOn, now: deps.now,
+    jobs: deps.jobs,
+    scheduler,
+    agents: deps.agents,
+    resolveModel: deps.resolveModel,
+    notifications,
+    homeOf,
+    waitingOn: deps.waitingOn,
+    now: deps.now,
   });
   return {
     jobs: deps.jobs,

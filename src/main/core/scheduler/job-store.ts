@@ -82,9 +82,15 @@ export class JobStore {
         `SELECT j.* FROM scheduled_jobs j WHERE j.kind = 'cron' AND j.enabled = 1 AND j.next_run_at IS NOT NULL AND j.next_run_at <= ?
          ORDER BY j.next_run_at, j.id`,
       ),
-      earliest: db.prepare("SELECT min(next_run_at) AS at FROM scheduled_jobs WHERE kind = 'cron' AND enabled = 1 AND next_run_at IS NOT NULL"),
-      insertRun: db.prepare("INSERT INTO job_runs (job_id, session_id, trigger, status, started_at) VALUES (?, ?, ?, 'running', ?)"),
-      finishRun: db.prepare("UPDATE job_runs SET status = ?, final_response = ?, error = ?, finished_at = ? WHERE id = ? AND status = 'running'"),
+      earliest: db.prepare(
+        "SELECT min(next_run_at) AS at FROM scheduled_jobs WHERE kind = 'cron' AND enabled = 1 AND next_run_at IS NOT NULL",
+      ),
+      insertRun: db.prepare(
+        "INSERT INTO job_runs (job_id, session_id, trigger, status, started_at) VALUES (?, ?, ?, 'running', ?)",
+      ),
+      finishRun: db.prepare(
+        "UPDATE job_runs SET status = ?, final_response = ?, error = ?, finished_at = ? WHERE id = ? AND status = 'running'",
+      ),
       getRun: db.prepare('SELECT * FROM job_runs WHERE id = ?'),
       runBySession: db.prepare('SELECT * FROM job_runs WHERE session_id = ? ORDER BY id DESC LIMIT 1'),
       running: db.prepare("SELECT * FROM job_runs WHERE status = 'running' ORDER BY id"),
@@ -102,9 +108,19 @@ export class JobStore {
 
   create(job: NewJob): number {
     const info = this.q.insert.run({
-      kind: job.kind, title: job.title, agentId: job.agentId, prompt: job.prompt, client: job.client ?? null, cron: job.cron ?? null,
-      singleRun: job.singleRun ? 1 : 0, enabled: job.enabled ? 1 : 0, nextRunAt: job.nextRunAt, parentSessionId: job.parentSessionId,
-      parentToolCallId: job.parentToolCallId ?? null, runContext: job.runContext ? JSON.stringify(job.runContext) : null, now: this.now(),
+      kind: job.kind,
+      title: job.title,
+      agentId: job.agentId,
+      prompt: job.prompt,
+      client: job.client ?? null,
+      cron: job.cron ?? null,
+      singleRun: job.singleRun ? 1 : 0,
+      enabled: job.enabled ? 1 : 0,
+      nextRunAt: job.nextRunAt,
+      parentSessionId: job.parentSessionId,
+      parentToolCallId: job.parentToolCallId ?? null,
+      runContext: job.runContext ? JSON.stringify(job.runContext) : null,
+      now: this.now(),
     });
     return Number(info.lastInsertRowid);
   }
@@ -122,11 +138,16 @@ export class JobStore {
     const asId = typeof ref === 'number' ? ref : /^\d+$/.test(ref.trim()) ? Number(ref.trim()) : null;
     if (asId !== null) {
       const job = this.get(asId);
-      return job && job.kind === 'cron' ? job : { error: `There is no scheduled job with id ${asId}. Call list_items with type "cron" to see them.` };
+      return job && job.kind === 'cron'
+        ? job
+        : { error: `There is no scheduled job with id ${asId}. Call list_items with type "cron" to see them.` };
     }
     const rows = this.q.byTitle.all(String(ref), 'cron') as JobRow[];
     if (rows.length === 1) return rows[0]!;
-    if (rows.length > 1) return { error: `Several scheduled jobs are titled "${ref}" (ids ${rows.map((r) => r.id).join(', ')}); name one by its id.` };
+    if (rows.length > 1)
+      return {
+        error: `Several scheduled jobs are titled "${ref}" (ids ${rows.map((r) => r.id).join(', ')}); name one by its id.`,
+      };
     return { error: `There is no scheduled job titled "${ref}". Call list_items with type "cron" to see them.` };
   }
 
@@ -168,7 +189,12 @@ export class JobStore {
   }
 
   /** Ends a running run; false when it had already ended (a run is finished once). */
-  finishRun(runId: number, status: Exclude<RunStatus, 'running'>, finalResponse: string | null, error: string | null): boolean {
+  finishRun(
+    runId: number,
+    status: Exclude<RunStatus, 'running'>,
+    finalResponse: string | null,
+    error: string | null,
+  ): boolean {
     return this.q.finishRun.run(status, finalResponse, error, this.now(), runId).changes === 1;
   }
 

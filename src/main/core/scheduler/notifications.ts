@@ -50,7 +50,9 @@ export class NotificationBatcher {
     const batch = this.pending.get(sessionId);
     this.pending.delete(sessionId);
     if (!batch || this.disposed) return;
-    void this.deps.deliver(sessionId, JSON.stringify(batch.items)).catch((error: unknown) => this.deps.log('delivering notifications failed', { sessionId, error: String(error) }));
+    void this.deps
+      .deliver(sessionId, JSON.stringify(batch.items))
+      .catch((error: unknown) => this.deps.log('delivering notifications failed', { sessionId, error: String(error) }));
   }
 
   dispose(): void {

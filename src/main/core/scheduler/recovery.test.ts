@@ -27,9 +27,27 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-function runChildUntilPending(dataDir: string, workspace: string, baseUrl: string, prompt: string): Promise<{ toolCallId: string; runId: number }> {
+function runChildUntilPending(
+  dataDir: string,
+  workspace: string,
+  baseUrl: string,
+  prompt: string,
+): Promise<{ toolCallId: string; runId: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/crash-scheduler-child.ts'), dataDir, workspace, baseUrl, prompt, agentsDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(root, 'test/helpers/crash-scheduler-child.ts'),
+        dataDir,
+        workspace,
+        baseUrl,
+        prompt,
+        agentsDir,
+      ],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let found: { toolCallId: string; runId: number } | null = null;
     child.stdout.on('data', (c: Buffer) => {
@@ -41,7 +59,9 @@ function runChildUntilPending(dataDir: string, workspace: string, baseUrl: strin
       }
     });
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (_code, signal) => (signal === 'SIGKILL' && found ? resolve(found) : reject(new Error(`child ended early: ${out}`))));
+    child.on('exit', (_code, signal) =>
+      signal === 'SIGKILL' && found ? resolve(found) : reject(new Error(`child ended early: ${out}`)),
+    );
   });
 }
 
@@ -49,7 +69,9 @@ const write = (path: string, content: string) => ({ name: 'write_file', argument
 
 describe('a crash while a job runs', () => {
   it('the interrupted run is marked, its waiting approval leaves the Inbox, and the job re-runs once in a fresh session', async () => {
-    llm = await startScriptedLlm({ turns: [{ match: 'CRASH-G', toolCalls: [write('notes.txt', 'from the first run')] }] });
+    llm = await startScriptedLlm({
+      turns: [{ match: 'CRASH-G', toolCalls: [write('notes.txt', 'from the first run')] }],
+    });
     const base = tempDir();
     const dataDir = join(base, 'data');
     const workspace = join(base, 'ws');
@@ -57,24 +79,48 @@ describe('a crash while a job runs', () => {
     await llm.close();
     llm = undefined;
 
-    h = await startHarness({ dataDir, agentsDir, turns: [{ match: 'CRASH-G', toolCalls: [write('notes.txt', 'from the re-run')] }, { match: 'CRASH-G', text: 'notes written' }] });
-    const runs = () => h!.core.db.prepare('SELECT id, status, trigger, session_id, error FROM job_runs ORDER BY id').all() as { id: number; status: string; trigger: string; session_id: number; error: string | null }[];
+    h = await startHarness({
+      dataDir,
+      agentsDir,
+      turns: [
+        { match: 'CRASH-G', toolCalls: [write('notes.txt', 'from the re-run')] },
+        { match: 'CRASH-G', text: 'notes written' },
+      ],
+    });
+    const runs = () =>
+      h!.core.db.prepare('SELECT id, status, trigger, session_id, error FROM job_runs ORDER BY id').all() as {
+        id: number;
+        status: string;
+        trigger: string;
+        session_id: number;
+        error: string | null;
+      }[];
     await expect.poll(() => runs().length).toBe(2);
     const [old, rerun] = runs();
     expect(old).toMatchObject({ id: crashed.runId, status: 'interrupted', error: INTERRUPTED_RUN });
     expect(rerun).toMatchObject({ status: 'running', trigger: 'rerun' });
     expect(rerun!.session_id).not.toBe(old!.session_id);
     // The crashed run's call ended failed; it is not asked again.
-    expect(h.core.db.prepare('SELECT status FROM chat_llm_tools WHERE tool_call_id = ?').get(crashed.toolCallId)).toEqual({ status: 'failed' });
+    expect(
+      h.core.db.prepare('SELECT status FROM chat_llm_tools WHERE tool_call_id = ?').get(crashed.toolCallId),
+    ).toEqual({ status: 'failed' });
     // The re-run asks again, in the Inbox, labelled as the job's; the page's view says the run waits on a person.
     await expect.poll(async () => (await h!.call('inbox:list', {})).approvals.length).toBe(1);
     const [item] = (await h.call('inbox:list', {})).approvals;
-    expect(item).toMatchObject({ session_id: rerun!.session_id, tool_name: 'write_file', context_label: 'CronJob: nightly notes' });
+    expect(item).toMatchObject({
+      session_id: rerun!.session_id,
+      tool_name: 'write_file',
+      context_label: 'CronJob: nightly notes',
+    });
     const job = h.core.scheduler.schedules.list()[0]!;
     expect(job.last_run).toMatchObject({ id: rerun!.id, status: 'running', waiting: 1 });
     expect(existsSync(join(h.workspace, 'notes.txt'))).toBe(false);
 
-    await h.call('inbox:resolveApproval', { requestId: item!.request_id, action: 'approve', argsHash: item!.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: item!.request_id,
+      action: 'approve',
+      argsHash: item!.args_hash,
+    });
     await h.core.scheduler.scheduler.settled(rerun!.id);
     expect(runs()[1]).toMatchObject({ status: 'success' });
     expect(readFileSync(join(h.workspace, 'notes.txt'), 'utf8')).toBe('from the re-run');
@@ -84,15 +130,34 @@ describe('a crash while a job runs', () => {
 describe('a quit while a job runs', () => {
   it('counts as an interruption: re-run once at the next start; a re-run interrupted again is only marked', async () => {
     const dataDir = join(tempDir(), 'data');
-    h = await startHarness({ dataDir, agentsDir, turns: [{ match: 'QUIT-H', hangUntilAborted: true, text: 'thinking' }] });
+    h = await startHarness({
+      dataDir,
+      agentsDir,
+      turns: [{ match: 'QUIT-H', hangUntilAborted: true, text: 'thinking' }],
+    });
     const home = await h.newSession();
     const { jobs, schedules } = h.core.scheduler;
-    const id = jobs.create({ kind: 'cron', title: 'quit job', agentId: 'researcher', prompt: 'QUIT-H look around', cron: '0 0 3 * * *', singleRun: false, enabled: false, nextRunAt: null, parentSessionId: home, runContext: null });
+    const id = jobs.create({
+      kind: 'cron',
+      title: 'quit job',
+      agentId: 'researcher',
+      prompt: 'QUIT-H look around',
+      cron: '0 0 3 * * *',
+      singleRun: false,
+      enabled: false,
+      nextRunAt: null,
+      parentSessionId: home,
+      runContext: null,
+    });
     schedules.runNow(id);
     await expect.poll(() => h!.llm.requests.length).toBe(1);
     await h.close();
 
-    h = await startHarness({ dataDir, agentsDir, turns: [{ match: 'QUIT-H', hangUntilAborted: true, text: 'thinking again' }] });
+    h = await startHarness({
+      dataDir,
+      agentsDir,
+      turns: [{ match: 'QUIT-H', hangUntilAborted: true, text: 'thinking again' }],
+    });
     const runs = () => h!.core.db.prepare('SELECT status, trigger, error FROM job_runs ORDER BY id').all();
     expect(runs()).toEqual([
       { status: 'interrupted', trigger: 'manual', error: INTERRUPTED_RUN },
@@ -117,9 +182,38 @@ describe('retention', () => {
     let clock = now - RUN_RETENTION_MS - 60_000;
     const jobs = new JobStore(db, () => clock);
     const sessions = new SessionStore(db);
-    const bg = () => sessions.createBackgroundSession({ title: 't', source: 'cron', agentId: 'researcher', runContext: null, model: null, parentSessionId: null });
-    const repeating = jobs.create({ kind: 'cron', title: 'daily', agentId: 'researcher', prompt: 'p', cron: '0 0 3 * * *', singleRun: false, enabled: true, nextRunAt: now + 1000, parentSessionId: null, runContext: null });
-    const oneShot = jobs.create({ kind: 'async', title: 'task', agentId: 'researcher', prompt: 'p', singleRun: true, enabled: false, nextRunAt: null, parentSessionId: null, runContext: null });
+    const bg = () =>
+      sessions.createBackgroundSession({
+        title: 't',
+        source: 'cron',
+        agentId: 'researcher',
+        runContext: null,
+        model: null,
+        parentSessionId: null,
+      });
+    const repeating = jobs.create({
+      kind: 'cron',
+      title: 'daily',
+      agentId: 'researcher',
+      prompt: 'p',
+      cron: '0 0 3 * * *',
+      singleRun: false,
+      enabled: true,
+      nextRunAt: now + 1000,
+      parentSessionId: null,
+      runContext: null,
+    });
+    const oneShot = jobs.create({
+      kind: 'async',
+      title: 'task',
+      agentId: 'researcher',
+      prompt: 'p',
+      singleRun: true,
+      enabled: false,
+      nextRunAt: null,
+      parentSessionId: null,
+      runContext: null,
+    });
     const oldSession = bg();
     const oldRun = jobs.startRun(repeating, oldSession, 'schedule')!;
     jobs.finishRun(oldRun, 'success', 'old', null);
@@ -136,7 +230,9 @@ describe('retention', () => {
     expect(sessions.deleteBackgroundSessions([...result.sessions, chat])).toBe(2); // a chat is never deleted here
     expect(db.prepare('SELECT id FROM job_runs').all()).toEqual([{ id: newRun }]);
     expect(db.prepare('SELECT id FROM scheduled_jobs').all()).toEqual([{ id: repeating }]);
-    expect((db.prepare('SELECT id FROM chat_sessions ORDER BY id').all() as { id: number }[]).map((r) => r.id)).toEqual([newSession, chat]);
+    expect((db.prepare('SELECT id FROM chat_sessions ORDER BY id').all() as { id: number }[]).map((r) => r.id)).toEqual(
+      [newSession, chat],
+    );
     db.close();
   });
 
@@ -144,14 +240,39 @@ describe('retention', () => {
     const db = openDatabase({ file: join(tempDir(), 'skald.db') });
     const jobs = new JobStore(db);
     const sessions = new SessionStore(db);
-    const a = jobs.create({ kind: 'cron', title: 'a', agentId: 'researcher', prompt: 'p', cron: '* * * * * *', singleRun: false, enabled: true, nextRunAt: 1, parentSessionId: null, runContext: null });
-    const b = jobs.create({ kind: 'cron', title: 'b', agentId: 'researcher', prompt: 'p', cron: '* * * * * *', singleRun: false, enabled: true, nextRunAt: 1, parentSessionId: null, runContext: null });
+    const a = jobs.create({
+      kind: 'cron',
+      title: 'a',
+      agentId: 'researcher',
+      prompt: 'p',
+      cron: '* * * * * *',
+      singleRun: false,
+      enabled: true,
+      nextRunAt: 1,
+      parentSessionId: null,
+      runContext: null,
+    });
+    const b = jobs.create({
+      kind: 'cron',
+      title: 'b',
+      agentId: 'researcher',
+      prompt: 'p',
+      cron: '* * * * * *',
+      singleRun: false,
+      enabled: true,
+      nextRunAt: 1,
+      parentSessionId: null,
+      runContext: null,
+    });
     jobs.startRun(a, null, 'schedule');
     jobs.startRun(b, null, 'rerun');
     expect(recoverInterruptedRuns(jobs, sessions).map((j) => j.id)).toEqual([a]);
     expect(jobs.runningRuns()).toEqual([]);
     const raw = new Database(join(db.name), { readonly: true });
-    expect(raw.prepare('SELECT status FROM job_runs ORDER BY id').all()).toEqual([{ status: 'interrupted' }, { status: 'interrupted' }]);
+    expect(raw.prepare('SELECT status FROM job_runs ORDER BY id').all()).toEqual([
+      { status: 'interrupted' },
+      { status: 'interrupted' },
+    ]);
     raw.close();
     db.close();
   });

@@ -28,8 +28,10 @@ import type { NotificationBatcher } from './notifications';
 /** The longest the scheduler sleeps between two looks at the jobs. */
 export const TICK_MS = 30_000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
-export const INTERRUPTED_RUN = 'The app stopped while this run was going; it is re-run once from its prompt in a fresh session.';
-export const INTERRUPTED_AGAIN = 'The app stopped while this re-run was going; it is not re-run again (it runs at its next time, or use Run now).';
+export const INTERRUPTED_RUN =
+  'The app stopped while this run was going; it is re-run once from its prompt in a fresh session.';
+export const INTERRUPTED_AGAIN =
+  'The app stopped while this re-run was going; it is not re-run again (it runs at its next time, or use Run now).';
 
 /** What the scheduler needs of the sessions service (session-manager.ts). */
 export interface BackgroundSessions {
@@ -72,10 +74,14 @@ export interface RunOutcome {
  * interrupted and their unfinished calls end `failed` (never resumed, never re-asked). Returns the jobs to re-run
  * once: those whose interrupted run was not itself a re-run.
  */
-export function recoverInterruptedRuns(jobs: JobStore, sessionRows: Pick<SessionStore, 'failUnfinishedInSession'>): JobRow[] {
+export function recoverInterruptedRuns(
+  jobs: JobStore,
+  sessionRows: Pick<SessionStore, 'failUnfinishedInSession'>,
+): JobRow[] {
   const reRuns: JobRow[] = [];
   for (const run of jobs.runningRuns()) {
-    if (run.session_id !== null) sessionRows.failUnfinishedInSession(run.session_id, 'Interrupted when the app stopped; the run is re-run whole.');
+    if (run.session_id !== null)
+      sessionRows.failUnfinishedInSession(run.session_id, 'Interrupted when the app stopped; the run is re-run whole.');
     const again = run.trigger === 'rerun';
     jobs.finishRun(run.id, 'interrupted', null, again ? INTERRUPTED_AGAIN : INTERRUPTED_RUN);
     const job = jobs.get(run.job_id);
@@ -118,7 +124,10 @@ export class Scheduler {
         // A one-shot already running ("Run now" just before its time) has had its run; a repeating job skips this time.
         if (job.single_run) jobs.setEnabled(job.id, false, null);
         else {
-          log('a scheduled job came due while its previous run was still going; this time is skipped', { job: job.id, title: job.title });
+          log('a scheduled job came due while its previous run was still going; this time is skipped', {
+            job: job.id,
+            title: job.title,
+          });
           jobs.setNextRun(job.id, next);
         }
         continue;
@@ -147,11 +156,19 @@ export class Scheduler {
    * Starts one run of a job in a fresh session; null when the job already has a running run. A job whose agent or
    * model cannot be used records a failed run (no session) saying why.
    */
-  startRun(job: JobRow, trigger: RunTrigger): { runId: number; sessionId: number | null; done: Promise<RunOutcome> } | null {
+  startRun(
+    job: JobRow,
+    trigger: RunTrigger,
+  ): { runId: number; sessionId: number | null; done: Promise<RunOutcome> } | null {
     const { jobs, sessionRows, agents } = this.deps;
     if (this.disposed) return null;
     const agent = agents.get(job.agent_id);
-    const problem = 'error' in agent ? agent.error : agent.type !== 'task' ? `"${job.agent_id}" is a ${agent.type} agent; only task agents run jobs.` : null;
+    const problem =
+      'error' in agent
+        ? agent.error
+        : agent.type !== 'task'
+          ? `"${job.agent_id}" is a ${agent.type} agent; only task agents run jobs.`
+          : null;
     const model = 'error' in agent || problem ? null : modelSelectionFor(agent, job.client, this.deps.resolveModel);
     if (problem || !model || 'error' in model) {
       const runId = jobs.startRun(job.id, null, trigger);
@@ -166,8 +183,12 @@ export class Scheduler {
     const claimed = this.deps.db.transaction(() => {
       const sessionId = sessionRows.createBackgroundSession({
         // The title labels its Inbox items: `CronJob: <title>` for a scheduled run (approval/pending.ts), `Task: …` here.
-        title: job.kind === 'cron' ? job.title : `Task: ${job.title}`, source: job.kind === 'cron' ? 'cron' : 'task', agentId: job.agent_id, runContext,
-        model: model.selection === 'auto' ? null : model.selection, parentSessionId: job.kind === 'async' ? job.parent_session_id : null,
+        title: job.kind === 'cron' ? job.title : `Task: ${job.title}`,
+        source: job.kind === 'cron' ? 'cron' : 'task',
+        agentId: job.agent_id,
+        runContext,
+        model: model.selection === 'auto' ? null : model.selection,
+        parentSessionId: job.kind === 'async' ? job.parent_session_id : null,
       });
       const runId = jobs.startRun(job.id, sessionId, trigger);
       if (runId === null) throw new AlreadyRunning();
@@ -204,24 +225,44 @@ export class Scheduler {
     if (this.disposed) return { runId, status: 'interrupted' };
     const last = this.deps.sessionRows.lastMessage(sessionId);
     const answer = last && last.role === 'assistant' && last.content.trim() ? last.content : null;
-    const status: RunOutcome['status'] = result === 'done' ? 'success' : result === 'cancelled' ? 'cancelled' : 'failed';
+    const status: RunOutcome['status'] =
+      result === 'done' ? 'success' : result === 'cancelled' ? 'cancelled' : 'failed';
     const error =
-      result === 'done' ? null
-      : result === 'cancelled' ? 'Stopped before it finished.'
-      : result === 'exhausted' ? 'Stopped after the most tool rounds a turn may take, without a final answer.'
-      : 'The run failed (its model request failed or the turn broke off); its session shows why.';
+      result === 'done'
+        ? null
+        : result === 'cancelled'
+          ? 'Stopped before it finished.'
+          : result === 'exhausted'
+            ? 'Stopped after the most tool rounds a turn may take, without a final answer.'
+            : 'The run failed (its model request failed or the turn broke off); its session shows why.';
     if (!this.deps.jobs.finishRun(runId, status, answer, error)) return { runId, status }; // deleted meanwhile
     this.afterRun(job, runId, sessionId, status, answer, error);
     return { runId, status };
   }
 
   /** Where a run's outcome goes: an async task's parent, a cron job's home session. */
-  private afterRun(job: JobRow, runId: number, sessionId: number | null, status: RunOutcome['status'], answer: string | null, error: string | null): void {
+  private afterRun(
+    job: JobRow,
+    runId: number,
+    sessionId: number | null,
+    status: RunOutcome['status'],
+    answer: string | null,
+    error: string | null,
+  ): void {
     this.changed();
     if (job.kind === 'async') {
       if (job.parent_session_id === null || !this.deps.sessionRows.getSession(job.parent_session_id)) return;
-      const body = { type: 'task_completed', task_id: job.id, title: job.title, status, result: answer ?? error, session_id: sessionId };
-      void this.deps.sessions.deliverResult(job.parent_session_id, TN.READ_AGENT_RESULT, JSON.stringify(body)).catch((e: unknown) => this.deps.log('delivering a task result failed', { job: job.id, error: String(e) }));
+      const body = {
+        type: 'task_completed',
+        task_id: job.id,
+        title: job.title,
+        status,
+        result: answer ?? error,
+        session_id: sessionId,
+      };
+      void this.deps.sessions
+        .deliverResult(job.parent_session_id, TN.READ_AGENT_RESULT, JSON.stringify(body))
+        .catch((e: unknown) => this.deps.log('delivering a task result failed', { job: job.id, error: String(e) }));
       return;
     }
     if (status === 'cancelled') return; // the person stopped it: they know
@@ -230,7 +271,10 @@ export class Scheduler {
       event_type: status === 'success' ? 'job_succeeded' : 'job_failed',
       summary: (answer ?? error ?? '').slice(0, 4_000),
       event_time: new Date(this.now()).toISOString(),
-      refs: sessionId === null ? [`job:${job.id}`, `run:${runId}`] : [`job:${job.id}`, `run:${runId}`, `session:${sessionId}`],
+      refs:
+        sessionId === null
+          ? [`job:${job.id}`, `run:${runId}`]
+          : [`job:${job.id}`, `run:${runId}`, `session:${sessionId}`],
     });
   }
 

@@ -62,7 +62,11 @@ export interface SchedulesDeps {
 
 type Result<T> = T | { error: string };
 
-const json = (body: unknown): ExecutionOutcome => ({ kind: 'completed', result: JSON.stringify(body), resultType: 'json' });
+const json = (body: unknown): ExecutionOutcome => ({
+  kind: 'completed',
+  result: JSON.stringify(body),
+  resultType: 'json',
+});
 const localTime = (ms: number | null) => (ms === null ? null : new Date(ms).toString());
 
 export class Schedules implements BackgroundPort {
@@ -85,13 +89,24 @@ export class Schedules implements BackgroundPort {
     if (refused) return { kind: 'failed', error: refused.error };
     const { jobs, scheduler } = this.deps;
     const id = jobs.create({
-      kind: 'async', title: request.title, agentId: request.agentId, prompt: request.prompt, client: request.client ?? null, singleRun: true, enabled: false,
-      nextRunAt: null, parentSessionId: parent.sessionId, parentToolCallId: toolCallId, runContext: parent.runContext,
+      kind: 'async',
+      title: request.title,
+      agentId: request.agentId,
+      prompt: request.prompt,
+      client: request.client ?? null,
+      singleRun: true,
+      enabled: false,
+      nextRunAt: null,
+      parentSessionId: parent.sessionId,
+      parentToolCallId: toolCallId,
+      runContext: parent.runContext,
     });
     const started = scheduler.startRun(jobs.get(id)!, 'async');
     if (!started) return { kind: 'failed', error: 'The task could not be started (the app is shutting down).' };
     return json({
-      task_id: id, status: 'started', title: request.title,
+      task_id: id,
+      status: 'started',
+      title: request.title,
       note: 'It runs in the background. Its result arrives by itself as a task_completed message; do not poll or wait for it. Go on with other work or end your turn.',
     });
   }
@@ -102,12 +117,25 @@ export class Schedules implements BackgroundPort {
     const pattern = parsePattern(request.cron, this.now());
     if ('error' in pattern) return { kind: 'failed', error: pattern.error };
     const id = this.deps.jobs.create({
-      kind: 'cron', title: request.title, agentId: request.agentId, prompt: request.prompt, client: request.client ?? null, cron: pattern.pattern,
-      singleRun: pattern.singleRun, enabled: false, nextRunAt: null, parentSessionId: parent.sessionId, runContext: parent.runContext,
+      kind: 'cron',
+      title: request.title,
+      agentId: request.agentId,
+      prompt: request.prompt,
+      client: request.client ?? null,
+      cron: pattern.pattern,
+      singleRun: pattern.singleRun,
+      enabled: false,
+      nextRunAt: null,
+      parentSessionId: parent.sessionId,
+      runContext: parent.runContext,
     });
     this.deps.scheduler.arm();
     return json({
-      job_id: id, title: request.title, cron: pattern.pattern, single_run: pattern.singleRun, enabled: false,
+      job_id: id,
+      title: request.title,
+      cron: pattern.pattern,
+      single_run: pattern.singleRun,
+      enabled: false,
       first_run_if_enabled_now: localTime(nextRunAfter(pattern.pattern, this.now())),
       note: 'Saved disabled. The user reviews what it may do without asking and enables it on the Schedules page. Each run starts a fresh session with this prompt only; results come back to this conversation as notifications.',
     });
@@ -118,24 +146,48 @@ export class Schedules implements BackgroundPort {
     const job = run ? this.deps.jobs.get(run.job_id) : undefined;
     if (!job) return { kind: 'failed', error: 'notify is only for background runs (async tasks and scheduled jobs).' };
     const home = job.kind === 'async' && job.parent_session_id !== null ? job.parent_session_id : this.deps.homeOf(job);
-    this.deps.notifications.push(home, { source: n.source, event_type: n.event_type, summary: n.summary, event_time: n.event_time ?? new Date(this.now()).toISOString(), refs: n.refs ?? [] });
+    this.deps.notifications.push(home, {
+      source: n.source,
+      event_type: n.event_type,
+      summary: n.summary,
+      event_time: n.event_time ?? new Date(this.now()).toISOString(),
+      refs: n.refs ?? [],
+    });
     return { kind: 'completed', result: "Queued: it reaches the user's conversation within a moment." };
   }
 
   view(job: JobRow): JobView {
-    const runContext = job.run_context ? (JSON.parse(job.run_context) as { security_group?: string; working_directory?: string | null }) : {};
+    const runContext = job.run_context
+      ? (JSON.parse(job.run_context) as { security_group?: string; working_directory?: string | null })
+      : {};
     const last = this.deps.jobs.runs(job.id, 1)[0];
     return {
-      id: job.id, kind: job.kind, title: job.title, agent_id: job.agent_id, prompt: job.prompt, cron: job.cron, single_run: job.single_run === 1,
-      enabled: job.enabled === 1, next_run_at: job.next_run_at, permission_group: runContext.security_group ?? 'default',
-      working_directory: runContext.working_directory ?? null, parent_session_id: job.parent_session_id, created_at: job.created_at,
+      id: job.id,
+      kind: job.kind,
+      title: job.title,
+      agent_id: job.agent_id,
+      prompt: job.prompt,
+      cron: job.cron,
+      single_run: job.single_run === 1,
+      enabled: job.enabled === 1,
+      next_run_at: job.next_run_at,
+      permission_group: runContext.security_group ?? 'default',
+      working_directory: runContext.working_directory ?? null,
+      parent_session_id: job.parent_session_id,
+      created_at: job.created_at,
       last_run: last ? this.runView(last) : null,
     };
   }
 
   runView(run: RunRow): RunView {
     return {
-      id: run.id, status: run.status, trigger: run.trigger, session_id: run.session_id, started_at: run.started_at, finished_at: run.finished_at, error: run.error,
+      id: run.id,
+      status: run.status,
+      trigger: run.trigger,
+      session_id: run.session_id,
+      started_at: run.started_at,
+      finished_at: run.finished_at,
+      error: run.error,
       waiting: run.status === 'running' && run.session_id !== null ? this.deps.waitingOn(run.session_id) : 0,
     };
   }
@@ -156,7 +208,10 @@ export class Schedules implements BackgroundPort {
     let next: number | null = null;
     if (enabled) {
       next = nextRunAfter(job.cron ?? '', this.now());
-      if (next === null) return { error: `"${job.title}" (${job.cron}) has no future time left to run at; delete it or create a new one.` };
+      if (next === null)
+        return {
+          error: `"${job.title}" (${job.cron}) has no future time left to run at; delete it or create a new one.`,
+        };
     }
     this.deps.jobs.setEnabled(job.id, enabled, next);
     this.deps.scheduler.arm();

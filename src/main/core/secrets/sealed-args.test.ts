@@ -61,7 +61,10 @@ describe('sealed arguments', () => {
     const paths = () => [['value'], ['config', 'api_key'], ['missing', 'x']];
     const json = sealed.sealJson('{"value":"s3cret","config":{"api_key":"sk-1","model":"m"}}', paths);
     const args = JSON.parse(json) as Record<string, unknown>;
-    expect(sealed.reveal(args, paths)).toEqual([{ path: ['value'], value: 's3cret' }, { path: ['config', 'api_key'], value: 'sk-1' }]);
+    expect(sealed.reveal(args, paths)).toEqual([
+      { path: ['value'], value: 's3cret' },
+      { path: ['config', 'api_key'], value: 'sk-1' },
+    ]);
     // A sealed-looking value outside the declared paths is not opened; a plain value at one is not "revealed".
     const foreign = { [SEALED_KEY]: cipher.encrypt('x').toString('base64') };
     expect(sealed.reveal({ note: foreign, value: 'plain' }, valuePath)).toEqual([]);

@@ -59,7 +59,11 @@ function valueAt(root: Record<string, unknown>, path: readonly string[]): unknow
 }
 
 /** A copy of `root` with `fn` applied to the value at `path` (when the parents exist and are objects). */
-function mapAt(root: Record<string, unknown>, path: readonly string[], fn: (value: unknown) => unknown): Record<string, unknown> {
+function mapAt(
+  root: Record<string, unknown>,
+  path: readonly string[],
+  fn: (value: unknown) => unknown,
+): Record<string, unknown> {
   const [head, ...rest] = path;
   if (head === undefined || !Object.hasOwn(root, head)) return root;
   const child = root[head];
@@ -76,7 +80,9 @@ export function createSealedArgs(cipher: SecretCipher): SealedArgs {
       if (!parsed.ok) return json; // the call fails the same parse later, with a message for the model; nothing to seal
       let out = parsed.args;
       for (const path of paths(out)) {
-        out = mapAt(out, path, (v) => (typeof v === 'string' && v !== '' ? { [SEALED_KEY]: cipher.encrypt(v).toString('base64') } : v));
+        out = mapAt(out, path, (v) =>
+          typeof v === 'string' && v !== '' ? { [SEALED_KEY]: cipher.encrypt(v).toString('base64') } : v,
+        );
       }
       return JSON.stringify(out);
     },
@@ -97,7 +103,11 @@ export function createSealedArgs(cipher: SecretCipher): SealedArgs {
         reseal(next) {
           let out = next;
           for (const path of paths(next)) {
-            out = mapAt(out, path, (v) => (typeof v === 'string' && v !== '' ? { [SEALED_KEY]: known.get(v) ?? cipher.encrypt(v).toString('base64') } : v));
+            out = mapAt(out, path, (v) =>
+              typeof v === 'string' && v !== ''
+                ? { [SEALED_KEY]: known.get(v) ?? cipher.encrypt(v).toString('base64') }
+                : v,
+            );
           }
           return out;
         },
@@ -106,7 +116,8 @@ export function createSealedArgs(cipher: SecretCipher): SealedArgs {
     unseal(args, paths) {
       if (!paths) return args;
       let out = args;
-      for (const path of paths(args)) out = mapAt(out, path, (v) => (isSealed(v) ? cipher.decrypt(Buffer.from(v[SEALED_KEY], 'base64')) : v));
+      for (const path of paths(args))
+        out = mapAt(out, path, (v) => (isSealed(v) ? cipher.decrypt(Buffer.from(v[SEALED_KEY], 'base64')) : v));
       return out;
     },
     reveal(args, paths) {

@@ -40,7 +40,8 @@ export class SecretDecryptError extends Error {
 
 /** AES-256-GCM over a raw 32-byte key: `0x01 | iv(12) | tag(16) | ciphertext`. */
 export function createAesGcmCipher(key: Buffer): SecretCipher {
-  if (key.length !== KEY_BYTES) throw new SecretKeyFileError(`a secret key must be ${KEY_BYTES} bytes, got ${key.length}`);
+  if (key.length !== KEY_BYTES)
+    throw new SecretKeyFileError(`a secret key must be ${KEY_BYTES} bytes, got ${key.length}`);
   return {
     encrypt(plain) {
       const iv = randomBytes(IV_BYTES);
@@ -55,7 +56,9 @@ export function createAesGcmCipher(key: Buffer): SecretCipher {
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, iv);
         decipher.setAuthTag(tag);
-        return Buffer.concat([decipher.update(data.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+        return Buffer.concat([decipher.update(data.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+          'utf8',
+        );
       } catch {
         throw new SecretDecryptError();
       }
@@ -83,7 +86,8 @@ function checkMode(file: string, options: KeyFileOptions): void {
     );
   }
   chmodSync(file, 0o600);
-  if ((statSync(file).mode & 0o077) !== 0) throw new SecretKeyFileError(`${file} is readable by other users and could not be made private`);
+  if ((statSync(file).mode & 0o077) !== 0)
+    throw new SecretKeyFileError(`${file} is readable by other users and could not be made private`);
   options.onWarning?.(`${file} was readable by other users; its mode was set to 0600`);
 }
 
@@ -99,7 +103,9 @@ export function loadOrCreateKey(dataDir: string, options: KeyFileOptions = {}): 
   checkMode(file, options);
   const key = readFileSync(file);
   if (key.length !== KEY_BYTES) {
-    throw new SecretKeyFileError(`${file} holds ${key.length} bytes, not ${KEY_BYTES}: it is not a Skald secret key (stored secrets cannot be read without the original).`);
+    throw new SecretKeyFileError(
+      `${file} holds ${key.length} bytes, not ${KEY_BYTES}: it is not a Skald secret key (stored secrets cannot be read without the original).`,
+    );
   }
   return key;
 }

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { closeDatabase, openDatabase, type Db } from '../db/database';
-import { createAesGcmCipher, createKeyFileCipher, SECRET_KEY_FILE, SecretDecryptError, SecretKeyFileError } from './secret-cipher';
+import {
+  createAesGcmCipher,
+  createKeyFileCipher,
+  SECRET_KEY_FILE,
+  SecretDecryptError,
+  SecretKeyFileError,
+} from './secret-cipher';
 import { globToRegExp, SecretKeyError, SecretStore } from './secret-store';
 
 const opened: Db[] = [];

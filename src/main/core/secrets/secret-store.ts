@@ -34,7 +34,9 @@ export const MCP_SECRET_PREFIX = 'mcp.';
 export const PLUGIN_SECRET_PREFIX = 'plugin.';
 
 export function isReservedSecretKey(key: string): boolean {
-  return key.startsWith(RESERVED_SECRET_PREFIX) || key.startsWith(MCP_SECRET_PREFIX) || key.startsWith(APP_SECRET_PREFIX);
+  return (
+    key.startsWith(RESERVED_SECRET_PREFIX) || key.startsWith(MCP_SECRET_PREFIX) || key.startsWith(APP_SECRET_PREFIX)
+  );
 }
 
 export function assertSecretKey(key: string): void {
@@ -80,7 +82,8 @@ export class SecretStore {
       this.statements.remove.run(key);
       return false;
     }
-    if (value.length > MAX_SECRET_VALUE_LENGTH) throw new SecretKeyError(`the value of ${key} is longer than ${MAX_SECRET_VALUE_LENGTH} characters`);
+    if (value.length > MAX_SECRET_VALUE_LENGTH)
+      throw new SecretKeyError(`the value of ${key} is longer than ${MAX_SECRET_VALUE_LENGTH} characters`);
     const now = nowMs();
     this.statements.upsert.run(key, this.cipher.encrypt(value), now, now);
     return true;

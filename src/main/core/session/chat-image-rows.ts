@@ -31,16 +31,36 @@ export class ChatImageRows {
 
   constructor(db: Db) {
     this.q = {
-      insert: db.prepare('INSERT INTO chat_images (session_id, message_id, tool_call_id, name, media_type, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      insert: db.prepare(
+        'INSERT INTO chat_images (session_id, message_id, tool_call_id, name, media_type, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       move: db.prepare('UPDATE chat_images SET message_id = ? WHERE message_id = ?'),
-      listed: db.prepare('SELECT id, message_id, tool_call_id, name, media_type, size FROM chat_images WHERE message_id BETWEEN ? AND ? AND session_id = ? ORDER BY id'),
+      listed: db.prepare(
+        'SELECT id, message_id, tool_call_id, name, media_type, size FROM chat_images WHERE message_id BETWEEN ? AND ? AND session_id = ? ORDER BY id',
+      ),
       one: db.prepare('SELECT media_type, data FROM chat_images WHERE id = ?'),
     };
   }
 
   /** Only inside SessionStore's transaction of the message, or of the tool's result (`toolCallId`). */
-  insert(sessionId: number, messageId: number, images: readonly NewChatImage[], now: number, toolCallId: string | null = null): void {
-    for (const image of images) this.q.insert.run(sessionId, messageId, toolCallId, image.name, image.mediaType, image.bytes.byteLength, image.bytes, now);
+  insert(
+    sessionId: number,
+    messageId: number,
+    images: readonly NewChatImage[],
+    now: number,
+    toolCallId: string | null = null,
+  ): void {
+    for (const image of images)
+      this.q.insert.run(
+        sessionId,
+        messageId,
+        toolCallId,
+        image.name,
+        image.mediaType,
+        image.bytes.byteLength,
+        image.bytes,
+        now,
+      );
   }
 
   /** Only inside SessionStore's transaction that re-inserts a queued message. */
@@ -92,7 +112,8 @@ export function checkedImages(uploads: readonly { name: string; data: string }[]
   const images = uploads.map((u) => {
     const bytes = Buffer.from(u.data, 'base64');
     const mediaType = sniffImageType(bytes);
-    if (!mediaType) throw new BridgeError('bad_request', `${u.name || 'An image'} is not a PNG, JPEG, GIF or WebP image.`);
+    if (!mediaType)
+      throw new BridgeError('bad_request', `${u.name || 'An image'} is not a PNG, JPEG, GIF or WebP image.`);
     return { name: u.name || 'image', mediaType, bytes };
   });
   const problem = imagesProblem(images.map((i) => ({ name: i.name, size: i.bytes.byteLength })));

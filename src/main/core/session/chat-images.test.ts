@@ -30,14 +30,27 @@ describe.each(['openai_compatible', 'anthropic'] as const)('images in a message 
     const echo = h.events.find((e) => e.type === 'user_message')!;
     expect(echo).toMatchObject({ images: [{ name: 'shot.png', media_type: 'image/png', size: bytes.length }] });
     const [message] = (await h.call('chat:history', { sessionId })).messages;
-    expect(message!.images).toEqual([{ id: expect.any(Number), name: 'shot.png', media_type: 'image/png', size: bytes.length }]);
-    expect(await h.call('chat:image', { id: message!.images![0]!.id })).toEqual({ media_type: 'image/png', data: bytes.toString('base64') });
+    expect(message!.images).toEqual([
+      { id: expect.any(Number), name: 'shot.png', media_type: 'image/png', size: bytes.length },
+    ]);
+    expect(await h.call('chat:image', { id: message!.images![0]!.id })).toEqual({
+      media_type: 'image/png',
+      data: bytes.toString('base64'),
+    });
 
-    const user = (h.llm.requests[0]!.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === 'user')!;
+    const user = (h.llm.requests[0]!.body as { messages: { role: string; content: unknown }[] }).messages.find(
+      (m) => m.role === 'user',
+    )!;
     if (providerKind === 'anthropic') {
-      expect(user.content).toEqual([{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: bytes.toString('base64') } }]);
+      expect(user.content).toEqual([
+        { type: 'text', text: 'What is this?' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: bytes.toString('base64') } },
+      ]);
     } else {
-      expect(user.content).toEqual([{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${bytes.toString('base64')}` } }]);
+      expect(user.content).toEqual([
+        { type: 'text', text: 'What is this?' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${bytes.toString('base64')}` } },
+      ]);
     }
   });
 });
@@ -46,8 +59,16 @@ describe('images in a message: what is refused, and what goes with what', () => 
   it('the bytes decide: a text file named .png, a slash command with an image: refused, nothing written', async () => {
     h = await startHarness();
     const sessionId = await h.newSession();
-    await expect(h.call('chat:send', { sessionId, content: 'look', images: [upload('shot.png', Buffer.from('#!/bin/sh\nrm -rf ~\n'))] })).rejects.toThrow(/\[bad_request\] shot\.png is not a PNG, JPEG, GIF or WebP image/);
-    await expect(h.call('chat:send', { sessionId, content: '/help', images: [upload('a.png', png())] })).rejects.toThrow(/\[bad_request\] A command takes no images/);
+    await expect(
+      h.call('chat:send', {
+        sessionId,
+        content: 'look',
+        images: [upload('shot.png', Buffer.from('#!/bin/sh\nrm -rf ~\n'))],
+      }),
+    ).rejects.toThrow(/\[bad_request\] shot\.png is not a PNG, JPEG, GIF or WebP image/);
+    await expect(
+      h.call('chat:send', { sessionId, content: '/help', images: [upload('a.png', png())] }),
+    ).rejects.toThrow(/\[bad_request\] A command takes no images/);
     await expect(h.call('chat:send', { sessionId, content: '' })).rejects.toThrow(/\[bad_request\]/);
     expect((await h.call('chat:history', { sessionId })).messages).toEqual([]);
     expect(imageRows()).toBe(0);
@@ -58,11 +79,21 @@ describe('images in a message: what is refused, and what goes with what', () => 
     h = await startHarness();
     const sessionId = await h.newSession();
     const one = upload('a.png', png());
-    await expect(h.call('chat:send', { sessionId, content: 'x', images: [one, one, one, one, one] })).rejects.toThrow(/\[bad_request\]/);
+    await expect(h.call('chat:send', { sessionId, content: 'x', images: [one, one, one, one, one] })).rejects.toThrow(
+      /\[bad_request\]/,
+    );
     const big = Buffer.concat([png(), Buffer.alloc(MAX_IMAGE_BYTES)]);
-    await expect(h.call('chat:send', { sessionId, content: 'x', images: [upload('big.png', big)] })).rejects.toThrow(/\[bad_request\]/);
+    await expect(h.call('chat:send', { sessionId, content: 'x', images: [upload('big.png', big)] })).rejects.toThrow(
+      /\[bad_request\]/,
+    );
     const four = Buffer.concat([png(), Buffer.alloc(4 * 1024 * 1024)]);
-    await expect(h.call('chat:send', { sessionId, content: 'x', images: [upload('1.png', four), upload('2.png', four), upload('3.png', four)] })).rejects.toThrow(/more than 10 MB/);
+    await expect(
+      h.call('chat:send', {
+        sessionId,
+        content: 'x',
+        images: [upload('1.png', four), upload('2.png', four), upload('3.png', four)],
+      }),
+    ).rejects.toThrow(/more than 10 MB/);
     expect(imageRows()).toBe(0);
   });
 
@@ -72,23 +103,39 @@ describe('images in a message: what is refused, and what goes with what', () => 
     await h.call('chat:send', { sessionId, content: '', images: [upload('diagram.png', png())] });
     await h.waitForEvent('done');
     expect((await h.call('chat:listSessions', {})).sessions.find((s) => s.id === sessionId)!.title).toBe('diagram.png');
-    const user = (h.llm.requests[0]!.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === 'user')!;
-    expect(user.content).toEqual([{ type: 'image_url', image_url: { url: expect.stringMatching(/^data:image\/png;base64,/) } }]);
+    const user = (h.llm.requests[0]!.body as { messages: { role: string; content: unknown }[] }).messages.find(
+      (m) => m.role === 'user',
+    )!;
+    expect(user.content).toEqual([
+      { type: 'image_url', image_url: { url: expect.stringMatching(/^data:image\/png;base64,/) } },
+    ]);
   });
 
   it('a message queued behind a running turn keeps its image when the turn takes it in', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'A' } }] }, { text: 'Both seen.' }] });
+    h = await startHarness({
+      turns: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'A' } }] },
+        { text: 'Both seen.' },
+      ],
+    });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'write a.txt' });
     const pending = await h.waitForEvent('pending_write');
     const bytes = png(3, 1);
     await h.call('chat:send', { sessionId, content: 'and look at this', images: [upload('late.png', bytes)] });
-    await h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: pending.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: pending.request_id,
+      action: 'approve',
+      note: '',
+      argsHash: pending.args_hash,
+    });
     await h.waitForEvent('done');
     const injected = h.events.find((e) => e.type === 'user_message' && e.replaces !== undefined)!;
     expect(injected).toMatchObject({ content: 'and look at this', images: [{ name: 'late.png' }] });
     const history = (await h.call('chat:history', { sessionId })).messages;
-    expect(history.find((m) => m.content === 'and look at this')!.images).toMatchObject([{ name: 'late.png', size: bytes.length }]);
+    expect(history.find((m) => m.content === 'and look at this')!.images).toMatchObject([
+      { name: 'late.png', size: bytes.length },
+    ]);
     expect(JSON.stringify(h.llm.requests[1]!.body)).toContain(bytes.toString('base64'));
     expect(imageRows()).toBe(1);
   });
@@ -99,15 +146,25 @@ describe('images in a message: what is refused, and what goes with what', () => 
     const sessionId = await h.newSession();
     for (let i = 0; i < rounds; i++) {
       const ended = h.events.filter((e) => e.type === 'turn_running' && !e.running).length;
-      await h.call('chat:send', { sessionId, content: `batch ${i}`, images: [1, 2, 3, 4].map((k) => upload(`b${i}-${k}.png`, png(k, i + 1))) });
+      await h.call('chat:send', {
+        sessionId,
+        content: `batch ${i}`,
+        images: [1, 2, 3, 4].map((k) => upload(`b${i}-${k}.png`, png(k, i + 1))),
+      });
       await expect.poll(() => h.events.filter((e) => e.type === 'turn_running' && !e.running).length).toBe(ended + 1);
     }
-    const last = h.llm.requests.at(-1)!.body as { messages: { role: string; content: string | { type: string; text?: string }[] }[] };
+    const last = h.llm.requests.at(-1)!.body as {
+      messages: { role: string; content: string | { type: string; text?: string }[] }[];
+    };
     const users = last.messages.filter((m) => m.role === 'user');
-    const images = users.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((p) => p.type === 'image_url') : []));
+    const images = users.flatMap((m) =>
+      Array.isArray(m.content) ? m.content.filter((p) => p.type === 'image_url') : [],
+    );
     expect(images).toHaveLength(MAX_CONTEXT_IMAGES);
     const first = users[0]!.content;
-    expect(typeof first === 'string' ? first : first.map((p) => p.text ?? '').join('')).toBe('batch 0\n\n[4 images sent here, left out of this request: b0-1.png, b0-2.png, b0-3.png, b0-4.png]');
+    expect(typeof first === 'string' ? first : first.map((p) => p.text ?? '').join('')).toBe(
+      'batch 0\n\n[4 images sent here, left out of this request: b0-1.png, b0-2.png, b0-3.png, b0-4.png]',
+    );
     expect(JSON.stringify(users.at(-1))).toContain(png(4, rounds).toString('base64'));
   });
 
@@ -115,7 +172,11 @@ describe('images in a message: what is refused, and what goes with what', () => 
     h = await startHarness({ turns: [{ text: 'ok' }] });
     const sessionId = await h.newSession();
     await h.sendAndSettle(sessionId, 'first');
-    await h.call('chat:send', { sessionId, content: 'see', images: [upload('a.png', png()), upload('b.png', png(1, 1))] });
+    await h.call('chat:send', {
+      sessionId,
+      content: 'see',
+      images: [upload('a.png', png()), upload('b.png', png(1, 1))],
+    });
     await expect.poll(() => h.events.filter((e) => e.type === 'turn_running' && !e.running).length).toBe(2);
     expect(imageRows()).toBe(2);
     await h.call('chat:deleteSession', { sessionId });

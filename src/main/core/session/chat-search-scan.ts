@@ -45,7 +45,11 @@ export function likePattern(query: string): string {
  * Up to MAX_HITS messages holding `query`, newest first; null as soon as `isStale()` says a newer search replaced
  * this one (checked before each chunk).
  */
-export function searchChats(db: Database.Database, query: string, isStale: () => boolean = () => false): ChatSearchHit[] | null {
+export function searchChats(
+  db: Database.Database,
+  query: string,
+  isStale: () => boolean = () => false,
+): ChatSearchHit[] | null {
   const chunk = db.prepare(CHUNK_SQL);
   const top = (db.prepare('SELECT max(id) AS top FROM chat_history').get() as { top: number | null }).top ?? 0;
   const pattern = likePattern(query);
@@ -74,7 +78,10 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
  * (cut at a word when one is near, `…` where text was cut), and where the match sits in it (length 0 if the
  * case-insensitive search here finds nothing, which `LIKE`'s ASCII folding makes rare).
  */
-export function snippetOf(content: string, query: string): Pick<ChatSearchHit, 'snippet' | 'match_start' | 'match_length'> {
+export function snippetOf(
+  content: string,
+  query: string,
+): Pick<ChatSearchHit, 'snippet' | 'match_start' | 'match_length'> {
   const flat = content.replace(/\s+/g, ' ').trim();
   const needle = query.replace(/\s+/g, ' ');
   const at = flat.search(new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'));
@@ -93,5 +100,9 @@ export function snippetOf(content: string, query: string): Pick<ChatSearchHit, '
     if (isHighSurrogate(flat.charCodeAt(end - 1))) end--;
   }
   const before = start > 0 ? '…' : '';
-  return { snippet: `${before}${flat.slice(start, end).trimEnd()}${end < flat.length ? '…' : ''}`, match_start: from - start + before.length, match_length: length };
+  return {
+    snippet: `${before}${flat.slice(start, end).trimEnd()}${end < flat.length ? '…' : ''}`,
+    match_start: from - start + before.length,
+    match_length: length,
+  };
 }

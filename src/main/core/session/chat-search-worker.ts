@@ -25,7 +25,11 @@ port.on('message', (job: ChatSearchJob | { close: true }) => {
   }
   try {
     if (!db) {
-      db = new Database(job.file, { readonly: true, fileMustExist: true, ...(job.nativeBinding ? { nativeBinding: job.nativeBinding } : {}) });
+      db = new Database(job.file, {
+        readonly: true,
+        fileMustExist: true,
+        ...(job.nativeBinding ? { nativeBinding: job.nativeBinding } : {}),
+      });
       db.pragma('busy_timeout = 5000');
       db.pragma(`cache_size = -${CACHE_KIB}`);
     }
@@ -33,6 +37,10 @@ port.on('message', (job: ChatSearchJob | { close: true }) => {
     const hits = searchChats(db, job.query, () => Atomics.load(latest, 0) !== job.id);
     port.postMessage({ id: job.id, ok: true, hits } satisfies ChatSearchReply);
   } catch (error) {
-    port.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error) } satisfies ChatSearchReply);
+    port.postMessage({
+      id: job.id,
+      ok: false,
+      message: error instanceof Error ? error.message : String(error),
+    } satisfies ChatSearchReply);
   }
 });

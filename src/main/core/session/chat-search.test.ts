@@ -24,7 +24,11 @@ it('finds the words in what the person and the assistant said, ignoring case, ne
   h = await startHarness();
   const store = h.core.sessions.store;
   const older = store.createSession('Trip plans');
-  store.appendMessage({ sessionId: older, role: 'user', content: 'Where should we go?\nMaybe the Lighthouse on the northern cape, it is open in May.' });
+  store.appendMessage({
+    sessionId: older,
+    role: 'user',
+    content: 'Where should we go?\nMaybe the Lighthouse on the northern cape, it is open in May.',
+  });
   store.appendMessage({ sessionId: older, role: 'assistant', content: 'The lighthouse is a fine choice.' });
   const newer = store.createSession('');
   const long = `${'word '.repeat(40)}the LIGHTHOUSE keeper ${'more '.repeat(40)}`;
@@ -66,16 +70,33 @@ it('at most 50 hits, the newest; a sub-agent’s rows and a background run’s s
   h = await startHarness();
   const store = h.core.sessions.store;
   const chat = store.createSession('Many');
-  const ids = Array.from({ length: 70 }, (_, i) => store.appendMessage({ sessionId: chat, role: i % 2 ? 'assistant' : 'user', content: `note number ${i} about kiwis` }));
+  const ids = Array.from({ length: 70 }, (_, i) =>
+    store.appendMessage({
+      sessionId: chat,
+      role: i % 2 ? 'assistant' : 'user',
+      content: `note number ${i} about kiwis`,
+    }),
+  );
   // A sub-agent's stack inside the chat: its prompt (role `agent`) and its answers are not the chat's own messages.
   const now = Date.now();
   const stackId = Number(
-    h.core.db.prepare("INSERT INTO chat_sessions_stack (session_id, agent_id, depth, parent_tool_call_id, created_at) VALUES (?, 'helper', 1, 'call-1', ?)").run(chat, now).lastInsertRowid,
+    h.core.db
+      .prepare(
+        "INSERT INTO chat_sessions_stack (session_id, agent_id, depth, parent_tool_call_id, created_at) VALUES (?, 'helper', 1, 'call-1', ?)",
+      )
+      .run(chat, now).lastInsertRowid,
   );
   store.appendMessage({ sessionId: chat, stackId, role: 'agent', content: 'find the kiwis' });
   store.appendMessage({ sessionId: chat, stackId, role: 'assistant', content: 'kiwis found by the sub-agent' });
   // A scheduled job's run: its own session, not in the chat list, so not searched either.
-  const run = store.createBackgroundSession({ title: 'Nightly', source: 'scheduler', agentId: 'main', runContext: null, model: null, parentSessionId: null });
+  const run = store.createBackgroundSession({
+    title: 'Nightly',
+    source: 'scheduler',
+    agentId: 'main',
+    runContext: null,
+    model: null,
+    parentSessionId: null,
+  });
   store.appendMessage({ sessionId: run, role: 'assistant', content: 'kiwis from the nightly run' });
 
   const hits = await search('KIWIS');
@@ -121,14 +142,22 @@ it('the newest search wins: a scan stops at its next chunk once a newer search i
 it('the core keeps answering while a search scans a 50,000-message chat on its worker', async () => {
   h = await startHarness();
   // Answers of about 2 KB, as a model's often are: the scan reads about 30 MB of text.
-  const seeded = seedSession(h.core.db, 50_000, 'Fifty thousand', (i) => `${'The function reads the file once, splits it into lines and keeps the ones that match. '.repeat(24)}(${i})`);
+  const seeded = seedSession(
+    h.core.db,
+    50_000,
+    'Fifty thousand',
+    (i) =>
+      `${'The function reads the file once, splits it into lines and keeps the ones that match. '.repeat(24)}(${i})`,
+  );
   await search('warm up');
   const loop = monitorEventLoopDelay({ resolution: 1 });
   const before = performance.eventLoopUtilization();
   loop.enable();
   const started = performance.now();
   let searchMs = 0;
-  const searching = search('a phrase nobody ever wrote').then((hits) => ((searchMs = performance.now() - started), hits));
+  const searching = search('a phrase nobody ever wrote').then(
+    (hits) => ((searchMs = performance.now() - started), hits),
+  );
   let pings = 0;
   while (!searchMs) {
     await h.call('app:ping', { text: 'still here?' });
@@ -139,7 +168,9 @@ it('the core keeps answering while a search scans a 50,000-message chat on its w
   const busy = performance.eventLoopUtilization(before).utilization;
   expect(await searching).toEqual([]);
   const maxDelayMs = loop.max / 1e6;
-  console.log(`search ${searchMs.toFixed(0)} ms; ${pings} pings answered meanwhile; loop delay max ${maxDelayMs.toFixed(1)} ms; core thread busy ${(busy * 100).toFixed(0)}%`);
+  console.log(
+    `search ${searchMs.toFixed(0)} ms; ${pings} pings answered meanwhile; loop delay max ${maxDelayMs.toFixed(1)} ms; core thread busy ${(busy * 100).toFixed(0)}%`,
+  );
   // The scan walked every message (no hit stops it early). Had it run on the core's thread, no ping would answer
   // before it and the loop would stall for its length. (How busy the thread was is logged, not asserted: with the
   // rest of the suite running on the same two cores it says more about the machine than about the scan.)

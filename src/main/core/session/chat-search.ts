@@ -23,7 +23,9 @@ export interface ChatSearchJob {
 }
 
 /** `hits` null: a newer search replaced this one. */
-export type ChatSearchReply = { id: number; ok: true; hits: ChatSearchHit[] | null } | { id: number; ok: false; message: string };
+export type ChatSearchReply =
+  | { id: number; ok: true; hits: ChatSearchHit[] | null }
+  | { id: number; ok: false; message: string };
 
 /** The worker entry is built as `out/main/chat-search-worker.js` (electron.vite.config.ts). */
 export function spawnChatSearchWorker(): Worker {
@@ -65,7 +67,13 @@ export class ChatSearch {
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       worker.ref(); // a search in flight keeps a CLI or test process alive until it is answered
-      worker.postMessage({ id, query, file: this.file, nativeBinding: this.nativeBinding, latest: this.latest.buffer as SharedArrayBuffer } satisfies ChatSearchJob);
+      worker.postMessage({
+        id,
+        query,
+        file: this.file,
+        nativeBinding: this.nativeBinding,
+        latest: this.latest.buffer as SharedArrayBuffer,
+      } satisfies ChatSearchJob);
     });
   }
 
@@ -93,7 +101,8 @@ export class ChatSearch {
     const gone = (error?: unknown) => {
       if (this.worker !== worker) return; // closed on purpose
       this.worker = null; // the next search starts a new one
-      for (const waiting of this.waiting.values()) waiting.reject(new Error(`the chat search worker stopped: ${String(error ?? 'exited')}`));
+      for (const waiting of this.waiting.values())
+        waiting.reject(new Error(`the chat search worker stopped: ${String(error ?? 'exited')}`));
       this.waiting.clear();
     };
     worker.on('message', (reply: ChatSearchReply) => {

@@ -44,12 +44,18 @@ async function probeHarness(turns: ScriptedTurn[]): Promise<{ probe: Probe; file
   let current = '';
   h.core.tools.register(
     defineTool({
-      name: 'noop_probe', description: 'Does nothing.', kind: 'other', category: 'introspection', input: z.object({ n: z.number().optional() }),
+      name: 'noop_probe',
+      description: 'Does nothing.',
+      kind: 'other',
+      category: 'introspection',
+      input: z.object({ n: z.number().optional() }),
       execute: () => {
-        const rows = reader.prepare(
-          `SELECT t.tool_call_id, t.status, (SELECT count(*) FROM tool_decisions d WHERE d.tool_call_id = t.tool_call_id) AS decisions
+        const rows = reader
+          .prepare(
+            `SELECT t.tool_call_id, t.status, (SELECT count(*) FROM tool_decisions d WHERE d.tool_call_id = t.tool_call_id) AS decisions
            FROM chat_llm_tools t WHERE t.message_id = (SELECT message_id FROM chat_llm_tools WHERE tool_call_id = ?) ORDER BY t.id`,
-        ).all(current) as Probe['runs'][number]['rows'];
+          )
+          .all(current) as Probe['runs'][number]['rows'];
         probe.runs.push({ call: current, at: readWalCommits(file), rows });
         return 'ok';
       },
@@ -134,7 +140,11 @@ describe('commits per tool call on the session path', () => {
     const ids = probe.runs.map((r) => r.call);
     expect(probe.runs[0]!.rows.map((r) => r.tool_call_id)).toEqual(ids);
     // The calls behind it are on disk too, `queued`: not started, no decision yet.
-    expect(probe.runs[0]!.rows.map((r) => [r.status, r.decisions])).toEqual([['running', 1], ['queued', 0], ['queued', 0]]);
+    expect(probe.runs[0]!.rows.map((r) => [r.status, r.decisions])).toEqual([
+      ['running', 1],
+      ['queued', 0],
+      ['queued', 0],
+    ]);
     let before = probe.answering!;
     for (const run of probe.runs) {
       expect(commitsSince(before, run.at)).toBe(1);

@@ -74,8 +74,14 @@ export function capHistory(rows: MessageRow[], cap: number): MessageRow[] {
  * person's, capped. One row past the cap is enough for capHistory to cut where it would cut them all, so a round of
  * a long session reads the tail of its history, not the whole of it.
  */
-export function contextRows(store: SessionStore, input: Pick<ContextInput, 'sessionId' | 'stackId' | 'contextStartId'>): MessageRow[] {
-  return capHistory(store.recentContextMessages(input.sessionId, input.contextStartId, HISTORY_CAP + 1, input.stackId ?? null), HISTORY_CAP);
+export function contextRows(
+  store: SessionStore,
+  input: Pick<ContextInput, 'sessionId' | 'stackId' | 'contextStartId'>,
+): MessageRow[] {
+  return capHistory(
+    store.recentContextMessages(input.sessionId, input.contextStartId, HISTORY_CAP + 1, input.stackId ?? null),
+    HISTORY_CAP,
+  );
 }
 
 /**
@@ -97,7 +103,12 @@ interface MessageImages {
  * one read of the rows' id range, none for most requests. Only the owners the request replays count (`replayed`):
  * the range also holds a sub-agent's rows and replaced messages, whose images must neither be read nor take room.
  */
-function imagesOfRows(store: SessionStore, sessionId: number, rows: readonly MessageRow[], replayed: ReadonlySet<number | string>): Map<number | string, MessageImages> {
+function imagesOfRows(
+  store: SessionStore,
+  sessionId: number,
+  rows: readonly MessageRow[],
+  replayed: ReadonlySet<number | string>,
+): Map<number | string, MessageImages> {
   const byOwner = new Map<number | string, MessageImages>();
   if (rows.length === 0) return byOwner;
   const listed = store.images.rows(sessionId, rows[0]!.id, rows.at(-1)!.id);
@@ -119,7 +130,11 @@ function imagesOfRows(store: SessionStore, sessionId: number, rows: readonly Mes
 }
 
 /** A message's or result's text, with the images left out of this request named (the model knows something was there). */
-function withLeftOut(content: string, leftOut: readonly string[] | undefined, how: 'sent' | 'returned' = 'sent'): string {
+function withLeftOut(
+  content: string,
+  leftOut: readonly string[] | undefined,
+  how: 'sent' | 'returned' = 'sent',
+): string {
   if (!leftOut?.length) return content;
   return `${content}\n\n[${leftOut.length === 1 ? 'an image' : `${leftOut.length} images`} ${how} here, left out of this request: ${leftOut.join(', ')}]`;
 }
@@ -128,9 +143,12 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
   // One system message (static → scratchpad → dynamic tail): some providers accept a system message only first.
   const system = [input.systemPrompt];
   if (input.scratchpad.length > 0) {
-    system.push(`<scratchpad>${input.scratchpad.map((n) => `<note key="${n.key}">${n.value}</note>`).join('')}</scratchpad>`);
+    system.push(
+      `<scratchpad>${input.scratchpad.map((n) => `<note key="${n.key}">${n.value}</note>`).join('')}</scratchpad>`,
+    );
   }
-  if (input.summary) system.push(`<summary of the earlier conversation>\n${input.summary}\n</summary of the earlier conversation>`);
+  if (input.summary)
+    system.push(`<summary of the earlier conversation>\n${input.summary}\n</summary of the earlier conversation>`);
   system.push(dynamicTail(input));
   const messages: ChatMessage[] = [{ role: 'system', content: system.join('\n\n') }];
 
@@ -166,7 +184,11 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
       if (row.content) messages.push({ role: 'assistant', content: row.content });
       continue;
     }
-    messages.push({ role: 'assistant', content: row.content, tool_calls: calls.map((c) => ({ id: c.provider_call_id, name: c.name, arguments: withholdSealed(c.arguments) })) });
+    messages.push({
+      role: 'assistant',
+      content: row.content,
+      tool_calls: calls.map((c) => ({ id: c.provider_call_id, name: c.name, arguments: withholdSealed(c.arguments) })),
+    });
     for (const call of calls) {
       let content = replayToolResult(call);
       if (row.id < lastUserId && content.length > MAX_OLD_TOOL_RESULT_CHARS) {
@@ -174,7 +196,11 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
       }
       const own = images.get(call.tool_call_id);
       content = withLeftOut(content, own?.leftOut, 'returned');
-      messages.push(own?.images.length ? { role: 'tool', tool_call_id: call.provider_call_id, content, images: own.images } : { role: 'tool', tool_call_id: call.provider_call_id, content });
+      messages.push(
+        own?.images.length
+          ? { role: 'tool', tool_call_id: call.provider_call_id, content, images: own.images }
+          : { role: 'tool', tool_call_id: call.provider_call_id, content },
+      );
     }
   }
   return messages;

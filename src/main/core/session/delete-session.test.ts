@@ -15,7 +15,9 @@ afterEach(async () => {
 const count = (sql: string, ...params: unknown[]) => (h!.core.db.prepare(sql).get(...params) as { n: number }).n;
 
 it('a chat is deleted with its messages, calls, stacks and notes; the audit keeps its decisions; every window hears it', async () => {
-  h = await startHarness({ turns: [{ toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] }, { text: 'Listed.' }] });
+  h = await startHarness({
+    turns: [{ toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] }, { text: 'Listed.' }],
+  });
   const keep = await h.newSession();
   const gone = await h.newSession();
   await h.sendAndSettle(gone, 'List the files');
@@ -38,7 +40,9 @@ it('a chat is deleted with its messages, calls, stacks and notes; the audit keep
 });
 
 it('the newest chat deleted, the next one gets a new id, so the audit never shows its decisions under another chat', async () => {
-  h = await startHarness({ turns: [{ toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] }, { text: 'Listed.' }] });
+  h = await startHarness({
+    turns: [{ toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] }, { text: 'Listed.' }],
+  });
   const first = await h.newSession();
   await h.sendAndSettle(first, 'List the files');
   await h.call('chat:deleteSession', { sessionId: first });
@@ -51,15 +55,28 @@ it('the newest chat deleted, the next one gets a new id, so the audit never show
 });
 
 it('refuses while the chat’s turn runs, and a background run’s session', async () => {
-  h = await startHarness({ turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] }] });
+  h = await startHarness({
+    turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] }],
+  });
   const sessionId = await h.newSession();
   await h.call('chat:send', { sessionId, content: 'Write a.txt' });
   await h.waitForEvent('pending_write');
-  await expect(h.call('chat:deleteSession', { sessionId })).rejects.toThrow(/\[busy\] A turn is running in this chat: stop it first/);
+  await expect(h.call('chat:deleteSession', { sessionId })).rejects.toThrow(
+    /\[busy\] A turn is running in this chat: stop it first/,
+  );
   await h.call('chat:stop', { sessionId });
   await expect.poll(() => h!.events.some((e) => e.type === 'turn_running' && !e.running)).toBe(true);
   expect(await h.call('chat:deleteSession', { sessionId })).toEqual({ deleted: true });
 
-  const background = h.core.sessions.store.createBackgroundSession({ title: 'run', source: 'cron', agentId: 'main', runContext: null, model: null, parentSessionId: null });
-  await expect(h.call('chat:deleteSession', { sessionId: background })).rejects.toThrow(/\[bad_request\] Only a chat can be deleted/);
+  const background = h.core.sessions.store.createBackgroundSession({
+    title: 'run',
+    source: 'cron',
+    agentId: 'main',
+    runContext: null,
+    model: null,
+    parentSessionId: null,
+  });
+  await expect(h.call('chat:deleteSession', { sessionId: background })).rejects.toThrow(
+    /\[bad_request\] Only a chat can be deleted/,
+  );
 });

@@ -44,19 +44,31 @@ function onFirst(harness: Harness, type: ChatEvent['type'], then: () => void): v
 }
 
 function toolRows(harness: Harness) {
-  return harness.core.db.prepare('SELECT tool_call_id, status, result, effective_arguments, args_hash FROM chat_llm_tools ORDER BY id').all() as {
-    tool_call_id: string; status: string; result: string | null; effective_arguments: string | null; args_hash: string | null;
+  return harness.core.db
+    .prepare('SELECT tool_call_id, status, result, effective_arguments, args_hash FROM chat_llm_tools ORDER BY id')
+    .all() as {
+    tool_call_id: string;
+    status: string;
+    result: string | null;
+    effective_arguments: string | null;
+    args_hash: string | null;
   }[];
 }
 
 function decisionsOf(harness: Harness, toolCallId: string) {
-  return harness.core.db.prepare('SELECT action, actor, args_hash FROM tool_decisions WHERE tool_call_id = ? ORDER BY id').all(toolCallId);
+  return harness.core.db
+    .prepare('SELECT action, actor, args_hash FROM tool_decisions WHERE tool_call_id = ? ORDER BY id')
+    .all(toolCallId);
 }
 
 describe('D8: a full disk during a turn', () => {
   it('a result that cannot be saved: the person is told, the turn stops, the row stays as its last commit left it; with space back the next message works', async () => {
     h = await startHarness({
-      turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] }, { match: 'go on', text: 'Going on.' }, { text: 'never asked for' }],
+      turns: [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] },
+        { match: 'go on', text: 'Going on.' },
+        { text: 'never asked for' },
+      ],
     });
     // A result of ~50 KB needs new pages (overflow pages); the row's own first commit did not.
     writeFileSync(join(h.workspace, 'big.txt'), 'a line of the big file\n'.repeat(2_200));
@@ -66,10 +78,14 @@ describe('D8: a full disk during a turn', () => {
 
     const id = (events.find((e) => e.type === 'tool_start') as Extract<ChatEvent, { type: 'tool_start' }>).tool_call_id;
     // The person reads why, in the chat; the card says interrupted (as after a restart), never done or failed.
-    expect(events.filter((e) => e.type === 'error')).toEqual([expect.objectContaining({ message: DISK_FULL_TURN_TEXT })]);
+    expect(events.filter((e) => e.type === 'error')).toEqual([
+      expect.objectContaining({ message: DISK_FULL_TURN_TEXT }),
+    ]);
     expect(DISK_FULL_TURN_TEXT).toMatch(/^The disk is full/);
     expect(events.some((e) => e.type === 'tool_interrupted' && e.tool_call_id === id)).toBe(true);
-    expect(events.some((e) => (e.type === 'tool_done' || e.type === 'tool_error') && e.tool_call_id === id)).toBe(false);
+    expect(events.some((e) => (e.type === 'tool_done' || e.type === 'tool_error') && e.tool_call_id === id)).toBe(
+      false,
+    );
     expect(events.at(-1)).toMatchObject({ type: 'turn_running', running: false });
     // The turn stopped: the model was not asked again with a result that is not on disk.
     expect(h.llm.requests).toHaveLength(1);
@@ -81,7 +97,9 @@ describe('D8: a full disk during a turn', () => {
     expect(decisionsOf(h, id)).toEqual([{ action: 'allow', actor: 'policy', args_hash: row!.args_hash }]);
     expect(h.core.db.pragma('integrity_check', { simple: true })).toBe('ok');
     // What a reload shows is what the live chat showed.
-    const card = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === id);
+    const card = (await h.call('chat:history', { sessionId })).messages
+      .flatMap((m) => m.tools)
+      .find((t) => t.tool_call_id === id);
     expect(card).toMatchObject({ status: 'running', interrupted: true });
 
     // Space is back: the next message works, and the call the disk cut short ends with a reason the model reads.
@@ -93,7 +111,7 @@ describe('D8: a full disk during a turn', () => {
     expect(h.core.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
-  it("a round that cannot be saved leaves nothing of it: no answer, no tool row, nothing ran; the turn stops with the person told", async () => {
+  it('a round that cannot be saved leaves nothing of it: no answer, no tool row, nothing ran; the turn stops with the person told', async () => {
     const content = 'x'.repeat(40_000); // the round's commit needs new pages for these arguments
     const write = { toolCalls: [{ name: 'write_file', arguments: { path: 'out.txt', content } }] };
     h = await startHarness({ turns: [write, write, { text: 'Written this time.' }] });
@@ -101,8 +119,12 @@ describe('D8: a full disk during a turn', () => {
     onFirst(h, 'turn_running', () => fillDisk(h)); // the person's message is saved; the model answers next
     const events = await h.sendAndSettle(sessionId, 'write out.txt');
 
-    expect(events.filter((e) => e.type === 'error')).toEqual([expect.objectContaining({ message: DISK_FULL_TURN_TEXT })]);
-    expect(events.some((e) => e.type.startsWith('tool_') || e.type === 'approval_required' || e.type === 'pending_write')).toBe(false);
+    expect(events.filter((e) => e.type === 'error')).toEqual([
+      expect.objectContaining({ message: DISK_FULL_TURN_TEXT }),
+    ]);
+    expect(
+      events.some((e) => e.type.startsWith('tool_') || e.type === 'approval_required' || e.type === 'pending_write'),
+    ).toBe(false);
     expect(toolRows(h)).toEqual([]);
     expect((await h.call('chat:history', { sessionId })).messages.map((m) => m.role)).toEqual(['user']);
     expect(h.core.approval.pending.list().approvals).toEqual([]);
@@ -113,7 +135,12 @@ describe('D8: a full disk during a turn', () => {
     await h.call('chat:send', { sessionId, content: 'try again' });
     const pending = await h.waitForEvent('pending_write');
     expect(pending.new_content).toBe(content);
-    await h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: pending.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: pending.request_id,
+      action: 'approve',
+      note: '',
+      argsHash: pending.args_hash,
+    });
     await h.waitForEvent('done');
     expect(readFileSync(join(h.workspace, 'out.txt'), 'utf8')).toBe(content);
   });
@@ -123,7 +150,9 @@ describe('D8: a full disk during a turn', () => {
     const sessionId = await h.newSession();
     fillDisk(h);
     const long = 'a long message '.repeat(3_000);
-    await expect(h.call('chat:send', { sessionId, content: long })).rejects.toThrow(`[disk_full] ${DISK_FULL_CALL_TEXT}`);
+    await expect(h.call('chat:send', { sessionId, content: long })).rejects.toThrow(
+      `[disk_full] ${DISK_FULL_CALL_TEXT}`,
+    );
     expect(h.events).toEqual([]);
     expect(h.llm.requests).toHaveLength(0);
     expect(h.core.sessions.isRunning(sessionId)).toBe(false);

@@ -31,14 +31,22 @@ afterEach(async () => {
 const FULL = 2;
 
 /** Tools `probe_<kind>` that drop a marker as they run and record the connection's level then. */
-async function traced(turns: ScriptedTurn[], kinds: ToolKind[], allow = kinds): Promise<{ sessionId: number; levels: number[]; events: () => Promise<TraceEvent[]> }> {
+async function traced(
+  turns: ScriptedTurn[],
+  kinds: ToolKind[],
+  allow = kinds,
+): Promise<{ sessionId: number; levels: number[]; events: () => Promise<TraceEvent[]> }> {
   h = await startHarness({ turns });
   const levels: number[] = [];
   let n = 0;
   for (const kind of kinds) {
     h.core.tools.register(
       defineTool({
-        name: `probe_${kind}`, description: 'Does nothing.', kind, category: 'introspection', input: z.object({}),
+        name: `probe_${kind}`,
+        description: 'Does nothing.',
+        kind,
+        category: 'introspection',
+        input: z.object({}),
         execute: () => {
           levels.push(Number(h!.core.db.pragma('synchronous', { simple: true })));
           trace?.mark(`ran${++n}`);
@@ -47,7 +55,8 @@ async function traced(turns: ScriptedTurn[], kinds: ToolKind[], allow = kinds): 
       }),
     );
   }
-  for (const kind of allow) h.core.approval.rules.createRule({ tool_pattern: `probe_${kind}`, action: 'allow', priority: 1 });
+  for (const kind of allow)
+    h.core.approval.rules.createRule({ tool_pattern: `probe_${kind}`, action: 'allow', priority: 1 });
   const sessionId = await h.newSession();
   await h.sendAndSettle(sessionId, 'warm up'); // a first turn writes what only a first turn writes
   let answered = false;
@@ -70,7 +79,10 @@ async function traced(turns: ScriptedTurn[], kinds: ToolKind[], allow = kinds): 
 
 describe('fsyncs per tool call', () => {
   it('a read-only call the gate allowed: no fsync before it runs, one after', async () => {
-    const t = await traced([{ text: 'ok' }, { text: 'Reading.', toolCalls: [{ name: 'probe_read', arguments: {} }] }, { text: 'Done.' }], ['read']);
+    const t = await traced(
+      [{ text: 'ok' }, { text: 'Reading.', toolCalls: [{ name: 'probe_read', arguments: {} }] }, { text: 'Done.' }],
+      ['read'],
+    );
     await h!.sendAndSettle(t.sessionId, 'read');
     const events = await t.events();
     expect(fsyncsBetween(events, 'answering', 'ran1')).toBe(0);
@@ -80,7 +92,10 @@ describe('fsyncs per tool call', () => {
   });
 
   it('any other call: one fsync before it runs and one after', async () => {
-    const t = await traced([{ text: 'ok' }, { text: 'Other.', toolCalls: [{ name: 'probe_other', arguments: {} }] }, { text: 'Done.' }], ['other']);
+    const t = await traced(
+      [{ text: 'ok' }, { text: 'Other.', toolCalls: [{ name: 'probe_other', arguments: {} }] }, { text: 'Done.' }],
+      ['other'],
+    );
     await h!.sendAndSettle(t.sessionId, 'other');
     const events = await t.events();
     expect(fsyncsBetween(events, 'answering', 'ran1')).toBe(1);
@@ -89,14 +104,22 @@ describe('fsyncs per tool call', () => {
   });
 
   it('a call right after its round copied the log: still one fsync before it runs and one after (the log was started over as the model was asked)', async () => {
-    const t = await traced([{ text: 'ok' }, { text: 'Other.', toolCalls: [{ name: 'probe_other', arguments: {} }] }, { text: 'Done.' }], ['other']);
+    const t = await traced(
+      [{ text: 'ok' }, { text: 'Other.', toolCalls: [{ name: 'probe_other', arguments: {} }] }, { text: 'Done.' }],
+      ['other'],
+    );
     // Writes of the person's own bring the log past the share from which a round's request copies it (wal-keeper.ts).
     const shm = openSync(join(h!.dataDir, 'skald.db-shm'), 'r');
     const pending = () => {
       const log = walIndexFrames(shm)!;
       return log.frames - log.copied;
     };
-    while (pending() < EARLY_CHECKPOINT_SHARE * 1000 + 50) h!.core.sessions.store.appendMessage({ sessionId: t.sessionId, role: 'user', content: 'a long message '.repeat(300) });
+    while (pending() < EARLY_CHECKPOINT_SHARE * 1000 + 50)
+      h!.core.sessions.store.appendMessage({
+        sessionId: t.sessionId,
+        role: 'user',
+        content: 'a long message '.repeat(300),
+      });
     await h!.sendAndSettle(t.sessionId, 'other');
     const events = await t.events();
     // Copied, and the log's first commit since (the one that syncs the log's new header) was not the call's.
@@ -106,8 +129,11 @@ describe('fsyncs per tool call', () => {
     expect(fsyncsBetween(events, 'ran1', 'done1')).toBe(1);
   });
 
-  it('a round of a read and an edit: the read result is fsync\'d before the edit runs, the edit has its own fsync before it', async () => {
-    const calls = [{ name: 'probe_read', arguments: {} }, { name: 'probe_edit', arguments: {} }];
+  it("a round of a read and an edit: the read result is fsync'd before the edit runs, the edit has its own fsync before it", async () => {
+    const calls = [
+      { name: 'probe_read', arguments: {} },
+      { name: 'probe_edit', arguments: {} },
+    ];
     const t = await traced([{ text: 'ok' }, { text: 'Both.', toolCalls: calls }, { text: 'Done.' }], ['read', 'edit']);
     await h!.sendAndSettle(t.sessionId, 'both');
     const events = await t.events();
@@ -119,13 +145,22 @@ describe('fsyncs per tool call', () => {
   });
 
   it('a read-only call without an allow rule keeps its fsync before the person is asked', async () => {
-    const t = await traced([{ text: 'ok' }, { text: 'Reading.', toolCalls: [{ name: 'probe_read', arguments: {} }] }, { text: 'Done.' }], ['read'], []);
+    const t = await traced(
+      [{ text: 'ok' }, { text: 'Reading.', toolCalls: [{ name: 'probe_read', arguments: {} }] }, { text: 'Done.' }],
+      ['read'],
+      [],
+    );
     let asked = 0;
     h!.core.events.subscribe('chat', (e: ChatEvent) => {
       if (e.type !== 'approval_required') return;
       asked++;
       trace?.mark('asked');
-      void h!.call('inbox:resolveApproval', { requestId: e.request_id, action: 'approve', note: '', argsHash: e.args_hash });
+      void h!.call('inbox:resolveApproval', {
+        requestId: e.request_id,
+        action: 'approve',
+        note: '',
+        argsHash: e.args_hash,
+      });
     });
     await h!.sendAndSettle(t.sessionId, 'read');
     const events = await t.events();

@@ -12,7 +12,11 @@ import { SessionStore } from './session-store';
 
 afterAll(cleanupTempDirs);
 
-const RULE_ALLOW: Decision = { action: 'allow', why: { kind: 'rule', ruleId: 3, text: 'Allowed by rule 3.' }, actor: 'policy' };
+const RULE_ALLOW: Decision = {
+  action: 'allow',
+  why: { kind: 'rule', ruleId: 3, text: 'Allowed by rule 3.' },
+  actor: 'policy',
+};
 const BY_YOU: Decision = { action: 'allow', why: { kind: 'human', text: 'Decided by you.' }, actor: 'user' };
 
 describe('the decisions of a history page', () => {
@@ -25,7 +29,11 @@ describe('the decisions of a history page', () => {
       const decisions = [RULE_ALLOW, BY_YOU, RULE_ALLOW, RULE_ALLOW, BY_YOU];
       store.transaction(() => {
         const messageId = store.appendMessage({ sessionId, role: 'assistant', content: '' });
-        const calls = decisions.map((_, i) => ({ id: `call_${i}`, name: 'read_file', arguments: JSON.stringify({ path: `f${i}.txt` }) }));
+        const calls = decisions.map((_, i) => ({
+          id: `call_${i}`,
+          name: 'read_file',
+          arguments: JSON.stringify({ path: `f${i}.txt` }),
+        }));
         const keys = store.insertRoundTools(sessionId, messageId, calls);
         keys.forEach((key, i) => {
           const decisionId = recordDecision(db, { toolCallId: key, sessionId, decision: decisions[i]!, argsHash: 'h' });
@@ -33,17 +41,22 @@ describe('the decisions of a history page', () => {
           store.finishTool(key, 'done', 'ok');
         });
         // A sixth call whose audit row no longer reads as a decision (a why kind the contract does not know).
-        const [damaged] = store.insertRoundTools(sessionId, messageId, [{ id: 'call_x', name: 'read_file', arguments: '{}' }]);
+        const [damaged] = store.insertRoundTools(sessionId, messageId, [
+          { id: 'call_x', name: 'read_file', arguments: '{}' },
+        ]);
         const decisionId = recordDecision(db, { toolCallId: damaged!, sessionId, decision: RULE_ALLOW, argsHash: 'h' });
         db.prepare("UPDATE tool_decisions SET reason_kind = 'no-such-kind' WHERE id = ?").run(decisionId);
         store.prepareTool(damaged!, { effectiveArguments: '{}', argsHash: 'h', decisionId });
         store.finishTool(damaged!, 'done', 'ok');
       });
 
-      const read = async () => (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools.map((t) => t.decision));
+      const read = async () =>
+        (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools.map((t) => t.decision));
       const cards = await read();
       expect(cards).toHaveLength(6);
-      expect(cards.slice(0, 5)).toEqual(decisions.map((d) => ({ ...d, why: { ...d.why, ruleId: d.why.ruleId ?? null } })));
+      expect(cards.slice(0, 5)).toEqual(
+        decisions.map((d) => ({ ...d, why: { ...d.why, ruleId: d.why.ruleId ?? null } })),
+      );
       expect(cards[5]).toBeNull();
       expect(cards[0]).toBe(cards[2]);
       expect(cards[2]).toBe(cards[3]);

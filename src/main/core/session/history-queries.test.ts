@@ -21,13 +21,17 @@ function plan(db: Db, sql: string, args: unknown[]): string[] {
 
 function expectIndexed(db: Db): void {
   const page = plan(db, HISTORY_SQL.page, [1, null, 1_000, 101]);
-  expect(page.join('\n')).toMatch(/SEARCH chat_history USING (COVERING )?INDEX chat_history_session_stack \(session_id=\? AND stack_id=\? AND id<\?\)/);
+  expect(page.join('\n')).toMatch(
+    /SEARCH chat_history USING (COVERING )?INDEX chat_history_session_stack \(session_id=\? AND stack_id=\? AND id<\?\)/,
+  );
   for (const [sql, args] of [
     [HISTORY_SQL.toolsForMessages, [1, null, 10, 20]],
     [HISTORY_SQL.toolsFrom, [1, null, 10]],
   ] as const) {
     const steps = plan(db, sql, [...args]);
-    expect(steps[0]).toMatch(/^SEARCH t USING INDEX chat_llm_tools_session_message \(session_id=\? AND stack_id=\? AND message_id>\?/);
+    expect(steps[0]).toMatch(
+      /^SEARCH t USING INDEX chat_llm_tools_session_message \(session_id=\? AND stack_id=\? AND message_id>\?/,
+    );
     expect(steps.join('\n')).toContain('SEARCH d USING INTEGER PRIMARY KEY (rowid=?)');
     expect(steps.join('\n')).not.toMatch(/\bSCAN\b/);
   }
@@ -42,9 +46,17 @@ function seed(db: Db, exchanges: number): { store: SessionStore; sessionId: numb
       for (let i = 0; i < exchanges; i++) {
         store.appendMessage({ sessionId, role: 'user', content: `question ${i}` });
         const messageId = store.appendMessage({ sessionId, role: 'assistant', content: '' });
-        const keys = store.insertRoundTools(sessionId, messageId, [{ id: 'a', name: 'read_file', arguments: '{}' }, { id: 'b', name: 'list_files', arguments: '{}' }]);
+        const keys = store.insertRoundTools(sessionId, messageId, [
+          { id: 'a', name: 'read_file', arguments: '{}' },
+          { id: 'b', name: 'list_files', arguments: '{}' },
+        ]);
         for (const key of keys) {
-          const decisionId = recordDecision(db, { toolCallId: key, sessionId, decision: { action: 'allow', why: { kind: 'fast_path', text: 'ok' }, actor: 'policy' }, argsHash: 'h' });
+          const decisionId = recordDecision(db, {
+            toolCallId: key,
+            sessionId,
+            decision: { action: 'allow', why: { kind: 'fast_path', text: 'ok' }, actor: 'policy' },
+            argsHash: 'h',
+          });
           store.prepareTool(key, { effectiveArguments: '{}', argsHash: 'h', decisionId });
           store.finishTool(key, 'done', 'result');
         }
@@ -65,14 +77,22 @@ function expectSessionReadsIndexed(db: Db): void {
   const last = plan(db, q.lastMessage!.source, [1]).join('\n');
   expect(last).toContain('SEARCH chat_history USING INTEGER PRIMARY KEY (rowid=?)');
   expect(last).toMatch(/SEARCH chat_history USING COVERING INDEX chat_history_session_stack \(session_id=\?\)/);
-  for (const [name, args] of [['contextMessages', [1, 0, null]], ['queued', [1]], ['usage', [1]], ['failQueued', [1]], ['failSessionTools', ['x', 0, 1]]] as const) {
+  for (const [name, args] of [
+    ['contextMessages', [1, 0, null]],
+    ['queued', [1]],
+    ['usage', [1]],
+    ['failQueued', [1]],
+    ['failSessionTools', ['x', 0, 1]],
+  ] as const) {
     const steps = plan(db, q[name]!.source, [...args]).join('\n');
     expect(steps, name).toMatch(/^SEARCH (chat_history|chat_llm_tools) USING /);
     expect(steps, name).not.toMatch(/\bSCAN\b/);
   }
   // The queued messages a round looks for: a probe of the partial index of queued rows, not the session's rows.
   for (const name of ['queued', 'failQueued', 'unqueue']) {
-    expect(plan(db, q[name]!.source, [1]).join('\n'), name).toMatch(/^SEARCH chat_history USING (COVERING )?INDEX chat_history_queued \(session_id=\?\)/);
+    expect(plan(db, q[name]!.source, [1]).join('\n'), name).toMatch(
+      /^SEARCH chat_history USING (COVERING )?INDEX chat_history_queued \(session_id=\?\)/,
+    );
   }
   const cascade = plan(db, 'DELETE FROM chat_sessions WHERE id = ?', [1]).join('\n');
   expect(cascade).toContain('SEARCH chat_history USING COVERING INDEX chat_history_session_stack (session_id=?)');
@@ -103,7 +123,13 @@ describe('history queries', () => {
     const own = store.appendMessage({ sessionId, role: 'assistant', content: 'own' });
     store.appendMessage({ sessionId: other, role: 'user', content: 'elsewhere' });
     expect(store.lastMessage(sessionId)?.id).toBe(own);
-    const stackId = new StackStore(db).open({ sessionId, agentId: 'helper', prompt: 'p', depth: 1, parentToolCallId: 'tc_y' });
+    const stackId = new StackStore(db).open({
+      sessionId,
+      agentId: 'helper',
+      prompt: 'p',
+      depth: 1,
+      parentToolCallId: 'tc_y',
+    });
     const child = store.appendMessage({ sessionId, stackId, role: 'assistant', content: 'child' });
     expect(store.lastMessage(sessionId)?.id).toBe(child);
     expect(store.lastMessage(other)?.content).toBe('elsewhere');
@@ -115,9 +141,20 @@ describe('history queries', () => {
     const db = openDatabase({ file: join(tempDir(), 'page.db') });
     const { store, sessionId } = seed(db, 30);
     // A sub-agent's stack in the middle of the session: its rows are its own history, never the session's page.
-    const stackId = new StackStore(db).open({ sessionId, agentId: 'helper', prompt: 'p', depth: 1, parentToolCallId: 'tc_x' });
+    const stackId = new StackStore(db).open({
+      sessionId,
+      agentId: 'helper',
+      prompt: 'p',
+      depth: 1,
+      parentToolCallId: 'tc_x',
+    });
     const childMessage = store.appendMessage({ sessionId, stackId, role: 'assistant', content: 'child' });
-    const [childCall] = store.insertRoundTools(sessionId, childMessage, [{ id: 'c', name: 'read_file', arguments: '{}' }], stackId);
+    const [childCall] = store.insertRoundTools(
+      sessionId,
+      childMessage,
+      [{ id: 'c', name: 'read_file', arguments: '{}' }],
+      stackId,
+    );
     store.appendMessage({ sessionId, role: 'user', content: 'after the child' });
 
     const seen: number[] = [];

@@ -50,7 +50,13 @@ function storedDecision(raw: string | null): Readonly<Decision> | null {
   return decision;
 }
 
-export function toolCard(row: ToolRow, tools: ToolsPort, isLive: boolean, pending: PendingInfo | null, images?: ChatImage[]): ToolCard {
+export function toolCard(
+  row: ToolRow,
+  tools: ToolsPort,
+  isLive: boolean,
+  pending: PendingInfo | null,
+  images?: ChatImage[],
+): ToolCard {
   const parsed = parseToolArguments(row.arguments);
   const args = parsed.ok ? parsed.args : {};
   const decision = storedDecision(row.latest_decision ?? null);
@@ -70,7 +76,15 @@ export function toolCard(row: ToolRow, tools: ToolsPort, isLive: boolean, pendin
     interrupted: row.status === 'running' && !isLive,
     // Field by field: the approval's own object carries more than the card shows, and the bridge passes this answer
     // as built (`answerBuiltByHandler`, src/shared/contract/define.ts).
-    pending: row.status === 'pending' && pending ? { request_id: pending.request_id, args_hash: pending.args_hash, old_content: pending.old_content, new_content: pending.new_content } : null,
+    pending:
+      row.status === 'pending' && pending
+        ? {
+            request_id: pending.request_id,
+            args_hash: pending.args_hash,
+            old_content: pending.old_content,
+            new_content: pending.new_content,
+          }
+        : null,
     images, // undefined (left out of the answer) for a call that returned none
   };
 }
@@ -87,7 +101,15 @@ export function historyMessages(
   for (const row of tools) {
     if (row.message_id === null) continue;
     const list = byMessage.get(row.message_id) ?? [];
-    list.push(toolCard(row, port, isLive, row.status === 'pending' ? pendingOf(row.tool_call_id) : null, images.byCall.get(row.tool_call_id)));
+    list.push(
+      toolCard(
+        row,
+        port,
+        isLive,
+        row.status === 'pending' ? pendingOf(row.tool_call_id) : null,
+        images.byCall.get(row.tool_call_id),
+      ),
+    );
     byMessage.set(row.message_id, list);
   }
   return messages.map((m) => {

@@ -27,24 +27,35 @@ export interface MessageHost {
 }
 
 /** A request a stop withdrew ends here, as the person moved on (unfinished-calls.ts). */
-const moveOn = (host: MessageHost, sessionId: number, emit = host.emitter(sessionId)) => failInterrupted({ store: host.store, emit, pendingOf: host.pendingOf }, sessionId);
+const moveOn = (host: MessageHost, sessionId: number, emit = host.emitter(sessionId)) =>
+  failInterrupted({ store: host.store, emit, pendingOf: host.pendingOf }, sessionId);
 
 /**
  * The person's message written and echoed, then its turn (or queued behind the running one). `replacing`: the
  * chat's rows from that id on are replaced in the same transaction (Edit), so a crash leaves the old exchange or
  * the new message, never neither.
  */
-export function postMessage(host: MessageHost, sessionId: number, content: string, images: readonly NewChatImage[], replacing?: number): number {
+export function postMessage(
+  host: MessageHost,
+  sessionId: number,
+  content: string,
+  images: readonly NewChatImage[],
+  replacing?: number,
+): number {
   const { store } = host;
   const emit = host.emitter(sessionId);
   const running = host.isRunning(sessionId);
   const append = () => store.appendMessage({ sessionId, role: 'user', content, queued: running, images });
-  const messageId = replacing === undefined ? append() : store.transaction(() => (store.markReplaced(sessionId, replacing), append()));
+  const messageId =
+    replacing === undefined ? append() : store.transaction(() => (store.markReplaced(sessionId, replacing), append()));
   if (replacing !== undefined) emit({ type: 'messages_replaced', from_id: replacing });
-  const shown = images.length ? store.images.listed(sessionId, messageId, messageId).byMessage.get(messageId) : undefined;
+  const shown = images.length
+    ? store.images.listed(sessionId, messageId, messageId).byMessage.get(messageId)
+    : undefined;
   emit({ type: 'user_message', message_id: messageId, content, queued: running, ...(shown ? { images: shown } : {}) });
   if (!running) {
-    if (!store.getSession(sessionId)!.title) store.rename(sessionId, titleFromMessage(content || images.map((i) => i.name).join(', ')));
+    if (!store.getSession(sessionId)!.title)
+      store.rename(sessionId, titleFromMessage(content || images.map((i) => i.name).join(', ')));
     moveOn(host, sessionId, emit);
     host.startTurn(sessionId);
   }
@@ -56,7 +67,8 @@ export function postMessage(host: MessageHost, sessionId: number, content: strin
  * (kept, out of the model's context) and the new words are sent in their place, with the message's images.
  */
 export function editMessage(host: MessageHost, sessionId: number, messageId: number, content: string): number {
-  if (host.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is running in this chat: stop it first, then edit.');
+  if (host.isRunning(sessionId))
+    throw new BridgeError('busy', 'A turn is running in this chat: stop it first, then edit.');
   if (isSlashCommand(content)) throw new BridgeError('bad_request', 'A command is not a message: send it on its own.');
   const { user } = replaceableExchange(host.store, host.tools, sessionId, 'edit');
   if (user.id !== messageId) throw new BridgeError('bad_request', 'Only your newest message can be edited.');
@@ -84,7 +96,11 @@ export function regenerate(host: MessageHost, sessionId: number): void {
 export function retryTurn(host: MessageHost, sessionId: number): void {
   if (host.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is already running in this chat.');
   // A page, not one message: the newest may be answers a Regenerate replaced (passed over).
-  if (awaitingAnswer(host.history(sessionId, 50)) === null) throw new BridgeError('bad_request', 'Nothing to retry: the model has answered the newest message, or a call still waits.');
+  if (awaitingAnswer(host.history(sessionId, 50)) === null)
+    throw new BridgeError(
+      'bad_request',
+      'Nothing to retry: the model has answered the newest message, or a call still waits.',
+    );
   moveOn(host, sessionId);
   host.startTurn(sessionId);
 }

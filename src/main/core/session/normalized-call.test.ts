@@ -41,7 +41,13 @@ describe('every alias of path, for every fs tool, is decided on the path the too
   it('a deny rule plus a bypass of everything: each call is denied, nothing read or written', async () => {
     const dataDir = join(tempDir(), 'data');
     const ws = resolve(dataDir, '..', 'ws');
-    const spellings = ['private/p.ts', './private/p.ts', 'docs/../private/p.ts', 'PRIVATE/p.ts', join(ws, 'private/p.ts')];
+    const spellings = [
+      'private/p.ts',
+      './private/p.ts',
+      'docs/../private/p.ts',
+      'PRIVATE/p.ts',
+      join(ws, 'private/p.ts'),
+    ];
     const calls: { name: string; arguments: Record<string, unknown> }[] = [];
     for (const tool of FS_ANY_TOOLS) {
       for (const alias of ALIASES) {
@@ -54,7 +60,12 @@ describe('every alias of path, for every fs tool, is decided on the path the too
     h = await startHarness({ dataDir, turns: [{ toolCalls: calls }, { text: 'done' }] });
     mkdirSync(join(h.workspace, 'private'), { recursive: true });
     writeFileSync(join(h.workspace, 'private/p.ts'), `export const x = '${SECRET}';\n`);
-    h.core.approval.rules.createRule({ tool_pattern: '@fs_any', path_pattern: 'private/*', action: 'deny', priority: 50 });
+    h.core.approval.rules.createRule({
+      tool_pattern: '@fs_any',
+      path_pattern: 'private/*',
+      action: 'deny',
+      priority: 50,
+    });
     const sessionId = await h.newSession();
     h.core.approval.bypass.grant(sessionId, { kind: 'all' }, null);
     const events = await h.sendAndSettle(sessionId, 'go');
@@ -63,14 +74,20 @@ describe('every alias of path, for every fs tool, is decided on the path the too
     const ran = events.filter((e) => e.type === 'tool_done' || e.type === 'tool_error');
     expect(ran.map((e) => JSON.stringify(e)).slice(0, 3)).toEqual([]);
     expect(rejected).toHaveLength(calls.length);
-    for (const r of rejected) expect((r as { reason: string }).reason).toMatch(/^Denied by policy: Denied by rule \d+: @fs_any deny private\/\*/);
+    for (const r of rejected)
+      expect((r as { reason: string }).reason).toMatch(
+        /^Denied by policy: Denied by rule \d+: @fs_any deny private\/\*/,
+      );
     expect(readFileSync(join(h.workspace, 'private/p.ts'), 'utf8')).toBe(`export const x = '${SECRET}';\n`);
     // The model never saw the content.
     expect(JSON.stringify(h.llm.requests.at(-1)!.body)).not.toContain(`const x = '${SECRET}'`);
   }, 60_000);
 
   it('a steering file named through an alias still asks, under an allow rule and a bypass', async () => {
-    const extra: Record<string, Record<string, unknown>> = { ...EXTRA, [TN.EDIT_FILE]: { old_string: 'steer', new_string: 'obey' } };
+    const extra: Record<string, Record<string, unknown>> = {
+      ...EXTRA,
+      [TN.EDIT_FILE]: { old_string: 'steer', new_string: 'obey' },
+    };
     const calls = [TN.WRITE_FILE, TN.EDIT_FILE, TN.INSERT_AT_LINE, TN.REPLACE_LINES].flatMap((tool) =>
       ALIASES.map((alias) => ({ name: tool, arguments: { [alias]: 'AGENTS.md', ...extra[tool] } })),
     );
@@ -81,11 +98,21 @@ describe('every alias of path, for every fs tool, is decided on the path the too
     h.core.approval.bypass.grant(sessionId, { kind: 'all' }, null);
     await h.call('chat:send', { sessionId, content: 'steer' });
     for (let i = 0; i < calls.length; i++) {
-      const asked = await h.waitForEvent('tool_decision', (e) => e.decision.action === 'require' && !h.events.some((x) => x.type === 'tool_rejected' && x.tool_call_id === e.tool_call_id));
+      const asked = await h.waitForEvent(
+        'tool_decision',
+        (e) =>
+          e.decision.action === 'require' &&
+          !h.events.some((x) => x.type === 'tool_rejected' && x.tool_call_id === e.tool_call_id),
+      );
       expect(asked.decision).toMatchObject({ why: { kind: 'guard', text: expect.stringMatching(/agent-steering/) } });
       expect(JSON.parse(asked.arguments)).toMatchObject({ path: join(h.workspace, 'AGENTS.md') });
       const waiting = (await h.call('inbox:list', {})).approvals.find((a) => a.tool_call_id === asked.tool_call_id)!;
-      await h.call('inbox:resolveApproval', { requestId: waiting.request_id, action: 'reject', note: '', argsHash: waiting.args_hash });
+      await h.call('inbox:resolveApproval', {
+        requestId: waiting.request_id,
+        action: 'reject',
+        note: '',
+        argsHash: waiting.args_hash,
+      });
       await h.waitForEvent('tool_rejected', (e) => e.tool_call_id === asked.tool_call_id);
     }
     await h.waitForEvent('done');
@@ -93,7 +120,12 @@ describe('every alias of path, for every fs tool, is decided on the path the too
   }, 60_000);
 
   it('an alias that contradicts path is a result the model can read, and nothing runs', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: TN.READ_FILE, arguments: { path: 'a.txt', file: 'private/p.ts' } }] }, { text: 'ok' }] });
+    h = await startHarness({
+      turns: [
+        { toolCalls: [{ name: TN.READ_FILE, arguments: { path: 'a.txt', file: 'private/p.ts' } }] },
+        { text: 'ok' },
+      ],
+    });
     writeFileSync(join(h.workspace, 'a.txt'), 'harmless\n');
     const sessionId = await h.newSession();
     const events = await h.sendAndSettle(sessionId, 'read');
@@ -104,10 +136,14 @@ describe('every alias of path, for every fs tool, is decided on the path the too
   });
 
   it('a NUL in a path is refused before the gate, with a short message', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: TN.READ_FILE, arguments: { file: 'a\u0000b' } }] }, { text: 'ok' }] });
+    h = await startHarness({
+      turns: [{ toolCalls: [{ name: TN.READ_FILE, arguments: { file: 'a\u0000b' } }] }, { text: 'ok' }],
+    });
     const sessionId = await h.newSession();
     const events = await h.sendAndSettle(sessionId, 'read');
-    expect((events.find((e) => e.type === 'tool_error') as { error: string }).error).toMatch(/path: must not contain a NUL character/);
+    expect((events.find((e) => e.type === 'tool_error') as { error: string }).error).toMatch(
+      /path: must not contain a NUL character/,
+    );
   });
 });
 
@@ -118,12 +154,28 @@ describe('a missing path is the working directory, decided as such', () => {
     [TN.GREP_FILES, { pattern: 'needle' }],
   ] as const) {
     it(`${name} ${JSON.stringify(args)} runs without asking, like path "."`, async () => {
-      h = await startHarness({ turns: [{ toolCalls: [{ name, arguments: args }, { name, arguments: { ...args, path: '.' } }] }, { text: 'ok' }] });
+      h = await startHarness({
+        turns: [
+          {
+            toolCalls: [
+              { name, arguments: args },
+              { name, arguments: { ...args, path: '.' } },
+            ],
+          },
+          { text: 'ok' },
+        ],
+      });
       writeFileSync(join(h.workspace, 'n.txt'), 'needle\n');
       const sessionId = await h.newSession();
       const events = await h.sendAndSettle(sessionId, 'list');
-      const decisions = events.filter((e) => e.type === 'tool_decision') as unknown as { decision: { action: string; why: { kind: string } }; arguments: string }[];
-      expect(decisions.map((d) => d.decision)).toEqual([expect.objectContaining({ action: 'allow', why: expect.objectContaining({ kind: 'fast_path' }) }), expect.objectContaining({ action: 'allow', why: expect.objectContaining({ kind: 'fast_path' }) })]);
+      const decisions = events.filter((e) => e.type === 'tool_decision') as unknown as {
+        decision: { action: string; why: { kind: string } };
+        arguments: string;
+      }[];
+      expect(decisions.map((d) => d.decision)).toEqual([
+        expect.objectContaining({ action: 'allow', why: expect.objectContaining({ kind: 'fast_path' }) }),
+        expect.objectContaining({ action: 'allow', why: expect.objectContaining({ kind: 'fast_path' }) }),
+      ]);
       expect(decisions[0]!.arguments).toBe(decisions[1]!.arguments); // one normalized form, one hash
       expect(JSON.parse(decisions[0]!.arguments)).toMatchObject({ path: h.workspace });
       expect(events.some((e) => e.type === 'approval_required' || e.type === 'pending_write')).toBe(false);
@@ -133,7 +185,19 @@ describe('a missing path is the working directory, decided as such', () => {
 
 describe('the card, the Inbox, the hash and the row carry the same normalized arguments', () => {
   it('an aliased, coerced write: what is shown is what is hashed, stored and run', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: TN.INSERT_AT_LINE, arguments: { file_path: 'src/a.txt', line_number: '2', text: 'two\n', ignored: 'x' } }] }, { text: 'ok' }] });
+    h = await startHarness({
+      turns: [
+        {
+          toolCalls: [
+            {
+              name: TN.INSERT_AT_LINE,
+              arguments: { file_path: 'src/a.txt', line_number: '2', text: 'two\n', ignored: 'x' },
+            },
+          ],
+        },
+        { text: 'ok' },
+      ],
+    });
     mkdirSync(join(h.workspace, 'src'));
     writeFileSync(join(h.workspace, 'src/a.txt'), 'one\nthree\n');
     const sessionId = await h.newSession();
@@ -148,48 +212,90 @@ describe('the card, the Inbox, the hash and the row carry the same normalized ar
     expect(JSON.parse(inbox.arguments)).toEqual(shown);
     const card = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools)[0]!;
     expect(card.arguments).toBe(decided.arguments);
-    await h.call('inbox:resolveApproval', { requestId: inbox.request_id, action: 'approve', note: '', argsHash: inbox.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: inbox.request_id,
+      action: 'approve',
+      note: '',
+      argsHash: inbox.args_hash,
+    });
     await h.waitForEvent('done');
     expect(readFileSync(join(h.workspace, 'src/a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
-    const row = h.core.db.prepare('SELECT effective_arguments, args_hash FROM chat_llm_tools').get() as { effective_arguments: string; args_hash: string };
+    const row = h.core.db.prepare('SELECT effective_arguments, args_hash FROM chat_llm_tools').get() as {
+      effective_arguments: string;
+      args_hash: string;
+    };
     expect(row).toEqual({ effective_arguments: decided.arguments, args_hash: pending.args_hash });
     const audit = h.core.db.prepare('SELECT DISTINCT args_hash FROM tool_decisions').all();
     expect(audit).toEqual([{ args_hash: pending.args_hash }]);
     // One decision shape, stored once (the audit): the card reads the latest one, which the row points at; the row
     // keeps no copy.
     expect(h.core.db.prepare('SELECT decision FROM chat_llm_tools').get()).toEqual({ decision: null });
-    expect(h.core.db.prepare('SELECT t.decision_id = (SELECT max(id) FROM tool_decisions) AS latest FROM chat_llm_tools t').get()).toEqual({ latest: 1 });
+    expect(
+      h.core.db
+        .prepare('SELECT t.decision_id = (SELECT max(id) FROM tool_decisions) AS latest FROM chat_llm_tools t')
+        .get(),
+    ).toEqual({ latest: 1 });
     expect(h.core.db.prepare('SELECT action, reason_kind, actor FROM tool_decisions ORDER BY id').all()).toEqual([
       { action: 'require', reason_kind: 'rule', actor: 'policy' },
       { action: 'allow', reason_kind: 'human', actor: 'user' },
     ]);
     const done = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools)[0]!;
-    expect(done.decision).toEqual({ action: 'allow', why: { kind: 'human', ruleId: null, text: 'Decided by you.' }, actor: 'user' });
-    expect(decided.decision).toMatchObject({ action: 'require', why: { kind: 'rule', ruleId: expect.any(Number) }, actor: 'policy' });
+    expect(done.decision).toEqual({
+      action: 'allow',
+      why: { kind: 'human', ruleId: null, text: 'Decided by you.' },
+      actor: 'user',
+    });
+    expect(decided.decision).toMatchObject({
+      action: 'require',
+      why: { kind: 'rule', ruleId: expect.any(Number) },
+      actor: 'policy',
+    });
   });
 });
 
 describe("the approval card shows the tool's own dry run", () => {
   it('an edit the tool would refuse shows the refusal and the arguments, no diff', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: TN.EDIT_FILE, arguments: { file: 'a.txt', old_string: 'absent', new_string: 'x' } }] }, { text: 'ok' }] });
+    h = await startHarness({
+      turns: [
+        { toolCalls: [{ name: TN.EDIT_FILE, arguments: { file: 'a.txt', old_string: 'absent', new_string: 'x' } }] },
+        { text: 'ok' },
+      ],
+    });
     writeFileSync(join(h.workspace, 'a.txt'), 'present\n');
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'edit' });
     const asked = await h.waitForEvent('approval_required');
     expect(h.events.some((e) => e.type === 'pending_write')).toBe(false);
     const item = (await h.call('inbox:list', {})).approvals[0]!;
-    expect(item).toMatchObject({ request_id: asked.request_id, old_content: null, new_content: null, refusal: expect.stringMatching(/old_string was not found in a\.txt/) });
-    await h.call('inbox:resolveApproval', { requestId: item.request_id, action: 'reject', note: '', argsHash: item.args_hash });
+    expect(item).toMatchObject({
+      request_id: asked.request_id,
+      old_content: null,
+      new_content: null,
+      refusal: expect.stringMatching(/old_string was not found in a\.txt/),
+    });
+    await h.call('inbox:resolveApproval', {
+      requestId: item.request_id,
+      action: 'reject',
+      note: '',
+      argsHash: item.args_hash,
+    });
     await h.waitForEvent('done');
   });
 
   it('a command shows its whole line, by the preview the tool gives', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: TN.EXECUTE_CMD, arguments: { cmd: 'echo hi && ls' } }] }, { text: 'ok' }] });
+    h = await startHarness({
+      turns: [{ toolCalls: [{ name: TN.EXECUTE_CMD, arguments: { cmd: 'echo hi && ls' } }] }, { text: 'ok' }],
+    });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'run' });
     const shown = await h.waitForEvent('pending_write');
     expect(shown).toMatchObject({ path: '$ execute_cmd', old_content: null, new_content: '$ echo hi && ls' });
-    await h.call('inbox:resolveApproval', { requestId: shown.request_id, action: 'reject', note: '', argsHash: shown.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: shown.request_id,
+      action: 'reject',
+      note: '',
+      argsHash: shown.args_hash,
+    });
     await h.waitForEvent('done');
   });
 });
@@ -211,13 +317,22 @@ describe('normalize', () => {
       expect(once.ok).toBe(true);
       if (!once.ok) return;
       expect(registry.normalize(name, once.args, wd)).toEqual(once);
-      expect(Object.keys(once.args).some((k) => ['file', 'filepath', 'file_path', 'filePath', 'dir', 'directory', 'cmd'].includes(k))).toBe(false);
+      expect(
+        Object.keys(once.args).some((k) =>
+          ['file', 'filepath', 'file_path', 'filePath', 'dir', 'directory', 'cmd'].includes(k),
+        ),
+      ).toBe(false);
     });
   }
 
   it('execute_cmd: a missing workdir is the working directory; a relative one is resolved', () => {
-    expect(registry.normalize(TN.EXECUTE_CMD, { command: 'ls' }, wd)).toEqual({ ok: true, args: { command: 'ls', workdir: wd, timeout: 120 } });
-    expect(registry.normalize(TN.EXECUTE_CMD, { command: 'ls', workdir: 'sub' }, wd)).toMatchObject({ args: { workdir: join(wd, 'sub') } });
+    expect(registry.normalize(TN.EXECUTE_CMD, { command: 'ls' }, wd)).toEqual({
+      ok: true,
+      args: { command: 'ls', workdir: wd, timeout: 120 },
+    });
+    expect(registry.normalize(TN.EXECUTE_CMD, { command: 'ls', workdir: 'sub' }, wd)).toMatchObject({
+      args: { workdir: join(wd, 'sub') },
+    });
   });
 
   it('a name outside the registry passes through as sent', () => {
@@ -235,8 +350,18 @@ describe('a command that cannot run fails its arguments, before the gate reads i
   it('8 MB of words and a NUL: tool errors the model can read, no card, the grammar never reads them', async () => {
     const { ShellAnalyzer } = await import('../approval/shell');
     const analyze = vi.spyOn(ShellAnalyzer.prototype, 'analyze');
-    const huge = `echo ${'ab '.repeat(8 * 1024 * 1024 / 3)}`;
-    h = await startHarness({ turns: [{ toolCalls: [{ name: TN.EXECUTE_CMD, arguments: { command: huge } }, { name: TN.EXECUTE_CMD, arguments: { command: 'ls\0; touch PWNED' } }] }, { text: 'done' }] });
+    const huge = `echo ${'ab '.repeat((8 * 1024 * 1024) / 3)}`;
+    h = await startHarness({
+      turns: [
+        {
+          toolCalls: [
+            { name: TN.EXECUTE_CMD, arguments: { command: huge } },
+            { name: TN.EXECUTE_CMD, arguments: { command: 'ls\0; touch PWNED' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
     const sessionId = await h.newSession();
     analyze.mockClear();
     const events = await h.sendAndSettle(sessionId, 'go');
@@ -254,17 +379,22 @@ describe('a command that cannot run fails its arguments, before the gate reads i
 describe('a path longer than the system takes fails its arguments, before anything reads it', () => {
   const tooLong = (text: string) => /the path is \d+ bytes; a path can be at most \d+ bytes/.test(text);
 
-  it('read_file (through an alias), a command\'s folder (through its alias) and show_file_to_user: tool errors, no card, no guard walks them', async () => {
+  it("read_file (through an alias), a command's folder (through its alias) and show_file_to_user: tool errors, no card, no guard walks them", async () => {
     const { Guards } = await import('../approval/guards');
     const canonical = vi.spyOn(Guards.prototype, 'canonical');
     const big = `${'a/'.repeat(4 * 1024 * 1024)}x`; // 8 MB: judging it held the gate 2.2 s and took the process past 1.4 GB
     h = await startHarness({
-      turns: [{ toolCalls: [
-        { name: TN.READ_FILE, arguments: { file_path: big } },
-        { name: TN.EXECUTE_CMD, arguments: { command: 'pwd', cwd: `/${big}` } },
-        { name: TN.SHOW_FILE_TO_USER, arguments: { path: big } },
-        { name: TN.READ_FILE, arguments: { path: `${'b'.repeat(200)}/${'c/'.repeat(2_000)}` } }, // 4,201 bytes
-      ] }, { text: 'done' }],
+      turns: [
+        {
+          toolCalls: [
+            { name: TN.READ_FILE, arguments: { file_path: big } },
+            { name: TN.EXECUTE_CMD, arguments: { command: 'pwd', cwd: `/${big}` } },
+            { name: TN.SHOW_FILE_TO_USER, arguments: { path: big } },
+            { name: TN.READ_FILE, arguments: { path: `${'b'.repeat(200)}/${'c/'.repeat(2_000)}` } }, // 4,201 bytes
+          ],
+        },
+        { text: 'done' },
+      ],
     });
     const sessionId = await h.newSession();
     canonical.mockClear();
@@ -279,17 +409,27 @@ describe('a path longer than the system takes fails its arguments, before anythi
     canonical.mockRestore();
   }, 60_000);
 
-  it('an MCP tool\'s path arguments, as sent: one too long (or one of a list) is refused, one at the limit passes on', async () => {
+  it("an MCP tool's path arguments, as sent: one too long (or one of a list) is refused, one at the limit passes on", async () => {
     const { normalizeToolArgs } = await import('./tool-call');
     const { MAX_PATH_BYTES } = await import('../tools/_policy/paths');
     const tools = { has: () => false, normalize: () => ({ ok: true as const, args: {} }) };
     const atLimit = `/${'é'.repeat((MAX_PATH_BYTES - 1) / 2)}`; // 2 bytes a character: exactly the limit
     expect(Buffer.byteLength(atLimit)).toBe(MAX_PATH_BYTES);
-    expect(normalizeToolArgs(tools, 'mcp__fs__read', { path: atLimit }, '/ws')).toEqual({ ok: true, args: { path: atLimit } });
-    for (const args of [{ path: `${atLimit}x` }, { paths: ['/ok', `${atLimit}/y`] }, { destination: 'z'.repeat(MAX_PATH_BYTES + 1) }]) {
+    expect(normalizeToolArgs(tools, 'mcp__fs__read', { path: atLimit }, '/ws')).toEqual({
+      ok: true,
+      args: { path: atLimit },
+    });
+    for (const args of [
+      { path: `${atLimit}x` },
+      { paths: ['/ok', `${atLimit}/y`] },
+      { destination: 'z'.repeat(MAX_PATH_BYTES + 1) },
+    ]) {
       const n = normalizeToolArgs(tools, 'mcp__fs__write', args, '/ws');
       expect(n.ok).toBe(false);
-      if (!n.ok) expect(n.error).toMatch(/^Invalid arguments for mcp__fs__write:\n- (path|paths|destination): the path is 409[67] bytes/);
+      if (!n.ok)
+        expect(n.error).toMatch(
+          /^Invalid arguments for mcp__fs__write:\n- (path|paths|destination): the path is 409[67] bytes/,
+        );
     }
   });
 });

@@ -21,7 +21,11 @@ describe('chat_llm_tools has one writer', () => {
   it('no module but session/session-store.ts inserts, updates or deletes tool rows', () => {
     const writers = sources(root)
       .filter((file) => !file.includes(join('db', 'migrations')) && !file.endsWith('test-kit.ts'))
-      .filter((file) => /\b(INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|REPLACE\s+INTO)\s+chat_llm_tools\b/i.test(readFileSync(file, 'utf8')))
+      .filter((file) =>
+        /\b(INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|REPLACE\s+INTO)\s+chat_llm_tools\b/i.test(
+          readFileSync(file, 'utf8'),
+        ),
+      )
       .map((file) => relative(root, file).split('\\').join('/'));
     expect(writers).toEqual(['core/session/session-store.ts']);
   });

@@ -10,7 +10,17 @@ import type { GateCall } from '../approval/gate';
 import type { ApprovalOutcome } from '../approval/decisions';
 import type { RunContext } from '../../../shared/run-context';
 import type { ToolCategory } from '../../../shared/tool-names';
-import type { Normalized, OpenAiToolDefinition, Preview, PreviewContext, ProtectedPaths, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from '../tools/tool';
+import type {
+  Normalized,
+  OpenAiToolDefinition,
+  Preview,
+  PreviewContext,
+  ProtectedPaths,
+  ToolArgs,
+  ToolExecution,
+  ToolKind,
+  ToolRunContext,
+} from '../tools/tool';
 
 // The message, tool and round shapes are the LLM layer's own; the loop speaks them as they are.
 import type { ChatMessage, LlmTurn, StreamRoundRequest, ToolSpec } from '../llm/types';
@@ -70,7 +80,15 @@ export interface GatePort {
     signal: AbortSignal;
   }): Promise<ApprovalOutcome>;
   /** Asks the person (chat card and Inbox); resolves with their answer. Rejects when the turn is stopped. */
-  requestClarification(request: { sessionId: number; toolCallId: string; title: string; question: string; suggestedAnswers: string[]; contextLabel?: string | null; signal: AbortSignal }): Promise<string>;
+  requestClarification(request: {
+    sessionId: number;
+    toolCallId: string;
+    title: string;
+    question: string;
+    suggestedAnswers: string[];
+    contextLabel?: string | null;
+    signal: AbortSignal;
+  }): Promise<string>;
   rejectText(note: string): string;
   cancelForSession(sessionId: number): void;
 }

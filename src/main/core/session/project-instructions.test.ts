@@ -32,22 +32,36 @@ describe('AGENTS.md in the working directory', () => {
     expect(await h.call('chat:projectInstructions', { sessionId })).toEqual({ path: file, included: true, note: null });
     await h.sendAndSettle(sessionId, 'hello');
     expect(systemOf(h.llm.requests[0]!)).toContain(`Project instructions, from ${file}`);
-    expect(systemOf(h.llm.requests[0]!)).toContain('<project-instructions>\n# Conventions\nUse tabs. Run `make check` before you finish.\n\n</project-instructions>');
+    expect(systemOf(h.llm.requests[0]!)).toContain(
+      '<project-instructions>\n# Conventions\nUse tabs. Run `make check` before you finish.\n\n</project-instructions>',
+    );
     expect(count('chat_llm_tools')).toBe(0);
     expect(count('tool_decisions')).toBe(0);
     writeFileSync(file, 'Use spaces now.\n'); // edited between turns: the next round reads it again
     await h.sendAndSettle(sessionId, 'again');
-    expect(systemOf(h.llm.requests[1]!)).toContain('<project-instructions>\nUse spaces now.\n\n</project-instructions>');
+    expect(systemOf(h.llm.requests[1]!)).toContain(
+      '<project-instructions>\nUse spaces now.\n\n</project-instructions>',
+    );
     expect(systemOf(h.llm.requests[1]!)).not.toContain('Use tabs');
   });
 
   it('a rule that keeps read_file from it without asking keeps it from the model, and the chat bar says why', async () => {
     h = await startHarness({ turns: [{ text: 'ok' }] });
     writeFileSync(join(h.workspace, 'AGENTS.md'), 'SECRET-CONVENTION\n');
-    h.core.approval.rules.createRule({ tool_pattern: 'read_file', path_pattern: 'AGENTS.md', action: 'require', priority: 50 });
+    h.core.approval.rules.createRule({
+      tool_pattern: 'read_file',
+      path_pattern: 'AGENTS.md',
+      action: 'require',
+      priority: 50,
+    });
     const sessionId = await h.newSession();
     const said = await h.call('chat:projectInstructions', { sessionId });
-    expect(said).toMatchObject({ included: false, note: expect.stringMatching(/^Reading AGENTS\.md is not allowed without asking \(.+\), so the model does not get it\.$/) });
+    expect(said).toMatchObject({
+      included: false,
+      note: expect.stringMatching(
+        /^Reading AGENTS\.md is not allowed without asking \(.+\), so the model does not get it\.$/,
+      ),
+    });
     await h.sendAndSettle(sessionId, 'hello');
     expect(JSON.stringify(h.llm.requests[0]!.body)).not.toContain('SECRET-CONVENTION');
   });
@@ -58,7 +72,10 @@ describe('AGENTS.md in the working directory', () => {
     writeFileSync(join(h.workspace, '..', 'outside', 'secret.md'), 'OUTSIDE-TEXT\n');
     symlinkSync(join(h.workspace, '..', 'outside', 'secret.md'), join(h.workspace, 'AGENTS.md'));
     const sessionId = await h.newSession();
-    expect(await h.call('chat:projectInstructions', { sessionId })).toMatchObject({ included: false, note: 'AGENTS.md is not a regular file (a link or a folder), so it is not read.' });
+    expect(await h.call('chat:projectInstructions', { sessionId })).toMatchObject({
+      included: false,
+      note: 'AGENTS.md is not a regular file (a link or a folder), so it is not read.',
+    });
     await h.sendAndSettle(sessionId, 'hello');
     expect(JSON.stringify(h.llm.requests[0]!.body)).not.toContain('OUTSIDE-TEXT');
     expect(systemOf(h.llm.requests[0]!)).not.toContain('Project instructions');
@@ -67,7 +84,10 @@ describe('AGENTS.md in the working directory', () => {
     writeFileSync(join(h.dataDir, 'private.json'), 'DATA-FOLDER-TEXT\n');
     rmSync(join(h.workspace, 'AGENTS.md'));
     linkSync(join(h.dataDir, 'private.json'), join(h.workspace, 'AGENTS.md'));
-    expect(await h.call('chat:projectInstructions', { sessionId })).toMatchObject({ included: false, note: expect.stringMatching(/^Reading AGENTS\.md is not allowed without asking/) });
+    expect(await h.call('chat:projectInstructions', { sessionId })).toMatchObject({
+      included: false,
+      note: expect.stringMatching(/^Reading AGENTS\.md is not allowed without asking/),
+    });
     await h.sendAndSettle(sessionId, 'again');
     expect(JSON.stringify(h.llm.requests.at(-1)!.body)).not.toContain('DATA-FOLDER-TEXT');
 
@@ -75,7 +95,11 @@ describe('AGENTS.md in the working directory', () => {
     const empty = join(h.workspace, '..', 'plain');
     mkdirSync(empty);
     await h.call('chat:setWorkingDirectory', { sessionId: other, path: empty });
-    expect(await h.call('chat:projectInstructions', { sessionId: other })).toEqual({ path: null, included: false, note: null });
+    expect(await h.call('chat:projectInstructions', { sessionId: other })).toEqual({
+      path: null,
+      included: false,
+      note: null,
+    });
     await h.sendAndSettle(other, 'hello');
     expect(systemOf(h.llm.requests.at(-1)!)).not.toContain('Project instructions');
   });
@@ -87,13 +111,23 @@ describe('AGENTS.md in the working directory', () => {
     await h.sendAndSettle(sessionId, 'hello');
     const system = systemOf(h.llm.requests[0]!);
     expect(system).not.toContain('TAIL-PAST-THE-CUT');
-    expect(system).toContain(`[Only its first ${MAX_PROJECT_CHARS.toLocaleString('en')} characters are given (the file has ${(MAX_PROJECT_CHARS + 17).toLocaleString('en')} bytes). Read the rest with read_file.]`);
+    expect(system).toContain(
+      `[Only its first ${MAX_PROJECT_CHARS.toLocaleString('en')} characters are given (the file has ${(MAX_PROJECT_CHARS + 17).toLocaleString('en')} bytes). Read the rest with read_file.]`,
+    );
   });
 
   it('a sub-agent gets it too', async () => {
     h = await startHarness({
       turns: [
-        { match: 'delegate', toolCalls: [{ name: 'execute_task', arguments: { mode: 'sync', agent_id: 'code-explorer', prompt: 'TOKEN-CHILD look', title: 'look' } }] },
+        {
+          match: 'delegate',
+          toolCalls: [
+            {
+              name: 'execute_task',
+              arguments: { mode: 'sync', agent_id: 'code-explorer', prompt: 'TOKEN-CHILD look', title: 'look' },
+            },
+          ],
+        },
         { match: 'TOKEN-CHILD', text: 'looked' },
         { match: 'delegate', text: 'done' },
       ],
@@ -101,13 +135,17 @@ describe('AGENTS.md in the working directory', () => {
     writeFileSync(join(h.workspace, 'AGENTS.md'), 'CHILD-SEES-THIS\n');
     const sessionId = await h.newSession();
     await h.sendAndSettle(sessionId, 'delegate');
-    const child = h.llm.requests.find((r) => JSON.stringify(r.body.messages).includes('TOKEN-CHILD') && !JSON.stringify(r.body.messages).includes('delegate'))!;
+    const child = h.llm.requests.find(
+      (r) =>
+        JSON.stringify(r.body.messages).includes('TOKEN-CHILD') &&
+        !JSON.stringify(r.body.messages).includes('delegate'),
+    )!;
     expect(systemOf(child)).toContain('CHILD-SEES-THIS');
   });
 });
 
 describe("the person's own instructions (Settings → General)", () => {
-  it('go into the system message each round, before the project\'s; cleared, they are gone; too long is refused', async () => {
+  it("go into the system message each round, before the project's; cleared, they are gone; too long is refused", async () => {
     h = await startHarness({ turns: [{ text: 'one' }, { text: 'two' }] });
     writeFileSync(join(h.workspace, 'AGENTS.md'), 'PROJECT-RULE\n');
     await h.call('app:setSettings', { instructions: '  Answer in French.  ' });
@@ -120,13 +158,23 @@ describe("the person's own instructions (Settings → General)", () => {
     await h.call('app:setSettings', { instructions: '' });
     await h.sendAndSettle(sessionId, 'again');
     expect(systemOf(h.llm.requests[1]!)).not.toContain('person-instructions');
-    await expect(h.call('app:setSettings', { instructions: 'x'.repeat(MAX_INSTRUCTIONS_CHARS + 1) })).rejects.toThrow(/\[bad_request\]/);
+    await expect(h.call('app:setSettings', { instructions: 'x'.repeat(MAX_INSTRUCTIONS_CHARS + 1) })).rejects.toThrow(
+      /\[bad_request\]/,
+    );
   });
 
   it('a sub-agent works from its brief, without them', async () => {
     h = await startHarness({
       turns: [
-        { match: 'delegate', toolCalls: [{ name: 'execute_task', arguments: { mode: 'sync', agent_id: 'code-explorer', prompt: 'TOKEN-CHILD look', title: 'look' } }] },
+        {
+          match: 'delegate',
+          toolCalls: [
+            {
+              name: 'execute_task',
+              arguments: { mode: 'sync', agent_id: 'code-explorer', prompt: 'TOKEN-CHILD look', title: 'look' },
+            },
+          ],
+        },
         { match: 'TOKEN-CHILD', text: 'looked' },
         { match: 'delegate', text: 'done' },
       ],
@@ -134,7 +182,11 @@ describe("the person's own instructions (Settings → General)", () => {
     await h.call('app:setSettings', { instructions: 'PERSON-PREFERENCE' });
     const sessionId = await h.newSession();
     await h.sendAndSettle(sessionId, 'delegate');
-    const child = h.llm.requests.find((r) => JSON.stringify(r.body.messages).includes('TOKEN-CHILD') && !JSON.stringify(r.body.messages).includes('delegate'))!;
+    const child = h.llm.requests.find(
+      (r) =>
+        JSON.stringify(r.body.messages).includes('TOKEN-CHILD') &&
+        !JSON.stringify(r.body.messages).includes('delegate'),
+    )!;
     expect(systemOf(child)).not.toContain('PERSON-PREFERENCE');
     expect(systemOf(h.llm.requests[0]!)).toContain('PERSON-PREFERENCE');
   });

@@ -27,7 +27,18 @@ export interface ProjectInstructions {
   note: string | null;
 }
 
-export type InstructionsEnv = Pick<CallEnv, 'gate' | 'tools' | 'sessionId' | 'agentId' | 'source' | 'runContext' | 'workingDir' | 'workspaceDir' | 'protectedRoots'>;
+export type InstructionsEnv = Pick<
+  CallEnv,
+  | 'gate'
+  | 'tools'
+  | 'sessionId'
+  | 'agentId'
+  | 'source'
+  | 'runContext'
+  | 'workingDir'
+  | 'workspaceDir'
+  | 'protectedRoots'
+>;
 
 /**
  * The last texts read, by path, with the file's identity, size and time: a round whose file is unchanged reads only
@@ -59,17 +70,36 @@ export function projectInstructions(env: InstructionsEnv): ProjectInstructions |
   } catch {
     return null;
   }
-  if (!stat.isFile()) return { path, text: null, note: `${INSTRUCTIONS_FILE} is not a regular file (a link or a folder), so it is not read.` };
+  if (!stat.isFile())
+    return {
+      path,
+      text: null,
+      note: `${INSTRUCTIONS_FILE} is not a regular file (a link or a folder), so it is not read.`,
+    };
   const normalized = normalizeToolArgs(env.tools, TN.READ_FILE, { path: INSTRUCTIONS_FILE }, env.workingDir);
   if (!normalized.ok) return { path, text: null, note: normalized.error };
   let decision;
   try {
-    const call = { sessionId: env.sessionId, agentId: env.agentId, source: env.source, toolName: TN.READ_FILE, category: env.tools.categoryOf(TN.READ_FILE), args: normalized.args, runContext: env.runContext, workingDir: env.workingDir };
+    const call = {
+      sessionId: env.sessionId,
+      agentId: env.agentId,
+      source: env.source,
+      toolName: TN.READ_FILE,
+      category: env.tools.categoryOf(TN.READ_FILE),
+      args: normalized.args,
+      runContext: env.runContext,
+      workingDir: env.workingDir,
+    };
     decision = env.gate.check(call);
   } catch {
     decision = null; // a gate that cannot decide never lets anything through
   }
-  if (decision?.action !== 'allow') return { path, text: null, note: `Reading ${INSTRUCTIONS_FILE} is not allowed without asking (${decision?.why.text ?? 'the rules could not be evaluated'}), so the model does not get it.` };
+  if (decision?.action !== 'allow')
+    return {
+      path,
+      text: null,
+      note: `Reading ${INSTRUCTIONS_FILE} is not allowed without asking (${decision?.why.text ?? 'the rules could not be evaluated'}), so the model does not get it.`,
+    };
   let text: string | null;
   try {
     text = fileText(path, env, stat);
@@ -79,7 +109,11 @@ export function projectInstructions(env: InstructionsEnv): ProjectInstructions |
   if (text === null) return { path, text: null, note: `${INSTRUCTIONS_FILE} is not a text file, so it is not read.` };
   if (text.trim() === '') return { path, text: null, note: `${INSTRUCTIONS_FILE} is empty.` };
   if (text.length <= MAX_PROJECT_INSTRUCTIONS_CHARS) return { path, text, note: null };
-  return { path, text: text.slice(0, MAX_PROJECT_INSTRUCTIONS_CHARS), note: `Only its first ${MAX_PROJECT_INSTRUCTIONS_CHARS.toLocaleString('en')} characters are given (the file has ${stat.size.toLocaleString('en')} bytes).` };
+  return {
+    path,
+    text: text.slice(0, MAX_PROJECT_INSTRUCTIONS_CHARS),
+    note: `Only its first ${MAX_PROJECT_INSTRUCTIONS_CHARS.toLocaleString('en')} characters are given (the file has ${stat.size.toLocaleString('en')} bytes).`,
+  };
 }
 
 /** The system message's part for the project's instructions: none, or one. */
@@ -99,5 +133,9 @@ export function instructionsPrompts(env: InstructionsEnv): string[] {
  */
 export function personPrompts(text: string): string[] {
   const trimmed = text.trim();
-  return trimmed ? [`The person's own instructions for every chat (from Settings; follow them unless a message of theirs says otherwise):\n<person-instructions>\n${trimmed}\n</person-instructions>`] : [];
+  return trimmed
+    ? [
+        `The person's own instructions for every chat (from Settings; follow them unless a message of theirs says otherwise):\n<person-instructions>\n${trimmed}\n</person-instructions>`,
+      ]
+    : [];
 }

@@ -47,7 +47,12 @@ describe('a deny rule on a subtree, no bypass', () => {
       writeFileSync(join(h.workspace, 'private/deep/q.txt'), `${MARK} deep\n`);
       writeFileSync(join(h.workspace, 'nested/private/r.txt'), `${MARK} nested\n`); // not covered: the rule is workspace-relative
       writeFileSync(join(h.workspace, 'public.txt'), `${MARK} public\n`);
-      h.core.approval.rules.createRule({ tool_pattern: '@fs_any', path_pattern: pattern, action: 'deny', priority: 50 });
+      h.core.approval.rules.createRule({
+        tool_pattern: '@fs_any',
+        path_pattern: pattern,
+        action: 'deny',
+        priority: 50,
+      });
       const sessionId = await h.newSession();
       const events = await h.sendAndSettle(sessionId, 'search');
       const decisions = events.flatMap((e) => (e.type === 'tool_decision' ? [e.decision] : []));
@@ -70,18 +75,24 @@ describe('a deny rule on a subtree, no bypass', () => {
   }
 
   it('an explicit ask rule on a subtree is skipped by a walk too (nobody could be asked mid-walk)', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: TN.GREP_FILES, arguments: { pattern: MARK } }] }, { text: 'ok' }] });
+    h = await startHarness({
+      turns: [{ toolCalls: [{ name: TN.GREP_FILES, arguments: { pattern: MARK } }] }, { text: 'ok' }],
+    });
     mkdirSync(join(h.workspace, 'drafts'));
     writeFileSync(join(h.workspace, 'drafts/d.txt'), `${MARK} draft\n`);
     h.core.approval.rules.createRule({ tool_pattern: 'grep_files', path_pattern: 'drafts/*', action: 'require' });
     const sessionId = await h.newSession();
     const [r] = results(await h.sendAndSettle(sessionId, 'grep'));
     expect(r).toMatch(/^No matches/);
-    expect(r).toMatch(/left out because a rule or guard protects them: drafts \(rule \d+: grep_files require drafts\/\*\)/);
+    expect(r).toMatch(
+      /left out because a rule or guard protects them: drafts \(rule \d+: grep_files require drafts\/\*\)/,
+    );
   });
 
   it('an allow rule on a subtree excludes nothing; a rule for another tool excludes nothing', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: TN.GREP_FILES, arguments: { pattern: MARK } }] }, { text: 'ok' }] });
+    h = await startHarness({
+      turns: [{ toolCalls: [{ name: TN.GREP_FILES, arguments: { pattern: MARK } }] }, { text: 'ok' }],
+    });
     mkdirSync(join(h.workspace, 'docs'));
     writeFileSync(join(h.workspace, 'docs/a.txt'), `${MARK} docs\n`);
     h.core.approval.rules.createRule({ tool_pattern: '@fs_any', path_pattern: 'docs/*', action: 'allow' });
@@ -100,10 +111,15 @@ describe('the data folder inside the working directory', () => {
     const dataDir = join(root, 'data');
     h = await startHarness({
       dataDir,
-      turns: [{ toolCalls: [
-        { name: TN.GREP_FILES, arguments: { path: root, pattern: '.' , output_mode: 'files_only', limit: 5000 } },
-        { name: TN.LIST_FILES, arguments: { path: root, recursive: true, limit: 10_000 } },
-      ] }, { text: 'ok' }],
+      turns: [
+        {
+          toolCalls: [
+            { name: TN.GREP_FILES, arguments: { path: root, pattern: '.', output_mode: 'files_only', limit: 5000 } },
+            { name: TN.LIST_FILES, arguments: { path: root, recursive: true, limit: 10_000 } },
+          ],
+        },
+        { text: 'ok' },
+      ],
     });
     writeFileSync(join(dataDir, 'secret.key'), 'KEY-MATERIAL-1234\n');
     writeFileSync(join(dataDir, 'settings.json'), '{"token":"SETTINGS-9"}\n');
@@ -112,7 +128,9 @@ describe('the data folder inside the working directory', () => {
     // The whole root is readable for this session: the data folder inside it must still be left out.
     await h.call('chat:setWorkingDirectory', { sessionId, path: root });
     const events = await h.sendAndSettle(sessionId, 'look around');
-    const decided = events.filter((e) => e.type === 'tool_decision').map((e) => (e as { decision: { action: string } }).decision.action);
+    const decided = events
+      .filter((e) => e.type === 'tool_decision')
+      .map((e) => (e as { decision: { action: string } }).decision.action);
     expect(decided).toEqual(['allow', 'allow']);
     const [grep, list] = results(events);
     for (const r of [grep!, list!]) {
@@ -133,11 +151,20 @@ describe('both grep engines leave out the same and say the same', () => {
       k.file('open/c.txt', `${MARK}\n`);
       k.rules.createRule({ tool_pattern: '@fs_any', path_pattern: 'private/*', action: 'deny' });
       const call = k.call(TN.GREP_FILES, { path: resolve(k.workspace), pattern: MARK });
-      const ctx = { workingDir: k.workspace, workspaceDir: k.workspace, signal: new AbortController().signal, log: () => undefined, protectedPaths: k.gate.walkPolicy(call) };
+      const ctx = {
+        workingDir: k.workspace,
+        workspaceDir: k.workspace,
+        signal: new AbortController().signal,
+        log: () => undefined,
+        protectedPaths: k.gate.walkPolicy(call),
+      };
       const answers = [];
       for (const ripgrepPath of ['/usr/bin/rg', null]) {
         // jsPrefixMs 0: ripgrep answers alone, so its own filtering of protected hits is what is tested.
-        const out = await createGrepFilesTool({ ripgrepPath, jsPrefixMs: 0 }).executeAsync({ pattern: MARK, path: k.workspace }, ctx);
+        const out = await createGrepFilesTool({ ripgrepPath, jsPrefixMs: 0 }).executeAsync(
+          { pattern: MARK, path: k.workspace },
+          ctx,
+        );
         answers.push(out);
       }
       expect(answers[0], JSON.stringify(answers)).toEqual(answers[1]);

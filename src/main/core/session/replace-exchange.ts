@@ -34,15 +34,26 @@ const NEVER_RAN: ReadonlySet<string> = new Set(['rejected', 'queued']);
 function mayHaveChanged(tools: ToolsPort, row: ToolRow): boolean {
   if (tools.kindOf(row.name) === 'read' || NEVER_RAN.has(row.status)) return false;
   if (row.status === 'pending') return false; // still waits for a person: it has not run
-  if (row.status === 'cancelled') return (JSON.parse(row.latest_decision ?? 'null') as { action?: string } | null)?.action === 'allow';
+  if (row.status === 'cancelled')
+    return (JSON.parse(row.latest_decision ?? 'null') as { action?: string } | null)?.action === 'allow';
   return true; // done, failed, running
 }
 
 /** Throws a BridgeError saying why the exchange cannot be replaced, or returns it. */
-export function replaceableExchange(store: SessionStore, tools: ToolsPort, sessionId: number, what: 'regenerate' | 'edit'): Exchange {
+export function replaceableExchange(
+  store: SessionStore,
+  tools: ToolsPort,
+  sessionId: number,
+  what: 'regenerate' | 'edit',
+): Exchange {
   const exchange = newestExchange(store, sessionId);
-  if (!exchange) throw new BridgeError('bad_request', 'This chat has no message of yours to ' + (what === 'edit' ? 'edit.' : 'answer again.'));
-  if (what === 'regenerate' && exchange.after.length === 0) throw new BridgeError('bad_request', 'Your newest message has no answer yet: use Retry.');
+  if (!exchange)
+    throw new BridgeError(
+      'bad_request',
+      'This chat has no message of yours to ' + (what === 'edit' ? 'edit.' : 'answer again.'),
+    );
+  if (what === 'regenerate' && exchange.after.length === 0)
+    throw new BridgeError('bad_request', 'Your newest message has no answer yet: use Retry.');
   const changed = exchange.tools.filter((t) => mayHaveChanged(tools, t));
   if (changed.length) {
     const names = [...new Set(changed.map((t) => t.name))].join(', ');

@@ -19,10 +19,15 @@ export function writeScratchpadNote(db: Db, sessionId: number, key: string, valu
     statement(db, 'DELETE FROM session_scratchpad WHERE session_id = ? AND key = ?').run(sessionId, key);
     return true;
   }
-  statement(db, 'INSERT INTO session_scratchpad (session_id, key, value) VALUES (?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value').run(sessionId, key, value);
+  statement(
+    db,
+    'INSERT INTO session_scratchpad (session_id, key, value) VALUES (?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value',
+  ).run(sessionId, key, value);
   return false;
 }
 
 export function readScratchpad(db: Db, sessionId: number): ScratchpadNote[] {
-  return statement(db, 'SELECT key, value FROM session_scratchpad WHERE session_id = ? ORDER BY key').all(sessionId) as ScratchpadNote[];
+  return statement(db, 'SELECT key, value FROM session_scratchpad WHERE session_id = ? ORDER BY key').all(
+    sessionId,
+  ) as ScratchpadNote[];
 }

@@ -93,16 +93,30 @@ export class SessionManager {
   constructor(private readonly deps: SessionDeps) {
     this.store = new SessionStore(deps.db);
     this.subAgents = new SubAgentRunner({
-      model: deps.model, store: this.store, stacks: deps.stacks, agents: deps.agents, toolSets: deps.toolSets,
+      model: deps.model,
+      store: this.store,
+      stacks: deps.stacks,
+      agents: deps.agents,
+      toolSets: deps.toolSets,
       resolveModel: (arg) => deps.models.selectModel(arg),
     });
     this.envSource = {
-      deps, store: this.store, subAgents: this.subAgents, session: (id) => this.session(id), runContext: (id) => this.runContext(id),
-      workingDir: (id) => this.workingDir(id), emitter: (id) => this.emitter(id),
+      deps,
+      store: this.store,
+      subAgents: this.subAgents,
+      session: (id) => this.session(id),
+      runContext: (id) => this.runContext(id),
+      workingDir: (id) => this.workingDir(id),
+      emitter: (id) => this.emitter(id),
     };
     this.messageHost = {
-      store: this.store, tools: deps.tools, pendingOf: deps.pendingOf, isRunning: (id) => this.isRunning(id), emitter: (id) => this.emitter(id),
-      startTurn: (id) => this.startTurn(id, (env) => runTurn(env)), history: (id, limit) => this.history(id, Number.MAX_SAFE_INTEGER, limit).messages,
+      store: this.store,
+      tools: deps.tools,
+      pendingOf: deps.pendingOf,
+      isRunning: (id) => this.isRunning(id),
+      emitter: (id) => this.emitter(id),
+      startTurn: (id) => this.startTurn(id, (env) => runTurn(env)),
+      history: (id, limit) => this.history(id, Number.MAX_SAFE_INTEGER, limit).messages,
     };
   }
 
@@ -147,12 +161,23 @@ export class SessionManager {
     }));
   }
 
-  history(sessionId: number, beforeId = Number.MAX_SAFE_INTEGER, limit = 200): { messages: HistoryMessage[]; hasMore: boolean; running: boolean } {
+  history(
+    sessionId: number,
+    beforeId = Number.MAX_SAFE_INTEGER,
+    limit = 200,
+  ): { messages: HistoryMessage[]; hasMore: boolean; running: boolean } {
     this.session(sessionId);
     const page = this.store.page(sessionId, beforeId, limit);
     const first = page.messages[0]?.id ?? 0;
     const images = this.store.images.listed(sessionId, first, page.messages.at(-1)?.id ?? -1);
-    const messages = historyMessages(page.messages, page.tools, this.deps.tools, this.isRunning(sessionId), this.deps.pendingOf, images);
+    const messages = historyMessages(
+      page.messages,
+      page.tools,
+      this.deps.tools,
+      this.isRunning(sessionId),
+      this.deps.pendingOf,
+      images,
+    );
     return { messages, hasMore: page.hasMore, running: this.isRunning(sessionId) };
   }
 
@@ -177,7 +202,17 @@ export class SessionManager {
     const { agent_id: agentId, source } = this.session(sessionId);
     const workingDir = this.workingDir(sessionId);
     const { gate, tools, dataDir } = this.deps;
-    return projectInstructions({ gate, tools, sessionId, agentId, source, runContext: this.runContext(sessionId), workingDir, workspaceDir: workingDir, protectedRoots: [dataDir] });
+    return projectInstructions({
+      gate,
+      tools,
+      sessionId,
+      agentId,
+      source,
+      runContext: this.runContext(sessionId),
+      workingDir,
+      workspaceDir: workingDir,
+      protectedRoots: [dataDir],
+    });
   }
 
   /** The absolute form of a usable working directory, or a BridgeError saying why it is not one (working-directory.ts). */
@@ -194,7 +229,11 @@ export class SessionManager {
    * Persist + echo first; then a slash command, a queued message (turn running), or a new turn. Images are checked
    * before anything is written, and stored with the message (docs/chat-ui.md "Images in a message").
    */
-  send(sessionId: number, content: string, uploads: readonly { name: string; data: string }[] = []): { messageId: number | null } {
+  send(
+    sessionId: number,
+    content: string,
+    uploads: readonly { name: string; data: string }[] = [],
+  ): { messageId: number | null } {
     this.session(sessionId);
     const images = checkedImages(uploads);
     if (isSlashCommand(content)) {
@@ -248,12 +287,23 @@ export class SessionManager {
     const emit = this.emitter(sessionId);
     const { messageId, key } = this.store.transaction(() => {
       const messageId = this.store.appendMessage({ sessionId, role: 'assistant', content: '' });
-      const [key] = this.store.insertRoundTools(sessionId, messageId, [{ id: 'delivered', name: toolName, arguments: DELIVERED_ARGS }]);
+      const [key] = this.store.insertRoundTools(sessionId, messageId, [
+        { id: 'delivered', name: toolName, arguments: DELIVERED_ARGS },
+      ]);
       this.store.finishTool(key!, 'done', result, 'json');
       return { messageId, key: key! };
     });
     const label = this.deps.tools.describeCall(toolName, { delivered: true }, 'short');
-    emit({ type: 'tool_start', tool_call_id: key, message_id: messageId, name: toolName, arguments: DELIVERED_ARGS, label_short: label, label_full: label, path: null });
+    emit({
+      type: 'tool_start',
+      tool_call_id: key,
+      message_id: messageId,
+      name: toolName,
+      arguments: DELIVERED_ARGS,
+      label_short: label,
+      label_full: label,
+      path: null,
+    });
     emit({ type: 'tool_done', tool_call_id: key, result, result_type: 'json' });
     this.startTurn(sessionId, (env) => runTurn(env));
   }
@@ -273,8 +323,13 @@ export class SessionManager {
    */
   deleteSession(sessionId: number): void {
     const row = this.session(sessionId);
-    if (!row.is_interactive) throw new BridgeError('bad_request', 'Only a chat can be deleted; the runs of a scheduled job are deleted with their history.');
-    if (this.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is running in this chat: stop it first, then delete the chat.');
+    if (!row.is_interactive)
+      throw new BridgeError(
+        'bad_request',
+        'Only a chat can be deleted; the runs of a scheduled job are deleted with their history.',
+      );
+    if (this.isRunning(sessionId))
+      throw new BridgeError('busy', 'A turn is running in this chat: stop it first, then delete the chat.');
     this.deps.gate.cancelForSession(sessionId);
     const emit = this.emitter(sessionId);
     if (this.store.deleteChat(sessionId)) emit({ type: 'session_deleted' });
@@ -299,7 +354,8 @@ export class SessionManager {
     if (!row || row.session_id !== sessionId) throw new BridgeError('not_found', 'No such tool call in this session.');
     if (row.status !== 'running' || this.isRunning(sessionId)) return false;
     this.startTurn(sessionId, async (env) => {
-      if ((await executeCall(env, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled') return 'cancelled';
+      if ((await executeCall(env, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled')
+        return 'cancelled';
       // The calls that waited behind it come next, in order.
       return continueUnfinished(env);
     });
@@ -313,10 +369,15 @@ export class SessionManager {
    */
   runPersonWrite(sessionId: number, messageId: number, path: string, content: string): string {
     this.session(sessionId);
-    if (this.isRunning(sessionId)) throw new BridgeError('busy', 'A turn is running in this session; revert once it has finished.');
+    if (this.isRunning(sessionId))
+      throw new BridgeError('busy', 'A turn is running in this session; revert once it has finished.');
     let id = '';
     this.startTurn(sessionId, async (env) => {
-      const [call] = startRound(env, [{ id: 'revert', name: 'write_file', arguments: JSON.stringify({ path, content }) }], messageId);
+      const [call] = startRound(
+        env,
+        [{ id: 'revert', name: 'write_file', arguments: JSON.stringify({ path, content }) }],
+        messageId,
+      );
       id = call!.id;
       return (await executeCall(env, call!)) === 'cancelled' ? 'cancelled' : 'done';
     });
@@ -353,7 +414,10 @@ export class SessionManager {
         return await body(env);
       } catch (error) {
         this.deps.log('turn failed', { sessionId, error: String(error) });
-        emit({ type: 'error', message: isDiskFull(error) ? DISK_FULL_TURN_TEXT : `The turn failed: ${(error as Error).message}` });
+        emit({
+          type: 'error',
+          message: isDiskFull(error) ? DISK_FULL_TURN_TEXT : `The turn failed: ${(error as Error).message}`,
+        });
         return 'failed';
       }
     })().then((result) => {
@@ -368,7 +432,11 @@ export class SessionManager {
   /** The sub-agent card: the child stack a call started, with its messages (sub-agent-view.ts). */
   subAgent(sessionId: number, parentToolCallId: string): { stack: SubAgentStack | null; messages: HistoryMessage[] } {
     this.session(sessionId);
-    return subAgentView({ ...this.deps, store: this.store, isRunning: this.isRunning(sessionId) }, sessionId, parentToolCallId);
+    return subAgentView(
+      { ...this.deps, store: this.store, isRunning: this.isRunning(sessionId) },
+      sessionId,
+      parentToolCallId,
+    );
   }
 
   scratchpad(sessionId: number): ScratchpadNote[] {
@@ -387,9 +455,16 @@ export class SessionManager {
 
   private slashHooks(sessionId: number): SlashHooks {
     return sessionSlashHooks(sessionId, {
-      store: this.store, deps: this.deps, session: (id) => this.session(id), workingDir: (id) => this.workingDir(id),
-      createSession: () => this.createSession(), emit: (id, body) => this.emitter(id)(body), stop: (id) => this.stop(id),
-      setModel: (id, arg) => this.setModel(id, arg), isRunning: (id) => this.isRunning(id), startTurn: (id, turn) => this.startTurn(id, turn),
+      store: this.store,
+      deps: this.deps,
+      session: (id) => this.session(id),
+      workingDir: (id) => this.workingDir(id),
+      createSession: () => this.createSession(),
+      emit: (id, body) => this.emitter(id)(body),
+      stop: (id) => this.stop(id),
+      setModel: (id, arg) => this.setModel(id, arg),
+      isRunning: (id) => this.isRunning(id),
+      startTurn: (id, turn) => this.startTurn(id, turn),
     });
   }
 }

@@ -11,7 +11,17 @@ import type { ChatImage } from '../../../shared/contract/chat';
 import type { Db } from '../db/database';
 import type { ToolDbStatus } from '../tools/tool';
 import { ChatImageRows } from './chat-image-rows';
-import { HISTORY_SQL, UNFINISHED_TOOLS, uniqueWithinMessage, type MessageRow, type NewChatImage, type NewMessage, type SessionRow, type ToolPrep, type ToolRow } from './session-rows';
+import {
+  HISTORY_SQL,
+  UNFINISHED_TOOLS,
+  uniqueWithinMessage,
+  type MessageRow,
+  type NewChatImage,
+  type NewMessage,
+  type SessionRow,
+  type ToolPrep,
+  type ToolRow,
+} from './session-rows';
 
 // The row shapes and the history reads' SQL live in session-rows.ts; callers keep importing them from here.
 export * from './session-rows';
@@ -38,17 +48,27 @@ export class SessionStore {
     this.syncLevel = Number(db.pragma('synchronous', { simple: true }));
     this.images = new ChatImageRows(db);
     this.q = {
-      insertSession: db.prepare(`INSERT INTO chat_sessions (id, title, run_context, created_at, updated_at) VALUES (${NEXT_SESSION_ID}, ?, ?, ?, ?)`),
-      getSession: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at, pinned_at FROM chat_sessions WHERE id = ?'),
+      insertSession: db.prepare(
+        `INSERT INTO chat_sessions (id, title, run_context, created_at, updated_at) VALUES (${NEXT_SESSION_ID}, ?, ?, ?, ?)`,
+      ),
+      getSession: db.prepare(
+        'SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at, pinned_at FROM chat_sessions WHERE id = ?',
+      ),
       // Background runs (async tasks, scheduled runs) are opened from the Schedules page, not listed with the chats.
-      listSessions: db.prepare('SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at, pinned_at FROM chat_sessions WHERE is_interactive = 1 ORDER BY updated_at DESC, id DESC'),
+      listSessions: db.prepare(
+        'SELECT id, title, source, agent_id, is_interactive, run_context, model, context_start_id, updated_at, pinned_at FROM chat_sessions WHERE is_interactive = 1 ORDER BY updated_at DESC, id DESC',
+      ),
       insertBackground: db.prepare(
         `INSERT INTO chat_sessions (id, title, source, agent_id, is_interactive, is_ephemeral, run_context, model, parent_session_id, created_at, updated_at)
          VALUES (${NEXT_SESSION_ID}, @title, @source, @agentId, 0, 1, @runContext, @model, @parentSessionId, @now, @now)`,
       ),
-      deleteBackground: db.prepare('DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 0 AND is_ephemeral = 1'),
+      deleteBackground: db.prepare(
+        'DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 0 AND is_ephemeral = 1',
+      ),
       deleteChat: db.prepare('DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 1'),
-      failSessionTools: db.prepare(`UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE session_id = ? AND ${UNFINISHED_TOOLS}`),
+      failSessionTools: db.prepare(
+        `UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE session_id = ? AND ${UNFINISHED_TOOLS}`,
+      ),
       // A new title is not news: the list stays in the order of the chats' last activity.
       rename: db.prepare('UPDATE chat_sessions SET title = ? WHERE id = ?'),
       setPinned: db.prepare('UPDATE chat_sessions SET pinned_at = ? WHERE id = ?'),
@@ -63,18 +83,32 @@ export class SessionStore {
       ),
       getMessage: db.prepare('SELECT * FROM chat_history WHERE id = ?'),
       deleteMessage: db.prepare('DELETE FROM chat_history WHERE id = ?'),
-      queued: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1 ORDER BY id"),
-      failQueued: db.prepare("UPDATE chat_history SET status = 'failed', metadata = json_set(metadata, '$.queued', 0, '$.dropped', 1) WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1"),
-      unqueue: db.prepare("UPDATE chat_history SET metadata = json_set(metadata, '$.queued', 0) WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1"),
+      queued: db.prepare(
+        "SELECT * FROM chat_history WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1 ORDER BY id",
+      ),
+      failQueued: db.prepare(
+        "UPDATE chat_history SET status = 'failed', metadata = json_set(metadata, '$.queued', 0, '$.dropped', 1) WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1",
+      ),
+      unqueue: db.prepare(
+        "UPDATE chat_history SET metadata = json_set(metadata, '$.queued', 0) WHERE session_id = ? AND json_extract(metadata, '$.queued') = 1",
+      ),
       // The largest id of the session's entries in the session-and-stack index (sub-agents' rows included): read from
       // the index alone, then one row.
-      lastMessage: db.prepare('SELECT * FROM chat_history WHERE id = (SELECT max(id) FROM chat_history WHERE session_id = ?)'),
+      lastMessage: db.prepare(
+        'SELECT * FROM chat_history WHERE id = (SELECT max(id) FROM chat_history WHERE session_id = ?)',
+      ),
       failMessage: db.prepare("UPDATE chat_history SET status = 'failed' WHERE id = ?"),
       // A sub-agent's rows carry their stack id: each stack (and the session's own rows, stack NULL) is its own history.
-      contextMessages: db.prepare("SELECT * FROM chat_history WHERE session_id = ? AND id >= ? AND stack_id IS ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 AND status = 'ok' ORDER BY id"),
+      contextMessages: db.prepare(
+        "SELECT * FROM chat_history WHERE session_id = ? AND id >= ? AND stack_id IS ? AND coalesce(json_extract(metadata, '$.queued'), 0) = 0 AND status = 'ok' ORDER BY id",
+      ),
       // The person's newest message of the chat's own stack that was sent (not withdrawn, not replaced).
-      newestUser: db.prepare("SELECT * FROM chat_history INDEXED BY chat_history_session_stack WHERE session_id = ? AND stack_id IS NULL AND role = 'user' AND status = 'ok' ORDER BY id DESC LIMIT 1"),
-      markReplaced: db.prepare("UPDATE chat_history SET status = 'failed', metadata = json_set(coalesce(metadata, '{}'), '$.replaced', 1) WHERE session_id = ? AND stack_id IS NULL AND id >= ?"),
+      newestUser: db.prepare(
+        "SELECT * FROM chat_history INDEXED BY chat_history_session_stack WHERE session_id = ? AND stack_id IS NULL AND role = 'user' AND status = 'ok' ORDER BY id DESC LIMIT 1",
+      ),
+      markReplaced: db.prepare(
+        "UPDATE chat_history SET status = 'failed', metadata = json_set(coalesce(metadata, '{}'), '$.replaced', 1) WHERE session_id = ? AND stack_id IS NULL AND id >= ?",
+      ),
       page: db.prepare(HISTORY_SQL.page),
       toolsForMessages: db.prepare(HISTORY_SQL.toolsForMessages),
       toolsFrom: db.prepare(HISTORY_SQL.toolsFrom),
@@ -89,20 +123,34 @@ export class SessionStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
       ),
       getTool: db.prepare('SELECT * FROM chat_llm_tools WHERE tool_call_id = ?'),
-      updateToolPrep: db.prepare("UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, decision_id = ?, status = 'running', updated_at = ? WHERE tool_call_id = ?"),
+      updateToolPrep: db.prepare(
+        "UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, decision_id = ?, status = 'running', updated_at = ? WHERE tool_call_id = ?",
+      ),
       setToolStatus: db.prepare('UPDATE chat_llm_tools SET status = ?, updated_at = ? WHERE tool_call_id = ?'),
-      setToolDecision: db.prepare('UPDATE chat_llm_tools SET status = ?, decision_id = ?, updated_at = ? WHERE tool_call_id = ?'),
-      finishTool: db.prepare('UPDATE chat_llm_tools SET status = ?, result = ?, result_type = ?, updated_at = ? WHERE tool_call_id = ?'),
+      setToolDecision: db.prepare(
+        'UPDATE chat_llm_tools SET status = ?, decision_id = ?, updated_at = ? WHERE tool_call_id = ?',
+      ),
+      finishTool: db.prepare(
+        'UPDATE chat_llm_tools SET status = ?, result = ?, result_type = ?, updated_at = ? WHERE tool_call_id = ?',
+      ),
       // The session's own unfinished calls; a sub-agent's are ended with its stack (agents/stack-store.ts).
-      activeTools: db.prepare(`SELECT * FROM chat_llm_tools WHERE ${UNFINISHED_TOOLS} AND stack_id IS NULL ORDER BY id`),
-      failStackTools: db.prepare(`UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE stack_id IS NOT NULL AND ${UNFINISHED_TOOLS}`),
-      usage: db.prepare("SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output, coalesce(sum(cost), 0) AS cost, count(cost) AS priced FROM chat_history WHERE session_id = ? AND role = 'assistant'"),
+      activeTools: db.prepare(
+        `SELECT * FROM chat_llm_tools WHERE ${UNFINISHED_TOOLS} AND stack_id IS NULL ORDER BY id`,
+      ),
+      failStackTools: db.prepare(
+        `UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE stack_id IS NOT NULL AND ${UNFINISHED_TOOLS}`,
+      ),
+      usage: db.prepare(
+        "SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output, coalesce(sum(cost), 0) AS cost, count(cost) AS priced FROM chat_history WHERE session_id = ? AND role = 'assistant'",
+      ),
     };
   }
 
   createSession(title = '', runContext: object | null = null): number {
     const now = Date.now();
-    return Number(this.q.insertSession.run(title, runContext ? JSON.stringify(runContext) : null, now, now).lastInsertRowid);
+    return Number(
+      this.q.insertSession.run(title, runContext ? JSON.stringify(runContext) : null, now, now).lastInsertRowid,
+    );
   }
 
   /**
@@ -110,10 +158,22 @@ export class SessionStore {
    * the Inbox), ephemeral (deleted with its run after the retention), the job's agent, model and run context;
    * `parentSessionId` only for an async task (it shares that session's scratchpad).
    */
-  createBackgroundSession(s: { title: string; source: string; agentId: string; runContext: object | null; model: string | null; parentSessionId: number | null }): number {
+  createBackgroundSession(s: {
+    title: string;
+    source: string;
+    agentId: string;
+    runContext: object | null;
+    model: string | null;
+    parentSessionId: number | null;
+  }): number {
     const info = this.q.insertBackground.run({
-      title: s.title, source: s.source, agentId: s.agentId, runContext: s.runContext ? JSON.stringify(s.runContext) : null, model: s.model,
-      parentSessionId: s.parentSessionId, now: Date.now(),
+      title: s.title,
+      source: s.source,
+      agentId: s.agentId,
+      runContext: s.runContext ? JSON.stringify(s.runContext) : null,
+      model: s.model,
+      parentSessionId: s.parentSessionId,
+      now: Date.now(),
     });
     return Number(info.lastInsertRowid);
   }
@@ -260,7 +320,12 @@ export class SessionStore {
   }
 
   /** A page of history, newest last, with the tool rows of those messages. */
-  page(sessionId: number, beforeId: number, limit: number, stackId: number | null = null): { messages: MessageRow[]; tools: ToolRow[]; hasMore: boolean } {
+  page(
+    sessionId: number,
+    beforeId: number,
+    limit: number,
+    stackId: number | null = null,
+  ): { messages: MessageRow[]; tools: ToolRow[]; hasMore: boolean } {
     const rows = (this.q.page.all(sessionId, stackId, beforeId, limit + 1) as MessageRow[]).reverse();
     const hasMore = rows.length > limit;
     const messages = hasMore ? rows.slice(1) : rows;
@@ -302,7 +367,8 @@ export class SessionStore {
     keys: readonly string[],
     prepared?: { key: string; prep: ToolPrep },
   ): number {
-    if (!this.db.inTransaction) return this.inTransaction(() => this.writeRound(sessionId, message, calls, stackId, keys, prepared));
+    if (!this.db.inTransaction)
+      return this.inTransaction(() => this.writeRound(sessionId, message, calls, stackId, keys, prepared));
     const messageId = typeof message === 'number' ? message : this.insertMessage(message, false);
     this.insertTools(sessionId, messageId, calls, stackId, keys, prepared);
     return messageId;
@@ -322,7 +388,20 @@ export class SessionStore {
       const key = keys[i]!;
       if (prepared?.key === key) {
         const { prep } = prepared;
-        this.q.insertPreparedTool.run(key, providerIds[i], sessionId, stackId, messageId, call.name, call.arguments, prep.effectiveArguments, prep.argsHash, prep.decisionId, now, now);
+        this.q.insertPreparedTool.run(
+          key,
+          providerIds[i],
+          sessionId,
+          stackId,
+          messageId,
+          call.name,
+          call.arguments,
+          prep.effectiveArguments,
+          prep.argsHash,
+          prep.decisionId,
+          now,
+          now,
+        );
       } else {
         this.q.insertTool.run(key, providerIds[i], sessionId, stackId, messageId, call.name, call.arguments, now, now);
       }

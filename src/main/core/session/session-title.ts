@@ -5,6 +5,9 @@ import { MAX_LABEL_SHORT, truncateLabel } from '../../../shared/labels';
  * a character.
  */
 export function titleFromMessage(content: string): string {
-  const line = content.replace(/[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
+  const line = content
+    .replace(/[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return truncateLabel(line, MAX_LABEL_SHORT);
 }

@@ -17,7 +17,7 @@ export interface SlashHooks {
 export const SLASH_HELP = [
   'Commands:',
   '/new — start a new session',
-  '/clear — start the model\'s context afresh in this session (the history stays visible)',
+  "/clear — start the model's context afresh in this session (the history stays visible)",
   '/models — list the configured models',
   '/model <N|name|auto> — choose the model for this session',
   '/context — what the model sees now',

@@ -49,7 +49,9 @@ export function sessionSlashHooks(sessionId: number, host: SlashHost): SlashHook
       const selection = host.session(sessionId).model;
       const window = deps.models.contextWindowOf(selection);
       const used = last?.input_tokens ?? 0;
-      const of = window ? ` of ${window.model}'s ${window.tokens.toLocaleString('en-US')}-token window (${Math.round((used / window.tokens) * 100)}%${window.isSet ? '' : '; assumed: set it in Settings → Models'})` : '';
+      const of = window
+        ? ` of ${window.model}'s ${window.tokens.toLocaleString('en-US')}-token window (${Math.round((used / window.tokens) * 100)}%${window.isSet ? '' : '; assumed: set it in Settings → Models'})`
+        : '';
       return `Context: ${rows.length} messages since the last /clear; the last request used ${used.toLocaleString('en-US')} input tokens${of}. Older parts are left out of a request that would not fit.\nWorking directory: ${host.workingDir(sessionId)}\nModel: ${selection ?? 'auto'}`;
     },
     costReport: () => {
@@ -60,7 +62,11 @@ export function sessionSlashHooks(sessionId: number, host: SlashHost): SlashHook
     compact: () => {
       if (host.isRunning(sessionId)) return 'A turn is running; /compact after it ends.';
       host.startTurn(sessionId, async (env) => {
-        const reply = await compactSession({ db: deps.db, store, model: deps.model, modelSelection: env.modelSelection, signal: env.signal }, sessionId, host.session(sessionId).context_start_id);
+        const reply = await compactSession(
+          { db: deps.db, store, model: deps.model, modelSelection: env.modelSelection, signal: env.signal },
+          sessionId,
+          host.session(sessionId).context_start_id,
+        );
         env.emit({ type: 'command_reply', command: '/compact', content: reply });
         return 'done';
       });

@@ -19,20 +19,31 @@ export interface SubAgentViewSource {
   isRunning: boolean;
 }
 
-export function subAgentView(src: SubAgentViewSource, sessionId: number, parentToolCallId: string): { stack: SubAgentStack | null; messages: HistoryMessage[] } {
+export function subAgentView(
+  src: SubAgentViewSource,
+  sessionId: number,
+  parentToolCallId: string,
+): { stack: SubAgentStack | null; messages: HistoryMessage[] } {
   const row = src.stacks.byParentCall(sessionId, parentToolCallId);
   if (!row) return { stack: null, messages: [] };
   const page = src.store.page(sessionId, Number.MAX_SAFE_INTEGER, 10_000, row.id);
   const running = row.terminated_at === null && src.isRunning;
   const agent = src.agents.get(row.agent_id);
   // What the sub-agent's calls returned to be seen (read_file on an image), as on the session's own page.
-  const images = page.messages.length ? src.store.images.listed(sessionId, page.messages[0]!.id, page.messages.at(-1)!.id) : undefined;
+  const images = page.messages.length
+    ? src.store.images.listed(sessionId, page.messages[0]!.id, page.messages.at(-1)!.id)
+    : undefined;
   const messages = historyMessages(page.messages, page.tools, src.tools, running, src.pendingOf, images);
   const usage = src.stacks.usage(row.id);
   return {
     stack: {
-      stack_id: row.id, parent_tool_call_id: parentToolCallId, agent_id: row.agent_id, agent_name: 'error' in agent ? row.agent_id : agent.name,
-      depth: row.depth, running, ...usage,
+      stack_id: row.id,
+      parent_tool_call_id: parentToolCallId,
+      agent_id: row.agent_id,
+      agent_name: 'error' in agent ? row.agent_id : agent.name,
+      depth: row.depth,
+      running,
+      ...usage,
     },
     messages,
   };

@@ -30,9 +30,26 @@ import type { Db } from '../db/database';
  */
 export function standaloneSyntheticEnv(db: Db, sessionId: number, workingDir: string): SyntheticEnv {
   return {
-    db, sessionId, padSessionId: sessionId, workingDir, workspaceDir: workingDir, openFile: () => {}, scratchpadChanged: () => {},
-    frame: { sessionId, stackId: null, depth: 0, agentId: 'main', agentName: 'Skald', agentType: 'chat', interactive: true, toolAllowList: null },
-    groupNames: () => [], grant: () => {}, background: null,
+    db,
+    sessionId,
+    padSessionId: sessionId,
+    workingDir,
+    workspaceDir: workingDir,
+    openFile: () => {},
+    scratchpadChanged: () => {},
+    frame: {
+      sessionId,
+      stackId: null,
+      depth: 0,
+      agentId: 'main',
+      agentName: 'Skald',
+      agentType: 'chat',
+      interactive: true,
+      toolAllowList: null,
+    },
+    groupNames: () => [],
+    grant: () => {},
+    background: null,
     subAgents: { runSync: async () => ({ kind: 'failed', error: 'Sub-agents run only inside a session turn.' }) },
   };
 }
@@ -49,7 +66,11 @@ export const clarificationTool = {
   input: z.object({
     title: z.string().min(1).max(200).describe('A short title for the question.'),
     question: z.string().min(1).max(20_000).describe('The question, in Markdown.'),
-    suggested_answers: z.array(z.string().max(500)).max(10).optional().describe('Answers the user can pick with one click.'),
+    suggested_answers: z
+      .array(z.string().max(500))
+      .max(10)
+      .optional()
+      .describe('Answers the user can pick with one click.'),
   }),
 };
 
@@ -65,7 +86,8 @@ export const INTERFACE_TOOLS: readonly InterfaceTool[] = [
   readNotificationTool,
 ];
 const byName = new Map(INTERFACE_TOOLS.map((t) => [t.name, t]));
-if (byName.size !== INTERFACE_TOOLS.length || byName.has(clarificationTool.name)) throw new Error('Two interface tools share a name.');
+if (byName.size !== INTERFACE_TOOLS.length || byName.has(clarificationTool.name))
+  throw new Error('Two interface tools share a name.');
 
 export function isSyntheticTool(name: string): boolean {
   return byName.has(name) || name === clarificationTool.name;
@@ -73,7 +95,11 @@ export function isSyntheticTool(name: string): boolean {
 
 function specOf(t: { name: string; description: string | (() => string); input: z.ZodType }): ToolSpec {
   const { $schema: _drop, ...parameters } = z.toJSONSchema(t.input, { io: 'input' }) as Record<string, unknown>;
-  return { name: t.name, description: typeof t.description === 'function' ? t.description() : t.description, parameters };
+  return {
+    name: t.name,
+    description: typeof t.description === 'function' ? t.description() : t.description,
+    parameters,
+  };
 }
 
 const specCache = new Map<string, ToolSpec>();
@@ -109,7 +135,8 @@ export async function runSyntheticTool(name: string, args: unknown, call: Interf
   const tool = byName.get(name);
   if (!tool) return { kind: 'failed', error: `Unknown tool ${name}.` };
   const parsed = tool.input.safeParse(args);
-  if (!parsed.success) return { kind: 'failed', error: `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` };
+  if (!parsed.success)
+    return { kind: 'failed', error: `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` };
   const value = await tool.run(parsed.data, call);
   return typeof value === 'string' ? { kind: 'completed', result: value } : value;
 }

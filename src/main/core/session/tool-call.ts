@@ -25,7 +25,13 @@ import type { NewMessage, SessionStore, ToolPrep } from './session-store';
 import { z } from 'zod';
 import { isDiskFull } from '../db/storage-errors';
 import { MAX_AGENT_DEPTH, frameLabel } from '../agents/frame';
-import { clarificationTool, isSyntheticTool, normalizeSyntheticArgs, runSyntheticTool, type SyntheticEnv } from './synthetic-tools';
+import {
+  clarificationTool,
+  isSyntheticTool,
+  normalizeSyntheticArgs,
+  runSyntheticTool,
+  type SyntheticEnv,
+} from './synthetic-tools';
 
 export interface CallEnv {
   store: SessionStore;
@@ -99,13 +105,27 @@ export class RoundRows {
    */
   commit<T>(work: () => T, prepared?: { key: string; prepare: () => ToolPrep }, fsync = true): T {
     const { env } = this;
-    if (this.written) return env.store.transaction(() => (prepared && env.store.prepareTool(prepared.key, prepared.prepare()), work()), { fsync });
+    if (this.written)
+      return env.store.transaction(
+        () => (prepared && env.store.prepareTool(prepared.key, prepared.prepare()), work()),
+        { fsync },
+      );
     let messageId = 0;
-    const result = env.store.transaction(() => {
-      const first = prepared && { key: prepared.key, prep: prepared.prepare() };
-      messageId = env.store.writeRound(env.sessionId, this.message, this.calls, env.synthetic.frame.stackId, this.calls.map((c) => c.key), first);
-      return work();
-    }, { fsync });
+    const result = env.store.transaction(
+      () => {
+        const first = prepared && { key: prepared.key, prep: prepared.prepare() };
+        messageId = env.store.writeRound(
+          env.sessionId,
+          this.message,
+          this.calls,
+          env.synthetic.frame.stackId,
+          this.calls.map((c) => c.key),
+          first,
+        );
+        return work();
+      },
+      { fsync },
+    );
     this.written = true;
     this.onWritten?.(messageId);
     for (const call of this.calls) {
@@ -163,7 +183,12 @@ function needsSyncedStart(tools: ToolsPort, name: string, decision: Decision): b
  * schema; anything else (MCP) is passed on as sent, but for a path argument longer than the system takes. The
  * Security page's "what would happen if…" uses it too.
  */
-export function normalizeToolArgs(tools: Pick<ToolsPort, 'has' | 'normalize'>, name: string, args: ToolArgs, workingDir: string): Normalized {
+export function normalizeToolArgs(
+  tools: Pick<ToolsPort, 'has' | 'normalize'>,
+  name: string,
+  args: ToolArgs,
+  workingDir: string,
+): Normalized {
   if (tools.has(name)) return tools.normalize(name, args, workingDir);
   // The gate judges these arguments as paths (PATH_ARG_KEYS), whatever the tool makes of them; the registry's tools
   // check their own path arguments, aliases included (`Tool.normalize`).
@@ -183,8 +208,13 @@ function notOfferedText(name: string, depth: number): string {
   return `The tool "${name}" is not available to you here. Use one of the tools you were given (a tool group you activate is offered from your next round).`;
 }
 
-
-function finish(env: CallEnv, call: RoundCall, outcome: ExecutionOutcome, path: string | null, before?: ImageSnapshot | null): CallOutcome {
+function finish(
+  env: CallEnv,
+  call: RoundCall,
+  outcome: ExecutionOutcome,
+  path: string | null,
+  before?: ImageSnapshot | null,
+): CallOutcome {
   const { store, emit } = env;
   const { id, name } = call;
   if (outcome.kind === 'completed') {
@@ -196,7 +226,13 @@ function finish(env: CallEnv, call: RoundCall, outcome: ExecutionOutcome, path: 
       // What the tool returned to be seen (read_file on an image: docs/chat-ui.md "Images a tool returns").
       return outcome.images?.length ? store.addToolImages(id, outcome.images) : [];
     });
-    emit({ type: 'tool_done', tool_call_id: id, result: outcome.result, result_type: outcome.resultType ?? 'string', ...(images.length ? { images } : {}) });
+    emit({
+      type: 'tool_done',
+      tool_call_id: id,
+      result: outcome.result,
+      result_type: outcome.resultType ?? 'string',
+      ...(images.length ? { images } : {}),
+    });
     // An edit changed its file: open viewers reload it. The tool's declared kind says so, not a list of names.
     if (path && env.tools.kindOf(name) === 'edit') emit({ type: 'file_changed', path });
     return 'continue';
@@ -233,9 +269,18 @@ export function cancelNotStarted(env: CallEnv, call: RoundCall): void {
  * belong to, or the assistant message to write with them. Returns the calls with the app's key in `id` (the
  * model's id stays on the row for replay).
  */
-export function startRound(env: CallEnv, calls: readonly ModelCall[], message: number | NewMessage, onWritten?: (messageId: number) => void): RoundCall[] {
+export function startRound(
+  env: CallEnv,
+  calls: readonly ModelCall[],
+  message: number | NewMessage,
+  onWritten?: (messageId: number) => void,
+): RoundCall[] {
   // Secret arguments are sealed before anything stores or shows them (docs/plugins.md, "Secret arguments").
-  const keyed = calls.map((c) => ({ ...c, arguments: env.secrets.seal(c.name, c.arguments), key: env.store.mintToolKey() }));
+  const keyed = calls.map((c) => ({
+    ...c,
+    arguments: env.secrets.seal(c.name, c.arguments),
+    key: env.store.mintToolKey(),
+  }));
   const round = new RoundRows(env, message, keyed, onWritten);
   return keyed.map((c) => ({ id: c.key, name: c.name, arguments: c.arguments, round }));
 }
@@ -248,14 +293,20 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
   const { store, gate, tools, emit } = env;
   const parsed = parseToolArguments(call.arguments);
   if (!parsed.ok) return failCall(env, call, parsed.error);
-  if (!tools.has(call.name) && !isSyntheticTool(call.name)) return failCall(env, call, `There is no tool named "${call.name}". Use one of the tools you were given.`);
+  if (!tools.has(call.name) && !isSyntheticTool(call.name))
+    return failCall(env, call, `There is no tool named "${call.name}". Use one of the tools you were given.`);
   // MCP tools are exempt: they are never hidden (a server down for a round lists none) and the gate decides each call.
-  if (env.offered && !env.offered.has(call.name) && !call.name.startsWith(MCP_PREFIX)) return failCall(env, call, notOfferedText(call.name, env.synthetic.frame.depth));
+  if (env.offered && !env.offered.has(call.name) && !call.name.startsWith(MCP_PREFIX))
+    return failCall(env, call, notOfferedText(call.name, env.synthetic.frame.depth));
   let opened;
   try {
     opened = env.secrets.open(call.name, parsed.args);
   } catch {
-    return failCall(env, call, 'A secret argument of this call cannot be read any more (the key that sealed it is gone). Call the tool again.');
+    return failCall(
+      env,
+      call,
+      'A secret argument of this call cannot be read any more (the key that sealed it is gone). Call the tool again.',
+    );
   }
   // Normalized in the clear (the schema must see the value), sealed again before it is hashed, stored or shown.
   const normalized = normalizeToolArgs(tools, call.name, opened.plain, env.workingDir);
@@ -265,7 +316,16 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
   const category = tools.categoryOf(call.name);
   const hash = gate.argsHash(args);
 
-  const gateCall = { sessionId: env.sessionId, agentId: env.agentId, source: env.source, toolName: call.name, category, args, runContext: env.runContext, workingDir: env.workingDir };
+  const gateCall = {
+    sessionId: env.sessionId,
+    agentId: env.agentId,
+    source: env.source,
+    toolName: call.name,
+    category,
+    args,
+    runContext: env.runContext,
+    workingDir: env.workingDir,
+  };
   let decision: Decision;
   try {
     const ready = gate.whenReadyFor(gateCall);
@@ -274,34 +334,67 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
   } catch (error) {
     // Fail closed: a gate that cannot decide asks the person: an error must never turn into an allow (docs/approval.md
     // "Evaluation order").
-    decision = { action: 'require', why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` }, actor: 'policy' };
+    decision = {
+      action: 'require',
+      why: { kind: 'load_error', text: `The rules could not be evaluated (${(error as Error).message}); asking.` },
+      actor: 'policy',
+    };
   }
   // The decision is stored once, in the audit (`tool_decisions`), in the same transaction as the row it decides, which
   // points at it (for a round's first call, the transaction that writes the round's rows, this row written with its
   // decision: one commit before the tool runs).
-  commitCall(env, call, noWork, () => ({
-    effectiveArguments: argsJson,
-    argsHash: hash,
-    decisionId: gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash }),
-  }), needsSyncedStart(tools, call.name, decision));
+  commitCall(
+    env,
+    call,
+    noWork,
+    () => ({
+      effectiveArguments: argsJson,
+      argsHash: hash,
+      decisionId: gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash }),
+    }),
+    needsSyncedStart(tools, call.name, decision),
+  );
   emit({ type: 'tool_decision', tool_call_id: call.id, decision, arguments: argsJson });
 
   if (decision.action === 'deny') return reject(env, call, `Denied by policy: ${decision.why.text}`);
   if (decision.action === 'require') {
-    const preview = tools.preview(call.name, env.secrets.unseal(call.name, args), { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots });
+    const preview = tools.preview(call.name, env.secrets.unseal(call.name, args), {
+      workingDir: env.workingDir,
+      workspaceDir: env.workspaceDir,
+      protectedRoots: env.protectedRoots,
+    });
     let outcome;
     try {
       outcome = await gate.requestApproval({
-        sessionId: env.sessionId, toolCallId: call.id, toolName: call.name, args, argsHash: hash, category,
-        agentId: env.agentId, source: env.source, preview, contextLabel: frameLabel(env.synthetic.frame), signal: env.signal,
+        sessionId: env.sessionId,
+        toolCallId: call.id,
+        toolName: call.name,
+        args,
+        argsHash: hash,
+        category,
+        agentId: env.agentId,
+        source: env.source,
+        preview,
+        contextLabel: frameLabel(env.synthetic.frame),
+        signal: env.signal,
       });
     } catch {
       // The waiter was dropped (/stop): the row stays `pending` and is asked again on resume (docs/architecture.md
       // "Crash and resume").
       return 'cancelled';
     }
-    const human: Decision = { action: outcome.approved ? 'allow' : 'deny', why: { kind: 'human', text: humanDecisionText(outcome.note) }, actor: 'user' };
-    store.transaction(() => store.setToolDecision(call.id, 'running', gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash })));
+    const human: Decision = {
+      action: outcome.approved ? 'allow' : 'deny',
+      why: { kind: 'human', text: humanDecisionText(outcome.note) },
+      actor: 'user',
+    };
+    store.transaction(() =>
+      store.setToolDecision(
+        call.id,
+        'running',
+        gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash }),
+      ),
+    );
     emit({ type: 'tool_decision', tool_call_id: call.id, decision: human, arguments: argsJson });
     if (!outcome.approved) return reject(env, call, gate.rejectText(outcome.note));
   }
@@ -309,7 +402,12 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
   return runApproved(env, call, args, () => gate.walkPolicy(gateCall));
 }
 
-async function runApproved(env: CallEnv, call: RoundCall, args: ToolArgs, walkPolicy: () => ProtectedPaths): Promise<CallOutcome> {
+async function runApproved(
+  env: CallEnv,
+  call: RoundCall,
+  args: ToolArgs,
+  walkPolicy: () => ProtectedPaths,
+): Promise<CallOutcome> {
   const path = typeof args.path === 'string' ? args.path : null;
   if (call.name === TN.RESTART) {
     finish(env, call, { kind: 'completed', result: 'Restarting the app now.' }, null);
@@ -340,16 +438,38 @@ async function runApproved(env: CallEnv, call: RoundCall, args: ToolArgs, walkPo
         return (policy ??= walkPolicy()).describeUnder(r);
       },
     };
-    const ctx = { workingDir: env.workingDir, workspaceDir: env.workspaceDir, protectedRoots: env.protectedRoots, protectedPaths, signal: env.signal, log: env.log, call: { sessionId: env.sessionId, toolCallId: call.id } };
+    const ctx = {
+      workingDir: env.workingDir,
+      workspaceDir: env.workspaceDir,
+      protectedRoots: env.protectedRoots,
+      protectedPaths,
+      signal: env.signal,
+      log: env.log,
+      call: { sessionId: env.sessionId, toolCallId: call.id },
+    };
     // Before the run: an execution starts its work as it is created.
-    const before = path && env.fileImages && env.tools.kindOf(call.name) === 'edit' ? env.fileImages.snapshot(path, env.workingDir) : null;
+    const before =
+      path && env.fileImages && env.tools.kindOf(call.name) === 'edit'
+        ? env.fileImages.snapshot(path, env.workingDir)
+        : null;
     const exec = env.tools.run(call.name, env.secrets.unseal(call.name, args), ctx);
-    if (!exec) return finish(env, call, { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` }, null);
+    if (!exec)
+      return finish(
+        env,
+        call,
+        { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` },
+        null,
+      );
     return finish(env, call, await driveExecution(exec, env.signal), path, before);
   } catch (error) {
     if (isDiskFull(error)) throw error; // its result could not be saved; not the tool's failure: the turn stops (D8)
     env.log('tool threw', { tool: call.name, error: String(error) });
-    return finish(env, call, { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` }, path);
+    return finish(
+      env,
+      call,
+      { kind: 'failed', error: `The tool failed unexpectedly: ${(error as Error).message}` },
+      path,
+    );
   }
 }
 
@@ -357,11 +477,23 @@ async function runApproved(env: CallEnv, call: RoundCall, args: ToolArgs, walkPo
 async function askUser(env: CallEnv, call: RoundCall, args: ToolArgs): Promise<CallOutcome> {
   const id = call.id;
   const parsed = clarificationTool.input.safeParse(args);
-  if (!parsed.success) return finish(env, call, { kind: 'failed', error: `Invalid arguments for ${clarificationTool.name}: ${z.prettifyError(parsed.error)}` }, null);
+  if (!parsed.success)
+    return finish(
+      env,
+      call,
+      { kind: 'failed', error: `Invalid arguments for ${clarificationTool.name}: ${z.prettifyError(parsed.error)}` },
+      null,
+    );
   const { title, question, suggested_answers } = parsed.data;
   try {
     const answer = await env.gate.requestClarification({
-      sessionId: env.sessionId, toolCallId: id, title, question, suggestedAnswers: suggested_answers ?? [], contextLabel: frameLabel(env.synthetic.frame), signal: env.signal,
+      sessionId: env.sessionId,
+      toolCallId: id,
+      title,
+      question,
+      suggestedAnswers: suggested_answers ?? [],
+      contextLabel: frameLabel(env.synthetic.frame),
+      signal: env.signal,
     });
     env.store.setToolStatus(id, 'running');
     return finish(env, call, { kind: 'completed', result: `The user answered: ${answer}` }, null);

@@ -63,13 +63,19 @@ export class GrantStore {
   grant(owner: GrantOwner, names: readonly string[]): number {
     let added = 0;
     for (const name of names) {
-      added += (owner.stackId === null ? this.q.grantSession.run(owner.sessionId, name) : this.q.grantStack.run(owner.stackId, name)).changes;
+      added += (
+        owner.stackId === null
+          ? this.q.grantSession.run(owner.sessionId, name)
+          : this.q.grantStack.run(owner.stackId, name)
+      ).changes;
     }
     return added;
   }
 
   granted(owner: GrantOwner): string[] {
-    const rows = (owner.stackId === null ? this.q.ofSession.all(owner.sessionId) : this.q.ofStack.all(owner.stackId)) as { mcp_name: string }[];
+    const rows = (
+      owner.stackId === null ? this.q.ofSession.all(owner.sessionId) : this.q.ofStack.all(owner.stackId)
+    ) as { mcp_name: string }[];
     return rows.map((r) => r.mcp_name);
   }
 

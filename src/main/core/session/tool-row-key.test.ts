@@ -25,7 +25,12 @@ afterEach(async () => {
 function replayedPairs(body: Record<string, unknown>): { calls: string[]; results: string[] } {
   const calls: string[] = [];
   const results: string[] = [];
-  for (const m of body.messages as { role: string; tool_calls?: { id: string }[]; tool_call_id?: string; content?: unknown }[]) {
+  for (const m of body.messages as {
+    role: string;
+    tool_calls?: { id: string }[];
+    tool_call_id?: string;
+    content?: unknown;
+  }[]) {
     for (const c of m.tool_calls ?? []) calls.push(c.id);
     if (m.role === 'tool' && m.tool_call_id) results.push(m.tool_call_id);
     if (Array.isArray(m.content)) {
@@ -94,21 +99,52 @@ describe('migration 44 (tool row key)', () => {
   it('an existing database keeps its rows, copies their ids as provider ids, and then accepts a reused id', () => {
     const file = join(tempDir(), 'old.db');
     const old = new Database(file);
-    applyMigrations(old, migrations.filter((m) => m.version < 44));
+    applyMigrations(
+      old,
+      migrations.filter((m) => m.version < 44),
+    );
     const now = Date.now();
     old.prepare("INSERT INTO chat_sessions (title, created_at, updated_at) VALUES ('s', ?, ?)").run(now, now);
-    const msg = Number(old.prepare("INSERT INTO chat_history (session_id, role, content, created_at) VALUES (1, 'assistant', '', ?)").run(now).lastInsertRowid);
-    old.prepare("INSERT INTO chat_llm_tools (tool_call_id, session_id, message_id, name, arguments, status, created_at, updated_at) VALUES ('call_1', 1, ?, 'list_files', '{}', 'done', ?, ?)").run(msg, now, now);
+    const msg = Number(
+      old
+        .prepare("INSERT INTO chat_history (session_id, role, content, created_at) VALUES (1, 'assistant', '', ?)")
+        .run(now).lastInsertRowid,
+    );
+    old
+      .prepare(
+        "INSERT INTO chat_llm_tools (tool_call_id, session_id, message_id, name, arguments, status, created_at, updated_at) VALUES ('call_1', 1, ?, 'list_files', '{}', 'done', ?, ?)",
+      )
+      .run(msg, now, now);
     // The old schema is what failed: the same provider id in a later message is refused.
-    const msg2 = Number(old.prepare("INSERT INTO chat_history (session_id, role, content, created_at) VALUES (1, 'assistant', '', ?)").run(now).lastInsertRowid);
-    expect(() => old.prepare("INSERT INTO chat_llm_tools (tool_call_id, session_id, message_id, name, arguments, created_at, updated_at) VALUES ('call_1', 1, ?, 'x', '{}', ?, ?)").run(msg2, now, now)).toThrow(/UNIQUE constraint failed: chat_llm_tools.tool_call_id/);
+    const msg2 = Number(
+      old
+        .prepare("INSERT INTO chat_history (session_id, role, content, created_at) VALUES (1, 'assistant', '', ?)")
+        .run(now).lastInsertRowid,
+    );
+    expect(() =>
+      old
+        .prepare(
+          "INSERT INTO chat_llm_tools (tool_call_id, session_id, message_id, name, arguments, created_at, updated_at) VALUES ('call_1', 1, ?, 'x', '{}', ?, ?)",
+        )
+        .run(msg2, now, now),
+    ).toThrow(/UNIQUE constraint failed: chat_llm_tools.tool_call_id/);
     old.close();
 
     const db = openDatabase({ file });
-    expect(db.prepare('SELECT tool_call_id, provider_call_id, status FROM chat_llm_tools').all()).toEqual([{ tool_call_id: 'call_1', provider_call_id: 'call_1', status: 'done' }]);
-    db.prepare("INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, message_id, name, arguments, created_at, updated_at) VALUES ('tc_new', 'call_1', 1, ?, 'x', '{}', ?, ?)").run(msg2, now, now);
+    expect(db.prepare('SELECT tool_call_id, provider_call_id, status FROM chat_llm_tools').all()).toEqual([
+      { tool_call_id: 'call_1', provider_call_id: 'call_1', status: 'done' },
+    ]);
+    db.prepare(
+      "INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, message_id, name, arguments, created_at, updated_at) VALUES ('tc_new', 'call_1', 1, ?, 'x', '{}', ?, ?)",
+    ).run(msg2, now, now);
     // Within one message the provider id is still unique.
-    expect(() => db.prepare("INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, message_id, name, arguments, created_at, updated_at) VALUES ('tc_other', 'call_1', 1, ?, 'x', '{}', ?, ?)").run(msg2, now, now)).toThrow(/UNIQUE/);
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, message_id, name, arguments, created_at, updated_at) VALUES ('tc_other', 'call_1', 1, ?, 'x', '{}', ?, ?)",
+        )
+        .run(msg2, now, now),
+    ).toThrow(/UNIQUE/);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     db.close();
   });

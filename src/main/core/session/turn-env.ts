@@ -35,7 +35,9 @@ export interface TurnEnvSource {
 
 /** Whose scratchpad a session's agents share: an async task's parent session's, else its own. */
 export function padSessionOf(db: Db, sessionId: number): number {
-  const row = statement(db, 'SELECT parent_session_id FROM chat_sessions WHERE id = ?').get(sessionId) as { parent_session_id?: number | null } | undefined;
+  const row = statement(db, 'SELECT parent_session_id FROM chat_sessions WHERE id = ?').get(sessionId) as
+    | { parent_session_id?: number | null }
+    | undefined;
   return row?.parent_session_id ?? sessionId;
 }
 
@@ -63,11 +65,25 @@ export function buildTurnEnv(src: TurnEnvSource, sessionId: number, signal: Abor
     background: deps.background?.() ?? null,
   };
   const callEnv: CallEnv = {
-    store: src.store, tools: deps.tools, gate: deps.gate, emit, sessionId, agentId: session.agent_id, source: session.source,
+    store: src.store,
+    tools: deps.tools,
+    gate: deps.gate,
+    emit,
+    sessionId,
+    agentId: session.agent_id,
+    source: session.source,
     // The session's working directory is the workspace its file tools are confined to (chosen by the
     // person; the data folder's workspace/ by default: docs/architecture.md "Shapes and processes").
-    runContext, workingDir, workspaceDir: workingDir, protectedRoots: [deps.dataDir], signal, synthetic,
-    requestRestart: deps.requestRestart, log: deps.log, secrets: deps.callSecrets ?? NO_CALL_SECRETS, fileImages: deps.fileImages,
+    runContext,
+    workingDir,
+    workspaceDir: workingDir,
+    protectedRoots: [deps.dataDir],
+    signal,
+    synthetic,
+    requestRestart: deps.requestRestart,
+    log: deps.log,
+    secrets: deps.callSecrets ?? NO_CALL_SECRETS,
+    fileImages: deps.fileImages,
   };
   return {
     ...callEnv,
@@ -76,10 +92,16 @@ export function buildTurnEnv(src: TurnEnvSource, sessionId: number, signal: Abor
     context: () => ({
       sessionId,
       ...contextWindow(deps.db, src.session(sessionId).context_start_id, sessionId),
-      systemPrompt: deps.agents.prompt(session.agent_id) ?? "You are Skald, a careful assistant that acts through tools on the user's machine.",
+      systemPrompt:
+        deps.agents.prompt(session.agent_id) ??
+        "You are Skald, a careful assistant that acts through tools on the user's machine.",
       // The run context's prompts, the person's own instructions, then the working directory's AGENTS.md as it is now
       // (project-instructions.ts).
-      extraSystemPrompts: [...(runContext.system_prompt ?? []), ...personPrompts(deps.personInstructions?.() ?? ''), ...instructionsPrompts(callEnv)],
+      extraSystemPrompts: [
+        ...(runContext.system_prompt ?? []),
+        ...personPrompts(deps.personInstructions?.() ?? ''),
+        ...instructionsPrompts(callEnv),
+      ],
       workingDir,
       scratchpad: readScratchpad(deps.db, synthetic.padSessionId),
     }),
@@ -88,7 +110,14 @@ export function buildTurnEnv(src: TurnEnvSource, sessionId: number, signal: Abor
     injectQueued: () => {
       for (const m of src.store.injectQueued(sessionId)) {
         const images = src.store.images.listed(sessionId, m.newId, m.newId).byMessage.get(m.newId);
-        emit({ type: 'user_message', message_id: m.newId, content: m.content, queued: false, replaces: m.oldId, ...(images ? { images } : {}) });
+        emit({
+          type: 'user_message',
+          message_id: m.newId,
+          content: m.content,
+          queued: false,
+          replaces: m.oldId,
+          ...(images ? { images } : {}),
+        });
       }
     },
   };
@@ -97,7 +126,9 @@ export function buildTurnEnv(src: TurnEnvSource, sessionId: number, signal: Abor
 /** Where the model's context starts: after `/clear`, or after the rows a `/compact` summary stands in for. */
 function contextWindow(db: Db, cleared: number, sessionId: number): { contextStartId: number; summary: string | null } {
   const summary = latestSummary(db, sessionId);
-  return summary && summary.upToMessageId > cleared ? { contextStartId: summary.upToMessageId, summary: summary.summary } : { contextStartId: cleared, summary: null };
+  return summary && summary.upToMessageId > cleared
+    ? { contextStartId: summary.upToMessageId, summary: summary.summary }
+    : { contextStartId: cleared, summary: null };
 }
 
 function toolSpecs(deps: SessionDeps, frame: AgentFrame, runContext: RunContext): ToolSpec[] {
@@ -111,8 +142,13 @@ function rootFrame(deps: SessionDeps, session: SessionRow): AgentFrame {
   const agent = deps.agents.get(session.agent_id);
   const known = 'error' in agent ? null : agent;
   return {
-    sessionId: session.id, stackId: null, depth: 0, agentId: session.agent_id, agentName: known?.name ?? session.agent_id,
-    agentType: known?.type ?? (session.agent_id === MAIN_AGENT_ID ? 'chat' : 'task'), interactive: session.is_interactive === 1,
+    sessionId: session.id,
+    stackId: null,
+    depth: 0,
+    agentId: session.agent_id,
+    agentName: known?.name ?? session.agent_id,
+    agentType: known?.type ?? (session.agent_id === MAIN_AGENT_ID ? 'chat' : 'task'),
+    interactive: session.is_interactive === 1,
     // A task agent that cannot be read gets no built-in tools (never all of them); the chat agent keeps working.
     toolAllowList: known ? known.tools : session.agent_id === MAIN_AGENT_ID ? null : [],
   };

@@ -24,52 +24,99 @@ describe('turn loop', () => {
     const events = await h.sendAndSettle(sessionId, 'hi');
     expect(events[0]).toMatchObject({ type: 'user_message', content: 'hi', queued: false });
     expect(types(events)).toContain('text_delta');
-    const streamed = events.filter((e) => e.type === 'text_delta').map((e) => (e as { delta: string }).delta).join('');
+    const streamed = events
+      .filter((e) => e.type === 'text_delta')
+      .map((e) => (e as { delta: string }).delta)
+      .join('');
     expect(streamed).toBe('Hello there, person.');
     expect(events.find((e) => e.type === 'done')).toMatchObject({ content: 'Hello there, person.' });
     const history = await h.call('chat:history', { sessionId });
-    expect(history.messages.map((m) => [m.role, m.content])).toEqual([['user', 'hi'], ['assistant', 'Hello there, person.']]);
+    expect(history.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'hi'],
+      ['assistant', 'Hello there, person.'],
+    ]);
     expect(history.messages[1]!.output_tokens).toBeGreaterThan(0);
   });
 
   it('a read tool inside the workspace runs without asking; its result goes back to the model', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'It says hello.' }] });
+    h = await startHarness({
+      turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'It says hello.' }],
+    });
     writeFileSync(join(h.workspace, 'notes.txt'), 'hello from the file\n');
     const sessionId = await h.newSession();
     const events = await h.sendAndSettle(sessionId, 'read notes.txt');
     const start = events.find((e) => e.type === 'tool_start')!;
     expect(start).toMatchObject({ name: 'read_file', path: expect.stringContaining('notes.txt') });
     expect(events.find((e) => e.type === 'tool_decision')).toMatchObject({ decision: { action: 'allow' } });
-    expect(events.find((e) => e.type === 'tool_done')).toMatchObject({ result: expect.stringContaining('hello from the file') });
+    expect(events.find((e) => e.type === 'tool_done')).toMatchObject({
+      result: expect.stringContaining('hello from the file'),
+    });
     const second = JSON.stringify(h.llm.requests[1]!.body);
     expect(second).toContain('hello from the file');
     expect(types(events)).not.toContain('approval_required');
   });
 
   it('a write asks; approved, it runs with exactly the arguments shown', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'out/a.txt', content: 'A\n' } }] }, { text: 'Written.' }] });
+    h = await startHarness({
+      turns: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'out/a.txt', content: 'A\n' } }] },
+        { text: 'Written.' },
+      ],
+    });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'write it' });
     const pending = await h.waitForEvent('pending_write');
     expect(pending.new_content).toBe('A\n');
     expect(existsSync(join(h.workspace, 'out/a.txt'))).toBe(false);
     const history = await h.call('chat:history', { sessionId });
-    expect(history.messages.at(-1)!.tools[0]).toMatchObject({ status: 'pending', pending: { request_id: pending.request_id } });
-    await expect(h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: 'f'.repeat(64) })).rejects.toThrow(/argument|hash/i);
-    await h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: pending.args_hash });
+    expect(history.messages.at(-1)!.tools[0]).toMatchObject({
+      status: 'pending',
+      pending: { request_id: pending.request_id },
+    });
+    await expect(
+      h.call('inbox:resolveApproval', {
+        requestId: pending.request_id,
+        action: 'approve',
+        note: '',
+        argsHash: 'f'.repeat(64),
+      }),
+    ).rejects.toThrow(/argument|hash/i);
+    await h.call('inbox:resolveApproval', {
+      requestId: pending.request_id,
+      action: 'approve',
+      note: '',
+      argsHash: pending.args_hash,
+    });
     await h.waitForEvent('done');
     expect(readFileSync(join(h.workspace, 'out/a.txt'), 'utf8')).toBe('A\n');
     const card = (await h.call('chat:history', { sessionId })).messages.find((m) => m.tools.length)!.tools[0]!;
     expect(card).toMatchObject({ status: 'done', decision: { actor: 'user', action: 'allow' } });
-    await expect(h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: pending.args_hash })).rejects.toThrow();
+    await expect(
+      h.call('inbox:resolveApproval', {
+        requestId: pending.request_id,
+        action: 'approve',
+        note: '',
+        argsHash: pending.args_hash,
+      }),
+    ).rejects.toThrow();
   });
 
   it('a rejected write is not written; the model reads the reason; the turn goes on', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'b.txt', content: 'B' } }] }, { text: 'OK, not writing.' }] });
+    h = await startHarness({
+      turns: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'b.txt', content: 'B' } }] },
+        { text: 'OK, not writing.' },
+      ],
+    });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'write b' });
     const pending = await h.waitForEvent('pending_write');
-    await h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'reject', note: 'not now', argsHash: pending.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: pending.request_id,
+      action: 'reject',
+      note: 'not now',
+      argsHash: pending.args_hash,
+    });
     const rejected = await h.waitForEvent('tool_rejected');
     expect(rejected.reason).toBe('User rejected this tool call. Reason: not now');
     await h.waitForEvent('done');
@@ -78,7 +125,13 @@ describe('turn loop', () => {
   });
 
   it('a bad tool argument is a result the model can read, not a crash', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: 'read_file', arguments: '{"path": ' }] }, { toolCalls: [{ name: 'no_such_tool', arguments: {} }] }, { text: 'Sorry.' }] });
+    h = await startHarness({
+      turns: [
+        { toolCalls: [{ name: 'read_file', arguments: '{"path": ' }] },
+        { toolCalls: [{ name: 'no_such_tool', arguments: {} }] },
+        { text: 'Sorry.' },
+      ],
+    });
     const sessionId = await h.newSession();
     const events = await h.sendAndSettle(sessionId, 'go');
     const errors = events.filter((e) => e.type === 'tool_error').map((e) => (e as { error: string }).error);
@@ -88,12 +141,22 @@ describe('turn loop', () => {
   });
 
   it('/stop mid-tool kills the command, ends the turn cancelled, and the next turn works', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 37 & sleep 37' } }] }, { text: 'after stop' }] });
+    h = await startHarness({
+      turns: [
+        { toolCalls: [{ name: 'execute_cmd', arguments: { command: 'sleep 37 & sleep 37' } }] },
+        { text: 'after stop' },
+      ],
+    });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'run it' });
     const pending = await h.waitForEvent('pending_write');
     expect(pending.new_content).toBe('$ sleep 37 & sleep 37');
-    await h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: pending.args_hash });
+    await h.call('inbox:resolveApproval', {
+      requestId: pending.request_id,
+      action: 'approve',
+      note: '',
+      argsHash: pending.args_hash,
+    });
     await h.waitForEvent('tool_decision', (e) => e.decision.actor === 'user');
     await new Promise((r) => setTimeout(r, 300));
     expect((await h.call('chat:stop', { sessionId })).stopped).toBe(true);
@@ -103,7 +166,15 @@ describe('turn loop', () => {
     const card = (await h.call('chat:history', { sessionId })).messages.find((m) => m.tools.length)!.tools[0]!;
     expect(card.status).toBe('cancelled');
     // The whole process tree died, the backgrounded sleep too.
-    await expect.poll(() => execSync('ps -eo args').toString().split('\n').filter((l) => l.startsWith('sleep 37')).length).toBe(0);
+    await expect
+      .poll(
+        () =>
+          execSync('ps -eo args')
+            .toString()
+            .split('\n')
+            .filter((l) => l.startsWith('sleep 37')).length,
+      )
+      .toBe(0);
     const events = await h.sendAndSettle(sessionId, 'again');
     expect(events.find((e) => e.type === 'done')).toMatchObject({ content: 'after stop' });
   });
@@ -118,7 +189,9 @@ describe('turn loop', () => {
     const failed = await h.sendAndSettle(sessionId, 'again');
     expect(types(failed)).not.toContain('model_fallback');
     // Said once, by the round's llm_failed (the turn does not repeat it as an error).
-    expect(failed.filter((e) => e.type === 'llm_failed' || e.type === 'error')).toEqual([expect.objectContaining({ type: 'llm_failed', last_error: expect.stringContaining('bad request') })]);
+    expect(failed.filter((e) => e.type === 'llm_failed' || e.type === 'error')).toEqual([
+      expect.objectContaining({ type: 'llm_failed', last_error: expect.stringContaining('bad request') }),
+    ]);
   });
 
   it('slash commands are answered by the core and never reach the model', async () => {
@@ -137,12 +210,16 @@ describe('turn loop', () => {
   });
 
   it('a message sent during a turn is queued and injected at the next round boundary', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: 'list_files', arguments: { path: '.' } }], delayMs: 400 }, { text: 'saw both' }] });
+    h = await startHarness({
+      turns: [{ toolCalls: [{ name: 'list_files', arguments: { path: '.' } }], delayMs: 400 }, { text: 'saw both' }],
+    });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'first' });
     await new Promise((r) => setTimeout(r, 100));
     await h.call('chat:send', { sessionId, content: 'and also this' });
-    expect(h.events.find((e) => e.type === 'user_message' && e.content === 'and also this')).toMatchObject({ queued: true });
+    expect(h.events.find((e) => e.type === 'user_message' && e.content === 'and also this')).toMatchObject({
+      queued: true,
+    });
     await h.waitForEvent('done');
     expect(h.events.find((e) => e.type === 'user_message' && e.content === 'and also this' && e.replaces)).toBeTruthy();
     expect(JSON.stringify(h.llm.requests[1]!.body)).toContain('and also this');
@@ -157,7 +234,10 @@ describe('/compact', () => {
     for (let i = 0; i < 5; i++) await h.sendAndSettle(sessionId, `question ${i}`);
     h.llm.script([{ text: 'SUMMARY: five questions asked and answered.' }, { text: 'after compaction' }]);
     await h.sendAndSettle(sessionId, '/compact');
-    const reply = await h.waitForEvent('command_reply', (e) => e.command === '/compact' && e.content.startsWith('Compacted'));
+    const reply = await h.waitForEvent(
+      'command_reply',
+      (e) => e.command === '/compact' && e.content.startsWith('Compacted'),
+    );
     expect(reply.content).toMatch(/Compacted 4 messages/);
     expect(JSON.stringify(h.llm.requests.at(-1)!.body)).toContain('question 0');
     await h.sendAndSettle(sessionId, 'go on');
@@ -171,13 +251,22 @@ describe('/compact', () => {
 
 describe('/stop while a call waits for approval', () => {
   it('withdraws the approval; the next message ends that call as cancelled and the model sees why', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'c.txt', content: 'C' } }] }, { text: 'fine' }] });
+    h = await startHarness({
+      turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'c.txt', content: 'C' } }] }, { text: 'fine' }],
+    });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'write c' });
     const pending = await h.waitForEvent('pending_write');
     await h.call('chat:stop', { sessionId });
     await h.waitForEvent('cancelled');
-    await expect(h.call('inbox:resolveApproval', { requestId: pending.request_id, action: 'approve', note: '', argsHash: pending.args_hash })).rejects.toThrow();
+    await expect(
+      h.call('inbox:resolveApproval', {
+        requestId: pending.request_id,
+        action: 'approve',
+        note: '',
+        argsHash: pending.args_hash,
+      }),
+    ).rejects.toThrow();
     await h.sendAndSettle(sessionId, 'never mind');
     const card = (await h.call('chat:history', { sessionId })).messages.flatMap((m) => m.tools)[0]!;
     expect(card.status).toBe('cancelled');
@@ -196,7 +285,13 @@ describe('approval:listTools', () => {
     expect(tools.built_in.find((t) => t.name === 'read_file')).toMatchObject({ category: 'filesystem' });
     expect(tools.built_in.find((t) => t.name === 'execute_cmd')).toMatchObject({ category: 'shell' });
     expect(names).toContain('ask_user_clarification');
-    await expect.poll(() => (h.core.db.prepare("SELECT count(*) AS n FROM known_tools WHERE name = 'write_todos'").get() as { n: number }).n).toBe(1);
+    await expect
+      .poll(
+        () =>
+          (h.core.db.prepare("SELECT count(*) AS n FROM known_tools WHERE name = 'write_todos'").get() as { n: number })
+            .n,
+      )
+      .toBe(1);
     expect(JSON.stringify(h.llm.requests[0]!.body)).toContain('write_todos');
   });
 });
@@ -204,7 +299,17 @@ describe('approval:listTools', () => {
 describe('ask_user_clarification', () => {
   it('waits in the chat and the Inbox without asking for approval first; the answer goes back to the model', async () => {
     h = await startHarness({
-      turns: [{ toolCalls: [{ name: 'ask_user_clarification', arguments: { title: 'Which file?', question: 'Shall I use **a.txt**?', suggested_answers: ['yes', 'no'] } }] }, { text: 'Using a.txt.' }],
+      turns: [
+        {
+          toolCalls: [
+            {
+              name: 'ask_user_clarification',
+              arguments: { title: 'Which file?', question: 'Shall I use **a.txt**?', suggested_answers: ['yes', 'no'] },
+            },
+          ],
+        },
+        { text: 'Using a.txt.' },
+      ],
     });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'do it' });
@@ -226,11 +331,15 @@ describe('working directory', () => {
     const project = join(tempDir(), 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'README.md'), 'project readme\n');
-    h = await startHarness({ turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] }, { text: 'read it' }] });
+    h = await startHarness({
+      turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] }, { text: 'read it' }],
+    });
     const sessionId = await h.newSession();
     expect((await h.call('chat:setWorkingDirectory', { sessionId, path: project })).working_directory).toBe(project);
     const events = await h.sendAndSettle(sessionId, 'read the readme');
-    expect(events.find((e) => e.type === 'tool_done')).toMatchObject({ result: expect.stringContaining('project readme') });
+    expect(events.find((e) => e.type === 'tool_done')).toMatchObject({
+      result: expect.stringContaining('project readme'),
+    });
     expect(JSON.stringify(h.llm.requests[0]!.body)).toContain(`Working directory: ${project}`);
   });
 
@@ -238,6 +347,8 @@ describe('working directory', () => {
     h = await startHarness();
     const sessionId = await h.newSession();
     await expect(h.call('chat:setWorkingDirectory', { sessionId, path: h.dataDir })).rejects.toThrow(/data folder/);
-    await expect(h.call('chat:setWorkingDirectory', { sessionId, path: join(h.workspace, 'nope') })).rejects.toThrow(/Not a directory/);
+    await expect(h.call('chat:setWorkingDirectory', { sessionId, path: join(h.workspace, 'nope') })).rejects.toThrow(
+      /Not a directory/,
+    );
   });
 });

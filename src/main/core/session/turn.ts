@@ -31,7 +31,9 @@ export interface TurnEnv extends CallEnv {
 export type TurnResult = 'done' | 'cancelled' | 'failed' | 'exhausted';
 
 export function isAbortError(error: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || (error instanceof Error && (error.name === 'AbortError' || /abort|cancel/i.test(error.name)));
+  return (
+    signal.aborted || (error instanceof Error && (error.name === 'AbortError' || /abort|cancel/i.test(error.name)))
+  );
 }
 
 /** What the person was already told in this turn (each is said once). */
@@ -103,14 +105,30 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
 
     if (turn.toolCalls.length === 0) {
       const messageId = env.store.appendMessage(assistantMessage(env, turn));
-      emit({ type: 'done', round, message_id: messageId, content: turn.text, input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens, cost: turn.cost });
+      emit({
+        type: 'done',
+        round,
+        message_id: messageId,
+        content: turn.text,
+        input_tokens: turn.usage.inputTokens,
+        output_tokens: turn.usage.outputTokens,
+        cost: turn.cost,
+      });
       return 'done';
     }
     // The answer and a row for every call of the round, in order, are written with the first call's decision, before
     // anything runs, so a crash mid-round leaves each call's intent on disk (tool-call.ts, RoundRows).
     // From here on a call's `id` is the row's own key, not the model's (which models reuse).
     const calls = startRound(env, turn.toolCalls, assistantMessage(env, turn), (messageId) => {
-      if (turn.text) emit({ type: 'thinking', round, message_id: messageId, content: turn.text, input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens });
+      if (turn.text)
+        emit({
+          type: 'thinking',
+          round,
+          message_id: messageId,
+          content: turn.text,
+          input_tokens: turn.usage.inputTokens,
+          output_tokens: turn.usage.outputTokens,
+        });
     });
     if (calls.length >= 2 && calls.every((c) => isSyncSubAgentCall(c.name, c.arguments))) {
       if ((await runParallelSubAgents(roundEnv, calls)) === 'cancelled') return 'cancelled';
@@ -130,7 +148,10 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
       }
     }
   }
-  emit({ type: 'error', message: `Stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer: Continue lets the model go on, or send a message.` });
+  emit({
+    type: 'error',
+    message: `Stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer: Continue lets the model go on, or send a message.`,
+  });
   return 'exhausted';
 }
 
@@ -142,7 +163,8 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
 async function runParallelSubAgents(env: TurnEnv, calls: RoundCall[]): Promise<'continue' | 'cancelled'> {
   let free = MAX_PARALLEL_SUBAGENTS;
   const waiting: (() => void)[] = [];
-  const acquire = () => (free > 0 ? (free--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve)));
+  const acquire = () =>
+    free > 0 ? (free--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve));
   const release = () => {
     const next = waiting.shift();
     if (next) next();

@@ -23,7 +23,8 @@ export async function continueUnfinished(env: TurnEnv): Promise<TurnResult> {
   for (const row of interrupted) env.emit({ type: 'tool_interrupted', tool_call_id: row.tool_call_id });
   for (const row of rows) {
     if (interrupted.includes(row)) return 'done';
-    if ((await executeCall(env, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled') return 'cancelled';
+    if ((await executeCall(env, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled')
+      return 'cancelled';
   }
   return env.store.activeTools().some((r) => r.session_id === env.sessionId) ? 'done' : runTurn(env);
 }
@@ -33,7 +34,11 @@ export async function continueUnfinished(env: TurnEnv): Promise<TurnResult> {
  * waited behind them end `cancelled`, never started.
  */
 export function failInterrupted(
-  s: { store: SessionStore; emit: (body: ChatEventBody) => void; pendingOf: (toolCallId: string) => PendingInfo | null },
+  s: {
+    store: SessionStore;
+    emit: (body: ChatEventBody) => void;
+    pendingOf: (toolCallId: string) => PendingInfo | null;
+  },
   sessionId: number,
 ): void {
   for (const row of s.store.activeTools()) {

@@ -7,9 +7,14 @@ import { BridgeError } from '../../../shared/contract/define';
 import { canonicalizeForPolicy, pathUnder, resolvePath } from '../tools/_policy/paths';
 
 /** The absolute form of `path` (resolved against `base`), or a BridgeError saying why it is not a usable one. */
-export function usableWorkingDirectory(path: string, base: string, dirs: { workspaceDir: string; dataDir: string }): string {
+export function usableWorkingDirectory(
+  path: string,
+  base: string,
+  dirs: { workspaceDir: string; dataDir: string },
+): string {
   const absolute = resolvePath(path, base);
-  if (!existsSync(absolute) || !statSync(absolute).isDirectory()) throw new BridgeError('bad_request', `Not a directory: ${absolute}`);
+  if (!existsSync(absolute) || !statSync(absolute).isDirectory())
+    throw new BridgeError('bad_request', `Not a directory: ${absolute}`);
   const real = canonicalizeForPolicy(absolute, absolute);
   const data = canonicalizeForPolicy(dirs.dataDir, dirs.dataDir);
   if (pathUnder(real, data) && !pathUnder(real, canonicalizeForPolicy(dirs.workspaceDir, dirs.workspaceDir))) {

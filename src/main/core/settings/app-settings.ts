@@ -22,7 +22,13 @@ export interface AppSettings {
   instructions: string;
 }
 
-const DEFAULTS: AppSettings = { defaultWorkingDirectory: null, newSessionGroup: 'default', theme: 'system', diffHistory: { ...DEFAULT_LIMITS }, instructions: '' };
+const DEFAULTS: AppSettings = {
+  defaultWorkingDirectory: null,
+  newSessionGroup: 'default',
+  theme: 'system',
+  diffHistory: { ...DEFAULT_LIMITS },
+  instructions: '',
+};
 const KEYS = {
   defaultWorkingDirectory: 'app.default_working_directory',
   newSessionGroup: 'app.new_session_group',
@@ -46,14 +52,20 @@ export class AppSettingsStore {
   ) {}
 
   get(): AppSettings {
-    const rows = statement(this.db, `SELECT key, value_json FROM settings WHERE key IN (${Object.values(KEYS).map(() => '?').join(', ')})`).all(...Object.values(KEYS)) as { key: string; value_json: string }[];
+    const rows = statement(
+      this.db,
+      `SELECT key, value_json FROM settings WHERE key IN (${Object.values(KEYS)
+        .map(() => '?')
+        .join(', ')})`,
+    ).all(...Object.values(KEYS)) as { key: string; value_json: string }[];
     const out: AppSettings = { ...DEFAULTS };
     for (const row of rows) {
       const name = (Object.keys(KEYS) as (keyof AppSettings)[]).find((k) => KEYS[k] === row.key)!;
       try {
         const value: unknown = JSON.parse(row.value_json);
         // A partial or hand-edited diff history keeps the defaults for what it lacks.
-        (out as unknown as Record<string, unknown>)[name] = name === 'diffHistory' ? { ...DEFAULTS.diffHistory, ...(value as object) } : value;
+        (out as unknown as Record<string, unknown>)[name] =
+          name === 'diffHistory' ? { ...DEFAULTS.diffHistory, ...(value as object) } : value;
       } catch {
         // a hand-edited row that is not JSON: the default stands
       }
@@ -72,14 +84,17 @@ export class AppSettingsStore {
       'INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at',
     );
     this.db.transaction(() => {
-      for (const [name, value] of Object.entries(next) as [keyof AppSettings, unknown][]) upsert.run(KEYS[name], JSON.stringify(value), Date.now());
+      for (const [name, value] of Object.entries(next) as [keyof AppSettings, unknown][])
+        upsert.run(KEYS[name], JSON.stringify(value), Date.now());
     })();
     return this.get();
   }
 
   /** The person's instructions, read each round (one prepared read of one row). */
   instructions(): string {
-    const row = statement(this.db, 'SELECT value_json FROM settings WHERE key = ?').get(KEYS.instructions) as { value_json: string } | undefined;
+    const row = statement(this.db, 'SELECT value_json FROM settings WHERE key = ?').get(KEYS.instructions) as
+      | { value_json: string }
+      | undefined;
     try {
       const value: unknown = row ? JSON.parse(row.value_json) : '';
       return typeof value === 'string' ? value : '';
@@ -93,7 +108,8 @@ export class AppSettingsStore {
     const s = this.get();
     const out: { working_directory?: string; security_group?: string } = {};
     if (s.defaultWorkingDirectory) out.working_directory = s.defaultWorkingDirectory;
-    if (s.newSessionGroup !== 'default' && this.checks.groupExists(s.newSessionGroup)) out.security_group = s.newSessionGroup;
+    if (s.newSessionGroup !== 'default' && this.checks.groupExists(s.newSessionGroup))
+      out.security_group = s.newSessionGroup;
     return out;
   }
 }

@@ -37,12 +37,19 @@ export class ToolCatalog {
   ) {}
 
   listAll(): AllTools {
-    const builtIn: ToolInfo[] = this.registry.listAll().map((t) => ({ ...t, category: this.registry.categoryOf(t.name) }));
-    for (const s of this.options.sessionTools?.() ?? []) if (!this.registry.has(s.name)) builtIn.push({ name: s.name, description: s.description, category: null });
+    const builtIn: ToolInfo[] = this.registry
+      .listAll()
+      .map((t) => ({ ...t, category: this.registry.categoryOf(t.name) }));
+    for (const s of this.options.sessionTools?.() ?? [])
+      if (!this.registry.has(s.name)) builtIn.push({ name: s.name, description: s.description, category: null });
     builtIn.sort(byName);
     let mcp: ToolInfo[] = [];
     try {
-      mcp = (this.options.mcpTools?.() ?? []).map((t) => ({ name: t.name, description: t.description, category: null }));
+      mcp = (this.options.mcpTools?.() ?? []).map((t) => ({
+        name: t.name,
+        description: t.description,
+        category: null,
+      }));
     } catch {
       mcp = []; // an MCP manager in trouble must not take the Security page down
     }

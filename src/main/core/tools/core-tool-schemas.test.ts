@@ -13,7 +13,12 @@ afterEach(() => cleanupTempDirs());
 describe("a core's tool schemas", () => {
   it('are object schemas without $schema, for every registered tool', async () => {
     const dir = tempDir('skald-tool-schemas-');
-    const core = await createCore({ dataDir: join(dir, 'data'), workspaceDir: join(dir, 'ws'), shape: 'web', version: 'test' });
+    const core = await createCore({
+      dataDir: join(dir, 'data'),
+      workspaceDir: join(dir, 'ws'),
+      shape: 'web',
+      version: 'test',
+    });
     try {
       const names = core.tools.listAll().map((t) => t.name);
       expect(names.length).toBeGreaterThanOrEqual(20);

@@ -11,7 +11,10 @@ describe('defineTool labels', () => {
   it('parses a call once for both of its labels, each call for its own, and keeps none past its full label', () => {
     let parses = 0;
     const tool = defineTool({
-      name: 'label_probe', description: 'Labels.', kind: 'read', category: 'introspection',
+      name: 'label_probe',
+      description: 'Labels.',
+      kind: 'read',
+      category: 'introspection',
       input: z.object({ path: z.string() }).superRefine(() => void parses++),
       describe: (args, length) => (length === 'short' ? `read ${args.path}` : `read the file ${args.path}`),
       execute: () => 'ok',
@@ -32,9 +35,25 @@ describe('defineTool labels', () => {
     const onRejection = (reason: unknown) => void rejections.push(reason);
     process.on('unhandledRejection', onRejection);
     try {
-      const common = { description: 'Labels.', kind: 'read' as const, category: 'introspection' as const, describe: () => 'a label', execute: () => 'ok' };
-      const throwing = defineTool({ ...common, name: 'throwing_probe', input: z.object({ path: z.string() }).transform((): { path: string } => { throw new Error('boom'); }) });
-      const later = defineTool({ ...common, name: 'async_probe', input: z.object({ path: z.string() }).refine(async () => true) });
+      const common = {
+        description: 'Labels.',
+        kind: 'read' as const,
+        category: 'introspection' as const,
+        describe: () => 'a label',
+        execute: () => 'ok',
+      };
+      const throwing = defineTool({
+        ...common,
+        name: 'throwing_probe',
+        input: z.object({ path: z.string() }).transform((): { path: string } => {
+          throw new Error('boom');
+        }),
+      });
+      const later = defineTool({
+        ...common,
+        name: 'async_probe',
+        input: z.object({ path: z.string() }).refine(async () => true),
+      });
       expect(throwing.describe({ path: 'a.txt' }, 'short')).toBe('throwing_probe');
       expect(later.describe({ path: 'a.txt' }, 'full')).toBe('async_probe');
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -47,7 +66,14 @@ describe('defineTool labels', () => {
 
 describe('defineTool schema', () => {
   it('builds the schema once, hands out the same frozen object, and refuses a non-object input at first use', () => {
-    const tool = defineTool({ name: 'schema_probe', description: 'Schema.', kind: 'read', category: 'introspection', input: z.object({ path: z.string(), opts: z.object({ deep: z.boolean() }) }), execute: () => 'ok' });
+    const tool = defineTool({
+      name: 'schema_probe',
+      description: 'Schema.',
+      kind: 'read',
+      category: 'introspection',
+      input: z.object({ path: z.string(), opts: z.object({ deep: z.boolean() }) }),
+      execute: () => 'ok',
+    });
     const first = tool.openaiDefinition().function.parameters;
     expect(tool.parametersSchema()).toBe(first);
     expect(tool.openaiDefinition().function.parameters).toBe(first);
@@ -56,7 +82,14 @@ describe('defineTool schema', () => {
     expect(Object.isFrozen(first) && Object.isFrozen(deep) && Object.isFrozen(deep.properties)).toBe(true);
     expect(() => ((deep as { type: string }).type = 'string')).toThrow(TypeError);
 
-    const scalar = defineTool({ name: 'scalar_probe', description: 'Scalar.', kind: 'read', category: 'introspection', input: z.string(), execute: () => 'ok' });
+    const scalar = defineTool({
+      name: 'scalar_probe',
+      description: 'Scalar.',
+      kind: 'read',
+      category: 'introspection',
+      input: z.string(),
+      execute: () => 'ok',
+    });
     expect(() => scalar.parametersSchema()).toThrow('must be a JSON object schema');
   });
 });

@@ -20,7 +20,18 @@ import type { ToolCategory } from '../../../shared/tool-names';
 import type { SecretPaths } from '../secrets/sealed-args';
 import { overLongPathText, resolvePath } from './_policy/paths';
 import { SimpleExecution, errorText } from './execution';
-import type { ExecutionOutcome, Normalized, OpenAiToolDefinition, Preview, PreviewContext, Tool, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from './tool';
+import type {
+  ExecutionOutcome,
+  Normalized,
+  OpenAiToolDefinition,
+  Preview,
+  PreviewContext,
+  Tool,
+  ToolArgs,
+  ToolExecution,
+  ToolKind,
+  ToolRunContext,
+} from './tool';
 
 /** A failure written for the model: the execution ends `failed` with exactly this message. */
 export class ToolError extends Error {
@@ -73,7 +84,10 @@ function deepFreeze<T>(value: T): T {
 
 /** JSON Schema for the model: generated from the zod input, `$schema` removed, must be an object schema. */
 export function jsonSchemaOf(name: string, input: z.ZodType): Record<string, unknown> {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _drop, ...schema } = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   if (schema.type !== 'object') throw new Error(`Tool ${name}: the input schema must be a JSON object schema`);
   return schema;
 }
@@ -85,7 +99,10 @@ export function invalidArgumentsText(name: string, problems: readonly string[]):
 
 /** "path: expected string" lines, one per issue, for the model to fix its call. */
 export function describeZodError(name: string, error: z.ZodError): string {
-  return invalidArgumentsText(name, error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'arguments'}: ${issue.message}`));
+  return invalidArgumentsText(
+    name,
+    error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'arguments'}: ${issue.message}`),
+  );
 }
 
 /**
@@ -93,7 +110,10 @@ export function describeZodError(name: string, error: z.ZodError): string {
  * of it) is dropped; different values are an error: which one the model meant is not ours to guess, and the gate
  * must see the one the tool will use.
  */
-export function foldAliases(args: ToolArgs, aliases: Readonly<Record<string, string>> | undefined): { ok: true; args: ToolArgs } | { ok: false; error: string } {
+export function foldAliases(
+  args: ToolArgs,
+  aliases: Readonly<Record<string, string>> | undefined,
+): { ok: true; args: ToolArgs } | { ok: false; error: string } {
   if (!aliases || typeof args !== 'object' || args === null) return { ok: true, args };
   let out = args;
   // `for…in`, not Object.entries: a card's labels fold the arguments on every history page, and most calls name no alias.
@@ -105,7 +125,10 @@ export function foldAliases(args: ToolArgs, aliases: Readonly<Record<string, str
     delete out[alias];
     if (!Object.hasOwn(out, canonical)) out[canonical] = value;
     else if (JSON.stringify(out[canonical]) !== JSON.stringify(value)) {
-      return { ok: false, error: `Both "${canonical}" and "${alias}" were given, with different values. Send only "${canonical}".` };
+      return {
+        ok: false,
+        error: `Both "${canonical}" and "${alias}" were given, with different values. Send only "${canonical}".`,
+      };
     }
   }
   return { ok: true, args: out };
@@ -134,7 +157,8 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
   };
 
   const normalize = (args: ToolArgs, workingDir: string): Normalized => {
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: false, error: `The arguments for ${def.name} must be a JSON object.` };
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      return { ok: false, error: `The arguments for ${def.name} must be a JSON object.` };
     const f = foldAliases(args, def.aliases);
     if (!f.ok) return { ok: false, error: `Invalid arguments for ${def.name}: ${f.error}` };
     for (const key of pathKeys) {
@@ -221,7 +245,11 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
 
 /** Runs on the normalized form: arguments already normalized come back unchanged, raw ones get normalized here. */
 async function runValidated<S extends z.ZodType>(
-  def: ToolDefinition<S>, normalize: Tool['normalize'], args: ToolArgs, ctx: ToolRunContext, signal: AbortSignal,
+  def: ToolDefinition<S>,
+  normalize: Tool['normalize'],
+  args: ToolArgs,
+  ctx: ToolRunContext,
+  signal: AbortSignal,
 ): Promise<ExecutionOutcome> {
   const n = normalize(args ?? {}, ctx.workingDir);
   if (!n.ok) return { kind: 'failed', error: n.error };

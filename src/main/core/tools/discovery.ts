@@ -24,18 +24,27 @@ export class ToolDiscovery {
   private scheduled: Promise<void> | null = null;
   private readonly now: () => number;
 
-  constructor(private readonly db: Db, options: { now?: () => number } = {}) {
+  constructor(
+    private readonly db: Db,
+    options: { now?: () => number } = {},
+  ) {
     this.now = options.now ?? Date.now;
     for (const row of db.prepare('SELECT name FROM known_tools').all() as { name: string }[]) this.seen.add(row.name);
   }
 
   /** Accepts our `{name, category}` or OpenAI-shape definitions. Never throws, never writes synchronously. */
-  observe(tools: readonly (OfferedTool | { function: { name: string } })[], categoryOf?: (name: string) => ToolCategory | null): void {
+  observe(
+    tools: readonly (OfferedTool | { function: { name: string } })[],
+    categoryOf?: (name: string) => ToolCategory | null,
+  ): void {
     for (const t of tools) {
       const name = 'function' in t ? t.function.name : t.name;
       if (!name || this.seen.has(name)) continue;
       this.seen.add(name);
-      this.pending.set(name, 'function' in t ? (categoryOf?.(name) ?? null) : (t.category ?? categoryOf?.(name) ?? null));
+      this.pending.set(
+        name,
+        'function' in t ? (categoryOf?.(name) ?? null) : (t.category ?? categoryOf?.(name) ?? null),
+      );
     }
     if (this.pending.size > 0 && !this.scheduled) {
       this.scheduled = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
@@ -48,7 +57,9 @@ export class ToolDiscovery {
     if (this.pending.size === 0) return;
     const rows = [...this.pending];
     this.pending.clear();
-    const insert = this.db.prepare('INSERT INTO known_tools (name, category, first_seen_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING');
+    const insert = this.db.prepare(
+      'INSERT INTO known_tools (name, category, first_seen_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
+    );
     const at = this.now();
     try {
       this.db.transaction(() => {

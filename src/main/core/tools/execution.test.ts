@@ -45,7 +45,10 @@ describe('SimpleExecution', () => {
   it('a parent signal that is already aborted cancels at once', async () => {
     const parent = new AbortController();
     parent.abort();
-    const exec = new SimpleExecution(async (signal) => ({ kind: 'completed', result: String(signal.aborted) }), parent.signal);
+    const exec = new SimpleExecution(
+      async (signal) => ({ kind: 'completed', result: String(signal.aborted) }),
+      parent.signal,
+    );
     expect((await exec.wait()).kind).toBe('cancelled');
   });
 
@@ -53,7 +56,13 @@ describe('SimpleExecution', () => {
     const parent = new AbortController();
     let seen: unknown = null;
     const exec = new SimpleExecution(
-      (signal) => new Promise((resolve) => signal.addEventListener('abort', () => ((seen = signal.reason), resolve({ kind: 'completed', result: 'late' })))),
+      (signal) =>
+        new Promise((resolve) =>
+          signal.addEventListener(
+            'abort',
+            () => ((seen = signal.reason), resolve({ kind: 'completed', result: 'late' })),
+          ),
+        ),
       parent.signal,
     );
     parent.abort('turn stopped');
@@ -67,8 +76,12 @@ describe('SimpleExecution', () => {
     const removed: unknown[] = [];
     const add = parent.signal.addEventListener.bind(parent.signal);
     const remove = parent.signal.removeEventListener.bind(parent.signal);
-    parent.signal.addEventListener = ((type: string, fn: EventListener, options?: AddEventListenerOptions) => (added.push(fn), add(type, fn, options))) as typeof add;
-    parent.signal.removeEventListener = ((type: string, fn: EventListener) => (removed.push(fn), remove(type, fn))) as typeof remove;
+    parent.signal.addEventListener = ((type: string, fn: EventListener, options?: AddEventListenerOptions) => (
+      added.push(fn), add(type, fn, options)
+    )) as typeof add;
+    parent.signal.removeEventListener = ((type: string, fn: EventListener) => (
+      removed.push(fn), remove(type, fn)
+    )) as typeof remove;
     for (let i = 0; i < 3; i++) {
       const exec = new SimpleExecution(async () => ({ kind: 'completed', result: 'ok' }), parent.signal);
       expect(await exec.wait()).toEqual({ kind: 'completed', result: 'ok' });
@@ -132,7 +145,8 @@ describe('bespoke stop (extension point)', () => {
       input: z.object({}),
       kind: 'other',
       category: 'config',
-      executeAsync: (_a, _ctx, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted'))),
+      executeAsync: (_a, _ctx, signal) =>
+        new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted'))),
       run: (args, ctx, self) => new RemoteExecution(() => self.executeAsync(args, ctx), ctx.signal),
     });
     const cancel = new AbortController();

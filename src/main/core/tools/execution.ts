@@ -34,7 +34,9 @@ export class SimpleExecution implements ToolExecution {
     // `AbortSignal.any`: on Node 20 it costs tens of microseconds per call and its dependants live until GC, and
     // every tool call makes one.)
     const signal = this.stopToken.signal;
-    const stopped = new Promise<ExecutionOutcome>((resolve) => (this.settleStopped = () => resolve({ kind: 'cancelled' })));
+    const stopped = new Promise<ExecutionOutcome>(
+      (resolve) => (this.settleStopped = () => resolve({ kind: 'cancelled' })),
+    );
     const forward = () => this.abort(parentSignal?.reason);
     if (parentSignal?.aborted) forward();
     else parentSignal?.addEventListener('abort', forward, { once: true });

@@ -21,7 +21,15 @@ import type { Tool } from './tool';
 
 const echoInput = z.object({ text: z.string() });
 const echo = (name: string, extra: Partial<ToolDefinition<typeof echoInput>> = {}): Tool =>
-  defineTool({ name, description: `${name} tool`, input: echoInput, kind: 'other', category: 'introspection', execute: (a) => a.text, ...extra });
+  defineTool({
+    name,
+    description: `${name} tool`,
+    input: echoInput,
+    kind: 'other',
+    category: 'introspection',
+    execute: (a) => a.text,
+    ...extra,
+  });
 
 const builtins = () => createBuiltinTools({ requestRestart: () => undefined });
 
@@ -32,9 +40,23 @@ afterEach(() => {
 
 describe('createBuiltinTools', () => {
   it('has exactly the catalogue of docs/tools.md', () => {
-    expect(builtins().map((t) => t.name).sort()).toEqual(
-      ['edit_file', 'execute_cmd', 'get_ast_outline', 'grep_files', 'insert_at_line', 'list_files', 'read_file', 'replace_lines', 'restart', 'search_file', 'write_file'],
-    );
+    expect(
+      builtins()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual([
+      'edit_file',
+      'execute_cmd',
+      'get_ast_outline',
+      'grep_files',
+      'insert_at_line',
+      'list_files',
+      'read_file',
+      'replace_lines',
+      'restart',
+      'search_file',
+      'write_file',
+    ]);
   });
 
   it('categories, and JSON Schemas that are objects without $schema', () => {
@@ -48,10 +70,14 @@ describe('createBuiltinTools', () => {
       expect(def.function.parameters.type).toBe('object');
       expect(def.function.parameters).not.toHaveProperty('$schema');
     }
-    const grep = registry.get('grep_files')!.parametersSchema() as { properties: Record<string, { enum?: string[]; maximum?: number }> };
+    const grep = registry.get('grep_files')!.parametersSchema() as {
+      properties: Record<string, { enum?: string[]; maximum?: number }>;
+    };
     expect(grep.properties.output_mode!.enum).toEqual(['content', 'files_only', 'count']);
     expect(grep.properties.context_lines!.maximum).toBe(10);
-    const cmd = registry.get('execute_cmd')!.parametersSchema() as { properties: Record<string, { default?: number; maximum?: number }> };
+    const cmd = registry.get('execute_cmd')!.parametersSchema() as {
+      properties: Record<string, { default?: number; maximum?: number }>;
+    };
     expect(cmd.properties.timeout).toMatchObject({ default: 120, maximum: 600 });
     expect(registry.isIdempotent('read_file')).toBe(true);
     expect(registry.isIdempotent('execute_cmd')).toBe(false);
@@ -97,31 +123,50 @@ describe('ToolRegistry', () => {
     registry.register(echo('say'));
     expect(registry.run('nope', {}, ws.ctx)).toBeNull();
     expect(await registry.run('say', { text: 'hi' }, ws.ctx)!.wait()).toEqual({ kind: 'completed', result: 'hi' });
-    expect(await registry.run('say', { text: 3 }, ws.ctx)!.wait()).toEqual({ kind: 'failed', error: expect.stringMatching(/Invalid arguments for say:\n- text/) });
+    expect(await registry.run('say', { text: 3 }, ws.ctx)!.wait()).toEqual({
+      kind: 'failed',
+      error: expect.stringMatching(/Invalid arguments for say:\n- text/),
+    });
   });
 
   it('describeCall: registry tools, inline special cases, unknown names; always within the label budget', () => {
     const registry = createToolRegistry(builtins());
     expect(registry.describeCall('read_file', { path: 'src/a.ts' }, 'short')).toBe('read_file `src/a.ts`');
-    expect(registry.describeCall('show_file_to_user', { path: 'docs/x.md' }, 'short')).toBe('show_file_to_user `docs/x.md`');
+    expect(registry.describeCall('show_file_to_user', { path: 'docs/x.md' }, 'short')).toBe(
+      'show_file_to_user `docs/x.md`',
+    );
     expect(registry.targetPath('show_file_to_user', { path: 'docs/x.md' })).toBe('docs/x.md');
     expect(registry.targetPath('read_file', { path: 'a.ts' })).toBe('a.ts');
     expect(registry.targetPath('grep_files', { path: 'src', pattern: 'x' })).toBeNull();
     expect(registry.targetPath('mcp__a__b', { path: 'x' })).toBeNull();
     const task = { agent_id: 'software-engineer', description: 'Refactor auth module' };
-    expect(registry.describeCall('execute_task', { ...task, mode: 'sync' }, 'full')).toBe('execute_task ⚡ → software-engineer: Refactor auth module');
-    expect(registry.describeCall('execute_task', { ...task, mode: 'async' }, 'full')).toBe('execute_task 🚀 → software-engineer: Refactor auth module');
-    expect(registry.describeCall('execute_task', { ...task, mode: 'cron' }, 'full')).toBe('execute_task 📅 → software-engineer: Refactor auth module');
-    expect(registry.describeCall('execute_subtask', { agent_id: 'a', title: 'T' }, 'full')).toBe('execute_subtask → a: T');
+    expect(registry.describeCall('execute_task', { ...task, mode: 'sync' }, 'full')).toBe(
+      'execute_task ⚡ → software-engineer: Refactor auth module',
+    );
+    expect(registry.describeCall('execute_task', { ...task, mode: 'async' }, 'full')).toBe(
+      'execute_task 🚀 → software-engineer: Refactor auth module',
+    );
+    expect(registry.describeCall('execute_task', { ...task, mode: 'cron' }, 'full')).toBe(
+      'execute_task 📅 → software-engineer: Refactor auth module',
+    );
+    expect(registry.describeCall('execute_subtask', { agent_id: 'a', title: 'T' }, 'full')).toBe(
+      'execute_subtask → a: T',
+    );
     expect(registry.describeCall('run_subtask', {}, 'full')).toBe('run_subtask');
     expect(registry.describeCall('mcp__gmail__send', { to: 'x' }, 'short')).toBe('mcp__gmail__send');
     expect(registry.describeCall('read_file', { path: 5 }, 'short')).toBe('read_file');
 
     const huge = '🚀'.repeat(300);
     const calls: [string, Record<string, unknown>][] = [
-      ['execute_cmd', { command: huge }], ['read_file', { path: huge }], ['grep_files', { pattern: huge, path: huge }],
-      ['list_files', { path: huge }], ['execute_task', { agent_id: huge, description: huge }], ['show_file_to_user', { path: huge }],
-      ['get_ast_outline', { path: huge }], ['insert_at_line', { path: huge, line: 1, content: '' }], [huge, {}],
+      ['execute_cmd', { command: huge }],
+      ['read_file', { path: huge }],
+      ['grep_files', { pattern: huge, path: huge }],
+      ['list_files', { path: huge }],
+      ['execute_task', { agent_id: huge, description: huge }],
+      ['show_file_to_user', { path: huge }],
+      ['get_ast_outline', { path: huge }],
+      ['insert_at_line', { path: huge, line: 1, content: '' }],
+      [huge, {}],
     ];
     for (const [name, args] of calls) {
       const short = registry.describeCall(name, args, 'short');
@@ -141,7 +186,10 @@ describe('restart', () => {
     dirs.push(ws.base);
     let restarts = 0;
     const registry = createToolRegistry(createBuiltinTools({ requestRestart: () => restarts++ }));
-    expect(await registry.run('restart', {}, ws.ctx)!.wait()).toEqual({ kind: 'completed', result: 'Restarting the app now.' });
+    expect(await registry.run('restart', {}, ws.ctx)!.wait()).toEqual({
+      kind: 'completed',
+      result: 'Restarting the app now.',
+    });
     expect(restarts).toBe(0); // deferred one tick, so the result is recorded first
     await new Promise((resolve) => setImmediate(resolve));
     expect(restarts).toBe(1);
@@ -164,7 +212,9 @@ describe('ToolCatalog and ToolDiscovery', () => {
     discovery.observe([{ name: 'send_voice_message' }, { name: 'mcp__gone__tool' }]);
     await discovery.whenIdle();
     const known = discovery.knownTools();
-    expect(known.map((k) => k.name)).toEqual([...registry.listAll().map((t) => t.name), 'mcp__gone__tool', 'send_voice_message'].sort());
+    expect(known.map((k) => k.name)).toEqual(
+      [...registry.listAll().map((t) => t.name), 'mcp__gone__tool', 'send_voice_message'].sort(),
+    );
     expect(known.find((k) => k.name === 'send_voice_message')!.first_seen_at).toBe(1000);
     expect(known.find((k) => k.name === 'execute_cmd')!.category).toBe('shell');
 
@@ -174,7 +224,11 @@ describe('ToolCatalog and ToolDiscovery', () => {
     await again.whenIdle();
     expect(again.knownTools().find((k) => k.name === 'send_voice_message')!.first_seen_at).toBe(1000);
 
-    const catalog = new ToolCatalog(registry, { mcpTools: () => [{ name: 'mcp__fs__read', description: 'read' }], discovery, sessionTools: syntheticToolSpecs });
+    const catalog = new ToolCatalog(registry, {
+      mcpTools: () => [{ name: 'mcp__fs__read', description: 'read' }],
+      discovery,
+      sessionTools: syntheticToolSpecs,
+    });
     const all = catalog.listAll();
     const builtInNames = all.built_in.map((t) => t.name);
     for (const s of syntheticToolSpecs()) expect(builtInNames).toContain(s.name);

@@ -9,7 +9,17 @@
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
 import { MCP_PREFIX, type ToolCategory } from '../../../shared/tool-names';
 import { describeInline, inlineTargetPath } from './describe-call';
-import type { Normalized, OpenAiToolDefinition, Preview, PreviewContext, Tool, ToolArgs, ToolExecution, ToolKind, ToolRunContext } from './tool';
+import type {
+  Normalized,
+  OpenAiToolDefinition,
+  Preview,
+  PreviewContext,
+  Tool,
+  ToolArgs,
+  ToolExecution,
+  ToolKind,
+  ToolRunContext,
+} from './tool';
 import type { SecretPaths } from '../secrets/sealed-args';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -21,7 +31,8 @@ export class ToolRegistry {
     if (this.tools.has(tool.name)) throw new Error(`Tool "${tool.name}" is already registered`);
     if (!TOOL_NAME.test(tool.name)) throw new Error(`Tool name "${tool.name}" must match ${TOOL_NAME}`);
     if (tool.name.startsWith(MCP_PREFIX)) throw new Error(`Tool name "${tool.name}" uses the reserved MCP prefix`);
-    if (tool.subAgentsOnly && tool.rootAgentOnly) throw new Error(`Tool "${tool.name}" cannot be both sub-agents-only and root-agent-only`);
+    if (tool.subAgentsOnly && tool.rootAgentOnly)
+      throw new Error(`Tool "${tool.name}" cannot be both sub-agents-only and root-agent-only`);
     this.tools.set(tool.name, tool);
   }
 
@@ -62,7 +73,9 @@ export class ToolRegistry {
   }
 
   listAll(): { name: string; description: string }[] {
-    return [...this.tools.values()].map((t) => ({ name: t.name, description: t.description })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...this.tools.values()]
+      .map((t) => ({ name: t.name, description: t.description }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   categoryOf(name: string): ToolCategory | null {

@@ -25,7 +25,13 @@ beforeAll(async () => {
   const base = tempDir();
   workspace = join(base, 'ws');
   mkdirSync(workspace);
-  core = await createCore({ dataDir: join(base, 'data'), workspaceDir: workspace, shape: 'web', version: 'test', agentsDir: join(root, 'agents') });
+  core = await createCore({
+    dataDir: join(base, 'data'),
+    workspaceDir: workspace,
+    shape: 'web',
+    version: 'test',
+    agentsDir: join(root, 'agents'),
+  });
 });
 afterAll(async () => {
   await core.dispose();
@@ -39,19 +45,29 @@ function existingTools(): string[] {
 
 describe('tools that are named exist', () => {
   it('every seeded rule names an existing tool (or a pattern group of existing tools)', () => {
-    const seeded = core.db.prepare("SELECT id, tool_pattern FROM approval_rules WHERE note = 'seeded' ORDER BY id").all() as { id: number; tool_pattern: string }[];
+    const seeded = core.db
+      .prepare("SELECT id, tool_pattern FROM approval_rules WHERE note = 'seeded' ORDER BY id")
+      .all() as { id: number; tool_pattern: string }[];
     expect(seeded.length).toBeGreaterThan(0);
     const exists = new Set(existingTools());
-    const missing = seeded.filter((r) => !/[*?@]/.test(r.tool_pattern) && !exists.has(r.tool_pattern)).map((r) => `rule ${r.id} names "${r.tool_pattern}"`);
-    expect(missing, 'a seeded rule names a tool the registry lacks: drop the seed in a new migration, or build the tool').toEqual([]);
-    for (const name of [...FS_ANY_TOOLS, ...FS_READ_TOOLS, ...FS_WRITE_TOOLS]) expect(exists.has(name), `the @fs group names "${name}", which does not exist`).toBe(true);
+    const missing = seeded
+      .filter((r) => !/[*?@]/.test(r.tool_pattern) && !exists.has(r.tool_pattern))
+      .map((r) => `rule ${r.id} names "${r.tool_pattern}"`);
+    expect(
+      missing,
+      'a seeded rule names a tool the registry lacks: drop the seed in a new migration, or build the tool',
+    ).toEqual([]);
+    for (const name of [...FS_ANY_TOOLS, ...FS_READ_TOOLS, ...FS_WRITE_TOOLS])
+      expect(exists.has(name), `the @fs group names "${name}", which does not exist`).toBe(true);
   });
 
   it('the catalog lists exactly the existing tools as built-in', async () => {
     const outcome = await dispatchCall(core.handlers, 'approval:listTools', {});
     if (!outcome.ok) throw new Error(outcome.error.message);
     const listed = (outcome.result as { built_in: { name: string }[] }).built_in.map((t) => t.name);
-    expect(listed, 'the catalog offers a tool that does not exist, or misses one that does').toEqual([...existingTools()].sort());
+    expect(listed, 'the catalog offers a tool that does not exist, or misses one that does').toEqual(
+      [...existingTools()].sort(),
+    );
   });
 });
 
@@ -70,11 +86,17 @@ function docRows(): DocRow[] {
   const text = readFileSync(join(root, 'docs/tools.md'), 'utf8');
   const lines = text.split('\n');
   const header = lines.findIndex((l) => /^\|\s*Name\s*\|\s*Kind\s*\|/.test(l));
-  if (header < 0) throw new Error('docs/tools.md has no table with the header "| Name | Kind | Category | Default approval | Visibility |"');
+  if (header < 0)
+    throw new Error(
+      'docs/tools.md has no table with the header "| Name | Kind | Category | Default approval | Visibility |"',
+    );
   const rows: DocRow[] = [];
   for (const line of lines.slice(header + 2)) {
     if (!line.startsWith('|')) break;
-    const [name = '', kind = '', category = '', approval = '', visibility = ''] = line.split('|').slice(1, -1).map((c) => c.trim());
+    const [name = '', kind = '', category = '', approval = '', visibility = ''] = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     rows.push({ name: name.replace(/`/g, ''), kind, category, approval, visibility });
   }
   return rows;
@@ -93,10 +115,22 @@ const FRAMES = {
 
 /** The names offered to each frame, before and after `activate_tools(["config"])`. */
 function offers(granted: string[]): Record<keyof typeof FRAMES, Set<string>> {
-  const deps: ToolSetDeps = { tools: core.tools, groups: core.toolGroups, grants: { granted: () => granted } as unknown as ToolSetDeps['grants'], isHidden: () => false };
+  const deps: ToolSetDeps = {
+    tools: core.tools,
+    groups: core.toolGroups,
+    grants: { granted: () => granted } as unknown as ToolSetDeps['grants'],
+    isHidden: () => false,
+  };
   const out = {} as Record<keyof typeof FRAMES, Set<string>>;
   for (const [key, f] of Object.entries(FRAMES) as [keyof typeof FRAMES, (typeof FRAMES)[keyof typeof FRAMES]][]) {
-    const frame: AgentFrame = { sessionId: 1, stackId: f.depth ? 7 : null, agentId: 'a', agentName: 'A', toolAllowList: null, ...f };
+    const frame: AgentFrame = {
+      sessionId: 1,
+      stackId: f.depth ? 7 : null,
+      agentId: 'a',
+      agentName: 'A',
+      toolAllowList: null,
+      ...f,
+    };
     out[key] = new Set(toolSetFor(frame, undefined, deps).map((t) => t.name));
   }
   return out;
@@ -125,11 +159,22 @@ function visibilityOf(name: string): string {
 function expectedRow(name: string, documented: DocRow | undefined): DocRow {
   const tool = core.tools.get(name);
   // Registry tools declare their kind; the session's own tools do not, so their row must name one of the kinds.
-  const kind = tool ? tool.kind : documented && KINDS.includes(documented.kind) ? documented.kind : '<read|edit|execute|config|other>';
+  const kind = tool
+    ? tool.kind
+    : documented && KINDS.includes(documented.kind)
+      ? documented.kind
+      : '<read|edit|execute|config|other>';
   const category = core.tools.categoryOf(name) ?? '—';
   const args = { path: join(workspace, 'notes.txt'), command: 'make build', workdir: workspace };
   const decision = core.approval.gate.check({
-    sessionId: null, agentId: 'default', source: 'chat', toolName: name, category: core.tools.categoryOf(name), args, runContext: RunContextSchema.parse({}), workingDir: workspace,
+    sessionId: null,
+    agentId: 'default',
+    source: 'chat',
+    toolName: name,
+    category: core.tools.categoryOf(name),
+    args,
+    runContext: RunContextSchema.parse({}),
+    workingDir: workspace,
   });
   const approval = decision.action === 'require' ? 'ask' : decision.action;
   return { name, kind, category, approval, visibility: visibilityOf(name) };
@@ -144,11 +189,18 @@ describe('docs/tools.md', () => {
       const documented = byName.get(name);
       const expected = expectedRow(name, documented);
       if (!documented) problems.push(`add this row to the table in docs/tools.md:\n  ${formatRow(expected)}`);
-      else if (formatRow(documented) !== formatRow(expected)) problems.push(`change the row of \`${name}\` in docs/tools.md\n  from ${formatRow(documented)}\n  to   ${formatRow(expected)}`);
+      else if (formatRow(documented) !== formatRow(expected))
+        problems.push(
+          `change the row of \`${name}\` in docs/tools.md\n  from ${formatRow(documented)}\n  to   ${formatRow(expected)}`,
+        );
     }
     const exists = new Set(existingTools());
-    for (const r of rows) if (!exists.has(r.name)) problems.push(`remove the row of \`${r.name}\` from docs/tools.md: no such tool exists`);
+    for (const r of rows)
+      if (!exists.has(r.name)) problems.push(`remove the row of \`${r.name}\` from docs/tools.md: no such tool exists`);
     expect(problems.join('\n'), problems.join('\n')).toBe('');
-    expect(rows.map((r) => r.name), 'keep the table sorted by name').toEqual(rows.map((r) => r.name).sort());
+    expect(
+      rows.map((r) => r.name),
+      'keep the table sorted by name',
+    ).toEqual(rows.map((r) => r.name).sort());
   });
 });

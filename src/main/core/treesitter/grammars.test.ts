@@ -29,9 +29,24 @@ describe('the shell grammar compiled ahead (docs/shell-analysis.md "Cold start")
     // the second check: in none may the module that was never called have been compiled.
     const runs: { tier: string; size: number }[][] = [];
     while (runs.length < 3 && !runs.some((r) => r.some((c) => c.tier === 'Liftoff' && c.size > 100_000))) {
-      const child = spawnSync(process.execPath, ['--trace-wasm-compilation-times', '--import', 'tsx', join(root, 'test/helpers/grammar-compile-child.ts'), 'run'], { cwd: root, encoding: 'utf8' });
+      const child = spawnSync(
+        process.execPath,
+        [
+          '--trace-wasm-compilation-times',
+          '--import',
+          'tsx',
+          join(root, 'test/helpers/grammar-compile-child.ts'),
+          'run',
+        ],
+        { cwd: root, encoding: 'utf8' },
+      );
       expect(child.stdout + child.stderr).toContain('child done');
-      runs.push([...child.stdout.matchAll(/Compiled function \S+ using (\w+).*?bodysize (\d+)/g)].map(([, tier, size]) => ({ tier: tier!, size: Number(size) })));
+      runs.push(
+        [...child.stdout.matchAll(/Compiled function \S+ using (\w+).*?bodysize (\d+)/g)].map(([, tier, size]) => ({
+          tier: tier!,
+          size: Number(size),
+        })),
+      );
     }
     // The bash lexer (one function of about 160 KB) was compiled though nothing called it: eagerly, off the main thread.
     expect(runs.some((r) => r.some((c) => c.tier === 'Liftoff' && c.size > 100_000))).toBe(true);

@@ -90,7 +90,10 @@ function compileWasm(path: string, eager = false): Promise<WebAssembly.Module> {
   if (!pending) {
     pending = compileNow(path, eager);
     // A failed compile must not poison the cache forever: the next caller retries.
-    pending.then((module) => inHand.set(path, module), () => compiled.delete(path));
+    pending.then(
+      (module) => inHand.set(path, module),
+      () => compiled.delete(path),
+    );
     compiled.set(path, pending);
   }
   return pending;
@@ -145,7 +148,12 @@ export function runtimeCompiled(): Promise<unknown> {
 function startRuntime(module: WebAssembly.Module): Promise<TreeSitter> {
   const ts = runtimeScript();
   // The runtime instantiated from the compiled module (an instantiation error rejects the init).
-  return ts.Parser.init({ instantiateWasm: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => done(new WebAssembly.Instance(module, imports), module) }).then(() => ts);
+  return ts.Parser.init({
+    instantiateWasm: (
+      imports: WebAssembly.Imports,
+      done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+    ) => done(new WebAssembly.Instance(module, imports), module),
+  }).then(() => ts);
 }
 
 function initRuntime(): Promise<TreeSitter> {
@@ -167,7 +175,9 @@ function initRuntime(): Promise<TreeSitter> {
 export function loadLanguage(id: GrammarId): Promise<Language> {
   let pending = languages.get(id);
   if (!pending) {
-    pending = Promise.all([initRuntime(), compileWasm(GRAMMAR_WASM[id])]).then(([ts, module]) => ts.Language.loadSync(module));
+    pending = Promise.all([initRuntime(), compileWasm(GRAMMAR_WASM[id])]).then(([ts, module]) =>
+      ts.Language.loadSync(module),
+    );
     // A failed load must not poison the cache forever: the next caller retries.
     pending.catch(() => languages.delete(id));
     languages.set(id, pending);

@@ -10,7 +10,19 @@
  *   then every blob no image references. Setting `viewer.blob_store` = `{ "maxMb": N, "keepDays": N }`.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { textEncodingOf } from '../../../shared/text-encoding';
 import { statement, type Db } from '../db/database';
@@ -101,7 +113,8 @@ export class BlobStore {
     try {
       const info = fstatSync(fd);
       if (!info.isFile()) return { state: 'skipped', hash: null, reason: 'not a regular file' };
-      if (info.size > MAX_IMAGE_BYTES) return { state: 'skipped', hash: null, reason: `over ${MAX_IMAGE_BYTES / 1024 / 1024} MB` };
+      if (info.size > MAX_IMAGE_BYTES)
+        return { state: 'skipped', hash: null, reason: `over ${MAX_IMAGE_BYTES / 1024 / 1024} MB` };
       const bytes = Buffer.alloc(info.size);
       let got = 0;
       while (got < info.size) {
@@ -131,15 +144,22 @@ export class BlobStore {
   }
 
   images(toolCallId: string): FileImageRow | null {
-    return (statement(this.db, 'SELECT * FROM tool_file_images WHERE tool_call_id = ?').get(toolCallId) as FileImageRow | undefined) ?? null;
+    return (
+      (statement(this.db, 'SELECT * FROM tool_file_images WHERE tool_call_id = ?').get(toolCallId) as
+        | FileImageRow
+        | undefined) ?? null
+    );
   }
 
   limits(): { maxMb: number; keepDays: number } {
-    const row = this.db.prepare("SELECT value_json FROM settings WHERE key = 'viewer.blob_store'").get() as { value_json: string } | undefined;
+    const row = this.db.prepare("SELECT value_json FROM settings WHERE key = 'viewer.blob_store'").get() as
+      | { value_json: string }
+      | undefined;
     try {
       const parsed = row ? (JSON.parse(row.value_json) as Partial<typeof DEFAULT_LIMITS>) : {};
       const maxMb = Number.isFinite(parsed.maxMb) && parsed.maxMb! > 0 ? parsed.maxMb! : DEFAULT_LIMITS.maxMb;
-      const keepDays = Number.isFinite(parsed.keepDays) && parsed.keepDays! > 0 ? parsed.keepDays! : DEFAULT_LIMITS.keepDays;
+      const keepDays =
+        Number.isFinite(parsed.keepDays) && parsed.keepDays! > 0 ? parsed.keepDays! : DEFAULT_LIMITS.keepDays;
       return { maxMb, keepDays };
     } catch {
       return { ...DEFAULT_LIMITS };
@@ -153,16 +173,33 @@ export class BlobStore {
     let images = 0;
     this.db.transaction(() => {
       images += this.db.prepare('DELETE FROM tool_file_images WHERE created_at < ?').run(cutoff).changes;
-      const used = () => (this.db.prepare('SELECT COALESCE(SUM(size), 0) AS n FROM file_blobs WHERE hash IN (SELECT before_hash FROM tool_file_images UNION SELECT after_hash FROM tool_file_images)').get() as { n: number }).n;
+      const used = () =>
+        (
+          this.db
+            .prepare(
+              'SELECT COALESCE(SUM(size), 0) AS n FROM file_blobs WHERE hash IN (SELECT before_hash FROM tool_file_images UNION SELECT after_hash FROM tool_file_images)',
+            )
+            .get() as { n: number }
+        ).n;
       while (used() > maxMb * 1024 * 1024) {
-        const oldest = this.db.prepare('SELECT tool_call_id FROM tool_file_images ORDER BY created_at, rowid LIMIT 1').get() as { tool_call_id: string } | undefined;
+        const oldest = this.db
+          .prepare('SELECT tool_call_id FROM tool_file_images ORDER BY created_at, rowid LIMIT 1')
+          .get() as { tool_call_id: string } | undefined;
         if (!oldest) break;
-        images += this.db.prepare('DELETE FROM tool_file_images WHERE tool_call_id = ?').run(oldest.tool_call_id).changes;
+        images += this.db
+          .prepare('DELETE FROM tool_file_images WHERE tool_call_id = ?')
+          .run(oldest.tool_call_id).changes;
       }
-      this.db.prepare('DELETE FROM file_blobs WHERE hash NOT IN (SELECT before_hash FROM tool_file_images WHERE before_hash IS NOT NULL UNION SELECT after_hash FROM tool_file_images WHERE after_hash IS NOT NULL)').run();
+      this.db
+        .prepare(
+          'DELETE FROM file_blobs WHERE hash NOT IN (SELECT before_hash FROM tool_file_images WHERE before_hash IS NOT NULL UNION SELECT after_hash FROM tool_file_images WHERE after_hash IS NOT NULL)',
+        )
+        .run();
     })();
     // Files no row counts (pruned, or left by a rolled-back transaction) go last.
-    const kept = new Set((this.db.prepare('SELECT hash FROM file_blobs').all() as { hash: string }[]).map((r) => r.hash));
+    const kept = new Set(
+      (this.db.prepare('SELECT hash FROM file_blobs').all() as { hash: string }[]).map((r) => r.hash),
+    );
     let blobs = 0;
     let shards: string[] = [];
     try {

@@ -32,13 +32,22 @@ export class FileImages {
 
   private row(toolCallId: string) {
     const row = this.blobs.images(toolCallId);
-    if (!row) throw new BridgeError('not_found', 'No before/after images were kept for this call (it wrote nothing, or they were pruned).');
+    if (!row)
+      throw new BridgeError(
+        'not_found',
+        'No before/after images were kept for this call (it wrote nothing, or they were pruned).',
+      );
     return row;
   }
 
   diff(toolCallId: string): { path: string; language: string; before: FileImage; after: FileImage } {
     const row = this.row(toolCallId);
-    return { path: row.path, language: kindOfPath(row.path).language, before: this.image(row.before_state, row.before_hash), after: this.image(row.after_state, row.after_hash) };
+    return {
+      path: row.path,
+      language: kindOfPath(row.path).language,
+      before: this.image(row.before_state, row.before_hash),
+      after: this.image(row.after_state, row.after_hash),
+    };
   }
 
   /** The file as it is now, read under the viewer's policy. */
@@ -49,7 +58,8 @@ export class FileImages {
       if (read.isTruncated) return { state: 'skipped', text: null, hash: null };
       return { state: 'file', text: textOf(read.bytes), hash: hashBytes(read.bytes) };
     } catch (error) {
-      if (error instanceof ViewerRefusal && error.code === 'missing') return { state: 'absent', text: null, hash: null };
+      if (error instanceof ViewerRefusal && error.code === 'missing')
+        return { state: 'absent', text: null, hash: null };
       throw new BridgeError('refused', (error as Error).message);
     }
   }
@@ -57,17 +67,33 @@ export class FileImages {
   revert(toolCallId: string, force: boolean): RevertResult {
     const row = this.row(toolCallId);
     const tool = this.sessions.store.getTool(toolCallId);
-    if (!tool || tool.message_id === null) throw new BridgeError('not_found', 'The call this change came from is gone.');
-    if (row.before_state === 'absent') return { status: 'unavailable', message: 'The file did not exist before this call; delete it yourself if you want it gone.' };
-    if (row.before_state !== 'file' || !row.before_hash) return { status: 'unavailable', message: 'No before-image was kept for this call (binary, too large, or not readable by the viewer).' };
+    if (!tool || tool.message_id === null)
+      throw new BridgeError('not_found', 'The call this change came from is gone.');
+    if (row.before_state === 'absent')
+      return {
+        status: 'unavailable',
+        message: 'The file did not exist before this call; delete it yourself if you want it gone.',
+      };
+    if (row.before_state !== 'file' || !row.before_hash)
+      return {
+        status: 'unavailable',
+        message: 'No before-image was kept for this call (binary, too large, or not readable by the viewer).',
+      };
     const before = this.image(row.before_state, row.before_hash);
     if (before.text === null) return { status: 'unavailable', message: 'The before-image was pruned.' };
     const workingDir = this.sessions.workingDir(tool.session_id);
     const now = this.current(row.path, workingDir);
     if (!force && now.hash !== row.after_hash) {
-      return { status: 'conflict', message: 'The file changed after this call; restoring the before-image would also undo those later changes.', before, after: this.image(row.after_state, row.after_hash), current: { state: now.state, text: now.text } };
+      return {
+        status: 'conflict',
+        message: 'The file changed after this call; restoring the before-image would also undo those later changes.',
+        before,
+        after: this.image(row.after_state, row.after_hash),
+        current: { state: now.state, text: now.text },
+      };
     }
-    if (now.hash === row.before_hash) return { status: 'unavailable', message: 'The file already holds the before-image.' };
+    if (now.hash === row.before_hash)
+      return { status: 'unavailable', message: 'The file already holds the before-image.' };
     const id = this.sessions.runPersonWrite(tool.session_id, tool.message_id, row.path, before.text);
     return { status: 'started', toolCallId: id };
   }

@@ -21,20 +21,73 @@ const IMAGE_TYPES: Record<string, string> = {
 
 /** Monaco language ids by extension; anything textual not listed opens as plain text. */
 const LANGUAGES: Record<string, string> = {
-  '.ts': 'typescript', '.tsx': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
-  '.js': 'javascript', '.jsx': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript',
-  '.json': 'json', '.jsonc': 'json', '.py': 'python', '.rb': 'ruby', '.rs': 'rust', '.go': 'go',
-  '.java': 'java', '.kt': 'kotlin', '.swift': 'swift', '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp',
-  '.hpp': 'cpp', '.cs': 'csharp', '.php': 'php', '.lua': 'lua', '.sh': 'shell', '.bash': 'shell', '.zsh': 'shell',
-  '.ps1': 'powershell', '.sql': 'sql', '.yaml': 'yaml', '.yml': 'yaml', '.toml': 'ini', '.ini': 'ini',
-  '.xml': 'xml', '.css': 'css', '.scss': 'scss', '.less': 'less', '.html': 'html', '.htm': 'html',
-  '.md': 'markdown', '.markdown': 'markdown', '.tex': 'latex', '.latex': 'latex', '.r': 'r', '.dart': 'dart',
-  '.ex': 'elixir', '.exs': 'elixir', '.scala': 'scala', '.pl': 'perl', '.dockerfile': 'dockerfile',
-  '.graphql': 'graphql', '.vue': 'html', '.svelte': 'html', '.txt': 'plaintext', '.log': 'plaintext',
-  '.csv': 'plaintext', '.diff': 'plaintext', '.patch': 'plaintext',
+  '.ts': 'typescript',
+  '.tsx': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.js': 'javascript',
+  '.jsx': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.json': 'json',
+  '.jsonc': 'json',
+  '.py': 'python',
+  '.rb': 'ruby',
+  '.rs': 'rust',
+  '.go': 'go',
+  '.java': 'java',
+  '.kt': 'kotlin',
+  '.swift': 'swift',
+  '.c': 'c',
+  '.h': 'c',
+  '.cc': 'cpp',
+  '.cpp': 'cpp',
+  '.hpp': 'cpp',
+  '.cs': 'csharp',
+  '.php': 'php',
+  '.lua': 'lua',
+  '.sh': 'shell',
+  '.bash': 'shell',
+  '.zsh': 'shell',
+  '.ps1': 'powershell',
+  '.sql': 'sql',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.toml': 'ini',
+  '.ini': 'ini',
+  '.xml': 'xml',
+  '.css': 'css',
+  '.scss': 'scss',
+  '.less': 'less',
+  '.html': 'html',
+  '.htm': 'html',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.tex': 'latex',
+  '.latex': 'latex',
+  '.r': 'r',
+  '.dart': 'dart',
+  '.ex': 'elixir',
+  '.exs': 'elixir',
+  '.scala': 'scala',
+  '.pl': 'perl',
+  '.dockerfile': 'dockerfile',
+  '.graphql': 'graphql',
+  '.vue': 'html',
+  '.svelte': 'html',
+  '.txt': 'plaintext',
+  '.log': 'plaintext',
+  '.csv': 'plaintext',
+  '.diff': 'plaintext',
+  '.patch': 'plaintext',
 };
 
-const NAMED_LANGUAGES: Record<string, string> = { dockerfile: 'dockerfile', makefile: 'plaintext', '.gitignore': 'plaintext', '.env': 'plaintext' };
+const NAMED_LANGUAGES: Record<string, string> = {
+  dockerfile: 'dockerfile',
+  makefile: 'plaintext',
+  '.gitignore': 'plaintext',
+  '.env': 'plaintext',
+};
 
 export interface KindInfo {
   kind: ViewerKind;
@@ -52,11 +105,13 @@ export function kindOfPath(path: string, firstBytes?: Buffer): KindInfo {
   if (ext === '.svg') return { kind: 'svg', mime: 'image/svg+xml', language: 'xml' };
   if (IMAGE_TYPES[ext]) return { kind: 'image', mime: IMAGE_TYPES[ext]!, language };
   if (ext === '.pdf') return { kind: 'pdf', mime: 'application/pdf', language };
-  if (ext === '.tex' || ext === '.latex') return { kind: 'latex', mime: 'text/plain; charset=utf-8', language: 'latex' };
+  if (ext === '.tex' || ext === '.latex')
+    return { kind: 'latex', mime: 'text/plain; charset=utf-8', language: 'latex' };
   if (ext === '.html' || ext === '.htm') return { kind: 'html', mime: 'text/plain; charset=utf-8', language: 'html' };
   if (LANGUAGES[ext] || NAMED_LANGUAGES[base]) return { kind: 'text', mime: 'text/plain; charset=utf-8', language };
   // Unknown extension: text when the first bytes look like text (a UTF-16 byte-order mark, or no NUL, as ripgrep decides).
-  if (firstBytes && textEncodingOf(firstBytes) !== null) return { kind: 'text', mime: 'text/plain; charset=utf-8', language: 'plaintext' };
+  if (firstBytes && textEncodingOf(firstBytes) !== null)
+    return { kind: 'text', mime: 'text/plain; charset=utf-8', language: 'plaintext' };
   return { kind: 'binary', mime: 'application/octet-stream', language: 'plaintext' };
 }
 

@@ -36,16 +36,20 @@ export function statRegular(real: string, shown: string): Stats {
     throw openError(error, shown);
   }
   const what = describe(info);
-  if (what) throw new ViewerRefusal('not_file', `${shown} is ${what}, not a regular file; the viewer only opens files.`);
+  if (what)
+    throw new ViewerRefusal('not_file', `${shown} is ${what}, not a regular file; the viewer only opens files.`);
   return info;
 }
 
 function openError(error: unknown, shown: string): ViewerRefusal {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new ViewerRefusal('missing', `${shown} does not exist (any more).`);
-  if (code === 'ELOOP') return new ViewerRefusal('refused', `${shown} changed into a symlink; the viewer does not follow it.`);
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return new ViewerRefusal('missing', `${shown} does not exist (any more).`);
+  if (code === 'ELOOP')
+    return new ViewerRefusal('refused', `${shown} changed into a symlink; the viewer does not follow it.`);
   if (code === 'EISDIR') return new ViewerRefusal('not_file', `${shown} is a folder, not a file.`);
-  if (code === 'EACCES' || code === 'EPERM') return new ViewerRefusal('unreadable', `${shown} cannot be read (permission denied).`);
+  if (code === 'EACCES' || code === 'EPERM')
+    return new ViewerRefusal('unreadable', `${shown} cannot be read (permission denied).`);
   return new ViewerRefusal('unreadable', `${shown} cannot be opened (${code ?? String(error)}).`);
 }
 
@@ -59,7 +63,8 @@ function readOnce(real: string, shown: string, limit: number): FileRead & { chan
   try {
     const before = fstatSync(fd);
     const what = describe(before);
-    if (what) throw new ViewerRefusal('not_file', `${shown} is ${what}, not a regular file; the viewer only opens files.`);
+    if (what)
+      throw new ViewerRefusal('not_file', `${shown} is ${what}, not a regular file; the viewer only opens files.`);
     const want = Math.min(before.size, limit);
     const bytes = Buffer.allocUnsafe(want);
     let got = 0;
@@ -70,7 +75,13 @@ function readOnce(real: string, shown: string, limit: number): FileRead & { chan
     }
     const after = fstatSync(fd);
     const changed = got !== want || after.size !== before.size || after.mtimeMs !== before.mtimeMs;
-    return { bytes: got === want ? bytes : bytes.subarray(0, got), size: after.size, mtimeMs: after.mtimeMs, isTruncated: after.size > got, changed };
+    return {
+      bytes: got === want ? bytes : bytes.subarray(0, got),
+      size: after.size,
+      mtimeMs: after.mtimeMs,
+      isTruncated: after.size > got,
+      changed,
+    };
   } finally {
     closeSync(fd);
   }
@@ -79,7 +90,9 @@ function readOnce(real: string, shown: string, limit: number): FileRead & { chan
 export function readForViewer(real: string, shown: string, limit: number): FileRead {
   for (let attempt = 1; ; attempt++) {
     const read = readOnce(real, shown, limit);
-    if (!read.changed) return { bytes: read.bytes, size: read.size, mtimeMs: read.mtimeMs, isTruncated: read.isTruncated };
-    if (attempt >= TRIES) throw new ViewerRefusal('changed', `${shown} kept changing while it was loading; it reloads once it settles.`);
+    if (!read.changed)
+      return { bytes: read.bytes, size: read.size, mtimeMs: read.mtimeMs, isTruncated: read.isTruncated };
+    if (attempt >= TRIES)
+      throw new ViewerRefusal('changed', `${shown} kept changing while it was loading; it reloads once it settles.`);
   }
 }

@@ -17,7 +17,10 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'skald-watch-'));
   reloads = [];
   live = new Set(['h1']);
-  watcher = new FileWatcher((handle) => reloads.push({ handle, at: performance.now() }), (h) => live.has(h));
+  watcher = new FileWatcher(
+    (handle) => reloads.push({ handle, at: performance.now() }),
+    (h) => live.has(h),
+  );
 });
 
 afterEach(async () => {
@@ -37,7 +40,7 @@ it('a burst of writes is reported once, after the file goes quiet', async () => 
   const file = join(dir, 'notes.md');
   writeFileSync(file, 'a');
   await watching(file);
-  for (let i = 0; i < 5; i++) (writeFileSync(file, `v${i}`), await sleep(20));
+  for (let i = 0; i < 5; i++) writeFileSync(file, `v${i}`), await sleep(20);
   await sleep(DEBOUNCE_MS + 400);
   expect(reloads.map((r) => r.handle)).toEqual(['h1']);
 });

@@ -43,7 +43,10 @@ describe('LaTeX compiler', () => {
   it('a failing document gives its first error with file and line, and the full log', async () => {
     writeFileSync(join(dir, 'bad.tex'), doc('line two\n\\undefinedmacro here'));
     const out = await new LatexCompiler(cache).compile(join(dir, 'bad.tex'));
-    expect(out).toMatchObject({ status: 'failed', error: { file: 'bad.tex', line: 4, message: expect.stringContaining('Undefined control sequence') } });
+    expect(out).toMatchObject({
+      status: 'failed',
+      error: { file: 'bad.tex', line: 4, message: expect.stringContaining('Undefined control sequence') },
+    });
     expect((out as { log: string }).log).toContain('Undefined control sequence');
   });
 
@@ -55,14 +58,24 @@ describe('LaTeX compiler', () => {
 
   it("a latexmkrc beside the document is not run (latexmk's rc files are Perl: opening a .tex ran its code)", async () => {
     writeFileSync(join(dir, 'doc.tex'), doc('Hello'));
-    for (const rc of ['latexmkrc', '.latexmkrc']) writeFileSync(join(dir, rc), `system("touch ${join(dir, `pwned-by-${rc}`)}"); 1;\n`);
+    for (const rc of ['latexmkrc', '.latexmkrc'])
+      writeFileSync(join(dir, rc), `system("touch ${join(dir, `pwned-by-${rc}`)}"); 1;\n`);
     const out = await new LatexCompiler(cache).compile(join(dir, 'doc.tex'));
     expect(out).toMatchObject({ status: 'ok' });
-    expect(execFileSync('ls', ['-A', dir]).toString().trim().split('\n').sort()).toEqual(['.latexmkrc', 'doc.tex', 'latexmkrc']);
+    expect(execFileSync('ls', ['-A', dir]).toString().trim().split('\n').sort()).toEqual([
+      '.latexmkrc',
+      'doc.tex',
+      'latexmkrc',
+    ]);
   });
 
   it('a document writes its files into the build folder, never beside itself', async () => {
-    writeFileSync(join(dir, 'writer.tex'), doc('\\newwrite\\f\\immediate\\openout\\f=Makefile\\immediate\\write\\f{all: ; curl evil}\\immediate\\closeout\\f done'));
+    writeFileSync(
+      join(dir, 'writer.tex'),
+      doc(
+        '\\newwrite\\f\\immediate\\openout\\f=Makefile\\immediate\\write\\f{all: ; curl evil}\\immediate\\closeout\\f done',
+      ),
+    );
     expect(await new LatexCompiler(cache).compile(join(dir, 'writer.tex'))).toMatchObject({ status: 'ok' });
     expect(execFileSync('ls', ['-A', dir]).toString().trim()).toBe('writer.tex');
   });
@@ -81,11 +94,17 @@ describe('LaTeX compiler', () => {
     writeFileSync(fake, `#!/bin/sh\nenv > '${join(dir, 'env.txt')}'\nexit 1\n`, { mode: 0o755 });
     writeFileSync(join(dir, 'main.tex'), doc('x'));
     const saved = { ...process.env };
-    Object.assign(process.env, { OPENAI_API_KEY: 'sk-from-env', MY_SERVICE_TOKEN: 'tok-123', SKALD_DATA_DIR: '/data', HARMLESS: 'kept' });
+    Object.assign(process.env, {
+      OPENAI_API_KEY: 'sk-from-env',
+      MY_SERVICE_TOKEN: 'tok-123',
+      SKALD_DATA_DIR: '/data',
+      HARMLESS: 'kept',
+    });
     try {
       await new LatexCompiler(cache, fake).compile(join(dir, 'main.tex'));
     } finally {
-      for (const k of ['OPENAI_API_KEY', 'MY_SERVICE_TOKEN', 'SKALD_DATA_DIR', 'HARMLESS']) if (!(k in saved)) delete process.env[k];
+      for (const k of ['OPENAI_API_KEY', 'MY_SERVICE_TOKEN', 'SKALD_DATA_DIR', 'HARMLESS'])
+        if (!(k in saved)) delete process.env[k];
     }
     const env = readFileSync(join(dir, 'env.txt'), 'utf8');
     expect(env).toContain('HARMLESS=kept');
@@ -95,17 +114,32 @@ describe('LaTeX compiler', () => {
 
   it('without TeX installed it says how to install it', async () => {
     writeFileSync(join(dir, 'main.tex'), doc('x'));
-    expect(await new LatexCompiler(cache, 'latexmk-not-installed-here').compile(join(dir, 'main.tex'))).toEqual({ status: 'unavailable', message: TEX_MISSING });
+    expect(await new LatexCompiler(cache, 'latexmk-not-installed-here').compile(join(dir, 'main.tex'))).toEqual({
+      status: 'unavailable',
+      message: TEX_MISSING,
+    });
   });
 });
 
 describe('recorder and log parsing', () => {
   it('keeps the user inputs of an .fls and drops TeX files and the build folder', () => {
-    const fls = ['PWD /doc', 'INPUT /usr/share/texlive/texmf-dist/tex/latex/base/article.cls', 'INPUT /etc/texmf/web2c/texmf.cnf', 'INPUT main.tex', 'INPUT ./fig/a.png', 'INPUT /build/main.aux', 'INPUT refs.bib'].join('\n');
+    const fls = [
+      'PWD /doc',
+      'INPUT /usr/share/texlive/texmf-dist/tex/latex/base/article.cls',
+      'INPUT /etc/texmf/web2c/texmf.cnf',
+      'INPUT main.tex',
+      'INPUT ./fig/a.png',
+      'INPUT /build/main.aux',
+      'INPUT refs.bib',
+    ].join('\n');
     expect(userInputs(fls, '/build')).toEqual(['/doc/fig/a.png', '/doc/main.tex', '/doc/refs.bib']);
   });
 
   it('distills the classic "! … l.N" form too', () => {
-    expect(distillError('stuff\n! Missing $ inserted.\n<inserted text>\nl.12 a_b\n')).toEqual({ file: null, line: 12, message: 'Missing $ inserted.' });
+    expect(distillError('stuff\n! Missing $ inserted.\n<inserted text>\nl.12 a_b\n')).toEqual({
+      file: null,
+      line: 12,
+      message: 'Missing $ inserted.',
+    });
   });
 });

@@ -44,7 +44,8 @@ export function userInputs(fls: string, buildDir: string): string[] {
     const raw = line.slice(6).trim();
     const path = isAbsolute(raw) ? raw : resolve(pwd, raw);
     if (pathUnder(path, buildDir)) continue;
-    if (/^\/(usr|etc|var\/lib\/texmf|opt\/texlive|Library\/TeX)\//.test(path) || /[\\/]texmf[^\\/]*[\\/]/i.test(path)) continue;
+    if (/^\/(usr|etc|var\/lib\/texmf|opt\/texlive|Library\/TeX)\//.test(path) || /[\\/]texmf[^\\/]*[\\/]/i.test(path))
+      continue;
     out.add(path);
   }
   return [...out].sort();
@@ -122,11 +123,26 @@ export class LatexCompiler {
     // it (docs/security-checks.md X9, M5, V11): TeX expands `$NAME` in the file names a document asks for.
     // -norc: latexmk runs its rc files (`latexmkrc`, `.latexmkrc` beside the document, the user's own) as Perl; one
     // in a cloned repository ran its code the moment the person opened a .tex file in the viewer.
-    const args = ['-norc', '-xelatex', '-no-shell-escape', '-interaction=nonstopmode', '-halt-on-error', '-file-line-error', '-recorder', `-outdir=${buildDir}`, basename(texReal)];
+    const args = [
+      '-norc',
+      '-xelatex',
+      '-no-shell-escape',
+      '-interaction=nonstopmode',
+      '-halt-on-error',
+      '-file-line-error',
+      '-recorder',
+      `-outdir=${buildDir}`,
+      basename(texReal),
+    ];
     return new Promise<LatexOutcome>((done) => {
       let output = '';
       let timedOut = false;
-      const child = spawn(this.command, args, { cwd: dirname(texReal), detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...scrubEnv(process.env), max_print_line: '1000' } });
+      const child = spawn(this.command, args, {
+        cwd: dirname(texReal),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...scrubEnv(process.env), max_print_line: '1000' },
+      });
       const killGroup = () => {
         try {
           if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -143,13 +159,24 @@ export class LatexCompiler {
       child.on('error', (error) => {
         clearTimeout(timer);
         const code = (error as NodeJS.ErrnoException).code;
-        done(code === 'ENOENT' ? { status: 'unavailable', message: TEX_MISSING } : { status: 'failed', error: { file: null, line: null, message: `latexmk could not start (${code ?? error.message}).` }, log: output });
+        done(
+          code === 'ENOENT'
+            ? { status: 'unavailable', message: TEX_MISSING }
+            : {
+                status: 'failed',
+                error: { file: null, line: null, message: `latexmk could not start (${code ?? error.message}).` },
+                log: output,
+              },
+        );
       });
       child.on('close', (code) => {
         clearTimeout(timer);
         killGroup(); // a TeX child left behind by latexmk ends with it
         if (timedOut) {
-          done({ status: 'timeout', message: `LaTeX took longer than ${this.timeoutMs / 1000} s and was stopped. Check the document for an endless loop or a very large figure.` });
+          done({
+            status: 'timeout',
+            message: `LaTeX took longer than ${this.timeoutMs / 1000} s and was stopped. Check the document for an endless loop or a very large figure.`,
+          });
           return;
         }
         const logFile = join(buildDir, `${stem}.log`);

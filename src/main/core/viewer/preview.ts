@@ -69,7 +69,8 @@ export class PreviewServer {
   }
 
   urlFor(record: HandleRecord): string {
-    if (this.base === null) throw new ViewerRefusal('unreadable', 'This window has no HTML preview origin; view the source instead.');
+    if (this.base === null)
+      throw new ViewerRefusal('unreadable', 'This window has no HTML preview origin; view the source instead.');
     let entry = this.byHandle.get(record.token);
     if (!entry) {
       entry = { record, previewToken: randomBytes(24).toString('base64url') };
@@ -102,18 +103,35 @@ export class PreviewServer {
       const folder = dirname(record.real);
       const folderUrl = `${this.base}/${entry.previewToken}/`;
       const csp = previewCsp(folderUrl);
-      const common = { 'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
+      const common = {
+        'content-security-policy': csp,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+      };
       if (rest === record.real.split(/[\\/]/).pop()) {
         const page = readForViewer(record.real, record.display, MAX_PAGE_BYTES);
-        return { status: 200, headers: { ...common, 'content-type': 'text/html; charset=utf-8' }, body: withLinkBridge(page.bytes) };
+        return {
+          status: 200,
+          headers: { ...common, 'content-type': 'text/html; charset=utf-8' },
+          body: withLinkBridge(page.bytes),
+        };
       }
       if (rest.includes('\0')) throw new ViewerRefusal('refused', 'Bad path.');
       const target = join(folder, rest);
-      if (!pathUnder(target, folder)) throw new ViewerRefusal('refused', 'A preview loads only files from its own folder.');
+      if (!pathUnder(target, folder))
+        throw new ViewerRefusal('refused', 'A preview loads only files from its own folder.');
       // The asset goes through the same policy as any viewer file (secrets, data folder, symlinks out of the folder).
-      const asset = this.recheck({ ...record, absolute: target, real: target, display: rest, isOutsideConfirmed: record.isOutsideConfirmed });
+      const asset = this.recheck({
+        ...record,
+        absolute: target,
+        real: target,
+        display: rest,
+        isOutsideConfirmed: record.isOutsideConfirmed,
+      });
       const kind = kindOfPath(asset.real);
-      if (kind.kind !== 'image' && kind.kind !== 'svg') throw new ViewerRefusal('refused', 'A preview loads only images from its folder.');
+      if (kind.kind !== 'image' && kind.kind !== 'svg')
+        throw new ViewerRefusal('refused', 'A preview loads only images from its folder.');
       const image = readForViewer(asset.real, rest, MAX_IMAGE_BYTES);
       return { status: 200, headers: { ...common, 'content-type': kind.mime }, body: image.bytes };
     } catch (error) {

@@ -48,7 +48,11 @@ export function applyReadPolicy(input: string, base: string, ctx: ReadPolicyCont
   }
   const workspaceRoot = canonicalizeForPolicy(ctx.workspaceDir, ctx.workspaceDir);
   const dataDir = inProtectedRoot(real, root, [ctx.dataDir]) && inProtectedRoot(real, workspaceRoot, [ctx.dataDir]);
-  if (dataDir) throw new ViewerRefusal('refused', `${input} is inside Skald's data folder (${dataDir}), which holds the database and keys; the viewer never opens it.`);
+  if (dataDir)
+    throw new ViewerRefusal(
+      'refused',
+      `${input} is inside Skald's data folder (${dataDir}), which holds the database and keys; the viewer never opens it.`,
+    );
   const isOutside = !pathUnder(real, root);
   return { absolute, real, display: isOutside ? real : displayPath(real, root), isOutside };
 }

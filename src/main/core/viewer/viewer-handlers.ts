@@ -5,7 +5,14 @@ import { ViewerRefusal } from './read-policy';
 import type { FileImages } from './file-images';
 import type { ViewerService } from './viewer-service';
 
-type ViewerChannels = 'viewer:resolve' | 'viewer:preview' | 'viewer:release' | 'viewer:diff' | 'viewer:revert' | 'viewer:compileLatex' | 'viewer:openWithSystem';
+type ViewerChannels =
+  | 'viewer:resolve'
+  | 'viewer:preview'
+  | 'viewer:release'
+  | 'viewer:diff'
+  | 'viewer:revert'
+  | 'viewer:compileLatex'
+  | 'viewer:openWithSystem';
 
 /** A viewer refusal crosses the bridge with its code (missing, refused, …); anything else as it is. */
 async function refusalsAsBridgeErrors<T>(work: () => T | Promise<T>): Promise<T> {
@@ -26,7 +33,8 @@ export function createViewerHandlers(viewer: ViewerService, images: FileImages):
     'viewer:preview': ({ handle }) => refusalsAsBridgeErrors(() => ({ url: viewer.previewUrl(handle) })),
     'viewer:compileLatex': ({ handle }) => refusalsAsBridgeErrors(() => viewer.compileLatex(handle)),
     // The schema lets only `confirmed: true` through; the service checks it again (for callers inside the core).
-    'viewer:openWithSystem': ({ handle, confirmed }) => refusalsAsBridgeErrors(() => viewer.openWithSystem(handle, confirmed === true)),
+    'viewer:openWithSystem': ({ handle, confirmed }) =>
+      refusalsAsBridgeErrors(() => viewer.openWithSystem(handle, confirmed === true)),
     'viewer:release': ({ handle }) => {
       viewer.release(handle);
       return { ok: true as const };

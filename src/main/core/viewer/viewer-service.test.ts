@@ -3,7 +3,18 @@
  * data folder: what is served, what is refused, and that the policy runs again on every request.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, unlinkSync, writeFileSync, ftruncateSync, realpathSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  ftruncateSync,
+  realpathSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -95,7 +106,11 @@ describe('resolve', () => {
     mkdirSync(join(ws, 'dir'));
     expect(viewer.resolve({ path: 'dir' })).toMatchObject({ status: 'error', code: 'not_file' });
     execFileSync('mkfifo', [join(ws, 'pipe')]);
-    expect(viewer.resolve({ path: 'pipe' })).toMatchObject({ status: 'error', code: 'not_file', message: expect.stringContaining('FIFO') });
+    expect(viewer.resolve({ path: 'pipe' })).toMatchObject({
+      status: 'error',
+      code: 'not_file',
+      message: expect.stringContaining('FIFO'),
+    });
     const fd = openSync(join(ws, 'huge.log'), 'w');
     ftruncateSync(fd, 2 * 1024 ** 3);
     closeSync(fd);
@@ -121,7 +136,10 @@ describe('resolve', () => {
     const a = ok('docs/a.md');
     const b = ok('b.md', { relativeTo: a.handle });
     expect(b.absolute).toBe(join(ws, 'docs', 'b.md'));
-    expect(viewer.resolve({ path: 'b.md', relativeTo: 'x'.repeat(32) })).toMatchObject({ status: 'error', code: 'missing' });
+    expect(viewer.resolve({ path: 'b.md', relativeTo: 'x'.repeat(32) })).toMatchObject({
+      status: 'error',
+      code: 'missing',
+    });
   });
 });
 
@@ -182,7 +200,12 @@ describe('live reload from disk', () => {
   it('reports one debounced change per handle, and none after release', async () => {
     const { appendFileSync } = await import('node:fs');
     const changes: string[] = [];
-    const watched = new ViewerService({ dataDir: data, workspaceDir: ws, workingDirOf: () => ws, onFileChanged: (handle) => changes.push(handle) });
+    const watched = new ViewerService({
+      dataDir: data,
+      workspaceDir: ws,
+      workingDirOf: () => ws,
+      onFileChanged: (handle) => changes.push(handle),
+    });
     writeFileSync(join(ws, 'live.md'), 'v1');
     const r = watched.resolve({ path: 'live.md' });
     if (r.status !== 'ok') throw new Error('resolve');

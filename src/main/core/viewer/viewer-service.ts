@@ -6,7 +6,13 @@
  */
 import { dirname } from 'node:path';
 import { pathUnder } from '../tools/_policy/paths';
-import type { LatexResult, ResolveResult, SystemOpen, SystemOpenResult, ViewerFile } from '../../../shared/contract/viewer';
+import type {
+  LatexResult,
+  ResolveResult,
+  SystemOpen,
+  SystemOpenResult,
+  ViewerFile,
+} from '../../../shared/contract/viewer';
 import { byteLimitOf, kindOfPath, showsFirstPart } from './file-kinds';
 import { readForViewer, statRegular } from './file-read';
 import { HandleRegistry, type HandleRecord } from './handles';
@@ -63,29 +69,53 @@ export class ViewerService {
 
   resolve(request: ResolveRequest): ResolveResult {
     const parent = request.relativeTo ? this.handles.use(request.relativeTo) : null;
-    if (request.relativeTo && !parent) return { status: 'error', code: 'missing', message: 'The file this link belongs to is no longer open; open it again.' };
+    if (request.relativeTo && !parent)
+      return {
+        status: 'error',
+        code: 'missing',
+        message: 'The file this link belongs to is no longer open; open it again.',
+      };
     const workingDir = parent?.workingDir ?? this.deps.workingDirOf(request.sessionId);
     const base = parent ? dirname(parent.absolute) : workingDir;
     try {
       const path = applyReadPolicy(request.path, base, this.policy(workingDir));
       // A link from a confirmed outside file into its own folder needs no second question.
-      const isConfirmed = request.allowOutside === true || (parent?.isOutsideConfirmed === true && pathUnder(path.real, dirname(parent.real)));
+      const isConfirmed =
+        request.allowOutside === true ||
+        (parent?.isOutsideConfirmed === true && pathUnder(path.real, dirname(parent.real)));
       if (path.isOutside && !isConfirmed) {
-        return { status: 'confirm', absolute: path.real, message: `${path.real} is outside this session's working directory (${workingDir}). Show it anyway?` };
+        return {
+          status: 'confirm',
+          absolute: path.real,
+          message: `${path.real} is outside this session's working directory (${workingDir}). Show it anyway?`,
+        };
       }
       const info = statRegular(path.real, path.display);
       const head = readForViewer(path.real, path.display, 8192).bytes;
       const kind = kindOfPath(path.real, head);
       const limit = byteLimitOf(kind.kind);
       if (info.size > limit && !showsFirstPart(kind.kind)) {
-        return { status: 'error', code: 'too_large', message: `${path.display} is ${formatBytes(info.size)}, over the viewer's ${formatBytes(limit)} limit for this kind of file.` };
+        return {
+          status: 'error',
+          code: 'too_large',
+          message: `${path.display} is ${formatBytes(info.size)}, over the viewer's ${formatBytes(limit)} limit for this kind of file.`,
+        };
       }
-      const record = this.handles.issue({ absolute: path.absolute, real: path.real, display: path.display, workingDir, isOutside: path.isOutside, isOutsideConfirmed: path.isOutside, kind });
+      const record = this.handles.issue({
+        absolute: path.absolute,
+        real: path.real,
+        display: path.display,
+        workingDir,
+        isOutside: path.isOutside,
+        isOutsideConfirmed: path.isOutside,
+        kind,
+      });
       this.watcher?.add(record.token, [record.real]);
       const systemOpen = kind.kind === 'binary' ? this.systemOpenOf(record.real, info.mode, head) : null;
       return { status: 'ok', file: this.describe(record, info.size, info.mtimeMs, systemOpen) };
     } catch (error) {
-      if (error instanceof ViewerRefusal && error.code !== 'changed') return { status: 'error', code: error.code, message: error.message };
+      if (error instanceof ViewerRefusal && error.code !== 'changed')
+        return { status: 'error', code: error.code, message: error.message };
       return { status: 'error', code: 'unreadable', message: error instanceof Error ? error.message : String(error) };
     }
   }
@@ -116,8 +146,13 @@ export class ViewerService {
   /** The handle's record after the policy ran again; throws a refusal when it no longer holds. */
   recheck(record: HandleRecord): HandleRecord {
     const now = applyReadPolicy(record.absolute, dirname(record.absolute), this.policy(record.workingDir));
-    if (now.real !== record.real) throw new ViewerRefusal('refused', `${record.display} now points somewhere else (${now.real}); reopen it to view the new target.`);
-    if (now.isOutside && !record.isOutsideConfirmed) throw new ViewerRefusal('refused', `${record.display} is outside the working directory and was not confirmed.`);
+    if (now.real !== record.real)
+      throw new ViewerRefusal(
+        'refused',
+        `${record.display} now points somewhere else (${now.real}); reopen it to view the new target.`,
+      );
+    if (now.isOutside && !record.isOutsideConfirmed)
+      throw new ViewerRefusal('refused', `${record.display} is outside the working directory and was not confirmed.`);
     return record;
   }
 
@@ -125,7 +160,8 @@ export class ViewerService {
   serveFile(urlPath: string): HttpReply {
     const token = urlPath.startsWith(FILE_ROUTE) ? urlPath.slice(FILE_ROUTE.length) : '';
     const record = /^[A-Za-z0-9_-]{20,64}$/.test(token) ? this.handles.use(token) : null;
-    if (!record) return refusalReply(new ViewerRefusal('missing', 'This view has expired or never existed; open the file again.'));
+    if (!record)
+      return refusalReply(new ViewerRefusal('missing', 'This view has expired or never existed; open the file again.'));
     try {
       this.recheck(record);
       const read = readForViewer(record.real, record.display, byteLimitOf(record.kind.kind));
@@ -156,23 +192,30 @@ export class ViewerService {
   /** The HTML preview's URL on its own origin, for an `html` handle. */
   previewUrl(token: string): string {
     const record = this.handles.use(token);
-    if (!record || record.kind.kind !== 'html') throw new ViewerRefusal('missing', 'This view has expired or is not an HTML file; open it again.');
+    if (!record || record.kind.kind !== 'html')
+      throw new ViewerRefusal('missing', 'This view has expired or is not an HTML file; open it again.');
     return this.preview.urlFor(record);
   }
 
   /** Compiles a `.tex` handle; the PDF is served through a handle of its own, bound to the cached file. */
   async compileLatex(token: string): Promise<LatexResult> {
     const record = this.handles.use(token);
-    if (!record || record.kind.kind !== 'latex') throw new ViewerRefusal('missing', 'This view has expired or is not a LaTeX file; open it again.');
+    if (!record || record.kind.kind !== 'latex')
+      throw new ViewerRefusal('missing', 'This view has expired or is not a LaTeX file; open it again.');
     this.recheck(record);
     const outcome = await this.latex.compile(record.real);
     // A LaTeX source reloads (and recompiles) when any input of its last build changes.
     this.watcher?.add(token, this.latex.inputsOf(record.real));
     if (outcome.status !== 'ok') return outcome;
     const pdf = this.handles.issue({
-      absolute: outcome.pdf, real: outcome.pdf, display: `${record.display} (PDF)`, workingDir: record.workingDir,
+      absolute: outcome.pdf,
+      real: outcome.pdf,
+      display: `${record.display} (PDF)`,
+      workingDir: record.workingDir,
       // Made by the app itself from a file the person already sees: no question for the build folder.
-      isOutside: true, isOutsideConfirmed: true, kind: kindOfPath(outcome.pdf),
+      isOutside: true,
+      isOutsideConfirmed: true,
+      kind: kindOfPath(outcome.pdf),
     });
     return { status: 'ok', pdfUrl: `${FILE_ROUTE}${pdf.token}`, isCached: outcome.isCached, ms: outcome.ms };
   }
@@ -189,7 +232,10 @@ export class ViewerService {
     if (!record) throw new ViewerRefusal('missing', 'This view has expired or never existed; open the file again.');
     const refused = (message: string): SystemOpenResult => ({ status: 'not_opened', reason: 'refused', message });
     if (!isConfirmed) return refused('Opening a file with the system app needs your confirmation in the viewer.');
-    if (record.kind.kind !== 'binary') return refused(`Skald shows ${record.display} itself; only files it has no view for are opened with the system app.`);
+    if (record.kind.kind !== 'binary')
+      return refused(
+        `Skald shows ${record.display} itself; only files it has no view for are opened with the system app.`,
+      );
     try {
       this.recheck(record);
       const info = statRegular(record.real, record.display);
@@ -202,7 +248,12 @@ export class ViewerService {
       throw error;
     }
     const failure = await port(record.real);
-    if (failure) return { status: 'not_opened', reason: 'failed', message: `The system could not open ${record.display}: ${failure}` };
+    if (failure)
+      return {
+        status: 'not_opened',
+        reason: 'failed',
+        message: `The system could not open ${record.display}: ${failure}`,
+      };
     return { status: 'opened', path: record.real };
   }
 

@@ -14,5 +14,8 @@ export function spawnWorker(builtEntry: string, source: URL, options: WorkerOpti
   if (existsSync(fileURLToPath(built))) return new Worker(built, options);
   const tsx = import.meta.resolve('tsx/esm/api');
   const href = JSON.stringify(source.href);
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${href}, ${href}))`, { ...options, eval: true });
+  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${href}, ${href}))`, {
+    ...options,
+    eval: true,
+  });
 }

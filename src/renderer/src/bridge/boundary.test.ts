@@ -60,7 +60,9 @@ describe('the web wire', () => {
   it('parses every frame the server sends', async () => {
     const { ServerFrameSchema } = await import('../../../shared/web-wire');
     expect(ServerFrameSchema.parse({ type: 'result', id: 1, ok: true, result: { a: 1 } })).toMatchObject({ ok: true });
-    expect(ServerFrameSchema.parse({ type: 'result', id: null, ok: false, error: { code: 'bad_frame', message: 'x' } })).toMatchObject({ ok: false });
+    expect(
+      ServerFrameSchema.parse({ type: 'result', id: null, ok: false, error: { code: 'bad_frame', message: 'x' } }),
+    ).toMatchObject({ ok: false });
     expect(ServerFrameSchema.parse({ type: 'event', family: 'chat', payload: {} })).toMatchObject({ type: 'event' });
     expect(ServerFrameSchema.safeParse({ type: 'result', id: 1, ok: false }).success).toBe(false);
   });

@@ -13,7 +13,10 @@ export interface ConnectionState {
 export const connectionStore = createStore<ConnectionState>(() => ({ state: 'connecting', reconnects: 0 }));
 
 export function reportConnected(): void {
-  connectionStore.setState((s) => ({ state: 'connected', reconnects: s.state === 'reconnecting' ? s.reconnects + 1 : s.reconnects }));
+  connectionStore.setState((s) => ({
+    state: 'connected',
+    reconnects: s.state === 'reconnecting' ? s.reconnects + 1 : s.reconnects,
+  }));
 }
 
 export function reportDisconnected(): void {

@@ -10,7 +10,10 @@
 import type { CallRequest } from '../../../shared/contract/index';
 
 /** The first screen's call: sessions-store asks for exactly this, so the early answer is taken for it. */
-export const FIRST_SCREEN_CALL = { channel: 'chat:listSessions', request: { withNewestHistory: true } satisfies CallRequest<'chat:listSessions'> } as const;
+export const FIRST_SCREEN_CALL = {
+  channel: 'chat:listSessions',
+  request: { withNewestHistory: true } satisfies CallRequest<'chat:listSessions'>,
+} as const;
 /** The early call's id on the socket; the web client numbers its own calls from 1. */
 export const EARLY_CALL_ID = 0;
 

@@ -64,7 +64,10 @@ export function createWebClient(location: Location, early: EarlySocket | null = 
     settle(waiter, frame);
   };
   // The same unwrapping as the desktop path (boundary.ts): a result, or the BridgeError with its code.
-  const settle = (waiter: { resolve: (v: unknown) => void; reject: (e: Error) => void }, frame: Parameters<typeof unwrapOutcome>[0]) => {
+  const settle = (
+    waiter: { resolve: (v: unknown) => void; reject: (e: Error) => void },
+    frame: Parameters<typeof unwrapOutcome>[0],
+  ) => {
     try {
       waiter.resolve(unwrapOutcome(frame));
     } catch (error) {
@@ -82,7 +85,8 @@ export function createWebClient(location: Location, early: EarlySocket | null = 
     socket.addEventListener('message', onMessage);
     socket.addEventListener('close', () => {
       reportDisconnected();
-      for (const waiter of pending.values()) waiter.reject(new BridgeError('disconnected', 'Lost the connection to Skald; retrying.'));
+      for (const waiter of pending.values())
+        waiter.reject(new BridgeError('disconnected', 'Lost the connection to Skald; retrying.'));
       pending.clear();
       // An early call not yet answered is lost with its socket: the app's own ask then goes out on the next one.
       if (earlyCall && !earlyAnswer) earlyCall = null;
@@ -98,7 +102,8 @@ export function createWebClient(location: Location, early: EarlySocket | null = 
 
   /** The app's first ask for exactly the early call takes its answer (now, or when it comes). */
   const takeEarly = (channel: string, request: unknown): Promise<unknown> | null => {
-    if (!earlyCall || earlyCall.channel !== channel || JSON.stringify(earlyCall.request) !== JSON.stringify(request)) return null;
+    if (!earlyCall || earlyCall.channel !== channel || JSON.stringify(earlyCall.request) !== JSON.stringify(request))
+      return null;
     const { id } = earlyCall;
     const answer = earlyAnswer;
     earlyCall = null;

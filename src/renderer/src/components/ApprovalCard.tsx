@@ -47,7 +47,9 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
       <div className="approval-title">
         Approve <code>{item.tool_name}</code>?
       </div>
-      {hasInvisible(item.arguments) && <div className="warn">These arguments contain invisible characters, shown as ⟦U+…⟧.</div>}
+      {hasInvisible(item.arguments) && (
+        <div className="warn">These arguments contain invisible characters, shown as ⟦U+…⟧.</div>
+      )}
       {item.refusal !== null && (
         <div className="warn" data-testid="approval-refusal">
           The tool would refuse this call: {item.refusal}
@@ -56,20 +58,36 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
       {hasDiff && <DiffView oldText={item.old_content} newText={item.new_content} />}
       <details open={!hasDiff}>
         <summary>Full arguments ({argumentsSize})</summary>
-        <pre className="args" data-testid="approval-args">{revealInvisible(showSealedJson(item.arguments, revealed ?? []))}</pre>
+        <pre className="args" data-testid="approval-args">
+          {revealInvisible(showSealedJson(item.arguments, revealed ?? []))}
+        </pre>
         <SecretReveal item={item} />
       </details>
       <div className="approval-actions">
-        <input placeholder="Note to the agent (optional; sent with your answer)" value={note} onChange={(e) => setNote(e.target.value)} aria-label="Note to the agent" />
-        <button className="primary" disabled={busy} onClick={() => void decide({ action: 'approve', note })}>Approve once</button>
-        <button className="danger" disabled={busy} onClick={() => void decide({ action: 'reject', note })}>Reject</button>
+        <input
+          placeholder="Note to the agent (optional; sent with your answer)"
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          aria-label="Note to the agent"
+        />
+        <button className="primary" disabled={busy} onClick={() => void decide({ action: 'approve', note })}>
+          Approve once
+        </button>
+        <button className="danger" disabled={busy} onClick={() => void decide({ action: 'reject', note })}>
+          Reject
+        </button>
       </div>
       {options.length > 0 && (
         <fieldset className="bypass-choice" data-testid="bypass-choice">
           <legend>Or approve and stop asking, in this session, for</legend>
           {options.map((o) => (
             <label key={o.scope.kind} className={`bypass-option${isWideScope(o.scope.kind) ? ' wide' : ''}`}>
-              <input type="radio" name={`bypass-${item.request_id}`} checked={scope === o.scope.kind} onChange={() => setScope(o.scope.kind)} />
+              <input
+                type="radio"
+                name={`bypass-${item.request_id}`}
+                checked={scope === o.scope.kind}
+                onChange={() => setScope(o.scope.kind)}
+              />
               <CodeLabel text={o.label} />
               {isWideScope(o.scope.kind) && <span className="small warn"> (wider)</span>}
             </label>
@@ -77,15 +95,24 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
           <div className="approval-actions">
             <select aria-label="For how long" value={secs} onChange={(e) => setSecs(Number(e.target.value))}>
               {BYPASS_DURATIONS.map((d) => (
-                <option key={d.secs} value={d.secs}>for {d.label}</option>
+                <option key={d.secs} value={d.secs}>
+                  for {d.label}
+                </option>
               ))}
             </select>
-            <button data-testid="approve-bypass" disabled={busy || !chosen} onClick={() => chosen && void decide({ action: 'approve', note, bypass: { secs, scope: chosen.scope.kind } })}>
+            <button
+              data-testid="approve-bypass"
+              disabled={busy || !chosen}
+              onClick={() =>
+                chosen && void decide({ action: 'approve', note, bypass: { secs, scope: chosen.scope.kind } })
+              }
+            >
               Approve and allow {chosen && <CodeLabel text={chosen.label} />} {untilText(secs, now)}
             </button>
           </div>
           <div className="muted small">
-            A bypass never overrides a deny rule or a locked guard, and commands with substitutions, <code>bash -c</code> or redirects out of the workspace always ask.
+            A bypass never overrides a deny rule or a locked guard, and commands with substitutions,{' '}
+            <code>bash -c</code> or redirects out of the workspace always ask.
           </div>
         </fieldset>
       )}

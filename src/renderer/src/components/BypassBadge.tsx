@@ -14,9 +14,12 @@ export function BypassBadge({ bypass, prefix }: { bypass: BypassDto; prefix?: st
     <div className="bypass-badge" data-testid="bypass-badge">
       <span className="bypass-dot" aria-hidden />
       <span>
-        {prefix ?? 'Not asking for'} <CodeLabel text={bypass.label} /> <span className="muted">{countdownText(bypass.expires_at, now)}</span>
+        {prefix ?? 'Not asking for'} <CodeLabel text={bypass.label} />{' '}
+        <span className="muted">{countdownText(bypass.expires_at, now)}</span>
       </span>
-      <button className="small" onClick={() => approvals.revoke(bypass).catch((e: Error) => setError(e.message))}>Revoke</button>
+      <button className="small" onClick={() => approvals.revoke(bypass).catch((e: Error) => setError(e.message))}>
+        Revoke
+      </button>
       {error && <span className="error small">{error}</span>}
     </div>
   );

@@ -22,10 +22,21 @@ import type { ToolCardActions } from './ToolCardView';
 const actions: ToolCardActions = {
   // A renderer-local action (docs/viewer.md): the tab opens at once, at the line the call names if any.
   openPath: (path, toolCallId, line) => {
-    const card = line === undefined ? chat.store.getState().messages.flatMap((m) => m.tools).find((t) => t.tool_call_id === toolCallId) : undefined;
-    openInViewer(path, { toolCallId, sessionId: chat.store.getState().sessionId, line: line ?? (card ? lineOfToolCall(card) : null) });
+    const card =
+      line === undefined
+        ? chat.store
+            .getState()
+            .messages.flatMap((m) => m.tools)
+            .find((t) => t.tool_call_id === toolCallId)
+        : undefined;
+    openInViewer(path, {
+      toolCallId,
+      sessionId: chat.store.getState().sessionId,
+      line: line ?? (card ? lineOfToolCall(card) : null),
+    });
   },
-  openDiff: (card, revert) => void openDiffTab(card.tool_call_id, card.path ?? card.name, chat.store.getState().sessionId, revert),
+  openDiff: (card, revert) =>
+    void openDiffTab(card.tool_call_id, card.path ?? card.name, chat.store.getState().sessionId, revert),
   rerun: (card: ToolCard) => {
     const sessionId = chat.store.getState().sessionId;
     if (sessionId !== null) void skald.chat.rerunTool({ sessionId, toolCallId: card.tool_call_id });
@@ -60,7 +71,11 @@ export function ChatView({ sessionId }: { sessionId: number }) {
       {/* A relative file link in an agent's message opens in the viewer (docs/viewer.md). */}
       <div className="chat-body">
         <div className="chat-messages" onClick={(e) => openLinkedFile(e, sessionId)}>
-          {loaded ? <MessageList key={sessionId} store={chat.store} actions={actions} onNearTop={() => chat.loadOlder()} /> : <div className="message-list" />}
+          {loaded ? (
+            <MessageList key={sessionId} store={chat.store} actions={actions} onNearTop={() => chat.loadOlder()} />
+          ) : (
+            <div className="message-list" />
+          )}
         </div>
         {/* The scratchpad opens beside the messages (docs/agents.md "Session tools"). */}
         {padOpen && <ScratchpadPanel sessionId={sessionId} onClose={() => setPadOpen(false)} />}
@@ -69,11 +84,22 @@ export function ChatView({ sessionId }: { sessionId: number }) {
       <RetryBar sessionId={sessionId} />
       <div className="chat-bar">
         <ModelPicker sessionId={sessionId} current={session?.model ?? null} onChanged={() => void refreshSessions()} />
-        <WorkingDirectory sessionId={sessionId} current={session?.working_directory ?? ''} running={running} onChanged={() => void refreshSessions()} />
+        <WorkingDirectory
+          sessionId={sessionId}
+          current={session?.working_directory ?? ''}
+          running={running}
+          onChanged={() => void refreshSessions()}
+        />
         <GroupPicker sessionId={sessionId} />
       </div>
       {/* Keyed by session: each chat has its own draft (components/Composer.tsx). */}
-      <Composer key={sessionId} sessionId={sessionId} running={running} onSend={(text, images) => chat.send(text, images)} onStop={() => void chat.stop()} />
+      <Composer
+        key={sessionId}
+        sessionId={sessionId}
+        running={running}
+        onSend={(text, images) => chat.send(text, images)}
+        onStop={() => void chat.stop()}
+      />
     </section>
   );
 }

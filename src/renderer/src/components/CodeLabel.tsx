@@ -4,7 +4,17 @@
  */
 import { labelSegments, toolLabelSegments } from '../../../shared/labels';
 
-export function CodeLabel({ text, kind = 'text', className, 'data-testid': testId }: { text: string; kind?: 'tool' | 'text'; className?: string; 'data-testid'?: string }) {
+export function CodeLabel({
+  text,
+  kind = 'text',
+  className,
+  'data-testid': testId,
+}: {
+  text: string;
+  kind?: 'tool' | 'text';
+  className?: string;
+  'data-testid'?: string;
+}) {
   const segments = kind === 'tool' ? toolLabelSegments(text) : labelSegments(text);
   return (
     <span className={className} data-testid={testId}>

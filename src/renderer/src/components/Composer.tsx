@@ -18,7 +18,15 @@ export type SendImages = { name: string; data: string }[];
 
 function ImageIcon() {
   return (
-    <svg width="16" height="16" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.4" aria-hidden="true">
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 16 16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.4"
+      aria-hidden="true"
+    >
       <rect x="1.7" y="2.7" width="12.6" height="10.6" rx="1.6" />
       <circle cx="5.6" cy="6.4" r="1.3" />
       <path d="M2 12l3.6-3.4 2.6 2.4 2.3-2 3.5 3.2" />
@@ -32,7 +40,17 @@ function ImageIcon() {
  */
 const drafts = new Map<number, { text: string; images: PickedImage[] }>();
 
-export function Composer({ sessionId, running, onSend, onStop }: { sessionId: number; running: boolean; onSend: (text: string, images: SendImages) => Promise<void>; onStop: () => void }) {
+export function Composer({
+  sessionId,
+  running,
+  onSend,
+  onStop,
+}: {
+  sessionId: number;
+  running: boolean;
+  onSend: (text: string, images: SendImages) => Promise<void>;
+  onStop: () => void;
+}) {
   const [text, setText] = useState(() => drafts.get(sessionId)?.text ?? '');
   const [images, setImages] = useState<PickedImage[]>(() => drafts.get(sessionId)?.images ?? []);
   const [error, setError] = useState<string | null>(null);
@@ -78,7 +96,10 @@ export function Composer({ sessionId, running, onSend, onStop }: { sessionId: nu
     if (!canSend) return;
     setError(null);
     try {
-      await onSend(content, images.map(({ name, data }) => ({ name, data })));
+      await onSend(
+        content,
+        images.map(({ name, data }) => ({ name, data })),
+      );
       setText('');
       releaseImages(images);
       setImages([]);
@@ -102,11 +123,15 @@ export function Composer({ sessionId, running, onSend, onStop }: { sessionId: nu
         void add([...e.dataTransfer.files]); // anything but an image is refused with a sentence saying so
       }}
     >
-      {error && <div className="error" data-testid="composer-error">{error}</div>}
+      {error && (
+        <div className="error" data-testid="composer-error">
+          {error}
+        </div>
+      )}
       {isTooLong && (
         <div className="error" data-testid="composer-too-long">
-          This message has {count(text.length)} characters; one message holds at most {count(MAX_MESSAGE_CHARS)}. Save the text as a file in the
-          workspace and ask the agent to read it.
+          This message has {count(text.length)} characters; one message holds at most {count(MAX_MESSAGE_CHARS)}. Save
+          the text as a file in the workspace and ask the agent to read it.
         </div>
       )}
       {images.length > 0 && (
@@ -114,7 +139,11 @@ export function Composer({ sessionId, running, onSend, onStop }: { sessionId: nu
           {images.map((image) => (
             <div key={image.key} className="composer-image" title={image.name}>
               <img src={image.url} alt={image.name} />
-              <button className="composer-image-remove" aria-label={`Remove ${image.name}`} onClick={() => remove(image.key)}>
+              <button
+                className="composer-image-remove"
+                aria-label={`Remove ${image.name}`}
+                onClick={() => remove(image.key)}
+              >
                 ×
               </button>
             </div>
@@ -123,7 +152,9 @@ export function Composer({ sessionId, running, onSend, onStop }: { sessionId: nu
       )}
       <textarea
         data-testid="composer"
-        placeholder={running ? 'The agent is working — a message now is added at its next step' : 'Message the agent, or /help'}
+        placeholder={
+          running ? 'The agent is working — a message now is added at its next step' : 'Message the agent, or /help'
+        }
         value={text}
         rows={3}
         onChange={(e) => setText(e.target.value)}
@@ -157,8 +188,17 @@ export function Composer({ sessionId, running, onSend, onStop }: { sessionId: nu
             e.target.value = ''; // the same file can be picked again
           }}
         />
-        <McpMenu onText={(inserted) => setText((current) => [current.trimEnd(), inserted].filter(Boolean).join('\n\n'))} onFiles={(files) => void add(files)} />
-        <button className="icon-button" data-testid="add-image" title="Add images, PDFs or text files (or paste or drop them)" aria-label="Add images, PDFs or text files" onClick={() => fileInput.current?.click()}>
+        <McpMenu
+          onText={(inserted) => setText((current) => [current.trimEnd(), inserted].filter(Boolean).join('\n\n'))}
+          onFiles={(files) => void add(files)}
+        />
+        <button
+          className="icon-button"
+          data-testid="add-image"
+          title="Add images, PDFs or text files (or paste or drop them)"
+          aria-label="Add images, PDFs or text files"
+          onClick={() => fileInput.current?.click()}
+        >
           <ImageIcon />
         </button>
         {running && (

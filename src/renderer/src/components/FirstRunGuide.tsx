@@ -15,7 +15,11 @@ import { listedWindow, useWindowField, windowLabel, windowRequest } from './sett
 import './settings/settings.css';
 
 const STEPS = ['Provider', 'Key', 'Model', 'Folder'] as const;
-export const SUGGESTIONS = ['What is in this folder? Give me a short tour.', 'Find the TODO comments here and list them by file.', 'Explain what you can do and what you will ask me before doing.'];
+export const SUGGESTIONS = [
+  'What is in this folder? Give me a short tour.',
+  'Find the TODO comments here and list them by file.',
+  'Explain what you can do and what you will ask me before doing.',
+];
 
 export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEngaged: () => void }) {
   const [step, setStep] = useState(0);
@@ -29,11 +33,17 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
   const [error, setError] = useState<string | null>(null);
   const [finished, setFinished] = useState(false);
   useEffect(() => {
-    void skald.providers.discoverLocal({}).then(({ found }) => {
-      setLocal(found);
-      if (found[0]) setDraft({ ...draftForKind(found[0].kind), baseUrl: found[0].baseUrl });
-    }, () => setLocal([]));
-    void skald.app.info({}).then((i) => (setWorkspaceDir(i.workspaceDir), setFolder((f) => f || i.workspaceDir)), () => {});
+    void skald.providers.discoverLocal({}).then(
+      ({ found }) => {
+        setLocal(found);
+        if (found[0]) setDraft({ ...draftForKind(found[0].kind), baseUrl: found[0].baseUrl });
+      },
+      () => setLocal([]),
+    );
+    void skald.app.info({}).then(
+      (i) => (setWorkspaceDir(i.workspaceDir), setFolder((f) => f || i.workspaceDir)),
+      () => {},
+    );
   }, []);
   const info = KIND_INFO[draft.kind];
   const found = local?.find((l) => l.kind === draft.kind && l.baseUrl === draft.baseUrl);
@@ -42,11 +52,15 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
   const windowInput = useWindowField(listedWindow(windows, modelId));
   const fail = (e: unknown) => setError((e as Error).message);
 
-  const pick = (kind: ProviderKind, at?: LocalProvider) => (setDraft({ ...draftForKind(kind), ...(at ? { baseUrl: at.baseUrl } : {}) }), setProbe(null), setError(null));
+  const pick = (kind: ProviderKind, at?: LocalProvider) => (
+    setDraft({ ...draftForKind(kind), ...(at ? { baseUrl: at.baseUrl } : {}) }), setProbe(null), setError(null)
+  );
   const test = async (): Promise<ProbeResult> => {
     setProbe('testing');
     const r = createRequest(draft);
-    const result = await skald.providers.probe({ kind: r.kind, ...(r.baseUrl ? { baseUrl: r.baseUrl } : {}), ...(r.apiKey ? { apiKey: r.apiKey } : {}) }).catch((e: Error): ProbeResult => ({ ok: false, status: null, message: e.message, latencyMs: 0 }));
+    const result = await skald.providers
+      .probe({ kind: r.kind, ...(r.baseUrl ? { baseUrl: r.baseUrl } : {}), ...(r.apiKey ? { apiKey: r.apiKey } : {}) })
+      .catch((e: Error): ProbeResult => ({ ok: false, status: null, message: e.message, latencyMs: 0 }));
     setProbe(result);
     return result;
   };
@@ -67,7 +81,11 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
     if (!provider) return;
     setError(null);
     try {
-      await skald.models.create({ providerId: provider.id, modelId: modelId.trim(), ...windowRequest(windowInput.value) });
+      await skald.models.create({
+        providerId: provider.id,
+        modelId: modelId.trim(),
+        ...windowRequest(windowInput.value),
+      });
       modelsChanged();
       setStep(3);
     } catch (e) {
@@ -99,27 +117,56 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
         <h2 id="first-run-title">{finished ? 'You are set up' : 'Welcome to Skald'}</h2>
         {!finished && (
           <>
-            <p className="muted">An AI agent that works with your files and commands, and asks you before anything risky. Four short steps to your first chat.</p>
+            <p className="muted">
+              An AI agent that works with your files and commands, and asks you before anything risky. Four short steps
+              to your first chat.
+            </p>
             <ol className="steps" aria-label="Steps">
-              {STEPS.map((s, i) => <li key={s} className={i === step ? 'is-on' : i < step ? 'is-done' : ''} aria-current={i === step ? 'step' : undefined}>{i + 1}. {s}</li>)}
+              {STEPS.map((s, i) => (
+                <li
+                  key={s}
+                  className={i === step ? 'is-on' : i < step ? 'is-done' : ''}
+                  aria-current={i === step ? 'step' : undefined}
+                >
+                  {i + 1}. {s}
+                </li>
+              ))}
             </ol>
           </>
         )}
         {!finished && step === 0 && (
           <div className="step-body">
             <h3>Where should the model run?</h3>
-            {local === null && <p className="muted small" role="status">Looking for Ollama and LM Studio on this computer…</p>}
+            {local === null && (
+              <p className="muted small" role="status">
+                Looking for Ollama and LM Studio on this computer…
+              </p>
+            )}
             <div className="kind-grid" role="radiogroup" aria-label="Provider">
               {(local ?? []).map((l) => (
                 <label key={l.kind} className={`kind-card is-found ${draft.kind === l.kind ? 'is-on' : ''}`}>
-                  <input type="radio" name="fr-kind" data-testid={`fr-kind-${l.kind}`} checked={draft.kind === l.kind} onChange={() => pick(l.kind, l)} />
+                  <input
+                    type="radio"
+                    name="fr-kind"
+                    data-testid={`fr-kind-${l.kind}`}
+                    checked={draft.kind === l.kind}
+                    onChange={() => pick(l.kind, l)}
+                  />
                   <strong>{KIND_INFO[l.kind].label}</strong>
-                  <span className="small ok-text">Found on this computer · {l.models.length} models · no key, nothing leaves it</span>
+                  <span className="small ok-text">
+                    Found on this computer · {l.models.length} models · no key, nothing leaves it
+                  </span>
                 </label>
               ))}
               {KIND_ORDER.filter((k) => !(local ?? []).some((l) => l.kind === k)).map((k) => (
                 <label key={k} className={`kind-card ${draft.kind === k ? 'is-on' : ''}`}>
-                  <input type="radio" name="fr-kind" data-testid={`fr-kind-${k}`} checked={draft.kind === k} onChange={() => pick(k)} />
+                  <input
+                    type="radio"
+                    name="fr-kind"
+                    data-testid={`fr-kind-${k}`}
+                    checked={draft.kind === k}
+                    onChange={() => pick(k)}
+                  />
                   <strong>{KIND_INFO[k].label}</strong>
                   <span className="small muted">{KIND_INFO[k].hint}</span>
                 </label>
@@ -128,10 +175,25 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
             {info.baseUrl !== 'fixed' && (
               <label className="field">
                 <span className="field-label">Address</span>
-                <input data-testid="fr-url" className="mono" placeholder="http://localhost:8000/v1" value={draft.baseUrl} onChange={(e) => (setDraft({ ...draft, baseUrl: e.target.value }), setProbe(null))} />
+                <input
+                  data-testid="fr-url"
+                  className="mono"
+                  placeholder="http://localhost:8000/v1"
+                  value={draft.baseUrl}
+                  onChange={(e) => (setDraft({ ...draft, baseUrl: e.target.value }), setProbe(null))}
+                />
               </label>
             )}
-            <div className="row-actions"><button className="primary" data-testid="fr-next" disabled={info.baseUrl === 'required' && !draft.baseUrl.trim()} onClick={() => (onEngaged(), setStep(1))}>Next</button></div>
+            <div className="row-actions">
+              <button
+                className="primary"
+                data-testid="fr-next"
+                disabled={info.baseUrl === 'required' && !draft.baseUrl.trim()}
+                onClick={() => (onEngaged(), setStep(1))}
+              >
+                Next
+              </button>
+            </div>
           </div>
         )}
         {!finished && step === 1 && (
@@ -139,16 +201,38 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
             <h3>{info.key === 'none' ? `${info.label} needs no key` : `Your ${info.label} key`}</h3>
             {info.key !== 'none' && (
               <label className="field">
-                <span className="field-label">API key{info.key === 'optional' ? ' (if the server wants one)' : ''}</span>
-                <input data-testid="fr-key" type="password" autoComplete="off" spellCheck={false} autoFocus placeholder={info.keyHint ?? 'Paste the key'} value={draft.apiKey} onChange={(e) => (setDraft({ ...draft, apiKey: e.target.value }), setProbe(null))} />
-                <span className="muted small">{info.keyHint ? `${info.keyHint}. ` : ''}Stored encrypted on this computer and never shown again.</span>
+                <span className="field-label">
+                  API key{info.key === 'optional' ? ' (if the server wants one)' : ''}
+                </span>
+                <input
+                  data-testid="fr-key"
+                  type="password"
+                  autoComplete="off"
+                  spellCheck={false}
+                  autoFocus
+                  placeholder={info.keyHint ?? 'Paste the key'}
+                  value={draft.apiKey}
+                  onChange={(e) => (setDraft({ ...draft, apiKey: e.target.value }), setProbe(null))}
+                />
+                <span className="muted small">
+                  {info.keyHint ? `${info.keyHint}. ` : ''}Stored encrypted on this computer and never shown again.
+                </span>
               </label>
             )}
             {probe && <ProbeLine result={probe} />}
             <div className="row-actions">
               <button onClick={() => setStep(0)}>Back</button>
-              <button data-testid="fr-test" onClick={() => void test()} disabled={probe === 'testing'}>Test connection</button>
-              <button className="primary" data-testid="fr-next" disabled={info.key === 'required' && !draft.apiKey && !provider?.hasKey} onClick={() => void saveProvider()}>Next</button>
+              <button data-testid="fr-test" onClick={() => void test()} disabled={probe === 'testing'}>
+                Test connection
+              </button>
+              <button
+                className="primary"
+                data-testid="fr-next"
+                disabled={info.key === 'required' && !draft.apiKey && !provider?.hasKey}
+                onClick={() => void saveProvider()}
+              >
+                Next
+              </button>
             </div>
           </div>
         )}
@@ -159,9 +243,18 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
               <div className="model-choices" role="radiogroup" aria-label="Model">
                 {listed.slice(0, 12).map((m) => (
                   <label key={m} className={`kind-card ${modelId === m ? 'is-on' : ''}`}>
-                    <input type="radio" name="fr-model" data-testid="fr-model-choice" value={m} checked={modelId === m} onChange={() => setModelId(m)} />
+                    <input
+                      type="radio"
+                      name="fr-model"
+                      data-testid="fr-model-choice"
+                      value={m}
+                      checked={modelId === m}
+                      onChange={() => setModelId(m)}
+                    />
                     <span className="mono">{m}</span>
-                    {listedWindow(windows, m) !== null && <span className="small muted">{windowLabel(listedWindow(windows, m)!)} context</span>}
+                    {listedWindow(windows, m) !== null && (
+                      <span className="small muted">{windowLabel(listedWindow(windows, m)!)} context</span>
+                    )}
                   </label>
                 ))}
               </div>
@@ -170,43 +263,93 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
             )}
             <label className="field">
               <span className="field-label">Model id</span>
-              <input data-testid="fr-model" className="mono" placeholder={`e.g. ${info.modelHint}`} value={modelId} onChange={(e) => setModelId(e.target.value)} />
+              <input
+                data-testid="fr-model"
+                className="mono"
+                placeholder={`e.g. ${info.modelHint}`}
+                value={modelId}
+                onChange={(e) => setModelId(e.target.value)}
+              />
             </label>
             <label className="field">
               <span className="field-label">Context window (tokens, optional)</span>
-              <input data-testid="fr-window" type="number" min={1} step={1} placeholder="128000 assumed" value={windowInput.value} onChange={(e) => windowInput.onChange(e.target.value)} />
-              <span className="muted small">{windowInput.fromList ? "From the provider's list; lower it if the server runs the model with less. " : ''}The longest request the model takes; longer chats are shortened to fit.</span>
+              <input
+                data-testid="fr-window"
+                type="number"
+                min={1}
+                step={1}
+                placeholder="128000 assumed"
+                value={windowInput.value}
+                onChange={(e) => windowInput.onChange(e.target.value)}
+              />
+              <span className="muted small">
+                {windowInput.fromList
+                  ? "From the provider's list; lower it if the server runs the model with less. "
+                  : ''}
+                The longest request the model takes; longer chats are shortened to fit.
+              </span>
             </label>
             <div className="row-actions">
               <button onClick={() => setStep(1)}>Back</button>
-              <button className="primary" data-testid="fr-next" disabled={!modelId.trim()} onClick={() => void saveModel()}>Next</button>
+              <button
+                className="primary"
+                data-testid="fr-next"
+                disabled={!modelId.trim()}
+                onClick={() => void saveModel()}
+              >
+                Next
+              </button>
             </div>
           </div>
         )}
         {!finished && step === 3 && (
           <div className="step-body">
             <h3>Which folder should it work in?</h3>
-            <p className="muted small">Relative paths resolve here, and reading in it needs no approval. Writing and commands still ask unless you allow them.</p>
+            <p className="muted small">
+              Relative paths resolve here, and reading in it needs no approval. Writing and commands still ask unless
+              you allow them.
+            </p>
             <label className="field">
               <span className="field-label">Working directory</span>
-              <input data-testid="fr-folder" className="mono" value={folder} onChange={(e) => setFolder(e.target.value)} />
+              <input
+                data-testid="fr-folder"
+                className="mono"
+                value={folder}
+                onChange={(e) => setFolder(e.target.value)}
+              />
             </label>
             <div className="row-actions">
               <button onClick={() => setStep(2)}>Back</button>
-              <button className="primary" data-testid="fr-finish" onClick={() => void finish()}>Finish</button>
+              <button className="primary" data-testid="fr-finish" onClick={() => void finish()}>
+                Finish
+              </button>
             </div>
           </div>
         )}
         {finished && (
           <div className="step-body">
-            <p className="muted">Try one of these, or write your own. Enter sends, Shift+Enter adds a line, Esc stops.</p>
+            <p className="muted">
+              Try one of these, or write your own. Enter sends, Shift+Enter adds a line, Esc stops.
+            </p>
             <div className="suggestions">
-              {SUGGESTIONS.map((s) => <button key={s} className="suggestion" data-testid="fr-suggestion" onClick={() => void start(s)}>{s}</button>)}
+              {SUGGESTIONS.map((s) => (
+                <button key={s} className="suggestion" data-testid="fr-suggestion" onClick={() => void start(s)}>
+                  {s}
+                </button>
+              ))}
             </div>
-            <div className="row-actions"><button data-testid="fr-skip" onClick={() => void start('')}>Start with an empty chat</button></div>
+            <div className="row-actions">
+              <button data-testid="fr-skip" onClick={() => void start('')}>
+                Start with an empty chat
+              </button>
+            </div>
           </div>
         )}
-        {error && <div className="field-error" role="alert" data-testid="fr-error">{error}</div>}
+        {error && (
+          <div className="field-error" role="alert" data-testid="fr-error">
+            {error}
+          </div>
+        )}
       </div>
     </section>
   );

@@ -29,7 +29,8 @@ function useThumbnails(paths: readonly string[], sessionId: number | null): Reco
             if (!live) return void skald.viewer.release({ handle: r.file.handle }).catch(() => {});
             handles.push(r.file.handle);
           }
-          const thumb: Thumb = r.status === 'ok' ? { status: 'ok', url: r.file.url } : { status: 'unavailable', message: r.message };
+          const thumb: Thumb =
+            r.status === 'ok' ? { status: 'ok', url: r.file.url } : { status: 'unavailable', message: r.message };
           if (live) setThumbs((t) => ({ ...t, [path]: thumb }));
         },
         (e: Error) => live && setThumbs((t) => ({ ...t, [path]: { status: 'unavailable', message: e.message } })),
@@ -53,8 +54,19 @@ export function ImageThumbnails({ card, actions }: { card: ToolCard; actions: To
       {paths.map((path) => {
         const thumb = thumbs[path] ?? { status: 'loading' };
         return (
-          <button key={path} className="image-thumb" data-testid="image-thumb" title={`Open ${path} in the viewer`} aria-label={`Open ${path} in the viewer`} onClick={() => actions.openPath(path, card.tool_call_id)}>
-            {thumb.status === 'ok' ? <img src={thumb.url} alt={path} draggable={false} /> : <span className="muted small">{thumb.status === 'loading' ? '…' : path}</span>}
+          <button
+            key={path}
+            className="image-thumb"
+            data-testid="image-thumb"
+            title={`Open ${path} in the viewer`}
+            aria-label={`Open ${path} in the viewer`}
+            onClick={() => actions.openPath(path, card.tool_call_id)}
+          >
+            {thumb.status === 'ok' ? (
+              <img src={thumb.url} alt={path} draggable={false} />
+            ) : (
+              <span className="muted small">{thumb.status === 'loading' ? '…' : path}</span>
+            )}
           </button>
         );
       })}

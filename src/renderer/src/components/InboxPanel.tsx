@@ -76,7 +76,11 @@ export function InboxPanel({ onClose }: { onClose: () => void }) {
         <button onClick={onClose}>Close</button>
       </div>
       {state.error && <div className="error">{state.error}</div>}
-      {state.loaded && total === 0 && <p className="muted">Nothing is waiting for you. Approvals and questions from every chat and scheduled run appear here.</p>}
+      {state.loaded && total === 0 && (
+        <p className="muted">
+          Nothing is waiting for you. Approvals and questions from every chat and scheduled run appear here.
+        </p>
+      )}
       {state.approvals.map((a) => (
         <ApprovalItem key={a.request_id} item={a} onOpen={onClose} />
       ))}
@@ -86,7 +90,9 @@ export function InboxPanel({ onClose }: { onClose: () => void }) {
             <span className="tool-state">question</span>
             <SessionLink sessionId={c.session_id} label={c.context_label} onOpen={onClose} />
           </div>
-          <QuestionCard question={{ requestId: c.request_id, title: c.title, question: c.question, suggested: c.suggested_answers }} />
+          <QuestionCard
+            question={{ requestId: c.request_id, title: c.title, question: c.question, suggested: c.suggested_answers }}
+          />
         </div>
       ))}
       <McpInboxElicitations />

@@ -124,7 +124,8 @@ export function StreamingMarkdown({ deltas }: { deltas: TextDelta | null }) {
       return;
     }
     let shown = shownCode.current;
-    if (shown?.id !== code.id || code.body.length < shown.length) shown = shownCode.current = openCodeBlock(box, code.id, code.lang);
+    if (shown?.id !== code.id || code.body.length < shown.length)
+      shown = shownCode.current = openCodeBlock(box, code.id, code.lang);
     if (code.body.length > shown.length) appendCode(shown, code.body.slice(shown.length));
   }, [code]);
   return (

@@ -11,7 +11,15 @@ import { skald } from '../bridge/skald';
 
 function PromptIcon() {
   return (
-    <svg width="16" height="16" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.4" aria-hidden="true">
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 16 16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.4"
+      aria-hidden="true"
+    >
       <path d="M3 2.5h7.5l2.5 2.5v8.5H3z" />
       <path d="M5.5 7h5M5.5 9.5h5M5.5 12h3" />
     </svg>
@@ -20,7 +28,15 @@ function PromptIcon() {
 
 const errorText = (e: unknown) => (e as Error).message;
 
-function ArgumentsForm({ prompt, onInsert, onBack }: { prompt: McpPromptView; onInsert: (args: Record<string, string>) => void; onBack: () => void }) {
+function ArgumentsForm({
+  prompt,
+  onInsert,
+  onBack,
+}: {
+  prompt: McpPromptView;
+  onInsert: (args: Record<string, string>) => void;
+  onBack: () => void;
+}) {
   const [values, setValues] = useState<Record<string, string>>({});
   return (
     <form
@@ -40,12 +56,22 @@ function ArgumentsForm({ prompt, onInsert, onBack }: { prompt: McpPromptView; on
             {a.name}
             {a.required ? ' *' : ''} {a.description && <span className="muted">— {a.description}</span>}
           </span>
-          <input autoFocus={i === 0} required={a.required} data-testid={`prompt-arg-${a.name}`} value={values[a.name] ?? ''} onChange={(e) => setValues({ ...values, [a.name]: e.target.value })} />
+          <input
+            autoFocus={i === 0}
+            required={a.required}
+            data-testid={`prompt-arg-${a.name}`}
+            value={values[a.name] ?? ''}
+            onChange={(e) => setValues({ ...values, [a.name]: e.target.value })}
+          />
         </label>
       ))}
       <div className="prompt-form-actions">
-        <button type="button" onClick={onBack}>Back</button>
-        <button type="submit" className="primary" data-testid="prompt-insert">Insert</button>
+        <button type="button" onClick={onBack}>
+          Back
+        </button>
+        <button type="submit" className="primary" data-testid="prompt-insert">
+          Insert
+        </button>
       </div>
     </form>
   );
@@ -87,11 +113,19 @@ export function McpMenu({ onText, onFiles }: { onText: (text: string) => void; o
   const done = (work: Promise<void>) => work.then(close, (e) => setError(errorText(e)));
   const insert = (prompt: McpPromptView, args: Record<string, string>) => {
     setError(null);
-    void done(skald.mcp.getPrompt({ server: prompt.server, name: prompt.name, arguments: args }).then(({ text }) => onText(text)));
+    void done(
+      skald.mcp
+        .getPrompt({ server: prompt.server, name: prompt.name, arguments: args })
+        .then(({ text }) => onText(text)),
+    );
   };
   const read = (resource: McpResourceView) => {
     setError(null);
-    void done(skald.mcp.readResource({ server: resource.server, uri: resource.uri }).then((r) => (r.image ? onFiles([imageFile(r.image)]) : onText(r.text!))));
+    void done(
+      skald.mcp
+        .readResource({ server: resource.server, uri: resource.uri })
+        .then((r) => (r.image ? onFiles([imageFile(r.image)]) : onText(r.text!))),
+    );
   };
   const isEmpty = listed !== null && listed.prompts.length === 0 && listed.resources.length === 0;
   // The list's entries, for the arrow keys: the first takes the focus when the list comes.
@@ -109,30 +143,55 @@ export function McpMenu({ onText, onFiles }: { onText: (text: string) => void; o
     if (!all.length) return;
     e.preventDefault();
     const at = all.indexOf(document.activeElement as HTMLButtonElement);
-    const next = at < 0 ? (e.key === 'ArrowDown' ? 0 : all.length - 1) : (at + (e.key === 'ArrowDown' ? 1 : all.length - 1)) % all.length;
+    const next =
+      at < 0
+        ? e.key === 'ArrowDown'
+          ? 0
+          : all.length - 1
+        : (at + (e.key === 'ArrowDown' ? 1 : all.length - 1)) % all.length;
     all[next]!.focus();
   };
   return (
     <div className="prompt-picker" ref={root} onKeyDown={onKey}>
-      <button className="icon-button" data-testid="prompts" title="Insert a prompt or a resource from an MCP server" aria-label="Insert a prompt or resource" aria-expanded={open} onClick={() => (open ? close() : setOpen(true))}>
+      <button
+        className="icon-button"
+        data-testid="prompts"
+        title="Insert a prompt or a resource from an MCP server"
+        aria-label="Insert a prompt or resource"
+        aria-expanded={open}
+        onClick={() => (open ? close() : setOpen(true))}
+      >
         <PromptIcon />
       </button>
       {open && (
         <div className="prompt-menu" role="dialog" aria-label="Prompts and resources" data-testid="prompt-menu">
-          {error && <div className="error small" data-testid="prompt-error">{error}</div>}
+          {error && (
+            <div className="error small" data-testid="prompt-error">
+              {error}
+            </div>
+          )}
           {picked ? (
-            <ArgumentsForm prompt={picked} onInsert={(args) => insert(picked, args)} onBack={() => (setPicked(null), setError(null))} />
+            <ArgumentsForm
+              prompt={picked}
+              onInsert={(args) => insert(picked, args)}
+              onBack={() => (setPicked(null), setError(null))}
+            />
           ) : listed === null ? (
             <div className="muted small">Reading the servers' prompts and resources…</div>
           ) : isEmpty ? (
-            <div className="muted small" data-testid="prompts-none">No prompts or resources: the MCP servers connected now offer none (Settings → MCP).</div>
+            <div className="muted small" data-testid="prompts-none">
+              No prompts or resources: the MCP servers connected now offer none (Settings → MCP).
+            </div>
           ) : (
             <>
               {listed.prompts.length > 0 && <div className="prompt-heading small muted">Prompts</div>}
               <ul className="prompt-list">
                 {listed.prompts.map((p) => (
                   <li key={`${p.server}/${p.name}`}>
-                    <button data-testid="prompt-item" onClick={() => (p.arguments.length ? setPicked(p) : insert(p, {}))}>
+                    <button
+                      data-testid="prompt-item"
+                      onClick={() => (p.arguments.length ? setPicked(p) : insert(p, {}))}
+                    >
                       <span className="prompt-title">{p.title}</span> <span className="muted small">{p.server}</span>
                       {p.description && <span className="prompt-description muted small">{p.description}</span>}
                     </button>

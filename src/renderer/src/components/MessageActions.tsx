@@ -30,10 +30,19 @@ export function RegenerateButton() {
   const [error, run] = useCall();
   return (
     <>
-      <button className="link-button" data-testid="regenerate" title="Ask the model for this answer again (this one stays, marked replaced)" onClick={() => void run(async () => skald.chat.regenerate({ sessionId: sessionId()! }))}>
+      <button
+        className="link-button"
+        data-testid="regenerate"
+        title="Ask the model for this answer again (this one stays, marked replaced)"
+        onClick={() => void run(async () => skald.chat.regenerate({ sessionId: sessionId()! }))}
+      >
         Regenerate
       </button>
-      {error && <span className="msg-action-error" data-testid="message-action-error">{error}</span>}
+      {error && (
+        <span className="msg-action-error" data-testid="message-action-error">
+          {error}
+        </span>
+      )}
     </>
   );
 }
@@ -53,7 +62,9 @@ export function EditableUserText({ messageId, content }: { messageId: number; co
     setEditing(true);
   }, [editNewest, content]);
   const send = async () => {
-    const sent = await run(async () => skald.chat.editMessage({ sessionId: sessionId()!, messageId, content: text.trim() }));
+    const sent = await run(async () =>
+      skald.chat.editMessage({ sessionId: sessionId()!, messageId, content: text.trim() }),
+    );
     if (sent) setEditing(false);
   };
   if (!editing) {
@@ -61,11 +72,20 @@ export function EditableUserText({ messageId, content }: { messageId: number; co
       <>
         {content && <div className="msg-text">{content}</div>}
         <div className="msg-actions">
-          <button className="link-button" data-testid="edit-message" title="Change this message and send it again (this one stays, marked replaced)" onClick={() => (setText(content), setEditing(true))}>
+          <button
+            className="link-button"
+            data-testid="edit-message"
+            title="Change this message and send it again (this one stays, marked replaced)"
+            onClick={() => (setText(content), setEditing(true))}
+          >
             Edit
           </button>
         </div>
-        {error && <div className="msg-action-error" data-testid="message-action-error">{error}</div>}
+        {error && (
+          <div className="msg-action-error" data-testid="message-action-error">
+            {error}
+          </div>
+        )}
       </>
     );
   }
@@ -94,7 +114,11 @@ export function EditableUserText({ messageId, content }: { messageId: number; co
           Send
         </button>
       </div>
-      {error && <div className="msg-action-error" data-testid="message-action-error">{error}</div>}
+      {error && (
+        <div className="msg-action-error" data-testid="message-action-error">
+          {error}
+        </div>
+      )}
     </div>
   );
 }

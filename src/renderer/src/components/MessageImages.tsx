@@ -29,7 +29,10 @@ function imageUrl(image: ChatImage): Promise<string> {
   for (const [id, old] of urls) {
     if (urls.size <= CACHE_SIZE) break;
     urls.delete(id);
-    void old.then((u) => URL.revokeObjectURL(u), () => {});
+    void old.then(
+      (u) => URL.revokeObjectURL(u),
+      () => {},
+    );
   }
   return loading;
 }
@@ -39,12 +42,26 @@ function Thumbnail({ image, onOpen }: { image: ChatImage; onOpen: (url: string) 
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
-    imageUrl(image).then((u) => live && setUrl(u), () => live && setFailed(true));
+    imageUrl(image).then(
+      (u) => live && setUrl(u),
+      () => live && setFailed(true),
+    );
     return () => void (live = false);
   }, [image.id]);
   return (
-    <button className="msg-image" title={image.name} aria-label={`Open ${image.name}`} disabled={!url} onClick={() => url && onOpen(url)} data-testid="msg-image">
-      {url ? <img src={url} alt={image.name} /> : <span className="small muted">{failed ? 'not available' : image.name}</span>}
+    <button
+      className="msg-image"
+      title={image.name}
+      aria-label={`Open ${image.name}`}
+      disabled={!url}
+      onClick={() => url && onOpen(url)}
+      data-testid="msg-image"
+    >
+      {url ? (
+        <img src={url} alt={image.name} />
+      ) : (
+        <span className="small muted">{failed ? 'not available' : image.name}</span>
+      )}
     </button>
   );
 }

@@ -14,7 +14,19 @@ import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { HistoryMessage } from '../../../shared/contract/chat';
 import { offeredIds, offerOf } from '../lib/message-offers';
-import { buildRows, listOptions, markdownTextsAround, shiftWindow, windowOf, WINDOW_ROWS, WINDOW_SHIFT, type Row, type RowCache, type RowModel, type RowWindow } from '../lib/message-rows';
+import {
+  buildRows,
+  listOptions,
+  markdownTextsAround,
+  shiftWindow,
+  windowOf,
+  WINDOW_ROWS,
+  WINDOW_SHIFT,
+  type Row,
+  type RowCache,
+  type RowModel,
+  type RowWindow,
+} from '../lib/message-rows';
 import type { ChatState } from '../stores/chat-store';
 import { prerenderMarkdown } from '../lib/markdown';
 import { CopyButton } from './CopyButton';
@@ -26,10 +38,21 @@ import { ToolCardView, type ToolCardActions } from './ToolCardView';
 
 // Memoized on the message object: the store replaces only the messages that changed, so old rows never re-render.
 // `offers`: this message is the person's newest (Edit) or the newest answer (Regenerate), and no turn runs.
-const MessageView = memo(function MessageView({ message, actions, offers }: { message: HistoryMessage; actions: ToolCardActions; offers: 'edit' | 'regenerate' | null }) {
+const MessageView = memo(function MessageView({
+  message,
+  actions,
+  offers,
+}: {
+  message: HistoryMessage;
+  actions: ToolCardActions;
+  offers: 'edit' | 'regenerate' | null;
+}) {
   const failed = message.status === 'failed';
   return (
-    <div className={`msg msg-${message.role}${message.queued ? ' msg-queued' : ''}${failed ? ' msg-failed' : ''}${message.replaced ? ' msg-replaced' : ''}`} data-testid={`msg-${message.role}`}>
+    <div
+      className={`msg msg-${message.role}${message.queued ? ' msg-queued' : ''}${failed ? ' msg-failed' : ''}${message.replaced ? ' msg-replaced' : ''}`}
+      data-testid={`msg-${message.role}`}
+    >
       {message.images?.length ? <MessageImages images={message.images} /> : null}
       {message.reasoning ? (
         // The model's reasoning, kept with its answer and folded away (docs/chat-ui.md "Reasoning").
@@ -41,11 +64,22 @@ const MessageView = memo(function MessageView({ message, actions, offers }: { me
       {offers === 'edit' ? (
         <EditableUserText messageId={message.id} content={message.content} />
       ) : (
-        message.content && (message.role === 'assistant' ? <Markdown text={message.content} /> : <div className="msg-text">{message.content}</div>)
+        message.content &&
+        (message.role === 'assistant' ? (
+          <Markdown text={message.content} />
+        ) : (
+          <div className="msg-text">{message.content}</div>
+        ))
       )}
       {message.queued && <div className="muted small">queued — sent at the next step of the running turn</div>}
-      {message.replaced && <div className="muted small" data-testid="msg-replaced">replaced: no longer in the model's context</div>}
-      {failed && !message.replaced && message.role === 'user' && <div className="muted small">not sent (the turn was stopped)</div>}
+      {message.replaced && (
+        <div className="muted small" data-testid="msg-replaced">
+          replaced: no longer in the model's context
+        </div>
+      )}
+      {failed && !message.replaced && message.role === 'user' && (
+        <div className="muted small">not sent (the turn was stopped)</div>
+      )}
       {message.tools.map((card) => (
         <ToolCardView key={card.tool_call_id} card={card} actions={actions} />
       ))}
@@ -53,7 +87,8 @@ const MessageView = memo(function MessageView({ message, actions, offers }: { me
         <div className="msg-usage" data-testid="msg-usage">
           {message.input_tokens || message.output_tokens ? (
             <span>
-              {message.input_tokens ?? 0} in · {message.output_tokens ?? 0} out{message.cost !== null ? ` · $${message.cost.toFixed(4)}` : ''}
+              {message.input_tokens ?? 0} in · {message.output_tokens ?? 0} out
+              {message.cost !== null ? ` · $${message.cost.toFixed(4)}` : ''}
               {message.model ? ` · ${message.model}` : ''}
             </span>
           ) : null}
@@ -150,13 +185,24 @@ function useReveal(
   return found;
 }
 
-export function MessageList({ store, actions, onNearTop }: { store: StoreApi<ChatState>; actions: ToolCardActions; onNearTop: () => Promise<unknown> }) {
+export function MessageList({
+  store,
+  actions,
+  onNearTop,
+}: {
+  store: StoreApi<ChatState>;
+  actions: ToolCardActions;
+  onNearTop: () => Promise<unknown>;
+}) {
   const messages = useStore(store, (s) => s.messages);
   const notices = useStore(store, (s) => s.notices);
   const streaming = useStore(store, (s) => Boolean(s.streaming && (s.streaming.text || s.streaming.reasoning)));
   /** This session's rows as made so far (the list is keyed by session: a session left drops them whole). */
   const [rowCache] = useState<RowCache>(() => new Map());
-  const model = useMemo(() => buildRows(messages, notices, streaming, rowCache), [messages, notices, streaming, rowCache]);
+  const model = useMemo(
+    () => buildRows(messages, notices, streaming, rowCache),
+    [messages, notices, streaming, rowCache],
+  );
   /** Key of the last row the list holds; null: the newest (the window is live and follows what arrives). */
   const [windowEnd, setWindowEnd] = useState<string | null>(null);
   const view = useMemo(() => windowOf(model, windowEnd), [model, windowEnd]);
@@ -264,7 +310,11 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
                     <MessageView message={row.message} actions={actions} offers={offerOf(offers, row.message.id)} />
                   </RenderGuard>
                 )}
-                {row.kind === 'notice' && <div className={`notice notice-${row.notice.kind}`} data-testid="notice"><pre>{row.notice.text}</pre></div>}
+                {row.kind === 'notice' && (
+                  <div className={`notice notice-${row.notice.kind}`} data-testid="notice">
+                    <pre>{row.notice.text}</pre>
+                  </div>
+                )}
                 {row.kind === 'streaming' && (
                   <RenderGuard what="This reply">
                     <StreamingRow store={store} />
@@ -276,9 +326,22 @@ export function MessageList({ store, actions, onNearTop }: { store: StoreApi<Cha
         </div>
       </div>
       {farFromEnd && (
-        <button className="jump-newest" data-testid="jump-newest" aria-label="Go to the newest message" title="Go to the newest message" onClick={toNewest}>
+        <button
+          className="jump-newest"
+          data-testid="jump-newest"
+          aria-label="Go to the newest message"
+          title="Go to the newest message"
+          onClick={toNewest}
+        >
           <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
-            <path fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" d="M8 3v10M3.5 8.5 8 13l4.5-4.5" />
+            <path
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.6"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              d="M8 3v10M3.5 8.5 8 13l4.5-4.5"
+            />
           </svg>
         </button>
       )}

@@ -6,12 +6,23 @@ import { useStore } from 'zustand';
 import { skald } from '../bridge/skald';
 import { sessionsStore } from '../stores/sessions-store';
 
-export function ModelPicker({ sessionId, current, onChanged }: { sessionId: number; current: string | null; onChanged: () => void }) {
+export function ModelPicker({
+  sessionId,
+  current,
+  onChanged,
+}: {
+  sessionId: number;
+  current: string | null;
+  onChanged: () => void;
+}) {
   const [models, setModels] = useState<ModelView[]>([]);
   const [error, setError] = useState<string | null>(null);
   const version = useStore(sessionsStore, (s) => s.modelsVersion);
   useEffect(() => {
-    skald.models.list({}).then((r) => setModels(r.models), (e: Error) => setError(e.message));
+    skald.models.list({}).then(
+      (r) => setModels(r.models),
+      (e: Error) => setError(e.message),
+    );
   }, [sessionId, version]);
   return (
     <label className="model-picker">
@@ -21,13 +32,16 @@ export function ModelPicker({ sessionId, current, onChanged }: { sessionId: numb
         value={current ?? 'auto'}
         onChange={(e) => {
           setError(null);
-          skald.chat.setModel({ sessionId, model: e.target.value }).then(onChanged, (err: Error) => setError(err.message));
+          skald.chat
+            .setModel({ sessionId, model: e.target.value })
+            .then(onChanged, (err: Error) => setError(err.message));
         }}
       >
         <option value="auto">auto</option>
         {models.map((m) => (
           <option key={m.id} value={m.modelId} disabled={!m.enabled}>
-            {m.displayName || m.modelId} · {m.providerName}{m.health.state === 'failing' ? ` (${describeHealth(m.health)})` : ''}
+            {m.displayName || m.modelId} · {m.providerName}
+            {m.health.state === 'failing' ? ` (${describeHealth(m.health)})` : ''}
           </option>
         ))}
       </select>

@@ -17,7 +17,9 @@ export interface Question {
 export function questionFromArguments(requestId: number, raw: string): Question {
   try {
     const args = JSON.parse(raw) as { title?: unknown; question?: unknown; suggested_answers?: unknown };
-    const suggested = Array.isArray(args.suggested_answers) ? args.suggested_answers.filter((a): a is string => typeof a === 'string') : [];
+    const suggested = Array.isArray(args.suggested_answers)
+      ? args.suggested_answers.filter((a): a is string => typeof a === 'string')
+      : [];
     return { requestId, title: String(args.title ?? 'Question'), question: String(args.question ?? ''), suggested };
   } catch {
     return { requestId, title: 'Question', question: raw, suggested: [] };
@@ -43,10 +45,20 @@ export function QuestionCard({ question }: { question: Question }) {
       <Markdown text={question.question} />
       <div className="approval-actions">
         {question.suggested.map((s) => (
-          <button key={s} disabled={busy} onClick={() => send(s)} data-testid="suggested-answer">{s}</button>
+          <button key={s} disabled={busy} onClick={() => send(s)} data-testid="suggested-answer">
+            {s}
+          </button>
         ))}
-        <input placeholder="Your answer" value={answer} onChange={(e) => setAnswer(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && send(answer)} aria-label="Answer" />
-        <button className="primary" disabled={busy || !answer.trim()} onClick={() => send(answer)}>Answer</button>
+        <input
+          placeholder="Your answer"
+          value={answer}
+          onChange={(e) => setAnswer(e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && send(answer)}
+          aria-label="Answer"
+        />
+        <button className="primary" disabled={busy || !answer.trim()} onClick={() => send(answer)}>
+          Answer
+        </button>
       </div>
       {error && <div className="error">{error}</div>}
     </div>

@@ -10,12 +10,22 @@ import { awaitingAnswer } from '../../../shared/awaiting-answer';
 import { chat } from '../stores/chat-store';
 
 const TEXT = {
-  retry: { says: 'The model has not answered this message.', button: 'Retry', title: 'Ask the model again, with the chat as it is' },
-  continue: { says: 'The model has not read the results of its last calls.', button: 'Continue', title: 'Let the model go on from these results' },
+  retry: {
+    says: 'The model has not answered this message.',
+    button: 'Retry',
+    title: 'Ask the model again, with the chat as it is',
+  },
+  continue: {
+    says: 'The model has not read the results of its last calls.',
+    button: 'Continue',
+    title: 'Let the model go on from these results',
+  },
 } as const;
 
 export function RetryBar({ sessionId }: { sessionId: number }) {
-  const waiting = useStore(chat.store, (s) => (s.loaded && s.sessionId === sessionId && !s.running ? awaitingAnswer(s.messages) : null));
+  const waiting = useStore(chat.store, (s) =>
+    s.loaded && s.sessionId === sessionId && !s.running ? awaitingAnswer(s.messages) : null,
+  );
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   if (!waiting) return null;
@@ -34,7 +44,13 @@ export function RetryBar({ sessionId }: { sessionId: number }) {
   return (
     <div className="retry-bar" role="status" data-testid="retry-bar">
       <span>{text.says}</span>
-      <button className="primary" onClick={() => void go()} disabled={sending} title={text.title} data-testid="retry-button">
+      <button
+        className="primary"
+        onClick={() => void go()}
+        disabled={sending}
+        title={text.title}
+        data-testid="retry-button"
+      >
         {text.button}
       </button>
       {error && <span className="error">{error}</span>}

@@ -40,16 +40,26 @@ export function SecretReveal({ item }: { item: InboxApproval }) {
     <div className="secret-reveal" data-testid="secret-reveal">
       {revealed ? (
         <>
-          <span className="small warn">The secret is shown in the arguments above; it hides again when you decide.</span>
-          <button className="small" data-testid="hide-secret" onClick={() => approvals.hide(item.request_id)}>Hide secret</button>
+          <span className="small warn">
+            The secret is shown in the arguments above; it hides again when you decide.
+          </span>
+          <button className="small" data-testid="hide-secret" onClick={() => approvals.hide(item.request_id)}>
+            Hide secret
+          </button>
         </>
       ) : (
         <>
           <span className="muted small">The secret value is masked.</span>
-          <button className="small" data-testid="reveal-secret" disabled={busy} onClick={() => void reveal()}>Reveal secret</button>
+          <button className="small" data-testid="reveal-secret" disabled={busy} onClick={() => void reveal()}>
+            Reveal secret
+          </button>
         </>
       )}
-      {error && <span className="error small" role="alert">{error}</span>}
+      {error && (
+        <span className="error small" role="alert">
+          {error}
+        </span>
+      )}
     </div>
   );
 }

@@ -10,7 +10,15 @@ import { useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { BridgeError } from '../../../shared/contract/define';
 import { withHeadings, type ListEntry } from '../lib/session-groups';
-import { createSession, deleteSession, exportSession, pinSession, renameSession, selectSession, sessionsStore } from '../stores/sessions-store';
+import {
+  createSession,
+  deleteSession,
+  exportSession,
+  pinSession,
+  renameSession,
+  selectSession,
+  sessionsStore,
+} from '../stores/sessions-store';
 
 /** A row's height and the gap under it (styles.css `.session-item`), and a date heading's (`.session-heading`). */
 const ROW_PX = 34;
@@ -22,7 +30,9 @@ const entryKey = (e: ListEntry<Session>) => (e.kind === 'heading' ? `h:${e.label
  * What one row is doing: shown, showing its actions (its "⋯"), renamed in place, asking to confirm a delete, or saying
  * why an action failed.
  */
-type RowMode = { id: number; kind: 'actions' | 'rename' | 'confirm-delete' } | { id: number; kind: 'error'; message: string };
+type RowMode =
+  | { id: number; kind: 'actions' | 'rename' | 'confirm-delete' }
+  | { id: number; kind: 'error'; message: string };
 
 export function SessionList() {
   const { sessions, activeId } = useStore(sessionsStore);
@@ -42,7 +52,12 @@ export function SessionList() {
     void work().then(
       () => setMode(null),
       // The row is one line: a running turn (the usual refusal) is said in a few words, the whole text on hover.
-      (e: Error) => setMode({ id, kind: 'error', message: e instanceof BridgeError && e.code === 'busy' ? `Stop its turn first. ${e.message}` : e.message }),
+      (e: Error) =>
+        setMode({
+          id,
+          kind: 'error',
+          message: e instanceof BridgeError && e.code === 'busy' ? `Stop its turn first. ${e.message}` : e.message,
+        }),
     );
   return (
     <nav className="session-list">
@@ -55,7 +70,12 @@ export function SessionList() {
             const entry = entries[row.index]!;
             if (entry.kind === 'heading') {
               return (
-                <div key={row.key} className="session-heading" style={{ transform: `translateY(${row.start}px)` }} data-testid="session-heading">
+                <div
+                  key={row.key}
+                  className="session-heading"
+                  style={{ transform: `translateY(${row.start}px)` }}
+                  data-testid="session-heading"
+                >
                   {entry.label}
                 </div>
               );
@@ -72,11 +92,24 @@ export function SessionList() {
                 data-testid="session-item"
               >
                 {mine?.kind === 'rename' ? (
-                  <RenameField session={s} onDone={(title) => (title === null || title === s.title ? setMode(null) : attempt(s.id, () => renameSession(s.id, title)))} />
+                  <RenameField
+                    session={s}
+                    onDone={(title) =>
+                      title === null || title === s.title
+                        ? setMode(null)
+                        : attempt(s.id, () => renameSession(s.id, title))
+                    }
+                  />
                 ) : mine?.kind === 'confirm-delete' ? (
                   <>
-                    <span className="session-title" title="Delete this chat and everything in it?">Delete?</span>
-                    <button className="small danger" data-testid="session-delete-confirm" onClick={(e) => (e.stopPropagation(), attempt(s.id, () => deleteSession(s.id)))}>
+                    <span className="session-title" title="Delete this chat and everything in it?">
+                      Delete?
+                    </span>
+                    <button
+                      className="small danger"
+                      data-testid="session-delete-confirm"
+                      onClick={(e) => (e.stopPropagation(), attempt(s.id, () => deleteSession(s.id)))}
+                    >
                       Delete
                     </button>
                     <button className="small ghost" onClick={(e) => (e.stopPropagation(), setMode(null))}>
@@ -84,26 +117,64 @@ export function SessionList() {
                     </button>
                   </>
                 ) : mine?.kind === 'error' ? (
-                  <span className="session-title session-error" role="alert" title={mine.message} onClick={(e) => (e.stopPropagation(), setMode(null))}>
+                  <span
+                    className="session-title session-error"
+                    role="alert"
+                    title={mine.message}
+                    onClick={(e) => (e.stopPropagation(), setMode(null))}
+                  >
                     {mine.message}
                   </span>
                 ) : mine?.kind === 'actions' ? (
                   <>
-                    <span className="session-title" title={s.title}>{s.title || 'New chat'}</span>
+                    <span className="session-title" title={s.title}>
+                      {s.title || 'New chat'}
+                    </span>
                     <span className="session-actions shown" data-testid="session-actions">
-                      <button className="icon ghost small" aria-label={s.pinned_at !== null ? 'Unpin chat' : 'Pin chat'} title={s.pinned_at !== null ? 'Unpin' : 'Pin to the top'} data-testid="session-pin" onClick={(e) => (e.stopPropagation(), attempt(s.id, () => pinSession(s.id, s.pinned_at === null)))}>
+                      <button
+                        className="icon ghost small"
+                        aria-label={s.pinned_at !== null ? 'Unpin chat' : 'Pin chat'}
+                        title={s.pinned_at !== null ? 'Unpin' : 'Pin to the top'}
+                        data-testid="session-pin"
+                        onClick={(e) => (
+                          e.stopPropagation(), attempt(s.id, () => pinSession(s.id, s.pinned_at === null))
+                        )}
+                      >
                         <PinIcon />
                       </button>
-                      <button className="icon ghost small" aria-label="Rename chat" title="Rename" data-testid="session-rename" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'rename' }))}>
+                      <button
+                        className="icon ghost small"
+                        aria-label="Rename chat"
+                        title="Rename"
+                        data-testid="session-rename"
+                        onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'rename' }))}
+                      >
                         <PencilIcon />
                       </button>
-                      <button className="icon ghost small" aria-label="Export chat as Markdown" title="Export as Markdown" data-testid="session-export" onClick={(e) => (e.stopPropagation(), attempt(s.id, () => exportSession(s.id)))}>
+                      <button
+                        className="icon ghost small"
+                        aria-label="Export chat as Markdown"
+                        title="Export as Markdown"
+                        data-testid="session-export"
+                        onClick={(e) => (e.stopPropagation(), attempt(s.id, () => exportSession(s.id)))}
+                      >
                         <DownloadIcon />
                       </button>
-                      <button className="icon ghost small danger" aria-label="Delete chat" title="Delete" data-testid="session-delete" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'confirm-delete' }))}>
+                      <button
+                        className="icon ghost small danger"
+                        aria-label="Delete chat"
+                        title="Delete"
+                        data-testid="session-delete"
+                        onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'confirm-delete' }))}
+                      >
                         <TrashIcon />
                       </button>
-                      <button className="icon ghost small" aria-label="Close the chat's actions" title="Close" onClick={(e) => (e.stopPropagation(), setMode(null))}>
+                      <button
+                        className="icon ghost small"
+                        aria-label="Close the chat's actions"
+                        title="Close"
+                        onClick={(e) => (e.stopPropagation(), setMode(null))}
+                      >
                         ×
                       </button>
                     </span>
@@ -111,10 +182,18 @@ export function SessionList() {
                 ) : (
                   <>
                     {s.running && <span className="running-dot" title="running" />}
-                    <span className="session-title" title={s.title}>{s.title || 'New chat'}</span>
+                    <span className="session-title" title={s.title}>
+                      {s.title || 'New chat'}
+                    </span>
                     {/* One small button, so the row is the place to click to open the chat; its actions open in the row. */}
                     <span className="session-actions">
-                      <button className="icon ghost small" aria-label="Chat actions" title="Pin, rename, export or delete" data-testid="session-more" onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'actions' }))}>
+                      <button
+                        className="icon ghost small"
+                        aria-label="Chat actions"
+                        title="Pin, rename, export or delete"
+                        data-testid="session-more"
+                        onClick={(e) => (e.stopPropagation(), setMode({ id: s.id, kind: 'actions' }))}
+                      >
                         <MoreIcon />
                       </button>
                     </span>

@@ -40,7 +40,9 @@ function useMessageSearch(query: string): ChatSearchHit[] {
 function when(epochMs: number): string {
   const date = new Date(epochMs);
   const isToday = date.toDateString() === new Date().toDateString();
-  return isToday ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : date.toLocaleDateString([], { month: 'short', day: 'numeric', year: 'numeric' });
+  return isToday
+    ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+    : date.toLocaleDateString([], { month: 'short', day: 'numeric', year: 'numeric' });
 }
 
 function MessageHit({ hit, title }: { hit: ChatSearchHit; title: string }) {
@@ -76,9 +78,17 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
   const matches = sessions.filter((s) => !q || s.title.toLowerCase().includes(q)).slice(0, 12);
   const hits = useMessageSearch(query);
   // One list for the arrow keys: the title matches, then the messages.
-  const targets: { sessionId: number; messageId?: number }[] = [...matches.map((s) => ({ sessionId: s.id })), ...hits.map((hit) => ({ sessionId: hit.session_id, messageId: hit.message_id }))];
+  const targets: { sessionId: number; messageId?: number }[] = [
+    ...matches.map((s) => ({ sessionId: s.id })),
+    ...hits.map((hit) => ({ sessionId: hit.session_id, messageId: hit.message_id })),
+  ];
   const active = Math.min(index, targets.length - 1);
-  const activeId = active < 0 ? undefined : active < matches.length ? `switch-${matches[active]!.id}` : `switch-msg-${hits[active - matches.length]!.message_id}`;
+  const activeId =
+    active < 0
+      ? undefined
+      : active < matches.length
+        ? `switch-${matches[active]!.id}`
+        : `switch-msg-${hits[active - matches.length]!.message_id}`;
   // Up to 62 rows: the one the arrows reached stays in view.
   useEffect(() => {
     if (activeId) document.getElementById(activeId)?.scrollIntoView({ block: 'nearest' });
@@ -93,7 +103,14 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
   };
   return (
     <div className="overlay" role="presentation" onMouseDown={onClose}>
-      <div className="dialog switcher" role="dialog" aria-modal="true" aria-label="Switch session" data-testid="session-switcher" onMouseDown={(e) => e.stopPropagation()}>
+      <div
+        className="dialog switcher"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Switch session"
+        data-testid="session-switcher"
+        onMouseDown={(e) => e.stopPropagation()}
+      >
         <input
           ref={input}
           aria-label="Find a session"
@@ -121,7 +138,14 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
         />
         <ul id="switcher-list" role="listbox" aria-label="Sessions">
           {matches.map((s, i) => (
-            <li key={s.id} id={`switch-${s.id}`} role="option" aria-selected={i === active} className={i === active ? 'is-active' : ''} onMouseDown={() => open({ sessionId: s.id })}>
+            <li
+              key={s.id}
+              id={`switch-${s.id}`}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? 'is-active' : ''}
+              onMouseDown={() => open({ sessionId: s.id })}
+            >
               {s.running && <span className="running-dot" aria-label="running" />}
               {s.title}
             </li>

@@ -25,17 +25,33 @@ export function ShellOutput({ result, failed }: { result: string; failed: boolea
   return (
     <div className="shell-output" data-testid="shell-output">
       <div className="shell-output-head">
-        {status && <span className={`exit-badge ${ok && !failed ? 'exit-ok' : 'exit-bad'}`} data-testid="exit-code">{status}</span>}
-        <span className="muted small">{lines.length === 0 ? 'no output' : `${lines.length} line${lines.length === 1 ? '' : 's'} of output`}</span>
+        {status && (
+          <span className={`exit-badge ${ok && !failed ? 'exit-ok' : 'exit-bad'}`} data-testid="exit-code">
+            {status}
+          </span>
+        )}
+        <span className="muted small">
+          {lines.length === 0 ? 'no output' : `${lines.length} line${lines.length === 1 ? '' : 's'} of output`}
+        </span>
         {hidden > 0 && (
-          <button className="link-button small" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="shell-output-toggle">
+          <button
+            className="link-button small"
+            aria-expanded={open}
+            onClick={() => setOpen(!open)}
+            data-testid="shell-output-toggle"
+          >
             {open ? 'Show the last lines only' : `Show all ${lines.length} lines`}
           </button>
         )}
       </div>
       {shown.length > 0 && (
         <pre className="result">
-          {!open && hidden > 0 && <span className="muted">… {hidden} earlier line{hidden === 1 ? '' : 's'}{'\n'}</span>}
+          {!open && hidden > 0 && (
+            <span className="muted">
+              … {hidden} earlier line{hidden === 1 ? '' : 's'}
+              {'\n'}
+            </span>
+          )}
           {shown.join('\n')}
         </pre>
       )}

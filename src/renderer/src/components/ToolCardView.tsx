@@ -39,7 +39,8 @@ const STATE_LABEL: Record<ToolCard['status'], string> = {
 };
 
 /** Why a call has not started: the round runs its calls one after another (docs/chat-ui.md "Tool cards"). */
-const QUEUED_HINT = 'Not started yet: it runs once the calls before it in this round are done (one may be waiting for your approval).';
+const QUEUED_HINT =
+  'Not started yet: it runs once the calls before it in this round are done (one may be waiting for your approval).';
 
 export interface ToolCardActions {
   /** Opens a path in the viewer: at `line` when given (a search hit), else at the line the call names. */
@@ -80,7 +81,12 @@ function PendingPart({ card }: { card: ToolCard }) {
   const clarification = useStore(approvals.store, (s) => clarificationFor(s, card.tool_call_id));
   if (card.name === TN.ASK_USER_CLARIFICATION) {
     const q = clarification
-      ? { requestId: clarification.request_id, title: clarification.title, question: clarification.question, suggested: clarification.suggested_answers }
+      ? {
+          requestId: clarification.request_id,
+          title: clarification.title,
+          question: clarification.question,
+          suggested: clarification.suggested_answers,
+        }
       : card.pending && questionFromArguments(card.pending.request_id, card.arguments);
     return q ? <QuestionCard question={q} /> : null;
   }
@@ -97,12 +103,30 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
   const state = card.interrupted ? 'interrupted' : unanswered ? 'not answered' : STATE_LABEL[card.status];
   const why = whyText(card);
   const command = commandOf(card);
-  const isShellResult = command !== null && card.result !== null && (card.status === 'done' || card.status === 'failed');
+  const isShellResult =
+    command !== null && card.result !== null && (card.status === 'done' || card.status === 'failed');
   return (
-    <div className={`tool-card tool-${card.interrupted ? 'interrupted' : card.status}`} data-testid="tool-card" data-tool={card.name} data-status={card.status} data-interrupted={card.interrupted}>
-      <div className="tool-head" onClick={() => setExpanded(!expanded)} title={card.label_full} role="button" aria-expanded={expanded} data-testid="tool-head">
-        <span className="tool-chevron" aria-hidden>{expanded ? '▾' : '▸'}</span>
-        <span className="tool-state" title={card.status === 'queued' && !card.interrupted ? QUEUED_HINT : undefined}>{state}</span>
+    <div
+      className={`tool-card tool-${card.interrupted ? 'interrupted' : card.status}`}
+      data-testid="tool-card"
+      data-tool={card.name}
+      data-status={card.status}
+      data-interrupted={card.interrupted}
+    >
+      <div
+        className="tool-head"
+        onClick={() => setExpanded(!expanded)}
+        title={card.label_full}
+        role="button"
+        aria-expanded={expanded}
+        data-testid="tool-head"
+      >
+        <span className="tool-chevron" aria-hidden>
+          {expanded ? '▾' : '▸'}
+        </span>
+        <span className="tool-state" title={card.status === 'queued' && !card.interrupted ? QUEUED_HINT : undefined}>
+          {state}
+        </span>
         <CodeLabel className="tool-label" kind="tool" text={card.label_full} />
         {card.path && (
           <a
@@ -122,8 +146,12 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
       {why && <CodeLabel className="tool-why" text={why} data-testid="tool-why" />}
       {actions.openDiff && card.status === 'done' && card.path && FS_WRITE_TOOLS.includes(card.name) && (
         <div className="tool-diff-actions">
-          <button className="small" data-testid="tool-diff" onClick={() => actions.openDiff!(card, false)}>Diff</button>
-          <button className="small" data-testid="tool-revert" onClick={() => actions.openDiff!(card, true)}>Revert this change</button>
+          <button className="small" data-testid="tool-diff" onClick={() => actions.openDiff!(card, false)}>
+            Diff
+          </button>
+          <button className="small" data-testid="tool-revert" onClick={() => actions.openDiff!(card, true)}>
+            Revert this change
+          </button>
         </div>
       )}
       {SUB_AGENT_LAUNCHERS.has(card.name) && <SubAgentCard card={card} actions={actions} />}
@@ -134,7 +162,9 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
           The turn stopped before you answered, so nothing ran. Your next message moves on without it.
         </div>
       )}
-      {card.name.startsWith(MCP_PREFIX) && <McpCallExtras toolCallId={card.tool_call_id} running={card.status === 'running'} />}
+      {card.name.startsWith(MCP_PREFIX) && (
+        <McpCallExtras toolCallId={card.tool_call_id} running={card.status === 'running'} />
+      )}
       {granted.map((b) => (
         <BypassBadge key={b.id} bypass={b} />
       ))}
@@ -145,15 +175,27 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
       )}
       {expanded && (
         <div className="tool-body" data-testid="tool-body">
-          {command !== null ? <pre className="args command" data-testid="tool-command">$ {command}</pre> : <pre className="args">{hasSealedValue(card.arguments) ? maskSealedJson(card.arguments) : card.arguments}</pre>}
-          {card.result !== null && !isShellResult && <ToolCardResult card={{ ...card, result: card.result }} actions={actions} />}
+          {command !== null ? (
+            <pre className="args command" data-testid="tool-command">
+              $ {command}
+            </pre>
+          ) : (
+            <pre className="args">
+              {hasSealedValue(card.arguments) ? maskSealedJson(card.arguments) : card.arguments}
+            </pre>
+          )}
+          {card.result !== null && !isShellResult && (
+            <ToolCardResult card={{ ...card, result: card.result }} actions={actions} />
+          )}
         </div>
       )}
       {isShellResult && <ShellOutput result={card.result!} failed={card.status === 'failed'} />}
       {card.name === TN.IMAGE_GENERATE && <ImageThumbnails card={card} actions={actions} />}
       {/* What the call returned for the model to see (read_file on an image): the person sees it too. */}
       {card.images?.length ? <MessageImages images={card.images} /> : null}
-      {!expanded && !isShellResult && card.result !== null && card.status !== 'done' && <div className="tool-result-line">{card.result.slice(0, 300)}</div>}
+      {!expanded && !isShellResult && card.result !== null && card.status !== 'done' && (
+        <div className="tool-result-line">{card.result.slice(0, 300)}</div>
+      )}
     </div>
   );
 }

@@ -8,12 +8,25 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { sessionsStore } from '../stores/sessions-store';
 import { skald } from '../bridge/skald';
-import { activateTab, closeTab, closeViewer, cycleTab, onReleaseHandle, openInViewer, setViewerWidth, toggleMaximized, viewerStore } from '../stores/viewer-store';
+import {
+  activateTab,
+  closeTab,
+  closeViewer,
+  cycleTab,
+  onReleaseHandle,
+  openInViewer,
+  setViewerWidth,
+  toggleMaximized,
+  viewerStore,
+} from '../stores/viewer-store';
 import { lazyPage } from '../lib/lazy-page';
 import './viewer/viewer.css';
 
 /** The file views (code, Markdown, PDF, LaTeX, diff…) load with the first open file, or when the first page is idle. */
-export const FileView = lazyPage(() => import('./viewer/FileView'), (m) => m.FileView);
+export const FileView = lazyPage(
+  () => import('./viewer/FileView'),
+  (m) => m.FileView,
+);
 
 onReleaseHandle((handle) => void skald.viewer.release({ handle }).catch(() => {}));
 
@@ -53,17 +66,37 @@ export function ViewerPanel() {
     e.currentTarget.setPointerCapture(e.pointerId);
   };
   const onPointerMove = (e: React.PointerEvent) => {
-    if (drag.current) setViewerWidth(Math.min(window.innerWidth - 320, drag.current.width + drag.current.x - e.clientX));
+    if (drag.current)
+      setViewerWidth(Math.min(window.innerWidth - 320, drag.current.width + drag.current.x - e.clientX));
   };
 
   return (
-    <aside className={`viewer ${isMaximized ? 'maximized' : ''}`} data-testid="viewer" style={isMaximized ? undefined : { width }}>
+    <aside
+      className={`viewer ${isMaximized ? 'maximized' : ''}`}
+      data-testid="viewer"
+      style={isMaximized ? undefined : { width }}
+    >
       {!isMaximized && (
-        <div className="viewer-resize" role="separator" aria-label="Resize the viewer" onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={() => (drag.current = null)} />
+        <div
+          className="viewer-resize"
+          role="separator"
+          aria-label="Resize the viewer"
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={() => (drag.current = null)}
+        />
       )}
       <div className="viewer-tabs" role="tablist">
         {tabs.map((t) => (
-          <div key={t.id} role="tab" aria-selected={t.id === active.id} className={`viewer-tab ${t.id === active.id ? 'active' : ''}`} data-testid="viewer-tab" title={t.absolute ?? t.path} onClick={() => activateTab(t.id)}>
+          <div
+            key={t.id}
+            role="tab"
+            aria-selected={t.id === active.id}
+            className={`viewer-tab ${t.id === active.id ? 'active' : ''}`}
+            data-testid="viewer-tab"
+            title={t.absolute ?? t.path}
+            onClick={() => activateTab(t.id)}
+          >
             <span className="viewer-tab-title">{t.title}</span>
             <button
               className="viewer-tab-close"
@@ -90,10 +123,24 @@ export function ViewerPanel() {
             setTyped('');
           }}
         >
-          <input value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Open a path…" aria-label="Open a path" data-testid="viewer-open-path" />
+          <input
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            placeholder="Open a path…"
+            aria-label="Open a path"
+            data-testid="viewer-open-path"
+          />
         </form>
-        <button onClick={toggleMaximized} aria-label={isMaximized ? 'Restore the viewer' : 'Maximize the viewer'} title="Alt+M">{isMaximized ? '⤡' : '⤢'}</button>
-        <button onClick={closeViewer} aria-label="Close viewer" title="Close every tab">×</button>
+        <button
+          onClick={toggleMaximized}
+          aria-label={isMaximized ? 'Restore the viewer' : 'Maximize the viewer'}
+          title="Alt+M"
+        >
+          {isMaximized ? '⤡' : '⤢'}
+        </button>
+        <button onClick={closeViewer} aria-label="Close viewer" title="Close every tab">
+          ×
+        </button>
       </div>
       <div className="viewer-body">
         <Suspense fallback={null}>

@@ -21,11 +21,16 @@ function InstructionsFile({ sessionId, current, running }: { sessionId: number; 
   useEffect(() => {
     if (running) return;
     let live = true;
-    skald.chat.projectInstructions({ sessionId }).then((f) => live && setFound(f), () => live && setFound(null));
+    skald.chat.projectInstructions({ sessionId }).then(
+      (f) => live && setFound(f),
+      () => live && setFound(null),
+    );
     return () => void (live = false);
   }, [sessionId, current, running]);
   if (!found?.path) return null;
-  const title = found.included ? `The model is given this file as the project's instructions.${found.note ? ` ${found.note}` : ''}` : (found.note ?? 'Not given to the model.');
+  const title = found.included
+    ? `The model is given this file as the project's instructions.${found.note ? ` ${found.note}` : ''}`
+    : (found.note ?? 'Not given to the model.');
   return (
     <a
       href="#"
@@ -43,7 +48,17 @@ function InstructionsFile({ sessionId, current, running }: { sessionId: number; 
   );
 }
 
-export function WorkingDirectory({ sessionId, current, running, onChanged }: { sessionId: number; current: string; running: boolean; onChanged: () => void }) {
+export function WorkingDirectory({
+  sessionId,
+  current,
+  running,
+  onChanged,
+}: {
+  sessionId: number;
+  current: string;
+  running: boolean;
+  onChanged: () => void;
+}) {
   const [path, setPath] = useState(current);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => setPath(current), [current]);
@@ -58,7 +73,12 @@ export function WorkingDirectory({ sessionId, current, running, onChanged }: { s
         <InstructionsFile sessionId={sessionId} current={current} running={running} />
       </span>
       <span className="workdir-row">
-        <input data-testid="workdir" value={path} onChange={(e) => setPath(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && apply()} />
+        <input
+          data-testid="workdir"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && apply()}
+        />
         {path !== current && <button onClick={apply}>Set</button>}
       </span>
       {error && <span className="error small">{error}</span>}

@@ -38,5 +38,7 @@ export function untilText(secs: number, now: number): string {
 
 /** A granted bypass's end: `until 18:47 (14:05 left)` or `until this session ends`. */
 export function countdownText(expiresAt: number | null, now: number): string {
-  return expiresAt === null ? 'until this session ends' : `until ${localTime(expiresAt)} (${remaining(expiresAt, now)})`;
+  return expiresAt === null
+    ? 'until this session ends'
+    : `until ${localTime(expiresAt)} (${remaining(expiresAt, now)})`;
 }

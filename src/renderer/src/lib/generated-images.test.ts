@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { generatedImagePaths } from './generated-images';
 
-const done = (result: string | null, name = 'image_generate', status: 'done' | 'failed' | 'running' = 'done') => ({ name, status, result });
+const done = (result: string | null, name = 'image_generate', status: 'done' | 'failed' | 'running' = 'done') => ({
+  name,
+  status,
+  result,
+});
 
 describe('generatedImagePaths', () => {
   it('lists the saved paths of a finished image_generate call', () => {
-    const result = JSON.stringify({ provider: 'openai-images', images: [{ path: 'images/2026-01-01-cat.png', bytes: 9, mime: 'image/png' }, { path: 'images/2026-01-01-cat-2.png' }] });
+    const result = JSON.stringify({
+      provider: 'openai-images',
+      images: [
+        { path: 'images/2026-01-01-cat.png', bytes: 9, mime: 'image/png' },
+        { path: 'images/2026-01-01-cat-2.png' },
+      ],
+    });
     expect(generatedImagePaths(done(result))).toEqual(['images/2026-01-01-cat.png', 'images/2026-01-01-cat-2.png']);
   });
 
@@ -16,6 +26,10 @@ describe('generatedImagePaths', () => {
     expect(generatedImagePaths(done(null))).toEqual([]);
     expect(generatedImagePaths(done('not json'))).toEqual([]);
     expect(generatedImagePaths(done('{"images": "images/a.png"}'))).toEqual([]);
-    expect(generatedImagePaths(done(JSON.stringify({ images: [null, { path: 3 }, { path: '' }, { path: 'images/ok.png' }] })))).toEqual(['images/ok.png']);
+    expect(
+      generatedImagePaths(
+        done(JSON.stringify({ images: [null, { path: 3 }, { path: '' }, { path: 'images/ok.png' }] })),
+      ),
+    ).toEqual(['images/ok.png']);
   });
 });

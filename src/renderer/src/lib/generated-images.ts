@@ -11,7 +11,9 @@ export function generatedImagePaths(card: Pick<ToolCard, 'name' | 'status' | 're
   try {
     const { images } = JSON.parse(card.result) as { images?: unknown };
     if (!Array.isArray(images)) return [];
-    return images.map((i) => (i as { path?: unknown } | null)?.path).filter((p): p is string => typeof p === 'string' && p.length > 0);
+    return images
+      .map((i) => (i as { path?: unknown } | null)?.path)
+      .filter((p): p is string => typeof p === 'string' && p.length > 0);
   } catch {
     return [];
   }

@@ -53,7 +53,9 @@ function colourClass(doc: Document, light: string, dark: string): number {
       doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
     }
     // Theme colours are hex; anything else is left to the default colour rather than written into a rule.
-    const decl = [HEX.test(light) ? `--hl-light: ${light};` : '', HEX.test(dark) ? `--hl-dark: ${dark};` : ''].join(' ');
+    const decl = [HEX.test(light) ? `--hl-light: ${light};` : '', HEX.test(dark) ? `--hl-dark: ${dark};` : ''].join(
+      ' ',
+    );
     sheet.insertRule(`.hl-${n} { ${decl} }`, sheet.cssRules.length);
     colourClasses.set(key, n);
   }

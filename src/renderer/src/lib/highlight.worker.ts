@@ -32,9 +32,27 @@ const GRAMMARS: Record<string, Loader> = {
   java: () => import('shiki/langs/java.mjs'),
 };
 const ALIASES: Record<string, string> = {
-  ts: 'typescript', mts: 'typescript', cts: 'typescript', js: 'javascript', mjs: 'javascript', cjs: 'javascript', sh: 'shellscript',
-  bash: 'shellscript', zsh: 'shellscript', shell: 'shellscript', console: 'shellscript', py: 'python', rs: 'rust', golang: 'go',
-  yml: 'yaml', md: 'markdown', htm: 'html', 'c++': 'cpp', hpp: 'cpp', h: 'c', jsonc: 'json',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  zsh: 'shellscript',
+  shell: 'shellscript',
+  console: 'shellscript',
+  py: 'python',
+  rs: 'rust',
+  golang: 'go',
+  yml: 'yaml',
+  md: 'markdown',
+  htm: 'html',
+  'c++': 'cpp',
+  hpp: 'cpp',
+  h: 'c',
+  jsonc: 'json',
 };
 export const MAX_CHARS = 100_000;
 /**
@@ -57,7 +75,10 @@ const loaded = new Map<string, Promise<void>>();
 
 function getHighlighter(): Promise<HighlighterCore> {
   highlighter ??= (async () => {
-    const [{ createHighlighterCore }, { createJavaScriptRegexEngine }] = await Promise.all([import('shiki/core'), import('shiki/engine/javascript')]);
+    const [{ createHighlighterCore }, { createJavaScriptRegexEngine }] = await Promise.all([
+      import('shiki/core'),
+      import('shiki/engine/javascript'),
+    ]);
     return createHighlighterCore({
       themes: [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark.mjs')],
       langs: [],
@@ -83,10 +104,15 @@ async function highlightTokens(code: string, lang: string): Promise<HighlightedL
   const h = await getHighlighter();
   await ensureGrammar(h, name);
   return h
-    .codeToTokensWithThemes(code, { lang: name, themes: { light: 'github-light', dark: 'github-dark' }, tokenizeMaxLineLength: MAX_TOKENIZED_LINE })
-    .map((line) => line.map((t) => [t.content, t.variants.light?.color ?? '', t.variants.dark?.color ?? ''] as HighlightedToken));
+    .codeToTokensWithThemes(code, {
+      lang: name,
+      themes: { light: 'github-light', dark: 'github-dark' },
+      tokenizeMaxLineLength: MAX_TOKENIZED_LINE,
+    })
+    .map((line) =>
+      line.map((t) => [t.content, t.variants.light?.color ?? '', t.variants.dark?.color ?? ''] as HighlightedToken),
+    );
 }
-
 
 /** `[text, light colour, dark colour]` */
 export type HighlightedToken = [string, string, string];

@@ -23,7 +23,8 @@ export function latestTodos(messages: readonly HistoryMessage[], end = messages.
       if (tools[j]!.name !== TN.WRITE_TODOS) continue;
       try {
         const todos = (JSON.parse(tools[j]!.arguments) as { todos?: unknown }).todos;
-        if (Array.isArray(todos)) return todos.filter((t): t is Todo => typeof t?.content === 'string' && STATUSES.includes(t?.status));
+        if (Array.isArray(todos))
+          return todos.filter((t): t is Todo => typeof t?.content === 'string' && STATUSES.includes(t?.status));
       } catch {
         // arguments still streaming or malformed: an older call may still say something
       }
@@ -45,7 +46,12 @@ export interface TodosRead {
  */
 export function todosAfter(before: TodosRead | null, messages: readonly HistoryMessage[]): TodosRead {
   const added = messages.length - (before?.messages.length ?? 0);
-  const prepended = before !== null && before.messages.length > 0 && added > 0 && messages.at(-1) === before.messages.at(-1) && messages[added] === before.messages[0];
+  const prepended =
+    before !== null &&
+    before.messages.length > 0 &&
+    added > 0 &&
+    messages.at(-1) === before.messages.at(-1) &&
+    messages[added] === before.messages[0];
   if (!prepended) return { messages, todos: latestTodos(messages) };
   return { messages, todos: before.todos ?? latestTodos(messages, added) };
 }

@@ -14,7 +14,9 @@ export function lazyPage<M, P>(load: () => Promise<M>, pick: (module: M) => Comp
   let loading: Promise<M> | null = null;
   // A failed fetch is forgotten, so the next preload or open tries again.
   const preload = () => (loading ??= load().catch((error: unknown) => ((loading = null), Promise.reject(error))));
-  const Component = lazy(() => preload().then((module) => ({ default: pick(module) }))) as unknown as PreloadableComponent<P>;
+  const Component = lazy(() =>
+    preload().then((module) => ({ default: pick(module) })),
+  ) as unknown as PreloadableComponent<P>;
   Component.preload = preload;
   return Component;
 }
@@ -32,7 +34,8 @@ export function preloadWhenIdle(pages: readonly { preload(): Promise<unknown> }[
       await page.preload().catch(() => {}); // retried when the page opens
     }
   };
-  const idle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void run(), { timeout: 3_000 }) : void run());
+  const idle = () =>
+    typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void run(), { timeout: 3_000 }) : void run();
   const afterLoad = () => (timer = setTimeout(idle, PRELOAD_AFTER_LOAD_MS));
   if (document.readyState === 'complete') afterLoad();
   else window.addEventListener('load', afterLoad, { once: true });

@@ -77,11 +77,14 @@ export function markdownHazard(text: string): string | null {
     if (c !== previous && previous === SPACE) spaceWork += same * same;
     same = c === previous ? same + 1 : 1;
     previous = c;
-    if ((c === STAR || c === UNDERSCORE || c === TILDE) && same > MAX_DELIMITER_RUN) return `it has a run of more than ${MAX_DELIMITER_RUN} "${String.fromCharCode(c)}"`;
+    if ((c === STAR || c === UNDERSCORE || c === TILDE) && same > MAX_DELIMITER_RUN)
+      return `it has a run of more than ${MAX_DELIMITER_RUN} "${String.fromCharCode(c)}"`;
     if (isBlank(c)) {
       if (delimiters > 0) wordWork += (i - runStart) * delimiters;
       if (wordWork + spaceWork > MAX_RESCAN_WORK) {
-        return wordWork > spaceWork ? 'it has long words full of "*" or "_", too slow to lay out as Markdown' : 'it has long runs of spaces, too slow to lay out as Markdown';
+        return wordWork > spaceWork
+          ? 'it has long words full of "*" or "_", too slow to lay out as Markdown'
+          : 'it has long runs of spaces, too slow to lay out as Markdown';
       }
       runStart = i + 1;
       delimiters = 0;

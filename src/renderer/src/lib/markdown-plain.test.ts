@@ -10,7 +10,9 @@ it('text nested past the bound shows as plain text with the reason, every charac
   const text = `Intro <b>bold</b> & "quotes"\n\n${'>'.repeat(20_000)} the bottom`;
   const box = document.createElement('div');
   box.innerHTML = renderMarkdown(text);
-  expect(box.querySelector('.md-plain-note')?.textContent).toBe('Shown as plain text: it nests quotes or lists more than 32 levels deep.');
+  expect(box.querySelector('.md-plain-note')?.textContent).toBe(
+    'Shown as plain text: it nests quotes or lists more than 32 levels deep.',
+  );
   expect(box.querySelector('.md-plain')?.textContent).toBe(text);
   expect(box.querySelector('b')).toBeNull();
 });

@@ -65,7 +65,9 @@ export class MarkdownStream {
   private scanned = 0;
 
   /** `render`: a completed block's Markdown to sanitized HTML (the app's renderMarkdown; tests pass their own). */
-  constructor(private readonly render: (markdown: string) => string = (markdown) => renderMarkdown(markdown, { keep: false })) {}
+  constructor(
+    private readonly render: (markdown: string) => string = (markdown) => renderMarkdown(markdown, { keep: false }),
+  ) {}
 
   /** Takes the newest delta of the text; a chain that does not lead back to the delta seen last starts over. */
   update(latest: TextDelta | null): StreamedMarkdown {
@@ -80,7 +82,11 @@ export class MarkdownStream {
     // Inside a code block, only what is before it can be complete, and the block itself is never parsed per frame: a
     // long one (a whole file written out) made every frame cost its length. A block that just closed is complete.
     const fence = this.fence;
-    const done = fence ? completedLength(this.open.slice(0, fence.bodyStart)) : closedAt > 0 ? closedAt : completedLength(this.open);
+    const done = fence
+      ? completedLength(this.open.slice(0, fence.bodyStart))
+      : closedAt > 0
+        ? closedAt
+        : completedLength(this.open);
     if (done > 0) {
       const block = this.render(this.open.slice(0, done));
       const last = this.groups.at(-1);
@@ -95,7 +101,11 @@ export class MarkdownStream {
       }
     }
     if (!fence) return { groups: this.groups, tail: this.open };
-    return { groups: this.groups, tail: this.open.slice(0, fence.start), code: { id: fence.id, lang: fence.lang, body: this.open.slice(fence.bodyStart) } };
+    return {
+      groups: this.groups,
+      tail: this.open.slice(0, fence.start),
+      code: { id: fence.id, lang: fence.lang, body: this.open.slice(fence.bodyStart) },
+    };
   }
 
   reset(): void {
@@ -118,7 +128,14 @@ export class MarkdownStream {
       const line = text.slice(at, end).replace(/\r$/, '');
       if (!this.fence) {
         const opening = OPENING_FENCE.exec(line);
-        if (opening) this.fence = { id: ++this.fences, start: at, bodyStart: end + 1, marker: opening[1]!, lang: opening[2]!.trim().split(/\s+/)[0] ?? '' };
+        if (opening)
+          this.fence = {
+            id: ++this.fences,
+            start: at,
+            bodyStart: end + 1,
+            marker: opening[1]!,
+            lang: opening[2]!.trim().split(/\s+/)[0] ?? '',
+          };
       } else {
         const closing = CLOSING_FENCE.exec(line);
         // Closed by the same character, at least as many of it (CommonMark).

@@ -24,13 +24,55 @@ import { markdownHazard } from './markdown-hazards';
 
 /** Elements that fetch on render or submit somewhere: never kept, not even their text fallbacks. */
 const FORBID_TAGS = [
-  'style', 'link', 'meta', 'base', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'portal', 'form', 'input', 'button', 'select',
-  'textarea', 'video', 'audio', 'source', 'track', 'picture', 'bgsound', 'image', 'svg', 'math', 'template', 'noscript', 'script',
+  'style',
+  'link',
+  'meta',
+  'base',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'portal',
+  'form',
+  'input',
+  'button',
+  'select',
+  'textarea',
+  'video',
+  'audio',
+  'source',
+  'track',
+  'picture',
+  'bgsound',
+  'image',
+  'svg',
+  'math',
+  'template',
+  'noscript',
+  'script',
 ];
 /** Attributes that fetch on render (or on a click the person did not mean as a fetch, like `ping`). */
 const FORBID_ATTR = [
-  'style', 'srcset', 'imagesrcset', 'background', 'poster', 'ping', 'lowsrc', 'dynsrc', 'longdesc', 'formaction', 'action', 'data',
-  'codebase', 'manifest', 'xlink:href', 'attributionsrc', 'integrity', 'sizes',
+  'style',
+  'srcset',
+  'imagesrcset',
+  'background',
+  'poster',
+  'ping',
+  'lowsrc',
+  'dynsrc',
+  'longdesc',
+  'formaction',
+  'action',
+  'data',
+  'codebase',
+  'manifest',
+  'xlink:href',
+  'attributionsrc',
+  'integrity',
+  'sizes',
 ];
 const SAFE_DATA_IMAGE = /^data:image\/(png|jpe?g|gif|webp|avif|bmp);base64,[a-z0-9+/=\s]+$/i;
 const HTTP = /^https?:\/\//i;
@@ -49,7 +91,9 @@ export function isRelativeRef(ref: string): boolean {
 function imagePlaceholder(img: Element): Element | null {
   const src = (img.getAttribute('src') ?? '').trim();
   if (SAFE_DATA_IMAGE.test(src)) {
-    for (const name of [...img.getAttributeNames()]) if (name !== 'src' && name !== 'alt' && name !== 'title' && name !== 'width' && name !== 'height') img.removeAttribute(name);
+    for (const name of [...img.getAttributeNames()])
+      if (name !== 'src' && name !== 'alt' && name !== 'title' && name !== 'width' && name !== 'height')
+        img.removeAttribute(name);
     return null;
   }
   const alt = img.getAttribute('alt') || '';
@@ -93,7 +137,14 @@ let purifier: ReturnType<typeof DOMPurify> | null = null;
 function purify(): ReturnType<typeof DOMPurify> {
   if (!purifier) {
     purifier = DOMPurify(window);
-    purifier.setConfig({ USE_PROFILES: { html: true }, FORBID_TAGS, FORBID_ATTR, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: true, RETURN_DOM_FRAGMENT: true });
+    purifier.setConfig({
+      USE_PROFILES: { html: true },
+      FORBID_TAGS,
+      FORBID_ATTR,
+      ALLOW_DATA_ATTR: false,
+      ALLOW_ARIA_ATTR: true,
+      RETURN_DOM_FRAGMENT: true,
+    });
   }
   return purifier;
 }
@@ -106,7 +157,9 @@ function purify(): ReturnType<typeof DOMPurify> {
 export function sanitizeToFragment(html: string): DocumentFragment {
   // A `<frameset>` would make the parsed document body-less, and DOMPurify then returns nothing at all: drop the
   // frame tags first so the rest of the message still shows (they are forbidden anyway).
-  const fragment = purify().sanitize(html.replace(/<\/?(frameset|frame)\b[^>]*>/gi, '')) as unknown as DocumentFragment | null;
+  const fragment = purify().sanitize(
+    html.replace(/<\/?(frameset|frame)\b[^>]*>/gi, ''),
+  ) as unknown as DocumentFragment | null;
   if (!fragment) return document.createDocumentFragment();
   // The post-pass runs on the sanitized fragment, so nothing it creates is model input.
   for (const img of [...fragment.querySelectorAll('img')]) {
@@ -117,8 +170,15 @@ export function sanitizeToFragment(html: string): DocumentFragment {
   // Belt and braces: no attribute anywhere may name a remote URL except a link's href and our placeholder's.
   for (const el of fragment.querySelectorAll('*')) {
     for (const name of el.getAttributeNames()) {
-      if ((el.tagName === 'A' && name === 'href') || name === REMOTE_IMAGE_ATTR || name === VIEWER_PATH_ATTR || (el.tagName === 'IMG' && name === 'src')) continue;
-      if (/(^|[\s"'(,])(https?:)?\/\//i.test(el.getAttribute(name) ?? '') && name !== 'title' && name !== 'alt') el.removeAttribute(name);
+      if (
+        (el.tagName === 'A' && name === 'href') ||
+        name === REMOTE_IMAGE_ATTR ||
+        name === VIEWER_PATH_ATTR ||
+        (el.tagName === 'IMG' && name === 'src')
+      )
+        continue;
+      if (/(^|[\s"'(,])(https?:)?\/\//i.test(el.getAttribute(name) ?? '') && name !== 'title' && name !== 'alt')
+        el.removeAttribute(name);
     }
   }
   return fragment;
@@ -136,7 +196,8 @@ const CACHE_ENTRIES = 2_000;
 const CACHE_MAX_CHARS = 64 * 1024;
 const rendered = new RecentMap<string, string>(CACHE_ENTRIES);
 
-const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 
 /** Lines per chunk of plain text: a chunk off screen is skipped by layout (styles.css `.md-plain-chunk`). */
 const PLAIN_CHUNK_LINES = 100;
@@ -164,7 +225,13 @@ function parse(text: string): { html: string; isPlain: boolean } {
     return { html: marked.parse(text, { async: false, gfm: true, breaks: true }), isPlain: false };
   } catch (error) {
     // A shape the pass above does not know (the stack is shared with React's own): the message still shows.
-    return { html: plainText(text, `its Markdown could not be laid out (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`), isPlain: true };
+    return {
+      html: plainText(
+        text,
+        `its Markdown could not be laid out (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+      ),
+      isPlain: true,
+    };
   }
 }
 

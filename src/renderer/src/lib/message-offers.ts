@@ -13,8 +13,12 @@ import { newestStanding } from '../../../shared/awaiting-answer';
 export function offeredIds(messages: readonly HistoryMessage[]): string {
   const newest = newestStanding(messages);
   let edit = 0;
-  for (let i = messages.length - 1; i >= 0 && !edit; i--) if (messages[i]!.role === 'user' && messages[i]!.status === 'ok' && !messages[i]!.queued) edit = messages[i]!.id;
-  const regenerate = newest && newest.role === 'assistant' && newest.content && newest.tools.length === 0 && newest.id > edit && edit ? newest.id : 0;
+  for (let i = messages.length - 1; i >= 0 && !edit; i--)
+    if (messages[i]!.role === 'user' && messages[i]!.status === 'ok' && !messages[i]!.queued) edit = messages[i]!.id;
+  const regenerate =
+    newest && newest.role === 'assistant' && newest.content && newest.tools.length === 0 && newest.id > edit && edit
+      ? newest.id
+      : 0;
   return `${edit}:${regenerate}`;
 }
 

@@ -14,7 +14,10 @@
 import type { HistoryMessage } from '../../../shared/contract/chat';
 import type { Notice } from '../stores/chat-reducer';
 
-export type Row = { kind: 'message'; message: HistoryMessage } | { kind: 'notice'; notice: Notice } | { kind: 'streaming' };
+export type Row =
+  | { kind: 'message'; message: HistoryMessage }
+  | { kind: 'notice'; notice: Notice }
+  | { kind: 'streaming' };
 
 /** One row: what it shows, its key (a message's id, so a measured height survives older pages arriving above it), its first guess at a height. */
 export interface RowEntry {
@@ -60,13 +63,21 @@ export function estimateMessageHeight(message: HistoryMessage): number {
 
 function describe(message: HistoryMessage, cache: RowCache): RowEntry {
   let known = cache.get(message.id);
-  if (known?.row.message !== message) cache.set(message.id, (known = { row: { kind: 'message', message }, key: `m${message.id}`, estimate: estimateMessageHeight(message) }));
+  if (known?.row.message !== message)
+    cache.set(
+      message.id,
+      (known = { row: { kind: 'message', message }, key: `m${message.id}`, estimate: estimateMessageHeight(message) }),
+    );
   return known;
 }
 
 function describeNotice(notice: Notice): RowEntry {
   let known = perNotice.get(notice);
-  if (!known) perNotice.set(notice, (known = { row: { kind: 'notice', notice }, key: `n${notice.id}`, estimate: NOTICE_ESTIMATE }));
+  if (!known)
+    perNotice.set(
+      notice,
+      (known = { row: { kind: 'notice', notice }, key: `n${notice.id}`, estimate: NOTICE_ESTIMATE }),
+    );
   return known;
 }
 
@@ -75,7 +86,12 @@ function describeNotice(notice: Notice): RowEntry {
  * `afterMessageId`, then the streaming reply if there is one. Costs a pass over the ids only when there are notices
  * (a handful: they are the view's own, never stored); rows are made when asked for.
  */
-export function buildRows(messages: readonly HistoryMessage[], notices: readonly Notice[], streaming: boolean, cache: RowCache = new Map()): RowModel {
+export function buildRows(
+  messages: readonly HistoryMessage[],
+  notices: readonly Notice[],
+  streaming: boolean,
+  cache: RowCache = new Map(),
+): RowModel {
   /** Notice j sits right before message `before[j]` (messages.length: after the last), at row before[j] + j. */
   const before: number[] = [];
   let m = 0;
@@ -95,7 +111,8 @@ export function buildRows(messages: readonly HistoryMessage[], notices: readonly
     entryAt(index) {
       if (streaming && index === count - 1) return STREAMING;
       let n = 0;
-      for (; n < before.length && before[n]! + n <= index; n++) if (before[n]! + n === index) return describeNotice(notices[n]!);
+      for (; n < before.length && before[n]! + n <= index; n++)
+        if (before[n]! + n === index) return describeNotice(notices[n]!);
       return describe(messages[index - n]!, cache);
     },
     indexOfKey(key) {
@@ -171,7 +188,12 @@ export function windowOf(model: RowModel, end: string | null, size = WINDOW_ROWS
  * once it reaches the newest row; undefined when it cannot move that way (it already holds the first loaded row,
  * or the newest).
  */
-export function shiftWindow(model: RowModel, view: RowWindow, direction: 'up' | 'down', shift = WINDOW_SHIFT): string | null | undefined {
+export function shiftWindow(
+  model: RowModel,
+  view: RowWindow,
+  direction: 'up' | 'down',
+  shift = WINDOW_SHIFT,
+): string | null | undefined {
   if (direction === 'up') return view.start > 0 ? model.entryAt(Math.max(0, view.end - shift)).key : undefined;
   if (view.live) return undefined;
   const end = view.end + shift;
@@ -189,7 +211,8 @@ export const PRERENDER_BELOW = 10;
 export function markdownTextsAround(rows: readonly Row[], first: number, last: number): string[] {
   const texts: string[] = [];
   const add = (row: Row | undefined) => {
-    if (row?.kind === 'message' && row.message.role === 'assistant' && row.message.content) texts.push(row.message.content);
+    if (row?.kind === 'message' && row.message.role === 'assistant' && row.message.content)
+      texts.push(row.message.content);
   };
   for (let i = first - 1; i >= Math.max(0, first - PRERENDER_ABOVE); i--) add(rows[i]);
   for (let i = last + 1; i <= Math.min(rows.length - 1, last + PRERENDER_BELOW); i++) add(rows[i]);

@@ -42,5 +42,6 @@ export function encodeTokens(lines: HighlightedLine[], classOf: (light: string, 
 /** The block's tokens in order: `[text, class]`, as painted (tests and the painter read the same runs). */
 export function* tokenRuns(block: PaintedBlock): Generator<[string, number]> {
   let start = 0;
-  for (let k = 0; k < block.ends.length; k++) yield [block.text.slice(start, (start = block.ends[k]!)), block.classes[k]!];
+  for (let k = 0; k < block.ends.length; k++)
+    yield [block.text.slice(start, (start = block.ends[k]!)), block.classes[k]!];
 }

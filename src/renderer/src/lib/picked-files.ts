@@ -13,7 +13,9 @@ import { base64Of } from './picked-images';
 
 /** Names taken as text whatever type the browser guessed (a `.ts` file is often "video/mp2t", a `.md` none). */
 const TEXT_EXTENSIONS = new Set(
-  'txt md markdown log csv tsv json jsonl yaml yml toml ini cfg conf env xml html htm css scss js mjs cjs jsx ts tsx py rb go rs java kt kts c h cc cpp hpp cs sh bash zsh fish ps1 sql tex bib r swift php lua pl diff patch gradle properties dockerfile makefile'.split(' '),
+  'txt md markdown log csv tsv json jsonl yaml yml toml ini cfg conf env xml html htm css scss js mjs cjs jsx ts tsx py rb go rs java kt kts c h cc cpp hpp cs sh bash zsh fish ps1 sql tex bib r swift php lua pl diff patch gradle properties dockerfile makefile'.split(
+    ' ',
+  ),
 );
 const TEXT_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|toml|x-sh|javascript|typescript|sql))/;
 
@@ -27,7 +29,13 @@ export function isTextFile(file: File): boolean {
 export const isPdfFile = (file: File): boolean => file.type === 'application/pdf' || extensionOf(file.name) === 'pdf';
 
 /** What the composer's file button offers: the images, PDFs, and the text files above. */
-export const ACCEPT_FILES = [...CHAT_IMAGE_TYPES, 'application/pdf', '.pdf', 'text/*', ...[...TEXT_EXTENSIONS].map((e) => `.${e}`)].join(',');
+export const ACCEPT_FILES = [
+  ...CHAT_IMAGE_TYPES,
+  'application/pdf',
+  '.pdf',
+  'text/*',
+  ...[...TEXT_EXTENSIONS].map((e) => `.${e}`),
+].join(',');
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -47,7 +55,9 @@ export async function textFileBlock(file: File): Promise<{ block: string } | { p
 /** A PDF's text as a block for the message box (its name and page count, then its pages fenced), or why not. */
 export async function pdfFileBlock(file: File): Promise<{ block: string } | { problem: string }> {
   if (file.size > MAX_PICKED_PDF_BYTES) {
-    return { problem: `${file.name} is larger than ${MAX_PICKED_PDF_BYTES / 1024 / 1024} MB. Save it in the working directory and ask the agent to read it.` };
+    return {
+      problem: `${file.name} is larger than ${MAX_PICKED_PDF_BYTES / 1024 / 1024} MB. Save it in the working directory and ask the agent to read it.`,
+    };
   }
   let read: { pages: number; text: string };
   try {
@@ -56,7 +66,11 @@ export async function pdfFileBlock(file: File): Promise<{ block: string } | { pr
     return { problem: (e as Error).message };
   }
   const pages = `${count(read.pages)} page${read.pages === 1 ? '' : 's'}`;
-  if (!read.text) return { problem: `${file.name} (${pages}) has no text to extract: its pages are scanned images or drawings.` };
-  if (read.text.length > MAX_MESSAGE_CHARS) return { problem: `${file.name} has more text than one message holds (${count(MAX_MESSAGE_CHARS)} characters). Save it in the working directory and ask the agent to read it.` };
+  if (!read.text)
+    return { problem: `${file.name} (${pages}) has no text to extract: its pages are scanned images or drawings.` };
+  if (read.text.length > MAX_MESSAGE_CHARS)
+    return {
+      problem: `${file.name} has more text than one message holds (${count(MAX_MESSAGE_CHARS)} characters). Save it in the working directory and ask the agent to read it.`,
+    };
   return { block: `${file.name} (PDF, ${pages}):\n${fenced(read.text)}` };
 }

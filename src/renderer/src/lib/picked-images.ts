@@ -36,12 +36,23 @@ export function base64Of(file: File): Promise<string> {
  * `files` added to `current`: either all of them, read, or a sentence saying why none was added (a type that is not
  * accepted, or a limit the whole would pass).
  */
-export async function addImages(current: readonly PickedImage[], files: readonly File[]): Promise<{ images: PickedImage[] } | { problem: string }> {
+export async function addImages(
+  current: readonly PickedImage[],
+  files: readonly File[],
+): Promise<{ images: PickedImage[] } | { problem: string }> {
   const wrong = files.find((f) => !isImageFile(f));
   if (wrong) return { problem: `${wrong.name || 'That file'} is not a PNG, JPEG, GIF or WebP image.` };
   const problem = imagesProblem([...current, ...files.map((f) => ({ name: f.name || 'image', size: f.size }))]);
   if (problem) return { problem };
-  const added = await Promise.all(files.map(async (f) => ({ key: nextKey++, name: f.name || 'image', size: f.size, data: await base64Of(f), url: URL.createObjectURL(f) })));
+  const added = await Promise.all(
+    files.map(async (f) => ({
+      key: nextKey++,
+      name: f.name || 'image',
+      size: f.size,
+      data: await base64Of(f),
+      url: URL.createObjectURL(f),
+    })),
+  );
   return { images: [...current, ...added] };
 }
 

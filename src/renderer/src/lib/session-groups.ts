@@ -29,18 +29,26 @@ export function headingsAt(now: number): (time: number) => string {
     const date = new Date(time);
     const key = date.getFullYear() * 12 + date.getMonth();
     let label = months.get(key);
-    if (label === undefined) months.set(key, (label = date.toLocaleDateString('en-US', { month: 'long', year: 'numeric' })));
+    if (label === undefined)
+      months.set(key, (label = date.toLocaleDateString('en-US', { month: 'long', year: 'numeric' })));
     return label;
   };
 }
 
 export const headingOf = (time: number, now: number): string => headingsAt(now)(time);
 
-export function withHeadings<S extends { updated_at: number; pinned_at?: number | null }>(sessions: readonly S[], now: number): ListEntry<S>[] {
+export function withHeadings<S extends { updated_at: number; pinned_at?: number | null }>(
+  sessions: readonly S[],
+  now: number,
+): ListEntry<S>[] {
   const headingOfTime = headingsAt(now);
   const entries: ListEntry<S>[] = [];
   const pinned = sessions.filter((s) => s.pinned_at != null).sort((a, b) => b.pinned_at! - a.pinned_at!);
-  if (pinned.length) entries.push({ kind: 'heading', label: 'Pinned' }, ...pinned.map((session) => ({ kind: 'session' as const, session })));
+  if (pinned.length)
+    entries.push(
+      { kind: 'heading', label: 'Pinned' },
+      ...pinned.map((session) => ({ kind: 'session' as const, session })),
+    );
   let last = '';
   for (const session of sessions) {
     if (session.pinned_at != null) continue;

@@ -31,10 +31,20 @@ export interface ApprovalDecision {
   bypass?: { secs: number; scope: BypassKind };
 }
 
-const initial: ApprovalsState = { approvals: [], clarifications: [], bypasses: [], revealed: {}, loaded: false, error: null };
+const initial: ApprovalsState = {
+  approvals: [],
+  clarifications: [],
+  bypasses: [],
+  revealed: {},
+  loaded: false,
+  error: null,
+};
 
 /** The revealed values of the requests still pending; the rest are dropped (their card settled). */
-export function keepRevealed(revealed: ApprovalsState['revealed'], pending: readonly Pick<InboxApproval, 'request_id'>[]): ApprovalsState['revealed'] {
+export function keepRevealed(
+  revealed: ApprovalsState['revealed'],
+  pending: readonly Pick<InboxApproval, 'request_id'>[],
+): ApprovalsState['revealed'] {
   const live = new Set(pending.map((a) => a.request_id));
   const kept = Object.entries(revealed).filter(([id]) => live.has(Number(id)));
   return kept.length === Object.keys(revealed).length ? revealed : Object.fromEntries(kept);
@@ -50,7 +60,14 @@ export function createApprovalsStore() {
     try {
       const [inbox, { bypasses }] = await Promise.all([skald.inbox.list({}), skald.approval.listBypasses({})]);
       if (mine === generation) {
-        store.setState((s) => ({ approvals: inbox.approvals, clarifications: inbox.clarifications, bypasses, revealed: keepRevealed(s.revealed, inbox.approvals), loaded: true, error: null }));
+        store.setState((s) => ({
+          approvals: inbox.approvals,
+          clarifications: inbox.clarifications,
+          bypasses,
+          revealed: keepRevealed(s.revealed, inbox.approvals),
+          loaded: true,
+          error: null,
+        }));
       }
     } catch (e) {
       if (mine === generation) store.setState({ error: (e as Error).message });
@@ -69,7 +86,12 @@ export function createApprovalsStore() {
   });
 
   function hide(requestId: number): void {
-    store.setState((s) => ({ revealed: keepRevealed(s.revealed, s.approvals.filter((a) => a.request_id !== requestId)) }));
+    store.setState((s) => ({
+      revealed: keepRevealed(
+        s.revealed,
+        s.approvals.filter((a) => a.request_id !== requestId),
+      ),
+    }));
   }
 
   return {
@@ -82,7 +104,9 @@ export function createApprovalsStore() {
         action: decision.action,
         note: decision.note,
         argsHash: item.args_hash,
-        ...(decision.action === 'approve' && decision.bypass ? { bypassSecs: decision.bypass.secs, bypassScope: decision.bypass.scope } : {}),
+        ...(decision.action === 'approve' && decision.bypass
+          ? { bypassSecs: decision.bypass.secs, bypassScope: decision.bypass.scope }
+          : {}),
       });
       hide(item.request_id); // decided: a revealed value goes with the card, even before the list is read again
       await refresh();
@@ -91,7 +115,9 @@ export function createApprovalsStore() {
     async reveal(requestId: number): Promise<void> {
       const { values } = await skald.inbox.revealSecrets({ requestId });
       // Decided or withdrawn while the answer travelled: the card is gone, so the value is not kept.
-      store.setState((s) => (s.approvals.some((a) => a.request_id === requestId) ? { revealed: { ...s.revealed, [requestId]: values } } : {}));
+      store.setState((s) =>
+        s.approvals.some((a) => a.request_id === requestId) ? { revealed: { ...s.revealed, [requestId]: values } } : {},
+      );
     },
     hide,
     async answer(requestId: number, answer: string): Promise<void> {
@@ -112,9 +138,13 @@ export function createApprovalsStore() {
 export type ApprovalsStore = ReturnType<typeof createApprovalsStore>;
 export const approvals = createApprovalsStore();
 
-export const approvalFor = (s: ApprovalsState, toolCallId: string) => s.approvals.find((a) => a.tool_call_id === toolCallId) ?? null;
+export const approvalFor = (s: ApprovalsState, toolCallId: string) =>
+  s.approvals.find((a) => a.tool_call_id === toolCallId) ?? null;
 export const revealedFor = (s: ApprovalsState, requestId: number) => s.revealed[requestId] ?? null;
-export const clarificationFor = (s: ApprovalsState, toolCallId: string) => s.clarifications.find((c) => c.tool_call_id === toolCallId) ?? null;
+export const clarificationFor = (s: ApprovalsState, toolCallId: string) =>
+  s.clarifications.find((c) => c.tool_call_id === toolCallId) ?? null;
 /** Live grants only: an expired one disappears at its second, without waiting for a refresh. */
 export const liveBypasses = (s: ApprovalsState, now: number, sessionId?: number) =>
-  s.bypasses.filter((b) => (b.expires_at === null || b.expires_at > now) && (sessionId === undefined || b.session_id === sessionId));
+  s.bypasses.filter(
+    (b) => (b.expires_at === null || b.expires_at > now) && (sessionId === undefined || b.session_id === sessionId),
+  );

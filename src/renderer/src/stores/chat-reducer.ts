@@ -49,7 +49,16 @@ export interface ChatState {
   editNewest?: number;
 }
 
-export const initial: ChatState = { sessionId: null, messages: [], streaming: null, running: false, notices: [], hasMore: false, loaded: false, reveal: null };
+export const initial: ChatState = {
+  sessionId: null,
+  messages: [],
+  streaming: null,
+  running: false,
+  notices: [],
+  hasMore: false,
+  loaded: false,
+  reveal: null,
+};
 
 let noticeId = 1;
 export const nextNoticeId = () => noticeId++;
@@ -59,15 +68,45 @@ export const lastId = (s: ChatState) => s.messages.at(-1)?.id ?? 0;
  * Applies a state change to one card. Any news of a call means it is live again, so it is no longer shown as
  * interrupted (a re-run's decision, approval, result).
  */
-function updateCard(messages: HistoryMessage[], toolCallId: string, patch: (card: ToolCard) => ToolCard, isLive = true): HistoryMessage[] {
+function updateCard(
+  messages: HistoryMessage[],
+  toolCallId: string,
+  patch: (card: ToolCard) => ToolCard,
+  isLive = true,
+): HistoryMessage[] {
   const apply = (t: ToolCard) => (isLive ? { ...patch(t), interrupted: false } : patch(t));
-  return messages.map((m) => (m.tools.some((t) => t.tool_call_id === toolCallId) ? { ...m, tools: m.tools.map((t) => (t.tool_call_id === toolCallId ? apply(t) : t)) } : m));
+  return messages.map((m) =>
+    m.tools.some((t) => t.tool_call_id === toolCallId)
+      ? { ...m, tools: m.tools.map((t) => (t.tool_call_id === toolCallId ? apply(t) : t)) }
+      : m,
+  );
 }
-const hasCard = (messages: HistoryMessage[], toolCallId: string) => messages.some((m) => m.tools.some((t) => t.tool_call_id === toolCallId));
+const hasCard = (messages: HistoryMessage[], toolCallId: string) =>
+  messages.some((m) => m.tools.some((t) => t.tool_call_id === toolCallId));
 
 /** An answer as its event brings it; `reasoning`: what the round streamed of the model's reasoning (shown folded). */
-function assistantMessage(id: number, content: string, inputTokens: number, outputTokens: number, cost: number | null, reasoning: string | null = null): HistoryMessage {
-  return { id, role: 'assistant', content, status: 'ok', queued: false, reasoning, input_tokens: inputTokens, output_tokens: outputTokens, cost, model: null, created_at: Date.now(), tools: [] };
+function assistantMessage(
+  id: number,
+  content: string,
+  inputTokens: number,
+  outputTokens: number,
+  cost: number | null,
+  reasoning: string | null = null,
+): HistoryMessage {
+  return {
+    id,
+    role: 'assistant',
+    content,
+    status: 'ok',
+    queued: false,
+    reasoning,
+    input_tokens: inputTokens,
+    output_tokens: outputTokens,
+    cost,
+    model: null,
+    created_at: Date.now(),
+    tools: [],
+  };
 }
 
 /** What a request made smaller to fit the model's context window left out (docs/architecture.md "Fitting the context window"). */
@@ -85,75 +124,238 @@ export function contextFittedText(e: Extract<ChatEvent, { type: 'context_fitted'
 /** Why the model request failed: the error alone when no model was tried, "Every model failed" only for several. */
 export function failedText(tried: readonly string[], lastError: string): string {
   if (tried.length === 0) return lastError;
-  return tried.length === 1 ? `The model request failed (${tried[0]}): ${lastError}` : `Every model failed (${tried.join(', ')}): ${lastError}`;
+  return tried.length === 1
+    ? `The model request failed (${tried[0]}): ${lastError}`
+    : `Every model failed (${tried.join(', ')}): ${lastError}`;
 }
 
 export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
   if (event.session_id !== state.sessionId) return state;
   // A sub-agent's steps belong to its card (components/agents/sub-agent-store.ts), not to the session's own list.
   if (event.stack_id !== undefined) return state;
-  const notice = (kind: Notice['kind'], text: string): ChatState => ({ ...state, notices: [...state.notices, { id: noticeId++, kind, text, afterMessageId: lastId(state) }] });
+  const notice = (kind: Notice['kind'], text: string): ChatState => ({
+    ...state,
+    notices: [...state.notices, { id: noticeId++, kind, text, afterMessageId: lastId(state) }],
+  });
   switch (event.type) {
     case 'user_message': {
       const kept = event.replaces ? state.messages.filter((m) => m.id !== event.replaces) : state.messages;
-      const message: HistoryMessage = { id: event.message_id, role: 'user', content: event.content, status: 'ok', queued: event.queued, reasoning: null, input_tokens: null, output_tokens: null, cost: null, model: null, created_at: Date.now(), tools: [], images: event.images };
+      const message: HistoryMessage = {
+        id: event.message_id,
+        role: 'user',
+        content: event.content,
+        status: 'ok',
+        queued: event.queued,
+        reasoning: null,
+        input_tokens: null,
+        output_tokens: null,
+        cost: null,
+        model: null,
+        created_at: Date.now(),
+        tools: [],
+        images: event.images,
+      };
       return { ...state, messages: [...kept, message] };
     }
     case 'text_delta':
     case 'reasoning_delta': {
-      const current: Streaming = state.streaming?.round === event.round ? state.streaming : { round: event.round, text: '', deltas: null, reasoning: '' };
-      const streaming = event.type === 'text_delta' ? { ...current, text: current.text + event.delta, deltas: { text: event.delta, before: current.deltas } } : { ...current, reasoning: current.reasoning + event.delta };
+      const current: Streaming =
+        state.streaming?.round === event.round
+          ? state.streaming
+          : { round: event.round, text: '', deltas: null, reasoning: '' };
+      const streaming =
+        event.type === 'text_delta'
+          ? { ...current, text: current.text + event.delta, deltas: { text: event.delta, before: current.deltas } }
+          : { ...current, reasoning: current.reasoning + event.delta };
       return { ...state, streaming };
     }
     case 'thinking':
     case 'done': {
       if (state.messages.some((m) => m.id === event.message_id)) return { ...state, streaming: null };
       const cost = event.type === 'done' ? event.cost : null;
-      return { ...state, streaming: null, messages: [...state.messages, assistantMessage(event.message_id, event.content, event.input_tokens, event.output_tokens, cost, state.streaming?.reasoning || null)] };
+      return {
+        ...state,
+        streaming: null,
+        messages: [
+          ...state.messages,
+          assistantMessage(
+            event.message_id,
+            event.content,
+            event.input_tokens,
+            event.output_tokens,
+            cost,
+            state.streaming?.reasoning || null,
+          ),
+        ],
+      };
     }
     case 'tool_start': {
       // A call the view already has (history loaded while it started, or a replay) is updated, never doubled.
       if (hasCard(state.messages, event.tool_call_id)) {
-        return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'queued', label_short: event.label_short, label_full: event.label_full, path: event.path })) };
+        return {
+          ...state,
+          messages: updateCard(state.messages, event.tool_call_id, (c) => ({
+            ...c,
+            status: 'queued',
+            label_short: event.label_short,
+            label_full: event.label_full,
+            path: event.path,
+          })),
+        };
       }
-      const card: ToolCard = { tool_call_id: event.tool_call_id, message_id: event.message_id, name: event.name, arguments: event.arguments, status: 'queued', result: null, result_type: 'string', label_short: event.label_short, label_full: event.label_full, path: event.path, decision: null, interrupted: false, pending: null };
+      const card: ToolCard = {
+        tool_call_id: event.tool_call_id,
+        message_id: event.message_id,
+        name: event.name,
+        arguments: event.arguments,
+        status: 'queued',
+        result: null,
+        result_type: 'string',
+        label_short: event.label_short,
+        label_full: event.label_full,
+        path: event.path,
+        decision: null,
+        interrupted: false,
+        pending: null,
+      };
       const has = state.messages.some((m) => m.id === event.message_id);
-      const messages = has ? state.messages : [...state.messages, assistantMessage(event.message_id, state.streaming?.text ?? '', 0, 0, null, state.streaming?.reasoning || null)];
-      return { ...state, streaming: null, messages: messages.map((m) => (m.id === event.message_id ? { ...m, tools: [...m.tools, card] } : m)) };
+      const messages = has
+        ? state.messages
+        : [
+            ...state.messages,
+            assistantMessage(
+              event.message_id,
+              state.streaming?.text ?? '',
+              0,
+              0,
+              null,
+              state.streaming?.reasoning || null,
+            ),
+          ];
+      return {
+        ...state,
+        streaming: null,
+        messages: messages.map((m) => (m.id === event.message_id ? { ...m, tools: [...m.tools, card] } : m)),
+      };
     }
     case 'tool_decision':
       // Recorded with the row, which runs from here; an approval's answer ends its wait the same way. A deny keeps
       // the state it had until `tool_rejected` (right behind it) ends the call.
       return {
         ...state,
-        messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: event.decision.action === 'deny' ? c.status : 'running', pending: null, decision: event.decision, arguments: event.arguments })),
+        messages: updateCard(state.messages, event.tool_call_id, (c) => ({
+          ...c,
+          status: event.decision.action === 'deny' ? c.status : 'running',
+          pending: null,
+          decision: event.decision,
+          arguments: event.arguments,
+        })),
       };
     case 'tool_done':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'done', result: event.result, result_type: event.result_type, pending: null, ...(event.images ? { images: event.images } : {}) })) };
+      return {
+        ...state,
+        messages: updateCard(state.messages, event.tool_call_id, (c) => ({
+          ...c,
+          status: 'done',
+          result: event.result,
+          result_type: event.result_type,
+          pending: null,
+          ...(event.images ? { images: event.images } : {}),
+        })),
+      };
     case 'tool_error':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'failed', result: event.error, pending: null })) };
+      return {
+        ...state,
+        messages: updateCard(state.messages, event.tool_call_id, (c) => ({
+          ...c,
+          status: 'failed',
+          result: event.error,
+          pending: null,
+        })),
+      };
     case 'tool_cancelled':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'cancelled', result: event.note, pending: null })) };
+      return {
+        ...state,
+        messages: updateCard(state.messages, event.tool_call_id, (c) => ({
+          ...c,
+          status: 'cancelled',
+          result: event.note,
+          pending: null,
+        })),
+      };
     case 'tool_rejected':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'rejected', result: event.reason, pending: null })) };
+      return {
+        ...state,
+        messages: updateCard(state.messages, event.tool_call_id, (c) => ({
+          ...c,
+          status: 'rejected',
+          result: event.reason,
+          pending: null,
+        })),
+      };
     case 'tool_interrupted':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, interrupted: true }), false) };
+      return {
+        ...state,
+        messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, interrupted: true }), false),
+      };
     case 'approval_required':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: event.args_hash, old_content: c.pending?.old_content ?? null, new_content: c.pending?.new_content ?? null } })) };
+      return {
+        ...state,
+        messages: updateCard(state.messages, event.tool_call_id, (c) => ({
+          ...c,
+          status: 'pending',
+          pending: {
+            request_id: event.request_id,
+            args_hash: event.args_hash,
+            old_content: c.pending?.old_content ?? null,
+            new_content: c.pending?.new_content ?? null,
+          },
+        })),
+      };
     case 'pending_write':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: event.args_hash, old_content: event.old_content, new_content: event.new_content } })) };
+      return {
+        ...state,
+        messages: updateCard(state.messages, event.tool_call_id, (c) => ({
+          ...c,
+          status: 'pending',
+          pending: {
+            request_id: event.request_id,
+            args_hash: event.args_hash,
+            old_content: event.old_content,
+            new_content: event.new_content,
+          },
+        })),
+      };
     case 'agent_question':
-      return { ...state, messages: updateCard(state.messages, event.tool_call_id, (c) => ({ ...c, status: 'pending', pending: { request_id: event.request_id, args_hash: '', old_content: null, new_content: null } })) };
+      return {
+        ...state,
+        messages: updateCard(state.messages, event.tool_call_id, (c) => ({
+          ...c,
+          status: 'pending',
+          pending: { request_id: event.request_id, args_hash: '', old_content: null, new_content: null },
+        })),
+      };
     case 'turn_running': {
       if (event.running) return { ...state, running: true };
       // A turn ends while a call still waits only when it was stopped: its request was withdrawn (no decision), so
       // the card no longer offers an answer nobody can take (the row stays `pending`; a new message moves on).
       const waiting = state.messages.some((m) => m.tools.some((t) => t.status === 'pending' && t.pending));
-      const messages = waiting ? state.messages.map((m) => (m.tools.some((t) => t.status === 'pending' && t.pending) ? { ...m, tools: m.tools.map((t) => (t.status === 'pending' ? { ...t, pending: null } : t)) } : m)) : state.messages;
+      const messages = waiting
+        ? state.messages.map((m) =>
+            m.tools.some((t) => t.status === 'pending' && t.pending)
+              ? { ...m, tools: m.tools.map((t) => (t.status === 'pending' ? { ...t, pending: null } : t)) }
+              : m,
+          )
+        : state.messages;
       return { ...state, running: false, streaming: null, messages };
     }
     case 'messages_replaced':
-      return { ...state, messages: state.messages.map((m) => (m.id >= event.from_id && !m.replaced ? { ...m, status: 'failed', replaced: true } : m)) };
+      return {
+        ...state,
+        messages: state.messages.map((m) =>
+          m.id >= event.from_id && !m.replaced ? { ...m, status: 'failed', replaced: true } : m,
+        ),
+      };
     case 'command_reply':
       return notice('command', event.content);
     case 'error':
@@ -172,4 +374,3 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
       return state;
   }
 }
-

@@ -51,7 +51,11 @@ export function createChatStore() {
         if (store.getState().sessionId !== sessionId) return;
         if (messages.some((m) => m.id === messageId)) break;
         if (!hasMore || (messages[0] && messages[0].id < messageId)) return;
-        const page = await skald.chat.history({ sessionId, beforeId: messages[0]?.id ?? Number.MAX_SAFE_INTEGER, limit: REVEAL_PAGE });
+        const page = await skald.chat.history({
+          sessionId,
+          beforeId: messages[0]?.id ?? Number.MAX_SAFE_INTEGER,
+          limit: REVEAL_PAGE,
+        });
         if (store.getState().sessionId !== sessionId) return;
         store.setState((s) => ({ messages: page.messages.concat(s.messages), hasMore: page.hasMore }));
       }
@@ -92,7 +96,13 @@ export function createChatStore() {
       primed = null;
       try {
         const page = ready ?? (await skald.chat.history({ sessionId }));
-        if (store.getState().sessionId === sessionId) store.setState((s) => ({ messages: withArrived(page.messages, s.messages), hasMore: page.hasMore, running: page.running, loaded: true }));
+        if (store.getState().sessionId === sessionId)
+          store.setState((s) => ({
+            messages: withArrived(page.messages, s.messages),
+            hasMore: page.hasMore,
+            running: page.running,
+            loaded: true,
+          }));
         const wanted = revealAfterOpen?.sessionId === sessionId ? revealAfterOpen.messageId : null;
         revealAfterOpen = null;
         if (wanted !== null) await revealLoaded(sessionId, wanted);
@@ -116,7 +126,12 @@ export function createChatStore() {
       const { sessionId } = store.getState();
       if (sessionId === null) return;
       const page = await skald.chat.history({ sessionId });
-      if (store.getState().sessionId === sessionId) store.setState((s) => ({ messages: withArrived(page.messages, s.messages), hasMore: page.hasMore, running: page.running }));
+      if (store.getState().sessionId === sessionId)
+        store.setState((s) => ({
+          messages: withArrived(page.messages, s.messages),
+          hasMore: page.hasMore,
+          running: page.running,
+        }));
     },
     /** Loads the page before the oldest message shown; returns how many rows were added at the top. */
     async loadOlder(): Promise<number> {
@@ -124,7 +139,11 @@ export function createChatStore() {
       if (sessionId === null || !hasMore || loadingOlder) return 0;
       loadingOlder = true;
       try {
-        const page = await skald.chat.history({ sessionId, beforeId: messages[0]?.id ?? Number.MAX_SAFE_INTEGER, limit: 100 });
+        const page = await skald.chat.history({
+          sessionId,
+          beforeId: messages[0]?.id ?? Number.MAX_SAFE_INTEGER,
+          limit: 100,
+        });
         if (store.getState().sessionId !== sessionId) return 0;
         // concat, not a spread: one copy of the loaded array (tens of thousands of messages), not an iteration.
         store.setState((s) => ({ messages: page.messages.concat(s.messages), hasMore: page.hasMore }));
@@ -139,7 +158,13 @@ export function createChatStore() {
       if (sessionId === null) return;
       // Only slash commands get an optimistic bubble (the core answers them itself, docs/architecture.md "Slash
       // commands"); messages wait for the echo.
-      if (content.trim().startsWith('/')) store.setState((s) => ({ notices: [...s.notices, { id: nextNoticeId(), kind: 'info', text: content.trim(), afterMessageId: lastId(s) }] }));
+      if (content.trim().startsWith('/'))
+        store.setState((s) => ({
+          notices: [
+            ...s.notices,
+            { id: nextNoticeId(), kind: 'info', text: content.trim(), afterMessageId: lastId(s) },
+          ],
+        }));
       await skald.chat.send({ sessionId, content, ...(images.length ? { images } : {}) });
     },
     /** Retry / Continue (docs/chat-ui.md "Retry and Continue"): the core checks again that the chat waits. */

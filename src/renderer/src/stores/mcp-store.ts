@@ -60,11 +60,15 @@ export function createMcpStore() {
       void refresh();
       return skald.on.mcp((event) => {
         if (event.type === 'server_changed') void refresh();
-        else if (event.type === 'elicitation') changeElicitations((list) => [...list.filter((e) => e.id !== event.elicitation.id), event.elicitation]);
-        else if (event.type === 'elicitation_resolved') changeElicitations((list) => list.filter((e) => e.id !== event.id));
+        else if (event.type === 'elicitation')
+          changeElicitations((list) => [...list.filter((e) => e.id !== event.elicitation.id), event.elicitation]);
+        else if (event.type === 'elicitation_resolved')
+          changeElicitations((list) => list.filter((e) => e.id !== event.id));
         else if (event.type === 'progress' && event.tool_call_id) {
           const id = event.tool_call_id;
-          store.setState((s) => ({ progress: { ...s.progress, [id]: { progress: event.progress, total: event.total, message: event.message } } }));
+          store.setState((s) => ({
+            progress: { ...s.progress, [id]: { progress: event.progress, total: event.total, message: event.message } },
+          }));
         }
       });
     }),

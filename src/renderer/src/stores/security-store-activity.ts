@@ -17,7 +17,14 @@ export interface ActivityState {
   error: string | null;
 }
 
-const initial = (): ActivityState => ({ bypasses: [], sessionTitles: {}, decisions: [], query: '', action: '', error: null });
+const initial = (): ActivityState => ({
+  bypasses: [],
+  sessionTitles: {},
+  decisions: [],
+  query: '',
+  action: '',
+  error: null,
+});
 export const activityStore = createStore<ActivityState>(initial);
 export const resetActivityStore = () => activityStore.setState(initial(), true);
 
@@ -25,8 +32,15 @@ const fail = (e: unknown) => activityStore.setState({ error: (e as Error).messag
 
 export async function loadBypasses(): Promise<void> {
   try {
-    const [{ bypasses }, { sessions }] = await Promise.all([skald.approval.listBypasses({}), skald.chat.listSessions({})]);
-    activityStore.setState({ bypasses, sessionTitles: Object.fromEntries(sessions.map((s) => [s.id, s.title])), error: null });
+    const [{ bypasses }, { sessions }] = await Promise.all([
+      skald.approval.listBypasses({}),
+      skald.chat.listSessions({}),
+    ]);
+    activityStore.setState({
+      bypasses,
+      sessionTitles: Object.fromEntries(sessions.map((s) => [s.id, s.title])),
+      error: null,
+    });
   } catch (e) {
     fail(e);
   }
@@ -56,7 +70,11 @@ export async function loadDecisions(filter: Partial<Pick<ActivityState, 'query' 
   activityStore.setState(filter);
   const { query, action } = activityStore.getState();
   try {
-    const { decisions } = await skald.approval.listDecisions({ ...(query.trim() ? { query: query.trim() } : {}), ...(action ? { action } : {}), limit: 200 });
+    const { decisions } = await skald.approval.listDecisions({
+      ...(query.trim() ? { query: query.trim() } : {}),
+      ...(action ? { action } : {}),
+      limit: 200,
+    });
     // A slower, older search must not overwrite a newer one.
     const now = activityStore.getState();
     if (now.query === query && now.action === action) activityStore.setState({ decisions, error: null });

@@ -9,7 +9,14 @@ import type { CallResponse } from '../../../shared/contract/index';
 import type { ApprovalRuleDto, RuleField } from '../../../shared/contract/approval';
 import { skald } from '../bridge/skald';
 import { rulesForLevel, type FsLevel } from '../components/security/file-system-rows';
-import { draftFields, evaluationOrder, groupIdFor, moved, topPriority, type RuleDraft } from '../components/security/rule-logic';
+import {
+  draftFields,
+  evaluationOrder,
+  groupIdFor,
+  moved,
+  topPriority,
+  type RuleDraft,
+} from '../components/security/rule-logic';
 
 type Group = CallResponse<'approval:listGroups'>['groups'][number];
 type Guard = CallResponse<'approval:listGuards'>['guards'][number];
@@ -28,7 +35,15 @@ export interface SecurityState {
 
 export type SaveResult = { ok: true; rule: ApprovalRuleDto } | { ok: false; field: RuleField | null; message: string };
 
-const initial = (): SecurityState => ({ groups: [], groupId: 'default', rules: [], fallback: [], guards: [], tools: { built_in: [], mcp: [], dynamic: [] }, error: null });
+const initial = (): SecurityState => ({
+  groups: [],
+  groupId: 'default',
+  rules: [],
+  fallback: [],
+  guards: [],
+  tools: { built_in: [], mcp: [], dynamic: [] },
+  error: null,
+});
 
 export const securityStore = createStore<SecurityState>(initial);
 
@@ -98,15 +113,24 @@ export const deleteGroup = (id: string) => groupWrite(() => skald.approval.delet
 export async function saveRule(draft: RuleDraft, id?: number): Promise<SaveResult> {
   const { groupId, rules } = securityStore.getState();
   const fields = draftFields(draft);
-  const request = id === undefined ? { group_id: groupId, ...fields, priority: fields.priority ?? topPriority(rules) } : { id, ...fields };
+  const request =
+    id === undefined
+      ? { group_id: groupId, ...fields, priority: fields.priority ?? topPriority(rules) }
+      : { id, ...fields };
   try {
-    const { rule } = id === undefined ? await skald.approval.createRule(request as never) : await skald.approval.updateRule(request as never);
+    const { rule } =
+      id === undefined
+        ? await skald.approval.createRule(request as never)
+        : await skald.approval.updateRule(request as never);
     await loadRules(groupId);
     void loadGroups();
     return { ok: true, rule };
   } catch (e) {
     // The message is the core's; the dry run only says which field it belongs to.
-    const problem = await skald.approval.checkRule(request as never).then((r) => r.problem, () => null);
+    const problem = await skald.approval.checkRule(request as never).then(
+      (r) => r.problem,
+      () => null,
+    );
     return { ok: false, field: problem?.field ?? null, message: (e as Error).message };
   }
 }
@@ -142,7 +166,11 @@ export async function reorderRules(groupId: string, ids: number[]): Promise<void
  * Sets one File System row (docs/ui.md): its new rules are written first, then the row's old ones deleted, so a
  * refusal (a bad path) leaves the row as it was. `unset` only deletes. Returns the core's message on refusal.
  */
-export async function setFsLevel(row: { path: string | null; rules: readonly ApprovalRuleDto[] }, level: FsLevel | 'unset', path = row.path): Promise<string | null> {
+export async function setFsLevel(
+  row: { path: string | null; rules: readonly ApprovalRuleDto[] },
+  level: FsLevel | 'unset',
+  path = row.path,
+): Promise<string | null> {
   const { groupId } = securityStore.getState();
   const created: number[] = [];
   try {

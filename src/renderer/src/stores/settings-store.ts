@@ -22,14 +22,37 @@ export interface SettingsState {
   error: string | null;
 }
 
-const initial = (): SettingsState => ({ loaded: false, providers: [], models: [], app: null, dataDir: '', workspaceDir: '', tests: {}, local: null, error: null });
+const initial = (): SettingsState => ({
+  loaded: false,
+  providers: [],
+  models: [],
+  app: null,
+  dataDir: '',
+  workspaceDir: '',
+  tests: {},
+  local: null,
+  error: null,
+});
 export const settingsStore = createStore<SettingsState>(initial);
 export const resetSettingsStore = () => settingsStore.setState(initial(), true);
 
 export async function loadSettings(): Promise<void> {
   try {
-    const [p, m, a, info] = await Promise.all([skald.providers.list({}), skald.models.list({}), skald.app.getSettings({}), skald.app.info({})]);
-    settingsStore.setState({ loaded: true, providers: p.providers, models: m.models, app: a.settings, dataDir: info.dataDir, workspaceDir: info.workspaceDir, error: null });
+    const [p, m, a, info] = await Promise.all([
+      skald.providers.list({}),
+      skald.models.list({}),
+      skald.app.getSettings({}),
+      skald.app.info({}),
+    ]);
+    settingsStore.setState({
+      loaded: true,
+      providers: p.providers,
+      models: m.models,
+      app: a.settings,
+      dataDir: info.dataDir,
+      workspaceDir: info.workspaceDir,
+      error: null,
+    });
     if (a.settings.theme) setThemeChoice(a.settings.theme);
   } catch (e) {
     settingsStore.setState({ error: (e as Error).message });
@@ -50,7 +73,9 @@ export async function settingsWrite(work: () => Promise<unknown>): Promise<strin
 
 export async function testProvider(id: number): Promise<ProbeResult> {
   settingsStore.setState((s) => ({ tests: { ...s.tests, [id]: 'testing' } }));
-  const result = await skald.providers.test({ id }).catch((e: Error): ProbeResult => ({ ok: false, status: null, message: e.message, latencyMs: 0 }));
+  const result = await skald.providers
+    .test({ id })
+    .catch((e: Error): ProbeResult => ({ ok: false, status: null, message: e.message, latencyMs: 0 }));
   settingsStore.setState((s) => ({ tests: { ...s.tests, [id]: result } }));
   return result;
 }

@@ -9,7 +9,8 @@ export type ThemeChoice = 'system' | 'light' | 'dark';
 export type Theme = 'light' | 'dark';
 
 const KEY = 'skald.theme';
-const media = () => (typeof window !== 'undefined' && window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null);
+const media = () =>
+  typeof window !== 'undefined' && window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
 
 export function resolveTheme(choice: ThemeChoice, systemDark: boolean): Theme {
   return choice === 'system' ? (systemDark ? 'dark' : 'light') : choice;

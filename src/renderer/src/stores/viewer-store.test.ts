@@ -1,7 +1,16 @@
 /** Tabs: one per file (reused by path and by resolved absolute path), closing picks a neighbour, handles let go. */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { lineOfToolCall, searchHits } from '../components/viewer/tool-range';
-import { closeTab, cycleTab, onReleaseHandle, openInViewer, resetViewerStore, tabResolved, viewerFileChanged, viewerStore } from './viewer-store';
+import {
+  closeTab,
+  cycleTab,
+  onReleaseHandle,
+  openInViewer,
+  resetViewerStore,
+  tabResolved,
+  viewerFileChanged,
+  viewerStore,
+} from './viewer-store';
 
 let released: string[];
 beforeEach(() => {
@@ -81,37 +90,64 @@ describe('the line a tool call names', () => {
   it('reads read_file offset, insert_at_line, replace_lines and search hits', () => {
     expect(lineOfToolCall({ name: 'read_file', arguments: '{"path":"a","offset":40}', result: null })).toBe(40);
     expect(lineOfToolCall({ name: 'insert_at_line', arguments: '{"path":"a","line":"7"}', result: null })).toBe(7);
-    expect(lineOfToolCall({ name: 'replace_lines', arguments: '{"path":"a","start_line":3,"end_line":5}', result: null })).toBe(3);
-    expect(lineOfToolCall({ name: 'search_file', arguments: '{"path":"a"}', result: 'a.ts\n  12: const x = 1' })).toBe(12);
+    expect(
+      lineOfToolCall({ name: 'replace_lines', arguments: '{"path":"a","start_line":3,"end_line":5}', result: null }),
+    ).toBe(3);
+    expect(lineOfToolCall({ name: 'search_file', arguments: '{"path":"a"}', result: 'a.ts\n  12: const x = 1' })).toBe(
+      12,
+    );
     expect(lineOfToolCall({ name: 'write_file', arguments: '{"path":"a"}', result: null })).toBeNull();
     expect(lineOfToolCall({ name: 'read_file', arguments: 'not json', result: null })).toBeNull();
   });
 });
 
 describe("a search tool's hits", () => {
-  const hitsOf = (name: string, args: object, result: string) => searchHits({ name, arguments: JSON.stringify(args), result })?.map((l) => l.hit && { ...l.hit, at: l.text.slice(0, l.hit.prefix) });
+  const hitsOf = (name: string, args: object, result: string) =>
+    searchHits({ name, arguments: JSON.stringify(args), result })?.map(
+      (l) => l.hit && { ...l.hit, at: l.text.slice(0, l.hit.prefix) },
+    );
 
   it('search_file: each matching line is a hit in the file searched; the head and context lines are not', () => {
-    const result = '2 matching lines in src/a.ts:\n11-before\n12:const x = 1\n--\n40:x: 2 // 3:4\n[first 200 matching lines shown]';
+    const result =
+      '2 matching lines in src/a.ts:\n11-before\n12:const x = 1\n--\n40:x: 2 // 3:4\n[first 200 matching lines shown]';
     expect(hitsOf('search_file', { path: 'src/a.ts', pattern: 'x' }, result)).toEqual([
-      null, null, { path: 'src/a.ts', line: 12, prefix: 2, at: '12' }, null, { path: 'src/a.ts', line: 40, prefix: 2, at: '40' }, null,
+      null,
+      null,
+      { path: 'src/a.ts', line: 12, prefix: 2, at: '12' },
+      null,
+      { path: 'src/a.ts', line: 40, prefix: 2, at: '40' },
+      null,
     ]);
-    expect(hitsOf('search_file', { file_path: 'b.ts', pattern: 'x' }, '1 matching line in b.ts:\n3:x')?.[1]).toMatchObject({ path: 'b.ts', line: 3 });
+    expect(
+      hitsOf('search_file', { file_path: 'b.ts', pattern: 'x' }, '1 matching line in b.ts:\n3:x')?.[1],
+    ).toMatchObject({ path: 'b.ts', line: 3 });
   });
 
   it('grep_files: path:line:text under the folder searched (or the file itself), context lines and notes are not hits', () => {
     const result = 'lib/a.ts-9-before\nlib/a.ts:10:const y = 1:2\n--\nb-1-c.ts:7:z\n[2 matching lines; end of results]';
     expect(hitsOf('grep_files', { pattern: 'y', path: 'src/' }, result)).toEqual([
-      null, { path: 'src/lib/a.ts', line: 10, prefix: 11, at: 'lib/a.ts:10' }, null, { path: 'src/b-1-c.ts', line: 7, prefix: 10, at: 'b-1-c.ts:7' }, null,
+      null,
+      { path: 'src/lib/a.ts', line: 10, prefix: 11, at: 'lib/a.ts:10' },
+      null,
+      { path: 'src/b-1-c.ts', line: 7, prefix: 10, at: 'b-1-c.ts:7' },
+      null,
     ]);
-    expect(hitsOf('grep_files', { pattern: 'y' }, 'lib/a.ts:10:y')).toEqual([{ path: 'lib/a.ts', line: 10, prefix: 11, at: 'lib/a.ts:10' }]);
-    expect(hitsOf('grep_files', { pattern: 'y', directory: '/ws/src' }, 'a.ts:1:y')?.[0]).toMatchObject({ path: '/ws/src/a.ts' });
+    expect(hitsOf('grep_files', { pattern: 'y' }, 'lib/a.ts:10:y')).toEqual([
+      { path: 'lib/a.ts', line: 10, prefix: 11, at: 'lib/a.ts:10' },
+    ]);
+    expect(hitsOf('grep_files', { pattern: 'y', directory: '/ws/src' }, 'a.ts:1:y')?.[0]).toMatchObject({
+      path: '/ws/src/a.ts',
+    });
     // One file searched: the hit's path is that file's name.
-    expect(hitsOf('grep_files', { pattern: 'y', path: 'src/a.ts' }, 'a.ts:4:y')?.[0]).toMatchObject({ path: 'src/a.ts', line: 4 });
+    expect(hitsOf('grep_files', { pattern: 'y', path: 'src/a.ts' }, 'a.ts:4:y')?.[0]).toMatchObject({
+      path: 'src/a.ts',
+      line: 4,
+    });
   });
 
   it('grep_files: a name quoted as a JSON string (a line break in it) is a hit in the file of that name, not a torn line', () => {
-    const result = '"notes\\nREADME.md":1:needle\n"dir\\nsub/a\\"b.ts":22:x\n"broken:3:y\n[2 matching lines; end of results]';
+    const result =
+      '"notes\\nREADME.md":1:needle\n"dir\\nsub/a\\"b.ts":22:x\n"broken:3:y\n[2 matching lines; end of results]';
     expect(hitsOf('grep_files', { pattern: 'x', path: 'src' }, result)).toEqual([
       { path: 'src/notes\nREADME.md', line: 1, prefix: 20, at: '"notes\\nREADME.md":1' },
       { path: 'src/dir\nsub/a"b.ts', line: 22, prefix: 21, at: '"dir\\nsub/a\\"b.ts":22' },
@@ -121,7 +157,9 @@ describe("a search tool's hits", () => {
   });
 
   it('no hits for other modes, other tools, or a line number that is not one', () => {
-    expect(searchHits({ name: 'grep_files', arguments: '{"pattern":"y","output_mode":"count"}', result: 'a.ts:3' })).toBeNull();
+    expect(
+      searchHits({ name: 'grep_files', arguments: '{"pattern":"y","output_mode":"count"}', result: 'a.ts:3' }),
+    ).toBeNull();
     expect(searchHits({ name: 'read_file', arguments: '{"path":"a"}', result: '1:x' })).toBeNull();
     expect(searchHits({ name: 'search_file', arguments: 'not json', result: '1:x' })).toBeNull();
     expect(hitsOf('search_file', { path: 'a' }, '0:x')).toEqual([null]);

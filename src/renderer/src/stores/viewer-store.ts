@@ -62,7 +62,12 @@ function titleOf(path: string): string {
 
 export function openInViewer(path: string, options: OpenOptions = {}): string {
   const state = viewerStore.getState();
-  const same = state.tabs.find((t) => t.diffOf === null && ((t.path === path && t.relativeTo === (options.relativeTo ?? null)) || (t.absolute !== null && t.absolute === path)));
+  const same = state.tabs.find(
+    (t) =>
+      t.diffOf === null &&
+      ((t.path === path && t.relativeTo === (options.relativeTo ?? null)) ||
+        (t.absolute !== null && t.absolute === path)),
+  );
   if (same) {
     const updated: ViewerTab = {
       ...same,
@@ -103,10 +108,19 @@ export function tabResolved(id: string, absolute: string, title: string, handle:
   if (duplicate) {
     // The folded tab's line (a tool call's range: docs/viewer.md "How a file reaches the viewer") moves with it.
     const folded = state.tabs.find((t) => t.id === id);
-    const kept: ViewerTab = folded?.line != null
-      ? { ...duplicate, line: folded.line, lineRequest: folded.lineRequest, toolCallId: folded.toolCallId ?? duplicate.toolCallId }
-      : { ...duplicate, toolCallId: folded?.toolCallId ?? duplicate.toolCallId };
-    viewerStore.setState({ tabs: state.tabs.filter((t) => t.id !== id).map((t) => (t.id === duplicate.id ? kept : t)), activeId: duplicate.id });
+    const kept: ViewerTab =
+      folded?.line != null
+        ? {
+            ...duplicate,
+            line: folded.line,
+            lineRequest: folded.lineRequest,
+            toolCallId: folded.toolCallId ?? duplicate.toolCallId,
+          }
+        : { ...duplicate, toolCallId: folded?.toolCallId ?? duplicate.toolCallId };
+    viewerStore.setState({
+      tabs: state.tabs.filter((t) => t.id !== id).map((t) => (t.id === duplicate.id ? kept : t)),
+      activeId: duplicate.id,
+    });
     releaseHandle(handle);
     return;
   }
@@ -116,7 +130,11 @@ export function tabResolved(id: string, absolute: string, title: string, handle:
     return;
   }
   if (tab.handle && tab.handle !== handle) releaseHandle(tab.handle);
-  viewerStore.setState({ tabs: state.tabs.map((t) => (t.id === id ? { ...t, absolute, title, handle, path: absolute, relativeTo: null } : t)) });
+  viewerStore.setState({
+    tabs: state.tabs.map((t) =>
+      t.id === id ? { ...t, absolute, title, handle, path: absolute, relativeTo: null } : t,
+    ),
+  });
 }
 
 /** Set by the panel: tells the core a handle is no longer needed. */
@@ -141,7 +159,10 @@ export function activateTab(id: string): void {
 export function cycleTab(step: 1 | -1): void {
   const { tabs, activeId } = viewerStore.getState();
   if (tabs.length === 0) return;
-  const at = Math.max(0, tabs.findIndex((t) => t.id === activeId));
+  const at = Math.max(
+    0,
+    tabs.findIndex((t) => t.id === activeId),
+  );
   viewerStore.setState({ activeId: tabs[(at + step + tabs.length) % tabs.length]!.id });
 }
 
@@ -153,7 +174,11 @@ export function closeTab(id: string): void {
   const handle = tabs[at]!.handle;
   if (handle) releaseHandle(handle);
   const nextActive = activeId !== id ? activeId : (rest[Math.min(at, rest.length - 1)]?.id ?? null);
-  viewerStore.setState({ tabs: rest, activeId: nextActive, isMaximized: rest.length ? viewerStore.getState().isMaximized : false });
+  viewerStore.setState({
+    tabs: rest,
+    activeId: nextActive,
+    isMaximized: rest.length ? viewerStore.getState().isMaximized : false,
+  });
 }
 
 export function setViewerWidth(width: number): void {
@@ -169,12 +194,29 @@ export function openDiffTab(toolCallId: string, path: string, sessionId: number 
   const state = viewerStore.getState();
   const same = state.tabs.find((t) => t.diffOf === toolCallId);
   if (same) {
-    viewerStore.setState({ activeId: same.id, tabs: state.tabs.map((t) => (t.id === same.id ? { ...t, revertOnOpen: revert, reloadKey: t.reloadKey + (revert ? 1 : 0) } : t)) });
+    viewerStore.setState({
+      activeId: same.id,
+      tabs: state.tabs.map((t) =>
+        t.id === same.id ? { ...t, revertOnOpen: revert, reloadKey: t.reloadKey + (revert ? 1 : 0) } : t,
+      ),
+    });
     return same.id;
   }
   const tab: ViewerTab = {
-    id: `tab-${nextId++}`, path, absolute: null, title: `Δ ${titleOf(path)}`, sessionId, toolCallId, relativeTo: null,
-    line: null, lineRequest: 0, reloadKey: 0, allowOutside: false, handle: null, diffOf: toolCallId, revertOnOpen: revert,
+    id: `tab-${nextId++}`,
+    path,
+    absolute: null,
+    title: `Δ ${titleOf(path)}`,
+    sessionId,
+    toolCallId,
+    relativeTo: null,
+    line: null,
+    lineRequest: 0,
+    reloadKey: 0,
+    allowOutside: false,
+    handle: null,
+    diffOf: toolCallId,
+    revertOnOpen: revert,
   };
   viewerStore.setState({ tabs: [...state.tabs, tab], activeId: tab.id });
   return tab.id;
@@ -205,5 +247,6 @@ export function viewerFileChanged(handle: string): void {
 
 /** A tool wrote a file (`file_changed`): every tab showing it reloads. */
 export function viewerPathChanged(path: string): void {
-  for (const t of viewerStore.getState().tabs) if (t.diffOf === null && (t.absolute === path || t.path === path)) reloadTab(t.id);
+  for (const t of viewerStore.getState().tabs)
+    if (t.diffOf === null && (t.absolute === path || t.path === path)) reloadTab(t.id);
 }

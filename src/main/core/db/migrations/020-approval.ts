@@ -14,17 +14,17 @@ export const approvalSchema: Migration = {
   name: 'approval-seeds-and-requests',
   up(db) {
     const now = Date.now();
-    db.prepare(`INSERT OR IGNORE INTO tool_permission_groups (id, name, description, created_at) VALUES ('default', 'Default', ?, ?)`).run(
-      'The rules every session falls back to. It cannot be deleted.',
-      now,
-    );
+    db.prepare(
+      `INSERT OR IGNORE INTO tool_permission_groups (id, name, description, created_at) VALUES ('default', 'Default', ?, ?)`,
+    ).run('The rules every session falls back to. It cannot be deleted.', now);
     const insert = db.prepare(
       `INSERT INTO approval_rules (group_id, tool_pattern, path_pattern, action, note, priority, created_at)
        SELECT 'default', @tool, @path, @action, @note, @priority, @now
        WHERE NOT EXISTS (SELECT 1 FROM approval_rules WHERE group_id = 'default' AND tool_pattern = @tool
                          AND path_pattern IS @path AND command_pattern IS NULL AND agent_id IS NULL AND source IS NULL)`,
     );
-    const seed = (tool: string, path: string | null, action: string, priority: number) => insert.run({ tool, path, action, note: SEED_NOTE, priority, now });
+    const seed = (tool: string, path: string | null, action: string, priority: number) =>
+      insert.run({ tool, path, action, note: SEED_NOTE, priority, now });
     // The side-effecting built-ins ask even when a user later adds a broad allow (reference: only on an empty table).
     const empty = (db.prepare('SELECT COUNT(*) AS n FROM approval_rules').get() as { n: number }).n === 0;
     if (empty) {
@@ -36,9 +36,12 @@ export const approvalSchema: Migration = {
     // Kept for visibility in the rule list; the hard guard enforces it whatever the rules say (docs/approval.md "Hard
     // guards").
     seed('@fs_any', 'secrets/*', 'deny', 5);
-    for (const tool of ['write_todos', 'notify', 'activate_tools', 'show_file_to_user', 'image_generate']) seed(tool, null, 'allow', 10);
+    for (const tool of ['write_todos', 'notify', 'activate_tools', 'show_file_to_user', 'image_generate'])
+      seed(tool, null, 'allow', 10);
     const hasCatchAll = db
-      .prepare(`SELECT 1 FROM approval_rules WHERE group_id = 'default' AND tool_pattern = '*' AND path_pattern IS NULL AND command_pattern IS NULL AND agent_id IS NULL AND source IS NULL`)
+      .prepare(
+        `SELECT 1 FROM approval_rules WHERE group_id = 'default' AND tool_pattern = '*' AND path_pattern IS NULL AND command_pattern IS NULL AND agent_id IS NULL AND source IS NULL`,
+      )
       .get();
     if (!hasCatchAll) seed('*', null, 'require', 999_999);
 

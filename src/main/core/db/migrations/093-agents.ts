@@ -23,6 +23,7 @@ export const agentsSchema: Migration = {
        WHERE NOT EXISTS (SELECT 1 FROM approval_rules WHERE group_id = 'default' AND tool_pattern = @tool
                          AND path_pattern IS NULL AND command_pattern IS NULL AND agent_id IS NULL AND source IS NULL)`,
     );
-    for (const tool of ['execute_task', 'execute_subtask', 'read_agent_result', 'list_items', 'read_notification']) insert.run({ tool, now: Date.now() });
+    for (const tool of ['execute_task', 'execute_subtask', 'read_agent_result', 'list_items', 'read_notification'])
+      insert.run({ tool, now: Date.now() });
   },
 };

@@ -19,10 +19,17 @@ export const toolRowQueued: Migration = {
   version: 112,
   name: 'tool-row-queued',
   up(db) {
-    const table = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'chat_llm_tools'").get() as { sql: string };
-    const indexes = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'chat_llm_tools' AND sql IS NOT NULL").all() as { sql: string }[];
-    if (!table.sql.includes(BEFORE)) throw new Error('chat_llm_tools: the status CHECK is not the one this migration replaces');
-    const created = table.sql.replace(BEFORE, AFTER).replace(/^CREATE TABLE\s+("?)chat_llm_tools\1/, 'CREATE TABLE chat_llm_tools_rebuilt');
+    const table = db
+      .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'chat_llm_tools'")
+      .get() as { sql: string };
+    const indexes = db
+      .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'chat_llm_tools' AND sql IS NOT NULL")
+      .all() as { sql: string }[];
+    if (!table.sql.includes(BEFORE))
+      throw new Error('chat_llm_tools: the status CHECK is not the one this migration replaces');
+    const created = table.sql
+      .replace(BEFORE, AFTER)
+      .replace(/^CREATE TABLE\s+("?)chat_llm_tools\1/, 'CREATE TABLE chat_llm_tools_rebuilt');
     db.exec(created);
     db.exec('INSERT INTO chat_llm_tools_rebuilt SELECT * FROM chat_llm_tools');
     db.exec('DROP TABLE chat_llm_tools');

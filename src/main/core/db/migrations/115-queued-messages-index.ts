@@ -12,6 +12,8 @@ export const queuedMessagesIndex: Migration = {
   version: 115,
   name: 'queued-messages-index',
   up(db) {
-    db.exec(`CREATE INDEX chat_history_queued ON chat_history (session_id, id) WHERE json_extract(metadata, '$.queued') = 1;`);
+    db.exec(
+      `CREATE INDEX chat_history_queued ON chat_history (session_id, id) WHERE json_extract(metadata, '$.queued') = 1;`,
+    );
   },
 };

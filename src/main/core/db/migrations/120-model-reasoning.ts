@@ -9,6 +9,8 @@ export const modelReasoning: Migration = {
   version: 120,
   name: 'model-reasoning',
   up(db) {
-    db.exec("ALTER TABLE llm_models ADD COLUMN reasoning TEXT NOT NULL DEFAULT 'off' CHECK (reasoning IN ('off', 'low', 'medium', 'high'))");
+    db.exec(
+      "ALTER TABLE llm_models ADD COLUMN reasoning TEXT NOT NULL DEFAULT 'off' CHECK (reasoning IN ('off', 'low', 'medium', 'high'))",
+    );
   },
 };

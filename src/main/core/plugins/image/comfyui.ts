@@ -29,10 +29,27 @@ const workflowText = z
   .refine((text) => text.includes(PROMPT), `workflow must contain ${PROMPT} where the prompt goes`);
 
 const configSchema = z.object({
-  base_url: z.url({ protocol: /^https?$/, error: 'base_url must be an http(s) URL' }).default('http://127.0.0.1:8188').describe('Address of the ComfyUI server.'),
-  workflow: workflowText.describe(`Workflow in ComfyUI API format, with ${PROMPT} where the prompt goes (and optionally "${SEED}").`),
-  poll_interval_ms: z.number().int().min(50).max(10_000).default(500).describe('How often to ask whether the image is ready.'),
-  timeout_seconds: z.number().int().min(5).max(3600).default(DEFAULT_IMAGE_TIMEOUT_S).describe('How long one image may take.'),
+  base_url: z
+    .url({ protocol: /^https?$/, error: 'base_url must be an http(s) URL' })
+    .default('http://127.0.0.1:8188')
+    .describe('Address of the ComfyUI server.'),
+  workflow: workflowText.describe(
+    `Workflow in ComfyUI API format, with ${PROMPT} where the prompt goes (and optionally "${SEED}").`,
+  ),
+  poll_interval_ms: z
+    .number()
+    .int()
+    .min(50)
+    .max(10_000)
+    .default(500)
+    .describe('How often to ask whether the image is ready.'),
+  timeout_seconds: z
+    .number()
+    .int()
+    .min(5)
+    .max(3600)
+    .default(DEFAULT_IMAGE_TIMEOUT_S)
+    .describe('How long one image may take.'),
 });
 
 type Config = z.output<typeof configSchema>;
@@ -44,15 +61,30 @@ export function fillWorkflow(value: unknown, prompt: string): unknown {
     return value.includes(PROMPT) ? value.split(PROMPT).join(prompt) : value;
   }
   if (Array.isArray(value)) return value.map((v) => fillWorkflow(v, prompt));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillWorkflow(v, prompt)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillWorkflow(v, prompt)]));
   return value;
 }
 
-const QueuedSchema = z.object({ prompt_id: z.string().min(1), node_errors: z.record(z.string(), z.unknown()).optional() });
-const ImageRefSchema = z.object({ filename: z.string(), subfolder: z.string().default(''), type: z.string().default('output') });
+const QueuedSchema = z.object({
+  prompt_id: z.string().min(1),
+  node_errors: z.record(z.string(), z.unknown()).optional(),
+});
+const ImageRefSchema = z.object({
+  filename: z.string(),
+  subfolder: z.string().default(''),
+  type: z.string().default('output'),
+});
 const HistoryEntrySchema = z.object({
   outputs: z.record(z.string(), z.object({ images: z.array(ImageRefSchema).optional() }).loose()).default({}),
-  status: z.object({ status_str: z.string().optional(), completed: z.boolean().optional(), messages: z.array(z.unknown()).optional() }).loose().optional(),
+  status: z
+    .object({
+      status_str: z.string().optional(),
+      completed: z.boolean().optional(),
+      messages: z.array(z.unknown()).optional(),
+    })
+    .loose()
+    .optional(),
 });
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -89,31 +121,56 @@ export function comfyUiProvider(config: Config): ImageProvider {
 
   async function one(prompt: string, signal: AbortSignal): Promise<GeneratedImage[]> {
     const workflow = fillWorkflow(JSON.parse(config.workflow), prompt);
-    const queued = await request(url('prompt'), { method: 'POST', headers: json, body: JSON.stringify({ prompt: workflow, client_id: randomUUID() }) }, { signal, timeoutMs, what });
+    const queued = await request(
+      url('prompt'),
+      { method: 'POST', headers: json, body: JSON.stringify({ prompt: workflow, client_id: randomUUID() }) },
+      { signal, timeoutMs, what },
+    );
     const q = QueuedSchema.safeParse(await queued.json().catch(() => null));
     if (!q.success) throw new ImageProviderError(`${what} did not queue the workflow (no prompt_id in its answer).`);
-    if (q.data.node_errors && Object.keys(q.data.node_errors).length) throw new ImageProviderError(`${what} refused the workflow: errors in nodes ${Object.keys(q.data.node_errors).join(', ')}.`);
+    if (q.data.node_errors && Object.keys(q.data.node_errors).length)
+      throw new ImageProviderError(
+        `${what} refused the workflow: errors in nodes ${Object.keys(q.data.node_errors).join(', ')}.`,
+      );
     const id = q.data.prompt_id;
     inFlight.add(id);
     try {
       const started = Date.now();
       for (;;) {
-        if (Date.now() - started > timeoutMs) throw new ImageProviderError(`${what} did not finish the image within ${config.timeout_seconds} s.`);
-        const history = (await (await request(url(`history/${encodeURIComponent(id)}`), {}, { signal, timeoutMs, what })).json().catch(() => ({}))) as Record<string, unknown>;
+        if (Date.now() - started > timeoutMs)
+          throw new ImageProviderError(`${what} did not finish the image within ${config.timeout_seconds} s.`);
+        const history = (await (
+          await request(url(`history/${encodeURIComponent(id)}`), {}, { signal, timeoutMs, what })
+        )
+          .json()
+          .catch(() => ({}))) as Record<string, unknown>;
         const entry = history[id];
         if (entry !== undefined) {
           const parsed = HistoryEntrySchema.safeParse(entry);
           if (!parsed.success) throw new ImageProviderError(`${what} answered a history entry this app cannot read.`);
-          if (parsed.data.status?.status_str === 'error') throw new ImageProviderError(`${what} could not run the workflow: ${historyError(parsed.data.status.messages)}.`);
+          if (parsed.data.status?.status_str === 'error')
+            throw new ImageProviderError(
+              `${what} could not run the workflow: ${historyError(parsed.data.status.messages)}.`,
+            );
           if (parsed.data.status?.completed !== false) {
-            const refs = Object.values(parsed.data.outputs).flatMap((o) => o.images ?? []).filter((r) => r.type === 'output');
-            if (!refs.length) throw new ImageProviderError(`${what} finished the workflow but it saved no image (add a SaveImage node).`);
+            const refs = Object.values(parsed.data.outputs)
+              .flatMap((o) => o.images ?? [])
+              .filter((r) => r.type === 'output');
+            if (!refs.length)
+              throw new ImageProviderError(
+                `${what} finished the workflow but it saved no image (add a SaveImage node).`,
+              );
             const images: GeneratedImage[] = [];
             for (const ref of refs) {
               const query = new URLSearchParams({ filename: ref.filename, subfolder: ref.subfolder, type: ref.type });
-              const bytes = Buffer.from(await (await request(url(`view?${query}`), {}, { signal, timeoutMs, what })).arrayBuffer());
+              const bytes = Buffer.from(
+                await (await request(url(`view?${query}`), {}, { signal, timeoutMs, what })).arrayBuffer(),
+              );
               const mime = sniffImageMime(bytes);
-              if (!mime) throw new ImageProviderError(`${what} served ${ref.filename}, which is not a PNG, JPEG, WebP or GIF image.`);
+              if (!mime)
+                throw new ImageProviderError(
+                  `${what} served ${ref.filename}, which is not a PNG, JPEG, WebP or GIF image.`,
+                );
               images.push({ bytes, mime });
             }
             return images;
@@ -137,8 +194,16 @@ export function comfyUiProvider(config: Config): ImageProvider {
       const ids = [...inFlight];
       const quick = AbortSignal.timeout(5_000);
       // Best effort: the server may be gone; the stop itself must not fail because of it.
-      if (ids.length) await fetch(url('queue'), { method: 'POST', headers: json, body: JSON.stringify({ delete: ids }), signal: quick }).catch(() => undefined);
-      await fetch(url('interrupt'), { method: 'POST', headers: json, body: '{}', signal: quick }).catch(() => undefined);
+      if (ids.length)
+        await fetch(url('queue'), {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ delete: ids }),
+          signal: quick,
+        }).catch(() => undefined);
+      await fetch(url('interrupt'), { method: 'POST', headers: json, body: '{}', signal: quick }).catch(
+        () => undefined,
+      );
     },
   };
 }

@@ -10,14 +10,19 @@ export class ImageProviderError extends Error {
 }
 
 /** `fetch` that fails with a readable message on timeout, network errors and non-2xx answers. */
-export async function request(url: string, init: RequestInit, opts: { signal: AbortSignal; timeoutMs: number; what: string }): Promise<Response> {
+export async function request(
+  url: string,
+  init: RequestInit,
+  opts: { signal: AbortSignal; timeoutMs: number; what: string },
+): Promise<Response> {
   const deadline = AbortSignal.timeout(opts.timeoutMs);
   let response: Response;
   try {
     response = await fetch(url, { ...init, signal: AbortSignal.any([opts.signal, deadline]) });
   } catch (error) {
     if (opts.signal.aborted) throw error; // stopped: the execution reports `cancelled`
-    if (deadline.aborted) throw new ImageProviderError(`${opts.what} did not answer within ${Math.round(opts.timeoutMs / 1000)} s.`);
+    if (deadline.aborted)
+      throw new ImageProviderError(`${opts.what} did not answer within ${Math.round(opts.timeoutMs / 1000)} s.`);
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
     throw new ImageProviderError(`${opts.what} could not be reached at ${new URL(url).origin} (${cause}).`);
   }
@@ -41,7 +46,8 @@ export async function request(url: string, init: RequestInit, opts: { signal: Ab
 export function sniffImageMime(bytes: Buffer): string | null {
   if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47) return 'image/png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 12 && bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WEBP') return 'image/webp';
+  if (bytes.length >= 12 && bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WEBP')
+    return 'image/webp';
   if (bytes.length >= 6 && bytes.toString('ascii', 0, 3) === 'GIF') return 'image/gif';
   return null;
 }

@@ -8,11 +8,29 @@ import { definePlugin, type GeneratedImage, type ImageProvider } from '../plugin
 import { DEFAULT_IMAGE_TIMEOUT_S, ImageProviderError, joinUrl, request, sniffImageMime } from './http';
 
 const configSchema = z.object({
-  base_url: z.url({ protocol: /^https?$/, error: 'base_url must be an http(s) URL' }).default('https://api.openai.com/v1').describe('Base URL of the API (…/v1).'),
-  api_key: z.string().min(1).max(4096).optional().describe('API key (sent as a Bearer token); local servers may need none.'),
+  base_url: z
+    .url({ protocol: /^https?$/, error: 'base_url must be an http(s) URL' })
+    .default('https://api.openai.com/v1')
+    .describe('Base URL of the API (…/v1).'),
+  api_key: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe('API key (sent as a Bearer token); local servers may need none.'),
   model: z.string().min(1).max(200).default('gpt-image-1').describe('Model name.'),
-  default_size: z.string().regex(/^\d{2,5}x\d{2,5}$/, 'a size is WIDTHxHEIGHT, e.g. 1024x1024').optional().describe('Size used when a call names none.'),
-  timeout_seconds: z.number().int().min(5).max(900).default(DEFAULT_IMAGE_TIMEOUT_S).describe('How long one request may take.'),
+  default_size: z
+    .string()
+    .regex(/^\d{2,5}x\d{2,5}$/, 'a size is WIDTHxHEIGHT, e.g. 1024x1024')
+    .optional()
+    .describe('Size used when a call names none.'),
+  timeout_seconds: z
+    .number()
+    .int()
+    .min(5)
+    .max(900)
+    .default(DEFAULT_IMAGE_TIMEOUT_S)
+    .describe('How long one request may take.'),
 });
 
 type Config = z.output<typeof configSchema>;
@@ -31,14 +49,20 @@ export function openAiImageProvider(config: Config): ImageProvider {
       if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
       const size = req.size ?? config.default_size;
       const body = { model: config.model, prompt: req.prompt, n: req.n, ...(size ? { size } : {}) };
-      const response = await request(joinUrl(config.base_url, 'images/generations'), { method: 'POST', headers, body: JSON.stringify(body) }, { signal, timeoutMs, what });
+      const response = await request(
+        joinUrl(config.base_url, 'images/generations'),
+        { method: 'POST', headers, body: JSON.stringify(body) },
+        { signal, timeoutMs, what },
+      );
       const parsed = ResponseSchema.safeParse(await response.json().catch(() => null));
-      if (!parsed.success) throw new ImageProviderError(`${what} answered without images (expected a "data" list with b64_json or url).`);
+      if (!parsed.success)
+        throw new ImageProviderError(`${what} answered without images (expected a "data" list with b64_json or url).`);
       const images: GeneratedImage[] = [];
       for (const item of parsed.data.data) {
         let bytes: Buffer;
         if (item.b64_json) bytes = Buffer.from(item.b64_json, 'base64');
-        else if (item.url) bytes = Buffer.from(await (await request(item.url, {}, { signal, timeoutMs, what })).arrayBuffer());
+        else if (item.url)
+          bytes = Buffer.from(await (await request(item.url, {}, { signal, timeoutMs, what })).arrayBuffer());
         else throw new ImageProviderError(`${what} answered an image with neither b64_json nor url.`);
         const mime = sniffImageMime(bytes);
         if (!mime) throw new ImageProviderError(`${what} answered data that is not a PNG, JPEG, WebP or GIF image.`);

@@ -14,7 +14,23 @@
  * Limits: a directory in the middle of the path swapped for a symlink between the re-check and the rename can
  * still race; the window is one syscall wide.
  */
-import { constants, closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import {
+  constants,
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { readQuotedPath } from '../../../../shared/shown-path';
@@ -28,7 +44,16 @@ import { decodeText, describeEncoding, textEncodingOf, type TextEncoding } from 
  * Folders the recursive tools never descend into: VCS, dependency, build and virtualenv folders are noise; `secrets`
  * is the one that matters (docs/approval.md "Walks skip what is protected").
  */
-export const SKIP_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', SECRETS_DIR, 'target', '__pycache__', '.venv', '.hg', '.svn']);
+export const SKIP_DIRS: ReadonlySet<string> = new Set([
+  '.git',
+  'node_modules',
+  SECRETS_DIR,
+  'target',
+  '__pycache__',
+  '.venv',
+  '.hg',
+  '.svn',
+]);
 
 /** The temporary file `atomicWrite` writes beside its target: `.<name>.skald-<12 hex>.tmp` (swept at start). */
 export const TEMP_FILE_PATTERN = /^\..+\.skald-[0-9a-f]{12}\.tmp$/;
@@ -48,7 +73,14 @@ function kindOf(s: Stats): FileKind {
   return 'other';
 }
 
-const KIND_WORDS: Record<FileKind, string> = { file: 'a file', dir: 'a folder', fifo: 'a FIFO (named pipe)', socket: 'a socket', device: 'a device', other: 'not a regular file' };
+const KIND_WORDS: Record<FileKind, string> = {
+  file: 'a file',
+  dir: 'a folder',
+  fifo: 'a FIFO (named pipe)',
+  socket: 'a socket',
+  device: 'a device',
+  other: 'not a regular file',
+};
 
 /** Size in bytes of what `path` names (not following a final symlink), or null when it does not exist. */
 export function sizeAt(path: string): number | null {
@@ -75,7 +107,10 @@ export function fileStamp(real: string): { key: string | null; size: number } | 
     const st = statSync(real, { bigint: true });
     if (!st.isFile()) return null;
     const settled = Date.now() - Number(st.ctimeMs) > FILE_TIME_TICK_MS;
-    return { key: settled ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : null, size: Number(st.size) };
+    return {
+      key: settled ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : null,
+      size: Number(st.size),
+    };
   } catch {
     return null;
   }
@@ -99,14 +134,20 @@ export function doesNotExist(g: GuardedPath, advice = 'Check the path (list_file
   const at = g.input.indexOf('"');
   const tail = at === 0 || g.input[at - 1] === '/' ? g.input.slice(at) : '';
   const quoted = readQuotedPath(tail);
-  const hint = quoted && quoted.length === tail.length ? ` A quoted name in a tool's result is a JSON string: pass the name itself, ${JSON.stringify(quoted.path)} as a JSON string, without the outer quotes.` : '';
+  const hint =
+    quoted && quoted.length === tail.length
+      ? ` A quoted name in a tool's result is a JSON string: pass the name itself, ${JSON.stringify(quoted.path)} as a JSON string, without the outer quotes.`
+      : '';
   return `${g.display} does not exist. ${advice}${hint}`;
 }
 
 export function requireKind(g: GuardedPath, wanted: 'file' | 'dir'): void {
   const kind = kindAt(g.real);
   if (kind === null) throw new ToolError(doesNotExist(g));
-  if (kind !== wanted) throw new ToolError(`${g.display} is ${KIND_WORDS[kind]}, not ${wanted === 'file' ? 'a regular file' : 'a folder'}.`);
+  if (kind !== wanted)
+    throw new ToolError(
+      `${g.display} is ${KIND_WORDS[kind]}, not ${wanted === 'file' ? 'a regular file' : 'a folder'}.`,
+    );
 }
 
 export interface CappedRead {
@@ -123,7 +164,8 @@ export function readCapped(g: GuardedPath, maxBytes: number): CappedRead {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ToolError(doesNotExist(g));
-    if (code === 'ELOOP') throw new ToolError(`${g.display} changed into a symlink while being opened; refusing to follow it.`);
+    if (code === 'ELOOP')
+      throw new ToolError(`${g.display} changed into a symlink while being opened; refusing to follow it.`);
     if (code === 'EISDIR') throw new ToolError(`${g.display} is a folder; use list_files for folders.`);
     throw new ToolError(`${g.display} cannot be opened (${code ?? String(error)}).`);
   }
@@ -131,9 +173,11 @@ export function readCapped(g: GuardedPath, maxBytes: number): CappedRead {
     const info = fstatSync(fd);
     const kind = kindOf(info);
     if (kind === 'dir') throw new ToolError(`${g.display} is a folder; use list_files for folders.`);
-    if (kind !== 'file') throw new ToolError(`${g.display} is ${KIND_WORDS[kind]}, not a regular file; refusing to read it.`);
+    if (kind !== 'file')
+      throw new ToolError(`${g.display} is ${KIND_WORDS[kind]}, not a regular file; refusing to read it.`);
     // Judged on the opened handle, so a link swapped in after the path check is still caught.
-    if (hardLinkVerdict(info, g.root, g.protectedRoots ?? []) === 'guarded') throw new ToolError(hardLinkRefusal(g.display));
+    if (hardLinkVerdict(info, g.root, g.protectedRoots ?? []) === 'guarded')
+      throw new ToolError(hardLinkRefusal(g.display));
     const want = Math.min(info.size, maxBytes);
     const bytes = Buffer.allocUnsafe(want);
     let got = 0;
@@ -172,17 +216,26 @@ export function readTextForPreview(g: GuardedPath): { text: string; encoding: Te
  */
 export function readTextForEdit(g: GuardedPath): string {
   const read = readCapped(g, MAX_EDIT_BYTES + 1);
-  if (read.isTruncated || read.size > MAX_EDIT_BYTES) throw new ToolError(`${g.display} is ${read.size} bytes, over the ${MAX_EDIT_BYTES}-byte edit limit; edit it with execute_cmd instead.`);
+  if (read.isTruncated || read.size > MAX_EDIT_BYTES)
+    throw new ToolError(
+      `${g.display} is ${read.size} bytes, over the ${MAX_EDIT_BYTES}-byte edit limit; edit it with execute_cmd instead.`,
+    );
   const encoding = textEncodingOf(read.bytes);
   if (encoding === null) throw new ToolError(`${g.display} is a binary file; text edits would corrupt it.`);
   if (encoding === 'utf16le' || encoding === 'utf16be') {
-    throw new ToolError(`${g.display} is ${describeEncoding(encoding)} text; the edit tools write UTF-8, which would change every byte of it. Convert it first (execute_cmd: iconv -f UTF-16 -t UTF-8), or rewrite it whole with write_file.`);
+    throw new ToolError(
+      `${g.display} is ${describeEncoding(encoding)} text; the edit tools write UTF-8, which would change every byte of it. Convert it first (execute_cmd: iconv -f UTF-16 -t UTF-8), or rewrite it whole with write_file.`,
+    );
   }
   return read.bytes.toString('utf8');
 }
 
 /** Writes text (UTF-8) or bytes through temp file + fsync + rename in the same folder. Creates missing parent folders. */
-export function atomicWrite(g: GuardedPath, content: string | Uint8Array, ctx: PathContext): { created: boolean; bytes: number } {
+export function atomicWrite(
+  g: GuardedPath,
+  content: string | Uint8Array,
+  ctx: PathContext,
+): { created: boolean; bytes: number } {
   const dir = dirname(g.real);
   let existing: Stats | null = null;
   try {
@@ -191,11 +244,14 @@ export function atomicWrite(g: GuardedPath, content: string | Uint8Array, ctx: P
     existing = null;
   }
   if (existing?.isDirectory()) throw new ToolError(`${g.display} is a folder; name a file.`);
-  if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw new ToolError(`${g.display} is not a regular file; refusing to replace it.`);
+  if (existing && !existing.isFile() && !existing.isSymbolicLink())
+    throw new ToolError(`${g.display} is not a regular file; refusing to replace it.`);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw new ToolError(`Cannot create the folder for ${g.display} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
+    throw new ToolError(
+      `Cannot create the folder for ${g.display} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+    );
   }
   const temp = join(dir, tempFileName(basename(g.real)));
   const mode = existing?.isFile() ? existing.mode & 0o7777 : 0o666;
@@ -210,7 +266,9 @@ export function atomicWrite(g: GuardedPath, content: string | Uint8Array, ctx: P
     fd = null;
     // The folder could have been swapped for a symlink since the guard ran: re-check right before the rename.
     if (!recheckWriteTarget(g.real, ctx) || !pathUnder(realpathSync.native(dir), g.root)) {
-      throw new ToolError(`Write refused: the folder of ${g.display} changed to point outside the workspace while writing.`);
+      throw new ToolError(
+        `Write refused: the folder of ${g.display} changed to point outside the workspace while writing.`,
+      );
     }
     renameSync(temp, g.real);
   } catch (error) {
@@ -303,18 +361,39 @@ export function* walk(root: string, options: WalkOptions): Generator<WalkEntry> 
       if (lower === SECRETS_DIR) continue;
       let entry: WalkEntry;
       if (d.name.includes(REPLACEMENT_CHAR) && isUnopenableName(full)) {
-        entry = { rel: childRel, path: full, kind: 'other', isSymlink: false, isBlocked: false, depth: depth + 1, isUnopenable: true };
+        entry = {
+          rel: childRel,
+          path: full,
+          kind: 'other',
+          isSymlink: false,
+          isBlocked: false,
+          depth: depth + 1,
+          isUnopenable: true,
+        };
       } else if (d.isSymbolicLink()) {
         entry = options.noFollow
           ? { rel: childRel, path: full, kind: 'other', isSymlink: true, isBlocked: true, depth: depth + 1 }
           : followLink(full, childRel, root, visited, depth + 1);
       } else {
-        entry = { rel: childRel, path: full, kind: d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other', isSymlink: false, isBlocked: false, depth: depth + 1 };
+        entry = {
+          rel: childRel,
+          path: full,
+          kind: d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other',
+          isSymlink: false,
+          isBlocked: false,
+          depth: depth + 1,
+        };
       }
       if (options.skip?.(entry.path)) continue;
       yield entry;
       const skipped = SKIP_DIRS.has(lower) && !options.includeSkipped;
-      if (entry.kind === 'dir' && !entry.isBlocked && !skipped && options.recursive && (options.maxDepth === undefined || depth + 1 < options.maxDepth)) {
+      if (
+        entry.kind === 'dir' &&
+        !entry.isBlocked &&
+        !skipped &&
+        options.recursive &&
+        (options.maxDepth === undefined || depth + 1 < options.maxDepth)
+      ) {
         subdirs.push({ dir: entry.path, rel: childRel, depth: depth + 1 });
       }
     }

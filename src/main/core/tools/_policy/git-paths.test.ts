@@ -23,7 +23,9 @@ afterEach(() => ws.cleanup());
 describe('git hooks and config: every location', () => {
   for (const path of GIT_PROTECTED_WRITES) {
     it(`write_file refuses ${path}`, async () => {
-      expect(await failed(writeFileTool, { path, content: '#!/bin/sh\ntouch PWNED\n' }, ws.ctx)).toMatch(/protected path/);
+      expect(await failed(writeFileTool, { path, content: '#!/bin/sh\ntouch PWNED\n' }, ws.ctx)).toMatch(
+        /protected path/,
+      );
       expect(gitProtectedReason(path.toLowerCase().split('/'))).not.toBeNull();
     });
   }
@@ -34,7 +36,9 @@ describe('git hooks and config: every location', () => {
   }
 
   it('edit_file cannot change .git/config either', async () => {
-    expect(await failed(editFileTool, { path: '.git/config', old_string: 'false', new_string: 'true' }, ws.ctx)).toMatch(/protected path/);
+    expect(
+      await failed(editFileTool, { path: '.git/config', old_string: 'false', new_string: 'true' }, ws.ctx),
+    ).toMatch(/protected path/);
     expect(readFileSync(join(ws.root, '.git/config'), 'utf8')).toContain('bare = false');
   });
 });
@@ -45,7 +49,9 @@ describe('what a repository config names', () => {
       writeFileSync(join(ws.root, '.git/config'), config);
       for (const rel of paths) {
         const path = rel === 'shared.gitconfig' ? join(ws.root, 'shared.gitconfig') : rel;
-        expect(await failed(writeFileTool, { path, content: '#!/bin/sh\ntouch PWNED\n' }, ws.ctx)).toMatch(/protected path/);
+        expect(await failed(writeFileTool, { path, content: '#!/bin/sh\ntouch PWNED\n' }, ws.ctx)).toMatch(
+          /protected path/,
+        );
       }
       expect(await ok(writeFileTool, { path: 'src/ok.txt', content: 'fine' }, ws.ctx)).toBeTruthy();
     });
@@ -61,8 +67,12 @@ describe('what a repository config names', () => {
     writeFileSync(join(ws.root, '.git/worktrees/wt/config.worktree'), '[core]\n\thooksPath = wt-hooks\n');
     mkdirSync(join(ws.root, 'wt'));
     writeFileSync(join(ws.root, 'wt/.git'), `gitdir: ${join(ws.root, '.git/worktrees/wt')}\n`);
-    expect(await failed(writeFileTool, { path: 'sub/my-hooks/pre-commit', content: 'x' }, ws.ctx)).toMatch(/core\.hooksPath/);
-    expect(await failed(writeFileTool, { path: 'wt/wt-hooks/pre-commit', content: 'x' }, ws.ctx)).toMatch(/core\.hooksPath/);
+    expect(await failed(writeFileTool, { path: 'sub/my-hooks/pre-commit', content: 'x' }, ws.ctx)).toMatch(
+      /core\.hooksPath/,
+    );
+    expect(await failed(writeFileTool, { path: 'wt/wt-hooks/pre-commit', content: 'x' }, ws.ctx)).toMatch(
+      /core\.hooksPath/,
+    );
     expect(await ok(writeFileTool, { path: 'sub/my-hooks.md', content: 'x' }, ws.ctx)).toBeTruthy();
     expect(existsSync(join(ws.root, 'sub/my-hooks/pre-commit'))).toBe(false);
   });

@@ -35,7 +35,8 @@ export function gitProtectedReason(parts: readonly string[]): string | null {
       // A submodule's or worktree's own repository: same rules, at any depth of (possibly nested) names.
       const rest = after.slice(1);
       if (rest.slice(0, -1).includes('hooks') || rest.at(-1) === 'hooks') return 'git hooks run code on your machine';
-      if (rest.length > 1 && CONFIG_FILES.has(rest.at(-1)!)) return `a submodule's or worktree's ${rest.at(-1)} can make git run commands`;
+      if (rest.length > 1 && CONFIG_FILES.has(rest.at(-1)!))
+        return `a submodule's or worktree's ${rest.at(-1)} can make git run commands`;
     }
   }
   return null;
@@ -58,8 +59,11 @@ const EMPTY: RepoPaths = { hookDirs: [], includes: [] };
 export function gitConfiguredReason(absolute: string): string | null {
   for (let dir = dirname(absolute), depth = 0; depth < 64; depth++) {
     const repo = repoPathsAt(dir);
-    for (const hooks of repo.hookDirs) if (pathUnder(absolute, hooks)) return 'the repository\'s core.hooksPath names this folder: git runs the hooks in it';
-    for (const inc of repo.includes) if (absolute === inc) return 'the repository\'s config includes this file as git configuration';
+    for (const hooks of repo.hookDirs)
+      if (pathUnder(absolute, hooks))
+        return "the repository's core.hooksPath names this folder: git runs the hooks in it";
+    for (const inc of repo.includes)
+      if (absolute === inc) return "the repository's config includes this file as git configuration";
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
@@ -150,7 +154,8 @@ function parsedConfig(file: string, workTree: string): RepoPaths {
     const val = configValue(kv[2]!);
     if (val === '') continue;
     if (section === 'core' && key === 'hookspath') value.hookDirs.push(expandPath(val, workTree));
-    if ((section === 'include' || section === 'includeif') && key === 'path') value.includes.push(expandPath(val, dirname(file)));
+    if ((section === 'include' || section === 'includeif') && key === 'path')
+      value.includes.push(expandPath(val, dirname(file)));
   }
   if (configCache.size > 256) configCache.clear();
   configCache.set(file, { mtimeMs, value });

@@ -43,13 +43,28 @@ export interface GuardedPath {
 export const PROJECT_CONFIG_DIR = '.skald';
 export const SECRETS_DIR = 'secrets';
 const SHELL_RC_FILES = new Set([
-  '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile',
-  '.zlogin', '.zlogout', '.cshrc', '.tcshrc', '.kshrc', '.inputrc',
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.zlogout',
+  '.cshrc',
+  '.tcshrc',
+  '.kshrc',
+  '.inputrc',
 ]);
 
 /** Why a workspace-relative path may never be written, or null when it may (F7). Case-insensitive on purpose. */
 export function protectedReason(rel: string): string | null {
-  const parts = rel.split(/[\\/]+/).filter(Boolean).map((p) => p.toLowerCase());
+  const parts = rel
+    .split(/[\\/]+/)
+    .filter(Boolean)
+    .map((p) => p.toLowerCase());
   const last = parts[parts.length - 1] ?? '';
   const git = gitProtectedReason(parts);
   if (git) return git;
@@ -72,12 +87,22 @@ function canonicalRoot(dir: string): string {
 }
 
 function locate(raw: unknown, ctx: PathContext): GuardedPath {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new ToolError('The path is empty. Pass a file or folder path, relative to the working directory or absolute.');
+  if (typeof raw !== 'string' || raw.trim() === '')
+    throw new ToolError(
+      'The path is empty. Pass a file or folder path, relative to the working directory or absolute.',
+    );
   if (raw.includes('\0')) throw new ToolError('The path contains a NUL character; pass a plain path.');
   const absolute = resolvePath(raw, ctx.workingDir);
   const real = canonicalizeForPolicy(absolute, ctx.workingDir);
   const root = canonicalRoot(ctx.workspaceDir);
-  return { input: raw, absolute, real, root, display: shownPath(displayPath(real, root)), protectedRoots: (ctx.protectedRoots ?? []).map(canonicalRoot) };
+  return {
+    input: raw,
+    absolute,
+    real,
+    root,
+    display: shownPath(displayPath(real, root)),
+    protectedRoots: (ctx.protectedRoots ?? []).map(canonicalRoot),
+  };
 }
 
 function refuseOutsideOrSecret(g: GuardedPath): void {
@@ -102,7 +127,11 @@ export function guardRead(raw: unknown, ctx: PathContext): GuardedPath {
 }
 
 /** True when `real` lies in an app data dir; a workspace strictly inside that dir stays writable. */
-export function inProtectedRoot(real: string, root: string, protectedRoots: readonly string[] | undefined): string | null {
+export function inProtectedRoot(
+  real: string,
+  root: string,
+  protectedRoots: readonly string[] | undefined,
+): string | null {
   for (const dir of protectedRoots ?? []) {
     const protectedReal = canonicalRoot(dir);
     if (!pathUnder(real, protectedReal)) continue;
@@ -119,13 +148,23 @@ export function guardWrite(raw: unknown, ctx: PathContext): GuardedPath {
   refuseOutsideOrSecret(g);
   for (const rel of [relativeInside(g.real, g.root), relativeInside(g.absolute, g.root)]) {
     const reason = rel === null ? null : protectedReason(rel);
-    if (reason) throw new ToolError(`Write refused: ${g.display} is a protected path (${reason}). No tool may change it; ask the user to do it.`);
+    if (reason)
+      throw new ToolError(
+        `Write refused: ${g.display} is a protected path (${reason}). No tool may change it; ask the user to do it.`,
+      );
   }
   const configured = gitConfiguredReason(g.real);
-  if (configured) throw new ToolError(`Write refused: ${g.display} is a protected path (${configured}). No tool may change it; ask the user to do it.`);
+  if (configured)
+    throw new ToolError(
+      `Write refused: ${g.display} is a protected path (${configured}). No tool may change it; ask the user to do it.`,
+    );
   const dataDir = inProtectedRoot(g.real, g.root, ctx.protectedRoots);
-  if (dataDir) throw new ToolError(`Write refused: ${g.display} is inside the app's data folder (${dataDir}), which no tool may change.`);
-  if (g.real === g.root) throw new ToolError('Write refused: the path is the workspace folder itself; name a file inside it.');
+  if (dataDir)
+    throw new ToolError(
+      `Write refused: ${g.display} is inside the app's data folder (${dataDir}), which no tool may change.`,
+    );
+  if (g.real === g.root)
+    throw new ToolError('Write refused: the path is the workspace folder itself; name a file inside it.');
   return g;
 }
 

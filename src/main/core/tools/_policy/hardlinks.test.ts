@@ -35,10 +35,26 @@ const rgGrep = createGrepFilesTool({ ripgrepPath: '/usr/bin/rg', jsPrefixMs: 0 }
 /** [label, where the guarded file is, where the link goes] */
 const CASES: [string, (ws: TestWorkspace) => string, string][] = [
   ['workspace secrets/', (w) => w.write('secrets/key.txt', `${SECRET}\n`), 'hl.txt'],
-  ['workspace secrets/, linked as a source file', (w) => w.write('secrets/k.ts', `export const k = '${SECRET}';\n`), 'src/k.ts'],
-  ['a nested Secrets/ folder, other letter case', (w) => w.write('proj/a/Secrets/deep/key.py', `${SECRET} = 1\n`), 'src/hl.py'],
-  ['the data folder (settings)', () => (writeFileSync(join(dataDir, 'settings.json'), `{"k":"${SECRET}"}\n`), join(dataDir, 'settings.json')), 'notes/settings-copy.json'],
-  ['the data folder (key file)', () => (writeFileSync(join(dataDir, 'secret.key'), `${SECRET}\n`), join(dataDir, 'secret.key')), '.hidden-key'],
+  [
+    'workspace secrets/, linked as a source file',
+    (w) => w.write('secrets/k.ts', `export const k = '${SECRET}';\n`),
+    'src/k.ts',
+  ],
+  [
+    'a nested Secrets/ folder, other letter case',
+    (w) => w.write('proj/a/Secrets/deep/key.py', `${SECRET} = 1\n`),
+    'src/hl.py',
+  ],
+  [
+    'the data folder (settings)',
+    () => (writeFileSync(join(dataDir, 'settings.json'), `{"k":"${SECRET}"}\n`), join(dataDir, 'settings.json')),
+    'notes/settings-copy.json',
+  ],
+  [
+    'the data folder (key file)',
+    () => (writeFileSync(join(dataDir, 'secret.key'), `${SECRET}\n`), join(dataDir, 'secret.key')),
+    '.hidden-key',
+  ],
 ];
 
 describe('hard links to guarded files are refused by every content reader', () => {
@@ -59,10 +75,16 @@ describe('hard links to guarded files are refused by every content reader', () =
         expect(JSON.stringify(outcome)).not.toContain(SECRET);
         expect(outcome.kind).toBe('failed');
         // The outline tool refuses these extensions before it reads; every other reader names the reason.
-        if (outcome.kind === 'failed' && tool !== getAstOutlineTool) expect(outcome.error).toMatch(/hard link to a protected file/);
+        if (outcome.kind === 'failed' && tool !== getAstOutlineTool)
+          expect(outcome.error).toMatch(/hard link to a protected file/);
       }
       for (const grep of [grepFilesTool, jsGrep, rgGrep]) {
-        for (const args of [{ pattern: 'TOPSECRET' }, { pattern: 'TOPSECRET', context_lines: 2 }, { pattern: 'TOPSECRET', output_mode: 'files_only' }, { pattern: 'topsecret', case_insensitive: true, path: linkRel }]) {
+        for (const args of [
+          { pattern: 'TOPSECRET' },
+          { pattern: 'TOPSECRET', context_lines: 2 },
+          { pattern: 'TOPSECRET', output_mode: 'files_only' },
+          { pattern: 'topsecret', case_insensitive: true, path: linkRel },
+        ]) {
           const out = await ok(grep, args, ws.ctx);
           expect(out).not.toContain(SECRET);
           if (!('path' in args)) expect(out).not.toContain(linkRel.split('/').at(-1));
@@ -80,7 +102,9 @@ describe('hard links to guarded files are refused by every content reader', () =
     linkSync(join(ws.outside, 'o.txt'), join(ws.root, 'o-link.txt'));
     expect(await ok(readFileTool, { path: 'b.txt' }, ws.ctx)).toContain('plain words');
     expect(await ok(readFileTool, { path: 'o-link.txt' }, ws.ctx)).toContain('outside words');
-    expect(await ok(grepFilesTool, { pattern: 'words', output_mode: 'files_only' }, ws.ctx)).toMatch(/a\.txt\nb\.txt\no-link\.txt/);
+    expect(await ok(grepFilesTool, { pattern: 'words', output_mode: 'files_only' }, ws.ctx)).toMatch(
+      /a\.txt\nb\.txt\no-link\.txt/,
+    );
   });
 
   it('a file hard-linked after the last walk is caught once the short cache expires', async () => {

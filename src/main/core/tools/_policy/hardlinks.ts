@@ -30,7 +30,12 @@ const idOf = (s: Pick<Stats, 'dev' | 'ino'>) => `${s.dev}:${s.ino}`;
 const cache = new Map<string, { at: number; value: GuardedIdentities }>();
 
 /** The identities of the guarded files for this workspace (canonical) and data folders (canonical). */
-export function guardedIdentities(workspace: string, dataDirs: readonly string[], now = Date.now(), maxDirs = MAX_WALK_DIRS): GuardedIdentities {
+export function guardedIdentities(
+  workspace: string,
+  dataDirs: readonly string[],
+  now = Date.now(),
+  maxDirs = MAX_WALK_DIRS,
+): GuardedIdentities {
   const key = [workspace, ...dataDirs].join('\0');
   const hit = cache.get(key);
   if (hit && now - hit.at < CACHE_MS) return hit.value;
@@ -52,7 +57,11 @@ export function forgetGuardedIdentities(): void {
  * For a file's stat: 'guarded' when it is a multi-link regular file with a guarded identity, 'unknown' when it is
  * a multi-link file the bounded walk cannot clear, null when it is not a concern.
  */
-export function hardLinkVerdict(info: Pick<Stats, 'dev' | 'ino' | 'nlink' | 'isFile'>, workspace: string, dataDirs: readonly string[]): 'guarded' | 'unknown' | null {
+export function hardLinkVerdict(
+  info: Pick<Stats, 'dev' | 'ino' | 'nlink' | 'isFile'>,
+  workspace: string,
+  dataDirs: readonly string[],
+): 'guarded' | 'unknown' | null {
   if (!info.isFile() || info.nlink <= 1) return null;
   const guarded = guardedIdentities(workspace, dataDirs);
   if (guarded.ids.has(idOf(info))) return 'guarded';
@@ -60,7 +69,11 @@ export function hardLinkVerdict(info: Pick<Stats, 'dev' | 'ino' | 'nlink' | 'isF
 }
 
 /** The same for a path (not following a final symlink: the caller judged the link's target already). */
-export function hardLinkVerdictAt(path: string, workspace: string, dataDirs: readonly string[]): 'guarded' | 'unknown' | null {
+export function hardLinkVerdictAt(
+  path: string,
+  workspace: string,
+  dataDirs: readonly string[],
+): 'guarded' | 'unknown' | null {
   let info: Stats | undefined;
   try {
     info = statSync(path, { throwIfNoEntry: false });

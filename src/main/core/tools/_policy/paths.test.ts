@@ -34,11 +34,24 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** What the gate now computes for a path under the workspace as written `dir`. */
-const viaWalk = (absolute: string, dir = ws) => canonicalBelow(absolute, dir, canonicalizeForPolicy(dir, '/')) ?? canonicalizeForPolicy(absolute, '/');
+const viaWalk = (absolute: string, dir = ws) =>
+  canonicalBelow(absolute, dir, canonicalizeForPolicy(dir, '/')) ?? canonicalizeForPolicy(absolute, '/');
 
 describe('canonicalBelow', () => {
   const plain = ['src/a.ts', 'src/new.ts', 'src/deep', 'src/deep/x/y/z.ts', 'new/dir/file.txt', 'src', 'a b/c'];
-  const tricky = ['link-in/a.ts', 'link-in/new/x.ts', 'link-out/o.txt', 'link-out/new.txt', 'src/rel-out', 'dangling', 'dangling/x', 'loop-a', 'loop-a/x', 'src/a.ts/x', 'src/a.ts/x/y'];
+  const tricky = [
+    'link-in/a.ts',
+    'link-in/new/x.ts',
+    'link-out/o.txt',
+    'link-out/new.txt',
+    'src/rel-out',
+    'dangling',
+    'dangling/x',
+    'loop-a',
+    'loop-a/x',
+    'src/a.ts/x',
+    'src/a.ts/x/y',
+  ];
 
   it.each([...plain, ...tricky])('gives the realpath loop’s answer for %s', (rel) => {
     const absolute = join(ws, rel);
@@ -49,9 +62,12 @@ describe('canonicalBelow', () => {
     expect(canonicalBelow(join(ws, rel), ws, ws)).toBe(canonicalizeForPolicy(join(ws, rel), '/'));
   });
 
-  it.each(['link-in/a.ts', 'link-out/new.txt', 'dangling', 'loop-a/x', 'src/a.ts/x', `src/deep/`, 'src/./a.ts'])('leaves %s to realpath', (rel) => {
-    expect(canonicalBelow(`${ws}/${rel}`, ws, ws)).toBeNull();
-  });
+  it.each(['link-in/a.ts', 'link-out/new.txt', 'dangling', 'loop-a/x', 'src/a.ts/x', `src/deep/`, 'src/./a.ts'])(
+    'leaves %s to realpath',
+    (rel) => {
+      expect(canonicalBelow(`${ws}/${rel}`, ws, ws)).toBeNull();
+    },
+  );
 
   it('gives the folder itself, and nothing for a path outside it or a sibling sharing its prefix', () => {
     expect(canonicalBelow(ws, ws, '/real/ws')).toBe(linux ? '/real/ws' : null);
@@ -61,7 +77,8 @@ describe('canonicalBelow', () => {
 
   it('walks a workspace reached through a symlink from its real path', () => {
     const viaLink = join(root, 'ws-link');
-    for (const rel of [...plain, ...tricky]) expect(viaWalk(join(viaLink, rel), viaLink)).toBe(canonicalizeForPolicy(join(viaLink, rel), '/'));
+    for (const rel of [...plain, ...tricky])
+      expect(viaWalk(join(viaLink, rel), viaLink)).toBe(canonicalizeForPolicy(join(viaLink, rel), '/'));
     if (linux) expect(canonicalBelow(join(viaLink, 'src/a.ts'), viaLink, ws)).toBe(join(ws, 'src/a.ts'));
   });
 
@@ -96,11 +113,28 @@ function walkUp(path: string, base: string): string {
 
 describe('canonicalizeForPolicy', () => {
   it('gives the walk up’s answer over links, files used as folders, missing names and trailing separators', () => {
-    const parts = ['src', 'deep', 'a.ts', 'link-in', 'link-out', 'dangling', 'loop-a', 'new', 'o.txt', 'rel-out', '..', '.'];
+    const parts = [
+      'src',
+      'deep',
+      'a.ts',
+      'link-in',
+      'link-out',
+      'dangling',
+      'loop-a',
+      'new',
+      'o.txt',
+      'rel-out',
+      '..',
+      '.',
+    ];
     let seed = 11;
     const next = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed);
     const paths = ['/', '/nonexistent', '/nonexistent/', ws, `${ws}/`, 'src/a.ts/', 'link-out/', 'relative/new/'];
-    for (let i = 0; i < 400; i++) paths.push(Array.from({ length: 1 + (next() % 6) }, () => parts[next() % parts.length]).join('/') + (next() % 4 === 0 ? '/' : ''));
+    for (let i = 0; i < 400; i++)
+      paths.push(
+        Array.from({ length: 1 + (next() % 6) }, () => parts[next() % parts.length]).join('/') +
+          (next() % 4 === 0 ? '/' : ''),
+      );
     for (const p of paths) expect(canonicalizeForPolicy(p, ws), p).toBe(walkUp(p, ws));
   });
 
@@ -118,19 +152,36 @@ describe('canonicalizeForPolicy', () => {
 });
 
 describe('Guards: the roots and the paths of one decision', () => {
-  const guards = (workspaceDir: string, dataDir: string) => new Guards({ workspaceDir, dataDir, dbFile: join(dataDir, 'skald.db') });
+  const guards = (workspaceDir: string, dataDir: string) =>
+    new Guards({ workspaceDir, dataDir, dbFile: join(dataDir, 'skald.db') });
 
   it('derives the data folder above a workspace whose path has no symlink, and resolves it otherwise', () => {
-    expect(guards(ws, join(root, 'data')).roots()).toEqual({ wsRaw: ws, wsCanon: ws, dataRaw: join(root, 'data'), dataCanon: join(root, 'data') });
+    expect(guards(ws, join(root, 'data')).roots()).toEqual({
+      wsRaw: ws,
+      wsCanon: ws,
+      dataRaw: join(root, 'data'),
+      dataCanon: join(root, 'data'),
+    });
     // Through a symlinked data folder the workspace's real path differs from its path: both are resolved.
     const viaLink = guards(join(root, 'data-link', 'workspace'), join(root, 'data-link')).roots();
     expect(viaLink).toMatchObject({ wsCanon: ws, dataCanon: join(root, 'data') });
   });
 
   it('canonical() agrees with the realpath loop under, beside and outside the workspace', () => {
-    for (const g of [guards(ws, join(root, 'data')), guards(join(root, 'data-link', 'workspace'), join(root, 'data-link'))]) {
+    for (const g of [
+      guards(ws, join(root, 'data')),
+      guards(join(root, 'data-link', 'workspace'), join(root, 'data-link')),
+    ]) {
       const r = g.roots();
-      for (const p of [join(ws, 'src/a.ts'), join(ws, 'link-out/new.txt'), join(r.wsRaw, 'src/new/x.ts'), join(r.wsRaw, 'link-in/a.ts'), join(root, 'outside/o.txt'), join(root, 'data/skald.db'), '/']) {
+      for (const p of [
+        join(ws, 'src/a.ts'),
+        join(ws, 'link-out/new.txt'),
+        join(r.wsRaw, 'src/new/x.ts'),
+        join(r.wsRaw, 'link-in/a.ts'),
+        join(root, 'outside/o.txt'),
+        join(root, 'data/skald.db'),
+        '/',
+      ]) {
         expect(g.canonical(r, p), p).toBe(canonicalizeForPolicy(p, '/'));
       }
     }

@@ -14,7 +14,17 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, normalize, parse, relative, resolve, sep } from 'node:path';
 
 /** Argument names whose string values are judged as paths by the guards (rules look at `path` only). */
-export const PATH_ARG_KEYS = ['path', 'file_path', 'filePath', 'paths', 'source', 'destination', 'target', 'old_path', 'new_path'] as const;
+export const PATH_ARG_KEYS = [
+  'path',
+  'file_path',
+  'filePath',
+  'paths',
+  'source',
+  'destination',
+  'target',
+  'old_path',
+  'new_path',
+] as const;
 
 /** Every string value of the path-like arguments (arrays of strings included). */
 export function pathArguments(args: Record<string, unknown>): string[] {
@@ -44,7 +54,8 @@ export function overLongPathText(key: string, value: unknown): string | null {
   for (const v of values) {
     if (typeof v !== 'string' || v.length * 3 <= MAX_PATH_BYTES) continue; // at most 3 bytes a UTF-16 unit: short enough
     const bytes = Buffer.byteLength(v);
-    if (bytes > MAX_PATH_BYTES) return `${key}: the path is ${bytes} bytes; a path can be at most ${MAX_PATH_BYTES} bytes (the system's limit), so no file has this one.`;
+    if (bytes > MAX_PATH_BYTES)
+      return `${key}: the path is ${bytes} bytes; a path can be at most ${MAX_PATH_BYTES} bytes (the system's limit), so no file has this one.`;
   }
   return null;
 }

@@ -30,7 +30,8 @@ export class SearchReader {
     try {
       const info = fstatSync(fd);
       if (!info.isFile() || info.size > max) return null;
-      if (info.size > this.scratch.length) this.scratch = Buffer.allocUnsafe(Math.min(max, Math.max(info.size, this.scratch.length * 2)));
+      if (info.size > this.scratch.length)
+        this.scratch = Buffer.allocUnsafe(Math.min(max, Math.max(info.size, this.scratch.length * 2)));
       let got = 0;
       let encoding: TextEncoding | null = 'utf8';
       if (textOnly) {

@@ -34,11 +34,18 @@ describe('F1 traversal and absolute paths outside the workspace', () => {
     mkdirSync(evil);
     writeFileSync(join(evil, 'x'), 'evil');
     writeFileSync(join(ws.outside, 'o.txt'), 'outside');
-    const paths = ['../../etc/passwd', '/etc/passwd', join(ws.outside, 'o.txt'), `${ws.root}/../${basename(ws.root)}-evil/x`];
+    const paths = [
+      '../../etc/passwd',
+      '/etc/passwd',
+      join(ws.outside, 'o.txt'),
+      `${ws.root}/../${basename(ws.root)}-evil/x`,
+    ];
     for (const path of paths) {
       for (const tool of READERS) expect(await failed(tool, readArgs(path), ws.ctx)).toMatch(/outside the workspace/);
       expect(await failed(writeFileTool, { path, content: 'pwned' }, ws.ctx)).toMatch(/outside the workspace/);
-      expect(await failed(editFileTool, { path, old_string: 'e', new_string: 'E' }, ws.ctx)).toMatch(/outside the workspace/);
+      expect(await failed(editFileTool, { path, old_string: 'e', new_string: 'E' }, ws.ctx)).toMatch(
+        /outside the workspace/,
+      );
     }
     for (const dir of ['..', ws.outside, evil, `${ws.root}/../${basename(ws.root)}-evil`]) {
       expect(await failed(listFilesTool, { path: dir }, ws.ctx)).toMatch(/outside the workspace/);
@@ -68,11 +75,18 @@ describe('F3 secrets/', () => {
   });
 
   it('denies secrets directly, through a symlink, through .., and in another letter case', async () => {
-    for (const path of ['secrets/key.txt', 'sub/s2/key.txt', 'docs/../secrets/key.txt', 'SECRETS/key.txt', join(ws.root, 'Secrets', 'key.txt')]) {
+    for (const path of [
+      'secrets/key.txt',
+      'sub/s2/key.txt',
+      'docs/../secrets/key.txt',
+      'SECRETS/key.txt',
+      join(ws.root, 'Secrets', 'key.txt'),
+    ]) {
       for (const tool of READERS) expect(await failed(tool, readArgs(path), ws.ctx)).toMatch(/secrets|does not exist/);
       expect(await failed(writeFileTool, { path, content: 'x' }, ws.ctx)).toMatch(/secrets/);
     }
-    for (const dir of ['secrets', 'sub/s2', 'docs/../secrets']) expect(await failed(listFilesTool, { path: dir }, ws.ctx)).toMatch(/secrets/);
+    for (const dir of ['secrets', 'sub/s2', 'docs/../secrets'])
+      expect(await failed(listFilesTool, { path: dir }, ws.ctx)).toMatch(/secrets/);
     expect(readFileSync(join(ws.root, 'secrets/key.txt'), 'utf8')).toBe('TOPSECRET');
     expect(readdirSync(join(ws.root, 'secrets'))).toEqual(['key.txt']);
   });
@@ -81,7 +95,9 @@ describe('F3 secrets/', () => {
 describe('F4 writes below a link that leads outside', () => {
   it('denies link/new/dir/file.txt when link -> /outside and nothing below it exists', async () => {
     symlinkSync(ws.outside, join(ws.root, 'link'));
-    expect(await failed(writeFileTool, { path: 'link/new/dir/file.txt', content: 'x' }, ws.ctx)).toMatch(/outside the workspace/);
+    expect(await failed(writeFileTool, { path: 'link/new/dir/file.txt', content: 'x' }, ws.ctx)).toMatch(
+      /outside the workspace/,
+    );
     expect(readdirSync(ws.outside)).toEqual([]);
   });
 });
@@ -92,7 +108,14 @@ describe('F5 TOCTOU: target swapped between a file and an outside symlink', () =
     writeFileSync(victim, 'ORIGINAL');
     const target = join(ws.root, 't.txt');
     // A separate process swaps the path as fast as it can, so the swaps really interleave with our syscalls.
-    const swapper = spawn('/bin/sh', ['-c', `while :; do rm -f '${target}'; ln -s '${victim}' '${target}'; rm -f '${target}'; echo x > '${target}'; done`], { stdio: 'ignore' });
+    const swapper = spawn(
+      '/bin/sh',
+      [
+        '-c',
+        `while :; do rm -f '${target}'; ln -s '${victim}' '${target}'; rm -f '${target}'; echo x > '${target}'; done`,
+      ],
+      { stdio: 'ignore' },
+    );
     try {
       for (let i = 0; i < 300; i++) await runTool(writeFileTool, { path: 't.txt', content: `attempt ${i}` }, ws.ctx);
     } finally {
@@ -135,7 +158,9 @@ describe('F7 protected paths', () => {
 
   it('are never writable by any write tool; a sibling stays writable', async () => {
     for (const [blocked, sibling] of cases) {
-      expect(await failed(writeFileTool, { path: blocked, content: '#!/bin/sh\nrm -rf ~' }, ws.ctx)).toMatch(/protected path/);
+      expect(await failed(writeFileTool, { path: blocked, content: '#!/bin/sh\nrm -rf ~' }, ws.ctx)).toMatch(
+        /protected path/,
+      );
       expect(existsSync(join(ws.root, blocked))).toBe(false);
       expect(await ok(writeFileTool, { path: sibling, content: 'ok\n' }, ws.ctx)).toMatch(/Created/);
     }
@@ -187,7 +212,10 @@ describe('F8 recursive tools: secrets, symlinks out, loops', () => {
     expect(listing).toMatch(/src\/out@ \(symlink not followed/);
     expect(listing).toMatch(/src\/sec@ \(symlink not followed/);
 
-    for (const grep of [createGrepFilesTool({ ripgrepPath: '/usr/bin/rg', jsPrefixMs: 0 }), createGrepFilesTool({ ripgrepPath: null })]) {
+    for (const grep of [
+      createGrepFilesTool({ ripgrepPath: '/usr/bin/rg', jsPrefixMs: 0 }),
+      createGrepFilesTool({ ripgrepPath: null }),
+    ]) {
       const files = await ok(grep, { pattern: 'needle', output_mode: 'files_only' }, ws.ctx);
       // grep_files follows no symlink at all (ripgrep's default, matched by the JS engine).
       expect(files.split('\n').slice(0, -1)).toEqual(['src/a.txt']);
@@ -218,7 +246,13 @@ describe('F9 read caps, binary and special files', () => {
     expect(await failed(writeFileTool, { path: 'pipe', content: 'x' }, ws.ctx)).toMatch(/not a regular file/);
     expect((await ok(grepFilesTool, { pattern: 'x' }, ws.ctx)).startsWith('No matches')).toBe(true);
     // Devices live outside any workspace; the facade itself must still refuse one.
-    const dev: GuardedPath = { input: '/dev/zero', absolute: '/dev/zero', real: '/dev/zero', root: '/', display: '/dev/zero' };
+    const dev: GuardedPath = {
+      input: '/dev/zero',
+      absolute: '/dev/zero',
+      real: '/dev/zero',
+      root: '/',
+      display: '/dev/zero',
+    };
     expect(() => readCapped(dev, 10)).toThrow(/device/);
   });
 });

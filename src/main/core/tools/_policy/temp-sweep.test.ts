@@ -24,13 +24,23 @@ const past = (path: string) => utimesSync(path, new Date(Date.now() - 60_000), n
 describe('stale temp files of interrupted writes', () => {
   it('the name atomicWrite uses matches the sweep pattern; look-alikes do not', () => {
     for (let i = 0; i < 20; i++) expect(TEMP_FILE_PATTERN.test(tempFileName(`f${i}.txt`))).toBe(true);
-    for (const name of ['.a.skald-abc.tmp', 'a.skald-0123456789ab.tmp', '.a.skald-0123456789AB.tmp', '.a.skald-0123456789ab.tmp.bak', '.a.txt', 'notes.tmp']) {
+    for (const name of [
+      '.a.skald-abc.tmp',
+      'a.skald-0123456789ab.tmp',
+      '.a.skald-0123456789AB.tmp',
+      '.a.skald-0123456789ab.tmp.bak',
+      '.a.txt',
+      'notes.tmp',
+    ]) {
       expect(TEMP_FILE_PATTERN.test(name)).toBe(false);
     }
   });
 
   it('removes only old regular files with the exact pattern, never following links or entering skipped folders', async () => {
-    const stale = [ws.write('.a.txt.skald-0123456789ab.tmp', 'half'), ws.write('deep/er/.b.md.skald-abcdefabcdef.tmp', 'half')];
+    const stale = [
+      ws.write('.a.txt.skald-0123456789ab.tmp', 'half'),
+      ws.write('deep/er/.b.md.skald-abcdefabcdef.tmp', 'half'),
+    ];
     const keep = [
       ws.write('.a.txt', 'keep'),
       ws.write('a.skald-0123456789ab.tmp', 'keep'),
@@ -49,7 +59,8 @@ describe('stale temp files of interrupted writes', () => {
     const r = await sweepStaleTempFiles(ws.root, { olderThanMs: Date.now() - 1000 });
     expect(r.removed.sort()).toEqual([...stale].sort());
     for (const p of stale) expect(existsSync(p)).toBe(false);
-    for (const p of [...keep, fresh, join(ws.outside, 'dir', '.f.skald-0123456789ab.tmp'), outsideFile]) expect(existsSync(p)).toBe(true);
+    for (const p of [...keep, fresh, join(ws.outside, 'dir', '.f.skald-0123456789ab.tmp'), outsideFile])
+      expect(existsSync(p)).toBe(true);
     expect(readFileSync(outsideFile, 'utf8')).toBe('outside');
   });
 
@@ -69,7 +80,9 @@ describe('stale temp files of interrupted writes', () => {
       const p = ${JSON.stringify(join(workspaceDir, tempFileName('doc.txt')))};
       const fd = fs.openSync(p, 'wx'); fs.writeSync(fd, 'new, half written'); fs.fsyncSync(fd);
       process.kill(process.pid, 'SIGKILL');`;
-    await new Promise<void>((resolve) => spawn(process.execPath, ['-e', script], { stdio: 'ignore' }).on('exit', () => resolve()));
+    await new Promise<void>((resolve) =>
+      spawn(process.execPath, ['-e', script], { stdio: 'ignore' }).on('exit', () => resolve()),
+    );
     const leftovers = readdirSync(workspaceDir).filter((n) => TEMP_FILE_PATTERN.test(n));
     expect(leftovers).toHaveLength(1);
     past(join(workspaceDir, leftovers[0]!));
@@ -77,7 +90,8 @@ describe('stale temp files of interrupted writes', () => {
     const core = await createCore({ dataDir: join(ws.base, 'data'), workspaceDir, shape: 'web', version: 'test' });
     try {
       core.start();
-      for (let i = 0; i < 100 && readdirSync(workspaceDir).some((n) => TEMP_FILE_PATTERN.test(n)); i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && readdirSync(workspaceDir).some((n) => TEMP_FILE_PATTERN.test(n)); i++)
+        await new Promise((r) => setTimeout(r, 20));
       expect(readdirSync(workspaceDir).filter((n) => TEMP_FILE_PATTERN.test(n))).toEqual([]);
       expect(readFileSync(join(workspaceDir, 'doc.txt'), 'utf8')).toBe('old');
     } finally {

@@ -18,7 +18,12 @@ export function decodeText(bytes: Buffer): { text: string; encoding: TextEncodin
     case 'utf16le':
       return { text: bytes.toString('utf16le', 2), encoding };
     case 'utf16be':
-      return { text: Buffer.from(bytes.subarray(2, bytes.length - (bytes.length % 2))).swap16().toString('utf16le'), encoding };
+      return {
+        text: Buffer.from(bytes.subarray(2, bytes.length - (bytes.length % 2)))
+          .swap16()
+          .toString('utf16le'),
+        encoding,
+      };
     case 'utf8-bom':
       return { text: bytes.toString('utf8', 3), encoding };
     default:
@@ -38,4 +43,5 @@ export function utf8TextBytes(bytes: Buffer): Buffer | null {
   return Buffer.from(decodeText(bytes)!.text, 'utf8');
 }
 
-export const describeEncoding = (encoding: TextEncoding): string => (encoding === 'utf16le' ? 'UTF-16 (little-endian)' : encoding === 'utf16be' ? 'UTF-16 (big-endian)' : 'UTF-8');
+export const describeEncoding = (encoding: TextEncoding): string =>
+  encoding === 'utf16le' ? 'UTF-16 (little-endian)' : encoding === 'utf16be' ? 'UTF-16 (big-endian)' : 'UTF-8';

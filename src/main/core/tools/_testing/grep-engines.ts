@@ -25,6 +25,11 @@ export function everyGrepEngine(opts: { pool?: GrepPool; jsPrefixFiles?: number 
 }
 
 /** Every engine gives exactly `expected` for these arguments (the failure names the engine). */
-export async function expectEveryEngine(engines: GrepEngines, args: ToolArgs, ctx: ToolRunContext, expected: string): Promise<void> {
+export async function expectEveryEngine(
+  engines: GrepEngines,
+  args: ToolArgs,
+  ctx: ToolRunContext,
+  expected: string,
+): Promise<void> {
   for (const [name, tool] of Object.entries(engines)) expect(await ok(tool, args, ctx), name).toBe(expected);
 }

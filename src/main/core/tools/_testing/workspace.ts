@@ -50,20 +50,31 @@ export function makeWorkspace(prefix = 'skald-tools-'): TestWorkspace {
   };
 }
 
-export async function runTool(tool: Tool, args: ToolArgs, ctx: ToolRunContext, cancel = new AbortController().signal): Promise<ExecutionOutcome> {
+export async function runTool(
+  tool: Tool,
+  args: ToolArgs,
+  ctx: ToolRunContext,
+  cancel = new AbortController().signal,
+): Promise<ExecutionOutcome> {
   return driveExecution(tool.run(args, ctx), cancel);
 }
 
 /** The result text of a completed call; fails the test with the error otherwise. */
 export async function ok(tool: Tool, args: ToolArgs, ctx: ToolRunContext): Promise<string> {
   const outcome = await runTool(tool, args, ctx);
-  if (outcome.kind !== 'completed') throw new Error(`expected ${tool.name} to complete, got ${outcome.kind}: ${outcome.kind === 'failed' ? outcome.error : ''}`);
+  if (outcome.kind !== 'completed')
+    throw new Error(
+      `expected ${tool.name} to complete, got ${outcome.kind}: ${outcome.kind === 'failed' ? outcome.error : ''}`,
+    );
   return outcome.result;
 }
 
 /** The error text of a failed call; fails the test otherwise. */
 export async function failed(tool: Tool, args: ToolArgs, ctx: ToolRunContext): Promise<string> {
   const outcome = await runTool(tool, args, ctx);
-  if (outcome.kind !== 'failed') throw new Error(`expected ${tool.name} to fail, got ${outcome.kind}${outcome.kind === 'completed' ? `: ${outcome.result}` : ''}`);
+  if (outcome.kind !== 'failed')
+    throw new Error(
+      `expected ${tool.name} to fail, got ${outcome.kind}${outcome.kind === 'completed' ? `: ${outcome.result}` : ''}`,
+    );
   return outcome.error;
 }

@@ -23,8 +23,13 @@ const localTime = (ms: number | null) => (ms === null ? null : new Date(ms).toSt
 export function createDeleteCronJobTool(schedules: () => SchedulesPort): Tool {
   return defineTool({
     name: TN.DELETE_CRON_JOB,
-    description: 'Delete a scheduled job for good, with its run history (to pause it instead, use toggle_item with kind "cron"). A running run is stopped first.',
-    input: z.object({ job: z.union([z.number().int().positive(), z.string().min(1).max(200)]).describe('The job id, or its exact title (see list_items with type "cron").') }),
+    description:
+      'Delete a scheduled job for good, with its run history (to pause it instead, use toggle_item with kind "cron"). A running run is stopped first.',
+    input: z.object({
+      job: z
+        .union([z.number().int().positive(), z.string().min(1).max(200)])
+        .describe('The job id, or its exact title (see list_items with type "cron").'),
+    }),
     kind: 'config',
     category: 'config',
     describe: ({ job }, length) => label(TN.DELETE_CRON_JOB, String(job), length),
@@ -51,8 +56,21 @@ export function cronLister(schedules: () => SchedulesPort): () => Record<string,
     schedules()
       .list('cron')
       .map((j) => ({
-        id: j.id, title: j.title, agent_id: j.agent_id, cron: j.cron, one_shot: j.single_run, enabled: j.enabled, next_run: localTime(j.next_run_at),
+        id: j.id,
+        title: j.title,
+        agent_id: j.agent_id,
+        cron: j.cron,
+        one_shot: j.single_run,
+        enabled: j.enabled,
+        next_run: localTime(j.next_run_at),
         permission_group: j.permission_group,
-        last_run: j.last_run ? { status: j.last_run.status, started: localTime(j.last_run.started_at), error: j.last_run.error, waiting_for_user: j.last_run.waiting } : null,
+        last_run: j.last_run
+          ? {
+              status: j.last_run.status,
+              started: localTime(j.last_run.started_at),
+              error: j.last_run.error,
+              waiting_for_user: j.last_run.waiting,
+            }
+          : null,
       }));
 }

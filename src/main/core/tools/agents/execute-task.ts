@@ -14,16 +14,27 @@ import { TN } from '../../../../shared/tool-names';
 import { defineInterfaceTool } from '../session/interface-tool';
 
 const agentId = z.string().min(1).max(64).describe('The task agent to run (see list_items with type "agents").');
-const prompt = z.string().min(1).max(100_000).describe('Everything the agent needs to know: it sees nothing else of this conversation.');
+const prompt = z
+  .string()
+  .min(1)
+  .max(100_000)
+  .describe('Everything the agent needs to know: it sees nothing else of this conversation.');
 const title = z.string().min(1).max(200).describe('A short title shown to the user.');
-const client = z.string().min(1).max(300).optional().describe("Model to run the agent on (id or name); default: the agent's own, else the app's default.");
+const client = z
+  .string()
+  .min(1)
+  .max(300)
+  .optional()
+  .describe("Model to run the agent on (id or name); default: the agent's own, else the app's default.");
 
 const executeTaskInput = z
   .object({
     mode: z
       .enum(['sync', 'async', 'cron'])
       .default('sync')
-      .describe('sync: run now and wait for the answer. async: run in the background; the call returns a task_id at once and the result arrives by itself later as a task_completed message. cron: save a scheduled job (runs in a fresh session at the times of `cron`).'),
+      .describe(
+        'sync: run now and wait for the answer. async: run in the background; the call returns a task_id at once and the result arrives by itself later as a task_completed message. cron: save a scheduled job (runs in a fresh session at the times of `cron`).',
+      ),
     agent_id: agentId,
     prompt,
     title,
@@ -32,12 +43,20 @@ const executeTaskInput = z
       .min(1)
       .max(200)
       .optional()
-      .describe('mode cron only: 6 fields with seconds "sec min hour day month weekday" (e.g. "0 0 9 * * 1-5": 09:00 on weekdays, local time), 7 with a year, or an ISO date-time ("2030-01-31T09:00:00") for one run.'),
+      .describe(
+        'mode cron only: 6 fields with seconds "sec min hour day month weekday" (e.g. "0 0 9 * * 1-5": 09:00 on weekdays, local time), 7 with a year, or an ISO date-time ("2030-01-31T09:00:00") for one run.',
+      ),
     client,
   })
   .superRefine((v, ctx) => {
-    if (v.mode === 'cron' && !v.cron) ctx.addIssue({ code: 'custom', path: ['cron'], message: 'mode "cron" needs a cron expression' });
-    if (v.mode !== 'cron' && v.cron) ctx.addIssue({ code: 'custom', path: ['cron'], message: `a cron expression is only for mode "cron", not "${v.mode}"` });
+    if (v.mode === 'cron' && !v.cron)
+      ctx.addIssue({ code: 'custom', path: ['cron'], message: 'mode "cron" needs a cron expression' });
+    if (v.mode !== 'cron' && v.cron)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cron'],
+        message: `a cron expression is only for mode "cron", not "${v.mode}"`,
+      });
   });
 
 const NO_BACKGROUND = 'Background tasks cannot be started from here; use mode "sync".';
@@ -48,7 +67,12 @@ export const executeTaskTool = defineInterfaceTool({
     'Hand a task to a task agent (see list_items with type "agents"); it sees only your prompt. mode "sync" runs it now and returns its answer (several sync calls in one reply run in parallel). mode "async" runs it in the background and returns a task_id at once; its result arrives by itself as a task_completed message (never poll). mode "cron" saves a scheduled job that runs the prompt in a fresh session at the times of `cron`; it is saved disabled and the user enables it on the Schedules page; results come back here as notifications.',
   input: executeTaskInput,
   run(args, { env, callEnv, toolCallId }) {
-    const request = { agentId: args.agent_id, prompt: args.prompt, title: args.title, ...(args.client ? { client: args.client } : {}) };
+    const request = {
+      agentId: args.agent_id,
+      prompt: args.prompt,
+      title: args.title,
+      ...(args.client ? { client: args.client } : {}),
+    };
     if (args.mode === 'sync') return env.subAgents.runSync(callEnv, toolCallId, request);
     if (!env.background) return { kind: 'failed', error: NO_BACKGROUND };
     if (args.mode === 'async') return env.background.startAsync(callEnv, toolCallId, request);
@@ -58,10 +82,16 @@ export const executeTaskTool = defineInterfaceTool({
 
 export const executeSubtaskTool = defineInterfaceTool({
   name: TN.EXECUTE_SUBTASK,
-  description: 'Hand a sub-task to a task agent and wait for its answer (it runs now, inside this task). Several calls in one reply run in parallel.',
+  description:
+    'Hand a sub-task to a task agent and wait for its answer (it runs now, inside this task). Several calls in one reply run in parallel.',
   input: z.object({ agent_id: agentId, prompt, title, client }),
   run(args, { env, callEnv, toolCallId }) {
-    return env.subAgents.runSync(callEnv, toolCallId, { agentId: args.agent_id, prompt: args.prompt, title: args.title, ...(args.client ? { client: args.client } : {}) });
+    return env.subAgents.runSync(callEnv, toolCallId, {
+      agentId: args.agent_id,
+      prompt: args.prompt,
+      title: args.title,
+      ...(args.client ? { client: args.client } : {}),
+    });
   },
 });
 
@@ -79,9 +109,17 @@ export function isSyncSubAgentCall(name: string, rawArguments: string): boolean 
 
 export const readAgentResultTool = defineInterfaceTool({
   name: TN.READ_AGENT_RESULT,
-  description: 'Results of async tasks are delivered to you as task_completed messages; this only confirms one is not ready yet.',
+  description:
+    'Results of async tasks are delivered to you as task_completed messages; this only confirms one is not ready yet.',
   input: z.object({ task_id: z.union([z.string(), z.number()]).optional() }),
   run() {
-    return { kind: 'completed', result: JSON.stringify({ status: 'not_ready', note: 'The result arrives by itself as a task_completed message when the task ends.' }), resultType: 'json' };
+    return {
+      kind: 'completed',
+      result: JSON.stringify({
+        status: 'not_ready',
+        note: 'The result arrives by itself as a task_completed message when the task ends.',
+      }),
+      resultType: 'json',
+    };
   },
 });

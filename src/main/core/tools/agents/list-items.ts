@@ -53,13 +53,24 @@ export function createListItemsTool(deps: { agents: AgentRegistry; listers: Item
         const { agents, problems } = deps.agents.list();
         const items = agents
           .filter((a) => a.type === 'task')
-          .map((a) => ({ id: a.id, name: a.name, description: a.description, ...(a.instructions ? { instructions: a.instructions } : {}), ...(a.client ? { client: a.client } : {}) }));
+          .map((a) => ({
+            id: a.id,
+            name: a.name,
+            description: a.description,
+            ...(a.instructions ? { instructions: a.instructions } : {}),
+            ...(a.client ? { client: a.client } : {}),
+          }));
         const body: Record<string, unknown> = { type, items };
         if (problems.length) body.skipped = problems.map((p) => ({ id: p.id, problem: p.error }));
         return { kind: 'completed', result: JSON.stringify(body), resultType: 'json' };
       }
       const lister = deps.listers.get(type);
-      if (!lister) return { kind: 'completed', result: JSON.stringify({ type, items: [], note: NONE_YET[type] }), resultType: 'json' };
+      if (!lister)
+        return {
+          kind: 'completed',
+          result: JSON.stringify({ type, items: [], note: NONE_YET[type] }),
+          resultType: 'json',
+        };
       return { kind: 'completed', result: JSON.stringify({ type, items: lister() }), resultType: 'json' };
     },
   });

@@ -32,16 +32,23 @@ export function createConfigurePluginTool(plugins: PluginManager): Tool {
       'Enable or disable a plugin with toggle_item.',
     input: z.object({
       name: z.string().min(1).max(100).describe('The plugin name.'),
-      config: z.record(z.string(), z.unknown()).describe('Settings to change, e.g. {"base_url": "http://127.0.0.1:8000/v1"}.'),
+      config: z
+        .record(z.string(), z.unknown())
+        .describe('Settings to change, e.g. {"base_url": "http://127.0.0.1:8000/v1"}.'),
     }),
     kind: 'config',
     category: 'config',
     // A plugin's secret fields (an API key …) are sealed like set_secret's value.
-    secretPaths: (args) => (typeof args.name === 'string' ? plugins.secretFieldsOf(args.name).map((f) => ['config', f]) : []),
+    secretPaths: (args) =>
+      typeof args.name === 'string' ? plugins.secretFieldsOf(args.name).map((f) => ['config', f]) : [],
     describe: (a, length) => label(TN.CONFIGURE_PLUGIN, a.name, length),
     execute(a) {
       try {
-        return { kind: 'completed', resultType: 'json', result: JSON.stringify(pluginSummary(plugins.configure(a.name, a.config))) };
+        return {
+          kind: 'completed',
+          resultType: 'json',
+          result: JSON.stringify(pluginSummary(plugins.configure(a.name, a.config))),
+        };
       } catch (error) {
         if (error instanceof PluginError) throw new ToolError(error.message);
         throw error;

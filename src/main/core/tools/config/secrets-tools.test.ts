@@ -18,12 +18,28 @@ afterEach(async () => {
 const activate = { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] };
 
 it('refuses reserved and plugin keys before asking, and list_secrets names neither them nor any value', async () => {
-  const reserved = ['llm.provider.1.api_key', 'mcp.github.credential', 'app.web.access_token', 'plugin.openai-images.api_key'];
+  const reserved = [
+    'llm.provider.1.api_key',
+    'mcp.github.credential',
+    'app.web.access_token',
+    'plugin.openai-images.api_key',
+  ];
   h = await startHarness({
     turns: [
       activate,
-      { toolCalls: reserved.map((key, i) => ({ id: `r${i}`, name: 'set_secret', arguments: { key, value: `attacker-${i}` } })) },
-      { toolCalls: [{ name: 'list_secrets', arguments: {} }, { name: 'list_secrets', arguments: { pattern: 'git*.tok?n' } }] },
+      {
+        toolCalls: reserved.map((key, i) => ({
+          id: `r${i}`,
+          name: 'set_secret',
+          arguments: { key, value: `attacker-${i}` },
+        })),
+      },
+      {
+        toolCalls: [
+          { name: 'list_secrets', arguments: {} },
+          { name: 'list_secrets', arguments: { pattern: 'git*.tok?n' } },
+        ],
+      },
       { text: 'done' },
     ],
   });
@@ -41,13 +57,19 @@ it('refuses reserved and plugin keys before asking, and list_secrets names neith
   const events = await h.sendAndSettle(session, 'store these');
   const errors = events.filter((e) => e.type === 'tool_error');
   expect(errors).toHaveLength(4);
-  for (const e of errors.slice(0, 3)) expect(e.type === 'tool_error' && e.error).toMatch(/only the person can change them, in Settings/);
+  for (const e of errors.slice(0, 3))
+    expect(e.type === 'tool_error' && e.error).toMatch(/only the person can change them, in Settings/);
   expect(errors[3]!.type === 'tool_error' && errors[3]!.error).toMatch(/set them with configure_plugin/);
   expect(events.some((e) => e.type === 'approval_required')).toBe(false);
   for (const [k, v] of before) expect(h.core.secrets.get(k)).toBe(v);
   for (const key of reserved.slice(1)) expect(h.core.secrets.has(key)).toBe(false);
 
-  const lists = events.flatMap((e) => (e.type === 'tool_done' && e.result.startsWith('{"keys"') ? [JSON.parse(e.result) as { keys: string[] }] : []));
-  expect(lists).toEqual([{ keys: ['github.token', 'gitlab.token', 'slack.webhook'] }, { keys: ['github.token', 'gitlab.token'] }]);
+  const lists = events.flatMap((e) =>
+    e.type === 'tool_done' && e.result.startsWith('{"keys"') ? [JSON.parse(e.result) as { keys: string[] }] : [],
+  );
+  expect(lists).toEqual([
+    { keys: ['github.token', 'gitlab.token', 'slack.webhook'] },
+    { keys: ['github.token', 'gitlab.token'] },
+  ]);
   expect(JSON.stringify(h.llm.requests.map((r) => r.body))).not.toMatch(/ghp-person-1|glp-person-2|person-3/);
 });

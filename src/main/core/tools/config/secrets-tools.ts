@@ -9,7 +9,15 @@
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
-import { APP_SECRET_PREFIX, isReservedSecretKey, MCP_SECRET_PREFIX, PLUGIN_SECRET_PREFIX, RESERVED_SECRET_PREFIX, SecretKeyError, type SecretStore } from '../../secrets/secret-store';
+import {
+  APP_SECRET_PREFIX,
+  isReservedSecretKey,
+  MCP_SECRET_PREFIX,
+  PLUGIN_SECRET_PREFIX,
+  RESERVED_SECRET_PREFIX,
+  SecretKeyError,
+  type SecretStore,
+} from '../../secrets/secret-store';
 import { defineTool, ToolError } from '../define-tool';
 import { label } from '../fs/common';
 import type { Tool } from '../tool';
@@ -23,16 +31,23 @@ const key = z
   .min(1)
   .max(200)
   .refine((k) => !isReservedSecretKey(k), { message: RESERVED_TEXT })
-  .refine((k) => !k.startsWith(PLUGIN_SECRET_PREFIX), { message: `Keys starting with "${PLUGIN_SECRET_PREFIX}" are plugins' secret fields: set them with configure_plugin.` })
+  .refine((k) => !k.startsWith(PLUGIN_SECRET_PREFIX), {
+    message: `Keys starting with "${PLUGIN_SECRET_PREFIX}" are plugins' secret fields: set them with configure_plugin.`,
+  })
   .describe('The secret\'s key, e.g. "github.token" (A-Z a-z 0-9 _ . : / -).');
 
 export function createSetSecretTool(secrets: SecretStore): Tool {
   return defineTool({
     name: TN.SET_SECRET,
-    description: 'Store a secret (API key, token, password) encrypted under a key, or delete it with an empty or null value. The value is never shown again.',
+    description:
+      'Store a secret (API key, token, password) encrypted under a key, or delete it with an empty or null value. The value is never shown again.',
     input: z.object({
       key,
-      value: z.string().max(64 * 1024).nullable().describe('The secret value; empty or null deletes the key.'),
+      value: z
+        .string()
+        .max(64 * 1024)
+        .nullable()
+        .describe('The secret value; empty or null deletes the key.'),
     }),
     kind: 'config',
     category: 'config',
@@ -40,7 +55,9 @@ export function createSetSecretTool(secrets: SecretStore): Tool {
     describe: (a, length) => label(TN.SET_SECRET, a.key, length),
     execute(a) {
       try {
-        return secrets.set(a.key, a.value) ? `Stored the secret ${a.key}.` : `Deleted the secret ${a.key} (if it existed).`;
+        return secrets.set(a.key, a.value)
+          ? `Stored the secret ${a.key}.`
+          : `Deleted the secret ${a.key} (if it existed).`;
       } catch (error) {
         if (error instanceof SecretKeyError) throw new ToolError(error.message);
         throw error;
@@ -52,8 +69,11 @@ export function createSetSecretTool(secrets: SecretStore): Tool {
 export function createListSecretsTool(secrets: SecretStore): Tool {
   return defineTool({
     name: TN.LIST_SECRETS,
-    description: 'List the keys of stored secrets (never their values), optionally filtered by a glob such as "github.*".',
-    input: z.object({ pattern: z.string().min(1).max(200).optional().describe('Glob: * any run of characters, ? one character.') }),
+    description:
+      'List the keys of stored secrets (never their values), optionally filtered by a glob such as "github.*".',
+    input: z.object({
+      pattern: z.string().min(1).max(200).optional().describe('Glob: * any run of characters, ? one character.'),
+    }),
     kind: 'config',
     category: 'config',
     isIdempotent: true,

@@ -8,8 +8,13 @@ import { codeSpan, maxLabel, truncateLabel, type LabelLength } from '../../../..
 import type { Preview, ProtectedPaths, ToolArgs } from '../tool';
 
 /** A path argument: non-empty, no NUL (refused at normalization, before the gate, with a message for the model). */
-export const pathString = () => z.string().min(1).refine((v) => !v.includes('\0'), 'must not contain a NUL character');
-export const pathField = (what: string) => pathString().describe(`${what} Relative to the working directory, or absolute (inside the workspace).`);
+export const pathString = () =>
+  z
+    .string()
+    .min(1)
+    .refine((v) => !v.includes('\0'), 'must not contain a NUL character');
+export const pathField = (what: string) =>
+  pathString().describe(`${what} Relative to the working directory, or absolute (inside the workspace).`);
 /** The names models use for `path`, folded onto it by every fs tool (docs/approval.md "The normalized call"). */
 export { PATH_ALIASES } from '../../../../shared/tool-names';
 
@@ -25,7 +30,10 @@ export function pathArg(args: ToolArgs): string | null {
  * `note(true)` also speaks when nothing was met on the way but protected places exist under the root: a search by
  * ripgrep only reports files with matches, so this keeps both engines' answers the same.
  */
-export function leftOut(root: string, policy: ProtectedPaths | undefined): { skip: (path: string) => boolean; note: (evenIfNoneMet?: boolean) => string | null } | null {
+export function leftOut(
+  root: string,
+  policy: ProtectedPaths | undefined,
+): { skip: (path: string) => boolean; note: (evenIfNoneMet?: boolean) => string | null } | null {
   if (!policy) return null;
   const skipped: string[] = [];
   return {
@@ -38,7 +46,9 @@ export function leftOut(root: string, policy: ProtectedPaths | undefined): { ski
       if (skipped.length === 0 && !evenIfNoneMet) return null;
       const places = policy.describeUnder(root);
       if (skipped.length === 0 && places.length === 0) return null;
-      const named = places.length ? places.slice(0, 5).join(', ') + (places.length > 5 ? `, and ${places.length - 5} more` : '') : skipped.slice(0, 5).join(', ');
+      const named = places.length
+        ? places.slice(0, 5).join(', ') + (places.length > 5 ? `, and ${places.length - 5} more` : '')
+        : skipped.slice(0, 5).join(', ');
       return `[some paths were left out because a rule or guard protects them: ${named}]`;
     },
   };
@@ -94,7 +104,11 @@ export function joinLines({ lines, eol, hasFinalEol }: Lines): string {
 /** New content for a line tool: one trailing newline is the end of the last line, not an extra empty line. */
 export function contentLines(content: string): string[] {
   if (content === '') return [];
-  const trimmed = content.endsWith('\r\n') ? content.slice(0, -2) : content.endsWith('\n') ? content.slice(0, -1) : content;
+  const trimmed = content.endsWith('\r\n')
+    ? content.slice(0, -2)
+    : content.endsWith('\n')
+      ? content.slice(0, -1)
+      : content;
   return trimmed.split(/\r?\n/);
 }
 

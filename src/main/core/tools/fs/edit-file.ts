@@ -14,7 +14,12 @@ import { diffPreview, label, PATH_ALIASES, pathArg, pathField, plural, shortPath
 
 const input = z.object({
   path: pathField('File to edit.'),
-  old_string: z.string().min(1).describe('Exact text to replace, including whitespace and indentation. Must be unique in the file unless replace_all is true.'),
+  old_string: z
+    .string()
+    .min(1)
+    .describe(
+      'Exact text to replace, including whitespace and indentation. Must be unique in the file unless replace_all is true.',
+    ),
   new_string: z.string().describe('Replacement text (may be empty to delete).'),
   replace_all: z.boolean().default(false).describe('Replace every occurrence instead of requiring a unique match.'),
 });
@@ -33,12 +38,16 @@ function countOccurrences(text: string, needle: string): { count: number; firstL
 function plan(a: z.output<typeof input>, ctx: PreviewContext) {
   const g = guardWrite(a.path, ctx);
   requireKind(g, 'file');
-  if (a.old_string === a.new_string) throw new ToolError('old_string and new_string are identical; nothing would change.');
+  if (a.old_string === a.new_string)
+    throw new ToolError('old_string and new_string are identical; nothing would change.');
   const text = readTextForEdit(g);
   const { count, firstLines } = countOccurrences(text, a.old_string);
   if (count === 0) {
-    const hint = a.old_string.trim() !== a.old_string || /\t/.test(a.old_string) ? ' Check the whitespace and indentation.' : '';
-    throw new ToolError(`old_string was not found in ${g.display}; nothing was changed.${hint} Read the file again and copy the exact text.`);
+    const hint =
+      a.old_string.trim() !== a.old_string || /\t/.test(a.old_string) ? ' Check the whitespace and indentation.' : '';
+    throw new ToolError(
+      `old_string was not found in ${g.display}; nothing was changed.${hint} Read the file again and copy the exact text.`,
+    );
   }
   if (count > 1 && !a.replace_all) {
     throw new ToolError(
@@ -46,7 +55,9 @@ function plan(a: z.output<typeof input>, ctx: PreviewContext) {
         'Include more surrounding lines to make it unique, or set replace_all to true.',
     );
   }
-  const updated = a.replace_all ? text.split(a.old_string).join(a.new_string) : text.replace(a.old_string, () => a.new_string);
+  const updated = a.replace_all
+    ? text.split(a.old_string).join(a.new_string)
+    : text.replace(a.old_string, () => a.new_string);
   return { g, text, updated, count };
 }
 
@@ -58,7 +69,13 @@ export const editFileTool = defineTool({
   input,
   kind: 'edit',
   category: 'filesystem',
-  aliases: { ...PATH_ALIASES, old_text: 'old_string', new_text: 'new_string', search: 'old_string', replace: 'new_string' },
+  aliases: {
+    ...PATH_ALIASES,
+    old_text: 'old_string',
+    new_text: 'new_string',
+    search: 'old_string',
+    replace: 'new_string',
+  },
   describe: (a, length) => label(TN.EDIT_FILE, shortPath(a.path, length), length),
   targetPath: pathArg,
   preview(a, ctx) {

@@ -91,7 +91,9 @@ describe('write_file', () => {
 describe('edit_file', () => {
   it('replaces a unique match', async () => {
     ws.write('a.ts', 'const a = 1;\nconst b = 2;\n');
-    expect(await ok(editFileTool, { path: 'a.ts', old_string: 'b = 2', new_string: 'b = 3' }, ws.ctx)).toMatch(/1 occurrence/);
+    expect(await ok(editFileTool, { path: 'a.ts', old_string: 'b = 2', new_string: 'b = 3' }, ws.ctx)).toMatch(
+      /1 occurrence/,
+    );
     expect(read('a.ts')).toBe('const a = 1;\nconst b = 3;\n');
   });
 
@@ -104,7 +106,9 @@ describe('edit_file', () => {
 
   it('replace_all replaces every occurrence, including $-patterns literally', async () => {
     ws.write('a.ts', 'foo foo foo');
-    expect(await ok(editFileTool, { path: 'a.ts', old_string: 'foo', new_string: '$&$1', replace_all: true }, ws.ctx)).toMatch(/3 occurrences/);
+    expect(
+      await ok(editFileTool, { path: 'a.ts', old_string: 'foo', new_string: '$&$1', replace_all: true }, ws.ctx),
+    ).toMatch(/3 occurrences/);
     expect(read('a.ts')).toBe('$&$1 $&$1 $&$1');
     ws.write('b.ts', 'foo');
     await ok(editFileTool, { path: 'b.ts', old_string: 'foo', new_string: '$&x' }, ws.ctx);
@@ -113,15 +117,23 @@ describe('edit_file', () => {
 
   it('explains a missing match and identical strings without changing the file', async () => {
     ws.write('a.ts', 'abc');
-    expect(await failed(editFileTool, { path: 'a.ts', old_string: 'zzz', new_string: 'y' }, ws.ctx)).toMatch(/not found/);
-    expect(await failed(editFileTool, { path: 'a.ts', old_string: 'abc', new_string: 'abc' }, ws.ctx)).toMatch(/identical/);
-    expect(await failed(editFileTool, { path: 'gone.ts', old_string: 'a', new_string: 'b' }, ws.ctx)).toMatch(/does not exist/);
+    expect(await failed(editFileTool, { path: 'a.ts', old_string: 'zzz', new_string: 'y' }, ws.ctx)).toMatch(
+      /not found/,
+    );
+    expect(await failed(editFileTool, { path: 'a.ts', old_string: 'abc', new_string: 'abc' }, ws.ctx)).toMatch(
+      /identical/,
+    );
+    expect(await failed(editFileTool, { path: 'gone.ts', old_string: 'a', new_string: 'b' }, ws.ctx)).toMatch(
+      /does not exist/,
+    );
     expect(read('a.ts')).toBe('abc');
   });
 
   it('refuses binary files', async () => {
     ws.write('b.bin', Buffer.from([1, 0, 2, 3]));
-    expect(await failed(editFileTool, { path: 'b.bin', old_string: '\u0001', new_string: 'x' }, ws.ctx)).toMatch(/binary/);
+    expect(await failed(editFileTool, { path: 'b.bin', old_string: '\u0001', new_string: 'x' }, ws.ctx)).toMatch(
+      /binary/,
+    );
   });
 });
 
@@ -142,9 +154,15 @@ describe('insert_at_line and replace_lines', () => {
     expect(read('a.txt')).toBe('1\ntwo\nthree\nmore\n4\n');
     await ok(replaceLinesTool, { path: 'a.txt', start_line: 1, end_line: 1, content: '' }, ws.ctx);
     expect(read('a.txt')).toBe('two\nthree\nmore\n4\n');
-    expect(await failed(replaceLinesTool, { path: 'a.txt', start_line: 3, end_line: 2, content: 'x' }, ws.ctx)).toMatch(/before start_line/);
-    expect(await failed(replaceLinesTool, { path: 'a.txt', start_line: 1, end_line: 99, content: 'x' }, ws.ctx)).toMatch(/past the end/);
-    expect(await failed(replaceLinesTool, { path: 'a.txt', start_line: 0, end_line: 1, content: 'x' }, ws.ctx)).toMatch(/start_line/);
+    expect(await failed(replaceLinesTool, { path: 'a.txt', start_line: 3, end_line: 2, content: 'x' }, ws.ctx)).toMatch(
+      /before start_line/,
+    );
+    expect(
+      await failed(replaceLinesTool, { path: 'a.txt', start_line: 1, end_line: 99, content: 'x' }, ws.ctx),
+    ).toMatch(/past the end/);
+    expect(await failed(replaceLinesTool, { path: 'a.txt', start_line: 0, end_line: 1, content: 'x' }, ws.ctx)).toMatch(
+      /start_line/,
+    );
     expect(read('a.txt')).toBe('two\nthree\nmore\n4\n');
   });
 });
@@ -152,31 +170,47 @@ describe('insert_at_line and replace_lines', () => {
 describe('search_file', () => {
   it('finds matching lines with context and case folding', async () => {
     ws.write('a.txt', 'alpha\nBeta\ngamma\nbeta2\n');
-    expect(await ok(searchFileTool, { path: 'a.txt', pattern: 'beta' }, ws.ctx)).toBe('1 matching line in a.txt:\n4:beta2');
-    const ci = await ok(searchFileTool, { path: 'a.txt', pattern: '^b', case_insensitive: true, context_lines: 1 }, ws.ctx);
+    expect(await ok(searchFileTool, { path: 'a.txt', pattern: 'beta' }, ws.ctx)).toBe(
+      '1 matching line in a.txt:\n4:beta2',
+    );
+    const ci = await ok(
+      searchFileTool,
+      { path: 'a.txt', pattern: '^b', case_insensitive: true, context_lines: 1 },
+      ws.ctx,
+    );
     expect(ci).toBe('2 matching lines in a.txt:\n1-alpha\n2:Beta\n3-gamma\n4:beta2');
   });
 
-  it('a pattern that backtracks without end over a line ends at once, with the answer (V8\'s linear-time engine takes over)', async () => {
+  it("a pattern that backtracks without end over a line ends at once, with the answer (V8's linear-time engine takes over)", async () => {
     ws.write('a.txt', `${'a'.repeat(64)}b\n${'a'.repeat(64)}\n`);
     // Backtracking alone tries 2^64 ways on the first line: the search would never end, and nothing could stop it.
-    expect(await ok(searchFileTool, { path: 'a.txt', pattern: '(a+)+$' }, ws.ctx)).toBe(`1 matching line in a.txt:\n2:${'a'.repeat(64)}`);
+    expect(await ok(searchFileTool, { path: 'a.txt', pattern: '(a+)+$' }, ws.ctx)).toBe(
+      `1 matching line in a.txt:\n2:${'a'.repeat(64)}`,
+    );
     expect(await ok(searchFileTool, { path: 'a.txt', pattern: '(a|aa)*c' }, ws.ctx)).toMatch(/No lines/);
   }, 20_000);
 
   it('look-around or back-references that backtrack without end are stopped after the time limit, saying why', async () => {
     ws.write('a.txt', `${'a'.repeat(40)}b\nfoobar\nxx\n`);
-    expect(await ok(searchFileTool, { path: 'a.txt', pattern: 'foo(?=bar)' }, ws.ctx)).toBe('1 matching line in a.txt:\n2:foobar');
-    expect(await ok(searchFileTool, { path: 'a.txt', pattern: '(x)\\1' }, ws.ctx)).toBe('1 matching line in a.txt:\n3:xx');
+    expect(await ok(searchFileTool, { path: 'a.txt', pattern: 'foo(?=bar)' }, ws.ctx)).toBe(
+      '1 matching line in a.txt:\n2:foobar',
+    );
+    expect(await ok(searchFileTool, { path: 'a.txt', pattern: '(x)\\1' }, ws.ctx)).toBe(
+      '1 matching line in a.txt:\n3:xx',
+    );
     // No linear-time form exists for this one: 2^40 ways to split the a's, tried on the app's thread.
     const started = Date.now();
-    expect(await failed(searchFileTool, { path: 'a.txt', pattern: '^(?=(a+)+$)x' }, ws.ctx)).toMatch(/^the pattern was stopped after 3 s on one file: with look-around or back-references/);
+    expect(await failed(searchFileTool, { path: 'a.txt', pattern: '^(?=(a+)+$)x' }, ws.ctx)).toMatch(
+      /^the pattern was stopped after 3 s on one file: with look-around or back-references/,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(BACKTRACKING_LIMIT_MS - 50);
   }, 20_000);
 
   it('explains an invalid regex and no matches', async () => {
     ws.write('a.txt', 'x');
-    expect(await failed(searchFileTool, { path: 'a.txt', pattern: '(' }, ws.ctx)).toMatch(/not a valid regular expression/);
+    expect(await failed(searchFileTool, { path: 'a.txt', pattern: '(' }, ws.ctx)).toMatch(
+      /not a valid regular expression/,
+    );
     expect(await ok(searchFileTool, { path: 'a.txt', pattern: 'y' }, ws.ctx)).toMatch(/No lines/);
   });
 });
@@ -188,7 +222,9 @@ describe('list_files', () => {
     ws.write('node_modules/x/index.js', '');
     ws.write('README.md', '');
     expect(await ok(listFilesTool, {}, ws.ctx)).toBe('README.md\nnode_modules/\nsrc/\n[3 entries]');
-    expect(await ok(listFilesTool, { path: 'src', recursive: true }, ws.ctx)).toBe('a.ts\ndeep/\ndeep/b.ts\n[3 entries]');
+    expect(await ok(listFilesTool, { path: 'src', recursive: true }, ws.ctx)).toBe(
+      'a.ts\ndeep/\ndeep/b.ts\n[3 entries]',
+    );
     const all = await ok(listFilesTool, { recursive: true }, ws.ctx);
     expect(all).toContain('node_modules/ (not listed)');
     expect(all).not.toContain('index.js');
@@ -205,8 +241,24 @@ describe('list_files', () => {
 describe('labels and target paths', () => {
   it('single-file tools advertise their path; labels fit the budgets', async () => {
     const long = `${'very/'.repeat(40)}file.txt`;
-    for (const tool of [readFileTool, writeFileTool, editFileTool, insertAtLineTool, replaceLinesTool, searchFileTool]) {
-      const args = { path: long, content: 'x', old_string: 'a', new_string: 'b', line: 1, start_line: 1, end_line: 1, pattern: 'p' };
+    for (const tool of [
+      readFileTool,
+      writeFileTool,
+      editFileTool,
+      insertAtLineTool,
+      replaceLinesTool,
+      searchFileTool,
+    ]) {
+      const args = {
+        path: long,
+        content: 'x',
+        old_string: 'a',
+        new_string: 'b',
+        line: 1,
+        start_line: 1,
+        end_line: 1,
+        pattern: 'p',
+      };
       expect(tool.targetPath(args)).toBe(long);
       expect(Array.from(tool.describe(args, 'short')).length).toBeLessThanOrEqual(60);
       expect(Array.from(tool.describe(args, 'full')).length).toBeLessThanOrEqual(120);

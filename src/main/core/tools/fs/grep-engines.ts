@@ -101,14 +101,37 @@ type Candidate = { rel: string; path: string };
  * have answered (a cold pool never holds a search up), and unless half of the caller's page is found already (the
  * pool's batches of files would only hold a nearly full page up).
  */
-export function handsToPool(spentMs: number, poolAfterMs: number, isReady: boolean, found: number, pageEntries: number | undefined): boolean {
+export function handsToPool(
+  spentMs: number,
+  poolAfterMs: number,
+  isReady: boolean,
+  found: number,
+  pageEntries: number | undefined,
+): boolean {
   const isPageNear = pageEntries !== undefined && 2 * found >= pageEntries;
   return spentMs >= poolAfterMs && isReady && !isPageNear;
 }
 
-export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, matcher: Matcher, signal: AbortSignal, options: JsEngineOptions = {}): AsyncGenerator<FileMatches> {
+export async function* jsEngine(
+  root: string,
+  isFile: boolean,
+  q: GrepQuery,
+  matcher: Matcher,
+  signal: AbortSignal,
+  options: JsEngineOptions = {},
+): AsyncGenerator<FileMatches> {
   const wanted = q.glob ? globMatcher(q.glob) : null;
-  const entries = isFile ? [{ rel: root.slice(root.lastIndexOf('/') + 1), path: root, kind: 'file' as const, isBlocked: false, isSymlink: false }] : walk(root, { recursive: true, noFollow: true, ...(options.skip ? { skip: options.skip } : {}) });
+  const entries = isFile
+    ? [
+        {
+          rel: root.slice(root.lastIndexOf('/') + 1),
+          path: root,
+          kind: 'file' as const,
+          isBlocked: false,
+          isSymlink: false,
+        },
+      ]
+    : walk(root, { recursive: true, noFollow: true, ...(options.skip ? { skip: options.skip } : {}) });
   const candidates = (function* (): Generator<Candidate> {
     for (const entry of entries) {
       if (entry.kind !== 'file' || entry.isBlocked || entry.isSymlink) continue;
@@ -124,7 +147,16 @@ export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, mat
     const max = q.mode === 'files' ? 1 : Number.POSITIVE_INFINITY;
     const context = q.mode === 'content' ? (q.context ?? 0) : 0;
     const found = literalLines(matcher, bytes, max, context);
-    if (found) return found.matches.length > 0 ? { rel: c.rel, path: c.path, matches: found.matches, matchTexts: found.texts, ...(found.around ? { lineTexts: found.around } : {}) } : null;
+    if (found)
+      return found.matches.length > 0
+        ? {
+            rel: c.rel,
+            path: c.path,
+            matches: found.matches,
+            matchTexts: found.texts,
+            ...(found.around ? { lineTexts: found.around } : {}),
+          }
+        : null;
     const text = bytes.toString('utf8');
     const matchTexts: string[] = [];
     const matches = matchingLines(matcher, text, max, matchTexts);
@@ -166,7 +198,13 @@ export async function* jsEngine(root: string, isFile: boolean, q: GrepQuery, mat
 }
 
 /** The rest of the walk, read and matched by the pool's workers; only the files that matched are read here. */
-async function* pooled(candidates: Generator<Candidate>, q: GrepQuery, search: (c: Candidate) => FileMatches | null, signal: AbortSignal, pool: GrepPool): AsyncGenerator<FileMatches> {
+async function* pooled(
+  candidates: Generator<Candidate>,
+  q: GrepQuery,
+  search: (c: Candidate) => FileMatches | null,
+  signal: AbortSignal,
+  pool: GrepPool,
+): AsyncGenerator<FileMatches> {
   const queue: { files: Candidate[]; hits: Promise<Uint8Array | null> }[] = [];
   let isWalkDone = false;
   const fill = () => {
@@ -181,7 +219,12 @@ async function* pooled(candidates: Generator<Candidate>, q: GrepQuery, search: (
         files.push(next.value);
       }
       if (files.length === 0) continue;
-      const hits = pool.filter({ paths: files.map((f) => f.path), pattern: q.pattern, caseInsensitive: q.caseInsensitive, maxBytes: MAX_GREP_FILE_BYTES });
+      const hits = pool.filter({
+        paths: files.map((f) => f.path),
+        pattern: q.pattern,
+        caseInsensitive: q.caseInsensitive,
+        maxBytes: MAX_GREP_FILE_BYTES,
+      });
       // A refused pattern rejects every batch in flight; the first is thrown below, the others must not go unhandled.
       hits.catch(() => undefined);
       queue.push({ files, hits });

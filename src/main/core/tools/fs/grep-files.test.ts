@@ -6,7 +6,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
 import { GrepPool } from './grep-pool';
-import { BigTrees, JS_ALONE_BIG_MS, JS_BESIDE_MS, JS_PREFIX_MS, JS_SOLO_MS, JS_WALK_MS, prefixGoesOn, soloGoesOn, walkShare } from './grep-race';
+import {
+  BigTrees,
+  JS_ALONE_BIG_MS,
+  JS_BESIDE_MS,
+  JS_PREFIX_MS,
+  JS_SOLO_MS,
+  JS_WALK_MS,
+  prefixGoesOn,
+  soloGoesOn,
+  walkShare,
+} from './grep-race';
 import { compareRel } from './grep-engines';
 import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, literalLines, matchingLines } from './search-engine';
 
@@ -29,55 +39,108 @@ const ENGINES = [
   ['ripgrep after a JS prefix', createGrepFilesTool({ ripgrepPath: '/usr/bin/rg', jsPrefixFiles: 2 })],
 ] as const;
 
-for (const [engine, grepFilesTool] of ENGINES) describe(`grep_files (${engine} engine)`, () => {
-  it('content mode: path:line:text relative to the queried folder, skipping binaries', async () => {
-    expect(body(await ok(grepFilesTool, { pattern: 'needle' }, ws.ctx))).toEqual(['src/a.ts:2:const needle = 1;', 'src/a.ts:5:needle();', 'src/lib/b.py:1:def needle():']);
-    expect(body(await ok(grepFilesTool, { pattern: 'needle', path: 'src/lib' }, ws.ctx))).toEqual(['b.py:1:def needle():']);
-  });
+for (const [engine, grepFilesTool] of ENGINES)
+  describe(`grep_files (${engine} engine)`, () => {
+    it('content mode: path:line:text relative to the queried folder, skipping binaries', async () => {
+      expect(body(await ok(grepFilesTool, { pattern: 'needle' }, ws.ctx))).toEqual([
+        'src/a.ts:2:const needle = 1;',
+        'src/a.ts:5:needle();',
+        'src/lib/b.py:1:def needle():',
+      ]);
+      expect(body(await ok(grepFilesTool, { pattern: 'needle', path: 'src/lib' }, ws.ctx))).toEqual([
+        'b.py:1:def needle():',
+      ]);
+    });
 
-  it('files_only and count modes', async () => {
-    expect(body(await ok(grepFilesTool, { pattern: 'needle', output_mode: 'files_only' }, ws.ctx))).toEqual(['src/a.ts', 'src/lib/b.py']);
-    expect(body(await ok(grepFilesTool, { pattern: 'needle', output_mode: 'count' }, ws.ctx))).toEqual(['src/a.ts:2', 'src/lib/b.py:1']);
-  });
+    it('files_only and count modes', async () => {
+      expect(body(await ok(grepFilesTool, { pattern: 'needle', output_mode: 'files_only' }, ws.ctx))).toEqual([
+        'src/a.ts',
+        'src/lib/b.py',
+      ]);
+      expect(body(await ok(grepFilesTool, { pattern: 'needle', output_mode: 'count' }, ws.ctx))).toEqual([
+        'src/a.ts:2',
+        'src/lib/b.py:1',
+      ]);
+    });
 
-  it('context lines merge adjacent hunks (as grep does) and separate the rest with --', async () => {
-    const out = body(await ok(grepFilesTool, { pattern: 'needle', path: 'src', context_lines: 1 }, ws.ctx));
-    expect(out).toEqual(['a.ts-1-import x', 'a.ts:2:const needle = 1;', 'a.ts-3-foo', 'a.ts-4-bar', 'a.ts:5:needle();', '--', 'lib/b.py:1:def needle():', 'lib/b.py-2-    pass']);
-  });
+    it('context lines merge adjacent hunks (as grep does) and separate the rest with --', async () => {
+      const out = body(await ok(grepFilesTool, { pattern: 'needle', path: 'src', context_lines: 1 }, ws.ctx));
+      expect(out).toEqual([
+        'a.ts-1-import x',
+        'a.ts:2:const needle = 1;',
+        'a.ts-3-foo',
+        'a.ts-4-bar',
+        'a.ts:5:needle();',
+        '--',
+        'lib/b.py:1:def needle():',
+        'lib/b.py-2-    pass',
+      ]);
+    });
 
-  it('offset/limit paginate with an exact footer', async () => {
-    const first = await ok(grepFilesTool, { pattern: 'needle', limit: 2 }, ws.ctx);
-    expect(body(first)).toEqual(['src/a.ts:2:const needle = 1;', 'src/a.ts:5:needle();']);
-    expect(first).toMatch(/more exist: call grep_files again with offset=2/);
-    const second = await ok(grepFilesTool, { pattern: 'needle', limit: 2, offset: 2 }, ws.ctx);
-    expect(body(second)).toEqual(['src/lib/b.py:1:def needle():']);
-    expect(second).toMatch(/end of results/);
-    expect(await ok(grepFilesTool, { pattern: 'needle', offset: 10 }, ws.ctx)).toMatch(/No more matches/);
-    const files = await ok(grepFilesTool, { pattern: 'needle', output_mode: 'files_only', limit: 1, offset: 1 }, ws.ctx);
-    expect(body(files)).toEqual(['src/lib/b.py']);
-  });
+    it('offset/limit paginate with an exact footer', async () => {
+      const first = await ok(grepFilesTool, { pattern: 'needle', limit: 2 }, ws.ctx);
+      expect(body(first)).toEqual(['src/a.ts:2:const needle = 1;', 'src/a.ts:5:needle();']);
+      expect(first).toMatch(/more exist: call grep_files again with offset=2/);
+      const second = await ok(grepFilesTool, { pattern: 'needle', limit: 2, offset: 2 }, ws.ctx);
+      expect(body(second)).toEqual(['src/lib/b.py:1:def needle():']);
+      expect(second).toMatch(/end of results/);
+      expect(await ok(grepFilesTool, { pattern: 'needle', offset: 10 }, ws.ctx)).toMatch(/No more matches/);
+      const files = await ok(
+        grepFilesTool,
+        { pattern: 'needle', output_mode: 'files_only', limit: 1, offset: 1 },
+        ws.ctx,
+      );
+      expect(body(files)).toEqual(['src/lib/b.py']);
+    });
 
-  it('glob filters by file name or by path; case folding', async () => {
-    expect(body(await ok(grepFilesTool, { pattern: 'needle', glob: '*.py' }, ws.ctx))).toEqual(['src/lib/b.py:1:def needle():']);
-    expect(body(await ok(grepFilesTool, { pattern: 'NEEDLE', glob: 'src/*.{ts,js}', case_insensitive: true, output_mode: 'files_only' }, ws.ctx))).toEqual(['src/a.ts']);
-  });
+    it('glob filters by file name or by path; case folding', async () => {
+      expect(body(await ok(grepFilesTool, { pattern: 'needle', glob: '*.py' }, ws.ctx))).toEqual([
+        'src/lib/b.py:1:def needle():',
+      ]);
+      expect(
+        body(
+          await ok(
+            grepFilesTool,
+            { pattern: 'NEEDLE', glob: 'src/*.{ts,js}', case_insensitive: true, output_mode: 'files_only' },
+            ws.ctx,
+          ),
+        ),
+      ).toEqual(['src/a.ts']);
+    });
 
-  it('explains bad input: invalid regex, missing folder, out-of-range context', async () => {
-    expect(await failed(grepFilesTool, { pattern: '[' }, ws.ctx)).toMatch(/not a valid regular expression/);
-    expect(await failed(grepFilesTool, { pattern: 'x', path: 'nope' }, ws.ctx)).toMatch(/does not exist/);
-    expect(await failed(grepFilesTool, { pattern: 'x', context_lines: 11 }, ws.ctx)).toMatch(/context_lines/);
-    expect(await failed(grepFilesTool, { pattern: 'x', output_mode: 'lines' }, ws.ctx)).toMatch(/output_mode/);
-    expect(await ok(grepFilesTool, { pattern: 'zzz' }, ws.ctx)).toMatch(/^No matches for \/zzz\//);
-  });
+    it('explains bad input: invalid regex, missing folder, out-of-range context', async () => {
+      expect(await failed(grepFilesTool, { pattern: '[' }, ws.ctx)).toMatch(/not a valid regular expression/);
+      expect(await failed(grepFilesTool, { pattern: 'x', path: 'nope' }, ws.ctx)).toMatch(/does not exist/);
+      expect(await failed(grepFilesTool, { pattern: 'x', context_lines: 11 }, ws.ctx)).toMatch(/context_lines/);
+      expect(await failed(grepFilesTool, { pattern: 'x', output_mode: 'lines' }, ws.ctx)).toMatch(/output_mode/);
+      expect(await ok(grepFilesTool, { pattern: 'zzz' }, ws.ctx)).toMatch(/^No matches for \/zzz\//);
+    });
 
-  it('a look-behind pattern (not Rust regex syntax) still works', async () => {
-    expect(body(await ok(grepFilesTool, { pattern: '(?<=const )needle' }, ws.ctx))).toEqual(['src/a.ts:2:const needle = 1;']);
+    it('a look-behind pattern (not Rust regex syntax) still works', async () => {
+      expect(body(await ok(grepFilesTool, { pattern: '(?<=const )needle' }, ws.ctx))).toEqual([
+        'src/a.ts:2:const needle = 1;',
+      ]);
+    });
   });
-});
 
 describe('the two engines agree', () => {
   it('same results, same order, on a tree with tricky names, hidden files, CRLF and skipped folders', async () => {
-    const names = ['a.txt', 'a/b.txt', 'a-b/c.txt', 'a.b/d.txt', '.hidden/e.txt', 'Z/f.txt', 'z/g.txt', 'node_modules/m/h.txt', 'deep/x/y/z/i.txt', 'secrets/s.txt', 'sub/Secrets', 'space name/j.txt', 'target.txt', 'target/t.txt'];
+    const names = [
+      'a.txt',
+      'a/b.txt',
+      'a-b/c.txt',
+      'a.b/d.txt',
+      '.hidden/e.txt',
+      'Z/f.txt',
+      'z/g.txt',
+      'node_modules/m/h.txt',
+      'deep/x/y/z/i.txt',
+      'secrets/s.txt',
+      'sub/Secrets',
+      'space name/j.txt',
+      'target.txt',
+      'target/t.txt',
+    ];
     for (const [i, n] of names.entries()) ws.write(n, `line one\r\nmatch ${i} here\nnope\nmatch again ${i}\n`);
     const [rg, js, joined] = [ENGINES[0][1], ENGINES[1][1], ENGINES[2][1]];
     const queries = [
@@ -93,8 +156,19 @@ describe('the two engines agree', () => {
       expect(await ok(joined, q, ws.ctx), `joined ${JSON.stringify(q)}`).toBe(expected);
     }
     // Lines the JS engine finds in raw bytes: not UTF-8, not ASCII, longer than shown.
-    ws.write('wide/long.js', Buffer.concat([Buffer.from(`var a = "${'é'.repeat(600)}"; match("x");${'中'.repeat(800)}\r\nmatch é\n`), Buffer.from([0xff, 0x0a]), Buffer.from('tail match\n')]));
-    for (const q of [{ pattern: 'match' }, { pattern: 'match', context_lines: 2 }, { pattern: 'match', output_mode: 'count' }]) {
+    ws.write(
+      'wide/long.js',
+      Buffer.concat([
+        Buffer.from(`var a = "${'é'.repeat(600)}"; match("x");${'中'.repeat(800)}\r\nmatch é\n`),
+        Buffer.from([0xff, 0x0a]),
+        Buffer.from('tail match\n'),
+      ]),
+    );
+    for (const q of [
+      { pattern: 'match' },
+      { pattern: 'match', context_lines: 2 },
+      { pattern: 'match', output_mode: 'count' },
+    ]) {
       expect(await ok(rg, q, ws.ctx), `wide ${JSON.stringify(q)}`).toBe(await ok(js, q, ws.ctx));
     }
     const files = body(await ok(js, { pattern: 'match', output_mode: 'files_only' }, ws.ctx));
@@ -179,7 +253,11 @@ describe('the JS search beside ripgrep', () => {
   });
 
   it('tells how much of the walk lies before a file from the first two folder levels', () => {
-    const tree: Record<string, string[]> = { '': ['a.txt', 'b.txt', 'pkg0', 'pkg1'], pkg0: ['x.ts', 'mod0', 'mod1', 'mod2', 'mod3'], pkg1: ['y.ts'] };
+    const tree: Record<string, string[]> = {
+      '': ['a.txt', 'b.txt', 'pkg0', 'pkg1'],
+      pkg0: ['x.ts', 'mod0', 'mod1', 'mod2', 'mod3'],
+      pkg1: ['y.ts'],
+    };
     const names = (dir: string) => tree[dir] ?? [];
     expect(walkShare('a.txt', names)).toBeCloseTo(1 / 4);
     expect(walkShare('b.txt', names)).toBeCloseTo(2 / 4);
@@ -220,7 +298,8 @@ describe('search engine', () => {
         expect(found.matches, label).toEqual(expected);
         expect(found.texts.map(clipLine), label).toEqual(texts.map(clipLine));
         if (context === 0) continue;
-        const shown = (lines: { at(no: number): string | undefined }) => hunks(lines, expected, context).map((h) => h.lines.map((l) => `${l.no}:${l.isMatch}:${clipLine(l.text)}`));
+        const shown = (lines: { at(no: number): string | undefined }) =>
+          hunks(lines, expected, context).map((h) => h.lines.map((l) => `${l.no}:${l.isMatch}:${clipLine(l.text)}`));
         expect(shown({ at: (no) => found.around!.get(no) }), label).toEqual(shown(lineIndex(text)));
       }
     }
@@ -246,9 +325,15 @@ describe('grep_files: a pattern rg refuses and that backtracks without end', () 
     ['the JS engine alone', createGrepFilesTool({ ripgrepPath: null, pool: null })],
     ['the JS engine with its workers', createGrepFilesTool({ ripgrepPath: null, pool, poolAfterMs: 0 })],
   ] as const;
-  it.each(engines)('%s: stopped after the time limit, saying why; look-around that ends is answered', async (_label, tool) => {
-    ws.write('src/z.txt', `${'a'.repeat(40)}b\n`);
-    expect(body(await ok(tool, { pattern: 'needle(?=\\(\\);)' }, ws.ctx))).toEqual(['src/a.ts:5:needle();']);
-    expect(await failed(tool, { pattern: '^(?=(a+)+$)x' }, ws.ctx)).toMatch(/the pattern was stopped after 3 s on one file/);
-  }, 30_000);
+  it.each(engines)(
+    '%s: stopped after the time limit, saying why; look-around that ends is answered',
+    async (_label, tool) => {
+      ws.write('src/z.txt', `${'a'.repeat(40)}b\n`);
+      expect(body(await ok(tool, { pattern: 'needle(?=\\(\\);)' }, ws.ctx))).toEqual(['src/a.ts:5:needle();']);
+      expect(await failed(tool, { pattern: '^(?=(a+)+$)x' }, ws.ctx)).toMatch(
+        /the pattern was stopped after 3 s on one file/,
+      );
+    },
+    30_000,
+  );
 });

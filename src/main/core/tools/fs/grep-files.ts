@@ -36,14 +36,39 @@ export const MAX_GREP_LIMIT = 5000;
 export const RIPGREP_CANDIDATES = ['/usr/bin/rg', '/usr/local/bin/rg', '/opt/homebrew/bin/rg'];
 
 const input = z.object({
-  pattern: z.string().min(1).max(MAX_PATTERN_CHARS).describe('Regular expression (a plain word works too), matched per line.'),
-  path: pathString().default('.').describe('Folder (or file) to search; relative to the working directory. Default: the working directory.'),
-  glob: z.string().min(1).optional().describe('Only files matching this glob, e.g. "*.ts" (file name) or "src/**/*.py" (path).'),
+  pattern: z
+    .string()
+    .min(1)
+    .max(MAX_PATTERN_CHARS)
+    .describe('Regular expression (a plain word works too), matched per line.'),
+  path: pathString()
+    .default('.')
+    .describe('Folder (or file) to search; relative to the working directory. Default: the working directory.'),
+  glob: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Only files matching this glob, e.g. "*.ts" (file name) or "src/**/*.py" (path).'),
   case_insensitive: z.boolean().default(false).describe('Ignore letter case.'),
-  output_mode: z.enum(['content', 'files_only', 'count']).default('content').describe('content: matching lines; files_only: file paths; count: matches per file.'),
-  context_lines: z.coerce.number().int().min(0).max(10).default(0).describe('Lines of context around each match (content mode, 0–10).'),
+  output_mode: z
+    .enum(['content', 'files_only', 'count'])
+    .default('content')
+    .describe('content: matching lines; files_only: file paths; count: matches per file.'),
+  context_lines: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(0)
+    .describe('Lines of context around each match (content mode, 0–10).'),
   offset: z.coerce.number().int().min(0).default(0).describe('Skip this many result entries (for the next page).'),
-  limit: z.coerce.number().int().min(1).max(MAX_GREP_LIMIT).default(DEFAULT_GREP_LIMIT).describe(`At most this many entries (default ${DEFAULT_GREP_LIMIT}).`),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_GREP_LIMIT)
+    .default(DEFAULT_GREP_LIMIT)
+    .describe(`At most this many entries (default ${DEFAULT_GREP_LIMIT}).`),
 });
 
 export interface GrepFilesDeps {
@@ -81,7 +106,10 @@ function protectedHitFilter(root: string, skip: (path: string) => boolean): (pat
 
 export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
   const rgPath = deps.ripgrepPath === null ? null : (deps.ripgrepPath ?? findRipgrep(RIPGREP_CANDIDATES));
-  const js: JsEngineOptions = { pool: deps.pool === undefined ? grepPool : deps.pool, ...(deps.poolAfterMs === undefined ? {} : { poolAfterMs: deps.poolAfterMs }) };
+  const js: JsEngineOptions = {
+    pool: deps.pool === undefined ? grepPool : deps.pool,
+    ...(deps.poolAfterMs === undefined ? {} : { poolAfterMs: deps.poolAfterMs }),
+  };
   return defineTool({
     name: TN.GREP_FILES,
     description:
@@ -93,18 +121,32 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
     category: 'filesystem',
     isIdempotent: true,
     aliases: { ...PATH_ALIASES, query: 'pattern', regex: 'pattern', include: 'glob', mode: 'output_mode' },
-    describe: (a, length) => (a.path === '.' ? label(TN.GREP_FILES, a.pattern, length) : searchLabel(TN.GREP_FILES, a.pattern, a.path, length)),
+    describe: (a, length) =>
+      a.path === '.' ? label(TN.GREP_FILES, a.pattern, length) : searchLabel(TN.GREP_FILES, a.pattern, a.path, length),
     async executeAsync(a, ctx, signal) {
       compileMatcher(a.pattern, a.case_insensitive);
       const g = guardRead(a.path, ctx);
       const kind = kindAt(g.real);
-      if (kind !== 'dir' && kind !== 'file') return { kind: 'failed', error: kind === null ? doesNotExist(g, 'Pass a folder to search.') : `${g.display} is not a folder or a regular file. Pass a folder to search.` };
+      if (kind !== 'dir' && kind !== 'file')
+        return {
+          kind: 'failed',
+          error:
+            kind === null
+              ? doesNotExist(g, 'Pass a folder to search.')
+              : `${g.display} is not a folder or a regular file. Pass a folder to search.`,
+        };
 
       const entries: string[] = [];
       let total = 0; // entries seen so far (all pages)
       let hasMore = false;
       const end = a.offset + a.limit;
-      const query: GrepQuery = { pattern: a.pattern, caseInsensitive: a.case_insensitive, glob: a.glob, mode: a.output_mode === 'content' ? 'content' : a.output_mode === 'files_only' ? 'files' : 'count', context: a.context_lines };
+      const query: GrepQuery = {
+        pattern: a.pattern,
+        caseInsensitive: a.case_insensitive,
+        glob: a.glob,
+        mode: a.output_mode === 'content' ? 'content' : a.output_mode === 'files_only' ? 'files' : 'count',
+        context: a.context_lines,
+      };
       const reader = new SearchReader();
       const left = kind === 'dir' ? leftOut(g.real, ctx.protectedPaths) : null;
       const isProtected = left ? protectedHitFilter(g.real, left.skip) : null;
@@ -114,12 +156,31 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       const verdicts = new Map<string, boolean>();
       const accept = (path: string) => {
         let ok = verdicts.get(path);
-        if (ok === undefined) verdicts.set(path, (ok = !isGuardedHardLink(path, g) && !isProtected?.(path) && !isUnopenableName(path)));
+        if (ok === undefined)
+          verdicts.set(path, (ok = !isGuardedHardLink(path, g) && !isProtected?.(path) && !isUnopenableName(path)));
         return ok;
       };
-      const want: RipgrepWant = { entries: end + 1, accept, ...(left ? { skip: left.skip } : {}), ...(deps.streamBudgetBytes === undefined ? {} : { streamBudgetBytes: deps.streamBudgetBytes }) };
-      const prefix = { ms: deps.jsPrefixMs ?? JS_PREFIX_MS, ...(deps.jsPrefixFiles === undefined ? {} : { files: deps.jsPrefixFiles }) };
-      outer: for await (const hit of engineResults(rgPath, js, g.real, kind === 'file', query, signal, want, left?.skip, prefix)) {
+      const want: RipgrepWant = {
+        entries: end + 1,
+        accept,
+        ...(left ? { skip: left.skip } : {}),
+        ...(deps.streamBudgetBytes === undefined ? {} : { streamBudgetBytes: deps.streamBudgetBytes }),
+      };
+      const prefix = {
+        ms: deps.jsPrefixMs ?? JS_PREFIX_MS,
+        ...(deps.jsPrefixFiles === undefined ? {} : { files: deps.jsPrefixFiles }),
+      };
+      outer: for await (const hit of engineResults(
+        rgPath,
+        js,
+        g.real,
+        kind === 'file',
+        query,
+        signal,
+        want,
+        left?.skip,
+        prefix,
+      )) {
         if (!accept(hit.path)) continue;
         const name = shownPath(hit.rel);
         // A further file with matches after a full page: that is what "more exist" means.
@@ -128,7 +189,8 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           break;
         }
         if (a.output_mode === 'files_only' || a.output_mode === 'count') {
-          if (total >= a.offset) entries.push(a.output_mode === 'count' ? `${name}:${hit.count ?? hit.matches.length}` : name);
+          if (total >= a.offset)
+            entries.push(a.output_mode === 'count' ? `${name}:${hit.count ?? hit.matches.length}` : name);
           total++;
           continue;
         }
@@ -142,7 +204,8 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
         total += first + picked.length;
         if (a.context_lines === 0 && hit.matchTexts) {
           // ripgrep already printed the lines: no need to read the file again.
-          for (let i = 0; i < picked.length; i++) entries.push(`${name}:${picked[i]! + 1}:${clipLine(hit.matchTexts[first + i]!)}`);
+          for (let i = 0; i < picked.length; i++)
+            entries.push(`${name}:${picked[i]! + 1}:${clipLine(hit.matchTexts[first + i]!)}`);
         } else {
           // ripgrep printed the context with the matches; the JS engine has the text; else read the file again.
           let lines: LineSource | undefined = hit.lineTexts ? { at: (no) => hit.lineTexts!.get(no) } : undefined;
@@ -153,7 +216,8 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           }
           for (const h of hunks(lines, picked, a.context_lines)) {
             if (a.context_lines > 0 && entries.length > 0) entries.push('--');
-            for (const l of h.lines) entries.push(`${name}${l.isMatch ? ':' : '-'}${l.no + 1}${l.isMatch ? ':' : '-'}${clipLine(l.text)}`);
+            for (const l of h.lines)
+              entries.push(`${name}${l.isMatch ? ':' : '-'}${l.no + 1}${l.isMatch ? ':' : '-'}${clipLine(l.text)}`);
           }
         }
         if (first + picked.length < hit.matches.length) {
@@ -168,7 +232,9 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       const withNote = (text: string) => (note ? `${text}\n${note}` : text);
       if (shown <= 0) {
         const where = `/${a.pattern}/${a.case_insensitive ? 'i' : ''} in ${g.display}${a.glob ? ` (files matching ${a.glob})` : ''}`;
-        return withNote(a.offset > 0 ? `No more matches for ${where} after offset ${a.offset}.` : `No matches for ${where}.`);
+        return withNote(
+          a.offset > 0 ? `No more matches for ${where} after offset ${a.offset}.` : `No matches for ${where}.`,
+        );
       }
       const footer = hasMore
         ? `[${plural(shown, unit)} shown from offset ${a.offset}; more exist: call grep_files again with offset=${a.offset + shown}]`

@@ -20,7 +20,9 @@ export interface GrepJob {
 }
 
 /** `refused`: the job failed for the pattern's own sake (a ToolError: the same on any thread), not the worker's. */
-export type GrepReply = { id: number; ok: true; hits: Uint8Array } | { id: number; ok: false; message: string; refused?: boolean };
+export type GrepReply =
+  | { id: number; ok: true; hits: Uint8Array }
+  | { id: number; ok: false; message: string; refused?: boolean };
 
 const IDLE_MS = 30_000;
 const MAX_WORKERS = 2;
@@ -47,7 +49,10 @@ export class GrepPool {
   private answered = new Set<Slot>();
   private warming = false;
 
-  constructor(private readonly spawn: () => Worker = spawnGrepWorker, size = Math.min(MAX_WORKERS, availableParallelism())) {
+  constructor(
+    private readonly spawn: () => Worker = spawnGrepWorker,
+    size = Math.min(MAX_WORKERS, availableParallelism()),
+  ) {
     this.size = Math.max(1, size);
   }
 
@@ -75,7 +80,9 @@ export class GrepPool {
     if (this.unavailable || this.warming || this.isReady) return;
     this.warming = true;
     // No files to search; any valid pattern will do (an empty one is refused by the matcher).
-    const jobs = Array.from({ length: this.size }, () => this.filter({ paths: [], pattern: 'x', caseInsensitive: false, maxBytes: 0 }));
+    const jobs = Array.from({ length: this.size }, () =>
+      this.filter({ paths: [], pattern: 'x', caseInsensitive: false, maxBytes: 0 }),
+    );
     void Promise.allSettled(jobs).finally(() => (this.warming = false));
   }
 
@@ -96,7 +103,8 @@ export class GrepPool {
         if (slot.pending.size === 0) slot.worker.unref();
         if (hits instanceof ToolError) reject(hits);
         else resolve(hits);
-        if (this.slots.every((s) => s.pending.size === 0)) this.idleTimer = setTimeout(() => void this.close(), IDLE_MS).unref();
+        if (this.slots.every((s) => s.pending.size === 0))
+          this.idleTimer = setTimeout(() => void this.close(), IDLE_MS).unref();
       });
       slot.worker.postMessage({ ...job, id } satisfies GrepJob);
     });

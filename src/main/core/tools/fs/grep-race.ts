@@ -95,7 +95,14 @@ const bigTrees = new BigTrees();
  * read (`walkShare`, 0–1) says the rest of the walk takes at most JS_WALK_MS at the same pace. A rare pattern on a big tree stops it early: rg then
  * runs alone and the search costs rg's own run plus a few milliseconds.
  */
-export function prefixGoesOn(spentMs: number, found: number, entries: number, prefixMs: number, walkShare: () => number, besideMs = JS_BESIDE_MS): boolean {
+export function prefixGoesOn(
+  spentMs: number,
+  found: number,
+  entries: number,
+  prefixMs: number,
+  walkShare: () => number,
+  besideMs = JS_BESIDE_MS,
+): boolean {
   if (spentMs >= prefixMs) return false;
   if (spentMs < Math.min(besideMs, prefixMs)) return true;
   if (found * (prefixMs / spentMs) * PAGE_SLACK >= entries) return true;
@@ -160,7 +167,17 @@ function listing(root: string, dirRel: string): string[] {
  * If it completes the page (or the walk: a small tree) first, rg is stopped. Else rg's answer is taken for the files
  * after the last one the JS search read.
  */
-export async function* engineResults(rgPath: string | null, js: JsEngineOptions, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, want: RipgrepWant, skip: ((path: string) => boolean) | undefined, prefix: { ms: number; files?: number }): AsyncGenerator<FileMatches> {
+export async function* engineResults(
+  rgPath: string | null,
+  js: JsEngineOptions,
+  root: string,
+  isFile: boolean,
+  q: GrepQuery,
+  signal: AbortSignal,
+  want: RipgrepWant,
+  skip: ((path: string) => boolean) | undefined,
+  prefix: { ms: number; files?: number },
+): AsyncGenerator<FileMatches> {
   const matcher = compileMatcher(q.pattern, q.caseInsensitive); // validates the pattern for both engines
   const jsOptions: JsEngineOptions = { ...js, ...(skip ? { skip } : {}), pageEntries: want.entries };
   if (!rgPath) {
@@ -208,7 +225,11 @@ export async function* engineResults(rgPath: string | null, js: JsEngineOptions,
       startedAsBig = spent < prefix.ms; // the walk looked too long to search alone (not merely the prefix's end)
       startRg();
     }
-    return rgHasAnswered || !prefixGoesOn(spent, found, want.entries, prefix.ms, share, knownBig ? aloneMs : JS_BESIDE_MS) || (prefix.files !== undefined && ++searched >= prefix.files);
+    return (
+      rgHasAnswered ||
+      !prefixGoesOn(spent, found, want.entries, prefix.ms, share, knownBig ? aloneMs : JS_BESIDE_MS) ||
+      (prefix.files !== undefined && ++searched >= prefix.files)
+    );
   };
   const first: FileMatches[] = [];
   try {

@@ -22,7 +22,9 @@ beforeEach(() => {
   // 12 folders × 10 files, each with a few matching lines among others; a deeper level; long and CRLF lines.
   for (let d = 0; d < 12; d++) {
     for (let f = 0; f < 10; f++) {
-      const lines = Array.from({ length: 30 }, (_, l) => (l % 7 === f % 7 ? `hit ${d}.${f}.${l} Needle` : `plain ${l}`));
+      const lines = Array.from({ length: 30 }, (_, l) =>
+        l % 7 === f % 7 ? `hit ${d}.${f}.${l} Needle` : `plain ${l}`,
+      );
       if (f === 3) lines.push(`${'x'.repeat(3000)} needle at the end`);
       ws.write(`pkg${d}/mod/file${f}.txt`, `${lines.join(f === 5 ? '\r\n' : '\n')}\n`);
     }
@@ -52,7 +54,13 @@ describe('ripgrep (one stream, in-order batches, after a JS search of the first 
   // The JS engine with its worker threads from the first file, and with a pool whose workers cannot start.
   const pool = new GrepPool();
   const pooled = createGrepFilesTool({ ripgrepPath: null, pool, poolAfterMs: 0 });
-  const broken = createGrepFilesTool({ ripgrepPath: null, pool: new GrepPool(() => { throw new Error('no threads here'); }), poolAfterMs: 0 });
+  const broken = createGrepFilesTool({
+    ripgrepPath: null,
+    pool: new GrepPool(() => {
+      throw new Error('no threads here');
+    }),
+    poolAfterMs: 0,
+  });
   const queries = [
     { pattern: 'needle', case_insensitive: true },
     { pattern: 'needle', case_insensitive: true, limit: 7 },
@@ -116,16 +124,22 @@ describe('a cut page does not search the whole tree again', () => {
     // The walk's order: a folder's files first, then its subfolders.
     // Folder names sort as text (pkg1 < pkg10 < pkg2); the hard link to the secret is never searched.
     const folders = Array.from({ length: 12 }, (_, d) => `pkg${d}`).sort();
-    const inWalkOrder = folders.flatMap((d) => [`./${d}/top.txt`, ...Array.from({ length: 10 }, (_, f) => `./${d}/mod/file${f}.txt`)]);
+    const inWalkOrder = folders.flatMap((d) => [
+      `./${d}/top.txt`,
+      ...Array.from({ length: 10 }, (_, f) => `./${d}/mod/file${f}.txt`),
+    ]);
     expect(searched).toEqual(inWalkOrder.slice(0, 64));
   });
 });
 
-describe('context lines come from rg\'s own output', () => {
+describe("context lines come from rg's own output", () => {
   it('a file whose only line matches is not read again for its context', async () => {
     // rg's run, then a line added to the one-line file: read again, it would show as context after the match.
     const wrapper = join(ws.base, 'rg-then-edit');
-    writeFileSync(wrapper, `#!/bin/sh\n${RG} "$@"\ncode=$?\nprintf 'added later\\n' >> '${join(ws.root, 'pkg0/top.txt')}'\nexit $code\n`);
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\n${RG} "$@"\ncode=$?\nprintf 'added later\\n' >> '${join(ws.root, 'pkg0/top.txt')}'\nexit $code\n`,
+    );
     chmodSync(wrapper, 0o755);
     const tool = createGrepFilesTool({ ripgrepPath: wrapper, jsPrefixMs: 0 });
     const out = await ok(tool, { pattern: 'needle on top', context_lines: 2, limit: 5000 }, ws.ctx);

@@ -56,7 +56,15 @@ type Outcome = { kind: 'done'; stderr: string; code: number | null } | { kind: '
  * Runs rg and hands each record (a line, or a NUL-ended path for `-l`) to `onRecord`; `false` stops rg at once.
  * Resolves when rg has exited; 'unusable' when it could not start or refused the pattern.
  */
-function runRg(rgPath: string, args: readonly string[], cwd: string | undefined, signal: AbortSignal, separator: '\n' | '\0', onRecord: (record: string, bytesSoFar: number) => boolean, control?: { stop?: () => void }): Promise<Outcome> {
+function runRg(
+  rgPath: string,
+  args: readonly string[],
+  cwd: string | undefined,
+  signal: AbortSignal,
+  separator: '\n' | '\0',
+  onRecord: (record: string, bytesSoFar: number) => boolean,
+  control?: { stop?: () => void },
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: {} });
     const decoder = new StringDecoder('utf8');
@@ -98,14 +106,26 @@ function runRg(rgPath: string, args: readonly string[], cwd: string | undefined,
       if (stopped) return resolve({ kind: 'stopped' });
       const tail = rest + decoder.end();
       if (tail) onRecord(tail, bytes);
-      if (code === 2 && /regex parse error|error parsing regex|look-around|backreference/i.test(stderr)) return resolve({ kind: 'unusable' });
+      if (code === 2 && /regex parse error|error parsing regex|look-around|backreference/i.test(stderr))
+        return resolve({ kind: 'unusable' });
       resolve({ kind: 'done', stderr, code });
     });
   });
 }
 
 function baseArgs(q: GrepQuery): string[] {
-  const args = ['--no-config', '--hidden', '--no-ignore', '--no-messages', '--null', '--with-filename', '--color', 'never', '--max-filesize', String(MAX_GREP_FILE_BYTES)];
+  const args = [
+    '--no-config',
+    '--hidden',
+    '--no-ignore',
+    '--no-messages',
+    '--null',
+    '--with-filename',
+    '--color',
+    'never',
+    '--max-filesize',
+    String(MAX_GREP_FILE_BYTES),
+  ];
   if (q.caseInsensitive) args.push('--ignore-case');
   for (const dir of SKIP_DIRS) args.push('--iglob', `!${dir}/`);
   args.push('--iglob', `!${SECRETS_DIR}`); // the walk skips a *file* named secrets too
@@ -114,7 +134,13 @@ function baseArgs(q: GrepQuery): string[] {
 }
 
 const lineArgs = (perFile: number, context = 0) => [
-  '--line-number', '--no-heading', '--max-count', String(perFile), '--max-columns', String(PREVIEW_BYTES), '--max-columns-preview',
+  '--line-number',
+  '--no-heading',
+  '--max-count',
+  String(perFile),
+  '--max-columns',
+  String(PREVIEW_BYTES),
+  '--max-columns-preview',
   ...(context > 0 ? ['--context', String(context)] : []),
 ];
 
@@ -160,7 +186,14 @@ function inWalkOrder<T>(entries: Iterable<[string, T]>): [string, T][] {
   return keyed.map(({ rel, value }) => [rel, value]);
 }
 
-export async function ripgrepEngine(rgPath: string, root: string, isFile: boolean, q: GrepQuery, signal: AbortSignal, want: RipgrepWant): Promise<FileMatches[] | null> {
+export async function ripgrepEngine(
+  rgPath: string,
+  root: string,
+  isFile: boolean,
+  q: GrepQuery,
+  signal: AbortSignal,
+  want: RipgrepWant,
+): Promise<FileMatches[] | null> {
   const base = baseArgs(q);
   const target = isFile ? root : '.';
   const cwd = isFile ? undefined : root;
@@ -170,7 +203,8 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
   const accepted = (rel: string) => !want.accept || want.accept(pathOf(rel));
   const pattern = ['--regexp', q.pattern];
   const budget = want.streamBudgetBytes ?? STREAM_BUDGET_BYTES;
-  const isCut = (seen: number, bytes: number) => !isFile && (seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget));
+  const isCut = (seen: number, bytes: number) =>
+    !isFile && (seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget));
   const batches = (s: AbortSignal) => inOrderBatches(rgPath, root, q, s, want, base, pathOf, accepted);
 
   // One parallel stream. Once it is clearly a cut page, the in-order batches start beside it and the first to
@@ -190,32 +224,45 @@ export async function ripgrepEngine(rgPath: string, root: string, isFile: boolea
   const pathStart = isFile ? `${target}\0` : './';
   const isTorn = (record: string) => (record.indexOf('\0') === -1 ? record !== '--' : !record.startsWith(pathStart));
   let torn = false;
-  const modeArgs = q.mode === 'files' ? ['--files-with-matches'] : q.mode === 'count' ? ['--count'] : lineArgs(want.entries, q.context);
-  const streamed = await runRg(rgPath, [...base, ...modeArgs, ...pattern, '--', target], cwd, signal, q.mode === 'files' ? '\0' : '\n', (record, bytes) => {
-    if (q.mode !== 'files' && isTorn(record)) {
-      torn = true;
-      return false;
-    }
-    if (q.mode === 'content') {
-      if (addLineRecord(record, byFile, relOf)) seen++;
-    } else {
-      const cut = q.mode === 'files' ? -1 : record.indexOf('\0');
-      const rel = relOf((cut === -1 ? record : record.slice(0, cut)).replace(/^\n/, ''));
-      if (rel) byFile.set(rel, { matches: [], texts: [], count: cut === -1 ? 1 : Number(record.slice(cut + 1)) });
-      seen++;
-    }
-    if (!isCut(seen, bytes)) return true;
-    if (budget === 0 || bytes > HARD_STREAM_BYTES) return false; // forced (tests), or too much to keep: stop now
-    if (!race.answer && performance.now() - started >= RACE_AFTER_MS) {
-      race.answer = batches(AbortSignal.any([signal, raceAbort.signal])).then((answer) => {
-        raceWon = answer !== null;
-        if (raceWon) stream.stop?.();
-        return answer;
-      });
-      race.answer.catch(() => null); // called off or stopped: never an unhandled rejection
-    }
-    return true;
-  }, stream);
+  const modeArgs =
+    q.mode === 'files'
+      ? ['--files-with-matches']
+      : q.mode === 'count'
+        ? ['--count']
+        : lineArgs(want.entries, q.context);
+  const streamed = await runRg(
+    rgPath,
+    [...base, ...modeArgs, ...pattern, '--', target],
+    cwd,
+    signal,
+    q.mode === 'files' ? '\0' : '\n',
+    (record, bytes) => {
+      if (q.mode !== 'files' && isTorn(record)) {
+        torn = true;
+        return false;
+      }
+      if (q.mode === 'content') {
+        if (addLineRecord(record, byFile, relOf)) seen++;
+      } else {
+        const cut = q.mode === 'files' ? -1 : record.indexOf('\0');
+        const rel = relOf((cut === -1 ? record : record.slice(0, cut)).replace(/^\n/, ''));
+        if (rel) byFile.set(rel, { matches: [], texts: [], count: cut === -1 ? 1 : Number(record.slice(cut + 1)) });
+        seen++;
+      }
+      if (!isCut(seen, bytes)) return true;
+      if (budget === 0 || bytes > HARD_STREAM_BYTES) return false; // forced (tests), or too much to keep: stop now
+      if (!race.answer && performance.now() - started >= RACE_AFTER_MS) {
+        race.answer = batches(AbortSignal.any([signal, raceAbort.signal])).then((answer) => {
+          raceWon = answer !== null;
+          if (raceWon) stream.stop?.();
+          return answer;
+        });
+        race.answer.catch(() => null); // called off or stopped: never an unhandled rejection
+      }
+      return true;
+    },
+    stream,
+  );
   if (streamed.kind === 'unusable') return null;
   if (torn) {
     raceAbort.abort();
@@ -249,7 +296,16 @@ function asMatches(rel: string, f: Collected, q: GrepQuery, pathOf: (rel: string
 }
 
 /** The page in the walk's order: files listed lazily by the walk, searched by rg batch by batch until it is full. */
-async function inOrderBatches(rgPath: string, root: string, q: GrepQuery, signal: AbortSignal, want: RipgrepWant, base: readonly string[], pathOf: (rel: string) => string, accepted: (rel: string) => boolean): Promise<FileMatches[] | null> {
+async function inOrderBatches(
+  rgPath: string,
+  root: string,
+  q: GrepQuery,
+  signal: AbortSignal,
+  want: RipgrepWant,
+  base: readonly string[],
+  pathOf: (rel: string) => string,
+  accepted: (rel: string) => boolean,
+): Promise<FileMatches[] | null> {
   const wanted = q.glob ? globMatcher(q.glob) : null;
   const files = walk(root, { recursive: true, noFollow: true, ...(want.skip ? { skip: want.skip } : {}) });
   const out: FileMatches[] = [];
@@ -274,10 +330,20 @@ async function inOrderBatches(rgPath: string, root: string, q: GrepQuery, signal
     batch = Math.min(MAX_BATCH, batch * GROWTH);
     if (chunk.length === 0) continue;
     signal.throwIfAborted();
-    const lines = q.mode === 'content' ? lineArgs(want.entries - found, q.context) : ['--line-number', '--no-heading', '--max-columns', '1', ...(q.mode === 'files' ? ['--max-count', '1'] : [])];
+    const lines =
+      q.mode === 'content'
+        ? lineArgs(want.entries - found, q.context)
+        : ['--line-number', '--no-heading', '--max-columns', '1', ...(q.mode === 'files' ? ['--max-count', '1'] : [])];
     const got = new Map<string, Collected>();
     const args = [...base, ...lines, '--regexp', q.pattern, '--', ...chunk.map((rel) => `./${rel}`)];
-    const outcome = await runRg(rgPath, args, root, signal, '\n', (record) => (addLineRecord(record, got, (p) => (p.startsWith('./') ? p.slice(2) : p)), true));
+    const outcome = await runRg(
+      rgPath,
+      args,
+      root,
+      signal,
+      '\n',
+      (record) => (addLineRecord(record, got, (p) => (p.startsWith('./') ? p.slice(2) : p)), true),
+    );
     if (outcome.kind === 'unusable') return null;
     for (const rel of chunk) {
       const f = got.get(rel);

@@ -29,6 +29,11 @@ port.on('message', (job: GrepJob) => {
     });
     port.postMessage({ id: job.id, ok: true, hits } satisfies GrepReply, [hits.buffer]);
   } catch (error) {
-    port.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error), refused: error instanceof ToolError } satisfies GrepReply);
+    port.postMessage({
+      id: job.id,
+      ok: false,
+      message: error instanceof Error ? error.message : String(error),
+      refused: error instanceof ToolError,
+    } satisfies GrepReply);
   }
 });

@@ -9,11 +9,26 @@ import { defineTool, ToolError } from '../define-tool';
 import { atomicWrite, readTextForEdit, requireKind } from '../_policy/fs';
 import { guardWrite } from '../_policy/guard';
 import type { PreviewContext } from '../tool';
-import { contentLines, diffPreview, joinLines, label, PATH_ALIASES, pathArg, pathField, plural, shortPath, splitLines } from './common';
+import {
+  contentLines,
+  diffPreview,
+  joinLines,
+  label,
+  PATH_ALIASES,
+  pathArg,
+  pathField,
+  plural,
+  shortPath,
+  splitLines,
+} from './common';
 
 const input = z.object({
   path: pathField('File to insert into.'),
-  line: z.coerce.number().int().min(1).describe('1-based line number; the new text is inserted before this line. Use last line + 1 to append.'),
+  line: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .describe('1-based line number; the new text is inserted before this line. Use last line + 1 to append.'),
   content: z.string().describe('Text to insert (one or more lines).'),
 });
 
@@ -24,7 +39,8 @@ function plan(a: z.output<typeof input>, ctx: PreviewContext) {
   const before = readTextForEdit(g);
   const file = splitLines(before);
   const count = file.lines.length;
-  if (a.line > count + 1) throw new ToolError(`${g.display} has ${count} lines; line must be between 1 and ${count + 1} (to append).`);
+  if (a.line > count + 1)
+    throw new ToolError(`${g.display} has ${count} lines; line must be between 1 and ${count + 1} (to append).`);
   const added = contentLines(a.content);
   if (added.length === 0) throw new ToolError('content is empty; nothing to insert.');
   // An empty file has no line ending of its own yet: take the content's.
@@ -35,7 +51,8 @@ function plan(a: z.output<typeof input>, ctx: PreviewContext) {
 
 export const insertAtLineTool = defineTool({
   name: TN.INSERT_AT_LINE,
-  description: 'Insert text before a given line of an existing file (1-based; last line + 1 appends). Line numbers are those read_file shows.',
+  description:
+    'Insert text before a given line of an existing file (1-based; last line + 1 appends). Line numbers are those read_file shows.',
   input,
   kind: 'edit',
   category: 'filesystem',

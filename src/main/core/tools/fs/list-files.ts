@@ -18,15 +18,27 @@ export const DEFAULT_LIST_LIMIT = 1000;
 export const MAX_LIST_LIMIT = 10_000;
 
 const input = z.object({
-  path: pathString().default('.').describe('Folder to list; relative to the working directory, or absolute. Default: the working directory.'),
-  recursive: z.boolean().default(false).describe('List the whole tree below the folder (skips .git, node_modules and the like).'),
+  path: pathString()
+    .default('.')
+    .describe('Folder to list; relative to the working directory, or absolute. Default: the working directory.'),
+  recursive: z
+    .boolean()
+    .default(false)
+    .describe('List the whole tree below the folder (skips .git, node_modules and the like).'),
   max_depth: z.coerce.number().int().min(1).max(100).optional().describe('With recursive: how many levels deep to go.'),
-  limit: z.coerce.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT).describe(`At most this many entries (default ${DEFAULT_LIST_LIMIT}).`),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIST_LIMIT)
+    .default(DEFAULT_LIST_LIMIT)
+    .describe(`At most this many entries (default ${DEFAULT_LIST_LIMIT}).`),
 });
 
 export const listFilesTool = defineTool({
   name: TN.LIST_FILES,
-  description: 'List the files and folders in a folder (folders end with /), optionally recursively. Paths are relative to the listed folder. Use this instead of ls/find in execute_cmd.',
+  description:
+    'List the files and folders in a folder (folders end with /), optionally recursively. Paths are relative to the listed folder. Use this instead of ls/find in execute_cmd.',
   input,
   kind: 'read',
   category: 'filesystem',
@@ -41,16 +53,24 @@ export const listFilesTool = defineTool({
     const out: string[] = [];
     let isCut = false;
     const left = leftOut(g.real, ctx.protectedPaths);
-    for (const e of walk(g.real, { recursive: a.recursive, ...(a.max_depth ? { maxDepth: a.max_depth } : {}), ...(left ? { skip: left.skip } : {}) })) {
+    for (const e of walk(g.real, {
+      recursive: a.recursive,
+      ...(a.max_depth ? { maxDepth: a.max_depth } : {}),
+      ...(left ? { skip: left.skip } : {}),
+    })) {
       if (out.length >= a.limit) {
         isCut = true;
         break;
       }
       const name = e.rel.slice(e.rel.lastIndexOf('/') + 1);
       const shown = shownPath(e.rel);
-      if (e.isBlocked) out.push(`${shown}@ (symlink not followed: it leads outside the workspace, into secrets, or loops)`);
+      if (e.isBlocked)
+        out.push(`${shown}@ (symlink not followed: it leads outside the workspace, into secrets, or loops)`);
       else if (e.isUnopenable) out.push(`${shown} (its name is not valid UTF-8: it cannot be opened by name)`);
-      else if (e.kind === 'dir') out.push(`${shown}/${e.isSymlink ? ' (symlink)' : ''}${a.recursive && SKIP_DIRS.has(name.toLowerCase()) ? ' (not listed)' : ''}`);
+      else if (e.kind === 'dir')
+        out.push(
+          `${shown}/${e.isSymlink ? ' (symlink)' : ''}${a.recursive && SKIP_DIRS.has(name.toLowerCase()) ? ' (not listed)' : ''}`,
+        );
       else out.push(`${shown}${e.isSymlink ? ' (symlink)' : ''}${e.kind === 'other' ? ' (special file)' : ''}`);
     }
     const note = left?.note() ?? null;

@@ -24,7 +24,10 @@ beforeEach(() => {
   mkdirSync(join(ws.root, 'dir\nsecrets'));
   ws.write('dir\nsecrets/x.txt', 'needle deep\n');
   // 0xFF 0xFE are never valid UTF-8: Node reads the name as `bad-\uFFFD\uFFFD.txt`, which names no file.
-  writeFileSync(Buffer.concat([Buffer.from(`${ws.root}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.txt')]), 'needle in a name that is not UTF-8\n');
+  writeFileSync(
+    Buffer.concat([Buffer.from(`${ws.root}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.txt')]),
+    'needle in a name that is not UTF-8\n',
+  );
 });
 afterEach(() => ws.cleanup());
 
@@ -41,16 +44,36 @@ describe('grep_files', () => {
     ].join('\n');
     await expectEveryEngine(engines, { pattern: 'needle' }, ws.ctx, expected);
     // With context lines, and a pattern only the odd file's text has: never a hit in README.md.
-    await expectEveryEngine(engines, { pattern: 'odd one', context_lines: 1 }, ws.ctx, '"notes\\nREADME.md":1:needle in the odd one\n[1 matching line; end of results]');
+    await expectEveryEngine(
+      engines,
+      { pattern: 'odd one', context_lines: 1 },
+      ws.ctx,
+      '"notes\\nREADME.md":1:needle in the odd one\n[1 matching line; end of results]',
+    );
   });
 
   it('files_only and count name the files the same way', async () => {
-    await expectEveryEngine(engines, { pattern: 'needle', output_mode: 'files_only' }, ws.ctx, '"\\"quoted\\".txt"\n"notes\\nREADME.md"\n"tab\\there.txt"\n"dir\\nsecrets/x.txt"\n[4 files; end of results]');
-    await expectEveryEngine(engines, { pattern: 'needle', output_mode: 'count' }, ws.ctx, '"\\"quoted\\".txt":1\n"notes\\nREADME.md":1\n"tab\\there.txt":1\n"dir\\nsecrets/x.txt":1\n[4 files; end of results]');
+    await expectEveryEngine(
+      engines,
+      { pattern: 'needle', output_mode: 'files_only' },
+      ws.ctx,
+      '"\\"quoted\\".txt"\n"notes\\nREADME.md"\n"tab\\there.txt"\n"dir\\nsecrets/x.txt"\n[4 files; end of results]',
+    );
+    await expectEveryEngine(
+      engines,
+      { pattern: 'needle', output_mode: 'count' },
+      ws.ctx,
+      '"\\"quoted\\".txt":1\n"notes\\nREADME.md":1\n"tab\\there.txt":1\n"dir\\nsecrets/x.txt":1\n[4 files; end of results]',
+    );
   });
 
   it('a name with a line break that does not match leaves rg its own answer', async () => {
-    await expectEveryEngine(engines, { pattern: 'title' }, ws.ctx, 'README.md:1:title\n[1 matching line; end of results]');
+    await expectEveryEngine(
+      engines,
+      { pattern: 'title' },
+      ws.ctx,
+      'README.md:1:title\n[1 matching line; end of results]',
+    );
   });
 });
 
@@ -71,10 +94,14 @@ describe('list_files and read_file', () => {
   });
 
   it('the name a result quotes opens; passed back with its quotes, the error says what they stand for', async () => {
-    expect(await ok(readFileTool, { path: JSON.parse('"notes\\nREADME.md"') as string }, ws.ctx)).toBe('1\tneedle in the odd one');
+    expect(await ok(readFileTool, { path: JSON.parse('"notes\\nREADME.md"') as string }, ws.ctx)).toBe(
+      '1\tneedle in the odd one',
+    );
     const error = await failed(readFileTool, { path: '"notes\\nREADME.md"' }, ws.ctx);
     expect(error).toMatch(/does not exist/);
-    expect(error).toContain('A quoted name in a tool\'s result is a JSON string: pass the name itself, "notes\\nREADME.md" as a JSON string');
+    expect(error).toContain(
+      'A quoted name in a tool\'s result is a JSON string: pass the name itself, "notes\\nREADME.md" as a JSON string',
+    );
     expect(await failed(readFileTool, { path: 'nothing.txt' }, ws.ctx)).not.toContain('quoted');
   });
 });

@@ -19,7 +19,10 @@ afterEach(() => ws.cleanup());
 
 describe('read_file on a PDF', () => {
   it('gives its text page by page as numbered lines, and pages through it like a text file', async () => {
-    ws.write('docs/paper.pdf', makePdf([['A Study of Things', 'Abstract: (things) matter.'], [], ['Results', 'They do.']]));
+    ws.write(
+      'docs/paper.pdf',
+      makePdf([['A Study of Things', 'Abstract: (things) matter.'], [], ['Results', 'They do.']]),
+    );
     expect(await ok(readFileTool, { path: 'docs/paper.pdf' }, ws.ctx)).toBe(
       [
         'docs/paper.pdf: PDF, 3 pages; its text follows (figures, images and layout are not in it).',
@@ -40,14 +43,20 @@ describe('read_file on a PDF', () => {
         '[showing lines 5–6 of 7; call read_file with offset=7 to continue]',
       ].join('\n'),
     );
-    expect(await failed(readFileTool, { path: 'docs/paper.pdf', offset: 9 }, ws.ctx)).toBe('docs/paper.pdf has 7 lines; offset 9 is past the end.');
+    expect(await failed(readFileTool, { path: 'docs/paper.pdf', offset: 9 }, ws.ctx)).toBe(
+      'docs/paper.pdf has 7 lines; offset 9 is past the end.',
+    );
   });
 
   it('says so when a PDF has no text, or is no PDF at all; a name never decides', async () => {
     ws.write('scan.pdf', makePdf([[], []]));
-    expect(await ok(readFileTool, { path: 'scan.pdf' }, ws.ctx)).toBe('scan.pdf: PDF, 2 pages, with no text to extract (scanned pages or drawings); open it in the viewer to see it.');
+    expect(await ok(readFileTool, { path: 'scan.pdf' }, ws.ctx)).toBe(
+      'scan.pdf: PDF, 2 pages, with no text to extract (scanned pages or drawings); open it in the viewer to see it.',
+    );
     ws.write('broken.pdf', '%PDF-1.7\nthis is not the rest of a PDF\n');
-    expect(await failed(readFileTool, { path: 'broken.pdf' }, ws.ctx)).toMatch(/^broken\.pdf could not be read as a PDF \(.+\)\.$/);
+    expect(await failed(readFileTool, { path: 'broken.pdf' }, ws.ctx)).toMatch(
+      /^broken\.pdf could not be read as a PDF \(.+\)\.$/,
+    );
     ws.write('notes.pdf', 'plain text, named .pdf\n');
     expect(await ok(readFileTool, { path: 'notes.pdf' }, ws.ctx)).toBe('1\tplain text, named .pdf');
     // Text that mentions the header near its start is still text; a binary prefix before it is still a PDF.
@@ -62,7 +71,9 @@ describe('read_file on a PDF', () => {
   it('a stopped read and one that takes too long end their thread and say why', async () => {
     const bytes = makePdf(Array.from({ length: 300 }, (_, i) => [`page ${i + 1}`]));
     const atStart = threads();
-    await expect(pdfText('big.pdf', bytes, 1e6, new AbortController().signal, 1)).rejects.toThrow('big.pdf could not be read as a PDF: reading it took longer than 0.001 s, so it was stopped.');
+    await expect(pdfText('big.pdf', bytes, 1e6, new AbortController().signal, 1)).rejects.toThrow(
+      'big.pdf could not be read as a PDF: reading it took longer than 0.001 s, so it was stopped.',
+    );
     await expect.poll(threads).toBeLessThanOrEqual(atStart); // that thread has ended
     const before = threads();
     const stop = new AbortController();
@@ -73,6 +84,8 @@ describe('read_file on a PDF', () => {
     expect(await run).toMatchObject({ kind: 'cancelled' });
     await expect.poll(threads).toBeLessThanOrEqual(before); // …and is gone
     // The whole of it, after all: 300 pages, each a marker and a line.
-    expect(await ok(readFileTool, { path: 'big.pdf', offset: 599 }, ws.ctx)).toMatch(/599\t\[page 300 of 300\]\n600\tpage 300$/);
+    expect(await ok(readFileTool, { path: 'big.pdf', offset: 599 }, ws.ctx)).toMatch(
+      /599\t\[page 300 of 300\]\n600\tpage 300$/,
+    );
   });
 });

@@ -17,7 +17,14 @@ if (!port) throw new Error('pdf-text-worker.ts runs only as a worker thread');
  */
 class TextOnlyDOMMatrix {
   constructor() {
-    return new Proxy(this, { get: (_, key) => (key === 'then' ? undefined : () => { throw new Error(`DOMMatrix.${String(key)} is not available while reading text`); }) });
+    return new Proxy(this, {
+      get: (_, key) =>
+        key === 'then'
+          ? undefined
+          : () => {
+              throw new Error(`DOMMatrix.${String(key)} is not available while reading text`);
+            },
+    });
   }
 }
 
@@ -25,7 +32,12 @@ async function extract(job: PdfJob): Promise<PdfReply> {
   (globalThis as { DOMMatrix?: unknown }).DOMMatrix = TextOnlyDOMMatrix; // the same in development and installed
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // The app's document options (eval off: CVE-2024-4367), and for text alone no fonts loaded, no warnings printed.
-  const task = pdfjs.getDocument({ ...pdfDocumentParams(job.bytes), disableFontFace: true, useSystemFonts: false, verbosity: 0 });
+  const task = pdfjs.getDocument({
+    ...pdfDocumentParams(job.bytes),
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+  });
   try {
     const doc = await task.promise;
     const pages: string[] = [];

@@ -46,7 +46,9 @@ export function isPdf(bytes: Uint8Array): boolean {
 /** The text as lines, a line `[page N of M]` before each page's: how read_file and the message box show a PDF. */
 export function pdfLines(pdf: PdfText): string[] {
   const lines: string[] = [];
-  pdf.pages.forEach((text, i) => lines.push(`[page ${i + 1} of ${pdf.pageCount}]`, ...(text ? text.split(/\r?\n/) : [])));
+  pdf.pages.forEach((text, i) =>
+    lines.push(`[page ${i + 1} of ${pdf.pageCount}]`, ...(text ? text.split(/\r?\n/) : [])),
+  );
   return lines;
 }
 
@@ -72,16 +74,35 @@ function extractOnWorker(job: PdfJob, signal: AbortSignal, timeoutMs: number): P
       finish();
     };
     const onAbort = () => end(() => reject(signal.reason));
-    const timer = setTimeout(() => end(() => reject(new ToolError(`reading it took longer than ${timeoutMs / 1000} s, so it was stopped`))), timeoutMs);
+    const timer = setTimeout(
+      () => end(() => reject(new ToolError(`reading it took longer than ${timeoutMs / 1000} s, so it was stopped`))),
+      timeoutMs,
+    );
     signal.addEventListener('abort', onAbort, { once: true });
     worker.once('message', (reply: PdfReply) => end(() => resolve(reply)));
-    worker.once('error', (error) => end(() => reject(new ToolError(/memory|heap/i.test(error.message) ? `reading it needed more than ${PDF_HEAP_MB} MB of memory, so it was stopped` : error.message))));
+    worker.once('error', (error) =>
+      end(() =>
+        reject(
+          new ToolError(
+            /memory|heap/i.test(error.message)
+              ? `reading it needed more than ${PDF_HEAP_MB} MB of memory, so it was stopped`
+              : error.message,
+          ),
+        ),
+      ),
+    );
     worker.once('exit', (code) => end(() => reject(new ToolError(`the reader stopped (exit code ${code})`))));
   });
 }
 
 /** The text of the PDF `bytes`; a ToolError says in a sentence why there is none (`display` names the file). */
-export async function pdfText(display: string, bytes: Uint8Array, maxChars: number, signal: AbortSignal, timeoutMs = PDF_TIMEOUT_MS): Promise<PdfText> {
+export async function pdfText(
+  display: string,
+  bytes: Uint8Array,
+  maxChars: number,
+  signal: AbortSignal,
+  timeoutMs = PDF_TIMEOUT_MS,
+): Promise<PdfText> {
   const key = `${hash('sha1', bytes)}:${maxChars}`;
   const known = kept.get(key);
   if (known) return known;
@@ -93,7 +114,8 @@ export async function pdfText(display: string, bytes: Uint8Array, maxChars: numb
     throw new ToolError(`${display} could not be read as a PDF: ${(error as Error).message}.`);
   }
   if (!reply.ok) {
-    if (reply.name === 'PasswordException') throw new ToolError(`${display} is a password-protected PDF; read_file cannot open it.`);
+    if (reply.name === 'PasswordException')
+      throw new ToolError(`${display} is a password-protected PDF; read_file cannot open it.`);
     throw new ToolError(`${display} could not be read as a PDF (${reply.message}).`);
   }
   const text: PdfText = { pages: reply.pages, pageCount: reply.pageCount };

@@ -92,14 +92,27 @@ describe('other previews', () => {
 
   it('a file over the preview budget shows no diff (the card falls back to the full arguments)', () => {
     ws.write('big.txt', 'x'.repeat(1024 * 1024 + 1));
-    expect(registry.preview(TN.EDIT_FILE, { path: 'big.txt', old_string: 'xx', new_string: 'y', replace_all: true }, ws.ctx)).toBeNull();
+    expect(
+      registry.preview(TN.EDIT_FILE, { path: 'big.txt', old_string: 'xx', new_string: 'y', replace_all: true }, ws.ctx),
+    ).toBeNull();
   });
 
   it('every tool declares its kind', () => {
-    const kinds = Object.fromEntries(createBuiltinTools({ requestRestart: () => undefined }).map((t) => [t.name, t.kind]));
+    const kinds = Object.fromEntries(
+      createBuiltinTools({ requestRestart: () => undefined }).map((t) => [t.name, t.kind]),
+    );
     expect(kinds).toMatchObject({
-      read_file: 'read', list_files: 'read', grep_files: 'read', search_file: 'read', get_ast_outline: 'read',
-      write_file: 'edit', edit_file: 'edit', insert_at_line: 'edit', replace_lines: 'edit', execute_cmd: 'execute', restart: 'execute',
+      read_file: 'read',
+      list_files: 'read',
+      grep_files: 'read',
+      search_file: 'read',
+      get_ast_outline: 'read',
+      write_file: 'edit',
+      edit_file: 'edit',
+      insert_at_line: 'edit',
+      replace_lines: 'edit',
+      execute_cmd: 'execute',
+      restart: 'execute',
     });
   });
 });

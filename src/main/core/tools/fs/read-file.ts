@@ -28,7 +28,13 @@ export const MAX_SCAN_BYTES = 16 * 1024 * 1024;
 const input = z.object({
   path: pathField('File to read.'),
   offset: z.coerce.number().int().min(1).optional().describe('First line to show, 1-based (default 1).'),
-  limit: z.coerce.number().int().min(1).max(MAX_READ_LINES).optional().describe(`How many lines to show (default and max ${MAX_READ_LINES}).`),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_READ_LINES)
+    .optional()
+    .describe(`How many lines to show (default and max ${MAX_READ_LINES}).`),
 });
 
 export const readFileTool = defineTool({
@@ -56,8 +62,12 @@ export const readFileTool = defineTool({
     const { lines } = splitLines(decoded.text);
     if (lines.length === 0) return `${g.display} is empty (0 bytes).`;
     const notes: string[] = [];
-    if (read.isTruncated) notes.push(`[file is ${read.size} bytes; only the first ${MAX_SCAN_BYTES} bytes can be read with read_file]`);
-    if (decoded.encoding === 'utf16le' || decoded.encoding === 'utf16be') notes.push(`[the file is ${describeEncoding(decoded.encoding)} text: the edit tools refuse it, since they write UTF-8]`);
+    if (read.isTruncated)
+      notes.push(`[file is ${read.size} bytes; only the first ${MAX_SCAN_BYTES} bytes can be read with read_file]`);
+    if (decoded.encoding === 'utf16le' || decoded.encoding === 'utf16be')
+      notes.push(
+        `[the file is ${describeEncoding(decoded.encoding)} text: the edit tools refuse it, since they write UTF-8]`,
+      );
     return pageOfLines(g.display, lines, a, read.isTruncated, notes);
   },
 });
@@ -66,9 +76,16 @@ export const readFileTool = defineTool({
  * Lines `offset…` of `lines` (at most `limit`, MAX_READ_LINES and MAX_READ_OUTPUT_BYTES of output), numbered, with
  * where to continue; `isCut`: the lines are the start of more than could be read. `notes` go after the paging note.
  */
-function pageOfLines(display: string, lines: readonly string[], a: { offset?: number; limit?: number }, isCut: boolean, notes: readonly string[]): string {
+function pageOfLines(
+  display: string,
+  lines: readonly string[],
+  a: { offset?: number; limit?: number },
+  isCut: boolean,
+  notes: readonly string[],
+): string {
   const start = a.offset ?? 1;
-  if (start > lines.length) throw new ToolError(`${display} has ${lines.length} lines; offset ${start} is past the end.`);
+  if (start > lines.length)
+    throw new ToolError(`${display} has ${lines.length} lines; offset ${start} is past the end.`);
   const wanted = Math.min(a.limit ?? MAX_READ_LINES, MAX_READ_LINES);
   let end = Math.min(lines.length, start - 1 + wanted);
   let body = numbered(lines.slice(start - 1, end), start);
@@ -85,7 +102,8 @@ function pageOfLines(display: string, lines: readonly string[], a: { offset?: nu
   }
   const all: string[] = [];
   const total = isCut ? `at least ${lines.length}` : String(lines.length);
-  if (end < lines.length || isCut) all.push(`[showing lines ${start}–${end} of ${total}; call read_file with offset=${end + 1} to continue]`);
+  if (end < lines.length || isCut)
+    all.push(`[showing lines ${start}–${end} of ${total}; call read_file with offset=${end + 1} to continue]`);
   all.push(...notes);
   return all.length ? `${body}\n${all.join('\n')}` : body;
 }
@@ -94,8 +112,16 @@ function pageOfLines(display: string, lines: readonly string[], a: { offset?: nu
  * A PDF's text as read_file shows a text file: numbered lines, a line `[page N of M]` before each page's text, paged
  * with offset/limit (docs/tools.md "PDF files"). Figures, images and layout are not in it, which the first line says.
  */
-async function pdfResult(display: string, read: { bytes: Buffer; size: number; isTruncated: boolean }, a: { offset?: number; limit?: number }, signal: AbortSignal): Promise<string> {
-  if (read.isTruncated) throw new ToolError(`${display} is a PDF of ${sizeText(read.size)}; read_file reads PDFs up to ${sizeText(MAX_SCAN_BYTES)}.`);
+async function pdfResult(
+  display: string,
+  read: { bytes: Buffer; size: number; isTruncated: boolean },
+  a: { offset?: number; limit?: number },
+  signal: AbortSignal,
+): Promise<string> {
+  if (read.isTruncated)
+    throw new ToolError(
+      `${display} is a PDF of ${sizeText(read.size)}; read_file reads PDFs up to ${sizeText(MAX_SCAN_BYTES)}.`,
+    );
   const pdf = await pdfText(display, read.bytes, MAX_SCAN_BYTES, signal);
   if (hasNoText(pdf)) {
     return `${display}: PDF, ${plural(pdf.pageCount, 'page')}, with no text to extract (scanned pages or drawings); open it in the viewer to see it.`;
@@ -103,21 +129,36 @@ async function pdfResult(display: string, read: { bytes: Buffer; size: number; i
   const head = `${display}: PDF, ${plural(pdf.pageCount, 'page')}; its text follows (figures, images and layout are not in it).`;
   const lines = pdfLines(pdf);
   const isCut = pdf.pages.length < pdf.pageCount;
-  const notes = isCut ? [`[the text of pages ${pdf.pages.length + 1}–${pdf.pageCount} is past what read_file reads of a file]`] : [];
+  const notes = isCut
+    ? [`[the text of pages ${pdf.pages.length + 1}–${pdf.pageCount} is past what read_file reads of a file]`]
+    : [];
   return `${head}\n${pageOfLines(display, lines, a, isCut, notes)}`;
 }
 
-const IMAGE_KIND: Record<ChatImageType, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' };
+const IMAGE_KIND: Record<ChatImageType, string> = {
+  'image/png': 'PNG',
+  'image/jpeg': 'JPEG',
+  'image/gif': 'GIF',
+  'image/webp': 'WebP',
+};
 
 function sizeText(bytes: number): string {
   return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** An image file as the model sees it: a line saying what it is, and the image itself (its bytes as read). */
-function imageResult(display: string, real: string, mediaType: ChatImageType, bytes: Buffer, size: number): ExecutionOutcome {
+function imageResult(
+  display: string,
+  real: string,
+  mediaType: ChatImageType,
+  bytes: Buffer,
+  size: number,
+): ExecutionOutcome {
   const kind = IMAGE_KIND[mediaType];
   if (size > MAX_IMAGE_BYTES) {
-    throw new ToolError(`${display} is a ${kind} image of ${sizeText(size)}; read_file shows images up to ${sizeText(MAX_IMAGE_BYTES)} (what the model providers take).`);
+    throw new ToolError(
+      `${display} is a ${kind} image of ${sizeText(size)}; read_file shows images up to ${sizeText(MAX_IMAGE_BYTES)} (what the model providers take).`,
+    );
   }
   let pixels = '';
   try {
@@ -126,5 +167,9 @@ function imageResult(display: string, real: string, mediaType: ChatImageType, by
   } catch {
     // A damaged header: the provider judges the image itself; the line just lacks its size.
   }
-  return { kind: 'completed', result: `${display}: ${kind} image${pixels}, ${sizeText(size)}. The image is attached for you to see.`, images: [{ name: basename(real), mediaType, bytes }] };
+  return {
+    kind: 'completed',
+    result: `${display}: ${kind} image${pixels}, ${sizeText(size)}. The image is attached for you to see.`,
+    images: [{ name: basename(real), mediaType, bytes }],
+  };
 }

@@ -8,7 +8,18 @@ import { defineTool, ToolError } from '../define-tool';
 import { atomicWrite, readTextForEdit, requireKind } from '../_policy/fs';
 import { guardWrite } from '../_policy/guard';
 import type { PreviewContext } from '../tool';
-import { contentLines, diffPreview, joinLines, label, PATH_ALIASES, pathArg, pathField, plural, shortPath, splitLines } from './common';
+import {
+  contentLines,
+  diffPreview,
+  joinLines,
+  label,
+  PATH_ALIASES,
+  pathArg,
+  pathField,
+  plural,
+  shortPath,
+  splitLines,
+} from './common';
 
 const input = z.object({
   path: pathField('File to change.'),
@@ -21,11 +32,15 @@ const input = z.object({
 function plan(a: z.output<typeof input>, ctx: PreviewContext) {
   const g = guardWrite(a.path, ctx);
   requireKind(g, 'file');
-  if (a.end_line < a.start_line) throw new ToolError(`end_line (${a.end_line}) is before start_line (${a.start_line}).`);
+  if (a.end_line < a.start_line)
+    throw new ToolError(`end_line (${a.end_line}) is before start_line (${a.start_line}).`);
   const before = readTextForEdit(g);
   const file = splitLines(before);
   const count = file.lines.length;
-  if (a.end_line > count) throw new ToolError(`${g.display} has ${count} lines; end_line ${a.end_line} is past the end. Read the file again for current line numbers.`);
+  if (a.end_line > count)
+    throw new ToolError(
+      `${g.display} has ${count} lines; end_line ${a.end_line} is past the end. Read the file again for current line numbers.`,
+    );
   const added = contentLines(a.content);
   file.lines.splice(a.start_line - 1, a.end_line - a.start_line + 1, ...added);
   return { g, before, after: joinLines(file), added: added.length, total: file.lines.length };
@@ -33,12 +48,14 @@ function plan(a: z.output<typeof input>, ctx: PreviewContext) {
 
 export const replaceLinesTool = defineTool({
   name: TN.REPLACE_LINES,
-  description: 'Replace a range of lines (1-based, inclusive) of an existing file with new text; empty content deletes them. Read the file first to get the line numbers.',
+  description:
+    'Replace a range of lines (1-based, inclusive) of an existing file with new text; empty content deletes them. Read the file first to get the line numbers.',
   input,
   kind: 'edit',
   category: 'filesystem',
   aliases: { ...PATH_ALIASES, text: 'content', start: 'start_line', end: 'end_line' },
-  describe: (a, length) => label(TN.REPLACE_LINES, `${shortPath(a.path, length)}:${a.start_line}-${a.end_line}`, length),
+  describe: (a, length) =>
+    label(TN.REPLACE_LINES, `${shortPath(a.path, length)}:${a.start_line}-${a.end_line}`, length),
   targetPath: pathArg,
   preview(a, ctx) {
     const p = plan(a, ctx);

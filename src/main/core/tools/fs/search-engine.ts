@@ -63,10 +63,17 @@ export function compileMatcher(pattern: string, caseInsensitive: boolean): Match
     line = new RegExp(pattern, flags);
     scan = new RegExp(pattern, `${flags}gm`);
   } catch (error) {
-    throw new ToolError(`pattern is not a valid regular expression (${(error as Error).message}). Escape special characters such as ( [ { . * + ? with a backslash.`);
+    throw new ToolError(
+      `pattern is not a valid regular expression (${(error as Error).message}). Escape special characters such as ( [ { . * + ? with a backslash.`,
+    );
   }
   const isLiteral = !REGEX_META.test(pattern) && !pattern.includes('\n');
-  return { scan, line, literal: isLiteral && !caseInsensitive ? Buffer.from(pattern, 'utf8') : null, backtracks: !isLiteral && needsBacktracking(pattern, flags) };
+  return {
+    scan,
+    line,
+    literal: isLiteral && !caseInsensitive ? Buffer.from(pattern, 'utf8') : null,
+    backtracks: !isLiteral && needsBacktracking(pattern, flags),
+  };
 }
 
 /** Whether the linear-time engine refuses the pattern (without that engine, every pattern counts as such). */
@@ -107,8 +114,15 @@ export function mayMatch(matcher: Matcher, bytes: Buffer): boolean {
 }
 
 /** 0-based numbers of the matching lines of `text`, at most `max` of them. */
-export function matchingLines(matcher: Matcher, text: string, max = Number.POSITIVE_INFINITY, texts?: string[]): number[] {
-  return matcher.backtracks ? withTimeLimit(() => scanLines(matcher, text, max, texts)) : scanLines(matcher, text, max, texts);
+export function matchingLines(
+  matcher: Matcher,
+  text: string,
+  max = Number.POSITIVE_INFINITY,
+  texts?: string[],
+): number[] {
+  return matcher.backtracks
+    ? withTimeLimit(() => scanLines(matcher, text, max, texts))
+    : scanLines(matcher, text, max, texts);
 }
 
 function scanLines(matcher: Matcher, text: string, max: number, texts?: string[]): number[] {

@@ -16,14 +16,25 @@ const MAX_SEARCH_BYTES = 64 * 1024 * 1024;
 
 const input = z.object({
   path: pathField('File to search.'),
-  pattern: z.string().min(1).max(MAX_PATTERN_CHARS).describe('JavaScript regular expression (a plain word works too), matched per line.'),
+  pattern: z
+    .string()
+    .min(1)
+    .max(MAX_PATTERN_CHARS)
+    .describe('JavaScript regular expression (a plain word works too), matched per line.'),
   case_insensitive: z.boolean().default(false).describe('Ignore letter case.'),
-  context_lines: z.coerce.number().int().min(0).max(10).default(0).describe('Lines of context before and after each match (0–10).'),
+  context_lines: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(0)
+    .describe('Lines of context before and after each match (0–10).'),
 });
 
 export const searchFileTool = defineTool({
   name: TN.SEARCH_FILE,
-  description: 'Find the lines of one file that match a regular expression; returns "line:text" (context lines as "line-text"). Use grep_files to search a folder.',
+  description:
+    'Find the lines of one file that match a regular expression; returns "line:text" (context lines as "line-text"). Use grep_files to search a folder.',
   input,
   kind: 'read',
   category: 'filesystem',
@@ -48,7 +59,10 @@ export const searchFileTool = defineTool({
       for (const l of hunk.lines) out.push(`${l.no + 1}${l.isMatch ? ':' : '-'}${clipLine(l.text)}`);
     }
     const notes: string[] = [];
-    if (matches.length > MAX_SEARCH_RESULTS) notes.push(`[first ${MAX_SEARCH_RESULTS} matching lines shown; narrow the pattern or use read_file with an offset]`);
+    if (matches.length > MAX_SEARCH_RESULTS)
+      notes.push(
+        `[first ${MAX_SEARCH_RESULTS} matching lines shown; narrow the pattern or use read_file with an offset]`,
+      );
     if (read.isTruncated) notes.push(`[only the first ${MAX_SEARCH_BYTES} bytes of the file were searched]`);
     const head = `${plural(shown.length, 'matching line')}${matches.length > MAX_SEARCH_RESULTS ? '+' : ''} in ${g.display}:`;
     return [head, ...out, ...notes].join('\n');

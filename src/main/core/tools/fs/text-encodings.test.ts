@@ -28,7 +28,10 @@ beforeEach(() => {
   ws = makeWorkspace();
   ws.write('ps-output.log', utf16le('Directory: C:\\work\r\nneedle in PowerShell output\r\nlast line\r\n'));
   ws.write('big-endian.txt', utf16be('needle, big-endian\nsecond\n'));
-  ws.write('with-bom.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('needle after a BOM\nline two\n')]));
+  ws.write(
+    'with-bom.txt',
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('needle after a BOM\nline two\n')]),
+  );
   ws.write('no-bom-utf16.txt', Buffer.from('needle without a mark\n', 'utf16le'));
   ws.write('real.bin', Buffer.concat([Buffer.from('needle'), Buffer.alloc(64), Buffer.from('needle')]));
   ws.write('code.py', utf16le('def needle_here():\n    return 1\n\nclass Found:\n    pass\n'));
@@ -50,7 +53,12 @@ describe('grep_files', () => {
     ].join('\n');
     await expectEveryEngine(engines, { pattern: 'needle' }, ws.ctx, expected);
     // Context lines of a UTF-16 file come decoded too (the JS engine reads the file again for them).
-    await expectEveryEngine(engines, { pattern: 'PowerShell', context_lines: 1 }, ws.ctx, 'ps-output.log-1-Directory: C:\\work\nps-output.log:2:needle in PowerShell output\nps-output.log-3-last line\n[1 matching line; end of results]');
+    await expectEveryEngine(
+      engines,
+      { pattern: 'PowerShell', context_lines: 1 },
+      ws.ctx,
+      'ps-output.log-1-Directory: C:\\work\nps-output.log:2:needle in PowerShell output\nps-output.log-3-last line\n[1 matching line; end of results]',
+    );
   });
 });
 
@@ -59,9 +67,13 @@ describe('the reading and editing tools', () => {
     expect(await ok(readFileTool, { path: 'ps-output.log' }, ws.ctx)).toBe(
       '1\tDirectory: C:\\work\n2\tneedle in PowerShell output\n3\tlast line\n[the file is UTF-16 (little-endian) text: the edit tools refuse it, since they write UTF-8]',
     );
-    expect(await ok(readFileTool, { path: 'big-endian.txt' }, ws.ctx)).toMatch(/^1\tneedle, big-endian\n2\tsecond\n\[the file is UTF-16 \(big-endian\) text/);
+    expect(await ok(readFileTool, { path: 'big-endian.txt' }, ws.ctx)).toMatch(
+      /^1\tneedle, big-endian\n2\tsecond\n\[the file is UTF-16 \(big-endian\) text/,
+    );
     expect(await ok(readFileTool, { path: 'with-bom.txt' }, ws.ctx)).toBe('1\tneedle after a BOM\n2\tline two');
-    expect(await ok(searchFileTool, { path: 'ps-output.log', pattern: 'needle' }, ws.ctx)).toBe('1 matching line in ps-output.log:\n2:needle in PowerShell output');
+    expect(await ok(searchFileTool, { path: 'ps-output.log', pattern: 'needle' }, ws.ctx)).toBe(
+      '1 matching line in ps-output.log:\n2:needle in PowerShell output',
+    );
     // Without a mark, UTF-16 is a binary file, as for ripgrep and git.
     expect(await failed(readFileTool, { path: 'no-bom-utf16.txt' }, ws.ctx)).toMatch(/is a binary file/);
     expect(await failed(readFileTool, { path: 'real.bin' }, ws.ctx)).toMatch(/is a binary file/);
@@ -73,12 +85,16 @@ describe('the reading and editing tools', () => {
 
   it('the edit tools refuse UTF-16 with the reason and change nothing; an edit keeps a UTF-8 BOM', async () => {
     const before = readFileSync(join(ws.root, 'ps-output.log'));
-    expect(await failed(editFileTool, { path: 'ps-output.log', old_string: 'last line', new_string: 'changed' }, ws.ctx)).toBe(
+    expect(
+      await failed(editFileTool, { path: 'ps-output.log', old_string: 'last line', new_string: 'changed' }, ws.ctx),
+    ).toBe(
       'ps-output.log is UTF-16 (little-endian) text; the edit tools write UTF-8, which would change every byte of it. Convert it first (execute_cmd: iconv -f UTF-16 -t UTF-8), or rewrite it whole with write_file.',
     );
     expect(readFileSync(join(ws.root, 'ps-output.log')).equals(before)).toBe(true);
     await ok(editFileTool, { path: 'with-bom.txt', old_string: 'line two', new_string: 'line 2' }, ws.ctx);
-    expect(readFileSync(join(ws.root, 'with-bom.txt'))).toEqual(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('needle after a BOM\nline 2\n')]));
+    expect(readFileSync(join(ws.root, 'with-bom.txt'))).toEqual(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('needle after a BOM\nline 2\n')]),
+    );
   });
 });
 
@@ -88,10 +104,18 @@ describe('write_file over UTF-16', () => {
   it('the approval card shows the decoded text it replaces, and the model is told the file is UTF-8 now', async () => {
     const n = registry.normalize(TN.WRITE_FILE, { path: 'ps-output.log', content: 'rewritten\n' }, ws.ctx.workingDir);
     if (!n.ok) throw new Error(n.error);
-    expect(registry.preview(TN.WRITE_FILE, n.args, ws.ctx)).toMatchObject({ kind: 'diff', oldContent: 'Directory: C:\\work\r\nneedle in PowerShell output\r\nlast line\r\n', newContent: 'rewritten\n' });
-    expect(await ok(writeFileTool, { path: 'ps-output.log', content: 'rewritten\n' }, ws.ctx)).toBe('Wrote ps-output.log (1 line, 10 bytes); it was UTF-16 (little-endian) text and is UTF-8 now.');
+    expect(registry.preview(TN.WRITE_FILE, n.args, ws.ctx)).toMatchObject({
+      kind: 'diff',
+      oldContent: 'Directory: C:\\work\r\nneedle in PowerShell output\r\nlast line\r\n',
+      newContent: 'rewritten\n',
+    });
+    expect(await ok(writeFileTool, { path: 'ps-output.log', content: 'rewritten\n' }, ws.ctx)).toBe(
+      'Wrote ps-output.log (1 line, 10 bytes); it was UTF-16 (little-endian) text and is UTF-8 now.',
+    );
     expect(readFileSync(join(ws.root, 'ps-output.log'), 'utf8')).toBe('rewritten\n');
-    expect(await ok(writeFileTool, { path: 'ps-output.log', content: 'again\n' }, ws.ctx)).toBe('Wrote ps-output.log (1 line, 6 bytes).');
+    expect(await ok(writeFileTool, { path: 'ps-output.log', content: 'again\n' }, ws.ctx)).toBe(
+      'Wrote ps-output.log (1 line, 6 bytes).',
+    );
   });
 });
 
@@ -100,7 +124,12 @@ describe('textEncodingOf (the core and the viewer alike)', () => {
     expect(textEncodingOf(Buffer.alloc(0))).toBe('utf8');
     expect(textEncodingOf(Buffer.from([0xff]))).toBe('utf8');
     expect(textEncodingOf(Buffer.concat([Buffer.alloc(9000, 0x61), Buffer.alloc(1)]))).toBe('utf8'); // NUL past 8 KB
-    for (const [bytes, encoding] of [[utf16le('ab'), 'utf16le'], [utf16be('ab'), 'utf16be'], [Buffer.from('\uFEFFab'), 'utf8-bom'], [Buffer.from('ab'), 'utf8']] as const) {
+    for (const [bytes, encoding] of [
+      [utf16le('ab'), 'utf16le'],
+      [utf16be('ab'), 'utf16be'],
+      [Buffer.from('\uFEFFab'), 'utf8-bom'],
+      [Buffer.from('ab'), 'utf8'],
+    ] as const) {
       expect(textEncodingOf(bytes)).toBe(encoding);
       expect(new TextDecoder(DECODER_LABEL[encoding]).decode(bytes)).toBe('ab');
     }

@@ -19,13 +19,33 @@ import { label } from '../fs/common';
 import type { ExecutionOutcome, Tool, ToolRunContext } from '../tool';
 
 export const MAX_IMAGES_PER_CALL = 4;
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+};
 
 const input = z.object({
   prompt: z.string().trim().min(1).max(8_000).describe('What the image should show.'),
-  provider: z.string().min(1).max(100).optional().describe('Provider name from image_generate_providers_list; default: the first one.'),
-  size: z.string().regex(/^\d{2,5}x\d{2,5}$/, 'size is WIDTHxHEIGHT, e.g. 1024x1024').optional().describe('WIDTHxHEIGHT, e.g. 1024x1024.'),
-  n: z.coerce.number().int().min(1).max(MAX_IMAGES_PER_CALL).default(1).describe(`How many images (1-${MAX_IMAGES_PER_CALL}).`),
+  provider: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Provider name from image_generate_providers_list; default: the first one.'),
+  size: z
+    .string()
+    .regex(/^\d{2,5}x\d{2,5}$/, 'size is WIDTHxHEIGHT, e.g. 1024x1024')
+    .optional()
+    .describe('WIDTHxHEIGHT, e.g. 1024x1024.'),
+  n: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_IMAGES_PER_CALL)
+    .default(1)
+    .describe(`How many images (1-${MAX_IMAGES_PER_CALL}).`),
 });
 type Input = z.output<typeof input>;
 
@@ -60,15 +80,25 @@ function freeName(base: string, ext: string, ctx: ToolRunContext, taken: Set<str
 function pickProvider(plugins: PluginManager, wanted: string | undefined): { name: string; provider: ImageProvider } {
   const providers = plugins.imageProviders();
   if (!providers.length) {
-    throw new ToolError('No image provider is set up. The person can enable one in Settings → Plugins (OpenAI-compatible images or ComfyUI); call image_generate_providers_list to check.');
+    throw new ToolError(
+      'No image provider is set up. The person can enable one in Settings → Plugins (OpenAI-compatible images or ComfyUI); call image_generate_providers_list to check.',
+    );
   }
   if (!wanted) return providers[0]!;
   const found = providers.find((p) => p.name === wanted);
-  if (!found) throw new ToolError(`There is no image provider "${wanted}". Providers: ${providers.map((p) => p.name).join(', ')}.`);
+  if (!found)
+    throw new ToolError(
+      `There is no image provider "${wanted}". Providers: ${providers.map((p) => p.name).join(', ')}.`,
+    );
   return found;
 }
 
-async function generate(a: Input, ctx: ToolRunContext, signal: AbortSignal, chosen: { name: string; provider: ImageProvider }): Promise<ExecutionOutcome> {
+async function generate(
+  a: Input,
+  ctx: ToolRunContext,
+  signal: AbortSignal,
+  chosen: { name: string; provider: ImageProvider },
+): Promise<ExecutionOutcome> {
   let images;
   try {
     images = await chosen.provider.generate({ prompt: a.prompt, size: a.size, n: a.n }, signal);
@@ -121,18 +151,26 @@ export function createImageGenerateTool(plugins: PluginManager): Tool {
     run(args, ctx) {
       // The work starts inside the constructor, so the interrupt travels in a holder made before it.
       const interrupt: { current: (() => Promise<void>) | null } = { current: null };
-      return new ImageExecution(async (signal) => {
-        const parsed = input.safeParse(args ?? {});
-        if (!parsed.success) return { kind: 'failed', error: describeZodError(TN.IMAGE_GENERATE, parsed.error) };
-        try {
-          const chosen = pickProvider(plugins, parsed.data.provider);
-          if (chosen.provider.interrupt) interrupt.current = () => chosen.provider.interrupt!();
-          return await generate(parsed.data, ctx, signal, chosen);
-        } catch (error) {
-          if (signal.aborted) return { kind: 'cancelled' };
-          return { kind: 'failed', error: error instanceof ToolError ? error.message : `image_generate failed unexpectedly: ${errorText(error)}` };
-        }
-      }, ctx.signal, interrupt);
+      return new ImageExecution(
+        async (signal) => {
+          const parsed = input.safeParse(args ?? {});
+          if (!parsed.success) return { kind: 'failed', error: describeZodError(TN.IMAGE_GENERATE, parsed.error) };
+          try {
+            const chosen = pickProvider(plugins, parsed.data.provider);
+            if (chosen.provider.interrupt) interrupt.current = () => chosen.provider.interrupt!();
+            return await generate(parsed.data, ctx, signal, chosen);
+          } catch (error) {
+            if (signal.aborted) return { kind: 'cancelled' };
+            return {
+              kind: 'failed',
+              error:
+                error instanceof ToolError ? error.message : `image_generate failed unexpectedly: ${errorText(error)}`,
+            };
+          }
+        },
+        ctx.signal,
+        interrupt,
+      );
     },
   });
   return tool;
@@ -147,7 +185,9 @@ export function createImageProvidersListTool(plugins: PluginManager): Tool {
     category: 'introspection',
     isIdempotent: true,
     execute() {
-      const providers = plugins.imageProviders().map((p) => ({ name: p.name, title: p.title, model: p.provider.model }));
+      const providers = plugins
+        .imageProviders()
+        .map((p) => ({ name: p.name, title: p.title, model: p.provider.model }));
       return { kind: 'completed', resultType: 'json', result: JSON.stringify({ providers }) };
     },
   });

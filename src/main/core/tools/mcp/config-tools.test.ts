@@ -19,7 +19,12 @@ afterEach(async () => {
 async function approveNext(harness: Harness, seen: Set<number>) {
   const asked = await harness.waitForEvent('approval_required', (e) => !seen.has(e.request_id));
   seen.add(asked.request_id);
-  await harness.call('inbox:resolveApproval', { requestId: asked.request_id, action: 'approve', note: '', argsHash: asked.args_hash });
+  await harness.call('inbox:resolveApproval', {
+    requestId: asked.request_id,
+    action: 'approve',
+    note: '',
+    argsHash: asked.args_hash,
+  });
   return asked;
 }
 
@@ -27,7 +32,18 @@ describe('MCP config tools', () => {
   it('register_mcp shows the full command, stores the server untrusted and starts nothing until the person trusts it', async () => {
     marker = `skald-mcp-reg-${Math.random().toString(36).slice(2)}`;
     h = await startHarness({
-      turns: [{ toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] }, { toolCalls: [{ name: 'register_mcp', arguments: { name: 'flaky', command: node, args: [FLAKY, marker, '--and-this-flag'] } }] }, { text: 'Registered.' }],
+      turns: [
+        { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] },
+        {
+          toolCalls: [
+            {
+              name: 'register_mcp',
+              arguments: { name: 'flaky', command: node, args: [FLAKY, marker, '--and-this-flag'] },
+            },
+          ],
+        },
+        { text: 'Registered.' },
+      ],
     });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'add the flaky server' });
@@ -39,7 +55,12 @@ describe('MCP config tools', () => {
     expect(done.result).toMatch(/not trusted yet/);
     await h.waitForEvent('done');
     const [server] = (await h.call('mcp:list', {})).servers;
-    expect(server).toMatchObject({ name: 'flaky', state: 'untrusted', createdBy: 'model', args: [FLAKY, marker, '--and-this-flag'] });
+    expect(server).toMatchObject({
+      name: 'flaky',
+      state: 'untrusted',
+      createdBy: 'model',
+      args: [FLAKY, marker, '--and-this-flag'],
+    });
     expect(processesWith(marker)).toEqual([]);
     await h.call('mcp:trust', { name: 'flaky' });
     await h.core.mcp.manager.open('flaky');
@@ -75,7 +96,13 @@ describe('MCP config tools', () => {
   });
 
   it('the model cannot write an MCP credential with set_secret', async () => {
-    h = await startHarness({ turns: [{ toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] }, { toolCalls: [{ name: 'set_secret', arguments: { key: 'mcp.github.credential', value: 'attacker' } }] }, { text: 'ok' }] });
+    h = await startHarness({
+      turns: [
+        { toolCalls: [{ name: 'activate_tools', arguments: { groups: ['config'] } }] },
+        { toolCalls: [{ name: 'set_secret', arguments: { key: 'mcp.github.credential', value: 'attacker' } }] },
+        { text: 'ok' },
+      ],
+    });
     const sessionId = await h.newSession();
     await h.call('chat:send', { sessionId, content: 'set it' });
     // Refused by the arguments' check, before any approval card.

@@ -8,7 +8,10 @@ import type { Tool } from '../tool';
 import { createDeleteMcpTool, createRegisterMcpTool } from './register-mcp';
 import { createToggleItemTool, ItemTogglers, mcpToggler, pluginToggler } from './toggle-item';
 
-export function createMcpConfigTools(mcp: McpServices, plugins?: Parameters<typeof pluginToggler>[0]): { tools: Tool[]; togglers: ItemTogglers } {
+export function createMcpConfigTools(
+  mcp: McpServices,
+  plugins?: Parameters<typeof pluginToggler>[0],
+): { tools: Tool[]; togglers: ItemTogglers } {
   const togglers = new ItemTogglers();
   togglers.register('mcp', mcpToggler(mcp));
   if (plugins) togglers.register('plugin', pluginToggler(plugins));

@@ -21,7 +21,13 @@ export function runMcpTool(deps: McpCallDeps, exposedName: string, args: ToolArg
   return new SimpleExecution((signal) => callOnce(deps, exposedName, args, ctx, signal), ctx.signal);
 }
 
-async function callOnce(deps: McpCallDeps, exposedName: string, args: ToolArgs, ctx: ToolRunContext, signal: AbortSignal): Promise<ExecutionOutcome> {
+async function callOnce(
+  deps: McpCallDeps,
+  exposedName: string,
+  args: ToolArgs,
+  ctx: ToolRunContext,
+  signal: AbortSignal,
+): Promise<ExecutionOutcome> {
   const parsed = parseMcpToolName(exposedName);
   if (!parsed) return { kind: 'failed', error: `${exposedName} is not an MCP tool name.` };
   const call = ctx.call ?? null;
@@ -29,11 +35,18 @@ async function callOnce(deps: McpCallDeps, exposedName: string, args: ToolArgs, 
     const { tool, result } = await deps.manager.callTool(parsed.server, exposedName, args, {
       signal,
       context: { sessionId: call?.sessionId ?? null, toolCallId: call?.toolCallId ?? null },
-      onProgress: (p) => deps.emit({ type: 'progress', session_id: call?.sessionId ?? null, tool_call_id: call?.toolCallId ?? null, ...p }),
+      onProgress: (p) =>
+        deps.emit({
+          type: 'progress',
+          session_id: call?.sessionId ?? null,
+          tool_call_id: call?.toolCallId ?? null,
+          ...p,
+        }),
     });
     return toOutcome(result as RawToolResult, { workspaceDir: ctx.workspaceDir, server: parsed.server, tool });
   } catch (error) {
-    if (signal.aborted) return { kind: 'cancelled', note: 'Stopped by the user; the MCP server was told to cancel the call.' };
+    if (signal.aborted)
+      return { kind: 'cancelled', note: 'Stopped by the user; the MCP server was told to cancel the call.' };
     return { kind: 'failed', error: errorText(error) };
   }
 }

@@ -15,9 +15,16 @@ import type { Tool } from '../tool';
 
 const input = z.object({
   name: McpServerNameSchema.describe('Server name: letters, digits and - (its tools become mcp__<name>__<tool>).'),
-  transport: z.enum(['stdio', 'http', 'sse']).default('stdio').describe('stdio (a command), http (Streamable HTTP, falls back to SSE) or sse (legacy).'),
+  transport: z
+    .enum(['stdio', 'http', 'sse'])
+    .default('stdio')
+    .describe('stdio (a command), http (Streamable HTTP, falls back to SSE) or sse (legacy).'),
   command: z.string().min(1).max(4_000).optional().describe('stdio: the program to run, e.g. "npx".'),
-  args: z.array(z.string().max(4_000)).max(200).optional().describe('stdio: its arguments, e.g. ["-y", "@modelcontextprotocol/server-memory"].'),
+  args: z
+    .array(z.string().max(4_000))
+    .max(200)
+    .optional()
+    .describe('stdio: its arguments, e.g. ["-y", "@modelcontextprotocol/server-memory"].'),
   env: z.record(z.string(), z.string()).optional().describe('stdio: extra environment variables for the server.'),
   url: z.string().max(2_000).optional().describe('http/sse: the server URL.'),
   headers: z.record(z.string(), z.string()).optional().describe('http/sse: extra request headers.'),
@@ -38,10 +45,26 @@ export function createRegisterMcpTool(mcp: McpServices): Tool {
     category: 'config',
     describe: (a, length) => label(TN.REGISTER_MCP, `${a.name}: ${commandLine(a)}`, length),
     async executeAsync(a) {
-      const parsed = await mcp.save({ name: a.name, transport: a.transport, command: a.command, args: a.args, env: a.env, url: a.url, headers: a.headers }, 'model').catch((error: unknown) => {
-        const issues = error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ') : (error as Error).message;
-        throw new ToolError(`The server was not registered: ${issues}.`);
-      });
+      const parsed = await mcp
+        .save(
+          {
+            name: a.name,
+            transport: a.transport,
+            command: a.command,
+            args: a.args,
+            env: a.env,
+            url: a.url,
+            headers: a.headers,
+          },
+          'model',
+        )
+        .catch((error: unknown) => {
+          const issues =
+            error instanceof z.ZodError
+              ? error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')
+              : (error as Error).message;
+          throw new ToolError(`The server was not registered: ${issues}.`);
+        });
       return (
         `Registered MCP server "${parsed.name}" (${parsed.transport}: ${commandLine(a)}). It is not trusted yet, so it has not started: ` +
         'the person must review and trust it in Settings → MCP. Tell them so. Once trusted, call activate_tools with its name.'
@@ -53,14 +76,22 @@ export function createRegisterMcpTool(mcp: McpServices): Tool {
 export function createDeleteMcpTool(mcp: McpServices): Tool {
   return defineTool({
     name: TN.DELETE_MCP,
-    description: 'Permanently remove an MCP server: it is stopped, and its configuration, tool approvals and stored credential are deleted. To pause a server instead, use toggle_item.',
+    description:
+      'Permanently remove an MCP server: it is stopped, and its configuration, tool approvals and stored credential are deleted. To pause a server instead, use toggle_item.',
     input: z.object({ name: McpServerNameSchema.describe('The server to delete.') }),
     kind: 'config',
     category: 'config',
     describe: (a, length) => label(TN.DELETE_MCP, a.name, length),
     async executeAsync({ name }) {
       if (!(await mcp.remove(name))) {
-        throw new ToolError(`There is no MCP server named "${name}". Servers: ${mcp.repo.list().map((s) => s.name).join(', ') || 'none'}.`);
+        throw new ToolError(
+          `There is no MCP server named "${name}". Servers: ${
+            mcp.repo
+              .list()
+              .map((s) => s.name)
+              .join(', ') || 'none'
+          }.`,
+        );
       }
       return `Deleted MCP server "${name}"; it was stopped and its tools are gone.`;
     },

@@ -35,7 +35,8 @@ export class ItemTogglers {
 export function createToggleItemTool(togglers: ItemTogglers): Tool {
   return defineTool({
     name: TN.TOGGLE_ITEM,
-    description: 'Enable or disable an item without deleting it: an MCP server (kind "mcp"), a plugin or a scheduled job. A disabled MCP server is stopped.',
+    description:
+      'Enable or disable an item without deleting it: an MCP server (kind "mcp"), a plugin or a scheduled job. A disabled MCP server is stopped.',
     input: z.object({
       kind: z.enum(TOGGLE_KINDS).describe('What kind of item.'),
       name: z.string().min(1).max(200).describe('Its name (see list_items).'),
@@ -53,18 +54,35 @@ export function createToggleItemTool(togglers: ItemTogglers): Tool {
 }
 
 /** The MCP kind: flag plus live effect (stop on disable, background start on enable). */
-export function mcpToggler(mcp: { repo: { get(name: string): unknown; list(): { name: string }[] }; setEnabled(name: string, enabled: boolean): Promise<{ state: string }> }): ItemToggler {
+export function mcpToggler(mcp: {
+  repo: { get(name: string): unknown; list(): { name: string }[] };
+  setEnabled(name: string, enabled: boolean): Promise<{ state: string }>;
+}): ItemToggler {
   return async (name, enabled) => {
-    if (!mcp.repo.get(name)) throw new ToolError(`There is no MCP server named "${name}". Servers: ${mcp.repo.list().map((s) => s.name).join(', ') || 'none'}.`);
+    if (!mcp.repo.get(name))
+      throw new ToolError(
+        `There is no MCP server named "${name}". Servers: ${
+          mcp.repo
+            .list()
+            .map((s) => s.name)
+            .join(', ') || 'none'
+        }.`,
+      );
     const view = await mcp.setEnabled(name, enabled);
-    return enabled ? `Enabled MCP server "${name}" (now ${view.state}).` : `Disabled MCP server "${name}"; it was stopped.`;
+    return enabled
+      ? `Enabled MCP server "${name}" (now ${view.state}).`
+      : `Disabled MCP server "${name}"; it was stopped.`;
   };
 }
 
 /** The plugin kind: the plugin manager's own switch (its tools follow through `syncToolsInto`). */
-export function pluginToggler(plugins: { setEnabled(name: string, enabled: boolean): unknown; names(): string[] }): ItemToggler {
+export function pluginToggler(plugins: {
+  setEnabled(name: string, enabled: boolean): unknown;
+  names(): string[];
+}): ItemToggler {
   return async (name, enabled) => {
-    if (!plugins.names().includes(name)) throw new ToolError(`There is no plugin named "${name}". Plugins: ${plugins.names().join(', ') || 'none'}.`);
+    if (!plugins.names().includes(name))
+      throw new ToolError(`There is no plugin named "${name}". Plugins: ${plugins.names().join(', ') || 'none'}.`);
     try {
       plugins.setEnabled(name, enabled);
     } catch (error) {

@@ -51,7 +51,12 @@ export function signatureOf(node: Node, body: Node | null): string {
     const nl = text.indexOf('\n'); // not split(): a big node's text is long, only its first line matters
     return oneLine(nl === -1 ? text : text.slice(0, nl));
   };
-  if (body && body.startIndex > node.startIndex) return oneLine(text.slice(0, body.startIndex - node.startIndex)).replace(/[{:=]\s*$/, '').trim() || firstLine();
+  if (body && body.startIndex > node.startIndex)
+    return (
+      oneLine(text.slice(0, body.startIndex - node.startIndex))
+        .replace(/[{:=]\s*$/, '')
+        .trim() || firstLine()
+    );
   return firstLine();
 }
 
@@ -155,7 +160,9 @@ export function outlineTree(root: Node, spec: LanguageSpec, source: string, base
       do {
         const field = cursor.currentFieldId;
         if ((field === table.nameField || field === table.propertyField) && name === null) {
-          name = table.leafName[cursor.nodeTypeId] ? source.slice(cursor.startIndex, cursor.endIndex) : innermostName(cursor.currentNode);
+          name = table.leafName[cursor.nodeTypeId]
+            ? source.slice(cursor.startIndex, cursor.endIndex)
+            : innermostName(cursor.currentNode);
         } else if (field === table.bodyField && bodyStart < 0) {
           bodyStart = colonEnd >= 0 ? colonEnd : cursor.startIndex;
           if (spec.containers?.has(kind) && depth < MAX_DEPTH) children = membersOfCursor(depth + 1);
@@ -166,7 +173,14 @@ export function outlineTree(root: Node, spec: LanguageSpec, source: string, base
     }
     if (!name) return;
     // Lines from offsets, in JS: two fewer wasm calls per definition than startPosition/endPosition.
-    out.push({ kind, name, line: lineOf(start), endLine: lineOf(end), signature: signatureFromSource(source, start, end, bodyStart), children });
+    out.push({
+      kind,
+      name,
+      line: lineOf(start),
+      endLine: lineOf(end),
+      signature: signatureFromSource(source, start, end, bodyStart),
+      children,
+    });
   };
 
   const membersOfCursor = (depth: number): OutlineItem[] => {
@@ -226,8 +240,10 @@ function roleTable(language: Language, spec: LanguageSpec): RoleTable {
     if (!language.nodeTypeIsNamed(id)) continue;
     if (spec.custom && (!spec.customTypes || spec.customTypes.has(type))) table.roles[id] = { kind: 'node' };
     else if (spec.transparent?.has(type)) table.roles[id] = { kind: 'through', field: null };
-    else if (spec.wrappers && Object.hasOwn(spec.wrappers, type)) table.roles[id] = { kind: 'through', field: field(spec.wrappers[type] ?? null) };
-    else if (Object.hasOwn(spec.defs, type)) table.roles[id] = hasDefHooks ? { kind: 'node' } : { kind: 'def', def: spec.defs[type]! };
+    else if (spec.wrappers && Object.hasOwn(spec.wrappers, type))
+      table.roles[id] = { kind: 'through', field: field(spec.wrappers[type] ?? null) };
+    else if (Object.hasOwn(spec.defs, type))
+      table.roles[id] = hasDefHooks ? { kind: 'node' } : { kind: 'def', def: spec.defs[type]! };
   }
   bySpec.set(spec, table);
   return table;
@@ -258,6 +274,11 @@ export function signatureFromSource(source: string, start: number, end: number, 
     const nl = source.indexOf('\n', start);
     return oneLine(source.slice(start, nl === -1 || nl > end ? end : nl));
   };
-  if (bodyStart > start) return oneLine(source.slice(start, bodyStart)).replace(/[{:=]\s*$/, '').trim() || firstLine();
+  if (bodyStart > start)
+    return (
+      oneLine(source.slice(start, bodyStart))
+        .replace(/[{:=]\s*$/, '')
+        .trim() || firstLine()
+    );
   return firstLine();
 }

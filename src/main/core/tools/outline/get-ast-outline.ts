@@ -26,7 +26,9 @@ export const MAX_OUTLINE_BYTES = 8 * 1024 * 1024;
 export function formatOutline(items: readonly OutlineItem[], depth = 0): string[] {
   const out: string[] = [];
   for (const item of items) {
-    out.push(`${'  '.repeat(depth)}L${item.line}${item.endLine > item.line ? `-${item.endLine}` : ''}: ${item.signature}`);
+    out.push(
+      `${'  '.repeat(depth)}L${item.line}${item.endLine > item.line ? `-${item.endLine}` : ''}: ${item.signature}`,
+    );
     out.push(...formatOutline(item.children, depth + 1));
   }
   return out;
@@ -51,7 +53,10 @@ export const getAstOutlineTool = defineTool({
   async executeAsync(a, ctx) {
     const g = guardRead(a.path, ctx);
     const ext = extname(g.real).toLowerCase();
-    if (!GRAMMAR_OF_EXTENSION[ext] && !TEXT_SPECS[ext]) throw new ToolError(`No outline for ${ext || 'files without an extension'} files. Supported: ${SUPPORTED}. Use read_file or grep_files instead.`);
+    if (!GRAMMAR_OF_EXTENSION[ext] && !TEXT_SPECS[ext])
+      throw new ToolError(
+        `No outline for ${ext || 'files without an extension'} files. Supported: ${SUPPORTED}. Use read_file or grep_files instead.`,
+      );
     const stamp = fileStamp(g.real);
     let isTruncated = (stamp?.size ?? 0) > MAX_OUTLINE_BYTES;
     const readText = () => {
@@ -76,12 +81,20 @@ export const getAstOutlineTool = defineTool({
   },
 });
 
-const BACKEND_LABEL: Readonly<Record<Outline['backend'], string>> = { oxc: 'oxc', 'tree-sitter': 'tree-sitter', text: 'text outline' };
+const BACKEND_LABEL: Readonly<Record<Outline['backend'], string>> = {
+  oxc: 'oxc',
+  'tree-sitter': 'tree-sitter',
+  text: 'text outline',
+};
 
 /** A failed parse: where it failed, then the error-tolerant outline, said to be partial (never passed off as whole). */
 function problemLines(outline: Outline): string[] {
   const first = Math.min(...outline.problems.map((p: ParseProblem) => p.line));
   const out = outline.problems.map((p) => `  line ${p.line}: ${p.message}`);
   if (outline.items.length === 0) return [...out, 'No outline: nothing before the errors could be outlined.'];
-  return [...out, `Partial outline from an error-tolerant parse: it may be wrong or incomplete from line ${first} on.`, ...formatOutline(outline.items)];
+  return [
+    ...out,
+    `Partial outline from an error-tolerant parse: it may be wrong or incomplete from line ${first} on.`,
+    ...formatOutline(outline.items),
+  ];
 }

@@ -82,16 +82,32 @@ export function stringEdit(oldText: string, newText: string): TextEdit {
  * The new outline after `edit` of the text `pieces` were parsed from, or null when the edit cannot be confined (then
  * parse the whole text). On success, `pieces` are updated in place and returned.
  */
-export async function spliceOutline(edit: TextEdit, oldLength: number, pieces: Piece[], reparse: Reparse, indentSensitive: boolean): Promise<Spliced | null> {
+export async function spliceOutline(
+  edit: TextEdit,
+  oldLength: number,
+  pieces: Piece[],
+  reparse: Reparse,
+  indentSensitive: boolean,
+): Promise<Spliced | null> {
   const { prefix, oldEnd, delta, lineDelta } = edit;
 
   const levels: Level[] = [{ pieces, start: 0, end: oldLength, head: '', tail: '', depth: 0, owner: null }];
   for (;;) {
     const level = levels[levels.length - 1]!;
-    const inside = level.pieces.find((p) => p.body && p.body.head !== '' && p.body.start <= prefix && oldEnd <= p.body.end);
+    const inside = level.pieces.find(
+      (p) => p.body && p.body.head !== '' && p.body.start <= prefix && oldEnd <= p.body.end,
+    );
     if (!inside) break;
     const body = inside.body!;
-    levels.push({ pieces: settledPieces(body), start: body.start, end: body.end, head: body.head, tail: body.tail, depth: body.depth, owner: inside });
+    levels.push({
+      pieces: settledPieces(body),
+      start: body.start,
+      end: body.end,
+      head: body.head,
+      tail: body.tail,
+      depth: body.depth,
+      owner: inside,
+    });
   }
 
   for (let at = levels.length - 1; at >= 0; at--) {
@@ -162,7 +178,11 @@ export function commonPrefix(a: string, b: string): number {
 export function commonSuffix(a: string, b: string, prefix: number): number {
   const max = Math.min(a.length, b.length) - prefix;
   let n = 0;
-  while (n + CHUNK <= max && a.slice(a.length - n - CHUNK, a.length - n) === b.slice(b.length - n - CHUNK, b.length - n)) n += CHUNK;
+  while (
+    n + CHUNK <= max &&
+    a.slice(a.length - n - CHUNK, a.length - n) === b.slice(b.length - n - CHUNK, b.length - n)
+  )
+    n += CHUNK;
   while (n < max && a.charCodeAt(a.length - 1 - n) === b.charCodeAt(b.length - 1 - n)) n++;
   return n;
 }

@@ -9,20 +9,34 @@ import { defaultName, oneLine, signatureOf, type LanguageSpec, type OutlineItem 
 
 export const GRAMMAR_OF_EXTENSION: Readonly<Record<string, GrammarId>> = {
   '.py': 'python',
-  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript',
-  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
+  '.js': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.jsx': 'javascript',
+  '.ts': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
   '.tsx': 'tsx',
   '.go': 'go',
   '.java': 'java',
-  '.c': 'c', '.h': 'c',
-  '.cpp': 'cpp', '.cc': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp',
+  '.c': 'c',
+  '.h': 'c',
+  '.cpp': 'cpp',
+  '.cc': 'cpp',
+  '.cxx': 'cpp',
+  '.hpp': 'cpp',
+  '.hh': 'cpp',
   '.lua': 'lua',
   '.rb': 'ruby',
-  '.sh': 'bash', '.bash': 'bash',
-  '.ex': 'elixir', '.exs': 'elixir',
+  '.sh': 'bash',
+  '.bash': 'bash',
+  '.ex': 'elixir',
+  '.exs': 'elixir',
   '.json': 'json',
-  '.yaml': 'yaml', '.yml': 'yaml',
-  '.html': 'html', '.htm': 'html',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.html': 'html',
+  '.htm': 'html',
   '.css': 'css',
   '.rs': 'rust',
 };
@@ -45,7 +59,14 @@ function variableItems(node: Node): OutlineItem[] {
     .map((d) => {
       const name = d.childForFieldName('name');
       const value = d.childForFieldName('value');
-      return { kind, name: name?.text ?? '', line: d.startPosition.row + 1, endLine: d.endPosition.row + 1, signature: `${kind} ${signatureOf(d, value)}`, children: [] };
+      return {
+        kind,
+        name: name?.text ?? '',
+        line: d.startPosition.row + 1,
+        endLine: d.endPosition.row + 1,
+        signature: `${kind} ${signatureOf(d, value)}`,
+        children: [],
+      };
     })
     .filter((i) => i.name !== '');
 }
@@ -87,19 +108,35 @@ const go: LanguageSpec = {
 
 const java: LanguageSpec = {
   defs: {
-    class_declaration: 'class', interface_declaration: 'interface', enum_declaration: 'enum', record_declaration: 'record',
-    annotation_type_declaration: 'annotation', method_declaration: 'method', constructor_declaration: 'constructor',
+    class_declaration: 'class',
+    interface_declaration: 'interface',
+    enum_declaration: 'enum',
+    record_declaration: 'record',
+    annotation_type_declaration: 'annotation',
+    method_declaration: 'method',
+    constructor_declaration: 'constructor',
   },
   containers: set('class', 'interface', 'enum', 'record'),
 };
 
 const cFamily = (isCpp: boolean): LanguageSpec => ({
   defs: {
-    function_definition: 'function', struct_specifier: 'struct', enum_specifier: 'enum', union_specifier: 'union',
-    type_definition: 'typedef', declaration: 'declaration',
+    function_definition: 'function',
+    struct_specifier: 'struct',
+    enum_specifier: 'enum',
+    union_specifier: 'union',
+    type_definition: 'typedef',
+    declaration: 'declaration',
     ...(isCpp ? { class_specifier: 'class', namespace_definition: 'namespace', field_declaration: 'field' } : {}),
   },
-  wrappers: { template_declaration: null, linkage_specification: 'body', preproc_ifdef: null, preproc_if: null, preproc_else: null, declaration_list: null },
+  wrappers: {
+    template_declaration: null,
+    linkage_specification: 'body',
+    preproc_ifdef: null,
+    preproc_if: null,
+    preproc_else: null,
+    declaration_list: null,
+  },
   containers: set('class', 'struct', 'namespace'),
   nameOf: (node) => {
     // A plain `int x;` declaration is not a definition worth outlining; a function prototype is.
@@ -107,7 +144,14 @@ const cFamily = (isCpp: boolean): LanguageSpec => ({
       const decl = node.childForFieldName('declarator');
       if (!decl || !decl.text.includes('(')) return null;
     }
-    if ((node.type === 'struct_specifier' || node.type === 'enum_specifier' || node.type === 'union_specifier' || node.type === 'class_specifier') && !node.childForFieldName('body')) return null;
+    if (
+      (node.type === 'struct_specifier' ||
+        node.type === 'enum_specifier' ||
+        node.type === 'union_specifier' ||
+        node.type === 'class_specifier') &&
+      !node.childForFieldName('body')
+    )
+      return null;
     return defaultName(node);
   },
 });
@@ -120,15 +164,30 @@ const lua: LanguageSpec = {
 const ruby: LanguageSpec = {
   defs: { class: 'class', module: 'module', method: 'method', singleton_method: 'method', singleton_class: 'class' },
   containers: set('class', 'module'),
-  bodyOf: (node) => node.childForFieldName('body') ?? node.namedChildren.find((c) => c.type === 'body_statement') ?? null,
-  nameOf: (node) => (node.type === 'singleton_class' ? `<< ${node.childForFieldName('value')?.text ?? 'self'}` : (node.childForFieldName('name')?.text ?? null)),
+  bodyOf: (node) =>
+    node.childForFieldName('body') ?? node.namedChildren.find((c) => c.type === 'body_statement') ?? null,
+  nameOf: (node) =>
+    node.type === 'singleton_class'
+      ? `<< ${node.childForFieldName('value')?.text ?? 'self'}`
+      : (node.childForFieldName('name')?.text ?? null),
 };
 
-const bash: LanguageSpec = { defs: { function_definition: 'function' }, nameOf: (n) => n.childForFieldName('name')?.text ?? null };
+const bash: LanguageSpec = {
+  defs: { function_definition: 'function' },
+  nameOf: (n) => n.childForFieldName('name')?.text ?? null,
+};
 
 const ELIXIR_DEFS: Readonly<Record<string, string>> = {
-  defmodule: 'module', defprotocol: 'protocol', defimpl: 'impl', def: 'def', defp: 'defp', defmacro: 'defmacro',
-  defmacrop: 'defmacrop', defstruct: 'struct', defguard: 'defguard', defdelegate: 'defdelegate',
+  defmodule: 'module',
+  defprotocol: 'protocol',
+  defimpl: 'impl',
+  def: 'def',
+  defp: 'defp',
+  defmacro: 'defmacro',
+  defmacrop: 'defmacrop',
+  defstruct: 'struct',
+  defguard: 'defguard',
+  defdelegate: 'defdelegate',
 };
 const elixir: LanguageSpec = {
   defs: {},
@@ -140,11 +199,28 @@ const elixir: LanguageSpec = {
     const args = node.namedChildren.find((c) => c.type === 'arguments');
     const head = args?.namedChildren[0];
     // `def name(args) when guard` → the call's target is the name.
-    const nameNode = head?.type === 'call' ? (head.childForFieldName('target') ?? head) : head?.type === 'binary_operator' ? head.childForFieldName('left')?.childForFieldName('target') : head;
+    const nameNode =
+      head?.type === 'call'
+        ? (head.childForFieldName('target') ?? head)
+        : head?.type === 'binary_operator'
+          ? head.childForFieldName('left')?.childForFieldName('target')
+          : head;
     const name = nameNode?.text ?? (kind === 'struct' ? '%struct{}' : '');
     const body = node.namedChildren.find((c) => c.type === 'do_block') ?? null;
-    const children = kind === 'module' || kind === 'protocol' || kind === 'impl' ? (body ? members(body, depth + 1) : []) : [];
-    return name ? [{ kind, name, line: node.startPosition.row + 1, endLine: node.endPosition.row + 1, signature: signatureOf(node, body), children }] : [];
+    const children =
+      kind === 'module' || kind === 'protocol' || kind === 'impl' ? (body ? members(body, depth + 1) : []) : [];
+    return name
+      ? [
+          {
+            kind,
+            name,
+            line: node.startPosition.row + 1,
+            endLine: node.endPosition.row + 1,
+            signature: signatureOf(node, body),
+            children,
+          },
+        ]
+      : [];
   },
 };
 
@@ -152,14 +228,33 @@ const json: LanguageSpec = {
   defs: {},
   custom: (node) => {
     if (node.type !== 'object' && node.type !== 'array') return null;
-    if (node.type === 'array') return [{ kind: 'array', name: `[${node.namedChildren.length} items]`, line: node.startPosition.row + 1, endLine: node.endPosition.row + 1, signature: '[…]', children: [] }];
+    if (node.type === 'array')
+      return [
+        {
+          kind: 'array',
+          name: `[${node.namedChildren.length} items]`,
+          line: node.startPosition.row + 1,
+          endLine: node.endPosition.row + 1,
+          signature: '[…]',
+          children: [],
+        },
+      ];
     return node.namedChildren
       .filter((p) => p.type === 'pair')
       .map((p) => {
         const key = p.childForFieldName('key');
         const name = key ? key.text.replace(/^"|"$/g, '') : '';
         const value = p.childForFieldName('value');
-        return { kind: value?.type ?? 'key', name, line: p.startPosition.row + 1, endLine: p.endPosition.row + 1, signature: oneLine(`${key?.text ?? ''}: ${value?.type === 'object' ? '{…}' : value?.type === 'array' ? '[…]' : (value?.text ?? '')}`), children: [] };
+        return {
+          kind: value?.type ?? 'key',
+          name,
+          line: p.startPosition.row + 1,
+          endLine: p.endPosition.row + 1,
+          signature: oneLine(
+            `${key?.text ?? ''}: ${value?.type === 'object' ? '{…}' : value?.type === 'array' ? '[…]' : (value?.text ?? '')}`,
+          ),
+          children: [],
+        };
       });
   },
 };
@@ -173,7 +268,14 @@ const yaml: LanguageSpec = {
       .filter((p) => p.type === 'block_mapping_pair' || p.type === 'flow_pair')
       .map((p) => {
         const key = p.childForFieldName('key');
-        return { kind: 'key', name: key?.text ?? '', line: p.startPosition.row + 1, endLine: p.endPosition.row + 1, signature: oneLine(p.text.split('\n')[0]!), children: [] };
+        return {
+          kind: 'key',
+          name: key?.text ?? '',
+          line: p.startPosition.row + 1,
+          endLine: p.endPosition.row + 1,
+          signature: oneLine(p.text.split('\n')[0]!),
+          children: [],
+        };
       })
       .filter((i) => i.name !== '');
   },
@@ -185,13 +287,23 @@ function htmlItems(nodes: readonly Node[], depth: number): OutlineItem[] {
     if (child.type !== 'element' && child.type !== 'script_element' && child.type !== 'style_element') continue;
     const start = child.namedChildren.find((c) => c.type === 'start_tag' || c.type === 'self_closing_tag');
     const tag = start?.namedChildren.find((c) => c.type === 'tag_name')?.text ?? child.type;
-    const id = start?.namedChildren.find((a) => a.type === 'attribute' && a.namedChildren[0]?.text === 'id')?.namedChildren[1]?.text.replace(/^["']|["']$/g, '');
+    const id = start?.namedChildren
+      .find((a) => a.type === 'attribute' && a.namedChildren[0]?.text === 'id')
+      ?.namedChildren[1]?.text.replace(/^["']|["']$/g, '');
     const isHeading = /^h[1-6]$/i.test(tag);
-    const isLandmark = /^(html|head|body|main|header|footer|nav|section|article|aside|form|script|style|template)$/i.test(tag);
+    const isLandmark =
+      /^(html|head|body|main|header|footer|nav|section|article|aside|form|script|style|template)$/i.test(tag);
     const inner = depth < 6 ? htmlItems(child.namedChildren, depth + 1) : [];
     if (id || isHeading || isLandmark) {
       const name = isHeading ? oneLine(child.text.replace(/<[^>]*>/g, '')) : id ? `${tag}#${id}` : tag;
-      out.push({ kind: tag.toLowerCase(), name, line: child.startPosition.row + 1, endLine: child.endPosition.row + 1, signature: oneLine(start?.text ?? tag), children: inner });
+      out.push({
+        kind: tag.toLowerCase(),
+        name,
+        line: child.startPosition.row + 1,
+        endLine: child.endPosition.row + 1,
+        signature: oneLine(start?.text ?? tag),
+        children: inner,
+      });
     } else out.push(...inner);
   }
   return out;
@@ -200,7 +312,14 @@ function htmlItems(nodes: readonly Node[], depth: number): OutlineItem[] {
 const html: LanguageSpec = { defs: {}, custom: (node) => htmlItems([node], 0) };
 
 const css: LanguageSpec = {
-  defs: { rule_set: 'rule', media_statement: '@media', keyframes_statement: '@keyframes', supports_statement: '@supports', at_rule: '@rule', import_statement: '@import' },
+  defs: {
+    rule_set: 'rule',
+    media_statement: '@media',
+    keyframes_statement: '@keyframes',
+    supports_statement: '@supports',
+    at_rule: '@rule',
+    import_statement: '@import',
+  },
   containers: set('@media', '@supports'),
   bodyOf: (n) => n.namedChildren.find((c) => c.type === 'block' || c.type === 'keyframe_block_list') ?? null,
   nameOf: (n) => {
@@ -213,8 +332,18 @@ const css: LanguageSpec = {
 
 const rust: LanguageSpec = {
   defs: {
-    function_item: 'fn', function_signature_item: 'fn', struct_item: 'struct', enum_item: 'enum', union_item: 'union', trait_item: 'trait',
-    impl_item: 'impl', mod_item: 'mod', type_item: 'type', const_item: 'const', static_item: 'static', macro_definition: 'macro',
+    function_item: 'fn',
+    function_signature_item: 'fn',
+    struct_item: 'struct',
+    enum_item: 'enum',
+    union_item: 'union',
+    trait_item: 'trait',
+    impl_item: 'impl',
+    mod_item: 'mod',
+    type_item: 'type',
+    const_item: 'const',
+    static_item: 'static',
+    macro_definition: 'macro',
   },
   containers: set('impl', 'trait', 'mod'),
   nameOf: (n) => {
@@ -228,6 +357,21 @@ const rust: LanguageSpec = {
 };
 
 export const LANGUAGE_SPECS: Readonly<Record<GrammarId, LanguageSpec>> = {
-  python, javascript: jsLike(false), typescript: jsLike(true), tsx: jsLike(true), go, java, c: cFamily(false), cpp: cFamily(true),
-  lua, ruby, bash, elixir, json, yaml, html, css, rust,
+  python,
+  javascript: jsLike(false),
+  typescript: jsLike(true),
+  tsx: jsLike(true),
+  go,
+  java,
+  c: cFamily(false),
+  cpp: cFamily(true),
+  lua,
+  ruby,
+  bash,
+  elixir,
+  json,
+  yaml,
+  html,
+  css,
+  rust,
 };

@@ -15,7 +15,9 @@ import { OutlinePool } from './outline-pool';
 import { OutlineCache, outlineOf } from './outline-service';
 
 const repo = resolve(__dirname, '../../../../..');
-const stdlib = execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], { encoding: 'utf8' }).trim();
+const stdlib = execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], {
+  encoding: 'utf8',
+}).trim();
 const pool = new OutlinePool({ size: 2 });
 afterAll(() => pool.close());
 
@@ -72,7 +74,8 @@ async function editChain(path: string, seed: number, steps: number): Promise<Rec
     const label = `${path} seed ${seed} step ${step}: edit ${kind} at line ${at + 1}`;
     const how = await expectSameAsWhole(cache, path, edited, label);
     hows[how] = (hows[how] ?? 0) + 1;
-    if ((await outlineOf(edited, path, pool))?.problems.length) await expectSameAsWhole(cache, path, text, `${label}, undone`);
+    if ((await outlineOf(edited, path, pool))?.problems.length)
+      await expectSameAsWhole(cache, path, text, `${label}, undone`);
     else text = edited;
   }
   return hows;
@@ -128,7 +131,8 @@ describe('OutlineCache', () => {
 
   it('keeps at most its entries and characters, least recently used out first', async () => {
     const cache = newCache(3, 100);
-    for (const name of ['a', 'b', 'c', 'd']) await cache.outline(`/x/${name}.py`, Buffer.from(`def ${name}(): pass\n`), `/x/${name}.py`);
+    for (const name of ['a', 'b', 'c', 'd'])
+      await cache.outline(`/x/${name}.py`, Buffer.from(`def ${name}(): pass\n`), `/x/${name}.py`);
     expect(cache.size).toBe(3);
     expect((await cache.outline('/x/a.py', Buffer.from('def a(): pass\n'), '/x/a.py'))?.how).toBe('parsed');
     const big = newCache(10, 100);
@@ -173,7 +177,9 @@ describe('edits on real files give the whole parse, spliced or not', () => {
     const lines = text.split('\n');
     const at = lines.findIndex((l) => l.includes('function baseClamp('));
     lines.splice(at + 1, 0, '      var added = 1;');
-    expect(await expectSameAsWhole(cache, path, lines.join('\n'), 'a statement added in a function of the bundle')).toBe('spliced');
+    expect(
+      await expectSameAsWhole(cache, path, lines.join('\n'), 'a statement added in a function of the bundle'),
+    ).toBe('spliced');
     lines.splice(at + 1, 1, '      function declared() {}');
     expect(await expectSameAsWhole(cache, path, lines.join('\n'), 'a function declared there')).toBe('spliced');
     lines.splice(at + 1, 1, '      }}}');
@@ -183,10 +189,19 @@ describe('edits on real files give the whole parse, spliced or not', () => {
   it('reparses a few members of a big interface, in text that is not ASCII, and edits of bytes that are not UTF-8', async () => {
     const cache = newCache();
     const path = '/x/wide.d.ts';
-    const members = Array.from({ length: 600 }, (_, k) => `  /** ${k % 3 ? 'café' : 'größe 😀'} */\n  'clé${k}': string;`).join('\n');
+    const members = Array.from(
+      { length: 600 },
+      (_, k) => `  /** ${k % 3 ? 'café' : 'größe 😀'} */\n  'clé${k}': string;`,
+    ).join('\n');
     let text = `export declare function été(): void;\nexport interface Grand<T = (string & {})> {\n${members}\n}\nexport type Après = 1;\n`;
     await expectSameAsWhole(cache, path, text, 'start');
-    for (const [from, to] of [["'clé300'", "'clè300'"], ["'clé301': string;", "'clé301': string;\n  method(): '😀';"], ['größe', 'grosse'], ["'clé450': string;", "'clé450': string"], ['function été()', 'function étéPlusLong()']] as const) {
+    for (const [from, to] of [
+      ["'clé300'", "'clè300'"],
+      ["'clé301': string;", "'clé301': string;\n  method(): '😀';"],
+      ['größe', 'grosse'],
+      ["'clé450': string;", "'clé450': string"],
+      ['function été()', 'function étéPlusLong()'],
+    ] as const) {
       text = text.replace(from, to);
       expect(await expectSameAsWhole(cache, path, text, `${from} → ${to}`)).toBe('spliced');
     }
@@ -200,7 +215,10 @@ describe('edits on real files give the whole parse, spliced or not', () => {
     text = text.replace("'clé302': string;", "'clé302': string; }"); // breaks the file: whole parse, with problems
     expect(await expectSameAsWhole(cache, path, text, 'broken')).toBe('parsed');
     // A byte that is not UTF-8: decoded whole (into U+FFFD), still the whole parse's answer.
-    const bytes = Buffer.concat([Buffer.from(text.replace("'clé302': string; }", "'clé302': string;")), Buffer.from([0x2f, 0x2f, 0xff, 0x0a])]);
+    const bytes = Buffer.concat([
+      Buffer.from(text.replace("'clé302': string; }", "'clé302': string;")),
+      Buffer.from([0x2f, 0x2f, 0xff, 0x0a]),
+    ]);
     await cache.outline(path, Buffer.from(text.replace("'clé302': string; }", "'clé302': string;")), path);
     const answer = await cache.outline(path, bytes, path);
     expect(answer?.outline).toEqual(await outlineOf(bytes.toString('utf8'), path, pool));

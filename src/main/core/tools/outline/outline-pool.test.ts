@@ -14,7 +14,9 @@ import { PYTHON_CLASS_HEAD, splitSource } from './split';
 import { outlineOnThisThread } from './tree-outline';
 
 const repo = resolve(__dirname, '../../../../..');
-const stdlib = execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], { encoding: 'utf8' }).trim();
+const stdlib = execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], {
+  encoding: 'utf8',
+}).trim();
 
 const pool = new OutlinePool({ size: 2 });
 afterAll(() => pool.close());
@@ -63,8 +65,15 @@ describe('OutlinePool on real files', () => {
 
   it('does the same for generated Go, Rust and JavaScript, and for a four-way cut', async () => {
     const go = `package big\n\n${Array.from({ length: 3000 }, (_, i) => `type T${i} struct {\n\tA int\n}\n\nfunc (t *T${i}) M() int {\n\treturn t.A\n}\n`).join('\n')}`;
-    const rust = Array.from({ length: 3000 }, (_, i) => `pub struct S${i} {\n    a: u32,\n}\n\nimpl S${i} {\n    pub fn get(&self) -> u32 {\n        self.a\n    }\n}\n`).join('\n');
-    const js = Array.from({ length: 3000 }, (_, i) => `class C${i} {\n  m() { return ${i}; }\n}\n\nfunction f${i}(a) {\n  return a + ${i};\n}\n`).join('\n');
+    const rust = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        `pub struct S${i} {\n    a: u32,\n}\n\nimpl S${i} {\n    pub fn get(&self) -> u32 {\n        self.a\n    }\n}\n`,
+    ).join('\n');
+    const js = Array.from(
+      { length: 3000 },
+      (_, i) => `class C${i} {\n  m() { return ${i}; }\n}\n\nfunction f${i}(a) {\n  return a + ${i};\n}\n`,
+    ).join('\n');
     await expectSameAsOneThread(pool, 'go', go, 'go');
     await expectSameAsOneThread(pool, 'rust', rust, 'rust');
     await expectSameAsOneThread(pool, 'javascript', js, 'javascript');
@@ -80,7 +89,9 @@ describe('OutlinePool on real files', () => {
 
 describe('OutlinePool under load and bad input', () => {
   it('serves outlines asked for at the same time, each with its own result', async () => {
-    const texts = [0, 1, 2].map((k) => Array.from({ length: 3000 }, (_, i) => `def f${k}_${i}(a):\n    return a\n`).join('\n'));
+    const texts = [0, 1, 2].map((k) =>
+      Array.from({ length: 3000 }, (_, i) => `def f${k}_${i}(a):\n    return a\n`).join('\n'),
+    );
     const results = await Promise.all(texts.map((t) => pool.outline('python', t)));
     results.forEach((items, k) => {
       expect(items).toHaveLength(3000);
@@ -99,15 +110,25 @@ describe('OutlinePool under load and bad input', () => {
 });
 
 describe('a cut at a wrong place', () => {
-  const filler = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `export function ${tag}${i}(a: number): number {\n  return a * ${i};\n}\n`).join('\n');
+  const filler = (n: number, tag: string) =>
+    Array.from(
+      { length: n },
+      (_, i) => `export function ${tag}${i}(a: number): number {\n  return a * ${i};\n}\n`,
+    ).join('\n');
   const fakes = Array.from({ length: 2000 }, (_, i) => `\nexport function fake${i}() {}\n`).join('');
 
   it('inside a template literal, a block comment or a docstring is caught: the outline is the whole-file one', async () => {
     const cases: [GrammarId, string][] = [
       ['typescript', `${filler(200, 'before')}\nconst page = \`${fakes}\`;\n\n${filler(200, 'after')}`],
       ['typescript', `${filler(200, 'before')}\n/*${fakes}*/\n\n${filler(200, 'after')}`],
-      ['python', `class Big:\n${Array.from({ length: 400 }, (_, i) => `    def before${i}(self):\n        pass\n`).join('\n')}\n    DOC = """${fakes.replace(/export function (\w+)\(\) \{\}/g, '    def $1(self): pass')}"""\n\n${Array.from({ length: 400 }, (_, i) => `    def after${i}(self):\n        pass\n`).join('\n')}\n\ndef t1():\n    pass\n\ndef t2():\n    pass\n\ndef t3():\n    pass\n`],
-      ['python', `${Array.from({ length: 400 }, (_, i) => `def before${i}():\n    pass\n`).join('\n')}\nDOC = """${fakes.replace(/export function (\w+)\(\) \{\}/g, 'def $1(): pass')}"""\n\n${Array.from({ length: 400 }, (_, i) => `def after${i}():\n    pass\n`).join('\n')}`],
+      [
+        'python',
+        `class Big:\n${Array.from({ length: 400 }, (_, i) => `    def before${i}(self):\n        pass\n`).join('\n')}\n    DOC = """${fakes.replace(/export function (\w+)\(\) \{\}/g, '    def $1(self): pass')}"""\n\n${Array.from({ length: 400 }, (_, i) => `    def after${i}(self):\n        pass\n`).join('\n')}\n\ndef t1():\n    pass\n\ndef t2():\n    pass\n\ndef t3():\n    pass\n`,
+      ],
+      [
+        'python',
+        `${Array.from({ length: 400 }, (_, i) => `def before${i}():\n    pass\n`).join('\n')}\nDOC = """${fakes.replace(/export function (\w+)\(\) \{\}/g, 'def $1(): pass')}"""\n\n${Array.from({ length: 400 }, (_, i) => `def after${i}():\n    pass\n`).join('\n')}`,
+      ],
     ];
     for (const [grammar, text] of cases) {
       const parts = splitSource(text, grammar, 2);
@@ -115,7 +136,9 @@ describe('a cut at a wrong place', () => {
       // The cut did land inside the string or comment: the second part starts with a fake definition.
       expect(parts[1]!.text).toMatch(/^(export function|\s*def) fake\d+/);
       const items = await pool.outline(grammar, text);
-      expect(items.flatMap((i) => [i.name, ...i.children.map((c) => c.name)]).filter((n) => n.startsWith('fake'))).toEqual([]);
+      expect(
+        items.flatMap((i) => [i.name, ...i.children.map((c) => c.name)]).filter((n) => n.startsWith('fake')),
+      ).toEqual([]);
       await expectSameAsOneThread(pool, grammar, text, `${grammar} cut inside a construct`);
     }
   });
@@ -138,10 +161,18 @@ describe('a file with errors of its own', () => {
         return worker;
       },
     });
-    const fns = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `export function ${tag}${i}(a: number): number {\n  return a * ${i};\n}\n`).join('\n');
-    const pys = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `def ${tag}${i}(a):\n    return a\n`).join('\n');
+    const fns = (n: number, tag: string) =>
+      Array.from(
+        { length: n },
+        (_, i) => `export function ${tag}${i}(a: number): number {\n  return a * ${i};\n}\n`,
+      ).join('\n');
+    const pys = (n: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => `def ${tag}${i}(a):\n    return a\n`).join('\n');
     const cases: [GrammarId, string][] = [
-      ['typescript', `${fns(600, 'a')}\n}\n\n${fns(400, 'b')}\n\nexport function broken(a b) { return 1; }\n\n${fns(800, 'c')}`],
+      [
+        'typescript',
+        `${fns(600, 'a')}\n}\n\n${fns(400, 'b')}\n\nexport function broken(a b) { return 1; }\n\n${fns(800, 'c')}`,
+      ],
       ['python', `${pys(800, 'a')}\n\ndef broken(:\n    pass\n\n${pys(2500, 'c')}`],
     ];
     try {

@@ -13,7 +13,15 @@ import type { GrammarId } from '../../treesitter/grammars';
 import { spawnWorker } from '../../workers/spawn-worker';
 import type { OutlineItem } from './extract';
 import { decodeOutline, type FlatOutline } from './outline-wire';
-import { decodePieces, shiftItems, shiftPieces, type FlatPieces, type ParsedText, type ParseProblem, type Piece } from './pieces';
+import {
+  decodePieces,
+  shiftItems,
+  shiftPieces,
+  type FlatPieces,
+  type ParsedText,
+  type ParseProblem,
+  type Piece,
+} from './pieces';
 import type { ScriptLang } from './script-outline';
 import { canSplit, splitSource, type SourcePart } from './split';
 
@@ -140,10 +148,20 @@ export class OutlinePool {
    */
   async parse(parser: ParseEngine, text: string, depth = 0): Promise<ParsedText> {
     // oxc's files cut where tree-sitter's TypeScript and JavaScript would: the cut points are the same text.
-    const grammar: GrammarId = parser.engine === 'tree-sitter' ? parser.grammar : parser.lang === 'js' || parser.lang === 'jsx' ? 'javascript' : 'typescript';
-    const parts = depth === 0 && text.length >= SPLIT_MIN_CHARS && canSplit(grammar) ? splitSource(text, grammar, this.size) : [{ text, lineOffset: 0 }];
+    const grammar: GrammarId =
+      parser.engine === 'tree-sitter'
+        ? parser.grammar
+        : parser.lang === 'js' || parser.lang === 'jsx'
+          ? 'javascript'
+          : 'typescript';
+    const parts =
+      depth === 0 && text.length >= SPLIT_MIN_CHARS && canSplit(grammar)
+        ? splitSource(text, grammar, this.size)
+        : [{ text, lineOffset: 0 }];
     if (parts.length > 1) {
-      const outlines = await Promise.all(parts.map((part, i) => this.runOn(i, parser, (part.head ?? '') + part.text, depth)));
+      const outlines = await Promise.all(
+        parts.map((part, i) => this.runOn(i, parser, (part.head ?? '') + part.text, depth)),
+      );
       // Any error in a part may come from a cut through a string, comment or block, and it need not sit near the
       // cut (tree-sitter recovers from an unclosed template right at its backtick), so the whole-file parse decides.
       // The price: a big file with syntax errors of its own is parsed in parts and then whole.
@@ -269,7 +287,8 @@ function continueClass(text: string, pieces: Piece[], next: readonly Piece[]): b
   const wrapper = next[0];
   const item = last?.items.length === 1 ? last.items[0]! : null;
   const wrapperItem = wrapper?.items.length === 1 ? wrapper.items[0]! : null;
-  if (!last?.body || !item || item.kind !== 'class' || !wrapper?.body || !wrapperItem || wrapperItem.kind !== 'class') return false;
+  if (!last?.body || !item || item.kind !== 'class' || !wrapper?.body || !wrapperItem || wrapperItem.kind !== 'class')
+    return false;
   const members = last.body.pieces;
   const more = wrapper.body.pieces;
   if (members.length === 0 || more.length === 0) return false;

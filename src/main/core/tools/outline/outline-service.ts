@@ -30,7 +30,14 @@ export interface Outline {
 }
 
 const SCRIPT_LANG: Readonly<Record<string, ScriptLang>> = {
-  '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.js': 'jsx', '.mjs': 'jsx', '.cjs': 'jsx', '.jsx': 'jsx',
+  '.ts': 'ts',
+  '.mts': 'ts',
+  '.cts': 'ts',
+  '.tsx': 'tsx',
+  '.js': 'jsx',
+  '.mjs': 'jsx',
+  '.cjs': 'jsx',
+  '.jsx': 'jsx',
 };
 
 /** The extension of a file name, or the name itself when it is only an extension (`'.py'`). */
@@ -51,7 +58,11 @@ interface Computed {
 }
 
 /** The outline of `text` as the content of a file named `name` (or of extension `name`); null when none covers it. */
-export async function outlineOf(text: string, name: string, pool: OutlinePool = outlinePool()): Promise<Outline | null> {
+export async function outlineOf(
+  text: string,
+  name: string,
+  pool: OutlinePool = outlinePool(),
+): Promise<Outline | null> {
   return (await compute(text, name, pool))?.outline ?? null;
 }
 
@@ -64,7 +75,12 @@ async function compute(text: string, name: string, pool: OutlinePool): Promise<C
     const parser: ParseEngine = { engine: 'oxc', lang: script };
     try {
       const parsed = await pool.parse(parser, text);
-      if (parsed.problems.length === 0) return { outline: { backend: 'oxc', language: grammar, items: parsed.items, problems: [] }, pieces: parsed.pieces, parser };
+      if (parsed.problems.length === 0)
+        return {
+          outline: { backend: 'oxc', language: grammar, items: parsed.items, problems: [] },
+          pieces: parsed.pieces,
+          parser,
+        };
       oxcProblems = parsed.problems; // the exact parser's word on where it fails; tree-sitter gives the partial outline
     } catch {
       // oxc's native binding missing on this platform: tree-sitter outlines the file instead.
@@ -76,13 +92,18 @@ async function compute(text: string, name: string, pool: OutlinePool): Promise<C
     try {
       const parsed = await pool.parse(parser, text);
       const problems = oxcProblems.length > 0 ? oxcProblems : parsed.problems;
-      return { outline: { backend: 'tree-sitter', language: grammar, items: parsed.items, problems }, pieces: problems.length === 0 ? parsed.pieces : null, parser };
+      return {
+        outline: { backend: 'tree-sitter', language: grammar, items: parsed.items, problems },
+        pieces: problems.length === 0 ? parsed.pieces : null,
+        parser,
+      };
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error); // e.g. a grammar package missing
     }
   }
   const items = textOutline(text, ext);
-  if (items) return { outline: { backend: 'text', language: ext.slice(1), items, problems: [] }, pieces: null, parser: null };
+  if (items)
+    return { outline: { backend: 'text', language: ext.slice(1), items, problems: [] }, pieces: null, parser: null };
   if (failure) throw new Error(`tree-sitter could not outline this file: ${failure}`);
   return null;
 }
@@ -134,7 +155,12 @@ export class OutlineCache {
    * The outline of the file at `path` (its real path); null when no backend covers it. `read` gives its bytes (or
    * the bytes themselves); `stamp` (`fileStamp`), when given and equal to the kept one, spares even the read.
    */
-  async outline(path: string, read: Buffer | (() => Buffer), name: string, stamp: string | null = null): Promise<CachedOutline | null> {
+  async outline(
+    path: string,
+    read: Buffer | (() => Buffer),
+    name: string,
+    stamp: string | null = null,
+  ): Promise<CachedOutline | null> {
     const entry = this.entries.get(path);
     if (entry && entry.name === name && stamp !== null && entry.stamp === stamp) {
       this.touch(path, entry);
@@ -153,17 +179,35 @@ export class OutlineCache {
     if (entry && entry.name === name && entry.computed.pieces && entry.computed.parser) {
       const parser = entry.computed.parser;
       const edited = editOf(entry, bytes);
-      const spliced = await spliceOutline(edited.edit, entry.chars, entry.computed.pieces, (slice, depth) => reparse(pool, parser, slice, depth), parser.engine === 'tree-sitter');
+      const spliced = await spliceOutline(
+        edited.edit,
+        entry.chars,
+        entry.computed.pieces,
+        (slice, depth) => reparse(pool, parser, slice, depth),
+        parser.engine === 'tree-sitter',
+      );
       if (spliced) {
         const outline: Outline = { ...entry.computed.outline, items: spliced.items, problems: [] };
-        const kept: Entry = { stamp, bytes, text: edited.text, index: edited.index, chars: edited.chars, name, computed: { outline, pieces: spliced.pieces, parser }, formatted: null };
+        const kept: Entry = {
+          stamp,
+          bytes,
+          text: edited.text,
+          index: edited.index,
+          chars: edited.chars,
+          name,
+          computed: { outline, pieces: spliced.pieces, parser },
+          formatted: null,
+        };
         return { ...this.answer(this.keep(path, kept), 'spliced'), reparsedChars: spliced.reparsedChars };
       }
     }
     const text = bytes.toString('utf8');
     const computed = await compute(text, name, pool);
     if (!computed) return null;
-    return this.answer(this.keep(path, { stamp, bytes, text, index: undefined, chars: text.length, name, computed, formatted: null }), 'parsed');
+    return this.answer(
+      this.keep(path, { stamp, bytes, text, index: undefined, chars: text.length, name, computed, formatted: null }),
+      'parsed',
+    );
   }
 
   /** Forgets every kept outline (tests; the app keeps them for its lifetime, within the bounds). */
@@ -177,7 +221,12 @@ export class OutlineCache {
   }
 
   private answer(entry: Entry, how: CachedOutline['how']): CachedOutline {
-    return { outline: entry.computed.outline, formatted: entry.formatted, keepFormatted: (body) => (entry.formatted = body), how };
+    return {
+      outline: entry.computed.outline,
+      formatted: entry.formatted,
+      keepFormatted: (body) => (entry.formatted = body),
+      how,
+    };
   }
 
   private keep(path: string, entry: Entry): Entry {
@@ -239,14 +288,21 @@ function editOf(entry: Entry, bytes: Buffer): Edited {
   const byBytes = index?.edit(entry.bytes, bytes);
   if (!index || !byBytes) {
     const text = bytes.toString('utf8');
-    return { edit: stringEdit(entry.text ?? entry.bytes.toString('utf8'), text), text, index: undefined, chars: text.length };
+    return {
+      edit: stringEdit(entry.text ?? entry.bytes.toString('utf8'), text),
+      text,
+      index: undefined,
+      chars: text.length,
+    };
   }
   const next = byBytes.index;
   const edit: TextEdit = {
     prefix: byBytes.prefixChars,
     oldEnd: byBytes.oldEndChars,
     delta: next.chars - index.chars,
-    lineDelta: next.newlinesIn(byBytes.prefixChars, byBytes.prefixChars + byBytes.middle.length) - index.newlinesIn(byBytes.prefixChars, byBytes.oldEndChars),
+    lineDelta:
+      next.newlinesIn(byBytes.prefixChars, byBytes.prefixChars + byBytes.middle.length) -
+      index.newlinesIn(byBytes.prefixChars, byBytes.oldEndChars),
     oldLine: (offset) => index.lineOf(offset),
     oldColumn: (offset) => index.columnOf(offset),
     newColumn: (offset) => next.columnOf(offset),

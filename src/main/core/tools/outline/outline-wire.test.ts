@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { OutlineItem } from './extract';
 import { decodeOutline, encodeOutline } from './outline-wire';
 
-const item = (name: string, line: number, children: OutlineItem[] = []): OutlineItem => ({ kind: 'class', name, line, endLine: line + 2, signature: `class ${name}`, children });
+const item = (name: string, line: number, children: OutlineItem[] = []): OutlineItem => ({
+  kind: 'class',
+  name,
+  line,
+  endLine: line + 2,
+  signature: `class ${name}`,
+  children,
+});
 
 describe('outline wire format', () => {
   it('round-trips nested items and moves every line by the offset', () => {

@@ -22,6 +22,11 @@ port.on('message', (job: OutlineJob) => {
         pieces: parsed.pieces ? encodePieces(parsed.pieces) : null,
         problems: parsed.problems,
       } satisfies OutlineReply),
-    (error: unknown) => port.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error) } satisfies OutlineReply),
+    (error: unknown) =>
+      port.postMessage({
+        id: job.id,
+        ok: false,
+        message: error instanceof Error ? error.message : String(error),
+      } satisfies OutlineReply),
   );
 });

@@ -7,7 +7,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { API } from 'typescript/unstable/sync';
-import { isClassDeclaration, isEnumDeclaration, isFunctionDeclaration, isInterfaceDeclaration, isModuleDeclaration, isTypeAliasDeclaration, isVariableStatement } from 'typescript/unstable/ast/is';
+import {
+  isClassDeclaration,
+  isEnumDeclaration,
+  isFunctionDeclaration,
+  isInterfaceDeclaration,
+  isModuleDeclaration,
+  isTypeAliasDeclaration,
+  isVariableStatement,
+} from 'typescript/unstable/ast/is';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { getAstOutlineTool, outlineOf } from './get-ast-outline';
@@ -15,8 +23,17 @@ import { getAstOutlineTool, outlineOf } from './get-ast-outline';
 const repo = resolve(__dirname, '../../../../..');
 
 describe('outline vs Python ast', () => {
-  const stdlib = execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], { encoding: 'utf8' }).trim();
-  const files = ['argparse.py', 'dataclasses.py', 'textwrap.py', 'json/decoder.py', 'asyncio/tasks.py', 'functools.py'].map((f) => join(stdlib, f));
+  const stdlib = execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], {
+    encoding: 'utf8',
+  }).trim();
+  const files = [
+    'argparse.py',
+    'dataclasses.py',
+    'textwrap.py',
+    'json/decoder.py',
+    'asyncio/tasks.py',
+    'functools.py',
+  ].map((f) => join(stdlib, f));
 
   it('has the same top-level definitions and class methods on real stdlib files', async () => {
     const script = [
@@ -28,7 +45,10 @@ describe('outline vs Python ast', () => {
       '    out[path] = [[n.name, [m.name for m in n.body if isinstance(m, defs)] if isinstance(n, ast.ClassDef) else []] for n in tree.body if isinstance(n, defs)]',
       'print(json.dumps(out))',
     ].join('\n');
-    const expected = JSON.parse(execFileSync('python3', ['-c', script, ...files], { encoding: 'utf8' })) as Record<string, [string, string[]][]>;
+    const expected = JSON.parse(execFileSync('python3', ['-c', script, ...files], { encoding: 'utf8' })) as Record<
+      string,
+      [string, string[]][]
+    >;
     for (const file of files) {
       const outline = await outlineOf(readFileSync(file, 'utf8'), '.py');
       const ours = outline!.items.map((i) => [i.name, i.kind === 'class' ? i.children.map((c) => c.name) : []]);
@@ -61,7 +81,14 @@ describe('outline vs the TypeScript compiler', () => {
       const expected: string[] = [];
       for (const s of sf.statements) {
         if (isVariableStatement(s)) for (const d of s.declarationList.declarations) expected.push(d.name.getText(sf));
-        else if (isFunctionDeclaration(s) || isClassDeclaration(s) || isInterfaceDeclaration(s) || isTypeAliasDeclaration(s) || isEnumDeclaration(s) || isModuleDeclaration(s)) {
+        else if (
+          isFunctionDeclaration(s) ||
+          isClassDeclaration(s) ||
+          isInterfaceDeclaration(s) ||
+          isTypeAliasDeclaration(s) ||
+          isEnumDeclaration(s) ||
+          isModuleDeclaration(s)
+        ) {
           if (s.name) expected.push(s.name.getText(sf).replace(/^['"]|['"]$/g, ''));
         }
       }
@@ -108,8 +135,15 @@ describe('every listed extension', () => {
   it('outlines a sample of each: oxc for TypeScript and JavaScript, the text outline for some, tree-sitter for the rest', async () => {
     for (const [ext, text, names] of samples) {
       const outline = await outlineOf(text, ext);
-      expect(outline?.items.map((i) => i.name), ext).toEqual(names);
-      const backend = ['.kt', '.swift', '.toml', '.md', '.sql'].includes(ext) ? 'text' : ['.js', '.mjs', '.tsx'].includes(ext) ? 'oxc' : 'tree-sitter';
+      expect(
+        outline?.items.map((i) => i.name),
+        ext,
+      ).toEqual(names);
+      const backend = ['.kt', '.swift', '.toml', '.md', '.sql'].includes(ext)
+        ? 'text'
+        : ['.js', '.mjs', '.tsx'].includes(ext)
+          ? 'oxc'
+          : 'tree-sitter';
       expect(outline?.backend, ext).toBe(backend);
       expect(outline?.problems, ext).toEqual([]);
     }
@@ -130,7 +164,10 @@ describe('get_ast_outline tool', () => {
   afterEach(() => ws.cleanup());
 
   it('prints signatures with line ranges and no bodies', async () => {
-    ws.write('m.py', 'import os\n\nclass A(B):\n    def m(self, x):\n        return secret_body\n\ndef f():\n    pass\n');
+    ws.write(
+      'm.py',
+      'import os\n\nclass A(B):\n    def m(self, x):\n        return secret_body\n\ndef f():\n    pass\n',
+    );
     const out = await ok(getAstOutlineTool, { path: 'm.py' }, ws.ctx);
     expect(out).toBe('m.py (python, tree-sitter):\nL3-5: class A(B)\n  L4-5: def m(self, x)\nL7-8: def f()');
     expect(out).not.toContain('secret_body');
@@ -138,7 +175,9 @@ describe('get_ast_outline tool', () => {
 
   it('explains unsupported extensions, missing files and files without definitions', async () => {
     ws.write('x.unknown', 'hello');
-    expect(await failed(getAstOutlineTool, { path: 'x.unknown' }, ws.ctx)).toMatch(/No outline for \.unknown files\. Supported: .*\.py/);
+    expect(await failed(getAstOutlineTool, { path: 'x.unknown' }, ws.ctx)).toMatch(
+      /No outline for \.unknown files\. Supported: .*\.py/,
+    );
     expect(await failed(getAstOutlineTool, { path: 'gone.py' }, ws.ctx)).toMatch(/does not exist/);
     ws.write('empty.py', 'x = 1\n');
     expect(await ok(getAstOutlineTool, { path: 'empty.py' }, ws.ctx)).toMatch(/no top-level definitions/);
@@ -146,19 +185,33 @@ describe('get_ast_outline tool', () => {
 
   it('names the parser, and says when a file does not parse, with the lines, marking the outline partial', async () => {
     ws.write('ok.ts', 'export class A {\n  m(): void {}\n}\n');
-    expect(await ok(getAstOutlineTool, { path: 'ok.ts' }, ws.ctx)).toBe('ok.ts (typescript, oxc):\nL1-3: class A\n  L2: m(): void');
+    expect(await ok(getAstOutlineTool, { path: 'ok.ts' }, ws.ctx)).toBe(
+      'ok.ts (typescript, oxc):\nL1-3: class A\n  L2: m(): void',
+    );
     ws.write('bad.ts', 'export function a() {}\nfunction broken( {\n\nexport class B {}\n');
     const bad = await ok(getAstOutlineTool, { path: 'bad.ts' }, ws.ctx);
     expect(bad).toMatch(/^bad\.ts \(typescript, tree-sitter\): the file does not parse\.\n {2}line [2-4]: /);
-    expect(bad).toMatch(/Partial outline from an error-tolerant parse: it may be wrong or incomplete from line [2-4] on\.\nL1: function a\(\)/);
+    expect(bad).toMatch(
+      /Partial outline from an error-tolerant parse: it may be wrong or incomplete from line [2-4] on\.\nL1: function a\(\)/,
+    );
     ws.write('bad.py', 'def ok():\n    pass\n\ndef bad(:\n    pass\n');
-    expect(await ok(getAstOutlineTool, { path: 'bad.py' }, ws.ctx)).toMatch(/does not parse\.\n {2}line 4: syntax error/);
+    expect(await ok(getAstOutlineTool, { path: 'bad.py' }, ws.ctx)).toMatch(
+      /does not parse\.\n {2}line 4: syntax error/,
+    );
   });
 
   it('the fixture files outline as expected', async () => {
     const fixture = join(repo, 'test/fixtures/tools/sample.rs');
     expect(existsSync(fixture)).toBe(true);
     const outline = await outlineOf(readFileSync(fixture, 'utf8'), '.rs');
-    expect(outline!.items.map((i) => `${i.kind} ${i.name}`)).toEqual(['mod config', 'struct Server', 'impl Server', 'impl Display for Server', 'trait Handler', 'enum State', 'fn main']);
+    expect(outline!.items.map((i) => `${i.kind} ${i.name}`)).toEqual([
+      'mod config',
+      'struct Server',
+      'impl Server',
+      'impl Display for Server',
+      'trait Handler',
+      'enum State',
+      'fn main',
+    ]);
   });
 });

@@ -18,7 +18,8 @@ function both(filename: string, text: string, options: ParserOptions): { raw: st
   const raw = parseRaw(filename, text, options);
   expect(raw, 'raw transfer ran').not.toBeNull();
   const json = parseSync(filename, text, options);
-  const plain = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value instanceof RegExp ? String(value) : value);
+  const plain = (_key: string, value: unknown) =>
+    typeof value === 'bigint' ? `${value}n` : value instanceof RegExp ? String(value) : value;
   const form = (r: { program: unknown; errors: { severity: string; message: string; labels: unknown }[] }) =>
     JSON.stringify([r.program, r.errors.map((e) => [e.severity, e.message, e.labels])], plain);
   return { raw: form(raw!), json: form(json) };
@@ -34,7 +35,9 @@ describe('oxc raw transfer', () => {
     await nextTurn();
     expect(parseRaw('file.ts', text, options)).not.toBeNull();
     // A big text sets it up at once (here the JavaScript deserializer, not loaded yet).
-    expect(parseRaw('file.js', read('pdfjs-dist/build/pdf.mjs'), { lang: 'jsx', sourceType: 'unambiguous' })).not.toBeNull();
+    expect(
+      parseRaw('file.js', read('pdfjs-dist/build/pdf.mjs'), { lang: 'jsx', sourceType: 'unambiguous' }),
+    ).not.toBeNull();
   });
 
   it('gives the JSON parse’s ESTree for TypeScript, .d.ts and JavaScript files', () => {
@@ -43,7 +46,11 @@ describe('oxc raw transfer', () => {
       ['file.d.ts', read('@types/node/fs.d.ts'), { lang: 'dts', sourceType: 'module' }],
       ['file.jsx', read('lodash/lodash.js'), { lang: 'jsx', sourceType: 'unambiguous' }],
       // BigInt, RegExp, private names and non-ASCII names, padded past the main thread's threshold.
-      ['file.jsx', `#!/usr/bin/env node\nconst ä = 10n; class A { #p = /x+/g; get [Symbol.iterator]() {} }\n//${' '.repeat(70_000)}`, { lang: 'jsx', sourceType: 'unambiguous' }],
+      [
+        'file.jsx',
+        `#!/usr/bin/env node\nconst ä = 10n; class A { #p = /x+/g; get [Symbol.iterator]() {} }\n//${' '.repeat(70_000)}`,
+        { lang: 'jsx', sourceType: 'unambiguous' },
+      ],
     ];
     for (const [filename, text, options] of cases) {
       const { raw, json } = both(filename, text, options);

@@ -29,7 +29,13 @@ export interface RawParse {
 
 interface Binding {
   getBufferOffset(buffer: Uint8Array): number;
-  parseRawSync(filename: string, block: Uint8Array, sourceStart: number, sourceByteLen: number, options: ParserOptions): void;
+  parseRawSync(
+    filename: string,
+    block: Uint8Array,
+    sourceStart: number,
+    sourceByteLen: number,
+    options: ParserOptions,
+  ): void;
 }
 
 interface Constants {
@@ -79,7 +85,10 @@ function setUp(): Runtime | null {
   try {
     const binding = require('oxc-parser/src-js/bindings') as Partial<Binding>;
     const constants = require('oxc-parser/src-js/generated/constants') as Constants;
-    runtime = typeof binding.parseRawSync === 'function' && typeof binding.getBufferOffset === 'function' ? { binding: binding as Binding, constants, deserializers: {} } : null;
+    runtime =
+      typeof binding.parseRawSync === 'function' && typeof binding.getBufferOffset === 'function'
+        ? { binding: binding as Binding, constants, deserializers: {} }
+        : null;
   } catch {
     runtime = null; // no native binding, or a runtime that cannot load these modules: JSON it is
   }
@@ -174,13 +183,21 @@ export function parseRaw(filename: string, text: string, options: ParserOptions)
   clearTimeout(idleTimer);
   const maxBytes = text.length * MAX_UTF8_PER_CHAR;
   const sourceStart = rt.constants.ACTIVE_SIZE - maxBytes;
-  const { read, written } = encoder.encodeInto(text, new Uint8Array(parts.buffer.buffer, parts.buffer.byteOffset + sourceStart, maxBytes));
+  const { read, written } = encoder.encodeInto(
+    text,
+    new Uint8Array(parts.buffer.buffer, parts.buffer.byteOffset + sourceStart, maxBytes),
+  );
   if (read !== text.length) return null;
   let parsed: RawParse;
   try {
     rt.binding.parseRawSync(filename, parts.block, sourceStart, written, options);
     // The parser says which AST it wrote (it follows `lang`, as astKindOf expects).
-    parsed = deserializerOf(rt, parts.buffer[rt.constants.IS_TS_FLAG_POS] === 0 ? 'js' : 'ts')(parts.buffer, text, sourceStart, written);
+    parsed = deserializerOf(rt, parts.buffer[rt.constants.IS_TS_FLAG_POS] === 0 ? 'js' : 'ts')(
+      parts.buffer,
+      text,
+      sourceStart,
+      written,
+    );
   } catch {
     // Not a syntax error (those are in `errors`): raw transfer itself failed. JSON from now on, on this thread.
     runtime = null;

@@ -68,7 +68,8 @@ export function shiftPieces(pieces: readonly Piece[], chars: number, lines: numb
     if (piece.body) {
       piece.body.start += chars;
       piece.body.end += chars;
-      if (piece.body.depth < 0) piece.body.pending = (piece.body.pending ?? 0) + chars; // no items, no lines to move
+      if (piece.body.depth < 0)
+        piece.body.pending = (piece.body.pending ?? 0) + chars; // no items, no lines to move
       else shiftPieces(piece.body.pieces, chars, lines);
     }
     if (lines === 0) continue; // an edit within a line moves no line numbers
@@ -165,7 +166,8 @@ export function decodePieces(flat: FlatPieces, chars = 0, lines = 0): Piece[] {
       const end = num() + chars;
       const closed = num() === 1;
       let body: PieceBody | null = null;
-      if (num() === 1) body = { start: num() + chars, end: num() + chars, head: str(), tail: str(), depth: num(), pieces: [] };
+      if (num() === 1)
+        body = { start: num() + chars, end: num() + chars, head: str(), tail: str(), depth: num(), pieces: [] };
       const itemCount = num();
       const items: OutlineItem[] = [];
       for (let i = 0; i < itemCount; i++) {

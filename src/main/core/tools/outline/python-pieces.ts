@@ -30,7 +30,12 @@ function statementsOf(cursor: TreeCursor, items: readonly OutlineItem[], depth: 
     const lastLine = cursor.endPosition.row + 1;
     while (next < items.length && items[next]!.line <= lastLine) piece.items.push(items[next++]!);
     const item = piece.items.length === 1 ? piece.items[0]! : null;
-    if (item && item.kind === 'class' && depth < MAX_DEPTH && (cursor.nodeType === 'class_definition' || cursor.nodeType === 'decorated_definition')) {
+    if (
+      item &&
+      item.kind === 'class' &&
+      depth < MAX_DEPTH &&
+      (cursor.nodeType === 'class_definition' || cursor.nodeType === 'decorated_definition')
+    ) {
       piece.body = classBody(cursor.currentNode, item, depth + 1);
     }
     out.push(piece);

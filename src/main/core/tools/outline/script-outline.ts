@@ -41,8 +41,16 @@ const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'Ar
 
 /** Statement types that nothing can continue once they end with `}` (see Piece.closed). */
 const CLOSED_BY_BRACE = new Set([
-  'FunctionDeclaration', 'ClassDeclaration', 'TSInterfaceDeclaration', 'TSEnumDeclaration', 'TSModuleDeclaration',
-  'BlockStatement', 'TryStatement', 'SwitchStatement', 'MethodDefinition', 'StaticBlock',
+  'FunctionDeclaration',
+  'ClassDeclaration',
+  'TSInterfaceDeclaration',
+  'TSEnumDeclaration',
+  'TSModuleDeclaration',
+  'BlockStatement',
+  'TryStatement',
+  'SwitchStatement',
+  'MethodDefinition',
+  'StaticBlock',
 ]);
 
 const MEMBER_KINDS: Readonly<Record<string, string>> = {
@@ -64,7 +72,9 @@ export function outlineScript(text: string, lang: ScriptLang, depth = 0): Parsed
   const lineOf = lineIndex(text);
   const errors = result.errors.filter((e) => e.severity === 'Error');
   if (errors.length > 0) {
-    const problems: ParseProblem[] = errors.slice(0, MAX_PROBLEMS).map((e) => ({ line: lineOf(e.labels[0]?.start ?? 0), message: e.message }));
+    const problems: ParseProblem[] = errors
+      .slice(0, MAX_PROBLEMS)
+      .map((e) => ({ line: lineOf(e.labels[0]?.start ?? 0), message: e.message }));
     return { items: [], pieces: null, problems };
   }
   const walk = new ScriptWalk(text, lineOf);
@@ -82,15 +92,27 @@ class ScriptWalk {
     const out: Piece[] = [];
     for (const statement of list) {
       let decl = statement;
-      if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration) decl = statement.declaration as N;
+      if (
+        (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') &&
+        statement.declaration
+      )
+        decl = statement.declaration as N;
       // A decorator before `export` lies outside the statement's own span.
       const decorators = decl.decorators as N[] | undefined;
       const start = decorators?.length ? Math.min(statement.start, decorators[0]!.start) : statement.start;
       const piece: Piece = { start, end: statement.end, closed: this.isClosed(statement, decl), items: [], body: null };
       // Inside a function body nothing is listed: the statements are only places to reparse from.
       if (depth >= 0) this.declare(decl, depth, piece);
-      if (!piece.body && (depth === WRAPPED_INTERFACE_DEPTH || depth === WRAPPED_FUNCTION_DEPTH || piece.end - piece.start >= BIG_PIECE_CHARS)) {
-        piece.body = decl.type === 'TSInterfaceDeclaration' && depth !== WRAPPED_FUNCTION_DEPTH ? this.interfaceBody(piece, decl) : this.functionBody(statement);
+      if (
+        !piece.body &&
+        (depth === WRAPPED_INTERFACE_DEPTH ||
+          depth === WRAPPED_FUNCTION_DEPTH ||
+          piece.end - piece.start >= BIG_PIECE_CHARS)
+      ) {
+        piece.body =
+          decl.type === 'TSInterfaceDeclaration' && depth !== WRAPPED_FUNCTION_DEPTH
+            ? this.interfaceBody(piece, decl)
+            : this.functionBody(statement);
       }
       out.push(piece);
     }
@@ -144,7 +166,14 @@ class ScriptWalk {
           if (name.type !== 'Identifier') continue; // destructuring: no single name
           const init = d.init as N | null;
           const sig = this.signature(d.start, d.end, init ? init.start : -1);
-          piece.items.push({ kind, name: this.slice(name), line: this.lineOf(d.start), endLine: this.lineOf(d.end), signature: `${kind} ${sig}`, children: [] });
+          piece.items.push({
+            kind,
+            name: this.slice(name),
+            line: this.lineOf(d.start),
+            endLine: this.lineOf(d.end),
+            signature: `${kind} ${sig}`,
+            children: [],
+          });
         }
         return;
       }
@@ -154,7 +183,13 @@ class ScriptWalk {
   private members(list: readonly N[], depth: number): Piece[] {
     const out: Piece[] = [];
     for (const member of list) {
-      const piece: Piece = { start: member.start, end: member.end, closed: this.isClosed(member, member), items: [], body: null };
+      const piece: Piece = {
+        start: member.start,
+        end: member.end,
+        closed: this.isClosed(member, member),
+        items: [],
+        body: null,
+      };
       const kind = MEMBER_KINDS[member.type];
       const key = member.key as N | undefined;
       if (kind && key) {
@@ -181,7 +216,14 @@ class ScriptWalk {
       const body = current.body as N | null | undefined;
       if (FUNCTION_TYPES.has(current.type) && body?.type === 'BlockStatement') {
         const head = `${current.async ? 'async ' : ''}function${current.generator ? '*' : ''} _() {`;
-        return { start: body.start + 1, end: body.end - 1, head, tail: '}', depth: FUNCTION_BODY_DEPTH, pieces: this.statements(body.body as N[], FUNCTION_BODY_DEPTH) };
+        return {
+          start: body.start + 1,
+          end: body.end - 1,
+          head,
+          tail: '}',
+          depth: FUNCTION_BODY_DEPTH,
+          pieces: this.statements(body.body as N[], FUNCTION_BODY_DEPTH),
+        };
       }
       // Down the largest child, as long as it holds most of the node.
       let largest: N | null = null;
@@ -189,7 +231,13 @@ class ScriptWalk {
         if (field === 'parent' || value === null || typeof value !== 'object') continue;
         for (const child of Array.isArray(value) ? value : [value]) {
           const c = child as N | null;
-          if (c && typeof c.type === 'string' && typeof c.start === 'number' && (!largest || c.end - c.start > largest.end - largest.start)) largest = c;
+          if (
+            c &&
+            typeof c.type === 'string' &&
+            typeof c.start === 'number' &&
+            (!largest || c.end - c.start > largest.end - largest.start)
+          )
+            largest = c;
         }
       }
       if (!largest || (largest.end - largest.start) * 2 < span) return null;
@@ -214,7 +262,14 @@ class ScriptWalk {
 
   private item(kind: string, name: string, decl: N, body: N | null): OutlineItem {
     const start = this.ownStart(decl);
-    return { kind, name, line: this.lineOf(start), endLine: this.lineOf(decl.end), signature: this.signature(start, decl.end, body ? body.start : -1), children: [] };
+    return {
+      kind,
+      name,
+      line: this.lineOf(start),
+      endLine: this.lineOf(decl.end),
+      signature: this.signature(start, decl.end, body ? body.start : -1),
+      children: [],
+    };
   }
 
   /** Where a declaration begins, its decorators not counted (as Python's `ast` counts a `def`'s line). */
@@ -237,7 +292,9 @@ class ScriptWalk {
   private isClosed(statement: N, decl: N): boolean {
     const last = this.text[statement.end - 1];
     if (last === ';') return true;
-    return last === '}' && (CLOSED_BY_BRACE.has(statement.type) || (statement !== decl && CLOSED_BY_BRACE.has(decl.type)));
+    return (
+      last === '}' && (CLOSED_BY_BRACE.has(statement.type) || (statement !== decl && CLOSED_BY_BRACE.has(decl.type)))
+    );
   }
 
   private signature(start: number, end: number, bodyStart: number): string {

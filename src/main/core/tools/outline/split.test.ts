@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { canSplit, splitSource } from './split';
 
-const functions = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `export function f${from + i}() {\n  return ${i};\n}\n`).join('\n');
+const functions = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => `export function f${from + i}() {\n  return ${i};\n}\n`).join('\n');
 
 function newlines(text: string): number {
   return text.split('\n').length - 1;
@@ -26,7 +27,10 @@ describe('splitSource', () => {
   });
 
   it('never cuts before an indented line, a line not after a blank one, or a line that starts no definition', () => {
-    const body = Array.from({ length: 400 }, (_, i) => `class A${i}:\n\n    def m(self):\n        pass\nx${i} = 1\n\nprint(x${i})\n`).join('');
+    const body = Array.from(
+      { length: 400 },
+      (_, i) => `class A${i}:\n\n    def m(self):\n        pass\nx${i} = 1\n\nprint(x${i})\n`,
+    ).join('');
     const text = `${body}\n\ndef last():\n    pass\n`;
     const parts = splitSource(text, 'python', 2);
     expect(parts).toHaveLength(2);
@@ -58,7 +62,9 @@ describe('splitSource', () => {
   });
 
   it('has rules for the languages whose top level sits at column 0', () => {
-    for (const id of ['python', 'javascript', 'typescript', 'tsx', 'go', 'rust'] as const) expect(canSplit(id), id).toBe(true);
-    for (const id of ['java', 'c', 'cpp', 'ruby', 'elixir', 'json', 'yaml', 'html', 'css', 'lua', 'bash'] as const) expect(canSplit(id), id).toBe(false);
+    for (const id of ['python', 'javascript', 'typescript', 'tsx', 'go', 'rust'] as const)
+      expect(canSplit(id), id).toBe(true);
+    for (const id of ['java', 'c', 'cpp', 'ruby', 'elixir', 'json', 'yaml', 'html', 'css', 'lua', 'bash'] as const)
+      expect(canSplit(id), id).toBe(false);
   });
 });

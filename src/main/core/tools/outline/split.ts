@@ -26,7 +26,10 @@ const TOP_LEVEL_START: Partial<Record<GrammarId, string>> = {
 };
 
 const CUT_PATTERNS = new Map<GrammarId, RegExp>(
-  Object.entries(TOP_LEVEL_START).map(([id, start]) => [id as GrammarId, new RegExp(String.raw`\n[ \t]*\r?\n(?=${start})`, 'g')]),
+  Object.entries(TOP_LEVEL_START).map(([id, start]) => [
+    id as GrammarId,
+    new RegExp(String.raw`\n[ \t]*\r?\n(?=${start})`, 'g'),
+  ]),
 );
 
 export interface SourcePart {
@@ -79,7 +82,9 @@ export function splitSource(text: string, grammar: GrammarId, parts: number): So
   let lineOffset = 0;
   let head: string | undefined;
   for (const cut of [...cuts, { at: text.length }]) {
-    out.push(head ? { text: text.slice(start, cut.at), lineOffset, head } : { text: text.slice(start, cut.at), lineOffset });
+    out.push(
+      head ? { text: text.slice(start, cut.at), lineOffset, head } : { text: text.slice(start, cut.at), lineOffset },
+    );
     lineOffset += countNewlines(text, start, cut.at);
     start = cut.at;
     head = cut.head;

@@ -80,7 +80,13 @@ export class TextIndex {
     const extras: number[] = [];
     const extra = widesOf(text, 0, 0, chars, extras);
     if (text.length + extra !== bytes.length) return null;
-    return new TextIndex(text.length, bytes.length, Int32Array.from(lines), Int32Array.from(chars), Int32Array.from(extras));
+    return new TextIndex(
+      text.length,
+      bytes.length,
+      Int32Array.from(lines),
+      Int32Array.from(chars),
+      Int32Array.from(extras),
+    );
   }
 
   /** 1-based line of a character offset. */
@@ -128,11 +134,22 @@ export class TextIndex {
     // Memory compares of shrinking chunks (64 KB down to 1 byte), not a loop over bytes.
     let prefix = 0;
     for (let chunk = 64 * 1024; chunk >= 1; chunk >>= 4) {
-      while (prefix + chunk <= max && old.compare(bytes, prefix, prefix + chunk, prefix, prefix + chunk) === 0) prefix += chunk;
+      while (prefix + chunk <= max && old.compare(bytes, prefix, prefix + chunk, prefix, prefix + chunk) === 0)
+        prefix += chunk;
     }
     let suffix = 0;
     for (let chunk = 64 * 1024; chunk >= 1; chunk >>= 4) {
-      while (suffix + chunk <= max - prefix && old.compare(bytes, bytes.length - suffix - chunk, bytes.length - suffix, old.length - suffix - chunk, old.length - suffix) === 0) suffix += chunk;
+      while (
+        suffix + chunk <= max - prefix &&
+        old.compare(
+          bytes,
+          bytes.length - suffix - chunk,
+          bytes.length - suffix,
+          old.length - suffix - chunk,
+          old.length - suffix,
+        ) === 0
+      )
+        suffix += chunk;
     }
     // Both ends on a character's first byte (a continuation byte is 10xxxxxx), in the old and the new bytes.
     const continues = (b: Buffer, at: number) => at < b.length && (b[at]! & 0xc0) === 0x80;
@@ -154,7 +171,8 @@ export class TextIndex {
     const lineStarts = new Int32Array(lineCut + middleLines.length + this.lineStarts.length - lineKeep);
     lineStarts.set(this.lineStarts.subarray(0, lineCut));
     lineStarts.set(middleLines, lineCut);
-    for (let k = lineKeep, at = lineCut + middleLines.length; k < this.lineStarts.length; k++, at++) lineStarts[at] = this.lineStarts[k]! + charDelta;
+    for (let k = lineKeep, at = lineCut + middleLines.length; k < this.lineStarts.length; k++, at++)
+      lineStarts[at] = this.lineStarts[k]! + charDelta;
 
     const wideCut = upperBound(this.wideChars, prefixChars, true);
     const wideKeep = upperBound(this.wideChars, oldEndChars, true);

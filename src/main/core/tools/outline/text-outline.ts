@@ -15,14 +15,20 @@ interface TextSpec {
   nestByIndent?: boolean;
 }
 
-const KOTLIN_SWIFT = /^(\s*)(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|internal|protected|open|final|abstract|sealed|data|enum|inner|override|suspend|inline|static|fileprivate|mutating|class|indirect|convenience|required|lateinit|operator|infix|tailrec|external|annotation|companion|value)\s+)*(fun|func|class|object|interface|struct|enum|protocol|extension|typealias|init|val|var|let)\b\s*(?:<[^>]*>\s*)?([A-Za-z_][\w.]*)?/;
+const KOTLIN_SWIFT =
+  /^(\s*)(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|internal|protected|open|final|abstract|sealed|data|enum|inner|override|suspend|inline|static|fileprivate|mutating|class|indirect|convenience|required|lateinit|operator|infix|tailrec|external|annotation|companion|value)\s+)*(fun|func|class|object|interface|struct|enum|protocol|extension|typealias|init|val|var|let)\b\s*(?:<[^>]*>\s*)?([A-Za-z_][\w.]*)?/;
 
 export const TEXT_SPECS: Readonly<Record<string, TextSpec>> = {
   '.md': { pattern: /^(#{1,6})\s+(.+?)\s*#*\s*$/, nameGroup: 2, kindOf: (m) => `h${m[1]!.length}` },
   '.markdown': { pattern: /^(#{1,6})\s+(.+?)\s*#*\s*$/, nameGroup: 2, kindOf: (m) => `h${m[1]!.length}` },
-  '.toml': { pattern: /^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$/, nameGroup: 2, kindOf: (m) => (m[1] === '[[' ? 'array-table' : 'table') },
+  '.toml': {
+    pattern: /^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$/,
+    nameGroup: 2,
+    kindOf: (m) => (m[1] === '[[' ? 'array-table' : 'table'),
+  },
   '.sql': {
-    pattern: /^\s*create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+|unique\s+|materialized\s+|virtual\s+)*(table|view|index|function|procedure|trigger|type|schema|sequence)\s+(?:if\s+not\s+exists\s+)?([\w."`[\]]+)/i,
+    pattern:
+      /^\s*create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+|unique\s+|materialized\s+|virtual\s+)*(table|view|index|function|procedure|trigger|type|schema|sequence)\s+(?:if\s+not\s+exists\s+)?([\w."`[\]]+)/i,
     nameGroup: 2,
     kindOf: (m) => m[1]!.toLowerCase(),
   },

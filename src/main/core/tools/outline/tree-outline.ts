@@ -62,8 +62,10 @@ function treeProblems(root: Node): ParseProblem[] {
     for (const child of node.children) {
       if (out.length >= MAX_PROBLEMS) return;
       if (!child) continue;
-      if (child.isError) out.push({ line: child.startPosition.row + 1, message: 'syntax error: text the grammar could not place' });
-      else if (child.isMissing) out.push({ line: child.startPosition.row + 1, message: `syntax error: missing ${child.type}` });
+      if (child.isError)
+        out.push({ line: child.startPosition.row + 1, message: 'syntax error: text the grammar could not place' });
+      else if (child.isMissing)
+        out.push({ line: child.startPosition.row + 1, message: `syntax error: missing ${child.type}` });
       else if (child.hasError) visit(child);
     }
   };

@@ -13,16 +13,24 @@ export const activateToolsTool = defineInterfaceTool({
   name: TN.ACTIVATE_TOOLS,
   description:
     'Activate tool groups you need: "config" (the app\'s settings tools) and any other group list_items names. The tools are offered from your next round on.',
-  input: z.object({ groups: z.array(z.string().min(1).max(100)).min(1).max(20).describe('Group names, e.g. ["config"].') }),
+  input: z.object({
+    groups: z.array(z.string().min(1).max(100)).min(1).max(20).describe('Group names, e.g. ["config"].'),
+  }),
   run({ groups }, { env }) {
     const known = env.groupNames();
     const unknown = groups.filter((g) => !known.includes(g));
     if (unknown.length) {
-      return { kind: 'failed', error: `Unknown tool group(s): ${unknown.join(', ')}. Known groups: ${known.join(', ') || 'none'}. Nothing was activated.` };
+      return {
+        kind: 'failed',
+        error: `Unknown tool group(s): ${unknown.join(', ')}. Known groups: ${known.join(', ') || 'none'}. Nothing was activated.`,
+      };
     }
     const names = [...new Set(groups)];
     env.grant(names);
-    const scope = env.frame.depth === 0 ? 'for the rest of this session (until /resettools)' : 'for the rest of this sub-agent task';
+    const scope =
+      env.frame.depth === 0
+        ? 'for the rest of this session (until /resettools)'
+        : 'for the rest of this sub-agent task';
     return `Activated ${names.join(', ')} ${scope}. The tools are offered from your next round.`;
   },
 });

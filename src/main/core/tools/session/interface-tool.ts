@@ -72,4 +72,5 @@ export interface InterfaceTool<S extends z.ZodType = z.ZodType> {
   run(args: z.output<S>, call: InterfaceCall): string | ExecutionOutcome | Promise<string | ExecutionOutcome>;
 }
 
-export const defineInterfaceTool = <S extends z.ZodType>(tool: InterfaceTool<S>): InterfaceTool => tool as unknown as InterfaceTool;
+export const defineInterfaceTool = <S extends z.ZodType>(tool: InterfaceTool<S>): InterfaceTool =>
+  tool as unknown as InterfaceTool;

@@ -10,7 +10,8 @@ import { defineInterfaceTool } from './interface-tool';
 
 export const notifyTool = defineInterfaceTool({
   name: TN.NOTIFY,
-  description: "Send a short notification to the user's home conversation (for what they should know now, not the final result).",
+  description:
+    "Send a short notification to the user's home conversation (for what they should know now, not the final result).",
   input: z.object({
     source: z.string().min(1).max(100).describe('Who is notifying, e.g. the job or task title.'),
     event_type: z.string().min(1).max(100).describe('What happened, e.g. "build_failed", "found".'),
@@ -19,7 +20,8 @@ export const notifyTool = defineInterfaceTool({
     refs: z.array(z.string().max(2_000)).max(20).optional().describe('Paths or ids the user may want to open.'),
   }),
   run(args, { env, callEnv }) {
-    if (!env.background) return { kind: 'failed', error: 'notify is only for background runs (async tasks and scheduled jobs).' };
+    if (!env.background)
+      return { kind: 'failed', error: 'notify is only for background runs (async tasks and scheduled jobs).' };
     return env.background.notify(callEnv, args);
   },
 });

@@ -9,7 +9,8 @@ import { defineInterfaceTool } from './interface-tool';
 
 export const readNotificationTool = defineInterfaceTool({
   name: TN.READ_NOTIFICATION,
-  description: 'Notifications arrive by themselves as results of this tool; calling it returns [] (nothing is waiting).',
+  description:
+    'Notifications arrive by themselves as results of this tool; calling it returns [] (nothing is waiting).',
   input: z.object({}),
   run() {
     return { kind: 'completed', result: '[]', resultType: 'json' };

@@ -9,7 +9,9 @@ export const showFileToUserTool = defineInterfaceTool({
   name: TN.SHOW_FILE_TO_USER,
   description:
     "Open a file in the user's viewer (Markdown, code, text, images, SVG, PDF, HTML, LaTeX). For a LaTeX document pass the .tex source, not a built .pdf: only the .tex is compiled and watched.",
-  input: z.object({ path: z.string().min(1).describe('File to show; relative paths resolve against the working directory.') }),
+  input: z.object({
+    path: z.string().min(1).describe('File to show; relative paths resolve against the working directory.'),
+  }),
   run({ path }, { env }) {
     const absolute = isAbsolute(path) ? path : resolve(env.workingDir, path);
     const shown = displayPath(absolute, env.workspaceDir);

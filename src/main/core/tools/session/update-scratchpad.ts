@@ -10,7 +10,8 @@ import { defineInterfaceTool } from './interface-tool';
 
 export const updateScratchpadTool = defineInterfaceTool({
   name: TN.UPDATE_SCRATCHPAD,
-  description: 'Write a note to the session scratchpad shared by every agent of this session (same key = replace; empty value = delete).',
+  description:
+    'Write a note to the session scratchpad shared by every agent of this session (same key = replace; empty value = delete).',
   input: z.object({ key: z.string().min(1).max(200), value: z.string().max(20_000) }),
   run({ key, value }, { env }) {
     const removed = writeScratchpadNote(env.db, env.padSessionId, key, value);

@@ -6,7 +6,12 @@
  */
 import { kindAt } from '../_policy/fs';
 
-export const BASH_CANDIDATES: readonly string[] = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash', '/opt/homebrew/bin/bash'];
+export const BASH_CANDIDATES: readonly string[] = [
+  '/bin/bash',
+  '/usr/bin/bash',
+  '/usr/local/bin/bash',
+  '/opt/homebrew/bin/bash',
+];
 
 let found: string | null | undefined;
 

@@ -10,17 +10,47 @@
 
 /** Provider and cloud keys, by name, on top of the pattern (so a rename of the pattern cannot let them through). */
 export const PROVIDER_KEY_VARS: readonly string[] = [
-  'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENROUTER_API_KEY', 'DEEPSEEK_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY',
-  'GOOGLE_GENERATIVE_AI_API_KEY', 'GROQ_API_KEY', 'MISTRAL_API_KEY', 'XAI_API_KEY', 'TOGETHER_API_KEY',
-  'FIREWORKS_API_KEY', 'AZURE_OPENAI_API_KEY', 'COHERE_API_KEY', 'PERPLEXITY_API_KEY', 'HF_TOKEN',
-  'HUGGINGFACE_API_KEY', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'GITHUB_TOKEN', 'GH_TOKEN',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'OPENROUTER_API_KEY',
+  'DEEPSEEK_API_KEY',
+  'GEMINI_API_KEY',
+  'GOOGLE_API_KEY',
+  'GOOGLE_GENERATIVE_AI_API_KEY',
+  'GROQ_API_KEY',
+  'MISTRAL_API_KEY',
+  'XAI_API_KEY',
+  'TOGETHER_API_KEY',
+  'FIREWORKS_API_KEY',
+  'AZURE_OPENAI_API_KEY',
+  'COHERE_API_KEY',
+  'PERPLEXITY_API_KEY',
+  'HF_TOKEN',
+  'HUGGINGFACE_API_KEY',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
   'NPM_TOKEN',
 ];
 /**
  * bash reads these at start-up or while expanding: a start-up file to source, options (extglob, posix mode),
  * functions that would shadow a command name, a search path for `cd`, patterns that hide glob matches.
  */
-export const SHELL_CHANGING_VARS: readonly string[] = ['BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'CDPATH', 'GLOBIGNORE', 'IFS', 'POSIXLY_CORRECT', 'PROMPT_COMMAND', 'PS4', 'EXECIGNORE'];
+export const SHELL_CHANGING_VARS: readonly string[] = [
+  'BASH_ENV',
+  'ENV',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'CDPATH',
+  'GLOBIGNORE',
+  'IFS',
+  'POSIXLY_CORRECT',
+  'PROMPT_COMMAND',
+  'PS4',
+  'EXECIGNORE',
+];
 const SHELL_FUNCTION = /^BASH_FUNC_/;
 const SENSITIVE_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i;
 /** Values shorter than this are compared for equality only: containment would match everything. */

@@ -19,10 +19,13 @@ afterEach(() => ws.cleanup());
 
 const tool = createExecuteCmdTool();
 
-
 describe('the shell that runs is bash', () => {
   it('runs with bash: $BASH_VERSION is set and bash-only syntax works', async () => {
-    const out = await ok(tool, { command: 'echo "v=${BASH_VERSION:+yes}"; [[ a == a ]] && echo dbl; echo $\'tab\\there\'' }, ws.ctx);
+    const out = await ok(
+      tool,
+      { command: 'echo "v=${BASH_VERSION:+yes}"; [[ a == a ]] && echo dbl; echo $\'tab\\there\'' },
+      ws.ctx,
+    );
     expect(out).toBe('v=yes\ndbl\ntab\there\n[exit code 0]');
   });
 
@@ -37,7 +40,15 @@ describe('the shell that runs is bash', () => {
     const rc = join(ws.outside, 'rc.sh');
     writeFileSync(rc, `touch ${join(ws.root, 'SOURCED')}\n`);
     const env = createExecuteCmdTool({
-      baseEnv: () => ({ PATH: process.env.PATH, BASH_ENV: rc, ENV: rc, SHELLOPTS: 'xtrace', BASHOPTS: 'extglob', 'BASH_FUNC_ls%%': '() { touch HIJACKED; }', CDPATH: ws.outside }),
+      baseEnv: () => ({
+        PATH: process.env.PATH,
+        BASH_ENV: rc,
+        ENV: rc,
+        SHELLOPTS: 'xtrace',
+        BASHOPTS: 'extglob',
+        'BASH_FUNC_ls%%': '() { touch HIJACKED; }',
+        CDPATH: ws.outside,
+      }),
     });
     const out = await ok(env, { command: 'ls; echo "[$SHELLOPTS]" | grep -c xtrace; cd . && pwd' }, ws.ctx);
     expect(existsSync(join(ws.root, 'SOURCED'))).toBe(false);
@@ -48,7 +59,11 @@ describe('the shell that runs is bash', () => {
 
 describe('bad input is a short tool error, at once', () => {
   it('one word over 128 KiB fails fast with a short message (timeout 5)', async () => {
-    for (const command of [`echo ${'a'.repeat(200 * 1024)}`, 'a'.repeat(MAX_COMMAND_BYTES + 1), `echo ${'é'.repeat(70 * 1024)}`]) {
+    for (const command of [
+      `echo ${'a'.repeat(200 * 1024)}`,
+      'a'.repeat(MAX_COMMAND_BYTES + 1),
+      `echo ${'é'.repeat(70 * 1024)}`,
+    ]) {
       const started = Date.now();
       const error = await failed(tool, { command, timeout: 5 }, ws.ctx);
       expect(Date.now() - started).toBeLessThan(4000);
@@ -72,7 +87,9 @@ describe('bad input is a short tool error, at once', () => {
   });
 
   it('a process that cannot start (environment too large: E2BIG) settles as failed with a short reason', async () => {
-    const huge = createExecuteCmdTool({ baseEnv: () => ({ PATH: process.env.PATH, BIG: 'x'.repeat(3 * 1024 * 1024) }) });
+    const huge = createExecuteCmdTool({
+      baseEnv: () => ({ PATH: process.env.PATH, BIG: 'x'.repeat(3 * 1024 * 1024) }),
+    });
     const started = Date.now();
     const error = await failed(huge, { command: 'true', timeout: 5 }, ws.ctx);
     expect(Date.now() - started).toBeLessThan(4000);

@@ -43,7 +43,10 @@ describe('execute_cmd', () => {
     ws.write('sub/f.txt', 'hello');
     const out = await ok(tool, { command: 'cat f.txt; echo err 1>&2; exit 3', workdir: `${ws.root}/sub` }, ws.ctx);
     expect(out).toBe('helloerr\n[exit code 3]');
-    expect(ws.logs[0]).toEqual({ message: 'execute_cmd: running shell command', fields: { command: 'cat f.txt; echo err 1>&2; exit 3', workdir: `${ws.root}/sub`, timeout_secs: 120 } });
+    expect(ws.logs[0]).toEqual({
+      message: 'execute_cmd: running shell command',
+      fields: { command: 'cat f.txt; echo err 1>&2; exit 3', workdir: `${ws.root}/sub`, timeout_secs: 120 },
+    });
   });
 
   it('output reads as a terminal shows it: colours and links taken out, progress redrawn with \\r as its last state', async () => {
@@ -52,7 +55,9 @@ describe('execute_cmd', () => {
       String.raw`printf 'downloading 10%%\rdownloading 55%%\rdone           \rdone\n'`,
       String.raw`printf 'windows line\r\nnext\n'`,
     ].join('; ');
-    expect(await ok(tool, { command: script }, ws.ctx)).toBe('error: link here\ndone           \nwindows line\nnext\n[exit code 0]');
+    expect(await ok(tool, { command: script }, ws.ctx)).toBe(
+      'error: link here\ndone           \nwindows line\nnext\n[exit code 0]',
+    );
   });
 
   it('explains a bad workdir and a bad timeout', async () => {
@@ -63,7 +68,7 @@ describe('execute_cmd', () => {
   });
 
   it('X8: stop kills the whole process group; no descendant survives', async () => {
-    const marker = `${Date.now() % 100000 + 100000}`;
+    const marker = `${(Date.now() % 100000) + 100000}`;
     const cancel = new AbortController();
     const exec = tool.run({ command: `sleep ${marker} & sleep ${marker}` }, ws.ctx);
     await waitFor(() => liveProcesses(`sleep ${marker}`).length === 2);
@@ -78,8 +83,12 @@ describe('execute_cmd', () => {
   });
 
   it('X9: a timeout kills the group and fails with the output so far', async () => {
-    const marker = `${Date.now() % 100000 + 200000}`;
-    const outcome = await runTool(tool, { command: `echo started; sleep ${marker} & sleep ${marker}`, timeout: 1 }, ws.ctx);
+    const marker = `${(Date.now() % 100000) + 200000}`;
+    const outcome = await runTool(
+      tool,
+      { command: `echo started; sleep ${marker} & sleep ${marker}`, timeout: 1 },
+      ws.ctx,
+    );
     expect(outcome.kind).toBe('failed');
     if (outcome.kind === 'failed') expect(outcome.error).toMatch(/^started\n\[timed out after 1 s/);
     await waitFor(() => liveProcesses(`sleep ${marker}`).length === 0);
@@ -114,14 +123,30 @@ describe('execute_cmd', () => {
       secretValues: () => ['stored-secret-value-123'],
     });
     const out = await ok(scrubbed, { command: 'env' }, ws.ctx);
-    for (const gone of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENROUTER_API_KEY', 'DEEPSEEK_API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'MY_CREDENTIALS', 'SKALD_HOME', 'INNOCENT', 'WRAPPED', 'sk-', 'hunter2']) {
+    for (const gone of [
+      'OPENAI_API_KEY',
+      'ANTHROPIC_API_KEY',
+      'OPENROUTER_API_KEY',
+      'DEEPSEEK_API_KEY',
+      'GITHUB_TOKEN',
+      'DB_PASSWORD',
+      'MY_CREDENTIALS',
+      'SKALD_HOME',
+      'INNOCENT',
+      'WRAPPED',
+      'sk-',
+      'hunter2',
+    ]) {
       expect(out).not.toContain(gone);
     }
     expect(out).toContain('KEEP_ME=visible');
   });
 
   it('scrubEnv keeps ordinary variables', () => {
-    expect(scrubEnv({ PATH: '/bin', LANG: 'C', AWS_SECRET_ACCESS_KEY: 'x', Api_Key: 'y' }, [])).toEqual({ PATH: '/bin', LANG: 'C' });
+    expect(scrubEnv({ PATH: '/bin', LANG: 'C', AWS_SECRET_ACCESS_KEY: 'x', Api_Key: 'y' }, [])).toEqual({
+      PATH: '/bin',
+      LANG: 'C',
+    });
   });
 
   it('labels: short shows the program, full the command line, both within budget', () => {

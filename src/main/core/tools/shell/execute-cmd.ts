@@ -70,7 +70,8 @@ export interface ExecuteCmdDeps {
  */
 function commandTextProblem(command: string): string | null {
   const nul = command.indexOf('\0');
-  if (nul !== -1) return `The command contains a NUL character (at position ${nul}); a command line cannot carry NUL bytes. Remove it.`;
+  if (nul !== -1)
+    return `The command contains a NUL character (at position ${nul}); a command line cannot carry NUL bytes. Remove it.`;
   const bytes = Buffer.byteLength(command);
   if (bytes <= MAX_COMMAND_BYTES) return null;
   return (
@@ -89,7 +90,13 @@ const input = z.object({
     })
     .describe('The shell command line to run (bash syntax).'),
   workdir: z.string().min(1).optional().describe('Absolute folder to run in (default: the working directory).'),
-  timeout: z.coerce.number().int().min(1).max(MAX_TIMEOUT_SECS).default(DEFAULT_TIMEOUT_SECS).describe(`Seconds before the command is killed (1–${MAX_TIMEOUT_SECS}, default ${DEFAULT_TIMEOUT_SECS}).`),
+  timeout: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TIMEOUT_SECS)
+    .default(DEFAULT_TIMEOUT_SECS)
+    .describe(`Seconds before the command is killed (1–${MAX_TIMEOUT_SECS}, default ${DEFAULT_TIMEOUT_SECS}).`),
 });
 
 class OutputBuffer {
@@ -140,7 +147,10 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
     describe: (a, length) => label(TN.EXECUTE_CMD, length === 'short' ? firstWord(a.command) : a.command, length),
     async executeAsync(a, ctx, signal) {
       const bash = deps.shell ?? findBash();
-      if (!bash) throw new ToolError('bash was not found on this machine; execute_cmd runs commands with bash (the shell the approval gate checks them against).');
+      if (!bash)
+        throw new ToolError(
+          'bash was not found on this machine; execute_cmd runs commands with bash (the shell the approval gate checks them against).',
+        );
       const requested = a.workdir ? resolvePath(a.workdir, ctx.workingDir) : ctx.workingDir;
       const cwd = realDirectory(requested);
       if (!cwd) throw new ToolError(`workdir ${requested} does not exist or is not a folder.`);
@@ -165,7 +175,11 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
       // With `reject: false` the promise settles with a result even when the process never started (E2BIG,
       // ENOMEM, EACCES): then no 'exit' event comes, so it is raced with the events below.
       const settled = child.then(
-        (r) => ({ code: r.exitCode ?? null, signal: (r.signal ?? null) as NodeJS.Signals | null, error: r.exitCode === undefined && r.signal === undefined && r.failed ? asError(r.cause) : undefined }),
+        (r) => ({
+          code: r.exitCode ?? null,
+          signal: (r.signal ?? null) as NodeJS.Signals | null,
+          error: r.exitCode === undefined && r.signal === undefined && r.failed ? asError(r.cause) : undefined,
+        }),
         (error: unknown) => ({ code: null, signal: null, error: asError(error) }),
       );
       if (child.pid) deps.processes?.record(child.pid, a.command);
@@ -200,13 +214,19 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
         const reason = ended.reason;
         if (reason && child.pid) await killProcessGroup(child.pid, 0); // make sure the group is gone before reporting
         if (child.pid) deps.processes?.forget(child.pid);
-        if (exit.error && exit.code === null && !reason) throw new ToolError(`The command could not start: ${startError(exit.error)}`);
+        if (exit.error && exit.code === null && !reason)
+          throw new ToolError(`The command could not start: ${startError(exit.error)}`);
         const body = terminalText(output.text());
         const parts = [body === '' ? '(no output)' : body.replace(/\n$/, '')];
         const note = output.note();
         if (note) parts.push(note);
-        if (reason === 'stop') return { kind: 'cancelled', note: 'Stopped by the user; the command and its children were killed.' };
-        if (reason === 'timeout') return { kind: 'failed', error: `${parts.join('\n')}\n[timed out after ${a.timeout} s; the command and its children were killed]` };
+        if (reason === 'stop')
+          return { kind: 'cancelled', note: 'Stopped by the user; the command and its children were killed.' };
+        if (reason === 'timeout')
+          return {
+            kind: 'failed',
+            error: `${parts.join('\n')}\n[timed out after ${a.timeout} s; the command and its children were killed]`,
+          };
         parts.push(exit.signal ? `[killed by signal ${exit.signal}]` : `[exit code ${exit.code ?? 'unknown'}]`);
         return parts.join('\n');
       } finally {
@@ -216,7 +236,6 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
     },
   });
 }
-
 
 function asError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));

@@ -29,7 +29,13 @@ function parse(card: ToolCard): Notice[] | TaskCompleted | null {
   try {
     const value: unknown = JSON.parse(card.result);
     if (card.name === TN.READ_NOTIFICATION && Array.isArray(value) && value.length > 0) return value as Notice[];
-    if (card.name === TN.READ_AGENT_RESULT && value && typeof value === 'object' && (value as { type?: unknown }).type === 'task_completed') return value as TaskCompleted;
+    if (
+      card.name === TN.READ_AGENT_RESULT &&
+      value &&
+      typeof value === 'object' &&
+      (value as { type?: unknown }).type === 'task_completed'
+    )
+      return value as TaskCompleted;
   } catch {
     // not ours to show: the raw result stays in the card's body
   }
@@ -43,7 +49,11 @@ const sessionRef = (refs: string[] | undefined) => {
 
 function OpenSession({ id }: { id: number | null }) {
   if (id === null) return null;
-  return <button className="ghost link" data-testid="delivered-open" onClick={() => selectSession(id)}>Open its session</button>;
+  return (
+    <button className="ghost link" data-testid="delivered-open" onClick={() => selectSession(id)}>
+      Open its session
+    </button>
+  );
 }
 
 export function DeliveredCard({ card }: { card: ToolCard }) {
@@ -52,7 +62,9 @@ export function DeliveredCard({ card }: { card: ToolCard }) {
   if (!Array.isArray(parsed)) {
     return (
       <div className="delivered" data-testid="delivered-task">
-        <strong>Task {parsed.status === 'success' ? 'finished' : parsed.status}: {parsed.title}</strong>
+        <strong>
+          Task {parsed.status === 'success' ? 'finished' : parsed.status}: {parsed.title}
+        </strong>
         {parsed.result && <div className="delivered-summary">{parsed.result}</div>}
         <OpenSession id={parsed.session_id} />
       </div>

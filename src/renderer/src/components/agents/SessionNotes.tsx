@@ -25,18 +25,34 @@ function NoteRow({ note, onSave }: { note: Note; onSave: (key: string, value: st
   return (
     <div className="scratchpad-note" data-testid="scratchpad-note" data-key={note.key}>
       <code title={note.key}>{note.key}</code>
-      <textarea aria-label={`Note ${note.key}`} value={value} onChange={(e) => setValue(e.target.value)} onBlur={() => value !== note.value && onSave(note.key, value)} />
-      <button className="danger" onClick={() => onSave(note.key, '')} aria-label={`Delete note ${note.key}`}>Delete</button>
+      <textarea
+        aria-label={`Note ${note.key}`}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={() => value !== note.value && onSave(note.key, value)}
+      />
+      <button className="danger" onClick={() => onSave(note.key, '')} aria-label={`Delete note ${note.key}`}>
+        Delete
+      </button>
     </div>
   );
 }
 
 /** The session's scratchpad notes, reloaded whenever an agent (or the person, elsewhere) changes them. */
-function useScratchpad(sessionId: number): { notes: Note[]; save: (key: string, value: string) => void; error: string | null; setError: (e: string | null) => void } {
+function useScratchpad(sessionId: number): {
+  notes: Note[];
+  save: (key: string, value: string) => void;
+  error: string | null;
+  setError: (e: string | null) => void;
+} {
   const [notes, setNotes] = useState<Note[]>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    const load = () => void skald.chat.scratchpad({ sessionId }).then((r) => setNotes(r.notes), () => {});
+    const load = () =>
+      void skald.chat.scratchpad({ sessionId }).then(
+        (r) => setNotes(r.notes),
+        () => {},
+      );
     load();
     return skald.on.chat((e) => {
       if (e.type === 'scratchpad_changed' && e.session_id === sessionId) load();
@@ -44,13 +60,24 @@ function useScratchpad(sessionId: number): { notes: Note[]; save: (key: string, 
   }, [sessionId]);
   const save = (key: string, value: string) => {
     setError(null);
-    skald.chat.setScratchpadNote({ sessionId, key, value }).then((r) => setNotes(r.notes), (e: Error) => setError(e.message));
+    skald.chat.setScratchpadNote({ sessionId, key, value }).then(
+      (r) => setNotes(r.notes),
+      (e: Error) => setError(e.message),
+    );
   };
   return { notes, save, error, setError };
 }
 
 /** Under the chat: the live checklists, and the button that opens the scratchpad beside the chat. */
-export function SessionNotes({ sessionId, padOpen, onTogglePad }: { sessionId: number; padOpen: boolean; onTogglePad: () => void }) {
+export function SessionNotes({
+  sessionId,
+  padOpen,
+  onTogglePad,
+}: {
+  sessionId: number;
+  padOpen: boolean;
+  onTogglePad: () => void;
+}) {
   const messages = useStore(chat.store, (s) => s.messages);
   const children = useStore(subAgents, (s) => s.byParent);
   const { notes } = useScratchpad(sessionId);
@@ -79,7 +106,9 @@ export function SessionNotes({ sessionId, padOpen, onTogglePad }: { sessionId: n
           <ul className="todo-list">
             {todos.map((t, i) => (
               <li key={i} className={`todo todo-${t.status}`} data-status={t.status}>
-                <span className="todo-mark" aria-label={t.status.replace('_', ' ')}>{MARK[t.status]}</span>
+                <span className="todo-mark" aria-label={t.status.replace('_', ' ')}>
+                  {MARK[t.status]}
+                </span>
                 <span className="todo-text">{t.content}</span>
               </li>
             ))}
@@ -87,7 +116,12 @@ export function SessionNotes({ sessionId, padOpen, onTogglePad }: { sessionId: n
         </div>
       ))}
       <div className="session-notes-bar">
-        <button onClick={onTogglePad} aria-expanded={padOpen} aria-controls="scratchpad-panel" data-testid="toggle-scratchpad">
+        <button
+          onClick={onTogglePad}
+          aria-expanded={padOpen}
+          aria-controls="scratchpad-panel"
+          data-testid="toggle-scratchpad"
+        >
           Scratchpad{notes.length ? ` (${notes.length})` : ''}
         </button>
         <span className="muted small">Notes every agent of this chat reads.</span>
@@ -104,11 +138,17 @@ export function ScratchpadPanel({ sessionId, onClose }: { sessionId: number; onC
     <aside className="scratchpad-side" id="scratchpad-panel" data-testid="scratchpad-panel" aria-label="Scratchpad">
       <div className="scratchpad-head">
         <strong>Scratchpad</strong>
-        <button onClick={onClose} aria-label="Close the scratchpad" data-testid="close-scratchpad">Close</button>
-        <span className="muted small">Shared by every agent of this chat (and its background tasks); the same key replaces, the last writer wins.</span>
+        <button onClick={onClose} aria-label="Close the scratchpad" data-testid="close-scratchpad">
+          Close
+        </button>
+        <span className="muted small">
+          Shared by every agent of this chat (and its background tasks); the same key replaces, the last writer wins.
+        </span>
       </div>
       <div className="scratchpad-panel">
-        {notes.length === 0 && <div className="scratchpad-empty">No notes yet. Agents write here with update_scratchpad; you can too.</div>}
+        {notes.length === 0 && (
+          <div className="scratchpad-empty">No notes yet. Agents write here with update_scratchpad; you can too.</div>
+        )}
         {notes.map((n) => (
           <NoteRow key={n.key} note={n} onSave={save} />
         ))}
@@ -121,8 +161,18 @@ export function ScratchpadPanel({ sessionId, onClose }: { sessionId: number; onC
             setDraft({ key: '', value: '' });
           }}
         >
-          <input placeholder="key" aria-label="New note key" value={draft.key} onChange={(e) => setDraft({ ...draft, key: e.target.value })} />
-          <textarea placeholder="note" aria-label="New note" value={draft.value} onChange={(e) => setDraft({ ...draft, value: e.target.value })} />
+          <input
+            placeholder="key"
+            aria-label="New note key"
+            value={draft.key}
+            onChange={(e) => setDraft({ ...draft, key: e.target.value })}
+          />
+          <textarea
+            placeholder="note"
+            aria-label="New note"
+            value={draft.value}
+            onChange={(e) => setDraft({ ...draft, value: e.target.value })}
+          />
           <button type="submit">Add</button>
         </form>
         {error && <div className="error small">{error}</div>}

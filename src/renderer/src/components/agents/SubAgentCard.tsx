@@ -14,7 +14,13 @@ import { ToolCardView, type ToolCardActions } from '../ToolCardView';
 import { loadSubAgent, subAgents } from './sub-agent-store';
 import './agents.css';
 
-const STATUS_TEXT = { running: 'working', done: 'done', cancelled: 'stopped', failed: 'failed', exhausted: 'gave up' } as const;
+const STATUS_TEXT = {
+  running: 'working',
+  done: 'done',
+  cancelled: 'stopped',
+  failed: 'failed',
+  exhausted: 'gave up',
+} as const;
 
 function StepView({ message, actions }: { message: HistoryMessage; actions: ToolCardActions }) {
   if (message.role !== 'assistant') {
@@ -51,15 +57,35 @@ export function SubAgentCard({ card, actions }: { card: ToolCard; actions: ToolC
   const { stack } = view;
   const usage = `${stack.input_tokens} in · ${stack.output_tokens} out${stack.cost !== null ? ` · $${stack.cost.toFixed(4)}` : ''}`;
   return (
-    <div className={`subagent subagent-${view.status}`} data-testid="subagent-card" data-agent={stack.agent_id} data-depth={stack.depth} data-status={view.status}>
-      <button className="subagent-head" onClick={() => setOpen(!expanded)} aria-expanded={expanded} data-testid="subagent-toggle">
-        <span className="subagent-caret" aria-hidden>{expanded ? '▾' : '▸'}</span>
+    <div
+      className={`subagent subagent-${view.status}`}
+      data-testid="subagent-card"
+      data-agent={stack.agent_id}
+      data-depth={stack.depth}
+      data-status={view.status}
+    >
+      <button
+        className="subagent-head"
+        onClick={() => setOpen(!expanded)}
+        aria-expanded={expanded}
+        data-testid="subagent-toggle"
+      >
+        <span className="subagent-caret" aria-hidden>
+          {expanded ? '▾' : '▸'}
+        </span>
         <span className="subagent-name">{stack.agent_name}</span>
-        <span className="subagent-depth" title="How deep this sub-agent runs: 1 = started by the chat's agent">depth {stack.depth}</span>
+        <span className="subagent-depth" title="How deep this sub-agent runs: 1 = started by the chat's agent">
+          depth {stack.depth}
+        </span>
         {view.title && <span className="subagent-title">{view.title}</span>}
         <span className="subagent-spacer" />
-        <span className="subagent-usage" data-testid="subagent-usage">{usage}</span>
-        <span className={`subagent-status status-${view.status}`}>{running && <span className="subagent-spinner" aria-hidden />}{STATUS_TEXT[view.status]}</span>
+        <span className="subagent-usage" data-testid="subagent-usage">
+          {usage}
+        </span>
+        <span className={`subagent-status status-${view.status}`}>
+          {running && <span className="subagent-spinner" aria-hidden />}
+          {STATUS_TEXT[view.status]}
+        </span>
       </button>
       {expanded && (
         <div className="subagent-body" data-testid="subagent-body">
@@ -72,7 +98,9 @@ export function SubAgentCard({ card, actions }: { card: ToolCard; actions: ToolC
               {view.chat.streaming.text && <StreamingMarkdown deltas={view.chat.streaming.deltas} />}
             </div>
           )}
-          {running && view.chat.messages.length <= 1 && !view.chat.streaming && <div className="muted small">Starting…</div>}
+          {running && view.chat.messages.length <= 1 && !view.chat.streaming && (
+            <div className="muted small">Starting…</div>
+          )}
         </div>
       )}
     </div>

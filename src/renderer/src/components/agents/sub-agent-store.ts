@@ -24,7 +24,15 @@ interface State {
   parentOfStack: Record<number, string>;
 }
 
-const emptyChat = (sessionId: number): ChatState => ({ sessionId, messages: [], streaming: null, running: true, notices: [], hasMore: false, loaded: true });
+const emptyChat = (sessionId: number): ChatState => ({
+  sessionId,
+  messages: [],
+  streaming: null,
+  running: true,
+  notices: [],
+  hasMore: false,
+  loaded: true,
+});
 
 export const subAgents = createStore<State>(() => ({ byParent: {}, parentOfStack: {} }));
 const loading = new Set<string>();
@@ -39,20 +47,41 @@ function update(parent: string, patch: (v: SubAgentView) => SubAgentView): void 
 export function applySubAgentEvent(event: ChatEvent): void {
   if (event.type === 'agent_start') {
     const view: SubAgentView = {
-      stack: { stack_id: event.stack_id, parent_tool_call_id: event.parent_tool_call_id, agent_id: event.agent_id, agent_name: event.agent_name, depth: event.depth, running: true, input_tokens: 0, output_tokens: 0, cost: null },
+      stack: {
+        stack_id: event.stack_id,
+        parent_tool_call_id: event.parent_tool_call_id,
+        agent_id: event.agent_id,
+        agent_name: event.agent_name,
+        depth: event.depth,
+        running: true,
+        input_tokens: 0,
+        output_tokens: 0,
+        cost: null,
+      },
       title: event.title,
       model: event.model,
       status: 'running',
       chat: emptyChat(event.session_id),
     };
-    subAgents.setState((s) => ({ byParent: { ...s.byParent, [event.parent_tool_call_id]: view }, parentOfStack: { ...s.parentOfStack, [event.stack_id]: event.parent_tool_call_id } }));
+    subAgents.setState((s) => ({
+      byParent: { ...s.byParent, [event.parent_tool_call_id]: view },
+      parentOfStack: { ...s.parentOfStack, [event.stack_id]: event.parent_tool_call_id },
+    }));
     return;
   }
   if (event.type === 'agent_done') {
     const parent = subAgents.getState().parentOfStack[event.stack_id];
     if (parent) {
       update(parent, (v) => ({
-        ...v, status: event.status, stack: { ...v.stack, running: false, input_tokens: event.input_tokens, output_tokens: event.output_tokens, cost: event.cost },
+        ...v,
+        status: event.status,
+        stack: {
+          ...v.stack,
+          running: false,
+          input_tokens: event.input_tokens,
+          output_tokens: event.output_tokens,
+          cost: event.cost,
+        },
         chat: { ...v.chat, running: false, streaming: null },
       }));
     }
@@ -65,7 +94,13 @@ export function applySubAgentEvent(event: ChatEvent): void {
     update(parent, (v) => {
       const next = reduceChat(v.chat, plain as ChatEvent);
       // Tokens of the child so far, from its finished rounds.
-      const tokens = event.type === 'thinking' || event.type === 'done' ? { input_tokens: v.stack.input_tokens + event.input_tokens, output_tokens: v.stack.output_tokens + event.output_tokens } : {};
+      const tokens =
+        event.type === 'thinking' || event.type === 'done'
+          ? {
+              input_tokens: v.stack.input_tokens + event.input_tokens,
+              output_tokens: v.stack.output_tokens + event.output_tokens,
+            }
+          : {};
       return { ...v, chat: next, stack: { ...v.stack, ...tokens } };
     });
     return;
@@ -73,7 +108,8 @@ export function applySubAgentEvent(event: ChatEvent): void {
   if (event.type === 'approval_required' || event.type === 'pending_write' || event.type === 'agent_question') {
     const { byParent } = subAgents.getState();
     for (const [parent, view] of Object.entries(byParent)) {
-      if (view.chat.messages.some((m) => m.tools.some((t) => t.tool_call_id === event.tool_call_id))) update(parent, (v) => ({ ...v, chat: reduceChat(v.chat, event) }));
+      if (view.chat.messages.some((m) => m.tools.some((t) => t.tool_call_id === event.tool_call_id)))
+        update(parent, (v) => ({ ...v, chat: reduceChat(v.chat, event) }));
     }
   }
 }
@@ -86,10 +122,16 @@ export async function loadSubAgent(sessionId: number, parentToolCallId: string):
     const { stack, messages } = await skald.chat.subAgent({ sessionId, parentToolCallId });
     if (!stack || subAgents.getState().byParent[parentToolCallId]) return;
     const view: SubAgentView = {
-      stack, title: '', model: null, status: stack.running ? 'running' : 'done',
+      stack,
+      title: '',
+      model: null,
+      status: stack.running ? 'running' : 'done',
       chat: { ...emptyChat(sessionId), messages, running: stack.running },
     };
-    subAgents.setState((s) => ({ byParent: { ...s.byParent, [parentToolCallId]: view }, parentOfStack: { ...s.parentOfStack, [stack.stack_id]: parentToolCallId } }));
+    subAgents.setState((s) => ({
+      byParent: { ...s.byParent, [parentToolCallId]: view },
+      parentOfStack: { ...s.parentOfStack, [stack.stack_id]: parentToolCallId },
+    }));
   } catch {
     // A card without its content is still a card: the tool result below it says what the child answered.
   } finally {

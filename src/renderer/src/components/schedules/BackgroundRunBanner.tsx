@@ -13,7 +13,11 @@ export function BackgroundRunBanner({ sessionId }: { sessionId: number }) {
   const [run, setRun] = useState<Run | null>(null);
   useEffect(() => {
     let live = true;
-    const load = () => void skald.schedules.runOfSession({ sessionId }).then((r) => live && setRun(r.run), () => {});
+    const load = () =>
+      void skald.schedules.runOfSession({ sessionId }).then(
+        (r) => live && setRun(r.run),
+        () => {},
+      );
     load();
     const off = skald.on.schedules(load);
     return () => {
@@ -24,8 +28,11 @@ export function BackgroundRunBanner({ sessionId }: { sessionId: number }) {
   if (!run) return null;
   return (
     <div className="banner banner-info background-run" data-testid="background-run-banner">
-      {run.kind === 'cron' ? 'A run of the scheduled job' : 'The background task'} <strong>{run.job_title}</strong> · <RunStatusBadge run={run.run} />{' '}
-      <span className="small muted">started {when(run.run.started_at)}. Nobody watches it: its approvals wait in the Inbox.</span>
+      {run.kind === 'cron' ? 'A run of the scheduled job' : 'The background task'} <strong>{run.job_title}</strong> ·{' '}
+      <RunStatusBadge run={run.run} />{' '}
+      <span className="small muted">
+        started {when(run.run.started_at)}. Nobody watches it: its approvals wait in the Inbox.
+      </span>
     </div>
   );
 }

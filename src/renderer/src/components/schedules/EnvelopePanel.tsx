@@ -11,9 +11,20 @@ type Line = Envelope['allowed'][number];
 
 /** A rule about some paths or commands only (shown one per line); the others are whole tools (shown as chips). */
 const isScoped = (r: Line) => r.path_pattern !== null || r.command_pattern !== null;
-const describe = (r: Line) => [r.tool_pattern, r.command_pattern ? `$ ${r.command_pattern}` : null, r.path_pattern ? `on ${r.path_pattern}` : null].filter(Boolean).join(' ');
+const describe = (r: Line) =>
+  [r.tool_pattern, r.command_pattern ? `$ ${r.command_pattern}` : null, r.path_pattern ? `on ${r.path_pattern}` : null]
+    .filter(Boolean)
+    .join(' ');
 
-export function EnvelopePanel({ jobId, confirm, onCancel }: { jobId: number; confirm: (() => void) | null; onCancel: () => void }) {
+export function EnvelopePanel({
+  jobId,
+  confirm,
+  onCancel,
+}: {
+  jobId: number;
+  confirm: (() => void) | null;
+  onCancel: () => void;
+}) {
   const [envelope, setEnvelope] = useState<Envelope | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -24,24 +35,54 @@ export function EnvelopePanel({ jobId, confirm, onCancel }: { jobId: number; con
   return (
     <div className="envelope" data-testid="envelope">
       <p className="small">
-        Runs as <strong>{envelope.agent_name}</strong> in <code className="mono">{envelope.working_directory}</code>, judged by the permission group{' '}
-        <strong>{envelope.group_name}</strong>.
+        Runs as <strong>{envelope.agent_name}</strong> in <code className="mono">{envelope.working_directory}</code>,
+        judged by the permission group <strong>{envelope.group_name}</strong>.
         {envelope.agent_tools ? <> The agent is limited to: {envelope.agent_tools.join(', ')}.</> : null}
       </p>
       <div className="envelope-cols">
         <div>
-          <h4><span className="badge badge-allow">allow</span> Without asking</h4>
+          <h4>
+            <span className="badge badge-allow">allow</span> Without asking
+          </h4>
           <ul data-testid="envelope-files">
-            <li>read files in {envelope.reads_in.map((d, i) => <code key={d} className="mono">{i ? ', ' : ''}{d}</code>)}</li>
-            {envelope.writes_in.length ? <li>write files in {envelope.writes_in.map((d, i) => <code key={d} className="mono">{i ? ', ' : ''}{d}</code>)}</li> : null}
+            <li>
+              read files in{' '}
+              {envelope.reads_in.map((d, i) => (
+                <code key={d} className="mono">
+                  {i ? ', ' : ''}
+                  {d}
+                </code>
+              ))}
+            </li>
+            {envelope.writes_in.length ? (
+              <li>
+                write files in{' '}
+                {envelope.writes_in.map((d, i) => (
+                  <code key={d} className="mono">
+                    {i ? ', ' : ''}
+                    {d}
+                  </code>
+                ))}
+              </li>
+            ) : null}
           </ul>
           {envelope.allowed.length ? (
             <ul data-testid="envelope-allowed">
-              {envelope.allowed.filter(isScoped).map((r, i) => <li key={i} className="mono">{describe(r)}</li>)}
+              {envelope.allowed.filter(isScoped).map((r, i) => (
+                <li key={i} className="mono">
+                  {describe(r)}
+                </li>
+              ))}
               {envelope.allowed.some((r) => !isScoped(r)) && (
                 <li>
                   any call of{' '}
-                  {envelope.allowed.filter((r) => !isScoped(r)).map((r) => <code key={r.tool_pattern} className="mono chip">{r.tool_pattern}</code>)}
+                  {envelope.allowed
+                    .filter((r) => !isScoped(r))
+                    .map((r) => (
+                      <code key={r.tool_pattern} className="mono chip">
+                        {r.tool_pattern}
+                      </code>
+                    ))}
                 </li>
               )}
             </ul>
@@ -50,21 +91,33 @@ export function EnvelopePanel({ jobId, confirm, onCancel }: { jobId: number; con
           )}
         </div>
         <div>
-          <h4><span className="badge badge-deny">deny</span> Never</h4>
+          <h4>
+            <span className="badge badge-deny">deny</span> Never
+          </h4>
           {envelope.denied.length ? (
             <ul data-testid="envelope-denied">
-              {envelope.denied.map((r, i) => <li key={i} className="mono">{describe(r)}</li>)}
+              {envelope.denied.map((r, i) => (
+                <li key={i} className="mono">
+                  {describe(r)}
+                </li>
+              ))}
             </ul>
           ) : (
             <p className="muted small">No deny rules (the locked guards still apply).</p>
           )}
         </div>
       </div>
-      <p className="small muted">Everything else waits for you in the Inbox, labelled with the job; nothing is approved because nobody answered.</p>
+      <p className="small muted">
+        Everything else waits for you in the Inbox, labelled with the job; nothing is approved because nobody answered.
+      </p>
       {confirm && (
         <div className="row-actions">
-          <button className="ghost" onClick={onCancel}>Cancel</button>
-          <button className="primary" data-testid="envelope-confirm" onClick={confirm}>Turn on</button>
+          <button className="ghost" onClick={onCancel}>
+            Cancel
+          </button>
+          <button className="primary" data-testid="envelope-confirm" onClick={confirm}>
+            Turn on
+          </button>
         </div>
       )}
     </div>

@@ -11,7 +11,19 @@ import { formatLeft, secondsLeft } from './countdown';
 
 /** `code` spans in the core's label become <code>. */
 function Label({ text }: { text: string }) {
-  return <>{text.split(/(`[^`]*`)/).map((part, i) => (part.startsWith('`') && part.endsWith('`') && part.length > 1 ? <code key={i}>{part.slice(1, -1)}</code> : part))}</>;
+  return (
+    <>
+      {text
+        .split(/(`[^`]*`)/)
+        .map((part, i) =>
+          part.startsWith('`') && part.endsWith('`') && part.length > 1 ? (
+            <code key={i}>{part.slice(1, -1)}</code>
+          ) : (
+            part
+          ),
+        )}
+    </>
+  );
 }
 
 export function BypassList() {
@@ -33,18 +45,42 @@ export function BypassList() {
     <section className="sec-card" aria-labelledby="bypass-title">
       <header className="sec-card-head">
         <h3 id="bypass-title">Active bypasses</h3>
-        <span className="muted small">A bypass lets calls that would ask run without asking, in one session, for a while. It never lifts a deny or a locked guard.</span>
+        <span className="muted small">
+          A bypass lets calls that would ask run without asking, in one session, for a while. It never lifts a deny or a
+          locked guard.
+        </span>
         <span className="header-spacer" />
-        <button className="danger" data-testid="revoke-all" disabled={live.length === 0} onClick={() => void revokeAllBypasses()}>Revoke all</button>
+        <button
+          className="danger"
+          data-testid="revoke-all"
+          disabled={live.length === 0}
+          onClick={() => void revokeAllBypasses()}
+        >
+          Revoke all
+        </button>
       </header>
-      {error && <div className="banner banner-error" role="alert">{error}</div>}
+      {error && (
+        <div className="banner banner-error" role="alert">
+          {error}
+        </div>
+      )}
       <ul className="bypass-list">
         {live.map((b) => (
           <li key={`${b.session_id}-${b.id}`} className="bypass-row" data-testid="bypass-row">
-            <span className="bypass-scope"><Label text={b.label} /></span>
+            <span className="bypass-scope">
+              <Label text={b.label} />
+            </span>
             <span className="muted small">in “{sessionTitles[b.session_id] ?? `session ${b.session_id}`}”</span>
-            <span className="bypass-left small" data-testid="bypass-left" aria-live="off">{formatLeft(secondsLeft(b, now))}</span>
-            <button data-testid="revoke-bypass" aria-label={`Revoke the bypass for ${b.label.replace(/`/g, '')}`} onClick={() => void revokeBypass(b)}>Revoke</button>
+            <span className="bypass-left small" data-testid="bypass-left" aria-live="off">
+              {formatLeft(secondsLeft(b, now))}
+            </span>
+            <button
+              data-testid="revoke-bypass"
+              aria-label={`Revoke the bypass for ${b.label.replace(/`/g, '')}`}
+              onClick={() => void revokeBypass(b)}
+            >
+              Revoke
+            </button>
           </li>
         ))}
         {live.length === 0 && <li className="muted empty">No bypass is active: every call that would ask, asks.</li>}

@@ -18,7 +18,8 @@ export interface TesterSeed {
   sessionId: number | null;
 }
 
-const templateFor = (tool: string): Record<string, unknown> => (tool === TN.EXECUTE_CMD ? { command: '' } : FS_ANY_TOOLS.includes(tool) ? { path: '' } : {});
+const templateFor = (tool: string): Record<string, unknown> =>
+  tool === TN.EXECUTE_CMD ? { command: '' } : FS_ANY_TOOLS.includes(tool) ? { path: '' } : {};
 
 export function CallTester({ toolNames, seed }: { toolNames: readonly string[]; seed: TesterSeed | null }) {
   const [toolName, setToolName] = useState(seed?.toolName ?? TN.READ_FILE);
@@ -29,7 +30,14 @@ export function CallTester({ toolNames, seed }: { toolNames: readonly string[]; 
   const [sessions, setSessions] = useState<Session[]>([]);
   const [result, setResult] = useState<Explained | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => void skald.chat.listSessions({}).then((r) => setSessions(r.sessions), () => {}), []);
+  useEffect(
+    () =>
+      void skald.chat.listSessions({}).then(
+        (r) => setSessions(r.sessions),
+        () => {},
+      ),
+    [],
+  );
 
   const update = (next: Record<string, unknown>) => {
     setArgs(next);
@@ -39,7 +47,9 @@ export function CallTester({ toolNames, seed }: { toolNames: readonly string[]; 
   };
   const ask = () => {
     setError(null);
-    skald.approval.explain({ toolName, args, ...(sessionId !== null ? { sessionId } : {}) }).then(setResult, (e: Error) => setError(e.message));
+    skald.approval
+      .explain({ toolName, args, ...(sessionId !== null ? { sessionId } : {}) })
+      .then(setResult, (e: Error) => setError(e.message));
   };
   const mainKey = toolName === TN.EXECUTE_CMD ? 'command' : FS_ANY_TOOLS.includes(toolName) ? 'path' : null;
 
@@ -47,25 +57,57 @@ export function CallTester({ toolNames, seed }: { toolNames: readonly string[]; 
     <section className="sec-card" aria-labelledby="tester-title">
       <header className="sec-card-head">
         <h3 id="tester-title">What would happen if…</h3>
-        <span className="muted small">The gate&apos;s own answer for this call, now, in the chosen session. Nothing runs and nothing is written.</span>
+        <span className="muted small">
+          The gate&apos;s own answer for this call, now, in the chosen session. Nothing runs and nothing is written.
+        </span>
       </header>
       <form className="tester-form" onSubmit={(e) => (e.preventDefault(), ask())}>
         <label className="field">
           <span className="field-label">Tool</span>
-          <input data-testid="tester-tool" className="mono" list="tester-tools" value={toolName} onChange={(e) => { setToolName(e.target.value); update(templateFor(e.target.value)); }} />
-          <datalist id="tester-tools">{toolNames.map((n) => <option key={n} value={n} />)}</datalist>
+          <input
+            data-testid="tester-tool"
+            className="mono"
+            list="tester-tools"
+            value={toolName}
+            onChange={(e) => {
+              setToolName(e.target.value);
+              update(templateFor(e.target.value));
+            }}
+          />
+          <datalist id="tester-tools">
+            {toolNames.map((n) => (
+              <option key={n} value={n} />
+            ))}
+          </datalist>
         </label>
         <label className="field">
           <span className="field-label">In session</span>
-          <select data-testid="tester-session" value={sessionId ?? ''} onChange={(e) => { setSessionId(e.target.value === '' ? null : Number(e.target.value)); setResult(null); }}>
+          <select
+            data-testid="tester-session"
+            value={sessionId ?? ''}
+            onChange={(e) => {
+              setSessionId(e.target.value === '' ? null : Number(e.target.value));
+              setResult(null);
+            }}
+          >
             <option value="">None (Default group, the workspace)</option>
-            {sessions.map((s) => <option key={s.id} value={s.id}>{s.title}</option>)}
+            {sessions.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.title}
+              </option>
+            ))}
           </select>
         </label>
         {mainKey && (
           <label className="field tester-main">
             <span className="field-label">{mainKey === 'command' ? 'Command' : 'Path'}</span>
-            <input data-testid={`tester-${mainKey}`} className="mono" value={typeof args[mainKey] === 'string' ? (args[mainKey] as string) : ''} onChange={(e) => update({ ...args, [mainKey]: e.target.value })} placeholder={mainKey === 'command' ? 'git status && npm test' : 'src/index.ts'} />
+            <input
+              data-testid={`tester-${mainKey}`}
+              className="mono"
+              value={typeof args[mainKey] === 'string' ? (args[mainKey] as string) : ''}
+              onChange={(e) => update({ ...args, [mainKey]: e.target.value })}
+              placeholder={mainKey === 'command' ? 'git status && npm test' : 'src/index.ts'}
+            />
           </label>
         )}
         <label className="field tester-json">
@@ -81,7 +123,8 @@ export function CallTester({ toolNames, seed }: { toolNames: readonly string[]; 
               setResult(null);
               try {
                 const v: unknown = JSON.parse(e.target.value);
-                if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('The arguments must be a JSON object.');
+                if (!v || typeof v !== 'object' || Array.isArray(v))
+                  throw new Error('The arguments must be a JSON object.');
                 setArgs(v as Record<string, unknown>);
                 setJsonError(null);
               } catch (err) {
@@ -92,19 +135,43 @@ export function CallTester({ toolNames, seed }: { toolNames: readonly string[]; 
           {jsonError && <span className="field-error">{jsonError}</span>}
         </label>
         <div className="row-actions">
-          <button type="submit" className="primary" data-testid="tester-run" disabled={jsonError !== null || !toolName.trim()}>What would happen?</button>
+          <button
+            type="submit"
+            className="primary"
+            data-testid="tester-run"
+            disabled={jsonError !== null || !toolName.trim()}
+          >
+            What would happen?
+          </button>
         </div>
       </form>
-      {error && <div className="banner banner-error" role="alert">{error}</div>}
+      {error && (
+        <div className="banner banner-error" role="alert">
+          {error}
+        </div>
+      )}
       {result && (
-        <div className="tester-result" data-testid="tester-result" data-action={result.decision.action} aria-live="polite">
+        <div
+          className="tester-result"
+          data-testid="tester-result"
+          data-action={result.decision.action}
+          aria-live="polite"
+        >
           <div className="tester-verdict">
             <span className={`badge badge-${result.decision.action}`}>{ACTION_LABELS[result.decision.action]}</span>
             <span data-testid="tester-why">{result.decision.why.text}</span>
           </div>
-          {result.hidden && <div className="warn small">This tool is not even offered to the model in this group: a rule without a path denies it.</div>}
+          {result.hidden && (
+            <div className="warn small">
+              This tool is not even offered to the model in this group: a rule without a path denies it.
+            </div>
+          )}
           <ol className="tester-trace">
-            {result.trace.map((line, i) => <li key={i} className="mono small">{line}</li>)}
+            {result.trace.map((line, i) => (
+              <li key={i} className="mono small">
+                {line}
+              </li>
+            ))}
           </ol>
         </div>
       )}

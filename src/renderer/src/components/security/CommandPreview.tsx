@@ -9,7 +9,15 @@ import { skald } from '../../bridge/skald';
 
 type Preview = CallResponse<'approval:previewCommand'>;
 
-export function CommandPreview({ pattern, action, initialCommand = '' }: { pattern: string; action: 'allow' | 'require' | 'deny'; initialCommand?: string }) {
+export function CommandPreview({
+  pattern,
+  action,
+  initialCommand = '',
+}: {
+  pattern: string;
+  action: 'allow' | 'require' | 'deny';
+  initialCommand?: string;
+}) {
   const [command, setCommand] = useState(initialCommand);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -36,13 +44,24 @@ export function CommandPreview({ pattern, action, initialCommand = '' }: { patte
     <div className="cmd-preview" data-testid="command-preview">
       <label className="field">
         <span className="field-label">Try a command</span>
-        <input data-testid="preview-command" className="mono" placeholder="git status && npm test" value={command} onChange={(e) => setCommand(e.target.value)} />
+        <input
+          data-testid="preview-command"
+          className="mono"
+          placeholder="git status && npm test"
+          value={command}
+          onChange={(e) => setCommand(e.target.value)}
+        />
       </label>
       {error && <div className="error small">{error}</div>}
       {preview && (
         <div className="cmd-parts" aria-live="polite">
           {preview.parts.map((p, i) => (
-            <span key={i} className={`cmd-part ${p.matches === null ? '' : p.matches ? 'is-match' : 'is-miss'}`} data-testid="command-part" data-match={String(p.matches)}>
+            <span
+              key={i}
+              className={`cmd-part ${p.matches === null ? '' : p.matches ? 'is-match' : 'is-miss'}`}
+              data-testid="command-part"
+              data-match={String(p.matches)}
+            >
               {p.text}
             </span>
           ))}
@@ -50,7 +69,9 @@ export function CommandPreview({ pattern, action, initialCommand = '' }: { patte
         </div>
       )}
       {preview && preview.unsafe.length > 0 && (
-        <div className="warn small" data-testid="preview-unsafe">Never auto-allowed: {preview.unsafe.join(', ')}.</div>
+        <div className="warn small" data-testid="preview-unsafe">
+          Never auto-allowed: {preview.unsafe.join(', ')}.
+        </div>
       )}
       {preview?.patternError && <div className="error small">{preview.patternError}</div>}
       {verdict !== null && preview && (

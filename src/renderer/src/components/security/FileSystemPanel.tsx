@@ -25,7 +25,11 @@ export function FileSystemPanel() {
     const typed = newPath;
     const path = normalizeRowPath(typed);
     if (!path) return;
-    const message = await setFsLevel({ path, rules: rows.find((row) => row.path === path)?.rules ?? [] }, newLevel, path);
+    const message = await setFsLevel(
+      { path, rules: rows.find((row) => row.path === path)?.rules ?? [] },
+      newLevel,
+      path,
+    );
     setError(message ? { path: 'new', message } : null);
     // Only clear what was added: the person may already be typing the next path.
     if (!message) setNewPath((current) => (current === typed ? '' : current));
@@ -35,34 +39,82 @@ export function FileSystemPanel() {
     <section className="sec-card" aria-labelledby="fs-title">
       <header className="sec-card-head">
         <h3 id="fs-title">File system</h3>
-        <span className="muted small">What the file tools may do where, written as ordinary rules of this group. Deny beats ask beats allow: a deeper path can narrow a parent (deny inside a writable folder), never widen it.</span>
+        <span className="muted small">
+          What the file tools may do where, written as ordinary rules of this group. Deny beats ask beats allow: a
+          deeper path can narrow a parent (deny inside a writable folder), never widen it.
+        </span>
       </header>
       <table className="fs-table">
         <thead>
-          <tr><th scope="col">Path</th><th scope="col">Access</th><th scope="col"><span className="sr-only">Remove</span></th></tr>
+          <tr>
+            <th scope="col">Path</th>
+            <th scope="col">Access</th>
+            <th scope="col">
+              <span className="sr-only">Remove</span>
+            </th>
+          </tr>
         </thead>
         <tbody>
           {rows.map((row) => (
             <tr key={row.path ?? '(default)'} data-testid="fs-row" data-path={row.path ?? ''} data-level={row.level}>
               <td>
-                {row.path === null ? <span>Any other path <span className="muted small">(not set: the fallback asks; reads in the working directory run)</span></span> : <span className="mono">{row.path}</span>}
-                {error && error.path === row.path && <div className="field-error" role="alert">{error.message}</div>}
+                {row.path === null ? (
+                  <span>
+                    Any other path{' '}
+                    <span className="muted small">
+                      (not set: the fallback asks; reads in the working directory run)
+                    </span>
+                  </span>
+                ) : (
+                  <span className="mono">{row.path}</span>
+                )}
+                {error && error.path === row.path && (
+                  <div className="field-error" role="alert">
+                    {error.message}
+                  </div>
+                )}
               </td>
               <td>
                 {row.level === 'custom' ? (
-                  <span className="muted small">Custom: {row.rules.map((r) => `${r.tool_pattern} ${r.action}`).join(', ')}. Edit it in Rules, or pick a level:</span>
+                  <span className="muted small">
+                    Custom: {row.rules.map((r) => `${r.tool_pattern} ${r.action}`).join(', ')}. Edit it in Rules, or
+                    pick a level:
+                  </span>
                 ) : null}
                 <div className="segmented" role="radiogroup" aria-label={`Access for ${row.path ?? 'any other path'}`}>
                   {(row.path === null ? (['unset', 'read', 'write'] as const) : LEVELS).map((level) => (
-                    <label key={level} className={`seg seg-${level === 'write' ? 'allow' : level === 'read' ? 'allow' : level === 'ask' ? 'require' : level === 'deny' ? 'deny' : 'unset'} ${row.level === level ? 'is-on' : ''}`}>
-                      <input type="radio" name={`fs-${row.path ?? 'default'}`} data-testid={`fs-level-${level}`} checked={row.level === level} onChange={() => void set(row, level)} />
-                      {level === 'unset' ? 'Not set' : row.path === null && level === 'read' ? 'Read everywhere' : row.path === null && level === 'write' ? 'Read and write everywhere' : FS_LEVEL_LABELS[level]}
+                    <label
+                      key={level}
+                      className={`seg seg-${level === 'write' ? 'allow' : level === 'read' ? 'allow' : level === 'ask' ? 'require' : level === 'deny' ? 'deny' : 'unset'} ${row.level === level ? 'is-on' : ''}`}
+                    >
+                      <input
+                        type="radio"
+                        name={`fs-${row.path ?? 'default'}`}
+                        data-testid={`fs-level-${level}`}
+                        checked={row.level === level}
+                        onChange={() => void set(row, level)}
+                      />
+                      {level === 'unset'
+                        ? 'Not set'
+                        : row.path === null && level === 'read'
+                          ? 'Read everywhere'
+                          : row.path === null && level === 'write'
+                            ? 'Read and write everywhere'
+                            : FS_LEVEL_LABELS[level]}
                     </label>
                   ))}
                 </div>
               </td>
               <td>
-                {row.path !== null && <button className="ghost danger" aria-label={`Remove the row for ${row.path}`} onClick={() => void set(row, 'unset')}>Remove</button>}
+                {row.path !== null && (
+                  <button
+                    className="ghost danger"
+                    aria-label={`Remove the row for ${row.path}`}
+                    onClick={() => void set(row, 'unset')}
+                  >
+                    Remove
+                  </button>
+                )}
               </td>
             </tr>
           ))}
@@ -71,18 +123,38 @@ export function FileSystemPanel() {
       <form className="fs-add" onSubmit={(e) => (e.preventDefault(), void add())}>
         <label className="field">
           <span className="field-label">Add a path</span>
-          <input data-testid="fs-new-path" className="mono" placeholder="src/  ·  docs/README.md  ·  /tmp/*" value={newPath} onChange={(e) => setNewPath(e.target.value)} aria-invalid={error?.path === 'new'} />
+          <input
+            data-testid="fs-new-path"
+            className="mono"
+            placeholder="src/  ·  docs/README.md  ·  /tmp/*"
+            value={newPath}
+            onChange={(e) => setNewPath(e.target.value)}
+            aria-invalid={error?.path === 'new'}
+          />
         </label>
         <label className="field">
           <span className="field-label">Access</span>
           <select data-testid="fs-new-level" value={newLevel} onChange={(e) => setNewLevel(e.target.value as FsLevel)}>
-            {LEVELS.map((l) => <option key={l} value={l}>{FS_LEVEL_LABELS[l]}</option>)}
+            {LEVELS.map((l) => (
+              <option key={l} value={l}>
+                {FS_LEVEL_LABELS[l]}
+              </option>
+            ))}
           </select>
         </label>
-        <button type="submit" className="primary" data-testid="fs-add">Add</button>
-        {error?.path === 'new' && <div className="field-error" role="alert" data-testid="fs-error">{error.message}</div>}
+        <button type="submit" className="primary" data-testid="fs-add">
+          Add
+        </button>
+        {error?.path === 'new' && (
+          <div className="field-error" role="alert" data-testid="fs-error">
+            {error.message}
+          </div>
+        )}
       </form>
-      <p className="muted small">Locked guards still apply: secrets/ folders, the app&apos;s data folder and git hooks stay protected whatever a row says.</p>
+      <p className="muted small">
+        Locked guards still apply: secrets/ folders, the app&apos;s data folder and git hooks stay protected whatever a
+        row says.
+      </p>
     </section>
   );
 }

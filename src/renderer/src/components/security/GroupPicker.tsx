@@ -27,10 +27,17 @@ export function GroupPicker({ sessionId }: { sessionId: number }) {
         onFocus={() => void load()}
         onChange={(e) => {
           const groupId = e.target.value;
-          skald.approval.setSessionGroup({ sessionId, groupId }).then((r) => (setCurrent(r.groupId), setError(null)), (err: Error) => setError(err.message));
+          skald.approval.setSessionGroup({ sessionId, groupId }).then(
+            (r) => (setCurrent(r.groupId), setError(null)),
+            (err: Error) => setError(err.message),
+          );
         }}
       >
-        {groups.map((g) => <option key={g.id} value={g.id}>{g.name}</option>)}
+        {groups.map((g) => (
+          <option key={g.id} value={g.id}>
+            {g.name}
+          </option>
+        ))}
         {!groups.some((g) => g.id === current) && <option value={current}>{current} (missing: every call asks)</option>}
       </select>
       {error && <span className="error small">{error}</span>}

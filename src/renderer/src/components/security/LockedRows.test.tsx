@@ -4,8 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { LockedRows } from './LockedRows';
 
 const guards = [
-  { id: 'secrets', action: 'deny' as const, title: 'secrets/ folders', description: 'Reading or writing secrets.', locked: true as const },
-  { id: 'something_new', action: 'require' as const, title: 'A new guard', description: 'Asks.', locked: true as const },
+  {
+    id: 'secrets',
+    action: 'deny' as const,
+    title: 'secrets/ folders',
+    description: 'Reading or writing secrets.',
+    locked: true as const,
+  },
+  {
+    id: 'something_new',
+    action: 'require' as const,
+    title: 'A new guard',
+    description: 'Asks.',
+    locked: true as const,
+  },
 ];
 
 describe('LockedRows', () => {

@@ -42,9 +42,10 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleF
     let live = true;
     const timer = setTimeout(() => {
       const fields = draftFields(draft);
-      skald.approval
-        .checkRule(ruleId === undefined ? fields : { id: ruleId, ...fields })
-        .then((r) => live && setProblem(r.problem ? { field: r.problem.field, message: r.problem.message } : null), () => {});
+      skald.approval.checkRule(ruleId === undefined ? fields : { id: ruleId, ...fields }).then(
+        (r) => live && setProblem(r.problem ? { field: r.problem.field, message: r.problem.message } : null),
+        () => {},
+      );
     }, 300);
     return () => {
       live = false;
@@ -64,7 +65,10 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleF
         {problem.message}
       </span>
     ) : null;
-  const invalid = (field: RuleField) => ({ 'aria-invalid': problem?.field === field, 'aria-describedby': problem?.field === field ? `err-${field}` : undefined });
+  const invalid = (field: RuleField) => ({
+    'aria-invalid': problem?.field === field,
+    'aria-describedby': problem?.field === field ? `err-${field}` : undefined,
+  });
 
   return (
     <form
@@ -80,10 +84,25 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleF
       <div className="rule-form-grid">
         <label className="field">
           <span className="field-label">Tool</span>
-          <input ref={first} data-testid="rule-tool" className="mono" list="rule-tool-names" placeholder="execute_cmd, @fs_read, mcp__server__*" value={draft.tool_pattern} onChange={(e) => set({ tool_pattern: e.target.value })} {...invalid('tool_pattern')} />
+          <input
+            ref={first}
+            data-testid="rule-tool"
+            className="mono"
+            list="rule-tool-names"
+            placeholder="execute_cmd, @fs_read, mcp__server__*"
+            value={draft.tool_pattern}
+            onChange={(e) => set({ tool_pattern: e.target.value })}
+            {...invalid('tool_pattern')}
+          />
           <datalist id="rule-tool-names">
-            {TOOL_GROUPS.map((g) => <option key={g.value} value={g.value}>{g.label}</option>)}
-            {toolNames.map((n) => <option key={n} value={n} />)}
+            {TOOL_GROUPS.map((g) => (
+              <option key={g.value} value={g.value}>
+                {g.label}
+              </option>
+            ))}
+            {toolNames.map((n) => (
+              <option key={n} value={n} />
+            ))}
           </datalist>
           {errorAt('tool_pattern')}
         </label>
@@ -92,7 +111,14 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleF
           <div className="segmented" role="radiogroup" aria-label="Action">
             {ACTIONS.map((a) => (
               <label key={a} className={`seg seg-${a} ${draft.action === a ? 'is-on' : ''}`}>
-                <input type="radio" name="rule-action" value={a} data-testid={`rule-action-${a}`} checked={draft.action === a} onChange={() => set({ action: a })} />
+                <input
+                  type="radio"
+                  name="rule-action"
+                  value={a}
+                  data-testid={`rule-action-${a}`}
+                  checked={draft.action === a}
+                  onChange={() => set({ action: a })}
+                />
                 {ACTION_LABELS[a]}
               </label>
             ))}
@@ -100,37 +126,82 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleF
           {errorAt('action')}
         </fieldset>
         <label className="field">
-          <span className="field-label">Path <span className="muted">(optional)</span></span>
-          <input data-testid="rule-path" className="mono" placeholder="src/*  ·  docs/README.md  ·  /tmp/*" value={draft.path_pattern} onChange={(e) => set({ path_pattern: e.target.value })} {...invalid('path_pattern')} />
+          <span className="field-label">
+            Path <span className="muted">(optional)</span>
+          </span>
+          <input
+            data-testid="rule-path"
+            className="mono"
+            placeholder="src/*  ·  docs/README.md  ·  /tmp/*"
+            value={draft.path_pattern}
+            onChange={(e) => set({ path_pattern: e.target.value })}
+            {...invalid('path_pattern')}
+          />
           {errorAt('path_pattern')}
         </label>
         {isShell && (
           <label className="field">
-            <span className="field-label">Command <span className="muted">(optional)</span></span>
-            <input data-testid="rule-command" className="mono" placeholder="git *  ·  npm test" value={draft.command_pattern} onChange={(e) => set({ command_pattern: e.target.value })} {...invalid('command_pattern')} />
+            <span className="field-label">
+              Command <span className="muted">(optional)</span>
+            </span>
+            <input
+              data-testid="rule-command"
+              className="mono"
+              placeholder="git *  ·  npm test"
+              value={draft.command_pattern}
+              onChange={(e) => set({ command_pattern: e.target.value })}
+              {...invalid('command_pattern')}
+            />
             {errorAt('command_pattern')}
           </label>
         )}
         <label className="field">
-          <span className="field-label">Note <span className="muted">(optional)</span></span>
-          <input data-testid="rule-note" placeholder="Why this rule exists" value={draft.note} onChange={(e) => set({ note: e.target.value })} {...invalid('note')} />
+          <span className="field-label">
+            Note <span className="muted">(optional)</span>
+          </span>
+          <input
+            data-testid="rule-note"
+            placeholder="Why this rule exists"
+            value={draft.note}
+            onChange={(e) => set({ note: e.target.value })}
+            {...invalid('note')}
+          />
           {errorAt('note')}
         </label>
         <label className="field field-narrow">
           <span className="field-label">Priority</span>
-          <input data-testid="rule-priority" type="number" placeholder="first" value={draft.priority} onChange={(e) => set({ priority: e.target.value })} {...invalid('priority')} />
+          <input
+            data-testid="rule-priority"
+            type="number"
+            placeholder="first"
+            value={draft.priority}
+            onChange={(e) => set({ priority: e.target.value })}
+            {...invalid('priority')}
+          />
           {errorAt('priority')}
         </label>
       </div>
       {!isShell && problem?.field === 'command_pattern' && errorAt('command_pattern')}
-      {problem && problem.field !== null && !['tool_pattern', 'action', 'path_pattern', 'command_pattern', 'note', 'priority'].includes(problem.field) && (
-        <div className="field-error" role="alert" data-testid="form-error">{problem.message}</div>
+      {problem &&
+        problem.field !== null &&
+        !['tool_pattern', 'action', 'path_pattern', 'command_pattern', 'note', 'priority'].includes(problem.field) && (
+          <div className="field-error" role="alert" data-testid="form-error">
+            {problem.message}
+          </div>
+        )}
+      {problem && problem.field === null && (
+        <div className="field-error" role="alert" data-testid="form-error">
+          {problem.message}
+        </div>
       )}
-      {problem && problem.field === null && <div className="field-error" role="alert" data-testid="form-error">{problem.message}</div>}
       {isShell && <CommandPreview pattern={draft.command_pattern} action={draft.action} />}
       <div className="rule-form-actions">
-        <button type="button" onClick={onCancel}>Cancel</button>
-        <button type="submit" className="primary" data-testid="save-rule" disabled={saving}>{ruleId === undefined ? 'Add rule' : 'Save'}</button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" data-testid="save-rule" disabled={saving}>
+          {ruleId === undefined ? 'Add rule' : 'Save'}
+        </button>
       </div>
     </form>
   );

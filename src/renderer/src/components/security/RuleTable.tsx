@@ -31,37 +31,81 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
     <section className="sec-card" aria-labelledby="rules-title">
       <header className="sec-card-head">
         <h3 id="rules-title">Rules of {groupName}</h3>
-        <span className="muted small">Deny beats ask, ask beats allow, whatever the order; priority orders rules of the same action. Nothing matches: the fallback.</span>
+        <span className="muted small">
+          Deny beats ask, ask beats allow, whatever the order; priority orders rules of the same action. Nothing
+          matches: the fallback.
+        </span>
         <span className="header-spacer" />
-        <button className="primary" data-testid="add-rule" onClick={() => setEditing('new')} disabled={editing === 'new'}>
+        <button
+          className="primary"
+          data-testid="add-rule"
+          onClick={() => setEditing('new')}
+          disabled={editing === 'new'}
+        >
           Add rule
         </button>
       </header>
       {editing === 'new' && (
-        <RuleForm initial={newDraft} toolNames={toolNames} onCancel={close} onSave={async (d) => { const r = await saveRule(d); if (r.ok) close(); return r; }} />
+        <RuleForm
+          initial={newDraft}
+          toolNames={toolNames}
+          onCancel={close}
+          onSave={async (d) => {
+            const r = await saveRule(d);
+            if (r.ok) close();
+            return r;
+          }}
+        />
       )}
       <ol className="rule-list" aria-label={`Rules of ${groupName} in evaluation order`}>
         {rules.map((rule, i) => [
           sectionOf(rule) !== (i > 0 ? sectionOf(rules[i - 1]!) : null) && (
-            <li key={`section-${sectionOf(rule)}`} className="rule-section" data-testid="rule-section" aria-hidden="true">
-              <span>{SECTION_LABELS[sectionOf(rule)].title}</span> <span className="muted small">{SECTION_LABELS[sectionOf(rule)].hint}</span>
+            <li
+              key={`section-${sectionOf(rule)}`}
+              className="rule-section"
+              data-testid="rule-section"
+              aria-hidden="true"
+            >
+              <span>{SECTION_LABELS[sectionOf(rule)].title}</span>{' '}
+              <span className="muted small">{SECTION_LABELS[sectionOf(rule)].hint}</span>
             </li>
           ),
           editing === rule.id ? (
             <li key={rule.id} className="rule-row is-editing">
-              <RuleForm initial={draftOf(rule)} ruleId={rule.id} toolNames={toolNames} onCancel={close} onSave={async (d) => { const r = await saveRule(d, rule.id); if (r.ok) close(); return r; }} />
+              <RuleForm
+                initial={draftOf(rule)}
+                ruleId={rule.id}
+                toolNames={toolNames}
+                onCancel={close}
+                onSave={async (d) => {
+                  const r = await saveRule(d, rule.id);
+                  if (r.ok) close();
+                  return r;
+                }}
+              />
             </li>
           ) : (
-            <RuleRow key={rule.id} rule={rule} index={i} canUp={i > 0 && sectionOf(rules[i - 1]!) === sectionOf(rule)} canDown={i < rules.length - 1 && sectionOf(rules[i + 1]!) === sectionOf(rule)} onEdit={() => setEditing(rule.id)} />
+            <RuleRow
+              key={rule.id}
+              rule={rule}
+              index={i}
+              canUp={i > 0 && sectionOf(rules[i - 1]!) === sectionOf(rule)}
+              canDown={i < rules.length - 1 && sectionOf(rules[i + 1]!) === sectionOf(rule)}
+              onEdit={() => setEditing(rule.id)}
+            />
           ),
         ])}
         {rules.length === 0 && <li className="muted empty">No rules in this group yet.</li>}
       </ol>
       {fallback.length > 0 && (
         <details className="fallback">
-          <summary>Also consulted: the Default group&apos;s {fallback.length} rules (a deny or ask there beats an allow here)</summary>
+          <summary>
+            Also consulted: the Default group&apos;s {fallback.length} rules (a deny or ask there beats an allow here)
+          </summary>
           <ol className="rule-list is-readonly">
-            {fallback.map((rule, i) => <RuleRow key={rule.id} rule={rule} index={i} readOnly />)}
+            {fallback.map((rule, i) => (
+              <RuleRow key={rule.id} rule={rule} index={i} readOnly />
+            ))}
           </ol>
         </details>
       )}
@@ -69,26 +113,81 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
   );
 }
 
-function RuleRow({ rule, index = 0, canUp = false, canDown = false, onEdit, readOnly = false }: { rule: ApprovalRuleDto; index?: number; canUp?: boolean; canDown?: boolean; onEdit?: () => void; readOnly?: boolean }) {
+function RuleRow({
+  rule,
+  index = 0,
+  canUp = false,
+  canDown = false,
+  onEdit,
+  readOnly = false,
+}: {
+  rule: ApprovalRuleDto;
+  index?: number;
+  canUp?: boolean;
+  canDown?: boolean;
+  onEdit?: () => void;
+  readOnly?: boolean;
+}) {
   const label = `${ACTION_LABELS[rule.action]} ${rule.tool_pattern}${rule.path_pattern ? ` on ${rule.path_pattern}` : ''}${rule.command_pattern ? ` for ${rule.command_pattern}` : ''}`;
   return (
     <li className="rule-row" data-testid="rule-row" data-rule-id={rule.id} data-action={rule.action} aria-label={label}>
-      <span className="rule-pos muted small" title={`Rule ${rule.id}, priority ${rule.priority}`}>{index + 1}</span>
+      <span className="rule-pos muted small" title={`Rule ${rule.id}, priority ${rule.priority}`}>
+        {index + 1}
+      </span>
       <span className={`badge badge-${rule.action}`}>{ACTION_LABELS[rule.action]}</span>
       <span className="rule-main">
         <span className="mono rule-tool">{rule.tool_pattern}</span>
-        {rule.path_pattern && <span className="mono rule-path" title="Path pattern">{rule.path_pattern}</span>}
-        {rule.command_pattern && <span className="mono rule-cmd" title="Command pattern">$ {rule.command_pattern}</span>}
-        {(rule.agent_id || rule.source) && <span className="muted small">{[rule.agent_id && `agent ${rule.agent_id}`, rule.source && `source ${rule.source}`].filter(Boolean).join(' · ')}</span>}
+        {rule.path_pattern && (
+          <span className="mono rule-path" title="Path pattern">
+            {rule.path_pattern}
+          </span>
+        )}
+        {rule.command_pattern && (
+          <span className="mono rule-cmd" title="Command pattern">
+            $ {rule.command_pattern}
+          </span>
+        )}
+        {(rule.agent_id || rule.source) && (
+          <span className="muted small">
+            {[rule.agent_id && `agent ${rule.agent_id}`, rule.source && `source ${rule.source}`]
+              .filter(Boolean)
+              .join(' · ')}
+          </span>
+        )}
         {rule.note && <span className="muted small rule-note">{rule.note}</span>}
       </span>
-      <span className="muted small rule-prio" title="Priority: lower is read first">priority {rule.priority}</span>
+      <span className="muted small rule-prio" title="Priority: lower is read first">
+        priority {rule.priority}
+      </span>
       {!readOnly && (
         <span className="rule-actions">
-          <button className="icon ghost" aria-label={`Move rule ${rule.id} up`} disabled={!canUp} onClick={() => void moveRule(rule.id, -1)}>↑</button>
-          <button className="icon ghost" aria-label={`Move rule ${rule.id} down`} disabled={!canDown} onClick={() => void moveRule(rule.id, 1)}>↓</button>
-          <button className="ghost" data-testid="edit-rule" aria-label={`Edit rule ${rule.id}`} onClick={onEdit}>Edit</button>
-          <button className="ghost danger" data-testid="delete-rule" aria-label={`Delete rule ${rule.id}`} onClick={() => void deleteRule(rule.id)}>Delete</button>
+          <button
+            className="icon ghost"
+            aria-label={`Move rule ${rule.id} up`}
+            disabled={!canUp}
+            onClick={() => void moveRule(rule.id, -1)}
+          >
+            ↑
+          </button>
+          <button
+            className="icon ghost"
+            aria-label={`Move rule ${rule.id} down`}
+            disabled={!canDown}
+            onClick={() => void moveRule(rule.id, 1)}
+          >
+            ↓
+          </button>
+          <button className="ghost" data-testid="edit-rule" aria-label={`Edit rule ${rule.id}`} onClick={onEdit}>
+            Edit
+          </button>
+          <button
+            className="ghost danger"
+            data-testid="delete-rule"
+            aria-label={`Delete rule ${rule.id}`}
+            onClick={() => void deleteRule(rule.id)}
+          >
+            Delete
+          </button>
         </span>
       )}
     </li>

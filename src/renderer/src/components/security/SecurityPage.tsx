@@ -35,7 +35,10 @@ export function SecurityPage() {
   const [workspaceDir, setWorkspaceDir] = useState('');
   useEffect(() => {
     void loadSecurity();
-    skald.app.info({}).then((i) => setWorkspaceDir(i.workspaceDir), () => {});
+    skald.app.info({}).then(
+      (i) => setWorkspaceDir(i.workspaceDir),
+      () => {},
+    );
   }, []);
   const group = state.groups.find((g) => g.id === state.groupId);
   const toolNames = [...state.tools.built_in, ...state.tools.mcp, ...state.tools.dynamic].map((t) => t.name);
@@ -61,21 +64,48 @@ export function SecurityPage() {
         <header className="page-head">
           <div>
             <h2>Security</h2>
-            <p className="muted">Every tool call passes this gate. {group ? <>Showing <strong>{group.name}</strong>{group.description ? ` — ${group.description}` : ''}</> : null}</p>
+            <p className="muted">
+              Every tool call passes this gate.{' '}
+              {group ? (
+                <>
+                  Showing <strong>{group.name}</strong>
+                  {group.description ? ` — ${group.description}` : ''}
+                </>
+              ) : null}
+            </p>
           </div>
         </header>
         <div className="tabs" role="tablist" aria-label="Security views">
           {TABS.map((t) => (
-            <button key={t.id} role="tab" aria-selected={tab === t.id} className={`tab ${tab === t.id ? 'is-active' : ''}`} data-testid={`tab-${t.id}`} onClick={() => setTab(t.id)}>
+            <button
+              key={t.id}
+              role="tab"
+              aria-selected={tab === t.id}
+              className={`tab ${tab === t.id ? 'is-active' : ''}`}
+              data-testid={`tab-${t.id}`}
+              onClick={() => setTab(t.id)}
+            >
               {t.label}
             </button>
           ))}
         </div>
-        {state.error && <div className="banner banner-error" role="alert" data-testid="security-error">{state.error}</div>}
+        {state.error && (
+          <div className="banner banner-error" role="alert" data-testid="security-error">
+            {state.error}
+          </div>
+        )}
         <div className="tab-body" role="tabpanel">
           {tab === 'rules' && (
             <>
-              <RuleTable key={`${state.groupId}-${prefill ? 'p' : ''}`} groupName={group?.name ?? state.groupId} rules={state.rules} fallback={state.fallback} toolNames={toolNames} prefill={prefill} onPrefillUsed={() => setPrefill(null)} />
+              <RuleTable
+                key={`${state.groupId}-${prefill ? 'p' : ''}`}
+                groupName={group?.name ?? state.groupId}
+                rules={state.rules}
+                fallback={state.fallback}
+                toolNames={toolNames}
+                prefill={prefill}
+                onPrefillUsed={() => setPrefill(null)}
+              />
               <LockedRows guards={state.guards} />
             </>
           )}

@@ -4,8 +4,24 @@ import type { ApprovalRuleDto } from '../../../../shared/contract/approval';
 import { fsRows, levelOf, normalizeRowPath, rulesForLevel } from './file-system-rows';
 
 let next = 1;
-const rule = (tool_pattern: string, action: ApprovalRuleDto['action'], path_pattern: string | null, extra: Partial<ApprovalRuleDto> = {}): ApprovalRuleDto => ({
-  id: next++, group_id: 'default', agent_id: null, source: null, tool_pattern, path_pattern, command_pattern: null, action, note: null, priority: 0, created_at: 0, ...extra,
+const rule = (
+  tool_pattern: string,
+  action: ApprovalRuleDto['action'],
+  path_pattern: string | null,
+  extra: Partial<ApprovalRuleDto> = {},
+): ApprovalRuleDto => ({
+  id: next++,
+  group_id: 'default',
+  agent_id: null,
+  source: null,
+  tool_pattern,
+  path_pattern,
+  command_pattern: null,
+  action,
+  note: null,
+  priority: 0,
+  created_at: 0,
+  ...extra,
 });
 
 describe('file system rows', () => {
@@ -19,10 +35,17 @@ describe('file system rows', () => {
   });
   it('orders deeper paths first, the default row last, and ignores rules the panel does not own', () => {
     const rows = fsRows([
-      rule('@fs_any', 'allow', 'a/*'), rule('@fs_any', 'deny', 'a/b/c/*'), rule('@fs_read', 'allow', null), rule('read_file', 'allow', 'z/*'),
+      rule('@fs_any', 'allow', 'a/*'),
+      rule('@fs_any', 'deny', 'a/b/c/*'),
+      rule('@fs_read', 'allow', null),
+      rule('read_file', 'allow', 'z/*'),
       rule('@fs_any', 'allow', 'q/*', { agent_id: 'helper' }),
     ]);
-    expect(rows.map((r) => [r.path, r.level])).toEqual([['a/b/c/*', 'deny'], ['a/*', 'write'], [null, 'read']]);
+    expect(rows.map((r) => [r.path, r.level])).toEqual([
+      ['a/b/c/*', 'deny'],
+      ['a/*', 'write'],
+      [null, 'read'],
+    ]);
   });
   it('never writes a path-less ask for the default row', () => {
     expect(rulesForLevel(null, 'read').map((r) => `${r.tool_pattern} ${r.action}`)).toEqual(['@fs_read allow']);

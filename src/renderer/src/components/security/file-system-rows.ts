@@ -26,16 +26,25 @@ export interface FsRow {
 const FS_GROUPS = new Set(['@fs_read', '@fs_write', '@fs_any']);
 
 export const FS_LEVEL_LABELS: Record<FsRowLevel, string> = {
-  read: 'Read only', write: 'Read and write', ask: 'Ask', deny: 'Deny', custom: 'Custom', unset: 'Not set',
+  read: 'Read only',
+  write: 'Read and write',
+  ask: 'Ask',
+  deny: 'Deny',
+  custom: 'Custom',
+  unset: 'Not set',
 };
 
 /** A file rule the panel owns: a file tool group, no command, agent or source. */
-export const isFsRule = (r: ApprovalRuleDto) => FS_GROUPS.has(r.tool_pattern) && !r.command_pattern && !r.agent_id && !r.source;
+export const isFsRule = (r: ApprovalRuleDto) =>
+  FS_GROUPS.has(r.tool_pattern) && !r.command_pattern && !r.agent_id && !r.source;
 
 const depth = (path: string) => path.replace(/\/\*$/, '').split('/').filter(Boolean).length;
 
 export function levelOf(rules: readonly ApprovalRuleDto[]): FsRowLevel {
-  const key = rules.map((r) => `${r.tool_pattern}:${r.action}`).sort().join(',');
+  const key = rules
+    .map((r) => `${r.tool_pattern}:${r.action}`)
+    .sort()
+    .join(',');
   switch (key) {
     case '@fs_read:allow,@fs_write:require':
     case '@fs_read:allow':
@@ -54,8 +63,13 @@ export function levelOf(rules: readonly ApprovalRuleDto[]): FsRowLevel {
 export function fsRows(rules: readonly ApprovalRuleDto[]): FsRow[] {
   const byPath = new Map<string | null, ApprovalRuleDto[]>();
   for (const r of rules.filter(isFsRule)) byPath.set(r.path_pattern, [...(byPath.get(r.path_pattern) ?? []), r]);
-  const paths = [...byPath.keys()].filter((p): p is string => p !== null).sort((a, b) => depth(b) - depth(a) || a.localeCompare(b));
-  return [...paths.map((path) => ({ path, level: levelOf(byPath.get(path)!), rules: byPath.get(path)! })), { path: null, level: levelOf(byPath.get(null) ?? []), rules: byPath.get(null) ?? [] }];
+  const paths = [...byPath.keys()]
+    .filter((p): p is string => p !== null)
+    .sort((a, b) => depth(b) - depth(a) || a.localeCompare(b));
+  return [
+    ...paths.map((path) => ({ path, level: levelOf(byPath.get(path)!), rules: byPath.get(path)! })),
+    { path: null, level: levelOf(byPath.get(null) ?? []), rules: byPath.get(null) ?? [] },
+  ];
 }
 
 /** `src` or `src/` → `src/*` (the folder and everything in it); a pattern with `*` or a file stays as typed. */
@@ -66,10 +80,18 @@ export function normalizeRowPath(input: string): string {
 }
 
 /** The rules a row at this level is written as. */
-export function rulesForLevel(path: string | null, level: FsLevel): { tool_pattern: string; action: ApprovalRuleDto['action']; path_pattern: string | null; priority: number }[] {
+export function rulesForLevel(
+  path: string | null,
+  level: FsLevel,
+): { tool_pattern: string; action: ApprovalRuleDto['action']; path_pattern: string | null; priority: number }[] {
   // Deeper paths are read first; the default row after every path row.
   const priority = path === null ? -60 : -100 - 10 * depth(path);
-  const at = (tool_pattern: string, action: ApprovalRuleDto['action']) => ({ tool_pattern, action, path_pattern: path, priority });
+  const at = (tool_pattern: string, action: ApprovalRuleDto['action']) => ({
+    tool_pattern,
+    action,
+    path_pattern: path,
+    priority,
+  });
   switch (level) {
     case 'read':
       // The default row has no "ask for writes" half: a path-less ask would beat every path's allow.

@@ -1,14 +1,46 @@
 /** The Security page's pure helpers: order, priorities, moving, drafts, and the rule a decision suggests. */
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRuleDto, DecisionLogEntry } from '../../../../shared/contract/approval';
-import { draftFields, evaluationOrder, groupIdFor, moved, narrowCommandPattern, ruleFromDecision, topPriority } from './rule-logic';
+import {
+  draftFields,
+  evaluationOrder,
+  groupIdFor,
+  moved,
+  narrowCommandPattern,
+  ruleFromDecision,
+  topPriority,
+} from './rule-logic';
 
 const rule = (id: number, priority: number, action: ApprovalRuleDto['action'] = 'allow'): ApprovalRuleDto => ({
-  id, group_id: 'default', agent_id: null, source: null, tool_pattern: 'x', path_pattern: null, command_pattern: null, action, note: null, priority, created_at: 0,
+  id,
+  group_id: 'default',
+  agent_id: null,
+  source: null,
+  tool_pattern: 'x',
+  path_pattern: null,
+  command_pattern: null,
+  action,
+  note: null,
+  priority,
+  created_at: 0,
 });
 const entry = (patch: Partial<DecisionLogEntry>): DecisionLogEntry => ({
-  id: 9, tool_call_id: 'c', session_id: 1, session_title: 's', tool_name: 'read_file', arguments: '{}', arguments_cut: false, path: null, command: null,
-  action: 'require', reason_kind: 'default', rule_id: null, detail: '', actor: 'policy', created_at: 0, ...patch,
+  id: 9,
+  tool_call_id: 'c',
+  session_id: 1,
+  session_title: 's',
+  tool_name: 'read_file',
+  arguments: '{}',
+  arguments_cut: false,
+  path: null,
+  command: null,
+  action: 'require',
+  reason_kind: 'default',
+  rule_id: null,
+  detail: '',
+  actor: 'policy',
+  created_at: 0,
+  ...patch,
 });
 
 describe('rule order and priorities', () => {
@@ -17,7 +49,13 @@ describe('rule order and priorities', () => {
   });
   it('puts deny before ask before allow whatever the priorities, and the catch-all last', () => {
     const catchAll = { ...rule(9, -99, 'require'), tool_pattern: '*' };
-    const order = evaluationOrder([rule(1, 1, 'allow'), rule(2, 50, 'deny'), rule(3, 7, 'require'), catchAll, rule(4, 2, 'deny')]);
+    const order = evaluationOrder([
+      rule(1, 1, 'allow'),
+      rule(2, 50, 'deny'),
+      rule(3, 7, 'require'),
+      catchAll,
+      rule(4, 2, 'deny'),
+    ]);
     expect(order.map((r) => r.id)).toEqual([4, 2, 3, 1, 9]);
   });
   it('gives a new rule a priority before every other, within bounds', () => {
@@ -37,10 +75,33 @@ describe('rule order and priorities', () => {
 
 describe('drafts', () => {
   it('sends blank fields as null and a typed priority as a number', () => {
-    expect(draftFields({ tool_pattern: 'read_file', path_pattern: ' ', command_pattern: '', action: 'deny', note: '', priority: '7' })).toEqual({
-      tool_pattern: 'read_file', path_pattern: null, command_pattern: null, action: 'deny', note: null, priority: 7,
+    expect(
+      draftFields({
+        tool_pattern: 'read_file',
+        path_pattern: ' ',
+        command_pattern: '',
+        action: 'deny',
+        note: '',
+        priority: '7',
+      }),
+    ).toEqual({
+      tool_pattern: 'read_file',
+      path_pattern: null,
+      command_pattern: null,
+      action: 'deny',
+      note: null,
+      priority: 7,
     });
-    expect(draftFields({ tool_pattern: 'x', path_pattern: '', command_pattern: '', action: 'allow', note: '', priority: '' })).not.toHaveProperty('priority');
+    expect(
+      draftFields({
+        tool_pattern: 'x',
+        path_pattern: '',
+        command_pattern: '',
+        action: 'allow',
+        note: '',
+        priority: '',
+      }),
+    ).not.toHaveProperty('priority');
   });
   it('derives group ids a person can read, unique', () => {
     expect(groupIdFor('Client work', ['default'])).toBe('client-work');
@@ -58,8 +119,18 @@ describe('a rule from a logged decision', () => {
   });
   it('names the exact path relative to the workspace, and flips ask to allow', () => {
     const d = ruleFromDecision(entry({ path: '/ws/src/a.ts', action: 'require' }), '/ws');
-    expect(d).toMatchObject({ tool_pattern: 'read_file', path_pattern: 'src/a.ts', command_pattern: '', action: 'allow' });
-    expect(ruleFromDecision(entry({ path: '/elsewhere/a', action: 'allow' }), '/ws')).toMatchObject({ path_pattern: '/elsewhere/a', action: 'require' });
-    expect(ruleFromDecision(entry({ tool_name: 'execute_cmd', command: 'git push origin main', action: 'deny' }), '/ws')).toMatchObject({ command_pattern: 'git push *', action: 'deny' });
+    expect(d).toMatchObject({
+      tool_pattern: 'read_file',
+      path_pattern: 'src/a.ts',
+      command_pattern: '',
+      action: 'allow',
+    });
+    expect(ruleFromDecision(entry({ path: '/elsewhere/a', action: 'allow' }), '/ws')).toMatchObject({
+      path_pattern: '/elsewhere/a',
+      action: 'require',
+    });
+    expect(
+      ruleFromDecision(entry({ tool_name: 'execute_cmd', command: 'git push origin main', action: 'deny' }), '/ws'),
+    ).toMatchObject({ command_pattern: 'git push *', action: 'deny' });
   });
 });

@@ -19,7 +19,14 @@ export interface RuleDraft {
 
 export const ACTION_LABELS: Record<RuleAction, string> = { allow: 'Allow', require: 'Ask', deny: 'Deny' };
 
-export const emptyDraft = (): RuleDraft => ({ tool_pattern: '', path_pattern: '', command_pattern: '', action: 'allow', note: '', priority: '' });
+export const emptyDraft = (): RuleDraft => ({
+  tool_pattern: '',
+  path_pattern: '',
+  command_pattern: '',
+  action: 'allow',
+  note: '',
+  priority: '',
+});
 
 export function draftOf(rule: ApprovalRuleDto): RuleDraft {
   return {
@@ -37,7 +44,12 @@ export function draftOf(rule: ApprovalRuleDto): RuleDraft {
  * whole number is sent as typed so that the core's refusal, not a guess here, says what is wrong.
  */
 export function draftFields(d: RuleDraft): {
-  tool_pattern: string; path_pattern: string | null; command_pattern: string | null; action: RuleAction; note: string | null; priority?: number;
+  tool_pattern: string;
+  path_pattern: string | null;
+  command_pattern: string | null;
+  action: RuleAction;
+  note: string | null;
+  priority?: number;
 } {
   const text = (v: string) => (v.trim() === '' ? null : v);
   const priority = d.priority.trim() === '' ? undefined : Number(d.priority);
@@ -52,7 +64,8 @@ export function draftFields(d: RuleDraft): {
 }
 
 /** A catch-all: `*` with nothing narrowing it; the gate consults it only when no other rule matches. */
-export const isCatchAll = (r: ApprovalRuleDto) => r.tool_pattern === '*' && !r.path_pattern && !r.command_pattern && !r.agent_id && !r.source;
+export const isCatchAll = (r: ApprovalRuleDto) =>
+  r.tool_pattern === '*' && !r.path_pattern && !r.command_pattern && !r.agent_id && !r.source;
 
 /** Which part of the list a rule sits in (docs/approval.md "Evaluation order"). */
 export type RuleSection = 'deny' | 'require' | 'allow' | 'fallback';
@@ -72,7 +85,9 @@ export const SECTION_LABELS: Record<RuleSection, { title: string; hint: string }
  * fallback.
  */
 export function evaluationOrder(rules: readonly ApprovalRuleDto[]): ApprovalRuleDto[] {
-  return [...rules].sort((a, b) => SECTION_RANK[sectionOf(a)] - SECTION_RANK[sectionOf(b)] || a.priority - b.priority || a.id - b.id);
+  return [...rules].sort(
+    (a, b) => SECTION_RANK[sectionOf(a)] - SECTION_RANK[sectionOf(b)] || a.priority - b.priority || a.id - b.id,
+  );
 }
 
 /** A new rule goes first among its group's rules (of its action, where priority matters), as written last. */
@@ -127,7 +142,13 @@ export function ruleFromDecision(entry: DecisionLogEntry, workspaceDir: string):
 
 /** A group id from a name a person typed: `Client work` → `client-work`, unique among `taken`. */
 export function groupIdFor(name: string, taken: readonly string[]): string {
-  const base = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 56) || 'group';
+  const base =
+    name
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 56) || 'group';
   let id = base;
   for (let n = 2; taken.includes(id); n++) id = `${base}-${n}`;
   return id;

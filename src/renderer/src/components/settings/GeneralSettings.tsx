@@ -28,18 +28,45 @@ export function GeneralSettings() {
     setSaved(!message);
   };
   return (
-    <section className="settings-section" id="settings-general" aria-labelledby="general-title" data-testid="general-settings">
-      <header className="section-head"><h3 id="general-title">General</h3></header>
+    <section
+      className="settings-section"
+      id="settings-general"
+      aria-labelledby="general-title"
+      data-testid="general-settings"
+    >
+      <header className="section-head">
+        <h3 id="general-title">General</h3>
+      </header>
       <div className="setting-row">
         <div className="setting-text">
           <strong>Default working directory</strong>
-          <span className="muted small">Where a new session starts; relative paths resolve here. Empty: the workspace ({workspaceDir}).</span>
+          <span className="muted small">
+            Where a new session starts; relative paths resolve here. Empty: the workspace ({workspaceDir}).
+          </span>
         </div>
         <form className="setting-control" onSubmit={(e) => (e.preventDefault(), void saveDir())}>
-          <input data-testid="default-workdir" className="mono" aria-label="Default working directory" placeholder={workspaceDir} value={dir} onChange={(e) => (setDir(e.target.value), setSaved(false))} aria-invalid={error !== null} />
-          <button type="submit" data-testid="save-workdir" disabled={dir === (app?.defaultWorkingDirectory ?? '')}>Save</button>
-          {saved && <span className="ok-text small" role="status">Saved</span>}
-          {error && <div className="field-error" role="alert" data-testid="workdir-error">{error}</div>}
+          <input
+            data-testid="default-workdir"
+            className="mono"
+            aria-label="Default working directory"
+            placeholder={workspaceDir}
+            value={dir}
+            onChange={(e) => (setDir(e.target.value), setSaved(false))}
+            aria-invalid={error !== null}
+          />
+          <button type="submit" data-testid="save-workdir" disabled={dir === (app?.defaultWorkingDirectory ?? '')}>
+            Save
+          </button>
+          {saved && (
+            <span className="ok-text small" role="status">
+              Saved
+            </span>
+          )}
+          {error && (
+            <div className="field-error" role="alert" data-testid="workdir-error">
+              {error}
+            </div>
+          )}
         </form>
       </div>
       <InstructionsRow />
@@ -51,7 +78,13 @@ export function GeneralSettings() {
         <div className="setting-control radio-row" role="radiogroup" aria-label="Theme">
           {THEMES.map((t) => (
             <label key={t.value} className={`radio-choice${app?.theme === t.value ? ' is-on' : ''}`}>
-              <input type="radio" name="theme" data-testid={`theme-${t.value}`} checked={app?.theme === t.value} onChange={() => void setAppSettings({ theme: t.value })} />
+              <input
+                type="radio"
+                name="theme"
+                data-testid={`theme-${t.value}`}
+                checked={app?.theme === t.value}
+                onChange={() => void setAppSettings({ theme: t.value })}
+              />
               {t.label}
             </label>
           ))}
@@ -61,11 +94,21 @@ export function GeneralSettings() {
       <div className="setting-row">
         <div className="setting-text">
           <strong>Data folder</strong>
-          <span className="muted small">Chats, rules, settings and encrypted keys live here. No tool may write into it.</span>
+          <span className="muted small">
+            Chats, rules, settings and encrypted keys live here. No tool may write into it.
+          </span>
         </div>
         <div className="setting-control">
-          <code className="path-box" data-testid="data-dir">{dataDir}</code>
-          <button className="ghost" onClick={() => void navigator.clipboard?.writeText(dataDir)} aria-label="Copy the data folder's path">Copy</button>
+          <code className="path-box" data-testid="data-dir">
+            {dataDir}
+          </code>
+          <button
+            className="ghost"
+            onClick={() => void navigator.clipboard?.writeText(dataDir)}
+            aria-label="Copy the data folder's path"
+          >
+            Copy
+          </button>
         </div>
       </div>
     </section>
@@ -88,7 +131,10 @@ function InstructionsRow() {
     <div className="setting-row">
       <div className="setting-text">
         <strong>Your instructions</strong>
-        <span className="muted small">Given to the agent in every chat, from its next answer: how you like answers, what you work on. Sub-agents work from the agent&apos;s brief instead.</span>
+        <span className="muted small">
+          Given to the agent in every chat, from its next answer: how you like answers, what you work on. Sub-agents
+          work from the agent&apos;s brief instead.
+        </span>
       </div>
       <form className="setting-control instructions-control" onSubmit={(e) => (e.preventDefault(), void save())}>
         <textarea
@@ -101,11 +147,23 @@ function InstructionsRow() {
           onChange={(e) => (setText(e.target.value), setDone(false))}
         />
         <div className="instructions-actions">
-          <span className="muted small">{text.length.toLocaleString('en')} / {MAX_INSTRUCTIONS_CHARS.toLocaleString('en')}</span>
-          {done && <span className="ok-text small" role="status">Saved</span>}
-          <button type="submit" data-testid="save-instructions" disabled={text.trim() === saved}>Save</button>
+          <span className="muted small">
+            {text.length.toLocaleString('en')} / {MAX_INSTRUCTIONS_CHARS.toLocaleString('en')}
+          </span>
+          {done && (
+            <span className="ok-text small" role="status">
+              Saved
+            </span>
+          )}
+          <button type="submit" data-testid="save-instructions" disabled={text.trim() === saved}>
+            Save
+          </button>
         </div>
-        {error && <div className="field-error" role="alert">{error}</div>}
+        {error && (
+          <div className="field-error" role="alert">
+            {error}
+          </div>
+        )}
       </form>
     </div>
   );
@@ -133,18 +191,59 @@ function DiffHistoryRow() {
     <div className="setting-row">
       <div className="setting-text">
         <strong>Diff history</strong>
-        <span className="muted small">Before/after copies of the files tools write, for Diff and Revert. Older or over-size history is pruned when the app starts.</span>
+        <span className="muted small">
+          Before/after copies of the files tools write, for Diff and Revert. Older or over-size history is pruned when
+          the app starts.
+        </span>
       </div>
-      <form className="setting-control" noValidate onSubmit={(e) => (e.preventDefault(), void save())} data-testid="diff-history">
+      <form
+        className="setting-control"
+        noValidate
+        onSubmit={(e) => (e.preventDefault(), void save())}
+        data-testid="diff-history"
+      >
         <label className="small">
-          Keep <input type="number" min={1} max={3650} step={1} className="num-input" aria-label="Days of diff history" data-testid="diff-history-days" value={days} onChange={(e) => (setDays(e.target.value), setDone(false))} /> days
+          Keep{' '}
+          <input
+            type="number"
+            min={1}
+            max={3650}
+            step={1}
+            className="num-input"
+            aria-label="Days of diff history"
+            data-testid="diff-history-days"
+            value={days}
+            onChange={(e) => (setDays(e.target.value), setDone(false))}
+          />{' '}
+          days
         </label>
         <label className="small">
-          up to <input type="number" min={16} step={1} className="num-input" aria-label="Megabytes of diff history" data-testid="diff-history-mb" value={mb} onChange={(e) => (setMb(e.target.value), setDone(false))} /> MB
+          up to{' '}
+          <input
+            type="number"
+            min={16}
+            step={1}
+            className="num-input"
+            aria-label="Megabytes of diff history"
+            data-testid="diff-history-mb"
+            value={mb}
+            onChange={(e) => (setMb(e.target.value), setDone(false))}
+          />{' '}
+          MB
         </label>
-        <button type="submit" data-testid="save-diff-history" disabled={!changed}>Save</button>
-        {done && <span className="ok-text small" role="status">Saved</span>}
-        {error && <div className="field-error" role="alert">{error}</div>}
+        <button type="submit" data-testid="save-diff-history" disabled={!changed}>
+          Save
+        </button>
+        {done && (
+          <span className="ok-text small" role="status">
+            Saved
+          </span>
+        )}
+        {error && (
+          <div className="field-error" role="alert">
+            {error}
+          </div>
+        )}
       </form>
     </div>
   );

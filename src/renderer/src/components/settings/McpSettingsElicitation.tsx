@@ -27,7 +27,8 @@ type Value = string | number | boolean;
 
 function initialValues(properties: Record<string, Field>): Record<string, Value> {
   const out: Record<string, Value> = {};
-  for (const [name, f] of Object.entries(properties)) if (f.default !== undefined && typeof f.default !== 'object') out[name] = f.default as Value;
+  for (const [name, f] of Object.entries(properties))
+    if (f.default !== undefined && typeof f.default !== 'object') out[name] = f.default as Value;
   return out;
 }
 
@@ -43,7 +44,10 @@ export function ElicitationForm({ elicitation }: { elicitation: ElicitationView 
   const send = (action: 'accept' | 'decline' | 'cancel') => {
     setError(null);
     const content = action === 'accept' ? values : undefined;
-    skald.mcp.resolveElicitation({ id: elicitation.id, action, content }).then(() => mcp.refresh(), (e: Error) => setError(e.message));
+    skald.mcp.resolveElicitation({ id: elicitation.id, action, content }).then(
+      () => mcp.refresh(),
+      (e: Error) => setError(e.message),
+    );
   };
   const set = (name: string, value: Value | undefined) =>
     setValues((v) => {
@@ -54,45 +58,107 @@ export function ElicitationForm({ elicitation }: { elicitation: ElicitationView 
     });
 
   return (
-    <form className="elicitation" data-testid="mcp-elicitation" onSubmit={(e) => { e.preventDefault(); send('accept'); }}>
+    <form
+      className="elicitation"
+      data-testid="mcp-elicitation"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send('accept');
+      }}
+    >
       <div className="elicitation-head">
         <strong>{elicitation.server}</strong> asks: <span>{elicitation.message}</span>
-        <span className="muted small"> · {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')} left</span>
+        <span className="muted small">
+          {' '}
+          · {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')} left
+        </span>
       </div>
       {Object.entries(properties).map(([name, f]) => {
         const id = `elicit-${elicitation.id}-${name}`;
-        const options = f.oneOf?.map((o) => ({ value: o.const, label: o.title ?? o.const })) ?? f.enum?.map((v, i) => ({ value: v, label: f.enumNames?.[i] ?? v }));
+        const options =
+          f.oneOf?.map((o) => ({ value: o.const, label: o.title ?? o.const })) ??
+          f.enum?.map((v, i) => ({ value: v, label: f.enumNames?.[i] ?? v }));
         let control;
         if (options) {
           control = (
             <select id={id} value={String(values[name] ?? '')} onChange={(e) => set(name, e.target.value)}>
               <option value="">—</option>
-              {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+              {options.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
             </select>
           );
         } else if (f.type === 'boolean') {
-          control = <input id={id} type="checkbox" checked={values[name] === true} onChange={(e) => set(name, e.target.checked)} />;
+          control = (
+            <input
+              id={id}
+              type="checkbox"
+              checked={values[name] === true}
+              onChange={(e) => set(name, e.target.checked)}
+            />
+          );
         } else if (f.type === 'number' || f.type === 'integer') {
-          control = <input id={id} type="number" step={f.type === 'integer' ? 1 : 'any'} value={String(values[name] ?? '')} onChange={(e) => set(name, e.target.value === '' ? undefined : Number(e.target.value))} />;
+          control = (
+            <input
+              id={id}
+              type="number"
+              step={f.type === 'integer' ? 1 : 'any'}
+              value={String(values[name] ?? '')}
+              onChange={(e) => set(name, e.target.value === '' ? undefined : Number(e.target.value))}
+            />
+          );
         } else {
-          const type = sensitive.has(name) ? 'password' : f.format === 'email' ? 'email' : f.format === 'date' ? 'date' : f.format === 'uri' ? 'url' : 'text';
-          control = <input id={id} type={type} autoComplete="off" value={String(values[name] ?? '')} onChange={(e) => set(name, e.target.value)} />;
+          const type = sensitive.has(name)
+            ? 'password'
+            : f.format === 'email'
+              ? 'email'
+              : f.format === 'date'
+                ? 'date'
+                : f.format === 'uri'
+                  ? 'url'
+                  : 'text';
+          control = (
+            <input
+              id={id}
+              type={type}
+              autoComplete="off"
+              value={String(values[name] ?? '')}
+              onChange={(e) => set(name, e.target.value)}
+            />
+          );
         }
         return (
           <div className="schema-field" key={name}>
-            <label htmlFor={id}>{f.title ?? name}{required.has(name) ? ' *' : ''}</label>
+            <label htmlFor={id}>
+              {f.title ?? name}
+              {required.has(name) ? ' *' : ''}
+            </label>
             {control}
             {f.description && <small className="muted">{f.description}</small>}
           </div>
         );
       })}
       <div className="elicitation-actions">
-        <button className="primary" type="submit" data-testid="elicitation-accept">Send</button>
-        <button type="button" onClick={() => send('decline')}>Decline</button>
-        <button type="button" onClick={() => send('cancel')}>Cancel</button>
+        <button className="primary" type="submit" data-testid="elicitation-accept">
+          Send
+        </button>
+        <button type="button" onClick={() => send('decline')}>
+          Decline
+        </button>
+        <button type="button" onClick={() => send('cancel')}>
+          Cancel
+        </button>
       </div>
-      <small className="muted">Your answer goes to this server only; it is not stored and the model never sees it.</small>
-      {error && <div className="error" role="alert">{error}</div>}
+      <small className="muted">
+        Your answer goes to this server only; it is not stored and the model never sees it.
+      </small>
+      {error && (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      )}
     </form>
   );
 }
@@ -114,7 +180,9 @@ export function McpCallExtras({ toolCallId, running }: { toolCallId: string; run
           </span>
         </div>
       )}
-      {asks.map((e) => <ElicitationForm key={e.id} elicitation={e} />)}
+      {asks.map((e) => (
+        <ElicitationForm key={e.id} elicitation={e} />
+      ))}
     </>
   );
 }

@@ -25,13 +25,17 @@ export function PluginsSettings() {
     <section className="settings-section" data-testid="plugins-settings" aria-labelledby="plugins-title">
       <header className="section-head">
         <h3 id="plugins-title">Plugins</h3>
-        <span className="muted small">Plugins add abilities the agent can use once they are enabled, such as image generation.</span>
+        <span className="muted small">
+          Plugins add abilities the agent can use once they are enabled, such as image generation.
+        </span>
       </header>
       {plugins.map((p) => (
         <details key={p.name} className="plugin-card" data-testid={`plugin-${p.name}`}>
           <summary>
             <strong>{p.title}</strong> <span className="muted">{p.name}</span>{' '}
-            <span className={p.enabled ? (p.isReady ? 'badge ok' : 'badge warn') : 'badge'}>{p.enabled ? (p.isReady ? 'enabled' : 'enabled, incomplete') : 'disabled'}</span>
+            <span className={p.enabled ? (p.isReady ? 'badge ok' : 'badge warn') : 'badge'}>
+              {p.enabled ? (p.isReady ? 'enabled' : 'enabled, incomplete') : 'disabled'}
+            </span>
           </summary>
           <p className="muted">{p.description}</p>
           {p.problem && <p className="warn">Needs: {p.problem}</p>}
@@ -48,8 +52,18 @@ export function PluginsSettings() {
             />{' '}
             Enabled
           </label>
-          <SchemaForm schema={p.schema} values={p.config} secretFields={p.secretFields} idPrefix={`plugin-${p.name}`} onSave={(patch) => act(p.name, () => skald.plugins.configure({ name: p.name, config: patch }))} />
-          {errors[p.name] && <div className="error" role="alert">{errors[p.name]}</div>}
+          <SchemaForm
+            schema={p.schema}
+            values={p.config}
+            secretFields={p.secretFields}
+            idPrefix={`plugin-${p.name}`}
+            onSave={(patch) => act(p.name, () => skald.plugins.configure({ name: p.name, config: patch }))}
+          />
+          {errors[p.name] && (
+            <div className="error" role="alert">
+              {errors[p.name]}
+            </div>
+          )}
         </details>
       ))}
     </section>

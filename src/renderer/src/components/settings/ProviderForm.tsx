@@ -19,12 +19,15 @@ export interface ProviderFormProps {
 }
 
 export function ProviderForm({ local, onCreated, onCancel, submitLabel = 'Add provider' }: ProviderFormProps) {
-  const [draft, setDraft] = useState<ProviderDraft>(() => (local[0] ? { ...draftForKind(local[0].kind), baseUrl: local[0].baseUrl } : draftForKind('anthropic')));
+  const [draft, setDraft] = useState<ProviderDraft>(() =>
+    local[0] ? { ...draftForKind(local[0].kind), baseUrl: local[0].baseUrl } : draftForKind('anthropic'),
+  );
   const [probe, setProbe] = useState<ProbeResult | 'testing' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    if (local[0] && draft.kind === 'anthropic' && draft.apiKey === '') setDraft({ ...draftForKind(local[0].kind), baseUrl: local[0].baseUrl });
+    if (local[0] && draft.kind === 'anthropic' && draft.apiKey === '')
+      setDraft({ ...draftForKind(local[0].kind), baseUrl: local[0].baseUrl });
   }, [local]);
   const info = KIND_INFO[draft.kind];
   const pick = (kind: ProviderKind, found?: LocalProvider) => {
@@ -35,7 +38,15 @@ export function ProviderForm({ local, onCreated, onCancel, submitLabel = 'Add pr
   const request = createRequest(draft);
   const test = async () => {
     setProbe('testing');
-    setProbe(await skald.providers.probe({ kind: request.kind, ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}), ...(request.apiKey ? { apiKey: request.apiKey } : {}) }).catch((e: Error): ProbeResult => ({ ok: false, status: null, message: e.message, latencyMs: 0 })));
+    setProbe(
+      await skald.providers
+        .probe({
+          kind: request.kind,
+          ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}),
+          ...(request.apiKey ? { apiKey: request.apiKey } : {}),
+        })
+        .catch((e: Error): ProbeResult => ({ ok: false, status: null, message: e.message, latencyMs: 0 })),
+    );
   };
   const save = async () => {
     setBusy(true);
@@ -53,19 +64,38 @@ export function ProviderForm({ local, onCreated, onCancel, submitLabel = 'Add pr
   const foundKinds = new Set(local.map((l) => l.kind));
 
   return (
-    <form className="provider-form" data-testid="provider-form" aria-label="Add a provider" onSubmit={(e) => (e.preventDefault(), void save())}>
+    <form
+      className="provider-form"
+      data-testid="provider-form"
+      aria-label="Add a provider"
+      onSubmit={(e) => (e.preventDefault(), void save())}
+    >
       <fieldset className="kind-grid">
         <legend className="field-label">Provider</legend>
         {local.map((l) => (
           <label key={`local-${l.kind}`} className={`kind-card is-found ${draft.kind === l.kind ? 'is-on' : ''}`}>
-            <input type="radio" name="provider-kind" data-testid={`kind-${l.kind}`} checked={draft.kind === l.kind} onChange={() => pick(l.kind, l)} />
+            <input
+              type="radio"
+              name="provider-kind"
+              data-testid={`kind-${l.kind}`}
+              checked={draft.kind === l.kind}
+              onChange={() => pick(l.kind, l)}
+            />
             <strong>{KIND_INFO[l.kind].label}</strong>
-            <span className="small ok-text">Found on this computer · {l.models.length} model{l.models.length === 1 ? '' : 's'}</span>
+            <span className="small ok-text">
+              Found on this computer · {l.models.length} model{l.models.length === 1 ? '' : 's'}
+            </span>
           </label>
         ))}
         {KIND_ORDER.filter((k) => !foundKinds.has(k as 'ollama' | 'lm_studio')).map((kind) => (
           <label key={kind} className={`kind-card ${draft.kind === kind ? 'is-on' : ''}`}>
-            <input type="radio" name="provider-kind" data-testid={`kind-${kind}`} checked={draft.kind === kind} onChange={() => pick(kind)} />
+            <input
+              type="radio"
+              name="provider-kind"
+              data-testid={`kind-${kind}`}
+              checked={draft.kind === kind}
+              onChange={() => pick(kind)}
+            />
             <strong>{KIND_INFO[kind].label}</strong>
             <span className="small muted">{KIND_INFO[kind].hint}</span>
           </label>
@@ -74,34 +104,76 @@ export function ProviderForm({ local, onCreated, onCancel, submitLabel = 'Add pr
       <div className="form-grid">
         <label className="field">
           <span className="field-label">Name</span>
-          <input data-testid="provider-name" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+          <input
+            data-testid="provider-name"
+            value={draft.name}
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          />
         </label>
         {info.baseUrl !== 'fixed' && (
           <label className="field">
             <span className="field-label">Address{info.baseUrl === 'local' ? ' (on this computer)' : ''}</span>
-            <input data-testid="provider-url" className="mono" placeholder="http://localhost:8000/v1" value={draft.baseUrl} onChange={(e) => (setDraft({ ...draft, baseUrl: e.target.value }), setProbe(null))} />
+            <input
+              data-testid="provider-url"
+              className="mono"
+              placeholder="http://localhost:8000/v1"
+              value={draft.baseUrl}
+              onChange={(e) => (setDraft({ ...draft, baseUrl: e.target.value }), setProbe(null))}
+            />
           </label>
         )}
         {info.key !== 'none' && (
           <label className="field">
             <span className="field-label">API key{info.key === 'optional' ? ' (if the server wants one)' : ''}</span>
-            <input data-testid="provider-key" type="password" autoComplete="off" spellCheck={false} placeholder={info.keyHint ?? 'Paste the key'} value={draft.apiKey} onChange={(e) => (setDraft({ ...draft, apiKey: e.target.value }), setProbe(null))} />
-            {info.keyHint && <span className="muted small">{info.keyHint}. Stored encrypted on this computer; never shown again.</span>}
+            <input
+              data-testid="provider-key"
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={info.keyHint ?? 'Paste the key'}
+              value={draft.apiKey}
+              onChange={(e) => (setDraft({ ...draft, apiKey: e.target.value }), setProbe(null))}
+            />
+            {info.keyHint && (
+              <span className="muted small">{info.keyHint}. Stored encrypted on this computer; never shown again.</span>
+            )}
           </label>
         )}
       </div>
       {info.baseUrl === 'fixed' && (
         <details className="advanced">
           <summary className="small">Advanced: address</summary>
-          <input aria-label="Address" className="mono" value={draft.baseUrl} onChange={(e) => (setDraft({ ...draft, baseUrl: e.target.value }), setProbe(null))} />
+          <input
+            aria-label="Address"
+            className="mono"
+            value={draft.baseUrl}
+            onChange={(e) => (setDraft({ ...draft, baseUrl: e.target.value }), setProbe(null))}
+          />
         </details>
       )}
       {probe && <ProbeLine result={probe} />}
-      {error && <div className="field-error" role="alert" data-testid="provider-error">{error}</div>}
+      {error && (
+        <div className="field-error" role="alert" data-testid="provider-error">
+          {error}
+        </div>
+      )}
       <div className="row-actions">
-        {onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
-        <button type="button" data-testid="provider-probe" onClick={() => void test()} disabled={probe === 'testing'}>Test connection</button>
-        <button type="submit" className="primary" data-testid="provider-save" disabled={busy || (info.key === 'required' && !draft.apiKey)}>{submitLabel}</button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="button" data-testid="provider-probe" onClick={() => void test()} disabled={probe === 'testing'}>
+          Test connection
+        </button>
+        <button
+          type="submit"
+          className="primary"
+          data-testid="provider-save"
+          disabled={busy || (info.key === 'required' && !draft.apiKey)}
+        >
+          {submitLabel}
+        </button>
       </div>
     </form>
   );

@@ -53,24 +53,70 @@ export function SchemaForm({ schema, values, secretFields, idPrefix, onSave }: S
         if (secrets.has(name)) {
           control = (
             <span className="secret-field">
-              <input id={id} type="password" autoComplete="off" placeholder={secrets.get(name) ? 'set — type to replace' : 'not set'} value={String(draft[name] ?? '')} onChange={(e) => set(name, e.target.value)} />
-              {secrets.get(name) && <button type="button" className="danger" onClick={() => onSave({ [name]: null })}>Remove</button>}
+              <input
+                id={id}
+                type="password"
+                autoComplete="off"
+                placeholder={secrets.get(name) ? 'set — type to replace' : 'not set'}
+                value={String(draft[name] ?? '')}
+                onChange={(e) => set(name, e.target.value)}
+              />
+              {secrets.get(name) && (
+                <button type="button" className="danger" onClick={() => onSave({ [name]: null })}>
+                  Remove
+                </button>
+              )}
             </span>
           );
         } else if (field.enum) {
           control = (
             <select id={id} value={String(current(name))} onChange={(e) => set(name, e.target.value)}>
-              {field.enum.map((v) => <option key={String(v)} value={String(v)}>{String(v)}</option>)}
+              {field.enum.map((v) => (
+                <option key={String(v)} value={String(v)}>
+                  {String(v)}
+                </option>
+              ))}
             </select>
           );
         } else if (kind === 'boolean') {
-          control = <input id={id} type="checkbox" checked={Boolean(current(name))} onChange={(e) => set(name, e.target.checked)} />;
+          control = (
+            <input
+              id={id}
+              type="checkbox"
+              checked={Boolean(current(name))}
+              onChange={(e) => set(name, e.target.checked)}
+            />
+          );
         } else if (kind === 'number' || kind === 'integer') {
-          control = <input id={id} type="number" min={field.minimum} max={field.maximum} value={String(current(name))} onChange={(e) => set(name, e.target.value === '' ? null : Number(e.target.value))} />;
+          control = (
+            <input
+              id={id}
+              type="number"
+              min={field.minimum}
+              max={field.maximum}
+              value={String(current(name))}
+              onChange={(e) => set(name, e.target.value === '' ? null : Number(e.target.value))}
+            />
+          );
         } else if ((field.maxLength ?? 0) > LONG_TEXT) {
-          control = <textarea id={id} rows={6} spellCheck={false} value={String(current(name))} onChange={(e) => set(name, e.target.value)} />;
+          control = (
+            <textarea
+              id={id}
+              rows={6}
+              spellCheck={false}
+              value={String(current(name))}
+              onChange={(e) => set(name, e.target.value)}
+            />
+          );
         } else {
-          control = <input id={id} type="text" value={String(current(name))} onChange={(e) => set(name, e.target.value === '' ? null : e.target.value)} />;
+          control = (
+            <input
+              id={id}
+              type="text"
+              value={String(current(name))}
+              onChange={(e) => set(name, e.target.value === '' ? null : e.target.value)}
+            />
+          );
         }
         return (
           <div className="schema-field" key={name}>
@@ -81,7 +127,9 @@ export function SchemaForm({ schema, values, secretFields, idPrefix, onSave }: S
         );
       })}
       <div>
-        <button className="primary" type="submit" disabled={Object.keys(draft).length === 0}>Save</button>
+        <button className="primary" type="submit" disabled={Object.keys(draft).length === 0}>
+          Save
+        </button>
       </div>
     </form>
   );

@@ -14,36 +14,83 @@ export function SecretsSettings() {
   useEffect(() => void reload().catch(() => undefined), []);
   const act = (work: () => Promise<unknown>, after?: () => void) => {
     setError(null);
-    work().then(() => {
-      after?.();
-      return reload();
-    }, (e: Error) => setError(e.message));
+    work().then(
+      () => {
+        after?.();
+        return reload();
+      },
+      (e: Error) => setError(e.message),
+    );
   };
 
   return (
     <section className="settings-section" data-testid="secrets-settings" aria-labelledby="secrets-title">
       <header className="section-head">
         <h3 id="secrets-title">Secrets</h3>
-        <span className="muted small">Encrypted on this machine. The agent can use a secret only where a tool or plugin setting names it; values are never shown again.</span>
+        <span className="muted small">
+          Encrypted on this machine. The agent can use a secret only where a tool or plugin setting names it; values are
+          never shown again.
+        </span>
       </header>
       <table className="grid">
         <tbody>
-          {keys.length === 0 && <tr><td className="muted">No secrets stored.</td></tr>}
+          {keys.length === 0 && (
+            <tr>
+              <td className="muted">No secrets stored.</td>
+            </tr>
+          )}
           {keys.map((k) => (
             <tr key={k}>
-              <td><code>{k}</code></td>
+              <td>
+                <code>{k}</code>
+              </td>
               <td className="muted">set</td>
-              <td><button className="ghost danger" aria-label={`Delete secret ${k}`} onClick={() => act(() => skald.secrets.delete({ key: k }))}>Delete</button></td>
+              <td>
+                <button
+                  className="ghost danger"
+                  aria-label={`Delete secret ${k}`}
+                  onClick={() => act(() => skald.secrets.delete({ key: k }))}
+                >
+                  Delete
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <form className="settings-form" onSubmit={(e) => { e.preventDefault(); act(() => skald.secrets.set(draft), () => setDraft({ key: '', value: '' })); }}>
-        <input aria-label="Secret key" placeholder="Key, e.g. github.token" value={draft.key} onChange={(e) => setDraft({ ...draft, key: e.target.value })} />
-        <input aria-label="Secret value" placeholder="Value" type="password" autoComplete="off" value={draft.value} onChange={(e) => setDraft({ ...draft, value: e.target.value })} />
-        <button className="primary" type="submit">Save secret</button>
+      <form
+        className="settings-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          act(
+            () => skald.secrets.set(draft),
+            () => setDraft({ key: '', value: '' }),
+          );
+        }}
+      >
+        <input
+          aria-label="Secret key"
+          placeholder="Key, e.g. github.token"
+          value={draft.key}
+          onChange={(e) => setDraft({ ...draft, key: e.target.value })}
+        />
+        <input
+          aria-label="Secret value"
+          placeholder="Value"
+          type="password"
+          autoComplete="off"
+          value={draft.value}
+          onChange={(e) => setDraft({ ...draft, value: e.target.value })}
+        />
+        <button className="primary" type="submit">
+          Save secret
+        </button>
       </form>
-      {error && <div className="error" role="alert">{error}</div>}
+      {error && (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      )}
     </section>
   );
 }

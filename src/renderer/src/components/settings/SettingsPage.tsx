@@ -28,7 +28,9 @@ export function SettingsPage({ onClose }: { onClose: () => void }) {
     const onKey = (e: KeyboardEvent) => {
       // Esc in a text field belongs to the field; on a button, switch or radio it closes Settings.
       const t = e.target;
-      const typing = t instanceof HTMLTextAreaElement || (t instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'submit'].includes(t.type));
+      const typing =
+        t instanceof HTMLTextAreaElement ||
+        (t instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'submit'].includes(t.type));
       if (e.key === 'Escape' && !e.defaultPrevented && !typing) onClose();
     };
     window.addEventListener('keydown', onKey);
@@ -41,7 +43,15 @@ export function SettingsPage({ onClose }: { onClose: () => void }) {
         <ul>
           {SECTIONS.map((s) => (
             <li key={s.id}>
-              <a href={`#${s.id}`} onClick={(e) => (e.preventDefault(), document.getElementById(s.id)?.scrollIntoView({ behavior: 'smooth', block: 'start' }))}>{s.label}</a>
+              <a
+                href={`#${s.id}`}
+                onClick={(e) => (
+                  e.preventDefault(),
+                  document.getElementById(s.id)?.scrollIntoView({ behavior: 'smooth', block: 'start' })
+                )}
+              >
+                {s.label}
+              </a>
             </li>
           ))}
         </ul>
@@ -49,14 +59,22 @@ export function SettingsPage({ onClose }: { onClose: () => void }) {
       <div className="settings-main">
         <header className="page-head settings-head">
           <h2>Settings</h2>
-          <button onClick={onClose} data-testid="close-settings">Close</button>
+          <button onClick={onClose} data-testid="close-settings">
+            Close
+          </button>
         </header>
         <GeneralSettings />
         <ProvidersSettings />
         <ModelsSettings />
-        <div id="settings-mcp"><McpSettings /></div>
-        <div id="settings-plugins"><PluginsSettings /></div>
-        <div id="settings-secrets"><SecretsSettings /></div>
+        <div id="settings-mcp">
+          <McpSettings />
+        </div>
+        <div id="settings-plugins">
+          <PluginsSettings />
+        </div>
+        <div id="settings-secrets">
+          <SecretsSettings />
+        </div>
       </div>
     </div>
   );

@@ -9,7 +9,7 @@ import { listedWindow, windowField, windowRequest } from './model-window';
 describe('the add-a-model window field', () => {
   const windows = { 'qwen2.5-7b': 32_768, 'gemini-pro': 1_048_576 };
 
-  it('finds the picked model\'s listed window, own ids only', () => {
+  it("finds the picked model's listed window, own ids only", () => {
     expect(listedWindow(windows, 'qwen2.5-7b')).toBe(32_768);
     expect(listedWindow(windows, ' gemini-pro ')).toBe(1_048_576);
     expect(listedWindow(windows, 'typed-by-hand')).toBeNull();
@@ -31,8 +31,16 @@ describe('the add-a-model window field', () => {
   });
 
   it('a probe answer parses with windows, without them (an older answer), and refuses a nonsense window', () => {
-    expect(ProbeResultSchema.parse({ ok: true, models: ['a'], contextWindows: { a: 8_192 }, latencyMs: 3 })).toMatchObject({ contextWindows: { a: 8_192 } });
-    expect(ProbeResultSchema.parse({ ok: true, models: ['a'], latencyMs: 3 })).toEqual({ ok: true, models: ['a'], latencyMs: 3 });
-    expect(ProbeResultSchema.safeParse({ ok: true, models: ['a'], contextWindows: { a: 12 }, latencyMs: 3 }).success).toBe(false);
+    expect(
+      ProbeResultSchema.parse({ ok: true, models: ['a'], contextWindows: { a: 8_192 }, latencyMs: 3 }),
+    ).toMatchObject({ contextWindows: { a: 8_192 } });
+    expect(ProbeResultSchema.parse({ ok: true, models: ['a'], latencyMs: 3 })).toEqual({
+      ok: true,
+      models: ['a'],
+      latencyMs: 3,
+    });
+    expect(
+      ProbeResultSchema.safeParse({ ok: true, models: ['a'], contextWindows: { a: 12 }, latencyMs: 3 }).success,
+    ).toBe(false);
   });
 });

@@ -9,8 +9,16 @@ describe('provider kinds', () => {
     for (const k of PROVIDER_KINDS) expect(KIND_INFO[k].label).not.toMatch(/_/);
   });
   it('leaves the default address to the core and drops a key a local kind does not use', () => {
-    expect(createRequest({ ...draftForKind('open_ai'), apiKey: 'sk-1' })).toEqual({ kind: 'open_ai', name: 'OpenAI', apiKey: 'sk-1' });
+    expect(createRequest({ ...draftForKind('open_ai'), apiKey: 'sk-1' })).toEqual({
+      kind: 'open_ai',
+      name: 'OpenAI',
+      apiKey: 'sk-1',
+    });
     expect(createRequest({ ...draftForKind('ollama'), apiKey: 'ignored' })).toEqual({ kind: 'ollama', name: 'Ollama' });
-    expect(createRequest({ kind: 'openai_compatible', name: ' ', baseUrl: 'http://h:1/v1', apiKey: '' })).toEqual({ kind: 'openai_compatible', name: 'Other (OpenAI-compatible)', baseUrl: 'http://h:1/v1' });
+    expect(createRequest({ kind: 'openai_compatible', name: ' ', baseUrl: 'http://h:1/v1', apiKey: '' })).toEqual({
+      kind: 'openai_compatible',
+      name: 'Other (OpenAI-compatible)',
+      baseUrl: 'http://h:1/v1',
+    });
   });
 });

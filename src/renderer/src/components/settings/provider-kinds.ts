@@ -16,17 +16,71 @@ export interface KindInfo {
 }
 
 export const KIND_INFO: Record<ProviderKind, KindInfo> = {
-  anthropic: { label: 'Anthropic', hint: 'Claude models', key: 'required', baseUrl: 'fixed', keyHint: 'From console.anthropic.com → API keys; starts with sk-ant-', modelHint: 'claude-sonnet-4-5' },
-  open_ai: { label: 'OpenAI', hint: 'GPT models', key: 'required', baseUrl: 'fixed', keyHint: 'From platform.openai.com → API keys; starts with sk-', modelHint: 'gpt-4.1' },
-  openrouter: { label: 'OpenRouter', hint: 'Many providers behind one key', key: 'required', baseUrl: 'fixed', keyHint: 'From openrouter.ai → Keys; starts with sk-or-', modelHint: 'anthropic/claude-sonnet-4.5' },
-  deepseek: { label: 'DeepSeek', hint: 'DeepSeek models', key: 'required', baseUrl: 'fixed', keyHint: 'From platform.deepseek.com → API keys', modelHint: 'deepseek-chat' },
-  ollama: { label: 'Ollama', hint: 'Models running on this computer', key: 'none', baseUrl: 'local', modelHint: 'llama3.2' },
-  lm_studio: { label: 'LM Studio', hint: 'Models running on this computer', key: 'none', baseUrl: 'local', modelHint: 'qwen2.5-7b-instruct' },
-  openai_compatible: { label: 'Other (OpenAI-compatible)', hint: 'Any server that speaks the OpenAI API: vLLM, llama.cpp, LiteLLM, a gateway…', key: 'optional', baseUrl: 'required', modelHint: 'the model id the server lists' },
+  anthropic: {
+    label: 'Anthropic',
+    hint: 'Claude models',
+    key: 'required',
+    baseUrl: 'fixed',
+    keyHint: 'From console.anthropic.com → API keys; starts with sk-ant-',
+    modelHint: 'claude-sonnet-4-5',
+  },
+  open_ai: {
+    label: 'OpenAI',
+    hint: 'GPT models',
+    key: 'required',
+    baseUrl: 'fixed',
+    keyHint: 'From platform.openai.com → API keys; starts with sk-',
+    modelHint: 'gpt-4.1',
+  },
+  openrouter: {
+    label: 'OpenRouter',
+    hint: 'Many providers behind one key',
+    key: 'required',
+    baseUrl: 'fixed',
+    keyHint: 'From openrouter.ai → Keys; starts with sk-or-',
+    modelHint: 'anthropic/claude-sonnet-4.5',
+  },
+  deepseek: {
+    label: 'DeepSeek',
+    hint: 'DeepSeek models',
+    key: 'required',
+    baseUrl: 'fixed',
+    keyHint: 'From platform.deepseek.com → API keys',
+    modelHint: 'deepseek-chat',
+  },
+  ollama: {
+    label: 'Ollama',
+    hint: 'Models running on this computer',
+    key: 'none',
+    baseUrl: 'local',
+    modelHint: 'llama3.2',
+  },
+  lm_studio: {
+    label: 'LM Studio',
+    hint: 'Models running on this computer',
+    key: 'none',
+    baseUrl: 'local',
+    modelHint: 'qwen2.5-7b-instruct',
+  },
+  openai_compatible: {
+    label: 'Other (OpenAI-compatible)',
+    hint: 'Any server that speaks the OpenAI API: vLLM, llama.cpp, LiteLLM, a gateway…',
+    key: 'optional',
+    baseUrl: 'required',
+    modelHint: 'the model id the server lists',
+  },
 };
 
 /** The order of the kind picker: the common cloud providers, then local, then the generic one. */
-export const KIND_ORDER: ProviderKind[] = ['anthropic', 'open_ai', 'openrouter', 'deepseek', 'ollama', 'lm_studio', 'openai_compatible'];
+export const KIND_ORDER: ProviderKind[] = [
+  'anthropic',
+  'open_ai',
+  'openrouter',
+  'deepseek',
+  'ollama',
+  'lm_studio',
+  'openai_compatible',
+];
 
 export const kindLabel = (kind: ProviderKind) => KIND_INFO[kind].label;
 
@@ -39,10 +93,20 @@ export interface ProviderDraft {
   apiKey: string;
 }
 
-export const draftForKind = (kind: ProviderKind): ProviderDraft => ({ kind, name: KIND_INFO[kind].label, baseUrl: defaultBaseUrl(kind), apiKey: '' });
+export const draftForKind = (kind: ProviderKind): ProviderDraft => ({
+  kind,
+  name: KIND_INFO[kind].label,
+  baseUrl: defaultBaseUrl(kind),
+  apiKey: '',
+});
 
 /** The create request for a draft: only the fields its kind uses; the default address is left to the core. */
-export function createRequest(d: ProviderDraft): { kind: ProviderKind; name: string; baseUrl?: string; apiKey?: string } {
+export function createRequest(d: ProviderDraft): {
+  kind: ProviderKind;
+  name: string;
+  baseUrl?: string;
+  apiKey?: string;
+} {
   const info = KIND_INFO[d.kind];
   const url = d.baseUrl.trim();
   return {

@@ -13,14 +13,18 @@ export function BinaryView({ file }: { file: ViewerFile }) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const abort = new AbortController();
-    fetchBytes(file.url, abort.signal).then((b) => setDump(hexDump(new Uint8Array(b))), (e: Error) => !abort.signal.aborted && setError(e.message));
+    fetchBytes(file.url, abort.signal).then(
+      (b) => setDump(hexDump(new Uint8Array(b))),
+      (e: Error) => !abort.signal.aborted && setError(e.message),
+    );
     return () => abort.abort();
   }, [file.url]);
   const ext = file.name.includes('.') ? file.name.split('.').pop()!.toUpperCase() : 'no extension';
   return (
     <div className="viewer-binary" data-testid="viewer-binary">
       <p>
-        <strong>{file.name}</strong> · {formatBytes(file.size)} · {ext} file. Skald has no view for this kind of file; its first bytes:
+        <strong>{file.name}</strong> · {formatBytes(file.size)} · {ext} file. Skald has no view for this kind of file;
+        its first bytes:
       </p>
       <SystemOpen file={file} />
       {error && <div className="viewer-message error">{error}</div>}

@@ -18,7 +18,17 @@ export function loadMonaco(): Promise<MonacoModule> {
   return loading;
 }
 
-export function CodeView({ text, language, line, lineRequest = 0 }: { text: string; language: string; line: number | null; lineRequest?: number }) {
+export function CodeView({
+  text,
+  language,
+  line,
+  lineRequest = 0,
+}: {
+  text: string;
+  language: string;
+  line: number | null;
+  lineRequest?: number;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
   const revealed = useRef<Monaco.editor.IEditorDecorationsCollection | null>(null);
@@ -28,7 +38,10 @@ export function CodeView({ text, language, line, lineRequest = 0 }: { text: stri
 
   useEffect(() => {
     let live = true;
-    loadMonaco().then((m) => live && setMonaco(m), (e: Error) => live && setError(`The code view could not load: ${e.message}`));
+    loadMonaco().then(
+      (m) => live && setMonaco(m),
+      (e: Error) => live && setError(`The code view could not load: ${e.message}`),
+    );
     return () => {
       live = false;
     };
@@ -88,7 +101,16 @@ export function CodeView({ text, language, line, lineRequest = 0 }: { text: stri
     ed.setSelection({ startLineNumber: at, startColumn: 1, endLineNumber: at, endColumn: Number.MAX_SAFE_INTEGER });
     // An unfocused editor's selection is faint (light theme above all): the line also gets a mark of its own.
     revealed.current ??= ed.createDecorationsCollection();
-    revealed.current.set([{ range: { startLineNumber: at, startColumn: 1, endLineNumber: at, endColumn: 1 }, options: { isWholeLine: true, className: 'viewer-line-revealed', linesDecorationsClassName: 'viewer-line-revealed-gutter' } }]);
+    revealed.current.set([
+      {
+        range: { startLineNumber: at, startColumn: 1, endLineNumber: at, endColumn: 1 },
+        options: {
+          isWholeLine: true,
+          className: 'viewer-line-revealed',
+          linesDecorationsClassName: 'viewer-line-revealed-gutter',
+        },
+      },
+    ]);
   }, [monaco, line, lineRequest]);
 
   if (error) return <div className="viewer-message error">{error}</div>;

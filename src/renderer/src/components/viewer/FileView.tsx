@@ -21,7 +21,8 @@ import { ToolDiffView } from './ToolDiffView';
 const TEXT_KINDS = new Set(['markdown', 'text', 'html', 'latex']);
 
 export function FileView({ tab }: { tab: ViewerTab }) {
-  if (tab.diffOf) return <ToolDiffView key={tab.reloadKey} toolCallId={tab.diffOf} revertOnOpen={tab.revertOnOpen === true} />;
+  if (tab.diffOf)
+    return <ToolDiffView key={tab.reloadKey} toolCallId={tab.diffOf} revertOnOpen={tab.revertOnOpen === true} />;
   return <PathView tab={tab} />;
 }
 
@@ -33,7 +34,12 @@ function PathView({ tab }: { tab: ViewerTab }) {
   useEffect(() => {
     let live = true;
     const abort = new AbortController();
-    const request = { path: tab.path, ...(tab.sessionId !== null ? { sessionId: tab.sessionId } : {}), ...(tab.relativeTo ? { relativeTo: tab.relativeTo } : {}), ...(tab.allowOutside ? { allowOutside: true } : {}) };
+    const request = {
+      path: tab.path,
+      ...(tab.sessionId !== null ? { sessionId: tab.sessionId } : {}),
+      ...(tab.relativeTo ? { relativeTo: tab.relativeTo } : {}),
+      ...(tab.allowOutside ? { allowOutside: true } : {}),
+    };
     skald.viewer.resolve(request).then(
       (r) => {
         if (!live) return;
@@ -64,19 +70,35 @@ function PathView({ tab }: { tab: ViewerTab }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tab.id, tab.allowOutside, tab.reloadKey]);
 
-  if (textError) return <div className="viewer-message error" data-testid="viewer-error">{textError}</div>;
-  if (!result) return <div className="viewer-message muted" data-testid="viewer-loading">Loading {tab.title}…</div>;
+  if (textError)
+    return (
+      <div className="viewer-message error" data-testid="viewer-error">
+        {textError}
+      </div>
+    );
+  if (!result)
+    return (
+      <div className="viewer-message muted" data-testid="viewer-loading">
+        Loading {tab.title}…
+      </div>
+    );
   if (result.status === 'confirm') {
     return (
       <div className="viewer-message" data-testid="viewer-confirm">
         <p>{result.message}</p>
-        <button className="primary" onClick={() => updateTab(tab.id, { allowOutside: true })}>Show it</button>
+        <button className="primary" onClick={() => updateTab(tab.id, { allowOutside: true })}>
+          Show it
+        </button>
       </div>
     );
   }
   if (result.status === 'error') {
     return (
-      <div className={`viewer-message ${result.code === 'refused' ? 'error' : ''}`} data-testid="viewer-error" data-code={result.code}>
+      <div
+        className={`viewer-message ${result.code === 'refused' ? 'error' : ''}`}
+        data-testid="viewer-error"
+        data-code={result.code}
+      >
         {result.message}
       </div>
     );
@@ -85,7 +107,10 @@ function PathView({ tab }: { tab: ViewerTab }) {
 }
 
 function FileBody({ file, tab, text }: { file: ViewerFile; tab: ViewerTab; text: string | null }) {
-  const openRelative = useCallback((path: string) => openInViewer(path, { relativeTo: file.handle, sessionId: tab.sessionId }), [file.handle, tab.sessionId]);
+  const openRelative = useCallback(
+    (path: string) => openInViewer(path, { relativeTo: file.handle, sessionId: tab.sessionId }),
+    [file.handle, tab.sessionId],
+  );
   const isCut = file.size > file.limit;
   return (
     <div className="viewer-file" data-testid="viewer-file" data-kind={file.kind}>
@@ -95,10 +120,16 @@ function FileBody({ file, tab, text }: { file: ViewerFile; tab: ViewerTab; text:
         </div>
       )}
       {file.kind === 'markdown' && <MarkdownView text={text ?? ''} onOpenPath={openRelative} />}
-      {file.kind === 'text' && <CodeView text={text ?? ''} language={file.language} line={tab.line} lineRequest={tab.lineRequest} />}
+      {file.kind === 'text' && (
+        <CodeView text={text ?? ''} language={file.language} line={tab.line} lineRequest={tab.lineRequest} />
+      )}
       {file.kind === 'latex' && <LatexView file={file} text={text ?? ''} reloadKey={tab.reloadKey} />}
-      {file.kind === 'html' && <HtmlView file={file} text={text ?? ''} reloadKey={tab.reloadKey} onOpenPath={openRelative} />}
-      {(file.kind === 'image' || file.kind === 'svg') && <ImageView url={file.url} name={file.name} reloadKey={tab.reloadKey} />}
+      {file.kind === 'html' && (
+        <HtmlView file={file} text={text ?? ''} reloadKey={tab.reloadKey} onOpenPath={openRelative} />
+      )}
+      {(file.kind === 'image' || file.kind === 'svg') && (
+        <ImageView url={file.url} name={file.name} reloadKey={tab.reloadKey} />
+      )}
       {file.kind === 'pdf' && <PdfView url={file.url} reloadKey={tab.reloadKey} />}
       {file.kind === 'binary' && <BinaryView file={file} />}
     </div>

@@ -13,7 +13,17 @@ import { acceptPreviewMessage } from './preview-messages';
 
 export const PREVIEW_SANDBOX = 'allow-scripts';
 
-export function HtmlView({ file, text, reloadKey, onOpenPath }: { file: ViewerFile; text: string; reloadKey: number; onOpenPath: (path: string) => void }) {
+export function HtmlView({
+  file,
+  text,
+  reloadKey,
+  onOpenPath,
+}: {
+  file: ViewerFile;
+  text: string;
+  reloadKey: number;
+  onOpenPath: (path: string) => void;
+}) {
   const [isSource, setSource] = useState(false);
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -21,7 +31,10 @@ export function HtmlView({ file, text, reloadKey, onOpenPath }: { file: ViewerFi
 
   useEffect(() => {
     let live = true;
-    skald.viewer.preview({ handle: file.handle }).then((r) => live && setUrl(r.url), (e: Error) => live && setError(e.message));
+    skald.viewer.preview({ handle: file.handle }).then(
+      (r) => live && setUrl(r.url),
+      (e: Error) => live && setError(e.message),
+    );
     return () => {
       live = false;
     };
@@ -41,15 +54,32 @@ export function HtmlView({ file, text, reloadKey, onOpenPath }: { file: ViewerFi
   return (
     <div className="viewer-html">
       <div className="viewer-toolbar">
-        <button className={!isSource ? 'active' : ''} onClick={() => setSource(false)}>Page</button>
-        <button className={isSource ? 'active' : ''} onClick={() => setSource(true)}>Source</button>
-        <span className="muted small">Sandboxed: scripts run, but cannot reach the app, the network or your files.</span>
+        <button className={!isSource ? 'active' : ''} onClick={() => setSource(false)}>
+          Page
+        </button>
+        <button className={isSource ? 'active' : ''} onClick={() => setSource(true)}>
+          Source
+        </button>
+        <span className="muted small">
+          Sandboxed: scripts run, but cannot reach the app, the network or your files.
+        </span>
       </div>
       {error && <div className="viewer-message error">{error}</div>}
       {isSource ? (
         <CodeView text={text} language="html" line={null} />
       ) : (
-        url && <iframe key={reloadKey} ref={frame} className="viewer-html-frame" title={file.name} data-testid="viewer-html-frame" sandbox={PREVIEW_SANDBOX} referrerPolicy="no-referrer" src={url} />
+        url && (
+          <iframe
+            key={reloadKey}
+            ref={frame}
+            className="viewer-html-frame"
+            title={file.name}
+            data-testid="viewer-html-frame"
+            sandbox={PREVIEW_SANDBOX}
+            referrerPolicy="no-referrer"
+            src={url}
+          />
+        )
       )}
     </div>
   );

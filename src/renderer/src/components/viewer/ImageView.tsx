@@ -35,10 +35,21 @@ export function ImageView({ url, name, reloadKey }: { url: string; name: string;
   return (
     <div className="viewer-image">
       <div className="viewer-toolbar">
-        <button className={mode.kind === 'fit' ? 'active' : ''} onClick={() => setMode({ kind: 'fit' })}>Fit</button>
-        <button onClick={() => zoom(-1)} aria-label="Zoom out">−</button>
-        <button onClick={() => zoom(1)} aria-label="Zoom in">+</button>
-        <button className={mode.kind === 'scale' && mode.scale === 1 ? 'active' : ''} onClick={() => setMode({ kind: 'scale', scale: 1 })}>Actual size</button>
+        <button className={mode.kind === 'fit' ? 'active' : ''} onClick={() => setMode({ kind: 'fit' })}>
+          Fit
+        </button>
+        <button onClick={() => zoom(-1)} aria-label="Zoom out">
+          −
+        </button>
+        <button onClick={() => zoom(1)} aria-label="Zoom in">
+          +
+        </button>
+        <button
+          className={mode.kind === 'scale' && mode.scale === 1 ? 'active' : ''}
+          onClick={() => setMode({ kind: 'scale', scale: 1 })}
+        >
+          Actual size
+        </button>
         <span className="muted small" data-testid="viewer-image-info">
           {natural ? `${natural.w} × ${natural.h}` : ''}
           {sized && scale !== null ? ` · ${Math.round(scale * 100)}%` : ''}
@@ -57,7 +68,13 @@ export function ImageView({ url, name, reloadKey }: { url: string; name: string;
             onLoad={(e) => setNatural({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })}
             onError={() => setFailed(true)}
             className={scale !== null && scale > 1 ? 'pixelated' : undefined}
-            style={sized && scale !== null ? { width: sized.w * scale, height: sized.h * scale } : natural ? { maxWidth: '100%' } : { visibility: 'hidden' }}
+            style={
+              sized && scale !== null
+                ? { width: sized.w * scale, height: sized.h * scale }
+                : natural
+                  ? { maxWidth: '100%' }
+                  : { visibility: 'hidden' }
+            }
           />
         )}
       </div>

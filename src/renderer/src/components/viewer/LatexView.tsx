@@ -29,17 +29,42 @@ export function LatexView({ file, text, reloadKey }: { file: ViewerFile; text: s
   return (
     <div className="viewer-latex">
       <div className="viewer-toolbar">
-        <button className={!isSource ? 'active' : ''} onClick={() => setSource(false)}>PDF</button>
-        <button className={isSource ? 'active' : ''} onClick={() => setSource(true)}>Source</button>
+        <button className={!isSource ? 'active' : ''} onClick={() => setSource(false)}>
+          PDF
+        </button>
+        <button className={isSource ? 'active' : ''} onClick={() => setSource(true)}>
+          Source
+        </button>
         <span className="muted small" data-testid="latex-status">
-          {!result ? 'Compiling with LaTeX…' : result.status === 'ok' ? (result.isCached ? 'From the cache (no input changed)' : `Compiled in ${(result.ms / 1000).toFixed(1)} s`) : ''}
+          {!result
+            ? 'Compiling with LaTeX…'
+            : result.status === 'ok'
+              ? result.isCached
+                ? 'From the cache (no input changed)'
+                : `Compiled in ${(result.ms / 1000).toFixed(1)} s`
+              : ''}
         </span>
       </div>
-      {result && (result.status === 'unavailable' || result.status === 'timeout') && <div className="viewer-message error" data-testid="latex-error">{result.message}</div>}
+      {result && (result.status === 'unavailable' || result.status === 'timeout') && (
+        <div className="viewer-message error" data-testid="latex-error">
+          {result.message}
+        </div>
+      )}
       {failed && (
         <div className="viewer-latex-error" data-testid="latex-error">
-          <strong>LaTeX stopped{failed.error.file ? ` at ${failed.error.file}${failed.error.line ? `:${failed.error.line}` : ''}` : failed.error.line ? ` at line ${failed.error.line}` : ''}:</strong> {failed.error.message}{' '}
-          <button onClick={() => setLogOpen(!isLogOpen)}>{isLogOpen ? 'Hide the full log' : 'Show the full log'}</button>
+          <strong>
+            LaTeX stopped
+            {failed.error.file
+              ? ` at ${failed.error.file}${failed.error.line ? `:${failed.error.line}` : ''}`
+              : failed.error.line
+                ? ` at line ${failed.error.line}`
+                : ''}
+            :
+          </strong>{' '}
+          {failed.error.message}{' '}
+          <button onClick={() => setLogOpen(!isLogOpen)}>
+            {isLogOpen ? 'Hide the full log' : 'Show the full log'}
+          </button>
           {isLogOpen && <pre data-testid="latex-log">{failed.log}</pre>}
         </div>
       )}

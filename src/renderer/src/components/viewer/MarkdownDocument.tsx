@@ -6,7 +6,18 @@
  * (`content-visibility: auto`) and stays searchable. Headings get the outline's ids as their part renders.
  * `jumpTo` renders a heading's part at once and scrolls to it.
  */
-import { forwardRef, memo, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import {
+  forwardRef,
+  memo,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type RefObject,
+} from 'react';
 import { flushSync } from 'react-dom';
 import { highlightWithin } from '../../lib/highlight';
 import { renderMarkdownFragment } from '../../lib/markdown';
@@ -45,7 +56,10 @@ function firstScreen(queue: PartQueue<HTMLElement>, heights: number[]): void {
   }
 }
 
-export const MarkdownDocument = forwardRef<MarkdownDocumentHandle, Props>(function MarkdownDocument({ parts, heights, isComplete, headings, scroller }, ref) {
+export const MarkdownDocument = forwardRef<MarkdownDocumentHandle, Props>(function MarkdownDocument(
+  { parts, heights, isComplete, headings, scroller },
+  ref,
+) {
   const [queue] = useState(() => new PartQueue(renderPart, (box) => box.cloneNode(true) as HTMLElement));
   const body = useRef<HTMLDivElement>(null);
   useMemo(() => {
@@ -95,27 +109,40 @@ export const MarkdownDocument = forwardRef<MarkdownDocumentHandle, Props>(functi
     };
     const update = () => {
       requestAnimationFrame(check);
-      if (body.current) body.current.dataset.rendered = isComplete && queue.isDone() ? 'all' : String(queue.renderedCount());
+      if (body.current)
+        body.current.dataset.rendered = isComplete && queue.isDone() ? 'all' : String(queue.renderedCount());
     };
     update();
     return queue.subscribe(update);
   }, [queue, scroller, parts, isComplete]);
 
-  useImperativeHandle(ref, () => ({
-    jumpTo(heading) {
-      flushSync(() => {
-        if (queue.renderNow(heading.part)) queue.notify();
-      });
-      const part = body.current?.querySelector<HTMLElement>(`[data-part="${heading.part}"]`);
-      const target = part?.querySelectorAll<HTMLElement>('h1, h2, h3, h4, h5, h6')[heading.index] ?? part;
-      target?.scrollIntoView({ block: 'start' });
-    },
-  }), [queue]);
+  useImperativeHandle(
+    ref,
+    () => ({
+      jumpTo(heading) {
+        flushSync(() => {
+          if (queue.renderNow(heading.part)) queue.notify();
+        });
+        const part = body.current?.querySelector<HTMLElement>(`[data-part="${heading.part}"]`);
+        const target = part?.querySelectorAll<HTMLElement>('h1, h2, h3, h4, h5, h6')[heading.index] ?? part;
+        target?.scrollIntoView({ block: 'start' });
+      },
+    }),
+    [queue],
+  );
 
   return (
     <div className="viewer-markdown markdown" data-testid="viewer-markdown" ref={body}>
       {parts.map((text, i) => (
-        <Part key={i} index={i} text={text} estimate={heights[i]!} queue={queue} observer={observer} headings={byPart.get(i)} />
+        <Part
+          key={i}
+          index={i}
+          text={text}
+          estimate={heights[i]!}
+          queue={queue}
+          observer={observer}
+          headings={byPart.get(i)}
+        />
       ))}
     </div>
   );
@@ -132,7 +159,10 @@ interface PartProps {
 }
 
 const Part = memo(function Part({ index, estimate, queue, observer, headings }: PartProps) {
-  const node = useSyncExternalStore((listener) => queue.subscribe(listener), () => queue.partOf(index));
+  const node = useSyncExternalStore(
+    (listener) => queue.subscribe(listener),
+    () => queue.partOf(index),
+  );
   const el = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -154,13 +184,21 @@ const Part = memo(function Part({ index, estimate, queue, observer, headings }: 
     }
     if (host.firstChild !== node) host.replaceChildren(node);
     const found = node.querySelectorAll<HTMLElement>('h1, h2, h3, h4, h5, h6');
-    found.forEach((h, k) => (h.id = headings && headings.length === found.length ? headings[k]!.id : `md-part-${index}-${k + 1}`));
+    found.forEach(
+      (h, k) => (h.id = headings && headings.length === found.length ? headings[k]!.id : `md-part-${index}-${k + 1}`),
+    );
     if (node.querySelector('pre')) void highlightWithin(node);
   }, [node, headings, index]);
 
   return node === null ? (
     <div className="md-part pending" data-part={index} ref={el} style={{ height: estimate }} />
   ) : (
-    <div className="md-part" data-part={index} data-rendered="yes" ref={el} style={{ containIntrinsicSize: `auto ${estimate}px` }} />
+    <div
+      className="md-part"
+      data-part={index}
+      data-rendered="yes"
+      ref={el}
+      style={{ containIntrinsicSize: `auto ${estimate}px` }}
+    />
   );
 });

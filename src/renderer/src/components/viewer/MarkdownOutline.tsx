@@ -9,9 +9,20 @@ import type { OutlineHeading } from './markdown-parts';
 
 const ROW = 22;
 
-export function MarkdownOutline({ headings, onJump }: { headings: OutlineHeading[]; onJump: (heading: OutlineHeading) => void }) {
+export function MarkdownOutline({
+  headings,
+  onJump,
+}: {
+  headings: OutlineHeading[];
+  onJump: (heading: OutlineHeading) => void;
+}) {
   const scroller = useRef<HTMLElement>(null);
-  const rows = useVirtualizer({ count: headings.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  const rows = useVirtualizer({
+    count: headings.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 12,
+  });
   return (
     <nav className="viewer-outline" data-testid="viewer-outline" aria-label="Outline" ref={scroller}>
       <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
@@ -21,7 +32,14 @@ export function MarkdownOutline({ headings, onJump }: { headings: OutlineHeading
             <a
               key={row.key}
               href={`#${h.id}`}
-              style={{ position: 'absolute', top: row.start, left: 0, right: 0, height: ROW, paddingLeft: (h.level - 1) * 10 + 6 }}
+              style={{
+                position: 'absolute',
+                top: row.start,
+                left: 0,
+                right: 0,
+                height: ROW,
+                paddingLeft: (h.level - 1) * 10 + 6,
+              }}
               title={h.text}
               onClick={(e) => {
                 e.preventDefault();

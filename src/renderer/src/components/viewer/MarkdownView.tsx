@@ -34,7 +34,8 @@ function useMarkdownParts(text: string): MarkdownParts {
     let cancel = () => {};
     const step = () => {
       const started = performance.now();
-      if (first.scanner.scan(() => performance.now() - started > SCAN_SLICE_MS)) setWhole({ text, result: first.scanner.result() });
+      if (first.scanner.scan(() => performance.now() - started > SCAN_SLICE_MS))
+        setWhole({ text, result: first.scanner.result() });
       else cancel = nextTask(step);
     };
     cancel = nextTask(step);
@@ -77,9 +78,17 @@ export function MarkdownView({ text, onOpenPath }: { text: string; onOpenPath: (
   return (
     <div className="viewer-markdown-wrap">
       <div className="viewer-toolbar">
-        <button className={!isSource ? 'active' : ''} onClick={() => setSource(false)}>Rendered</button>
-        <button className={isSource ? 'active' : ''} onClick={() => setSource(true)}>Source</button>
-        {parts.length > 1 && <span className="muted small">{Math.round(text.length / 1024)} KB in {parts.length} parts</span>}
+        <button className={!isSource ? 'active' : ''} onClick={() => setSource(false)}>
+          Rendered
+        </button>
+        <button className={isSource ? 'active' : ''} onClick={() => setSource(true)}>
+          Source
+        </button>
+        {parts.length > 1 && (
+          <span className="muted small">
+            {Math.round(text.length / 1024)} KB in {parts.length} parts
+          </span>
+        )}
       </div>
       {isSource ? (
         <CodeView text={text} language="markdown" line={null} />
@@ -87,7 +96,14 @@ export function MarkdownView({ text, onOpenPath }: { text: string; onOpenPath: (
         <div className="viewer-markdown-split">
           {headings.length > 1 && <MarkdownOutline headings={headings} onJump={(h) => doc.current?.jumpTo(h)} />}
           <div className="viewer-markdown-scroll" ref={scroller} onClick={onClick} onKeyDown={loadClickedImage}>
-            <MarkdownDocument ref={doc} parts={parts} heights={heights} isComplete={isComplete} headings={headings} scroller={scroller} />
+            <MarkdownDocument
+              ref={doc}
+              parts={parts}
+              heights={heights}
+              isComplete={isComplete}
+              headings={headings}
+              scroller={scroller}
+            />
           </div>
         </div>
       )}

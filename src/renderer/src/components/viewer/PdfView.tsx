@@ -12,13 +12,23 @@ let kitLoading: Promise<Kit> | null = null;
 const loadKit = () => (kitLoading ??= import('./pdf-setup').then((m) => m.loadPdfKit()));
 
 /** pdf.js's errors about the file itself (not readable as a PDF, a password): the worker is fine. */
-const DOCUMENT_ERRORS = new Set(['InvalidPDFException', 'PasswordException', 'ResponseException', 'FormatError', 'AbortException']);
+const DOCUMENT_ERRORS = new Set([
+  'InvalidPDFException',
+  'PasswordException',
+  'ResponseException',
+  'FormatError',
+  'AbortException',
+]);
 const isDocumentError = (error: unknown) => error instanceof Error && DOCUMENT_ERRORS.has(error.name);
 
 export function PdfView({ url, reloadKey }: { url: string; reloadKey: number }) {
   const container = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
-  const state = useRef<{ kit: Kit; viewer: InstanceType<Kit['viewer']['PDFViewer']>; eventBus: InstanceType<Kit['viewer']['EventBus']> } | null>(null);
+  const state = useRef<{
+    kit: Kit;
+    viewer: InstanceType<Kit['viewer']['PDFViewer']>;
+    eventBus: InstanceType<Kit['viewer']['EventBus']>;
+  } | null>(null);
   const [pages, setPages] = useState(0);
   const [page, setPage] = useState(1);
   const [error, setError] = useState<string | null>(null);
@@ -34,12 +44,26 @@ export function PdfView({ url, reloadKey }: { url: string; reloadKey: number }) 
       if (!live || !container.current || !inner.current) return;
       if (!state.current) {
         const eventBus = new kit.viewer.EventBus();
-        const linkService = new kit.viewer.PDFLinkService({ eventBus, externalLinkTarget: kit.viewer.LinkTarget.BLANK, externalLinkRel: 'noopener noreferrer nofollow' });
+        const linkService = new kit.viewer.PDFLinkService({
+          eventBus,
+          externalLinkTarget: kit.viewer.LinkTarget.BLANK,
+          externalLinkRel: 'noopener noreferrer nofollow',
+        });
         const findController = new kit.viewer.PDFFindController({ eventBus, linkService });
-        const viewer = new kit.viewer.PDFViewer({ container: container.current, viewer: inner.current, eventBus, linkService, findController, textLayerMode: 1, annotationMode: kit.pdfjs.AnnotationMode.ENABLE });
+        const viewer = new kit.viewer.PDFViewer({
+          container: container.current,
+          viewer: inner.current,
+          eventBus,
+          linkService,
+          findController,
+          textLayerMode: 1,
+          annotationMode: kit.pdfjs.AnnotationMode.ENABLE,
+        });
         linkService.setViewer(viewer);
         eventBus.on('pagechanging', (e: { pageNumber: number }) => setPage(e.pageNumber));
-        eventBus.on('updatefindmatchescount', (e: { matchesCount: { current: number; total: number } }) => setFound(e.matchesCount.total ? `${e.matchesCount.current} of ${e.matchesCount.total}` : 'no match'));
+        eventBus.on('updatefindmatchescount', (e: { matchesCount: { current: number; total: number } }) =>
+          setFound(e.matchesCount.total ? `${e.matchesCount.current} of ${e.matchesCount.total}` : 'no match'),
+        );
         eventBus.on('updatefindcontrolstate', (e: { state: number; matchesCount?: { total: number } }) => {
           if (e.state === kit.viewer.FindState.NOT_FOUND) setFound('no match');
         });
@@ -82,16 +106,33 @@ export function PdfView({ url, reloadKey }: { url: string; reloadKey: number }) 
     if (v) v.currentScale = Math.min(8, Math.max(0.1, v.currentScale * factor));
   };
   const find = (again: boolean, previous = false) => {
-    state.current?.eventBus.dispatch('find', { source: null, type: again ? 'again' : '', query, caseSensitive: false, entireWord: false, highlightAll: true, findPrevious: previous, matchDiacritics: false });
+    state.current?.eventBus.dispatch('find', {
+      source: null,
+      type: again ? 'again' : '',
+      query,
+      caseSensitive: false,
+      entireWord: false,
+      highlightAll: true,
+      findPrevious: previous,
+      matchDiacritics: false,
+    });
   };
 
   return (
     <div className="viewer-pdf">
       <div className="viewer-toolbar">
-        <span className="muted small" data-testid="pdf-pages">{pages ? `page ${page} of ${pages}` : 'loading…'}</span>
-        <button onClick={() => zoom(1 / 1.2)} aria-label="Zoom out">−</button>
-        <button onClick={() => zoom(1.2)} aria-label="Zoom in">+</button>
-        <button onClick={() => state.current && (state.current.viewer.currentScaleValue = 'page-width')}>Fit width</button>
+        <span className="muted small" data-testid="pdf-pages">
+          {pages ? `page ${page} of ${pages}` : 'loading…'}
+        </span>
+        <button onClick={() => zoom(1 / 1.2)} aria-label="Zoom out">
+          −
+        </button>
+        <button onClick={() => zoom(1.2)} aria-label="Zoom in">
+          +
+        </button>
+        <button onClick={() => state.current && (state.current.viewer.currentScaleValue = 'page-width')}>
+          Fit width
+        </button>
         <input
           className="viewer-find"
           placeholder="Find in PDF"
@@ -100,8 +141,12 @@ export function PdfView({ url, reloadKey }: { url: string; reloadKey: number }) 
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => e.key === 'Enter' && find(true, e.shiftKey)}
         />
-        <button onClick={() => find(false)} disabled={!query}>Find</button>
-        <span className="muted small" data-testid="pdf-found">{found}</span>
+        <button onClick={() => find(false)} disabled={!query}>
+          Find
+        </button>
+        <span className="muted small" data-testid="pdf-found">
+          {found}
+        </span>
       </div>
       {error && <div className="viewer-message error">{error}</div>}
       <div className="viewer-pdf-stage">

@@ -14,7 +14,11 @@ export function SystemOpen({ file }: { file: ViewerFile }) {
   const offer = file.systemOpen;
   if (!offer) return null;
   if (offer.status !== 'offered') {
-    return <p className="viewer-system-open muted" data-testid="system-open-unavailable" data-status={offer.status}>{offer.message}</p>;
+    return (
+      <p className="viewer-system-open muted" data-testid="system-open-unavailable" data-status={offer.status}>
+        {offer.message}
+      </p>
+    );
   }
   const open = async () => {
     setStep({ at: 'busy' });
@@ -29,22 +33,36 @@ export function SystemOpen({ file }: { file: ViewerFile }) {
     <div className="viewer-system-open" data-testid="system-open">
       {step.at === 'idle' && <button onClick={() => setStep({ at: 'confirm' })}>Open with the system app…</button>}
       {(step.at === 'confirm' || step.at === 'busy') && (
-        <div className="viewer-confirm-box" role="alertdialog" aria-label="Open with the system app?" data-testid="system-open-confirm">
+        <div
+          className="viewer-confirm-box"
+          role="alertdialog"
+          aria-label="Open with the system app?"
+          data-testid="system-open-confirm"
+        >
           <p>
             <strong>Open {file.name} with the system app?</strong>
           </p>
           <p>
-            Your system will start whatever program it associates with {ext ? `${ext} files` : 'this file'} and hand it <code>{file.absolute}</code>.
-            That program runs outside Skald, with your permissions; Skald cannot see or stop what it does.
+            Your system will start whatever program it associates with {ext ? `${ext} files` : 'this file'} and hand it{' '}
+            <code>{file.absolute}</code>. That program runs outside Skald, with your permissions; Skald cannot see or
+            stop what it does.
           </p>
           <div className="viewer-confirm-actions">
-            <button className="primary" disabled={step.at === 'busy'} onClick={() => void open()}>Open it</button>
-            <button disabled={step.at === 'busy'} onClick={() => setStep({ at: 'idle' })}>Cancel</button>
+            <button className="primary" disabled={step.at === 'busy'} onClick={() => void open()}>
+              Open it
+            </button>
+            <button disabled={step.at === 'busy'} onClick={() => setStep({ at: 'idle' })}>
+              Cancel
+            </button>
           </div>
         </div>
       )}
       {step.at === 'done' && (
-        <p className={step.result.status === 'opened' ? 'muted' : 'viewer-message error'} data-testid="system-open-result" role="status">
+        <p
+          className={step.result.status === 'opened' ? 'muted' : 'viewer-message error'}
+          data-testid="system-open-result"
+          role="status"
+        >
           {step.result.status === 'opened' ? `Asked the system to open ${file.name}.` : step.result.message}
         </p>
       )}

@@ -115,22 +115,43 @@ export function ToolDiffView({ toolCallId, revertOnOpen }: { toolCallId: string;
     }
   };
 
-  if (error) return <div className="viewer-message error" data-testid="viewer-error">{error}</div>;
+  if (error)
+    return (
+      <div className="viewer-message error" data-testid="viewer-error">
+        {error}
+      </div>
+    );
   return (
     <div className="viewer-diff" data-testid="viewer-diff">
       <div className="viewer-toolbar">
         <DiffPath path={diff?.path ?? null} />
-        <button className={!isInline ? 'active' : ''} onClick={() => setInline(false)}>Side by side</button>
-        <button className={isInline ? 'active' : ''} onClick={() => setInline(true)}>Inline</button>
-        <button className="danger" disabled={busy || !diff} onClick={() => void doRevert(false)} data-testid="revert">Revert this change</button>
+        <button className={!isInline ? 'active' : ''} onClick={() => setInline(false)}>
+          Side by side
+        </button>
+        <button className={isInline ? 'active' : ''} onClick={() => setInline(true)}>
+          Inline
+        </button>
+        <button className="danger" disabled={busy || !diff} onClick={() => void doRevert(false)} data-testid="revert">
+          Revert this change
+        </button>
       </div>
-      {revert?.status === 'started' && <div className="viewer-note" data-testid="revert-status">Revert requested: it waits for your approval in the chat (or runs at once if a rule allows it).</div>}
-      {revert?.status === 'unavailable' && <div className="viewer-note" data-testid="revert-status">{revert.message}</div>}
+      {revert?.status === 'started' && (
+        <div className="viewer-note" data-testid="revert-status">
+          Revert requested: it waits for your approval in the chat (or runs at once if a rule allows it).
+        </div>
+      )}
+      {revert?.status === 'unavailable' && (
+        <div className="viewer-note" data-testid="revert-status">
+          {revert.message}
+        </div>
+      )}
       {revert?.status === 'conflict' ? (
         <div className="viewer-conflict" data-testid="revert-conflict">
           <div className="viewer-note">
             {revert.message}{' '}
-            <button className="danger" disabled={busy} onClick={() => void doRevert(true)}>Revert anyway</button>{' '}
+            <button className="danger" disabled={busy} onClick={() => void doRevert(true)}>
+              Revert anyway
+            </button>{' '}
             <button onClick={() => setRevert(null)}>Keep the file as it is</button>
           </div>
           <div className="viewer-three">
@@ -143,14 +164,23 @@ export function ToolDiffView({ toolCallId, revertOnOpen }: { toolCallId: string;
             ).map(([label, image]) => (
               <section key={label}>
                 <h4>{label}</h4>
-                <CodeView text={describe(image, label.toLowerCase())} language={diff?.language ?? 'plaintext'} line={null} />
+                <CodeView
+                  text={describe(image, label.toLowerCase())}
+                  language={diff?.language ?? 'plaintext'}
+                  line={null}
+                />
               </section>
             ))}
           </div>
         </div>
       ) : null}
       {/* Always mounted (Monaco lives in it); hidden while the three versions are shown in its place. */}
-      <div className="viewer-diff-editor" ref={host} data-testid="viewer-diff-editor" hidden={revert?.status === 'conflict'} />
+      <div
+        className="viewer-diff-editor"
+        ref={host}
+        data-testid="viewer-diff-editor"
+        hidden={revert?.status === 'conflict'}
+      />
     </div>
   );
 }

@@ -17,7 +17,12 @@ export class FileFetchError extends Error {
 
 export async function fetchBytes(url: string, signal?: AbortSignal): Promise<ArrayBuffer> {
   const response = await fetch(url, { signal, cache: 'no-store', credentials: 'same-origin' });
-  if (!response.ok) throw new FileFetchError(response.status, response.headers.get('x-skald-error') ?? 'unknown', (await response.text()) || `HTTP ${response.status}`);
+  if (!response.ok)
+    throw new FileFetchError(
+      response.status,
+      response.headers.get('x-skald-error') ?? 'unknown',
+      (await response.text()) || `HTTP ${response.status}`,
+    );
   return response.arrayBuffer();
 }
 

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { atxHeading, findHeading, headingText, MarkdownScanner, splitMarkdown } from './markdown-parts';
 
-const section = (i: number) => `## Section ${i}\n\nSome **bold** text and a list:\n\n- one\n- two\n\n| a | b |\n|---|---|\n| ${i} | x |\n`;
+const section = (i: number) =>
+  `## Section ${i}\n\nSome **bold** text and a list:\n\n- one\n- two\n\n| a | b |\n|---|---|\n| ${i} | x |\n`;
 
 describe('splitMarkdown', () => {
   it('keeps a small document whole', () => {
     const { parts, headings, isComplete } = splitMarkdown('# Title\n\nText.\n\n## Next\n');
     expect(parts).toEqual(['# Title\n\nText.\n\n## Next\n']);
-    expect(headings.map((h) => [h.id, h.level, h.part, h.index])).toEqual([['md-title', 1, 0, 0], ['md-next', 2, 0, 1]]);
+    expect(headings.map((h) => [h.id, h.level, h.part, h.index])).toEqual([
+      ['md-title', 1, 0, 0],
+      ['md-next', 2, 0, 1],
+    ]);
     expect(isComplete).toBe(true);
   });
 
@@ -18,10 +22,15 @@ describe('splitMarkdown', () => {
     expect(parts.join('')).toBe(text);
     expect(heights).toHaveLength(parts.length);
     // Each cut is before a heading, or before a block at the margin that follows a blank line.
-    parts.slice(1).forEach((part, i) => expect(part.startsWith('## Section') || (/^\S/.test(part) && parts[i]!.endsWith('\n\n'))).toBe(true));
+    parts
+      .slice(1)
+      .forEach((part, i) =>
+        expect(part.startsWith('## Section') || (/^\S/.test(part) && parts[i]!.endsWith('\n\n'))).toBe(true),
+      );
     expect(headings).toHaveLength(400);
     // Every heading sits in the part that holds its text, at its index there.
-    for (const h of headings) expect(parts[h.part]!.split('\n').filter((l) => l.startsWith('## '))[h.index]).toBe(`## ${h.text}`);
+    for (const h of headings)
+      expect(parts[h.part]!.split('\n').filter((l) => l.startsWith('## '))[h.index]).toBe(`## ${h.text}`);
   });
 
   it('never cuts inside a code fence or an HTML block that holds blank lines', () => {
@@ -88,7 +97,8 @@ describe('headings from hostile lines', () => {
     expect(atxHeading('### ###')).toEqual({ level: 3, source: '' });
     expect(atxHeading('#')).toEqual({ level: 1, source: '' });
     expect(atxHeading('#\tTabbed')).toEqual({ level: 1, source: 'Tabbed' });
-    for (const no of ['#Title', '####### seven', '    # indented code', 'text # not']) expect(atxHeading(no)).toBeNull();
+    for (const no of ['#Title', '####### seven', '    # indented code', 'text # not'])
+      expect(atxHeading(no)).toBeNull();
   });
 
   // Each of these held the page for about a minute before (a pattern, or the clean-up, growing with the square of the
@@ -98,7 +108,13 @@ describe('headings from hostile lines', () => {
     expect(atxHeading(spaces)?.source).toBe(`a${' '.repeat(200_000)}x`);
     const text = `${spaces}\n\n# ${'!['.repeat(100_000)}\n\n## ${'['.repeat(200_000)}\n\n### ${'<'.repeat(200_000)}\n\nTitle\n${'='.repeat(10)}\n`;
     const { headings } = splitMarkdown(text);
-    expect(headings.map((h) => [h.level, h.text.length <= 1000])).toEqual([[1, true], [1, true], [2, true], [3, true], [1, true]]);
+    expect(headings.map((h) => [h.level, h.text.length <= 1000])).toEqual([
+      [1, true],
+      [1, true],
+      [2, true],
+      [3, true],
+      [1, true],
+    ]);
     expect(headings.at(-1)!.text).toBe('Title');
     expect(headingText('x'.repeat(5000))).toHaveLength(1000);
   });

@@ -66,7 +66,14 @@ export function atxHeading(line: string): { level: number; source: string } | nu
   const rest = trimEndBlank(line.slice(open[0].length));
   let hashes = rest.length;
   while (hashes > 0 && rest[hashes - 1] === '#') hashes--;
-  const closed = hashes === rest.length ? rest : hashes === 0 ? '' : rest[hashes - 1] === ' ' || rest[hashes - 1] === '\t' ? rest.slice(0, hashes) : rest;
+  const closed =
+    hashes === rest.length
+      ? rest
+      : hashes === 0
+        ? ''
+        : rest[hashes - 1] === ' ' || rest[hashes - 1] === '\t'
+          ? rest.slice(0, hashes)
+          : rest;
   return { level: open[1]!.length, source: closed.trim() };
 }
 
@@ -87,7 +94,13 @@ export function headingText(whole: string): string {
 
 /** `md-<slug>`: lower case, every run of other than letters and digits a dash; the same rule `#anchors` use. */
 export function slugOf(text: string): string {
-  return text.toLowerCase().trim().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || 'section';
+  return (
+    text
+      .toLowerCase()
+      .trim()
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-|-$/g, '') || 'section'
+  );
 }
 
 function htmlBlockEnd(open: string): RegExp {
@@ -142,7 +155,9 @@ export class MarkdownScanner {
       const isBlank = lead === end;
       this.line(at, end, lead - at, isBlank);
       const length = end - at;
-      this.heights[this.heights.length - 1] = this.heights[this.heights.length - 1]! + (isBlank ? BLANK_PX : LINE_PX * Math.max(1, Math.ceil(length / CHARS_PER_LINE)));
+      this.heights[this.heights.length - 1] =
+        this.heights[this.heights.length - 1]! +
+        (isBlank ? BLANK_PX : LINE_PX * Math.max(1, Math.ceil(length / CHARS_PER_LINE)));
       this.previousIsBlank = isBlank;
       this.previousStart = at;
       this.previousEnd = end;
@@ -158,14 +173,22 @@ export class MarkdownScanner {
     const first = indent < 4 && !isBlank ? text[at + indent]! : ' ';
     const line = () => text.slice(at, end);
     if (this.fence !== null) {
-      if ((first === '`' || first === '~') && text.startsWith(this.fence, at + indent) && /^ {0,3}(`{3,}|~{3,})[ \t]*$/.test(line())) this.fence = null;
+      if (
+        (first === '`' || first === '~') &&
+        text.startsWith(this.fence, at + indent) &&
+        /^ {0,3}(`{3,}|~{3,})[ \t]*$/.test(line())
+      )
+        this.fence = null;
     } else if (this.htmlEnd !== null) {
       if (this.htmlEnd.test(line())) this.htmlEnd = null;
     } else if (!isBlank) {
       const atx = first === '#' ? atxHeading(line()) : null;
       const setext = (first === '=' || first === '-') && this.previousIsParagraph ? SETEXT.exec(line()) : null;
       // A cut before an ATX heading, or before a new block at the margin after a blank line.
-      if (at - this.starts[this.starts.length - 1]! >= this.size && (atx || (this.previousIsBlank && indent === 0 && !setext))) {
+      if (
+        at - this.starts[this.starts.length - 1]! >= this.size &&
+        (atx || (this.previousIsBlank && indent === 0 && !setext))
+      ) {
         this.starts.push(at);
         this.heights.push(0);
       }
@@ -179,11 +202,21 @@ export class MarkdownScanner {
       } else if (atx) {
         this.found.push({ level: atx.level, text: headingText(atx.source), at });
       } else if (setext) {
-        this.found.push({ level: setext[1]!.startsWith('=') ? 1 : 2, text: headingText(text.slice(this.previousStart, this.previousEnd)), at: this.previousStart });
+        this.found.push({
+          level: setext[1]!.startsWith('=') ? 1 : 2,
+          text: headingText(text.slice(this.previousStart, this.previousEnd)),
+          at: this.previousStart,
+        });
       } else if (first === '[' && REF_DEF.test(line())) {
         this.refDefs.push(line());
       } else {
-        isParagraph = !(first === ' ' || first === '>' || first === '|' || first === '<' || (LIST_START.has(first) && LIST_ITEM.test(line())));
+        isParagraph = !(
+          first === ' ' ||
+          first === '>' ||
+          first === '|' ||
+          first === '<' ||
+          (LIST_START.has(first) && LIST_ITEM.test(line()))
+        );
       }
     }
     this.previousIsParagraph = isParagraph;
@@ -195,7 +228,9 @@ export class MarkdownScanner {
     const starts = this.starts;
     const defs = this.refDefs.join('\n');
     const suffix = this.isDone && starts.length > 1 && defs && defs.length <= REF_DEFS_MAX ? `\n\n${defs}\n` : '';
-    const parts = starts.slice(0, count).map((start, i) => this.text.slice(start, starts[i + 1] ?? this.text.length) + suffix);
+    const parts = starts
+      .slice(0, count)
+      .map((start, i) => this.text.slice(start, starts[i + 1] ?? this.text.length) + suffix);
     const limit = count < starts.length ? starts[count]! : Infinity;
     const used = new Map<string, number>();
     const headings: OutlineHeading[] = [];
@@ -210,7 +245,13 @@ export class MarkdownScanner {
       const base = `md-${slugOf(h.text)}`;
       const seen = used.get(base) ?? 0;
       used.set(base, seen + 1);
-      headings.push({ level: h.level, text: h.text, id: seen === 0 ? base : `${base}-${seen + 1}`, part, index: index++ });
+      headings.push({
+        level: h.level,
+        text: h.text,
+        id: seen === 0 ? base : `${base}-${seen + 1}`,
+        part,
+        index: index++,
+      });
     }
     return { parts, heights: this.heights.slice(0, count), headings, isComplete: this.isDone };
   }
@@ -226,5 +267,7 @@ export function splitMarkdown(text: string, size = PART_CHARS): MarkdownParts {
 /** The part of a document an `#anchor` (or `md-…` id) points at, from the outline. */
 export function findHeading(headings: readonly OutlineHeading[], anchor: string): OutlineHeading | null {
   const wanted = anchor.toLowerCase().replace(/^md-/, '');
-  return headings.find((h) => h.id === `md-${wanted}`) ?? headings.find((h) => slugOf(h.text) === slugOf(wanted)) ?? null;
+  return (
+    headings.find((h) => h.id === `md-${wanted}`) ?? headings.find((h) => slugOf(h.text) === slugOf(wanted)) ?? null
+  );
 }

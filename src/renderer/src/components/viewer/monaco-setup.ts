@@ -18,6 +18,8 @@ import 'monaco-editor/features/codicon/register.js';
 import 'monaco-editor/basic-languages/monaco.contribution.js';
 import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
 
-(self as unknown as { MonacoEnvironment: { getWorker: () => Worker } }).MonacoEnvironment = { getWorker: () => new EditorWorker() };
+(self as unknown as { MonacoEnvironment: { getWorker: () => Worker } }).MonacoEnvironment = {
+  getWorker: () => new EditorWorker(),
+};
 
 export { monaco };

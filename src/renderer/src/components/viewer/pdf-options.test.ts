@@ -28,7 +28,9 @@ describe('opening a PDF', () => {
       await doc.destroy();
       expect(worker.destroyed).toBe(false);
     }
-    await expect(openPdfDocument(pdfjs, new Uint8Array(Buffer.from('%PDF-1.7 not a PDF')), worker).promise).rejects.toMatchObject({ name: 'InvalidPDFException' });
+    await expect(
+      openPdfDocument(pdfjs, new Uint8Array(Buffer.from('%PDF-1.7 not a PDF')), worker).promise,
+    ).rejects.toMatchObject({ name: 'InvalidPDFException' });
     const after = await openPdfDocument(pdfjs, new Uint8Array(makePdf(1)), worker).promise;
     expect(after.numPages).toBe(1);
     await after.destroy();
@@ -36,7 +38,9 @@ describe('opening a PDF', () => {
   });
 
   it('the installed pdfjs-dist is at least 4.2.67 (the CVE-2024-4367 fix)', () => {
-    const pkg = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'), 'utf8')) as {
+      version: string;
+    };
     const [major, minor, patch] = pkg.version.split('.').map(Number) as [number, number, number];
     expect(major * 1e6 + minor * 1e3 + patch).toBeGreaterThanOrEqual(4 * 1e6 + 2 * 1e3 + 67);
   });

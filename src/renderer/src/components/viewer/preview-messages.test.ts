@@ -7,7 +7,9 @@ const other = {} as Window;
 
 describe('preview messages', () => {
   it('accepts a link message from the preview frame', () => {
-    expect(acceptPreviewMessage({ source: frame, data: { type: 'skald-link', href: 'b.html' } }, frame)).toEqual({ href: 'b.html' });
+    expect(acceptPreviewMessage({ source: frame, data: { type: 'skald-link', href: 'b.html' } }, frame)).toEqual({
+      href: 'b.html',
+    });
   });
 
   it('drops messages from any other window, or when there is no frame', () => {

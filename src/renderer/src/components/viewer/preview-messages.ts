@@ -6,7 +6,10 @@ export interface PreviewLink {
   href: string;
 }
 
-export function acceptPreviewMessage(event: Pick<MessageEvent, 'source' | 'data'>, frame: Window | null | undefined): PreviewLink | null {
+export function acceptPreviewMessage(
+  event: Pick<MessageEvent, 'source' | 'data'>,
+  frame: Window | null | undefined,
+): PreviewLink | null {
   if (!frame || event.source !== frame) return null;
   const data: unknown = event.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;

@@ -27,7 +27,11 @@ function argsOf(card: Card): Record<string, unknown> | null {
 /** One line of a search result: a hit names its file and line; the rest (head, context, notes) is text. */
 export interface ResultLine {
   text: string;
-  hit: { path: string; line: number; /** How long the `path:line` (or `line`) part at the start is. */ prefix: number } | null;
+  hit: {
+    path: string;
+    line: number /** How long the `path:line` (or `line`) part at the start is. */;
+    prefix: number;
+  } | null;
 }
 
 /** `search_file`: `12:text` (context `12-text`) for the file it searched. */
@@ -51,7 +55,9 @@ export function searchHits(card: Card): ResultLine[] | null {
   if (card.result === null || (card.name !== TN.SEARCH_FILE && card.name !== TN.GREP_FILES)) return null;
   const args = argsOf(card);
   if (!args) return null;
-  const given = ['path', ...Object.keys(PATH_ALIASES)].map((key) => args[key]).find((v): v is string => typeof v === 'string' && v !== '');
+  const given = ['path', ...Object.keys(PATH_ALIASES)]
+    .map((key) => args[key])
+    .find((v): v is string => typeof v === 'string' && v !== '');
   const base = given ?? (card.name === TN.GREP_FILES ? '.' : null);
   if (base === null || (card.name === TN.GREP_FILES && (args.output_mode ?? 'content') !== 'content')) return null;
   return card.result.split('\n').map((text) => {
@@ -66,7 +72,10 @@ export function searchHits(card: Card): ResultLine[] | null {
       if (!quoted) return { text, hit: null }; // a name starting with a quote is always shown quoted
       const q = /^:(\d+):/.exec(text.slice(quoted.length));
       const line = q ? positive(Number(q[1])) : null;
-      return { text, hit: q && line ? { path: grepPath(base, quoted.path), line, prefix: quoted.length + 1 + q[1]!.length } : null };
+      return {
+        text,
+        hit: q && line ? { path: grepPath(base, quoted.path), line, prefix: quoted.length + 1 + q[1]!.length } : null,
+      };
     }
     const m = GREP_HIT.exec(text);
     const line = m ? positive(Number(m[3])) : null;
