@@ -79,7 +79,7 @@ describe('read_file on a PDF', () => {
     const stop = new AbortController();
     ws.write('big.pdf', bytes);
     const run = runTool(readFileTool, { path: 'big.pdf' }, ws.ctx, stop.signal);
-    await expect.poll(threads).toBeGreaterThan(before); // its thread runs…
+    await expect.poll(threads, { timeout: 15_000 }).toBeGreaterThan(before); // its thread runs (its start waits for a core)…
     stop.abort();
     expect(await run).toMatchObject({ kind: 'cancelled' });
     await expect.poll(threads).toBeLessThanOrEqual(before); // …and is gone
