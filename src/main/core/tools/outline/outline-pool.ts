@@ -25,8 +25,11 @@ import {
 import type { ScriptLang } from './script-outline';
 import { canSplit, splitSource, type SourcePart } from './split';
 
-/** Which parser reads a text: oxc for TypeScript and JavaScript, tree-sitter for the rest. */
-export type ParseEngine = { engine: 'oxc'; lang: ScriptLang } | { engine: 'tree-sitter'; grammar: GrammarId };
+/** Which parser reads a text: oxc for TypeScript and JavaScript, ours for Python (`python-parse.ts`), tree-sitter for the rest. */
+export type ParseEngine =
+  | { engine: 'oxc'; lang: ScriptLang }
+  | { engine: 'python' }
+  | { engine: 'tree-sitter'; grammar: GrammarId };
 
 export interface OutlineJob {
   id: number;
@@ -151,9 +154,11 @@ export class OutlinePool {
     const grammar: GrammarId =
       parser.engine === 'tree-sitter'
         ? parser.grammar
-        : parser.lang === 'js' || parser.lang === 'jsx'
-          ? 'javascript'
-          : 'typescript';
+        : parser.engine === 'python'
+          ? 'python'
+          : parser.lang === 'js' || parser.lang === 'jsx'
+            ? 'javascript'
+            : 'typescript';
     const parts =
       depth === 0 && text.length >= SPLIT_MIN_CHARS && canSplit(grammar)
         ? splitSource(text, grammar, this.size)

@@ -1,0 +1,697 @@
+/**
+ * Python's tokenizer, after CPython's (`Parser/tokenizer.c`), for the outline's Python parser (`python-parse.ts`,
+ * docs/outline.md "Python"): logical lines, INDENT and DEDENT with CPython's checks (a dedent to a column no block
+ * opened is an IndentationError; indentation whose order differs with tabs counted as 1 and as 8 columns is a
+ * TabError), brackets, strings with their prefixes and escapes, numbers with their underscore and leading-zero rules,
+ * and f-strings (and t-strings) split into parts as Python 3.12 does (PEP 701), so the parser reads the expressions
+ * inside them. Any error stops the tokenizer with Python's message and the line Python gives.
+ */
+
+export const enum Tok {
+  Name,
+  Number,
+  String,
+  Op,
+  Newline,
+  Indent,
+  Dedent,
+  End,
+  /** `f"` … : the start of an f-string or t-string (with its prefix). */
+  FStart,
+  /** Literal text inside an f-string (or its format spec). */
+  FMiddle,
+  FEnd,
+}
+
+/** What Python would raise: its class (IndentationError and TabError are SyntaxErrors), message and line. */
+export class PySyntaxError extends Error {
+  readonly kind: 'SyntaxError' | 'IndentationError' | 'TabError';
+
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+    this.kind = /^inconsistent use of tabs/.test(message)
+      ? 'TabError'
+      : /^(?:unindent does not match|unexpected indent|expected an indented block|too many levels of indentation)/.test(
+            message,
+          )
+        ? 'IndentationError'
+        : 'SyntaxError';
+  }
+}
+
+export interface Tokens {
+  kind: Tok[];
+  /** The operator or name; '' for other tokens. */
+  value: string[];
+  start: number[];
+  end: number[];
+  line: number[];
+  /** Strings: 1 bytes, 0 text (for the mixing check). */
+  bytes: number[];
+}
+
+const MAX_INDENT = 100;
+// Longest first, so `**=` wins over `**` and `*`.
+const OPS = [
+  '**=',
+  '//=',
+  '>>=',
+  '<<=',
+  '...',
+  '!=',
+  '%=',
+  '&=',
+  '**',
+  '*=',
+  '+=',
+  '-=',
+  '->',
+  '//',
+  '/=',
+  ':=',
+  '<<',
+  '<=',
+  '==',
+  '>=',
+  '>>',
+  '@=',
+  '^=',
+  '|=',
+  '<>',
+  '%',
+  '&',
+  '(',
+  ')',
+  '*',
+  '+',
+  ',',
+  '-',
+  '.',
+  '/',
+  ':',
+  ';',
+  '<',
+  '=',
+  '>',
+  '@',
+  '[',
+  ']',
+  '^',
+  '{',
+  '|',
+  '}',
+  '~',
+];
+/** By first character code, longest first. */
+const OP_BY_FIRST: (string[] | undefined)[] = [];
+for (const op of OPS) (OP_BY_FIRST[op.charCodeAt(0)] ??= []).push(op);
+const CLOSER: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}' };
+/** Words a number may run into without a space (CPython allows them, with a warning). */
+const AFTER_NUMBER = /^(?:and|else|for|if|in|is|not|or)/;
+const NAME_REST_ASCII = /[A-Za-z0-9_]/;
+const ID_START = /[\p{XID_Start}_]/u;
+const ID_PART = /[\p{XID_Continue}]/u;
+const STRING_PREFIX = /^(?:[rRuUbBfFtT]|[bB][rR]|[rR][bB]|[fF][rR]|[rR][fF]|[tT][rR]|[rR][tT])$/;
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isAsciiNameStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+const isAsciiNamePart = (c: number) => isAsciiNameStart(c) || isDigit(c);
+/** A digit of base class 0 (decimal), 1 (hex), 2 (octal) or 3 (binary). */
+function isDigitOf(c: number, base: number): boolean {
+  if (base === 0) return c >= 48 && c <= 57;
+  if (base === 1) return (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 102);
+  if (base === 2) return c >= 48 && c <= 55;
+  return c === 48 || c === 49;
+}
+
+interface FieldEnd {
+  /** The f-string's quote and whether it is triple, to notice a string that ends inside a field. */
+  quote: number;
+  triple: boolean;
+}
+
+export function tokenize(src: string): Tokens {
+  return new Tokenizer(src).run();
+}
+
+/** The tokens up to the first error, and that error (null when the text tokenizes). */
+export function tokenizeUpTo(src: string): { tokens: Tokens; error: PySyntaxError | null } {
+  const tokenizer = new Tokenizer(src);
+  try {
+    return { tokens: tokenizer.run(), error: null };
+  } catch (error) {
+    if (!(error instanceof PySyntaxError)) throw error;
+    return { tokens: tokenizer.tokens, error };
+  }
+}
+
+class Tokenizer {
+  private pos = 0;
+  private lineNo = 1;
+  readonly tokens: Tokens = { kind: [], value: [], start: [], end: [], line: [], bytes: [] };
+  private readonly indents = [0];
+  private readonly altIndents = [0];
+  /** Open brackets outside f-string fields: their character and line. */
+  private readonly brackets: { ch: string; line: number }[] = [];
+
+  constructor(private readonly src: string) {
+    if (src.charCodeAt(0) === 0xfeff) this.pos = 1;
+  }
+
+  run(): Tokens {
+    const src = this.src;
+    const n = src.length;
+    let atLineStart = true;
+    let lineHasTokens = false;
+    while (this.pos < n) {
+      if (atLineStart) {
+        atLineStart = false;
+        if (this.brackets.length === 0 && this.indentation()) continue; // a blank or comment-only line
+      }
+      const c = src.charCodeAt(this.pos);
+      if (c === 32 || c === 9 || c === 12) {
+        this.pos++;
+        continue;
+      }
+      if (c === 10 || c === 13) {
+        this.newlineChars();
+        if (this.brackets.length === 0 && lineHasTokens) {
+          this.push(Tok.Newline, '', this.pos - 1, this.pos);
+          lineHasTokens = false;
+        }
+        this.lineNo++;
+        atLineStart = true;
+        continue;
+      }
+      if (c === 35) {
+        this.skipComment();
+        continue;
+      }
+      if (c === 92) {
+        this.continuation();
+        continue;
+      }
+      lineHasTokens = true;
+      this.token(null);
+    }
+    if (this.brackets.length > 0) {
+      const open = this.brackets[this.brackets.length - 1]!;
+      throw new PySyntaxError(`'${open.ch}' was never closed`, open.line);
+    }
+    if (lineHasTokens) this.push(Tok.Newline, '', n, n);
+    for (let k = this.indents.length - 1; k > 0; k--) this.push(Tok.Dedent, '', n, n);
+    this.push(Tok.End, '', n, n);
+    return this.tokens;
+  }
+
+  private push(kind: Tok, value: string, start: number, end: number, line = this.lineNo, bytes = 0): void {
+    const t = this.tokens;
+    t.kind.push(kind);
+    t.value.push(value);
+    t.start.push(start);
+    t.end.push(end);
+    t.line.push(line);
+    t.bytes.push(bytes);
+  }
+
+  private newlineChars(): void {
+    if (this.src.charCodeAt(this.pos) === 13 && this.src.charCodeAt(this.pos + 1) === 10) this.pos += 2;
+    else this.pos++;
+  }
+
+  private skipComment(): void {
+    const src = this.src;
+    let p = this.pos;
+    for (let c = src.charCodeAt(p); p < src.length && c !== 10 && c !== 13; c = src.charCodeAt(++p));
+    this.pos = p;
+  }
+
+  /** `\` ends a line: the next line continues this one. */
+  private continuation(): void {
+    const next = this.src.charCodeAt(this.pos + 1);
+    if (next === 10 || next === 13) {
+      this.pos++;
+      this.newlineChars();
+      this.lineNo++;
+      if (this.pos >= this.src.length) throw new PySyntaxError('unexpected EOF while parsing', this.lineNo);
+      return;
+    }
+    throw new PySyntaxError('unexpected character after line continuation character', this.lineNo);
+  }
+
+  /** A line's indentation: INDENT or DEDENTs as CPython counts them. True when the line is blank. */
+  private indentation(): boolean {
+    const src = this.src;
+    let col = 0;
+    let alt = 0;
+    let p = this.pos;
+    for (;;) {
+      const c = src.charCodeAt(p);
+      if (c === 32) {
+        col++;
+        alt++;
+      } else if (c === 9) {
+        col = (Math.floor(col / 8) + 1) * 8;
+        alt++;
+      } else if (c === 12) col = alt = 0;
+      else break;
+      p++;
+    }
+    this.pos = p;
+    const c = src.charCodeAt(p);
+    if (c === 35 || c === 10 || c === 13 || p >= src.length) return true; // blank, comment only, or the end
+    if (c === 92) {
+      // A line that is only a continuation is blank too, unless text follows on the next line (then it is a line).
+      const next = src.charCodeAt(p + 1);
+      if (next !== 10 && next !== 13)
+        throw new PySyntaxError('unexpected character after line continuation character', this.lineNo);
+    }
+    const top = this.indents[this.indents.length - 1]!;
+    const altTop = this.altIndents[this.altIndents.length - 1]!;
+    if (col === top) {
+      if (alt !== altTop) throw new PySyntaxError('inconsistent use of tabs and spaces in indentation', this.lineNo);
+    } else if (col > top) {
+      if (this.indents.length >= MAX_INDENT) throw new PySyntaxError('too many levels of indentation', this.lineNo);
+      if (alt <= altTop) throw new PySyntaxError('inconsistent use of tabs and spaces in indentation', this.lineNo);
+      this.indents.push(col);
+      this.altIndents.push(alt);
+      this.push(Tok.Indent, '', p, p);
+    } else {
+      while (this.indents.length > 1 && col < this.indents[this.indents.length - 1]!) {
+        this.indents.pop();
+        this.altIndents.pop();
+        this.push(Tok.Dedent, '', p, p);
+      }
+      if (col !== this.indents[this.indents.length - 1]!)
+        throw new PySyntaxError('unindent does not match any outer indentation level', this.lineNo);
+      if (alt !== this.altIndents[this.altIndents.length - 1]!)
+        throw new PySyntaxError('inconsistent use of tabs and spaces in indentation', this.lineNo);
+    }
+    return false;
+  }
+
+  /**
+   * One token at `pos` (not whitespace, newline, comment or continuation). Inside an f-string field (`field` set)
+   * brackets are counted by the field, not on the file's stack.
+   */
+  private token(field: { depth: number } | null): void {
+    const src = this.src;
+    const start = this.pos;
+    const c = src.charCodeAt(start);
+    if (isAsciiNameStart(c) || c >= 128) {
+      const end = this.nameEnd(start);
+      const q = src.charCodeAt(end);
+      if ((q === 34 || q === 39) && end - start <= 2 && STRING_PREFIX.test(src.slice(start, end))) {
+        this.string(start, end);
+        return;
+      }
+      this.pos = end;
+      this.push(Tok.Name, src.slice(start, end), start, end);
+      return;
+    }
+    if (isDigit(c) || (c === 46 && isDigit(src.charCodeAt(start + 1)))) {
+      this.number(start);
+      return;
+    }
+    if (c === 34 || c === 39) {
+      this.string(start, start);
+      return;
+    }
+    const op = this.operator(c, start);
+    if (op) {
+      if (op === '<>') throw new PySyntaxError('invalid syntax', this.lineNo);
+      this.pos = start + op.length;
+      if (op === '(' || op === '[' || op === '{') {
+        if (field) field.depth++;
+        else this.brackets.push({ ch: op, line: this.lineNo });
+      } else if (op === ')' || op === ']' || op === '}') {
+        if (field) field.depth--;
+        else {
+          const open = this.brackets.pop();
+          if (!open) throw new PySyntaxError(`unmatched '${op}'`, this.lineNo);
+          if (CLOSER[open.ch] !== op) {
+            const where = open.line === this.lineNo ? '' : ` on line ${open.line}`;
+            throw new PySyntaxError(
+              `closing parenthesis '${op}' does not match opening parenthesis '${open.ch}'${where}`,
+              this.lineNo,
+            );
+          }
+        }
+      }
+      this.push(Tok.Op, op, start, this.pos);
+      return;
+    }
+    if (c === 33 && src.charCodeAt(start + 1) !== 61 && field) {
+      this.pos++;
+      this.push(Tok.Op, '!', start, this.pos);
+      return;
+    }
+    const ch = String.fromCodePoint(src.codePointAt(start)!);
+    const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    throw new PySyntaxError(
+      c === 36 || c === 63 || c === 96 || c === 33 ? 'invalid syntax' : `invalid character '${ch}' (U+${code})`,
+      this.lineNo,
+    );
+  }
+
+  /** The longest operator at `start` (its first character `c`), or null. */
+  private operator(c: number, start: number): string | null {
+    const ops = OP_BY_FIRST[c];
+    if (!ops) return null;
+    const src = this.src;
+    for (const op of ops) {
+      if (op.length === 1) return op;
+      if (
+        src.charCodeAt(start + 1) === op.charCodeAt(1) &&
+        (op.length === 2 || src.charCodeAt(start + 2) === op.charCodeAt(2))
+      )
+        return op;
+    }
+    return null;
+  }
+
+  private nameEnd(start: number): number {
+    const src = this.src;
+    let p = start;
+    for (;;) {
+      const c = src.charCodeAt(p);
+      if (isAsciiNamePart(c)) p++;
+      else if (c >= 128 && p < src.length) {
+        const ch = String.fromCodePoint(src.codePointAt(p)!);
+        const re = p === start ? ID_START : ID_PART;
+        if (!re.test(ch) && !re.test(String.fromCodePoint(ch.normalize('NFKC').codePointAt(0) ?? 0))) {
+          if (p === start) {
+            const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+            throw new PySyntaxError(`invalid character '${ch}' (U+${code})`, this.lineNo);
+          }
+          break;
+        }
+        p += ch.length;
+      } else break;
+    }
+    return p;
+  }
+
+  /** Digits of a class (0 decimal, 1 hex, 2 octal, 3 binary) with single underscores between them, from `p`. */
+  private digits(p: number, base: number, what: string): number {
+    const src = this.src;
+    if (!isDigitOf(src.charCodeAt(p), base)) throw new PySyntaxError(`invalid ${what} literal`, this.lineNo);
+    for (;;) {
+      while (isDigitOf(src.charCodeAt(p), base)) p++;
+      if (src.charCodeAt(p) !== 95) return p;
+      p++;
+      if (!isDigitOf(src.charCodeAt(p), base)) throw new PySyntaxError(`invalid ${what} literal`, this.lineNo);
+    }
+  }
+
+  private number(start: number): void {
+    const src = this.src;
+    let p = start;
+    const c0 = src.charCodeAt(p);
+    const c1 = src.charCodeAt(p + 1) | 32;
+    let what = 'decimal';
+    if (c0 === 48 && (c1 === 120 || c1 === 111 || c1 === 98)) {
+      p += 2;
+      if (src.charCodeAt(p) === 95) p++;
+      const base = c1 === 120 ? 1 : c1 === 111 ? 2 : 3;
+      what = base === 1 ? 'hexadecimal' : base === 2 ? 'octal' : 'binary';
+      p = this.digits(p, base, what);
+      if (base !== 1 && isDigit(src.charCodeAt(p)))
+        throw new PySyntaxError(`invalid digit '${src[p]}' in ${what} literal`, this.lineNo);
+    } else {
+      let isFloat = false;
+      if (c0 !== 46) p = this.digits(p, 0, what);
+      const intEnd = p;
+      if (src.charCodeAt(p) === 46) {
+        isFloat = true;
+        p++;
+        if (isDigit(src.charCodeAt(p))) p = this.digits(p, 0, what);
+      }
+      if ((src.charCodeAt(p) | 32) === 101) {
+        const sign = src.charCodeAt(p + 1);
+        const q = sign === 43 || sign === 45 ? p + 2 : p + 1;
+        if (isDigit(src.charCodeAt(q))) {
+          isFloat = true;
+          p = this.digits(q, 0, what);
+        } else if (sign === 43 || sign === 45) throw new PySyntaxError('invalid decimal literal', this.lineNo);
+      }
+      const j = (src.charCodeAt(p) | 32) === 106;
+      if (j) p++;
+      if (!isFloat && !j && c0 === 48) {
+        // 0, 00, 0_0 are fine; 0777 is not (unless it is a float or imaginary: 0777.0, 0777j).
+        for (let k = start; k < intEnd; k++) {
+          const d = src.charCodeAt(k);
+          if (d !== 48 && d !== 95)
+            throw new PySyntaxError(
+              'leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers',
+              this.lineNo,
+            );
+        }
+      }
+    }
+    const next = src.charCodeAt(p);
+    if (isAsciiNamePart(next) || (next >= 128 && ID_PART.test(String.fromCodePoint(src.codePointAt(p)!)))) {
+      if (!AFTER_NUMBER.test(src.slice(p, p + 4))) throw new PySyntaxError(`invalid ${what} literal`, this.lineNo);
+    }
+    this.pos = p;
+    this.push(Tok.Number, '', start, p);
+  }
+
+  /** A string literal whose prefix is src[start, quoteAt). */
+  private string(start: number, quoteAt: number): void {
+    const src = this.src;
+    const prefix = src.slice(start, quoteAt).toLowerCase();
+    const raw = prefix.includes('r');
+    const isBytes = prefix.includes('b');
+    const q = src.charCodeAt(quoteAt);
+    const triple = src.charCodeAt(quoteAt + 1) === q && src.charCodeAt(quoteAt + 2) === q;
+    const line = this.lineNo;
+    if (prefix.includes('f') || prefix.includes('t')) {
+      this.pos = quoteAt + (triple ? 3 : 1);
+      this.push(Tok.FStart, prefix, start, this.pos, line);
+      this.fstringBody({ quote: q, triple }, raw, line);
+      return;
+    }
+    let p = quoteAt + (triple ? 3 : 1);
+    for (;;) {
+      if (p >= src.length) throw this.unterminated(triple, line);
+      const c = src.charCodeAt(p);
+      if (c === q && (!triple || (src.charCodeAt(p + 1) === q && src.charCodeAt(p + 2) === q))) {
+        p += triple ? 3 : 1;
+        break;
+      }
+      if (c === 10 || c === 13) {
+        if (!triple) throw this.unterminated(false, line);
+        if (c === 13 && src.charCodeAt(p + 1) === 10) p++;
+        this.lineNo++;
+        p++;
+        continue;
+      }
+      if (c === 92) {
+        const e = src.charCodeAt(p + 1);
+        if (e === 10 || e === 13) {
+          if (e === 13 && src.charCodeAt(p + 2) === 10) p++;
+          this.lineNo++;
+          p += 2;
+          continue;
+        }
+        if (!raw) this.escape(p, isBytes, line);
+        p += 2;
+        continue;
+      }
+      if (isBytes && c >= 128) throw new PySyntaxError('bytes can only contain ASCII literal characters', line);
+      p++;
+    }
+    this.pos = p;
+    this.push(Tok.String, '', start, p, line, isBytes ? 1 : 0);
+  }
+
+  private unterminated(triple: boolean, line: number): PySyntaxError {
+    return triple
+      ? new PySyntaxError(`unterminated triple-quoted string literal (detected at line ${this.lineNo})`, line)
+      : new PySyntaxError(`unterminated string literal (detected at line ${this.lineNo})`, line);
+  }
+
+  /** `\x`, `\u`, `\U` and `\N{…}` must be whole (Python's decoder rejects the string otherwise). */
+  private escape(p: number, isBytes: boolean, line: number): void {
+    const src = this.src;
+    const e = src.charCodeAt(p + 1);
+    const hex = (count: number, name: string): void => {
+      for (let k = 0; k < count; k++) {
+        const h = src.charCodeAt(p + 2 + k) | 32;
+        if (!(isDigit(h) || (h >= 97 && h <= 102)))
+          throw new PySyntaxError(
+            `(unicode error) 'unicodeescape' codec can't decode bytes in position 0-${k + 1}: truncated ${name} escape`,
+            line,
+          );
+      }
+    };
+    if (e === 120) hex(2, '\\xXX');
+    else if (isBytes) return;
+    else if (e === 117) hex(4, '\\uXXXX');
+    else if (e === 85) {
+      hex(8, '\\UXXXXXXXX');
+      if (Number.parseInt(src.slice(p + 2, p + 10), 16) > 0x10ffff)
+        throw new PySyntaxError(
+          "(unicode error) 'unicodeescape' codec can't decode bytes: illegal Unicode character",
+          line,
+        );
+    } else if (e === 78) {
+      const close = src.indexOf('}', p);
+      if (src.charCodeAt(p + 2) !== 123 || close === -1 || close === p + 3 || /[\n\r'"]/.test(src.slice(p + 3, close)))
+        throw new PySyntaxError(
+          "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
+          line,
+        );
+    }
+  }
+
+  /**
+   * An f-string's text after its opening quote: literal parts (FMiddle), and each replacement field as `{`, the
+   * expression's own tokens, then `=`, `!` NAME, `:` and a format spec (text and nested fields) as they come, `}`.
+   */
+  private fstringBody(end: FieldEnd, raw: boolean, line: number): void {
+    const src = this.src;
+    const q = end.quote;
+    let textStart = this.pos;
+    const flush = () => {
+      if (this.pos > textStart) this.push(Tok.FMiddle, '', textStart, this.pos);
+    };
+    for (;;) {
+      const p = this.pos;
+      if (p >= src.length) throw this.unterminated(end.triple, line);
+      const c = src.charCodeAt(p);
+      if (c === q && (!end.triple || (src.charCodeAt(p + 1) === q && src.charCodeAt(p + 2) === q))) {
+        flush();
+        this.pos = p + (end.triple ? 3 : 1);
+        this.push(Tok.FEnd, '', p, this.pos);
+        return;
+      }
+      if (c === 10 || c === 13) {
+        if (!end.triple) throw this.unterminated(false, line);
+        this.newlineChars();
+        this.lineNo++;
+        continue;
+      }
+      if (c === 92) {
+        const e = src.charCodeAt(p + 1);
+        if (e === 10 || e === 13) {
+          this.pos++;
+          this.newlineChars();
+          this.lineNo++;
+          continue;
+        }
+        // `\{` is not an escape: the brace still opens a field (only `\N{…}` holds a brace).
+        if (!raw && e === 78 && src.charCodeAt(p + 2) === 123) {
+          this.escape(p, false, line);
+          this.pos = src.indexOf('}', p) + 1;
+          continue;
+        }
+        if (!raw && e !== 123 && e !== 125) this.escape(p, false, line);
+        this.pos += e === 123 || e === 125 ? 1 : 2;
+        continue;
+      }
+      if (c === 123 || c === 125) {
+        if (src.charCodeAt(p + 1) === c) {
+          this.pos += 2; // `{{` or `}}`: a literal brace
+          continue;
+        }
+        if (c === 125) throw new PySyntaxError("f-string: single '}' is not allowed", this.lineNo);
+        flush();
+        this.field(end, raw, line);
+        textStart = this.pos;
+        continue;
+      }
+      this.pos++;
+    }
+  }
+
+  /** A replacement field from its `{` to its `}`. */
+  private field(end: FieldEnd, raw: boolean, line: number): void {
+    const src = this.src;
+    this.push(Tok.Op, '{', this.pos, this.pos + 1);
+    this.pos++;
+    const depth = { depth: 0 };
+    for (;;) {
+      const p = this.pos;
+      if (p >= src.length) throw new PySyntaxError("f-string: expecting '}'", line);
+      const c = src.charCodeAt(p);
+      if (c === 32 || c === 9 || c === 12) {
+        this.pos++;
+        continue;
+      }
+      if (c === 10 || c === 13) {
+        this.newlineChars();
+        this.lineNo++;
+        continue;
+      }
+      if (c === 35) {
+        this.skipComment();
+        continue;
+      }
+      if (c === 92) {
+        this.continuation();
+        continue;
+      }
+      if (depth.depth === 0) {
+        if (c === end.quote && !end.triple) throw new PySyntaxError("f-string: expecting '}'", this.lineNo);
+        if (c === 125) {
+          this.pos++;
+          this.push(Tok.Op, '}', p, this.pos);
+          return;
+        }
+        if (c === 58) {
+          this.pos++;
+          this.push(Tok.Op, ':', p, this.pos);
+          this.formatSpec(end, raw, line);
+          this.push(Tok.Op, '}', this.pos, this.pos + 1);
+          this.pos++;
+          return;
+        }
+        if (c === 61 && src.charCodeAt(p + 1) !== 61) {
+          this.pos++;
+          this.push(Tok.Op, '=', p, this.pos); // `{x=}`: the expression's text is shown too
+          continue;
+        }
+      }
+      this.token(depth);
+      if (depth.depth < 0) throw new PySyntaxError("f-string: unmatched ')'", this.lineNo);
+    }
+  }
+
+  /** A format spec's text and nested fields, up to (not past) the field's closing `}`. */
+  private formatSpec(end: FieldEnd, raw: boolean, line: number): void {
+    const src = this.src;
+    let textStart = this.pos;
+    for (;;) {
+      const p = this.pos;
+      if (p >= src.length) throw new PySyntaxError("f-string: expecting '}'", line);
+      const c = src.charCodeAt(p);
+      if (c === 125 || (c === end.quote && !end.triple)) {
+        if (c !== 125) throw new PySyntaxError("f-string: expecting '}'", this.lineNo);
+        if (p > textStart) this.push(Tok.FMiddle, '', textStart, p);
+        return;
+      }
+      if (c === 123) {
+        if (p > textStart) this.push(Tok.FMiddle, '', textStart, p);
+        this.field(end, raw, line);
+        textStart = this.pos;
+        continue;
+      }
+      if (c === 10 || c === 13) {
+        if (!end.triple)
+          throw new PySyntaxError(
+            'f-string: newlines are not allowed in format specifiers for single quoted f-strings',
+            this.lineNo,
+          );
+        this.newlineChars();
+        this.lineNo++;
+        continue;
+      }
+      this.pos++;
+    }
+  }
+}
