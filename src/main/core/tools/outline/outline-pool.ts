@@ -134,6 +134,15 @@ export class OutlinePool {
     return this.workers.length;
   }
 
+  /**
+   * Starts a worker now when none is alive, so the next parse finds one ready; unused, it ends after the idle time
+   * like any other. For a caller that parsed on its own thread because no worker was alive (`outline-service.ts`).
+   */
+  warmUp(): void {
+    if (this.workers.length > 0 || this.unavailable) return;
+    if (this.workerAt(0) && this.inFlight === 0) this.armIdleTimer();
+  }
+
   /** False once a worker failed to start: outlines then run on the calling thread. */
   get usesWorkers(): boolean {
     return !this.unavailable;

@@ -76,7 +76,7 @@ async function compute(text: string, name: string, pool: OutlinePool): Promise<C
   if (script && grammar) {
     const parser: ParseEngine = { engine: 'oxc', lang: script };
     try {
-      const parsed = await pool.parse(parser, text);
+      const parsed = (await parseScriptWithoutWorker(pool, text, script)) ?? (await pool.parse(parser, text));
       if (parsed.problems.length === 0)
         return {
           outline: { backend: 'oxc', language: grammar, items: parsed.items, problems: [] },
@@ -274,6 +274,23 @@ const HERE_MAX_CHARS = 64 * 1024;
  * less than a worker's round trip and far less than a worker's start); a bigger one goes to the pool, cut in parts.
  */
 const PYTHON_HERE_MAX_CHARS = 512 * 1024;
+/** A script this small is parsed here when no worker is alive (`parseScriptWithoutWorker`): JSON under ~15 ms. */
+const COLD_HERE_MAX_CHARS = 256 * 1024;
+
+/**
+ * A script text of up to COLD_HERE_MAX_CHARS parsed here while no worker is alive (a fresh process, or the pool
+ * ended after idle): a worker's start (a thread, its modules, oxc's binding) costs several times the parse, through
+ * JSON, on this thread. A worker is started meanwhile for the next parse. Null: the pool parses it.
+ */
+async function parseScriptWithoutWorker(pool: OutlinePool, text: string, lang: ScriptLang): Promise<ParsedText | null> {
+  if (pool.liveWorkers > 0 || !pool.usesWorkers || text.length > COLD_HERE_MAX_CHARS) return null;
+  pool.warmUp();
+  try {
+    return (await import('./script-outline')).outlineScript(text, lang, 0, true);
+  } catch {
+    return null; // oxc's binding cannot load on this thread: the pool parses it (and says why, if it cannot either)
+  }
+}
 
 function parseExactPython(pool: OutlinePool, text: string, depth = 0): ParsedText | Promise<ParsedText> {
   return text.length <= PYTHON_HERE_MAX_CHARS

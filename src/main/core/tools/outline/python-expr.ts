@@ -137,6 +137,8 @@ export class PyState {
 
   /** `expression`: a conditional expression or a lambda. */
   expression(): Shape {
+    const quick = this.quickOperand();
+    if (quick >= 0) return quick;
     if (this.isKw('lambda')) {
       this.lambda();
       return Shape.None;
@@ -149,6 +151,42 @@ export class PyState {
       this.expression();
       return Shape.None;
     }
+    return shape;
+  }
+
+  /**
+   * The common case without the descent through a dozen precedence rules: a name, dotted name, number or string
+   * followed by a token that ends an expression (`,` `)` `]` `}` `:` `=` `;` or the line's end). -1 when it is not
+   * that case. The same answer as the full rules, many times faster (most of all before V8 has compiled them).
+   */
+  private quickOperand(): Shape {
+    let j = this.i;
+    const k = this.kind[j];
+    let shape: Shape;
+    if (k === Tok.Name) {
+      const v = this.value[j]!;
+      if (KEYWORDS.has(v)) {
+        if (v !== 'None' && v !== 'True' && v !== 'False') return -1;
+        shape = Shape.None;
+      } else shape = TARGET | Shape.Name;
+      j++;
+      if (shape !== Shape.None)
+        while (this.kind[j] === Tok.Op && this.value[j] === '.' && this.kind[j + 1] === Tok.Name) {
+          if (KEYWORDS.has(this.value[j + 1]!)) return -1;
+          j += 2;
+          shape = TARGET;
+        }
+    } else if (k === Tok.Number || k === Tok.String) {
+      shape = Shape.None;
+      j++;
+    } else return -1;
+    const next = this.kind[j];
+    if (next !== Tok.Newline) {
+      if (next !== Tok.Op) return -1;
+      const v = this.value[j];
+      if (v !== ',' && v !== ')' && v !== ']' && v !== '}' && v !== ':' && v !== '=' && v !== ';') return -1;
+    }
+    this.i = j;
     return shape;
   }
 

@@ -29,8 +29,11 @@ export function parsePython(text: string, depth = 0): ParsedText {
     // The tokenizer stopped at an error. Python's parser pulls tokens one at a time, so a grammar error before it
     // is the one reported, with two exceptions: running out of tokens is no grammar error, and a plain "invalid
     // syntax" gives way to an error the tokenizer finds in the rest of the file (CPython tokenizes the whole source
-    // then, so an unclosed bracket is reported where it opens).
-    const found = error && (parser.ranOut() || thrown.message === 'invalid syntax') ? error : thrown;
+    // then), an unclosed bracket only when it opened on an earlier line than the grammar error's.
+    const overrides =
+      error !== null &&
+      (parser.ranOut() || (thrown.message === 'invalid syntax' && (!error.unclosed || thrown.line > error.line)));
+    const found = overrides ? error : thrown;
     return { items: [], pieces: null, problems: [{ line: found.line, message: `${found.kind}: ${found.message}` }] };
   }
 }

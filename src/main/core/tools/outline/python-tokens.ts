@@ -26,12 +26,15 @@ export const enum Tok {
 /** What Python would raise: its class (IndentationError and TabError are SyntaxErrors), message and line. */
 export class PySyntaxError extends Error {
   readonly kind: 'SyntaxError' | 'IndentationError' | 'TabError';
+  /** A bracket still open at the end of the text (CPython's parser, not its tokenizer, reports that one). */
+  readonly unclosed: boolean;
 
   constructor(
     message: string,
     readonly line: number,
   ) {
     super(message);
+    this.unclosed = message.endsWith('was never closed');
     this.kind = /^inconsistent use of tabs/.test(message)
       ? 'TabError'
       : /^(?:unindent does not match|unexpected indent|expected an indented block|too many levels of indentation)/.test(
