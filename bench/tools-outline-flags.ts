@@ -6,7 +6,7 @@
  *   its middle method; `ast.parse` must reject each (a variant it accepts is dropped and counted), and we must flag it.
  * - TypeScript and JavaScript: the corpus files the compiler's parser rejects, and zod's core schemas with a broken
  *   line.
- * - C with its common macros, and nested Lua functions: `tools-outline-c-lua.ts`.
+ * - C with its common macros: `tools-outline-c.ts`.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import type { BenchRow } from './table';
 import { NODE_MODULES, pythonCorpus, stdlibFiles } from './tools-outline-corpus';
 import type { PythonPeer } from './tools-outline-peers';
 import { ms } from './table';
+import { cRow } from './tools-outline-c';
 
 export interface Rejected {
   file: string;
@@ -45,6 +46,7 @@ export async function flagRows(o: Options): Promise<BenchRow[]> {
     await brokenPythonRow(o),
     scriptRejectedRow(o.rejected.filter((r) => !r.python)),
     await brokenZodRow(o.root, o.call),
+    await cRow(o.root, o.quick),
   ];
 }
 

@@ -159,7 +159,7 @@ export class PyState {
    * followed by a token that ends an expression (`,` `)` `]` `}` `:` `=` `;` or the line's end). -1 when it is not
    * that case. The same answer as the full rules, many times faster (most of all before V8 has compiled them).
    */
-  private quickOperand(): Shape {
+  private quickOperand(): number {
     let j = this.i;
     const k = this.kind[j];
     let shape: Shape;
