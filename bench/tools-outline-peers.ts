@@ -97,7 +97,7 @@ for line in sys.stdin:
     path = line.rstrip("\n")
     t = time.perf_counter()
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:  # as Python reads a source file: a BOM is no character
             keys = walk(ast.parse(f.read()).body, 0, "", [])
     except SyntaxError as e:
         print(json.dumps({"error": {"line": e.lineno or 0, "message": f"{type(e).__name__}: {e.msg}"}}), flush=True)

@@ -81,9 +81,9 @@ export const AUGMENTED = new Set(['+=', '-=', '*=', '/=', '//=', '%=', '@=', '&=
 
 export class PyState {
   i = 0;
-  readonly kind: Tok[];
+  readonly kind: Uint8Array;
   readonly value: string[];
-  readonly line: number[];
+  readonly line: Int32Array;
 
   constructor(readonly t: Tokens) {
     this.kind = t.kind;

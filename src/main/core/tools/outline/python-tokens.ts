@@ -45,15 +45,16 @@ export class PySyntaxError extends Error {
   }
 }
 
+/** The tokens as parallel arrays (typed: a big file has hundreds of thousands). */
 export interface Tokens {
-  kind: Tok[];
+  kind: Uint8Array;
   /** The operator or name; '' for other tokens. */
   value: string[];
-  start: number[];
-  end: number[];
-  line: number[];
+  start: Int32Array;
+  end: Int32Array;
+  line: Int32Array;
   /** Strings: 1 bytes, 0 text (for the mixing check). */
-  bytes: number[];
+  bytes: Uint8Array;
 }
 
 const MAX_INDENT = 100;
@@ -154,7 +155,13 @@ export function tokenizeUpTo(src: string): { tokens: Tokens; error: PySyntaxErro
 class Tokenizer {
   private pos = 0;
   private lineNo = 1;
-  readonly tokens: Tokens = { kind: [], value: [], start: [], end: [], line: [], bytes: [] };
+  private count = 0;
+  private kinds: Uint8Array;
+  private starts: Int32Array;
+  private ends: Int32Array;
+  private lines: Int32Array;
+  private bytes: Uint8Array;
+  private readonly values: string[] = [];
   private readonly indents = [0];
   private readonly altIndents = [0];
   /** Open brackets outside f-string fields: their character and line. */
@@ -162,6 +169,38 @@ class Tokenizer {
 
   constructor(private readonly src: string) {
     if (src.charCodeAt(0) === 0xfeff) this.pos = 1;
+    const capacity = (src.length >> 2) + 64; // about one token per 4-5 characters of Python
+    this.kinds = new Uint8Array(capacity);
+    this.starts = new Int32Array(capacity);
+    this.ends = new Int32Array(capacity);
+    this.lines = new Int32Array(capacity);
+    this.bytes = new Uint8Array(capacity);
+  }
+
+  /** The tokens so far (all of them once `run` returns). */
+  get tokens(): Tokens {
+    const n = this.count;
+    return {
+      kind: this.kinds.subarray(0, n),
+      value: this.values,
+      start: this.starts.subarray(0, n),
+      end: this.ends.subarray(0, n),
+      line: this.lines.subarray(0, n),
+      bytes: this.bytes.subarray(0, n),
+    };
+  }
+
+  private grow(): void {
+    const capacity = this.kinds.length * 2;
+    const more = <T extends Uint8Array | Int32Array>(old: T, made: T): T => {
+      made.set(old);
+      return made;
+    };
+    this.kinds = more(this.kinds, new Uint8Array(capacity));
+    this.starts = more(this.starts, new Int32Array(capacity));
+    this.ends = more(this.ends, new Int32Array(capacity));
+    this.lines = more(this.lines, new Int32Array(capacity));
+    this.bytes = more(this.bytes, new Uint8Array(capacity));
   }
 
   run(): Tokens {
@@ -211,13 +250,15 @@ class Tokenizer {
   }
 
   private push(kind: Tok, value: string, start: number, end: number, line = this.lineNo, bytes = 0): void {
-    const t = this.tokens;
-    t.kind.push(kind);
-    t.value.push(value);
-    t.start.push(start);
-    t.end.push(end);
-    t.line.push(line);
-    t.bytes.push(bytes);
+    const n = this.count;
+    if (n === this.kinds.length) this.grow();
+    this.kinds[n] = kind;
+    this.values.push(value);
+    this.starts[n] = start;
+    this.ends[n] = end;
+    this.lines[n] = line;
+    this.bytes[n] = bytes;
+    this.count = n + 1;
   }
 
   private newlineChars(): void {
