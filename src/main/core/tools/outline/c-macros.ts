@@ -5,7 +5,7 @@
  * again with such macros replaced by spaces (offsets and lines unchanged, so names and signatures still come from the
  * real text) and keeps that outline if it has fewer errors; the answer still says the file does not parse as read
  * and marks the outline partial (docs/outline.md "A file that does not parse"). What is blanked, outside comments,
- * strings and preprocessor lines:
+ * strings and preprocessor lines (the lines of an `#if 0` branch count as a comment):
  * - names the file `#define`s empty, or as nothing but storage words and attributes;
  * - `__attribute__((…))`, `__declspec(…)`, `__asm__(…)` and the reserved-name attribute macros of system headers
  *   (`__THROW`, `__wur`, `__nonnull ((1))`, `__attribute_pure__`, `__BEGIN_DECLS` …);
@@ -44,6 +44,26 @@ export function blankMacros(text: string): string | null {
     }
     return text.length;
   };
+  // `#if 0` branches are dead code: blanked whole (their braces need not balance).
+  const deadIf = /^[ \t]*#[ \t]*if[ \t]+0\b[^\n]*\n/gm;
+  for (let m = deadIf.exec(text); m; m = deadIf.exec(text)) {
+    const from = m.index + m[0].length;
+    blank(from, deadBlockEnd(text, m.index));
+  }
+  // `#ifdef __cplusplus` `extern "C" {` `#endif` and its closing `}` later: braces that balance only across two
+  // blocks, which no parse of both branches can read. Blanked when that is all the block holds.
+  const cplusplus =
+    /^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[^\n]*\n/gm;
+  for (let m = cplusplus.exec(text); m; m = cplusplus.exec(text)) {
+    const from = m.index + m[0].length;
+    const to = deadBlockEnd(text, m.index);
+    const body = text
+      .slice(from, to)
+      .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|^[ \t]*#[^\n]*$/gm, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (/^(?:extern "C" \{|\})$/.test(body) || /^extern "C" \{ \}$/.test(body)) blank(from, to);
+  }
   for (const name of definedAway(text)) {
     const word = new RegExp(`\\b${name}\\b`, 'g');
     for (let m = word.exec(text); m; m = word.exec(text)) if (code[m.index]) blank(m.index, m.index + name.length);
@@ -90,7 +110,9 @@ export function blankMacros(text: string): string | null {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 200);
     const lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
     const before = text.slice(lineStart, m.index);
-    const startsDeclaration = /^\s*$/.test(before) && /^\s+(?:[A-Za-z_]\w*[\s*]+)+[A-Za-z_]\w*\s*\(/.test(after);
+    const startsDeclaration =
+      /^\s*(?:(?:static|extern|inline|__inline)\s+)*$/.test(before) &&
+      /^\s+(?:[A-Za-z_]\w*[\s*]+)+[A-Za-z_]\w*\s*\(/.test(after);
     const betweenTypeAndName = TYPE_WORD.test(before) && /^\s+\**\s*[A-Za-z_]\w*\s*(?:[A-Z_]\w*\s*)?\(/.test(after);
     const alone = /^\s*$/.test(before) && /^[ \t]*(?:\n|$)/.test(after);
     // `type * WORD name`: two names after a `*` only when the first is a qualifier macro (PNG_RESTRICT).
@@ -121,6 +143,20 @@ function definedAway(text: string): Set<string> {
   return names;
 }
 
+/** From an `#if 0` line, the start of the line that ends its dead branch (`#else`, `#elif` or its `#endif`). */
+function deadBlockEnd(text: string, from: number): number {
+  const directive = /^[ \t]*#[ \t]*(if|ifdef|ifndef|else|elif|endif)\b/gm;
+  directive.lastIndex = text.indexOf('\n', from) + 1;
+  let depth = 0;
+  for (let m = directive.exec(text); m; m = directive.exec(text)) {
+    const word = m[1]!;
+    if (word.startsWith('if')) depth++;
+    else if (depth === 0) return m.index;
+    else if (word === 'endif') depth--;
+  }
+  return text.length;
+}
+
 /** For each offset: true when it is code (not in a comment, a string or character literal, or a preprocessor line). */
 function codeMask(text: string): Uint8Array {
   const mask = new Uint8Array(text.length);
@@ -131,6 +167,11 @@ function codeMask(text: string): Uint8Array {
     if (c === '\n') {
       lineStart = true;
       k++;
+      continue;
+    }
+    if (lineStart && c === '#' && /^#\s*if\s+0\b/.test(text.slice(k, k + 12))) {
+      // `#if 0`: dead code, read as such (its braces need not balance: `extern "C" {` … `#if 0` `}` `#endif`).
+      k = deadBlockEnd(text, k);
       continue;
     }
     if (lineStart && c === '#') {
