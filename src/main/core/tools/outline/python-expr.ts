@@ -5,7 +5,8 @@
  * deleted, annotated). An expression Python rejects throws `PySyntaxError` with the line of the token where the
  * parse could not go on.
  */
-import { PySyntaxError, Tok, type Tokens } from './python-tokens';
+import { callArguments, parameters, slices } from './python-args';
+import { PySyntaxError, Tok, type Tokens } from './python-syntax';
 
 /** What an expression can be the target of. */
 export const enum Shape {
@@ -23,43 +24,11 @@ export const enum Shape {
 }
 const TARGET = Shape.Store | Shape.Single | Shape.Del;
 
-export const KEYWORDS = new Set([
-  'False',
-  'None',
-  'True',
-  'and',
-  'as',
-  'assert',
-  'async',
-  'await',
-  'break',
-  'class',
-  'continue',
-  'def',
-  'del',
-  'elif',
-  'else',
-  'except',
-  'finally',
-  'for',
-  'from',
-  'global',
-  'if',
-  'import',
-  'in',
-  'is',
-  'lambda',
-  'nonlocal',
-  'not',
-  'or',
-  'pass',
-  'raise',
-  'return',
-  'try',
-  'while',
-  'with',
-  'yield',
-]);
+export const KEYWORDS = new Set(
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  ),
+);
 
 const COMPARE = new Set(['==', '!=', '<', '<=', '>', '>=', 'in', 'is', 'not']);
 /** Binary operators by precedence (higher binds tighter). */
@@ -367,11 +336,11 @@ export class PyState {
         shape = Shape.Store | Shape.Single | Shape.Del;
       } else if (v === '(') {
         this.i++;
-        this.callArguments();
+        callArguments(this);
         shape = Shape.None;
       } else if (v === '[') {
         this.i++;
-        this.slices();
+        slices(this);
         this.expect(']');
         shape = Shape.Store | Shape.Single | Shape.Del;
       } else return shape;
@@ -586,69 +555,9 @@ export class PyState {
     return this.bitwiseOr();
   }
 
-  /** A call's arguments after `(`, with Python's order rules, through `)`. */
-  callArguments(): void {
-    let keyword = false;
-    let doubleStar = false;
-    let count = 0;
-    while (!this.isOp(')')) {
-      count++;
-      if (this.eat('*')) {
-        if (doubleStar) this.fail('iterable argument unpacking follows keyword argument unpacking', this.i - 1);
-        this.expression();
-      } else if (this.eat('**')) {
-        this.expression();
-        doubleStar = true;
-      } else if (this.isName() && this.isOp('=', this.i + 1)) {
-        this.i += 2;
-        this.expression();
-        keyword = true;
-      } else {
-        const at = this.i;
-        if (this.isKw('True') || this.isKw('False') || this.isKw('None')) {
-          if (this.isOp('=', this.i + 1)) this.fail(`cannot assign to ${this.value[this.i]}`);
-        }
-        this.namedExpression();
-        if (this.isOp('=')) this.fail('expression cannot contain assignment, perhaps you meant "=="?', at);
-        if (this.isKw('for') || this.isKw('async')) {
-          this.forIfClauses();
-          if (count > 1 || !this.isOp(')')) this.fail('Generator expression must be parenthesized', at);
-          continue;
-        }
-        if (doubleStar) this.fail('positional argument follows keyword argument unpacking', at);
-        if (keyword) this.fail('positional argument follows keyword argument', at);
-      }
-      if (!this.eat(',')) break;
-    }
-    this.expect(')');
-  }
-
-  /** Inside `[`: one slice or expression, or a tuple of them (starred elements allowed). */
-  private slices(): void {
-    this.slice();
-    while (this.eat(',')) {
-      if (this.isOp(']')) break;
-      this.slice();
-    }
-  }
-
-  private slice(): void {
-    if (this.eat('*')) {
-      this.bitwiseOr();
-      return;
-    }
-    if (!this.isOp(':')) {
-      this.namedExpression();
-      if (!this.isOp(':')) return;
-    }
-    this.i++; // ':'
-    if (!this.isOp(':') && !this.isOp(']') && !this.isOp(',')) this.expression();
-    if (this.eat(':') && !this.isOp(']') && !this.isOp(',')) this.expression();
-  }
-
   private lambda(): void {
     this.i++;
-    this.parameters(':', false);
+    parameters(this, ':', false);
     this.expect(':');
     this.expression();
   }
@@ -658,57 +567,5 @@ export class PyState {
     this.i++;
     if (this.eatKw('from')) this.expression();
     else if (this.startsExpression()) this.starExpressions();
-  }
-
-  /**
-   * Parameters up to `close` (`)` of a def, `:` of a lambda), with Python's rules: `/` after at least one, before
-   * `*`; a default once given for every later positional one; a bare `*` followed by a named one; `**` last.
-   */
-  parameters(close: string, annotations: boolean): void {
-    let sawDefault = false;
-    let sawSlash = false;
-    let sawStar = false;
-    let bareStar = -1;
-    let positional = 0;
-    while (!this.isOp(close)) {
-      if (this.eat('/')) {
-        if (sawSlash) this.fail('/ may appear only once', this.i - 1);
-        if (sawStar) this.fail('/ must be ahead of *', this.i - 1);
-        if (positional === 0) this.fail('at least one argument must precede /', this.i - 1);
-        sawSlash = true;
-      } else if (this.eat('**')) {
-        const at = this.i;
-        this.name();
-        if (annotations && this.eat(':')) this.expression();
-        if (this.isOp('=')) this.fail('var-keyword argument cannot have default value');
-        this.eat(',');
-        if (!this.isOp(close)) this.fail('arguments cannot follow var-keyword argument', at);
-        if (bareStar >= 0) this.fail('named arguments must follow bare *', bareStar);
-        break;
-      } else if (this.eat('*')) {
-        if (sawStar) this.fail('* argument may appear only once', this.i - 1);
-        sawStar = true;
-        if (this.isOp(',') || this.isOp(close)) bareStar = this.i - 1;
-        else {
-          this.name();
-          if (annotations && this.eat(':')) {
-            if (this.eat('*')) this.bitwiseOr();
-            else this.expression();
-          }
-          if (this.isOp('=')) this.fail('var-positional argument cannot have default value');
-        }
-      } else {
-        this.name();
-        if (annotations && this.eat(':')) this.expression();
-        if (this.eat('=')) {
-          this.expression();
-          if (!sawStar) sawDefault = true;
-        } else if (sawDefault && !sawStar) this.fail('non-default argument follows default argument', this.i - 1);
-        if (sawStar) bareStar = -1;
-        else positional++;
-      }
-      if (!this.eat(',')) break;
-    }
-    if (bareStar >= 0) this.fail('named arguments must follow bare *', bareStar);
   }
 }

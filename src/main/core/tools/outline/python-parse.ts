@@ -9,9 +9,11 @@
  * is parsed on the calling thread; a file it rejects gets tree-sitter's error-tolerant outline, marked partial.
  */
 import { lineIndex, MAX_DEPTH, signatureFromSource, type OutlineItem } from './extract';
+import { callArguments, parameters } from './python-args';
 import { AUGMENTED, PyState, Shape } from './python-expr';
 import { patterns } from './python-patterns';
-import { PySyntaxError, Tok, tokenizeUpTo } from './python-tokens';
+import { PySyntaxError, Tok } from './python-syntax';
+import { tokenizeUpTo } from './python-tokens';
 import type { ParsedText, Piece } from './pieces';
 
 const CLASS_HEAD = 'class _:';
@@ -110,10 +112,10 @@ class StatementParser {
     p.name();
     if (p.isOp('[')) this.typeParameters();
     if (isClass) {
-      if (p.eat('(')) p.callArguments();
+      if (p.eat('(')) callArguments(p);
     } else {
       if (!p.eat('(')) p.fail("expected '('");
-      p.parameters(')', true);
+      parameters(p, ')', true);
       p.expect(')');
       if (p.eat('->')) p.expression();
     }

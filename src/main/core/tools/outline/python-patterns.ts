@@ -4,7 +4,7 @@
  * `|` and `as`). Checked, not built.
  */
 import type { PyState } from './python-expr';
-import { Tok } from './python-tokens';
+import { Tok } from './python-syntax';
 
 /** `patterns`: an open sequence (`case a, *b:`) or one pattern. */
 export function patterns(p: PyState): void {

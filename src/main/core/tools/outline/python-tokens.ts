@@ -6,109 +6,17 @@
  * and f-strings (and t-strings) split into parts as Python 3.12 does (PEP 701), so the parser reads the expressions
  * inside them. Any error stops the tokenizer with Python's message and the line Python gives.
  */
+import { PySyntaxError, Tok, type Tokens } from './python-syntax';
+import { scanString } from './python-strings';
 
-export const enum Tok {
-  Name,
-  Number,
-  String,
-  Op,
-  Newline,
-  Indent,
-  Dedent,
-  End,
-  /** `f"` … : the start of an f-string or t-string (with its prefix). */
-  FStart,
-  /** Literal text inside an f-string (or its format spec). */
-  FMiddle,
-  FEnd,
-}
-
-/** What Python would raise: its class (IndentationError and TabError are SyntaxErrors), message and line. */
-export class PySyntaxError extends Error {
-  readonly kind: 'SyntaxError' | 'IndentationError' | 'TabError';
-  /** A bracket still open at the end of the text (CPython's parser, not its tokenizer, reports that one). */
-  readonly unclosed: boolean;
-
-  constructor(
-    message: string,
-    readonly line: number,
-  ) {
-    super(message);
-    this.unclosed = message.endsWith('was never closed');
-    this.kind = /^inconsistent use of tabs/.test(message)
-      ? 'TabError'
-      : /^(?:unindent does not match|unexpected indent|expected an indented block|too many levels of indentation)/.test(
-            message,
-          )
-        ? 'IndentationError'
-        : 'SyntaxError';
-  }
-}
-
-/** The tokens as parallel arrays (typed: a big file has hundreds of thousands). */
-export interface Tokens {
-  kind: Uint8Array;
-  /** The operator or name; '' for other tokens. */
-  value: string[];
-  start: Int32Array;
-  end: Int32Array;
-  line: Int32Array;
-  /** Strings: 1 bytes, 0 text (for the mixing check). */
-  bytes: Uint8Array;
-}
+export { PySyntaxError, Tok, type Tokens } from './python-syntax';
 
 const MAX_INDENT = 100;
 // Longest first, so `**=` wins over `**` and `*`.
-const OPS = [
-  '**=',
-  '//=',
-  '>>=',
-  '<<=',
-  '...',
-  '!=',
-  '%=',
-  '&=',
-  '**',
-  '*=',
-  '+=',
-  '-=',
-  '->',
-  '//',
-  '/=',
-  ':=',
-  '<<',
-  '<=',
-  '==',
-  '>=',
-  '>>',
-  '@=',
-  '^=',
-  '|=',
-  '<>',
-  '%',
-  '&',
-  '(',
-  ')',
-  '*',
-  '+',
-  ',',
-  '-',
-  '.',
-  '/',
-  ':',
-  ';',
-  '<',
-  '=',
-  '>',
-  '@',
-  '[',
-  ']',
-  '^',
-  '{',
-  '|',
-  '}',
-  '~',
-];
+const OPS =
+  '**= //= >>= <<= ... != %= &= ** *= += -= -> // /= := << <= == >= >> @= ^= |= <> % & ( ) * + , - . / : ; < = > @ [ ] ^ { | } ~'.split(
+    ' ',
+  );
 /** By first character code, longest first. */
 const OP_BY_FIRST: (string[] | undefined)[] = [];
 for (const op of OPS) (OP_BY_FIRST[op.charCodeAt(0)] ??= []).push(op);
@@ -131,12 +39,6 @@ function isDigitOf(c: number, base: number): boolean {
   return c === 48 || c === 49;
 }
 
-interface FieldEnd {
-  /** The f-string's quote and whether it is triple, to notice a string that ends inside a field. */
-  quote: number;
-  triple: boolean;
-}
-
 export function tokenize(src: string): Tokens {
   return new Tokenizer(src).run();
 }
@@ -152,9 +54,9 @@ export function tokenizeUpTo(src: string): { tokens: Tokens; error: PySyntaxErro
   }
 }
 
-class Tokenizer {
-  private pos = 0;
-  private lineNo = 1;
+export class Tokenizer {
+  pos = 0;
+  lineNo = 1;
   private count = 0;
   private kinds: Uint8Array;
   private starts: Int32Array;
@@ -167,7 +69,7 @@ class Tokenizer {
   /** Open brackets outside f-string fields: their character and line. */
   private readonly brackets: { ch: string; line: number }[] = [];
 
-  constructor(private readonly src: string) {
+  constructor(readonly src: string) {
     if (src.charCodeAt(0) === 0xfeff) this.pos = 1;
     const capacity = (src.length >> 2) + 64; // about one token per 4-5 characters of Python
     this.kinds = new Uint8Array(capacity);
@@ -249,7 +151,7 @@ class Tokenizer {
     return this.tokens;
   }
 
-  private push(kind: Tok, value: string, start: number, end: number, line = this.lineNo, bytes = 0): void {
+  push(kind: Tok, value: string, start: number, end: number, line = this.lineNo, bytes = 0): void {
     const n = this.count;
     if (n === this.kinds.length) this.grow();
     this.kinds[n] = kind;
@@ -261,12 +163,12 @@ class Tokenizer {
     this.count = n + 1;
   }
 
-  private newlineChars(): void {
+  newlineChars(): void {
     if (this.src.charCodeAt(this.pos) === 13 && this.src.charCodeAt(this.pos + 1) === 10) this.pos += 2;
     else this.pos++;
   }
 
-  private skipComment(): void {
+  skipComment(): void {
     const src = this.src;
     let p = this.pos;
     for (let c = src.charCodeAt(p); p < src.length && c !== 10 && c !== 13; c = src.charCodeAt(++p));
@@ -274,7 +176,7 @@ class Tokenizer {
   }
 
   /** `\` ends a line: the next line continues this one. */
-  private continuation(): void {
+  continuation(): void {
     const next = this.src.charCodeAt(this.pos + 1);
     if (next === 10 || next === 13) {
       this.pos++;
@@ -341,7 +243,7 @@ class Tokenizer {
    * One token at `pos` (not whitespace, newline, comment or continuation). Inside an f-string field (`field` set)
    * brackets are counted by the field, not on the file's stack.
    */
-  private token(field: { depth: number } | null): void {
+  token(field: { depth: number } | null): void {
     const src = this.src;
     const start = this.pos;
     const c = src.charCodeAt(start);
@@ -349,7 +251,7 @@ class Tokenizer {
       const end = this.nameEnd(start);
       const q = src.charCodeAt(end);
       if ((q === 34 || q === 39) && end - start <= 2 && STRING_PREFIX.test(src.slice(start, end))) {
-        this.string(start, end);
+        scanString(this, start, end);
         return;
       }
       this.pos = end;
@@ -361,7 +263,7 @@ class Tokenizer {
       return;
     }
     if (c === 34 || c === 39) {
-      this.string(start, start);
+      scanString(this, start, start);
       return;
     }
     const op = this.operator(c, start);
@@ -502,240 +404,5 @@ class Tokenizer {
     }
     this.pos = p;
     this.push(Tok.Number, '', start, p);
-  }
-
-  /** A string literal whose prefix is src[start, quoteAt). */
-  private string(start: number, quoteAt: number): void {
-    const src = this.src;
-    const prefix = src.slice(start, quoteAt).toLowerCase();
-    const raw = prefix.includes('r');
-    const isBytes = prefix.includes('b');
-    const q = src.charCodeAt(quoteAt);
-    const triple = src.charCodeAt(quoteAt + 1) === q && src.charCodeAt(quoteAt + 2) === q;
-    const line = this.lineNo;
-    if (prefix.includes('f') || prefix.includes('t')) {
-      this.pos = quoteAt + (triple ? 3 : 1);
-      this.push(Tok.FStart, prefix, start, this.pos, line);
-      this.fstringBody({ quote: q, triple }, raw, line);
-      return;
-    }
-    let p = quoteAt + (triple ? 3 : 1);
-    for (;;) {
-      if (p >= src.length) throw this.unterminated(triple, line);
-      const c = src.charCodeAt(p);
-      if (c === q && (!triple || (src.charCodeAt(p + 1) === q && src.charCodeAt(p + 2) === q))) {
-        p += triple ? 3 : 1;
-        break;
-      }
-      if (c === 10 || c === 13) {
-        if (!triple) throw this.unterminated(false, line);
-        if (c === 13 && src.charCodeAt(p + 1) === 10) p++;
-        this.lineNo++;
-        p++;
-        continue;
-      }
-      if (c === 92) {
-        const e = src.charCodeAt(p + 1);
-        if (e === 10 || e === 13) {
-          if (e === 13 && src.charCodeAt(p + 2) === 10) p++;
-          this.lineNo++;
-          p += 2;
-          continue;
-        }
-        if (!raw) this.escape(p, isBytes, line);
-        p += 2;
-        continue;
-      }
-      if (isBytes && c >= 128) throw new PySyntaxError('bytes can only contain ASCII literal characters', line);
-      p++;
-    }
-    this.pos = p;
-    this.push(Tok.String, '', start, p, line, isBytes ? 1 : 0);
-  }
-
-  private unterminated(triple: boolean, line: number): PySyntaxError {
-    return triple
-      ? new PySyntaxError(`unterminated triple-quoted string literal (detected at line ${this.lineNo})`, line)
-      : new PySyntaxError(`unterminated string literal (detected at line ${this.lineNo})`, line);
-  }
-
-  /** `\x`, `\u`, `\U` and `\N{…}` must be whole (Python's decoder rejects the string otherwise). */
-  private escape(p: number, isBytes: boolean, line: number): void {
-    const src = this.src;
-    const e = src.charCodeAt(p + 1);
-    const hex = (count: number, name: string): void => {
-      for (let k = 0; k < count; k++) {
-        const h = src.charCodeAt(p + 2 + k) | 32;
-        if (!(isDigit(h) || (h >= 97 && h <= 102)))
-          throw new PySyntaxError(
-            `(unicode error) 'unicodeescape' codec can't decode bytes in position 0-${k + 1}: truncated ${name} escape`,
-            line,
-          );
-      }
-    };
-    if (e === 120) hex(2, '\\xXX');
-    else if (isBytes) return;
-    else if (e === 117) hex(4, '\\uXXXX');
-    else if (e === 85) {
-      hex(8, '\\UXXXXXXXX');
-      if (Number.parseInt(src.slice(p + 2, p + 10), 16) > 0x10ffff)
-        throw new PySyntaxError(
-          "(unicode error) 'unicodeescape' codec can't decode bytes: illegal Unicode character",
-          line,
-        );
-    } else if (e === 78) {
-      const close = src.indexOf('}', p);
-      if (src.charCodeAt(p + 2) !== 123 || close === -1 || close === p + 3 || /[\n\r'"]/.test(src.slice(p + 3, close)))
-        throw new PySyntaxError(
-          "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
-          line,
-        );
-    }
-  }
-
-  /**
-   * An f-string's text after its opening quote: literal parts (FMiddle), and each replacement field as `{`, the
-   * expression's own tokens, then `=`, `!` NAME, `:` and a format spec (text and nested fields) as they come, `}`.
-   */
-  private fstringBody(end: FieldEnd, raw: boolean, line: number): void {
-    const src = this.src;
-    const q = end.quote;
-    let textStart = this.pos;
-    const flush = () => {
-      if (this.pos > textStart) this.push(Tok.FMiddle, '', textStart, this.pos);
-    };
-    for (;;) {
-      const p = this.pos;
-      if (p >= src.length) throw this.unterminated(end.triple, line);
-      const c = src.charCodeAt(p);
-      if (c === q && (!end.triple || (src.charCodeAt(p + 1) === q && src.charCodeAt(p + 2) === q))) {
-        flush();
-        this.pos = p + (end.triple ? 3 : 1);
-        this.push(Tok.FEnd, '', p, this.pos);
-        return;
-      }
-      if (c === 10 || c === 13) {
-        if (!end.triple) throw this.unterminated(false, line);
-        this.newlineChars();
-        this.lineNo++;
-        continue;
-      }
-      if (c === 92) {
-        const e = src.charCodeAt(p + 1);
-        if (e === 10 || e === 13) {
-          this.pos++;
-          this.newlineChars();
-          this.lineNo++;
-          continue;
-        }
-        // `\{` is not an escape: the brace still opens a field (only `\N{…}` holds a brace).
-        if (!raw && e === 78 && src.charCodeAt(p + 2) === 123) {
-          this.escape(p, false, line);
-          this.pos = src.indexOf('}', p) + 1;
-          continue;
-        }
-        if (!raw && e !== 123 && e !== 125) this.escape(p, false, line);
-        this.pos += e === 123 || e === 125 ? 1 : 2;
-        continue;
-      }
-      if (c === 123 || c === 125) {
-        if (src.charCodeAt(p + 1) === c) {
-          this.pos += 2; // `{{` or `}}`: a literal brace
-          continue;
-        }
-        if (c === 125) throw new PySyntaxError("f-string: single '}' is not allowed", this.lineNo);
-        flush();
-        this.field(end, raw, line);
-        textStart = this.pos;
-        continue;
-      }
-      this.pos++;
-    }
-  }
-
-  /** A replacement field from its `{` to its `}`. */
-  private field(end: FieldEnd, raw: boolean, line: number): void {
-    const src = this.src;
-    this.push(Tok.Op, '{', this.pos, this.pos + 1);
-    this.pos++;
-    const depth = { depth: 0 };
-    for (;;) {
-      const p = this.pos;
-      if (p >= src.length) throw new PySyntaxError("f-string: expecting '}'", line);
-      const c = src.charCodeAt(p);
-      if (c === 32 || c === 9 || c === 12) {
-        this.pos++;
-        continue;
-      }
-      if (c === 10 || c === 13) {
-        this.newlineChars();
-        this.lineNo++;
-        continue;
-      }
-      if (c === 35) {
-        this.skipComment();
-        continue;
-      }
-      if (c === 92) {
-        this.continuation();
-        continue;
-      }
-      if (depth.depth === 0) {
-        if (c === end.quote && !end.triple) throw new PySyntaxError("f-string: expecting '}'", this.lineNo);
-        if (c === 125) {
-          this.pos++;
-          this.push(Tok.Op, '}', p, this.pos);
-          return;
-        }
-        if (c === 58) {
-          this.pos++;
-          this.push(Tok.Op, ':', p, this.pos);
-          this.formatSpec(end, raw, line);
-          this.push(Tok.Op, '}', this.pos, this.pos + 1);
-          this.pos++;
-          return;
-        }
-        if (c === 61 && src.charCodeAt(p + 1) !== 61) {
-          this.pos++;
-          this.push(Tok.Op, '=', p, this.pos); // `{x=}`: the expression's text is shown too
-          continue;
-        }
-      }
-      this.token(depth);
-      if (depth.depth < 0) throw new PySyntaxError("f-string: unmatched ')'", this.lineNo);
-    }
-  }
-
-  /** A format spec's text and nested fields, up to (not past) the field's closing `}`. */
-  private formatSpec(end: FieldEnd, raw: boolean, line: number): void {
-    const src = this.src;
-    let textStart = this.pos;
-    for (;;) {
-      const p = this.pos;
-      if (p >= src.length) throw new PySyntaxError("f-string: expecting '}'", line);
-      const c = src.charCodeAt(p);
-      if (c === 125 || (c === end.quote && !end.triple)) {
-        if (c !== 125) throw new PySyntaxError("f-string: expecting '}'", this.lineNo);
-        if (p > textStart) this.push(Tok.FMiddle, '', textStart, p);
-        return;
-      }
-      if (c === 123) {
-        if (p > textStart) this.push(Tok.FMiddle, '', textStart, p);
-        this.field(end, raw, line);
-        textStart = this.pos;
-        continue;
-      }
-      if (c === 10 || c === 13) {
-        if (!end.triple)
-          throw new PySyntaxError(
-            'f-string: newlines are not allowed in format specifiers for single quoted f-strings',
-            this.lineNo,
-          );
-        this.newlineChars();
-        this.lineNo++;
-        continue;
-      }
-      this.pos++;
-    }
   }
 }
