@@ -12,7 +12,13 @@ import { createInterface } from 'node:readline';
 import { ts } from '@ts-morph/common';
 import { MAX_DEPTH, type OutlineItem } from '../src/main/core/tools/outline/extract';
 
+/** The TypeScript compiler's outline of a file, as keys. */
 export function tsKeys(path: string): string[] {
+  return tsOutline(path).keys;
+}
+
+/** The keys and the compiler's first syntax error's line (0: none), from one `createSourceFile`. */
+export function tsOutline(path: string): { keys: string[]; errorLine: number } {
   const text = readFileSync(path, 'utf8');
   const kind = /\.(?:js|mjs|cjs|jsx)$/.test(path)
     ? ts.ScriptKind.JSX
@@ -69,7 +75,10 @@ export function tsKeys(path: string): string[] {
     }
   };
   statements(sf.statements, 0, '');
-  return out;
+  // The parser's own diagnostics (syntax only): not in the public typings, present on every parsed source file.
+  const diagnostics = (sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  const first = diagnostics[0];
+  return { keys: out, errorLine: first ? sf.getLineAndCharacterOfPosition(first.start).line + 1 : 0 };
 }
 
 const PY_PEER = String.raw`
@@ -87,13 +96,26 @@ def walk(body, depth, prefix, out):
 for line in sys.stdin:
     path = line.rstrip("\n")
     t = time.perf_counter()
-    with open(path, encoding="utf-8") as f:
-        keys = walk(ast.parse(f.read()).body, 0, "", [])
+    try:
+        with open(path, encoding="utf-8-sig") as f:  # as Python reads a source file: a BOM is no character
+            keys = walk(ast.parse(f.read()).body, 0, "", [])
+    except SyntaxError as e:
+        print(json.dumps({"error": {"line": e.lineno or 0, "message": f"{type(e).__name__}: {e.msg}"}}), flush=True)
+        continue
+    except (ValueError, UnicodeDecodeError) as e:
+        print(json.dumps({"error": {"line": 0, "message": f"{type(e).__name__}: {e}"}}), flush=True)
+        continue
     ms = (time.perf_counter() - t) * 1000
     print(json.dumps({"ms": ms, "keys": keys}), flush=True)
 `;
 
-/** A python3 that parses the files it is sent, one at a time, and says how long `ast` took. */
+/** What `ast.parse` made of a file: its outline and the time (read + parse + walk), or where it rejected it. */
+export type PythonAnswer = { ms: number; keys: string[] } | { error: { line: number; message: string } };
+
+/**
+ * A python3 that parses the files it is sent, one at a time, and says how long `ast` took (timed inside Python, per
+ * file: the read, `ast.parse` and the walk; not the interpreter's start nor this pipe).
+ */
 export class PythonPeer {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly replies: AsyncIterator<string>;
@@ -103,11 +125,18 @@ export class PythonPeer {
     this.replies = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
   }
 
-  async outline(path: string): Promise<{ ms: number; keys: string[] }> {
+  async answer(path: string): Promise<PythonAnswer> {
     this.child.stdin.write(`${path}\n`);
     const next = await this.replies.next();
     if (next.done) throw new Error('the python3 peer ended');
-    return JSON.parse(next.value) as { ms: number; keys: string[] };
+    return JSON.parse(next.value) as PythonAnswer;
+  }
+
+  /** The outline of a file `ast` accepts (throws on one it rejects). */
+  async outline(path: string): Promise<{ ms: number; keys: string[] }> {
+    const a = await this.answer(path);
+    if ('error' in a) throw new Error(`ast.parse rejects ${path}: line ${a.error.line}: ${a.error.message}`);
+    return a;
   }
 
   close(): void {

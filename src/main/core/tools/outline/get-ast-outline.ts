@@ -83,6 +83,7 @@ export const getAstOutlineTool = defineTool({
 
 const BACKEND_LABEL: Readonly<Record<Outline['backend'], string>> = {
   oxc: 'oxc',
+  python: 'Python grammar',
   'tree-sitter': 'tree-sitter',
   text: 'text outline',
 };

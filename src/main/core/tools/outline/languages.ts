@@ -5,7 +5,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { GrammarId } from '../../treesitter/grammars';
-import { defaultName, oneLine, signatureOf, type LanguageSpec, type OutlineItem } from './extract';
+import { defaultName, MAX_DEPTH, oneLine, signatureOf, type LanguageSpec, type OutlineItem } from './extract';
 
 export const GRAMMAR_OF_EXTENSION: Readonly<Record<string, GrammarId>> = {
   '.py': 'python',
@@ -156,9 +156,60 @@ const cFamily = (isCpp: boolean): LanguageSpec => ({
   },
 });
 
+/** Lua statements whose blocks may hold functions: looked through at the depth they sit at. */
+const LUA_THROUGH = new Set([
+  'block',
+  'if_statement',
+  'elseif_statement',
+  'else_statement',
+  'for_statement',
+  'while_statement',
+  'repeat_statement',
+  'do_statement',
+  'variable_declaration',
+]);
+
+function luaFunction(
+  node: Node,
+  name: string,
+  fn: Node,
+  depth: number,
+  members: (body: Node, depth: number) => OutlineItem[],
+): OutlineItem {
+  const body = fn.childForFieldName('body');
+  return {
+    kind: 'function',
+    name,
+    line: node.startPosition.row + 1,
+    endLine: node.endPosition.row + 1,
+    signature: signatureOf(node, body),
+    children: body && depth < MAX_DEPTH ? members(body, depth + 1) : [],
+  };
+}
+
+/**
+ * Lua: every named function, nested ones too (inside another function's body, or in its `if`, loops and `do`
+ * blocks, as that function's children): `function a.b:c()`, `local function f()`, and `x = function () … end`
+ * (`local` or not, one per name that gets a function). Anonymous functions (callbacks) are not listed.
+ */
 const lua: LanguageSpec = {
-  defs: { function_declaration: 'function' },
-  nameOf: (node) => node.childForFieldName('name')?.text ?? null,
+  defs: {},
+  customTypes: new Set([...LUA_THROUGH, 'function_declaration', 'assignment_statement']),
+  custom: (node, depth, members) => {
+    if (LUA_THROUGH.has(node.type)) return members(node, depth);
+    if (node.type === 'function_declaration') {
+      const name = node.childForFieldName('name')?.text;
+      return name ? [luaFunction(node, name, node, depth, members)] : [];
+    }
+    const names = node.namedChildren.find((c) => c.type === 'variable_list')?.namedChildren ?? [];
+    const values = node.namedChildren.find((c) => c.type === 'expression_list')?.namedChildren ?? [];
+    const out: OutlineItem[] = [];
+    values.forEach((value, i) => {
+      const name = names[i];
+      if (value.type === 'function_definition' && name) out.push(luaFunction(node, name.text, value, depth, members));
+    });
+    return out;
+  },
 };
 
 const ruby: LanguageSpec = {

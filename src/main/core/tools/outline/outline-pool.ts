@@ -25,8 +25,11 @@ import {
 import type { ScriptLang } from './script-outline';
 import { canSplit, splitSource, type SourcePart } from './split';
 
-/** Which parser reads a text: oxc for TypeScript and JavaScript, tree-sitter for the rest. */
-export type ParseEngine = { engine: 'oxc'; lang: ScriptLang } | { engine: 'tree-sitter'; grammar: GrammarId };
+/** Which parser reads a text: oxc for TypeScript and JavaScript, ours for Python (`python-parse.ts`), tree-sitter for the rest. */
+export type ParseEngine =
+  | { engine: 'oxc'; lang: ScriptLang }
+  | { engine: 'python' }
+  | { engine: 'tree-sitter'; grammar: GrammarId };
 
 export interface OutlineJob {
   id: number;
@@ -131,6 +134,15 @@ export class OutlinePool {
     return this.workers.length;
   }
 
+  /**
+   * Starts a worker now when none is alive, so the next parse finds one ready; unused, it ends after the idle time
+   * like any other. For a caller that parsed on its own thread because no worker was alive (`outline-service.ts`).
+   */
+  warmUp(): void {
+    if (this.workers.length > 0 || this.unavailable) return;
+    if (this.workerAt(0) && this.inFlight === 0) this.armIdleTimer();
+  }
+
   /** False once a worker failed to start: outlines then run on the calling thread. */
   get usesWorkers(): boolean {
     return !this.unavailable;
@@ -151,9 +163,11 @@ export class OutlinePool {
     const grammar: GrammarId =
       parser.engine === 'tree-sitter'
         ? parser.grammar
-        : parser.lang === 'js' || parser.lang === 'jsx'
-          ? 'javascript'
-          : 'typescript';
+        : parser.engine === 'python'
+          ? 'python'
+          : parser.lang === 'js' || parser.lang === 'jsx'
+            ? 'javascript'
+            : 'typescript';
     const parts =
       depth === 0 && text.length >= SPLIT_MIN_CHARS && canSplit(grammar)
         ? splitSource(text, grammar, this.size)

@@ -17,12 +17,13 @@ import { spliceOutline, stringEdit, type TextEdit } from './incremental';
 import { GRAMMAR_OF_EXTENSION } from './languages';
 import { outlinePool, type OutlinePool, type ParseEngine } from './outline-pool';
 import type { ParsedText, ParseProblem, Piece } from './pieces';
+import { parsePython } from './python-parse';
 import type { ScriptLang } from './script-outline';
 import { TextIndex } from './text-index';
 import { textOutline } from './text-outline';
 
 export interface Outline {
-  backend: 'oxc' | 'tree-sitter' | 'text';
+  backend: 'oxc' | 'python' | 'tree-sitter' | 'text';
   language: string;
   items: OutlineItem[];
   /** Where the file failed to parse; when not empty the items are a partial outline. */
@@ -70,28 +71,39 @@ async function compute(text: string, name: string, pool: OutlinePool): Promise<C
   const ext = extensionOf(name);
   const grammar: GrammarId | undefined = GRAMMAR_OF_EXTENSION[ext];
   const script = scriptLangOf(name);
-  let oxcProblems: ParseProblem[] = [];
+  // The exact parser's word on where a file fails; tree-sitter then gives the partial outline.
+  let exactProblems: ParseProblem[] = [];
   if (script && grammar) {
     const parser: ParseEngine = { engine: 'oxc', lang: script };
     try {
-      const parsed = await pool.parse(parser, text);
+      const parsed = (await parseScriptWithoutWorker(pool, text, script)) ?? (await pool.parse(parser, text));
       if (parsed.problems.length === 0)
         return {
           outline: { backend: 'oxc', language: grammar, items: parsed.items, problems: [] },
           pieces: parsed.pieces,
           parser,
         };
-      oxcProblems = parsed.problems; // the exact parser's word on where it fails; tree-sitter gives the partial outline
+      exactProblems = parsed.problems;
     } catch {
       // oxc's native binding missing on this platform: tree-sitter outlines the file instead.
     }
+  } else if (grammar === 'python') {
+    const parser: ParseEngine = { engine: 'python' };
+    const parsed = await parseExactPython(pool, text);
+    if (parsed.problems.length === 0)
+      return {
+        outline: { backend: 'python', language: grammar, items: parsed.items, problems: [] },
+        pieces: parsed.pieces,
+        parser,
+      };
+    exactProblems = parsed.problems;
   }
   let failure: string | null = null;
   if (grammar) {
     const parser: ParseEngine = { engine: 'tree-sitter', grammar };
     try {
       const parsed = await pool.parse(parser, text);
-      const problems = oxcProblems.length > 0 ? oxcProblems : parsed.problems;
+      const problems = exactProblems.length > 0 ? exactProblems : parsed.problems;
       return {
         outline: { backend: 'tree-sitter', language: grammar, items: parsed.items, problems },
         pieces: problems.length === 0 ? parsed.pieces : null,
@@ -184,7 +196,7 @@ export class OutlineCache {
         entry.chars,
         entry.computed.pieces,
         (slice, depth) => reparse(pool, parser, slice, depth),
-        parser.engine === 'tree-sitter',
+        parser.engine !== 'oxc', // Python's blocks are its indentation (tree-sitter's Python too)
       );
       if (spliced) {
         const outline: Outline = { ...entry.computed.outline, items: spliced.items, problems: [] };
@@ -257,8 +269,37 @@ export class OutlineCache {
 
 /** A slice this small is parsed by oxc on this thread: well under a millisecond, less than a worker's round trip. */
 const HERE_MAX_CHARS = 64 * 1024;
+/**
+ * A Python text this small is parsed on this thread (`python-parse.ts` reads about 10 MB/s here: a few milliseconds,
+ * less than a worker's round trip and far less than a worker's start); a bigger one goes to the pool, cut in parts.
+ */
+const PYTHON_HERE_MAX_CHARS = 512 * 1024;
+/** A script this small is parsed here when no worker is alive (`parseScriptWithoutWorker`): JSON under ~15 ms. */
+const COLD_HERE_MAX_CHARS = 256 * 1024;
+
+/**
+ * A script text of up to COLD_HERE_MAX_CHARS parsed here while no worker is alive (a fresh process, or the pool
+ * ended after idle): a worker's start (a thread, its modules, oxc's binding) costs several times the parse, through
+ * JSON, on this thread. A worker is started meanwhile for the next parse. Null: the pool parses it.
+ */
+async function parseScriptWithoutWorker(pool: OutlinePool, text: string, lang: ScriptLang): Promise<ParsedText | null> {
+  if (pool.liveWorkers > 0 || !pool.usesWorkers || text.length > COLD_HERE_MAX_CHARS) return null;
+  pool.warmUp();
+  try {
+    return (await import('./script-outline')).outlineScript(text, lang, 0, true);
+  } catch {
+    return null; // oxc's binding cannot load on this thread: the pool parses it (and says why, if it cannot either)
+  }
+}
+
+function parseExactPython(pool: OutlinePool, text: string, depth = 0): ParsedText | Promise<ParsedText> {
+  return text.length <= PYTHON_HERE_MAX_CHARS
+    ? parsePython(text, depth)
+    : pool.parse({ engine: 'python' }, text, depth);
+}
 
 async function reparse(pool: OutlinePool, parser: ParseEngine, slice: string, depth: number): Promise<ParsedText> {
+  if (parser.engine === 'python') return parseExactPython(pool, slice, depth);
   if (parser.engine === 'oxc' && slice.length <= HERE_MAX_CHARS) {
     try {
       return (await import('./script-outline')).outlineScript(slice, parser.lang, depth);

@@ -169,7 +169,7 @@ describe('get_ast_outline tool', () => {
       'import os\n\nclass A(B):\n    def m(self, x):\n        return secret_body\n\ndef f():\n    pass\n',
     );
     const out = await ok(getAstOutlineTool, { path: 'm.py' }, ws.ctx);
-    expect(out).toBe('m.py (python, tree-sitter):\nL3-5: class A(B)\n  L4-5: def m(self, x)\nL7-8: def f()');
+    expect(out).toBe('m.py (python, Python grammar):\nL3-5: class A(B)\n  L4-5: def m(self, x)\nL7-8: def f()');
     expect(out).not.toContain('secret_body');
   });
 
@@ -196,7 +196,7 @@ describe('get_ast_outline tool', () => {
     );
     ws.write('bad.py', 'def ok():\n    pass\n\ndef bad(:\n    pass\n');
     expect(await ok(getAstOutlineTool, { path: 'bad.py' }, ws.ctx)).toMatch(
-      /does not parse\.\n {2}line 4: syntax error/,
+      /^bad\.py \(python, tree-sitter\): the file does not parse\.\n {2}line 4: SyntaxError: invalid syntax\nPartial outline/,
     );
   });
 

@@ -4,11 +4,13 @@
  */
 import type { ParseEngine } from './outline-pool';
 import type { ParsedText } from './pieces';
+import { parsePython } from './python-parse';
 import { outlineScript } from './script-outline';
 import { outlineOnThisThread } from './tree-outline';
 
 export async function parseOnThisThread(parser: ParseEngine, text: string, depth: number): Promise<ParsedText> {
   if (parser.engine === 'oxc') return outlineScript(text, parser.lang, depth);
+  if (parser.engine === 'python') return parsePython(text, depth);
   const { items, pieces, problems } = await outlineOnThisThread(parser.grammar, text, depth);
   return { items, pieces, problems };
 }

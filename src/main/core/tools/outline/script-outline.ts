@@ -62,13 +62,16 @@ const MEMBER_KINDS: Readonly<Record<string, string>> = {
   TSAbstractAccessorProperty: 'field',
 };
 
-/** The outline of one script text; `depth` is the depth of its top-level statements (0 for a whole file). */
-export function outlineScript(text: string, lang: ScriptLang, depth = 0): ParsedText {
+/**
+ * The outline of one script text; `depth` is the depth of its top-level statements (0 for a whole file). `json`:
+ * through `parseSync`'s JSON only, never setting raw transfer up (a parse on the main thread: `oxc-raw.ts`).
+ */
+export function outlineScript(text: string, lang: ScriptLang, depth = 0, json = false): ParsedText {
   const filename = lang === 'dts' ? 'file.d.ts' : `file.${lang}`;
   // A `.js` file may be a script (sloppy mode: `with`, octal literals) or a module: let the parser tell.
   const options: ParserOptions = { lang, sourceType: lang === 'js' || lang === 'jsx' ? 'unambiguous' : 'module' };
   // The same ESTree either way; raw transfer skips the JSON (`oxc-raw.ts`).
-  const result = parseRaw(filename, text, options) ?? parseSync(filename, text, options);
+  const result = (json ? null : parseRaw(filename, text, options)) ?? parseSync(filename, text, options);
   const lineOf = lineIndex(text);
   const errors = result.errors.filter((e) => e.severity === 'Error');
   if (errors.length > 0) {

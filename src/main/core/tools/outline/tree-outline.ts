@@ -4,7 +4,8 @@
  */
 import type { Node, Parser } from 'web-tree-sitter';
 import { createParser, type GrammarId } from '../../treesitter/grammars';
-import { outlineTree } from './extract';
+import { blankMacros } from './c-macros';
+import { outlineTree, type OutlineItem } from './extract';
 import { LANGUAGE_SPECS } from './languages';
 import type { ParsedText, ParseProblem } from './pieces';
 import { pythonPieces } from './python-pieces';
@@ -45,14 +46,59 @@ export async function outlineOnThisThread(grammar: GrammarId, text: string, dept
   if (!tree) throw new ParserGaveUpError();
   try {
     const root = tree.rootNode;
-    const items = outlineTree(root, LANGUAGE_SPECS[grammar], text, depth);
+    let items = outlineTree(root, LANGUAGE_SPECS[grammar], text, depth);
     const hasError = root.hasError;
     const problems = hasError ? treeProblems(root) : [];
+    if (hasError && (grammar === 'c' || grammar === 'cpp')) {
+      const unmacroed = withoutMacros(parser, grammar, text, root, depth);
+      if (unmacroed) {
+        items = unmacroed;
+        for (const p of problems) p.message += ' (the outline below is read with the macros it cannot expand left out)';
+      }
+    }
     const pieces = grammar === 'python' && !hasError ? pythonPieces(root, items, depth) : null;
     return { items, hasError, problems, pieces };
   } finally {
     tree.delete(); // wasm memory is not garbage-collected
   }
+}
+
+/** C and C++: the outline of the text with its attribute-like macros blanked (`c-macros.ts`), when that parses better. */
+function withoutMacros(
+  parser: Parser,
+  grammar: GrammarId,
+  text: string,
+  raw: Node,
+  depth: number,
+): OutlineItem[] | null {
+  const blanked = blankMacros(text);
+  if (blanked === null) return null;
+  const tree = parser.parse(blanked);
+  if (!tree) return null;
+  try {
+    if (errorSpan(tree.rootNode) >= errorSpan(raw)) return null;
+    return outlineTree(tree.rootNode, LANGUAGE_SPECS[grammar], blanked, depth);
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * How much of the text a tree's ERROR nodes cover (a MISSING node counts one): the measure of a worse parse, since
+ * one ERROR node can swallow the rest of a file.
+ */
+function errorSpan(root: Node): number {
+  let n = 0;
+  const visit = (node: Node): void => {
+    for (const child of node.children) {
+      if (!child) continue;
+      if (child.isError) n += child.endIndex - child.startIndex;
+      else if (child.isMissing) n++;
+      else if (child.hasError) visit(child);
+    }
+  };
+  visit(root);
+  return n;
 }
 
 /** Where the tree failed: its first ERROR nodes (text the grammar could not place) and MISSING ones (inserted). */
