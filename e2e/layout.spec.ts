@@ -6,7 +6,7 @@
  * the session list folds to an icon rail whose button shows the chats. Screenshots of each, in both themes.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, startWebApp, stopWebApp, test } from './fixtures';
 import { closeChatApp, openWith, send } from './chat-kit';
 import { shots } from './screens';
 import { openFile, putInWorkspace } from './viewer-helpers';
@@ -149,4 +149,38 @@ test('the chat is usable at every width, the viewer open or closed, in both them
   await shots(page, 'layout-800-rail-open');
   await flyout.getByTestId('session-item').click();
   await expect(flyout).toBeHidden();
+});
+
+test('the first-run guide and Settings fit an 800 px window, as wide ones, in both themes', async ({ page }) => {
+  const app = await startWebApp();
+  try {
+    await page.goto(app.url);
+    for (const width of [800, 1920]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.getByTestId('nav-chat').click();
+      await expect(page.getByTestId('first-run')).toBeVisible();
+      const guide = await page.evaluate(() => {
+        const el = document.querySelector('[data-testid="first-run"]')!;
+        return {
+          page: document.documentElement.scrollWidth - window.innerWidth,
+          guide: el.scrollWidth - el.clientWidth,
+        };
+      });
+      expect(guide, `${width} px: first-run guide`).toEqual({ page: 0, guide: 0 });
+      await shots(page, `layout-${width}-first-run`);
+      await page.getByTestId('open-settings').click();
+      await expect(page.getByTestId('settings')).toBeVisible();
+      const settings = await page.evaluate(() => {
+        const el = document.querySelector('[data-testid="settings"]')!;
+        return {
+          page: document.documentElement.scrollWidth - window.innerWidth,
+          settings: el.scrollWidth - el.clientWidth,
+        };
+      });
+      expect(settings, `${width} px: Settings`).toEqual({ page: 0, settings: 0 });
+      await shots(page, `layout-${width}-settings`);
+    }
+  } finally {
+    await stopWebApp(app);
+  }
 });
