@@ -134,6 +134,10 @@ test('the chat is usable at every width, the viewer open or closed, in both them
       await shots(page, `layout-${width}-viewer-aside`);
       await page.getByTestId('viewer-show').click();
       await expect(viewer).toBeVisible();
+      await page.keyboard.press('Escape'); // Escape puts it aside too
+      await expect(viewer).toBeHidden();
+      await page.getByTestId('viewer-show').click();
+      await expect(viewer).toBeVisible();
     } else {
       expect(v.width, `${width} px: docked viewer width`).toBeGreaterThanOrEqual(360);
       await expectUsable(page, width, `${width} px, viewer open`);
@@ -146,6 +150,9 @@ test('the chat is usable at every width, the viewer open or closed, in both them
   await page.getByTestId('rail-chats').click();
   const flyout = page.locator('.session-flyout');
   await expect(flyout.getByTestId('session-item')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(flyout).toBeHidden();
+  await page.getByTestId('rail-chats').click();
   await shots(page, 'layout-800-rail-open');
   await flyout.getByTestId('session-item').click();
   await expect(flyout).toBeHidden();

@@ -17,18 +17,21 @@ export function SessionRail({ onFind }: { onFind: () => void }) {
   const running = useStore(sessionsStore, (s) => s.sessions.some((x) => x.running));
   useEffect(() => {
     if (!open) return;
+    // In the capture phase, before the app's own Escape (which stops a running turn): the key closes the list and does
+    // nothing else. A chat's title being renamed in the list keeps its Escape (it gives the rename up).
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
-      e.preventDefault(); // the list closes; a running turn is not stopped by the same key
+      if (e.target instanceof Element && e.target.closest('.session-flyout input')) return;
+      e.preventDefault();
       setOpen(false);
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
   }, [open]);
   const isMac = /Mac/i.test(navigator.platform);
   return (
     <>
-      <nav className="session-rail" aria-label="Chats" data-testid="session-rail">
+      <nav className="session-rail" aria-label="Chats, folded" data-testid="session-rail">
         <button
           className="icon ghost rail-button"
           aria-label="Show the chats"

@@ -34,15 +34,22 @@ export const FileView = lazyPage(
 onReleaseHandle((handle) => void skald.viewer.release({ handle }).catch(() => {}));
 
 function useShortcuts(isOpen: boolean, isOverlay: boolean): void {
+  // Over the chat, Escape puts the viewer aside: in the capture phase, before the app's own Escape (which stops a
+  // running turn), so the key does that and nothing else.
+  useEffect(() => {
+    if (!isOpen || !isOverlay) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      hideViewer();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [isOpen, isOverlay]);
   useEffect(() => {
     if (!isOpen) return;
     const onKey = (e: KeyboardEvent) => {
       const { activeId, isMaximized } = viewerStore.getState();
-      if (e.key === 'Escape' && isOverlay && !e.defaultPrevented) {
-        e.preventDefault(); // back to the chat; a running turn is not stopped by the same key
-        hideViewer();
-        return;
-      }
       if (e.key === 'Escape' && isMaximized) {
         toggleMaximized();
         return;
@@ -58,7 +65,7 @@ function useShortcuts(isOpen: boolean, isOverlay: boolean): void {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [isOpen, isOverlay]);
+  }, [isOpen]);
 }
 
 /** The tab strip has no scroll bar: the wheel scrolls it sideways. */
