@@ -9,6 +9,7 @@
  * model can read (R7).
  * Check ids (R1, R7) are listed in docs/security-checks.md.
  */
+import { clarificationResult } from '../../../shared/clarification-answer';
 import { MCP_PREFIX, TN } from '../../../shared/tool-names';
 import { humanDecisionText } from '../../../shared/contract/approval';
 import type { ChatEventBody } from '../../../shared/contract/chat';
@@ -496,7 +497,7 @@ async function askUser(env: CallEnv, call: RoundCall, args: ToolArgs): Promise<C
       signal: env.signal,
     });
     env.store.setToolStatus(id, 'running');
-    return finish(env, call, { kind: 'completed', result: `The user answered: ${answer}` }, null);
+    return finish(env, call, { kind: 'completed', result: clarificationResult(answer) }, null);
   } catch {
     return 'cancelled';
   }
