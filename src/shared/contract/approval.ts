@@ -67,6 +67,38 @@ export const DecisionSchema = z.object({
 export type Decision = z.infer<typeof DecisionSchema>;
 export type WhyKind = Decision['why']['kind'];
 
+/**
+ * The words a person reads for an action, everywhere: the Security page, the tool card, the decision log and the
+ * gate's sentences (docs/approval.md "Rule names"). The stored enum keeps `require`.
+ */
+export const ACTION_WORDS: Readonly<Record<z.infer<typeof action>, string>> = {
+  allow: 'Allow',
+  require: 'Ask',
+  deny: 'Deny',
+};
+
+/** What a rule's one name needs of it. */
+export type NamedRule = Pick<
+  ApprovalRuleDto,
+  'id' | 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'action' | 'agent_id' | 'source'
+>;
+
+/** A rule's one name, its stable id, written the same on the page, the card and the log: `rule 11`. */
+export const ruleName = (id: number): string => `rule ${id}`;
+
+/** A rule in the page's words: `Allow @fs_read docs/*`, `Ask execute_cmd $ git *`, `Ask *`. */
+export function ruleWords(r: Omit<NamedRule, 'id'>): string {
+  const bits = [ACTION_WORDS[r.action], r.tool_pattern];
+  if (r.path_pattern) bits.push(r.path_pattern);
+  if (r.command_pattern) bits.push(`$ ${r.command_pattern}`);
+  if (r.agent_id) bits.push(`(agent ${r.agent_id})`);
+  if (r.source) bits.push(`(source ${r.source})`);
+  return bits.join(' ');
+}
+
+/** `rule 11: Ask *`: how every sentence names a rule. */
+export const ruleLabel = (r: NamedRule): string => `${ruleName(r.id)}: ${ruleWords(r)}`;
+
 const HUMAN_TEXT = 'Decided by you';
 /** The sentence of a person's decision (`why.kind` 'human'), as the audit keeps it, with their note if they wrote one. */
 export function humanDecisionText(note: string | null | undefined): string {

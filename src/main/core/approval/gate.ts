@@ -14,13 +14,13 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import type { Decision } from '../../../shared/contract/approval';
+import { ACTION_WORDS, ruleLabel, type Decision } from '../../../shared/contract/approval';
 import type { RunContext } from '../../../shared/run-context';
 import { FS_READ_TOOLS, FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
 import { canonicalizeForPolicy, hasComponent, pathArguments, resolvePath } from '../tools/_policy/paths';
 import type { ProtectedPaths } from '../tools/tool';
 import type { BypassStore } from './bypass';
-import { decidingRule, describeRule, hidingRule, type CallFacts, type RuleVerdict } from './evaluate';
+import { decidingRule, hidingRule, type CallFacts, type RuleVerdict } from './evaluate';
 import {
   Guards,
   HOME_CREDENTIALS,
@@ -69,7 +69,7 @@ const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 /** " (beats allow rule 3: …)": the weaker matching rules the deciding one out-ranked, for the card's "why". */
 function beatenText(beaten: readonly CompiledRule[]): string {
   if (beaten.length === 0) return '';
-  const shown = beaten.slice(0, 3).map((b) => `${b.rule.action} rule ${b.rule.id}: ${describeRule(b.rule)}`);
+  const shown = beaten.slice(0, 3).map((b) => ruleLabel(b.rule));
   return ` (beats ${shown.join('; ')}${beaten.length > 3 ? `; ${beaten.length - 3} more` : ''})`;
 }
 
@@ -122,7 +122,7 @@ export class ApprovalGate {
     // The roots' real paths (one or two realpath calls), resolved once a path or a command needs them: a call
     // without either (most of a turn's bookkeeping tools) never asks the file system.
     let resolvedRoots: Roots | null = null;
-    const roots = (): Roots => (resolvedRoots ??= this.guards.roots());
+    const roots = (): Roots => (resolvedRoots ??= this.guards.roots(wd));
     // One canonicalization per distinct path in a decision, walked down from the roots' real paths where it can be
     // (Guards.canonical): the file system's lookups are the costly part of a decision.
     const canonCache = new Map<string, string>();
@@ -184,11 +184,11 @@ export class ApprovalGate {
     const match = verdict.rule;
     if (match)
       note(
-        `deciding rule: ${match.rule.id} (${describeRule(match.rule)}, group ${match.rule.group_id}, priority ${match.rule.priority})${verdict.isFallback ? ', the fallback: no other rule matched' : ''}`,
+        `deciding rule: ${ruleLabel(match.rule)} (group ${match.rule.group_id}, priority ${match.rule.priority})${verdict.isFallback ? ', the fallback: no other rule matched' : ''}`,
       );
     else note('no rule matched');
     for (const b of verdict.beaten)
-      note(`beaten: rule ${b.rule.id} (${describeRule(b.rule)}): ${match?.rule.action} beats ${b.rule.action}`);
+      note(`beaten: ${ruleLabel(b.rule)} (${ACTION_WORDS[match!.rule.action]} beats ${ACTION_WORDS[b.rule.action]})`);
     const beats = beatenText(verdict.beaten);
     if (match?.rule.action === 'deny')
       return this.done(
@@ -197,7 +197,7 @@ export class ApprovalGate {
           why: {
             kind: 'rule',
             ruleId: match.rule.id,
-            text: `Denied by rule ${match.rule.id}: ${describeRule(match.rule)}${beats}`,
+            text: `Denied by ${ruleLabel(match.rule)}${beats}`,
           },
         },
         note,
@@ -205,7 +205,7 @@ export class ApprovalGate {
     if (locked)
       return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
     if (match?.rule.action === 'allow') {
-      const others = allowedBy.filter((c) => c !== match).map((c) => `rule ${c.rule.id}: ${describeRule(c.rule)}`);
+      const others = allowedBy.filter((c) => c !== match).map((c) => ruleLabel(c.rule));
       const extra = others.length ? ` (other parts: ${[...new Set(others)].join('; ')})` : '';
       return this.done(
         {
@@ -213,7 +213,7 @@ export class ApprovalGate {
           why: {
             kind: 'rule',
             ruleId: match.rule.id,
-            text: `Allowed by rule ${match.rule.id}: ${describeRule(match.rule)}${extra}`,
+            text: `Allowed by ${ruleLabel(match.rule)}${extra}`,
           },
         },
         note,
@@ -229,7 +229,7 @@ export class ApprovalGate {
           why: {
             kind: 'rule',
             ruleId: match.rule.id,
-            text: `Asks because of rule ${match.rule.id}: ${describeRule(match.rule)}${beats}.${unsafe}`,
+            text: `Asks because of ${ruleLabel(match.rule)}${verdict.isFallback ? ' (no other rule matched)' : beats}.${unsafe}`,
           },
         }
       : {
@@ -287,7 +287,7 @@ export class ApprovalGate {
   }
 
   private done(d: Draft, note: (line: string) => void): Decision {
-    note(`decision: ${d.action} (${d.why.kind}) — ${d.why.text}`);
+    note(`decision: ${ACTION_WORDS[d.action]} (${d.why.kind}) — ${d.why.text}`);
     return { ...d, actor: 'policy' };
   }
 
@@ -299,8 +299,8 @@ export class ApprovalGate {
    * cannot be loaded the call itself asked; the guards still apply. Entries are judged by their real path, no I/O.
    */
   walkPolicy(call: GateCall): ProtectedPaths {
-    const roots = this.guards.roots();
     const wd = this.workingDirOf(call);
+    const roots = this.guards.roots(wd);
     const rootReal =
       typeof call.args.path === 'string' && call.args.path !== ''
         ? canonicalizeForPolicy(call.args.path, wd)
@@ -352,7 +352,7 @@ export class ApprovalGate {
         const pattern = normalizePathPattern(c.rule.path_pattern!);
         const base = pattern.endsWith('/*') ? pattern.slice(0, -2) : pattern;
         const abs = isAbsolute(base) ? base : join(roots.wsCanon, base);
-        const why = `rule ${c.rule.id}: ${describeRule(c.rule)}`;
+        const why = ruleLabel(c.rule);
         if (!base.endsWith('*')) add(abs, why);
         else {
           // A prefix pattern (`priv*`): name the entries of its folder that it covers.
@@ -436,7 +436,8 @@ export class ApprovalGate {
 
   /** How the rules see a shell command (the Security page's preview): the same analysis a decision makes. */
   analyzeCommand(command: string, workdir: string): ShellAnalysis {
-    return this.analyze(command, resolvePath(workdir, this.deps.workspaceDir), this.guards.roots());
+    const wd = resolvePath(workdir, this.deps.workspaceDir);
+    return this.analyze(command, wd, this.guards.roots(wd));
   }
 
   filterVisible(

@@ -47,7 +47,7 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
     action: 'deny',
     title: 'secrets/ folders',
     description:
-      'Reading or writing anything under a secrets/ folder of the workspace, in any letter case, through symlinks and "..". Shell commands that name a secrets/ path always ask.',
+      'Reading or writing anything under a secrets/ folder of the session\'s working directory (or of the default workspace), in any letter case, through symlinks and "..". Shell commands that name a secrets/ path always ask.',
   },
   {
     id: 'credentials',
@@ -94,7 +94,8 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
     id: 'symlink_escape',
     action: 'require',
     title: 'Symlink escapes',
-    description: 'A path inside the workspace that resolves through a symlink to a place outside it: always asks.',
+    description:
+      "A path inside the session's working directory that resolves through a symlink to a place outside it: always asks.",
   },
   // Enforced by the gate's shell analysis (shell.ts), listed here so the Security page shows it as locked.
   {
@@ -102,7 +103,7 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
     action: 'require',
     title: 'Opaque shell commands',
     description:
-      'A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a program told by an option or its script to run another (sed e, awk system, git -c, tar --checkpoint-action, rg --pre, …), a redirect out of the workspace, or text that does not parse: always asks; no rule or bypass allows it.',
+      "A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a program told by an option or its script to run another (sed e, awk system, git -c, tar --checkpoint-action, rg --pre, …), a redirect out of the session's working directory, or text that does not parse: always asks; no rule or bypass allows it.",
   },
 ];
 
@@ -235,12 +236,20 @@ export function relIn(child: string, base: string): string | null {
 }
 const under = (child: string, base: string) => relIn(child, base) !== null;
 
-/** The workspace and data folder, lexical and canonical, fixed for one decision. */
+/**
+ * The folders one decision is judged against, lexical and canonical, fixed for that decision. `ws` is the call's
+ * workspace: the session's working directory, wherever the person put it (docs/approval.md "Relative means the
+ * working directory"); relative rule paths, the secrets/ guard, symlink escapes and "inside the workspace" of the
+ * shell analysis all mean below it. `defaultWs` is the app's default workspace (`<data>/workspace`) when the call's
+ * working directory is another folder: it stays out of the data folder's guards, and its own secrets/ stay guarded.
+ */
 export interface Roots {
   wsRaw: string;
   wsCanon: string;
   dataRaw: string;
   dataCanon: string;
+  defaultWsRaw?: string;
+  defaultWsCanon?: string;
 }
 
 export interface GuardPaths {
@@ -265,11 +274,17 @@ export class Guards {
   // Canonical roots are recomputed for each decision (the workspace may be created or re-linked after start-up; a
   // stale canonical root would open a gap). When the workspace's real path is its own path, no folder on that path
   // is a symlink, so the data folder above it (the default layout) is its own real path too: one realpath, not two.
-  roots(): Roots {
-    const wsCanon = canonicalizeForPolicy(this.wsRaw, '/');
-    const symlinkFree = wsCanon === this.wsRaw && under(this.wsRaw, this.dataRaw);
+  /** The roots of a decision made in `workingDir` (absolute; absent = the default workspace). */
+  roots(workingDir?: string): Roots {
+    const defaultCanon = canonicalizeForPolicy(this.wsRaw, '/');
+    const symlinkFree = defaultCanon === this.wsRaw && under(this.wsRaw, this.dataRaw);
     const dataCanon = symlinkFree ? this.dataRaw : canonicalizeForPolicy(this.dataRaw, '/');
-    return { wsRaw: this.wsRaw, wsCanon, dataRaw: this.dataRaw, dataCanon };
+    const base = { dataRaw: this.dataRaw, dataCanon };
+    const wd = workingDir === undefined ? this.wsRaw : resolvePath(workingDir, '/');
+    if (wd === this.wsRaw) return { wsRaw: wd, wsCanon: defaultCanon, ...base };
+    const wsCanon = canonicalizeForPolicy(wd, '/');
+    if (wsCanon === defaultCanon) return { wsRaw: wd, wsCanon, ...base };
+    return { wsRaw: wd, wsCanon, ...base, defaultWsRaw: this.wsRaw, defaultWsCanon: defaultCanon };
   }
 
   /**
@@ -285,16 +300,20 @@ export class Guards {
     return walked ?? canonicalizeForPolicy(absolute, '/');
   }
 
-  /** Inside the data folder, except the workspace when the workspace itself sits inside it (the default). */
+  /**
+   * Inside the data folder, except the default workspace when it sits inside it (the default layout): a session's
+   * working directory is never elsewhere in the data folder (session/working-directory.ts).
+   */
   isDataDir(r: Roots, canon: string): boolean {
     if (!under(canon, r.dataCanon)) return false;
-    return !(under(r.wsCanon, r.dataCanon) && under(canon, r.wsCanon));
+    const ws = r.defaultWsCanon ?? r.wsCanon;
+    return !(under(ws, r.dataCanon) && under(canon, ws));
   }
 
   /** Judges one path argument of a call. `lexical` and `canon` are absolute. */
   checkPath(r: Roots, toolName: string, lexical: string, canon: string): GuardVerdict | null {
     const rels = [relIn(canon, r.wsCanon), relIn(lexical, r.wsRaw), relIn(lexical, r.wsCanon)];
-    if (rels.some((r) => r !== null && hasComponent(r, 'secrets'))) {
+    if (inSecrets(r, rels, lexical, canon)) {
       return {
         action: 'deny',
         guard: 'secrets',
@@ -323,7 +342,7 @@ export class Guards {
       return {
         action: 'require',
         guard: 'symlink_escape',
-        text: 'The path leads through a symlink out of the workspace: always asks.',
+        text: 'The path leads through a symlink out of the working directory: always asks.',
       };
     }
     if (inData)
@@ -355,8 +374,7 @@ export class Guards {
     if (SECRETS_WORD.test(command)) return SHELL_SECRETS;
     if (workdir) {
       const canon = canonicalizeForPolicy(workdir, r.wsRaw);
-      const rel = relIn(canon, r.wsCanon);
-      if (rel !== null && hasComponent(rel, 'secrets'))
+      if (inSecrets(r, [relIn(canon, r.wsCanon)], resolvePath(workdir, r.wsRaw), canon))
         return { action: 'require', guard: 'secrets', text: 'The command runs inside a secrets/ folder: always asks.' };
       if (this.isDataDir(r, canon))
         return {
@@ -433,7 +451,7 @@ export class Guards {
 
   private checkShellPath(r: Roots, lexical: string, canon: string): GuardVerdict | null {
     const rels = [relIn(canon, r.wsCanon), relIn(lexical, r.wsRaw), relIn(lexical, r.wsCanon)];
-    if (rels.some((x) => x !== null && hasComponent(x, 'secrets'))) return SHELL_SECRETS;
+    if (inSecrets(r, rels, lexical, canon)) return SHELL_SECRETS;
     if (!singleLinked.has(canon) && hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]) !== null) return SHELL_SECRETS;
     if (this.isDataDir(r, canon) || this.isDataDir(r, lexical))
       return {
@@ -471,7 +489,8 @@ export class Guards {
       spellings.add(slash(dir));
       if (dir.startsWith(home + sep)) spellings.add(`~/${slash(dir.slice(home.length + 1))}`);
     }
-    const wsSpellings = [slash(r.wsRaw), slash(r.wsCanon)].map((s) => s.toLowerCase());
+    const ws = [r.defaultWsRaw ?? r.wsRaw, r.defaultWsCanon ?? r.wsCanon];
+    const wsSpellings = ws.map((s) => slash(s).toLowerCase());
     for (const spelling of spellings) {
       const needle = spelling.toLowerCase();
       for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
@@ -486,6 +505,18 @@ export class Guards {
     }
     return false;
   }
+}
+
+/**
+ * Whether a path is below a `secrets` folder of the call's working directory (`rels`: its forms relative to it), or
+ * of the default workspace when the session works elsewhere: a session in a sub-folder must not reach `../secrets`.
+ */
+function inSecrets(r: Roots, rels: readonly (string | null)[], lexical: string, canon: string): boolean {
+  if (rels.some((x) => x !== null && hasComponent(x, 'secrets'))) return true;
+  if (r.defaultWsRaw === undefined || r.defaultWsCanon === undefined) return false;
+  return [relIn(canon, r.defaultWsCanon), relIn(lexical, r.defaultWsRaw), relIn(lexical, r.defaultWsCanon)].some(
+    (x) => x !== null && hasComponent(x, 'secrets'),
+  );
 }
 
 /**

@@ -4,10 +4,10 @@
  * the gate runs for a real call of that session (its group, working directory, bypasses), and it writes nothing.
  */
 import { useEffect, useState } from 'react';
+import { ACTION_WORDS } from '../../../../shared/contract/approval';
 import type { CallResponse } from '../../../../shared/contract/index';
 import { FS_ANY_TOOLS, TN } from '../../../../shared/tool-names';
 import { skald } from '../../bridge/skald';
-import { ACTION_LABELS } from './rule-logic';
 
 type Explained = CallResponse<'approval:explain'>;
 type Session = CallResponse<'chat:listSessions'>['sessions'][number];
@@ -158,7 +158,7 @@ export function CallTester({ toolNames, seed }: { toolNames: readonly string[]; 
           aria-live="polite"
         >
           <div className="tester-verdict">
-            <span className={`badge badge-${result.decision.action}`}>{ACTION_LABELS[result.decision.action]}</span>
+            <span className={`badge badge-${result.decision.action}`}>{ACTION_WORDS[result.decision.action]}</span>
             <span data-testid="tester-why">{result.decision.why.text}</span>
           </div>
           {result.hidden && (

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { useStore } from 'zustand';
+import { ruleLabel } from '../../../../shared/contract/approval';
 import { securityStore, setFsLevel } from '../../stores/security-store';
 import { FS_LEVEL_LABELS, fsRows, normalizeRowPath, type FsLevel, type FsRow } from './file-system-rows';
 
@@ -77,7 +78,7 @@ export function FileSystemPanel() {
               <td>
                 {row.level === 'custom' ? (
                   <span className="muted small">
-                    Custom: {row.rules.map((r) => `${r.tool_pattern} ${r.action}`).join(', ')}. Edit it in Rules, or
+                    Custom: {row.rules.map(ruleLabel).join(', ')}. Edit it in Rules, or
                     pick a level:
                   </span>
                 ) : null}

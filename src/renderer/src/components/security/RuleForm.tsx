@@ -5,11 +5,11 @@
  * with the live preview of how a command splits.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { RuleField } from '../../../../shared/contract/approval';
+import { ACTION_WORDS, type RuleField } from '../../../../shared/contract/approval';
 import { skald } from '../../bridge/skald';
 import type { SaveResult } from '../../stores/security-store';
 import { CommandPreview } from './CommandPreview';
-import { ACTION_LABELS, draftFields, type RuleAction, type RuleDraft } from './rule-logic';
+import { draftFields, type RuleAction, type RuleDraft } from './rule-logic';
 
 const ACTIONS: RuleAction[] = ['allow', 'require', 'deny'];
 const TOOL_GROUPS = [
@@ -119,7 +119,7 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleF
                   checked={draft.action === a}
                   onChange={() => set({ action: a })}
                 />
-                {ACTION_LABELS[a]}
+                {ACTION_WORDS[a]}
               </label>
             ))}
           </div>

@@ -5,10 +5,10 @@
  * after it are listed below, read-only. The add form opens at the top: a new rule is read first.
  */
 import { useState } from 'react';
-import type { ApprovalRuleDto } from '../../../../shared/contract/approval';
+import { ACTION_WORDS, ruleLabel, ruleName, type ApprovalRuleDto } from '../../../../shared/contract/approval';
 import { deleteRule, moveRule, saveRule } from '../../stores/security-store';
 import { RuleForm } from './RuleForm';
-import { ACTION_LABELS, draftOf, emptyDraft, SECTION_LABELS, sectionOf, type RuleDraft } from './rule-logic';
+import { draftOf, emptyDraft, SECTION_LABELS, sectionOf, type RuleDraft } from './rule-logic';
 
 export interface RuleTableProps {
   groupName: string;
@@ -88,7 +88,6 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
             <RuleRow
               key={rule.id}
               rule={rule}
-              index={i}
               canUp={i > 0 && sectionOf(rules[i - 1]!) === sectionOf(rule)}
               canDown={i < rules.length - 1 && sectionOf(rules[i + 1]!) === sectionOf(rule)}
               onEdit={() => setEditing(rule.id)}
@@ -103,8 +102,8 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
             Also consulted: the Default group&apos;s {fallback.length} rules (a deny or ask there beats an allow here)
           </summary>
           <ol className="rule-list is-readonly">
-            {fallback.map((rule, i) => (
-              <RuleRow key={rule.id} rule={rule} index={i} readOnly />
+            {fallback.map((rule) => (
+              <RuleRow key={rule.id} rule={rule} readOnly />
             ))}
           </ol>
         </details>
@@ -115,26 +114,30 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
 
 function RuleRow({
   rule,
-  index = 0,
   canUp = false,
   canDown = false,
   onEdit,
   readOnly = false,
 }: {
   rule: ApprovalRuleDto;
-  index?: number;
   canUp?: boolean;
   canDown?: boolean;
   onEdit?: () => void;
   readOnly?: boolean;
 }) {
-  const label = `${ACTION_LABELS[rule.action]} ${rule.tool_pattern}${rule.path_pattern ? ` on ${rule.path_pattern}` : ''}${rule.command_pattern ? ` for ${rule.command_pattern}` : ''}`;
+  // Its one name, as the tool card and the decision log write it (docs/approval.md "Rule names").
   return (
-    <li className="rule-row" data-testid="rule-row" data-rule-id={rule.id} data-action={rule.action} aria-label={label}>
-      <span className="rule-pos muted small" title={`Rule ${rule.id}, priority ${rule.priority}`}>
-        {index + 1}
+    <li
+      className="rule-row"
+      data-testid="rule-row"
+      data-rule-id={rule.id}
+      data-action={rule.action}
+      aria-label={ruleLabel(rule)}
+    >
+      <span className="rule-pos muted small" data-testid="rule-name">
+        {ruleName(rule.id)}
       </span>
-      <span className={`badge badge-${rule.action}`}>{ACTION_LABELS[rule.action]}</span>
+      <span className={`badge badge-${rule.action}`}>{ACTION_WORDS[rule.action]}</span>
       <span className="rule-main">
         <span className="mono rule-tool">{rule.tool_pattern}</span>
         {rule.path_pattern && (

@@ -17,8 +17,6 @@ export interface RuleDraft {
   priority: string;
 }
 
-export const ACTION_LABELS: Record<RuleAction, string> = { allow: 'Allow', require: 'Ask', deny: 'Deny' };
-
 export const emptyDraft = (): RuleDraft => ({
   tool_pattern: '',
   path_pattern: '',
