@@ -299,26 +299,28 @@ const table: Row[] = [
     rule: 0,
   },
   {
-    name: 'absolute path patterns match outside the workspace',
-    rules: [{ tool_pattern: '@fs_read', path_pattern: '/nowhere/ref/*', action: 'allow', priority: 1 }],
-    call: (k) => k.call('read_file', { path: '/nowhere/ref/a.txt' }),
+    name: 'absolute path patterns match outside the workspace (a tool that may go there: an MCP one)',
+    rules: [{ tool_pattern: 'mcp__ref__*', path_pattern: '/nowhere/ref/*', action: 'allow', priority: 1 }],
+    call: (k) => k.call('mcp__ref__read', { path: '/nowhere/ref/a.txt' }),
     action: 'allow',
     kind: 'rule',
     rule: 0,
   },
   {
-    name: 'a read outside the workspace and every root asks',
-    call: (k) => k.call('read_file', { path: join(k.outside, 'a.txt') }),
+    name: 'a path outside the workspace and every root asks (an MCP tool)',
+    call: (k) => k.call('mcp__ref__read', { path: join(k.outside, 'a.txt') }),
     action: 'require',
     kind: 'rule',
     seedRule: '*',
   },
   {
-    name: 'allow_fs_reads covers a folder outside the workspace',
+    // The tool would refuse it (tools/_policy/guard.ts): the gate says so first, whatever a rule or root allows.
+    name: 'a file tool outside the working directory is denied, even under an allow rule or allow_fs_reads',
+    rules: [{ tool_pattern: '@fs_read', path_pattern: '/nowhere/ref/*', action: 'allow', priority: 1 }],
     call: (k) =>
       k.call('read_file', { path: join(k.outside, 'a.txt') }, { runContext: k.rc({ allow_fs_reads: [k.outside] }) }),
-    action: 'allow',
-    kind: 'fast_path',
+    action: 'deny',
+    kind: 'guard',
   },
 ];
 

@@ -110,25 +110,36 @@ describe.each(LAYOUTS)('a session in the %s', (layout) => {
     });
   });
 
-  describe('X5 / F2: symlink escapes always ask', () => {
-    it('a symlink out of the workspace asks for read and write, whatever the rules, bypass or fast-path', () => {
+  describe('X5 / F2: symlink escapes never run unasked', () => {
+    // The file tools work only inside the working directory (they refuse the rest themselves): the gate denies them,
+    // as the tool would. Any other tool with a path (an MCP server's) asks.
+    it('a symlink out of the workspace: the file tools are denied, an MCP tool asks; whatever the rules, bypass or fast-path', () => {
       k.link('leak', k.outside);
-      k.rules.createRule({ tool_pattern: '@fs_any', action: 'allow', priority: -1 });
+      k.rules.createRule({ tool_pattern: '*', path_pattern: 'leak/*', action: 'allow', priority: -1 });
       k.bypass.grant(1, { kind: 'all' }, null);
+      const rc = k.rc({ allow_fs_writes: ['.', k.outside] });
       for (const tool of ['read_file', 'write_file']) {
-        const d = k.gate.check(
-          k.call(tool, { path: 'leak/id_rsa' }, { runContext: k.rc({ allow_fs_writes: ['.', k.outside] }) }),
-        );
+        const d = k.gate.check(k.call(tool, { path: 'leak/id_rsa' }, { runContext: rc }));
+        expect(d).toMatchObject({ action: 'deny', why: { kind: 'guard', guard: 'outside_working_dir' } });
+      }
+      for (const tool of ['mcp__fs__read_file', 'mcp__fs__write_file']) {
+        const d = k.gate.check(k.call(tool, { path: 'leak/id_rsa' }, { runContext: rc }));
         expect(d).toMatchObject({ action: 'require', why: { kind: 'guard', guard: 'symlink_escape' } });
       }
     });
 
-    it('F4: a not-yet-existing path below an escaping link asks too', () => {
+    it('F4: a not-yet-existing path below an escaping link too', () => {
       k.link('link', k.outside);
-      const d = k.gate.check(
-        k.call('write_file', { path: 'link/new/dir/file.txt' }, { runContext: k.rc({ allow_fs_writes: ['.'] }) }),
-      );
-      expect(d.why).toMatchObject({ kind: 'guard', guard: 'symlink_escape' });
+      const rc = k.rc({ allow_fs_writes: ['.'] });
+      const at = { path: 'link/new/dir/file.txt' };
+      expect(k.gate.check(k.call('write_file', at, { runContext: rc })).why).toMatchObject({
+        kind: 'guard',
+        guard: 'outside_working_dir',
+      });
+      expect(k.gate.check(k.call('mcp__fs__write_file', at, { runContext: rc })).why).toMatchObject({
+        kind: 'guard',
+        guard: 'symlink_escape',
+      });
     });
   });
 
@@ -205,8 +216,11 @@ describe.each(LAYOUTS)('a session in the %s', (layout) => {
       expect(
         inGit.checkPath(inGit.roots(), 'write_file', '/r/.git/hooks/ws/x.txt', '/r/.git/hooks/ws/x.txt'),
       ).toBeNull();
-      // Outside the workspace the whole path is judged.
+      // Outside the workspace the whole path is judged (for a tool that may go there: the file tools may not).
       expect(guards.checkPath(roots, 'write_file', '/home/u/.bashrc', '/home/u/.bashrc')).toMatchObject({
+        guard: 'outside_working_dir',
+      });
+      expect(guards.checkPath(roots, 'mcp__fs__write_file', '/home/u/.bashrc', '/home/u/.bashrc')).toMatchObject({
         guard: 'steering_file',
       });
     });
@@ -229,16 +243,16 @@ describe.each(LAYOUTS)('a session in the %s', (layout) => {
       expect(k.gate.check(k.call('write_file', { path: 'ok.txt' }, { runContext: rc })).action).toBe('allow');
     });
 
-    it('reading the data folder always asks', () => {
+    it('reading the data folder always asks (the file tools, outside the working directory, are denied)', () => {
       k.bypass.grant(1, { kind: 'all' }, null);
-      const d = k.gate.check(
-        k.call(
-          'read_file',
-          { path: join(k.dataDir, 'skald.db') },
-          { runContext: k.rc({ allow_fs_reads: [k.dataDir] }) },
-        ),
-      );
+      const rc = k.rc({ allow_fs_reads: [k.dataDir] });
+      const db = { path: join(k.dataDir, 'skald.db') };
+      const d = k.gate.check(k.call('show_file_to_user', db, { runContext: rc })); // a tool that only reads and may go there
       expect(d).toMatchObject({ action: 'require', why: { guard: 'app_data_touch' } });
+      expect(k.gate.check(k.call('read_file', db, { runContext: rc }))).toMatchObject({
+        action: 'deny',
+        why: { guard: 'outside_working_dir' },
+      });
     });
 
     it('a shell command that names the data folder or the database always asks, even when allowed', () => {

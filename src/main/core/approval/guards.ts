@@ -17,7 +17,7 @@
 import { homedir } from 'node:os';
 import { lstatSync } from 'node:fs';
 import { basename, isAbsolute, join, sep } from 'node:path';
-import { FS_READ_TOOLS, TN } from '../../../shared/tool-names';
+import { FS_ANY_TOOLS, FS_READ_TOOLS, TN } from '../../../shared/tool-names';
 import { gitConfiguredReason, gitProtectedReason } from '../tools/_policy/git-paths';
 import { hardLinkVerdictAt } from '../tools/_policy/hardlinks';
 import { canonicalBelow, canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
@@ -32,6 +32,7 @@ export type GuardId =
   | 'app_data_touch'
   | 'steering_file'
   | 'symlink_escape'
+  | 'outside_working_dir'
   | 'unsafe_shell';
 
 export interface GuardVerdict {
@@ -89,6 +90,13 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
     title: 'Storing a secret',
     description:
       'set_secret always asks: a stored secret can be handed to plugins and servers that name it. The card shows the key; the value stays masked.',
+  },
+  {
+    id: 'outside_working_dir',
+    action: 'deny',
+    title: 'File tools outside the working directory',
+    description:
+      "The file tools (read, list, search, outline, write, edit) work only inside the session's working directory, and refuse any path outside it or leading out of it through a symlink; the gate denies such a call before anyone is asked. Shell commands and MCP tools are judged by the other rows.",
   },
   {
     id: 'symlink_escape',
@@ -219,6 +227,11 @@ const SHELL_GIT: GuardVerdict = {
   guard: 'git_config',
   text: 'The command names a place git reads hooks or configuration from: always asks.',
 };
+const OUTSIDE_WORKING_DIR: GuardVerdict = {
+  action: 'deny',
+  guard: 'outside_working_dir',
+  text: "The file tools work only inside the session's working directory, and this path is outside it (or leads out of it through a symlink): use a path inside it.",
+};
 const GIT_TEXT =
   'Places git reads hooks or configuration from (.git/hooks, .git/config, submodule and worktree config, core.hooksPath) are never written by tools (hard guard).';
 const HARD_LINK_TEXT = "The path is a hard link to a file in a secrets/ folder or the app's data folder (hard guard).";
@@ -323,7 +336,6 @@ export class Guards {
     // A second name of a guarded file (a hard link) is that file; realpath cannot see it, its identity can.
     const link = hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]);
     if (link === 'guarded') return { action: 'deny', guard: 'secrets', text: HARD_LINK_TEXT };
-    if (this.isCredential(lexical, canon)) return CREDENTIALS;
     const writes = isWritingTool(toolName);
     const inData = this.isDataDir(r, canon);
     if (writes && inData)
@@ -337,6 +349,11 @@ export class Guards {
     const parts = (rels[0] ?? slash(canon)).split('/').map((p) => p.toLowerCase());
     if (writes && (gitProtectedReason(parts) || gitConfiguredReason(canon)))
       return { action: 'deny', guard: 'git_config', text: GIT_TEXT };
+    // The file tools work only inside the session's working directory and refuse anything else themselves
+    // (tools/_policy/guard.ts): the gate says so before anyone is asked, so that the tester, the gate and the tool
+    // give one answer (docs/approval.md "The tester is the gate"). Other tools with a path (MCP) ask below.
+    if (rels[0] === null && FS_ANY_TOOLS.includes(toolName)) return OUTSIDE_WORKING_DIR;
+    if (this.isCredential(lexical, canon)) return CREDENTIALS;
     const lexInside = rels[1] !== null || rels[2] !== null;
     if (lexInside && rels[0] === null) {
       return {

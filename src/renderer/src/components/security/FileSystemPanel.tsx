@@ -78,8 +78,7 @@ export function FileSystemPanel() {
               <td>
                 {row.level === 'custom' ? (
                   <span className="muted small">
-                    Custom: {row.rules.map(ruleLabel).join(', ')}. Edit it in Rules, or
-                    pick a level:
+                    Custom: {row.rules.map(ruleLabel).join(', ')}. Edit it in Rules, or pick a level:
                   </span>
                 ) : null}
                 <div className="segmented" role="radiogroup" aria-label={`Access for ${row.path ?? 'any other path'}`}>
