@@ -243,6 +243,16 @@ export const DecisionLogEntrySchema = z.object({
 });
 export type DecisionLogEntry = z.infer<typeof DecisionLogEntrySchema>;
 
+/** A rule "make a rule from this" suggests: what the rule form opens with (docs/ui.md "Decision log"). */
+export const RuleSuggestionSchema = z.object({
+  tool_pattern: z.string(),
+  path_pattern: z.string().nullable(),
+  command_pattern: z.string().nullable(),
+  action,
+  note: z.string(),
+});
+export type RuleSuggestion = z.infer<typeof RuleSuggestionSchema>;
+
 export const CommandPreviewSchema = z.object({
   parsed: z.boolean(),
   /** Each simple command; `matches` is null without a pattern. */
@@ -288,6 +298,14 @@ const securityPageCalls = {
       })
       .strict(),
     z.object({ decisions: z.array(DecisionLogEntrySchema) }),
+  ),
+  /**
+   * The rules that would decide a logged call as it was decided: its action, covering every part that decided it
+   * (one rule per command family for a shell command), a path relative to the session's working directory.
+   */
+  'approval:suggestRules': defineCall(
+    z.object({ decisionId: id }).strict(),
+    z.object({ rules: z.array(RuleSuggestionSchema), workingDir: z.string() }),
   ),
   'approval:sessionGroup': defineCall(z.object({ sessionId: id }).strict(), z.object({ groupId: z.string() })),
   /** The group a session's next calls are judged by. */

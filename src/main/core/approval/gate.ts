@@ -32,7 +32,7 @@ import {
   type Roots,
 } from './guards';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
-import { normalizePathPattern, pathFacts } from './patterns';
+import { normalizePathPattern, pathFacts, type RuleAction } from './patterns';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
 
 export type { Decision, WhyKind } from '../../../shared/contract/approval';
@@ -118,6 +118,7 @@ export class ApprovalGate {
   private evaluate(call: GateCall, trace: string[] | null): Decision {
     const note = (line: string) => trace?.push(line);
     const wd = this.workingDirOf(call);
+    note(`working directory (what relative paths mean): ${wd}`);
     const { toolName, args } = call;
     // The roots' real paths (one or two realpath calls), resolved once a path or a command needs them: a call
     // without either (most of a turn's bookkeeping tools) never asks the file system.
@@ -432,6 +433,29 @@ export class ApprovalGate {
     } catch {
       return false; // the gate still asks for every call of a tool we could not judge
     }
+  }
+
+  /**
+   * Each part of a shell call with the action its own deciding rule gives (null: none matched), as the rules read a
+   * compound command (X3): which parts decided it, for "make a rule from this" (suggest-rules.ts).
+   */
+  partActions(call: GateCall): { part: string; action: RuleAction | null }[] {
+    const wd = this.workingDirOf(call);
+    const command = typeof call.args.command === 'string' ? call.args.command : '';
+    const workdir =
+      typeof call.args.workdir === 'string' && call.args.workdir !== '' ? resolvePath(call.args.workdir, wd) : wd;
+    const shell = this.analyze(command, workdir, this.guards.roots(wd));
+    let lists: CompiledRule[][] = [];
+    try {
+      lists = this.ruleLists(call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP, call.toolName);
+    } catch {
+      lists = []; // a group that no longer exists: no rule decides a part
+    }
+    const facts: CallFacts = { toolName: call.toolName, agentId: call.agentId, source: call.source, path: null, shell };
+    return shell.parts.map((part) => ({
+      part,
+      action: decidingRule(lists, { ...facts, shell: { ...shell, parts: [part] } }).rule?.rule.action ?? null,
+    }));
   }
 
   /** How the rules see a shell command (the Security page's preview): the same analysis a decision makes. */

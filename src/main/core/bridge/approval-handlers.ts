@@ -13,6 +13,7 @@ import { GUARD_LIST } from '../approval/guards';
 import type { ApprovalServices } from '../approval/index';
 import { compileCommandPattern, commandPatternError } from '../approval/patterns';
 import { DEFAULT_GROUP } from '../approval/rules-repository';
+import { suggestRules } from '../approval/suggest-rules';
 import type { Db } from '../db/database';
 import type { ToolsPort } from '../session/ports';
 import { normalizeToolArgs } from '../session/tool-call';
@@ -38,6 +39,7 @@ type ApprovalChannels =
   | 'approval:reorderRules'
   | 'approval:previewCommand'
   | 'approval:listDecisions'
+  | 'approval:suggestRules'
   | 'approval:sessionGroup'
   | 'approval:setSessionGroup'
   | 'inbox:list'
@@ -171,6 +173,18 @@ export function createApprovalHandlers({
       };
     },
     'approval:listDecisions': (filter) => ({ decisions: db ? listDecisions(db, filter) : [] }),
+    'approval:suggestRules': ({ decisionId }) => {
+      if (!db) throw new BridgeError('unavailable', 'The decision log is not available here.');
+      const session = (sessionId: number) => {
+        if (!sessions) return null;
+        try {
+          return { runContext: sessions.runContext(sessionId), workingDir: sessions.workingDir(sessionId) };
+        } catch {
+          return null; // a deleted session: judged as a call of no session
+        }
+      };
+      return suggestRules({ db, gate, session }, decisionId);
+    },
     'approval:sessionGroup': ({ sessionId }) => ({
       groupId: sessionContext(sessionId)?.security_group ?? DEFAULT_GROUP,
     }),

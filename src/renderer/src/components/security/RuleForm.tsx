@@ -9,6 +9,7 @@ import { ACTION_WORDS, type RuleField } from '../../../../shared/contract/approv
 import { skald } from '../../bridge/skald';
 import type { SaveResult } from '../../stores/security-store';
 import { CommandPreview } from './CommandPreview';
+import { relativeHint, type OpenFolder } from './open-folder';
 import { draftFields, type RuleAction, type RuleDraft } from './rule-logic';
 
 const ACTIONS: RuleAction[] = ['allow', 'require', 'deny'];
@@ -25,9 +26,11 @@ export interface RuleFormProps {
   toolNames: readonly string[];
   onSave: (draft: RuleDraft) => Promise<SaveResult>;
   onCancel: () => void;
+  /** What a relative path is relative to, said under the path field. */
+  open: OpenFolder;
 }
 
-export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleFormProps) {
+export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel, open }: RuleFormProps) {
   const [draft, setDraft] = useState(initial);
   const [problem, setProblem] = useState<{ field: RuleField | null; message: string } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -181,6 +184,9 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleF
           {errorAt('priority')}
         </label>
       </div>
+      <p className="muted small field-hint" data-testid="rule-path-hint">
+        {relativeHint(open)}
+      </p>
       {!isShell && problem?.field === 'command_pattern' && errorAt('command_pattern')}
       {problem &&
         problem.field !== null &&

@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { ACTION_WORDS, ruleLabel, ruleName, type ApprovalRuleDto } from '../../../../shared/contract/approval';
 import { deleteRule, moveRule, saveRule } from '../../stores/security-store';
+import type { OpenFolder } from './open-folder';
 import { RuleForm } from './RuleForm';
 import { draftOf, emptyDraft, SECTION_LABELS, sectionOf, type RuleDraft } from './rule-logic';
 
@@ -15,16 +16,25 @@ export interface RuleTableProps {
   rules: readonly ApprovalRuleDto[];
   fallback: readonly ApprovalRuleDto[];
   toolNames: readonly string[];
-  /** A draft to open the add form with ("make a rule from this"). */
-  prefill: RuleDraft | null;
+  /**
+   * Drafts to open the add form with, one after another ("make a rule from this": one rule per part of a command
+   * that decided the call).
+   */
+  prefill: readonly RuleDraft[];
   onPrefillUsed: () => void;
+  /** What relative paths mean, said under the path field. */
+  open: OpenFolder;
 }
 
-export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPrefillUsed }: RuleTableProps) {
-  const [editing, setEditing] = useState<number | 'new' | null>(prefill ? 'new' : null);
-  const newDraft = prefill ?? emptyDraft();
+export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPrefillUsed, open }: RuleTableProps) {
+  const [editing, setEditing] = useState<number | 'new' | null>(prefill.length ? 'new' : null);
+  // Which suggested draft the add form shows; each saved one moves on to the next.
+  const [step, setStep] = useState(0);
+  const suggested = step < prefill.length;
+  const newDraft = prefill[step] ?? emptyDraft();
   const close = () => {
     setEditing(null);
+    setStep(prefill.length);
     onPrefillUsed();
   };
   return (
@@ -45,14 +55,23 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
           Add rule
         </button>
       </header>
+      {editing === 'new' && suggested && prefill.length > 1 && (
+        <p className="muted small suggest-step" data-testid="suggest-step">
+          Suggested rule {step + 1} of {prefill.length}: each part of the command that decided the call gets its own
+          rule. Add it or cancel.
+        </p>
+      )}
       {editing === 'new' && (
         <RuleForm
+          key={step}
           initial={newDraft}
           toolNames={toolNames}
+          open={open}
           onCancel={close}
           onSave={async (d) => {
             const r = await saveRule(d);
-            if (r.ok) close();
+            if (r.ok && step + 1 < prefill.length) setStep(step + 1);
+            else if (r.ok) close();
             return r;
           }}
         />
@@ -76,6 +95,7 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
                 initial={draftOf(rule)}
                 ruleId={rule.id}
                 toolNames={toolNames}
+                open={open}
                 onCancel={close}
                 onSave={async (d) => {
                   const r = await saveRule(d, rule.id);
