@@ -85,7 +85,7 @@ describe('a deny rule on a subtree, no bypass', () => {
     const [r] = results(await h.sendAndSettle(sessionId, 'grep'));
     expect(r).toMatch(/^No matches/);
     expect(r).toMatch(
-      /left out because a rule or guard protects them: drafts \(rule \d+: grep_files require drafts\/\*\)/,
+      /left out because a rule or guard protects them: drafts \(rule \d+: Ask grep_files drafts\/\*\)/,
     );
   });
 
