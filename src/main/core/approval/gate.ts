@@ -9,6 +9,9 @@
  *      lift the fallback require → allow for the fs tools, never an explicit ask rule.
  * A deny is never lifted. Synchronous: rules are compiled and cached by the repository, so a decision is pure CPU
  * plus a few realpath calls. `explain` is the same evaluation with a trace ("what would happen if…").
+ * Relative means the call's working directory (docs/approval.md "Relative means the working directory"): rule
+ * paths, run-context roots, the shell's "inside the workspace" and the guards all judge below the folder the
+ * session works in, wherever the person put it (`Guards.roots(workingDir)`).
  * Limits: rules see `args.path` only; guards also see the other path-like arguments (guards.ts).
  * Check ids (X3) are listed in docs/security-checks.md.
  */

@@ -200,7 +200,7 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel, open }:
           {problem.message}
         </div>
       )}
-      {isShell && <CommandPreview pattern={draft.command_pattern} action={draft.action} />}
+      {isShell && <CommandPreview pattern={draft.command_pattern} action={draft.action} sessionId={open.sessionId} />}
       <div className="rule-form-actions">
         <button type="button" onClick={onCancel}>
           Cancel
