@@ -28,7 +28,15 @@ import { findRipgrep, MAX_GREP_FILE_BYTES, type GrepQuery, type JsEngineOptions 
 import { grepPool, type GrepPool } from './grep-pool';
 import { engineResults, JS_PREFIX_MS } from './grep-race';
 import type { RipgrepWant } from './grep-ripgrep';
-import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, lineIndex, type LineSource } from './search-engine';
+import {
+  clipLine,
+  compileMatcher,
+  globMatcher,
+  MAX_PATTERN_CHARS,
+  hunks,
+  lineIndex,
+  type LineSource,
+} from './search-engine';
 
 export const DEFAULT_GREP_LIMIT = 100;
 export const MAX_GREP_LIMIT = 5000;
@@ -125,6 +133,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       a.path === '.' ? label(TN.GREP_FILES, a.pattern, length) : searchLabel(TN.GREP_FILES, a.pattern, a.path, length),
     async executeAsync(a, ctx, signal) {
       compileMatcher(a.pattern, a.case_insensitive);
+      if (a.glob) globMatcher(a.glob); // a bad glob is a sentence for the model, before either engine starts
       const g = guardRead(a.path, ctx);
       const kind = kindAt(g.real);
       if (kind !== 'dir' && kind !== 'file')
