@@ -12,7 +12,7 @@
  * looks for NUL in the first 8 KB, ripgrep in what it has read so far).
  */
 import { kindAt, walk } from '../_policy/fs';
-import { SearchReader } from '../_policy/search-reader';
+import { SearchReader } from '../../disk/search-reader';
 import type { GrepPool } from './grep-pool';
 import { globMatcher, literalLines, matchingLines, mayMatch, type Matcher } from './search-engine';
 

@@ -20,7 +20,7 @@ import { shownPath } from '../../../../shared/shown-path';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool } from '../define-tool';
 import { doesNotExist, isGuardedHardLink, isUnopenableName, kindAt } from '../_policy/fs';
-import { SearchReader } from '../_policy/search-reader';
+import { SearchReader } from '../../disk/search-reader';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural, searchLabel } from './common';

@@ -5,7 +5,7 @@
  * Files are read through the policy facade (no symlink followed, size cap, binary files are no match).
  */
 import { parentPort } from 'node:worker_threads';
-import { SearchReader } from '../_policy/search-reader';
+import { SearchReader } from '../../disk/search-reader';
 import { ToolError } from '../define-tool';
 import type { GrepJob, GrepReply } from './grep-pool';
 import { compileMatcher, matchingLines, mayMatch, type Matcher } from './search-engine';

@@ -1,9 +1,12 @@
 /**
- * Reading the files of a tree search (grep_files' JS engine and its worker threads), through the policy facade's
- * rules: no symlink followed, regular files only, a size cap, binary files skipped after their head, and text given
- * as UTF-8 bytes whatever its encoding (text-bytes.ts), as ripgrep searches it.
+ * Reading the files of a tree search (grep_files' JS engine and its worker threads), opened by the disk module as every
+ * reader opens (disk/open.ts: no symlink on the path, regular files only, the identity checked on the descriptor,
+ * with a scope a hard link to a guarded file refused), with a size cap, binary files skipped after their head, and
+ * text given as UTF-8 bytes whatever its encoding (text-bytes.ts), as ripgrep searches it.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { readSync } from 'node:fs';
+import { closeQuietly, openRegular } from './open';
+import type { GuardScope } from './protected';
 import { BINARY_SNIFF_BYTES, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
 
 /**
@@ -14,6 +17,9 @@ import { BINARY_SNIFF_BYTES, textEncodingOf, utf8TextBytes, type TextEncoding } 
 export class SearchReader {
   private scratch = Buffer.allocUnsafe(256 * 1024);
 
+  /** `guard`: the scope whose guarded files a hard link must not reach (null: the caller skips those by itself). */
+  constructor(private readonly guard: GuardScope | null = null) {}
+
   /**
    * The file's bytes, or null when it cannot be read, is over `max`, or (with `textOnly`) looks binary: then only
    * its first 8 KB are read, as ripgrep does, so a tree full of large binaries costs what their heads cost. With
@@ -21,15 +27,15 @@ export class SearchReader {
    */
   read(path: string, max: number, textOnly = false): Buffer | null {
     let fd: number;
+    let info;
     try {
       // No symlink is followed while searching: walk and ripgrep both skip them, and a swap is refused here.
-      fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+      ({ fd, info } = openRegular({ path, shown: path, guard: this.guard }));
     } catch {
       return null;
     }
     try {
-      const info = fstatSync(fd);
-      if (!info.isFile() || info.size > max) return null;
+      if (info.size > max) return null;
       if (info.size > this.scratch.length)
         this.scratch = Buffer.allocUnsafe(Math.min(max, Math.max(info.size, this.scratch.length * 2)));
       let got = 0;
@@ -54,7 +60,7 @@ export class SearchReader {
     } catch {
       return null;
     } finally {
-      closeSync(fd);
+      closeQuietly(fd);
     }
   }
 }
