@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, type Stats } from 'node:fs';
-import { join, parse, sep } from 'node:path';
+import { isAbsolute, join, parse, sep } from 'node:path';
 import { DiskError, errnoOf } from './disk-error';
 import { hardLinkVerdict } from './hardlinks';
 import { KIND_WORDS, kindOf } from './kinds';
@@ -109,6 +109,8 @@ export const guardedLinkText = (shown: string) =>
 /** Opens a regular file under the policy above; the caller closes `fd` (closeQuietly). Throws a DiskError. */
 export function openRegular(target: ReadTarget): OpenedFile {
   const { path, shown } = target;
+  if (!isAbsolute(path) || path.includes('\0'))
+    throw new DiskError('outside', `${shown} is not an absolute path to a file; refusing to open it.`);
   let first: Stats | undefined;
   try {
     first = lstatSync(path, { throwIfNoEntry: false });

@@ -25,7 +25,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { DiskError, errnoOf } from './disk-error';
 import { KIND_WORDS, kindOf } from './kinds';
 import { closeQuietly, isAtPath } from './open';
@@ -64,7 +64,8 @@ function lstatOrNull(path: string): Stats | null {
  * folder is for in the sentence.
  */
 export function mkdirInside(root: string, dir: string, shown: string, mode = 0o777): void {
-  if (!pathUnder(dir, root)) throw new DiskError('outside', `${shown} is outside ${root}; refusing to write it.`);
+  if (!isAbsolute(root) || !isAbsolute(dir) || dir.includes('\0') || !pathUnder(dir, root))
+    throw new DiskError('outside', `${shown} is outside ${root}; refusing to write it.`);
   const rootInfo = lstatOrNull(root);
   if (!rootInfo?.isDirectory()) throw new DiskError('missing', `The folder ${root} for ${shown} does not exist.`);
   let current = root;
@@ -99,7 +100,7 @@ const swappedText = (shown: string) =>
 /** Writes text (UTF-8) or bytes through temp file + fsync + rename in the same folder, making missing folders. */
 export function atomicWrite(target: WriteTarget, content: string | Uint8Array): { created: boolean; bytes: number } {
   const { path, shown, root } = target;
-  if (!pathUnder(path, root) || path === root)
+  if (!isAbsolute(path) || !isAbsolute(root) || path.includes('\0') || !pathUnder(path, root) || path === root)
     throw new DiskError('outside', `${shown} is not a file inside ${root}; refusing to write it.`);
   const existing = lstatOrNull(path);
   if (existing?.isDirectory()) throw new DiskError('folder', `${shown} is a folder; name a file.`);

@@ -109,7 +109,12 @@ export class BlobStore {
     if (read.size > MAX_IMAGE_BYTES)
       return { state: 'skipped', hash: null, reason: `over ${MAX_IMAGE_BYTES / 1024 / 1024} MB` };
     if (textEncodingOf(read.bytes) === null) return { state: 'skipped', hash: null, reason: 'a binary file' };
-    return { state: 'file', hash: this.put(read.bytes) };
+    try {
+      return { state: 'file', hash: this.put(read.bytes) };
+    } catch (error) {
+      // The store's own folder refused the write (a link planted in it, a full disk): the call goes on without it.
+      return { state: 'skipped', hash: null, reason: (error as Error).message };
+    }
   }
 
   /** Inside the tool row's transaction. */

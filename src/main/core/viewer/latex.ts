@@ -256,14 +256,9 @@ export class LatexCompiler {
         } catch {
           /* no log: the program's own output */
         }
-        const pdf = join(buildDir, `${stem}.pdf`);
-        const pdfInfo = statAt(pdf, false);
-        if (code !== 0 || !pdfInfo?.isFile() || pdfInfo.mtimeMs < started - 1000) {
-          done({ status: 'failed', error: distillError(log), log: log || output });
-          return;
-        }
-        let key: string | null;
-        let deps: string[];
+        // What the document read is judged first, failed build or not: an error's log quotes the lines it read.
+        let deps: string[] | null = null;
+        let key: string | null = null;
         try {
           deps = userInputs(readText(built(`${stem}.fls`), MAX_DEPS_BYTES), buildDir);
           key = this.inputsKey(deps, policy);
@@ -272,10 +267,14 @@ export class LatexCompiler {
             done(refusedOutcome(error));
             return;
           }
-          key = null;
-          deps = [];
         }
-        if (key === null) {
+        const pdf = join(buildDir, `${stem}.pdf`);
+        const pdfInfo = statAt(pdf, false);
+        if (code !== 0 || !pdfInfo?.isFile() || pdfInfo.mtimeMs < started - 1000) {
+          done({ status: 'failed', error: distillError(log), log: log || output });
+          return;
+        }
+        if (key === null || deps === null) {
           done({ status: 'ok', pdf, isCached: false, ms: Date.now() - started }); // shown, just not cached
           return;
         }
