@@ -46,6 +46,8 @@ export interface DiskReader {
   refuses: boolean;
   /** The reader runs a program on the file before the core reads it (TeX): that program opens what is there. */
   runsAProgram?: true;
+  /** The reader reads the file but answers without its text (an edit says what it changed). */
+  showsNoText?: true;
   /** Gets ready on the ordinary file; the read it returns may run again and again. */
   open(c: ReaderCase): Promise<() => Promise<Answer>>;
 }
@@ -170,6 +172,7 @@ export const DISK_READERS: readonly DiskReader[] = [
     file: 'note.txt',
     content: plain,
     refuses: true,
+    showsNoText: true,
     open: async (c) => () =>
       toolAnswer(editFileTool, { path: c.path, old_string: 'TOKEN', new_string: 'TOKEN-EDITED' }, toolContext(c.h)),
   },
@@ -290,7 +293,11 @@ export const DISK_READERS: readonly DiskReader[] = [
     refuses: true,
     open: async (c) => {
       const sessionId = await c.h.newSession();
-      await c.h.call('chat:setWorkingDirectory', { sessionId, path: c.dir });
+      try {
+        await c.h.call('chat:setWorkingDirectory', { sessionId, path: c.dir });
+      } catch (error) {
+        return async () => fromError(error); // a folder the app refuses as a working directory (the data folder)
+      }
       return async () => {
         c.h.llm.script([{ text: 'ok' }]);
         await c.h.sendAndSettle(sessionId, 'hello');

@@ -12,6 +12,7 @@
  * looks for NUL in the first 8 KB, ripgrep in what it has read so far).
  */
 import { kindAt, walk } from '../_policy/fs';
+import type { GuardScope } from '../../disk/protected';
 import { SearchReader } from '../../disk/search-reader';
 import type { GrepPool } from './grep-pool';
 import { globMatcher, literalLines, matchingLines, mayMatch, type Matcher } from './search-engine';
@@ -82,6 +83,8 @@ export function compareParts(pa: readonly string[], pb: readonly string[]): numb
 
 export interface JsEngineOptions {
   skip?: (path: string) => boolean;
+  /** Whose guarded files a hard link must not reach: such a file is not read (judged on its descriptor). */
+  guard?: GuardScope | null;
   /** Worker threads that read and match files for the walk; absent or null = this thread only. */
   pool?: GrepPool | null;
   /** Searching alone this long first (most pages end sooner); then the pool takes the reading. Default POOL_AFTER_MS. */
@@ -139,7 +142,7 @@ export async function* jsEngine(
       yield { rel: entry.rel, path: entry.path };
     }
   })();
-  const reader = new SearchReader();
+  const reader = new SearchReader(options.guard ?? null);
   const search = (c: Candidate): FileMatches | null => {
     const bytes = reader.read(c.path, MAX_GREP_FILE_BYTES, true); // null for a binary file, after its first 8 KB
     if (!bytes || !mayMatch(matcher, bytes)) return null;

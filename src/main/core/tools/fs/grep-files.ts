@@ -147,7 +147,10 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
         mode: a.output_mode === 'content' ? 'content' : a.output_mode === 'files_only' ? 'files' : 'count',
         context: a.context_lines,
       };
-      const reader = new SearchReader();
+      // A hard link to a guarded file is also refused on the descriptor of every read (disk/open.ts), so one swapped in
+      // after `accept` looked at it is still never read.
+      const guard = { root: g.root, protectedRoots: g.protectedRoots ?? [] };
+      const reader = new SearchReader(guard);
       const left = kind === 'dir' ? leftOut(g.real, ctx.protectedPaths) : null;
       const isProtected = left ? protectedHitFilter(g.real, left.skip) : null;
       // A guarded hard link is a second name of a secrets/ or data-folder file; a protected hit lies under what a rule
@@ -172,7 +175,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       };
       outer: for await (const hit of engineResults(
         rgPath,
-        js,
+        { ...js, guard },
         g.real,
         kind === 'file',
         query,
