@@ -28,6 +28,7 @@ export interface GuardedIdentities {
 
 const idOf = (s: Pick<Stats, 'dev' | 'ino'>) => `${s.dev}:${s.ino}`;
 const cache = new Map<string, { at: number; value: GuardedIdentities }>();
+let last: { workspace: string; dataDirs: readonly string[]; at: number; value: GuardedIdentities } | null = null;
 
 /** The identities of the guarded files for this workspace (canonical) and data folders (canonical). */
 export function guardedIdentities(
@@ -36,21 +37,29 @@ export function guardedIdentities(
   now = Date.now(),
   maxDirs = MAX_WALK_DIRS,
 ): GuardedIdentities {
+  // A tree search asks once per file with the same folders: the last answer is kept by the arrays' identity, so such a
+  // run of questions costs no key of text each.
+  if (last && last.workspace === workspace && last.dataDirs === dataDirs && now - last.at < CACHE_MS) return last.value;
   const key = [workspace, ...dataDirs].join('\0');
   const hit = cache.get(key);
-  if (hit && now - hit.at < CACHE_MS) return hit.value;
+  if (hit && now - hit.at < CACHE_MS) {
+    last = { workspace, dataDirs, at: hit.at, value: hit.value };
+    return hit.value;
+  }
   const value: GuardedIdentities = { ids: new Set(), isComplete: true };
   const budget: Budget = { dirs: 0, max: maxDirs };
   findSecretsFolders(workspace, value, budget);
   for (const dir of dataDirs) addAllFiles(dir, value, budget, workspace);
   if (cache.size > 16) cache.clear();
   cache.set(key, { at: now, value });
+  last = { workspace, dataDirs, at: now, value };
   return value;
 }
 
 /** Forget the cached walk (tests that create guarded files and links in quick succession). */
 export function forgetGuardedIdentities(): void {
   cache.clear();
+  last = null;
 }
 
 /**

@@ -29,6 +29,17 @@ export interface ReadTarget {
   shown: string;
   /** Whose guarded files a hard link must not reach; absent only for the app's own files and metadata never shown. */
   guard?: GuardScope | null;
+  /**
+   * A walk listed it as a regular file a moment ago (readdir's type): that answers what `lstat` would before the open,
+   * and a tree search saves a third of its cost per file. Everything after the open is checked as for any path.
+   */
+  isListedFile?: boolean;
+  /**
+   * The identity is checked by the caller itself, with `isAtPath` on the still open descriptor, before any byte read
+   * reaches an answer: the tree search (search-reader.ts), which reads thousands of files to show a few, checks only
+   * the ones it shows.
+   */
+  checksIdentityLater?: boolean;
 }
 
 export interface OpenedFile {
@@ -135,7 +146,7 @@ export function openRegular(target: ReadTarget): OpenedFile {
     const info = fstatSync(fd);
     const wrong = notRegular(info, shown);
     if (wrong) throw wrong;
-    if (!isAtPath(fd, info, path))
+    if (!target.checksIdentityLater && !isAtPath(fd, info, path))
       throw new DiskError(
         'swapped',
         `${shown} changed while it was being opened (a folder on its path was swapped); refusing to read it.`,

@@ -1,11 +1,15 @@
 /**
  * Reading the files of a tree search (grep_files' JS engine and its worker threads), opened by the disk module as every
- * reader opens (disk/open.ts: no symlink on the path, regular files only, the identity checked on the descriptor,
- * with a scope a hard link to a guarded file refused), with a size cap, binary files skipped after their head, and
- * text given as UTF-8 bytes whatever its encoding (text-bytes.ts), as ripgrep searches it.
+ * reader opens (disk/open.ts: regular files only, with a scope a hard link to a guarded file refused on the
+ * descriptor), with a size cap, binary files skipped after their head, and text given as UTF-8 bytes whatever its
+ * encoding (text-bytes.ts), as ripgrep searches it.
+ * The identity on the descriptor (no symlink on the path, the file the path names now) is checked by `confirm` for
+ * the files whose bytes reach an answer only: a search reads thousands of files to show a few, and the kernel's name
+ * of a descriptor costs as much again as the open (a tree search ran at twice its time). The descriptor of the last
+ * read stays open until `confirm`, `release` or the next read, so the check is on what was read.
  */
-import { readSync } from 'node:fs';
-import { closeQuietly, openRegular } from './open';
+import { readSync, type Stats } from 'node:fs';
+import { closeQuietly, isAtPath, openRegular } from './open';
 import type { GuardScope } from './protected';
 import { BINARY_SNIFF_BYTES, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
 
@@ -17,23 +21,53 @@ import { BINARY_SNIFF_BYTES, textEncodingOf, utf8TextBytes, type TextEncoding } 
 export class SearchReader {
   private scratch = Buffer.allocUnsafe(256 * 1024);
 
+  /** The last file read, still open for `confirm`. */
+  private last: { fd: number; info: Stats; path: string } | null = null;
+
   /** `guard`: the scope whose guarded files a hard link must not reach (null: the caller skips those by itself). */
   constructor(private readonly guard: GuardScope | null = null) {}
 
   /**
-   * The file's bytes, or null when it cannot be read, is over `max`, or (with `textOnly`) looks binary: then only
+   * Whether the bytes last read came from the file their path names now, reached through real folders only (a folder
+   * swapped for a link into `secrets/` while it was opened: false). Asked before any of them reaches an answer; it
+   * ends the read.
+   */
+  confirm(): boolean {
+    const last = this.last;
+    if (!last) return false;
+    const isThere = isAtPath(last.fd, last.info, last.path);
+    this.release();
+    return isThere;
+  }
+
+  /** Ends the last read without a check (its bytes reach no answer). */
+  release(): void {
+    if (this.last) closeQuietly(this.last.fd);
+    this.last = null;
+  }
+
+  /**
+   * The file's bytes (`path` as `walk` listed it: a regular file by its type), or null when it cannot be read, is over `max`, or (with `textOnly`) looks binary: then only
    * its first 8 KB are read, as ripgrep does, so a tree full of large binaries costs what their heads cost. With
    * `textOnly`, the text's UTF-8 bytes: a BOM left out, UTF-16 decoded (text-bytes.ts).
    */
   read(path: string, max: number, textOnly = false): Buffer | null {
+    this.release();
     let fd: number;
-    let info;
+    let info: Stats;
     try {
-      // No symlink is followed while searching: walk and ripgrep both skip them, and a swap is refused here.
-      ({ fd, info } = openRegular({ path, shown: path, guard: this.guard }));
+      // No symlink is followed while searching: walk and ripgrep both skip them, and `confirm` refuses a swap.
+      ({ fd, info } = openRegular({
+        path,
+        shown: path,
+        guard: this.guard,
+        isListedFile: true,
+        checksIdentityLater: true,
+      }));
     } catch {
       return null;
     }
+    let isKept = false;
     try {
       if (info.size > max) return null;
       if (info.size > this.scratch.length)
@@ -56,11 +90,15 @@ export class SearchReader {
         got += n;
       }
       // UTF-16 and a UTF-8 BOM: the text as UTF-8 bytes, as ripgrep searches it (text-bytes.ts).
-      return encoding === 'utf8' ? this.scratch.subarray(0, got) : utf8TextBytes(this.scratch.subarray(0, got));
+      const bytes = encoding === 'utf8' ? this.scratch.subarray(0, got) : utf8TextBytes(this.scratch.subarray(0, got));
+      if (bytes === null) return null;
+      this.last = { fd, info, path };
+      isKept = true;
+      return bytes;
     } catch {
       return null;
     } finally {
-      closeQuietly(fd);
+      if (!isKept) closeQuietly(fd);
     }
   }
 }

@@ -143,7 +143,7 @@ export async function* jsEngine(
     }
   })();
   const reader = new SearchReader(options.guard ?? null);
-  const search = (c: Candidate): FileMatches | null => {
+  const matchIn = (c: Candidate): FileMatches | null => {
     const bytes = reader.read(c.path, MAX_GREP_FILE_BYTES, true); // null for a binary file, after its first 8 KB
     if (!bytes || !mayMatch(matcher, bytes)) return null;
     // A files-only answer needs one matching line per file.
@@ -164,6 +164,16 @@ export async function* jsEngine(
     const matchTexts: string[] = [];
     const matches = matchingLines(matcher, text, max, matchTexts);
     return matches.length > 0 ? { rel: c.rel, path: c.path, matches, matchTexts, text } : null;
+  };
+  // A file whose lines reach the answer is confirmed on its descriptor (disk/search-reader.ts): read through a folder
+  // swapped for a link, it is left out.
+  const search = (c: Candidate): FileMatches | null => {
+    const hit = matchIn(c);
+    if (!hit) {
+      reader.release();
+      return null;
+    }
+    return reader.confirm() ? hit : null;
   };
   const started = Date.now();
   const poolAfter = options.poolAfterMs ?? POOL_AFTER_MS;

@@ -213,7 +213,8 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           // ripgrep printed the context with the matches; the JS engine has the text; else read the file again.
           let lines: LineSource | undefined = hit.lineTexts ? { at: (no) => hit.lineTexts!.get(no) } : undefined;
           if (!lines) {
-            const text = hit.text ?? reader.read(hit.path, MAX_GREP_FILE_BYTES, true)?.toString('utf8');
+            const bytes = hit.text === undefined ? reader.read(hit.path, MAX_GREP_FILE_BYTES, true) : null;
+            const text = hit.text ?? (bytes && reader.confirm() ? bytes.toString('utf8') : undefined);
             if (text === undefined) continue; // vanished since the search: skip it
             lines = lineIndex(text);
           }

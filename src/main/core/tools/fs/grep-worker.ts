@@ -27,6 +27,8 @@ port.on('message', (job: GrepJob) => {
       if (!bytes || !mayMatch(matcher, bytes)) return;
       if (matcher.literal || matchingLines(matcher, bytes.toString('utf8'), 1).length > 0) hits[i] = 1;
     });
+    // Only which files match goes back; the calling thread reads those again and confirms them on their descriptors.
+    reader.release();
     port.postMessage({ id: job.id, ok: true, hits } satisfies GrepReply, [hits.buffer]);
   } catch (error) {
     port.postMessage({
