@@ -108,6 +108,18 @@ describe('F10: the core reaches the file system only through the disk module', (
     expect(stale).toEqual([]);
   });
 
+  it('the disk module is a leaf: its sources import only Node, src/shared and one another', () => {
+    const upward: string[] = [];
+    for (const rel of files.filter((f) => f.startsWith('disk/'))) {
+      const text = readFileSync(join(coreDir, rel), 'utf8');
+      for (const m of text.matchAll(/from\s*['"](\.[^'"]*)['"]/g)) {
+        const spec = m[1]!;
+        if (!spec.startsWith('./') && !spec.startsWith('../../../shared/')) upward.push(`${rel}: ${spec}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
   it('the check itself recognises an fs import in every form, and ignores types and other modules', () => {
     expect(fsImports("import { readFileSync, statSync as st } from 'node:fs';")).toEqual(['readFileSync', 'statSync']);
     expect(fsImports('const fs = require("fs/promises")')).toEqual(['*']);
