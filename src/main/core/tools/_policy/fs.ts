@@ -61,7 +61,7 @@ const readTarget = (g: GuardedPath): ReadTarget => ({
   guard: { root: g.root, protectedRoots: g.protectedRoots ?? [] },
 });
 
-/** A disk refusal as the tools word it. */
+/** A disk refusal of a read as the tools word it. */
 function toolError(error: unknown, g: GuardedPath): unknown {
   if (!(error instanceof DiskError)) return error;
   if (error.code === 'missing') return new ToolError(doesNotExist(g));
@@ -140,7 +140,7 @@ export function atomicWrite(
       throw new ToolError(
         `Write refused: the folder of ${g.display} changed to point outside the workspace while writing.`,
       );
-    throw toolError(error, g);
+    throw error instanceof DiskError ? new ToolError(error.message) : error;
   }
 }
 
