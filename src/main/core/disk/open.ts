@@ -35,9 +35,9 @@ export interface ReadTarget {
    */
   isListedFile?: boolean;
   /**
-   * The identity is checked by the caller itself, with `isAtPath` on the still open descriptor, before any byte read
-   * reaches an answer: the tree search (search-reader.ts), which reads thousands of files to show a few, checks only
-   * the ones it shows.
+   * The identity and the hard link are checked by the caller itself, with `isAtPath` and `isGuardedLink` on the still
+   * open descriptor, before any byte read reaches an answer: the tree search (search-reader.ts), which reads thousands
+   * of files to show a few, checks only the ones it shows.
    */
   checksIdentityLater?: boolean;
 }
@@ -114,6 +114,11 @@ function openFailure(error: unknown, shown: string): DiskError {
   return new DiskError('unreadable', `${shown} cannot be opened (${code}).`);
 }
 
+/** Whether `info` (a descriptor's fstat) is a hard link to a file the scope guards (hardlinks.ts). */
+export function isGuardedLink(info: Stats, guard: GuardScope | null | undefined): boolean {
+  return !!guard && info.nlink > 1 && hardLinkVerdict(info, guard.root, guard.protectedRoots) === 'guarded';
+}
+
 export const guardedLinkText = (shown: string) =>
   `${shown} is a hard link to a protected file (in a secrets/ folder or the app's data folder); refusing to read it.`;
 
@@ -151,10 +156,8 @@ export function openRegular(target: ReadTarget): OpenedFile {
         'swapped',
         `${shown} changed while it was being opened (a folder on its path was swapped); refusing to read it.`,
       );
-    if (target.guard && info.nlink > 1) {
-      const verdict = hardLinkVerdict(info, target.guard.root, target.guard.protectedRoots);
-      if (verdict === 'guarded') throw new DiskError('guarded_link', guardedLinkText(shown));
-    }
+    if (!target.checksIdentityLater && isGuardedLink(info, target.guard))
+      throw new DiskError('guarded_link', guardedLinkText(shown));
     return { fd, info };
   } catch (error) {
     closeQuietly(fd);

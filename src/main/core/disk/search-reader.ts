@@ -1,15 +1,16 @@
 /**
  * Reading the files of a tree search (grep_files' JS engine and its worker threads), opened by the disk module as every
- * reader opens (disk/open.ts: regular files only, with a scope a hard link to a guarded file refused on the
- * descriptor), with a size cap, binary files skipped after their head, and text given as UTF-8 bytes whatever its
- * encoding (text-bytes.ts), as ripgrep searches it.
- * The identity on the descriptor (no symlink on the path, the file the path names now) is checked by `confirm` for
- * the files whose bytes reach an answer only: a search reads thousands of files to show a few, and the kernel's name
- * of a descriptor costs as much again as the open (a tree search ran at twice its time). The descriptor of the last
- * read stays open until `confirm`, `release` or the next read, so the check is on what was read.
+ * reader opens (disk/open.ts: regular files only), with a size cap, binary files skipped after their head, and text
+ * given as UTF-8 bytes whatever its encoding (text-bytes.ts), as ripgrep searches it.
+ * The identity on the descriptor (no symlink on the path, the file the path names now) and, with a scope, the hard
+ * link to a guarded file are checked by `confirm`, for the files whose bytes reach an answer only: a search reads
+ * thousands of files to show a few, the kernel's name of a descriptor costs as much again as the open, and where
+ * every file has several links (a package store's hard links) each was judged against the guarded files (a tree
+ * search ran at half its speed). The descriptor of the last read stays open until `confirm`, `release` or the next
+ * read, so the checks are on what was read.
  */
 import { readSync, type Stats } from 'node:fs';
-import { closeQuietly, isAtPath, openRegular } from './open';
+import { closeQuietly, isAtPath, isGuardedLink, openRegular } from './open';
 import type { GuardScope } from './protected';
 import { BINARY_SNIFF_BYTES, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
 
@@ -29,13 +30,13 @@ export class SearchReader {
 
   /**
    * Whether the bytes last read came from the file their path names now, reached through real folders only (a folder
-   * swapped for a link into `secrets/` while it was opened: false). Asked before any of them reaches an answer; it
-   * ends the read.
+   * swapped for a link into `secrets/` while it was opened: false), and are no guarded file's under a second name.
+   * Asked before any of them reaches an answer; it ends the read.
    */
   confirm(): boolean {
     const last = this.last;
     if (!last) return false;
-    const isThere = isAtPath(last.fd, last.info, last.path);
+    const isThere = isAtPath(last.fd, last.info, last.path) && !isGuardedLink(last.info, this.guard);
     this.release();
     return isThere;
   }
