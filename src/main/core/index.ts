@@ -51,7 +51,7 @@ import { syntheticToolSpecs } from './session/synthetic-tools';
 import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
 import { createMcpConfigTools, toolsWithMcp } from './tools/mcp/index';
 import { outlinePool } from './tools/outline/outline-pool';
-import { sweepStaleTempFiles } from './tools/_policy/temp-sweep';
+import { sweepStaleTempFiles } from './disk/temp-sweep';
 import { BlobStore } from './viewer/blob-store';
 import { FileImages } from './viewer/file-images';
 import { createViewerHandlers } from './viewer/viewer-handlers';
@@ -396,7 +396,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       noWindow.unref();
       warmUp.signal.addEventListener('abort', () => clearTimeout(noWindow), { once: true });
       mcp.manager.startAll(firstScreenServed);
-      // Temp files of a write_file the previous run died in (tools/_policy/temp-sweep.ts); in the background.
+      // Temp files of a write_file the previous run died in (disk/temp-sweep.ts); in the background.
       void sweepStaleTempFiles(config.workspaceDir, { olderThanMs: startedAt, signal: sweep.signal }).then((r) => {
         if (r.removed.length) log('removed temporary files left by an interrupted write', { files: r.removed });
       });

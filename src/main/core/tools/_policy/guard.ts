@@ -9,14 +9,18 @@
  *   `.vscode/**`, `.mcp.json`, shell rc files, our per-project `.skald/` config) nor the app's data dir
  *   (`protectedRoots`).
  * The resulting `GuardedPath.real` is the path the tool must operate on: it was checked, the lexical one was not.
- * Limits: the check and the later open are not atomic; the facade (`fs.ts`) narrows the window with O_NOFOLLOW
- * opens, temp-file + rename writes, and a re-check of the parent's real path just before the rename.
+ * Limits: the check and the later open are not atomic: the disk module (src/main/core/disk/) closes the gap, as the
+ * facade (`fs.ts`) opens the canonical path with no symlink allowed on it, checks the identity on the descriptor,
+ * and asks `recheckWriteTarget` again right before a write's rename.
  */
 import { basename, dirname } from 'node:path';
 import { shownPath } from '../../../../shared/shown-path';
+import { canonicalizeForPolicy, displayPath, hasComponent, relativeInside, resolvePath } from '../../disk/paths';
+import { canonicalRoot, inProtectedRoot, SECRETS_DIR } from '../../disk/protected';
 import { ToolError } from '../define-tool';
 import { gitConfiguredReason, gitProtectedReason } from './git-paths';
-import { canonicalizeForPolicy, displayPath, hasComponent, pathUnder, relativeInside, resolvePath } from './paths';
+
+export { inProtectedRoot, SECRETS_DIR } from '../../disk/protected';
 
 export interface PathContext {
   workingDir: string;
@@ -41,7 +45,6 @@ export interface GuardedPath {
 
 /** Our own per-project config folder inside a workspace (F7). */
 export const PROJECT_CONFIG_DIR = '.skald';
-export const SECRETS_DIR = 'secrets';
 const SHELL_RC_FILES = new Set([
   '.bashrc',
   '.bash_profile',
@@ -73,17 +76,6 @@ export function protectedReason(rel: string): string | null {
   if (SHELL_RC_FILES.has(last)) return 'shell start-up files run on every new shell';
   if (parts.includes(PROJECT_CONFIG_DIR)) return "it is Skald's own per-project configuration";
   return null;
-}
-
-const rootCache = new Map<string, string>();
-function canonicalRoot(dir: string): string {
-  let real = rootCache.get(dir);
-  if (real === undefined) {
-    real = canonicalizeForPolicy(dir, dir);
-    if (rootCache.size > 64) rootCache.clear();
-    rootCache.set(dir, real);
-  }
-  return real;
 }
 
 function locate(raw: unknown, ctx: PathContext): GuardedPath {
@@ -124,22 +116,6 @@ export function guardRead(raw: unknown, ctx: PathContext): GuardedPath {
   const g = locate(raw, ctx);
   refuseOutsideOrSecret(g);
   return g;
-}
-
-/** True when `real` lies in an app data dir; a workspace strictly inside that dir stays writable. */
-export function inProtectedRoot(
-  real: string,
-  root: string,
-  protectedRoots: readonly string[] | undefined,
-): string | null {
-  for (const dir of protectedRoots ?? []) {
-    const protectedReal = canonicalRoot(dir);
-    if (!pathUnder(real, protectedReal)) continue;
-    const workspaceInside = pathUnder(root, protectedReal) && root !== protectedReal;
-    if (workspaceInside && pathUnder(real, root)) continue;
-    return protectedReal;
-  }
-  return null;
 }
 
 /** For write_file, edit_file, insert_at_line, replace_lines. */

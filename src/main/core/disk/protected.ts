@@ -1,0 +1,51 @@
+/**
+ * What the disk policy guards whatever a caller asked (docs/guards.md): every file under a `secrets` folder (any depth,
+ * any letter case) and the app's data folder (database, key file, settings), a workspace that lives inside it aside.
+ * `GuardScope` names them for one caller: `root` is the folder whose `secrets` folders count (the session's working
+ * directory), `protectedRoots` the data folders. The tools' `PathContext` (tools/_policy/guard.ts) and the viewer's
+ * read policy each build one from their own context, so both judge a hard link against the same files.
+ */
+import { canonicalizeForPolicy, pathUnder } from './paths';
+
+export const SECRETS_DIR = 'secrets';
+
+export interface GuardScope {
+  /** Canonical folder whose `secrets` folders are guarded (and which stays readable inside a data folder). */
+  root: string;
+  /** Canonical data folders: every file in them outside `root` is guarded. */
+  protectedRoots: readonly string[];
+}
+
+const rootCache = new Map<string, string>();
+
+/** The canonical form of a folder the policy is anchored to (cached: asked on every call for the same few folders). */
+export function canonicalRoot(dir: string): string {
+  let real = rootCache.get(dir);
+  if (real === undefined) {
+    real = canonicalizeForPolicy(dir, dir);
+    if (rootCache.size > 64) rootCache.clear();
+    rootCache.set(dir, real);
+  }
+  return real;
+}
+
+/** The canonical data folder `real` lies in, or null; a workspace strictly inside that folder stays open. */
+export function inProtectedRoot(
+  real: string,
+  root: string,
+  protectedRoots: readonly string[] | undefined,
+): string | null {
+  for (const dir of protectedRoots ?? []) {
+    const protectedReal = canonicalRoot(dir);
+    if (!pathUnder(real, protectedReal)) continue;
+    const workspaceInside = pathUnder(root, protectedReal) && root !== protectedReal;
+    if (workspaceInside && pathUnder(real, root)) continue;
+    return protectedReal;
+  }
+  return null;
+}
+
+/** A scope from folders as configured (not yet canonical). */
+export function guardScope(root: string, protectedRoots: readonly string[] = []): GuardScope {
+  return { root: canonicalRoot(root), protectedRoots: protectedRoots.map(canonicalRoot) };
+}
