@@ -334,7 +334,7 @@ export class Guards {
       };
     }
     // A second name of a guarded file (a hard link) is that file; realpath cannot see it, its identity can.
-    const link = hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]);
+    const link = hardLinkVerdictAt(canon, linkWorkspaces(r), [r.dataCanon]);
     if (link === 'guarded') return { action: 'deny', guard: 'secrets', text: HARD_LINK_TEXT };
     const writes = isWritingTool(toolName);
     const inData = this.isDataDir(r, canon);
@@ -469,7 +469,8 @@ export class Guards {
   private checkShellPath(r: Roots, lexical: string, canon: string): GuardVerdict | null {
     const rels = [relIn(canon, r.wsCanon), relIn(lexical, r.wsRaw), relIn(lexical, r.wsCanon)];
     if (inSecrets(r, rels, lexical, canon)) return SHELL_SECRETS;
-    if (!singleLinked.has(canon) && hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]) !== null) return SHELL_SECRETS;
+    if (!singleLinked.has(canon) && hardLinkVerdictAt(canon, linkWorkspaces(r), [r.dataCanon]) !== null)
+      return SHELL_SECRETS;
     if (this.isDataDir(r, canon) || this.isDataDir(r, lexical))
       return {
         action: 'require',
@@ -523,6 +524,10 @@ export class Guards {
     return false;
   }
 }
+
+/** The workspaces whose secrets/ a hard link is judged against: the working directory, and the default one beside it. */
+const linkWorkspaces = (r: Roots): string | readonly string[] =>
+  r.defaultWsCanon === undefined ? r.wsCanon : [r.wsCanon, r.defaultWsCanon];
 
 /**
  * Whether a path is below a `secrets` folder of the call's working directory (`rels`: its forms relative to it), or

@@ -3,7 +3,9 @@
  * no path check can see it: `ln secrets/key.txt notes.txt` makes `notes.txt` the key itself. So a regular file
  * with more than one link is judged by its identity (device + inode) against the guarded files: every file under
  * a `secrets` folder of the workspace (any depth, any letter case) and every file of the app's data folder outside
- * the workspace (database, settings, key file, …).
+ * the workspace (database, settings, key file, …). "The workspace" is the session's working directory, and the app's
+ * default workspace beside it when the session works elsewhere (both given as `Workspaces`, the first the working
+ * directory): the default workspace's `secrets` stay guarded, and its other files are not taken for the data folder's.
  * The guarded identities are gathered by a bounded walk (folders only are searched for `secrets`; SKIP_DIRS other
  * than `secrets` are not entered) and kept for CACHE_MS. When the walk hits its bound the answer for a
  * multi-link file is "unknown": the gate asks, and the tools go on only when the identity is not among those seen.
@@ -28,11 +30,15 @@ export interface GuardedIdentities {
 
 const idOf = (s: Pick<Stats, 'dev' | 'ino'>) => `${s.dev}:${s.ino}`;
 const cache = new Map<string, { at: number; value: GuardedIdentities }>();
-let last: { workspace: string; dataDirs: readonly string[]; at: number; value: GuardedIdentities } | null = null;
+let last: { workspace: Workspaces; dataDirs: readonly string[]; at: number; value: GuardedIdentities } | null = null;
 
-/** The identities of the guarded files for this workspace (canonical) and data folders (canonical). */
+/** One workspace, or the working directory followed by the default workspace (all canonical). */
+export type Workspaces = string | readonly string[];
+const listOf = (w: Workspaces): readonly string[] => (typeof w === 'string' ? [w] : w);
+
+/** The identities of the guarded files for these workspaces (canonical) and data folders (canonical). */
 export function guardedIdentities(
-  workspace: string,
+  workspace: Workspaces,
   dataDirs: readonly string[],
   now = Date.now(),
   maxDirs = MAX_WALK_DIRS,
@@ -40,7 +46,7 @@ export function guardedIdentities(
   // A tree search asks once per file with the same folders: the last answer is kept by the arrays' identity, so such a
   // run of questions costs no key of text each.
   if (last && last.workspace === workspace && last.dataDirs === dataDirs && now - last.at < CACHE_MS) return last.value;
-  const key = [workspace, ...dataDirs].join('\0');
+  const key = [...listOf(workspace), '', ...dataDirs].join('\0');
   const hit = cache.get(key);
   if (hit && now - hit.at < CACHE_MS) {
     last = { workspace, dataDirs, at: hit.at, value: hit.value };
@@ -48,8 +54,9 @@ export function guardedIdentities(
   }
   const value: GuardedIdentities = { ids: new Set(), isComplete: true };
   const budget: Budget = { dirs: 0, max: maxDirs };
-  findSecretsFolders(workspace, value, budget);
-  for (const dir of dataDirs) addAllFiles(dir, value, budget, workspace);
+  const workspaces = listOf(workspace);
+  for (const ws of workspaces) findSecretsFolders(ws, value, budget);
+  for (const dir of dataDirs) addAllFiles(dir, value, budget, workspaces);
   if (cache.size > 16) cache.clear();
   cache.set(key, { at: now, value });
   last = { workspace, dataDirs, at: now, value };
@@ -68,7 +75,7 @@ export function forgetGuardedIdentities(): void {
  */
 export function hardLinkVerdict(
   info: Pick<Stats, 'dev' | 'ino' | 'nlink' | 'isFile'>,
-  workspace: string,
+  workspace: Workspaces,
   dataDirs: readonly string[],
 ): 'guarded' | 'unknown' | null {
   if (!info.isFile() || info.nlink <= 1) return null;
@@ -80,7 +87,7 @@ export function hardLinkVerdict(
 /** The same for a path (not following a final symlink: the caller judged the link's target already). */
 export function hardLinkVerdictAt(
   path: string,
-  workspace: string,
+  workspace: Workspaces,
   dataDirs: readonly string[],
 ): 'guarded' | 'unknown' | null {
   let info: Stats | undefined;
@@ -114,14 +121,14 @@ function findSecretsFolders(dir: string, out: GuardedIdentities, budget: Budget)
   for (const e of readBounded(dir, out, budget) ?? []) {
     if (!e.isDirectory()) continue;
     const lower = e.name.toLowerCase();
-    if (lower === SECRETS_DIR) addAllFiles(join(dir, e.name), out, budget, null);
+    if (lower === SECRETS_DIR) addAllFiles(join(dir, e.name), out, budget, []);
     else if (!NOT_SEARCHED.has(lower)) findSecretsFolders(join(dir, e.name), out, budget);
     if (!out.isComplete) return;
   }
 }
 
-function addAllFiles(dir: string, out: GuardedIdentities, budget: Budget, skip: string | null): void {
-  if (dir === skip) return;
+function addAllFiles(dir: string, out: GuardedIdentities, budget: Budget, skip: readonly string[]): void {
+  if (skip.includes(dir)) return;
   for (const e of readBounded(dir, out, budget) ?? []) {
     const full = join(dir, e.name);
     if (e.isDirectory()) addAllFiles(full, out, budget, skip);

@@ -25,6 +25,10 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
   },
   'http/static-files.ts': { names: ['readFile', 'stat'], why: "the built renderer's files (the web shape's pages)" },
   'index.ts': { names: ['mkdirSync'], why: 'the data folder and the default workspace, from the config, at start' },
+  'mcp/catalog.ts': {
+    names: ['accessSync', 'constants', 'readFileSync'],
+    why: 'the package.json of a catalog server installed with the app, and whether npx/uvx are on PATH (metadata)',
+  },
   'processes/process-registry.ts': { names: ['readFileSync'], why: "/proc/<pid>/stat of the app's own children" },
   'secrets/secret-cipher.ts': {
     names: ['chmodSync', 'readFileSync', 'statSync', 'writeFileSync'],

@@ -20,7 +20,7 @@ import { isAbsolute, join, parse, sep } from 'node:path';
 import { DiskError, errnoOf } from './disk-error';
 import { hardLinkVerdict } from './hardlinks';
 import { KIND_WORDS, kindOf } from './kinds';
-import type { GuardScope } from './protected';
+import { secretWorkspaces, type GuardScope } from './protected';
 
 export interface ReadTarget {
   /** The canonical absolute path to open: the caller's policy resolved and judged it. */
@@ -116,7 +116,9 @@ function openFailure(error: unknown, shown: string): DiskError {
 
 /** Whether `info` (a descriptor's fstat) is a hard link to a file the scope guards (hardlinks.ts). */
 export function isGuardedLink(info: Stats, guard: GuardScope | null | undefined): boolean {
-  return !!guard && info.nlink > 1 && hardLinkVerdict(info, guard.root, guard.protectedRoots) === 'guarded';
+  return (
+    !!guard && info.nlink > 1 && hardLinkVerdict(info, secretWorkspaces(guard), guard.protectedRoots) === 'guarded'
+  );
 }
 
 export const guardedLinkText = (shown: string) =>

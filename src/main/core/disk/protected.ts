@@ -2,7 +2,8 @@
  * What the disk policy guards whatever a caller asked (docs/guards.md): every file under a `secrets` folder (any depth,
  * any letter case) and the app's data folder (database, key file, settings), a workspace that lives inside it aside.
  * `GuardScope` names them for one caller: `root` is the folder whose `secrets` folders count (the session's working
- * directory), `protectedRoots` the data folders. The tools' `PathContext` (tools/_policy/guard.ts) and the viewer's
+ * directory), `otherWorkspaces` the app's default workspace when the session works elsewhere (its `secrets` folders
+ * stay guarded, docs/approval.md "Relative means the working directory"), `protectedRoots` the data folders. The tools' `PathContext` (tools/_policy/guard.ts) and the viewer's
  * read policy each build one from their own context, so both judge a hard link against the same files.
  */
 import { canonicalizeForPolicy, pathUnder } from './paths';
@@ -12,8 +13,10 @@ export const SECRETS_DIR = 'secrets';
 export interface GuardScope {
   /** Canonical folder whose `secrets` folders are guarded (and which stays readable inside a data folder). */
   root: string;
-  /** Canonical data folders: every file in them outside `root` is guarded. */
+  /** Canonical data folders: every file in them outside `root` and `otherWorkspaces` is guarded. */
   protectedRoots: readonly string[];
+  /** Canonical default workspace when it is not `root`: its `secrets` folders are guarded too. */
+  otherWorkspaces?: readonly string[];
 }
 
 const rootCache = new Map<string, string>();
@@ -45,7 +48,32 @@ export function inProtectedRoot(
   return null;
 }
 
-/** A scope from folders as configured (not yet canonical). */
-export function guardScope(root: string, protectedRoots: readonly string[] = []): GuardScope {
-  return { root: canonicalRoot(root), protectedRoots: protectedRoots.map(canonicalRoot) };
+/** A scope from folders as configured (not yet canonical); `defaultWorkspace` counts only when it is not `root`. */
+export function guardScope(
+  root: string,
+  protectedRoots: readonly string[] = [],
+  defaultWorkspace?: string,
+): GuardScope {
+  const canonical = canonicalRoot(root);
+  const other = defaultWorkspace === undefined ? canonical : canonicalRoot(defaultWorkspace);
+  return {
+    root: canonical,
+    protectedRoots: protectedRoots.map(canonicalRoot),
+    ...(other === canonical ? {} : { otherWorkspaces: [other] }),
+  };
+}
+
+const workspacesOf = new WeakMap<GuardScope, readonly string[]>();
+
+/**
+ * The workspaces whose `secrets` folders a scope guards, its root first: the same array for the same scope, so a tree
+ * search asking for each of its files hits the hard-link walk's cache by identity (hardlinks.ts).
+ */
+export function secretWorkspaces(scope: GuardScope): readonly string[] {
+  let list = workspacesOf.get(scope);
+  if (!list) {
+    list = [scope.root, ...(scope.otherWorkspaces ?? [])];
+    workspacesOf.set(scope, list);
+  }
+  return list;
 }

@@ -40,6 +40,7 @@ export type InstructionsEnv = Pick<
   | 'workingDir'
   | 'workspaceDir'
   | 'protectedRoots'
+  | 'defaultWorkspaceDir'
 >;
 
 /**

@@ -46,6 +46,8 @@ export interface CallEnv {
   workingDir: string;
   workspaceDir: string;
   protectedRoots: string[];
+  /** The app's default workspace: its secrets/ stay guarded when the session works elsewhere (ToolRunContext). */
+  defaultWorkspaceDir?: string;
   signal: AbortSignal;
   synthetic: SyntheticEnv;
   requestRestart: () => void;
@@ -364,6 +366,7 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
       workingDir: env.workingDir,
       workspaceDir: env.workspaceDir,
       protectedRoots: env.protectedRoots,
+      defaultWorkspaceDir: env.defaultWorkspaceDir,
     });
     let outcome;
     try {
@@ -444,6 +447,7 @@ async function runApproved(
       workingDir: env.workingDir,
       workspaceDir: env.workspaceDir,
       protectedRoots: env.protectedRoots,
+      defaultWorkspaceDir: env.defaultWorkspaceDir,
       protectedPaths,
       signal: env.signal,
       log: env.log,

@@ -63,5 +63,5 @@ export function applyReadPolicy(input: string, base: string, ctx: ReadPolicyCont
  * working directory and every file of the data folder (key file, database, …) outside it.
  */
 export function guardScopeOf(ctx: ReadPolicyContext): GuardScope {
-  return guardScope(ctx.workingDir, [ctx.dataDir]);
+  return guardScope(ctx.workingDir, [ctx.dataDir], ctx.workspaceDir);
 }

@@ -16,7 +16,7 @@ import { DiskError } from '../../disk/disk-error';
 import { hardLinkVerdictAt } from '../../disk/hardlinks';
 import { KIND_WORDS, kindAt } from '../../disk/kinds';
 import { readFile, type ReadTarget } from '../../disk/open';
-import { canonicalRoot } from '../../disk/protected';
+import { canonicalRoot, secretWorkspaces } from '../../disk/protected';
 import { atomicWrite as diskWrite } from '../../disk/write';
 import { ToolError } from '../define-tool';
 import { guardWrite, recheckWriteTarget, type GuardedPath, type PathContext } from './guard';
@@ -55,11 +55,7 @@ export function requireKind(g: GuardedPath, wanted: 'file' | 'dir'): void {
 }
 
 /** What the disk module is asked to open for a guarded path: its hard links judged against the tools' guard. */
-const readTarget = (g: GuardedPath): ReadTarget => ({
-  path: g.real,
-  shown: g.display,
-  guard: { root: g.root, protectedRoots: g.protectedRoots ?? [] },
-});
+const readTarget = (g: GuardedPath): ReadTarget => ({ path: g.real, shown: g.display, guard: g.scope });
 
 /** A disk refusal of a read as the tools word it. */
 function toolError(error: unknown, g: GuardedPath): unknown {
@@ -91,7 +87,7 @@ export function readCapped(g: GuardedPath, maxBytes: number): CappedRead {
 
 /** For the search tools: true when a file they found is a hard link to a guarded file (it is skipped). */
 export function isGuardedHardLink(path: string, g: GuardedPath): boolean {
-  return hardLinkVerdictAt(path, g.root, g.protectedRoots ?? []) === 'guarded';
+  return hardLinkVerdictAt(path, secretWorkspaces(g.scope), g.scope.protectedRoots) === 'guarded';
 }
 
 /**

@@ -16,7 +16,7 @@
 import { basename, dirname } from 'node:path';
 import { shownPath } from '../../../../shared/shown-path';
 import { canonicalizeForPolicy, displayPath, hasComponent, relativeInside, resolvePath } from '../../disk/paths';
-import { canonicalRoot, inProtectedRoot, SECRETS_DIR } from '../../disk/protected';
+import { guardScope, inProtectedRoot, SECRETS_DIR, type GuardScope } from '../../disk/protected';
 import { ToolError } from '../define-tool';
 import { gitConfiguredReason, gitProtectedReason } from './git-paths';
 
@@ -26,6 +26,12 @@ export interface PathContext {
   workingDir: string;
   workspaceDir: string;
   protectedRoots?: readonly string[];
+  /**
+   * The app's default workspace, when the session works in another folder: its `secrets` folders stay guarded (a hard
+   * link to one of its secrets is refused), as the gate guards them (docs/approval.md "Relative means the working
+   * directory").
+   */
+  defaultWorkspaceDir?: string;
 }
 
 export interface GuardedPath {
@@ -41,6 +47,8 @@ export interface GuardedPath {
   display: string;
   /** Canonical app data folders: a hard link into them (or into secrets/) is refused when the file is opened. */
   protectedRoots?: readonly string[];
+  /** What a hard link is judged against when the file is opened (disk/protected.ts): root, data and default workspace. */
+  scope: GuardScope;
 }
 
 /** Our own per-project config folder inside a workspace (F7). */
@@ -86,14 +94,16 @@ function locate(raw: unknown, ctx: PathContext): GuardedPath {
   if (raw.includes('\0')) throw new ToolError('The path contains a NUL character; pass a plain path.');
   const absolute = resolvePath(raw, ctx.workingDir);
   const real = canonicalizeForPolicy(absolute, ctx.workingDir);
-  const root = canonicalRoot(ctx.workspaceDir);
+  const scope = guardScope(ctx.workspaceDir, ctx.protectedRoots, ctx.defaultWorkspaceDir);
+  const root = scope.root;
   return {
     input: raw,
     absolute,
     real,
     root,
     display: shownPath(displayPath(real, root)),
-    protectedRoots: (ctx.protectedRoots ?? []).map(canonicalRoot),
+    protectedRoots: scope.protectedRoots,
+    scope,
   };
 }
 
@@ -148,7 +158,7 @@ export function guardWrite(raw: unknown, ctx: PathContext): GuardedPath {
 export function recheckWriteTarget(real: string, ctx: PathContext): boolean {
   try {
     const parentReal = canonicalizeForPolicy(dirname(real), ctx.workingDir);
-    const root = canonicalRoot(ctx.workspaceDir);
+    const root = guardScope(ctx.workspaceDir).root;
     const rel = relativeInside(parentReal, root);
     if (rel === null || hasComponent(rel, SECRETS_DIR)) return false;
     if (protectedReason(rel === '' ? basename(real) : `${rel}/${basename(real)}`)) return false;

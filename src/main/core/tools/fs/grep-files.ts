@@ -158,7 +158,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       };
       // A hard link to a guarded file is also refused on the descriptor of every read (disk/open.ts), so one swapped in
       // after `accept` looked at it is still never read.
-      const guard = { root: g.root, protectedRoots: g.protectedRoots ?? [] };
+      const guard = g.scope;
       const reader = new SearchReader(guard);
       const left = kind === 'dir' ? leftOut(g.real, ctx.protectedPaths) : null;
       const isProtected = left ? protectedHitFilter(g.real, left.skip) : null;
