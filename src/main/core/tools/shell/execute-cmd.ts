@@ -13,15 +13,22 @@
  * - stdout and stderr are interleaved as they arrive; at most MAX_OUTPUT_BYTES are kept, the rest is counted and
  *   the cut is stated. Terminal escape sequences are taken out and carriage returns overwrite (`terminal-text.ts`).
  * - Spawned detached (own process group); stop and timeout kill the whole group, SIGTERM then SIGKILL (X8).
+ * - Confined by the OS sandbox (docs/sandbox.md) unless the call's decision says otherwise (`ctx.sandbox`; none =
+ *   sandboxed without network): writes only in the working directory and a private /tmp, the data folder, `secrets`
+ *   and credential stores hidden, no network. Where the sandbox cannot start the call fails with why and how to fix
+ *   it, never runs unconfined instead; on Windows (no sandbox) it runs and its result says so. What the sandbox
+ *   stopped is added to the result in a sentence (sandbox/explain.ts). The process recorded and killed is
+ *   bubblewrap's, the leader of the group that holds the command.
  * Outcomes: the command ran → `completed`, with its exit code in the text (a non-zero exit is information for the
  * model, not a tool failure); timeout → `failed` with the output so far; stop → `cancelled`.
- * Limits: commands run unsandboxed (X10); background children of a command that exits normally keep running.
+ * Limits: background children of a command that exits normally keep running (in the sandbox too, until stop or
+ * timeout ends the sandbox's whole process namespace).
  * Check ids (R4, X8, X10) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
-import { realDirectory } from '../_policy/fs';
+import { kindAt, realDirectory } from '../_policy/fs';
 import { resolvePath } from '../_policy/paths';
 import type { Tool } from '../tool';
 import { label } from '../fs/common';
@@ -29,6 +36,7 @@ import { scrubEnv } from './env-scrub';
 import { killProcessGroup } from './process-group';
 import { terminalText } from './terminal-text';
 import { findBash } from './bash';
+import { Sandbox, SANDBOXED_NO_NETWORK } from '../../sandbox/index';
 
 let execaModule: Promise<typeof import('execa')> | null = null;
 /**
@@ -60,6 +68,11 @@ export interface ExecuteCmdDeps {
   shell?: string;
   /** Records running commands (pid + start time) so a crashed run's leftovers are ended at the next start (R4). */
   processes?: { record(pid: number, command: string): void; forget(pid: number): void };
+  /**
+   * The sandbox commands run in (docs/sandbox.md). The composition root passes one that hides the credential stores
+   * the guards know; without it (tests), one that hides the data folder and `secrets` folders but no credential store.
+   */
+  sandbox?: Sandbox;
 }
 
 /**
@@ -128,6 +141,7 @@ function firstWord(command: string): string {
 }
 
 export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
+  const sandbox = deps.sandbox ?? new Sandbox({ credentialStores: { home: [], system: [] } });
   return defineTool({
     name: TN.EXECUTE_CMD,
     description:
@@ -158,15 +172,27 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
       signal.throwIfAborted();
 
       const env = scrubEnv(deps.baseEnv?.() ?? process.env, deps.secretValues?.() ?? []);
+      const argv = [bash, '--noprofile', '--norc', '-c', a.command];
+      // The sandbox starts the shell inside, where a missing one would be bubblewrap's error: say it as a spawn would.
+      if (kindAt(bash) !== 'file') throw new ToolError(`The command could not start: ENOENT (${bash} does not exist).`);
+      const launch = await sandbox.launch(
+        ctx.sandbox ?? SANDBOXED_NO_NETWORK,
+        { workingDir: ctx.workingDir, workspaceDir: ctx.workspaceDir, dataDirs: ctx.protectedRoots ?? [] },
+        cwd,
+        argv,
+      );
+      if (launch.kind === 'refused') throw new ToolError(launch.reason);
+      const [file, ...args] = launch.kind === 'confined' ? [launch.file, ...launch.args] : argv;
       const { execa } = await loadExeca();
       signal.throwIfAborted();
-      const child = execa(bash, ['--noprofile', '--norc', '-c', a.command], {
+      const child = execa(file!, args, {
         cwd,
-        env,
+        env: launch.kind === 'confined' ? { ...env, ...launch.env } : env,
         extendEnv: false,
         detached: true,
         cleanup: false,
-        stdin: 'ignore',
+        // fd 3 on: what the sandbox reads at its start (bubblewrap's seccomp filter).
+        stdio: ['ignore', 'pipe', 'pipe', ...(launch.kind === 'confined' ? launch.fds : [])],
         buffer: false,
         all: true,
         reject: false,
@@ -228,6 +254,12 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
             error: `${parts.join('\n')}\n[timed out after ${a.timeout} s; the command and its children were killed]`,
           };
         parts.push(exit.signal ? `[killed by signal ${exit.signal}]` : `[exit code ${exit.code ?? 'unknown'}]`);
+        if (launch.kind === 'confined') {
+          // bubblewrap's own failure to set up (before the command ran) is its first line, exit code 1.
+          if (exit.code === 1 && /^bwrap: /.test(body))
+            throw new ToolError(`The sandbox could not start this command: ${body.split('\n')[0]!.slice(7, 400)}`);
+          for (const sentence of launch.explain(body)) parts.push(`[${sentence}]`);
+        } else if (launch.note) parts.push(`[not sandboxed: ${launch.note}]`);
         return parts.join('\n');
       } finally {
         clearTimeout(timer);
