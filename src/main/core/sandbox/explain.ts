@@ -32,8 +32,9 @@ const MISSING = /no such file or directory|\bENOENT\b/i;
 const BUSY = /device or resource busy|\bEBUSY\b/i;
 const NETWORK =
   /network is unreachable|could not resolve host|temporary failure in name resolution|name or service not known|no address associated with hostname|nodename nor servname|getaddrinfo \w+|\bEAI_AGAIN\b|\bENETUNREACH\b|\bECONNREFUSED\b|connection refused|couldn't connect to server|failed to connect to/i;
-const UNIX_SOCKET =
-  /\b(socket|connect)\b.*(operation not permitted|\bEPERM\b)|(operation not permitted|\bEPERM\b).*\bsocket\b/i;
+const NOT_PERMITTED = /operation not permitted|\bEPERM\b/i;
+/** A socket named on the line of an EPERM or just before it (Python prints the call above its error). */
+const SOCKET = /\b(socket|connect)\b/i;
 /** How many sentences at most: the first of each kind is what the model needs. */
 const MAX_SENTENCES = 3;
 
@@ -71,7 +72,8 @@ export function sandboxRefusals(output: string, ctx: ExplainContext): string[] {
   const place = (raw: string | null) => (raw === null ? null : isAbsolute(raw) ? resolve(raw) : resolve(ctx.cwd, raw));
   const isWritable = (path: string) =>
     pathUnder(path, ctx.workingDir) || (pathUnder(path, '/tmp') && !pathUnder('/tmp', ctx.workingDir));
-  for (const line of output.split('\n')) {
+  const lines = output.split('\n');
+  for (const [i, line] of lines.entries()) {
     if (out.size >= MAX_SENTENCES) break;
     if (READ_ONLY.test(line)) {
       const path = place(pathInMessage(line, READ_ONLY));
@@ -102,7 +104,7 @@ export function sandboxRefusals(output: string, ctx: ExplainContext): string[] {
       const path = place(pathInMessage(line, DENIED));
       if (path && !isWritable(path) && !/^\/(proc|sys|dev)\//.test(path))
         out.add(`if this command was writing ${path}, the sandbox kept it from doing so: ${writable}`);
-    } else if (UNIX_SOCKET.test(line)) {
+    } else if (NOT_PERMITTED.test(line) && lines.slice(Math.max(0, i - 2), i + 1).some((l) => SOCKET.test(l))) {
       out.add('the sandbox kept this command from opening a Unix socket (a local service outside the sandbox)');
     } else if (!ctx.network && NETWORK.test(line)) {
       out.add(
