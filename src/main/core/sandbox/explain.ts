@@ -62,8 +62,9 @@ export function pathInMessage(line: string, error: RegExp): string | null {
     .split(': ')
     .map((p) => p.trim())
     .filter(Boolean);
-  const candidate = (parts.at(-1) ?? '').replace(/[:,]$/, '');
-  return candidate.includes('/') && !/\s/.test(candidate) ? candidate : null;
+  // The last word before the error (`could not lock config file .git/config: …`).
+  const candidate = (parts.at(-1)?.split(/\s+/).at(-1) ?? '').replace(/[:,]$/, '');
+  return candidate.includes('/') ? candidate : null;
 }
 
 export function sandboxRefusals(output: string, ctx: ExplainContext): string[] {
