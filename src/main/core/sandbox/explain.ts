@@ -93,7 +93,9 @@ export function sandboxRefusals(output: string, ctx: ExplainContext): string[] {
       const why = over?.kind === 'hidden' ? HIDDEN_WHY[over.why] : undefined;
       if (why) out.add(`the sandbox hides ${path}: ${why}`);
       else if (over?.kind === 'private-tmp')
-        out.add(`the sandbox gives commands their own empty ${over.path}: ${path} outside it is not visible`);
+        out.add(
+          `the sandbox gives commands their own empty ${over.path}: ${path}, in the machine's ${over.path}, is not visible to them`,
+        );
     } else if (BUSY.test(line)) {
       const path = place(pathInMessage(line, BUSY));
       const over = path ? mountOver(ctx.mounts, path) : null;

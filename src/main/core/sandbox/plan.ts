@@ -10,7 +10,10 @@
  *   and the sandbox sits below approval), found in any letter case below each home folder and in /etc;
  * - read-only inside the working directory: what git runs or reads as configuration (each `.git`'s hooks, config,
  *   config.worktree, commondir, gitdir, modules/ and worktrees/; `.git` pointer files; hooks folders a config names).
- *   Each `.git` folder is bound onto itself too, so that it cannot be renamed away and replaced by a new one.
+ *   Each `.git` folder is bound onto itself too, so that it cannot be renamed away and replaced by a new one. A
+ *   missing hooks/, modules/ or worktrees/ is made, empty and read-only, as the mount point (as `git init` makes
+ *   hooks/). Limits: a missing config.worktree, commondir or gitdir file can be made (a mount point would be an
+ *   empty file, which git refuses to read), and so can a new repository (`git init` in a folder without one).
  * Every path is a real path (symlinks resolved): a mount on a symlink would land on its target anyway.
  * `isFresh` tells, cheaply, whether the file system still matches the plan (a hidden path removed or replaced, a new
  * `secrets` or `.git` at the top of a walked folder); the cache (sandbox.ts) then builds it again.
@@ -178,7 +181,12 @@ export function buildPlan(
     add(hooks, kindAt(hooks) === 'dir' ? 'read-only' : 'hidden', 'git', true);
     for (const name of GIT_FILES)
       if (kindAt(join(gitDir, name)) === 'file') add(join(gitDir, name), 'read-only', 'git');
-    for (const name of GIT_DIRS) if (kindAt(join(gitDir, name)) === 'dir') add(join(gitDir, name), 'read-only', 'git');
+    // Submodules' and worktrees' repositories, with their own hooks and config: read-only whole, or made (empty,
+    // read-only) where missing, so that none can be made inside the sandbox.
+    for (const name of GIT_DIRS) {
+      const dir = join(gitDir, name);
+      add(dir, kindAt(dir) === 'dir' ? 'read-only' : 'hidden', 'git', true);
+    }
   }
   for (const file of found.gitFiles.filter(writable)) add(file, 'read-only', 'git', false);
   for (const dir of found.hookDirs.filter(writable)) add(dir, 'read-only', 'git', true);

@@ -55,7 +55,7 @@ describe('refusals in one sentence', () => {
       'the sandbox hides /home/me/.ssh/id_rsa: it is a credential store',
     ]);
     expect(explain('bash: /tmp/other/x: No such file or directory')).toEqual([
-      'the sandbox gives commands their own empty /tmp: /tmp/other/x outside it is not visible',
+      "the sandbox gives commands their own empty /tmp: /tmp/other/x, in the machine's /tmp, is not visible to them",
     ]);
     expect(explain("mv: cannot move '.git' to 'old': Device or resource busy")).toEqual([
       `the sandbox kept this command from moving or removing ${WD}/.git: git's metadata stays in place in the sandbox`,
