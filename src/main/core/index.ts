@@ -71,6 +71,8 @@ export interface Core {
   readonly plugins: PluginManager;
   readonly sessions: SessionManager;
   readonly mcp: McpServices;
+  /** The OS sandbox approved commands run in (docs/sandbox.md): its `status()` says whether it can start here. */
+  readonly sandbox: Sandbox;
   /** Lazy tool groups for `activate_tools` (config, one per MCP server); sources register here (docs/agents.md). */
   readonly toolGroups: ToolGroupRegistry;
   /** Listers of `list_items` types other than agents (docs/agents.md "list_items"). */
@@ -354,6 +356,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     plugins,
     sessions,
     mcp,
+    sandbox,
     toolGroups,
     itemListers,
     agents,

@@ -47,8 +47,15 @@ interface Step {
   jf?: Target;
 }
 
+const built = new Map<string, Uint8Array | null>();
+
 /** The filter for `arch` (Node's `process.arch`) as bubblewrap reads it: `struct sock_filter` records, or null. */
 export function unixSocketFilter(arch: string = process.arch): Uint8Array | null {
+  if (!built.has(arch)) built.set(arch, buildFilter(arch));
+  return built.get(arch)!;
+}
+
+function buildFilter(arch: string): Uint8Array | null {
   const a = ARCHES[arch];
   if (!a) return null;
   const steps: Step[] = [
