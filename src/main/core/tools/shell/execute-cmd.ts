@@ -140,12 +140,20 @@ function firstWord(command: string): string {
   return words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? words[0] ?? command;
 }
 
+/** What the model is told of the sandbox (docs/sandbox.md); Windows has none. */
+const SANDBOX_NOTE =
+  process.platform === 'win32'
+    ? ''
+    : 'It runs in a sandbox: it can write only in the working directory and /tmp (its own, empty), has no network, ' +
+      "and cannot see the app's data, secrets/ folders or credential stores; the result says when the sandbox stopped it. ";
+
 export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
   const sandbox = deps.sandbox ?? new Sandbox({ credentialStores: { home: [], system: [] } });
   return defineTool({
     name: TN.EXECUTE_CMD,
     description:
       'Run a shell command (bash) and return its combined stdout/stderr and exit code. Output over 100 KB is cut. ' +
+      SANDBOX_NOTE +
       `Default timeout ${DEFAULT_TIMEOUT_SECS} s (max ${MAX_TIMEOUT_SECS}). Prefer the dedicated tools: read_file (not cat), ` +
       'list_files (not ls/find), grep_files (not grep/rg), edit_file (not sed/awk), write_file (not echo >).',
     input,
