@@ -20,11 +20,11 @@ const STORES = { home: ['.ssh', '.config/bravesoftware', '.netrc', '.kube'], sys
 const scope = () => ({ workingDir: k.ws, workspaceDir: k.ws, dataDirs: [k.data] });
 
 describe('the plan', () => {
-  it('hides the data folder, every secrets folder found and the credential stores, in any case and through symlinks', () => {
+  it('hides the data folder, every secrets folder found and the credential stores, in any case and through symlinks', async () => {
     mkdirSync(join(k.base, 'vault'));
     rmSync(join(k.home, '.netrc'));
     symlinkSync(join(k.base, 'vault'), join(k.home, '.kube'));
-    const plan = buildPlan(scope(), STORES, [k.home]);
+    const plan = await buildPlan(scope(), STORES, [k.home]);
     const hidden = plan.mounts.filter((m) => m.kind === 'hidden').map((m) => [m.path, m.why, m.isDir]);
     expect(hidden).toEqual(
       expect.arrayContaining([
@@ -42,8 +42,8 @@ describe('the plan', () => {
     expect(plan.mounts.some((m) => m.path.endsWith('.netrc'))).toBe(false);
   });
 
-  it('orders the mounts so that the deeper decides: the workspace inside the hidden data folder, its secrets and git', () => {
-    const plan = buildPlan(scope(), STORES, [k.home]);
+  it('orders the mounts so that the deeper decides: the workspace inside the hidden data folder, its secrets and git', async () => {
+    const plan = await buildPlan(scope(), STORES, [k.home]);
     const order = (path: string, kind: string) => plan.mounts.findIndex((m) => m.path === path && m.kind === kind);
     expect(order('/tmp', 'private-tmp')).toBe(0);
     expect(order(k.data, 'hidden')).toBeLessThan(order(k.ws, 'writable'));
@@ -53,9 +53,9 @@ describe('the plan', () => {
     expect(plan.walkCut).toBeNull();
   });
 
-  it('says where the walk for secrets/ stopped', () => {
+  it('says where the walk for secrets/ stopped', async () => {
     mkdirSync(join(k.ws, ...Array.from({ length: MAX_DEPTH + 1 }, (_, i) => `d${i}`)), { recursive: true });
-    expect(buildPlan(scope(), STORES, [k.home]).walkCut).toBe(`the walk went ${MAX_DEPTH} folders deep`);
+    expect((await buildPlan(scope(), STORES, [k.home])).walkCut).toBe(`the walk went ${MAX_DEPTH} folders deep`);
   });
 
   it("a hooks folder the repository's config names stays read-only in the sandbox (.husky)", async () => {

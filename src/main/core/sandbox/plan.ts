@@ -136,11 +136,11 @@ const GIT_DIRS = ['modules', 'worktrees'];
  * Builds the plan for a scope. Throws when the working directory does not exist (the caller checked it moments
  * before, so this is a race it reports as such).
  */
-export function buildPlan(
+export async function buildPlan(
   scope: SandboxScope,
   stores: CredentialStores,
   homes: readonly string[] = [homedir()],
-): SandboxPlan {
+): Promise<SandboxPlan> {
   const workingDir = real(scope.workingDir);
   if (!workingDir) throw new Error(`the working folder ${scope.workingDir} does not exist`);
   const workspace = real(scope.workspaceDir);
@@ -163,7 +163,7 @@ export function buildPlan(
     add(workspace, pathUnder(workspace, workingDir) ? 'writable' : 'read-only', 'workspace', true);
 
   const roots = [workingDir, ...(workspace && workspace !== workingDir ? [workspace] : [])];
-  const found = findGuardedPlaces(roots);
+  const found = await findGuardedPlaces(roots);
   for (const dir of found.secrets) hide(dir, 'secrets');
 
   const listings = new Map<string, string[]>();

@@ -61,6 +61,8 @@ interface Entry {
 export class Sandbox {
   private probe: Promise<SandboxStatus> | null = null;
   private readonly plans = new Map<string, Entry>();
+  /** Plans being built: two calls of one session at once share the walk. */
+  private readonly building = new Map<string, Promise<Entry>>();
   private builtPlans = 0;
   private readonly platform: NodeJS.Platform;
 
@@ -84,17 +86,25 @@ export class Sandbox {
   }
 
   /** The plan for a session's folders: kept, rebuilt only when stale. */
-  plan(scope: SandboxScope): Entry {
+  private plan(scope: SandboxScope): Promise<Entry> {
     const homes = this.options.homes?.() ?? [homedir()];
     const key = JSON.stringify([scope.workingDir, scope.workspaceDir, scope.dataDirs, homes]);
     const hit = this.plans.get(key);
-    if (hit?.plan.isFresh()) return hit;
+    if (hit?.plan.isFresh()) return Promise.resolve(hit);
+    const pending = this.building.get(key);
+    if (pending) return pending;
     this.plans.delete(key);
-    if (this.plans.size >= MAX_PLANS) this.plans.delete(this.plans.keys().next().value!);
-    const entry: Entry = { plan: buildPlan(scope, this.options.credentialStores, homes) };
-    this.builtPlans++;
-    this.plans.set(key, entry);
-    return entry;
+    const build = buildPlan(scope, this.options.credentialStores, homes)
+      .then((plan) => {
+        this.builtPlans++;
+        if (this.plans.size >= MAX_PLANS) this.plans.delete(this.plans.keys().next().value!);
+        const entry: Entry = { plan };
+        this.plans.set(key, entry);
+        return entry;
+      })
+      .finally(() => this.building.delete(key));
+    this.building.set(key, build);
+    return build;
   }
 
   /** How to start `argv` (program first) in `cwd` for a call of the session `scope` under `decision`. */
@@ -109,7 +119,7 @@ export class Sandbox {
       };
     let entry: Entry;
     try {
-      entry = this.plan(scope);
+      entry = await this.plan(scope);
     } catch (error) {
       return { kind: 'refused', reason: `The sandbox could not be prepared: ${(error as Error).message}.` };
     }
