@@ -17,7 +17,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Writable } from 'node:stream';
 import type { Launch } from '../sandbox/index';
 import { killProcessGroup } from '../tools/shell/process-group';
 import { MessageFramer } from './stdio-framing';
@@ -102,15 +101,11 @@ export class GroupStdioTransport implements Transport {
         cwd: this.spec.cwd,
         env,
         detached: true,
-        stdio: ['pipe', 'pipe', 'pipe', ...(confined?.fds ?? []).map(() => 'pipe' as const)],
+        // fd 3 on: what the sandbox reads at its start (bubblewrap's seccomp filter).
+        stdio: ['pipe', 'pipe', 'pipe', ...(confined?.fds ?? [])],
         windowsHide: true,
       });
-      // What the sandbox reads at its start (the seccomp filter): written whole, then closed.
-      confined?.fds.forEach((bytes, i) => {
-        const fd = child.stdio[3 + i] as Writable | null;
-        fd?.on('error', () => undefined);
-        fd?.end(bytes);
-      });
+      confined?.release(); // the child has its own copies
       this.child = child;
       this.closed = new Promise((resolve) => child.once('close', () => resolve()));
       child.once('error', (error) => {

@@ -9,7 +9,7 @@
  *   with the reason and the fix: it never runs unconfined instead. Running unconfined is only ever the decision's.
  * - Windows has no sandbox here: a call runs unconfined with a note saying so.
  */
-import { mkdtempSync } from 'node:fs';
+import { closeSync, mkdtempSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bwrapArgs, mountsForCall } from './bwrap';
@@ -17,7 +17,7 @@ import type { SandboxDecision } from './decision';
 import { hiddenReason, sandboxRefusals } from './explain';
 import { buildPlan, type CredentialStores, type SandboxPlan, type SandboxScope } from './plan';
 import { seatbeltProfile } from './seatbelt';
-import { unixSocketFilter } from './seccomp';
+import { openUnixSocketFilter } from './seccomp';
 import { probeSandbox, type SandboxStatus } from './status';
 
 export interface SandboxOptions {
@@ -37,8 +37,10 @@ export type Launch =
       file: string;
       /** The arguments, the call's own program and arguments at the end. */
       args: string[];
-      /** Given to the process as fds 3, 4, … (bubblewrap's seccomp filter). */
-      fds: Uint8Array[];
+      /** Descriptors given to the process as fds 3, 4, … (bubblewrap's seccomp filter). */
+      fds: number[];
+      /** Closes `fds`: call it once the process is spawned (or will not be). */
+      release(): void;
       /** Variables to set on top of the call's environment. */
       env: Record<string, string>;
       /** The sentences for what the sandbox stopped, read from the command's output (explain.ts). */
@@ -144,11 +146,21 @@ export class Sandbox {
         file: '/usr/bin/sandbox-exec',
         args: ['-p', profile, ...argv],
         fds: [],
+        release: () => undefined,
         env: { TMPDIR: entry.privateTmp },
         explain,
       };
     }
-    const filter = status.seccomp ? unixSocketFilter() : null;
+    let filter: number | null;
+    try {
+      filter = status.seccomp ? openUnixSocketFilter() : null;
+    } catch (error) {
+      return {
+        kind: 'refused',
+        reason: `The sandbox's Unix-socket filter could not be read: ${(error as Error).message}.`,
+      };
+    }
+    const fds = filter === null ? [] : [filter];
     const args = bwrapArgs(mounts, {
       network: decision.network,
       cwd,
@@ -159,7 +171,8 @@ export class Sandbox {
       kind: 'confined',
       file: this.options.bwrap ?? 'bwrap',
       args: [...args, ...argv],
-      fds: filter ? [filter] : [],
+      fds,
+      release: () => fds.splice(0).forEach((fd) => closeSync(fd)),
       env: {},
       explain,
     };

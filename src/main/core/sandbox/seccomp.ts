@@ -7,6 +7,9 @@
  * without the `socket` system call the filter sees. A system call of another architecture (a 32-bit program, or
  * `int 0x80` from a 64-bit one, which reaches `socketcall`) fails whatever it is, so the filter cannot be stepped
  * around.
+ * bubblewrap reads the filter from a descriptor: each command gets its own read descriptor of one file written once
+ * per process (mode 0600, in a 0700 folder of the temp folder), which costs a microsecond where handing the bytes
+ * through a pipe cost execa some 4 ms a command.
  * Limits: x86-64 and arm64 only (`unixSocketFilter` answers null elsewhere, and the sandbox runs without it);
  * 32-bit programs do not run in the sandbox; a Unix socket the command inherits open (none: it gets pipes only) is
  * not filtered.
@@ -47,7 +50,31 @@ interface Step {
   jf?: Target;
 }
 
+import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 const built = new Map<string, Uint8Array | null>();
+let filterFile: string | null = null;
+
+/**
+ * A new read descriptor of this machine's filter, for one process's fd 3 (its own offset: bubblewrap reads it to the
+ * end), or null where there is no filter. The caller closes it once the process is spawned. A file a temp-folder
+ * sweep removed is written again.
+ */
+export function openUnixSocketFilter(): number | null {
+  const bytes = unixSocketFilter();
+  if (!bytes) return null;
+  try {
+    if (filterFile) return openSync(filterFile, 'r');
+  } catch {
+    filterFile = null;
+  }
+  const file = join(mkdtempSync(join(tmpdir(), 'skald-seccomp-')), 'unix-sockets.bpf');
+  writeFileSync(file, bytes, { mode: 0o600 });
+  filterFile = file;
+  return openSync(file, 'r');
+}
 
 /** The filter for `arch` (Node's `process.arch`) as bubblewrap reads it: `struct sock_filter` records, or null. */
 export function unixSocketFilter(arch: string = process.arch): Uint8Array | null {

@@ -86,6 +86,17 @@ describe('the processes of a sandboxed command', () => {
   });
 });
 
+describe('descriptors', () => {
+  it('each run hands bubblewrap its own descriptor of the filter and closes it: none is left open', async () => {
+    const tool = createExecuteCmdTool();
+    await ok(tool, { command: 'true' }, ws.ctx); // the probe and the filter's file, once
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 10; i++) await ok(tool, { command: 'true' }, ws.ctx);
+    expect(open()).toBeLessThanOrEqual(before); // a leak would leave ten more
+  });
+});
+
 describe('where the sandbox cannot start', () => {
   const missing = () => new Sandbox({ credentialStores: NO_STORES, bwrap: join(ws.outside, 'no-bwrap') });
 

@@ -191,7 +191,9 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
       );
       if (launch.kind === 'refused') throw new ToolError(launch.reason);
       const [file, ...args] = launch.kind === 'confined' ? [launch.file, ...launch.args] : argv;
-      const { execa } = await loadExeca();
+      const release = () => launch.kind === 'confined' && launch.release();
+      const { execa } = await loadExeca().catch((error: unknown) => (release(), Promise.reject(error)));
+      if (signal.aborted) release();
       signal.throwIfAborted();
       const child = execa(file!, args, {
         cwd,
@@ -199,13 +201,15 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
         extendEnv: false,
         detached: true,
         cleanup: false,
-        // fd 3 on: what the sandbox reads at its start (bubblewrap's seccomp filter).
-        stdio: ['ignore', 'pipe', 'pipe', ...(launch.kind === 'confined' ? launch.fds : [])],
+        // fd 3 on: what the sandbox reads at its start (bubblewrap's seccomp filter). execa's types leave a descriptor
+        // number out of stdio[3+], which its runtime passes to Node's spawn as it is.
+        stdio: ['ignore', 'pipe', 'pipe', ...((launch.kind === 'confined' ? launch.fds : []) as unknown as 'ignore'[])],
         buffer: false,
         all: true,
         reject: false,
         stripFinalNewline: false,
       });
+      release(); // the child has its own copies of the descriptors
       // With `reject: false` the promise settles with a result even when the process never started (E2BIG,
       // ENOMEM, EACCES): then no 'exit' event comes, so it is raced with the events below.
       const settled = child.then(
