@@ -72,7 +72,7 @@ describe('approved commands run in the sandbox, whatever the gate let through', 
     const [sibling, data, db, tcp, fetch, inside] = results;
     // The harness's folders are in /tmp, which the command's own /tmp replaces: the folder beside it is not even seen.
     expect(sibling).toContain('[the sandbox gives commands their own empty /tmp:');
-    expect(data).toContain('[the sandbox kept this command from writing');
+    expect(data).toContain(`[the sandbox hides ${join(h.dataDir, 'settings-x.json')}: it is in the app's data folder]`);
     expect(db).toContain("it is in the app's data folder]");
     expect(db).not.toContain('SQLite format');
     for (const net of [tcp, fetch]) {
@@ -85,6 +85,6 @@ describe('approved commands run in the sandbox, whatever the gate let through', 
     expect(existsSync(join(h.dataDir, 'settings-x.json'))).toBe(false);
     expect(readFileSync(join(h.workspace, 'inside.txt'), 'utf8')).toBe('fine\n');
     // The model was told, in the results it read.
-    expect(JSON.stringify(h.llm.requests.at(-1)!.body)).toContain('the sandbox kept this command from writing');
+    expect(JSON.stringify(h.llm.requests.at(-1)!.body)).toContain("it is in the app's data folder");
   }, 120_000);
 });

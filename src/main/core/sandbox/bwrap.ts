@@ -7,8 +7,9 @@
  * - `--unshare-pid` with a fresh `/proc`: the command sees only its own processes, so `/proc/<pid>/root` leads
  *   nowhere else; `--unshare-ipc`; `--unshare-net` unless the decision grants network;
  * - `--ro-bind / /`, a minimal `/dev` (`--dev`), then the plan's mounts in order: `--tmpfs` for the private /tmp,
- *   `--bind` for what is writable, `--ro-bind` for what stays read-only, an empty tmpfs over a hidden folder (made
- *   read-only after the last mount) and `/dev/null` over a hidden file;
+ *   `--bind` for what is writable, `--ro-bind` for what stays read-only, an empty tmpfs of mode 0555 over a hidden
+ *   folder (a write there is refused; had the command made it writable, what it wrote would end with the sandbox) and
+ *   `/dev/null` over a hidden file;
  * - `--seccomp 3`: the filter of seccomp.ts, read from the command's fd 3.
  * Not used, on purpose: `--new-session` and `--die-with-parent`. The command is spawned detached, so it already leads
  * a session of its own with no controlling terminal (no TIOCSTI into the app's terminal); a new session would also
@@ -25,6 +26,8 @@ export interface BwrapOptions {
   cwd: string;
   /** Whether this bubblewrap knows `--disable-userns` (status.ts finds out). */
   disableUserns: boolean;
+  /** Whether it takes `--perms` for a tmpfs (0.5.0 and later); else a hidden folder is remounted read-only. */
+  tmpfsPerms: boolean;
   /** Whether a seccomp filter comes on fd 3. */
   seccomp: boolean;
 }
@@ -44,7 +47,7 @@ export function mountsForCall(plan: SandboxPlan, cwd: string): Mount[] | { hidde
   return orderMounts([...plan.mounts, { path: cwd, kind: 'read-only', isDir: true, why: 'call-folder' }]);
 }
 
-function mountArgs(m: Mount): string[] {
+function mountArgs(m: Mount, tmpfsPerms: boolean): string[] {
   switch (m.kind) {
     case 'private-tmp':
       return ['--tmpfs', m.path];
@@ -53,7 +56,8 @@ function mountArgs(m: Mount): string[] {
     case 'read-only':
       return ['--ro-bind', m.path, m.path];
     case 'hidden':
-      return m.isDir ? ['--tmpfs', m.path] : ['--ro-bind', '/dev/null', m.path];
+      if (!m.isDir) return ['--ro-bind', '/dev/null', m.path];
+      return tmpfsPerms ? ['--perms', '0555', '--tmpfs', m.path] : ['--tmpfs', m.path];
   }
 }
 
@@ -74,10 +78,13 @@ export function bwrapArgs(mounts: readonly Mount[], options: BwrapOptions): stri
     '/dev',
     '--proc',
     '/proc',
-    ...mounts.flatMap(mountArgs),
-    // A hidden folder is made read-only last: a deeper mount inside it (the workspace in the data folder) needs its
-    // mount point made first. Not recursive, so what is mounted inside keeps its own mode.
-    ...mounts.filter((m) => m.kind === 'hidden' && m.isDir).flatMap((m) => ['--remount-ro', m.path]),
+    ...mounts.flatMap((m) => mountArgs(m, options.tmpfsPerms)),
+    // An older bubblewrap: a hidden folder is made read-only by a remount (half a millisecond each, where `--perms`
+    // costs nothing), last, as a deeper mount inside it (the workspace in the data folder) needs its mount point
+    // made first. Not recursive, so what is mounted inside keeps its own mode.
+    ...(options.tmpfsPerms
+      ? []
+      : mounts.filter((m) => m.kind === 'hidden' && m.isDir).flatMap((m) => ['--remount-ro', m.path])),
     '--setenv',
     'TMPDIR',
     '/tmp',

@@ -76,17 +76,22 @@ export function sandboxRefusals(output: string, ctx: ExplainContext): string[] {
   const lines = output.split('\n');
   for (const [i, line] of lines.entries()) {
     if (out.size >= MAX_SENTENCES) break;
-    if (READ_ONLY.test(line)) {
-      const path = place(pathInMessage(line, READ_ONLY));
+    const written = READ_ONLY.test(line) ? READ_ONLY : DENIED.test(line) ? DENIED : null;
+    if (written) {
+      const path = place(pathInMessage(line, written));
       const over = path ? mountOver(ctx.mounts, path) : null;
       if (over?.why === 'git')
         out.add(
           `the sandbox kept this command from writing ${path}: git's hooks and configuration stay read-only in the sandbox`,
         );
-      else
+      else if (over?.kind === 'hidden') out.add(`the sandbox hides ${path}: ${hiddenReason(over.why)}`);
+      else if (written === READ_ONLY)
         out.add(
           `the sandbox kept this command from writing ${path ?? 'outside the working folder'}: ${path ? 'it is outside the working folder; ' : ''}${writable}`,
         );
+      // Permission denied is also the system's own answer: a sentence only for a path outside the writable folders.
+      else if (path && !isWritable(path) && !/^\/(proc|sys|dev)\//.test(path))
+        out.add(`if this command was writing ${path}, the sandbox kept it from doing so: ${writable}`);
     } else if (MISSING.test(line)) {
       const path = place(pathInMessage(line, MISSING));
       const over = path ? mountOver(ctx.mounts, path) : null;
@@ -103,10 +108,6 @@ export function sandboxRefusals(output: string, ctx: ExplainContext): string[] {
         out.add(
           `the sandbox kept this command from moving or removing ${path}: ${over.why === 'git' ? "git's metadata stays in place in the sandbox" : hiddenReason(over.why)}`,
         );
-    } else if (DENIED.test(line)) {
-      const path = place(pathInMessage(line, DENIED));
-      if (path && !isWritable(path) && !/^\/(proc|sys|dev)\//.test(path))
-        out.add(`if this command was writing ${path}, the sandbox kept it from doing so: ${writable}`);
     } else if (NOT_PERMITTED.test(line) && lines.slice(Math.max(0, i - 2), i + 1).some((l) => SOCKET.test(l))) {
       out.add('the sandbox kept this command from opening a Unix socket (a local service outside the sandbox)');
     } else if (!ctx.network && NETWORK.test(line)) {

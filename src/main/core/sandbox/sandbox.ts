@@ -165,6 +165,7 @@ export class Sandbox {
       network: decision.network,
       cwd,
       disableUserns: status.disableUserns,
+      tmpfsPerms: status.tmpfsPerms,
       seccomp: filter !== null,
     });
     return {

@@ -18,6 +18,8 @@ export type SandboxStatus =
       engine: 'bubblewrap' | 'seatbelt';
       /** bubblewrap only: whether it knows `--disable-userns` (0.8.0 and later). */
       disableUserns: boolean;
+      /** bubblewrap only: whether it takes `--perms` for a tmpfs (0.5.0 and later). */
+      tmpfsPerms: boolean;
       /** bubblewrap only: whether Unix sockets are filtered (x86-64 and arm64). */
       seccomp: boolean;
     }
@@ -81,17 +83,21 @@ async function probeBwrap(bwrap: string): Promise<SandboxStatus> {
   if (version.failed && version.exitCode === undefined)
     return { state: 'unavailable', ...explainBwrapFailure(String(version.code ?? version.message)) };
   const m = /(\d+)\.(\d+)/.exec(version.stdout);
-  const disableUserns = !!m && (Number(m[1]) > 0 || Number(m[2]) >= 8);
+  const atLeast = (minor: number) => !!m && (Number(m[1]) > 0 || Number(m[2]) >= minor);
+  const disableUserns = atLeast(8);
+  const tmpfsPerms = atLeast(5);
   const filter = unixSocketFilter();
   // The very arguments of a sandboxed command (bwrap.ts), with no mount but the private /tmp, running `true`.
   const tmp = { path: '/tmp', kind: 'private-tmp', isDir: true, why: 'temp' } as const;
-  const args = [...bwrapArgs([tmp], { network: false, cwd: '/', disableUserns, seccomp: filter !== null }), 'true'];
+  const options = { network: false, cwd: '/', disableUserns, tmpfsPerms, seccomp: filter !== null };
+  const args = [...bwrapArgs([tmp], options), 'true'];
   const run = await execa(bwrap, args, {
     reject: false,
     timeout: 10_000,
     stdio: ['ignore', 'pipe', 'pipe', ...(filter ? [filter] : [])],
   });
-  if (run.exitCode === 0) return { state: 'ready', engine: 'bubblewrap', disableUserns, seccomp: filter !== null };
+  if (run.exitCode === 0)
+    return { state: 'ready', engine: 'bubblewrap', disableUserns, tmpfsPerms, seccomp: filter !== null };
   return { state: 'unavailable', ...explainBwrapFailure(String(run.stderr || run.message)) };
 }
 
@@ -101,7 +107,8 @@ async function probeSeatbelt(): Promise<SandboxStatus> {
     reject: false,
     timeout: 10_000,
   });
-  if (run.exitCode === 0) return { state: 'ready', engine: 'seatbelt', disableUserns: false, seccomp: false };
+  if (run.exitCode === 0)
+    return { state: 'ready', engine: 'seatbelt', disableUserns: false, tmpfsPerms: false, seccomp: false };
   return {
     state: 'unavailable',
     reason: `macOS's sandbox-exec could not start (${String(run.stderr || run.message).split('\n')[0]}).`,

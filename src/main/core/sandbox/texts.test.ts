@@ -48,6 +48,9 @@ describe('refusals in one sentence', () => {
     expect(explain('cat: /home/me/.skald/skald.db: No such file or directory')).toEqual([
       "the sandbox hides /home/me/.skald/skald.db: it is in the app's data folder",
     ]);
+    expect(explain('bash: /home/me/.skald/x: Permission denied')).toEqual([
+      "the sandbox hides /home/me/.skald/x: it is in the app's data folder",
+    ]);
     expect(explain('cat: secrets/a: No such file or directory')).toEqual([
       `the sandbox hides ${WD}/secrets/a: it is in a secrets/ folder`,
     ]);
@@ -122,6 +125,7 @@ describe('a sandbox that cannot start says why and how to fix it', () => {
       state: 'ready',
       engine: 'bubblewrap',
       disableUserns: true,
+      tmpfsPerms: true,
       seccomp: true,
     });
     expect(await probeSandbox('win32')).toMatchObject({ state: 'unsupported' });
