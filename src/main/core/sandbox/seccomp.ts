@@ -8,7 +8,7 @@
  * `int 0x80` from a 64-bit one, which reaches `socketcall`) fails whatever it is, so the filter cannot be stepped
  * around.
  * bubblewrap reads the filter from a descriptor: each command gets its own read descriptor of one file written once
- * per process (mode 0600, in a 0700 folder of the temp folder), which costs a microsecond where handing the bytes
+ * per process (mode 0600, in a 0700 folder of the temp folder, removed when the process exits), which costs a microsecond where handing the bytes
  * through a pipe cost execa some 4 ms a command.
  * Limits: x86-64 and arm64 only (`unixSocketFilter` answers null elsewhere, and the sandbox runs without it);
  * 32-bit programs do not run in the sandbox; a Unix socket the command inherits open (none: it gets pipes only) is
@@ -50,7 +50,7 @@ interface Step {
   jf?: Target;
 }
 
-import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -70,8 +70,10 @@ export function openUnixSocketFilter(): number | null {
   } catch {
     filterFile = null;
   }
-  const file = join(mkdtempSync(join(tmpdir(), 'skald-seccomp-')), 'unix-sockets.bpf');
+  const dir = mkdtempSync(join(tmpdir(), 'skald-seccomp-'));
+  const file = join(dir, 'unix-sockets.bpf');
   writeFileSync(file, bytes, { mode: 0o600 });
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   filterFile = file;
   return openSync(file, 'r');
 }
