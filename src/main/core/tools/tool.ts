@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { NewChatImage } from '../../../shared/chat-images';
 import type { LabelLength } from '../../../shared/labels';
 import type { ToolCategory } from '../../../shared/tool-names';
+import type { SandboxDecision } from '../sandbox/decision';
 import type { SecretPaths } from '../secrets/sealed-args';
 
 export type ToolExecutionState =
@@ -66,6 +67,11 @@ export interface ToolRunContext {
   call?: { sessionId: number; toolCallId: string };
   /** For walks: what the rules and guards protect for this call; absent = only the built-in skips. */
   protectedPaths?: ProtectedPaths;
+  /**
+   * How a command of this call runs (docs/sandbox.md "The decision"): given by the approval; absent = sandboxed
+   * without network.
+   */
+  sandbox?: SandboxDecision;
 }
 
 /**
