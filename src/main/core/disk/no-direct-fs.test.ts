@@ -30,6 +30,23 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
     why: 'the package.json of a catalog server installed with the app, and whether npx/uvx are on PATH (metadata)',
   },
   'processes/process-registry.ts': { names: ['readFileSync'], why: "/proc/<pid>/stat of the app's own children" },
+  'sandbox/find.ts': {
+    names: ['realpathSync', 'statSync', 'readdir'],
+    why: 'which secrets/ folders the sandbox must hide (names and kinds only, nothing read)',
+  },
+  'sandbox/plan.ts': {
+    names: ['readdirSync', 'realpathSync', 'statSync'],
+    why: "the sandbox's mounts: what a path is, and the folders to hide (metadata only)",
+  },
+  'sandbox/sandbox.ts': {
+    names: ['closeSync', 'mkdtempSync'],
+    why: "a sandboxed command's private /tmp, made fresh by the app",
+  },
+  'sandbox/seccomp.ts': {
+    names: ['mkdtempSync', 'openSync', 'rmSync', 'writeFileSync'],
+    why: 'the seccomp filter the app writes into a folder of its own (mkdtemp) and hands to bubblewrap',
+  },
+  'sandbox/status.ts': { names: ['readFileSync'], why: '/proc/sys, whether user namespaces are on' },
   'secrets/secret-cipher.ts': {
     names: ['chmodSync', 'readFileSync', 'statSync', 'writeFileSync'],
     why: "the data folder's key file, made by the app (0600, created with O_EXCL)",
