@@ -20,7 +20,7 @@ import { isAbsolute, join, parse, sep } from 'node:path';
 import { DiskError, errnoOf } from './disk-error';
 import { hardLinkVerdict } from './hardlinks';
 import { KIND_WORDS, kindOf } from './kinds';
-import { secretWorkspaces, type GuardScope } from './protected';
+import { isGuardedPlace, secretWorkspaces, type GuardScope } from './protected';
 
 export interface ReadTarget {
   /** The canonical absolute path to open: the caller's policy resolved and judged it. */
@@ -121,6 +121,9 @@ export function isGuardedLink(info: Stats, guard: GuardScope | null | undefined)
   );
 }
 
+export const guardedPlaceText = (shown: string) =>
+  `${shown} lies in a secrets/ folder or the app's data folder (a folder on its path was swapped); refusing to read it.`;
+
 export const guardedLinkText = (shown: string) =>
   `${shown} is a hard link to a protected file (in a secrets/ folder or the app's data folder); refusing to read it.`;
 
@@ -160,6 +163,8 @@ export function openRegular(target: ReadTarget): OpenedFile {
       );
     if (!target.checksIdentityLater && isGuardedLink(info, target.guard))
       throw new DiskError('guarded_link', guardedLinkText(shown));
+    if (!target.checksIdentityLater && target.guard && isGuardedPlace(path, target.guard))
+      throw new DiskError('guarded_link', guardedPlaceText(shown));
     return { fd, info };
   } catch (error) {
     closeQuietly(fd);

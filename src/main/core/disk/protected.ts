@@ -6,7 +6,7 @@
  * stay guarded, docs/approval.md "Relative means the working directory"), `protectedRoots` the data folders. The tools' `PathContext` (tools/_policy/guard.ts) and the viewer's
  * read policy each build one from their own context, so both judge a hard link against the same files.
  */
-import { canonicalizeForPolicy, pathUnder } from './paths';
+import { canonicalizeForPolicy, hasComponent, pathUnder, relativeInside } from './paths';
 
 export const SECRETS_DIR = 'secrets';
 
@@ -21,11 +21,16 @@ export interface GuardScope {
 
 const rootCache = new Map<string, string>();
 
-/** The canonical form of a folder the policy is anchored to (cached: asked on every call for the same few folders). */
+/**
+ * The canonical form of a folder the policy is anchored to. Cached (asked on every call for the same few folders), but
+ * only when it has no symlink on it: a folder that is a link now may be swapped for another link later, and an answer
+ * kept from the moment it pointed into `secrets/` would anchor every later check there.
+ */
 export function canonicalRoot(dir: string): string {
   let real = rootCache.get(dir);
   if (real === undefined) {
     real = canonicalizeForPolicy(dir, dir);
+    if (real !== dir) return real;
     if (rootCache.size > 64) rootCache.clear();
     rootCache.set(dir, real);
   }
@@ -61,6 +66,20 @@ export function guardScope(
     protectedRoots: protectedRoots.map(canonicalRoot),
     ...(other === canonical ? {} : { otherWorkspaces: [other] }),
   };
+}
+
+/**
+ * Whether a canonical path lies where the scope guards: below a `secrets` folder of one of its workspaces, or in a
+ * data folder outside them. The disk module asks it of the path an opened descriptor is at (open.ts), so a path its
+ * caller judged against a folder swapped for a link in the meantime is still caught by the other anchors.
+ */
+export function isGuardedPlace(real: string, scope: GuardScope): boolean {
+  for (const ws of secretWorkspaces(scope)) {
+    const rel = relativeInside(real, ws);
+    if (rel !== null && hasComponent(rel, SECRETS_DIR)) return true;
+  }
+  if (secretWorkspaces(scope).some((ws) => pathUnder(real, ws))) return false;
+  return scope.protectedRoots.some((dir) => pathUnder(real, dir));
 }
 
 const workspacesOf = new WeakMap<GuardScope, readonly string[]>();

@@ -11,7 +11,7 @@
  */
 import { readSync, type Stats } from 'node:fs';
 import { closeQuietly, isAtPath, isGuardedLink, openRegular } from './open';
-import type { GuardScope } from './protected';
+import { isGuardedPlace, type GuardScope } from './protected';
 import { BINARY_SNIFF_BYTES, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
 
 /**
@@ -36,7 +36,10 @@ export class SearchReader {
   confirm(): boolean {
     const last = this.last;
     if (!last) return false;
-    const isThere = isAtPath(last.fd, last.info, last.path) && !isGuardedLink(last.info, this.guard);
+    const isThere =
+      isAtPath(last.fd, last.info, last.path) &&
+      !isGuardedLink(last.info, this.guard) &&
+      !(this.guard && isGuardedPlace(last.path, this.guard));
     this.release();
     return isThere;
   }
