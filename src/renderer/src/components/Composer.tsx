@@ -152,6 +152,8 @@ export function Composer({
       )}
       <textarea
         data-testid="composer"
+        id="composer"
+        aria-label="Message to the agent"
         placeholder={
           running ? 'The agent is working — a message now is added at its next step' : 'Message the agent, or /help'
         }

@@ -39,7 +39,9 @@ export function SettingsPage({ onClose }: { onClose: () => void }) {
   return (
     <div className="settings-page" data-testid="settings">
       <nav className="settings-nav" aria-label="Settings sections">
-        <h3>Settings</h3>
+        <div className="settings-nav-title" aria-hidden="true">
+          Settings
+        </div>
         <ul>
           {SECTIONS.map((s) => (
             <li key={s.id}>
@@ -58,7 +60,7 @@ export function SettingsPage({ onClose }: { onClose: () => void }) {
       </nav>
       <div className="settings-main">
         <header className="page-head settings-head">
-          <h2>Settings</h2>
+          <h1>Settings</h1>
           <button onClick={onClose} data-testid="close-settings">
             Close
           </button>
