@@ -120,9 +120,9 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
           <span className="tool-chevron" aria-hidden>
             {expanded ? '▾' : '▸'}
           </span>
-          {/* Read label first, then the state; shown state first (`order` in styles.css). */}
+          {/* Read label first, then the state ("write_file hello.txt, done"); shown state first (`order` and the
+              label's unseen comma in styles.css). */}
           <CodeLabel className="tool-label" kind="tool" text={card.label_full} />
-          <span className="sr-only">, </span>
           <span className="tool-state" title={card.status === 'queued' && !card.interrupted ? QUEUED_HINT : undefined}>
             {state}
           </span>

@@ -23,6 +23,7 @@ import {
 } from '../stores/viewer-store';
 import { lazyPage } from '../lib/lazy-page';
 import { VIEWER_MIN_PX } from '../lib/layout';
+import { focusBackFromViewer } from '../lib/viewer-focus';
 import { PANEL_ID, tabId, ViewerTabs } from './viewer/ViewerTabs';
 import './viewer/viewer.css';
 
@@ -42,7 +43,10 @@ function useShortcuts(isOpen: boolean, isOverlay: boolean): void {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
       e.preventDefault();
+      const hadFocus = document.querySelector('aside.viewer')?.contains(document.activeElement) ?? false;
       hideViewer();
+      // The focus goes back with the person: to the link that opened the file, else the message box.
+      if (!focusBackFromViewer() && hadFocus) document.getElementById('composer')?.focus();
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
@@ -100,6 +104,11 @@ export function ViewerPanel({ placement }: { placement: ViewerPlacement }) {
   return (
     <aside
       aria-label="Viewer"
+      onKeyDown={(e) => {
+        // Escape in the viewer (beside the chat, not maximized) goes back to the link the file was opened from.
+        if (e.key === 'Escape' && !e.defaultPrevented && !isMaximized && !isOverlay && focusBackFromViewer())
+          e.preventDefault();
+      }}
       className={`viewer${isMaximized ? ' maximized' : ''}${isOverlay ? ' over-chat' : ''}`}
       data-testid="viewer"
       style={isOver ? undefined : { width: placement.width }}

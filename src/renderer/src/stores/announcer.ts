@@ -50,6 +50,9 @@ export function sentenceOf(event: ChatEvent, context: ChatContext): string | nul
   switch (event.type) {
     case 'approval_required':
       return `${label(event.tool_call_id, event.tool_name)}, waiting for your approval${where}.`;
+    // A write or a command with its preview: the path is the file's, or `$ <tool>` for a command line.
+    case 'pending_write':
+      return `${label(event.tool_call_id, event.path.replace(/^\$ /, ''))}, waiting for your approval${where}.`;
     case 'agent_question':
       return `The agent asks${where}: ${event.title}.`;
     default:
@@ -85,7 +88,8 @@ const said = new Set<string>();
 const endedEarly = new Set<number>();
 
 function keyOf(event: ChatEvent): string | null {
-  if (event.type === 'approval_required' || event.type === 'agent_question') return `request:${event.request_id}`;
+  if (event.type === 'approval_required' || event.type === 'pending_write' || event.type === 'agent_question')
+    return `request:${event.request_id}`;
   if (event.type === 'tool_error') return `error:${event.tool_call_id}`;
   return null;
 }
