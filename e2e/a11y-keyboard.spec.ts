@@ -3,13 +3,19 @@
  * key tested, model, folder), a message, an approval that arrives while the person types (announced, the focus
  * left in the message box), approved; the written file opened in the viewer from its card and back; a second write
  * rejected with a note the model then reads; a rule made from that decision in the Security page's decision log.
- * Every control reached shows its focus ring; screenshots of the focus states in both themes.
+ * Every control reached shows its focus ring; screenshots of the focus states in both themes. And the dialogs: the
+ * Inbox and the session switcher keep the focus while open and give it back on close; the MCP menu goes by arrows
+ * and gives the focus back to its button, or to the message box with what it inserted.
  */
-import type { Page } from '@playwright/test';
+import { createRequire } from 'node:module';
+import type { Locator, Page } from '@playwright/test';
 import { callBridge, expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
 import { expectFocusRing, pressTo, tabTo } from './keyboard';
 import { shots } from './screens';
-import { startLlmProcess, type LlmProcess } from './scripted-llm';
+import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
+
+const require = createRequire(import.meta.url);
+const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 let app: WebApp;
 let llm: LlmProcess;
@@ -150,4 +156,84 @@ test('first run, an approval, a rejection with a note, the file in the viewer an
     { groupId: 'default' },
   );
   expect(rules.some((r) => r.tool_pattern === 'write_file' && r.path_pattern === 'draft.txt')).toBe(true);
+});
+
+/** Tab and Shift+Tab many times: the focus stays inside `dialog`. */
+async function expectTrapped(page: Page, dialog: Locator): Promise<void> {
+  for (const key of ['Tab', 'Shift+Tab']) {
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press(key);
+      expect(await dialog.evaluate((el) => el.contains(document.activeElement)), `${key} ${i} left the dialog`).toBe(
+        true,
+      );
+    }
+  }
+}
+
+test('dialogs keep the focus while open and give it back; the MCP menu goes by arrows and back to its button', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  llm = await startLlmProcess(app.dataDir, [{ text: 'Hello.' }]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await callBridge(page, 'mcp:save', {
+    name: 'everything',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [EVERYTHING, 'stdio'],
+  });
+  await page.reload();
+  const composer = page.getByTestId('composer');
+  await tabTo(page, page.getByRole('link', { name: 'Skip to the message box' }));
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Hello there');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Hello.');
+
+  // The Inbox: the focus goes in, Tab goes round inside, Escape closes it and the focus is back on its button.
+  const inboxButton = page.getByTestId('open-inbox');
+  await tabTo(page, inboxButton, { back: true, max: 80 });
+  await page.keyboard.press('Enter');
+  const inbox = page.getByRole('dialog', { name: 'Inbox' });
+  await expect(inbox).toBeVisible();
+  await expect.poll(() => inbox.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  await expectFocusRing(page);
+  await shots(page, 'keyboard-10-inbox-focused');
+  await expectTrapped(page, inbox);
+  await page.keyboard.press('Escape');
+  await expect(inbox).toHaveCount(0);
+  await expect(inboxButton).toBeFocused();
+
+  // The session switcher: the same, from the message box.
+  await composer.focus();
+  await page.keyboard.press('Control+k');
+  const switcher = page.getByRole('dialog', { name: 'Switch session' });
+  await expect(switcher.getByRole('combobox')).toBeFocused();
+  await expectTrapped(page, switcher);
+  await shots(page, 'keyboard-11-switcher');
+  await page.keyboard.press('Escape');
+  await expect(switcher).toHaveCount(0);
+  await expect(composer).toBeFocused();
+
+  // The MCP menu: its first entry takes the focus, the arrows move, Escape closes it back to its button.
+  const prompts = page.getByTestId('prompts');
+  await tabTo(page, prompts);
+  await expect(async () => {
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('prompt-item').first()).toBeFocused({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('prompt-item').nth(1)).toBeFocused();
+  await expectFocusRing(page);
+  await shots(page, 'keyboard-12-mcp-menu');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('prompt-menu')).toHaveCount(0);
+  await expect(prompts).toBeFocused();
+  // A prompt picked by keyboard goes into the box, and the focus with it.
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('prompt-item').first()).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(composer).toBeFocused();
+  await expect(composer).not.toHaveValue('');
 });
