@@ -108,3 +108,30 @@ test('Settings, Security, Schedules, the Inbox and the switcher, empty and fille
   await page.getByTestId('session-switcher').getByRole('combobox').fill('hello');
   await expectAccessible(page, 'session switcher with a search');
 });
+
+test("with less motion asked for, the app's animations and transitions are stilled", async ({ page }) => {
+  await page.goto(app.url);
+  await expect(page.getByTestId('first-run')).toBeVisible();
+  // One element of each animated kind, as the app draws it (styles.css, agents.css): their longest animation or
+  // transition, in seconds.
+  const longest = () =>
+    page.evaluate(() => {
+      const host = document.createElement('div');
+      host.innerHTML = `
+        <div class="retry-bar"></div><span class="reconnecting-dot"></span><span class="subagent-spinner"></span>
+        <div class="row row-found"><div class="msg"></div></div>
+        <div class="msg"><div class="msg-usage"><button class="copy-button">Copy</button></div></div>`;
+      document.body.append(host);
+      const seconds = (value: string) => Math.max(...value.split(',').map((v) => Number.parseFloat(v) || 0));
+      const all = [...host.querySelectorAll('*')].flatMap((el) => {
+        const style = getComputedStyle(el);
+        return [seconds(style.animationDuration), seconds(style.transitionDuration)];
+      });
+      host.remove();
+      return Math.max(...all);
+    });
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  expect(await longest()).toBeGreaterThan(0.1);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await longest()).toBeLessThan(0.001);
+});
