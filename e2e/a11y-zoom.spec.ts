@@ -5,9 +5,9 @@
  * whole: no page wider than the window, no button, heading, label or field cut or pushed off its edge; the chat keeps
  * a message box that is not covered. Screenshots of each, in both themes.
  */
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { closeChatApp, openWith, send } from './chat-kit';
-import { expect, test } from './fixtures';
+import { expect, startWebApp, stopWebApp, test } from './fixtures';
 import { shots } from './screens';
 
 test.afterEach(closeChatApp);
@@ -52,13 +52,33 @@ async function expectWhole(page: Page, what: string): Promise<void> {
   await expect.poll(() => cutOff(page), { message: what }).toEqual([]);
 }
 
+const scaled = (browser: Browser, s: (typeof SCALES)[number]) =>
+  browser.newContext({ viewport: { width: s.width, height: s.height }, deviceScaleFactor: s.scale });
+
 for (const s of SCALES) {
+  test(`the first run whole at ${s.name} (${s.width} × ${s.height} CSS px)`, async ({ browser }) => {
+    const context = await scaled(browser, s);
+    const app = await startWebApp();
+    try {
+      const page = await context.newPage();
+      await page.goto(app.url);
+      const guide = page.getByTestId('first-run');
+      await expect(guide).toBeVisible();
+      await expectWhole(page, 'the first run');
+      await shots(page, `${s.name}-first-run`);
+      await guide.getByTestId('fr-kind-openai_compatible').check({ force: true });
+      await guide.getByTestId('fr-url').fill('http://127.0.0.1:9/v1');
+      await guide.getByTestId('fr-next').click();
+      await expectWhole(page, 'the first run, key step');
+    } finally {
+      await context.close();
+      await stopWebApp(app);
+    }
+  });
+
   test(`every screen whole at ${s.name} (${s.width} × ${s.height} CSS px)`, async ({ browser }) => {
     test.setTimeout(120_000);
-    const context = await browser.newContext({
-      viewport: { width: s.width, height: s.height },
-      deviceScaleFactor: s.scale,
-    });
+    const context = await scaled(browser, s);
     const page = await context.newPage();
     try {
       await openWith(page, [
