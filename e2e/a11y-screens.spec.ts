@@ -107,6 +107,8 @@ test('Settings, Security, Schedules, the Inbox and the switcher, empty and fille
   await page.getByTestId('send').click();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Saved Morning notes.');
   await page.getByTestId('new-session').click();
+  await expect(page.getByTestId('session-item')).toHaveCount(2);
+  await expect(page.getByTestId('msg-user')).toHaveCount(0);
   await page.getByTestId('composer').fill('Say hello');
   await page.getByTestId('send').click();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Hello.');
