@@ -237,3 +237,23 @@ test('dialogs keep the focus while open and give it back; the MCP menu goes by a
   await expect(composer).toBeFocused();
   await expect(composer).not.toHaveValue('');
 });
+
+test("a narrow window's chat rail by keyboard: the list opens at the open chat, Escape gives the focus back", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 800, height: 700 });
+  llm = await startLlmProcess(app.dataDir, []);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await page.reload();
+  const show = page.getByTestId('rail-chats');
+  await tabTo(page, show);
+  await page.keyboard.press('Enter');
+  const open = page.locator('.session-flyout .session-open[aria-current="page"]');
+  await expect(open).toBeFocused();
+  await expectFocusRing(page);
+  await shots(page, 'keyboard-13-rail-list');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('.session-flyout')).toHaveCount(0);
+  await expect(show).toBeFocused();
+});
