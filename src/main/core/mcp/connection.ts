@@ -17,7 +17,7 @@ import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { startFailureHint } from './start-hint';
 import { boundedFetch } from './bounded-fetch';
 import type { McpServerRecord } from './server-repository';
-import { GroupStdioTransport, type ProcessRecorder } from './stdio-transport';
+import { GroupStdioTransport, type ProcessRecorder, type StdioSandbox } from './stdio-transport';
 import {
   listedPrompt,
   listedResource,
@@ -77,6 +77,8 @@ export interface ConnectionDeps {
   baseEnv: () => Promise<Record<string, string>>;
   cwd: string;
   processes?: ProcessRecorder;
+  /** A stdio server starts inside the sandbox when given (docs/sandbox.md "MCP servers"). */
+  sandbox?: StdioSandbox;
   elicit: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
   onClosed: (reason: string) => void;
   startTimeoutMs?: number;
@@ -212,6 +214,7 @@ export class McpConnection {
       env,
       cwd: this.deps.cwd,
       processes: this.deps.processes,
+      sandbox: this.deps.sandbox,
     });
   }
 

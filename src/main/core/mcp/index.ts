@@ -23,6 +23,8 @@ export interface McpDeps {
   emit: (event: McpEvent) => void;
   cwd: string;
   processes?: ProcessRecorder;
+  /** How a stdio server the model registered starts inside the sandbox (docs/sandbox.md "MCP servers"). */
+  sandbox?: McpManagerDeps['sandbox'];
   log: (message: string, fields?: Record<string, unknown>) => void;
   /** Test seams: timeouts and the stdio base environment. */
   overrides?: Partial<Pick<McpManagerDeps, 'baseEnv' | 'startTimeoutMs' | 'callTimeoutMs'>> & {
@@ -61,6 +63,7 @@ export function createMcpServices(deps: McpDeps): McpServices {
     elicit: (request, signal) => elicitations.ask(request, signal),
     cwd: deps.cwd,
     processes: deps.processes,
+    sandbox: deps.sandbox,
     secretValues: deps.secrets.allValues ? () => deps.secrets.allValues!() : undefined,
     log: deps.log,
     ...deps.overrides,

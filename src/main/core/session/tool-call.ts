@@ -19,7 +19,7 @@ import { invalidArgumentsText } from '../tools/define-tool';
 import { driveExecution } from '../tools/execution';
 import { overLongPathText, PATH_ARG_KEYS } from '../tools/_policy/paths';
 import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../tools/tool';
-import type { CallSecrets } from '../secrets/sealed-args';
+import { isSealedWhole, SEALED_WHOLE_TEXT, type CallSecrets } from '../secrets/sealed-args';
 import type { Decision, FileImagesPort, GatePort, ToolsPort } from './ports';
 import type { ImageSnapshot } from '../viewer/blob-store';
 import type { NewMessage, SessionStore, ToolPrep } from './session-store';
@@ -46,6 +46,8 @@ export interface CallEnv {
   workingDir: string;
   workspaceDir: string;
   protectedRoots: string[];
+  /** The app's default workspace: its secrets/ stay guarded when the session works elsewhere (ToolRunContext). */
+  defaultWorkspaceDir?: string;
   signal: AbortSignal;
   synthetic: SyntheticEnv;
   requestRestart: () => void;
@@ -294,6 +296,7 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
   const { store, gate, tools, emit } = env;
   const parsed = parseToolArguments(call.arguments);
   if (!parsed.ok) return failCall(env, call, parsed.error);
+  if (isSealedWhole(parsed.args)) return failCall(env, call, SEALED_WHOLE_TEXT);
   if (!tools.has(call.name) && !isSyntheticTool(call.name))
     return failCall(env, call, `There is no tool named "${call.name}". Use one of the tools you were given.`);
   // MCP tools are exempt: they are never hidden (a server down for a round lists none) and the gate decides each call.
@@ -363,6 +366,7 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
       workingDir: env.workingDir,
       workspaceDir: env.workspaceDir,
       protectedRoots: env.protectedRoots,
+      defaultWorkspaceDir: env.defaultWorkspaceDir,
     });
     let outcome;
     try {
@@ -443,6 +447,7 @@ async function runApproved(
       workingDir: env.workingDir,
       workspaceDir: env.workspaceDir,
       protectedRoots: env.protectedRoots,
+      defaultWorkspaceDir: env.defaultWorkspaceDir,
       protectedPaths,
       signal: env.signal,
       log: env.log,

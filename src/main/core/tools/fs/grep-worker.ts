@@ -5,7 +5,7 @@
  * Files are read through the policy facade (no symlink followed, size cap, binary files are no match).
  */
 import { parentPort } from 'node:worker_threads';
-import { SearchReader } from '../_policy/search-reader';
+import { SearchReader } from '../../disk/search-reader';
 import { ToolError } from '../define-tool';
 import type { GrepJob, GrepReply } from './grep-pool';
 import { compileMatcher, matchingLines, mayMatch, type Matcher } from './search-engine';
@@ -27,6 +27,8 @@ port.on('message', (job: GrepJob) => {
       if (!bytes || !mayMatch(matcher, bytes)) return;
       if (matcher.literal || matchingLines(matcher, bytes.toString('utf8'), 1).length > 0) hits[i] = 1;
     });
+    // Only which files match goes back; the calling thread reads those again and confirms them on their descriptors.
+    reader.release();
     port.postMessage({ id: job.id, ok: true, hits } satisfies GrepReply, [hits.buffer]);
   } catch (error) {
     port.postMessage({

@@ -1,0 +1,108 @@
+/**
+ * Reading the files of a tree search (grep_files' JS engine and its worker threads), opened by the disk module as every
+ * reader opens (disk/open.ts: regular files only), with a size cap, binary files skipped after their head, and text
+ * given as UTF-8 bytes whatever its encoding (text-bytes.ts), as ripgrep searches it.
+ * The identity on the descriptor (no symlink on the path, the file the path names now) and, with a scope, the hard
+ * link to a guarded file are checked by `confirm`, for the files whose bytes reach an answer only: a search reads
+ * thousands of files to show a few, the kernel's name of a descriptor costs as much again as the open, and where
+ * every file has several links (a package store's hard links) each was judged against the guarded files (a tree
+ * search ran at half its speed). The descriptor of the last read stays open until `confirm`, `release` or the next
+ * read, so the checks are on what was read.
+ */
+import { readSync, type Stats } from 'node:fs';
+import { closeQuietly, isAtPath, isGuardedLink, openRegular } from './open';
+import { isGuardedPlace, type GuardScope } from './protected';
+import { BINARY_SNIFF_BYTES, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
+
+/**
+ * Whole content of a regular file found by `walk`, for searching; null for non-files and files over `max`.
+ * Speed: the bytes land in one reused scratch buffer (allocating a fresh buffer per file was half the cost of a
+ * tree search), so the result is a view that is only valid until the next call — decode or copy it at once.
+ */
+export class SearchReader {
+  private scratch = Buffer.allocUnsafe(256 * 1024);
+
+  /** The last file read, still open for `confirm`. */
+  private last: { fd: number; info: Stats; path: string } | null = null;
+
+  /** `guard`: the scope whose guarded files a hard link must not reach (null: the caller skips those by itself). */
+  constructor(private readonly guard: GuardScope | null = null) {}
+
+  /**
+   * Whether the bytes last read came from the file their path names now, reached through real folders only (a folder
+   * swapped for a link into `secrets/` while it was opened: false), and are no guarded file's under a second name.
+   * Asked before any of them reaches an answer; it ends the read.
+   */
+  confirm(): boolean {
+    const last = this.last;
+    if (!last) return false;
+    const isThere =
+      isAtPath(last.fd, last.info, last.path) &&
+      !isGuardedLink(last.info, this.guard) &&
+      !(this.guard && isGuardedPlace(last.path, this.guard));
+    this.release();
+    return isThere;
+  }
+
+  /** Ends the last read without a check (its bytes reach no answer). */
+  release(): void {
+    if (this.last) closeQuietly(this.last.fd);
+    this.last = null;
+  }
+
+  /**
+   * The file's bytes (`path` as `walk` listed it: a regular file by its type), or null when it cannot be read, is over `max`, or (with `textOnly`) looks binary: then only
+   * its first 8 KB are read, as ripgrep does, so a tree full of large binaries costs what their heads cost. With
+   * `textOnly`, the text's UTF-8 bytes: a BOM left out, UTF-16 decoded (text-bytes.ts).
+   */
+  read(path: string, max: number, textOnly = false): Buffer | null {
+    this.release();
+    let fd: number;
+    let info: Stats;
+    try {
+      // No symlink is followed while searching: walk and ripgrep both skip them, and `confirm` refuses a swap.
+      ({ fd, info } = openRegular({
+        path,
+        shown: path,
+        guard: this.guard,
+        isListedFile: true,
+        checksIdentityLater: true,
+      }));
+    } catch {
+      return null;
+    }
+    let isKept = false;
+    try {
+      if (info.size > max) return null;
+      if (info.size > this.scratch.length)
+        this.scratch = Buffer.allocUnsafe(Math.min(max, Math.max(info.size, this.scratch.length * 2)));
+      let got = 0;
+      let encoding: TextEncoding | null = 'utf8';
+      if (textOnly) {
+        const head = Math.min(info.size, BINARY_SNIFF_BYTES);
+        while (got < head) {
+          const n = readSync(fd, this.scratch, got, head - got, got);
+          if (n === 0) break;
+          got += n;
+        }
+        encoding = textEncodingOf(this.scratch.subarray(0, got));
+        if (encoding === null) return null;
+      }
+      while (got < info.size) {
+        const n = readSync(fd, this.scratch, got, info.size - got, got);
+        if (n === 0) break;
+        got += n;
+      }
+      // UTF-16 and a UTF-8 BOM: the text as UTF-8 bytes, as ripgrep searches it (text-bytes.ts).
+      const bytes = encoding === 'utf8' ? this.scratch.subarray(0, got) : utf8TextBytes(this.scratch.subarray(0, got));
+      if (bytes === null) return null;
+      this.last = { fd, info, path };
+      isKept = true;
+      return bytes;
+    } catch {
+      return null;
+    } finally {
+      if (!isKept) closeQuietly(fd);
+    }
+  }
+}
