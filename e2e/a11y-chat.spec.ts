@@ -209,4 +209,15 @@ test('the viewer with each kind of file, and a write’s diff', async ({ page })
   await page.getByTestId('tool-diff').click();
   await expect(page.getByTestId('viewer-diff-editor')).toHaveAttribute('data-ready', 'yes');
   await expectAccessible(page, 'viewer: the diff of a write');
+
+  // A narrow window (docs/ui.md "Fits any window"): the viewer over the chat, put aside, and the rail's chat list.
+  await page.setViewportSize({ width: 900, height: 800 });
+  await expect(page.getByTestId('viewer')).toHaveClass(/over-chat/);
+  await expectAccessible(page, 'viewer over the chat (900 px)');
+  await page.getByTestId('viewer-hide').click();
+  await expect(page.getByTestId('viewer-show')).toBeVisible();
+  await expectAccessible(page, 'the chat with the viewer put aside, the chat rail (900 px)');
+  await page.getByTestId('rail-chats').click();
+  await expect(page.locator('.session-flyout')).toBeVisible();
+  await expectAccessible(page, "the rail's chat list open (900 px)");
 });

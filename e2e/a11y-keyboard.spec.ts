@@ -7,7 +7,9 @@
  * Inbox and the session switcher keep the focus while open and give it back on close; the MCP menu goes by arrows
  * and gives the focus back to its button, or to the message box with what it inserted.
  */
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { callBridge, expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
 import { expectFocusRing, pressTo, tabTo } from './keyboard';
@@ -238,11 +240,12 @@ test('dialogs keep the focus while open and give it back; the MCP menu goes by a
   await expect(composer).not.toHaveValue('');
 });
 
-test("a narrow window's chat rail by keyboard: the list opens at the open chat, Escape gives the focus back", async ({
+test("a narrow window by keyboard: the rail's chat list, and the viewer over the chat put aside and back", async ({
   page,
 }) => {
   await page.setViewportSize({ width: 800, height: 700 });
   llm = await startLlmProcess(app.dataDir, []);
+  writeFileSync(join(app.workspaceDir, 'notes.txt'), 'Some notes\n');
   await page.goto(app.url);
   await configureModel(page, llm.url);
   await page.reload();
@@ -256,4 +259,37 @@ test("a narrow window's chat rail by keyboard: the list opens at the open chat, 
   await page.keyboard.press('Escape');
   await expect(page.locator('.session-flyout')).toHaveCount(0);
   await expect(show).toBeFocused();
+
+  // The viewer over the chat: the chat it covers is out of the Tab order.
+  await callBridge(page, 'viewer:open', { path: 'notes.txt' });
+  const viewer = page.getByTestId('viewer');
+  await expect(viewer).toHaveClass(/over-chat/);
+  const tab = page.getByRole('tab', { name: 'notes.txt' });
+  await tabTo(page, tab);
+  await expectFocusRing(page);
+  for (let i = 0; i < 16; i++) {
+    await page.keyboard.press('Tab');
+    expect(
+      await page.evaluate(() => !!document.activeElement?.closest('.chat')),
+      `Tab ${i} went under the viewer`,
+    ).toBe(false);
+  }
+  // "Chat" puts it aside, the focus to the message box; the header's "Viewer" brings it back, the focus on its tab;
+  // Escape puts it aside again.
+  const composer = page.getByTestId('composer');
+  await tabTo(page, page.getByTestId('viewer-hide'));
+  await expectFocusRing(page);
+  await shots(page, 'keyboard-14-viewer-over-chat');
+  await page.keyboard.press('Enter');
+  await expect(viewer).toHaveCount(0);
+  await expect(composer).toBeFocused();
+  const viewerShow = page.getByTestId('viewer-show');
+  await tabTo(page, viewerShow, { back: true });
+  await expectFocusRing(page);
+  await shots(page, 'keyboard-15-viewer-show');
+  await page.keyboard.press('Enter');
+  await expect(tab).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
+  await expect(composer).toBeFocused();
 });

@@ -33,6 +33,57 @@ async function securityTabs(page: Page, when: string): Promise<void> {
   }
 }
 
+/**
+ * The Security page's states beyond its tabs as they open: a rule's form with its command preview, a File system
+ * row with its effect, the tester's answer and trace, a searched log, and a group showing the Default group's rules
+ * below its own (read only).
+ */
+async function securityFilled(page: Page): Promise<void> {
+  await securityTabs(page, 'filled');
+  const rows = page.getByTestId('log-row');
+  await expect(rows.first()).toBeVisible();
+  const all = await rows.count();
+  await page.getByTestId('log-search').fill('echo');
+  await expect.poll(() => rows.count()).toBeLessThan(all);
+  await expect(rows.first()).toContainText('echo');
+  await expectAccessible(page, 'Security → log, searched');
+
+  await page.getByTestId('tab-bypasses').click();
+  await expect(page.getByTestId('bypass-row')).toHaveCount(1);
+  await expectAccessible(page, 'Security → bypasses, one active');
+
+  await page.getByTestId('tab-files').click();
+  await page.getByTestId('fs-new-path').fill('notes/');
+  await page.getByTestId('fs-new-level').selectOption('write');
+  await page.getByTestId('fs-add').click();
+  await expect(page.locator('[data-testid="fs-row"][data-path="notes/*"]')).toBeVisible();
+  await expectAccessible(page, 'Security → files, a row added');
+
+  await page.getByTestId('tab-test').click();
+  await page.getByTestId('tester-tool').fill('read_file');
+  await page.getByTestId('tester-path').fill('secrets/key.txt');
+  await page.getByTestId('tester-run').click();
+  await expect(page.getByTestId('tester-result')).toHaveAttribute('data-action', 'deny');
+  await expectAccessible(page, 'Security → test, an answer');
+
+  await page.getByTestId('tab-rules').click();
+  await page.getByTestId('add-rule').click();
+  const form = page.getByTestId('rule-form');
+  await form.getByTestId('rule-tool').fill('execute_cmd');
+  await form.getByTestId('rule-path').fill('mem*ory/x');
+  await form.getByTestId('preview-command').fill('echo hi && rm -rf x');
+  await expect(form.getByTestId('command-part')).toHaveCount(2);
+  await form.getByTestId('save-rule').click();
+  await expect(form.getByTestId('field-error-path_pattern')).toBeVisible();
+  await expectAccessible(page, 'Security → rules, a new rule with a mistake and a command preview');
+  await form.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.getByTestId('group-item').filter({ hasText: 'Client work' }).click();
+  await page.locator('.fallback summary').click();
+  await expect(page.locator('.fallback .rule-row').first()).toBeVisible();
+  await expectAccessible(page, "Security → another group, with the Default group's rules below");
+}
+
 test('the first run, step by step, in both themes', async ({ page }) => {
   test.setTimeout(120_000);
   llm = await startLlmProcess(app.dataDir, [{ text: 'Hello.' }]);
@@ -79,7 +130,8 @@ test('Settings, Security, Schedules, the Inbox and the switcher, empty and fille
   await expectAccessible(page, 'Inbox (empty)');
   await page.getByTestId('inbox').getByRole('button', { name: 'Close' }).click();
 
-  // Filled: a provider and a model, a secret, a second group, a chat that saved a scheduled job, a second chat.
+  // Filled: a provider and a model, a secret, a second group, a chat that saved a scheduled job and ran a command
+  // approved with a bypass, a second chat.
   llm = await startLlmProcess(app.dataDir, [
     {
       match: 'every weekday',
@@ -97,6 +149,8 @@ test('Settings, Security, Schedules, the Inbox and the switcher, empty and fille
       ],
     },
     { match: 'every weekday', text: 'Saved Morning notes.' },
+    { match: 'Echo', toolCalls: [{ name: 'execute_cmd', arguments: { command: 'echo hi' } }] },
+    { match: 'Echo', text: 'Echoed.' },
     { text: 'Hello.' },
   ]);
   await configureModel(page, llm.url);
@@ -106,6 +160,23 @@ test('Settings, Security, Schedules, the Inbox and the switcher, empty and fille
   await page.getByTestId('composer').fill('Write morning notes every weekday at 8:30');
   await page.getByTestId('send').click();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Saved Morning notes.');
+  await page.getByTestId('composer').fill('Echo hi');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('approval-card')).toBeVisible();
+  // Approved with a bypass, as the card's "for 15 min" choice does.
+  const { approvals } = await callBridge<{ approvals: { request_id: string; args_hash: string }[] }>(
+    page,
+    'inbox:list',
+    {},
+  );
+  await callBridge(page, 'inbox:resolveApproval', {
+    requestId: approvals[0]!.request_id,
+    argsHash: approvals[0]!.args_hash,
+    action: 'approve',
+    note: '',
+    bypassSecs: 900,
+  });
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Echoed.');
   await page.getByTestId('new-session').click();
   await expect(page.getByTestId('session-item')).toHaveCount(2);
   await expect(page.getByTestId('msg-user')).toHaveCount(0);
@@ -122,7 +193,7 @@ test('Settings, Security, Schedules, the Inbox and the switcher, empty and fille
   await page.keyboard.press('Escape');
 
   await settingsPages(page, 'filled');
-  await securityTabs(page, 'filled');
+  await securityFilled(page);
   await schedulesChecked(page, 'filled');
   const job = page.locator('[data-testid^="job-"].job-card');
   await job.getByTestId('job-enable').click();

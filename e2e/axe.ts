@@ -64,6 +64,17 @@ export function describeViolations(violations: AxeViolation[]): string {
 const isAccepted = (v: AxeViolation) => v.impact !== 'serious' && v.impact !== 'critical' && v.id in ACCEPTED;
 
 /**
+ * Waits for the page's running transitions and finite animations (a button fading in, the theme's colours) to end,
+ * so colours are measured as they stay; endless ones (a spinner) are left running.
+ */
+async function animationsSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
+}
+
+/**
  * Checks the page as it is in the light and the dark theme (the app follows the emulated colour scheme, docs/ui.md
  * "Themes"); throws on any violation not accepted, naming the screen, the theme and every element.
  */
@@ -72,8 +83,7 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await page.waitForFunction((t) => document.documentElement.dataset.theme === t, colorScheme);
-    // Transitions (a button fading in) end before colours are measured.
-    await page.waitForTimeout(120);
+    await animationsSettled(page);
     const violations = await axeViolations(page);
     if (process.env.AXE_LOG) console.log(`--- ${screen} (${colorScheme})\n${describeViolations(violations)}`);
     const failing = violations.filter((v) => !isAccepted(v));

@@ -29,6 +29,7 @@ import { startTheme } from './stores/theme';
 import { showInViewer, showViewer, viewerFileChanged, viewerPathChanged, viewerStore } from './stores/viewer-store';
 import { lazyPage, preloadWhenIdle } from './lib/lazy-page';
 import { useLayout } from './lib/use-layout';
+import { focusViewerFrom } from './lib/viewer-focus';
 import { announceChatEvent } from './stores/announcer';
 import { LiveAnnouncer } from './components/LiveAnnouncer';
 import './theme.css';
@@ -241,7 +242,7 @@ export function App() {
           <button
             className="nav-tab"
             data-testid="viewer-show"
-            onClick={showViewer}
+            onClick={(e) => (showViewer(), focusViewerFrom(e.currentTarget))}
             aria-label={`Show the viewer, ${viewerTabs} open`}
           >
             Viewer ({viewerTabs})

@@ -43,10 +43,7 @@ function useShortcuts(isOpen: boolean, isOverlay: boolean): void {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
       e.preventDefault();
-      const hadFocus = document.querySelector('aside.viewer')?.contains(document.activeElement) ?? false;
-      hideViewer();
-      // The focus goes back with the person: to the link that opened the file, else the message box.
-      if (!focusBackFromViewer() && hadFocus) document.getElementById('composer')?.focus();
+      putAside();
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
@@ -71,6 +68,19 @@ function useShortcuts(isOpen: boolean, isOverlay: boolean): void {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [isOpen]);
+}
+
+/**
+ * Puts the viewer over the chat aside (Escape or its "Chat" button). The focus goes back with the person, when it was
+ * in the viewer: to the link that opened the file, else the message box (never lost with the viewer).
+ */
+function putAside(): void {
+  const hadFocus = document.querySelector('aside.viewer')?.contains(document.activeElement) ?? false;
+  hideViewer();
+  // Once the chat is shown again (a11y.css hides it under the viewer, and hidden elements take no focus).
+  requestAnimationFrame(() => {
+    if (!focusBackFromViewer() && hadFocus) document.getElementById('composer')?.focus();
+  });
 }
 
 /** How far one arrow key moves the viewer's edge. */
@@ -158,7 +168,7 @@ export function ViewerPanel({ placement }: { placement: ViewerPlacement }) {
         </form>
         {isOverlay ? (
           <button
-            onClick={hideViewer}
+            onClick={putAside}
             aria-label="Back to the chat"
             title="Back to the chat (Esc)"
             data-testid="viewer-hide"
