@@ -3,9 +3,10 @@
  * key tested, model, folder), a message, an approval that arrives while the person types (announced, the focus
  * left in the message box), approved; the written file opened in the viewer from its card and back; a second write
  * rejected with a note the model then reads; a rule made from that decision in the Security page's decision log.
- * Every control reached shows its focus ring; screenshots of the focus states in both themes. And the dialogs: the
- * Inbox and the session switcher keep the focus while open and give it back on close; the MCP menu goes by arrows
- * and gives the focus back to its button, or to the message box with what it inserted.
+ * Every control reached shows its focus ring; screenshots of the focus states in both themes. Then a bypass chosen by
+ * the arrows and a question answered; the dialogs: the Inbox and the session switcher keep the focus while open and
+ * give it back on close; the MCP menu goes by arrows and gives the focus back to its button, or to the message box
+ * with what it inserted. And a narrow window: the rail's chat list, the viewer over the chat put aside and back.
  */
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -172,11 +173,25 @@ async function expectTrapped(page: Page, dialog: Locator): Promise<void> {
   }
 }
 
-test('dialogs keep the focus while open and give it back; the MCP menu goes by arrows and back to its button', async ({
+test('a bypass chosen and a question answered by keyboard; dialogs keep the focus while open and give it back; the MCP menu goes by arrows and back to its button', async ({
   page,
 }) => {
   test.setTimeout(90_000);
-  llm = await startLlmProcess(app.dataDir, [{ text: 'Hello.' }]);
+  llm = await startLlmProcess(app.dataDir, [
+    { match: 'Count', toolCalls: [{ name: 'execute_cmd', arguments: { command: 'echo one' } }] },
+    { match: 'Count', text: 'Counted.' },
+    {
+      match: 'Ask',
+      toolCalls: [
+        {
+          name: 'ask_user_clarification',
+          arguments: { title: 'Pick a format', question: 'Markdown or plain text?', suggested_answers: ['Markdown'] },
+        },
+      ],
+    },
+    { match: 'Ask', text: 'Noted.' },
+    { text: 'Hello.' },
+  ]);
   await page.goto(app.url);
   await configureModel(page, llm.url);
   await callBridge(page, 'mcp:save', {
@@ -192,6 +207,34 @@ test('dialogs keep the focus while open and give it back; the MCP menu goes by a
   await page.keyboard.type('Hello there');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Hello.');
+
+  // A bypass chosen by keyboard: back from the message box to the chosen scope, an arrow to the next, its button.
+  await page.keyboard.type('Count to one');
+  await page.keyboard.press('Enter');
+  const command = page.locator('[data-testid="tool-card"][data-tool="execute_cmd"]');
+  await expect(command.getByTestId('approval-card')).toBeVisible();
+  await expect(composer).toBeFocused();
+  await tabTo(page, command.getByRole('radio', { checked: true }), { back: true });
+  await page.keyboard.press('ArrowDown');
+  await expect(command.getByRole('radio').first()).not.toBeChecked();
+  await tabTo(page, command.getByTestId('approve-bypass'));
+  await expectFocusRing(page);
+  await shots(page, 'keyboard-09-bypass-choice');
+  await page.keyboard.press('Enter');
+  await expect(command).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Counted.');
+
+  // A question answered by keyboard, in its own words.
+  await tabTo(page, composer);
+  await page.keyboard.type('Ask me something');
+  await page.keyboard.press('Enter');
+  const question = page.getByTestId('question-card');
+  await expect(question).toBeVisible();
+  await tabTo(page, question.getByLabel('Answer'), { back: true });
+  await page.keyboard.type('Plain text');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('answered-question')).toContainText('Plain text');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Noted.');
 
   // The Inbox: the focus goes in, Tab goes round inside, Escape closes it and the focus is back on its button.
   const inboxButton = page.getByTestId('open-inbox');

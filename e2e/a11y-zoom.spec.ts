@@ -112,6 +112,8 @@ for (const s of SCALES) {
       await expect(page.getByTestId('rule-row').first()).toBeVisible();
       await expectWhole(page, 'Security');
       await shots(page, `${s.name}-security`);
+      await page.getByTestId('rule-row').first().scrollIntoViewIfNeeded();
+      await shots(page, `${s.name}-security-rules`);
       await page.getByTestId('open-schedules').click();
       await expect(page.getByTestId('schedules-page')).toBeVisible();
       await expectWhole(page, 'Schedules');
