@@ -10,6 +10,7 @@ import { Composer } from './Composer';
 import { BackgroundRunBanner } from './schedules/BackgroundRunBanner';
 import { openDiffTab, openInViewer } from '../stores/viewer-store';
 import { VIEWER_PATH_ATTR } from '../lib/markdown';
+import { focusViewerFrom } from '../lib/viewer-focus';
 import { lineOfToolCall } from './viewer/tool-range';
 import { ScratchpadPanel, SessionNotes } from './agents/SessionNotes';
 import { MessageList } from './MessageList';
@@ -34,9 +35,12 @@ const actions: ToolCardActions = {
       sessionId: chat.store.getState().sessionId,
       line: line ?? (card ? lineOfToolCall(card) : null),
     });
+    focusViewerFrom(document.activeElement);
   },
-  openDiff: (card, revert) =>
-    void openDiffTab(card.tool_call_id, card.path ?? card.name, chat.store.getState().sessionId, revert),
+  openDiff: (card, revert) => {
+    openDiffTab(card.tool_call_id, card.path ?? card.name, chat.store.getState().sessionId, revert);
+    focusViewerFrom(document.activeElement);
+  },
   rerun: (card: ToolCard) => {
     const sessionId = chat.store.getState().sessionId;
     if (sessionId !== null) void skald.chat.rerunTool({ sessionId, toolCallId: card.tool_call_id });

@@ -91,20 +91,27 @@ export function Composer({
     releaseImages(gone);
     setImages(images.filter((i) => i.key !== key));
   };
+  /**
+   * The box empties when the message goes, not when the core has answered: what the person types meanwhile (the
+   * answer can take a while) is theirs and stays. A message the core refuses comes back, before anything typed since.
+   */
   const send = async () => {
     const content = text.trim();
     if (!canSend) return;
     setError(null);
+    const sent = images;
+    setText('');
+    setImages([]);
     try {
       await onSend(
         content,
-        images.map(({ name, data }) => ({ name, data })),
+        sent.map(({ name, data }) => ({ name, data })),
       );
-      setText('');
-      releaseImages(images);
-      setImages([]);
+      releaseImages(sent);
     } catch (e) {
       setError((e as Error).message);
+      setText((typed) => [content, typed].filter(Boolean).join('\n'));
+      setImages((picked) => [...sent, ...picked]);
     }
   };
   return (
@@ -152,6 +159,8 @@ export function Composer({
       )}
       <textarea
         data-testid="composer"
+        id="composer"
+        aria-label="Message to the agent"
         placeholder={
           running ? 'The agent is working — a message now is added at its next step' : 'Message the agent, or /help'
         }

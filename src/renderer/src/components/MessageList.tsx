@@ -280,9 +280,13 @@ export function MessageList({
 
   return (
     <>
+      {/* Focusable, so the keyboard scrolls it (arrows, Page Up / Down) when no control in it has the focus. */}
       <div
         className="message-list"
         ref={parentRef}
+        tabIndex={0}
+        role="region"
+        aria-label="Messages"
         data-testid="message-list"
         onScroll={(e) => {
           const el = e.currentTarget;

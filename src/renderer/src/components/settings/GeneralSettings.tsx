@@ -35,7 +35,7 @@ export function GeneralSettings() {
       data-testid="general-settings"
     >
       <header className="section-head">
-        <h3 id="general-title">General</h3>
+        <h2 id="general-title">General</h2>
       </header>
       <div className="setting-row">
         <div className="setting-text">
