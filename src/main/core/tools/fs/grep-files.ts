@@ -7,7 +7,8 @@
  * - Result paths are relative to the queried folder, like list_files; a name with a line break or another control
  *   character is shown quoted (shownPath), and a file whose name is not valid UTF-8 is left out (nothing opens it).
  * - Walks with the policy facade: SKIP_DIRS (incl. `secrets`), no directory symlink followed out of the root, loops
- *   end; binary files (NUL in the first 8 KB) and files over MAX_GREP_FILE_BYTES are skipped.
+ *   end; binary files and files over MAX_GREP_FILE_BYTES are skipped, and a file that turns binary part-way is
+ *   searched as far as ripgrep searches it (grep-binary.ts).
  * Engines: the JS engine (`grep-engines.ts`), which yields to the event loop every few milliseconds so a big tree
  * neither freezes the main process nor ignores a stop; and where a binary is found, ripgrep (`grep-ripgrep.ts`:
  * parallel, its output streamed and stopped once the page is full), started beside the JS engine's search of the
@@ -24,6 +25,7 @@ import { SearchReader } from '../_policy/search-reader';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural, searchLabel } from './common';
+import { ripgrepExtent } from './grep-binary';
 import { findRipgrep, MAX_GREP_FILE_BYTES, type GrepQuery, type JsEngineOptions } from './grep-engines';
 import { grepPool, type GrepPool } from './grep-pool';
 import { engineResults, JS_PREFIX_MS } from './grep-race';
@@ -210,7 +212,9 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           // ripgrep printed the context with the matches; the JS engine has the text; else read the file again.
           let lines: LineSource | undefined = hit.lineTexts ? { at: (no) => hit.lineTexts!.get(no) } : undefined;
           if (!lines) {
-            const text = hit.text ?? reader.read(hit.path, MAX_GREP_FILE_BYTES, true)?.toString('utf8');
+            const text =
+              hit.text ??
+              reader.read(hit.path, MAX_GREP_FILE_BYTES, true, ripgrepExtent(a.context_lines))?.toString('utf8');
             if (text === undefined) continue; // vanished since the search: skip it
             lines = lineIndex(text);
           }

@@ -13,7 +13,11 @@
  * towards the page (guarded hard links, protected subtrees), so a page is never short because of what was left out.
  * Lines are read at most PREVIEW_BYTES long (`--max-columns-preview`): enough for the 500 characters a result shows.
  * Files named on rg's command line are searched even when binary or large, so the batches pass only files under
- * MAX_GREP_FILE_BYTES, and read lines (`-n`) in every mode: rg then reports a binary file instead of its lines.
+ * MAX_GREP_FILE_BYTES, and read lines (`-n`) in every mode: rg then reports a binary file instead of its lines (a
+ * named file's `-c` and `-l` would count and list it whole). Every run is `--no-mmap`, so a named file is read in
+ * fills as a walked one is (a memory map is searched past a late NUL), and ripgrep's binary rule holds alike
+ * (grep-binary.ts): the lines before a late NUL, then a notice (`path: … binary file …`), which is not a line; a
+ * file with one is left out of a count.
  * Returns null when the caller should use the JS engine (rg cannot start, or refuses the pattern: look-around and
  * back-references are not in Rust's regex syntax; or a path holds a line break, which tears rg's lines).
  */
@@ -125,6 +129,7 @@ function baseArgs(q: GrepQuery): string[] {
     'never',
     '--max-filesize',
     String(MAX_GREP_FILE_BYTES),
+    '--no-mmap',
   ];
   if (q.caseInsensitive) args.push('--ignore-case');
   for (const dir of SKIP_DIRS) args.push('--iglob', `!${dir}/`);
@@ -142,6 +147,28 @@ const lineArgs = (perFile: number, context = 0) => [
   String(PREVIEW_BYTES),
   '--max-columns-preview',
   ...(context > 0 ? ['--context', String(context)] : []),
+];
+
+/**
+ * rg's line after the lines of a file it stopped reading at a NUL (grep-binary.ts): `WARNING: …` for a walked file,
+ * `binary file matches …` for a named one. Not a line of the file.
+ */
+const BINARY_NOTICE =
+  /: (?:WARNING: stopped searching binary file after match|binary file matches) \(found "\\0" byte around offset \d+\)$/;
+
+/** The path a binary notice is about (as rg printed it), or null when `record` is not one. */
+export function noticePath(record: string): string | null {
+  const m = BINARY_NOTICE.exec(record);
+  return m && record.indexOf('\0') === -1 ? record.slice(0, m.index) : null;
+}
+
+/** Lines read for a files or count answer: one column is enough (`-l` and `-c` would take a named file whole). */
+const countLineArgs = (mode: GrepQuery['mode']) => [
+  '--line-number',
+  '--no-heading',
+  '--max-columns',
+  '1',
+  ...(mode === 'files' ? ['--max-count', '1'] : []),
 ];
 
 interface Collected {
@@ -219,29 +246,47 @@ export async function ripgrepEngine(
   let raceWon = false;
   // rg's lines are split at line breaks, so a path holding one tears its line: `./notes\nREADME.md\0 1:text` would
   // read as a hit in README.md. Every path rg prints here starts with the target ('./' or the file), and a line of
-  // its own is only the `--` between hunks (a stream prints no binary-file notices): anything else is a torn line,
-  // and then the JS engine answers (docs/tools.md "Names in results").
+  // its own is only the `--` between hunks or a binary notice right after the lines of the file it names (rg writes
+  // each file's output at once): anything else is a torn line, and then the JS engine answers (docs/tools.md "Names
+  // in results").
   const pathStart = isFile ? `${target}\0` : './';
-  const isTorn = (record: string) => (record.indexOf('\0') === -1 ? record !== '--' : !record.startsWith(pathStart));
+  let lastPrinted: string | null = null; // the path of the last line read
+  const noticed = new Set<string>(); // files rg stopped reading at a NUL (their lines are a part)
+  const isTorn = (record: string) => {
+    const cut = record.indexOf('\0');
+    if (cut !== -1) {
+      lastPrinted = record.slice(0, cut);
+      return !record.startsWith(pathStart);
+    }
+    if (record === '--') return false;
+    const about = noticePath(record);
+    if (about === null || about !== lastPrinted) return true;
+    noticed.add(relOf(about));
+    return false;
+  };
   let torn = false;
+  // A named file (isFile) is read by lines in every mode: its `-l` and `-c` would take it whole, past a late NUL.
+  const byLines = q.mode === 'content' || isFile;
   const modeArgs =
-    q.mode === 'files'
-      ? ['--files-with-matches']
-      : q.mode === 'count'
-        ? ['--count']
-        : lineArgs(want.entries, q.context);
+    q.mode === 'content'
+      ? lineArgs(want.entries, q.context)
+      : isFile
+        ? countLineArgs(q.mode)
+        : q.mode === 'files'
+          ? ['--files-with-matches']
+          : ['--count'];
   const streamed = await runRg(
     rgPath,
     [...base, ...modeArgs, ...pattern, '--', target],
     cwd,
     signal,
-    q.mode === 'files' ? '\0' : '\n',
+    byLines || q.mode === 'count' ? '\n' : '\0',
     (record, bytes) => {
-      if (q.mode !== 'files' && isTorn(record)) {
+      if ((byLines || q.mode === 'count') && isTorn(record)) {
         torn = true;
         return false;
       }
-      if (q.mode === 'content') {
+      if (byLines) {
         if (addLineRecord(record, byFile, relOf)) seen++;
       } else {
         const cut = q.mode === 'files' ? -1 : record.indexOf('\0');
@@ -277,6 +322,7 @@ export async function ripgrepEngine(
   }
   const out: FileMatches[] = [];
   for (const [rel, f] of inWalkOrder(byFile)) {
+    if (q.mode === 'count' && noticed.has(rel)) continue; // rg counts no file it stopped at a NUL in
     if (q.mode !== 'content' && out.length >= want.entries) break;
     if (q.mode === 'content' || accepted(rel)) out.push(asMatches(rel, f, q, pathOf));
   }
@@ -330,24 +376,22 @@ async function inOrderBatches(
     batch = Math.min(MAX_BATCH, batch * GROWTH);
     if (chunk.length === 0) continue;
     signal.throwIfAborted();
-    const lines =
-      q.mode === 'content'
-        ? lineArgs(want.entries - found, q.context)
-        : ['--line-number', '--no-heading', '--max-columns', '1', ...(q.mode === 'files' ? ['--max-count', '1'] : [])];
+    const lines = q.mode === 'content' ? lineArgs(want.entries - found, q.context) : countLineArgs(q.mode);
     const got = new Map<string, Collected>();
+    const noticed = new Set<string>();
     const args = [...base, ...lines, '--regexp', q.pattern, '--', ...chunk.map((rel) => `./${rel}`)];
-    const outcome = await runRg(
-      rgPath,
-      args,
-      root,
-      signal,
-      '\n',
-      (record) => (addLineRecord(record, got, (p) => (p.startsWith('./') ? p.slice(2) : p)), true),
-    );
+    const relOf = (p: string) => (p.startsWith('./') ? p.slice(2) : p);
+    const outcome = await runRg(rgPath, args, root, signal, '\n', (record) => {
+      if (addLineRecord(record, got, relOf)) return true;
+      const about = noticePath(record); // the walk gave no name with a line break (above): a notice is one
+      if (about !== null) noticed.add(relOf(about));
+      return true;
+    });
     if (outcome.kind === 'unusable') return null;
     for (const rel of chunk) {
       const f = got.get(rel);
       if (!f || found >= want.entries) continue;
+      if (q.mode === 'count' && noticed.has(rel)) continue; // rg counts no file it stopped at a NUL in
       out.push(asMatches(rel, f, q, pathOf));
       found += q.mode === 'content' ? f.matches.length : 1;
     }
