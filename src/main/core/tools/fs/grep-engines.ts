@@ -16,7 +16,7 @@ import { kindAt, walk } from '../_policy/fs';
 import { SearchReader } from '../_policy/search-reader';
 import { ripgrepExtent } from './grep-binary';
 import type { GrepPool } from './grep-pool';
-import { globMatcher, literalLines, matchingLines, mayMatch, type Matcher } from './search-engine';
+import { globMatcher, byteLines, matchingLines, mayMatch, type Matcher } from './search-engine';
 
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 const YIELD_EVERY_MS = 8;
@@ -150,7 +150,7 @@ export async function* jsEngine(
     if (q.mode === 'count' && reader.wasCut) return null; // rg counts no file it stopped at a NUL in
     // A files-only answer needs one matching line per file.
     const max = q.mode === 'files' ? 1 : Number.POSITIVE_INFINITY;
-    const found = literalLines(matcher, bytes, max, context);
+    const found = byteLines(matcher, bytes, max, context, q.mode !== 'count');
     if (found)
       return found.matches.length > 0
         ? {

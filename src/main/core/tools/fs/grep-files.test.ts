@@ -18,7 +18,7 @@ import {
   walkShare,
 } from './grep-race';
 import { compareRel } from './grep-engines';
-import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, literalLines, matchingLines } from './search-engine';
+import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, byteLines, matchingLines } from './search-engine';
 
 let ws: TestWorkspace;
 beforeEach(() => {
@@ -291,7 +291,7 @@ describe('search engine', () => {
       const matcher = compileMatcher('needle', false);
       for (const context of [0, 1, 3]) {
         const max = round % 5 === 0 ? 1 : Number.POSITIVE_INFINITY;
-        const found = literalLines(matcher, bytes, max, context)!;
+        const found = byteLines(matcher, bytes, max, context)!;
         const texts: string[] = [];
         const expected = matchingLines(matcher, text, max, texts);
         const label = `round ${round}: ${JSON.stringify(text.slice(0, 80))}`;
@@ -303,8 +303,8 @@ describe('search engine', () => {
         expect(shown({ at: (no) => found.around!.get(no) }), label).toEqual(shown(lineIndex(text)));
       }
     }
-    expect(literalLines(compileMatcher('né', false), Buffer.from('né'), 10, 0)).toBeNull(); // not ASCII: the text path
-    expect(literalLines(compileMatcher('n.e', false), Buffer.from('nxe'), 10, 0)).toBeNull(); // a regex
+    expect(byteLines(compileMatcher('né', false), Buffer.from('né'), 10, 0)).toBeNull(); // not ASCII: the text path
+    expect(byteLines(compileMatcher('n.e', false), Buffer.from('nxe'), 10, 0)).toBeNull(); // a regex
   });
 
   it('globs', () => {

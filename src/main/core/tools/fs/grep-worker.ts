@@ -9,7 +9,7 @@ import { SearchReader } from '../_policy/search-reader';
 import { ToolError } from '../define-tool';
 import { ripgrepExtent } from './grep-binary';
 import type { GrepJob, GrepReply } from './grep-pool';
-import { compileMatcher, matchingLines, mayMatch, type Matcher } from './search-engine';
+import { byteLines, compileMatcher, matchingLines, mayMatch, type Matcher } from './search-engine';
 
 const port = parentPort;
 if (!port) throw new Error('grep-worker.ts runs only as a worker thread');
@@ -27,7 +27,11 @@ port.on('message', (job: GrepJob) => {
       // Null for a binary file, after its head; a file that turns binary later is cut where ripgrep stops reading it.
       const bytes = reader.read(path, job.maxBytes, true, ripgrepExtent(job.context));
       if (!bytes || !mayMatch(matcher, bytes)) return;
-      if (matcher.literal || matchingLines(matcher, bytes.toString('utf8'), 1).length > 0) hits[i] = 1;
+      if (matcher.literal) hits[i] = 1;
+      else {
+        const found = byteLines(matcher, bytes, 1, 0); // on the bytes where the pattern allows it (grep-pattern.ts)
+        if ((found ? found.matches.length : matchingLines(matcher, bytes.toString('utf8'), 1).length) > 0) hits[i] = 1;
+      }
     });
     port.postMessage({ id: job.id, ok: true, hits } satisfies GrepReply, [hits.buffer]);
   } catch (error) {
