@@ -13,11 +13,14 @@ import {
   JS_PREFIX_MS,
   JS_SOLO_MS,
   JS_WALK_MS,
+  PAGE_JS_LEFT_MS,
+  pageGoesOn,
   prefixGoesOn,
   soloGoesOn,
   walkShare,
 } from './grep-race';
 import { compareRel } from './grep-engines';
+import { BATCH_MS, nextBatchUnits } from './grep-rg-batches';
 import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, byteLines, matchingLines } from './search-engine';
 
 let ws: TestWorkspace;
@@ -250,6 +253,19 @@ describe('the JS search beside ripgrep', () => {
     expect(soloGoesOn(JS_SOLO_MS - 1, JS_PREFIX_MS, () => 0.99)).toBe(true);
     expect(soloGoesOn(JS_SOLO_MS + 1, JS_PREFIX_MS, () => 1)).toBe(false);
     expect(soloGoesOn(5, 5, () => 0.99)).toBe(false);
+  });
+
+  it("a page's JS search goes on alone while the page's end or the walk's end looks near, else rg's batches take it", () => {
+    // Left to the page at the rate so far: spent × (entries − found) / found; to the walk's end: spent × (1 − s) / s.
+    expect(pageGoesOn(10, 50, 101, () => 0.01)).toBe(true); // 10 × 51 / 50 ≈ 10 ms left to the page
+    expect(pageGoesOn(10, 5, 101, () => 0.01)).toBe(false); // 192 ms left, and the walk barely begun
+    expect(pageGoesOn(10, 0, 101, () => 0.5)).toBe(true); // no hits, but the walk ends in 10 ms
+    expect(pageGoesOn(10, 0, 101, () => 10 / (10 + PAGE_JS_LEFT_MS) - 0.01)).toBe(false);
+    // A batch holds what the hits say the page still needs, half again, within GROWTH× the last and rg's pace.
+    expect(nextBatchUnits(64, 64, 0, 101, 0)).toBe(256);
+    expect(nextBatchUnits(64, 64, 50, 101, 0)).toBe(Math.ceil((51 * 64 * 1.5) / 50));
+    expect(nextBatchUnits(64, 64, 1, 101, 0)).toBe(256);
+    expect(nextBatchUnits(256, 320, 1, 101, 2)).toBe(2 * BATCH_MS); // rg's pace: 2 units a millisecond
   });
 
   it('tells how much of the walk lies before a file from the first two folder levels', () => {
