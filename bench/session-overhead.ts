@@ -45,6 +45,7 @@ import { startScriptedLlm, type ScriptedLlm } from '../test/llm-server/index';
 import { commitsSince, readWalCommits, type WalReading } from '../test/helpers/wal-commits';
 import { traceFsyncs, type FsyncTrace, type TraceEvent } from '../test/helpers/fsync-trace';
 import { call, turnInNewSession } from './session-turn';
+import { windowRows } from './session-window';
 import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
 
 const ROUNDS_PER_TURN = 19;
@@ -376,6 +377,8 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
         rows(k, 'session path, provider client + scripted LLM over HTTP', runner.probes[k], idle[k]),
       ),
     );
+    // 3. After an idle, with a window connected (bench/session-window.ts): the row the target is judged on.
+    out.push(...(await windowRows(quick)));
     return out;
   } finally {
     floorDb.close();
