@@ -76,10 +76,15 @@ function isHit(record: string, mode: Mode): boolean {
   return mode !== 'content' || /^\d+:/.test(record.slice(record.indexOf('\0') + 1));
 }
 
-/** rg's whole run over `cwd`, its output read (and kept with `keep`) from a pipe. */
-export function rgRun(cwd: string, args: readonly string[], keep = false): Promise<{ bytes: number; out: Buffer }> {
+/** rg's whole run over `cwd` (or over `paths` in it), its output read (and kept with `keep`) from a pipe. */
+export function rgRun(
+  cwd: string,
+  args: readonly string[],
+  keep = false,
+  paths: readonly string[] = ['.'],
+): Promise<{ bytes: number; out: Buffer }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(RG, [...RG_POLICY, ...args, '.'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(RG, [...RG_POLICY, ...args, '--', ...paths], { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];
     let bytes = 0;
     child.stdout.on('data', (c: Buffer) => {
@@ -147,25 +152,86 @@ const strip = (p: string) => (p.startsWith('./') ? p.slice(2) : p);
 const walkOrder = (a: { parts: string[]; no: number }, b: { parts: string[]; no: number }) =>
   compareParts(a.parts, b.parts) || a.no - b.no;
 
-/** rg's whole answer as the tool lists it: entries in the walk's order, each as the tool prints it. */
-export function expectedEntries(out: Buffer, q: Query): string[] {
+interface Keyed {
+  rel: string;
+  parts: string[];
+  no: number;
+  entry: string;
+}
+
+/** rg's output as the tool's entries, each with its file and line, in the walk's order. */
+function keyedEntries(out: Buffer, q: Query): Keyed[] {
   const mode = q.mode ?? 'content';
   const text = out.toString('utf8');
   const records = (mode === 'files_only' ? text.split('\0') : text.split('\n'))
     .map((r) => r.replace(/^\n/, ''))
     .filter((r) => isEntry(r, mode));
-  const keyed = records.map((r) => {
+  const keyed = records.map((r): Keyed => {
     const cut = r.indexOf('\0');
     const rel = strip(cut === -1 ? r : r.slice(0, cut));
     const rest = cut === -1 ? '' : r.slice(cut + 1);
-    if (mode === 'files_only') return { parts: rel.split('/'), no: 0, entry: rel };
-    if (mode === 'count') return { parts: rel.split('/'), no: 0, entry: `${rel}:${rest}` };
+    const parts = rel.split('/');
+    if (mode === 'files_only') return { rel, parts, no: 0, entry: rel };
+    if (mode === 'count') return { rel, parts, no: 0, entry: `${rel}:${rest}` };
     const m = /^(\d+)([:-])(.*)$/s.exec(rest);
     if (!m) throw new Error(`rg printed a line the bench cannot read: ${JSON.stringify(r.slice(0, 120))}`);
     const line = m[3]!.endsWith('\r') ? m[3]!.slice(0, -1) : m[3]!;
-    return { parts: rel.split('/'), no: Number(m[1]), entry: `${rel}${m[2]}${m[1]}${m[2]}${clipLine(line)}` };
+    return { rel, parts, no: Number(m[1]), entry: `${rel}${m[2]}${m[1]}${m[2]}${clipLine(line)}` };
   });
-  return keyed.sort(walkOrder).map((k) => k.entry);
+  return keyed.sort(walkOrder);
+}
+
+/** rg's whole answer as the tool lists it: entries in the walk's order, each as the tool prints it. */
+export function expectedEntries(out: Buffer, q: Query): string[] {
+  return keyedEntries(out, q).map((k) => k.entry);
+}
+
+/**
+ * The files whose first NUL lies past rg's first read of a file (64 KB): what rg's whole run prints for them depends
+ * on its threads' history (each keeps one buffer for all its files, grown by the longest line it met; a grown buffer
+ * reads the NUL at once and rg then prints nothing of the file), so the reference for them is rg run on each alone.
+ */
+export async function lateNulFiles(cwd: string): Promise<string[]> {
+  // Every NUL of the first line holding one is printed, the first first: a file's first record is its first NUL.
+  const first = new Map<string, number>();
+  const args = ['--text', '--byte-offset', '--max-count', '1', '--only-matching', '--regexp', '\\x00'];
+  await rgLines(cwd, args, (line) => {
+    const cut = line.indexOf('\0');
+    if (cut > 0 && !first.has(line.slice(0, cut))) first.set(line.slice(0, cut), Number.parseInt(line.slice(cut + 1), 10));
+  });
+  return [...first].filter(([, at]) => at >= 64 * 1024).map(([path]) => path);
+}
+
+/**
+ * rg's whole answer for `q` as the tool lists it (`expectedEntries`), as its whole run gives it (`whole`) and with the
+ * entries of the `late` files (`lateNulFiles`) taken from rg run on each of them alone (`alone`), by lines (a named
+ * file's `-c` and `-l` take it whole): its lines before the NUL's part; in count mode nothing for a file rg stopped
+ * at a NUL in, as its walk does. Either is rg's answer.
+ */
+export async function expectedAnswers(
+  cwd: string,
+  q: Query,
+  late: readonly string[],
+): Promise<{ alone: string[]; whole: string[] }> {
+  const whole = keyedEntries((await rgRun(cwd, peerArgs(q), true)).out, q);
+  const entries = whole.map((k) => k.entry);
+  if (late.length === 0) return { alone: entries, whole: entries };
+  const lateSet = new Set(late.map(strip));
+  const mode = q.mode ?? 'content';
+  const keyed = whole.filter((k) => !lateSet.has(k.rel));
+  const byLines: Query = { ...q, mode: 'content', ...(mode === 'content' ? {} : { context: 0 }) };
+  for (const file of late) {
+    const out = (await rgRun(cwd, ['--with-filename', '--no-mmap', ...peerArgs(byLines)], true, [file])).out;
+    const lines = keyedEntries(out, byLines);
+    const matches = lines.filter((k) => /^\d+:/.test(k.entry.slice(k.rel.length + 1)));
+    const rel = strip(file);
+    const parts = rel.split('/');
+    if (mode === 'content') keyed.push(...lines);
+    else if (mode === 'files_only' && matches.length > 0) keyed.push({ rel, parts, no: 0, entry: rel });
+    else if (mode === 'count' && matches.length > 0 && !/binary file matches \(found/.test(out.toString('utf8')))
+      keyed.push({ rel, parts, no: 0, entry: `${rel}:${matches.length}` });
+  }
+  return { alone: keyed.sort(walkOrder).map((k) => k.entry), whole: entries };
 }
 
 /**

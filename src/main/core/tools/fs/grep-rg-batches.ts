@@ -97,7 +97,25 @@ export function nextBatchUnits(
   return Math.max(1, Math.min(MAX_UNITS, last * GROWTH, needed, paced));
 }
 
-/** The page (the walk's hits after `after`), searched by rg batch by batch in the walk's order until it is full. */
+/**
+ * Batches that stopped before the page was full (`giveUp`): their hits, and whether a file lies after what they
+ * searched (the rest of the walk is then the caller's to search).
+ */
+export interface BatchesSoFar {
+  hits: FileMatches[];
+  isAfterSearched: (rel: string) => boolean;
+}
+
+/** How far the batches have come, for a caller that may rather search the rest of the walk in one run. */
+export interface BatchProgress {
+  found: number;
+  ms: number;
+}
+
+/**
+ * The page (the walk's hits after `after`), searched by rg batch by batch in the walk's order until it is full; or,
+ * when `giveUp` says so after a batch, what they found so far (`BatchesSoFar`).
+ */
 export async function inOrderBatches(
   rgPath: string,
   root: string,
@@ -107,7 +125,8 @@ export async function inOrderBatches(
   base: readonly string[],
   after: string | null,
   pathOf: (rel: string) => string,
-): Promise<FileMatches[] | null> {
+  giveUp?: (progress: BatchProgress) => boolean,
+): Promise<FileMatches[] | BatchesSoFar | null> {
   const wanted = q.glob ? globMatcher(q.glob) : null;
   const accepted = (rel: string) => !want.accept || want.accept(pathOf(rel));
   const walkUnits = units(root, '', 0, after, want.skip);
@@ -118,7 +137,15 @@ export async function inOrderBatches(
   let isWalkDone = false;
   let batches = 0;
   let pace = { units: 0, ms: 0 }; // rg's reading after its first batch (which holds its start)
+  const began = performance.now();
+  let last: Unit | null = null; // the last unit searched
   while (!isWalkDone && found < want.entries) {
+    if (last && giveUp?.({ found, ms: performance.now() - began })) {
+      const { rel, isDir } = last;
+      const isAfterSearched = (file: string) =>
+        isDir ? subtreeVersus(rel, file) === 'before' : compareParts(file.split('/'), rel.split('/')) > 0;
+      return { hits: out, isAfterSearched };
+    }
     const batch: string[] = [];
     let taken = 0;
     while (taken < size) {
@@ -127,6 +154,7 @@ export async function inOrderBatches(
         isWalkDone = true;
         break;
       }
+      last = next.value;
       const { rel, isDir } = next.value;
       if (rel.includes('\n')) return null; // rg's lines would be torn (grep-ripgrep.ts): the JS engine answers
       taken += isDir ? FOLDER_UNITS : 1;
@@ -213,6 +241,7 @@ export function ripgrepInOrder(
   signal: AbortSignal,
   want: RipgrepWant,
   after: string | null,
-): Promise<FileMatches[] | null> {
-  return inOrderBatches(rgPath, root, q, signal, want, baseArgs(q), after, (rel) => `${root}/${rel}`);
+  giveUp?: (progress: BatchProgress) => boolean,
+): Promise<FileMatches[] | BatchesSoFar | null> {
+  return inOrderBatches(rgPath, root, q, signal, want, baseArgs(q), after, (rel) => `${root}/${rel}`, giveUp);
 }

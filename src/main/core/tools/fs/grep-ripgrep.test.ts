@@ -12,6 +12,9 @@ import { forgetGuardedIdentities } from '../_policy/hardlinks';
 import { makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
 import { GrepPool } from './grep-pool';
+import { ripgrepInOrder } from './grep-rg-batches';
+import { ripgrepEngine } from './grep-ripgrep';
+import { compareRel, type FileMatches } from './grep-engines';
 
 const RG = '/usr/bin/rg';
 let ws: TestWorkspace;
@@ -108,6 +111,25 @@ describe('ripgrep (one stream, in-order batches, after a JS search of the first 
       if (/end of results/.test(page)) break;
     }
     expect(pages).toEqual(all.split('\n').slice(0, -1));
+  });
+});
+
+describe('batches that stop part-way leave the rest of the walk to one run', () => {
+  it("their hits, then the run's hits after what they searched, are the walk's hits after the start, without gaps or repeats", async () => {
+    const q = { pattern: 'needle', caseInsensitive: true, mode: 'content' as const };
+    const signal = new AbortController().signal;
+    const want = { entries: 5001 };
+    const lines = (hits: FileMatches[]) => hits.flatMap((h) => h.matches.map((no) => `${h.rel}:${no + 1}`));
+    const all = (await ripgrepEngine(RG, ws.root, false, q, signal, want))!;
+    for (const after of [null, 'pkg0/mod/file3.txt', 'pkg10/top.txt']) {
+      const part = await ripgrepInOrder(RG, ws.root, q, signal, want, after, () => true); // after the first batch
+      if (part === null || Array.isArray(part)) throw new Error('the batches did not stop');
+      expect(part.hits.length).toBeGreaterThan(0);
+      const rest = all.filter((h) => part.isAfterSearched(h.rel));
+      expect(rest.length).toBeGreaterThan(0);
+      const expected = all.filter((h) => after === null || compareRel(h.rel, after) > 0);
+      expect(lines([...part.hits, ...rest])).toEqual(lines(expected));
+    }
   });
 });
 

@@ -62,7 +62,10 @@ export async function ripgrepEngine(
   const budget = want.streamBudgetBytes ?? STREAM_BUDGET_BYTES;
   const isCut = (seen: number, bytes: number) =>
     !isFile && (seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget));
-  const batches = (s: AbortSignal) => inOrderBatches(rgPath, root, q, s, want, base, null, pathOf);
+  const batches = (s: AbortSignal) =>
+    inOrderBatches(rgPath, root, q, s, want, base, null, pathOf).then((r) =>
+      r === null || Array.isArray(r) ? r : r.hits,
+    );
 
   // One parallel stream. Once it is clearly a cut page, the in-order batches start beside it and the first to
   // finish gives the answer: on a small tree the stream, on a big one the batches (then rg is stopped).
