@@ -6,12 +6,12 @@
  * - `--quick`: smaller inputs, the same code paths, the whole bench in under 2 minutes. CI runs it to prove the bench
  *   works; it fails only on errors (a suite that throws, a row whose results are wrong), never on a missed target,
  *   since a loaded CI machine says nothing about speed.
- * - A full run of every suite writes `bench/results.json`; any other run writes to the temp folder (the README's
- *   table must come from a full run).
+ * - A full run of every suite writes `bench/results.json`; any other run writes to the temp folder (the table of
+ *   docs/performance.md must come from a full run).
  * - A full run first waits (up to 90 s) until the machine is quiet (machine-quiet.ts), and again (up to 30 s) before
  *   each later suite: each measures the app, not what ran before it (the last suite's processes exiting, its files
  *   and memory released).
- * - `--readme`: rewrites the README's generated Benchmarks block from `bench/results.json` (runs nothing).
+ * - `--doc`: rewrites the generated table of docs/performance.md from `bench/results.json` (runs nothing).
  * - Each suite runs in a fresh process of its own (bench/suite-process.ts), one after the other: a suite's rows time
  *   the app's path, not the heap and the modules an earlier suite left in a shared process.
  */
@@ -21,11 +21,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeMachine } from './machine';
 import { waitForQuietMachine } from './machine-quiet';
-import { rewriteReadme } from './readme';
+import { rewriteTable } from './performance-doc';
 import type { SuiteAnswer } from './suite-process';
 import { suites } from './suites';
 import { printScaleTable, printTable, type BenchOptions, type BenchResults, type BenchRow } from './table';
 
+/** Where the latest full run's table is kept (bench/performance-doc.ts). */
+const PERFORMANCE_DOC = 'docs/performance.md';
 /** A full run's wait for a quiet machine before each suite after the first. */
 const SETTLE_MAX_MS = 30_000;
 const ROOT = join(import.meta.dirname, '..');
@@ -64,10 +66,10 @@ async function runInOwnProcess(name: string, options: BenchOptions): Promise<Sui
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  if (argv.includes('--readme')) {
+  if (argv.includes('--doc')) {
     const results = JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as BenchResults;
-    rewriteReadme(join(ROOT, 'README.md'), results);
-    console.log(`README.md: Benchmarks block rewritten from ${RESULTS_FILE} (${results.machine.date}).`);
+    rewriteTable(join(ROOT, PERFORMANCE_DOC), results);
+    console.log(`${PERFORMANCE_DOC}: the table rewritten from ${RESULTS_FILE} (${results.machine.date}).`);
     return;
   }
   const options: BenchOptions = { quick: argv.includes('--quick') };
@@ -116,7 +118,7 @@ async function main(): Promise<void> {
   const scale = printScaleTable(rows);
   if (scale) console.log(`\n${scale}`);
   console.log(`\n${machine.summary}`);
-  console.log(`results: ${file}${complete ? ' (update the README with `npm run bench -- --readme`)' : ''}`);
+  console.log(`results: ${file}${complete ? ` (update ${PERFORMANCE_DOC} with \`npm run bench -- --doc\`)` : ''}`);
 
   const failed = ran.filter((s) => s.error);
   const wrong = rows.filter((r) => r.wrong);

@@ -18,6 +18,7 @@ export const suites: Suite[] = [
   { name: 'memory', load: () => import('./memory') },
   { name: 'agents', load: () => import('./agents') },
   { name: 'mcp', load: () => import('./mcp') },
+  { name: 'sandbox', load: () => import('./sandbox') },
   { name: 'ui', load: () => import('./ui') },
   { name: 'viewer', load: () => import('./viewer') },
 ];

@@ -197,7 +197,8 @@ export async function lateNulFiles(cwd: string): Promise<string[]> {
   const args = ['--text', '--byte-offset', '--max-count', '1', '--only-matching', '--regexp', '\\x00'];
   await rgLines(cwd, args, (line) => {
     const cut = line.indexOf('\0');
-    if (cut > 0 && !first.has(line.slice(0, cut))) first.set(line.slice(0, cut), Number.parseInt(line.slice(cut + 1), 10));
+    if (cut > 0 && !first.has(line.slice(0, cut)))
+      first.set(line.slice(0, cut), Number.parseInt(line.slice(cut + 1), 10));
   });
   return [...first].filter(([, at]) => at >= 64 * 1024).map(([path]) => path);
 }

@@ -26,7 +26,16 @@ import { createGrepFilesTool, DEFAULT_GREP_LIMIT, MAX_GREP_LIMIT } from '../src/
 import type { ToolRunContext } from '../src/main/core/tools/tool';
 import { median, ms, type BenchOptions, type BenchRow } from './table';
 import { chooseWords, describeTree, realTrees, treeQueries, type Tree } from './tools-grep-corpus';
-import { compareEntries, expectedAnswers, lateNulFiles, peerArgs, RG, rgFirstHits, rgRun, type Query } from './tools-grep-rg';
+import {
+  compareEntries,
+  expectedAnswers,
+  lateNulFiles,
+  peerArgs,
+  RG,
+  rgFirstHits,
+  rgRun,
+  type Query,
+} from './tools-grep-rg';
 
 function toolArgs(q: Query): Record<string, unknown> {
   return {

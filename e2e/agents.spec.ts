@@ -2,7 +2,10 @@
  * Agents as a person sees them: a sync sub-agent is a card in the chat that streams its own steps while it works
  * (its text, its tool cards, and its own sub-agent's card nested one level deeper), shows its tokens, and folds when
  * it is done; under the chat the live todo checklist; beside it the scratchpad side panel, which the person edits
- * and the agent then reads. Screenshots in both themes.
+ * and the agent then reads. A sub-agent that asks the person a question in its first round says it waits for them
+ * (with the tokens its round took, never "0 in · 0 out" or "Starting…"); once answered, the card shows the question and
+ * the answer without being opened; the checklist of a turn goes once the person writes again. Screenshots in both
+ * themes.
  */
 import { expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
 import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
@@ -161,4 +164,70 @@ test('a sync sub-agent card streams its steps and its own sub-agent nested, show
     { key: 'goal', value: 'find the entry point and the config' },
     { key: 'owner', value: 'the person' },
   ]);
+});
+
+test("a sub-agent's question: it waits for you with its round's tokens; answered, the card shows question and answer; the next turn drops the old checklist", async ({
+  page,
+}) => {
+  llm = await startLlmProcess(app.dataDir, [
+    {
+      match: 'Plan it',
+      toolCalls: [
+        { name: 'write_todos', arguments: { todos: [{ content: 'Ask which folder', status: 'in_progress' }] } },
+        {
+          name: 'execute_task',
+          arguments: { mode: 'sync', agent_id: 'code-explorer', prompt: 'CARD-Q: ask the person', title: 'Ask first' },
+        },
+      ],
+    },
+    {
+      match: 'CARD-Q',
+      toolCalls: [
+        {
+          name: 'ask_user_clarification',
+          arguments: {
+            title: 'Which folder?',
+            question: 'Which **folder** should I look at?',
+            suggested_answers: ['src', 'docs'],
+          },
+        },
+      ],
+    },
+    { match: 'CARD-Q', text: 'Looked at src.' },
+    { match: 'Plan it', text: 'Done.' },
+    { match: 'Thanks', text: 'You are welcome.' },
+  ]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  await page.getByTestId('composer').fill('Plan it');
+  await page.getByTestId('send').click();
+
+  const card = page.locator('[data-testid="subagent-card"][data-depth="1"]');
+  const question = card.getByTestId('question-card');
+  await expect(question).toContainText('Which folder should I look at?');
+  await expect(card.getByTestId('subagent-status')).toHaveText('waiting for you');
+  await expect(card.getByTestId('subagent-usage')).toContainText(/^[1-9]\d* in · \d+ out$/);
+  await expect(card.getByTestId('subagent-body')).not.toContainText('Starting…');
+  await expect(page.getByTestId('todo-list')).toContainText('Ask which folder');
+  await shots(page, 'agents-subagent-question');
+
+  await question.getByTestId('suggested-answer').first().click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Done.');
+  await card.getByTestId('subagent-toggle').click();
+  const asked = card.locator('[data-testid="tool-card"][data-tool="ask_user_clarification"]');
+  // Folded, the answered card still says what was asked and what the person answered.
+  await expect(asked.getByTestId('tool-body')).toHaveCount(0);
+  await expect(asked.getByTestId('answered-question')).toContainText('Which folder should I look at?');
+  await expect(asked.getByTestId('question-answer')).toHaveText('Your answer src');
+  await shots(page, 'agents-subagent-answered');
+
+  // The checklist belongs to its turn: the person's next message ends it.
+  await page.getByTestId('composer').fill('Thanks');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('You are welcome.');
+  await expect(page.getByTestId('todo-list')).toHaveCount(0);
+  // After a reload too (the card from history, the checklist read from it).
+  await page.reload();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('You are welcome.');
+  await expect(page.getByTestId('todo-list')).toHaveCount(0);
 });

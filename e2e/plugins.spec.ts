@@ -82,7 +82,7 @@ test('a person sets up image generation in Settings, then the agent draws an ima
   // image_generate is allowed by a seeded rule (it only draws into images/), and the card says which.
   const tool = page.locator('[data-testid="tool-card"][data-tool="image_generate"]');
   await expect(tool).toHaveAttribute('data-status', 'done');
-  await expect(tool.getByTestId('tool-why')).toContainText('image_generate allow');
+  await expect(tool.getByTestId('tool-why')).toContainText('Allow image_generate');
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Here is your lighthouse.');
   const folder = join(app.workspaceDir, 'images');
   expect(existsSync(folder)).toBe(true);

@@ -3,6 +3,8 @@
  * tool takes it out of the model's next request (read from the scripted LLM); the locked guard rows offer nothing
  * to edit; a refused edit shows the core's message at its field and writes nothing. Screens in light and dark.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
 import { shots } from './screens';
@@ -234,7 +236,8 @@ test("the tester's answer is the decision the gate then makes for that call", as
     ['read_file', 'deny'],
   ]);
 
-  // The log shows both with their why; "make a rule from this" pre-fills the narrowest rule.
+  // The log shows both with their why; "make a rule from this" pre-fills the rule that decides it as it was decided
+  // (here: it asked), which the person may turn into an allow.
   await page.getByTestId('open-security').click();
   await page.getByTestId('tab-log').click();
   await expect(page.getByTestId('log-row')).toHaveCount(2);
@@ -245,7 +248,8 @@ test("the tester's answer is the decision the gate then makes for that call", as
   const form = page.getByTestId('rule-form');
   await expect(form.getByTestId('rule-tool')).toHaveValue('execute_cmd');
   await expect(form.getByTestId('rule-command')).toHaveValue('echo tested *');
-  await expect(form.getByTestId('rule-action-allow')).toBeChecked();
+  await expect(form.getByTestId('rule-action-require')).toBeChecked();
+  await form.getByTestId('rule-action-allow').check({ force: true });
   await form.getByTestId('preview-command').fill('echo tested && rm -rf x');
   await expect(form.getByTestId('command-part')).toHaveCount(2);
   await expect(form.getByTestId('command-part').nth(0)).toHaveAttribute('data-match', 'true');
@@ -322,4 +326,96 @@ test('the File System panel writes its rows as ordinary rules, deeper paths firs
     'data-action',
     'deny',
   );
+});
+
+test('in a working folder of their own: a relative Deny denies there, the rows and the log say what the gate does', async ({
+  page,
+}) => {
+  // A folder the person chose, outside the data folder, with the files the calls name.
+  const folder = join(app.dataDir, '..', 'my-project');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'notes.md'), 'my notes');
+  writeFileSync(join(folder, 'hello.txt'), 'hi');
+  llm = await startLlmProcess(app.dataDir, [
+    { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] },
+    { text: 'denied' },
+    { toolCalls: [{ name: 'execute_cmd', arguments: { command: 'ls && cat hello.txt' } }] },
+    { text: 'listed' },
+  ]);
+  await page.goto(app.url);
+  await configureModel(page, llm.url);
+  const sessionId = await page.evaluate(async (path) => {
+    const { sessions } = await window.skald!.chat.listSessions({});
+    await window.skald!.chat.setWorkingDirectory({ sessionId: sessions[0]!.id, path });
+    return sessions[0]!.id;
+  }, folder);
+  await page.reload();
+  await expect(page.getByTestId('composer')).toBeVisible();
+
+  await openSecurity(page);
+  // Rules on relative paths say what they are relative to: the open session's folder.
+  await page.getByTestId('add-rule').click();
+  await expect(page.getByTestId('rule-path-hint')).toContainText(folder);
+  await page.getByTestId('rule-form').getByText('Cancel').click();
+  for (const command of ['ls *', 'cat *']) await addRule(page, { tool: 'execute_cmd', command, action: 'allow' });
+  await page.getByTestId('tab-files').click();
+  await page.getByTestId('fs-new-path').fill('notes.md');
+  await page.getByTestId('fs-new-level').selectOption('deny');
+  await page.getByTestId('fs-add').click();
+  const notes = page.locator('[data-testid="fs-row"][data-path="notes.md"]');
+  await expect(notes.getByTestId('fs-effect')).toHaveAttribute('data-read', 'deny');
+  await expect(page.locator('[data-testid="fs-row"][data-path="memory/*"]').getByTestId('fs-effect')).toHaveAttribute(
+    'data-write',
+    'allow',
+  );
+  await expect(page.getByTestId('fs-path-hint')).toContainText(folder);
+  await shots(page, 'security-files-chosen-folder');
+  // The tester answers for the open session, in its folder, guards included.
+  await page.getByTestId('tab-test').click();
+  for (const [path, guard] of [
+    ['notes.md', 'rule'],
+    ['secrets/key.txt', 'guard'],
+  ] as const) {
+    await page.getByTestId('tester-path').fill(path);
+    await page.getByTestId('tester-run').click();
+    await expect(page.getByTestId('tester-result')).toHaveAttribute('data-action', 'deny');
+    await expect(page.getByTestId('tester-why')).toContainText(guard === 'rule' ? 'Denied by rule' : 'secrets/');
+  }
+  await shots(page, 'security-tester-chosen-folder');
+
+  // The gate does what the row says.
+  await send(page, 'read my notes');
+  await expect(page.locator('[data-testid="tool-card"][data-tool="read_file"]')).toHaveAttribute(
+    'data-status',
+    'rejected',
+  );
+  await send(page, 'list and read');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('listed');
+  const card = page.locator('[data-testid="tool-card"][data-tool="execute_cmd"]');
+  await expect(card).toHaveAttribute('data-status', 'done');
+
+  // One name per rule: the card's "rule N" is the page's row of that id, in the page's words.
+  const decisions = await page.evaluate(() => window.skald!.approval.listDecisions({}).then((r) => r.decisions));
+  const allowed = decisions.find((d) => d.tool_name === 'execute_cmd')!;
+  expect(allowed).toMatchObject({ action: 'allow', session_id: sessionId });
+  expect(allowed.detail).toMatch(/^Allowed by rule \d+: Allow execute_cmd \$ (ls|cat) \*/);
+  await openSecurity(page);
+  const named = page.locator(`[data-testid="rule-row"][data-rule-id="${allowed.rule_id}"]`);
+  await expect(named.getByTestId('rule-name')).toHaveText(`rule ${allowed.rule_id}`);
+  await shots(page, 'security-rules');
+
+  // "Make a rule from this" on the allowed command: Allow, one rule per part that decided it.
+  await page.getByTestId('tab-log').click();
+  await page.getByTestId('log-search').fill('hello.txt');
+  await expect(page.getByTestId('log-row')).toHaveCount(1);
+  await page.getByTestId('rule-from-log').click();
+  const form = page.getByTestId('rule-form');
+  await expect(page.getByTestId('suggest-step')).toContainText('1 of 2');
+  await expect(form.getByTestId('rule-command')).toHaveValue('ls *');
+  await expect(form.getByTestId('rule-action-allow')).toBeChecked();
+  await shots(page, 'security-suggested-rule');
+  await form.getByTestId('save-rule').click();
+  await expect(page.getByTestId('suggest-step')).toContainText('2 of 2');
+  await expect(page.getByTestId('rule-form').getByTestId('rule-command')).toHaveValue('cat *');
+  await expect(page.getByTestId('rule-form').getByTestId('rule-action-allow')).toBeChecked();
 });

@@ -54,6 +54,9 @@ test('the first-run guide reaches a working chat', async ({ page }) => {
   // 1. Provider: an OpenAI-compatible server at the scripted LLM's address.
   await guide.getByTestId('fr-kind-openai_compatible').check({ force: true });
   await guide.getByTestId('fr-url').fill(`${llm.url}/v1`);
+  // Unnamed, it is named after its host (not "Other (OpenAI-compatible)", which two of them would both be).
+  const host = new URL(llm.url).host;
+  await expect(guide.getByTestId('fr-name')).toHaveAttribute('placeholder', host);
   await guide.getByTestId('fr-next').click();
   // 2. Key, tested with one real request before anything is saved.
   await guide.getByTestId('fr-key').fill('sk-first-run-SECRET');
@@ -82,6 +85,8 @@ test('the first-run guide reaches a working chat', async ({ page }) => {
     headers: Record<string, string>;
   }[];
   expect(requests.at(-1)!.headers.authorization).toBe('Bearer sk-first-run-SECRET');
+  const { providers } = await page.evaluate(() => window.skald!.providers.list({}));
+  expect(providers.map((p) => p.name)).toEqual([host]);
   await shots(page, 'first-run-chat');
 });
 

@@ -2,12 +2,15 @@
 /**
  * `npm run dist`: the installers for this platform (docs/desktop.md "Installers"): Linux AppImage and deb, macOS dmg,
  * Windows NSIS, in `dist/`. Needs the internet (Electron's binary, better-sqlite3 for Electron's ABI, and on Linux
- * the AppImage and deb tools); offline it stops at the first step that cannot be done and says why in one line.
+ * the AppImage and deb tools) unless they were downloaded before: it looks first (scripts/dist-preflight.mjs), and
+ * when one must be downloaded and GitHub cannot be reached it stops in one line before building anything. A step
+ * that still fails says why in one line.
  * `npm run dist -- --arch=arm64` builds for another architecture of the same platform.
  */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { canReach, distDownloads, preflightLine } from './dist-preflight.mjs';
 import { electronSqliteBinding, oneLineReason } from './electron-native.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,6 +35,13 @@ async function step(name, command, args) {
     console.error(`\n${name} failed (exit ${code ?? signal}): ${oneLineReason({ stderr, stdout })}`);
     process.exit(code ?? 1);
   }
+}
+
+const needs = distDownloads({ root, arch });
+const stop = preflightLine(needs, needs.length === 0 || (await canReach('github.com')));
+if (stop) {
+  console.error(stop);
+  process.exit(1);
 }
 
 await step('build', process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build']);

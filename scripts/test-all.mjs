@@ -3,19 +3,28 @@
  * `npm test`: every test, in order — the formatter's check (`npm run lint`), typecheck, vitest (unit + integration, including the layer test), then a
  * build and the Playwright e2e tests in Chromium against the web shape. Stops at the first failing step.
  *
- * The browser is settled first, so a machine without one learns it at once rather than after the slow steps:
- * CHROMIUM_PATH, an installed Chrome/Chromium, or Playwright's own; when there is none, Playwright's Chromium is
- * fetched (`playwright install chromium`, which needs the internet); offline, one line says what to install
- * (scripts/chromium.mjs).
+ * What the tests need is settled first, so a machine without it learns at once rather than after the slow steps: the
+ * programs they use (python3, ps, git, rg, latexmk, xelatex, bwrap, strace: scripts/test-prerequisites.mjs), one line
+ * naming what is missing and the packages that install it; then the browser: CHROMIUM_PATH, an installed
+ * Chrome/Chromium, or Playwright's own; when there is none, Playwright's Chromium is fetched (`playwright install
+ * chromium`, which needs the internet); offline, one line says what to install (scripts/chromium.mjs).
+ * The whole run takes about 15 minutes on a 2-core machine (README "Running the tests").
  */
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium, findChromium } from './chromium.mjs';
+import { missingLine, missingPrograms } from './test-prerequisites.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
 const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+
+const missing = missingLine(missingPrograms());
+if (missing) {
+  console.error(missing);
+  process.exit(1);
+}
 
 const browser = ensureChromium({
   find: () => findChromium(),

@@ -1,14 +1,14 @@
 /**
- * The bench harness's own pieces (bench/table.ts, bench/readme.ts, bench/suite-process.ts): peers timed interleaved,
- * scale rows shown as one line per series, the README's generated block replaced and nothing else, and a suite run
- * in a process of its own that answers with its rows or its error.
+ * The bench harness's own pieces (bench/table.ts, bench/performance-doc.ts, bench/suite-process.ts): peers timed
+ * interleaved, scale rows shown as one line per series, the generated block of docs/performance.md replaced and nothing
+ * else, and a suite run in a process of its own that answers with its rows or its error.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { README_END, README_START, rewriteReadme } from '../bench/readme';
+import { TABLE_END, TABLE_START, rewriteTable } from '../bench/performance-doc';
 import type { SuiteAnswer } from '../bench/suite-process';
 import { interleaved, printScaleTable, printTable, type BenchResults, type BenchRow } from '../bench/table';
 
@@ -66,7 +66,7 @@ describe('tables', () => {
   });
 });
 
-describe('README block', () => {
+describe('the table block of docs/performance.md', () => {
   let dir = '';
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const results: BenchResults = {
@@ -90,13 +90,13 @@ describe('README block', () => {
   };
 
   it('replaces only the marked block, with the table and the machine it came from', () => {
-    dir = mkdtempSync(join(tmpdir(), 'skald-bench-readme-'));
-    const file = join(dir, 'README.md');
-    writeFileSync(file, `# Title\n\nbefore\n\n${README_START}\nold table\n${README_END}\n\nafter\n`);
-    rewriteReadme(file, results);
+    dir = mkdtempSync(join(tmpdir(), 'skald-bench-doc-'));
+    const file = join(dir, 'performance.md');
+    writeFileSync(file, `# Title\n\nbefore\n\n${TABLE_START}\nold table\n${TABLE_END}\n\nafter\n`);
+    rewriteTable(file, results);
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith('# Title\n\nbefore\n\n')).toBe(true);
-    expect(text.endsWith(`${README_END}\n\nafter\n`)).toBe(true);
+    expect(text.endsWith(`${TABLE_END}\n\nafter\n`)).toBe(true);
     expect(text).not.toContain('old table');
     expect(text).toContain('| chat opens | 1.0 ms |');
     expect(text).toContain('1 target(s) missed');
@@ -104,21 +104,24 @@ describe('README block', () => {
     // Load above the core count is said, so nobody reads the figures as an idle machine's.
     expect(text).toContain('a busy machine');
     // Running it twice gives the same file.
-    rewriteReadme(file, results);
+    rewriteTable(file, results);
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
-  it('refuses a README without the markers', () => {
-    dir = mkdtempSync(join(tmpdir(), 'skald-bench-readme-'));
-    const file = join(dir, 'README.md');
+  it('refuses a file without the markers', () => {
+    dir = mkdtempSync(join(tmpdir(), 'skald-bench-doc-'));
+    const file = join(dir, 'performance.md');
     writeFileSync(file, '# no markers\n');
-    expect(() => rewriteReadme(file, results)).toThrow(/markers are missing/);
+    expect(() => rewriteTable(file, results)).toThrow(/markers are missing/);
   });
 
-  it('the repository README has the markers', () => {
-    const text = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-    expect(text.indexOf(README_START)).toBeGreaterThan(-1);
-    expect(text.indexOf(README_END)).toBeGreaterThan(text.indexOf(README_START));
+  it('docs/performance.md has the markers, and the README links it', () => {
+    const text = readFileSync(join(import.meta.dirname, '..', 'docs', 'performance.md'), 'utf8');
+    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    expect(readme).toContain('(docs/performance.md)');
+    expect(readme).not.toContain(TABLE_START);
+    expect(text.indexOf(TABLE_START)).toBeGreaterThan(-1);
+    expect(text.indexOf(TABLE_END)).toBeGreaterThan(text.indexOf(TABLE_START));
   });
 });
 

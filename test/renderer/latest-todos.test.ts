@@ -7,7 +7,7 @@ import type { HistoryMessage } from '../../src/shared/contract/chat';
 import { latestTodos, todosAfter } from '../../src/renderer/src/lib/latest-todos';
 
 let nextId = 1;
-function message(todos?: string): HistoryMessage {
+function message(todos?: string, role: HistoryMessage['role'] = 'assistant'): HistoryMessage {
   const id = nextId++;
   const tools =
     todos === undefined
@@ -31,7 +31,7 @@ function message(todos?: string): HistoryMessage {
         ];
   return {
     id,
-    role: 'assistant',
+    role,
     content: '',
     status: 'ok',
     queued: false,
@@ -61,6 +61,21 @@ describe('latest todos', () => {
       { content: 'new', status: 'pending' },
     ]);
     expect(latestTodos([message(), message()])).toBeNull();
+  });
+
+  it("belongs to its turn: a message of the person after it ends it, the next turn's own list shows", () => {
+    const user = () => message(undefined, 'user');
+    expect(latestTodos([user(), message('first turn'), message(), user()])).toBeNull();
+    expect(latestTodos([user(), message('first turn'), user(), message()])).toBeNull();
+    expect(latestTodos([user(), message('first turn'), user(), message('second turn')])).toEqual([
+      { content: 'second turn', status: 'pending' },
+    ]);
+    // An older page arriving in front of a turn that has no list yet reads nothing of it: its lists are older turns'.
+    const { messages: page, reads } = counted([message('older turn'), message()]);
+    const newest = [user(), message()];
+    const read = todosAfter(todosAfter(null, newest), page.concat(newest));
+    expect(read.todos).toBeNull();
+    expect(reads.size).toBe(0);
   });
 
   it('reads only an older page arriving in front, and nothing of it once the newer messages have a list', () => {

@@ -29,12 +29,14 @@ import { createLlmServices, type LlmServices } from './llm/services';
 import { loadExeca } from './tools/shell/execute-cmd';
 import { warmUpPlainShellGate, warmUpShellGate } from './approval/gate-warm-up';
 import { ShellAnalyzer } from './approval/shell';
+import { HOME_CREDENTIALS, SYSTEM_CREDENTIALS } from './approval/guards';
 import { listMcpItems } from './mcp/activation';
 import { createMcpServices, type McpServices } from './mcp/index';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
 import { callSecrets, createSealedArgs } from './secrets/sealed-args';
 import { BUILTIN_PLUGINS, PluginManager, PluginStore, type PluginDefinition } from './plugins/index';
 import { ProcessRegistry } from './processes/process-registry';
+import { Sandbox } from './sandbox/index';
 import { ChatSearch } from './session/chat-search';
 import { SessionManager } from './session/session-manager';
 import type { ModelPort } from './session/ports';
@@ -51,7 +53,7 @@ import { syntheticToolSpecs } from './session/synthetic-tools';
 import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
 import { createMcpConfigTools, toolsWithMcp } from './tools/mcp/index';
 import { outlinePool } from './tools/outline/outline-pool';
-import { sweepStaleTempFiles } from './tools/_policy/temp-sweep';
+import { sweepStaleTempFiles } from './disk/temp-sweep';
 import { BlobStore } from './viewer/blob-store';
 import { FileImages } from './viewer/file-images';
 import { createViewerHandlers } from './viewer/viewer-handlers';
@@ -69,6 +71,8 @@ export interface Core {
   readonly plugins: PluginManager;
   readonly sessions: SessionManager;
   readonly mcp: McpServices;
+  /** The OS sandbox approved commands run in (docs/sandbox.md): its `status()` says whether it can start here. */
+  readonly sandbox: Sandbox;
   /** Lazy tool groups for `activate_tools` (config, one per MCP server); sources register here (docs/agents.md). */
   readonly toolGroups: ToolGroupRegistry;
   /** Listers of `list_items` types other than agents (docs/agents.md "list_items"). */
@@ -132,8 +136,10 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     log('ended commands left over from the previous run', { ...leftovers });
   const agents = new AgentRegistry(config.agentsDir ?? resolve('agents'), log);
   const itemListers = new ItemListers();
+  // Approved commands run confined (docs/sandbox.md); the credential stores it hides are the guards' own list.
+  const sandbox = new Sandbox({ credentialStores: { home: HOME_CREDENTIALS, system: SYSTEM_CREDENTIALS } });
   const tools = createToolRegistry([
-    ...createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues(), processes }),
+    ...createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues(), processes, sandbox }),
     ...createAgentTools({ agents, listers: itemListers }),
   ]);
   const plugins = new PluginManager(
@@ -151,6 +157,14 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     emit: (event) => events.emit('mcp', event),
     cwd: config.workspaceDir,
     processes,
+    // A server the model registered runs in the sandbox: the workspace writable, network allowed (it usually needs it).
+    sandbox: (argv) =>
+      sandbox.launch(
+        { mode: 'sandboxed', network: true },
+        { workingDir: config.workspaceDir, workspaceDir: config.workspaceDir, dataDirs: [config.dataDir] },
+        config.workspaceDir,
+        argv,
+      ),
     log,
   });
   const mcpConfig = createMcpConfigTools(mcp, plugins);
@@ -342,6 +356,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     plugins,
     sessions,
     mcp,
+    sandbox,
     toolGroups,
     itemListers,
     agents,
@@ -396,7 +411,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       noWindow.unref();
       warmUp.signal.addEventListener('abort', () => clearTimeout(noWindow), { once: true });
       mcp.manager.startAll(firstScreenServed);
-      // Temp files of a write_file the previous run died in (tools/_policy/temp-sweep.ts); in the background.
+      // Temp files of a write_file the previous run died in (disk/temp-sweep.ts); in the background.
       void sweepStaleTempFiles(config.workspaceDir, { olderThanMs: startedAt, signal: sweep.signal }).then((r) => {
         if (r.removed.length) log('removed temporary files left by an interrupted write', { files: r.removed });
       });

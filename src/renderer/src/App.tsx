@@ -8,6 +8,7 @@ import { useStore } from 'zustand';
 import { skald } from './bridge/skald';
 import { ChatView } from './components/ChatView';
 import { SessionList } from './components/SessionList';
+import { SessionRail } from './components/SessionRail';
 import { FileView, ViewerPanel } from './components/ViewerPanel';
 import { SessionDirectory } from './components/WorkingDirectory';
 import { ReconnectingBar } from './components/ReconnectingBar';
@@ -25,8 +26,9 @@ import {
 } from './stores/sessions-store';
 import { applySubAgentEvent } from './components/agents/sub-agent-store';
 import { startTheme } from './stores/theme';
-import { showInViewer, viewerFileChanged, viewerPathChanged } from './stores/viewer-store';
+import { showInViewer, showViewer, viewerFileChanged, viewerPathChanged, viewerStore } from './stores/viewer-store';
 import { lazyPage, preloadWhenIdle } from './lib/lazy-page';
+import { useLayout } from './lib/use-layout';
 import './theme.css';
 
 // Not on the chat's first paint: their own chunks, preloaded when idle and on hover (lib/lazy-page.ts).
@@ -79,6 +81,9 @@ export function App() {
   /** No provider yet: the first-run guide stands in for the chat (docs/ui.md). */
   const [firstRun, setFirstRun] = useState(false);
   const [guideEngaged, setGuideEngaged] = useState(false);
+  const layout = useLayout();
+  const viewerTabs = useStore(viewerStore, (s) => s.tabs.length);
+  const viewerHidden = useStore(viewerStore, (s) => s.isHidden);
 
   useEffect(() => startTheme(), []);
   useEffect(() => preloadWhenIdle(LAZY_PAGES), []);
@@ -203,6 +208,16 @@ export function App() {
             {info.shape} · v{info.version}
           </span>
         )}
+        {view === 'chat' && layout.viewer === 'overlay' && viewerHidden && (
+          <button
+            className="nav-tab"
+            data-testid="viewer-show"
+            onClick={showViewer}
+            aria-label={`Show the viewer, ${viewerTabs} open`}
+          >
+            Viewer ({viewerTabs})
+          </button>
+        )}
         <button
           className="nav-tab"
           data-testid="open-inbox"
@@ -249,7 +264,7 @@ export function App() {
             </Suspense>
           ) : (
             <>
-              <SessionList />
+              {layout.list === 'full' ? <SessionList /> : <SessionRail onFind={() => setSwitcherOpen(true)} />}
               {firstRun ? (
                 <Suspense fallback={<section className="chat" />}>
                   <FirstRunGuide
@@ -265,7 +280,15 @@ export function App() {
                 <section className="chat" />
               )}
               <RenderGuard what="The viewer">
-                <ViewerPanel />
+                {layout.viewer !== 'none' && (
+                  <ViewerPanel
+                    placement={{
+                      mode: layout.viewer,
+                      width: layout.viewerWidth,
+                      maxWidth: layout.viewerMaxWidth,
+                    }}
+                  />
+                )}
               </RenderGuard>
             </>
           )}

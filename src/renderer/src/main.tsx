@@ -5,6 +5,8 @@ import { App } from './App';
 import { RenderGuard } from './components/RenderGuard';
 import { requestFirstScreen } from './stores/sessions-store';
 import './styles.css';
+// After styles.css, whose rules of the same weight it overrides where the window is narrow.
+import './layout.css';
 
 // Before React renders: on desktop the call goes out now; in the web shape it takes the early socket's answer.
 requestFirstScreen();

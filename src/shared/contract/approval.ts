@@ -67,6 +67,38 @@ export const DecisionSchema = z.object({
 export type Decision = z.infer<typeof DecisionSchema>;
 export type WhyKind = Decision['why']['kind'];
 
+/**
+ * The words a person reads for an action, everywhere: the Security page, the tool card, the decision log and the
+ * gate's sentences (docs/approval.md "Rule names"). The stored enum keeps `require`.
+ */
+export const ACTION_WORDS: Readonly<Record<z.infer<typeof action>, string>> = {
+  allow: 'Allow',
+  require: 'Ask',
+  deny: 'Deny',
+};
+
+/** What a rule's one name needs of it. */
+export type NamedRule = Pick<
+  ApprovalRuleDto,
+  'id' | 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'action' | 'agent_id' | 'source'
+>;
+
+/** A rule's one name, its stable id, written the same on the page, the card and the log: `rule 11`. */
+export const ruleName = (id: number): string => `rule ${id}`;
+
+/** A rule in the page's words: `Allow @fs_read docs/*`, `Ask execute_cmd $ git *`, `Ask *`. */
+export function ruleWords(r: Omit<NamedRule, 'id'>): string {
+  const bits = [ACTION_WORDS[r.action], r.tool_pattern];
+  if (r.path_pattern) bits.push(r.path_pattern);
+  if (r.command_pattern) bits.push(`$ ${r.command_pattern}`);
+  if (r.agent_id) bits.push(`(agent ${r.agent_id})`);
+  if (r.source) bits.push(`(source ${r.source})`);
+  return bits.join(' ');
+}
+
+/** `rule 11: Ask *`: how every sentence names a rule. */
+export const ruleLabel = (r: NamedRule): string => `${ruleName(r.id)}: ${ruleWords(r)}`;
+
 const HUMAN_TEXT = 'Decided by you';
 /** The sentence of a person's decision (`why.kind` 'human'), as the audit keeps it, with their note if they wrote one. */
 export function humanDecisionText(note: string | null | undefined): string {
@@ -211,6 +243,16 @@ export const DecisionLogEntrySchema = z.object({
 });
 export type DecisionLogEntry = z.infer<typeof DecisionLogEntrySchema>;
 
+/** A rule "make a rule from this" suggests: what the rule form opens with (docs/ui.md "Decision log"). */
+export const RuleSuggestionSchema = z.object({
+  tool_pattern: z.string(),
+  path_pattern: z.string().nullable(),
+  command_pattern: z.string().nullable(),
+  action,
+  note: z.string(),
+});
+export type RuleSuggestion = z.infer<typeof RuleSuggestionSchema>;
+
 export const CommandPreviewSchema = z.object({
   parsed: z.boolean(),
   /** Each simple command; `matches` is null without a pattern. */
@@ -256,6 +298,14 @@ const securityPageCalls = {
       })
       .strict(),
     z.object({ decisions: z.array(DecisionLogEntrySchema) }),
+  ),
+  /**
+   * The rules that would decide a logged call as it was decided: its action, covering every part that decided it
+   * (one rule per command family for a shell command), a path relative to the session's working directory.
+   */
+  'approval:suggestRules': defineCall(
+    z.object({ decisionId: id }).strict(),
+    z.object({ rules: z.array(RuleSuggestionSchema), workingDir: z.string() }),
   ),
   'approval:sessionGroup': defineCall(z.object({ sessionId: id }).strict(), z.object({ groupId: z.string() })),
   /** The group a session's next calls are judged by. */

@@ -159,6 +159,38 @@ export const McpResourceSchema = z.object({
 });
 export type McpResourceView = z.infer<typeof McpResourceSchema>;
 
+/** An entry of the MCP catalog as Settings shows it (docs/mcp.md "Catalog"). */
+export const McpCatalogEntrySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  /** `npx`: an npm package; `uvx`: a Python package uv fetches and runs. */
+  runner: z.enum(['npx', 'uvx']),
+  package: z.string(),
+  /** What will run, with `<key>` where a parameter goes. */
+  commandLine: z.string(),
+  /** Installed with the app: runs from there, nothing to download. */
+  local: z.boolean(),
+  /** Its runner (`npx` or `uvx`) is on the PATH servers start with (always true when `local`). */
+  runnerFound: z.boolean(),
+  params: z.array(
+    z.object({
+      key: z.string(),
+      label: z.string(),
+      default: z.string(),
+      placeholder: z.string(),
+      optional: z.boolean(),
+    }),
+  ),
+  /** The one secret it needs, entered into the secret store and given in this environment variable. */
+  secret: z.object({ env: z.string(), label: z.string(), help: z.string(), optional: z.boolean() }).nullable(),
+  homepage: z.string(),
+  note: z.string().nullable(),
+  /** A server with this entry's name is configured already. */
+  configured: z.boolean(),
+});
+export type McpCatalogEntryView = z.infer<typeof McpCatalogEntrySchema>;
+
 export const mcpCalls = {
   'mcp:list': defineCall(z.object({}).strict(), z.object({ servers: z.array(McpServerViewSchema) })),
   /** Adds (or replaces) a server from Settings: trusted, since the person typed it, and started at once. */
@@ -167,6 +199,23 @@ export const mcpCalls = {
   'mcp:import': defineCall(
     z.object({ json: z.string().min(2).max(200_000) }).strict(),
     z.object({ added: z.array(z.string()), problems: z.array(z.object({ name: z.string(), message: z.string() })) }),
+  ),
+  /** The catalog of well-known servers, from data in the app (works offline). */
+  'mcp:catalog': defineCall(z.object({}).strict(), z.object({ entries: z.array(McpCatalogEntrySchema) })),
+  /**
+   * Adds a catalog server as the person's own (trusted) and starts it: `name` defaults to the entry's id; the
+   * credential goes to the secret store, never into the command line.
+   */
+  'mcp:addFromCatalog': defineCall(
+    z
+      .object({
+        id: shortText(100),
+        name: McpServerNameSchema.optional(),
+        params: z.record(z.string().max(100), z.string().max(4_000)).optional(),
+        credential: z.string().max(16_000).optional(),
+      })
+      .strict(),
+    z.object({ server: McpServerViewSchema }),
   ),
   'mcp:delete': defineCall(byName, ok),
   'mcp:setEnabled': defineCall(

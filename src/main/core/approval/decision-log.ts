@@ -89,3 +89,47 @@ function parseArgs(text: string | null): Record<string, unknown> {
     return {};
   }
 }
+
+/** One logged decision with its call and the session it came from, for "make a rule from this"; null when unknown. */
+export interface DecidedCall {
+  action: DecisionAction;
+  actor: string;
+  sessionId: number | null;
+  agentId: string | null;
+  source: string | null;
+  toolName: string | null;
+  args: Record<string, unknown>;
+}
+
+export function decidedCall(db: Db, decisionId: number): DecidedCall | null {
+  const row = db
+    .prepare(
+      `SELECT d.action, d.actor, d.session_id, s.agent_id, s.source, t.name AS tool_name,
+              coalesce(t.effective_arguments, t.arguments) AS args
+       FROM tool_decisions d
+       LEFT JOIN chat_llm_tools t ON t.tool_call_id = d.tool_call_id
+       LEFT JOIN chat_sessions s ON s.id = d.session_id
+       WHERE d.id = ?`,
+    )
+    .get(decisionId) as
+    | {
+        action: DecisionAction;
+        actor: string;
+        session_id: number | null;
+        agent_id: string | null;
+        source: string | null;
+        tool_name: string | null;
+        args: string | null;
+      }
+    | undefined;
+  if (!row) return null;
+  return {
+    action: row.action,
+    actor: row.actor,
+    sessionId: row.session_id,
+    agentId: row.agent_id,
+    source: row.source,
+    toolName: row.tool_name,
+    args: parseArgs(row.args),
+  };
+}

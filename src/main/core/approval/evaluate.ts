@@ -109,13 +109,3 @@ export function hidingRule(
   }
   return fallback?.rule.action === 'deny' && !otherMayMatch ? fallback : null;
 }
-
-/** `@fs_read allow docs/*`, `execute_cmd allow $ git *` — the short form the tool card shows. */
-export function describeRule(r: CompiledRule['rule']): string {
-  const bits = [r.tool_pattern, r.action];
-  if (r.path_pattern) bits.push(r.path_pattern);
-  if (r.command_pattern) bits.push(`$ ${r.command_pattern}`);
-  if (r.agent_id) bits.push(`(agent ${r.agent_id})`);
-  if (r.source) bits.push(`(source ${r.source})`);
-  return bits.join(' ');
-}

@@ -13,14 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { FS_ANY_TOOLS, FS_READ_TOOLS, FS_WRITE_TOOLS } from '../../../shared/tool-names';
 import type { RuleInput } from './rules-repository';
-import { makeKit, type Kit } from './test-kit';
+import { LAYOUTS, makeKit, type Kit } from './test-kit';
 
 let k: Kit;
-beforeAll(async () => {
-  k = await makeKit();
-  k.rules.createGroup({ id: 'g', name: 'G' });
-});
-afterAll(() => k.close());
 
 const TOOLS = ['read_file', 'write_file', 'list_files', 'execute_cmd', 'notify', 'mcp__srv__do', 'frob'];
 const PATHS = [null, 'a.txt', 'docs/x.md', 'private/y.txt', 'memory/z.md', 'memory-x/z.md'];
@@ -153,123 +148,136 @@ function decide(c: {
 
 const isFsWithPath = (c: { tool: string; path: string | null }) => c.path !== null && FS_ANY_TOOLS.includes(c.tool); // the fast-path's domain
 
-describe('X2: random rule sets', () => {
-  it('the gate agrees with the model (action and the rule it names); deny is never lifted; no match asks unless lifted', () => {
-    fc.assert(
-      fc.property(fc.array(ruleArb, { maxLength: 12 }), callArb, (rules, c) => {
-        const kept = install(rules);
-        // execute_cmd carries a command, not a path.
-        const expected = model(kept, { ...c, path: c.tool === 'execute_cmd' ? null : c.path });
-        const d = decide(c);
-        if (expected.action === 'deny' || expected.action === 'allow') {
-          expect(d.action).toBe(expected.action);
-          expect(d.why.ruleId).toBe(expected.ruleId);
-        } else {
-          const fastPath = expected.isFallback && isFsWithPath(c) && (FS_READ_TOOLS.includes(c.tool) || c.writable);
-          const liftable = c.bypass || fastPath;
-          expect(d.action).toBe(liftable ? 'allow' : 'require');
-          if (!liftable) expect(d.why.ruleId ?? null).toBe(expected.ruleId);
-          if (expected.action === null && !liftable) expect(d.why.kind).toBe('default');
-        }
-      }),
-      { numRuns: 300 },
-    );
+describe.each(LAYOUTS)('a session in the %s', (layout) => {
+  beforeAll(async () => {
+    k = await makeKit({ layout });
+    k.rules.createGroup({ id: 'g', name: 'G' });
   });
+  afterAll(() => k.close());
 
-  it('a matching deny beats any other rules, a bypass and the fast-path, at any priority', () => {
-    fc.assert(
-      fc.property(
-        fc.array(ruleArb, { maxLength: 10 }),
-        callArb,
-        fc.integer({ min: -1_000, max: 1_000 }),
-        (rules, c, priority) => {
-          const deny: RuleInput = { group_id: c.group ?? 'default', tool_pattern: c.tool, action: 'deny', priority };
-          const kept = install([...rules, deny]);
-          const d = decide({ ...c, bypass: true, writable: true });
-          expect(d.action).toBe('deny');
-          expect(d.why.text).toMatch(/^Denied by rule \d+/);
-          // The "why" names the beaten allow or ask rules, if any matched.
-          const inScope = (r: { input: RuleInput }) => [c.group, 'default'].includes(r.input.group_id ?? 'default');
-          const beaten = kept.filter(
-            (r) =>
-              inScope(r) &&
-              r.input.action !== 'deny' &&
-              !isCatchAll(r.input) &&
-              modelToolMatch(r.input.tool_pattern, c.tool) &&
-              modelPathMatch(r.input.path_pattern, c.tool === 'execute_cmd' ? null : c.path),
-          );
-          if (beaten.length > 0) expect(d.why.text).toContain('(beats ');
-        },
-      ),
-      { numRuns: 150 },
-    );
-  });
+  describe('X2: random rule sets', () => {
+    it('the gate agrees with the model (action and the rule it names); deny is never lifted; no match asks unless lifted', () => {
+      fc.assert(
+        fc.property(fc.array(ruleArb, { maxLength: 12 }), callArb, (rules, c) => {
+          const kept = install(rules);
+          // execute_cmd carries a command, not a path.
+          const expected = model(kept, { ...c, path: c.tool === 'execute_cmd' ? null : c.path });
+          const d = decide(c);
+          if (expected.action === 'deny' || expected.action === 'allow') {
+            expect(d.action).toBe(expected.action);
+            expect(d.why.ruleId).toBe(expected.ruleId);
+          } else {
+            const fastPath = expected.isFallback && isFsWithPath(c) && (FS_READ_TOOLS.includes(c.tool) || c.writable);
+            const liftable = c.bypass || fastPath;
+            expect(d.action).toBe(liftable ? 'allow' : 'require');
+            if (!liftable) expect(d.why.ruleId ?? null).toBe(expected.ruleId);
+            if (expected.action === null && !liftable) expect(d.why.kind).toBe('default');
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
 
-  it('a matching ask beats every allow at any priority (only a bypass lifts it)', () => {
-    fc.assert(
-      fc.property(
-        fc.array(
-          ruleArb.filter((r) => r.action === 'allow'),
-          { maxLength: 10 },
+    it('a matching deny beats any other rules, a bypass and the fast-path, at any priority', () => {
+      fc.assert(
+        fc.property(
+          fc.array(ruleArb, { maxLength: 10 }),
+          callArb,
+          fc.integer({ min: -1_000, max: 1_000 }),
+          (rules, c, priority) => {
+            const deny: RuleInput = { group_id: c.group ?? 'default', tool_pattern: c.tool, action: 'deny', priority };
+            const kept = install([...rules, deny]);
+            const d = decide({ ...c, bypass: true, writable: true });
+            expect(d.action).toBe('deny');
+            expect(d.why.text).toMatch(/^Denied by rule \d+/);
+            // The "why" names the beaten allow or ask rules, if any matched.
+            const inScope = (r: { input: RuleInput }) => [c.group, 'default'].includes(r.input.group_id ?? 'default');
+            const beaten = kept.filter(
+              (r) =>
+                inScope(r) &&
+                r.input.action !== 'deny' &&
+                !isCatchAll(r.input) &&
+                modelToolMatch(r.input.tool_pattern, c.tool) &&
+                modelPathMatch(r.input.path_pattern, c.tool === 'execute_cmd' ? null : c.path),
+            );
+            if (beaten.length > 0) expect(d.why.text).toContain('(beats ');
+          },
         ),
-        callArb,
-        fc.integer({ min: -1_000, max: 1_000 }),
-        (rules, c, priority) => {
-          const ask: RuleInput = { group_id: c.group ?? 'default', tool_pattern: c.tool, action: 'require', priority };
-          install([...rules, ask]);
-          expect(decide({ ...c, bypass: false, writable: true }).action).toBe('require');
-        },
-      ),
-      { numRuns: 150 },
-    );
-  });
+        { numRuns: 150 },
+      );
+    });
 
-  it('the action does not depend on priorities or on the order the rules were written in', () => {
-    fc.assert(
-      fc.property(
-        fc.array(ruleArb, { maxLength: 10 }).map(oneCatchAllPerGroup),
-        callArb,
-        fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 10, maxLength: 10 }),
-        (rules, c, priorities) => {
+    it('a matching ask beats every allow at any priority (only a bypass lifts it)', () => {
+      fc.assert(
+        fc.property(
+          fc.array(
+            ruleArb.filter((r) => r.action === 'allow'),
+            { maxLength: 10 },
+          ),
+          callArb,
+          fc.integer({ min: -1_000, max: 1_000 }),
+          (rules, c, priority) => {
+            const ask: RuleInput = {
+              group_id: c.group ?? 'default',
+              tool_pattern: c.tool,
+              action: 'require',
+              priority,
+            };
+            install([...rules, ask]);
+            expect(decide({ ...c, bypass: false, writable: true }).action).toBe('require');
+          },
+        ),
+        { numRuns: 150 },
+      );
+    });
+
+    it('the action does not depend on priorities or on the order the rules were written in', () => {
+      fc.assert(
+        fc.property(
+          fc.array(ruleArb, { maxLength: 10 }).map(oneCatchAllPerGroup),
+          callArb,
+          fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 10, maxLength: 10 }),
+          (rules, c, priorities) => {
+            install(rules);
+            const a = decide(c).action;
+            install([...rules].reverse().map((r, i) => ({ ...r, priority: priorities[i]! })));
+            expect(decide(c).action).toBe(a);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    });
+
+    it('a secrets/ path is denied whatever the rules say', () => {
+      fc.assert(
+        fc.property(
+          fc.array(ruleArb, { maxLength: 10 }),
+          fc.constantFrom(...FS_ANY_TOOLS),
+          fc.constantFrom('secrets/a', 'x/Secrets/b', 'SECRETS'),
+          (rules, tool, path) => {
+            install(rules.map((r) => ({ ...r, action: 'allow' as const })));
+            k.bypass.grant(1, { kind: 'all' }, null);
+            const d = k.gate.check(
+              k.call(tool, { path: join(k.workspace, path) }, { runContext: k.rc({ allow_fs_writes: ['.'] }) }),
+            );
+            expect(d.why.kind).toBe('guard');
+            expect(d.action).toBe('deny');
+          },
+        ),
+        { numRuns: 100 },
+      );
+    });
+
+    it('a bypass only ever lifts require to allow', () => {
+      fc.assert(
+        fc.property(fc.array(ruleArb, { maxLength: 10 }), callArb, (rules, c) => {
           install(rules);
-          const a = decide(c).action;
-          install([...rules].reverse().map((r, i) => ({ ...r, priority: priorities[i]! })));
-          expect(decide(c).action).toBe(a);
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
-
-  it('a secrets/ path is denied whatever the rules say', () => {
-    fc.assert(
-      fc.property(
-        fc.array(ruleArb, { maxLength: 10 }),
-        fc.constantFrom(...FS_ANY_TOOLS),
-        fc.constantFrom('secrets/a', 'x/Secrets/b', 'SECRETS'),
-        (rules, tool, path) => {
-          install(rules.map((r) => ({ ...r, action: 'allow' as const })));
-          k.bypass.grant(1, { kind: 'all' }, null);
-          const d = k.gate.check(
-            k.call(tool, { path: join(k.workspace, path) }, { runContext: k.rc({ allow_fs_writes: ['.'] }) }),
-          );
-          expect(d.why.kind).toBe('guard');
-          expect(d.action).toBe('deny');
-        },
-      ),
-      { numRuns: 100 },
-    );
-  });
-
-  it('a bypass only ever lifts require to allow', () => {
-    fc.assert(
-      fc.property(fc.array(ruleArb, { maxLength: 10 }), callArb, (rules, c) => {
-        install(rules);
-        const without = decide({ ...c, bypass: false }).action;
-        const withBypass = decide({ ...c, bypass: true }).action;
-        expect(withBypass).toBe(without === 'require' ? 'allow' : without);
-      }),
-      { numRuns: 150 },
-    );
+          const without = decide({ ...c, bypass: false }).action;
+          const withBypass = decide({ ...c, bypass: true }).action;
+          expect(withBypass).toBe(without === 'require' ? 'allow' : without);
+        }),
+        { numRuns: 150 },
+      );
+    });
   });
 });

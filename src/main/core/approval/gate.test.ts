@@ -6,14 +6,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { RuleInput } from './rules-repository';
-import { makeKit, type Kit } from './test-kit';
+import { LAYOUTS, makeKit, type Kit } from './test-kit';
 import type { GateCall } from './gate';
 
 let k: Kit;
-beforeEach(async () => {
-  k = await makeKit();
-});
-afterEach(() => k.close());
 
 interface Row {
   name: string;
@@ -303,142 +299,151 @@ const table: Row[] = [
     rule: 0,
   },
   {
-    name: 'absolute path patterns match outside the workspace',
-    rules: [{ tool_pattern: '@fs_read', path_pattern: '/nowhere/ref/*', action: 'allow', priority: 1 }],
-    call: (k) => k.call('read_file', { path: '/nowhere/ref/a.txt' }),
+    name: 'absolute path patterns match outside the workspace (a tool that may go there: an MCP one)',
+    rules: [{ tool_pattern: 'mcp__ref__*', path_pattern: '/nowhere/ref/*', action: 'allow', priority: 1 }],
+    call: (k) => k.call('mcp__ref__read', { path: '/nowhere/ref/a.txt' }),
     action: 'allow',
     kind: 'rule',
     rule: 0,
   },
   {
-    name: 'a read outside the workspace and every root asks',
-    call: (k) => k.call('read_file', { path: join(k.outside, 'a.txt') }),
+    name: 'a path outside the workspace and every root asks (an MCP tool)',
+    call: (k) => k.call('mcp__ref__read', { path: join(k.outside, 'a.txt') }),
     action: 'require',
     kind: 'rule',
     seedRule: '*',
   },
   {
-    name: 'allow_fs_reads covers a folder outside the workspace',
+    // The tool would refuse it (tools/_policy/guard.ts): the gate says so first, whatever a rule or root allows.
+    name: 'a file tool outside the working directory is denied, even under an allow rule or allow_fs_reads',
+    rules: [{ tool_pattern: '@fs_read', path_pattern: '/nowhere/ref/*', action: 'allow', priority: 1 }],
     call: (k) =>
       k.call('read_file', { path: join(k.outside, 'a.txt') }, { runContext: k.rc({ allow_fs_reads: [k.outside] }) }),
-    action: 'allow',
-    kind: 'fast_path',
+    action: 'deny',
+    kind: 'guard',
   },
 ];
 
-describe('evaluation order (table)', () => {
-  for (const row of table) {
-    it(row.name, () => {
-      for (const g of row.groups ?? []) k.rules.createGroup({ id: g, name: g });
-      const created = (row.rules ?? []).map((r) => k.rules.createRule(r));
-      row.before?.(k);
-      const d = k.gate.check(row.call(k));
-      expect({ action: d.action, kind: d.why.kind }).toEqual({ action: row.action, kind: row.kind });
-      if (row.rule !== undefined) expect(d.why.ruleId).toBe(created[row.rule]!.id);
-      if (row.seedRule !== undefined) {
-        const seed = k.rules
-          .listRules('default')
-          .find((r) => r.note === 'seeded' && (r.path_pattern ?? r.tool_pattern) === row.seedRule)!;
-        expect(d.why.ruleId).toBe(seed.id);
-      }
-      expect(d.why.text.length).toBeGreaterThan(0);
+describe.each(LAYOUTS)('a session in the %s', (layout) => {
+  beforeEach(async () => {
+    k = await makeKit({ layout });
+  });
+  afterEach(() => k.close());
+
+  describe('evaluation order (table)', () => {
+    for (const row of table) {
+      it(row.name, () => {
+        for (const g of row.groups ?? []) k.rules.createGroup({ id: g, name: g });
+        const created = (row.rules ?? []).map((r) => k.rules.createRule(r));
+        row.before?.(k);
+        const d = k.gate.check(row.call(k));
+        expect({ action: d.action, kind: d.why.kind }).toEqual({ action: row.action, kind: row.kind });
+        if (row.rule !== undefined) expect(d.why.ruleId).toBe(created[row.rule]!.id);
+        if (row.seedRule !== undefined) {
+          const seed = k.rules
+            .listRules('default')
+            .find((r) => r.note === 'seeded' && (r.path_pattern ?? r.tool_pattern) === row.seedRule)!;
+          expect(d.why.ruleId).toBe(seed.id);
+        }
+        expect(d.why.text.length).toBeGreaterThan(0);
+      });
+    }
+  });
+
+  describe('fail closed (X1)', () => {
+    it('no matching rule at all → require with kind default', () => {
+      const star = k.rules.listRules('default').find((r) => r.tool_pattern === '*')!;
+      k.rules.deleteRule(star.id);
+      const d = k.gate.check(k.call('frobnicate'));
+      expect(d).toMatchObject({ action: 'require', why: { kind: 'default' } });
     });
-  }
-});
 
-describe('fail closed (X1)', () => {
-  it('no matching rule at all → require with kind default', () => {
-    const star = k.rules.listRules('default').find((r) => r.tool_pattern === '*')!;
-    k.rules.deleteRule(star.id);
-    const d = k.gate.check(k.call('frobnicate'));
-    expect(d).toMatchObject({ action: 'require', why: { kind: 'default' } });
+    it('a rule that no longer loads → require that the fast-path and a bypass cannot lift', () => {
+      k.db
+        .prepare(
+          `INSERT INTO approval_rules (group_id, tool_pattern, action, created_at) VALUES ('default', 'bad pattern!', 'allow', 0)`,
+        )
+        .run();
+      k.rules.invalidate();
+      k.bypass.grant(1, { kind: 'all' }, null);
+      const d = k.gate.check(k.call('read_file', { path: join(k.workspace, 'a.txt') }));
+      expect(d).toMatchObject({ action: 'require', why: { kind: 'load_error' } });
+    });
+
+    it('a run context naming a deleted group → require (load_error)', () => {
+      const d = k.gate.check(k.call('write_todos', {}, { runContext: k.rc({ security_group: 'gone' }) }));
+      expect(d).toMatchObject({ action: 'require', why: { kind: 'load_error' } });
+    });
+
+    it('a rule written through the repository is seen by the very next check (cache invalidated)', () => {
+      expect(k.gate.check(k.call('frob')).action).toBe('require');
+      const r = k.rules.createRule({ tool_pattern: 'frob', action: 'allow', priority: 1 });
+      expect(k.gate.check(k.call('frob')).action).toBe('allow');
+      k.rules.updateRule(r.id, { action: 'deny' });
+      expect(k.gate.check(k.call('frob')).action).toBe('deny');
+      k.rules.deleteRule(r.id);
+      expect(k.gate.check(k.call('frob')).action).toBe('require');
+    });
   });
 
-  it('a rule that no longer loads → require that the fast-path and a bypass cannot lift', () => {
-    k.db
-      .prepare(
-        `INSERT INTO approval_rules (group_id, tool_pattern, action, created_at) VALUES ('default', 'bad pattern!', 'allow', 0)`,
-      )
-      .run();
-    k.rules.invalidate();
-    k.bypass.grant(1, { kind: 'all' }, null);
-    const d = k.gate.check(k.call('read_file', { path: join(k.workspace, 'a.txt') }));
-    expect(d).toMatchObject({ action: 'require', why: { kind: 'load_error' } });
+  describe('visibility (docs/approval.md "Visibility")', () => {
+    it('hides a tool whose first path-less matching rule is deny', () => {
+      k.rules.createRule({ tool_pattern: 'notify', action: 'deny', priority: 1 });
+      expect(k.gate.isToolHidden(undefined, 'notify')).toBe(true);
+      expect(k.gate.filterVisible(undefined, ['notify', 'write_todos'])).toEqual(['write_todos']);
+    });
+
+    it('path-scoped denies (the secrets seed) hide nothing', () => {
+      expect(k.gate.filterVisible(undefined, ['read_file', 'write_file', 'list_files'])).toEqual([
+        'read_file',
+        'write_file',
+        'list_files',
+      ]);
+    });
+
+    it('a path-less deny hides the tool even behind an earlier path-less allow (deny beats allow)', () => {
+      k.rules.createRule({ tool_pattern: 'notify', action: 'deny', priority: 50 });
+      expect(k.gate.isToolHidden(undefined, 'notify')).toBe(true);
+      expect(k.gate.check(k.call('notify')).action).toBe('deny');
+    });
+
+    it('a deny catch-all hides only the tools no other rule names', () => {
+      const star = k.rules.listRules('default').find((r) => r.tool_pattern === '*')!;
+      k.rules.updateRule(star.id, { action: 'deny' });
+      k.rules.createRule({ tool_pattern: 'read_file', path_pattern: 'docs/*', action: 'allow' });
+      expect(k.gate.isToolHidden(undefined, 'frob')).toBe(true);
+      expect(k.gate.isToolHidden(undefined, 'read_file')).toBe(false);
+      expect(k.gate.check(k.call('read_file', { path: join(k.workspace, 'docs/a.md') })).action).toBe('allow');
+      expect(k.gate.check(k.call('read_file', { path: join(k.workspace, 'src/a.ts') })).action).toBe('deny');
+    });
+
+    it('a group deny hides the tool for sessions of that group only', () => {
+      k.rules.createGroup({ id: 'ro', name: 'Read only' });
+      k.rules.createRule({ group_id: 'ro', tool_pattern: '@fs_write', action: 'deny' });
+      expect(k.gate.isToolHidden('ro', 'write_file')).toBe(true);
+      expect(k.gate.isToolHidden(undefined, 'write_file')).toBe(false);
+    });
+
+    it('MCP tools are never hidden, yet the gate still denies them', () => {
+      k.rules.createRule({ tool_pattern: 'mcp__*', action: 'deny', priority: 1 });
+      expect(k.gate.isToolHidden(undefined, 'mcp__gmail__send')).toBe(false);
+      expect(k.gate.check(k.call('mcp__gmail__send')).action).toBe('deny');
+    });
+
+    it('an agent-scoped deny does not hide the tool from everyone', () => {
+      k.rules.createRule({ tool_pattern: 'write_todos', agent_id: 'helper', action: 'deny', priority: 1 });
+      expect(k.gate.isToolHidden(undefined, 'write_todos')).toBe(false);
+      expect(k.gate.isToolHidden(undefined, 'write_todos', { agentId: 'helper', source: 'web' })).toBe(true);
+    });
   });
 
-  it('a run context naming a deleted group → require (load_error)', () => {
-    const d = k.gate.check(k.call('write_todos', {}, { runContext: k.rc({ security_group: 'gone' }) }));
-    expect(d).toMatchObject({ action: 'require', why: { kind: 'load_error' } });
-  });
-
-  it('a rule written through the repository is seen by the very next check (cache invalidated)', () => {
-    expect(k.gate.check(k.call('frob')).action).toBe('require');
-    const r = k.rules.createRule({ tool_pattern: 'frob', action: 'allow', priority: 1 });
-    expect(k.gate.check(k.call('frob')).action).toBe('allow');
-    k.rules.updateRule(r.id, { action: 'deny' });
-    expect(k.gate.check(k.call('frob')).action).toBe('deny');
-    k.rules.deleteRule(r.id);
-    expect(k.gate.check(k.call('frob')).action).toBe('require');
-  });
-});
-
-describe('visibility (docs/approval.md "Visibility")', () => {
-  it('hides a tool whose first path-less matching rule is deny', () => {
-    k.rules.createRule({ tool_pattern: 'notify', action: 'deny', priority: 1 });
-    expect(k.gate.isToolHidden(undefined, 'notify')).toBe(true);
-    expect(k.gate.filterVisible(undefined, ['notify', 'write_todos'])).toEqual(['write_todos']);
-  });
-
-  it('path-scoped denies (the secrets seed) hide nothing', () => {
-    expect(k.gate.filterVisible(undefined, ['read_file', 'write_file', 'list_files'])).toEqual([
-      'read_file',
-      'write_file',
-      'list_files',
-    ]);
-  });
-
-  it('a path-less deny hides the tool even behind an earlier path-less allow (deny beats allow)', () => {
-    k.rules.createRule({ tool_pattern: 'notify', action: 'deny', priority: 50 });
-    expect(k.gate.isToolHidden(undefined, 'notify')).toBe(true);
-    expect(k.gate.check(k.call('notify')).action).toBe('deny');
-  });
-
-  it('a deny catch-all hides only the tools no other rule names', () => {
-    const star = k.rules.listRules('default').find((r) => r.tool_pattern === '*')!;
-    k.rules.updateRule(star.id, { action: 'deny' });
-    k.rules.createRule({ tool_pattern: 'read_file', path_pattern: 'docs/*', action: 'allow' });
-    expect(k.gate.isToolHidden(undefined, 'frob')).toBe(true);
-    expect(k.gate.isToolHidden(undefined, 'read_file')).toBe(false);
-    expect(k.gate.check(k.call('read_file', { path: join(k.workspace, 'docs/a.md') })).action).toBe('allow');
-    expect(k.gate.check(k.call('read_file', { path: join(k.workspace, 'src/a.ts') })).action).toBe('deny');
-  });
-
-  it('a group deny hides the tool for sessions of that group only', () => {
-    k.rules.createGroup({ id: 'ro', name: 'Read only' });
-    k.rules.createRule({ group_id: 'ro', tool_pattern: '@fs_write', action: 'deny' });
-    expect(k.gate.isToolHidden('ro', 'write_file')).toBe(true);
-    expect(k.gate.isToolHidden(undefined, 'write_file')).toBe(false);
-  });
-
-  it('MCP tools are never hidden, yet the gate still denies them', () => {
-    k.rules.createRule({ tool_pattern: 'mcp__*', action: 'deny', priority: 1 });
-    expect(k.gate.isToolHidden(undefined, 'mcp__gmail__send')).toBe(false);
-    expect(k.gate.check(k.call('mcp__gmail__send')).action).toBe('deny');
-  });
-
-  it('an agent-scoped deny does not hide the tool from everyone', () => {
-    k.rules.createRule({ tool_pattern: 'write_todos', agent_id: 'helper', action: 'deny', priority: 1 });
-    expect(k.gate.isToolHidden(undefined, 'write_todos')).toBe(false);
-    expect(k.gate.isToolHidden(undefined, 'write_todos', { agentId: 'helper', source: 'web' })).toBe(true);
-  });
-});
-
-describe('explain ("what would happen if…")', () => {
-  it('gives the same decision as check and a readable trace', () => {
-    const call = k.call('execute_cmd', { command: 'echo $(rm x)', workdir: k.workspace });
-    const { decision, trace } = k.gate.explain(call);
-    expect(decision).toEqual(k.gate.check(call));
-    expect(trace.join('\n')).toMatch(/command substitution/);
-    expect(trace.at(-1)).toMatch(/^decision: require/);
+  describe('explain ("what would happen if…")', () => {
+    it('gives the same decision as check and a readable trace', () => {
+      const call = k.call('execute_cmd', { command: 'echo $(rm x)', workdir: k.workspace });
+      const { decision, trace } = k.gate.explain(call);
+      expect(decision).toEqual(k.gate.check(call));
+      expect(trace.join('\n')).toMatch(/command substitution/);
+      expect(trace.at(-1)).toMatch(/^decision: Ask/);
+    });
   });
 });

@@ -9,18 +9,21 @@
  *      lift the fallback require → allow for the fs tools, never an explicit ask rule.
  * A deny is never lifted. Synchronous: rules are compiled and cached by the repository, so a decision is pure CPU
  * plus a few realpath calls. `explain` is the same evaluation with a trace ("what would happen if…").
+ * Relative means the call's working directory (docs/approval.md "Relative means the working directory"): rule
+ * paths, run-context roots, the shell's "inside the workspace" and the guards all judge below the folder the
+ * session works in, wherever the person put it (`Guards.roots(workingDir)`).
  * Limits: rules see `args.path` only; guards also see the other path-like arguments (guards.ts).
  * Check ids (X3) are listed in docs/security-checks.md.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import type { Decision } from '../../../shared/contract/approval';
+import { ACTION_WORDS, ruleLabel, type Decision } from '../../../shared/contract/approval';
 import type { RunContext } from '../../../shared/run-context';
 import { FS_READ_TOOLS, FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
 import { canonicalizeForPolicy, hasComponent, pathArguments, resolvePath } from '../tools/_policy/paths';
 import type { ProtectedPaths } from '../tools/tool';
 import type { BypassStore } from './bypass';
-import { decidingRule, describeRule, hidingRule, type CallFacts, type RuleVerdict } from './evaluate';
+import { decidingRule, hidingRule, type CallFacts, type RuleVerdict } from './evaluate';
 import {
   Guards,
   HOME_CREDENTIALS,
@@ -32,7 +35,7 @@ import {
   type Roots,
 } from './guards';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
-import { normalizePathPattern, pathFacts } from './patterns';
+import { normalizePathPattern, pathFacts, type RuleAction } from './patterns';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
 
 export type { Decision, WhyKind } from '../../../shared/contract/approval';
@@ -69,7 +72,7 @@ const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 /** " (beats allow rule 3: …)": the weaker matching rules the deciding one out-ranked, for the card's "why". */
 function beatenText(beaten: readonly CompiledRule[]): string {
   if (beaten.length === 0) return '';
-  const shown = beaten.slice(0, 3).map((b) => `${b.rule.action} rule ${b.rule.id}: ${describeRule(b.rule)}`);
+  const shown = beaten.slice(0, 3).map((b) => ruleLabel(b.rule));
   return ` (beats ${shown.join('; ')}${beaten.length > 3 ? `; ${beaten.length - 3} more` : ''})`;
 }
 
@@ -118,11 +121,12 @@ export class ApprovalGate {
   private evaluate(call: GateCall, trace: string[] | null): Decision {
     const note = (line: string) => trace?.push(line);
     const wd = this.workingDirOf(call);
+    note(`working directory (what relative paths mean): ${wd}`);
     const { toolName, args } = call;
     // The roots' real paths (one or two realpath calls), resolved once a path or a command needs them: a call
     // without either (most of a turn's bookkeeping tools) never asks the file system.
     let resolvedRoots: Roots | null = null;
-    const roots = (): Roots => (resolvedRoots ??= this.guards.roots());
+    const roots = (): Roots => (resolvedRoots ??= this.guards.roots(wd));
     // One canonicalization per distinct path in a decision, walked down from the roots' real paths where it can be
     // (Guards.canonical): the file system's lookups are the costly part of a decision.
     const canonCache = new Map<string, string>();
@@ -184,11 +188,11 @@ export class ApprovalGate {
     const match = verdict.rule;
     if (match)
       note(
-        `deciding rule: ${match.rule.id} (${describeRule(match.rule)}, group ${match.rule.group_id}, priority ${match.rule.priority})${verdict.isFallback ? ', the fallback: no other rule matched' : ''}`,
+        `deciding rule: ${ruleLabel(match.rule)} (group ${match.rule.group_id}, priority ${match.rule.priority})${verdict.isFallback ? ', the fallback: no other rule matched' : ''}`,
       );
     else note('no rule matched');
     for (const b of verdict.beaten)
-      note(`beaten: rule ${b.rule.id} (${describeRule(b.rule)}): ${match?.rule.action} beats ${b.rule.action}`);
+      note(`beaten: ${ruleLabel(b.rule)} (${ACTION_WORDS[match!.rule.action]} beats ${ACTION_WORDS[b.rule.action]})`);
     const beats = beatenText(verdict.beaten);
     if (match?.rule.action === 'deny')
       return this.done(
@@ -197,7 +201,7 @@ export class ApprovalGate {
           why: {
             kind: 'rule',
             ruleId: match.rule.id,
-            text: `Denied by rule ${match.rule.id}: ${describeRule(match.rule)}${beats}`,
+            text: `Denied by ${ruleLabel(match.rule)}${beats}`,
           },
         },
         note,
@@ -205,7 +209,7 @@ export class ApprovalGate {
     if (locked)
       return this.done({ action: 'require', why: { kind: 'guard', guard: locked.guard, text: locked.text } }, note);
     if (match?.rule.action === 'allow') {
-      const others = allowedBy.filter((c) => c !== match).map((c) => `rule ${c.rule.id}: ${describeRule(c.rule)}`);
+      const others = allowedBy.filter((c) => c !== match).map((c) => ruleLabel(c.rule));
       const extra = others.length ? ` (other parts: ${[...new Set(others)].join('; ')})` : '';
       return this.done(
         {
@@ -213,7 +217,7 @@ export class ApprovalGate {
           why: {
             kind: 'rule',
             ruleId: match.rule.id,
-            text: `Allowed by rule ${match.rule.id}: ${describeRule(match.rule)}${extra}`,
+            text: `Allowed by ${ruleLabel(match.rule)}${extra}`,
           },
         },
         note,
@@ -229,7 +233,7 @@ export class ApprovalGate {
           why: {
             kind: 'rule',
             ruleId: match.rule.id,
-            text: `Asks because of rule ${match.rule.id}: ${describeRule(match.rule)}${beats}.${unsafe}`,
+            text: `Asks because of ${ruleLabel(match.rule)}${verdict.isFallback ? ' (no other rule matched)' : beats}.${unsafe}`,
           },
         }
       : {
@@ -287,7 +291,7 @@ export class ApprovalGate {
   }
 
   private done(d: Draft, note: (line: string) => void): Decision {
-    note(`decision: ${d.action} (${d.why.kind}) — ${d.why.text}`);
+    note(`decision: ${ACTION_WORDS[d.action]} (${d.why.kind}) — ${d.why.text}`);
     return { ...d, actor: 'policy' };
   }
 
@@ -299,8 +303,8 @@ export class ApprovalGate {
    * cannot be loaded the call itself asked; the guards still apply. Entries are judged by their real path, no I/O.
    */
   walkPolicy(call: GateCall): ProtectedPaths {
-    const roots = this.guards.roots();
     const wd = this.workingDirOf(call);
+    const roots = this.guards.roots(wd);
     const rootReal =
       typeof call.args.path === 'string' && call.args.path !== ''
         ? canonicalizeForPolicy(call.args.path, wd)
@@ -352,7 +356,7 @@ export class ApprovalGate {
         const pattern = normalizePathPattern(c.rule.path_pattern!);
         const base = pattern.endsWith('/*') ? pattern.slice(0, -2) : pattern;
         const abs = isAbsolute(base) ? base : join(roots.wsCanon, base);
-        const why = `rule ${c.rule.id}: ${describeRule(c.rule)}`;
+        const why = ruleLabel(c.rule);
         if (!base.endsWith('*')) add(abs, why);
         else {
           // A prefix pattern (`priv*`): name the entries of its folder that it covers.
@@ -434,9 +438,33 @@ export class ApprovalGate {
     }
   }
 
+  /**
+   * Each part of a shell call with the action its own deciding rule gives (null: none matched), as the rules read a
+   * compound command (X3): which parts decided it, for "make a rule from this" (suggest-rules.ts).
+   */
+  partActions(call: GateCall): { part: string; action: RuleAction | null }[] {
+    const wd = this.workingDirOf(call);
+    const command = typeof call.args.command === 'string' ? call.args.command : '';
+    const workdir =
+      typeof call.args.workdir === 'string' && call.args.workdir !== '' ? resolvePath(call.args.workdir, wd) : wd;
+    const shell = this.analyze(command, workdir, this.guards.roots(wd));
+    let lists: CompiledRule[][] = [];
+    try {
+      lists = this.ruleLists(call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP, call.toolName);
+    } catch {
+      lists = []; // a group that no longer exists: no rule decides a part
+    }
+    const facts: CallFacts = { toolName: call.toolName, agentId: call.agentId, source: call.source, path: null, shell };
+    return shell.parts.map((part) => ({
+      part,
+      action: decidingRule(lists, { ...facts, shell: { ...shell, parts: [part] } }).rule?.rule.action ?? null,
+    }));
+  }
+
   /** How the rules see a shell command (the Security page's preview): the same analysis a decision makes. */
   analyzeCommand(command: string, workdir: string): ShellAnalysis {
-    return this.analyze(command, resolvePath(workdir, this.deps.workspaceDir), this.guards.roots());
+    const wd = resolvePath(workdir, this.deps.workspaceDir);
+    return this.analyze(command, wd, this.guards.roots(wd));
   }
 
   filterVisible(

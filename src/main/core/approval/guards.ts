@@ -17,7 +17,7 @@
 import { homedir } from 'node:os';
 import { lstatSync } from 'node:fs';
 import { basename, isAbsolute, join, sep } from 'node:path';
-import { FS_READ_TOOLS, TN } from '../../../shared/tool-names';
+import { FS_ANY_TOOLS, FS_READ_TOOLS, TN } from '../../../shared/tool-names';
 import { gitConfiguredReason, gitProtectedReason } from '../tools/_policy/git-paths';
 import { hardLinkVerdictAt } from '../tools/_policy/hardlinks';
 import { canonicalBelow, canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
@@ -32,6 +32,7 @@ export type GuardId =
   | 'app_data_touch'
   | 'steering_file'
   | 'symlink_escape'
+  | 'outside_working_dir'
   | 'unsafe_shell';
 
 export interface GuardVerdict {
@@ -47,7 +48,7 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
     action: 'deny',
     title: 'secrets/ folders',
     description:
-      'Reading or writing anything under a secrets/ folder of the workspace, in any letter case, through symlinks and "..". Shell commands that name a secrets/ path always ask.',
+      'Reading or writing anything under a secrets/ folder of the session\'s working directory (or of the default workspace), in any letter case, through symlinks and "..". Shell commands that name a secrets/ path always ask.',
   },
   {
     id: 'credentials',
@@ -91,10 +92,18 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
       'set_secret always asks: a stored secret can be handed to plugins and servers that name it. The card shows the key; the value stays masked.',
   },
   {
+    id: 'outside_working_dir',
+    action: 'deny',
+    title: 'File tools outside the working directory',
+    description:
+      "The file tools (read, list, search, outline, write, edit) work only inside the session's working directory, and refuse any path outside it or leading out of it through a symlink; the gate denies such a call before anyone is asked. Shell commands and MCP tools are judged by the other rows.",
+  },
+  {
     id: 'symlink_escape',
     action: 'require',
     title: 'Symlink escapes',
-    description: 'A path inside the workspace that resolves through a symlink to a place outside it: always asks.',
+    description:
+      "A path inside the session's working directory that resolves through a symlink to a place outside it: always asks.",
   },
   // Enforced by the gate's shell analysis (shell.ts), listed here so the Security page shows it as locked.
   {
@@ -102,7 +111,7 @@ export const GUARD_LIST: readonly { id: GuardId; action: 'deny' | 'require'; tit
     action: 'require',
     title: 'Opaque shell commands',
     description:
-      'A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a program told by an option or its script to run another (sed e, awk system, git -c, tar --checkpoint-action, rg --pre, …), a redirect out of the workspace, or text that does not parse: always asks; no rule or bypass allows it.',
+      "A command with $(…) or backticks, eval, bash -c / sh -c, a wrapper such as env, xargs, sudo or find -exec, a program told by an option or its script to run another (sed e, awk system, git -c, tar --checkpoint-action, rg --pre, …), a redirect out of the session's working directory, or text that does not parse: always asks; no rule or bypass allows it.",
   },
 ];
 
@@ -218,6 +227,11 @@ const SHELL_GIT: GuardVerdict = {
   guard: 'git_config',
   text: 'The command names a place git reads hooks or configuration from: always asks.',
 };
+const OUTSIDE_WORKING_DIR: GuardVerdict = {
+  action: 'deny',
+  guard: 'outside_working_dir',
+  text: "The file tools work only inside the session's working directory, and this path is outside it (or leads out of it through a symlink): use a path inside it.",
+};
 const GIT_TEXT =
   'Places git reads hooks or configuration from (.git/hooks, .git/config, submodule and worktree config, core.hooksPath) are never written by tools (hard guard).';
 const HARD_LINK_TEXT = "The path is a hard link to a file in a secrets/ folder or the app's data folder (hard guard).";
@@ -235,12 +249,20 @@ export function relIn(child: string, base: string): string | null {
 }
 const under = (child: string, base: string) => relIn(child, base) !== null;
 
-/** The workspace and data folder, lexical and canonical, fixed for one decision. */
+/**
+ * The folders one decision is judged against, lexical and canonical, fixed for that decision. `ws` is the call's
+ * workspace: the session's working directory, wherever the person put it (docs/approval.md "Relative means the
+ * working directory"); relative rule paths, the secrets/ guard, symlink escapes and "inside the workspace" of the
+ * shell analysis all mean below it. `defaultWs` is the app's default workspace (`<data>/workspace`) when the call's
+ * working directory is another folder: it stays out of the data folder's guards, and its own secrets/ stay guarded.
+ */
 export interface Roots {
   wsRaw: string;
   wsCanon: string;
   dataRaw: string;
   dataCanon: string;
+  defaultWsRaw?: string;
+  defaultWsCanon?: string;
 }
 
 export interface GuardPaths {
@@ -265,11 +287,17 @@ export class Guards {
   // Canonical roots are recomputed for each decision (the workspace may be created or re-linked after start-up; a
   // stale canonical root would open a gap). When the workspace's real path is its own path, no folder on that path
   // is a symlink, so the data folder above it (the default layout) is its own real path too: one realpath, not two.
-  roots(): Roots {
-    const wsCanon = canonicalizeForPolicy(this.wsRaw, '/');
-    const symlinkFree = wsCanon === this.wsRaw && under(this.wsRaw, this.dataRaw);
+  /** The roots of a decision made in `workingDir` (absolute; absent = the default workspace). */
+  roots(workingDir?: string): Roots {
+    const defaultCanon = canonicalizeForPolicy(this.wsRaw, '/');
+    const symlinkFree = defaultCanon === this.wsRaw && under(this.wsRaw, this.dataRaw);
     const dataCanon = symlinkFree ? this.dataRaw : canonicalizeForPolicy(this.dataRaw, '/');
-    return { wsRaw: this.wsRaw, wsCanon, dataRaw: this.dataRaw, dataCanon };
+    const base = { dataRaw: this.dataRaw, dataCanon };
+    const wd = workingDir === undefined ? this.wsRaw : resolvePath(workingDir, '/');
+    if (wd === this.wsRaw) return { wsRaw: wd, wsCanon: defaultCanon, ...base };
+    const wsCanon = canonicalizeForPolicy(wd, '/');
+    if (wsCanon === defaultCanon) return { wsRaw: wd, wsCanon, ...base };
+    return { wsRaw: wd, wsCanon, ...base, defaultWsRaw: this.wsRaw, defaultWsCanon: defaultCanon };
   }
 
   /**
@@ -285,16 +313,20 @@ export class Guards {
     return walked ?? canonicalizeForPolicy(absolute, '/');
   }
 
-  /** Inside the data folder, except the workspace when the workspace itself sits inside it (the default). */
+  /**
+   * Inside the data folder, except the default workspace when it sits inside it (the default layout): a session's
+   * working directory is never elsewhere in the data folder (session/working-directory.ts).
+   */
   isDataDir(r: Roots, canon: string): boolean {
     if (!under(canon, r.dataCanon)) return false;
-    return !(under(r.wsCanon, r.dataCanon) && under(canon, r.wsCanon));
+    const ws = r.defaultWsCanon ?? r.wsCanon;
+    return !(under(ws, r.dataCanon) && under(canon, ws));
   }
 
   /** Judges one path argument of a call. `lexical` and `canon` are absolute. */
   checkPath(r: Roots, toolName: string, lexical: string, canon: string): GuardVerdict | null {
     const rels = [relIn(canon, r.wsCanon), relIn(lexical, r.wsRaw), relIn(lexical, r.wsCanon)];
-    if (rels.some((r) => r !== null && hasComponent(r, 'secrets'))) {
+    if (inSecrets(r, rels, lexical, canon)) {
       return {
         action: 'deny',
         guard: 'secrets',
@@ -302,9 +334,8 @@ export class Guards {
       };
     }
     // A second name of a guarded file (a hard link) is that file; realpath cannot see it, its identity can.
-    const link = hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]);
+    const link = hardLinkVerdictAt(canon, linkWorkspaces(r), [r.dataCanon]);
     if (link === 'guarded') return { action: 'deny', guard: 'secrets', text: HARD_LINK_TEXT };
-    if (this.isCredential(lexical, canon)) return CREDENTIALS;
     const writes = isWritingTool(toolName);
     const inData = this.isDataDir(r, canon);
     if (writes && inData)
@@ -318,12 +349,17 @@ export class Guards {
     const parts = (rels[0] ?? slash(canon)).split('/').map((p) => p.toLowerCase());
     if (writes && (gitProtectedReason(parts) || gitConfiguredReason(canon)))
       return { action: 'deny', guard: 'git_config', text: GIT_TEXT };
+    // The file tools work only inside the session's working directory and refuse anything else themselves
+    // (tools/_policy/guard.ts): the gate says so before anyone is asked, so that the tester, the gate and the tool
+    // give one answer (docs/approval.md "The tester is the gate"). Other tools with a path (MCP) ask below.
+    if (rels[0] === null && FS_ANY_TOOLS.includes(toolName)) return OUTSIDE_WORKING_DIR;
+    if (this.isCredential(lexical, canon)) return CREDENTIALS;
     const lexInside = rels[1] !== null || rels[2] !== null;
     if (lexInside && rels[0] === null) {
       return {
         action: 'require',
         guard: 'symlink_escape',
-        text: 'The path leads through a symlink out of the workspace: always asks.',
+        text: 'The path leads through a symlink out of the working directory: always asks.',
       };
     }
     if (inData)
@@ -355,8 +391,7 @@ export class Guards {
     if (SECRETS_WORD.test(command)) return SHELL_SECRETS;
     if (workdir) {
       const canon = canonicalizeForPolicy(workdir, r.wsRaw);
-      const rel = relIn(canon, r.wsCanon);
-      if (rel !== null && hasComponent(rel, 'secrets'))
+      if (inSecrets(r, [relIn(canon, r.wsCanon)], resolvePath(workdir, r.wsRaw), canon))
         return { action: 'require', guard: 'secrets', text: 'The command runs inside a secrets/ folder: always asks.' };
       if (this.isDataDir(r, canon))
         return {
@@ -433,8 +468,9 @@ export class Guards {
 
   private checkShellPath(r: Roots, lexical: string, canon: string): GuardVerdict | null {
     const rels = [relIn(canon, r.wsCanon), relIn(lexical, r.wsRaw), relIn(lexical, r.wsCanon)];
-    if (rels.some((x) => x !== null && hasComponent(x, 'secrets'))) return SHELL_SECRETS;
-    if (!singleLinked.has(canon) && hardLinkVerdictAt(canon, r.wsCanon, [r.dataCanon]) !== null) return SHELL_SECRETS;
+    if (inSecrets(r, rels, lexical, canon)) return SHELL_SECRETS;
+    if (!singleLinked.has(canon) && hardLinkVerdictAt(canon, linkWorkspaces(r), [r.dataCanon]) !== null)
+      return SHELL_SECRETS;
     if (this.isDataDir(r, canon) || this.isDataDir(r, lexical))
       return {
         action: 'require',
@@ -471,7 +507,8 @@ export class Guards {
       spellings.add(slash(dir));
       if (dir.startsWith(home + sep)) spellings.add(`~/${slash(dir.slice(home.length + 1))}`);
     }
-    const wsSpellings = [slash(r.wsRaw), slash(r.wsCanon)].map((s) => s.toLowerCase());
+    const ws = [r.defaultWsRaw ?? r.wsRaw, r.defaultWsCanon ?? r.wsCanon];
+    const wsSpellings = ws.map((s) => slash(s).toLowerCase());
     for (const spelling of spellings) {
       const needle = spelling.toLowerCase();
       for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
@@ -486,6 +523,22 @@ export class Guards {
     }
     return false;
   }
+}
+
+/** The workspaces whose secrets/ a hard link is judged against: the working directory, and the default one beside it. */
+const linkWorkspaces = (r: Roots): string | readonly string[] =>
+  r.defaultWsCanon === undefined ? r.wsCanon : [r.wsCanon, r.defaultWsCanon];
+
+/**
+ * Whether a path is below a `secrets` folder of the call's working directory (`rels`: its forms relative to it), or
+ * of the default workspace when the session works elsewhere: a session in a sub-folder must not reach `../secrets`.
+ */
+function inSecrets(r: Roots, rels: readonly (string | null)[], lexical: string, canon: string): boolean {
+  if (rels.some((x) => x !== null && hasComponent(x, 'secrets'))) return true;
+  if (r.defaultWsRaw === undefined || r.defaultWsCanon === undefined) return false;
+  return [relIn(canon, r.defaultWsCanon), relIn(lexical, r.defaultWsRaw), relIn(lexical, r.defaultWsCanon)].some(
+    (x) => x !== null && hasComponent(x, 'secrets'),
+  );
 }
 
 /**

@@ -6,6 +6,7 @@
  * Limits: a row changed behind this repository's back (another process, a hand edit) is seen after `invalidate()`
  * or a restart; a row that no longer compiles makes the whole load fail, which the gate turns into "require".
  */
+import { ACTION_WORDS, ruleName } from '../../../shared/contract/approval';
 import { BridgeError } from '../../../shared/contract/define';
 import type { Db } from '../db/database';
 import {
@@ -419,11 +420,11 @@ export class RulesRepository {
       const other = this.db
         .prepare(`SELECT id, action FROM approval_rules WHERE group_id = ? AND tool_pattern = '*' AND path_pattern IS NULL AND command_pattern IS NULL
                   AND agent_id IS NULL AND source IS NULL AND action != ? AND id != ?`)
-        .get(rule.group_id, rule.action, selfId ?? -1) as { id: number; action: string } | undefined;
+        .get(rule.group_id, rule.action, selfId ?? -1) as { id: number; action: RuleAction } | undefined;
       fail(
         'tool_pattern',
         other
-          ? `The group already has a catch-all "*" rule (rule ${other.id}, ${other.action}); change that one instead.`
+          ? `The group already has a catch-all "*" rule (${ruleName(other.id)}: ${ACTION_WORDS[other.action]} *); change that one instead.`
           : null,
         'conflict',
       );

@@ -1,6 +1,9 @@
 /**
- * Test fixtures for the approval domain (not shipped code paths): a real SQLite file in a temp folder, the default
- * layout (workspace inside the data folder), real symlinks, the real services, and recorded events.
+ * Test fixtures for the approval domain (not shipped code paths): a real SQLite file in a temp folder, real
+ * symlinks, the real services, and recorded events. Two layouts (`LAYOUTS`): the session works in the default
+ * workspace inside the data folder, or in a folder the person chose outside it (docs/approval.md "Relative means the
+ * working directory"); `workspace` is the session's working directory either way, so a suite run in both asserts
+ * the same decisions for the same relative calls.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,11 +15,19 @@ import { createApprovalServices, type ApprovalServices } from './index';
 import type { GateCall } from './gate';
 import type { SessionApprovalEvent } from './pending';
 
+/** Where the session's working directory is: the default `<data>/workspace`, or a chosen folder outside the data folder. */
+export const LAYOUTS = ['default workspace', 'chosen folder'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
 export interface Kit extends ApprovalServices {
   db: Db;
   root: string;
   dataDir: string;
+  layout: Layout;
+  /** The session's working directory (the call's workspace). */
   workspace: string;
+  /** The app's default workspace, `<data>/workspace` (the same folder as `workspace` in the default layout). */
+  defaultWorkspace: string;
   outside: string;
   sessionEvents: { sessionId: number; event: SessionApprovalEvent }[];
   inboxEvents: InboxEvent[];
@@ -31,12 +42,15 @@ export interface Kit extends ApprovalServices {
 }
 
 export async function makeKit(
-  opts: { approvalTimeoutMs?: number | null; shellGrammar?: 'now' | 'background' } = {},
+  opts: { approvalTimeoutMs?: number | null; shellGrammar?: 'now' | 'background'; layout?: Layout } = {},
 ): Promise<Kit> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'skald-approval-')));
   const dataDir = join(root, 'data');
-  const workspace = join(dataDir, 'workspace');
+  const defaultWorkspace = join(dataDir, 'workspace');
+  const layout = opts.layout ?? 'default workspace';
+  const workspace = layout === 'default workspace' ? defaultWorkspace : join(root, 'chosen');
   const outside = join(root, 'outside');
+  mkdirSync(defaultWorkspace, { recursive: true });
   mkdirSync(workspace, { recursive: true });
   mkdirSync(outside, { recursive: true });
   const dbFile = join(dataDir, 'skald.db');
@@ -46,7 +60,7 @@ export async function makeKit(
   const clock = { now: 1_800_000_000_000 };
   const services = await createApprovalServices({
     db,
-    workspaceDir: workspace,
+    workspaceDir: defaultWorkspace,
     dataDir,
     dbFile,
     emitSession: (sessionId, event) => sessionEvents.push({ sessionId, event }),
@@ -61,7 +75,9 @@ export async function makeKit(
     db,
     root,
     dataDir,
+    layout,
     workspace,
+    defaultWorkspace,
     outside,
     sessionEvents,
     inboxEvents,

@@ -119,6 +119,7 @@ describe('approval:* calls', () => {
       'app_data_touch',
       'steering_file',
       'secret_value',
+      'outside_working_dir',
       'symlink_escape',
       'unsafe_shell',
     ]);

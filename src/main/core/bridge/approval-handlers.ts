@@ -13,6 +13,7 @@ import { GUARD_LIST } from '../approval/guards';
 import type { ApprovalServices } from '../approval/index';
 import { compileCommandPattern, commandPatternError } from '../approval/patterns';
 import { DEFAULT_GROUP } from '../approval/rules-repository';
+import { suggestRules } from '../approval/suggest-rules';
 import type { Db } from '../db/database';
 import type { ToolsPort } from '../session/ports';
 import { normalizeToolArgs } from '../session/tool-call';
@@ -38,15 +39,20 @@ type ApprovalChannels =
   | 'approval:reorderRules'
   | 'approval:previewCommand'
   | 'approval:listDecisions'
+  | 'approval:suggestRules'
   | 'approval:sessionGroup'
   | 'approval:setSessionGroup'
   | 'inbox:list'
   | 'inbox:resolveApproval'
   | 'inbox:answerClarification';
 
-/** What the Security page needs of sessions: their run context (for "what would happen if…") and the group switch. */
+/**
+ * What the Security page needs of sessions: their run context and working directory (for "what would happen if…",
+ * judged exactly as the session's own calls are) and the group switch.
+ */
 export interface SessionGroupPort {
   runContext(sessionId: number): RunContext;
+  workingDir(sessionId: number): string;
   setSecurityGroup(sessionId: number, groupId: string): void;
 }
 
@@ -75,6 +81,9 @@ export function createApprovalHandlers({
   const { rules, gate, pending, bypass } = approval;
   const sessionContext = (sessionId: number | undefined): RunContext | null =>
     sessionId !== undefined && sessions ? sessions.runContext(sessionId) : null;
+  /** The folder a call is judged in: the session's own working directory, as its turn passes it to the gate. */
+  const workingDirOf = (sessionId: number | undefined, runContext: RunContext, given: boolean): string =>
+    !given && sessionId !== undefined && sessions ? sessions.workingDir(sessionId) : gate.workingDirOf({ runContext });
   const requireGroup = (groupId: string) => {
     if (!rules.getGroup(groupId)) throw new BridgeError('not_found', `There is no permission group "${groupId}".`);
   };
@@ -100,7 +109,7 @@ export function createApprovalHandlers({
     'approval:explain': async (req) => {
       // A session's own run context unless one is given: the answer is then the gate's decision for that session.
       const runContext = req.runContext ?? sessionContext(req.sessionId) ?? RunContextSchema.parse({});
-      const workingDir = gate.workingDirOf({ runContext });
+      const workingDir = workingDirOf(req.sessionId, runContext, req.runContext !== undefined);
       // The same normalized arguments the session loop decides on (docs/approval.md "The normalized call").
       const normalized = tools
         ? normalizeToolArgs(tools, req.toolName, { ...req.args }, workingDir)
@@ -143,7 +152,7 @@ export function createApprovalHandlers({
     'approval:previewCommand': async ({ command, pattern, sessionId }) => {
       await gate.whenReadyFor({ toolName: TN.EXECUTE_CMD, args: { command } });
       const runContext = sessionContext(sessionId) ?? RunContextSchema.parse({});
-      const analysis = gate.analyzeCommand(command, gate.workingDirOf({ runContext }));
+      const analysis = gate.analyzeCommand(command, workingDirOf(sessionId, runContext, false));
       const patternError = pattern === undefined || pattern === '' ? null : commandPatternError(pattern);
       const matcher = pattern && !patternError ? compileCommandPattern(pattern) : null;
       const flags = analysis.parts.map((part) => (matcher ? matcher(part) : null));
@@ -164,6 +173,18 @@ export function createApprovalHandlers({
       };
     },
     'approval:listDecisions': (filter) => ({ decisions: db ? listDecisions(db, filter) : [] }),
+    'approval:suggestRules': ({ decisionId }) => {
+      if (!db) throw new BridgeError('unavailable', 'The decision log is not available here.');
+      const session = (sessionId: number) => {
+        if (!sessions) return null;
+        try {
+          return { runContext: sessions.runContext(sessionId), workingDir: sessions.workingDir(sessionId) };
+        } catch {
+          return null; // a deleted session: judged as a call of no session
+        }
+      };
+      return suggestRules({ db, gate, session }, decisionId);
+    },
     'approval:sessionGroup': ({ sessionId }) => ({
       groupId: sessionContext(sessionId)?.security_group ?? DEFAULT_GROUP,
     }),

@@ -4,7 +4,7 @@
  * `hasCredential` comes out. Elicitation answers go to the waiting server and nowhere else (not logged).
  */
 import { BridgeError } from '../../../shared/contract/define';
-import type { McpServices } from '../mcp/index';
+import { CatalogError, type McpServices } from '../mcp/index';
 import { parseMcpServersJson } from '../mcp/import-config';
 import type { BridgeHandlers } from './handlers';
 
@@ -12,6 +12,8 @@ type McpChannels =
   | 'mcp:list'
   | 'mcp:save'
   | 'mcp:import'
+  | 'mcp:catalog'
+  | 'mcp:addFromCatalog'
   | 'mcp:delete'
   | 'mcp:setEnabled'
   | 'mcp:trust'
@@ -49,6 +51,16 @@ export function createMcpHandlers(mcp: McpServices): Pick<BridgeHandlers, McpCha
         if (entry.note) problems.push({ name: entry.input.name, message: entry.note });
       }
       return { added, problems };
+    },
+    'mcp:catalog': async () => ({ entries: await mcp.catalog() }),
+    'mcp:addFromCatalog': async ({ id, ...answers }) => {
+      try {
+        return { server: await mcp.addFromCatalog(id, answers) };
+      } catch (error) {
+        // A missing answer or a name in use: the sentence for the person; anything else is the app's own failure.
+        if (error instanceof CatalogError) throw new BridgeError('invalid_input', error.message);
+        throw error;
+      }
     },
     'mcp:delete': async ({ name }) => {
       if (!(await mcp.remove(name))) throw notFound(name);

@@ -5,7 +5,13 @@
  */
 import { BridgeError } from '../../../shared/contract/define';
 import { PluginError, type PluginManager } from '../plugins/index';
-import { isReservedSecretKey, PLUGIN_SECRET_PREFIX, SecretKeyError, type SecretStore } from '../secrets/secret-store';
+import {
+  hasSecretPrefix,
+  isReservedSecretKey,
+  PLUGIN_SECRET_PREFIX,
+  SecretKeyError,
+  type SecretStore,
+} from '../secrets/secret-store';
 import type { BridgeHandlers } from './handlers';
 
 type Channels =
@@ -22,7 +28,7 @@ function refuseManagedElsewhere(key: string): void {
       'invalid_input',
       'key: provider API keys are set in Settings → Providers, MCP server credentials in Settings → MCP.',
     );
-  if (key.startsWith(PLUGIN_SECRET_PREFIX))
+  if (hasSecretPrefix(key, PLUGIN_SECRET_PREFIX))
     throw new BridgeError('invalid_input', "key: a plugin's secret fields are set in Settings → Plugins.");
 }
 
@@ -50,7 +56,7 @@ export function createPluginHandlers(deps: {
     'plugins:configure': ({ name, config }) => ({ plugin: attempt(() => plugins.configure(name, config)) }),
     'plugins:setEnabled': ({ name, enabled }) => ({ plugin: attempt(() => plugins.setEnabled(name, enabled)) }),
     'secrets:list': () => ({
-      keys: secrets.list().filter((k) => !isReservedSecretKey(k) && !k.startsWith(PLUGIN_SECRET_PREFIX)),
+      keys: secrets.list().filter((k) => !isReservedSecretKey(k) && !hasSecretPrefix(k, PLUGIN_SECRET_PREFIX)),
     }),
     'secrets:set': ({ key, value }) => {
       refuseManagedElsewhere(key);

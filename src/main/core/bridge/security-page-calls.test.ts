@@ -26,6 +26,7 @@ beforeEach(async () => {
       if (!rc) throw new Error(`no session ${id}`);
       return rc;
     },
+    workingDir: (id: number) => contexts.get(id)?.working_directory ?? k.workspace,
     setSecurityGroup: (id: number, groupId: string) =>
       void contexts.set(id, { ...contexts.get(id)!, security_group: groupId }),
   };

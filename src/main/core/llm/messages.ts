@@ -4,7 +4,10 @@
  *   and joins `system` for Anthropic (which accepts system text only up front);
  * - each assistant tool call is followed, at once, by its result: taken from the history's `tool` message with
  *   that id wherever it sits, or, when there is none, a synthesized "interrupted" error result — a call without a
- *   result would make the provider refuse the whole request;
+ *   result would make the provider refuse the whole request. The id is the app's own key of the call (its row's):
+ *   a provider hands out the same id again (a restarted local server, some gateways), so a result is never matched
+ *   by the provider's id, which is only sent back (`wireIds`), made unique within the request: Anthropic refuses a
+ *   request whose tool_use ids repeat, and an OpenAI-shape server pairs results by id;
  * - `tool` messages answering no known call are dropped, as are empty assistant messages;
  * - a person's images go as image parts after the message's text;
  * - a tool's images (read_file on an image file) go in its result for Anthropic, whose tool results hold images; the
@@ -19,7 +22,7 @@ import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMe
 import type { ProviderKind } from '../../../shared/contract/providers';
 import { parseToolArguments } from '../../../shared/tool-arguments';
 import type { ReasoningPart } from './reasoning';
-import type { ChatMessage } from './types';
+import type { ChatMessage, ChatToolCall } from './types';
 
 export const INTERRUPTED_TOOL_RESULT =
   'Error: this call was interrupted before it returned a result. Check the current state (files, processes) before retrying it.';
@@ -38,13 +41,38 @@ function argumentsOrEmpty(raw: string): Record<string, unknown> {
   return parsed.ok ? parsed.args : {};
 }
 
+/**
+ * The ids a request sends for its calls, in order (`ids`: each call's provider id, or its key without one): the
+ * provider's own while no earlier call of the request has it; else one of the same length and characters but its
+ * last ones (`call_1` → `call_2`, a 9-character Mistral id stays 9 alphanumerics), unused by any call of the request.
+ */
+export function wireIds(ids: readonly string[]): string[] {
+  const all = new Set(ids);
+  const sent = new Set<string>();
+  return ids.map((id, i) => {
+    let out = id;
+    for (let n = 1; out === '' || sent.has(out); n++) {
+      const tail = n.toString(36);
+      const candidate =
+        id.length > tail.length + 2 ? id.slice(0, id.length - tail.length) + tail : `call_${i + 1}_${n}`;
+      if (!all.has(candidate) && !sent.has(candidate)) out = candidate;
+    }
+    sent.add(out);
+    return out;
+  });
+}
+
 export function toModelMessages(
   history: readonly ChatMessage[],
   kind: ProviderKind,
   replay?: ReadonlyMap<string, ReasoningPart[]>,
 ): ConvertedPrompt {
+  // Results by the call's own key: the first result of a key answers it (a key is never reused).
   const results = new Map<string, Extract<ChatMessage, { role: 'tool' }>>();
   for (const m of history) if (m.role === 'tool' && !results.has(m.tool_call_id)) results.set(m.tool_call_id, m);
+  const allCalls = history.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []));
+  const sentIds = wireIds(allCalls.map((c) => c.providerId ?? c.id));
+  const wire = new Map<ChatToolCall, string>(allCalls.map((c, i) => [c, sentIds[i]!]));
   /** The user message carrying a round's tool images (OpenAI shape): a person's message right after it joins it. */
   let carrier: UserModelMessage | null = null;
 
@@ -72,7 +100,12 @@ export function toModelMessages(
         const content: AssistantModelMessage['content'] = [...((calls[0] && replay?.get(calls[0].id)) ?? [])];
         if (m.content) content.push({ type: 'text', text: m.content });
         for (const c of calls)
-          content.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: argumentsOrEmpty(c.arguments) });
+          content.push({
+            type: 'tool-call',
+            toolCallId: wire.get(c)!,
+            toolName: c.name,
+            input: argumentsOrEmpty(c.arguments),
+          });
         if (content.length === 0) break;
         messages.push({ role: 'assistant', content });
         if (calls.length) {
@@ -86,14 +119,14 @@ export function toModelMessages(
               if (images.length && kind !== 'anthropic') {
                 shown.push({
                   type: 'text',
-                  text: `The ${images.length === 1 ? 'image' : `${images.length} images`} returned by ${c.name} (call ${c.id}):`,
+                  text: `The ${images.length === 1 ? 'image' : `${images.length} images`} returned by ${c.name} (call ${wire.get(c)}):`,
                 });
                 for (const image of images)
                   shown.push({ type: 'image', image: image.data, mediaType: image.mediaType });
               }
               return {
                 type: 'tool-result' as const,
-                toolCallId: c.id,
+                toolCallId: wire.get(c)!,
                 toolName: c.name,
                 output:
                   images.length && kind === 'anthropic'

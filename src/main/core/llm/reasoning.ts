@@ -43,7 +43,7 @@ export function reasoningOptions(kind: ProviderKind, level: ReasoningLevel): Pro
 
 export interface ReasoningPlan {
   providerOptions?: ProviderOptions;
-  /** Signed thinking to put back before the tool use it came with, by the assistant message's first call id. */
+  /** Signed thinking to put back before the tool use it came with, by the key of the assistant message's first call. */
   replay?: ReadonlyMap<string, ReasoningPart[]>;
   /** Thinking was asked for but left off for this round: it continues a tool-use turn whose thinking is not kept. */
   leftOff?: boolean;
@@ -68,11 +68,12 @@ export class KeptThinking {
     const providerOptions = reasoningOptions(model.providerKind, model.reasoning);
     if (!providerOptions || model.providerKind !== 'anthropic') return providerOptions ? { providerOptions } : {};
     const last = history.findLast((m) => m.role === 'assistant');
-    const firstCall = last?.role === 'assistant' ? last.tool_calls?.[0]?.id : undefined;
+    const firstCall = last?.role === 'assistant' ? last.tool_calls?.[0] : undefined;
     if (firstCall === undefined) return { providerOptions }; // a new turn: nothing to put back
-    const kept = this.kept.get(firstCall);
+    // Kept under the id the provider gave the round's first call (`keep`); put back by the call's own key.
+    const kept = this.kept.get(firstCall.providerId ?? firstCall.id);
     if (!kept || kept.modelId !== model.id) return { leftOff: true };
-    return { providerOptions, replay: new Map([[firstCall, kept.parts]]) };
+    return { providerOptions, replay: new Map([[firstCall.id, kept.parts]]) };
   }
 
   /**

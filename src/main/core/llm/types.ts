@@ -5,7 +5,16 @@
  */
 
 export interface ChatToolCall {
+  /**
+   * In the history: the app's own key of the call (its row's `tool_call_id`), which its result names; in a round's
+   * answer (`LlmTurn.toolCalls`): the provider's id, before the call is keyed.
+   */
   id: string;
+  /**
+   * In the history: the id the provider gave the call, sent back in its place when no other call of the request
+   * has it (providers reuse ids; a result is never matched by it: llm/messages.ts).
+   */
+  providerId?: string;
   name: string;
   /** The model's arguments as a JSON string (possibly malformed: the loop reports that to the model). */
   arguments: string;
@@ -21,6 +30,7 @@ export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string; images?: ChatMessageImage[] }
   | { role: 'assistant'; content: string; tool_calls?: ChatToolCall[] }
+  /** `tool_call_id`: the app's key of the call it answers (`ChatToolCall.id` in the history). */
   | { role: 'tool'; tool_call_id: string; content: string; images?: ChatMessageImage[] };
 
 export interface ToolSpec {

@@ -14,9 +14,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { startFailureHint } from './start-hint';
 import { boundedFetch } from './bounded-fetch';
 import type { McpServerRecord } from './server-repository';
-import { GroupStdioTransport, type ProcessRecorder } from './stdio-transport';
+import { GroupStdioTransport, type ProcessRecorder, type StdioSandbox } from './stdio-transport';
 import {
   listedPrompt,
   listedResource,
@@ -76,6 +77,8 @@ export interface ConnectionDeps {
   baseEnv: () => Promise<Record<string, string>>;
   cwd: string;
   processes?: ProcessRecorder;
+  /** A stdio server starts inside the sandbox when given (docs/sandbox.md "MCP servers"). */
+  sandbox?: StdioSandbox;
   elicit: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
   onClosed: (reason: string) => void;
   startTimeoutMs?: number;
@@ -211,6 +214,7 @@ export class McpConnection {
       env,
       cwd: this.deps.cwd,
       processes: this.deps.processes,
+      sandbox: this.deps.sandbox,
     });
   }
 
@@ -228,10 +232,16 @@ export class McpConnection {
     this.deps.onClosed(this.describeFailure(`stopped: ${this.closedReason}`));
   }
 
-  /** "server X stopped: exited with code 1. Last stderr: …" */
+  /**
+   * "server X stopped: exited with code 1. Last stderr: …", after a sentence saying what to do when the cause is plain
+   * (an npx/uvx package that could not be downloaded, a runner not installed: start-hint.ts).
+   */
   describeFailure(what: string): string {
-    const tail = this.stderrTail().trim().split('\n').slice(-5).join('\n');
-    return `MCP server "${this.name}" ${what}${tail ? `\nLast lines of its stderr:\n${tail}` : ''}`;
+    const stderr = this.stderrTail();
+    const tail = stderr.trim().split('\n').slice(-5).join('\n');
+    const { command, args } = this.deps.server;
+    const hint = command ? startFailureHint(command, args, `${what}\n${stderr}`) : null;
+    return `${hint ? `${hint}\n` : ''}MCP server "${this.name}" ${what}${tail ? `\nLast lines of its stderr:\n${tail}` : ''}`;
   }
 
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<unknown> {

@@ -4,10 +4,14 @@
  * Settings, the bridge and the Config tools share (`save`, `remove`, `setEnabled`, `trust`), so that a server is
  * added, started, stopped and forgotten one way whoever asks.
  */
-import type { McpEvent, McpServerView } from '../../../shared/contract/mcp';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { McpCatalogEntryView, McpEvent, McpServerView } from '../../../shared/contract/mcp';
 import type { Db } from '../db/database';
 import type { ToolGroupSource } from '../session/tool-groups';
+import { CatalogError, catalogServerInput, catalogView, type CatalogAnswers, type CatalogContext } from './catalog';
 import { ElicitationBroker } from './elicitation';
+import { loginShellPath } from './login-path';
 import { McpManager, type McpManagerDeps } from './manager';
 import { McpServerRepository, type CredentialStore } from './server-repository';
 import type { ProcessRecorder } from './stdio-transport';
@@ -19,10 +23,14 @@ export interface McpDeps {
   emit: (event: McpEvent) => void;
   cwd: string;
   processes?: ProcessRecorder;
+  /** How a stdio server the model registered starts inside the sandbox (docs/sandbox.md "MCP servers"). */
+  sandbox?: McpManagerDeps['sandbox'];
   log: (message: string, fields?: Record<string, unknown>) => void;
   /** Test seams: timeouts and the stdio base environment. */
   overrides?: Partial<Pick<McpManagerDeps, 'baseEnv' | 'startTimeoutMs' | 'callTimeoutMs'>> & {
     elicitationDeadlineMs?: number;
+    /** Where the catalog looks for npm packages installed with the app (default: beside this module). */
+    catalogAppDir?: string;
   };
 }
 
@@ -38,6 +46,10 @@ export interface McpServices {
   remove(name: string): Promise<boolean>;
   setEnabled(name: string, enabled: boolean): Promise<McpServerView>;
   trust(name: string): Promise<McpServerView>;
+  /** The catalog of well-known servers (docs/mcp.md "Catalog"). */
+  catalog(): Promise<McpCatalogEntryView[]>;
+  /** Adds a catalog server as the person's (trusted) and starts it; a name in use is refused, not replaced. */
+  addFromCatalog(id: string, answers: CatalogAnswers): Promise<McpServerView>;
 }
 
 export function createMcpServices(deps: McpDeps): McpServices {
@@ -51,6 +63,7 @@ export function createMcpServices(deps: McpDeps): McpServices {
     elicit: (request, signal) => elicitations.ask(request, signal),
     cwd: deps.cwd,
     processes: deps.processes,
+    sandbox: deps.sandbox,
     secretValues: deps.secrets.allValues ? () => deps.secrets.allValues!() : undefined,
     log: deps.log,
     ...deps.overrides,
@@ -62,6 +75,19 @@ export function createMcpServices(deps: McpDeps): McpServices {
   };
   /** Starts in the background; the view returned says `starting`. */
   const kick = (name: string) => void manager.open(name).catch(() => undefined);
+  const catalogContext = async (): Promise<CatalogContext> => ({
+    workspaceDir: deps.cwd,
+    appDir: deps.overrides?.catalogAppDir ?? dirname(fileURLToPath(import.meta.url)),
+    pathDirs: (await loginShellPath()).split(':').filter(Boolean),
+    // Under Electron its binary is no Node (and its run-as-node fuse is off): the `node` on the PATH runs the script.
+    nodeCommand: process.versions.electron ? 'node' : process.execPath,
+  });
+  const save = async (input: unknown, by: 'user' | 'model') => {
+    const server = repo.upsert(input, by);
+    await manager.stop(server.name); // a replaced config never keeps the old process
+    if (server.trusted && server.enabled) kick(server.name);
+    return view(server.name);
+  };
   const groups: ToolGroupSource = {
     list: () => repo.list().map((s) => ({ name: s.name, summary: manager.summary(s.name) })),
     has: (name) => repo.get(name) !== null,
@@ -74,11 +100,15 @@ export function createMcpServices(deps: McpDeps): McpServices {
     groups,
     list: () => repo.list().map((s) => manager.view(s)),
     view,
-    async save(input, by) {
-      const server = repo.upsert(input, by);
-      await manager.stop(server.name); // a replaced config never keeps the old process
-      if (server.trusted && server.enabled) kick(server.name);
-      return view(server.name);
+    save,
+    async catalog() {
+      return catalogView(await catalogContext(), new Set(repo.list().map((s) => s.name)));
+    },
+    async addFromCatalog(id, answers) {
+      const input = catalogServerInput(id, answers, await catalogContext());
+      if (repo.get(input.name))
+        throw new CatalogError(`A server named "${input.name}" exists already: give this one another name.`);
+      return save(input, 'user');
     },
     async remove(name) {
       await manager.forget(name);
@@ -100,3 +130,4 @@ export function createMcpServices(deps: McpDeps): McpServices {
 
 export { McpManager } from './manager';
 export { ElicitationBroker } from './elicitation';
+export { CatalogError } from './catalog';

@@ -19,7 +19,7 @@ import { McpConnection, type CallOptions, type ElicitationRequest } from './conn
 import { canonicalJson, hiddenInstructionMarkers } from './fingerprint';
 import { loginShellPath } from './login-path';
 import type { McpServerRecord, McpServerRepository } from './server-repository';
-import type { ProcessRecorder } from './stdio-transport';
+import type { ProcessRecorder, StdioSandbox } from './stdio-transport';
 import { buildNameTable } from './tool-names';
 import type { ListedTool, ToolTrustStore, TrustVerdict } from './tool-trust';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -49,6 +49,11 @@ export interface McpManagerDeps {
   elicit: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
   /** The folder stdio servers start in. */
   cwd: string;
+  /**
+   * How a stdio server starts inside the sandbox (docs/sandbox.md "MCP servers"): used for the servers the model
+   * registered; the person's own start as they are.
+   */
+  sandbox?: StdioSandbox;
   processes?: ProcessRecorder;
   secretValues?: () => readonly string[];
   log: (message: string, fields?: Record<string, unknown>) => void;
@@ -176,6 +181,7 @@ export class McpManager {
         (async () => ({ ...scrubEnv(process.env, this.deps.secretValues?.() ?? []), PATH: await loginShellPath() })),
       cwd: this.deps.cwd,
       processes: this.deps.processes,
+      sandbox: server.createdBy === 'model' ? this.deps.sandbox : undefined,
       elicit: this.deps.elicit,
       startTimeoutMs: this.deps.startTimeoutMs,
       callTimeoutMs: this.deps.callTimeoutMs,

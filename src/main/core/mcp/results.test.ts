@@ -17,7 +17,7 @@ const image = (bytes: Buffer, mimeType = 'image/png') => ({ type: 'image', data:
 
 it('the bytes decide which saved images the model sees; at most a message’s worth, each at most 5 MB; none for an error', () => {
   ws = makeWorkspace();
-  const target = { workspaceDir: ws.root, server: 'shots', tool: 'screenshot' };
+  const target = { workingDir: ws.root, workspaceDir: ws.root, server: 'shots', tool: 'screenshot' };
   const blocks = [
     { type: 'text', text: 'two views' },
     image(Buffer.from('not a picture at all')), // declared PNG, is text: saved, not shown

@@ -3,22 +3,24 @@
  * - `isError` → a failed call whose message is the server's text;
  * - `structuredContent` → a JSON result (kept as JSON, not flattened to text);
  * - text blocks → joined text; images, audio and embedded binary resources → saved as files under
- *   `<workspace>/mcp-output/<server>/` and returned as paths (relative to the workspace) the viewer opens;
+ *   `<workspace>/mcp-output/<server>/` and returned as paths (relative to the workspace) the viewer opens; written
+ *   by the tools' output writer (`writeOutputFile`: the write guard, the disk module's atomic writer, and no
+ *   symlink at `mcp-output` or `mcp-output/<server>`), so a result never lands in the data folder, `secrets/` or
+ *   `.git/hooks`; a save refused says why in the result's text, and the rest of the result still reaches the model;
  *   resource links → their URI. Base64 is never put in front of the model as text; an image the model can take (a
  *   PNG, JPEG, GIF or WebP by its bytes, up to 5 MB, the first MAX_IMAGES_PER_MESSAGE) goes to it as an image too,
  *   as `read_file`'s does (docs/chat-ui.md "Images a tool returns": a browser server's screenshot is seen at once);
  * - a result (or error text) longer than `MAX_RESULT_CHARS` → its start, and the whole saved under the same folder.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   MAX_IMAGE_BYTES,
   MAX_IMAGES_PER_MESSAGE,
   sniffImageType,
   type NewChatImage,
 } from '../../../shared/chat-images';
-import { displayPath } from '../tools/_policy/paths';
+import { writeOutputFile } from '../tools/_policy/fs';
+import type { PathContext } from '../tools/_policy/guard';
 import type { ExecutionOutcome } from '../tools/tool';
 
 interface ContentBlock {
@@ -55,8 +57,8 @@ const EXTENSIONS: Record<string, string> = {
   'text/plain': 'txt',
 };
 
-export interface MediaTarget {
-  workspaceDir: string;
+/** Where a call's media go: the call's own paths (its working directory, the data folder) and who made them. */
+export interface MediaTarget extends PathContext {
   server: string;
   tool: string;
 }
@@ -79,9 +81,11 @@ function saveMedia(
   mimeType: string | undefined,
   index: number,
   images: ResultImages | null,
-): { path: string; isSeen: boolean } {
+): { path: string | null; refusal?: string; isSeen: boolean } {
   const bytes = Buffer.from(base64, 'base64');
-  const path = saveOutput(target, bytes, EXTENSIONS[mimeType ?? ''] ?? 'bin', String(index));
+  const saved = saveOutput(target, bytes, EXTENSIONS[mimeType ?? ''] ?? 'bin', String(index));
+  if (!saved.ok) return { path: null, refusal: saved.refusal, isSeen: false };
+  const path = saved.path;
   const mediaType = sniffImageType(bytes);
   const isSeen =
     images !== null &&
@@ -94,13 +98,23 @@ function saveMedia(
 
 const SEEN = ', attached for you to see';
 
-function saveOutput(target: MediaTarget, bytes: Buffer, ext: string, suffix: string): string {
-  const dir = join(target.workspaceDir, 'mcp-output', safePart(target.server));
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${safePart(target.tool)}-${Date.now()}-${suffix}.${ext}`);
-  writeFileSync(file, bytes);
-  return displayPath(file, target.workspaceDir);
+type Saved = { ok: true; path: string } | { ok: false; refusal: string };
+
+/** Saves one output file under `mcp-output/<server>/`; its shown path, or the sentence saying why it was not saved. */
+function saveOutput(target: MediaTarget, bytes: Buffer, ext: string, suffix: string): Saved {
+  const name = `${safePart(target.tool)}-${Date.now()}-${suffix}.${ext}`;
+  try {
+    return { ok: true, path: writeOutputFile(['mcp-output', safePart(target.server), name], bytes, target).display };
+  } catch (error) {
+    return { ok: false, refusal: error instanceof Error ? error.message : String(error) };
+  }
 }
+
+/** The line of a saved block: where it went, or that (and why) it was not saved. */
+const savedLine = (what: string, saved: ReturnType<typeof saveMedia>, detail: string) =>
+  saved.path === null
+    ? `[${what} not saved: ${saved.refusal}]`
+    : `[${what} saved to ${saved.path}${detail}${saved.isSeen ? SEEN : ''}]`;
 
 function blockText(block: ContentBlock, target: MediaTarget, index: number, images: ResultImages | null): string {
   switch (block.type) {
@@ -109,14 +123,14 @@ function blockText(block: ContentBlock, target: MediaTarget, index: number, imag
     case 'image':
     case 'audio': {
       const saved = saveMedia(target, block.data ?? '', block.mimeType, index, images);
-      return `[${block.type} saved to ${saved.path} (${block.mimeType ?? 'unknown type'})${saved.isSeen ? SEEN : ''}]`;
+      return savedLine(block.type, saved, ` (${block.mimeType ?? 'unknown type'})`);
     }
     case 'resource': {
       const r = block.resource ?? {};
       if (typeof r.text === 'string') return `[resource ${r.uri ?? ''}]\n${r.text}`;
       if (typeof r.blob === 'string') {
         const saved = saveMedia(target, r.blob, r.mimeType, index, images);
-        return `[resource ${r.uri ?? ''} saved to ${saved.path}${saved.isSeen ? SEEN : ''}]`;
+        return savedLine(`resource ${r.uri ?? ''}`, saved, '');
       }
       return `[resource ${r.uri ?? ''}]`;
     }
@@ -174,5 +188,8 @@ function cutForModel(text: string, kind: 'json' | 'txt', target: MediaTarget): s
   const saved = saveOutput(target, Buffer.from(text, 'utf8'), kind, `result-${randomBytes(3).toString('hex')}`);
   // Never between the two halves of a surrogate pair.
   const end = isHighSurrogate(text.charCodeAt(MAX_RESULT_CHARS - 1)) ? MAX_RESULT_CHARS - 1 : MAX_RESULT_CHARS;
-  return `${text.slice(0, end)}\n[result cut at ${MAX_RESULT_CHARS} of ${text.length} characters; the whole result is saved to ${saved}: use read_file or grep_files on it to see the rest]`;
+  const where = saved.ok
+    ? `the whole result is saved to ${saved.path}: use read_file or grep_files on it to see the rest`
+    : `the whole result could not be saved: ${saved.refusal}`;
+  return `${text.slice(0, end)}\n[result cut at ${MAX_RESULT_CHARS} of ${text.length} characters; ${where}]`;
 }

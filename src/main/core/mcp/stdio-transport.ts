@@ -7,13 +7,17 @@
  * - gets the scrubbed environment of shell commands (provider keys, credential-looking names and stored secret
  *   values removed) with the login shell's PATH, plus the server's own env on top;
  * - is recorded (pid + kernel start time) so a crashed run's servers are swept at the next start;
- * - keeps the last `STDERR_TAIL` bytes of stderr and its exit reason, for the state the UI shows.
+ * - keeps the last `STDERR_TAIL` bytes of stderr and its exit reason, for the state the UI shows;
+ * - with `sandbox`, starts inside the OS sandbox (docs/sandbox.md "MCP servers"): the launch says how (bubblewrap or
+ *   sandbox-exec around the command, the seccomp filter on fd 3), or why it cannot, and then the start fails with
+ *   that reason; npm's cache moves to the sandbox's private temp folder, as the home folder is read-only there.
  * Messages are newline-delimited JSON-RPC: read by `MessageFramer` (stdio-framing.ts), written with the SDK's
  * `serializeMessage`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Launch } from '../sandbox/index';
 import { killProcessGroup } from '../tools/shell/process-group';
 import { MessageFramer } from './stdio-framing';
 
@@ -24,6 +28,9 @@ export interface ProcessRecorder {
   forget(pid: number): void;
 }
 
+/** How a server's command line starts in the sandbox (the sandbox's launch for it, network and folders decided). */
+export type StdioSandbox = (argv: readonly string[]) => Promise<Launch>;
+
 export interface StdioServerSpawn {
   command: string;
   args: string[];
@@ -31,6 +38,8 @@ export interface StdioServerSpawn {
   env: Record<string, string>;
   cwd: string;
   processes?: ProcessRecorder;
+  /** Start it inside the sandbox (absent: as it is). */
+  sandbox?: StdioSandbox;
 }
 
 export class GroupStdioTransport implements Transport {
@@ -76,14 +85,27 @@ export class GroupStdioTransport implements Transport {
       serialize: serializeMessage,
     };
     const buffer = this.framing.buffer;
+    const launch = this.spec.sandbox ? await this.spec.sandbox([this.spec.command, ...this.spec.args]) : null;
+    if (launch?.kind === 'refused') {
+      this.exit ??= launch.reason;
+      throw new Error(launch.reason);
+    }
+    if (this.closing) throw new Error('the server was stopped before it started');
+    const confined = launch?.kind === 'confined' ? launch : null;
+    const [file, ...args] = confined ? [confined.file, ...confined.args] : [this.spec.command, ...this.spec.args];
+    const env = confined
+      ? { ...this.spec.env, ...confined.env, npm_config_cache: `${confined.env.TMPDIR ?? '/tmp'}/npm-cache` }
+      : this.spec.env;
     return new Promise((resolve, reject) => {
-      const child = spawn(this.spec.command, this.spec.args, {
+      const child = spawn(file!, args, {
         cwd: this.spec.cwd,
-        env: this.spec.env,
+        env,
         detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        // fd 3 on: what the sandbox reads at its start (bubblewrap's seccomp filter).
+        stdio: ['pipe', 'pipe', 'pipe', ...(confined?.fds ?? [])],
         windowsHide: true,
       });
+      confined?.release(); // the child has its own copies
       this.child = child;
       this.closed = new Promise((resolve) => child.once('close', () => resolve()));
       child.once('error', (error) => {

@@ -70,6 +70,17 @@ export class PluginManager {
     return this.byName.get(name)?.secretFields ?? [];
   }
 
+  /**
+   * The settings of a plugin proven not to hold a secret: its schema's fields but the secret ones; null for a name
+   * the registry does not know, whose every setting is then sealed (docs/plugins.md "Secret arguments").
+   */
+  publicFieldsOf(name: string): readonly string[] | null {
+    const def = this.byName.get(name);
+    if (!def) return null;
+    const secret = new Set(def.secretFields);
+    return Object.keys(def.configSchema.shape as Record<string, unknown>).filter((k) => !secret.has(k));
+  }
+
   names(): string[] {
     return [...this.byName.keys()];
   }

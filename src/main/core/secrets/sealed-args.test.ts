@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createAesGcmCipher } from './secret-cipher';
-import { callSecrets, createSealedArgs, SEALED_KEY, withholdSealed, WITHHELD } from './sealed-args';
+import {
+  callSecrets,
+  createSealedArgs,
+  isSealedWhole,
+  SEALED_KEY,
+  unprovenPaths,
+  withholdSealed,
+  WITHHELD,
+} from './sealed-args';
 
 const cipher = createAesGcmCipher(Buffer.alloc(32, 7));
 const sealed = createSealedArgs(cipher);
@@ -32,11 +40,19 @@ describe('sealed arguments', () => {
     expect(json).not.toContain('sk-1');
     expect(JSON.parse(json).config.model).toBe('m');
     expect(sealed.sealJson('{"value":""}', valuePath)).toBe('{"value":""}');
-    expect(sealed.sealJson('not json', valuePath)).toBe('not json');
     expect(sealed.sealJson('{"config":"x"}', paths)).toBe('{"config":"x"}');
-    // Arguments the session refuses as too deep are left as sent (restating them would overflow the stack).
+    // Text that is not one JSON object (cut short, trailing text, nested too deep to restate) cannot show where its
+    // secret is: it is kept whole, sealed, and opens to the text as sent.
     const deep = `{"value":"s3cret","x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
-    expect(sealed.sealJson(deep, valuePath)).toBe(deep);
+    for (const text of ['not json', '{"value":"s3cret"', '{"value":"s3cret"} and more', deep]) {
+      const kept = sealed.sealJson(text, valuePath);
+      expect(kept).not.toContain('s3cret');
+      const whole = JSON.parse(kept) as Record<string, unknown>;
+      expect(isSealedWhole(whole)).toBe(true);
+      expect(cipher.decrypt(Buffer.from(whole[SEALED_KEY] as string, 'base64'))).toBe(text);
+    }
+    // A tool that declares no secret paths keeps its text as sent.
+    expect(sealed.sealJson('not json', undefined)).toBe('not json');
   });
 
   it('opens nothing outside the declared paths and refuses a value it did not seal', () => {
@@ -72,5 +88,21 @@ describe('sealed arguments', () => {
     const calls = callSecrets(sealed, (name) => (name === 'set_secret' ? valuePath : undefined));
     expect(calls.reveal('read_file', args)).toBeNull();
     expect(calls.reveal('set_secret', args)).toEqual([{ path: ['value'], value: 's3cret' }]);
+  });
+
+  it('unprovenPaths: every string (and sealed value) below the fields not proven public, through objects and arrays', () => {
+    const config = { model: 'm', api_key: 'k', nested: { a: 'x', n: 1 }, list: ['y', { z: 'w' }], flag: true };
+    expect(unprovenPaths(config, ['model'], ['config'])).toEqual([
+      ['config', 'api_key'],
+      ['config', 'nested', 'a'],
+      ['config', 'list', '0'],
+      ['config', 'list', '1', 'z'],
+    ]);
+    const json = sealed.sealJson(JSON.stringify({ name: 'p', config }), (args) =>
+      unprovenPaths(args.config, [], ['config']),
+    );
+    for (const value of ['"k"', '"x"', '"y"', '"w"', '"m"']) expect(json).not.toContain(value);
+    const paths = (args: Record<string, unknown>) => unprovenPaths(args.config, [], ['config']);
+    expect(sealed.unseal(JSON.parse(json) as Record<string, unknown>, paths)).toEqual({ name: 'p', config });
   });
 });

@@ -5,7 +5,11 @@
  * `{"$sealed": "<base64 of the cipher's output>"}`. Everything downstream (row, gate, hash, card, Inbox, events,
  * resume) carries only the sealed form; the plaintext is recovered only at the declared paths, right before the tool
  * runs. When the history is replayed to the model, sealed values read `[secret withheld]`.
+ * A tool that may carry secrets but cannot name them all (a plugin name the registry does not know) declares every
+ * field it cannot prove public (`unprovenPaths`); arguments of such a tool that are not one JSON object are kept
+ * whole, sealed (`sealJson`), and the call fails without reading them.
  * Limits: the model itself produced the value, so its own provider saw it once; nothing of ours sends it again.
+ * Numbers and booleans are not sealed: a secret is text.
  */
 import { isSealedValue as isSealed, SEALED_KEY } from '../../../shared/sealed';
 import { parseToolArguments } from '../../../shared/tool-arguments';
@@ -48,28 +52,49 @@ export interface RevealedValue {
   value: string;
 }
 
+/** An object or array that a path may step into (an array by its index, as a string). */
+const isContainer = (v: unknown): v is Record<string, unknown> | unknown[] => typeof v === 'object' && v !== null;
+const hasKey = (v: Record<string, unknown> | unknown[], key: string): boolean =>
+  Array.isArray(v) ? /^(0|[1-9]\d*)$/.test(key) && Number(key) < v.length : Object.hasOwn(v, key);
+
 /** The value at `path` inside `root`, or undefined. */
 function valueAt(root: Record<string, unknown>, path: readonly string[]): unknown {
   let at: unknown = root;
   for (const key of path) {
-    if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.hasOwn(at, key)) return undefined;
+    if (!isContainer(at) || !hasKey(at, key)) return undefined;
     at = (at as Record<string, unknown>)[key];
   }
   return at;
 }
 
-/** A copy of `root` with `fn` applied to the value at `path` (when the parents exist and are objects). */
-function mapAt(
-  root: Record<string, unknown>,
+/** A copy of `root` with `fn` applied to the value at `path` (when the parents exist and are objects or arrays). */
+function mapAt<T extends Record<string, unknown> | unknown[]>(
+  root: T,
   path: readonly string[],
   fn: (value: unknown) => unknown,
-): Record<string, unknown> {
+): T {
   const [head, ...rest] = path;
-  if (head === undefined || !Object.hasOwn(root, head)) return root;
-  const child = root[head];
-  if (rest.length === 0) return { ...root, [head]: fn(child) };
-  if (typeof child !== 'object' || child === null || Array.isArray(child)) return root;
-  return { ...root, [head]: mapAt(child as Record<string, unknown>, rest, fn) };
+  if (head === undefined || !hasKey(root, head)) return root;
+  const child = (root as Record<string, unknown>)[head];
+  const next = rest.length === 0 ? fn(child) : isContainer(child) ? mapAt(child, rest, fn) : child;
+  if (Array.isArray(root)) return root.map((v, i) => (i === Number(head) ? next : v)) as T;
+  return { ...root, [head]: next };
+}
+
+/**
+ * The paths of every string under `value` (through objects and arrays), and of every value sealed already: what a
+ * tool that may carry secrets seals when it cannot prove a field public (docs/plugins.md "Secret arguments").
+ * `except`: the keys of `value` itself proven public (a known plugin's plain settings). `at`: where `value` sits.
+ */
+export function unprovenPaths(value: unknown, except: readonly string[], at: readonly string[] = []): string[][] {
+  const out: string[][] = [];
+  const walk = (v: unknown, path: string[]) => {
+    if (typeof v === 'string' || isSealed(v)) out.push(path);
+    else if (isContainer(v)) for (const [key, child] of Object.entries(v)) walk(child, [...path, key]);
+  };
+  if (!isContainer(value) || Array.isArray(value)) return out;
+  for (const [key, child] of Object.entries(value)) if (!except.includes(key)) walk(child, [...at, key]);
+  return out;
 }
 
 export function createSealedArgs(cipher: SecretCipher): SealedArgs {
@@ -77,7 +102,9 @@ export function createSealedArgs(cipher: SecretCipher): SealedArgs {
     sealJson(json, paths) {
       if (!paths) return json;
       const parsed = parseToolArguments(json);
-      if (!parsed.ok) return json; // the call fails the same parse later, with a message for the model; nothing to seal
+      // Text that is not one JSON object cannot show where its secret is: it is kept only sealed, whole. The call then
+      // fails (`isSealedWhole`) with a sentence that quotes none of it.
+      if (!parsed.ok) return JSON.stringify({ [SEALED_KEY]: cipher.encrypt(json).toString('base64') });
       let out = parsed.args;
       for (const path of paths(out)) {
         out = mapAt(out, path, (v) =>
@@ -128,6 +155,13 @@ export function createSealedArgs(cipher: SecretCipher): SealedArgs {
     },
   };
 }
+
+/** Arguments that are one sealed value: text of a tool that may carry secrets, which was not one JSON object. */
+export const isSealedWhole = (args: Record<string, unknown>): boolean => isSealed(args);
+
+/** What the model reads for such a call: never the text itself (a parser's message may quote it). */
+export const SEALED_WHOLE_TEXT =
+  "The arguments are not one JSON object, and this tool's arguments may hold a secret: they were stored sealed and not read. Send them again as one JSON object.";
 
 /** Sealed values replaced by `[secret withheld]` anywhere in a JSON text (what the model and logs may see). */
 export function withholdSealed(json: string): string {

@@ -33,10 +33,12 @@ export const MCP_SECRET_PREFIX = 'mcp.';
 /** A plugin's secret fields (`plugin.<name>.<field>`, docs/plugins.md): set only through that plugin's settings. */
 export const PLUGIN_SECRET_PREFIX = 'plugin.';
 
+/** Whether `key` starts with `prefix` in any letter case: `LLM.provider.1.api_key` is the app's key all the same. */
+export const hasSecretPrefix = (key: string, prefix: string): boolean =>
+  key.slice(0, prefix.length).toLowerCase() === prefix;
+
 export function isReservedSecretKey(key: string): boolean {
-  return (
-    key.startsWith(RESERVED_SECRET_PREFIX) || key.startsWith(MCP_SECRET_PREFIX) || key.startsWith(APP_SECRET_PREFIX)
-  );
+  return [RESERVED_SECRET_PREFIX, MCP_SECRET_PREFIX, APP_SECRET_PREFIX].some((prefix) => hasSecretPrefix(key, prefix));
 }
 
 export function assertSecretKey(key: string): void {

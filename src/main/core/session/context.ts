@@ -187,7 +187,13 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
     messages.push({
       role: 'assistant',
       content: row.content,
-      tool_calls: calls.map((c) => ({ id: c.provider_call_id, name: c.name, arguments: withholdSealed(c.arguments) })),
+      // Keyed by the row, the provider's id kept only to send back (llm/messages.ts): providers reuse their ids.
+      tool_calls: calls.map((c) => ({
+        id: c.tool_call_id,
+        providerId: c.provider_call_id,
+        name: c.name,
+        arguments: withholdSealed(c.arguments),
+      })),
     });
     for (const call of calls) {
       let content = replayToolResult(call);
@@ -198,8 +204,8 @@ export function buildContext(store: SessionStore, input: ContextInput): ChatMess
       content = withLeftOut(content, own?.leftOut, 'returned');
       messages.push(
         own?.images.length
-          ? { role: 'tool', tool_call_id: call.provider_call_id, content, images: own.images }
-          : { role: 'tool', tool_call_id: call.provider_call_id, content },
+          ? { role: 'tool', tool_call_id: call.tool_call_id, content, images: own.images }
+          : { role: 'tool', tool_call_id: call.tool_call_id, content },
       );
     }
   }

@@ -76,7 +76,7 @@ describe('every alias of path, for every fs tool, is decided on the path the too
     expect(rejected).toHaveLength(calls.length);
     for (const r of rejected)
       expect((r as { reason: string }).reason).toMatch(
-        /^Denied by policy: Denied by rule \d+: @fs_any deny private\/\*/,
+        /^Denied by policy: Denied by rule \d+: Deny @fs_any private\/\*/,
       );
     expect(readFileSync(join(h.workspace, 'private/p.ts'), 'utf8')).toBe(`export const x = '${SECRET}';\n`);
     // The model never saw the content.

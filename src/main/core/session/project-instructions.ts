@@ -4,14 +4,16 @@
  * message, each round as it then is, for the session's agent and its sub-agents alike. It is read as `read_file`
  * would read it, never more: only when the gate allows that very call without asking (a deny or ask rule keeps it
  * out, as do the hard guards: the data folder, secrets, a link out of the workspace), a regular file of text, at
- * most MAX_PROJECT_INSTRUCTIONS_CHARS of it. Reading it writes nothing: no row, no decision in the audit.
+ * most MAX_PROJECT_INSTRUCTIONS_CHARS of it, opened through the disk module as `read_file` opens (docs/guards.md "One
+ * disk policy": no symlink on the path, never a FIFO, a hard link to a guarded file refused). Reading it writes
+ * nothing: no row, no decision in the audit.
  */
-import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { TN } from '../../../shared/tool-names';
+import { statAt, type FileInfo } from '../disk/kinds';
+import { decodeText } from '../disk/text-bytes';
 import { readCapped } from '../tools/_policy/fs';
 import { guardRead } from '../tools/_policy/guard';
-import { decodeText } from '../tools/_policy/text-bytes';
 import { normalizeToolArgs, type CallEnv } from './tool-call';
 
 export const INSTRUCTIONS_FILE = 'AGENTS.md';
@@ -38,6 +40,7 @@ export type InstructionsEnv = Pick<
   | 'workingDir'
   | 'workspaceDir'
   | 'protectedRoots'
+  | 'defaultWorkspaceDir'
 >;
 
 /**
@@ -47,7 +50,7 @@ export type InstructionsEnv = Pick<
 const lastRead = new Map<string, { stamp: string; text: string | null }>();
 const KEPT = 16;
 
-function fileText(path: string, env: InstructionsEnv, stat: Stats): string | null {
+function fileText(path: string, env: InstructionsEnv, stat: FileInfo): string | null {
   const stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
   const known = lastRead.get(path);
   if (known?.stamp === stamp) return known.text;
@@ -64,12 +67,8 @@ function fileText(path: string, env: InstructionsEnv, stat: Stats): string | nul
 /** The working directory's AGENTS.md as the model gets it; null when there is none. */
 export function projectInstructions(env: InstructionsEnv): ProjectInstructions | null {
   const path = join(env.workingDir, INSTRUCTIONS_FILE);
-  let stat;
-  try {
-    stat = lstatSync(path);
-  } catch {
-    return null;
-  }
+  const stat = statAt(path, false);
+  if (!stat) return null;
   if (!stat.isFile())
     return {
       path,

@@ -212,6 +212,7 @@ export class SessionManager {
       workingDir,
       workspaceDir: workingDir,
       protectedRoots: [dataDir],
+      defaultWorkspaceDir: this.deps.workspaceDir,
     });
   }
 

@@ -9,6 +9,7 @@
  * model can read (R7).
  * Check ids (R1, R7) are listed in docs/security-checks.md.
  */
+import { clarificationResult } from '../../../shared/clarification-answer';
 import { MCP_PREFIX, TN } from '../../../shared/tool-names';
 import { humanDecisionText } from '../../../shared/contract/approval';
 import type { ChatEventBody } from '../../../shared/contract/chat';
@@ -18,7 +19,7 @@ import { invalidArgumentsText } from '../tools/define-tool';
 import { driveExecution } from '../tools/execution';
 import { overLongPathText, PATH_ARG_KEYS } from '../tools/_policy/paths';
 import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../tools/tool';
-import type { CallSecrets } from '../secrets/sealed-args';
+import { isSealedWhole, SEALED_WHOLE_TEXT, type CallSecrets } from '../secrets/sealed-args';
 import type { Decision, FileImagesPort, GatePort, ToolsPort } from './ports';
 import type { ImageSnapshot } from '../viewer/blob-store';
 import type { NewMessage, SessionStore, ToolPrep } from './session-store';
@@ -45,6 +46,8 @@ export interface CallEnv {
   workingDir: string;
   workspaceDir: string;
   protectedRoots: string[];
+  /** The app's default workspace: its secrets/ stay guarded when the session works elsewhere (ToolRunContext). */
+  defaultWorkspaceDir?: string;
   signal: AbortSignal;
   synthetic: SyntheticEnv;
   requestRestart: () => void;
@@ -295,6 +298,7 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
   const { store, gate, tools, emit } = env;
   const parsed = call.parsed ?? parseToolArguments(call.arguments);
   if (!parsed.ok) return failCall(env, call, parsed.error);
+  if (isSealedWhole(parsed.args)) return failCall(env, call, SEALED_WHOLE_TEXT);
   if (!tools.has(call.name) && !isSyntheticTool(call.name))
     return failCall(env, call, `There is no tool named "${call.name}". Use one of the tools you were given.`);
   // MCP tools are exempt: they are never hidden (a server down for a round lists none) and the gate decides each call.
@@ -363,6 +367,7 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
       workingDir: env.workingDir,
       workspaceDir: env.workspaceDir,
       protectedRoots: env.protectedRoots,
+      defaultWorkspaceDir: env.defaultWorkspaceDir,
     });
     let outcome;
     try {
@@ -443,6 +448,7 @@ async function runApproved(
       workingDir: env.workingDir,
       workspaceDir: env.workspaceDir,
       protectedRoots: env.protectedRoots,
+      defaultWorkspaceDir: env.defaultWorkspaceDir,
       protectedPaths,
       signal: env.signal,
       log: env.log,
@@ -497,7 +503,7 @@ async function askUser(env: CallEnv, call: RoundCall, args: ToolArgs): Promise<C
       signal: env.signal,
     });
     env.store.setToolStatus(id, 'running');
-    return finish(env, call, { kind: 'completed', result: `The user answered: ${answer}` }, null);
+    return finish(env, call, { kind: 'completed', result: clarificationResult(answer) }, null);
   } catch {
     return 'cancelled';
   }

@@ -78,6 +78,7 @@ export function buildTurnEnv(src: TurnEnvSource, sessionId: number, signal: Abor
     workingDir,
     workspaceDir: workingDir,
     protectedRoots: [deps.dataDir],
+    defaultWorkspaceDir: deps.workspaceDir,
     signal,
     synthetic,
     requestRestart: deps.requestRestart,

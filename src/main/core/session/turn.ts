@@ -119,16 +119,17 @@ export async function runTurn(env: TurnEnv): Promise<TurnResult> {
     // The answer and a row for every call of the round, in order, are written with the first call's decision, before
     // anything runs, so a crash mid-round leaves each call's intent on disk (tool-call.ts, RoundRows).
     // From here on a call's `id` is the row's own key, not the model's (which models reuse).
+    // Told also for a round of tool calls alone (no text): its tokens count from now, not from the turn's end (a
+    // sub-agent waiting on a question used to show "0 in · 0 out").
     const calls = startRound(env, turn.toolCalls, assistantMessage(env, turn), (messageId) => {
-      if (turn.text)
-        emit({
-          type: 'thinking',
-          round,
-          message_id: messageId,
-          content: turn.text,
-          input_tokens: turn.usage.inputTokens,
-          output_tokens: turn.usage.outputTokens,
-        });
+      emit({
+        type: 'thinking',
+        round,
+        message_id: messageId,
+        content: turn.text,
+        input_tokens: turn.usage.inputTokens,
+        output_tokens: turn.usage.outputTokens,
+      });
     });
     if (calls.length >= 2 && calls.every((c) => isSyncSubAgentCall(c.name, c.arguments))) {
       if ((await runParallelSubAgents(roundEnv, calls)) === 'cancelled') return 'cancelled';

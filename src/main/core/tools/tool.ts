@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { NewChatImage } from '../../../shared/chat-images';
 import type { LabelLength } from '../../../shared/labels';
 import type { ToolCategory } from '../../../shared/tool-names';
+import type { SandboxDecision } from '../sandbox/decision';
 import type { SecretPaths } from '../secrets/sealed-args';
 
 export type ToolExecutionState =
@@ -57,10 +58,20 @@ export interface ToolRunContext {
    * workspace stays writable and the rest of the root does not.
    */
   protectedRoots?: readonly string[];
+  /**
+   * The app's default workspace when the session works in another folder: its secrets/ stay guarded (a hard link to
+   * one is refused on open; docs/approval.md "Relative means the working directory").
+   */
+  defaultWorkspaceDir?: string;
   /** Which call this is (progress and elicitation cards attach to it); absent outside a session. */
   call?: { sessionId: number; toolCallId: string };
   /** For walks: what the rules and guards protect for this call; absent = only the built-in skips. */
   protectedPaths?: ProtectedPaths;
+  /**
+   * How a command of this call runs (docs/sandbox.md "The decision"): given by the approval; absent = sandboxed
+   * without network.
+   */
+  sandbox?: SandboxDecision;
 }
 
 /**
@@ -90,7 +101,10 @@ export type Preview =
   | { kind: 'refused'; reason: string };
 
 /** What a dry run may know: the paths, no signal, no log (it has no effects to stop or report). */
-export type PreviewContext = Pick<ToolRunContext, 'workingDir' | 'workspaceDir' | 'protectedRoots'>;
+export type PreviewContext = Pick<
+  ToolRunContext,
+  'workingDir' | 'workspaceDir' | 'protectedRoots' | 'defaultWorkspaceDir'
+>;
 
 /** The normalized arguments of a call, or a message the model can read when they cannot be normalized. */
 export type Normalized = { ok: true; args: ToolArgs } | { ok: false; error: string };

@@ -8,25 +8,21 @@
  *   are written just before (an orphan blob of a rolled-back transaction is removed by the next prune).
  * - `prune` drops images older than the retention setting, then the oldest until the store fits its size cap,
  *   then every blob no image references. Setting `viewer.blob_store` = `{ "maxMb": N, "keepDays": N }`.
+ * Every file, the workspace's and the store's own, is opened and written through the disk module (docs/guards.md
+ * "One disk policy"): a before-image is read as the viewer reads (no symlink on the path, never a FIFO, a hard link
+ * to a guarded file skipped), a blob is written by the atomic writer inside the data folder.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { textEncodingOf } from '../../../shared/text-encoding';
 import { statement, type Db } from '../db/database';
-import { applyReadPolicy, type ReadPolicyContext } from './read-policy';
+import { DiskError } from '../disk/disk-error';
+import { statAt } from '../disk/kinds';
+import { readFile } from '../disk/open';
+import { canonicalRoot } from '../disk/protected';
+import { listFolder, removeFile } from '../disk/walk';
+import { atomicWrite } from '../disk/write';
+import { applyReadPolicy, guardScopeOf, type ReadPolicyContext } from './read-policy';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_LIMITS = { maxMb: 512, keepDays: 30 };
@@ -52,15 +48,16 @@ export interface FileImageRow {
 export const hashBytes = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 export class BlobStore {
-  readonly dir: string;
-
   constructor(
     private readonly db: Db,
-    dataDir: string,
+    private readonly dataDir: string,
     private readonly policyOf: (workingDir: string) => ReadPolicyContext,
     private readonly now: () => number = Date.now,
-  ) {
-    this.dir = join(dataDir, 'blobs');
+  ) {}
+
+  /** `<data>/blobs`, by its real path (the disk module opens real paths only). */
+  get dir(): string {
+    return join(canonicalRoot(this.dataDir), 'blobs');
   }
 
   private pathOf(hash: string): string {
@@ -70,24 +67,19 @@ export class BlobStore {
   /** Writes the bytes once; returns their hash. */
   put(bytes: Buffer): string {
     const hash = hashBytes(bytes);
-    const target = this.pathOf(hash);
-    try {
-      readSyncHead(target);
-      return hash; // already stored
-    } catch {
-      /* not there yet */
-    }
-    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    writeFileSync(temp, bytes, { mode: 0o600 });
-    renameSync(temp, target);
+    const path = this.pathOf(hash);
+    if (statAt(path, false)?.isFile()) return hash; // already stored
+    atomicWrite(
+      { path, shown: `the blob ${hash}`, root: canonicalRoot(this.dataDir), mode: 0o600, folderMode: 0o700 },
+      bytes,
+    );
     return hash;
   }
 
   get(hash: string): Buffer | null {
     if (!/^[0-9a-f]{64}$/.test(hash)) return null;
     try {
-      return readFileSync(this.pathOf(hash));
+      return readFile({ path: this.pathOf(hash), shown: `the blob ${hash}` }, MAX_IMAGE_BYTES * 2).bytes;
     } catch {
       return null;
     }
@@ -102,31 +94,26 @@ export class BlobStore {
       return { state: 'skipped', hash: null, reason: (error as Error).message };
     }
     if (policy.isOutside) return { state: 'skipped', hash: null, reason: 'outside the working directory' };
-    let fd: number;
+    // A symlink is replaced by a write, never written through: its image is the link's, which no blob holds.
+    if (statAt(policy.absolute, false)?.isSymbolicLink()) return { state: 'skipped', hash: null, reason: 'a symlink' };
+    let read;
     try {
-      fd = openSync(policy.absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      read = readFile(
+        { path: policy.real, shown: policy.display, guard: guardScopeOf(this.policyOf(workingDir)) },
+        MAX_IMAGE_BYTES + 1,
+      );
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'absent', hash: null };
-      return { state: 'skipped', hash: null, reason: code === 'ELOOP' ? 'a symlink' : `unreadable (${code})` };
+      if (error instanceof DiskError && error.code === 'missing') return { state: 'absent', hash: null };
+      return { state: 'skipped', hash: null, reason: (error as Error).message };
     }
+    if (read.size > MAX_IMAGE_BYTES)
+      return { state: 'skipped', hash: null, reason: `over ${MAX_IMAGE_BYTES / 1024 / 1024} MB` };
+    if (textEncodingOf(read.bytes) === null) return { state: 'skipped', hash: null, reason: 'a binary file' };
     try {
-      const info = fstatSync(fd);
-      if (!info.isFile()) return { state: 'skipped', hash: null, reason: 'not a regular file' };
-      if (info.size > MAX_IMAGE_BYTES)
-        return { state: 'skipped', hash: null, reason: `over ${MAX_IMAGE_BYTES / 1024 / 1024} MB` };
-      const bytes = Buffer.alloc(info.size);
-      let got = 0;
-      while (got < info.size) {
-        const n = readSync(fd, bytes, got, info.size - got, got);
-        if (n === 0) break;
-        got += n;
-      }
-      const body = bytes.subarray(0, got);
-      if (textEncodingOf(body) === null) return { state: 'skipped', hash: null, reason: 'a binary file' };
-      return { state: 'file', hash: this.put(body) };
-    } finally {
-      closeSync(fd);
+      return { state: 'file', hash: this.put(read.bytes) };
+    } catch (error) {
+      // The store's own folder refused the write (a link planted in it, a full disk): the call goes on without it.
+      return { state: 'skipped', hash: null, reason: (error as Error).message };
     }
   }
 
@@ -201,23 +188,12 @@ export class BlobStore {
       (this.db.prepare('SELECT hash FROM file_blobs').all() as { hash: string }[]).map((r) => r.hash),
     );
     let blobs = 0;
-    let shards: string[] = [];
-    try {
-      shards = readdirSync(this.dir);
-    } catch {
-      return { images, blobs };
-    }
-    for (const shard of shards) {
-      for (const name of readdirSync(join(this.dir, shard))) {
+    for (const shard of listFolder(this.dir)) {
+      for (const name of listFolder(join(this.dir, shard))) {
         if (kept.has(name)) continue;
-        rmSync(join(this.dir, shard, name), { force: true });
-        blobs++;
+        if (removeFile(join(this.dir, shard, name))) blobs++;
       }
     }
     return { images, blobs };
   }
-}
-
-function readSyncHead(path: string): void {
-  closeSync(openSync(path, constants.O_RDONLY));
 }

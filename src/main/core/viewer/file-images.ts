@@ -1,5 +1,6 @@
 /**
- * Diff and revert of one write call (docs/viewer.md "Diff and revert"), from the images the blob store kept:
+ * Diff and revert of one write call (docs/viewer.md "Diff and revert"), from the images the blob store kept (the file as
+ * it is now is read through the disk module, as the viewer reads: docs/guards.md "One disk policy"):
  * - `diff` gives the call's before and after text (or why an image has none);
  * - `revert` restores the before-image when the file still holds the after-image, as a real `write_file` call in
  *   the call's session (so it passes the approval gate like any other write and shows as a card); when the file
@@ -8,11 +9,11 @@
 import { BridgeError } from '../../../shared/contract/define';
 import type { FileImage, RevertResult } from '../../../shared/contract/viewer';
 import type { SessionManager } from '../session/session-manager';
-import { decodeText } from '../tools/_policy/text-bytes';
+import { decodeText } from '../disk/text-bytes';
 import { BlobStore, hashBytes, MAX_IMAGE_BYTES, type ImageState } from './blob-store';
 import { kindOfPath } from './file-kinds';
 import { readForViewer } from './file-read';
-import { applyReadPolicy, ViewerRefusal, type ReadPolicyContext } from './read-policy';
+import { applyReadPolicy, guardScopeOf, ViewerRefusal, type ReadPolicyContext } from './read-policy';
 
 /** A kept image's text for the diff, decoded as the file's first bytes say (UTF-16 too), the bytes kept as they are. */
 const textOf = (bytes: Buffer): string => decodeText(bytes)?.text ?? bytes.toString('utf8');
@@ -53,8 +54,9 @@ export class FileImages {
   /** The file as it is now, read under the viewer's policy. */
   private current(path: string, workingDir: string): FileImage & { hash: string | null } {
     try {
-      const p = applyReadPolicy(path, workingDir, this.policyOf(workingDir));
-      const read = readForViewer(p.real, p.display, MAX_IMAGE_BYTES + 1);
+      const policy = this.policyOf(workingDir);
+      const p = applyReadPolicy(path, workingDir, policy);
+      const read = readForViewer(p.real, p.display, MAX_IMAGE_BYTES + 1, guardScopeOf(policy));
       if (read.isTruncated) return { state: 'skipped', text: null, hash: null };
       return { state: 'file', text: textOf(read.bytes), hash: hashBytes(read.bytes) };
     } catch (error) {

@@ -1,97 +1,70 @@
 /**
- * Reading a file for the viewer without ever hanging (docs/viewer.md "Never a hang"):
- * - the open is O_NOFOLLOW | O_NONBLOCK and the opened handle is fstat-ed, so a FIFO, socket or device is
- *   refused before a single read (a FIFO with no writer would block a plain open or read forever);
+ * Reading a file for the viewer (docs/viewer.md "Never a hang"), through the disk module as every reader of the core
+ * (src/main/core/disk/open.ts, docs/guards.md "One disk policy"):
+ * - no symlink on the path, regular files only: a FIFO, socket or device is refused before a single read (a FIFO with
+ *   no writer would block a plain open or read forever);
+ * - the identity checked on the opened descriptor: a folder on the way swapped for a link into `secrets/` (and
+ *   swapped back) while the file is opened is refused, never served;
+ * - a hard link to a guarded file (secrets/, the data folder's key file, database, …) is refused on the descriptor,
+ *   also when the file was swapped for such a link after its handle was issued;
  * - at most `limit` bytes are read: a 2 GB file costs one bounded read, and the caller learns the real size;
  * - the size and mtime are compared before and after the read; a file that changed meanwhile is read again, and
  *   after a few tries the caller gets `changed` (the watcher will reload it when it settles).
  */
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { DiskError, type DiskErrorCode } from '../disk/disk-error';
+import { readFile } from '../disk/open';
+import type { GuardScope } from '../disk/protected';
 import { ViewerRefusal } from './read-policy';
 
 export interface FileRead {
   bytes: Buffer;
   size: number;
   mtimeMs: number;
+  /** Permission bits and type, from the opened descriptor. */
+  mode: number;
   isTruncated: boolean;
 }
 
 const TRIES = 3;
 
-function describe(info: Stats): string | null {
-  if (info.isFile()) return null;
-  if (info.isDirectory()) return 'a folder';
-  if (info.isFIFO()) return 'a FIFO (named pipe)';
-  if (info.isSocket()) return 'a socket';
-  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
-  return 'not a regular file';
+const REFUSAL_OF: Record<DiskErrorCode, ViewerRefusal['code']> = {
+  missing: 'missing',
+  folder: 'not_file',
+  not_file: 'not_file',
+  symlink: 'refused',
+  swapped: 'refused',
+  guarded_link: 'refused',
+  outside: 'refused',
+  unreadable: 'unreadable',
+};
+
+/** A disk refusal in the viewer's words (the codes the renderer shows). */
+export function viewerRefusalOf(error: unknown): unknown {
+  if (!(error instanceof DiskError)) return error;
+  const message =
+    error.code === 'not_file'
+      ? error.message.replace(/; refusing to read it\.$/, '; the viewer only opens files.')
+      : error.message;
+  return new ViewerRefusal(REFUSAL_OF[error.code], message);
 }
 
-/** Size and mtime of a regular file, or a refusal saying what it is instead. */
-export function statRegular(real: string, shown: string): Stats {
-  let info: Stats;
-  try {
-    info = statSync(real);
-  } catch (error) {
-    throw openError(error, shown);
-  }
-  const what = describe(info);
-  if (what)
-    throw new ViewerRefusal('not_file', `${shown} is ${what}, not a regular file; the viewer only opens files.`);
-  return info;
-}
-
-function openError(error: unknown, shown: string): ViewerRefusal {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR')
-    return new ViewerRefusal('missing', `${shown} does not exist (any more).`);
-  if (code === 'ELOOP')
-    return new ViewerRefusal('refused', `${shown} changed into a symlink; the viewer does not follow it.`);
-  if (code === 'EISDIR') return new ViewerRefusal('not_file', `${shown} is a folder, not a file.`);
-  if (code === 'EACCES' || code === 'EPERM')
-    return new ViewerRefusal('unreadable', `${shown} cannot be read (permission denied).`);
-  return new ViewerRefusal('unreadable', `${shown} cannot be opened (${code ?? String(error)}).`);
-}
-
-function readOnce(real: string, shown: string, limit: number): FileRead & { changed: boolean } {
-  let fd: number;
-  try {
-    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    throw openError(error, shown);
-  }
-  try {
-    const before = fstatSync(fd);
-    const what = describe(before);
-    if (what)
-      throw new ViewerRefusal('not_file', `${shown} is ${what}, not a regular file; the viewer only opens files.`);
-    const want = Math.min(before.size, limit);
-    const bytes = Buffer.allocUnsafe(want);
-    let got = 0;
-    while (got < want) {
-      const n = readSync(fd, bytes, got, want - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    const after = fstatSync(fd);
-    const changed = got !== want || after.size !== before.size || after.mtimeMs !== before.mtimeMs;
-    return {
-      bytes: got === want ? bytes : bytes.subarray(0, got),
-      size: after.size,
-      mtimeMs: after.mtimeMs,
-      isTruncated: after.size > got,
-      changed,
-    };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-export function readForViewer(real: string, shown: string, limit: number): FileRead {
+/** The file's first `limit` bytes under the disk policy; a refusal (ViewerRefusal) says why not. */
+export function readForViewer(real: string, shown: string, limit: number, guard: GuardScope): FileRead {
   for (let attempt = 1; ; attempt++) {
-    const read = readOnce(real, shown, limit);
-    if (!read.changed)
-      return { bytes: read.bytes, size: read.size, mtimeMs: read.mtimeMs, isTruncated: read.isTruncated };
+    let read;
+    try {
+      read = readFile({ path: real, shown, guard }, limit);
+    } catch (error) {
+      throw viewerRefusalOf(error);
+    }
+    if (!read.hasChanged)
+      return {
+        bytes: read.bytes,
+        size: read.size,
+        mtimeMs: read.mtimeMs,
+        mode: read.mode,
+        isTruncated: read.isTruncated,
+      };
     if (attempt >= TRIES)
       throw new ViewerRefusal('changed', `${shown} kept changing while it was loading; it reloads once it settles.`);
   }

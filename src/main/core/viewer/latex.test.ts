@@ -4,11 +4,11 @@
  * limit, and a missing TeX installation.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { distillError, LatexCompiler, TEX_MISSING, userInputs } from './latex';
+import { distillError, LatexCompiler, TEX_MISSING, userInputs, type InputPolicy } from './latex';
 
 let dir: string;
 let cache: string;
@@ -48,6 +48,30 @@ describe('LaTeX compiler', () => {
       error: { file: 'bad.tex', line: 4, message: expect.stringContaining('Undefined control sequence') },
     });
     expect((out as { log: string }).log).toContain('Undefined control sequence');
+  });
+
+  it('an input the viewer refuses shows neither the PDF nor, when the build fails, the log that quotes it', async () => {
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets', 'key.tex'), 'SECRET-TOKEN \\undefinedmacro');
+    writeFileSync(join(dir, 'fails.tex'), doc('\\input{secrets/key}'));
+    writeFileSync(join(dir, 'builds.tex'), doc('\\input{part}'));
+    writeFileSync(join(dir, 'part.tex'), 'SECRET-TOKEN');
+    const policy: InputPolicy = {
+      guard: { root: dir, protectedRoots: [] },
+      refuse: (path) => (path.includes('/secrets/') || path.endsWith('part.tex') ? `${path} is refused.` : null),
+    };
+    const tex = new LatexCompiler(cache);
+    for (const name of ['fails.tex', 'builds.tex']) {
+      const out = await tex.compile(join(dir, name), policy);
+      expect(out).toMatchObject({
+        status: 'failed',
+        error: { message: expect.stringMatching(/is refused\.$/) },
+        log: '',
+      });
+      expect(JSON.stringify(out)).not.toContain('SECRET-TOKEN');
+    }
+    // Without the policy (the compiler alone), the same build is shown: the refusal is the viewer's.
+    expect(await tex.compile(join(dir, 'builds.tex'))).toMatchObject({ status: 'ok' });
   });
 
   it('shell escape stays off', async () => {

@@ -11,7 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { pathUnder } from '../tools/_policy/paths';
+import { pathUnder } from '../disk/paths';
+import type { GuardScope } from '../disk/protected';
 import { kindOfPath } from './file-kinds';
 import { readForViewer } from './file-read';
 import type { HandleRecord } from './handles';
@@ -56,8 +57,14 @@ export class PreviewServer {
   private readonly byPreviewToken = new Map<string, PreviewEntry>();
   private readonly byHandle = new Map<string, PreviewEntry>();
 
-  /** `recheck` re-applies the read policy to a handle (the viewer service's rule), throwing a refusal. */
-  constructor(private readonly recheck: (record: HandleRecord) => HandleRecord) {}
+  /**
+   * `recheck` re-applies the read policy to a handle (the viewer service's rule), throwing a refusal; `guardOf` says
+   * whose guarded files a hard link must not reach for that handle's reads.
+   */
+  constructor(
+    private readonly recheck: (record: HandleRecord) => HandleRecord,
+    private readonly guardOf: (record: HandleRecord) => GuardScope,
+  ) {}
 
   /** The shell says where the preview origin lives (`http://127.0.0.1:PORT` or `skald-preview://v`). */
   setBase(base: string): void {
@@ -110,7 +117,7 @@ export class PreviewServer {
         'referrer-policy': 'no-referrer',
       };
       if (rest === record.real.split(/[\\/]/).pop()) {
-        const page = readForViewer(record.real, record.display, MAX_PAGE_BYTES);
+        const page = readForViewer(record.real, record.display, MAX_PAGE_BYTES, this.guardOf(record));
         return {
           status: 200,
           headers: { ...common, 'content-type': 'text/html; charset=utf-8' },
@@ -132,7 +139,7 @@ export class PreviewServer {
       const kind = kindOfPath(asset.real);
       if (kind.kind !== 'image' && kind.kind !== 'svg')
         throw new ViewerRefusal('refused', 'A preview loads only images from its folder.');
-      const image = readForViewer(asset.real, rest, MAX_IMAGE_BYTES);
+      const image = readForViewer(asset.real, rest, MAX_IMAGE_BYTES, this.guardOf(record));
       return { status: 200, headers: { ...common, 'content-type': kind.mime }, body: image.bytes };
     } catch (error) {
       return refusalReply(error);

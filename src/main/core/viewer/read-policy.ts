@@ -1,15 +1,16 @@
 /**
- * The viewer's read policy, built from the one path policy of the tools (`tools/_policy`), applied on every
+ * The viewer's read policy, built from the disk module's one path policy (src/main/core/disk/), applied on every
  * request (docs/viewer.md "Read policy"):
  * - the path is resolved and canonicalized with the tools' canonicalizer (`..` and every symlink resolved);
  * - hard guards refuse whatever the person says: any `secrets` folder component (lexical or real, any letter
  *   case), and the app's data folder (database, key file, settings), except a workspace that lives inside it;
  * - a real path outside the session's working directory is `outside`: the viewer asks the person first.
- * Limits: the check and the later open are not atomic; `file-read.ts` opens with O_NOFOLLOW and compares the
- * real path again, and the handle is bound to the real path it was issued for.
+ * The check and the later open are not atomic: `file-read.ts` opens the real path through the disk module, which
+ * allows no symlink on it and checks the identity (and hard links, against `guardScopeOf`) on the opened descriptor;
+ * the handle is bound to the real path it was issued for.
  */
-import { SECRETS_DIR, inProtectedRoot } from '../tools/_policy/guard';
-import { canonicalizeForPolicy, displayPath, hasComponent, pathUnder, resolvePath } from '../tools/_policy/paths';
+import { canonicalizeForPolicy, displayPath, hasComponent, pathUnder, resolvePath } from '../disk/paths';
+import { guardScope, inProtectedRoot, SECRETS_DIR, type GuardScope } from '../disk/protected';
 
 export interface ReadPolicyContext {
   /** The session's working directory: inside it needs no confirmation. */
@@ -55,4 +56,12 @@ export function applyReadPolicy(input: string, base: string, ctx: ReadPolicyCont
     );
   const isOutside = !pathUnder(real, root);
   return { absolute, real, display: isOutside ? real : displayPath(real, root), isOutside };
+}
+
+/**
+ * Whose guarded files a hard link must not reach, for a read under this context: the `secrets` folders of the
+ * working directory and every file of the data folder (key file, database, …) outside it.
+ */
+export function guardScopeOf(ctx: ReadPolicyContext): GuardScope {
+  return guardScope(ctx.workingDir, [ctx.dataDir], ctx.workspaceDir);
 }

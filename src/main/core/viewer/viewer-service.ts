@@ -5,7 +5,8 @@
  * never imports electron.
  */
 import { dirname } from 'node:path';
-import { pathUnder } from '../tools/_policy/paths';
+import { pathUnder } from '../disk/paths';
+import type { GuardScope } from '../disk/protected';
 import type {
   LatexResult,
   ResolveResult,
@@ -14,13 +15,13 @@ import type {
   ViewerFile,
 } from '../../../shared/contract/viewer';
 import { byteLimitOf, kindOfPath, showsFirstPart } from './file-kinds';
-import { readForViewer, statRegular } from './file-read';
+import { readForViewer } from './file-read';
 import { HandleRegistry, type HandleRecord } from './handles';
 import { refusalReply, type HttpReply } from './http-reply';
 import { FileWatcher } from './file-watcher';
-import { LatexCompiler } from './latex';
+import { LatexCompiler, type InputPolicy } from './latex';
 import { PreviewServer } from './preview';
-import { applyReadPolicy, ViewerRefusal, type ReadPolicyContext } from './read-policy';
+import { applyReadPolicy, guardScopeOf, ViewerRefusal, type ReadPolicyContext } from './read-policy';
 import { SYSTEM_OPEN_WEB, systemOpenRefusal, type OpenWithSystemPort } from './system-open';
 
 export const FILE_ROUTE = '/viewer/file/';
@@ -60,11 +61,19 @@ export class ViewerService {
     this.latex = deps.latex ?? new LatexCompiler();
     const onChange = deps.onFileChanged;
     this.watcher = onChange ? new FileWatcher(onChange, (token) => this.handles.peek(token)) : null;
-    this.preview = new PreviewServer((record) => this.recheck(record));
+    this.preview = new PreviewServer(
+      (record) => this.recheck(record),
+      (record) => this.guardOf(record.workingDir),
+    );
   }
 
   private policy(workingDir: string): ReadPolicyContext {
     return { workingDir, dataDir: this.deps.dataDir, workspaceDir: this.deps.workspaceDir };
+  }
+
+  /** Whose guarded files a hard link must not reach, for a read in this working directory. */
+  private guardOf(workingDir: string): GuardScope {
+    return guardScopeOf(this.policy(workingDir));
   }
 
   resolve(request: ResolveRequest): ResolveResult {
@@ -90,8 +99,8 @@ export class ViewerService {
           message: `${path.real} is outside this session's working directory (${workingDir}). Show it anyway?`,
         };
       }
-      const info = statRegular(path.real, path.display);
-      const head = readForViewer(path.real, path.display, 8192).bytes;
+      const info = readForViewer(path.real, path.display, 8192, this.guardOf(workingDir));
+      const head = info.bytes;
       const kind = kindOfPath(path.real, head);
       const limit = byteLimitOf(kind.kind);
       if (info.size > limit && !showsFirstPart(kind.kind)) {
@@ -164,8 +173,14 @@ export class ViewerService {
       return refusalReply(new ViewerRefusal('missing', 'This view has expired or never existed; open the file again.'));
     try {
       this.recheck(record);
-      const read = readForViewer(record.real, record.display, byteLimitOf(record.kind.kind));
-      // The read went through O_NOFOLLOW; a folder on the way swapped meanwhile is caught by a second look.
+      // The disk module opens the real path with no symlink on it and checks the descriptor's identity and links: a
+      // folder on the way swapped (and swapped back) around the open, or a hard link to a guarded file, is refused.
+      const read = readForViewer(
+        record.real,
+        record.display,
+        byteLimitOf(record.kind.kind),
+        this.guardOf(record.workingDir),
+      );
       this.recheck(record);
       return {
         status: 200,
@@ -203,7 +218,7 @@ export class ViewerService {
     if (!record || record.kind.kind !== 'latex')
       throw new ViewerRefusal('missing', 'This view has expired or is not a LaTeX file; open it again.');
     this.recheck(record);
-    const outcome = await this.latex.compile(record.real);
+    const outcome = await this.latex.compile(record.real, this.latexInputPolicy(record.workingDir));
     // A LaTeX source reloads (and recompiles) when any input of its last build changes.
     this.watcher?.add(token, this.latex.inputsOf(record.real));
     if (outcome.status !== 'ok') return outcome;
@@ -218,6 +233,25 @@ export class ViewerService {
       kind: kindOfPath(outcome.pdf),
     });
     return { status: 'ok', pdfUrl: `${FILE_ROUTE}${pdf.token}`, isCached: outcome.isCached, ms: outcome.ms };
+  }
+
+  /**
+   * What a document may have read for its PDF to be shown: what the read policy serves (no `secrets/`, no data
+   * folder), no hard link to a guarded file (docs/viewer.md "LaTeX").
+   */
+  private latexInputPolicy(workingDir: string): InputPolicy {
+    const policy = this.policy(workingDir);
+    return {
+      guard: guardScopeOf(policy),
+      refuse: (path) => {
+        try {
+          applyReadPolicy(path, dirname(path), policy);
+          return null;
+        } catch (error) {
+          return `The document read a file the viewer never shows, so its PDF is not shown either: ${(error as Error).message}`;
+        }
+      },
+    };
   }
 
   /**
@@ -238,8 +272,8 @@ export class ViewerService {
       );
     try {
       this.recheck(record);
-      const info = statRegular(record.real, record.display);
-      const head = readForViewer(record.real, record.display, 512).bytes;
+      const info = readForViewer(record.real, record.display, 512, this.guardOf(record.workingDir));
+      const head = info.bytes;
       const why = systemOpenRefusal(record.real, info.mode, head);
       if (why) return refused(why);
       this.recheck(record); // a folder on the way swapped while reading

@@ -10,7 +10,14 @@ import type { LocalProvider, ProbeResult, ProviderKind, ProviderView } from '../
 import { skald } from '../bridge/skald';
 import { modelsChanged, refreshSessions, sessionsStore } from '../stores/sessions-store';
 import { ProbeLine } from './settings/ProbeLine';
-import { createRequest, draftForKind, KIND_INFO, KIND_ORDER, type ProviderDraft } from './settings/provider-kinds';
+import {
+  createRequest,
+  draftForKind,
+  KIND_INFO,
+  KIND_ORDER,
+  providerName,
+  type ProviderDraft,
+} from './settings/provider-kinds';
 import { listedWindow, useWindowField, windowLabel, windowRequest } from './settings/model-window';
 import './settings/settings.css';
 
@@ -181,6 +188,18 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
                   placeholder="http://localhost:8000/v1"
                   value={draft.baseUrl}
                   onChange={(e) => (setDraft({ ...draft, baseUrl: e.target.value }), setProbe(null))}
+                />
+              </label>
+            )}
+            {info.baseUrl === 'required' && (
+              // The generic kind is named after its host unless the person names it (Settings lists it by name).
+              <label className="field">
+                <span className="field-label">Name (optional)</span>
+                <input
+                  data-testid="fr-name"
+                  placeholder={providerName({ ...draft, name: '' })}
+                  value={draft.name === info.label ? '' : draft.name}
+                  onChange={(e) => setDraft({ ...draft, name: e.target.value })}
                 />
               </label>
             )}

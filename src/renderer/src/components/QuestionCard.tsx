@@ -1,8 +1,10 @@
 /**
  * A question from the agent (`ask_user_clarification`), the same in the chat and the Inbox: the sanitized
- * question, one-click suggested answers, or a typed answer.
+ * question, one-click suggested answers, or a typed answer. Once answered, the chat's card keeps showing the question
+ * and the answer given (`AnsweredQuestion`), without being opened.
  */
 import { useState } from 'react';
+import { answerOfResult } from '../../../shared/clarification-answer';
 import { approvals } from '../stores/approvals';
 import { Markdown } from './Markdown';
 
@@ -61,6 +63,20 @@ export function QuestionCard({ question }: { question: Question }) {
         </button>
       </div>
       {error && <div className="error">{error}</div>}
+    </div>
+  );
+}
+
+/** An answered question on its card: what was asked, and what the person answered. */
+export function AnsweredQuestion({ argumentsJson, result }: { argumentsJson: string; result: string }) {
+  const asked = questionFromArguments(0, argumentsJson);
+  return (
+    <div className="answered-question" data-testid="answered-question">
+      <div className="approval-title">{asked.title}</div>
+      <Markdown text={asked.question} />
+      <div className="answered-question-answer" data-testid="question-answer">
+        <span className="muted small">Your answer</span> {answerOfResult(result)}
+      </div>
     </div>
   );
 }

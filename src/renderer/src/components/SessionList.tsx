@@ -34,7 +34,11 @@ type RowMode =
   | { id: number; kind: 'actions' | 'rename' | 'confirm-delete' }
   | { id: number; kind: 'error'; message: string };
 
-export function SessionList() {
+/**
+ * `flyout`: shown over the chat from the icon rail (components/SessionRail.tsx), closed by `onDone` once a chat is
+ * opened or made.
+ */
+export function SessionList({ flyout = false, onDone }: { flyout?: boolean; onDone?: () => void } = {}) {
   const { sessions, activeId } = useStore(sessionsStore);
   const [mode, setMode] = useState<RowMode | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -60,8 +64,12 @@ export function SessionList() {
         }),
     );
   return (
-    <nav className="session-list">
-      <button className="primary new-session" data-testid="new-session" onClick={() => void createSession()}>
+    <nav className={`session-list${flyout ? ' session-flyout' : ''}`} aria-label="Chats">
+      <button
+        className="primary new-session"
+        data-testid="new-session"
+        onClick={() => void createSession().then(() => onDone?.())}
+      >
         New session
       </button>
       <div className="session-scroll" ref={scrollRef}>
@@ -87,7 +95,7 @@ export function SessionList() {
                 key={row.key}
                 className={`session-item${s.id === activeId ? ' active' : ''}${mine ? ` ${mine.kind}` : ''}`}
                 style={{ transform: `translateY(${row.start}px)` }}
-                onClick={() => (mine?.kind === 'actions' ? setMode(null) : !mine && selectSession(s.id))}
+                onClick={() => (mine?.kind === 'actions' ? setMode(null) : !mine && (selectSession(s.id), onDone?.()))}
                 onKeyDown={(e) => mine?.kind === 'actions' && e.key === 'Escape' && (e.preventDefault(), setMode(null))}
                 data-testid="session-item"
               >
@@ -209,10 +217,10 @@ export function SessionList() {
 }
 
 // Drawn, not typed: an emoji or a symbol character shows as an empty box where the system has no font for it.
-/** A 13-pixel icon of one stroked path on a 16-unit grid. */
-function StrokeIcon({ d }: { d: string }) {
+/** A 13-pixel icon (or `size`) of one stroked path on a 16-unit grid. */
+export function StrokeIcon({ d, size = 13 }: { d: string; size?: number }) {
   return (
-    <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+    <svg viewBox="0 0 16 16" width={size} height={size} aria-hidden="true">
       <path fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" d={d} />
     </svg>
   );

@@ -23,7 +23,7 @@ import { CodeLabel } from './CodeLabel';
 import { MessageImages } from './MessageImages';
 import { ToolCardResult } from './ToolCardResult';
 import { ImageThumbnails } from './ImageThumbnails';
-import { QuestionCard, questionFromArguments } from './QuestionCard';
+import { AnsweredQuestion, QuestionCard, questionFromArguments } from './QuestionCard';
 import { ShellOutput } from './ShellOutput';
 import { SUB_AGENT_LAUNCHERS, SubAgentCard } from './agents/SubAgentCard';
 import { DELIVERED_TOOLS, DeliveredCard } from './agents/DeliveredCard';
@@ -157,6 +157,9 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
       {SUB_AGENT_LAUNCHERS.has(card.name) && <SubAgentCard card={card} actions={actions} />}
       {DELIVERED_TOOLS.has(card.name) && <DeliveredCard card={card} />}
       {card.status === 'pending' && card.pending && <PendingPart card={card} />}
+      {card.name === TN.ASK_USER_CLARIFICATION && card.status === 'done' && card.result !== null && (
+        <AnsweredQuestion argumentsJson={card.arguments} result={card.result} />
+      )}
       {unanswered && (
         <div className="tool-result-line" data-testid="tool-unanswered">
           The turn stopped before you answered, so nothing ran. Your next message moves on without it.

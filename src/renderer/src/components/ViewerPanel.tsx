@@ -2,7 +2,9 @@
  * The viewer beside the chat (docs/viewer.md "Tabs"): one tab per file (reused by path), closable, with
  * keyboard shortcuts; the panel is resized by dragging its left edge and can be maximized over the chat.
  * Shortcuts: Alt+W closes the tab, Alt+] / Alt+[ (or Alt+PageDown / Alt+PageUp) switch tabs, Alt+M maximizes,
- * Escape leaves the maximized view. A path typed into the bar opens in a new tab.
+ * Escape leaves the maximized view. A path typed into the bar opens in a new tab. In a window too narrow for both
+ * (lib/layout.ts `overlay`) it shows over the chat as a page of its own: "Chat" (or Escape) puts it aside, the header's
+ * "Viewer" button (App.tsx) and any open bring it back.
  */
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
@@ -13,6 +15,7 @@ import {
   closeTab,
   closeViewer,
   cycleTab,
+  hideViewer,
   onReleaseHandle,
   openInViewer,
   setViewerWidth,
@@ -30,7 +33,19 @@ export const FileView = lazyPage(
 
 onReleaseHandle((handle) => void skald.viewer.release({ handle }).catch(() => {}));
 
-function useShortcuts(isOpen: boolean): void {
+function useShortcuts(isOpen: boolean, isOverlay: boolean): void {
+  // Over the chat, Escape puts the viewer aside: in the capture phase, before the app's own Escape (which stops a
+  // running turn), so the key does that and nothing else.
+  useEffect(() => {
+    if (!isOpen || !isOverlay) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      hideViewer();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [isOpen, isOverlay]);
   useEffect(() => {
     if (!isOpen) return;
     const onKey = (e: KeyboardEvent) => {
@@ -53,30 +68,48 @@ function useShortcuts(isOpen: boolean): void {
   }, [isOpen]);
 }
 
-export function ViewerPanel() {
-  const { tabs, activeId, width, isMaximized } = useStore(viewerStore);
+/** The tab strip has no scroll bar: the wheel scrolls it sideways. */
+function scrollTabsSideways(e: React.WheelEvent<HTMLDivElement>): void {
+  if (e.deltaY !== 0 && e.deltaX === 0) e.currentTarget.scrollLeft += e.deltaY;
+}
+
+/** The active tab is scrolled into the strip's view when it becomes active (an open, Alt+] / Alt+[). */
+function keepInView(element: HTMLDivElement | null): void {
+  element?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+}
+
+/** Where the chat page's layout puts the viewer (lib/layout.ts): beside the chat at `width`, or over it. */
+export interface ViewerPlacement {
+  mode: 'docked' | 'overlay';
+  width: number;
+  maxWidth: number;
+}
+
+export function ViewerPanel({ placement }: { placement: ViewerPlacement }) {
+  const { tabs, activeId, isMaximized, isHidden } = useStore(viewerStore);
   const [typed, setTyped] = useState('');
   const drag = useRef<{ x: number; width: number } | null>(null);
-  useShortcuts(tabs.length > 0);
-  if (tabs.length === 0) return null;
+  const isOverlay = placement.mode === 'overlay';
+  useShortcuts(tabs.length > 0 && !(isOverlay && isHidden), isOverlay);
+  if (tabs.length === 0 || (isOverlay && isHidden)) return null;
   const active = tabs.find((t) => t.id === activeId) ?? tabs[0]!;
+  const isOver = isMaximized || isOverlay;
 
   const onPointerDown = (e: React.PointerEvent) => {
-    drag.current = { x: e.clientX, width };
+    drag.current = { x: e.clientX, width: placement.width };
     e.currentTarget.setPointerCapture(e.pointerId);
   };
   const onPointerMove = (e: React.PointerEvent) => {
-    if (drag.current)
-      setViewerWidth(Math.min(window.innerWidth - 320, drag.current.width + drag.current.x - e.clientX));
+    if (drag.current) setViewerWidth(Math.min(placement.maxWidth, drag.current.width + drag.current.x - e.clientX));
   };
 
   return (
     <aside
-      className={`viewer ${isMaximized ? 'maximized' : ''}`}
+      className={`viewer${isMaximized ? ' maximized' : ''}${isOverlay ? ' over-chat' : ''}`}
       data-testid="viewer"
-      style={isMaximized ? undefined : { width }}
+      style={isOver ? undefined : { width: placement.width }}
     >
-      {!isMaximized && (
+      {!isOver && (
         <div
           className="viewer-resize"
           role="separator"
@@ -86,10 +119,11 @@ export function ViewerPanel() {
           onPointerUp={() => (drag.current = null)}
         />
       )}
-      <div className="viewer-tabs" role="tablist">
+      <div className="viewer-tabs" role="tablist" onWheel={scrollTabsSideways}>
         {tabs.map((t) => (
           <div
             key={t.id}
+            ref={t.id === active.id ? keepInView : undefined}
             role="tab"
             aria-selected={t.id === active.id}
             className={`viewer-tab ${t.id === active.id ? 'active' : ''}`}
@@ -131,13 +165,24 @@ export function ViewerPanel() {
             data-testid="viewer-open-path"
           />
         </form>
-        <button
-          onClick={toggleMaximized}
-          aria-label={isMaximized ? 'Restore the viewer' : 'Maximize the viewer'}
-          title="Alt+M"
-        >
-          {isMaximized ? '⤡' : '⤢'}
-        </button>
+        {isOverlay ? (
+          <button
+            onClick={hideViewer}
+            aria-label="Back to the chat"
+            title="Back to the chat (Esc)"
+            data-testid="viewer-hide"
+          >
+            Chat
+          </button>
+        ) : (
+          <button
+            onClick={toggleMaximized}
+            aria-label={isMaximized ? 'Restore the viewer' : 'Maximize the viewer'}
+            title="Alt+M"
+          >
+            {isMaximized ? '⤡' : '⤢'}
+          </button>
+        )}
         <button onClick={closeViewer} aria-label="Close viewer" title="Close every tab">
           ×
         </button>

@@ -90,7 +90,10 @@ export function SessionDirectory({ fallback }: { fallback: string }) {
   const dir = useStore(sessionsStore, (s) => activeSession(s)?.working_directory) ?? fallback;
   return (
     <span className="session-dir" data-testid="header-workdir" title="The open session's working directory">
-      in <code>{dir}</code>
+      in{' '}
+      <code>
+        <bdi>{dir}</bdi>
+      </code>
     </span>
   );
 }

@@ -4,6 +4,7 @@
  * opened with and, once resolved, the file's absolute path so that a second open of the same file reuses it.
  */
 import { createStore } from 'zustand/vanilla';
+import { VIEWER_MIN_PX } from '../lib/layout';
 
 export interface ViewerTab {
   id: string;
@@ -38,12 +39,17 @@ export interface ViewerTab {
 export interface ViewerState {
   tabs: ViewerTab[];
   activeId: string | null;
-  width: number;
+  /** As the person dragged it; `null` until then (the layout chooses: lib/layout.ts). */
+  width: number | null;
   isMaximized: boolean;
+  /**
+   * Put aside while it shows over the chat in a narrow window (lib/layout.ts `overlay`): the tabs stay, the chat shows;
+   * any open brings it back. Beside the chat it is never hidden.
+   */
+  isHidden: boolean;
 }
 
-export const MIN_WIDTH = 320;
-const initial: ViewerState = { tabs: [], activeId: null, width: 560, isMaximized: false };
+const initial: ViewerState = { tabs: [], activeId: null, width: null, isMaximized: false, isHidden: false };
 export const viewerStore = createStore<ViewerState>(() => ({ ...initial }));
 
 let nextId = 1;
@@ -75,7 +81,11 @@ export function openInViewer(path: string, options: OpenOptions = {}): string {
       lineRequest: options.line != null ? nextLineRequest++ : same.lineRequest,
       toolCallId: options.toolCallId ?? same.toolCallId,
     };
-    viewerStore.setState({ tabs: state.tabs.map((t) => (t.id === same.id ? updated : t)), activeId: same.id });
+    viewerStore.setState({
+      tabs: state.tabs.map((t) => (t.id === same.id ? updated : t)),
+      activeId: same.id,
+      isHidden: false,
+    });
     return same.id;
   }
   const tab: ViewerTab = {
@@ -93,7 +103,7 @@ export function openInViewer(path: string, options: OpenOptions = {}): string {
     handle: null,
     diffOf: null,
   };
-  viewerStore.setState({ tabs: [...state.tabs, tab], activeId: tab.id });
+  viewerStore.setState({ tabs: [...state.tabs, tab], activeId: tab.id, isHidden: false });
   return tab.id;
 }
 
@@ -182,11 +192,20 @@ export function closeTab(id: string): void {
 }
 
 export function setViewerWidth(width: number): void {
-  viewerStore.setState({ width: Math.max(MIN_WIDTH, Math.round(width)) });
+  viewerStore.setState({ width: Math.max(VIEWER_MIN_PX, Math.round(width)) });
 }
 
 export function toggleMaximized(): void {
   viewerStore.setState((s) => ({ isMaximized: !s.isMaximized }));
+}
+
+/** Over the chat (a narrow window): back to the chat, the tabs kept; `showViewer` brings them back. */
+export function hideViewer(): void {
+  viewerStore.setState({ isHidden: true });
+}
+
+export function showViewer(): void {
+  viewerStore.setState({ isHidden: false });
 }
 
 /** A write call's diff in its own tab (one per call). */
@@ -196,6 +215,7 @@ export function openDiffTab(toolCallId: string, path: string, sessionId: number 
   if (same) {
     viewerStore.setState({
       activeId: same.id,
+      isHidden: false,
       tabs: state.tabs.map((t) =>
         t.id === same.id ? { ...t, revertOnOpen: revert, reloadKey: t.reloadKey + (revert ? 1 : 0) } : t,
       ),
@@ -218,7 +238,7 @@ export function openDiffTab(toolCallId: string, path: string, sessionId: number 
     diffOf: toolCallId,
     revertOnOpen: revert,
   };
-  viewerStore.setState({ tabs: [...state.tabs, tab], activeId: tab.id });
+  viewerStore.setState({ tabs: [...state.tabs, tab], activeId: tab.id, isHidden: false });
   return tab.id;
 }
 
@@ -229,7 +249,7 @@ export function showInViewer(path: string, toolCallId: string | null, options: O
 
 export function closeViewer(): void {
   for (const t of viewerStore.getState().tabs) if (t.handle) releaseHandle(t.handle);
-  viewerStore.setState({ tabs: [], activeId: null, isMaximized: false });
+  viewerStore.setState({ tabs: [], activeId: null, isMaximized: false, isHidden: false });
 }
 
 /** For tests: back to no tabs. */

@@ -13,13 +13,19 @@
  * the command of a driver lives in the config, which is guarded); `.git/objects`, refs, `HEAD` (data, not code).
  * What a config names is re-read when the config changes (by modification time); which folders hold a `.git` is
  * remembered for REPO_TTL_MS.
+ * Every file here is read through the disk module (disk/open.ts), never with a blocking read: a `.git`, a
+ * `commondir`, a pointer's target or a config that is a FIFO, socket or device (or any odd kind) makes the answer a
+ * reason to refuse ("where git looks for its hooks cannot be read"), so a write under it is refused with a sentence
+ * instead of hanging the core on the read.
  * Limits: the user's global and system config (`~/.gitconfig`, `/etc/gitconfig`) are outside the workspace, where
  * no tool writes; a config value set by `GIT_CONFIG_*` variables is not seen.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { pathUnder } from './paths';
+import { DiskError } from '../../disk/disk-error';
+import { KIND_WORDS, kindOf, statAt } from '../../disk/kinds';
+import { readFile } from '../../disk/open';
+import { pathUnder, realPathOrNull } from '../../disk/paths';
 
 const CONFIG_FILES = new Set(['config', 'config.worktree', 'commondir', 'gitdir']);
 
@@ -47,6 +53,8 @@ interface RepoPaths {
   hookDirs: string[];
   /** Absolute files named by include.path / includeIf.*.path. */
   includes: string[];
+  /** Why git's metadata here cannot be read (a FIFO where a file should be, …): every write below is refused. */
+  unreadable?: string;
 }
 
 const configCache = new Map<string, { mtimeMs: number; value: RepoPaths }>();
@@ -59,6 +67,7 @@ const EMPTY: RepoPaths = { hookDirs: [], includes: [] };
 export function gitConfiguredReason(absolute: string): string | null {
   for (let dir = dirname(absolute), depth = 0; depth < 64; depth++) {
     const repo = repoPathsAt(dir);
+    if (repo.unreadable) return repo.unreadable;
     for (const hooks of repo.hookDirs)
       if (pathUnder(absolute, hooks))
         return "the repository's core.hooksPath names this folder: git runs the hooks in it";
@@ -89,24 +98,63 @@ function repoPathsAt(dir: string): RepoPaths {
   return value;
 }
 
-function readRepoPaths(dir: string): RepoPaths {
-  const dotGit = join(dir, '.git');
-  let gitDir: string;
+/** The most of a pointer, `commondir` or config file that is read (git's own are a few hundred bytes). */
+const MAX_META_BYTES = 1024 * 1024;
+
+/** Raised while reading a repository's metadata: the sentence for the refusal. */
+class Unreadable extends Error {}
+
+/** What a file of git's metadata is when it is not what git needs: a reason, in a sentence. */
+const oddKind = (path: string, what: string, wanted: string) =>
+  new Unreadable(
+    `where git looks for its hooks cannot be read: ${path} is ${what}, not ${wanted}, so writes under it are refused`,
+  );
+
+/**
+ * The text of one metadata file, or null when there is none; following symlinks as git does (the real path is what
+ * is opened, with no link left on it), never blocking.
+ */
+function metaText(path: string): string | null {
+  const info = statAt(path, true);
+  if (!info) return null;
+  if (!info.isFile()) throw oddKind(path, KIND_WORDS[kindOf(info)], 'a regular file');
+  const real = realPathOrNull(path);
+  if (real === null) return null;
   try {
-    const info = statSync(dotGit, { throwIfNoEntry: false });
-    if (!info) return EMPTY;
-    gitDir = info.isDirectory() ? dotGit : pointedGitDir(dotGit, dir);
-  } catch {
+    return readFile({ path: real, shown: path }, MAX_META_BYTES).bytes.toString('utf8');
+  } catch (error) {
+    if (error instanceof DiskError && error.code === 'missing') return null;
+    throw new Unreadable(`where git looks for its hooks cannot be read (${(error as Error).message})`);
+  }
+}
+
+function readRepoPaths(dir: string): RepoPaths {
+  try {
+    return repoPathsOf(dir);
+  } catch (error) {
+    if (error instanceof Unreadable) return { hookDirs: [], includes: [], unreadable: error.message };
     return EMPTY;
+  }
+}
+
+function repoPathsOf(dir: string): RepoPaths {
+  const dotGit = join(dir, '.git');
+  const info = statAt(dotGit, true);
+  if (!info) return EMPTY;
+  let gitDir = dotGit;
+  if (!info.isDirectory()) {
+    if (!info.isFile()) throw oddKind(dotGit, KIND_WORDS[kindOf(info)], 'a folder or a gitdir pointer file');
+    const pointed = pointedGitDir(metaText(dotGit) ?? '', dir);
+    if (pointed === null) return EMPTY;
+    const target = statAt(pointed, true);
+    if (!target) return EMPTY;
+    if (!target.isDirectory()) throw oddKind(pointed, KIND_WORDS[kindOf(target)], "the repository's folder");
+    gitDir = pointed;
   }
   const out: RepoPaths = { hookDirs: [], includes: [] };
   const configs = [join(gitDir, 'config'), join(gitDir, 'config.worktree')];
-  try {
-    const common = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
-    if (common) configs.push(join(resolve(gitDir, common), 'config'));
-  } catch {
-    /* not a linked worktree */
-  }
+  const common = metaText(join(gitDir, 'commondir'))?.trim();
+  if (common) configs.push(join(resolve(gitDir, common), 'config'));
   for (const file of configs) {
     const paths = parsedConfig(file, dir);
     out.hookDirs.push(...paths.hookDirs);
@@ -115,32 +163,22 @@ function readRepoPaths(dir: string): RepoPaths {
   return out;
 }
 
-function pointedGitDir(dotGitFile: string, workTree: string): string {
-  const text = readFileSync(dotGitFile, 'utf8');
+/** The folder a `.git` pointer file names (`gitdir: <path>`), or null when it names none. */
+function pointedGitDir(text: string, workTree: string): string | null {
   const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-  if (!m) throw new Error('not a gitdir pointer');
-  return resolve(workTree, m[1]!);
+  return m ? resolve(workTree, m[1]!) : null;
 }
 
 function parsedConfig(file: string, workTree: string): RepoPaths {
-  let mtimeMs: number;
-  try {
-    const info = statSync(file, { throwIfNoEntry: false });
-    if (!info?.isFile()) return EMPTY;
-    mtimeMs = info.mtimeMs;
-  } catch {
-    return EMPTY;
-  }
+  const info = statAt(file, true);
+  if (!info) return EMPTY;
+  if (!info.isFile()) throw oddKind(file, KIND_WORDS[kindOf(info)], 'a regular file');
   const hit = configCache.get(file);
-  if (hit && hit.mtimeMs === mtimeMs) return hit.value;
+  if (hit && hit.mtimeMs === info.mtimeMs) return hit.value;
   const value: RepoPaths = { hookDirs: [], includes: [] };
   let section = '';
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return EMPTY;
-  }
+  const text = metaText(file);
+  if (text === null) return EMPTY;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line);
@@ -158,7 +196,7 @@ function parsedConfig(file: string, workTree: string): RepoPaths {
       value.includes.push(expandPath(val, dirname(file)));
   }
   if (configCache.size > 256) configCache.clear();
-  configCache.set(file, { mtimeMs, value });
+  configCache.set(file, { mtimeMs: info.mtimeMs, value });
   return value;
 }
 

@@ -9,19 +9,29 @@
  *   `.vscode/**`, `.mcp.json`, shell rc files, our per-project `.skald/` config) nor the app's data dir
  *   (`protectedRoots`).
  * The resulting `GuardedPath.real` is the path the tool must operate on: it was checked, the lexical one was not.
- * Limits: the check and the later open are not atomic; the facade (`fs.ts`) narrows the window with O_NOFOLLOW
- * opens, temp-file + rename writes, and a re-check of the parent's real path just before the rename.
+ * Limits: the check and the later open are not atomic: the disk module (src/main/core/disk/) closes the gap, as the
+ * facade (`fs.ts`) opens the canonical path with no symlink allowed on it, checks the identity on the descriptor,
+ * and asks `recheckWriteTarget` again right before a write's rename.
  */
 import { basename, dirname } from 'node:path';
 import { shownPath } from '../../../../shared/shown-path';
+import { canonicalizeForPolicy, displayPath, hasComponent, relativeInside, resolvePath } from '../../disk/paths';
+import { guardScope, inProtectedRoot, SECRETS_DIR, type GuardScope } from '../../disk/protected';
 import { ToolError } from '../define-tool';
 import { gitConfiguredReason, gitProtectedReason } from './git-paths';
-import { canonicalizeForPolicy, displayPath, hasComponent, pathUnder, relativeInside, resolvePath } from './paths';
+
+export { inProtectedRoot, SECRETS_DIR } from '../../disk/protected';
 
 export interface PathContext {
   workingDir: string;
   workspaceDir: string;
   protectedRoots?: readonly string[];
+  /**
+   * The app's default workspace, when the session works in another folder: its `secrets` folders stay guarded (a hard
+   * link to one of its secrets is refused), as the gate guards them (docs/approval.md "Relative means the working
+   * directory").
+   */
+  defaultWorkspaceDir?: string;
 }
 
 export interface GuardedPath {
@@ -37,11 +47,12 @@ export interface GuardedPath {
   display: string;
   /** Canonical app data folders: a hard link into them (or into secrets/) is refused when the file is opened. */
   protectedRoots?: readonly string[];
+  /** What a hard link is judged against when the file is opened (disk/protected.ts): root, data and default workspace. */
+  scope: GuardScope;
 }
 
 /** Our own per-project config folder inside a workspace (F7). */
 export const PROJECT_CONFIG_DIR = '.skald';
-export const SECRETS_DIR = 'secrets';
 const SHELL_RC_FILES = new Set([
   '.bashrc',
   '.bash_profile',
@@ -75,17 +86,6 @@ export function protectedReason(rel: string): string | null {
   return null;
 }
 
-const rootCache = new Map<string, string>();
-function canonicalRoot(dir: string): string {
-  let real = rootCache.get(dir);
-  if (real === undefined) {
-    real = canonicalizeForPolicy(dir, dir);
-    if (rootCache.size > 64) rootCache.clear();
-    rootCache.set(dir, real);
-  }
-  return real;
-}
-
 function locate(raw: unknown, ctx: PathContext): GuardedPath {
   if (typeof raw !== 'string' || raw.trim() === '')
     throw new ToolError(
@@ -94,14 +94,16 @@ function locate(raw: unknown, ctx: PathContext): GuardedPath {
   if (raw.includes('\0')) throw new ToolError('The path contains a NUL character; pass a plain path.');
   const absolute = resolvePath(raw, ctx.workingDir);
   const real = canonicalizeForPolicy(absolute, ctx.workingDir);
-  const root = canonicalRoot(ctx.workspaceDir);
+  const scope = guardScope(ctx.workspaceDir, ctx.protectedRoots, ctx.defaultWorkspaceDir);
+  const root = scope.root;
   return {
     input: raw,
     absolute,
     real,
     root,
     display: shownPath(displayPath(real, root)),
-    protectedRoots: (ctx.protectedRoots ?? []).map(canonicalRoot),
+    protectedRoots: scope.protectedRoots,
+    scope,
   };
 }
 
@@ -124,22 +126,6 @@ export function guardRead(raw: unknown, ctx: PathContext): GuardedPath {
   const g = locate(raw, ctx);
   refuseOutsideOrSecret(g);
   return g;
-}
-
-/** True when `real` lies in an app data dir; a workspace strictly inside that dir stays writable. */
-export function inProtectedRoot(
-  real: string,
-  root: string,
-  protectedRoots: readonly string[] | undefined,
-): string | null {
-  for (const dir of protectedRoots ?? []) {
-    const protectedReal = canonicalRoot(dir);
-    if (!pathUnder(real, protectedReal)) continue;
-    const workspaceInside = pathUnder(root, protectedReal) && root !== protectedReal;
-    if (workspaceInside && pathUnder(real, root)) continue;
-    return protectedReal;
-  }
-  return null;
 }
 
 /** For write_file, edit_file, insert_at_line, replace_lines. */
@@ -172,7 +158,7 @@ export function guardWrite(raw: unknown, ctx: PathContext): GuardedPath {
 export function recheckWriteTarget(real: string, ctx: PathContext): boolean {
   try {
     const parentReal = canonicalizeForPolicy(dirname(real), ctx.workingDir);
-    const root = canonicalRoot(ctx.workspaceDir);
+    const root = guardScope(ctx.workspaceDir).root;
     const rel = relativeInside(parentReal, root);
     if (rel === null || hasComponent(rel, SECRETS_DIR)) return false;
     if (protectedReason(rel === '' ? basename(real) : `${rel}/${basename(real)}`)) return false;

@@ -252,6 +252,7 @@ describe('F9 read caps, binary and special files', () => {
       real: '/dev/zero',
       root: '/',
       display: '/dev/zero',
+      scope: { root: '/', protectedRoots: [] },
     };
     expect(() => readCapped(dev, 10)).toThrow(/device/);
   });

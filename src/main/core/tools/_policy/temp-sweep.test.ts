@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../index';
 import { makeWorkspace, type TestWorkspace } from '../_testing/workspace';
 import { TEMP_FILE_PATTERN, tempFileName } from './fs';
-import { sweepStaleTempFiles } from './temp-sweep';
+import { sweepStaleTempFiles } from '../../disk/temp-sweep';
 
 let ws: TestWorkspace;
 beforeEach(() => {

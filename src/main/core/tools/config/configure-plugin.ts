@@ -9,6 +9,7 @@ import { PluginError, type PluginManager, type PluginView } from '../../plugins/
 import { defineTool, ToolError } from '../define-tool';
 import { label } from '../fs/common';
 import type { Tool } from '../tool';
+import { unprovenPaths } from '../../secrets/sealed-args';
 
 /** What the model and list_items see of a plugin: state and settings, secret fields as set/unset only. */
 export function pluginSummary(view: PluginView): Record<string, unknown> {
@@ -38,9 +39,12 @@ export function createConfigurePluginTool(plugins: PluginManager): Tool {
     }),
     kind: 'config',
     category: 'config',
-    // A plugin's secret fields (an API key …) are sealed like set_secret's value.
+    // Every setting not proven public is sealed like set_secret's value: a plugin's secret fields (an API key …),
+    // a field its schema does not have, and every setting of a plugin name the registry does not know (misspelt).
     secretPaths: (args) =>
-      typeof args.name === 'string' ? plugins.secretFieldsOf(args.name).map((f) => ['config', f]) : [],
+      unprovenPaths(args.config, (typeof args.name === 'string' && plugins.publicFieldsOf(args.name)) || [], [
+        'config',
+      ]),
     describe: (a, length) => label(TN.CONFIGURE_PLUGIN, a.name, length),
     execute(a) {
       try {

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import {
   APP_SECRET_PREFIX,
+  hasSecretPrefix,
   isReservedSecretKey,
   MCP_SECRET_PREFIX,
   PLUGIN_SECRET_PREFIX,
@@ -31,7 +32,7 @@ const key = z
   .min(1)
   .max(200)
   .refine((k) => !isReservedSecretKey(k), { message: RESERVED_TEXT })
-  .refine((k) => !k.startsWith(PLUGIN_SECRET_PREFIX), {
+  .refine((k) => !hasSecretPrefix(k, PLUGIN_SECRET_PREFIX), {
     message: `Keys starting with "${PLUGIN_SECRET_PREFIX}" are plugins' secret fields: set them with configure_plugin.`,
   })
   .describe('The secret\'s key, e.g. "github.token" (A-Z a-z 0-9 _ . : / -).');

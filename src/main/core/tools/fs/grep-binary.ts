@@ -16,7 +16,7 @@
  * and with context, a match among a fill's last lines makes rg keep fewer of them.
  */
 
-import type { TextExtent } from '../_policy/search-reader';
+import type { TextExtent } from '../../disk/search-reader';
 
 /** rg's line buffer capacity: what its first fill reads (`DEFAULT_BUFFER_CAPACITY`, 64 KB since rg 13). */
 export const RG_FIRST_FILL_BYTES = 64 * 1024;

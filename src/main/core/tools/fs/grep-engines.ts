@@ -13,7 +13,8 @@
  * Unicode in Rust) may match slightly differently across engines.
  */
 import { kindAt, walk } from '../_policy/fs';
-import { SearchReader } from '../_policy/search-reader';
+import type { GuardScope } from '../../disk/protected';
+import { SearchReader } from '../../disk/search-reader';
 import { ripgrepExtent } from './grep-binary';
 import type { GrepPool } from './grep-pool';
 import { globMatcher, byteLines, matchingLines, mayMatch, type Matcher } from './search-engine';
@@ -84,6 +85,8 @@ export function compareParts(pa: readonly string[], pb: readonly string[]): numb
 
 export interface JsEngineOptions {
   skip?: (path: string) => boolean;
+  /** Whose guarded files a hard link must not reach: such a file is not read (judged on its descriptor). */
+  guard?: GuardScope | null;
   /** Worker threads that read and match files for the walk; absent or null = this thread only. */
   pool?: GrepPool | null;
   /** Searching alone this long first (most pages end sooner); then the pool takes the reading. Default POOL_AFTER_MS. */
@@ -141,10 +144,10 @@ export async function* jsEngine(
       yield { rel: entry.rel, path: entry.path };
     }
   })();
-  const reader = new SearchReader();
+  const reader = new SearchReader(options.guard ?? null);
   const context = q.mode === 'content' ? (q.context ?? 0) : 0;
   const extent = ripgrepExtent(context);
-  const search = (c: Candidate): FileMatches | null => {
+  const matchIn = (c: Candidate): FileMatches | null => {
     const bytes = reader.read(c.path, MAX_GREP_FILE_BYTES, true, extent); // null for a binary file, after its head
     if (!bytes || !mayMatch(matcher, bytes)) return null;
     if (q.mode === 'count' && reader.wasCut) return null; // rg counts no file it stopped at a NUL in
@@ -165,6 +168,16 @@ export async function* jsEngine(
     const matchTexts: string[] = [];
     const matches = matchingLines(matcher, text, max, matchTexts);
     return matches.length > 0 ? { rel: c.rel, path: c.path, matches, matchTexts, text } : null;
+  };
+  // A file whose lines reach the answer is confirmed on its descriptor (disk/search-reader.ts): read through a folder
+  // swapped for a link, it is left out.
+  const search = (c: Candidate): FileMatches | null => {
+    const hit = matchIn(c);
+    if (!hit) {
+      reader.release();
+      return null;
+    }
+    return reader.confirm() ? hit : null;
   };
   const started = Date.now();
   const poolAfter = options.poolAfterMs ?? POOL_AFTER_MS;

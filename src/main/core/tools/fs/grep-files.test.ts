@@ -117,6 +117,12 @@ for (const [engine, grepFilesTool] of ENGINES)
       expect(await failed(grepFilesTool, { pattern: 'x', context_lines: 11 }, ws.ctx)).toMatch(/context_lines/);
       expect(await failed(grepFilesTool, { pattern: 'x', output_mode: 'lines' }, ws.ctx)).toMatch(/output_mode/);
       expect(await ok(grepFilesTool, { pattern: 'zzz' }, ws.ctx)).toMatch(/^No matches for \/zzz\//);
+      // A glob whose braces do not pair up: a sentence about the glob, not the regex engine's message.
+      for (const glob of ['{a,b', 'a}', '*.{ts', '}{', '{{a}']) {
+        const text = await failed(grepFilesTool, { pattern: 'x', glob }, ws.ctx);
+        expect(text, glob).toMatch(/is not a valid glob: its \{ and \} do not pair up/);
+        expect(text, glob).not.toMatch(/regular expression|unexpectedly/i);
+      }
     });
 
     it('a look-behind pattern (not Rust regex syntax) still works', async () => {

@@ -21,7 +21,7 @@ import { shownPath } from '../../../../shared/shown-path';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool } from '../define-tool';
 import { doesNotExist, isGuardedHardLink, isUnopenableName, kindAt } from '../_policy/fs';
-import { SearchReader } from '../_policy/search-reader';
+import { SearchReader } from '../../disk/search-reader';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural, searchLabel } from './common';
@@ -30,7 +30,15 @@ import { findRipgrep, MAX_GREP_FILE_BYTES, type GrepQuery, type JsEngineOptions 
 import { grepPool, type GrepPool } from './grep-pool';
 import { engineResults, JS_PREFIX_MS } from './grep-race';
 import type { RipgrepWant } from './grep-ripgrep';
-import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, lineIndex, type LineSource } from './search-engine';
+import {
+  clipLine,
+  compileMatcher,
+  globMatcher,
+  MAX_PATTERN_CHARS,
+  hunks,
+  lineIndex,
+  type LineSource,
+} from './search-engine';
 
 export const DEFAULT_GREP_LIMIT = 100;
 export const MAX_GREP_LIMIT = 5000;
@@ -127,6 +135,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       a.path === '.' ? label(TN.GREP_FILES, a.pattern, length) : searchLabel(TN.GREP_FILES, a.pattern, a.path, length),
     async executeAsync(a, ctx, signal) {
       compileMatcher(a.pattern, a.case_insensitive);
+      if (a.glob) globMatcher(a.glob); // a bad glob is a sentence for the model, before either engine starts
       const g = guardRead(a.path, ctx);
       const kind = kindAt(g.real);
       if (kind !== 'dir' && kind !== 'file')
@@ -149,7 +158,10 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
         mode: a.output_mode === 'content' ? 'content' : a.output_mode === 'files_only' ? 'files' : 'count',
         context: a.context_lines,
       };
-      const reader = new SearchReader();
+      // A hard link to a guarded file is also refused on the descriptor of every read (disk/open.ts), so one swapped in
+      // after `accept` looked at it is still never read.
+      const guard = g.scope;
+      const reader = new SearchReader(guard);
       const left = kind === 'dir' ? leftOut(g.real, ctx.protectedPaths) : null;
       const isProtected = left ? protectedHitFilter(g.real, left.skip) : null;
       // A guarded hard link is a second name of a secrets/ or data-folder file; a protected hit lies under what a rule
@@ -174,7 +186,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       };
       outer: for await (const hit of engineResults(
         rgPath,
-        js,
+        { ...js, guard },
         g.real,
         kind === 'file',
         query,
@@ -212,9 +224,11 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           // ripgrep printed the context with the matches; the JS engine has the text; else read the file again.
           let lines: LineSource | undefined = hit.lineTexts ? { at: (no) => hit.lineTexts!.get(no) } : undefined;
           if (!lines) {
-            const text =
-              hit.text ??
-              reader.read(hit.path, MAX_GREP_FILE_BYTES, true, ripgrepExtent(a.context_lines))?.toString('utf8');
+            const bytes =
+              hit.text === undefined
+                ? reader.read(hit.path, MAX_GREP_FILE_BYTES, true, ripgrepExtent(a.context_lines))
+                : null;
+            const text = hit.text ?? (bytes && reader.confirm() ? bytes.toString('utf8') : undefined);
             if (text === undefined) continue; // vanished since the search: skip it
             lines = lineIndex(text);
           }

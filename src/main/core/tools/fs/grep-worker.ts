@@ -5,7 +5,7 @@
  * Files are read through the policy facade (no symlink followed, size cap), with ripgrep's binary rule (grep-binary.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { SearchReader } from '../_policy/search-reader';
+import { SearchReader } from '../../disk/search-reader';
 import { ToolError } from '../define-tool';
 import { ripgrepExtent } from './grep-binary';
 import type { GrepJob, GrepReply } from './grep-pool';
@@ -33,6 +33,8 @@ port.on('message', (job: GrepJob) => {
         if ((found ? found.matches.length : matchingLines(matcher, bytes.toString('utf8'), 1).length) > 0) hits[i] = 1;
       }
     });
+    // Only which files match goes back; the calling thread reads those again and confirms them on their descriptors.
+    reader.release();
     port.postMessage({ id: job.id, ok: true, hits } satisfies GrepReply, [hits.buffer]);
   } catch (error) {
     port.postMessage({

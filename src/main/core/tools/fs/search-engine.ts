@@ -364,7 +364,15 @@ export function globMatcher(glob: string): (rel: string) => boolean {
     else if (c === ',') re += glob.slice(0, i).lastIndexOf('{') > glob.slice(0, i).lastIndexOf('}') ? '|' : ',';
     else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
   }
-  const compiled = new RegExp(`^${re}$`);
+  let compiled: RegExp;
+  try {
+    compiled = new RegExp(`^${re}$`);
+  } catch {
+    // Only braces can leave the pattern unbalanced: every other character is escaped or maps to a closed group.
+    throw new ToolError(
+      `glob "${glob}" is not a valid glob: its { and } do not pair up. Close each {a,b} group, or leave the braces out.`,
+    );
+  }
   const byName = !glob.includes('/');
   return (rel) => compiled.test(byName ? rel.slice(rel.lastIndexOf('/') + 1) : rel);
 }

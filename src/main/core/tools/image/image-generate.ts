@@ -1,8 +1,9 @@
 /**
  * `image_generate` and `image_generate_providers_list` (docs/plugins.md). Providers are the enabled, configured
  * image plugins (OpenAI-compatible images, ComfyUI). Images are saved into the working directory as
- * `images/<date>-<slug>.<ext>` (a number added when the name is taken) through the policy facade, and the result
- * lists their paths, which the card shows as thumbnails and the viewer opens.
+ * `images/<date>-<slug>.<ext>` (a number added when the name is taken) by the tools' output writer (`writeOutputFile`:
+ * the write guard, the disk module's atomic writer, never through a symlinked `images/`), and the result lists their
+ * paths, which the card shows as thumbnails and the viewer opens.
  * Bespoke stop: stopping the call first asks the provider to drop its queued work (ComfyUI `/interrupt`), then
  * aborts our own requests, so a stop reaches the server and not only our wait.
  * Both tools stay always on (not in the lazy `config` group): the list is how the model finds out whether it
@@ -13,7 +14,7 @@ import { TN } from '../../../../shared/tool-names';
 import type { ImageProvider, PluginManager } from '../../plugins/index';
 import { defineTool, describeZodError, ToolError } from '../define-tool';
 import { errorText, SimpleExecution } from '../execution';
-import { atomicWrite, kindAt } from '../_policy/fs';
+import { kindAt, writeOutputFile } from '../_policy/fs';
 import { guardWrite } from '../_policy/guard';
 import { label } from '../fs/common';
 import type { ExecutionOutcome, Tool, ToolRunContext } from '../tool';
@@ -112,8 +113,7 @@ async function generate(
   for (const image of images) {
     const rel = freeName(base, EXTENSIONS[image.mime] ?? 'png', ctx, taken);
     taken.add(rel);
-    const g = guardWrite(rel, ctx);
-    atomicWrite(g, image.bytes, ctx);
+    const g = writeOutputFile(rel.split('/'), image.bytes, ctx);
     saved.push({ path: g.display, bytes: image.bytes.length, mime: image.mime });
   }
   return { kind: 'completed', resultType: 'json', result: JSON.stringify({ provider: chosen.name, images: saved }) };

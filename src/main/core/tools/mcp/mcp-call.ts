@@ -43,7 +43,13 @@ async function callOnce(
           ...p,
         }),
     });
-    return toOutcome(result as RawToolResult, { workspaceDir: ctx.workspaceDir, server: parsed.server, tool });
+    return toOutcome(result as RawToolResult, {
+      workingDir: ctx.workingDir,
+      workspaceDir: ctx.workspaceDir,
+      protectedRoots: ctx.protectedRoots,
+      server: parsed.server,
+      tool,
+    });
   } catch (error) {
     if (signal.aborted)
       return { kind: 'cancelled', note: 'Stopped by the user; the MCP server was told to cancel the call.' };

@@ -13,15 +13,22 @@
  * - stdout and stderr are interleaved as they arrive; at most MAX_OUTPUT_BYTES are kept, the rest is counted and
  *   the cut is stated. Terminal escape sequences are taken out and carriage returns overwrite (`terminal-text.ts`).
  * - Spawned detached (own process group); stop and timeout kill the whole group, SIGTERM then SIGKILL (X8).
+ * - Confined by the OS sandbox (docs/sandbox.md) unless the call's decision says otherwise (`ctx.sandbox`; none =
+ *   sandboxed without network): writes only in the working directory and a private /tmp, the data folder, `secrets`
+ *   and credential stores hidden, no network. Where the sandbox cannot start the call fails with why and how to fix
+ *   it, never runs unconfined instead; on Windows (no sandbox) it runs and its result says so. What the sandbox
+ *   stopped is added to the result in a sentence (sandbox/explain.ts). The process recorded and killed is
+ *   bubblewrap's, the leader of the group that holds the command.
  * Outcomes: the command ran → `completed`, with its exit code in the text (a non-zero exit is information for the
  * model, not a tool failure); timeout → `failed` with the output so far; stop → `cancelled`.
- * Limits: commands run unsandboxed (X10); background children of a command that exits normally keep running.
+ * Limits: background children of a command that exits normally keep running (in the sandbox too, until stop or
+ * timeout ends the sandbox's whole process namespace).
  * Check ids (R4, X8, X10) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import { defineTool, ToolError } from '../define-tool';
-import { realDirectory } from '../_policy/fs';
+import { kindAt, realDirectory } from '../_policy/fs';
 import { resolvePath } from '../_policy/paths';
 import type { Tool } from '../tool';
 import { label } from '../fs/common';
@@ -29,6 +36,7 @@ import { scrubEnv } from './env-scrub';
 import { killProcessGroup } from './process-group';
 import { terminalText } from './terminal-text';
 import { findBash } from './bash';
+import { Sandbox, SANDBOXED_NO_NETWORK } from '../../sandbox/index';
 
 let execaModule: Promise<typeof import('execa')> | null = null;
 /**
@@ -60,6 +68,11 @@ export interface ExecuteCmdDeps {
   shell?: string;
   /** Records running commands (pid + start time) so a crashed run's leftovers are ended at the next start (R4). */
   processes?: { record(pid: number, command: string): void; forget(pid: number): void };
+  /**
+   * The sandbox commands run in (docs/sandbox.md). The composition root passes one that hides the credential stores
+   * the guards know; without it (tests), one that hides the data folder and `secrets` folders but no credential store.
+   */
+  sandbox?: Sandbox;
 }
 
 /**
@@ -127,11 +140,20 @@ function firstWord(command: string): string {
   return words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? words[0] ?? command;
 }
 
+/** What the model is told of the sandbox (docs/sandbox.md); Windows has none. */
+const SANDBOX_NOTE =
+  process.platform === 'win32'
+    ? ''
+    : 'It runs in a sandbox: it can write only in the working directory and /tmp (its own, empty), has no network, ' +
+      "and cannot see the app's data, secrets/ folders or credential stores; the result says when the sandbox stopped it. ";
+
 export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
+  const sandbox = deps.sandbox ?? new Sandbox({ credentialStores: { home: [], system: [] } });
   return defineTool({
     name: TN.EXECUTE_CMD,
     description:
       'Run a shell command (bash) and return its combined stdout/stderr and exit code. Output over 100 KB is cut. ' +
+      SANDBOX_NOTE +
       `Default timeout ${DEFAULT_TIMEOUT_SECS} s (max ${MAX_TIMEOUT_SECS}). Prefer the dedicated tools: read_file (not cat), ` +
       'list_files (not ls/find), grep_files (not grep/rg), edit_file (not sed/awk), write_file (not echo >).',
     input,
@@ -158,20 +180,36 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
       signal.throwIfAborted();
 
       const env = scrubEnv(deps.baseEnv?.() ?? process.env, deps.secretValues?.() ?? []);
-      const { execa } = await loadExeca();
-      signal.throwIfAborted();
-      const child = execa(bash, ['--noprofile', '--norc', '-c', a.command], {
+      const argv = [bash, '--noprofile', '--norc', '-c', a.command];
+      // The sandbox starts the shell inside, where a missing one would be bubblewrap's error: say it as a spawn would.
+      if (kindAt(bash) !== 'file') throw new ToolError(`The command could not start: ENOENT (${bash} does not exist).`);
+      const launch = await sandbox.launch(
+        ctx.sandbox ?? SANDBOXED_NO_NETWORK,
+        { workingDir: ctx.workingDir, workspaceDir: ctx.workspaceDir, dataDirs: ctx.protectedRoots ?? [] },
         cwd,
-        env,
+        argv,
+      );
+      if (launch.kind === 'refused') throw new ToolError(launch.reason);
+      const [file, ...args] = launch.kind === 'confined' ? [launch.file, ...launch.args] : argv;
+      const release = () => launch.kind === 'confined' && launch.release();
+      const { execa } = await loadExeca().catch((error: unknown) => (release(), Promise.reject(error)));
+      if (signal.aborted) release();
+      signal.throwIfAborted();
+      const child = execa(file!, args, {
+        cwd,
+        env: launch.kind === 'confined' ? { ...env, ...launch.env } : env,
         extendEnv: false,
         detached: true,
         cleanup: false,
-        stdin: 'ignore',
+        // fd 3 on: what the sandbox reads at its start (bubblewrap's seccomp filter). execa's types leave a descriptor
+        // number out of stdio[3+], which its runtime passes to Node's spawn as it is.
+        stdio: ['ignore', 'pipe', 'pipe', ...((launch.kind === 'confined' ? launch.fds : []) as unknown as 'ignore'[])],
         buffer: false,
         all: true,
         reject: false,
         stripFinalNewline: false,
       });
+      release(); // the child has its own copies of the descriptors
       // With `reject: false` the promise settles with a result even when the process never started (E2BIG,
       // ENOMEM, EACCES): then no 'exit' event comes, so it is raced with the events below.
       const settled = child.then(
@@ -228,6 +266,12 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
             error: `${parts.join('\n')}\n[timed out after ${a.timeout} s; the command and its children were killed]`,
           };
         parts.push(exit.signal ? `[killed by signal ${exit.signal}]` : `[exit code ${exit.code ?? 'unknown'}]`);
+        if (launch.kind === 'confined') {
+          // bubblewrap's own failure to set up (before the command ran) is its first line, exit code 1.
+          if (exit.code === 1 && /^bwrap: /.test(body))
+            throw new ToolError(`The sandbox could not start this command: ${body.split('\n')[0]!.slice(7, 400)}`);
+          for (const sentence of launch.explain(body)) parts.push(`[${sentence}]`);
+        } else if (launch.note) parts.push(`[not sandboxed: ${launch.note}]`);
         return parts.join('\n');
       } finally {
         clearTimeout(timer);

@@ -53,9 +53,15 @@ export function SubAgentCard({ card, actions }: { card: ToolCard; actions: ToolC
   }, [view, sessionId, card.tool_call_id]);
   if (!view) return null;
   const running = view.status === 'running';
+  // A call of its own waits for the person (a question, an approval): say so rather than "working".
+  const waiting = running && view.chat.messages.some((m) => m.tools.some((t) => t.status === 'pending' && t.pending));
   const expanded = open ?? running;
   const { stack } = view;
-  const usage = `${stack.input_tokens} in · ${stack.output_tokens} out${stack.cost !== null ? ` · $${stack.cost.toFixed(4)}` : ''}`;
+  // Nothing to count before its first round has answered: no "0 in · 0 out".
+  const counted = stack.input_tokens + stack.output_tokens > 0;
+  const usage = counted
+    ? `${stack.input_tokens} in · ${stack.output_tokens} out${stack.cost !== null ? ` · $${stack.cost.toFixed(4)}` : ''}`
+    : '';
   return (
     <div
       className={`subagent subagent-${view.status}`}
@@ -79,12 +85,14 @@ export function SubAgentCard({ card, actions }: { card: ToolCard; actions: ToolC
         </span>
         {view.title && <span className="subagent-title">{view.title}</span>}
         <span className="subagent-spacer" />
-        <span className="subagent-usage" data-testid="subagent-usage">
-          {usage}
-        </span>
-        <span className={`subagent-status status-${view.status}`}>
-          {running && <span className="subagent-spinner" aria-hidden />}
-          {STATUS_TEXT[view.status]}
+        {usage && (
+          <span className="subagent-usage" data-testid="subagent-usage">
+            {usage}
+          </span>
+        )}
+        <span className={`subagent-status status-${waiting ? 'waiting' : view.status}`} data-testid="subagent-status">
+          {running && !waiting && <span className="subagent-spinner" aria-hidden />}
+          {waiting ? 'waiting for you' : STATUS_TEXT[view.status]}
         </span>
       </button>
       {expanded && (
@@ -98,7 +106,8 @@ export function SubAgentCard({ card, actions }: { card: ToolCard; actions: ToolC
               {view.chat.streaming.text && <StreamingMarkdown deltas={view.chat.streaming.deltas} />}
             </div>
           )}
-          {running && view.chat.messages.length <= 1 && !view.chat.streaming && (
+          {/* Until its first step shows (a question it waits on is a step: then it is not "starting"). */}
+          {running && !view.chat.messages.some((m) => m.role === 'assistant') && !view.chat.streaming && (
             <div className="muted small">Starting…</div>
           )}
         </div>

@@ -4,10 +4,11 @@
  * the gate runs for a real call of that session (its group, working directory, bypasses), and it writes nothing.
  */
 import { useEffect, useState } from 'react';
+import { ACTION_WORDS } from '../../../../shared/contract/approval';
 import type { CallResponse } from '../../../../shared/contract/index';
 import { FS_ANY_TOOLS, TN } from '../../../../shared/tool-names';
 import { skald } from '../../bridge/skald';
-import { ACTION_LABELS } from './rule-logic';
+import type { OpenFolder } from './open-folder';
 
 type Explained = CallResponse<'approval:explain'>;
 type Session = CallResponse<'chat:listSessions'>['sessions'][number];
@@ -21,12 +22,21 @@ export interface TesterSeed {
 const templateFor = (tool: string): Record<string, unknown> =>
   tool === TN.EXECUTE_CMD ? { command: '' } : FS_ANY_TOOLS.includes(tool) ? { path: '' } : {};
 
-export function CallTester({ toolNames, seed }: { toolNames: readonly string[]; seed: TesterSeed | null }) {
+export function CallTester({
+  toolNames,
+  seed,
+  open,
+}: {
+  toolNames: readonly string[];
+  seed: TesterSeed | null;
+  open: OpenFolder;
+}) {
   const [toolName, setToolName] = useState(seed?.toolName ?? TN.READ_FILE);
   const [args, setArgs] = useState<Record<string, unknown>>(seed?.args ?? { path: '' });
   const [json, setJson] = useState(JSON.stringify(seed?.args ?? { path: '' }, null, 2));
   const [jsonError, setJsonError] = useState<string | null>(null);
-  const [sessionId, setSessionId] = useState<number | null>(seed?.sessionId ?? null);
+  // The open session unless a logged call names its own: the answer is then that session's gate, in its folder.
+  const [sessionId, setSessionId] = useState<number | null>(seed ? seed.sessionId : open.sessionId);
   const [sessions, setSessions] = useState<Session[]>([]);
   const [result, setResult] = useState<Explained | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -90,7 +100,7 @@ export function CallTester({ toolNames, seed }: { toolNames: readonly string[]; 
               setResult(null);
             }}
           >
-            <option value="">None (Default group, the workspace)</option>
+            <option value="">None (Default group, the default workspace)</option>
             {sessions.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.title}
@@ -158,7 +168,7 @@ export function CallTester({ toolNames, seed }: { toolNames: readonly string[]; 
           aria-live="polite"
         >
           <div className="tester-verdict">
-            <span className={`badge badge-${result.decision.action}`}>{ACTION_LABELS[result.decision.action]}</span>
+            <span className={`badge badge-${result.decision.action}`}>{ACTION_WORDS[result.decision.action]}</span>
             <span data-testid="tester-why">{result.decision.why.text}</span>
           </div>
           {result.hidden && (

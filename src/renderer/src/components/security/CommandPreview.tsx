@@ -13,10 +13,13 @@ export function CommandPreview({
   pattern,
   action,
   initialCommand = '',
+  sessionId = null,
 }: {
   pattern: string;
   action: 'allow' | 'require' | 'deny';
   initialCommand?: string;
+  /** The session whose working directory the command is read in ("inside the workspace"); null: the default. */
+  sessionId?: number | null;
 }) {
   const [command, setCommand] = useState(initialCommand);
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -28,7 +31,8 @@ export function CommandPreview({
     }
     let live = true;
     const timer = setTimeout(() => {
-      skald.approval.previewCommand({ command, ...(pattern.trim() ? { pattern } : {}) }).then(
+      const session = sessionId !== null ? { sessionId } : {};
+      skald.approval.previewCommand({ command, ...session, ...(pattern.trim() ? { pattern } : {}) }).then(
         (p) => live && (setPreview(p), setError(null)),
         (e: Error) => live && setError(e.message),
       );
@@ -37,7 +41,7 @@ export function CommandPreview({
       live = false;
       clearTimeout(timer);
     };
-  }, [command, pattern]);
+  }, [command, pattern, sessionId]);
 
   const verdict = preview?.ruleMatches ? preview.ruleMatches[action] : null;
   return (

@@ -5,9 +5,8 @@
  */
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
-import type { DecisionLogEntry } from '../../../../shared/contract/approval';
+import { ACTION_WORDS, type DecisionLogEntry } from '../../../../shared/contract/approval';
 import { activityStore, loadDecisions } from '../../stores/security-store-activity';
-import { ACTION_LABELS } from './rule-logic';
 
 const time = (ms: number) =>
   new Date(ms).toLocaleString(undefined, {
@@ -67,7 +66,7 @@ export function DecisionLog({
         {decisions.map((d) => (
           <li key={d.id} className="log-row" data-testid="log-row" data-action={d.action}>
             <span className={`badge badge-${d.action}`}>
-              {d.actor === 'user' ? (d.action === 'allow' ? 'You allowed' : 'You denied') : ACTION_LABELS[d.action]}
+              {d.actor === 'user' ? (d.action === 'allow' ? 'You allowed' : 'You denied') : ACTION_WORDS[d.action]}
             </span>
             <span className="log-main">
               <span className="log-what">

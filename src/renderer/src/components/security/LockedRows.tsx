@@ -15,7 +15,9 @@ const WHY: Record<string, string> = {
   git_config: 'Git runs hooks and configured commands on its own later, outside any approval.',
   app_data_touch: 'The data folder holds your history and keys; looking into it is always your call.',
   steering_file: 'These files instruct the next agent or run code when a tool opens the folder.',
-  symlink_escape: 'A link makes a path look inside the workspace while it points somewhere else.',
+  outside_working_dir:
+    'The file tools refuse such a path themselves; saying so at once spares you a question whose answer cannot matter.',
+  symlink_escape: 'A link makes a path look inside the working directory while it points somewhere else.',
   unsafe_shell: 'Part of what such a command runs cannot be seen from its text, so no rule can vouch for it.',
 };
 

@@ -5,11 +5,12 @@
  * with the live preview of how a command splits.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { RuleField } from '../../../../shared/contract/approval';
+import { ACTION_WORDS, type RuleField } from '../../../../shared/contract/approval';
 import { skald } from '../../bridge/skald';
 import type { SaveResult } from '../../stores/security-store';
 import { CommandPreview } from './CommandPreview';
-import { ACTION_LABELS, draftFields, type RuleAction, type RuleDraft } from './rule-logic';
+import { relativeHint, type OpenFolder } from './open-folder';
+import { draftFields, type RuleAction, type RuleDraft } from './rule-logic';
 
 const ACTIONS: RuleAction[] = ['allow', 'require', 'deny'];
 const TOOL_GROUPS = [
@@ -25,9 +26,11 @@ export interface RuleFormProps {
   toolNames: readonly string[];
   onSave: (draft: RuleDraft) => Promise<SaveResult>;
   onCancel: () => void;
+  /** What a relative path is relative to, said under the path field. */
+  open: OpenFolder;
 }
 
-export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleFormProps) {
+export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel, open }: RuleFormProps) {
   const [draft, setDraft] = useState(initial);
   const [problem, setProblem] = useState<{ field: RuleField | null; message: string } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -119,7 +122,7 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleF
                   checked={draft.action === a}
                   onChange={() => set({ action: a })}
                 />
-                {ACTION_LABELS[a]}
+                {ACTION_WORDS[a]}
               </label>
             ))}
           </div>
@@ -181,6 +184,9 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleF
           {errorAt('priority')}
         </label>
       </div>
+      <p className="muted small field-hint" data-testid="rule-path-hint">
+        {relativeHint(open)}
+      </p>
       {!isShell && problem?.field === 'command_pattern' && errorAt('command_pattern')}
       {problem &&
         problem.field !== null &&
@@ -194,7 +200,7 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel }: RuleF
           {problem.message}
         </div>
       )}
-      {isShell && <CommandPreview pattern={draft.command_pattern} action={draft.action} />}
+      {isShell && <CommandPreview pattern={draft.command_pattern} action={draft.action} sessionId={open.sessionId} />}
       <div className="rule-form-actions">
         <button type="button" onClick={onCancel}>
           Cancel

@@ -5,26 +5,36 @@
  * after it are listed below, read-only. The add form opens at the top: a new rule is read first.
  */
 import { useState } from 'react';
-import type { ApprovalRuleDto } from '../../../../shared/contract/approval';
+import { ACTION_WORDS, ruleLabel, ruleName, type ApprovalRuleDto } from '../../../../shared/contract/approval';
 import { deleteRule, moveRule, saveRule } from '../../stores/security-store';
+import type { OpenFolder } from './open-folder';
 import { RuleForm } from './RuleForm';
-import { ACTION_LABELS, draftOf, emptyDraft, SECTION_LABELS, sectionOf, type RuleDraft } from './rule-logic';
+import { draftOf, emptyDraft, SECTION_LABELS, sectionOf, type RuleDraft } from './rule-logic';
 
 export interface RuleTableProps {
   groupName: string;
   rules: readonly ApprovalRuleDto[];
   fallback: readonly ApprovalRuleDto[];
   toolNames: readonly string[];
-  /** A draft to open the add form with ("make a rule from this"). */
-  prefill: RuleDraft | null;
+  /**
+   * Drafts to open the add form with, one after another ("make a rule from this": one rule per part of a command
+   * that decided the call).
+   */
+  prefill: readonly RuleDraft[];
   onPrefillUsed: () => void;
+  /** What relative paths mean, said under the path field. */
+  open: OpenFolder;
 }
 
-export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPrefillUsed }: RuleTableProps) {
-  const [editing, setEditing] = useState<number | 'new' | null>(prefill ? 'new' : null);
-  const newDraft = prefill ?? emptyDraft();
+export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPrefillUsed, open }: RuleTableProps) {
+  const [editing, setEditing] = useState<number | 'new' | null>(prefill.length ? 'new' : null);
+  // Which suggested draft the add form shows; each saved one moves on to the next.
+  const [step, setStep] = useState(0);
+  const suggested = step < prefill.length;
+  const newDraft = prefill[step] ?? emptyDraft();
   const close = () => {
     setEditing(null);
+    setStep(prefill.length);
     onPrefillUsed();
   };
   return (
@@ -45,14 +55,23 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
           Add rule
         </button>
       </header>
+      {editing === 'new' && suggested && prefill.length > 1 && (
+        <p className="muted small suggest-step" data-testid="suggest-step">
+          Suggested rule {step + 1} of {prefill.length}: each part of the command that decided the call gets its own
+          rule. Add it or cancel.
+        </p>
+      )}
       {editing === 'new' && (
         <RuleForm
+          key={step}
           initial={newDraft}
           toolNames={toolNames}
+          open={open}
           onCancel={close}
           onSave={async (d) => {
             const r = await saveRule(d);
-            if (r.ok) close();
+            if (r.ok && step + 1 < prefill.length) setStep(step + 1);
+            else if (r.ok) close();
             return r;
           }}
         />
@@ -76,6 +95,7 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
                 initial={draftOf(rule)}
                 ruleId={rule.id}
                 toolNames={toolNames}
+                open={open}
                 onCancel={close}
                 onSave={async (d) => {
                   const r = await saveRule(d, rule.id);
@@ -88,7 +108,6 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
             <RuleRow
               key={rule.id}
               rule={rule}
-              index={i}
               canUp={i > 0 && sectionOf(rules[i - 1]!) === sectionOf(rule)}
               canDown={i < rules.length - 1 && sectionOf(rules[i + 1]!) === sectionOf(rule)}
               onEdit={() => setEditing(rule.id)}
@@ -103,8 +122,8 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
             Also consulted: the Default group&apos;s {fallback.length} rules (a deny or ask there beats an allow here)
           </summary>
           <ol className="rule-list is-readonly">
-            {fallback.map((rule, i) => (
-              <RuleRow key={rule.id} rule={rule} index={i} readOnly />
+            {fallback.map((rule) => (
+              <RuleRow key={rule.id} rule={rule} readOnly />
             ))}
           </ol>
         </details>
@@ -115,26 +134,30 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
 
 function RuleRow({
   rule,
-  index = 0,
   canUp = false,
   canDown = false,
   onEdit,
   readOnly = false,
 }: {
   rule: ApprovalRuleDto;
-  index?: number;
   canUp?: boolean;
   canDown?: boolean;
   onEdit?: () => void;
   readOnly?: boolean;
 }) {
-  const label = `${ACTION_LABELS[rule.action]} ${rule.tool_pattern}${rule.path_pattern ? ` on ${rule.path_pattern}` : ''}${rule.command_pattern ? ` for ${rule.command_pattern}` : ''}`;
+  // Its one name, as the tool card and the decision log write it (docs/approval.md "Rule names").
   return (
-    <li className="rule-row" data-testid="rule-row" data-rule-id={rule.id} data-action={rule.action} aria-label={label}>
-      <span className="rule-pos muted small" title={`Rule ${rule.id}, priority ${rule.priority}`}>
-        {index + 1}
+    <li
+      className="rule-row"
+      data-testid="rule-row"
+      data-rule-id={rule.id}
+      data-action={rule.action}
+      aria-label={ruleLabel(rule)}
+    >
+      <span className="rule-pos muted small" data-testid="rule-name">
+        {ruleName(rule.id)}
       </span>
-      <span className={`badge badge-${rule.action}`}>{ACTION_LABELS[rule.action]}</span>
+      <span className={`badge badge-${rule.action}`}>{ACTION_WORDS[rule.action]}</span>
       <span className="rule-main">
         <span className="mono rule-tool">{rule.tool_pattern}</span>
         {rule.path_pattern && (

@@ -15,7 +15,8 @@ import { FileSystemPanel } from './FileSystemPanel';
 import { GroupList } from './GroupList';
 import { LockedRows } from './LockedRows';
 import { RuleTable } from './RuleTable';
-import { ruleFromDecision, type RuleDraft } from './rule-logic';
+import { useOpenFolder } from './open-folder';
+import { draftOfSuggestion, type RuleDraft } from './rule-logic';
 import './security.css';
 
 const TABS = [
@@ -30,21 +31,21 @@ type Tab = (typeof TABS)[number]['id'];
 export function SecurityPage() {
   const state = useStore(securityStore);
   const [tab, setTab] = useState<Tab>('rules');
-  const [prefill, setPrefill] = useState<RuleDraft | null>(null);
+  const [prefill, setPrefill] = useState<RuleDraft[]>([]);
   const [seed, setSeed] = useState<TesterSeed | null>(null);
-  const [workspaceDir, setWorkspaceDir] = useState('');
-  useEffect(() => {
-    void loadSecurity();
-    skald.app.info({}).then(
-      (i) => setWorkspaceDir(i.workspaceDir),
-      () => {},
-    );
-  }, []);
+  const open = useOpenFolder();
+  useEffect(() => void loadSecurity(), []);
   const group = state.groups.find((g) => g.id === state.groupId);
   const toolNames = [...state.tools.built_in, ...state.tools.mcp, ...state.tools.dynamic].map((t) => t.name);
+  // The core works out the rules (the decided action, every part that decided it: approval/suggest-rules.ts).
   const makeRule = (entry: DecisionLogEntry) => {
-    setPrefill(ruleFromDecision(entry, workspaceDir));
-    setTab('rules');
+    skald.approval.suggestRules({ decisionId: entry.id }).then(
+      (r) => {
+        setPrefill(r.rules.map(draftOfSuggestion));
+        setTab('rules');
+      },
+      (e: Error) => securityStore.setState({ error: e.message }),
+    );
   };
   const testCall = (entry: DecisionLogEntry) => {
     let args: Record<string, unknown> = {};
@@ -98,19 +99,20 @@ export function SecurityPage() {
           {tab === 'rules' && (
             <>
               <RuleTable
-                key={`${state.groupId}-${prefill ? 'p' : ''}`}
+                key={`${state.groupId}-${prefill.length}`}
                 groupName={group?.name ?? state.groupId}
                 rules={state.rules}
                 fallback={state.fallback}
                 toolNames={toolNames}
                 prefill={prefill}
-                onPrefillUsed={() => setPrefill(null)}
+                onPrefillUsed={() => setPrefill([])}
+                open={open}
               />
               <LockedRows guards={state.guards} />
             </>
           )}
-          {tab === 'files' && <FileSystemPanel />}
-          {tab === 'test' && <CallTester key={JSON.stringify(seed)} toolNames={toolNames} seed={seed} />}
+          {tab === 'files' && <FileSystemPanel open={open} />}
+          {tab === 'test' && <CallTester key={JSON.stringify(seed)} toolNames={toolNames} seed={seed} open={open} />}
           {tab === 'bypasses' && <BypassList />}
           {tab === 'log' && <DecisionLog onMakeRule={makeRule} onTest={testCall} />}
         </div>

@@ -1,15 +1,7 @@
-/** The Security page's pure helpers: order, priorities, moving, drafts, and the rule a decision suggests. */
+/** The Security page's pure helpers: order, priorities, moving, drafts, and the draft of a rule the core suggests. */
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRuleDto, DecisionLogEntry } from '../../../../shared/contract/approval';
-import {
-  draftFields,
-  evaluationOrder,
-  groupIdFor,
-  moved,
-  narrowCommandPattern,
-  ruleFromDecision,
-  topPriority,
-} from './rule-logic';
+import type { ApprovalRuleDto } from '../../../../shared/contract/approval';
+import { draftFields, draftOfSuggestion, evaluationOrder, groupIdFor, moved, topPriority } from './rule-logic';
 
 const rule = (id: number, priority: number, action: ApprovalRuleDto['action'] = 'allow'): ApprovalRuleDto => ({
   id,
@@ -23,24 +15,6 @@ const rule = (id: number, priority: number, action: ApprovalRuleDto['action'] = 
   note: null,
   priority,
   created_at: 0,
-});
-const entry = (patch: Partial<DecisionLogEntry>): DecisionLogEntry => ({
-  id: 9,
-  tool_call_id: 'c',
-  session_id: 1,
-  session_title: 's',
-  tool_name: 'read_file',
-  arguments: '{}',
-  arguments_cut: false,
-  path: null,
-  command: null,
-  action: 'require',
-  reason_kind: 'default',
-  rule_id: null,
-  detail: '',
-  actor: 'policy',
-  created_at: 0,
-  ...patch,
 });
 
 describe('rule order and priorities', () => {
@@ -110,27 +84,24 @@ describe('drafts', () => {
   });
 });
 
-describe('a rule from a logged decision', () => {
-  it('keeps a command to its first words', () => {
-    expect(narrowCommandPattern('git status --short')).toBe('git status *');
-    expect(narrowCommandPattern('npm run build && rm -rf /')).toBe('npm run *');
-    expect(narrowCommandPattern('ls')).toBe('ls *');
-    expect(narrowCommandPattern('./run.sh')).toBe('./run.sh');
-  });
-  it('names the exact path relative to the workspace, and flips ask to allow', () => {
-    const d = ruleFromDecision(entry({ path: '/ws/src/a.ts', action: 'require' }), '/ws');
-    expect(d).toMatchObject({
-      tool_pattern: 'read_file',
-      path_pattern: 'src/a.ts',
-      command_pattern: '',
-      action: 'allow',
-    });
-    expect(ruleFromDecision(entry({ path: '/elsewhere/a', action: 'allow' }), '/ws')).toMatchObject({
-      path_pattern: '/elsewhere/a',
-      action: 'require',
-    });
+describe('a rule the core suggested', () => {
+  // Which rules, with which action, is the core's (approval/suggest-rules.test.ts); the form opens with them as sent.
+  it('becomes the draft the form opens with, blank fields as empty text', () => {
     expect(
-      ruleFromDecision(entry({ tool_name: 'execute_cmd', command: 'git push origin main', action: 'deny' }), '/ws'),
-    ).toMatchObject({ command_pattern: 'git push *', action: 'deny' });
+      draftOfSuggestion({
+        tool_pattern: 'execute_cmd',
+        path_pattern: null,
+        command_pattern: 'cat *',
+        action: 'allow',
+        note: 'From decision 9',
+      }),
+    ).toEqual({
+      tool_pattern: 'execute_cmd',
+      path_pattern: '',
+      command_pattern: 'cat *',
+      action: 'allow',
+      note: 'From decision 9',
+      priority: '',
+    });
   });
 });

@@ -1,9 +1,9 @@
 /**
  * Pure helpers of the Security page (docs/ui.md): the order rules are shown in (the order the gate reads them),
- * the priority a new rule gets, what a drafted rule sends, and the narrowest rule a logged decision suggests.
+ * the priority a new rule gets, what a drafted rule sends, and the draft of a rule the core suggests.
  * No bridge calls here, so every piece is unit-tested without a DOM.
  */
-import type { ApprovalRuleDto, DecisionLogEntry } from '../../../../shared/contract/approval';
+import type { ApprovalRuleDto, RuleSuggestion } from '../../../../shared/contract/approval';
 
 export type RuleAction = ApprovalRuleDto['action'];
 
@@ -16,8 +16,6 @@ export interface RuleDraft {
   note: string;
   priority: string;
 }
-
-export const ACTION_LABELS: Record<RuleAction, string> = { allow: 'Allow', require: 'Ask', deny: 'Deny' };
 
 export const emptyDraft = (): RuleDraft => ({
   tool_pattern: '',
@@ -110,34 +108,16 @@ export function moved(rules: readonly ApprovalRuleDto[], id: number, direction: 
   return next;
 }
 
-/** `git status --short` → `git status *`; `ls` → `ls *`: the command's own words up to the first flag or path. */
-export function narrowCommandPattern(command: string): string {
-  const first = command.split(/&&|\|\||;|\||\n/)[0]!.trim();
-  const words = first.split(/\s+/).filter(Boolean);
-  const kept: string[] = [];
-  for (const w of words) {
-    if (kept.length === 2 || /^[-./~$"'`]/.test(w) || w.includes('/') || w.includes('=')) break;
-    kept.push(w);
-  }
-  return kept.length ? `${kept.join(' ')} *` : first;
-}
-
-/**
- * The rule a logged decision suggests: the same tool; the exact path (relative to the workspace when inside it);
- * for a command, its first words. The action is the one a person most likely wants next: allow what asked,
- * ask about what was allowed, keep a deny.
- */
-export function ruleFromDecision(entry: DecisionLogEntry, workspaceDir: string): RuleDraft {
-  const draft = emptyDraft();
-  draft.tool_pattern = entry.tool_name ?? '';
-  if (entry.path) {
-    const ws = workspaceDir.endsWith('/') ? workspaceDir : `${workspaceDir}/`;
-    draft.path_pattern = entry.path.startsWith(ws) ? entry.path.slice(ws.length) : entry.path;
-  }
-  if (entry.command && entry.tool_name === 'execute_cmd') draft.command_pattern = narrowCommandPattern(entry.command);
-  draft.action = entry.action === 'require' ? 'allow' : entry.action === 'allow' ? 'require' : 'deny';
-  draft.note = `From decision ${entry.id}`;
-  return draft;
+/** The form's draft of a rule the core suggested ("make a rule from this": approval/suggest-rules.ts). */
+export function draftOfSuggestion(r: RuleSuggestion): RuleDraft {
+  return {
+    ...emptyDraft(),
+    tool_pattern: r.tool_pattern,
+    path_pattern: r.path_pattern ?? '',
+    command_pattern: r.command_pattern ?? '',
+    action: r.action,
+    note: r.note,
+  };
 }
 
 /** A group id from a name a person typed: `Client work` → `client-work`, unique among `taken`. */

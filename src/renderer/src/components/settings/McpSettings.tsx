@@ -1,29 +1,40 @@
 /**
- * Settings → MCP (docs/mcp.md): the configured servers with their state, tools, last error and stderr; add one by
- * command or URL (a credential is write-only and lands in the secret store); import the `mcpServers` JSON other
- * apps use; enable/disable, restart, delete; trust a server the model registered (its full command is shown);
- * re-approve a tool whose description or schema changed, with the old and new side by side and any
- * hidden-instruction markers flagged.
+ * Settings → MCP (docs/mcp.md): the configured servers with their state, tools, last error and stderr;
+ * enable/disable, restart, delete; trust a server the model registered (its full command is shown); re-approve a tool
+ * whose description or schema changed, with the old and new side by side and any hidden-instruction markers flagged.
+ * Below them the catalog of well-known servers (McpCatalog.tsx), then adding by hand and the `mcpServers` import
+ * (McpAddServer.tsx).
  */
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { McpServerView, McpToolView } from '../../../../shared/contract/mcp';
 import { skald } from '../../bridge/skald';
 import { mcp } from '../../stores/mcp-store';
+import { useNow } from '../../lib/use-now';
+import { AddServer, ImportJson } from './McpAddServer';
+import { McpCatalog } from './McpCatalog';
 import './mcp.css';
 
-/** Splits an argument line on spaces, keeping "quoted parts" together. */
-export function splitArgs(line: string): string[] {
-  return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
-}
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
-function parseEnv(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    const at = line.indexOf('=');
-    if (at > 0) out[line.slice(0, at).trim()] = line.slice(at + 1);
-  }
-  return out;
+/** A server run through npx or uvx downloads its package on its first start: say so while it starts, with the time. */
+function StartingNote({ server }: { server: McpServerView }) {
+  const [since] = useState(() => Date.now());
+  const now = useNow(true);
+  const runner = (server.command ?? '')
+    .split(/[\\/]/)
+    .pop()
+    ?.replace(/\.(cmd|exe)$/i, '');
+  const pkg = server.args.find((a) => !a.startsWith('-'));
+  const seconds = Math.max(0, Math.round((now - since) / 1000));
+  return (
+    <div className="muted small" data-testid="mcp-starting" aria-live="polite">
+      Starting… {seconds} s
+      {(runner === 'npx' || runner === 'uvx') && pkg
+        ? `. On its first start ${runner} downloads ${pkg}, which can take a minute.`
+        : ''}
+    </div>
+  );
 }
 
 const STATE_CLASS: Record<McpServerView['state'], string> = {
@@ -114,7 +125,8 @@ function ServerRow({ server }: { server: McpServerView }) {
           {server.state}
         </span>
         <span className="muted small">
-          {server.transport} · {server.tools.length} tools{drifted ? ` · ${drifted} changed` : ''}
+          {server.transport} · {count(server.tools.length, 'tool')}
+          {drifted ? ` · ${drifted} changed` : ''}
         </span>
         <span className="header-spacer" />
         {server.state === 'untrusted' ? (
@@ -146,6 +158,7 @@ function ServerRow({ server }: { server: McpServerView }) {
       <code className="mcp-command" data-testid="mcp-command">
         {target}
       </code>
+      {server.state === 'starting' && <StartingNote server={server} />}
       {server.state === 'untrusted' && (
         <div className="warn small">
           Registered by the agent. It has not run. Check the full command above before you trust it.
@@ -186,187 +199,9 @@ function ServerRow({ server }: { server: McpServerView }) {
   );
 }
 
-function AddServer() {
-  const empty = {
-    mode: 'command' as 'command' | 'url',
-    name: '',
-    command: '',
-    args: '',
-    env: '',
-    url: '',
-    transport: 'http' as 'http' | 'sse',
-    targetName: '',
-    credential: '',
-  };
-  const [d, setD] = useState(empty);
-  const [error, setError] = useState<string | null>(null);
-  const submit = () => {
-    const credential = d.credential
-      ? {
-          credential: d.credential,
-          secretTarget:
-            d.mode === 'command'
-              ? { kind: 'env' as const, name: d.targetName }
-              : {
-                  kind: 'header' as const,
-                  name: d.targetName || 'Authorization',
-                  prefix: d.targetName ? undefined : 'Bearer ',
-                },
-        }
-      : {};
-    const input =
-      d.mode === 'command'
-        ? {
-            name: d.name,
-            transport: 'stdio' as const,
-            command: d.command,
-            args: splitArgs(d.args),
-            env: parseEnv(d.env),
-            ...credential,
-          }
-        : { name: d.name, transport: d.transport, url: d.url, ...credential };
-    void mcp
-      .act(() => skald.mcp.save(input))
-      .then((e) => {
-        setError(e);
-        if (!e) setD(empty);
-      });
-  };
-  return (
-    <form
-      className="settings-form mcp-add"
-      data-testid="mcp-add"
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
-      <select
-        aria-label="Kind of server"
-        value={d.mode}
-        onChange={(e) => setD({ ...d, mode: e.target.value as 'command' | 'url' })}
-      >
-        <option value="command">Command (stdio)</option>
-        <option value="url">URL (HTTP)</option>
-      </select>
-      <input
-        aria-label="Server name"
-        placeholder="Name, e.g. github"
-        value={d.name}
-        onChange={(e) => setD({ ...d, name: e.target.value })}
-      />
-      {d.mode === 'command' ? (
-        <>
-          <input
-            aria-label="Command"
-            placeholder="Command, e.g. npx"
-            value={d.command}
-            onChange={(e) => setD({ ...d, command: e.target.value })}
-          />
-          <input
-            aria-label="Arguments"
-            placeholder="Arguments, e.g. -y @modelcontextprotocol/server-memory"
-            value={d.args}
-            onChange={(e) => setD({ ...d, args: e.target.value })}
-          />
-          <textarea
-            aria-label="Environment"
-            placeholder="Environment, one KEY=value per line"
-            rows={2}
-            value={d.env}
-            onChange={(e) => setD({ ...d, env: e.target.value })}
-          />
-        </>
-      ) : (
-        <>
-          <input
-            aria-label="URL"
-            placeholder="https://example.com/mcp"
-            value={d.url}
-            onChange={(e) => setD({ ...d, url: e.target.value })}
-          />
-          <select
-            aria-label="HTTP transport"
-            value={d.transport}
-            onChange={(e) => setD({ ...d, transport: e.target.value as 'http' | 'sse' })}
-          >
-            <option value="http">Streamable HTTP (falls back to SSE)</option>
-            <option value="sse">Legacy SSE</option>
-          </select>
-        </>
-      )}
-      <input
-        aria-label="Credential goes to"
-        placeholder={
-          d.mode === 'command'
-            ? 'Credential variable, e.g. GITHUB_TOKEN'
-            : 'Credential header (default Authorization: Bearer)'
-        }
-        value={d.targetName}
-        onChange={(e) => setD({ ...d, targetName: e.target.value })}
-      />
-      <input
-        aria-label="Credential"
-        type="password"
-        autoComplete="off"
-        placeholder="Credential (optional, stored encrypted)"
-        value={d.credential}
-        onChange={(e) => setD({ ...d, credential: e.target.value })}
-      />
-      <button className="primary" type="submit">
-        Add server
-      </button>
-      {error && (
-        <div className="error" role="alert">
-          {error}
-        </div>
-      )}
-    </form>
-  );
-}
-
-function ImportJson() {
-  const [json, setJson] = useState('');
-  const [report, setReport] = useState<string | null>(null);
-  const run = () =>
-    skald.mcp.import({ json }).then(
-      (r) => {
-        setReport(
-          [
-            r.added.length ? `Added: ${r.added.join(', ')}.` : 'Nothing added.',
-            ...r.problems.map((p) => `${p.name}: ${p.message}`),
-          ].join('\n'),
-        );
-        if (r.added.length) setJson('');
-        void mcp.refresh();
-      },
-      (e: Error) => setReport(e.message),
-    );
-  return (
-    <details className="mcp-import">
-      <summary>Import from another app (mcpServers JSON)</summary>
-      <textarea
-        aria-label="mcpServers JSON"
-        rows={6}
-        spellCheck={false}
-        placeholder='{"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}}'
-        value={json}
-        onChange={(e) => setJson(e.target.value)}
-      />
-      <button disabled={json.trim().length < 2} onClick={() => void run()}>
-        Import
-      </button>
-      {report && (
-        <pre className="muted small" data-testid="mcp-import-report">
-          {report}
-        </pre>
-      )}
-    </details>
-  );
-}
-
 export function McpSettings() {
   const state = useStore(mcp.store);
+  const [importOpen, setImportOpen] = useState(false);
   useEffect(() => mcp.watch(), []);
   return (
     <section className="settings-section" data-testid="mcp-settings" aria-labelledby="mcp-title">
@@ -379,13 +214,22 @@ export function McpSettings() {
       </header>
       {state.error && <div className="error">{state.error}</div>}
       {state.loaded && state.servers.length === 0 && (
-        <p className="muted empty">No MCP servers yet. Add one below, or import them from another app.</p>
+        <p className="muted empty">
+          No MCP servers yet. Add one from the catalog below, by hand, or import them from another app.
+        </p>
       )}
       {state.servers.map((s) => (
         <ServerRow key={s.name} server={s} />
       ))}
+      <McpCatalog
+        onImport={() => {
+          setImportOpen(true);
+          document.getElementById('mcp-import')?.scrollIntoView({ block: 'center' });
+        }}
+      />
+      <p className="muted small mcp-add-title">Or add one by hand: the command that starts it, or its URL.</p>
       <AddServer />
-      <ImportJson />
+      <ImportJson open={importOpen} onToggle={setImportOpen} />
     </section>
   );
 }

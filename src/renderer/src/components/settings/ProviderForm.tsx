@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import type { LocalProvider, ProbeResult, ProviderKind, ProviderView } from '../../../../shared/contract/providers';
 import { skald } from '../../bridge/skald';
-import { createRequest, draftForKind, KIND_INFO, KIND_ORDER, type ProviderDraft } from './provider-kinds';
+import { createRequest, draftForKind, KIND_INFO, KIND_ORDER, providerName, type ProviderDraft } from './provider-kinds';
 import { ProbeLine } from './ProbeLine';
 
 export interface ProviderFormProps {
@@ -104,9 +104,11 @@ export function ProviderForm({ local, onCreated, onCancel, submitLabel = 'Add pr
       <div className="form-grid">
         <label className="field">
           <span className="field-label">Name</span>
+          {/* Empty means the name it gets (provider-kinds.ts providerName): its kind, or its host. */}
           <input
             data-testid="provider-name"
-            value={draft.name}
+            placeholder={providerName({ ...draft, name: '' })}
+            value={draft.name === info.label ? '' : draft.name}
             onChange={(e) => setDraft({ ...draft, name: e.target.value })}
           />
         </label>

@@ -1,7 +1,7 @@
 /** Provider kinds: readable names for every kind, and create requests with only the fields a kind uses. */
 import { describe, expect, it } from 'vitest';
 import { PROVIDER_KINDS } from '../../../../shared/contract/providers';
-import { createRequest, draftForKind, KIND_INFO, KIND_ORDER } from './provider-kinds';
+import { createRequest, draftForKind, KIND_INFO, KIND_ORDER, providerName } from './provider-kinds';
 
 describe('provider kinds', () => {
   it('names every kind in words and lists each once', () => {
@@ -17,8 +17,18 @@ describe('provider kinds', () => {
     expect(createRequest({ ...draftForKind('ollama'), apiKey: 'ignored' })).toEqual({ kind: 'ollama', name: 'Ollama' });
     expect(createRequest({ kind: 'openai_compatible', name: ' ', baseUrl: 'http://h:1/v1', apiKey: '' })).toEqual({
       kind: 'openai_compatible',
-      name: 'Other (OpenAI-compatible)',
+      name: 'h:1',
       baseUrl: 'http://h:1/v1',
     });
+  });
+  it('names a provider after its host where the address is its own, else after its kind; a typed name wins', () => {
+    const generic = { ...draftForKind('openai_compatible'), baseUrl: 'https://api.together.xyz/v1' };
+    expect(providerName(generic)).toBe('api.together.xyz');
+    expect(providerName({ ...generic, baseUrl: 'http://localhost:8000/v1' })).toBe('localhost:8000');
+    expect(providerName({ ...generic, name: 'Together' })).toBe('Together');
+    expect(providerName({ ...generic, baseUrl: 'not a url' })).toBe('Other (OpenAI-compatible)');
+    expect(providerName(draftForKind('ollama'))).toBe('Ollama');
+    expect(providerName({ ...draftForKind('ollama'), baseUrl: 'http://gpu-box:11434/v1' })).toBe('gpu-box:11434');
+    expect(providerName(draftForKind('anthropic'))).toBe('Anthropic');
   });
 });

@@ -100,6 +100,24 @@ export const draftForKind = (kind: ProviderKind): ProviderDraft => ({
   apiKey: '',
 });
 
+/**
+ * The name a provider gets when the person typed none (or kept the kind's own, which the form starts with): the kind,
+ * or its host where the address is not the kind's own (the generic kind always), so that "Other (OpenAI-compatible)"
+ * twice in Settings reads "api.together.xyz" and "localhost:8000" instead.
+ */
+export function providerName(d: ProviderDraft): string {
+  const info = KIND_INFO[d.kind];
+  const typed = d.name.trim();
+  if (typed && typed !== info.label) return typed;
+  const url = d.baseUrl.trim();
+  if (d.kind !== 'openai_compatible' && (!url || url === defaultBaseUrl(d.kind))) return info.label;
+  try {
+    return new URL(url).host || info.label;
+  } catch {
+    return info.label;
+  }
+}
+
 /** The create request for a draft: only the fields its kind uses; the default address is left to the core. */
 export function createRequest(d: ProviderDraft): {
   kind: ProviderKind;
@@ -111,7 +129,7 @@ export function createRequest(d: ProviderDraft): {
   const url = d.baseUrl.trim();
   return {
     kind: d.kind,
-    name: d.name.trim() || info.label,
+    name: providerName(d),
     ...(url && url !== defaultBaseUrl(d.kind) ? { baseUrl: url } : {}),
     ...(info.key !== 'none' && d.apiKey ? { apiKey: d.apiKey } : {}),
   };

@@ -55,7 +55,8 @@ export function CodeView({
       readOnly: true,
       domReadOnly: true,
       automaticLayout: true,
-      minimap: { enabled: text.length < 2_000_000 },
+      // Off: in a viewer a few hundred pixels wide the minimap covered the lines' ends (docs/viewer.md).
+      minimap: { enabled: false },
       scrollBeyondLastLine: false,
       renderWhitespace: 'selection',
       fontSize: 13,

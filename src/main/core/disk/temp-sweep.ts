@@ -12,7 +12,8 @@
  */
 import { lstat, opendir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SKIP_DIRS, TEMP_FILE_PATTERN } from './fs';
+import { SKIP_DIRS } from './walk';
+import { TEMP_FILE_PATTERN } from './write';
 
 export interface SweepResult {
   removed: string[];
