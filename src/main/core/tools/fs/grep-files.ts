@@ -37,6 +37,7 @@ import { grepPool, type GrepPool } from './grep-pool';
 import { engineResults, JS_PREFIX_MS } from './grep-race';
 import type { RipgrepWant } from './grep-ripgrep';
 import {
+  byteLineSource,
   clipLine,
   compileMatcher,
   globMatcher,
@@ -291,8 +292,10 @@ function confirmRipgrepHit(hit: FileMatches, reader: SearchReader): LineSource |
   // The whole file (not cut where ripgrep's binary rule would): rg's threads may have read past where the rule says.
   const bytes = reader.read(hit.path, MAX_GREP_FILE_BYTES, true);
   if (!bytes || !reader.confirm()) return false;
-  const lines = lineIndex(bytes.toString('utf8'));
-  if (!hit.lineTexts && !hit.matchTexts) return lines;
+  if (!hit.lineTexts && !hit.matchTexts) return lineIndex(bytes.toString('utf8'));
+  // Only the lines rg printed are decoded (decoding and indexing every hit's whole file made a whole answer of a rare
+  // word on /usr/include 4× rg's run).
+  const lines = byteLineSource(bytes);
   const printed: Iterable<[number, string]> = hit.lineTexts ?? hit.matches.map((no, i) => [no, hit.matchTexts![i]!]);
   for (const [no, text] of printed) {
     const own = lines.at(no);

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bytesAlike, requiredLiteral } from './grep-pattern';
-import { byteLines, clipLine, compileMatcher, hunks, lineIndex, matchingLines } from './search-engine';
+import { byteLines, byteLineSource, clipLine, compileMatcher, hunks, lineIndex, matchingLines } from './search-engine';
 
 const BITS = [
   'needle',
@@ -93,6 +93,20 @@ describe('searching the bytes', () => {
             hunks(lines, expected, context).map((h) => h.lines.map((l) => `${l.no}:${l.isMatch}:${clipLine(l.text)}`));
           expect(shown({ at: (no) => found!.around!.get(no) }), label).toEqual(shown(lineIndex(text)));
         }
+    }
+  });
+
+  it('reads any line of the bytes as the line index of the decoded text does, in any order', () => {
+    let seed = 5;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const edges = ['', '\n', 'a', 'a\n', '\r\n', 'a\r', '\n\n', 'é\r\n中'].map((t) => Buffer.from(t));
+    for (let round = 0; round < 300; round++) {
+      const bytes = round < edges.length ? edges[round]! : soup(next);
+      const decoded = lineIndex(bytes.toString('utf8'));
+      const lines = byteLineSource(bytes);
+      const asked = Array.from({ length: 12 }, () => next(40) - 2);
+      for (const no of asked)
+        expect(lines.at(no), `line ${no} of ${JSON.stringify(bytes.toString())}`).toBe(decoded.at(no));
     }
   });
 

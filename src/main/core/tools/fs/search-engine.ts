@@ -322,6 +322,33 @@ export function lineIndex(text: string): LineSource {
   };
 }
 
+/**
+ * The lines of UTF-8 `bytes` as `lineIndex` gives them from the decoded text, found by scanning the bytes for line
+ * breaks only as far as the lines asked for, and decoding those alone (a line break is never inside a multi-byte
+ * character, so a line decodes alike on its own). Checking a few lines of a file this way costs a fraction of
+ * decoding and indexing its whole text. Valid only while `bytes` is (a search reader's view).
+ */
+export function byteLineSource(bytes: Buffer): LineSource {
+  const starts: number[] = [0]; // where each line found so far starts (past the last line: +Infinity)
+  return {
+    at(no) {
+      if (no < 0) return undefined;
+      while (starts.length <= no) {
+        const last = starts[starts.length - 1]!;
+        if (last >= bytes.length) return undefined;
+        const lf = bytes.indexOf(0x0a, last);
+        starts.push(lf === -1 ? Number.POSITIVE_INFINITY : lf + 1);
+      }
+      const start = starts[no]!;
+      if (start >= bytes.length) return undefined;
+      let end = bytes.indexOf(0x0a, start);
+      if (end === -1) end = bytes.length;
+      if (end > start && bytes[end - 1] === 0x0d) end--;
+      return bytes.toString('utf8', start, end);
+    },
+  };
+}
+
 /** Groups matches with their context lines into hunks (overlapping context is merged, as grep does). */
 export function hunks(lines: LineSource, matches: readonly number[], context: number): Hunk[] {
   const out: Hunk[] = [];
