@@ -199,6 +199,22 @@ function listing(root: string, dirRel: string): string[] {
 }
 
 /**
+ * Where a JS search of `root` has got to (`progress`, which it updates) and the rough share of the walk that is
+ * (`share`, 0–1, by `walkShare` over the folders' listings, each read once): a named file is all of its walk.
+ */
+function walkProgress(root: string, isFile: boolean) {
+  const progress = { lastRel: null as string | null, isDone: false };
+  const listings = new Map<string, string[]>();
+  const names = (dirRel: string) => {
+    let list = listings.get(dirRel);
+    if (!list) listings.set(dirRel, (list = listing(root, dirRel)));
+    return list;
+  };
+  const share = () => (isFile ? 1 : progress.lastRel === null ? 0 : walkShare(progress.lastRel, names));
+  return { progress, share };
+}
+
+/**
  * A page (BATCHED_PAGE_ENTRIES at most): the JS search alone for JS_ALONE_MS (a page of a common pattern is full by
  * then), longer while it looks close to the page's or the walk's end (`pageGoesOn`: then rg is never started); then
  * rg over the walk's entries after the last file it read, batch by batch, with the JS thread idle (on two cores it
@@ -215,14 +231,7 @@ async function* pageInWalkOrder(
   prefix: { ms: number; files?: number },
 ): AsyncGenerator<FileMatches> {
   const started = performance.now();
-  const progress = { lastRel: null as string | null, isDone: false };
-  const listings = new Map<string, string[]>();
-  const names = (dirRel: string) => {
-    let list = listings.get(dirRel);
-    if (!list) listings.set(dirRel, (list = listing(root, dirRel)));
-    return list;
-  };
-  const share = () => (progress.lastRel === null ? 0 : walkShare(progress.lastRel, names));
+  const { progress, share } = walkProgress(root, false);
   let searched = 0;
   let found = 0;
   let startedAsBig = false;
@@ -326,14 +335,7 @@ export async function* engineResults(
       },
     );
   };
-  const progress = { lastRel: null as string | null, isDone: false };
-  const listings = new Map<string, string[]>();
-  const names = (dirRel: string) => {
-    let list = listings.get(dirRel);
-    if (!list) listings.set(dirRel, (list = listing(root, dirRel)));
-    return list;
-  };
-  const share = () => (isFile ? 1 : progress.lastRel === null ? 0 : walkShare(progress.lastRel, names));
+  const { progress, share } = walkProgress(root, isFile);
   let searched = 0;
   let found = 0;
   const until = () => {
