@@ -161,3 +161,36 @@ function syncDir(dir: string): void {
     /* ignore */
   }
 }
+
+/**
+ * Removes one regular file inside `root` (a rewind taking back a file the agent created: docs/rewind.md), never
+ * through a link: every folder below `root` must be a real folder (checked one component at a time), the target a
+ * regular file (a link, FIFO or folder is refused, not removed), and the caller's policy is asked again right before
+ * the unlink. Returns false when there was no file. Limit: as for `atomicWrite`, a folder swapped in the one system
+ * call between the last check and the unlink is not caught; the unlink then removes a name, never a file's content
+ * through a link.
+ */
+export function removeInside(target: Pick<WriteTarget, 'path' | 'shown' | 'root' | 'isStillAllowed'>): boolean {
+  const { path, shown, root } = target;
+  if (!isAbsolute(path) || !isAbsolute(root) || path.includes('\0') || !pathUnder(path, root) || path === root)
+    throw new DiskError('outside', `${shown} is not a file inside ${root}; refusing to remove it.`);
+  const existing = lstatOrNull(path);
+  if (!existing) return false;
+  if (!existing.isFile())
+    throw new DiskError('not_file', `${shown} is ${KIND_WORDS[kindOf(existing)]}, not a regular file; not removed.`);
+  const dir = dirname(path);
+  if (!lstatOrNull(dir)?.isDirectory()) return false;
+  mkdirInside(root, dir, shown); // every folder exists: this only checks that none is a link
+  if (target.isStillAllowed && !target.isStillAllowed(path)) throw new DiskError('swapped', swappedText(shown));
+  const again = lstatOrNull(path);
+  if (!again || again.ino !== existing.ino || again.dev !== existing.dev)
+    throw new DiskError('swapped', `${shown} changed while it was being removed; left as it is.`);
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return false;
+    throw new DiskError('unreadable', `Cannot remove ${shown} (${errnoOf(error)}).`);
+  }
+  syncDir(dir);
+  return true;
+}
