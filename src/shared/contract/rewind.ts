@@ -138,9 +138,7 @@ export const rewindCalls = {
   'rewind:resume': defineCall(z.object({ runId: id }).strict(), RewindResultSchema),
   /** The blob store's size and what the given limits would drop (Settings → Checkpoints). */
   'rewind:storeUsage': defineCall(
-    z
-      .object({ maxMb: z.number().int().min(1).max(1_000_000), keepDays: z.number().int().min(1).max(36_500) })
-      .strict(),
+    z.object({ maxMb: z.number().int().min(1).max(1_000_000), keepDays: z.number().int().min(1).max(36_500) }).strict(),
     StoreUsageSchema,
   ),
 };

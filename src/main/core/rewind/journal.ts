@@ -104,7 +104,9 @@ export class RewindJournal {
       sessionId === undefined
         ? this.db.prepare("SELECT * FROM rewind_runs WHERE state = 'running' ORDER BY id").all()
         : this.db
-            .prepare("SELECT * FROM rewind_runs INDEXED BY rewind_runs_running WHERE session_id = ? AND state = 'running'")
+            .prepare(
+              "SELECT * FROM rewind_runs INDEXED BY rewind_runs_running WHERE session_id = ? AND state = 'running'",
+            )
             .all(sessionId)
     ) as RunRow[];
     return rows.map(runOf);
@@ -112,7 +114,9 @@ export class RewindJournal {
 
   /** Inside the caller's transaction (with the chat's fork): each step's outcome and the run's end. */
   end(runId: number, outcomes: readonly RewindOutcome[]): void {
-    const set = this.db.prepare('UPDATE rewind_steps SET outcome = ?, detail = coalesce(?, detail) WHERE run_id = ? AND seq = ?');
+    const set = this.db.prepare(
+      'UPDATE rewind_steps SET outcome = ?, detail = coalesce(?, detail) WHERE run_id = ? AND seq = ?',
+    );
     outcomes.forEach((o, seq) => set.run(o.outcome, o.message ?? null, runId, seq));
     this.db.prepare("UPDATE rewind_runs SET state = 'done', finished_at = ? WHERE id = ?").run(Date.now(), runId);
   }

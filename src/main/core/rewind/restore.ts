@@ -48,7 +48,12 @@ export function runStep(ports: RewindPorts, step: Step, workingDir: string): Rew
     } else {
       const bytes = ports.blobs.get(step.target);
       if (!bytes || hashBytes(bytes) !== step.target)
-        return { path, shown, outcome: 'failed', message: "Left as it is: its before-image is gone from the blob store." };
+        return {
+          path,
+          shown,
+          outcome: 'failed',
+          message: 'Left as it is: its before-image is gone from the blob store.',
+        };
       atomicWrite({ path, shown, root, isStillAllowed }, bytes);
     }
   } catch (error) {

@@ -11,7 +11,14 @@
  */
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import { BridgeError } from '../../../shared/contract/define';
-import type { RewindMode, RewindOutcome, RewindPreview, RewindResult, RewindRun, StoreUsage } from '../../../shared/contract/rewind';
+import type {
+  RewindMode,
+  RewindOutcome,
+  RewindPreview,
+  RewindResult,
+  RewindRun,
+  StoreUsage,
+} from '../../../shared/contract/rewind';
 import type { FileImage } from '../../../shared/contract/viewer';
 import { argsHash, recordDecision } from '../approval/decisions';
 import { decodeText } from '../disk/text-bytes';
@@ -26,7 +33,10 @@ import { rewindNote } from './note';
 export interface RewindServiceDeps extends RewindPorts {
   store: SessionStore;
   events?: EventBus;
-  /** Crash tests: called after each step of a run (-1: after the journal's commit; n: after step n). */
+  /**
+   * Crash tests: called at each step of a run: -2 before the journal's commit, -1 after it, n after file n, and the
+   * number of files after the commit that ends the run.
+   */
   afterStep?: (seq: number) => void;
 }
 
@@ -75,7 +85,9 @@ export class RewindService {
     if (content === undefined) return { state: 'skipped', text: null };
     if (content === null) return { state: 'absent', text: null };
     const bytes = this.deps.blobs.get(content);
-    return bytes ? { state: 'file', text: decodeText(bytes)?.text ?? bytes.toString('utf8') } : { state: 'skipped', text: null };
+    return bytes
+      ? { state: 'file', text: decodeText(bytes)?.text ?? bytes.toString('utf8') }
+      : { state: 'skipped', text: null };
   }
 
   apply(request: {
@@ -93,6 +105,7 @@ export class RewindService {
     const plan = buildPlan(this.deps, sessionId, messageId);
     const steps = withFiles(mode) ? this.stepsOf(plan.files, request) : [];
     if ('changed' in steps) return { status: 'changed', message: steps.changed };
+    this.deps.afterStep?.(-2);
     const runId = this.deps.store.transaction(() => {
       const runId = this.journal.begin(sessionId, messageId, mode, steps);
       recordDecision(this.deps.db, {
@@ -158,9 +171,12 @@ export class RewindService {
         outcomes.push(runStep(this.deps, step, workingDir));
         this.deps.afterStep?.(step.seq);
       }
-      const content = (this.deps.db.prepare('SELECT content FROM chat_history WHERE id = ?').get(run.messageId) as
-        | { content: string }
-        | undefined)?.content ?? '';
+      const content =
+        (
+          this.deps.db.prepare('SELECT content FROM chat_history WHERE id = ?').get(run.messageId) as
+            | { content: string }
+            | undefined
+        )?.content ?? '';
       if (run.state === 'running') {
         this.deps.store.transaction(() => {
           this.journal.end(runId, outcomes);
@@ -171,6 +187,7 @@ export class RewindService {
             content: rewindNote(run.mode, content, outcomes),
           });
         });
+        this.deps.afterStep?.(outcomes.length);
         this.emit(run.sessionId, run.messageId, runId, run.mode);
       }
       return { status: 'done', runId, files: outcomes, composer: withChat(run.mode) ? content : null };
@@ -226,7 +243,12 @@ export class RewindService {
 }
 
 /** The decision log's one entry: what the person chose and every file it touches. */
-function decisionText(messageId: number, mode: RewindMode, steps: readonly Omit<Step, 'seq'>[], commands: number): string {
+function decisionText(
+  messageId: number,
+  mode: RewindMode,
+  steps: readonly Omit<Step, 'seq'>[],
+  commands: number,
+): string {
   const what = { files_and_chat: 'files and chat', files: 'files only', chat: 'chat only' }[mode];
   const list = (action: Step['action']) =>
     steps
