@@ -129,3 +129,20 @@ test('a file changed by someone else is a conflict: three versions, nothing writ
   await expect(dialog).toHaveCount(0);
   expect(readFileSync(join(ws, 'plan.md'), 'utf8')).toBe('# My plan\n');
 });
+
+test('Settings → Checkpoints: the store size, and what the limits in the boxes would drop', async ({ page }) => {
+  await openWith(page, [
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'one.txt', content: 'one\n' } }] },
+    { text: 'Written.' },
+  ]);
+  await allowWrites(page);
+  await send(page, 'write one');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('Written.');
+  await page.getByTestId('open-settings').click();
+  const section = page.getByTestId('checkpoint-settings');
+  await section.scrollIntoViewIfNeeded();
+  await expect(section.getByTestId('checkpoint-drops')).toHaveText(
+    'Now 0.0 MB in 1 copy pair. These limits drop nothing.',
+  );
+  await shots(page, 'rewind-checkpoint-settings');
+});
