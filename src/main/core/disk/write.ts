@@ -48,6 +48,11 @@ export interface WriteTarget {
   mode?: number;
   /** Permission bits of the folders made for it. */
   folderMode?: number;
+  /**
+   * false: the folder is not fsynced after the rename; the caller syncs each folder once after a batch of writes
+   * (`syncFolder`), and must not count a write as durable before that (a rewind: docs/rewind.md "Restoring").
+   */
+  syncFolder?: boolean;
 }
 
 function lstatOrNull(path: string): Stats | null {
@@ -144,12 +149,12 @@ export function atomicWrite(target: WriteTarget, content: string | Uint8Array): 
     if (error instanceof DiskError) throw error;
     throw new DiskError('unreadable', `Cannot write ${shown} (${errnoOf(error)}).`);
   }
-  syncDir(dir);
+  if (target.syncFolder !== false) syncFolder(dir);
   return { created: existing === null, bytes: data.length };
 }
 
-/** Makes the rename itself durable; best effort (not every platform can fsync a folder). */
-function syncDir(dir: string): void {
+/** Makes the renames in a folder durable; best effort (not every platform can fsync a folder). */
+export function syncFolder(dir: string): void {
   try {
     const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
     try {
@@ -170,7 +175,9 @@ function syncDir(dir: string): void {
  * call between the last check and the unlink is not caught; the unlink then removes a name, never a file's content
  * through a link.
  */
-export function removeInside(target: Pick<WriteTarget, 'path' | 'shown' | 'root' | 'isStillAllowed'>): boolean {
+export function removeInside(
+  target: Pick<WriteTarget, 'path' | 'shown' | 'root' | 'isStillAllowed' | 'syncFolder'>,
+): boolean {
   const { path, shown, root } = target;
   if (!isAbsolute(path) || !isAbsolute(root) || path.includes('\0') || !pathUnder(path, root) || path === root)
     throw new DiskError('outside', `${shown} is not a file inside ${root}; refusing to remove it.`);
@@ -191,6 +198,6 @@ export function removeInside(target: Pick<WriteTarget, 'path' | 'shown' | 'root'
     if (errnoOf(error) === 'ENOENT') return false;
     throw new DiskError('unreadable', `Cannot remove ${shown} (${errnoOf(error)}).`);
   }
-  syncDir(dir);
+  if (target.syncFolder !== false) syncFolder(dir);
   return true;
 }

@@ -4,7 +4,9 @@
  * already holds the target the step has run; when it holds what the person confirmed over, the before-image is
  * written by the one atomic writer (temp file, fsync, rename) or the file the agent created is removed; anything
  * else is a change nobody confirmed, and the file is left alone. So a step runs at most once, and a run a crash cut
- * short is finished by running its steps again.
+ * short is finished by running its steps again. Each file's bytes are fsynced before its rename; the folders are
+ * fsynced once each after the last step (the service, before the run's end is committed): a rename a crash lost
+ * leaves the file as it was, which the next run of the step sees and restores.
  */
 import type { RewindOutcome } from '../../../shared/contract/rewind';
 import { DiskError } from '../disk/disk-error';
@@ -44,7 +46,7 @@ export function runStep(ports: RewindPorts, step: Step, workingDir: string): Rew
   };
   try {
     if (step.target === null) {
-      removeInside({ path, shown, root, isStillAllowed });
+      removeInside({ path, shown, root, isStillAllowed, syncFolder: false });
     } else {
       const bytes = ports.blobs.get(step.target);
       if (!bytes || hashBytes(bytes) !== step.target)
@@ -54,7 +56,7 @@ export function runStep(ports: RewindPorts, step: Step, workingDir: string): Rew
           outcome: 'failed',
           message: 'Left as it is: its before-image is gone from the blob store.',
         };
-      atomicWrite({ path, shown, root, isStillAllowed }, bytes);
+      atomicWrite({ path, shown, root, isStillAllowed, syncFolder: false }, bytes);
     }
   } catch (error) {
     const reason = error instanceof DiskError ? error.message : `could not be written (${(error as Error).message})`;

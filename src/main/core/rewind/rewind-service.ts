@@ -9,6 +9,7 @@
  *   chat (the later rows stay, marked replaced, as an earlier branch) and adds the note the model reads in its next
  *   request. A crash between the two commits leaves a run that `resume` finishes from the journal.
  */
+import { dirname } from 'node:path';
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import { BridgeError } from '../../../shared/contract/define';
 import type {
@@ -24,6 +25,7 @@ import { argsHash, recordDecision } from '../approval/decisions';
 import { decodeText } from '../disk/text-bytes';
 import type { EventBus } from '../events';
 import type { SessionStore } from '../session/session-store';
+import { syncFolder } from '../disk/write';
 import { kindOfPath } from '../viewer/file-kinds';
 import { RewindJournal, type Step } from './journal';
 import { buildPlan, readNow, type Content, type FilePlan, type RewindPorts } from './plan';
@@ -167,10 +169,15 @@ export class RewindService {
     try {
       const workingDir = this.deps.workingDir(run.sessionId);
       const outcomes: RewindOutcome[] = [];
+      const folders = new Set<string>();
       for (const step of this.journal.steps(runId)) {
-        outcomes.push(runStep(this.deps, step, workingDir));
+        const outcome = runStep(this.deps, step, workingDir);
+        if (outcome.outcome === 'restored' && step.action !== 'keep') folders.add(dirname(step.path));
+        outcomes.push(outcome);
         this.deps.afterStep?.(step.seq);
       }
+      // The renames durable before the end is committed (restore.ts): one fsync a folder, not one a file.
+      for (const folder of folders) syncFolder(folder);
       const content =
         (
           this.deps.db.prepare('SELECT content FROM chat_history WHERE id = ?').get(run.messageId) as
