@@ -9,7 +9,7 @@ import { skald } from '../../bridge/skald';
 import { chat } from '../../stores/chat-store';
 import { RewindDialog } from './RewindDialog';
 import { RewindPicker } from './RewindPicker';
-import { openRewindPicker, rewindUi } from './rewind-store';
+import { openRewind, openRewindPicker, rewindUi } from './rewind-store';
 
 const DOUBLE_MS = 600;
 
@@ -62,7 +62,7 @@ export function RewindButton({ messageId }: { messageId: number }) {
       title="Put the files the agent changed after this message back as they were, and take the chat back to it"
       onClick={() => {
         const { sessionId } = chat.store.getState();
-        if (sessionId !== null) rewindUi.setState({ target: { sessionId, messageId }, isPickerOpen: false });
+        if (sessionId !== null) openRewind(sessionId, messageId);
       }}
     >
       Rewind to here
