@@ -15,6 +15,7 @@ import { lineOfToolCall } from './viewer/tool-range';
 import { ScratchpadPanel, SessionNotes } from './agents/SessionNotes';
 import { MessageList } from './MessageList';
 import { RetryBar } from './RetryBar';
+import { RewindLayer } from './rewind/RewindLayer';
 import { ModelPicker } from './ModelPicker';
 import { WorkingDirectory } from './WorkingDirectory';
 import { GroupPicker } from './security/GroupPicker';
@@ -104,6 +105,8 @@ export function ChatView({ sessionId }: { sessionId: number }) {
         onSend={(text, images) => chat.send(text, images)}
         onStop={() => void chat.stop()}
       />
+      {/* Rewind's dialog and its Esc Esc picker (docs/rewind.md "In the chat"). */}
+      <RewindLayer />
     </section>
   );
 }

@@ -6,11 +6,13 @@
  * text file put in the same ways goes into the box as a code block under its name.
  */
 import { useEffect, useRef, useState } from 'react';
+import { useStore } from 'zustand';
 import { MAX_MESSAGE_CHARS } from '../../../shared/contract/chat';
 import { chat } from '../stores/chat-store';
 import { ACCEPT_FILES, isPdfFile, isTextFile, pdfFileBlock, textFileBlock } from '../lib/picked-files';
 import { addImages, isImageFile, releaseImages, type PickedImage } from '../lib/picked-images';
 import { McpMenu } from './McpMenu';
+import { rewindUi } from './rewind/rewind-store';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -63,6 +65,13 @@ export function Composer({
     if (text || images.length) drafts.set(sessionId, { text, images });
     else drafts.delete(sessionId);
   }, [sessionId, text, images]);
+  // A rewind hands the person's message back to this chat's box (docs/rewind.md "In the chat").
+  const handed = useStore(rewindUi, (s) => s.composer);
+  useEffect(() => {
+    if (handed?.sessionId !== sessionId) return;
+    setText(handed.text);
+    rewindUi.setState({ composer: null });
+  }, [handed, sessionId]);
   const isTooLong = text.length > MAX_MESSAGE_CHARS;
   const canSend = (text.trim().length > 0 || images.length > 0) && !isTooLong;
 

@@ -6,6 +6,7 @@
 import { useEffect } from 'react';
 import { loadSettings } from '../../stores/settings-store';
 import { GeneralSettings } from './GeneralSettings';
+import { CheckpointSettings } from '../rewind/CheckpointSettings';
 import { McpSettings } from './McpSettings';
 import { ModelsSettings } from './ModelsSettings';
 import { PluginsSettings } from './PluginsSettings';
@@ -15,6 +16,7 @@ import './settings.css';
 
 const SECTIONS = [
   { id: 'settings-general', label: 'General' },
+  { id: 'settings-checkpoints', label: 'Checkpoints' },
   { id: 'settings-providers', label: 'Providers' },
   { id: 'settings-models', label: 'Models' },
   { id: 'settings-mcp', label: 'MCP servers' },
@@ -73,6 +75,7 @@ export function SettingsPage({ onClose }: { onClose: () => void }) {
           </button>
         </header>
         <GeneralSettings />
+        <CheckpointSettings />
         <ProvidersSettings />
         <ModelsSettings />
         <div id="settings-mcp">
