@@ -31,6 +31,8 @@ import { chatImages } from './119-chat-images';
 import { modelReasoning } from './120-model-reasoning';
 import { toolResultImages } from './121-tool-result-images';
 import { pinnedSessions } from './122-pinned-sessions';
+import { sandboxGrants } from './135-sandbox-grants';
+import { mcpSandboxed } from './136-mcp-sandboxed';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -59,4 +61,6 @@ export const migrations: readonly Migration[] = [
   modelReasoning,
   toolResultImages,
   pinnedSessions,
+  sandboxGrants,
+  mcpSandboxed,
 ];

@@ -1,6 +1,6 @@
 /**
- * Settings (docs/ui.md), one page with a section list on the left: General, Providers, Models, MCP servers,
- * Plugins, Secrets.
+ * Settings (docs/ui.md), one page with a section list on the left: General, Providers, Models, Sandbox, MCP
+ * servers, Plugins, Secrets.
  * Opens with Ctrl/Cmd+, ; Close (or Esc) goes back to the chat.
  */
 import { useEffect } from 'react';
@@ -10,6 +10,7 @@ import { McpSettings } from './McpSettings';
 import { ModelsSettings } from './ModelsSettings';
 import { PluginsSettings } from './PluginsSettings';
 import { ProvidersSettings } from './ProvidersSettings';
+import { SandboxSettings } from './SandboxSettings';
 import { SecretsSettings } from './SecretsSettings';
 import './settings.css';
 
@@ -17,6 +18,7 @@ const SECTIONS = [
   { id: 'settings-general', label: 'General' },
   { id: 'settings-providers', label: 'Providers' },
   { id: 'settings-models', label: 'Models' },
+  { id: 'settings-sandbox', label: 'Sandbox' },
   { id: 'settings-mcp', label: 'MCP servers' },
   { id: 'settings-plugins', label: 'Plugins' },
   { id: 'settings-secrets', label: 'Secrets' },
@@ -66,6 +68,7 @@ export function SettingsPage({ onClose }: { onClose: () => void }) {
         <GeneralSettings />
         <ProvidersSettings />
         <ModelsSettings />
+        <SandboxSettings />
         <div id="settings-mcp">
           <McpSettings />
         </div>
