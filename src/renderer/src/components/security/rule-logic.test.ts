@@ -104,6 +104,8 @@ describe('a rule the core suggested', () => {
       path_pattern: '',
       command_pattern: 'cat *',
       action: 'allow',
+      // A suggestion never grants network: the card's "with network" never becomes a rule by accident.
+      network: false,
       note: 'From decision 9',
       priority: '',
     });
