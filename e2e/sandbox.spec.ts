@@ -163,3 +163,39 @@ test('where the sandbox cannot start: the first run says why and how to fix it; 
   );
   expect(readFileSync(join(app.workspaceDir, 'chosen.txt'), 'utf8')).toBe('ran\n');
 });
+
+test('a rule grants network to a command pattern on the Security page; an MCP stdio server has a sandbox switch', async ({
+  page,
+}) => {
+  app = await startApp(page);
+  await page.goto(app.url);
+  const { rule } = await callBridge<{ rule: { id: number } }>(page, 'approval:createRule', {
+    tool_pattern: 'execute_cmd',
+    command_pattern: 'npm install *',
+    action: 'allow',
+  });
+  await page.getByTestId('open-security').click();
+  const row = page.locator(`[data-testid="rule-row"][data-rule-id="${rule.id}"]`);
+  await expect(row).toBeVisible();
+  await expect(row.getByTestId('rule-network-badge')).toHaveCount(0);
+  await row.getByTestId('edit-rule').click();
+  const form = page.getByTestId('rule-form');
+  await form.getByTestId('rule-network').check();
+  await shots(page, 'security-rule-network');
+  await form.getByTestId('save-rule').click();
+  await expect(row.getByTestId('rule-network-badge')).toHaveText('with network');
+  const { rules } = await callBridge<{ rules: { id: number; network: boolean }[] }>(page, 'approval:listRules', {});
+  expect(rules.find((r) => r.id === rule.id)?.network).toBe(true);
+
+  await callBridge(page, 'mcp:save', { name: 'mine', transport: 'stdio', command: 'true', enabled: false });
+  await page.keyboard.press('Control+,');
+  const server = page.locator('[data-testid="mcp-server"][data-name="mine"]');
+  const sandboxed = server.getByTestId('mcp-sandboxed');
+  await expect(sandboxed).not.toBeChecked();
+  await sandboxed.click();
+  await expect(sandboxed).toBeChecked();
+  await server.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await shots(page, 'settings-mcp-sandboxed');
+  const { servers } = await callBridge<{ servers: { name: string; sandboxed: boolean }[] }>(page, 'mcp:list', {});
+  expect(servers.find((s) => s.name === 'mine')?.sandboxed).toBe(true);
+});
