@@ -393,8 +393,9 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
           warmUp.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
         });
         if (warmUp.signal.aborted) return;
-        await sandbox.status(); // whether it can start: the first command's card says so
-        if (warmUp.signal.aborted) return;
+        // Whether the sandbox can start, beside the chain (its two short processes hold nothing up): the first
+        // command's card says so.
+        void sandbox.status();
         await approval.shell.whenLoaded();
         await warmUpShellGate(approval.gate, config.workspaceDir, warmUp.signal);
         if (warmUp.signal.aborted) return;
