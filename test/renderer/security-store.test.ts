@@ -15,6 +15,7 @@ const draft = (patch: Record<string, string>) => ({
   action: 'allow' as const,
   note: '',
   priority: '',
+  network: false,
   ...patch,
 });
 

@@ -41,6 +41,7 @@ import { ChatSearch } from './session/chat-search';
 import { SessionManager } from './session/session-manager';
 import type { ModelPort } from './session/ports';
 import { AppSettingsStore } from './settings/app-settings';
+import { createSandboxHandlers } from './bridge/sandbox-handlers';
 import { createPluginAndSecretTools } from './tools/config/index';
 import { GrantStore, ToolGroupRegistry } from './session/tool-groups';
 import { SessionStore } from './session/session-store';
@@ -139,7 +140,11 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const agents = new AgentRegistry(config.agentsDir ?? resolve('agents'), log);
   const itemListers = new ItemListers();
   // Approved commands run confined (docs/sandbox.md); the credential stores it hides are the guards' own list.
-  const sandbox = new Sandbox({ credentialStores: { home: HOME_CREDENTIALS, system: SYSTEM_CREDENTIALS } });
+  // While it cannot start, commands run outside it only when the person chose so in Settings → Sandbox.
+  const sandbox = new Sandbox({
+    credentialStores: { home: HOME_CREDENTIALS, system: SYSTEM_CREDENTIALS },
+    unconfinedWhenUnavailable: () => settings.get().sandboxUnconfinedWhenUnavailable,
+  });
   const tools = createToolRegistry([
     ...createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues(), processes, sandbox }),
     ...createAgentTools({ agents, listers: itemListers }),
@@ -194,6 +199,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     dataDir: config.dataDir,
     dbFile: dbFile(config.dataDir),
     categoryOf: (name) => tools.categoryOf(name),
+    sandboxLine: (workingDir) => sandbox.cardLine(workingDir),
     log,
     shellGrammar: 'background', // loaded by start(), once the shell can serve (docs/shell-analysis.md "Cold start")
     emitSession: (sessionId, event) => events.emit('chat', { ...event, session_id: sessionId }),
@@ -325,6 +331,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       tools,
     }),
     ...createMcpHandlers(mcp),
+    ...createSandboxHandlers(sandbox),
     ...createSchedulesHandlers({ scheduler, agents, rules: approval.rules, workspaceDir: config.workspaceDir }),
     ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
     ...createPluginHandlers({ plugins, secrets }),
@@ -401,6 +408,9 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
           warmUp.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
         });
         if (warmUp.signal.aborted) return;
+        // Whether the sandbox can start, beside the chain (its two short processes hold nothing up): the first
+        // command's card says so.
+        void sandbox.status();
         await approval.shell.whenLoaded();
         await warmUpShellGate(approval.gate, config.workspaceDir, warmUp.signal);
         if (warmUp.signal.aborted) return;

@@ -13,6 +13,11 @@ export const AppSettingsSchema = z.object({
   diffHistory: z.object({ maxMb: z.number(), keepDays: z.number() }),
   /** The person's standing instructions to the model (docs/chat-ui.md "Your instructions"); '' = none. */
   instructions: z.string(),
+  /**
+   * While the command sandbox cannot start, run commands outside it (every card and result says so) instead of
+   * refusing them (docs/sandbox.md "When it cannot start"). Off by default: nothing silently falls back.
+   */
+  sandboxUnconfinedWhenUnavailable: z.boolean(),
 });
 
 /** The most the person's instructions may hold: about 2,000 tokens of every request. */
@@ -43,6 +48,7 @@ export const appCalls = {
           .strict()
           .optional(),
         instructions: z.string().max(MAX_INSTRUCTIONS_CHARS).optional(),
+        sandboxUnconfinedWhenUnavailable: z.boolean().optional(),
       })
       .strict(),
     z.object({ settings: AppSettingsSchema }),

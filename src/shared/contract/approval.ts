@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineCall, id, longText, shortText } from './define';
 import { TOOL_CATEGORIES } from '../tool-names';
 import { RunContextSchema } from '../run-context';
+import { SANDBOX_CHOICES, SandboxDecisionSchema, SandboxLineSchema } from './sandbox';
 
 const groupId = z.string().min(1).max(64);
 const action = z.enum(['require', 'allow', 'deny']);
@@ -30,6 +31,8 @@ export const ApprovalRuleSchema = z.object({
   path_pattern: z.string().nullable(),
   command_pattern: z.string().nullable(),
   action,
+  /** An allow rule's grant of network to the commands it allows (docs/sandbox.md "The decision"). */
+  network: z.boolean(),
   note: z.string().nullable(),
   priority: z.number(),
   created_at: z.number(),
@@ -43,6 +46,7 @@ const ruleFields = {
   path_pattern: shortText(1_000).nullable().optional(),
   command_pattern: shortText(500).nullable().optional(),
   action,
+  network: z.boolean().optional(),
   note: shortText(500).nullable().optional(),
   priority: z.number().int().optional(),
 };
@@ -63,6 +67,12 @@ export const DecisionSchema = z.object({
     text: z.string(),
   }),
   actor: z.enum(['policy', 'user']),
+  /**
+   * How an allowed command runs (docs/sandbox.md "The decision"): an allow rule's network grant, or the person's
+   * choice on the card ("with network", "outside the sandbox"). Absent = sandboxed without network; a bypass never
+   * sets it.
+   */
+  sandbox: SandboxDecisionSchema.optional(),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 export type WhyKind = Decision['why']['kind'];
@@ -81,16 +91,17 @@ export const ACTION_WORDS: Readonly<Record<z.infer<typeof action>, string>> = {
 export type NamedRule = Pick<
   ApprovalRuleDto,
   'id' | 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'action' | 'agent_id' | 'source'
->;
+> & { network?: boolean };
 
 /** A rule's one name, its stable id, written the same on the page, the card and the log: `rule 11`. */
 export const ruleName = (id: number): string => `rule ${id}`;
 
-/** A rule in the page's words: `Allow @fs_read docs/*`, `Ask execute_cmd $ git *`, `Ask *`. */
+/** A rule in the page's words: `Allow @fs_read docs/*`, `Allow execute_cmd $ npm install * with network`, `Ask *`. */
 export function ruleWords(r: Omit<NamedRule, 'id'>): string {
   const bits = [ACTION_WORDS[r.action], r.tool_pattern];
   if (r.path_pattern) bits.push(r.path_pattern);
   if (r.command_pattern) bits.push(`$ ${r.command_pattern}`);
+  if (r.network) bits.push('with network');
   if (r.agent_id) bits.push(`(agent ${r.agent_id})`);
   if (r.source) bits.push(`(source ${r.source})`);
   return bits.join(' ');
@@ -187,6 +198,8 @@ export const InboxApprovalSchema = z.object({
   live: z.boolean(),
   /** The bypass scopes this call may be approved with, narrowest (the default) first. */
   bypass_options: z.array(BypassOptionSchema),
+  /** Where a command runs (the card's sandbox line and its choices); null for a call that runs no command. */
+  sandbox: SandboxLineSchema.nullable(),
 });
 
 export const InboxClarificationSchema = z.object({
@@ -213,6 +226,7 @@ export const RuleFieldSchema = z.enum([
   'path_pattern',
   'command_pattern',
   'action',
+  'network',
   'priority',
   'agent_id',
   'source',
@@ -239,6 +253,8 @@ export const DecisionLogEntrySchema = z.object({
   rule_id: z.number().nullable(),
   detail: z.string(),
   actor: z.string(),
+  /** How the command ran (docs/sandbox.md "The decision"); null for a call that runs no command. */
+  sandbox: SandboxDecisionSchema.nullable(),
   created_at: z.number(),
 });
 export type DecisionLogEntry = z.infer<typeof DecisionLogEntrySchema>;
@@ -412,6 +428,11 @@ export const approvalCalls = {
           .optional(),
         /** One of the item's `bypass_options`; absent = the first (narrowest). */
         bypassScope: bypassScope.optional(),
+        /**
+         * Only with approve, never with a bypass, only for a call that runs a command: this call alone runs with
+         * network or outside the sandbox (docs/approval.md "The sandbox on the card").
+         */
+        sandbox: z.enum(SANDBOX_CHOICES).optional(),
       })
       .strict(),
     z.object({ tool_call_id: z.string(), session_id: z.number(), approved: z.boolean() }),

@@ -12,6 +12,7 @@ import { pluginCalls } from './plugins';
 import { mcpCalls, McpEventSchema } from './mcp';
 import { providerCalls } from './providers';
 import { rewindCalls, RewindEventSchema } from './rewind';
+import { sandboxCalls } from './sandbox';
 import { schedulesCalls, SchedulesEventSchema } from './schedules';
 import { viewerCalls, ViewerEventSchema } from './viewer';
 
@@ -23,6 +24,7 @@ export * from './plugins';
 export * from './mcp';
 export * from './providers';
 export * from './rewind';
+export * from './sandbox';
 export * from './schedules';
 export * from './viewer';
 
@@ -36,6 +38,7 @@ export const calls = {
   ...mcpCalls,
   ...schedulesCalls,
   ...rewindCalls,
+  ...sandboxCalls,
 } as const satisfies Record<string, CallSpec>;
 
 export const events = {

@@ -114,6 +114,8 @@ export const McpServerViewSchema = z.object({
   enabled: z.boolean(),
   trusted: z.boolean(),
   createdBy: z.enum(['user', 'model']),
+  /** A stdio server starts in the sandbox (docs/sandbox.md "MCP servers"): on for the model's, the person's switch. */
+  sandboxed: z.boolean(),
   state: McpServerStateSchema,
   lastError: z.string().nullable(),
   exitReason: z.string().nullable(),
@@ -220,6 +222,11 @@ export const mcpCalls = {
   'mcp:delete': defineCall(byName, ok),
   'mcp:setEnabled': defineCall(
     z.object({ name: McpServerNameSchema, enabled: z.boolean() }).strict(),
+    z.object({ server: McpServerViewSchema }),
+  ),
+  /** The person's sandbox switch of a stdio server (never the model's: register_mcp cannot set it). */
+  'mcp:setSandboxed': defineCall(
+    z.object({ name: McpServerNameSchema, sandboxed: z.boolean() }).strict(),
     z.object({ server: McpServerViewSchema }),
   ),
   /** The person trusts a server the model registered: it starts and its tools become available to activate. */

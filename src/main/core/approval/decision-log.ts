@@ -8,7 +8,8 @@
  * `action` filters exactly. Limits: arguments come back cut at 4,000 characters (the full text is in the chat).
  */
 import type { Db } from '../db/database';
-import type { DecisionAction } from './decisions';
+import type { SandboxDecision } from '../sandbox/decision';
+import { sandboxOf, type DecisionAction } from './decisions';
 
 export interface DecisionLogEntry {
   id: number;
@@ -25,6 +26,8 @@ export interface DecisionLogEntry {
   rule_id: number | null;
   detail: string;
   actor: string;
+  /** How the command ran (docs/sandbox.md "The decision"): for an allowed call that runs a command, else null. */
+  sandbox: SandboxDecision | null;
   created_at: number;
 }
 
@@ -58,7 +61,7 @@ export function listDecisions(
     }
   }
   const sql = `SELECT d.id, d.tool_call_id, d.session_id, s.title AS session_title, t.name AS tool_name,
-                      coalesce(t.effective_arguments, t.arguments) AS args, d.action, d.reason_kind, d.rule_id, d.detail, d.actor, d.created_at
+                      coalesce(t.effective_arguments, t.arguments) AS args, d.action, d.reason_kind, d.rule_id, d.detail, d.actor, d.sandbox, d.created_at
                FROM tool_decisions d
                LEFT JOIN chat_llm_tools t ON t.tool_call_id = d.tool_call_id
                LEFT JOIN chat_sessions s ON s.id = d.session_id
@@ -66,16 +69,18 @@ export function listDecisions(
                ORDER BY d.id DESC LIMIT ?`;
   const rows = db.prepare(sql).all(...params, filter.limit ?? 200) as (Omit<
     DecisionLogEntry,
-    'arguments' | 'arguments_cut' | 'path' | 'command'
-  > & { args: string | null })[];
-  return rows.map(({ args, ...row }) => {
+    'arguments' | 'arguments_cut' | 'path' | 'command' | 'sandbox'
+  > & { args: string | null; sandbox: string | null })[];
+  return rows.map(({ args, sandbox, ...row }) => {
     const parsed = parseArgs(args);
+    const command = typeof parsed.command === 'string' ? parsed.command : null;
     return {
       ...row,
       arguments: args === null ? null : args.slice(0, ARGS_CUT),
       arguments_cut: args !== null && args.length > ARGS_CUT,
       path: typeof parsed.path === 'string' ? parsed.path : null,
-      command: typeof parsed.command === 'string' ? parsed.command : null,
+      command,
+      sandbox: command !== null && row.action === 'allow' ? sandboxOf(sandbox) : null,
     };
   });
 }

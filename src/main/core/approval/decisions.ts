@@ -7,6 +7,7 @@
 import { createHash, hash } from 'node:crypto';
 import type { Decision } from '../../../shared/contract/approval';
 import { statement, type Db } from '../db/database';
+import type { SandboxDecision } from '../sandbox/decision';
 import type { BypassGrant } from './bypass';
 
 export type DecisionAction = Decision['action'];
@@ -17,6 +18,11 @@ export interface ApprovalOutcome {
   note: string;
   bypass?: BypassGrant;
   timedOut?: boolean;
+  /**
+   * The person's choice on the card for this call alone ("with network", "outside the sandbox"; docs/approval.md
+   * "The sandbox on the card"); absent = in the sandbox without network. Never comes with a bypass.
+   */
+  sandbox?: SandboxDecision;
 }
 
 /** One decision of one call, as the audit keeps it (who decided is the decision's own `actor`). */
@@ -60,8 +66,15 @@ export function argsBinding(args: unknown): { json: string; hash: string } {
   return { json, hash: sha256Hex(json) };
 }
 
-const INSERT_DECISION = `INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, rule_id, detail, args_hash, actor, created_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_DECISION = `INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, rule_id, detail, args_hash, actor, sandbox, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** How the audit keeps a decision's sandbox: 'network', 'unconfined', or null (in it without network). */
+export const storedSandbox = (s: SandboxDecision | undefined): 'network' | 'unconfined' | null =>
+  s?.mode === 'unconfined' ? 'unconfined' : s?.network ? 'network' : null;
+/** The stored form read back. */
+export const sandboxOf = (stored: string | null): SandboxDecision =>
+  stored === 'unconfined' ? { mode: 'unconfined' } : { mode: 'sandboxed', network: stored === 'network' };
 
 /** Writes the decision's audit row; returns its id (the tool row's `decision_id`). */
 export function recordDecision(db: Db, entry: DecisionEntry): number {
@@ -75,6 +88,7 @@ export function recordDecision(db: Db, entry: DecisionEntry): number {
     decision.why.text,
     entry.argsHash,
     decision.actor,
+    storedSandbox(decision.sandbox),
     Date.now(),
   );
   return Number(inserted.lastInsertRowid);

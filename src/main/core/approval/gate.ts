@@ -219,6 +219,9 @@ export class ApprovalGate {
             ruleId: match.rule.id,
             text: `Allowed by ${ruleLabel(match.rule)}${extra}`,
           },
+          // Network goes with the allow when every rule that allowed a part grants it (docs/sandbox.md "The
+          // decision"): `npm install x && curl …` under a grant for `npm install *` alone runs without.
+          ...(allowedBy.every((c) => c.rule.network) ? { sandbox: { mode: 'sandboxed', network: true } as const } : {}),
         },
         note,
       );

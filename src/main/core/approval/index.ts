@@ -26,6 +26,8 @@ export interface ApprovalDeps {
   categoryOf?: (toolName: string) => ToolCategory | null;
   /** Unanswered approvals count as rejected after this long; null (default) = wait for ever. */
   approvalTimeoutMs?: number | null;
+  /** What a command's card says of where it runs (the sandbox's `cardLine`; docs/approval.md). */
+  sandboxLine?: PendingDeps['sandboxLine'];
   /**
    * `now` (default): the bash grammar is loaded before the services are returned. `background`: it is not (the
    * app's start must not wait for it; docs/shell-analysis.md "Cold start"): `shell.whenLoaded()` starts it, and a
@@ -81,6 +83,7 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
     bypassOptions,
     timeoutMs: deps.approvalTimeoutMs ?? null,
     now: deps.now,
+    sandboxLine: deps.sandboxLine,
   });
   /** Waits for the person; the turn's abort signal withdraws the request (its row stays `pending`). */
   const untilAnswered = async <T>(

@@ -23,6 +23,8 @@ import type { SessionStore } from '../session/session-store';
 import { UNFINISHED_TOOLS } from '../session/session-rows';
 import type { BypassKind, BypassOption, BypassStore } from './bypass';
 import type { ApprovalOutcome } from './decisions';
+import type { SandboxChoice, SandboxLine } from '../../../shared/contract/sandbox';
+import type { SandboxDecision } from '../sandbox/decision';
 import { argsHash as hashOf } from './decisions';
 
 /** What the session's chat hears of a request: that it waits. Its answer arrives as the call's `tool_decision`. */
@@ -71,7 +73,9 @@ interface Waiter<T> {
   reject: (error: Error) => void;
 }
 
-interface ApprovalItem extends Omit<InboxApproval, 'live'> {
+interface ApprovalItem extends Omit<InboxApproval, 'live' | 'sandbox'> {
+  /** The command runs in the sandbox for a session working here; the card's line is drawn when listed. */
+  sandbox_dir: string | null;
   args: Record<string, unknown>;
   /** Where the preview's diff or command line goes on the card (`src/a.ts`, `$ execute_cmd`); null = no preview. */
   preview_path: string | null;
@@ -101,6 +105,11 @@ export interface PendingDeps {
   }) => BypassOption[];
   /** Default wait before an unanswered approval counts as rejected; null (default) = wait for ever. */
   timeoutMs?: number | null;
+  /**
+   * Where a command runs, in the card's words (the sandbox's `cardLine`): drawn each time the card is listed, so it
+   * follows the sandbox's probe and the person's setting. Absent: a command's card says nothing of it.
+   */
+  sandboxLine?: (workingDir: string) => SandboxLine;
   now?: () => number;
 }
 
@@ -108,21 +117,29 @@ export interface PendingDeps {
 function shown(
   preview: Preview | null,
   toolName: string,
-): Pick<ApprovalItem, 'preview_path' | 'old_content' | 'new_content' | 'refusal'> {
+): Pick<ApprovalItem, 'preview_path' | 'old_content' | 'new_content' | 'refusal' | 'sandbox_dir'> {
   if (preview?.kind === 'diff')
     return {
       preview_path: preview.path,
       old_content: preview.oldContent,
       new_content: preview.newContent,
       refusal: null,
+      sandbox_dir: null,
     };
   if (preview?.kind === 'command')
-    return { preview_path: `$ ${toolName}`, old_content: null, new_content: preview.text, refusal: null };
+    return {
+      preview_path: `$ ${toolName}`,
+      old_content: null,
+      new_content: preview.text,
+      refusal: null,
+      sandbox_dir: preview.sandboxedIn ?? null,
+    };
   return {
     preview_path: null,
     old_content: null,
     new_content: null,
     refusal: preview?.kind === 'refused' ? preview.reason : null,
+    sandbox_dir: null,
   };
 }
 
@@ -228,6 +245,7 @@ export class PendingManager {
       argsHash: string;
       bypassSecs?: number;
       bypassScope?: BypassKind;
+      sandbox?: SandboxChoice;
     },
   ): { toolCallId: string; sessionId: number; approved: boolean } {
     const item = this.approvals.get(requestId);
@@ -239,6 +257,7 @@ export class PendingManager {
       );
     }
     const approved = input.action === 'approve';
+    const sandbox = approved && input.sandbox ? this.sandboxChoice(item, input.sandbox, input.bypassSecs) : undefined;
     const option = approved && input.bypassSecs !== undefined ? this.offered(item, input.bypassScope) : null;
     const expiresAt =
       input.bypassSecs === 0 || input.bypassSecs === undefined ? null : this.now() + input.bypassSecs * 1000;
@@ -247,7 +266,7 @@ export class PendingManager {
       : undefined;
     this.settle(
       item,
-      { approved, note: input.note ?? '', ...(bypass ? { bypass } : {}) },
+      { approved, note: input.note ?? '', ...(bypass ? { bypass } : {}), ...(sandbox ? { sandbox } : {}) },
       approved ? 'approved' : 'rejected',
     );
     return { toolCallId: item.tool_call_id, sessionId: item.session_id, approved };
@@ -434,8 +453,9 @@ export class PendingManager {
   list(): { total: number; approvals: InboxApproval[]; clarifications: InboxClarification[] } {
     const approvals = [...this.approvals.values()]
       .sort((a, b) => a.request_id - b.request_id)
-      .map(({ waiter, timer: _timer, args: _args, preview_path: _where, ...rest }) => ({
+      .map(({ waiter, timer: _timer, args: _args, preview_path: _where, sandbox_dir, ...rest }) => ({
         ...rest,
+        sandbox: this.lineOf(sandbox_dir),
         live: waiter !== null,
       }));
     const clarifications = [...this.clarifications.values()]
@@ -529,6 +549,31 @@ export class PendingManager {
   private findApproval(toolCallId: string): ApprovalItem | null {
     for (const item of this.approvals.values()) if (item.tool_call_id === toolCallId) return item;
     return null;
+  }
+
+  /**
+   * The person's "with network" or "outside the sandbox" (docs/approval.md "The sandbox on the card"): for this call
+   * alone, so never with a bypass (a bypass never lifts the sandbox), and only for a call whose card offered it (a
+   * command; "with network" only where the sandbox runs).
+   */
+  private sandboxChoice(item: ApprovalItem, choice: SandboxChoice, bypassSecs: number | undefined): SandboxDecision {
+    const words = choice === 'network' ? 'with network' : 'outside the sandbox';
+    const line = this.lineOf(item.sandbox_dir);
+    if (line === null)
+      throw new BridgeError('invalid_input', `${item.tool_name} runs no command: it cannot be approved ${words}.`);
+    if (bypassSecs !== undefined)
+      throw new BridgeError(
+        'invalid_input',
+        `Approving ${words} is for this call only; it cannot start a bypass. Approve it once, or approve with a bypass in the sandbox.`,
+      );
+    if (choice === 'unconfined') return { mode: 'unconfined' };
+    if (line.state !== 'sandboxed')
+      throw new BridgeError('invalid_input', `The sandbox does not run here, so there is no network to grant in it.`);
+    return { mode: 'sandboxed', network: true };
+  }
+
+  private lineOf(dir: string | null): SandboxLine | null {
+    return dir === null || !this.deps.sandboxLine ? null : this.deps.sandboxLine(dir);
   }
 
   /** Only a scope the card offered for this very call can be granted; none named = the narrowest (the default). */

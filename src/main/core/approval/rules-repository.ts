@@ -45,6 +45,8 @@ export interface ApprovalRule {
   path_pattern: string | null;
   command_pattern: string | null;
   action: RuleAction;
+  /** An allow rule's grant of network to the commands it allows (docs/sandbox.md "The decision"). */
+  network: boolean;
   note: string | null;
   priority: number;
   created_at: number;
@@ -58,6 +60,7 @@ export type RuleInput = {
   path_pattern?: string | null;
   command_pattern?: string | null;
   action: RuleAction;
+  network?: boolean;
   note?: string | null;
   priority?: number;
 };
@@ -75,6 +78,7 @@ export type RuleField =
   | 'path_pattern'
   | 'command_pattern'
   | 'action'
+  | 'network'
   | 'priority'
   | 'agent_id'
   | 'source'
@@ -124,6 +128,22 @@ export function compileRule(rule: ApprovalRule): CompiledRule {
     path: rule.path_pattern ? compilePathPattern(rule.path_pattern, rule.action !== 'allow') : null,
     command: rule.command_pattern ? compileCommandPattern(rule.command_pattern) : null,
   };
+}
+
+/** A row as SQLite gives it: `network` is 0 or 1. */
+type StoredRule = Omit<ApprovalRule, 'network'> & { network: number };
+const fromRow = (row: StoredRule): ApprovalRule => ({ ...row, network: row.network === 1 });
+
+/**
+ * Network is granted to the commands an allow rule names (`execute_cmd allow $ npm install *` with network), never
+ * to a whole tool or a catch-all: an ask or a deny runs nothing, and a grant without a command pattern would open
+ * the network to every command the rule allows.
+ */
+function networkGrantError(rule: Pick<ApprovalRule, 'action' | 'tool_pattern' | 'command_pattern'>): string | null {
+  if (rule.action !== 'allow') return 'Only an allow rule can grant network to the commands it allows.';
+  if (rule.tool_pattern !== TN.EXECUTE_CMD || !rule.command_pattern)
+    return 'Network is granted to commands: give the rule the tool execute_cmd and a command pattern (npm install *).';
+  return null;
 }
 
 export class RulesRepository {
@@ -180,9 +200,10 @@ export class RulesRepository {
         (this.db.prepare('SELECT id FROM tool_permission_groups').all() as { id: string }[]).map((g) => g.id),
       );
       const byGroup = new Map<string, CompiledRule[]>();
-      for (const rule of this.db
+      for (const row of this.db
         .prepare('SELECT * FROM approval_rules ORDER BY priority ASC, id ASC')
-        .all() as ApprovalRule[]) {
+        .all() as StoredRule[]) {
+        const rule = fromRow(row);
         const list = byGroup.get(rule.group_id) ?? [];
         list.push(compileRule(rule));
         byGroup.set(rule.group_id, list);
@@ -238,8 +259,8 @@ export class RulesRepository {
     this.write(() => {
       this.insertGroup(group);
       this.db
-        .prepare(`INSERT INTO approval_rules (group_id, agent_id, source, tool_pattern, path_pattern, command_pattern, action, note, priority, created_at)
-                  SELECT ?, agent_id, source, tool_pattern, path_pattern, command_pattern, action, note, priority, ? FROM approval_rules
+        .prepare(`INSERT INTO approval_rules (group_id, agent_id, source, tool_pattern, path_pattern, command_pattern, action, network, note, priority, created_at)
+                  SELECT ?, agent_id, source, tool_pattern, path_pattern, command_pattern, action, network, note, priority, ? FROM approval_rules
                   WHERE group_id = ? ORDER BY priority, id`)
         .run(group.id, Date.now(), sourceId);
     });
@@ -258,11 +279,12 @@ export class RulesRepository {
       'SELECT * FROM approval_rules' +
       (groupId === undefined ? '' : ' WHERE group_id = ?') +
       ' ORDER BY group_id, priority, id';
-    return this.db.prepare(sql).all(...(groupId === undefined ? [] : [groupId])) as ApprovalRule[];
+    return (this.db.prepare(sql).all(...(groupId === undefined ? [] : [groupId])) as StoredRule[]).map(fromRow);
   }
 
   getRule(id: number): ApprovalRule | null {
-    return (this.db.prepare('SELECT * FROM approval_rules WHERE id = ?').get(id) as ApprovalRule | undefined) ?? null;
+    const row = this.db.prepare('SELECT * FROM approval_rules WHERE id = ?').get(id) as StoredRule | undefined;
+    return row ? fromRow(row) : null;
   }
 
   createRule(input: RuleInput): ApprovalRule {
@@ -270,9 +292,9 @@ export class RulesRepository {
     const id = this.write(() =>
       Number(
         this.db
-          .prepare(`INSERT INTO approval_rules (group_id, agent_id, source, tool_pattern, path_pattern, command_pattern, action, note, priority, created_at)
-                    VALUES (@group_id, @agent_id, @source, @tool_pattern, @path_pattern, @command_pattern, @action, @note, @priority, @created_at)`)
-          .run(rule).lastInsertRowid,
+          .prepare(`INSERT INTO approval_rules (group_id, agent_id, source, tool_pattern, path_pattern, command_pattern, action, network, note, priority, created_at)
+                    VALUES (@group_id, @agent_id, @source, @tool_pattern, @path_pattern, @command_pattern, @action, @network, @note, @priority, @created_at)`)
+          .run({ ...rule, network: rule.network ? 1 : 0 }).lastInsertRowid,
       ),
     );
     return { ...rule, id };
@@ -285,8 +307,8 @@ export class RulesRepository {
     this.write(() =>
       this.db
         .prepare(`UPDATE approval_rules SET group_id = @group_id, agent_id = @agent_id, source = @source, tool_pattern = @tool_pattern,
-                  path_pattern = @path_pattern, command_pattern = @command_pattern, action = @action, note = @note, priority = @priority WHERE id = @id`)
-        .run({ ...rule, id }),
+                  path_pattern = @path_pattern, command_pattern = @command_pattern, action = @action, network = @network, note = @note, priority = @priority WHERE id = @id`)
+        .run({ ...rule, network: rule.network ? 1 : 0, id }),
     );
     return { ...rule, id, created_at: current.created_at };
   }
@@ -374,6 +396,7 @@ export class RulesRepository {
       path_pattern: blank(input.path_pattern),
       command_pattern: blank(input.command_pattern),
       action: input.action,
+      network: input.network === true,
       note: blank(input.note),
       priority: input.priority ?? 100,
       created_at: Date.now(),
@@ -398,6 +421,7 @@ export class RulesRepository {
         ? 'A command pattern only applies to rules whose tool pattern is execute_cmd.'
         : null,
     );
+    fail('network', rule.network ? networkGrantError(rule) : null);
     fail(
       'agent_id',
       rule.agent_id && !AGENT_ID.test(rule.agent_id)

@@ -16,6 +16,7 @@ type McpChannels =
   | 'mcp:addFromCatalog'
   | 'mcp:delete'
   | 'mcp:setEnabled'
+  | 'mcp:setSandboxed'
   | 'mcp:trust'
   | 'mcp:restart'
   | 'mcp:approveTool'
@@ -69,6 +70,10 @@ export function createMcpHandlers(mcp: McpServices): Pick<BridgeHandlers, McpCha
     'mcp:setEnabled': async ({ name, enabled }) => {
       known(name);
       return { server: await mcp.setEnabled(name, enabled) };
+    },
+    'mcp:setSandboxed': async ({ name, sandboxed }) => {
+      known(name);
+      return { server: await mcp.setSandboxed(name, sandboxed) };
     },
     'mcp:trust': async ({ name }) => {
       known(name);

@@ -45,6 +45,8 @@ export interface McpServices {
   save(input: unknown, by: 'user' | 'model'): Promise<McpServerView>;
   remove(name: string): Promise<boolean>;
   setEnabled(name: string, enabled: boolean): Promise<McpServerView>;
+  /** The person's sandbox switch of a stdio server; a running server restarts to take it. */
+  setSandboxed(name: string, sandboxed: boolean): Promise<McpServerView>;
   trust(name: string): Promise<McpServerView>;
   /** The catalog of well-known servers (docs/mcp.md "Catalog"). */
   catalog(): Promise<McpCatalogEntryView[]>;
@@ -118,6 +120,11 @@ export function createMcpServices(deps: McpDeps): McpServices {
       if (!repo.setEnabled(name, enabled)) throw new Error(`There is no MCP server named "${name}".`);
       if (enabled) kick(name);
       else await manager.stop(name);
+      return view(name);
+    },
+    async setSandboxed(name, sandboxed) {
+      if (!repo.setSandboxed(name, sandboxed)) throw new Error(`There is no MCP server named "${name}".`);
+      if (manager.hasConnection(name)) await manager.restart(name);
       return view(name);
     },
     async trust(name) {

@@ -181,7 +181,7 @@ export class McpManager {
         (async () => ({ ...scrubEnv(process.env, this.deps.secretValues?.() ?? []), PATH: await loginShellPath() })),
       cwd: this.deps.cwd,
       processes: this.deps.processes,
-      sandbox: server.createdBy === 'model' ? this.deps.sandbox : undefined,
+      sandbox: server.sandboxed ? this.deps.sandbox : undefined,
       elicit: this.deps.elicit,
       startTimeoutMs: this.deps.startTimeoutMs,
       callTimeoutMs: this.deps.callTimeoutMs,
@@ -307,6 +307,12 @@ export class McpManager {
     }
   }
 
+  /** Whether the server has a connection (starting or ready): a changed start (the sandbox switch) restarts it. */
+  hasConnection(name: string): boolean {
+    const s = this.states.get(name);
+    return !!s && (s.connection !== null || s.opening !== null);
+  }
+
   /** Closes a server's connection (its process group dies). The state becomes `stopped`. */
   async stop(name: string): Promise<void> {
     this.queued.delete(name);
@@ -374,6 +380,7 @@ export class McpManager {
       enabled: server.enabled,
       trusted: server.trusted,
       createdBy: server.createdBy,
+      sandboxed: server.sandboxed,
       state,
       lastError: s?.lastError ?? null,
       exitReason: s?.connection?.exitReason() ?? null,

@@ -82,4 +82,48 @@ describe('stdio servers and the sandbox', () => {
     h = undefined;
     expect(serverProcesses()).toEqual([]);
   }, 120_000);
+
+  it("the person's switch: their own server confined when on, the model's bare when off; the model registering it again turns it on", async () => {
+    h = await startHarness();
+    const harness = h;
+    const views = async () => (await harness.call('mcp:list', {})).servers.map((v) => [v.name, v.sandboxed]);
+    await harness.core.mcp.save(
+      { name: 'ownfs', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, h.dataDir] },
+      'user',
+    );
+    await harness.core.mcp.save(
+      { name: 'agentfs', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, h.dataDir] },
+      'model',
+    );
+    expect(await views()).toEqual([
+      ['agentfs', true],
+      ['ownfs', false],
+    ]);
+    // The person turns the sandbox on for their own server: it restarts confined.
+    expect((await h.call('mcp:setSandboxed', { name: 'ownfs', sandboxed: true })).server.sandboxed).toBe(true);
+    const own = await listAndWrite(h, 'ownfs2', 'user');
+    expect(own.listing).toContain('skald.db'); // a new server of the person's: bare until switched
+    await h.call('mcp:setSandboxed', { name: 'ownfs2', sandboxed: true });
+    await h.core.mcp.manager.restart('ownfs2');
+    const listing = text(
+      (await h.core.mcp.manager.callTool('ownfs2', 'mcp__ownfs2__list_directory', { path: h.dataDir }, { signal }))
+        .result,
+    );
+    expect(listing).not.toContain('skald.db');
+    // Saving the person's server again keeps their switch.
+    await harness.core.mcp.save(
+      { name: 'ownfs2', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, h.dataDir, h.workspace] },
+      'user',
+    );
+    expect((await h.call('mcp:list', {})).servers.find((v) => v.name === 'ownfs2')?.sandboxed).toBe(true);
+    // The model's server switched off by the person; the model registering it anew turns the sandbox back on.
+    await h.call('mcp:setSandboxed', { name: 'agentfs', sandboxed: false });
+    expect((await h.call('mcp:list', {})).servers.find((v) => v.name === 'agentfs')?.sandboxed).toBe(false);
+    await harness.core.mcp.save(
+      { name: 'agentfs', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, h.workspace] },
+      'model',
+    );
+    expect((await h.call('mcp:list', {})).servers.find((v) => v.name === 'agentfs')?.sandboxed).toBe(true);
+    await expect(h.call('mcp:setSandboxed', { name: 'nope', sandboxed: true })).rejects.toThrow();
+  }, 120_000);
 });

@@ -3,7 +3,8 @@
  * `McpServerInputSchema` (the same parse Settings, `register_mcp` and the JSON import use); the credential goes to
  * the secret store under `mcp.<name>.credential` and the row keeps only that key. `trusted` is set only by the
  * person: a server the model registers stays untrusted (it never starts, exposes no tools) until trusted in
- * Settings → MCP.
+ * Settings → MCP. A stdio server starts in the sandbox when `sandboxed` (on for the model's, always again when the
+ * model registers it anew; off for the person's own); only the person flips it (`setSandboxed`).
  */
 import type { McpSecretTarget, McpServerInput, McpTransport } from '../../../shared/contract/mcp';
 import { McpServerInputSchema } from '../../../shared/contract/mcp';
@@ -24,6 +25,8 @@ export interface McpServerRecord {
   enabled: boolean;
   trusted: boolean;
   createdBy: 'user' | 'model';
+  /** A stdio server starts in the sandbox (docs/sandbox.md "MCP servers"); the person's switch. */
+  sandboxed: boolean;
 }
 
 interface Row {
@@ -40,6 +43,7 @@ interface Row {
   enabled: number;
   trusted: number;
   created_by: 'user' | 'model';
+  sandboxed: number;
 }
 
 /** What the repository needs of the secret store. */
@@ -66,6 +70,7 @@ function record(row: Row): McpServerRecord {
     enabled: row.enabled === 1,
     trusted: row.trusted === 1,
     createdBy: row.created_by,
+    sandboxed: row.sandboxed === 1,
   };
 }
 
@@ -97,11 +102,12 @@ export class McpServerRepository {
     this.db.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO mcp_servers (name, transport, command, args_json, env_json, url, headers_json, secret_target, secret_key, enabled, trusted, created_by, created_at, updated_at)
-           VALUES (@name, @transport, @command, @args, @env, @url, @headers, @target, @key, @enabled, @trusted, @by, @now, @now)
+          `INSERT INTO mcp_servers (name, transport, command, args_json, env_json, url, headers_json, secret_target, secret_key, enabled, trusted, created_by, sandboxed, created_at, updated_at)
+           VALUES (@name, @transport, @command, @args, @env, @url, @headers, @target, @key, @enabled, @trusted, @by, @sandboxed, @now, @now)
            ON CONFLICT (name) DO UPDATE SET transport = excluded.transport, command = excluded.command, args_json = excluded.args_json,
              env_json = excluded.env_json, url = excluded.url, headers_json = excluded.headers_json, secret_target = excluded.secret_target,
              secret_key = excluded.secret_key, enabled = excluded.enabled, trusted = excluded.trusted, created_by = excluded.created_by,
+             sandboxed = CASE WHEN excluded.created_by = 'model' THEN 1 ELSE mcp_servers.sandboxed END,
              updated_at = excluded.updated_at`,
         )
         .run({
@@ -117,6 +123,8 @@ export class McpServerRepository {
           enabled: v.enabled === false ? 0 : 1,
           trusted,
           by,
+          // The model's server always (re)starts sandboxed; the person's keeps the switch they set (off when new).
+          sandboxed: by === 'model' ? 1 : 0,
           now,
         });
       if (v.credential) this.secrets.set(credentialKey(v.name), v.credential);
@@ -140,6 +148,15 @@ export class McpServerRepository {
       this.db
         .prepare('UPDATE mcp_servers SET enabled = ?, updated_at = ? WHERE name = ?')
         .run(enabled ? 1 : 0, nowMs(), name).changes > 0
+    );
+  }
+
+  /** The person's switch: whether the server's process starts in the sandbox. */
+  setSandboxed(name: string, sandboxed: boolean): boolean {
+    return (
+      this.db
+        .prepare('UPDATE mcp_servers SET sandboxed = ?, updated_at = ? WHERE name = ?')
+        .run(sandboxed ? 1 : 0, nowMs(), name).changes > 0
     );
   }
 

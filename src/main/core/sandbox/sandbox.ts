@@ -19,6 +19,7 @@ import { buildPlan, type CredentialStores, type SandboxPlan, type SandboxScope }
 import { seatbeltProfile } from './seatbelt';
 import { openUnixSocketFilter } from './seccomp';
 import { probeSandbox, type SandboxStatus } from './status';
+import type { SandboxLine } from '../../../shared/contract/sandbox';
 
 export interface SandboxOptions {
   /** The credential stores to hide: approval/guards.ts's lists, passed in by the composition root. */
@@ -28,6 +29,11 @@ export interface SandboxOptions {
   platform?: NodeJS.Platform;
   /** The bubblewrap binary (default `bwrap` on the PATH). */
   bwrap?: string;
+  /**
+   * The person's choice in Settings → Sandbox: while the sandbox cannot start, run commands outside it (each result
+   * and card says so) instead of refusing them. Default: refuse. Never a silent fallback.
+   */
+  unconfinedWhenUnavailable?: () => boolean;
 }
 
 /** How to start one call. */
@@ -60,8 +66,12 @@ interface Entry {
   profiles?: Map<boolean, string>;
 }
 
+/** What a card's line says of the sandbox when its probe has not answered yet (the first ms after start). */
+const CHECKING = ' (if it can start: still checking)';
+
 export class Sandbox {
   private probe: Promise<SandboxStatus> | null = null;
+  private probed: SandboxStatus | null = null;
   private readonly plans = new Map<string, Entry>();
   /** Plans being built: two calls of one session at once share the walk. */
   private readonly building = new Map<string, Promise<Entry>>();
@@ -74,8 +84,42 @@ export class Sandbox {
 
   /** Whether the sandbox can start here; probed once, on first use. */
   status(): Promise<SandboxStatus> {
-    this.probe ??= probeSandbox(this.platform, this.options.bwrap);
+    this.probe ??= probeSandbox(this.platform, this.options.bwrap).then((status) => (this.probed = status));
     return this.probe;
+  }
+
+  /** The probe's answer once it came (a card's line is drawn without waiting); starts the probe if need be. */
+  statusNow(): SandboxStatus | null {
+    void this.status();
+    return this.probed;
+  }
+
+  /** Whether the person chose to run commands outside the sandbox while it cannot start (Settings → Sandbox). */
+  get runsUnconfinedWhenUnavailable(): boolean {
+    return this.options.unconfinedWhenUnavailable?.() ?? false;
+  }
+
+  /**
+   * What an approval card says of where a command of a session working in `workingDir` runs (docs/approval.md "The
+   * sandbox on the card"): in the sandbox, writing inside the folder, no network; or why it cannot, and the fix.
+   */
+  cardLine(workingDir: string): SandboxLine {
+    const status = this.statusNow();
+    if (status === null || status.state === 'ready')
+      return {
+        state: 'sandboxed',
+        text: `runs in the sandbox${status ? '' : CHECKING}: writes inside ${workingDir}, no network`,
+        fix: null,
+      };
+    if (status.state === 'unsupported')
+      return { state: 'unsupported', text: `runs outside the sandbox: ${status.reason}`, fix: null };
+    if (this.runsUnconfinedWhenUnavailable)
+      return {
+        state: 'unconfined',
+        text: `runs outside the sandbox, with your full rights, as you chose in Settings → Sandbox: ${status.reason}`,
+        fix: status.fix,
+      };
+    return { state: 'unavailable', text: `cannot run in the sandbox: ${status.reason}`, fix: status.fix };
   }
 
   /** How many plans were built (the bench checks that calls of one session share one). */
@@ -114,6 +158,11 @@ export class Sandbox {
     if (decision.mode === 'unconfined') return { kind: 'unconfined', note: null };
     const status = await this.status();
     if (status.state === 'unsupported') return { kind: 'unconfined', note: status.reason };
+    if (status.state === 'unavailable' && this.runsUnconfinedWhenUnavailable)
+      return {
+        kind: 'unconfined',
+        note: `the sandbox cannot start (${status.reason}); you chose in Settings → Sandbox to run commands outside it.`,
+      };
     if (status.state === 'unavailable')
       return {
         kind: 'refused',

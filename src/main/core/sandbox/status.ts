@@ -127,3 +127,12 @@ export function probeSandbox(platform: NodeJS.Platform = process.platform, bwrap
     fix: 'Run the command outside the sandbox, if you trust it.',
   });
 }
+
+/** What a sandboxed command may and may not do, for Settings → Sandbox (docs/sandbox.md "What a sandboxed command may do"). */
+export const SANDBOX_CONFINES: readonly string[] = [
+  'It writes only in the session’s working folder and its own empty /tmp (gone when it ends).',
+  'It cannot see the app’s data folder (the database, settings, key file), any secrets/ folder or the credential stores (~/.ssh, ~/.aws, ~/.gnupg, browser profiles, …).',
+  'It has no network, unless you approve a command with network or a rule grants it to a command pattern.',
+  'It cannot open a Unix socket (docker, an ssh agent, the session bus), nor see other processes.',
+  'Git’s hooks and configuration stay read-only; the rest of .git stays writable, so add and commit work.',
+];

@@ -393,6 +393,8 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
       action: outcome.approved ? 'allow' : 'deny',
       why: { kind: 'human', text: humanDecisionText(outcome.note) },
       actor: 'user',
+      // The person's "with network" / "outside the sandbox", for this call alone (docs/approval.md).
+      ...(outcome.approved && outcome.sandbox ? { sandbox: outcome.sandbox } : {}),
     };
     store.transaction(() =>
       store.setToolDecision(
@@ -403,9 +405,10 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
     );
     emit({ type: 'tool_decision', tool_call_id: call.id, decision: human, arguments: argsJson });
     if (!outcome.approved) return reject(env, call, gate.rejectText(outcome.note));
+    decision = human;
   }
   if (env.signal.aborted) return finish(env, call, { kind: 'cancelled' }, null);
-  return runApproved(env, call, args, () => gate.walkPolicy(gateCall));
+  return runApproved(env, call, args, () => gate.walkPolicy(gateCall), decision.sandbox);
 }
 
 async function runApproved(
@@ -413,6 +416,8 @@ async function runApproved(
   call: RoundCall,
   args: ToolArgs,
   walkPolicy: () => ProtectedPaths,
+  /** How a command of the call runs: the deciding allow's (a rule's network grant, the card's choice); none = sandboxed. */
+  sandbox: Decision['sandbox'],
 ): Promise<CallOutcome> {
   const path = typeof args.path === 'string' ? args.path : null;
   if (call.name === TN.RESTART) {
@@ -453,6 +458,7 @@ async function runApproved(
       signal: env.signal,
       log: env.log,
       call: { sessionId: env.sessionId, toolCallId: call.id },
+      ...(sandbox ? { sandbox } : {}),
     };
     // Before the run: an execution starts its work as it is created.
     const before =

@@ -45,6 +45,7 @@ describe('app settings', () => {
           theme: 'system',
           diffHistory: { maxMb: 512, keepDays: 30 },
           instructions: '',
+          sandboxUnconfinedWhenUnavailable: false,
         },
       },
     });
@@ -68,6 +69,7 @@ describe('app settings', () => {
       theme: 'system',
       diffHistory: { maxMb: 512, keepDays: 30 },
       instructions: '',
+      sandboxUnconfinedWhenUnavailable: false,
     });
   });
 

@@ -1,7 +1,8 @@
 /**
  * App-wide settings a person chooses in Settings (docs/ui.md): the default working directory and permission group
  * of new sessions, the theme, how much diff history the viewer keeps (docs/viewer.md "Diff and revert"), and the
- * person's own instructions to the model (docs/chat-ui.md "Your instructions"). Kept in the `settings` table (one row per key, JSON), behind this one writer.
+ * person's own instructions to the model (docs/chat-ui.md "Your instructions"), and whether commands run outside a
+ * sandbox that cannot start (docs/sandbox.md). Kept in the `settings` table (one row per key, JSON), behind this one writer.
  * Every write validates first (the caller passes the checks that need other services) and writes all keys of one
  * call in one transaction, or none.
  * Limits: a default group deleted later is not rewritten here; `newSessionContext` skips a group that is gone.
@@ -20,6 +21,8 @@ export interface AppSettings {
   diffHistory: { maxMb: number; keepDays: number };
   /** The person's standing instructions, given to each chat's agent in its system message; '' = none. */
   instructions: string;
+  /** While the sandbox cannot start, run commands outside it instead of refusing them (docs/sandbox.md). */
+  sandboxUnconfinedWhenUnavailable: boolean;
 }
 
 const DEFAULTS: AppSettings = {
@@ -28,6 +31,7 @@ const DEFAULTS: AppSettings = {
   theme: 'system',
   diffHistory: { ...DEFAULT_LIMITS },
   instructions: '',
+  sandboxUnconfinedWhenUnavailable: false,
 };
 const KEYS = {
   defaultWorkingDirectory: 'app.default_working_directory',
@@ -35,6 +39,7 @@ const KEYS = {
   theme: 'app.theme',
   diffHistory: 'viewer.blob_store',
   instructions: 'chat.instructions',
+  sandboxUnconfinedWhenUnavailable: 'sandbox.unconfined_when_unavailable',
 } as const;
 
 export interface SettingsChecks {
@@ -64,8 +69,13 @@ export class AppSettingsStore {
       try {
         const value: unknown = JSON.parse(row.value_json);
         // A partial or hand-edited diff history keeps the defaults for what it lacks.
+        // Only a stored `true` runs commands outside a sandbox that cannot start.
         (out as unknown as Record<string, unknown>)[name] =
-          name === 'diffHistory' ? { ...DEFAULTS.diffHistory, ...(value as object) } : value;
+          name === 'diffHistory'
+            ? { ...DEFAULTS.diffHistory, ...(value as object) }
+            : name === 'sandboxUnconfinedWhenUnavailable'
+              ? value === true
+              : value;
       } catch {
         // a hand-edited row that is not JSON: the default stands
       }

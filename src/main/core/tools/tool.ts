@@ -97,7 +97,11 @@ export type ToolKind = 'read' | 'edit' | 'execute' | 'config' | 'other';
  */
 export type Preview =
   | { kind: 'diff'; path: string; oldContent: string | null; newContent: string }
-  | { kind: 'command'; text: string }
+  /**
+   * `sandboxedIn`: the command runs in the sandbox for a session working in this folder; the card says where, drawn
+   * when it is shown (docs/approval.md "The sandbox on the card").
+   */
+  | { kind: 'command'; text: string; sandboxedIn?: string }
   | { kind: 'refused'; reason: string };
 
 /** What a dry run may know: the paths, no signal, no log (it has no effects to stop or report). */

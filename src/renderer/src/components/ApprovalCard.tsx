@@ -4,7 +4,8 @@
  * approve once or reject; or approve with a bypass whose scope and end are spelled out before the click, the
  * narrowest offered scope selected, wider ones explicit choices. The decision is bound to the arguments' hash.
  * A secret argument (set_secret's value, a plugin's secret field) arrives sealed and shows masked, with a reveal
- * the person controls (SecretReveal).
+ * the person controls (SecretReveal). A command's card says where it runs and offers, for that call alone, network or
+ * running outside the sandbox (SandboxLine).
  */
 import { useRef, useState } from 'react';
 import { focusBeforeRemoval } from '../lib/focus-anchor';
@@ -16,6 +17,7 @@ import { hasInvisible, revealInvisible } from '../lib/visible-chars';
 import { approvals, type ApprovalDecision } from '../stores/approvals';
 import { CodeLabel } from './CodeLabel';
 import { DiffView } from './DiffView';
+import { SandboxChoices, SandboxLine } from './SandboxLine';
 import { SecretReveal, useRevealed } from './SecretReveal';
 
 export function ApprovalCard({ item }: { item: InboxApproval }) {
@@ -50,6 +52,7 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
       <div className="approval-title">
         Approve <code>{item.tool_name}</code>?
       </div>
+      {item.sandbox && <SandboxLine line={item.sandbox} />}
       {hasInvisible(item.arguments) && (
         <div className="warn">These arguments contain invisible characters, shown as ⟦U+…⟧.</div>
       )}
@@ -80,6 +83,13 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
           Reject
         </button>
       </div>
+      {item.sandbox && (
+        <SandboxChoices
+          line={item.sandbox}
+          busy={busy}
+          onChoose={(sandbox) => void decide({ action: 'approve', note, sandbox })}
+        />
+      )}
       {options.length > 0 && (
         <fieldset className="bypass-choice" data-testid="bypass-choice">
           <legend>Or approve and stop asking, in this session, for</legend>
@@ -114,8 +124,8 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
             </button>
           </div>
           <div className="muted small">
-            A bypass never overrides a deny rule or a locked guard, and commands with substitutions,{' '}
-            <code>bash -c</code> or redirects out of the workspace always ask.
+            A bypass never overrides a deny rule or a locked guard, nor lifts the sandbox, and commands with
+            substitutions, <code>bash -c</code> or redirects out of the workspace always ask.
           </div>
         </fieldset>
       )}

@@ -2,7 +2,8 @@
  * The first run (docs/ui.md): when no model is set up yet, four short steps instead of an empty chat — a provider
  * (local servers found on this computer offered first), its key (tested with one real request before saving),
  * a model (from what the provider lists, with the window the list gives it, model-window.ts), the working
- * directory — then a suggested first message.
+ * directory — then a suggested first message. When the command sandbox cannot start here, it says so first, with
+ * how to fix it (SandboxNotice).
  * Everything is written through the same bridge calls Settings uses; leaving half-way keeps what was saved.
  */
 import { useEffect, useState } from 'react';
@@ -10,6 +11,7 @@ import type { LocalProvider, ProbeResult, ProviderKind, ProviderView } from '../
 import { skald } from '../bridge/skald';
 import { modelsChanged, refreshSessions, sessionsStore } from '../stores/sessions-store';
 import { ProbeLine } from './settings/ProbeLine';
+import { SandboxNotice } from './settings/SandboxSettings';
 import {
   createRequest,
   draftForKind,
@@ -122,6 +124,7 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
     <section className="first-run" data-testid="first-run" aria-labelledby="first-run-title">
       <div className="first-run-card">
         <h1 id="first-run-title">{finished ? 'You are set up' : 'Welcome to Skald'}</h1>
+        <SandboxNotice />
         {!finished && (
           <>
             <p className="muted">

@@ -9,6 +9,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { BypassDto, InboxApproval, InboxClarification } from '../../../shared/contract/approval';
 import type { RevealedArgument } from '../../../shared/sealed';
+import type { SandboxChoice } from '../../../shared/contract/sandbox';
 import type { BypassKind } from '../lib/bypass-choice';
 import { skald } from '../bridge/skald';
 import { sharedWatch } from './shared-watch';
@@ -29,6 +30,8 @@ export interface ApprovalDecision {
   note: string;
   /** Present = also grant a bypass for this long (0 = until the session ends) in the chosen scope. */
   bypass?: { secs: number; scope: BypassKind };
+  /** This call alone runs with network or outside the sandbox (never with a bypass; docs/approval.md). */
+  sandbox?: SandboxChoice;
 }
 
 const initial: ApprovalsState = {
@@ -107,6 +110,7 @@ export function createApprovalsStore() {
         ...(decision.action === 'approve' && decision.bypass
           ? { bypassSecs: decision.bypass.secs, bypassScope: decision.bypass.scope }
           : {}),
+        ...(decision.action === 'approve' && decision.sandbox ? { sandbox: decision.sandbox } : {}),
       });
       hide(item.request_id); // decided: a revealed value goes with the card, even before the list is read again
       await refresh();

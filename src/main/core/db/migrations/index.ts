@@ -31,6 +31,8 @@ import { chatImages } from './119-chat-images';
 import { modelReasoning } from './120-model-reasoning';
 import { toolResultImages } from './121-tool-result-images';
 import { pinnedSessions } from './122-pinned-sessions';
+import { sandboxGrants } from './135-sandbox-grants';
+import { mcpSandboxed } from './136-mcp-sandboxed';
 import { rewindJournal } from './140-rewind';
 
 export const migrations: readonly Migration[] = [
@@ -60,5 +62,7 @@ export const migrations: readonly Migration[] = [
   modelReasoning,
   toolResultImages,
   pinnedSessions,
+  sandboxGrants,
+  mcpSandboxed,
   rewindJournal,
 ];

@@ -86,6 +86,20 @@ describe('the processes of a sandboxed command', () => {
   });
 });
 
+describe('timeouts', () => {
+  it('X8: a timeout ends the whole tree inside the sandbox, a setsid child included', async () => {
+    const tool = createExecuteCmdTool();
+    const marker = `${(Date.now() % 100000) + 500000}`;
+    const exec = tool.run({ command: `setsid sleep ${marker} & sleep ${marker}`, timeout: 1 }, ws.ctx);
+    await waitFor(() => processes(`sleep ${marker}`).size === 2);
+    expect(processes(`sleep ${marker}`).size).toBe(2);
+    const outcome = await driveExecution(exec, new AbortController().signal);
+    expect(outcome.kind).toBe('failed');
+    await waitFor(() => processes(`sleep ${marker}`).size === 0);
+    expect(processes(`sleep ${marker}`).size).toBe(0);
+  });
+});
+
 describe('descriptors', () => {
   it('each run hands bubblewrap its own descriptor of the filter and closes it: none is left open', async () => {
     const tool = createExecuteCmdTool();
@@ -125,6 +139,54 @@ describe('where the sandbox cannot start', () => {
       '(no output)\n[exit code 0]',
     );
     expect(existsSync(join(ws.root, 'RAN'))).toBe(true);
+  });
+
+  it('runs unconfined only when the person chose so in Settings → Sandbox, and the card and the result say it', async () => {
+    let chosen = false;
+    const sandbox = new Sandbox({
+      credentialStores: NO_STORES,
+      bwrap: join(ws.outside, 'no-bwrap'),
+      unconfinedWhenUnavailable: () => chosen,
+    });
+    const tool = createExecuteCmdTool({ sandbox });
+    expect(await failed(tool, { command: 'touch RAN' }, ws.ctx)).toContain('The sandbox cannot start');
+    expect(sandbox.cardLine(ws.root)).toEqual({
+      state: 'unavailable',
+      text: 'cannot run in the sandbox: bubblewrap (bwrap) is not installed, so commands cannot run in the sandbox.',
+      fix: expect.stringContaining('sudo apt install bubblewrap'),
+    });
+    expect(existsSync(join(ws.root, 'RAN'))).toBe(false);
+    chosen = true;
+    expect(sandbox.cardLine(ws.root)).toMatchObject({
+      state: 'unconfined',
+      text: expect.stringMatching(
+        /^runs outside the sandbox, with your full rights, as you chose in Settings → Sandbox: bubblewrap/,
+      ),
+    });
+    expect(await ok(tool, { command: 'touch RAN' }, ws.ctx)).toBe(
+      '(no output)\n[exit code 0]\n[not sandboxed: the sandbox cannot start (bubblewrap (bwrap) is not installed, so commands cannot run in the sandbox.); you chose in Settings → Sandbox to run commands outside it.]',
+    );
+    expect(existsSync(join(ws.root, 'RAN'))).toBe(true);
+  });
+
+  it('a card says where a command runs: in the sandbox, writing inside the working folder, without network', async () => {
+    const sandbox = new Sandbox({ credentialStores: NO_STORES });
+    await sandbox.status();
+    expect(sandbox.cardLine(ws.root)).toEqual({
+      state: 'sandboxed',
+      text: `runs in the sandbox: writes inside ${ws.root}, no network`,
+      fix: null,
+    });
+    expect(
+      createExecuteCmdTool({ sandbox }).preview({ command: 'ls' }, { workingDir: ws.root, workspaceDir: ws.root }),
+    ).toEqual({
+      kind: 'command',
+      text: '$ ls',
+      sandboxedIn: ws.root,
+    });
+    const windows = new Sandbox({ credentialStores: NO_STORES, platform: 'win32' });
+    await windows.status();
+    expect(windows.cardLine(ws.root)).toMatchObject({ state: 'unsupported', text: expect.stringContaining('Windows') });
   });
 
   it('Windows has no sandbox: the command runs and its result says so', async () => {

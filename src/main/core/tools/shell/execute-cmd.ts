@@ -164,8 +164,12 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
     pathKeys: ['workdir'],
     // The folder it runs in is part of what is decided, shown and hashed: a missing one is the working directory.
     effective: (a, workingDir) => ({ ...a, workdir: resolvePath(a.workdir ?? workingDir, workingDir) }),
-    // The approval card shows the whole command line, as it will run.
-    preview: (a) => ({ kind: 'command', text: `$ ${a.command}` }),
+    // The approval card shows the whole command line, as it will run, and that it runs in the sandbox (whose probe
+    // starts now, if it has not, so that the card's line knows whether it can start).
+    preview: (a, ctx) => {
+      sandbox.statusNow();
+      return { kind: 'command', text: `$ ${a.command}`, sandboxedIn: ctx.workingDir };
+    },
     describe: (a, length) => label(TN.EXECUTE_CMD, length === 'short' ? firstWord(a.command) : a.command, length),
     async executeAsync(a, ctx, signal) {
       const bash = deps.shell ?? findBash();

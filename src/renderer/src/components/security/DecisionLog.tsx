@@ -79,6 +79,14 @@ export function DecisionLog({
                 {!d.command && d.path && <span className="mono rule-path">{d.path}</span>}
               </span>
               <span className="muted small">{d.detail}</span>
+              {d.sandbox && (
+                <span
+                  className={`small ${d.sandbox.mode === 'unconfined' ? 'warn' : 'muted'}`}
+                  data-testid="log-sandbox"
+                >
+                  {sandboxWords(d.sandbox)}
+                </span>
+              )}
               <span className="muted small">
                 {time(d.created_at)} ·{' '}
                 {d.session_title ?? (d.session_id ? `session ${d.session_id} (deleted)` : 'no session')}
@@ -102,4 +110,10 @@ export function DecisionLog({
       </ul>
     </section>
   );
+}
+
+/** How an allowed command ran (docs/sandbox.md "The decision"). */
+function sandboxWords(s: NonNullable<DecisionLogEntry['sandbox']>): string {
+  if (s.mode === 'unconfined') return 'Ran outside the sandbox, with your full rights';
+  return s.network ? 'Ran in the sandbox, with network' : 'Ran in the sandbox, no network';
 }

@@ -58,7 +58,7 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel, open }:
 
   const save = async () => {
     setSaving(true);
-    const result = await onSave(isShell ? draft : { ...draft, command_pattern: '' });
+    const result = await onSave(isShell ? draft : { ...draft, command_pattern: '', network: false });
     setSaving(false);
     if (!result.ok) setProblem({ field: result.field, message: result.message });
   };
@@ -120,7 +120,7 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel, open }:
                   value={a}
                   data-testid={`rule-action-${a}`}
                   checked={draft.action === a}
-                  onChange={() => set({ action: a })}
+                  onChange={() => set({ action: a, ...(a === 'allow' ? {} : { network: false }) })}
                 />
                 {ACTION_WORDS[a]}
               </label>
@@ -158,6 +158,20 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel, open }:
             {errorAt('command_pattern')}
           </label>
         )}
+        {isShell && draft.action === 'allow' && (
+          <label className="field field-check" title="The commands this rule allows run in the sandbox with network">
+            <input
+              type="checkbox"
+              data-testid="rule-network"
+              checked={draft.network}
+              onChange={(e) => set({ network: e.target.checked })}
+              {...invalid('network')}
+            />
+            <span className="field-label">With network</span>
+            <span className="muted small">the commands it allows reach the network (still in the sandbox)</span>
+            {errorAt('network')}
+          </label>
+        )}
         <label className="field">
           <span className="field-label">
             Note <span className="muted">(optional)</span>
@@ -190,7 +204,9 @@ export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel, open }:
       {!isShell && problem?.field === 'command_pattern' && errorAt('command_pattern')}
       {problem &&
         problem.field !== null &&
-        !['tool_pattern', 'action', 'path_pattern', 'command_pattern', 'note', 'priority'].includes(problem.field) && (
+        !['tool_pattern', 'action', 'path_pattern', 'command_pattern', 'network', 'note', 'priority'].includes(
+          problem.field,
+        ) && (
           <div className="field-error" role="alert" data-testid="form-error">
             {problem.message}
           </div>

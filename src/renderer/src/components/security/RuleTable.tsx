@@ -170,6 +170,11 @@ function RuleRow({
             $ {rule.command_pattern}
           </span>
         )}
+        {rule.network && (
+          <span className="badge" data-testid="rule-network-badge" title="The commands it allows run with network">
+            with network
+          </span>
+        )}
         {(rule.agent_id || rule.source) && (
           <span className="muted small">
             {[rule.agent_id && `agent ${rule.agent_id}`, rule.source && `source ${rule.source}`]

@@ -12,6 +12,7 @@ const rule = (
 ): ApprovalRuleDto => ({
   id: next++,
   group_id: 'default',
+  network: false,
   agent_id: null,
   source: null,
   tool_pattern,

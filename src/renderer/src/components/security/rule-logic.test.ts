@@ -6,6 +6,7 @@ import { draftFields, draftOfSuggestion, evaluationOrder, groupIdFor, moved, top
 const rule = (id: number, priority: number, action: ApprovalRuleDto['action'] = 'allow'): ApprovalRuleDto => ({
   id,
   group_id: 'default',
+  network: false,
   agent_id: null,
   source: null,
   tool_pattern: 'x',
@@ -55,6 +56,7 @@ describe('drafts', () => {
         path_pattern: ' ',
         command_pattern: '',
         action: 'deny',
+        network: false,
         note: '',
         priority: '7',
       }),
@@ -63,6 +65,7 @@ describe('drafts', () => {
       path_pattern: null,
       command_pattern: null,
       action: 'deny',
+      network: false,
       note: null,
       priority: 7,
     });
@@ -72,6 +75,7 @@ describe('drafts', () => {
         path_pattern: '',
         command_pattern: '',
         action: 'allow',
+        network: false,
         note: '',
         priority: '',
       }),
@@ -100,6 +104,8 @@ describe('a rule the core suggested', () => {
       path_pattern: '',
       command_pattern: 'cat *',
       action: 'allow',
+      // A suggestion never grants network: the card's "with network" never becomes a rule by accident.
+      network: false,
       note: 'From decision 9',
       priority: '',
     });

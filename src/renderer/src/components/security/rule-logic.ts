@@ -13,6 +13,8 @@ export interface RuleDraft {
   path_pattern: string;
   command_pattern: string;
   action: RuleAction;
+  /** An allow rule's grant of network to the commands it allows (docs/sandbox.md "The decision"). */
+  network: boolean;
   note: string;
   priority: string;
 }
@@ -22,6 +24,7 @@ export const emptyDraft = (): RuleDraft => ({
   path_pattern: '',
   command_pattern: '',
   action: 'allow',
+  network: false,
   note: '',
   priority: '',
 });
@@ -32,6 +35,7 @@ export function draftOf(rule: ApprovalRuleDto): RuleDraft {
     path_pattern: rule.path_pattern ?? '',
     command_pattern: rule.command_pattern ?? '',
     action: rule.action,
+    network: rule.network,
     note: rule.note ?? '',
     priority: String(rule.priority),
   };
@@ -46,6 +50,7 @@ export function draftFields(d: RuleDraft): {
   path_pattern: string | null;
   command_pattern: string | null;
   action: RuleAction;
+  network: boolean;
   note: string | null;
   priority?: number;
 } {
@@ -56,6 +61,7 @@ export function draftFields(d: RuleDraft): {
     path_pattern: text(d.path_pattern),
     command_pattern: text(d.command_pattern),
     action: d.action,
+    network: d.network,
     note: text(d.note),
     ...(priority !== undefined ? { priority: Number.isFinite(priority) ? priority : 0.5 } : {}),
   };

@@ -144,6 +144,21 @@ function ServerRow({ server }: { server: McpServerView }) {
             enabled
           </label>
         )}
+        {server.transport === 'stdio' && (
+          <label
+            className="switch small"
+            title="Its process starts in the sandbox: writes only in the workspace; the data folder, secrets/ and credential stores hidden; network allowed"
+          >
+            <input
+              type="checkbox"
+              data-testid="mcp-sandboxed"
+              checked={server.sandboxed}
+              aria-label={`Run ${server.name} in the sandbox`}
+              onChange={(e) => act(() => skald.mcp.setSandboxed({ name: server.name, sandboxed: e.target.checked }))}
+            />{' '}
+            sandboxed
+          </label>
+        )}
         {server.trusted && server.enabled && (
           <button onClick={() => act(() => skald.mcp.restart({ name: server.name }))}>Restart</button>
         )}

@@ -1,6 +1,6 @@
 /**
- * Settings (docs/ui.md), one page with a section list on the left: General, Providers, Models, MCP servers,
- * Plugins, Secrets.
+ * Settings (docs/ui.md), one page with a section list on the left: General, Providers, Models, Sandbox, MCP
+ * servers, Plugins, Secrets.
  * Opens with Ctrl/Cmd+, ; Close (or Esc) goes back to the chat.
  */
 import { useEffect } from 'react';
@@ -11,6 +11,7 @@ import { McpSettings } from './McpSettings';
 import { ModelsSettings } from './ModelsSettings';
 import { PluginsSettings } from './PluginsSettings';
 import { ProvidersSettings } from './ProvidersSettings';
+import { SandboxSettings } from './SandboxSettings';
 import { SecretsSettings } from './SecretsSettings';
 import './settings.css';
 
@@ -19,6 +20,7 @@ const SECTIONS = [
   { id: 'settings-checkpoints', label: 'Checkpoints' },
   { id: 'settings-providers', label: 'Providers' },
   { id: 'settings-models', label: 'Models' },
+  { id: 'settings-sandbox', label: 'Sandbox' },
   { id: 'settings-mcp', label: 'MCP servers' },
   { id: 'settings-plugins', label: 'Plugins' },
   { id: 'settings-secrets', label: 'Secrets' },
@@ -78,6 +80,7 @@ export function SettingsPage({ onClose }: { onClose: () => void }) {
         <CheckpointSettings />
         <ProvidersSettings />
         <ModelsSettings />
+        <SandboxSettings />
         <div id="settings-mcp">
           <McpSettings />
         </div>
