@@ -192,11 +192,14 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     dataDir: config.dataDir,
     dbFile: dbFile(config.dataDir),
     categoryOf: (name) => tools.categoryOf(name),
+    traitsOf: (name) => tools.traitsOf(name),
     log,
     shellGrammar: 'background', // loaded by start(), once the shell can serve (docs/shell-analysis.md "Cold start")
     emitSession: (sessionId, event) => events.emit('chat', { ...event, session_id: sessionId }),
     emitInbox: (event) => events.emit('inbox', event),
   });
+  // A tool's default decision, written once as a rule the person can change (docs/tools.md "One tool shape").
+  approval.rules.seedToolDefaults(tools.allTraits());
   const sessionStore = new SessionStore(db);
   // Before pending calls come back into the Inbox: a sub-agent cut short by a crash is closed, its calls ended.
   stacks.closeInterrupted((note) => sessionStore.failUnfinishedStackTools(note));

@@ -304,6 +304,7 @@ export class SessionManager {
       label_short: label,
       label_full: label,
       path: null,
+      display: this.deps.tools.traitsOf(toolName)?.card ?? 'none',
     });
     emit({ type: 'tool_done', tool_call_id: key, result, result_type: 'json' });
     this.startTurn(sessionId, (env) => runTurn(env));

@@ -143,6 +143,7 @@ export class RoundRows {
         label_short: env.tools.describeCall(call.name, args, 'short'),
         label_full: env.tools.describeCall(call.name, args, 'full'),
         path: env.tools.targetPath(call.name, args),
+        display: env.tools.traitsOf(call.name)?.card ?? 'none',
       });
     }
     return result;

@@ -200,6 +200,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
             label_short: event.label_short,
             label_full: event.label_full,
             path: event.path,
+            display: event.display,
           })),
         };
       }
@@ -214,6 +215,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
         label_short: event.label_short,
         label_full: event.label_full,
         path: event.path,
+        display: event.display,
         decision: null,
         interrupted: false,
         pending: null,

@@ -159,6 +159,8 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
     input,
     kind: 'execute',
     category: 'shell',
+    // The gate reads it with the shell grammar; the card shows it as a command line with its output.
+    commandKey: 'command',
     aliases: { cmd: 'command', cwd: 'workdir', timeout_secs: 'timeout' },
     // A path: made absolute against the working directory, and refused when longer than the system takes.
     pathKeys: ['workdir'],

@@ -8,7 +8,6 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { HistoryMessage, ToolCard } from '../../../../shared/contract/chat';
 import { chat } from '../../stores/chat-store';
-import { TN } from '../../../../shared/tool-names';
 import { Markdown, StreamingMarkdown } from '../Markdown';
 import { ToolCardView, type ToolCardActions } from '../ToolCardView';
 import { loadSubAgent, subAgents } from './sub-agent-store';
@@ -42,7 +41,6 @@ function StepView({ message, actions }: { message: HistoryMessage; actions: Tool
 }
 
 /** The launchers whose call may have a child stack (a sync call; async and cron calls simply have none). */
-export const SUB_AGENT_LAUNCHERS: ReadonlySet<string> = new Set([TN.EXECUTE_TASK, TN.EXECUTE_SUBTASK]);
 
 export function SubAgentCard({ card, actions }: { card: ToolCard; actions: ToolCardActions }) {
   const sessionId = useStore(chat.store, (s) => s.sessionId);
