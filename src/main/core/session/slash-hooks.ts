@@ -5,7 +5,7 @@
  */
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import { compactSession } from './compaction';
-import type { SessionDeps } from './session-manager';
+import type { SessionDeps } from './session-deps';
 import type { SessionRow } from './session-rows';
 import type { SessionStore } from './session-store';
 import type { SlashHooks } from './slash-commands';

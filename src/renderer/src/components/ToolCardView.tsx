@@ -41,13 +41,8 @@ const STATE_LABEL: Record<ToolCard['status'], string> = {
 const QUEUED_HINT =
   'Not started yet: it runs once the calls before it in this round are done (one may be waiting for your approval).';
 
-export interface ToolCardActions {
-  /** Opens a path in the viewer: at `line` when given (a search hit), else at the line the call names. */
-  openPath: (path: string, toolCallId: string, line?: number) => void;
-  rerun: (card: ToolCard) => void;
-  /** A finished write's before/after in the viewer (docs/viewer.md "Diff and revert"); `revert` asks to undo it. */
-  openDiff?: (card: ToolCard, revert: boolean) => void;
-}
+export type { ToolCardActions } from './tool-card-actions';
+import type { ToolCardActions } from './tool-card-actions';
 
 /** The core writes instants as ISO-8601 (it cannot know the reader's clock); the card shows them in local time. */
 const ISO_INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g;
@@ -154,7 +149,7 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
           </button>
         </div>
       )}
-      {card.display === 'sub_agent' && <SubAgentCard card={card} actions={actions} />}
+      {card.display === 'sub_agent' && <SubAgentCard card={card} actions={actions} CardView={ToolCardView} />}
       {card.display === 'delivered' && <DeliveredCard card={card} />}
       {card.status === 'pending' && card.pending && <PendingPart card={card} />}
       {card.display === 'question' && card.status === 'done' && card.result !== null && (

@@ -22,14 +22,11 @@ import {
   type ParseProblem,
   type Piece,
 } from './pieces';
-import type { ScriptLang } from './script-outline';
 import { canSplit, splitSource, type SourcePart } from './split';
 
-/** Which parser reads a text: oxc for TypeScript and JavaScript, ours for Python (`python-parse.ts`), tree-sitter for the rest. */
-export type ParseEngine =
-  | { engine: 'oxc'; lang: ScriptLang }
-  | { engine: 'python' }
-  | { engine: 'tree-sitter'; grammar: GrammarId };
+import type { ParseEngine } from './parse-here';
+
+export type { ParseEngine };
 
 export interface OutlineJob {
   id: number;
