@@ -1,5 +1,5 @@
 /**
- * Long sessions (docs/architecture.md "Performance targets"), on sessions of 500, 5,000 and 50,000 messages in one
+ * Long sessions (docs/performance.md "Performance targets"), on sessions of 500, 5,000 and 50,000 messages in one
  * database (200 and 2,000, one round, with `--quick`), each read in turn, three times, in a rotating order, so a
  * burst of another process's work does not land on one size only. One pass over a small session first warms the JIT.
  * - History pages through the bridge's real boundary (`dispatchCall` → `chat:history`: the request parsed, the

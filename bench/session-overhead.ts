@@ -1,5 +1,5 @@
 /**
- * What the session adds around a tool, on its real path (docs/architecture.md "Performance targets": a no-op tool
+ * What the session adds around a tool, on its real path (docs/performance.md "Performance targets": a no-op tool
  * under 0.5 ms median, p99 under 2 ms; at most one fsync'd commit before the tool runs and one after): `chat:send`
  * through the bridge, the real SessionManager and turn loop, the real gate (an allow rule), events and a real SQLite
  * file (synchronous = FULL).

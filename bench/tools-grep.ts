@@ -1,5 +1,5 @@
 /**
- * `grep_files` against ripgrep (docs/architecture.md "Performance targets"): on real trees (this checkout's
+ * `grep_files` against ripgrep (docs/performance.md "Performance targets"): on real trees (this checkout's
  * node_modules, the Python standard library) for every mode, with both of our engines (ripgrep, and the JS engine
  * that runs where rg is absent), and on a generated tree at 1×, 10× and 100× to show how both grow.
  * - Ours runs in-process through the tool, as in the app; the peer is the `rg` CLI over the same files (the same

@@ -92,7 +92,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   // chunk has been sent by then, and loading the library (tens of ms of this thread) no longer holds it back, as it
   // did when it loaded right after the first script was sent. Loaded when the server listened, it held the page's
   // HTML back; through `import()`, Node's ESM loader scans each of its CommonJS files for exports first (about twice
-  // the time of `require`; docs/architecture.md "Performance targets").
+  // the time of `require`; docs/performance.md "Performance targets").
   let wss: WebSocketServer | null = null;
   let wssReady: Promise<WebSocketServer> | null = null;
   const socketServer = () =>

@@ -132,7 +132,7 @@ export const MAX_MESSAGE_CHARS = 200_000;
 export const chatCalls = {
   /**
    * `withNewestHistory`: the answer also carries the newest page of the first session listed (what the first screen
-   * opens), so a window's start needs one round trip, not two (docs/architecture.md "Performance targets").
+   * opens), so a window's start needs one round trip, not two (docs/performance.md "Performance targets").
    */
   'chat:listSessions': defineCall(
     z.object({ withNewestHistory: z.boolean().optional() }).strict(),

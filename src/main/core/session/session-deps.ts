@@ -1,5 +1,5 @@
 /**
- * What a `SessionManager` is built from (docs/architecture.md "Rooms"): the services the composition root hands the
+ * What a `SessionManager` is built from (docs/architecture.md "Layers inside the core"): the services the composition root hands the
  * session room. Its own file, so that the pieces the manager is made of (turn-env.ts, slash-hooks.ts) read it without
  * importing the manager.
  */

@@ -192,7 +192,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
    * which answers a refusal with a plain object: zod's `safeParse` answers it with an object whose `error` is a getter
    * over fresh closures, which Node 20's V8 keeps alive through young collections, with the input and issues they
    * hold, until a full one. A history page of cards with refused arguments (a model's `offset: 0`) made every
-   * scavenge about 4 ms longer (docs/architecture.md "Long sessions").
+   * scavenge about 4 ms longer (docs/performance.md "Long sessions").
    */
   let lastLabel: { args: ToolArgs; data: z.output<S> | null } | null = null;
   const labelData = (args: ToolArgs): z.output<S> | null => {

@@ -138,6 +138,7 @@ export const readAgentResultTool = defineInterfaceTool({
   description:
     'Results of async tasks are delivered to you as task_completed messages; this only confirms one is not ready yet.',
   input: z.object({ task_id: z.union([z.string(), z.number()]).optional() }),
+  kind: 'read',
   defaultDecision: 'allow',
   card: 'delivered',
   // A result delivered by itself (docs/scheduler.md "Delivery": arguments `{"delivered": true}`).

@@ -3,7 +3,7 @@
  * - a big file's parse (tens of ms, over a second for the 8 MB cap) must not block the process that also serves
  *   the window and the approval gate;
  * - a big file is cut at top-level boundaries (`split.ts`) and its parts are parsed at the same time, one per core,
- *   which is what brings a 10,000-line file under 50 ms (docs/architecture.md "Performance targets") on a 2-core
+ *   which is what brings a 10,000-line file under 50 ms (docs/performance.md "Performance targets") on a 2-core
  * machine. Workers start on first use and end after IDLE_MS without work, so an idle app holds no parser memory. When
  * no worker can start (or one dies) the outline is computed on this thread instead: slower, never missing.
  */

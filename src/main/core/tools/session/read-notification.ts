@@ -12,6 +12,7 @@ export const readNotificationTool = defineInterfaceTool({
   description:
     'Notifications arrive by themselves as results of this tool; calling it returns [] (nothing is waiting).',
   input: z.object({}),
+  kind: 'read',
   defaultDecision: 'allow',
   card: 'delivered',
   // A batch delivered by itself (docs/scheduler.md "Delivery": arguments `{"delivered": true}`).

@@ -41,7 +41,7 @@ import { Sandbox, SANDBOXED_NO_NETWORK } from '../../sandbox/index';
 let execaModule: Promise<typeof import('execa')> | null = null;
 /**
  * execa, imported by the first command or by the app's background warm-up after it serves, not at its start
- * (docs/architecture.md "Performance targets"). A failed import is retried by the next command.
+ * (docs/performance.md "Performance targets"). A failed import is retried by the next command.
  */
 export function loadExeca(): Promise<typeof import('execa')> {
   if (!execaModule) {
