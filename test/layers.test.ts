@@ -131,6 +131,7 @@ const CORE_LEVELS: Readonly<Record<string, number>> = {
   plugins: 2,
   scheduler: 2,
   viewer: 2,
+  rewind: 2,
   settings: 2,
   // The session: turns, tool calls, history.
   session: 3,
@@ -163,6 +164,9 @@ const STILL_UPWARD: readonly string[] = [
   'scheduler/schedules.ts → session',
   'viewer/file-images.ts → session',
   'viewer/viewer-handlers.ts → bridge',
+  'rewind/rewind-handlers.ts → bridge',
+  'rewind/rewind-service.ts → session',
+  'rewind/test-kit.ts → session',
   'tools/agents/index.ts → agents',
   'tools/agents/list-items.ts → agents',
   'tools/session/interface-tool.ts → agents',
