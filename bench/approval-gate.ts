@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunContextSchema } from '../src/shared/run-context';
 import { createApprovalServices } from '../src/main/core/approval/index';
+import { createBuiltinTools, createToolRegistry } from '../src/main/core/tools/index';
 import { closeDatabase, openDatabase } from '../src/main/core/db/database';
 import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
 
@@ -45,11 +46,13 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   mkdirSync(join(workspace, 'src'), { recursive: true });
   const dbFile = join(dataDir, 'skald.db');
   const db = openDatabase({ file: dbFile });
+  const tools = createToolRegistry(createBuiltinTools({ requestRestart: () => {} }));
   const approval = await createApprovalServices({
     db,
     workspaceDir: workspace,
     dataDir,
     dbFile,
+    traitsOf: (name) => tools.traitsOf(name),
     emitSession: () => {},
     emitInbox: () => {},
   });

@@ -1,5 +1,5 @@
 /**
- * Waits until the Chromium this bench process launched is idle (docs/architecture.md "Performance targets").
+ * Waits until the Chromium this bench process launched is idle (docs/performance.md "Performance targets").
  * A page Playwright opens is a new browser window, and headless Chromium then spends about 2.5 s of CPU over the next
  * 1.5 s on that window's own top-chrome WebUI (the omnibox popup, preloaded in a renderer of its own) and in its
  * browser process, whatever the page shows. On 2 cores, a start timed from right after `newPage()` ran beside that

@@ -1,5 +1,5 @@
 /**
- * The app's start, measured on the app itself (docs/architecture.md "Performance targets": start to a usable page
+ * The app's start, measured on the app itself (docs/performance.md "Performance targets": start to a usable page
  * under 1 s, the core's share under 300 ms): `node out/main/web.js` spawned (bench/web-process.ts), with its own
  * marks (SKALD_START_TIMINGS: Node's bootstrap done, every module evaluated, the core built, listening; all from the
  * process's start). The core's share is from Node's bootstrap to the core built: loading the app's modules (the core

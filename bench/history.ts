@@ -1,5 +1,5 @@
 /**
- * Long sessions (docs/architecture.md "Performance targets"), on sessions of 500, 5,000 and 50,000 messages in one
+ * Long sessions (docs/performance.md "Performance targets"), on sessions of 500, 5,000 and 50,000 messages in one
  * database (500 and 2,000, one round, with `--quick`), each read in turn, three times, in a rotating order, so a
  * burst of another process's work does not land on one size only. One pass over a small session first warms the JIT.
  * - History pages as a window gets them: the built web shape (`node out/main/web.js`, bench/web-process.ts) serves
@@ -35,7 +35,7 @@ function cpuMsOf(pid: number): number {
 
 /**
  * Waits (up to 15 s) until the web shape's process has used no CPU for half a second: its warm-up after start (the
- * first turn's modules, two seconds after it serves: docs/architecture.md "Start and memory") is over, so the pages
+ * first turn's modules, two seconds after it serves: docs/performance.md "Start and memory") is over, so the pages
  * are timed on the steady app, not beside its start.
  */
 async function quietProcess(pid: number): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * What our model client adds to a round (docs/architecture.md "What keeps the waited-on paths fast"): the app's own
+ * What our model client adds to a round (docs/performance.md "What keeps the waited-on paths fast"): the app's own
  * client (`core.llm.client.streamRound`: the configured models read by priority, the provider's key opened, the
  * history converted, the tools declared, the kept language model, the fallback's bookkeeping) against the AI SDK's
  * `streamText` called directly with a model and tool declarations built once, both against the scripted LLM over

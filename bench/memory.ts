@@ -1,5 +1,5 @@
 /**
- * The app process's memory (docs/architecture.md "Performance targets": at rest and after opening a 50,000-message
+ * The app process's memory (docs/performance.md "Performance targets": at rest and after opening a 50,000-message
  * session, under 200 MB): the resident set of `node out/main/web.js` itself (bench/web-process.ts reads
  * /proc/<pid>/status), never the bench's own process.
  * - at rest: 3 s after its background warm-up began (WARM_UP_DELAY_MS after it listens; the bash grammar loaded and

@@ -1,5 +1,5 @@
 /**
- * What the session adds around a tool, on its real path (docs/architecture.md "Performance targets": a no-op tool
+ * What the session adds around a tool, on its real path (docs/performance.md "Performance targets": a no-op tool
  * under 0.3 ms median above the durability floor, with a window connected and after an idle, judged on
  * bench/session-window.ts's rows; at most one fsync'd commit before the tool runs and one after): `chat:send`
  * through the bridge, the real SessionManager and turn loop, the real gate (an allow rule), events and a real SQLite

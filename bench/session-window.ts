@@ -1,5 +1,5 @@
 /**
- * The no-op call as a person's app makes it (docs/architecture.md "What keeps the waited-on paths fast"; SPEC §6: a
+ * The no-op call as a person's app makes it (docs/performance.md "What keeps the waited-on paths fast"; SPEC §6: a
  * no-op tool under 0.3 ms median above the durability floor, with events going to a connected window): every call's
  * answer comes after the event loop sat idle IDLE_MS (as during any real model's answer), and the web shape's server
  * runs in this process with windows connected over its WebSocket from another process (a Node client that reads every

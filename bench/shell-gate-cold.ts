@@ -1,5 +1,5 @@
 /**
- * The shell gate in a fresh process (docs/architecture.md "Performance targets": the first decision under 20 ms, the
+ * The shell gate in a fresh process (docs/performance.md "Performance targets": the first decision under 20 ms, the
  * p99 of the first 100 under 2 ms), each figure from new child processes (bench/shell-gate-child.ts, bundled and run
  * with plain node as the built app runs: bundle-child.ts) that start a core as the shells do and decide as the
  * session does, with no warm-up of the bench's own. Five children per scenario (one with `--quick`); a figure is

@@ -1,6 +1,6 @@
 /**
  * File tools per call against the same operations through `@modelcontextprotocol/server-filesystem` over stdio
- * (target: at least as fast, docs/architecture.md "Performance targets"). Both work on the same generated workspace;
+ * (target: at least as fast, docs/performance.md "Performance targets"). Both work on the same generated workspace;
  * ours runs in-process, as in the app; the MCP server is a real child process spoken to with the real SDK client.
  * Pairs: read_file ↔ read_text_file, list_files ↔ list_directory, edit_file ↔ edit_file (a unique replacement,
  * toggled back and forth), search_file ↔ read_text_file + the same regex applied by the client (the server has no

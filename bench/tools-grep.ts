@@ -1,5 +1,5 @@
 /**
- * `grep_files` against ripgrep (docs/architecture.md "Performance targets"), on real trees and patterns chosen by a
+ * `grep_files` against ripgrep (docs/performance.md "Performance targets"), on real trees and patterns chosen by a
  * rule (bench/tools-grep-corpus.ts: node_modules, /usr/include, /usr/share, the Python standard library), for every
  * mode, with both of our engines (ripgrep, and the JS engine that runs where rg is absent), and on a generated tree at
  * 1×, 10× and 100× to show how both grow.

@@ -1,5 +1,5 @@
 /**
- * The chat where a person feels it, in Chromium against the web shape (docs/architecture.md "Performance targets").
+ * The chat where a person feels it, in Chromium against the web shape (docs/performance.md "Performance targets").
  * The core and the web server run in this process, so the bench can seed the database and drive chat events at a
  * fixed rate; the page is the built renderer (`out/renderer`) over the real WebSocket bridge.
  * - Open: a click on a 50,000-message session (questions, steps with tool cards, Markdown answers with code, lists

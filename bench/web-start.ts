@@ -1,5 +1,5 @@
 /**
- * Start to a usable window, web shape (docs/architecture.md "Performance targets"): `node out/main/web.js` spawned,
+ * Start to a usable window, web shape (docs/performance.md "Performance targets"): `node out/main/web.js` spawned,
  * with Chromium already running and idle, a page open, as a browser is (the page's new window costs Chromium about
  * 2.5 s of CPU of its own for 1.5 s after it opens: the spawn waits for that to end, bench/chromium-idle.ts): from the
  * spawn (bench/web-process.ts, the same spawn as the start rows of bench/core-start.ts) until the page at the printed

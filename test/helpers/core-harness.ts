@@ -41,6 +41,7 @@ export async function startHarness(
     schedulerClock?: CoreHooks['schedulerClock'];
     walIdleCheckMs?: number;
     extraPlugins?: CoreHooks['extraPlugins'];
+    extraTools?: CoreHooks['extraTools'];
   } = {},
 ): Promise<Harness> {
   const llm = await startScriptedLlm({ turns: options.turns ?? [] });
@@ -61,6 +62,7 @@ export async function startHarness(
       schedulerClock: options.schedulerClock,
       walIdleCheckMs: options.walIdleCheckMs,
       extraPlugins: options.extraPlugins,
+      extraTools: options.extraTools,
     },
   );
   const events: ChatEvent[] = [];

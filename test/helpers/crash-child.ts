@@ -31,7 +31,7 @@ await call('approval:createRule', {
   note: 'crash test',
 });
 // `read-kill`: the process kills itself as an allowed read_file call's decision is committed, the commit written
-// without an fsync (docs/architecture.md "Durability follows consequence"), before the read runs.
+// without an fsync (docs/performance.md "Durability follows consequence"), before the read runs.
 if (mode === 'read-kill') {
   await call('approval:createRule', { tool_pattern: 'read_file', action: 'allow', priority: 1, note: 'crash test' });
   core.events.subscribe('chat', (event) => {

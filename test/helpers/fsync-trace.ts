@@ -2,7 +2,7 @@
  * Counts the fsyncs this process's main thread makes, in order with markers the code under test drops: `strace`
  * attached to the process (its main thread, where SQLite commits), tracing `fsync`, `fdatasync` and the writes of
  * one marker file. The write-ahead log's commit counter (wal-commits.ts) cannot tell a commit written with an fsync
- * from one written without; this can (docs/architecture.md "Durability follows consequence").
+ * from one written without; this can (docs/performance.md "Durability follows consequence").
  *
  * Each fsync comes with its duration (`strace -T`: the time the kernel spent in the call), so a bench can tell what
  * of a commit's time is the disk's.

@@ -52,6 +52,7 @@ import { createAgentTools, ItemListers } from './tools/agents/index';
 import { createDeleteCronJobTool, cronLister, cronToggler } from './tools/agents/cron-jobs';
 import { syntheticToolSpecs } from './session/synthetic-tools';
 import { createBuiltinTools, createToolRegistry, ToolCatalog, ToolDiscovery, type ToolRegistry } from './tools/index';
+import type { Tool } from './tools/tool';
 import { createMcpConfigTools, toolsWithMcp } from './tools/mcp/index';
 import { outlinePool } from './tools/outline/outline-pool';
 import { sweepStaleTempFiles } from './disk/temp-sweep';
@@ -103,6 +104,8 @@ export interface CoreHooks {
   openWithSystem?: OpenWithSystemPort;
   /** How often the idle checkpoint looks at the WAL (db/wal-keeper.ts); tests make it short. */
   walIdleCheckMs?: number;
+  /** Tools added to the built-in ones (tests: a tool in a file of its own; the app ships only the built-in list). */
+  extraTools?: readonly Tool[];
   /** Plugins added to the shipped ones (tests: a plugin with tools; the app ships only BUILTIN_PLUGINS). */
   extraPlugins?: readonly PluginDefinition[];
   /** How long after `start()` the background warm-up begins; default WARM_UP_DELAY_MS. */
@@ -148,6 +151,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const tools = createToolRegistry([
     ...createBuiltinTools({ requestRestart, secretValues: () => secrets.allValues(), processes, sandbox }),
     ...createAgentTools({ agents, listers: itemListers }),
+    ...(hooks.extraTools ?? []),
   ]);
   const plugins = new PluginManager(
     [...BUILTIN_PLUGINS, ...(hooks.extraPlugins ?? [])],
@@ -200,11 +204,14 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     dbFile: dbFile(config.dataDir),
     categoryOf: (name) => tools.categoryOf(name),
     sandboxLine: (workingDir) => sandbox.cardLine(workingDir),
+    traitsOf: (name) => tools.traitsOf(name),
     log,
     shellGrammar: 'background', // loaded by start(), once the shell can serve (docs/shell-analysis.md "Cold start")
     emitSession: (sessionId, event) => events.emit('chat', { ...event, session_id: sessionId }),
     emitInbox: (event) => events.emit('inbox', event),
   });
+  // A tool's default decision, written once as a rule the person can change (docs/tools.md "One tool shape").
+  approval.rules.seedToolDefaults(tools.allTraits());
   const sessionStore = new SessionStore(db);
   // Before pending calls come back into the Inbox: a sub-agent cut short by a crash is closed, its calls ended.
   stacks.closeInterrupted((note) => sessionStore.failUnfinishedStackTools(note));

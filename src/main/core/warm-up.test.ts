@@ -1,6 +1,6 @@
 /**
  * The core's background warm-up (`core.start()`: the bash grammar, the AI SDK, the providers in use, the shell runner,
- * docs/architecture.md "Performance targets") waits WARM_UP_DELAY_MS so the first window loads first (only one plain
+ * docs/performance.md "Performance targets") waits WARM_UP_DELAY_MS so the first window loads first (only one plain
  * shell decision, which loads nothing, runs at once), and is
  * cancelled by `dispose`: a core closed right after it started never lets the warm-up reach its closed database, so
  * nothing logs a failure.

@@ -92,7 +92,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   // chunk has been sent by then, and loading the library (tens of ms of this thread) no longer holds it back, as it
   // did when it loaded right after the first script was sent. Loaded when the server listened, it held the page's
   // HTML back; through `import()`, Node's ESM loader scans each of its CommonJS files for exports first (about twice
-  // the time of `require`; docs/architecture.md "Performance targets").
+  // the time of `require`; docs/performance.md "Performance targets").
   let wss: WebSocketServer | null = null;
   let wssReady: Promise<WebSocketServer> | null = null;
   const socketServer = () =>
@@ -118,7 +118,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   // Every event goes to every open socket from one subscription per family, serialized once (a frame's UTF-8 bytes,
   // sent as text) whatever the number of windows: an event is sent inside the emit, on the path of the tool call
-  // that emits it (docs/architecture.md "What keeps the waited-on paths fast").
+  // that emits it (docs/performance.md "What keeps the waited-on paths fast").
   const sockets = new Set<WebSocket>();
   let unsubscribe: (() => void)[] = [];
   const broadcast = (frame: ServerFrame) => {

@@ -2,6 +2,7 @@
  * Chat calls and the `chat` event family (docs/architecture.md "Events"; text and reasoning stream as deltas). Every
  * event carries its `session_id`; the renderer keeps only view state and re-reads history through `chat:history`.
  */
+import { CARD_DISPLAYS } from '../tool-traits';
 import { z } from 'zod';
 import { defineCall, id, longText, shortText } from './define';
 import { DecisionSchema } from './approval';
@@ -52,6 +53,8 @@ export const ToolCardSchema = z.object({
     .nullable(),
   /** Images the call returned for the model to see (read_file on an image file); absent when there are none. */
   images: z.array(ChatImageSchema).optional(),
+  /** How the card shows the call, as the tool says (docs/tools.md "One tool shape"); absent = `none`. */
+  display: z.enum(CARD_DISPLAYS).optional(),
 });
 export type ToolCard = z.infer<typeof ToolCardSchema>;
 
@@ -129,7 +132,7 @@ export const MAX_MESSAGE_CHARS = 200_000;
 export const chatCalls = {
   /**
    * `withNewestHistory`: the answer also carries the newest page of the first session listed (what the first screen
-   * opens), so a window's start needs one round trip, not two (docs/architecture.md "Performance targets").
+   * opens), so a window's start needs one round trip, not two (docs/performance.md "Performance targets").
    */
   'chat:listSessions': defineCall(
     z.object({ withNewestHistory: z.boolean().optional() }).strict(),
@@ -285,6 +288,7 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
     label_short: z.string(),
     label_full: z.string(),
     path: z.string().nullable(),
+    display: z.enum(CARD_DISPLAYS).optional(),
   }),
   /**
    * The gate's or the person's decision, recorded with the row, which is `running` from then on (the card follows:

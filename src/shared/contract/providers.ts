@@ -38,7 +38,7 @@ const price = z.number().finite().min(0).max(10_000).nullable();
 const priority = z.number().int().min(0).max(1_000_000);
 const contextWindow = z.number().int().positive().max(100_000_000).nullable();
 /**
- * How much the model reasons before it answers (docs/architecture.md "Reasoning"): `off` sends nothing extra; the
+ * How much the model reasons before it answers (docs/models.md "Reasoning"): `off` sends nothing extra; the
  * others go to the provider in its own form. Only for models that reason: one that does not may refuse the request.
  */
 export const REASONING_LEVELS = ['off', 'low', 'medium', 'high'] as const;

@@ -15,7 +15,8 @@
  */
 import { statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
-import { parseMcpToolName, TN, type ToolCategory } from '../../../shared/tool-names';
+import { parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
+import type { ToolTraits } from '../../../shared/tool-traits';
 import { canonicalizeForPolicy, displayPath } from '../tools/_policy/paths';
 
 export type BypassScope =
@@ -62,7 +63,7 @@ export interface BypassTarget {
   category: ToolCategory | null;
   /** Canonical absolute path with `/` separators (the one rules see); null for a call without a path. */
   path: string | null;
-  /** For `execute_cmd`: its simple commands, words joined by single spaces; null otherwise. */
+  /** For a tool with a command (its `commandKey`): its simple commands, words joined by single spaces; else null. */
   commandParts: string[] | null;
 }
 
@@ -103,6 +104,8 @@ export interface BypassOptionsDeps {
   workspaceDir: string;
   /** The parts of a command, as the gate cuts them; null when it cannot be cut cleanly (then no `command` scope). */
   commandParts: (command: string, workdir: string) => string[] | null;
+  /** What the tool says about itself (docs/tools.md "One tool shape"): its command and secret arguments. */
+  traitsOf: (toolName: string) => ToolTraits | null;
 }
 
 /**
@@ -115,12 +118,14 @@ export function optionsFor(
 ): BypassOption[] {
   // `set_secret` always asks (the gate's locked `secret_value` guard, which no bypass lifts): a bypass offered on its
   // card would claim to stop asking for something that will ask again, so its card offers none.
-  if (call.toolName === TN.SET_SECRET) return [];
+  const tool = deps.traitsOf(call.toolName);
+  if (tool?.storesSecret) return [];
   const ws = canonicalizeForPolicy(deps.workspaceDir, deps.workspaceDir);
   const scopes: BypassScope[] = [];
   const mcp = parseMcpToolName(call.toolName);
-  if (call.toolName === TN.EXECUTE_CMD) {
-    const command = typeof call.args.command === 'string' ? call.args.command : '';
+  if (tool?.commandKey) {
+    const given = call.args[tool.commandKey];
+    const command = typeof given === 'string' ? given : '';
     const workdir = typeof call.args.workdir === 'string' && call.args.workdir ? call.args.workdir : ws;
     const parts = command.trim() ? deps.commandParts(command, workdir) : null;
     const names = parts?.length ? [...new Set(parts.map(firstWord))] : [];
@@ -161,7 +166,6 @@ export function covers(scope: BypassScope, target: BypassTarget): boolean {
       return target.toolName === scope.tool && target.path !== null && inFolder(target.path, scope.folder);
     case 'command':
       return (
-        target.toolName === TN.EXECUTE_CMD &&
         target.commandParts !== null &&
         target.commandParts.length > 0 &&
         target.commandParts.every((part) => scope.commands.includes(firstWord(part)))

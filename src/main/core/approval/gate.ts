@@ -19,7 +19,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { ACTION_WORDS, ruleLabel, type Decision } from '../../../shared/contract/approval';
 import type { RunContext } from '../../../shared/run-context';
-import { FS_READ_TOOLS, FS_WRITE_TOOLS, TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
+import { parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
+import { isFileTool, type ToolTraits } from '../../../shared/tool-traits';
 import { canonicalizeForPolicy, hasComponent, pathArguments, resolvePath } from '../tools/_policy/paths';
 import type { ProtectedPaths } from '../tools/tool';
 import type { BypassStore } from './bypass';
@@ -64,8 +65,16 @@ export interface GateDeps {
   workspaceDir: string;
   dataDir: string;
   dbFile: string;
+  /**
+   * What a tool says about itself (docs/tools.md "One tool shape"): the gate decides by its kind, category, command
+   * and secret arguments, never by its name; null for a tool the core does not know (an MCP tool).
+   */
+  traitsOf: (toolName: string) => ToolTraits | null;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
+
+/** How a redirect's target is judged: as a file tool's write (secrets, data folder, .git hooks, steering files). */
+const REDIRECT_WRITE: Pick<ToolTraits, 'kind' | 'category'> = { kind: 'edit', category: 'filesystem' };
 
 const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 
@@ -93,8 +102,9 @@ export class ApprovalGate {
    * would read it as unparsed, which only ever asks; waiting keeps the decision the same whenever it is made.
    */
   whenReadyFor(call: Pick<GateCall, 'toolName' | 'args'>): Promise<void> | null {
-    if (call.toolName !== TN.EXECUTE_CMD || typeof call.args.command !== 'string') return null;
-    return this.deps.shell.needsGrammar(call.args.command) ? this.deps.shell.whenLoaded() : null;
+    const command = this.commandOf(call.toolName, call.args);
+    if (command === null) return null;
+    return this.deps.shell.needsGrammar(command) ? this.deps.shell.whenLoaded() : null;
   }
 
   /**
@@ -102,7 +112,14 @@ export class ApprovalGate {
    * loading now, not when the gate is asked, so the command rarely waits for it (docs/shell-analysis.md "Cold start").
    */
   prepareFor(toolName: string): void {
-    if (toolName === TN.EXECUTE_CMD) void this.deps.shell.whenLoaded();
+    if (this.deps.traitsOf(toolName)?.commandKey) void this.deps.shell.whenLoaded();
+  }
+
+  /** The shell command a call carries (the tool's `commandKey` argument), or null for a tool without one. */
+  private commandOf(toolName: string, args: Record<string, unknown>): string | null {
+    const key = this.deps.traitsOf(toolName)?.commandKey;
+    if (!key) return null;
+    return typeof args[key] === 'string' ? (args[key] as string) : null;
   }
 
   /** The same decision with every step written out, for the Security page. Persists nothing. */
@@ -123,6 +140,7 @@ export class ApprovalGate {
     const wd = this.workingDirOf(call);
     note(`working directory (what relative paths mean): ${wd}`);
     const { toolName, args } = call;
+    const tool = this.deps.traitsOf(toolName);
     // The roots' real paths (one or two realpath calls), resolved once a path or a command needs them: a call
     // without either (most of a turn's bookkeeping tools) never asks the file system.
     let resolvedRoots: Roots | null = null;
@@ -140,18 +158,18 @@ export class ApprovalGate {
     // 1. Hard guards.
     let locked: GuardVerdict | null = null;
     for (const p of pathArguments(args)) {
-      const v = this.guards.checkPath(roots(), toolName, resolvePath(p, wd), canon(p, wd));
+      const v = this.guards.checkPath(roots(), tool, resolvePath(p, wd), canon(p, wd));
       if (v?.action === 'deny')
         return this.done({ action: 'deny', why: { kind: 'guard', guard: v.guard, text: v.text } }, note);
       locked ??= v;
     }
-    const isShell = toolName === TN.EXECUTE_CMD;
-    const command = typeof args.command === 'string' ? args.command : '';
+    const isShell = !!tool?.commandKey;
+    const command = isShell && typeof args[tool.commandKey!] === 'string' ? (args[tool.commandKey!] as string) : '';
     const workdir = typeof args.workdir === 'string' && args.workdir !== '' ? resolvePath(args.workdir, wd) : wd;
     // The guards judge the command's words after the shell's expansions, so the analysis comes first.
     const shell = isShell ? this.analyze(command, workdir, roots()) : null;
     if (isShell) locked ??= this.guards.checkCommand(roots(), command, workdir, shell);
-    if (toolName === TN.SET_SECRET)
+    if (tool?.storesSecret)
       locked ??= { action: 'require', guard: 'secret_value', text: 'Storing a secret always asks.' };
     if (locked) note(`guard ${locked.guard}: ${locked.text}`);
 
@@ -404,15 +422,15 @@ export class ApprovalGate {
       const c = canonicalizeForPolicy(target, workdir);
       if (relIn(c, roots.wsCanon) === null) return false;
       // A redirect is a write: the same guards as write_file (secrets, data folder, .git hooks, steering files).
-      return this.guards.checkPath(roots, TN.WRITE_FILE, lexical, c) === null;
+      return this.guards.checkPath(roots, REDIRECT_WRITE, lexical, c) === null;
     });
   }
 
   private fastPath(call: GateCall, wd: string, facts: CallFacts): string | null {
     if (!facts.path) return null;
-    const isRead = FS_READ_TOOLS.includes(call.toolName);
-    const isWrite = FS_WRITE_TOOLS.includes(call.toolName);
-    if (!isRead && !isWrite) return null;
+    const tool = this.deps.traitsOf(call.toolName);
+    if (!isFileTool(tool)) return null;
+    const isWrite = tool!.kind === 'edit';
     const rc = call.runContext;
     const roots = isWrite
       ? (rc.allow_fs_writes ?? [])
@@ -447,7 +465,7 @@ export class ApprovalGate {
    */
   partActions(call: GateCall): { part: string; action: RuleAction | null }[] {
     const wd = this.workingDirOf(call);
-    const command = typeof call.args.command === 'string' ? call.args.command : '';
+    const command = this.commandOf(call.toolName, call.args) ?? '';
     const workdir =
       typeof call.args.workdir === 'string' && call.args.workdir !== '' ? resolvePath(call.args.workdir, wd) : wd;
     const shell = this.analyze(command, workdir, this.guards.roots(wd));

@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import { writeFileTool } from '../tools/fs/write-file';
 import { Guards } from './guards';
 import { LAYOUTS, makeKit, type Kit } from './test-kit';
 
@@ -199,28 +200,35 @@ describe.each(LAYOUTS)('a session in the %s', (layout) => {
       });
       const roots = guards.roots();
       expect(
-        guards.checkPath(roots, 'write_file', '/home/u/.skald/workspace/a.txt', '/home/u/.skald/workspace/a.txt'),
+        guards.checkPath(roots, writeFileTool, '/home/u/.skald/workspace/a.txt', '/home/u/.skald/workspace/a.txt'),
       ).toBeNull();
       expect(
         guards.checkPath(
           roots,
-          'write_file',
+          writeFileTool,
           '/home/u/.skald/workspace/AGENTS.md',
           '/home/u/.skald/workspace/AGENTS.md',
         ),
       ).toMatchObject({ guard: 'steering_file' });
       expect(
-        guards.checkPath(roots, 'write_file', '/home/u/.skald/settings.json', '/home/u/.skald/settings.json'),
+        guards.checkPath(roots, writeFileTool, '/home/u/.skald/settings.json', '/home/u/.skald/settings.json'),
       ).toMatchObject({ action: 'deny', guard: 'app_data_write' });
       const inGit = new Guards({ workspaceDir: '/r/.git/hooks/ws', dataDir: '/d', dbFile: '/d/skald.db' });
       expect(
-        inGit.checkPath(inGit.roots(), 'write_file', '/r/.git/hooks/ws/x.txt', '/r/.git/hooks/ws/x.txt'),
+        inGit.checkPath(inGit.roots(), writeFileTool, '/r/.git/hooks/ws/x.txt', '/r/.git/hooks/ws/x.txt'),
       ).toBeNull();
       // Outside the workspace the whole path is judged (for a tool that may go there: the file tools may not).
-      expect(guards.checkPath(roots, 'write_file', '/home/u/.bashrc', '/home/u/.bashrc')).toMatchObject({
+      expect(guards.checkPath(roots, writeFileTool, '/home/u/.bashrc', '/home/u/.bashrc')).toMatchObject({
         guard: 'outside_working_dir',
       });
-      expect(guards.checkPath(roots, 'mcp__fs__write_file', '/home/u/.bashrc', '/home/u/.bashrc')).toMatchObject({
+      expect(
+        guards.checkPath(
+          roots,
+          null /* mcp__fs__write_file: a tool the core does not know */,
+          '/home/u/.bashrc',
+          '/home/u/.bashrc',
+        ),
+      ).toMatchObject({
         guard: 'steering_file',
       });
     });

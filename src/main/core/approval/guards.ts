@@ -17,7 +17,7 @@
 import { homedir } from 'node:os';
 import { lstatSync } from 'node:fs';
 import { basename, isAbsolute, join, sep } from 'node:path';
-import { FS_ANY_TOOLS, FS_READ_TOOLS, TN } from '../../../shared/tool-names';
+import { isFileTool, mayWrite, type ToolTraits } from '../../../shared/tool-traits';
 import { gitConfiguredReason, gitProtectedReason } from '../tools/_policy/git-paths';
 import { hardLinkVerdictAt } from '../tools/_policy/hardlinks';
 import { canonicalBelow, canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
@@ -323,8 +323,16 @@ export class Guards {
     return !(under(ws, r.dataCanon) && under(canon, ws));
   }
 
-  /** Judges one path argument of a call. `lexical` and `canon` are absolute. */
-  checkPath(r: Roots, toolName: string, lexical: string, canon: string): GuardVerdict | null {
+  /**
+   * Judges one path argument of a call. `lexical` and `canon` are absolute. `tool`: what the tool says it does (its
+   * kind and category, docs/tools.md "One tool shape"); null for a tool the core does not know, judged as a writer.
+   */
+  checkPath(
+    r: Roots,
+    tool: Pick<ToolTraits, 'kind' | 'category'> | null,
+    lexical: string,
+    canon: string,
+  ): GuardVerdict | null {
     const rels = [relIn(canon, r.wsCanon), relIn(lexical, r.wsRaw), relIn(lexical, r.wsCanon)];
     if (inSecrets(r, rels, lexical, canon)) {
       return {
@@ -336,7 +344,7 @@ export class Guards {
     // A second name of a guarded file (a hard link) is that file; realpath cannot see it, its identity can.
     const link = hardLinkVerdictAt(canon, linkWorkspaces(r), [r.dataCanon]);
     if (link === 'guarded') return { action: 'deny', guard: 'secrets', text: HARD_LINK_TEXT };
-    const writes = isWritingTool(toolName);
+    const writes = mayWrite(tool);
     const inData = this.isDataDir(r, canon);
     if (writes && inData)
       return {
@@ -352,7 +360,7 @@ export class Guards {
     // The file tools work only inside the session's working directory and refuse anything else themselves
     // (tools/_policy/guard.ts): the gate says so before anyone is asked, so that the tester, the gate and the tool
     // give one answer (docs/approval.md "The tester is the gate"). Other tools with a path (MCP) ask below.
-    if (rels[0] === null && FS_ANY_TOOLS.includes(toolName)) return OUTSIDE_WORKING_DIR;
+    if (rels[0] === null && isFileTool(tool)) return OUTSIDE_WORKING_DIR;
     if (this.isCredential(lexical, canon)) return CREDENTIALS;
     const lexInside = rels[1] !== null || rels[2] !== null;
     if (lexInside && rels[0] === null) {
@@ -564,7 +572,3 @@ function probePath(piece: string, cwd: string, cwdCanon: Map<string, string>): s
 
 /** Paths `probePath` saw as no multi-link file, within one decision: no need to stat them again for hard links. */
 const singleLinked = new Set<string>();
-
-export function isWritingTool(toolName: string): boolean {
-  return !FS_READ_TOOLS.includes(toolName) && toolName !== TN.SHOW_FILE_TO_USER;
-}

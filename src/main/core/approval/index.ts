@@ -5,6 +5,7 @@
  */
 import type { InboxEvent } from '../../../shared/contract/approval';
 import type { ToolCategory } from '../../../shared/tool-names';
+import type { ToolTraits } from '../../../shared/tool-traits';
 import type { Db } from '../db/database';
 import type { GatePort } from '../session/ports';
 import { canonicalizeForPolicy } from '../tools/_policy/paths';
@@ -24,6 +25,8 @@ export interface ApprovalDeps {
   emitSession: (sessionId: number, event: SessionApprovalEvent) => void;
   emitInbox: (event: InboxEvent) => void;
   categoryOf?: (toolName: string) => ToolCategory | null;
+  /** What a tool says about itself (kind, command and secret arguments, …): what the gate and the bypass read. */
+  traitsOf: (toolName: string) => ToolTraits | null;
   /** Unanswered approvals count as rejected after this long; null (default) = wait for ever. */
   approvalTimeoutMs?: number | null;
   /** What a command's card says of where it runs (the sandbox's `cardLine`; docs/approval.md). */
@@ -50,13 +53,14 @@ export interface ApprovalServices {
 }
 
 export async function createApprovalServices(deps: ApprovalDeps): Promise<ApprovalServices> {
-  const rules = new RulesRepository(deps.db);
+  const rules = new RulesRepository(deps.db, deps.traitsOf);
   const workspaceCanon = canonicalizeForPolicy(deps.workspaceDir, deps.workspaceDir);
   const bypass = new BypassStore(deps.now, workspaceCanon);
   const shell = deps.shellGrammar === 'background' ? ShellAnalyzer.deferred() : await ShellAnalyzer.create();
   const bypassOptions: PendingDeps['bypassOptions'] = (call) =>
     optionsFor(call, {
       workspaceDir: workspaceCanon,
+      traitsOf: deps.traitsOf,
       commandParts: (command, workdir) => {
         const a = shell.analyze(command, workdir, () => true);
         // A command with unsafe constructs is never covered by a bypass: no family of it to offer.
@@ -70,6 +74,7 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
     workspaceDir: deps.workspaceDir,
     dataDir: deps.dataDir,
     dbFile: deps.dbFile,
+    traitsOf: deps.traitsOf,
     log: deps.log,
   });
   const pending = new PendingManager({

@@ -9,15 +9,16 @@
  * - command_pattern: exact or trailing `*`; `git *` also matches a bare `git`.
  * Limits: `*` only at the end (no globs in the middle); no `..` in path patterns.
  */
-import { FS_ANY_TOOLS, FS_READ_TOOLS, FS_WRITE_TOOLS } from '../../../shared/tool-names';
+import { isFileTool, type ToolTraits } from '../../../shared/tool-traits';
 
 export type RuleAction = 'require' | 'allow' | 'deny';
 export const RULE_ACTIONS: readonly RuleAction[] = ['require', 'allow', 'deny'];
 
-export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
-  '@fs_read': FS_READ_TOOLS,
-  '@fs_write': FS_WRITE_TOOLS,
-  '@fs_any': FS_ANY_TOOLS,
+/** The tool groups, by what the tools say they are (docs/tools.md "One tool shape"): the file tools that read, edit, either. */
+export const TOOL_GROUPS: Readonly<Record<string, (tool: ToolTraits | null) => boolean>> = {
+  '@fs_read': (t) => isFileTool(t) && t!.kind === 'read',
+  '@fs_write': (t) => isFileTool(t) && t!.kind === 'edit',
+  '@fs_any': isFileTool,
 };
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
@@ -38,10 +39,13 @@ export function toolPatternError(pattern: string): string | null {
   return null;
 }
 
-export function compileToolPattern(pattern: string): (name: string) => boolean {
+export function compileToolPattern(
+  pattern: string,
+  traitsOf: (name: string) => ToolTraits | null,
+): (name: string) => boolean {
   if (pattern === '*') return () => true;
   const group = TOOL_GROUPS[pattern];
-  if (group) return (name) => group.includes(name);
+  if (group) return (name) => group(traitsOf(name));
   if (pattern.endsWith('*')) {
     const prefix = pattern.slice(0, -1);
     return (name) => name.startsWith(prefix);

@@ -10,7 +10,7 @@ import { closeDatabase, openDatabase } from '../db/database';
 import { argsHash } from './decisions';
 import { createApprovalServices } from './index';
 import { ApprovalCancelledError, rejectText } from './pending';
-import { makeKit, type Kit } from './test-kit';
+import { makeKit, traitsOf, type Kit } from './test-kit';
 
 let k: Kit;
 let sid: number;
@@ -353,6 +353,7 @@ describe('X7: after a restart the pending items are asked again', () => {
     const db = openDatabase({ file });
     k.db = db;
     const after = await createApprovalServices({
+      traitsOf,
       db,
       workspaceDir: k.workspace,
       dataDir: k.dataDir,
@@ -399,6 +400,7 @@ describe('X7: after a restart the pending items are asked again', () => {
     ask('c1', 'execute_cmd', args);
     k.db.prepare('UPDATE chat_llm_tools SET args_hash = ? WHERE tool_call_id = ?').run(argsHash(args), 'c1');
     const again = await createApprovalServices({
+      traitsOf,
       db: k.db,
       workspaceDir: k.workspace,
       dataDir: k.dataDir,

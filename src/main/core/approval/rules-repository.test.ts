@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../shared/contract/define';
 import { closeDatabase, openDatabase } from '../db/database';
 import { RulesRepository, type RuleInput } from './rules-repository';
-import { makeKit, type Kit } from './test-kit';
+import { makeKit, traitsOf, type Kit } from './test-kit';
 
 let k: Kit;
 beforeEach(async () => {
@@ -58,7 +58,7 @@ describe('seeds', () => {
     const file = k.db.name;
     closeDatabase(k.db);
     const db = openDatabase({ file });
-    const again = new RulesRepository(db).listRules('default');
+    const again = new RulesRepository(db, traitsOf).listRules('default');
     expect(again.some((r) => r.tool_pattern === '*')).toBe(false);
     expect(again.find((r) => r.id === cmd.id)).toMatchObject({ action: 'deny', note: 'mine' });
     closeDatabase(db);

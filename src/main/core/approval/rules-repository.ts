@@ -9,6 +9,8 @@
 import { ACTION_WORDS, ruleName } from '../../../shared/contract/approval';
 import { BridgeError } from '../../../shared/contract/define';
 import type { Db } from '../db/database';
+import type { ToolTraits } from '../../../shared/tool-traits';
+import { seedToolDefaults } from './tool-seeds';
 import {
   AGENT_ID,
   GROUP_ID,
@@ -112,7 +114,7 @@ export const isCatchAll = (
   r: Pick<ApprovalRule, 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'agent_id' | 'source'>,
 ) => r.tool_pattern === '*' && !r.path_pattern && !r.command_pattern && !r.agent_id && !r.source;
 
-export function compileRule(rule: ApprovalRule): CompiledRule {
+export function compileRule(rule: ApprovalRule, traitsOf: (name: string) => ToolTraits | null): CompiledRule {
   const errors = [
     toolPatternError(rule.tool_pattern),
     rule.path_pattern ? pathPatternError(rule.path_pattern) : null,
@@ -123,7 +125,7 @@ export function compileRule(rule: ApprovalRule): CompiledRule {
     throw new RuleLoadError(`rule ${rule.id}: ${error ?? `bad action ${rule.action}`}`);
   return {
     rule,
-    tool: compileToolPattern(rule.tool_pattern),
+    tool: compileToolPattern(rule.tool_pattern, traitsOf),
     // Deny/require catch every letter case; an allow never widens beyond the exact spelling.
     path: rule.path_pattern ? compilePathPattern(rule.path_pattern, rule.action !== 'allow') : null,
     command: rule.command_pattern ? compileCommandPattern(rule.command_pattern) : null,
@@ -154,7 +156,11 @@ export class RulesRepository {
   } | null = null;
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly db: Db) {}
+  /** `traitsOf`: what a tool says it is, for the groups `@fs_read`, `@fs_write`, `@fs_any` (patterns.ts). */
+  constructor(
+    private readonly db: Db,
+    private readonly traitsOf: (name: string) => ToolTraits | null,
+  ) {}
 
   /** Compiled rules of one group, priority then id. Throws RuleLoadError when the rules cannot be loaded. */
   compiled(groupId: string): CompiledRule[] {
@@ -182,6 +188,13 @@ export class RulesRepository {
     return this.load().groups.has(groupId);
   }
 
+  /** Writes the default decisions of the tools never seeded before (tool-seeds.ts); returns the names seeded now. */
+  seedToolDefaults(tools: readonly ToolTraits[]): string[] {
+    const done = seedToolDefaults(this.db, tools);
+    if (done.length) this.invalidate();
+    return done;
+  }
+
   invalidate(): void {
     this.cache = null;
     for (const l of this.listeners) l();
@@ -205,7 +218,7 @@ export class RulesRepository {
         .all() as StoredRule[]) {
         const rule = fromRow(row);
         const list = byGroup.get(rule.group_id) ?? [];
-        list.push(compileRule(rule));
+        list.push(compileRule(rule, this.traitsOf));
         byGroup.set(rule.group_id, list);
       }
       this.cache = { groups, byGroup, byTool: new Map() };

@@ -2,8 +2,7 @@
  * Brace and tilde expansion of one word (docs/shell-analysis.md "Words after expansion"), on the word's characters
  * with their quoting (shell-words.ts lexes them): only unquoted braces and a leading unquoted `~` expand, as in bash.
  */
-import { MAX_WORDS, type Ch } from './shell-globs';
-import type { WordEnv } from './shell-words';
+import { MAX_WORDS, type Ch, type WordEnv } from './shell-globs';
 
 /** A piece the shell computes at run time; its text is kept for messages. */
 export interface Opaque {

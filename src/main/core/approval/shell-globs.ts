@@ -159,3 +159,10 @@ function exists(path: string): boolean {
     return false; // ENOTDIR: `file/` names no folder
   }
 }
+
+export interface WordEnv {
+  /** The value of a variable the command will see, or undefined when it is not known. */
+  variable(name: string): string | undefined;
+  /** $HOME for `~`; null when not known. */
+  home: string | null;
+}

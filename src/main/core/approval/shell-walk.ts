@@ -5,10 +5,30 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { isAbsolute, resolve } from 'node:path';
-import type { RedirectCheck, ShellAnalysis } from './shell';
 import { runsThroughOptions } from './shell-option-exec';
 import { EVALUATES_ARITHMETIC, FIND_EXEC, innerOf, RUNS_ANOTHER, SETS_VARIABLES, SHELLS } from './shell-wrappers';
 import { ansiC, expandWords, groupWords, type ExpandedWord, type WordEnv } from './shell-words';
+
+export interface ShellWord {
+  word: ExpandedWord;
+  /** The working directories a relative value is relative to (more than one after a `cd`). */
+  cwds: string[];
+  role: 'name' | 'argument' | 'redirect' | 'assignment';
+}
+
+export interface ShellAnalysis {
+  /** False when the text did not parse cleanly (then `parts` come from a rough split, for deny/require only). */
+  parsed: boolean;
+  /** Each simple command as its expanded words joined by single spaces (plus the commands wrappers run). */
+  parts: string[];
+  /** Why this command may not be auto-allowed by a rule; empty when it may. */
+  unsafe: string[];
+  /** Every word of every command, assignment and redirect, after expansion (empty when not parsed). */
+  words: ShellWord[];
+}
+
+/** Judges one redirect target (already resolved to an absolute path against the workdir); true = harmless. */
+export type RedirectCheck = (target: string) => boolean;
 
 const CONTAINERS = new Set([
   'program',

@@ -14,15 +14,11 @@
 import type { Node } from 'web-tree-sitter';
 import { globComponents, globMatches, MAX_WORDS, type Ch, type GlobComponent } from './shell-globs';
 import { braceExpand, isOpaque, tildeExpand, type Seg } from './shell-braces';
+import type { WordEnv } from './shell-globs';
 
 export { MAX_WORDS, type GlobComponent } from './shell-globs';
 
-export interface WordEnv {
-  /** The value of a variable the command will see, or undefined when it is not known. */
-  variable(name: string): string | undefined;
-  /** $HOME for `~`; null when not known. */
-  home: string | null;
-}
+export type { WordEnv };
 
 export interface ExpandedWord {
   /** The words bash passes on (a brace or glob may make several); empty when unknown. */

@@ -31,26 +31,9 @@ import {
   type Walk,
 } from './shell-walk';
 
-export interface ShellWord {
-  word: ExpandedWord;
-  /** The working directories a relative value is relative to (more than one after a `cd`). */
-  cwds: string[];
-  role: 'name' | 'argument' | 'redirect' | 'assignment';
-}
+import type { RedirectCheck, ShellAnalysis, ShellWord } from './shell-walk';
 
-export interface ShellAnalysis {
-  /** False when the text did not parse cleanly (then `parts` come from a rough split, for deny/require only). */
-  parsed: boolean;
-  /** Each simple command as its expanded words joined by single spaces (plus the commands wrappers run). */
-  parts: string[];
-  /** Why this command may not be auto-allowed by a rule; empty when it may. */
-  unsafe: string[];
-  /** Every word of every command, assignment and redirect, after expansion (empty when not parsed). */
-  words: ShellWord[];
-}
-
-/** Judges one redirect target (already resolved to an absolute path against the workdir); true = harmless. */
-export type RedirectCheck = (target: string) => boolean;
+export type { RedirectCheck, ShellAnalysis, ShellWord };
 
 /** Variables bash sets or changes on its own, whatever the environment says (`$_` is the last argument). */
 const BASH_OWN = new Set([

@@ -11,9 +11,14 @@ import { dirname, join } from 'node:path';
 import type { InboxEvent } from '../../../shared/contract/approval';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import { closeDatabase, openDatabase, type Db } from '../db/database';
+import { createBuiltinTools, createToolRegistry } from '../tools/index';
 import { createApprovalServices, type ApprovalServices } from './index';
 import type { GateCall } from './gate';
 import type { SessionApprovalEvent } from './pending';
+
+/** The built-in and session tools, whose traits the gate reads (docs/tools.md "One tool shape"). */
+export const knownTools = createToolRegistry(createBuiltinTools({ requestRestart: () => {} }));
+export const traitsOf = (name: string) => knownTools.traitsOf(name);
 
 /** Where the session's working directory is: the default `<data>/workspace`, or a chosen folder outside the data folder. */
 export const LAYOUTS = ['default workspace', 'chosen folder'] as const;
@@ -63,6 +68,7 @@ export async function makeKit(
     workspaceDir: defaultWorkspace,
     dataDir,
     dbFile,
+    traitsOf,
     emitSession: (sessionId, event) => sessionEvents.push({ sessionId, event }),
     emitInbox: (event) => inboxEvents.push(event),
     approvalTimeoutMs: opts.approvalTimeoutMs ?? null,

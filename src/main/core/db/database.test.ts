@@ -19,7 +19,7 @@ describe('store', () => {
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
     expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-    // better-sqlite3's build would keep 16 MB of pages (docs/architecture.md "What the app's resident memory is made of").
+    // better-sqlite3's build would keep 16 MB of pages (docs/performance.md "What the app's resident memory is made of").
     expect(db.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
     expect(schemaVersion(db)).toBe(Math.max(...migrations.map((m) => m.version)));
     db.close();

@@ -1,6 +1,6 @@
 /**
  * The log is copied into the database while a round waits for the model, not inside a tool call's commit
- * (db/wal-keeper.ts, `checkpointSoon`; docs/architecture.md "What keeps the waited-on paths fast"). Read from the
+ * (db/wal-keeper.ts, `checkpointSoon`; docs/performance.md "What keeps the waited-on paths fast"). Read from the
  * WAL-index header SQLite keeps in the `-shm` file (`walIndexFrames`), checked here against the log file itself.
  */
 import Database from 'better-sqlite3';

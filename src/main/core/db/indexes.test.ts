@@ -1,5 +1,5 @@
 /**
- * The indexes of the tables every tool call writes (docs/architecture.md "What keeps the waited-on paths fast"):
+ * The indexes of the tables every tool call writes (docs/performance.md "What keeps the waited-on paths fast"):
  * each index is a page the round's first commit writes into the log, so the set is held here and a new one is a
  * decision, not an accident. Migration 114 dropped the two that only repeated a prefix of migration 111's; migration
  * 116 the audit's index by call, whose one read (a card's latest decision) follows the tool row's pointer instead. An

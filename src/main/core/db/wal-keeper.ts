@@ -22,7 +22,7 @@
  *
  * SQLite's own checkpoint runs inside the commit that takes the log past 1000 pages: copying the log into the
  * database and syncing it, a few milliseconds added to whatever that commit was, about one tool call in eighty
- * (docs/architecture.md "What keeps the waited-on paths fast"). So the turn asks for one while nobody waits on it:
+ * (docs/performance.md "What keeps the waited-on paths fast"). So the turn asks for one while nobody waits on it:
  * `checkpointSoon()`, called as a round asks the model, copies the log once it holds half as many pages not yet
  * copied as SQLite's own threshold (`wal_autocheckpoint`; none while that is off), after the request has gone out
  * (an immediate); from 80% of it, when no immediate could run since (every answer came at once), before the
@@ -122,7 +122,7 @@ export function startWalKeeper(db: Db, dbFile: string, options: { intervalMs?: n
   /**
    * Starts the log over now, while nobody waits on a commit. After a checkpoint that copied the whole log, the next
    * commit starts it over from its beginning, and first writes its new header and syncs it: one fsync more, which
-   * would land in the next tool call's commit (docs/architecture.md "A turn after the app sat idle"). Setting the
+   * would land in the next tool call's commit (docs/performance.md "A turn after the app sat idle"). Setting the
    * schema version to the value it has is the smallest write there is (the database's first page, unchanged), and it
    * takes that fsync here. Only when the log is copied whole: otherwise the write would not start it over.
    */

@@ -1,6 +1,6 @@
 /**
  * The AI SDK and its provider packages, imported on the first model request rather than at the app's start
- * (docs/architecture.md "Performance targets": heavy modules load when first used). Each import happens once and
+ * (docs/performance.md "Performance targets": heavy modules load when first used). Each import happens once and
  * is shared; a failed import is retried by the next request.
  */
 import type { ProviderKind } from '../../../shared/contract/providers';

@@ -1,5 +1,5 @@
 /**
- * Fitting a request into the model's context window (docs/architecture.md "Fitting the context window"): what is left
+ * Fitting a request into the model's context window (docs/models.md "Fitting the context window"): what is left
  * out first, what is never left out, and that the request stays one a provider accepts (every tool result after its
  * call, the person's last message kept) for random histories and budgets.
  */

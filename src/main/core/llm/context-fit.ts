@@ -1,5 +1,5 @@
 /**
- * Fitting a round's messages into the model's context window (docs/architecture.md "Fitting the context window").
+ * Fitting a round's messages into the model's context window (docs/models.md "Fitting the context window").
  * The history is already capped by rows (session/context.ts); a turn of many rounds can still outgrow any window (20
  * rounds of 256 KB reads), as can a long paste, and a provider answers that with an error that ends the turn. So each
  * request is measured against the window of the model it goes to, and what does not fit is left out, least useful

@@ -149,7 +149,7 @@ export class LlmClient {
       tried.push(model.modelId);
       // Each model gets the request fitted to its own window; one that still finds it too long gets it once more at
       // half the size, or smaller where its error names its window (its window was not set, or is smaller than set):
-      // docs/architecture.md "Fitting the context window".
+      // docs/models.md "Fitting the context window".
       let budget = promptBudgetChars(model.contextWindow, request.tools);
       let overflowed = false;
       let toldWindow: number | null = null;

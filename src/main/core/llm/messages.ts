@@ -16,7 +16,7 @@
  * - arguments the session refused as a call (not a JSON object, or nested too deep: `parseToolArguments`) are sent
  *   as `{}` (the tool result already told the model they were bad);
  * - kept signed thinking (`replay`, by the message's first call id) goes first in the assistant message it came with
- *   (docs/architecture.md "Reasoning").
+ *   (docs/models.md "Reasoning").
  */
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from 'ai';
 import type { ProviderKind } from '../../../shared/contract/providers';

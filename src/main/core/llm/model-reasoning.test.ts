@@ -1,5 +1,5 @@
 /**
- * The model's reasoning setting in storage and at the contract boundary (docs/architecture.md "Reasoning"):
+ * The model's reasoning setting in storage and at the contract boundary (docs/models.md "Reasoning"):
  * migration 120 gives every existing model `off`, the column refuses any other value, the repository round-trips
  * it, and a bad value is refused before anything is written, by the repository and over the bridge.
  */

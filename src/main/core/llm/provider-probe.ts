@@ -6,7 +6,7 @@
  * person can pick. Discovery asks the two local servers on their default ports (Ollama 11434, LM Studio 1234).
  * Limits: a server that does not list models answers 404 and counts as a failed test; the key is sent only to
  * the provider's own base URL; answers are capped at 2 MB and 500 model ids.
- * Several lists also say each model's context window (docs/architecture.md "Fitting the context window"): it is
+ * Several lists also say each model's context window (docs/models.md "Fitting the context window"): it is
  * kept per id, so adding a model can fill its window instead of the 128k assumed. LM Studio says it only in its own
  * `/api/v0/models` on the same server, asked once more after its list answered; that answer failing changes nothing.
  */

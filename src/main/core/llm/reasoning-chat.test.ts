@@ -1,5 +1,5 @@
 /**
- * The reasoning setting on the real path (docs/architecture.md "Reasoning"): the real core and session, the provider
+ * The reasoning setting on the real path (docs/models.md "Reasoning"): the real core and session, the provider
  * clients and the scripted LLM over HTTP. A model's reasoning streams into the chat as `reasoning_delta` events and
  * is kept with its message; with Anthropic the round after a tool call gets its signed thinking back.
  */

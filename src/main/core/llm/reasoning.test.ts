@@ -1,5 +1,5 @@
 /**
- * The reasoning setting on the wire (docs/architecture.md "Reasoning"), through the real AI SDK provider clients to
+ * The reasoning setting on the wire (docs/models.md "Reasoning"), through the real AI SDK provider clients to
  * the scripted server over HTTP: each provider kind gets its own field at each level and nothing extra for `off`;
  * Anthropic gets its signed thinking back on the round that continues a tool use, or no thinking for that round
  * when the thinking is not kept.

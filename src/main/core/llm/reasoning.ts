@@ -1,6 +1,6 @@
 /**
  * A model's reasoning setting on the wire, and the Anthropic thinking a tool-use round leaves for the next one
- * (docs/architecture.md "Reasoning").
+ * (docs/models.md "Reasoning").
  *
  * The setting goes with every request to the model in its provider's form: Anthropic's `thinking` with a token
  * budget, OpenAI's `reasoning_effort`, OpenRouter's `reasoning.effort`, and `reasoning_effort` for every other

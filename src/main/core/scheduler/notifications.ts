@@ -5,7 +5,11 @@
  * array of notifications; the delivery resumes that session (session-manager.ts `deliverResult`).
  * Limits: in memory; a batch still inside its window when the app quits is not delivered.
  */
-import type { Timers } from './scheduler';
+/** The clock's timers (the scheduler's and the batcher's); tests pass a fake one (docs/scheduler.md "The tick"). */
+export interface Timers {
+  set(fn: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
 
 export const BATCH_MS = 200;
 

@@ -23,7 +23,7 @@ import type { TurnResult } from '../session/turn';
 import { TN } from '../../../shared/tool-names';
 import { nextRunAfter } from './cron-pattern';
 import type { JobRow, JobStore, RunRow, RunStatus, RunTrigger } from './job-store';
-import type { NotificationBatcher } from './notifications';
+import type { NotificationBatcher, Timers } from './notifications';
 
 /** The longest the scheduler sleeps between two looks at the jobs. */
 export const TICK_MS = 30_000;
@@ -41,10 +41,7 @@ export interface BackgroundSessions {
   settle(sessionId: number): Promise<TurnResult | null>;
 }
 
-export interface Timers {
-  set(fn: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
+export type { Timers };
 
 export interface SchedulerDeps {
   db: Db;

@@ -117,7 +117,7 @@ describe('commits per tool call on the session path', () => {
     const [run] = probe.runs;
     expect(commitsSince(probe.answering!, run!.at)).toBe(1);
     expect(commitsSince(run!.at, probe.done.get(run!.call)!)).toBe(1);
-    // What each commit costs grows with its pages (docs/architecture.md "What keeps the waited-on paths fast"): the
+    // What each commit costs grows with its pages (docs/performance.md "What keeps the waited-on paths fast"): the
     // answer with its session-and-stack index, the decision, the call's row with its four indexes; then the result
     // (the row and its status index).
     expect(pagesSince(probe.answering!, run!.at)).toBe(8);

@@ -1,5 +1,5 @@
 /**
- * A history page costs the same anywhere in a long session (docs/architecture.md "Performance targets"): the reads
+ * A history page costs the same anywhere in a long session (docs/performance.md "Performance targets"): the reads
  * of a page go straight to their range through an index (migration 111), never walking the session's other rows.
  * Checked by the query plans SQLite reports for the store's own SQL, on an empty database and again after ANALYZE
  * on a seeded one (where the planner has statistics to be tempted by another index), and by what a page returns

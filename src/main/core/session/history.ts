@@ -72,6 +72,7 @@ export function toolCard(
     label_short: tools.describeCall(row.name, args, 'short'),
     label_full: tools.describeCall(row.name, args, 'full'),
     path: tools.targetPath(row.name, args),
+    display: tools.traitsOf(row.name)?.card ?? 'none',
     decision,
     interrupted: row.status === 'running' && !isLive,
     // Field by field: the approval's own object carries more than the card shows, and the bridge passes this answer

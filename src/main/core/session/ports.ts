@@ -20,6 +20,7 @@ import type {
   ToolExecution,
   ToolKind,
   ToolRunContext,
+  ToolTraits,
 } from '../tools/tool';
 
 // The message, tool and round shapes are the LLM layer's own; the loop speaks them as they are.
@@ -38,6 +39,8 @@ export interface ToolsPort {
   targetPath(name: string, args: ToolArgs): string | null;
   categoryOf(name: string): ToolCategory | null;
   kindOf(name: string): ToolKind | null;
+  /** What a tool says about itself (docs/tools.md "One tool shape"); null for one the core does not know. */
+  traitsOf(name: string): ToolTraits | null;
   isIdempotent(name: string): boolean;
   /** The one normalized form of a call's arguments; names outside the registry pass through as sent. */
   normalize(name: string, args: ToolArgs, workingDir: string): Normalized;

@@ -3,7 +3,7 @@
  * while a shell command runs; a new core on the same data folder finds the row `running`, shows it interrupted (a shell
  * call is side-effecting, so it waits for the person), re-runs it only when asked, and the turn then continues. A
  * call queued behind it never started: it is not called interrupted, and it runs after the re-run. A read killed as
- * its decision was committed without an fsync keeps that commit (docs/architecture.md "Durability follows consequence").
+ * its decision was committed without an fsync keeps that commit (docs/performance.md "Durability follows consequence").
  */
 import { execSync, spawn } from 'node:child_process';
 import Database from 'better-sqlite3';

@@ -36,42 +36,8 @@ import { projectInstructions, type ProjectInstructions } from './project-instruc
 /** The arguments of a call that delivered a result by itself (its card's label says so; docs/scheduler.md). */
 const DELIVERED_ARGS = '{"delivered":true}';
 
-export interface ModelCatalogPort {
-  listModelsText(current: string | null): string;
-  selectModel(arg: string): { ok: boolean; selection: 'auto' | string; message: string };
-  /** The model a selection starts at and the context window its requests are fitted to; null with no model. */
-  contextWindowOf(selection: string | null): { model: string; tokens: number; isSet: boolean } | null;
-}
-
-export interface SessionDeps {
-  db: Db;
-  events: EventBus;
-  tools: ToolsPort;
-  gate: GatePort;
-  model: ModelPort;
-  models: ModelCatalogPort;
-  workspaceDir: string;
-  dataDir: string;
-  /** The agents on disk (read per request) and what a frame is offered (docs/agents.md). */
-  agents: AgentRegistry;
-  toolSets: ToolSetDeps;
-  stacks: StackStore;
-  /** Async tasks, cron jobs, notifications; null until the scheduler is wired. */
-  background?: () => BackgroundPort | null;
-  pendingOf: (toolCallId: string) => PendingInfo | null;
-  requestRestart: () => void;
-  log: (message: string, fields?: Record<string, unknown>) => void;
-  /** Sees the tool list offered each round (tool discovery: known_tools), off the hot path. */
-  onToolsOffered?: (tools: ToolSpec[]) => void;
-  /** Seals tool calls' secret arguments; absent = no tool has any (docs/plugins.md). */
-  callSecrets?: CallSecrets;
-  /** Keeps write calls' before/after images (docs/viewer.md "Diff and revert"). */
-  fileImages?: FileImagesPort;
-  /** What a new session starts with (the settings' default working directory and permission group). */
-  newSessionContext?: () => Partial<RunContext>;
-  /** The person's standing instructions (Settings → General), read each round; absent = none. */
-  personInstructions?: () => string;
-}
+export type { ModelCatalogPort, SessionDeps } from './session-deps';
+import type { SessionDeps } from './session-deps';
 
 interface ActiveTurn {
   controller: AbortController;
@@ -304,6 +270,7 @@ export class SessionManager {
       label_short: label,
       label_full: label,
       path: null,
+      display: this.deps.tools.traitsOf(toolName)?.card ?? 'none',
     });
     emit({ type: 'tool_done', tool_call_id: key, result, result_type: 'json' });
     this.startTurn(sessionId, (env) => runTurn(env));

@@ -97,7 +97,7 @@ export const UNFINISHED_TOOLS = "status IN ('queued', 'running', 'pending')";
 /**
  * The reads of a history page and of the model's context. Each goes straight to its range through an index
  * (migration 111): a page costs the same at the top of a 50,000-message session as at its end
- * (docs/architecture.md "Performance targets"; the plans are checked in history-queries.test.ts). `INDEXED BY` is
+ * (docs/performance.md "Performance targets"; the plans are checked in history-queries.test.ts). `INDEXED BY` is
  * SQLite's assertion for a time-sensitive query: statistics (ANALYZE) cannot tempt the planner into a walk over
  * other sessions' rows, and a schema change that drops the index fails loudly instead of going slow.
  */

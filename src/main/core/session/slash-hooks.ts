@@ -1,11 +1,11 @@
 /**
  * What the slash commands do to a session (docs/architecture.md "Slash commands"), on the session manager's behalf:
  * `slash-commands.ts` reads the command, these hooks act and answer. `/context` says how much of the model's window
- * the last request used (docs/architecture.md "Fitting the context window").
+ * the last request used (docs/models.md "Fitting the context window").
  */
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import { compactSession } from './compaction';
-import type { SessionDeps } from './session-manager';
+import type { SessionDeps } from './session-deps';
 import type { SessionRow } from './session-rows';
 import type { SessionStore } from './session-store';
 import type { SlashHooks } from './slash-commands';

@@ -1,21 +1,15 @@
 /**
- * The core-owned tools that live outside the registry because they need the session, the calling frame or a core
- * service (docs/agents.md "Session tools"): the interface tools of tools/session and tools/agents, and the schema
- * of `ask_user_clarification` (run by the call driver through the Inbox). This module joins them into one list
- * (no two of one name), gives their JSON Schemas, and runs one call: a bad argument comes back as a result the
- * model can read, never as an exception. Which frame sees which of them is decided in agents/tool-sets.ts.
+ * Running the session's own tools (docs/agents.md "Session tools"), the ones that need the session, the calling frame
+ * or a core service: the list `SESSION_TOOLS` (tools/session/index.ts; `ask_user_clarification` is run by the call
+ * driver through the Inbox). This module checks no two share a name, gives their JSON Schemas, and runs one call: a
+ * bad argument comes back as a result the model can read, never as an exception. Which frame sees which of them is
+ * decided in agents/tool-sets.ts.
  */
 import { z } from 'zod';
-import { TN } from '../../../shared/tool-names';
-import { executeSubtaskTool, executeTaskTool, readAgentResultTool } from '../tools/agents/execute-task';
 import type { ExecutionOutcome } from '../tools/tool';
-import { activateToolsTool } from '../tools/session/activate-tools';
-import type { InterfaceCall, InterfaceTool } from '../tools/session/interface-tool';
-import { notifyTool } from '../tools/session/notify';
-import { readNotificationTool } from '../tools/session/read-notification';
-import { showFileToUserTool } from '../tools/session/show-file-to-user';
-import { updateScratchpadTool } from '../tools/session/update-scratchpad';
-import { writeTodosTool } from '../tools/session/write-todos';
+import { clarificationTool } from '../tools/session/ask-user-clarification';
+import type { InterfaceCall } from '../tools/session/interface-tool';
+import { SESSION_TOOLS } from '../tools/session/index';
 import { resolvePath } from '../tools/_policy/paths';
 import type { Normalized } from '../tools/tool';
 import type { ToolSpec } from './ports';
@@ -55,42 +49,13 @@ export function standaloneSyntheticEnv(db: Db, sessionId: number, workingDir: st
 }
 export { readScratchpad } from './scratchpad-store';
 
-/**
- * `ask_user_clarification` (docs/agents.md "Session tools") waits for a person, so it is async and run by the call
- * driver through the Inbox rather than here; only its schema lives with the others.
- */
-export const clarificationTool = {
-  name: TN.ASK_USER_CLARIFICATION,
-  description:
-    'Ask the user a question and wait for the answer. Use it when a choice is theirs to make or the task is ambiguous; offer suggested answers when there are obvious options.',
-  input: z.object({
-    title: z.string().min(1).max(200).describe('A short title for the question.'),
-    question: z.string().min(1).max(20_000).describe('The question, in Markdown.'),
-    suggested_answers: z
-      .array(z.string().max(500))
-      .max(10)
-      .optional()
-      .describe('Answers the user can pick with one click.'),
-  }),
-};
+export { clarificationTool };
 
-export const INTERFACE_TOOLS: readonly InterfaceTool[] = [
-  showFileToUserTool,
-  writeTodosTool,
-  updateScratchpadTool,
-  activateToolsTool,
-  executeTaskTool,
-  executeSubtaskTool,
-  readAgentResultTool,
-  notifyTool,
-  readNotificationTool,
-];
-const byName = new Map(INTERFACE_TOOLS.map((t) => [t.name, t]));
-if (byName.size !== INTERFACE_TOOLS.length || byName.has(clarificationTool.name))
-  throw new Error('Two interface tools share a name.');
+const byName = new Map(SESSION_TOOLS.map((t) => [t.name, t]));
+if (byName.size !== SESSION_TOOLS.length) throw new Error('Two session tools share a name.');
 
 export function isSyntheticTool(name: string): boolean {
-  return byName.has(name) || name === clarificationTool.name;
+  return byName.has(name);
 }
 
 function specOf(t: { name: string; description: string | (() => string); input: z.ZodType }): ToolSpec {
@@ -107,7 +72,7 @@ const specCache = new Map<string, ToolSpec>();
 export function syntheticToolSpec(name: string): ToolSpec | null {
   const cached = specCache.get(name);
   if (cached) return cached;
-  const tool = name === clarificationTool.name ? clarificationTool : byName.get(name);
+  const tool = byName.get(name);
   if (!tool) return null;
   const spec = specOf(tool);
   specCache.set(name, spec);
@@ -115,7 +80,7 @@ export function syntheticToolSpec(name: string): ToolSpec | null {
 }
 
 export function syntheticToolSpecs(): ToolSpec[] {
-  return [...INTERFACE_TOOLS.map((t) => t.name), clarificationTool.name].map((n) => syntheticToolSpec(n)!);
+  return SESSION_TOOLS.map((t) => syntheticToolSpec(t.name)!);
 }
 
 /**
@@ -123,7 +88,7 @@ export function syntheticToolSpecs(): ToolSpec[] {
  * longer than the system takes is refused before, by `normalizeToolArgs`).
  */
 export function normalizeSyntheticArgs(name: string, args: Record<string, unknown>, workingDir: string): Normalized {
-  const tool = byName.get(name) ?? (name === clarificationTool.name ? clarificationTool : null);
+  const tool = byName.get(name);
   if (!tool) return { ok: false, error: `Unknown tool ${name}.` };
   const parsed = tool.input.safeParse(args);
   if (!parsed.success) return { ok: false, error: `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` };

@@ -146,6 +146,7 @@ export class RoundRows {
         label_short: env.tools.describeCall(call.name, args, 'short'),
         label_full: env.tools.describeCall(call.name, args, 'full'),
         path: env.tools.targetPath(call.name, args),
+        display: env.tools.traitsOf(call.name)?.card ?? 'none',
       });
     }
     return result;
@@ -173,7 +174,7 @@ const noWork = (): void => undefined;
 
 /**
  * Whether the commit that records a call's decision must reach the disk (fsync) before the call runs
- * (docs/architecture.md "Durability follows consequence"). Not for a call the gate allowed of a tool of ours that
+ * (docs/performance.md "Durability follows consequence"). Not for a call the gate allowed of a tool of ours that
  * only reads (`kind: 'read'`): it changes nothing, so an operating-system crash that rolled back its row and the
  * answer before it would leave the world as the database then says; its result's commit, fsync'd, makes both
  * durable before anything of the call leaves the app (the result reaches the model with the next request). Every

@@ -15,7 +15,7 @@ import { latestSummary } from './compaction';
 import type { ToolSpec } from './ports';
 import { instructionsPrompts, personPrompts } from './project-instructions';
 import { readScratchpad } from './scratchpad-store';
-import type { SessionDeps } from './session-manager';
+import type { SessionDeps } from './session-deps';
 import type { SessionRow } from './session-rows';
 import type { SessionStore } from './session-store';
 import type { SyntheticEnv } from './synthetic-tools';

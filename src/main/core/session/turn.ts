@@ -44,7 +44,7 @@ interface Told {
 }
 
 // Not `async`: an async function returning the model's promise would cost the answer three more microtask hops before
-// the round goes on (the timed path of a tool call starts at the answer: docs/architecture.md "Performance targets").
+// the round goes on (the timed path of a tool call starts at the answer: docs/performance.md "Performance targets").
 function callModel(env: TurnEnv, round: number, tools: ToolSpec[], told: Told): Promise<LlmTurn> {
   return env.model.streamRound({
     modelSelection: env.modelSelection,
@@ -60,7 +60,7 @@ function callModel(env: TurnEnv, round: number, tools: ToolSpec[], told: Told): 
       told.failed = true;
       env.emit({ type: 'llm_failed', ...e });
     },
-    // Once a turn: each later round of it is fitted the same way (docs/architecture.md "Fitting the context window").
+    // Once a turn: each later round of it is fitted the same way (docs/models.md "Fitting the context window").
     onContextFitted: (e) => {
       if (told.contextFitted) return;
       told.contextFitted = true;

@@ -1,6 +1,6 @@
 /**
  * A card's two labels (short and full) come from one parse of the same arguments object: a history page builds a
- * hundred cards (docs/architecture.md "Long sessions"). Arguments of another call are parsed for themselves.
+ * hundred cards (docs/performance.md "Long sessions"). Arguments of another call are parsed for themselves.
  * A tool's JSON Schema is built at first use and then handed out as one frozen object, every round.
  */
 import { describe, expect, it } from 'vitest';

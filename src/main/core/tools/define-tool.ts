@@ -21,6 +21,7 @@ import type { SecretPaths } from '../secrets/sealed-args';
 import { overLongPathText, resolvePath } from './_policy/paths';
 import { SimpleExecution, errorText } from './execution';
 import type {
+  CardDisplay,
   ExecutionOutcome,
   Normalized,
   OpenAiToolDefinition,
@@ -45,8 +46,16 @@ export interface ToolDefinition<S extends z.ZodType> {
   description: string;
   input: S;
   category: ToolCategory;
-  /** What the call does, for the approval card and the session (read, edit, execute, config, other). */
+  /** What the call does, for the gate, the approval card and the session (read, edit, execute, config, other). */
   kind: ToolKind;
+  /** What the default group decides when no other rule names it (docs/tools.md "One tool shape"). Default: require. */
+  defaultDecision?: 'allow' | 'require';
+  /** The argument holding a shell command the gate reads (execute_cmd's `command`). */
+  commandKey?: string;
+  /** The secret argument is a value to keep: every call asks and no bypass is offered. */
+  storesSecret?: boolean;
+  /** How its card shows a call. Default: `diff` for an edit, `command` for a tool with a command, else `none`. */
+  card?: CardDisplay;
   subAgentsOnly?: boolean;
   rootAgentOnly?: boolean;
   isIdempotent?: boolean;
@@ -183,7 +192,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
    * which answers a refusal with a plain object: zod's `safeParse` answers it with an object whose `error` is a getter
    * over fresh closures, which Node 20's V8 keeps alive through young collections, with the input and issues they
    * hold, until a full one. A history page of cards with refused arguments (a model's `offset: 0`) made every
-   * scavenge about 4 ms longer (docs/architecture.md "Long sessions").
+   * scavenge about 4 ms longer (docs/performance.md "Long sessions").
    */
   let lastLabel: { args: ToolArgs; data: z.output<S> | null } | null = null;
   const labelData = (args: ToolArgs): z.output<S> | null => {
@@ -202,6 +211,11 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     input: def.input,
     category: def.category,
     kind: def.kind,
+    defaultDecision: def.defaultDecision ?? 'require',
+    pathKeys,
+    commandKey: def.commandKey ?? null,
+    storesSecret: def.storesSecret ?? false,
+    card: def.card ?? (def.kind === 'edit' ? 'diff' : def.commandKey ? 'command' : 'none'),
     subAgentsOnly: def.subAgentsOnly ?? false,
     rootAgentOnly: def.rootAgentOnly ?? false,
     isIdempotent: def.isIdempotent ?? false,

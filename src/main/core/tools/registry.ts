@@ -1,5 +1,7 @@
 /**
- * `ToolRegistry`: the catalogue of built-in tools, keyed by name (docs/architecture.md "Tools"). Registration is
+ * `ToolRegistry`: the catalogue of built-in tools, keyed by name (docs/architecture.md "Tools"), and the one place
+ * that answers what any tool is (`traitsOf`, labels, target paths): it also knows the session's own tools, which the
+ * session runs (tools/session/index.ts). Registration is
  * explicit and refuses a duplicate name, a name the providers would refuse, an `mcp__` name (MCP tools are
  * namespaced and can never shadow a built-in, M4), and a tool that is both sub-agents-only and root-agent-only
  * (it would be invisible to every agent). Definitions keep registration order, so the tool list the model sees is
@@ -8,7 +10,8 @@
  */
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
 import { MCP_PREFIX, type ToolCategory } from '../../../shared/tool-names';
-import { describeInline, inlineTargetPath } from './describe-call';
+import { SESSION_TOOLS } from './session/index';
+import type { InterfaceTool } from './session/interface-tool';
 import type {
   Normalized,
   OpenAiToolDefinition,
@@ -19,6 +22,7 @@ import type {
   ToolExecution,
   ToolKind,
   ToolRunContext,
+  ToolTraits,
 } from './tool';
 import type { SecretPaths } from '../secrets/sealed-args';
 
@@ -26,9 +30,17 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
+  /** The session's own tools (run by the session, not here), by name and by former name: their traits and labels. */
+  private readonly sessionTools = new Map<string, InterfaceTool>();
+
+  constructor(sessionTools: readonly InterfaceTool[] = SESSION_TOOLS) {
+    for (const tool of sessionTools)
+      for (const name of [tool.name, ...(tool.formerNames ?? [])]) this.sessionTools.set(name, tool);
+  }
 
   register(tool: Tool): void {
-    if (this.tools.has(tool.name)) throw new Error(`Tool "${tool.name}" is already registered`);
+    if (this.tools.has(tool.name) || this.sessionTools.has(tool.name))
+      throw new Error(`Tool "${tool.name}" is already registered`);
     if (!TOOL_NAME.test(tool.name)) throw new Error(`Tool name "${tool.name}" must match ${TOOL_NAME}`);
     if (tool.name.startsWith(MCP_PREFIX)) throw new Error(`Tool name "${tool.name}" uses the reserved MCP prefix`);
     if (tool.subAgentsOnly && tool.rootAgentOnly)
@@ -86,6 +98,21 @@ export class ToolRegistry {
     return this.tools.get(name)?.isIdempotent === true;
   }
 
+  /**
+   * What a tool says about itself (docs/tools.md "One tool shape"), built-in or the session's own; null for a name the
+   * core does not know (an MCP tool), which every reader treats as the most careful case.
+   */
+  traitsOf(name: string): ToolTraits | null {
+    const own = this.sessionTools.get(name);
+    // A former name only labels old rows: nothing can call it any more.
+    return this.tools.get(name) ?? (own?.name === name ? own : null);
+  }
+
+  /** Every tool the core knows (built-in, plugin, config and the session's own), for the seeds and the catalog. */
+  allTraits(): ToolTraits[] {
+    return [...this.tools.values(), ...new Set(this.sessionTools.values())];
+  }
+
   kindOf(name: string): ToolKind | null {
     return this.tools.get(name)?.kind ?? null;
   }
@@ -113,7 +140,8 @@ export class ToolRegistry {
     try {
       const tool = this.tools.get(name);
       if (tool) return truncateLabel(tool.describe(safeArgs, length), maxLabel(length));
-      return describeInline(name, safeArgs, length) ?? truncateLabel(name, maxLabel(length));
+      const own = this.sessionTools.get(name);
+      return own ? own.describe(safeArgs, length, name) : truncateLabel(name, maxLabel(length));
     } catch {
       return truncateLabel(name, maxLabel(length));
     }
@@ -123,7 +151,7 @@ export class ToolRegistry {
     const safeArgs = args && typeof args === 'object' ? args : {};
     try {
       const tool = this.tools.get(name);
-      return tool ? tool.targetPath(safeArgs) : inlineTargetPath(name, safeArgs);
+      return tool ? tool.targetPath(safeArgs) : (this.sessionTools.get(name)?.targetPath(safeArgs) ?? null);
     } catch {
       return null;
     }

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { NewChatImage } from '../../../shared/chat-images';
 import type { LabelLength } from '../../../shared/labels';
 import type { ToolCategory } from '../../../shared/tool-names';
+import type { ToolKind, ToolTraits } from '../../../shared/tool-traits';
 import type { SandboxDecision } from '../sandbox/decision';
 import type { SecretPaths } from '../secrets/sealed-args';
 
@@ -87,8 +88,7 @@ export interface ProtectedPaths {
 /** Raw model arguments: parsed by the tool's zod schema before use. */
 export type ToolArgs = Record<string, unknown>;
 
-/** What a call does (docs/approval.md): reads, edits files, executes programs, changes the app's config, other. */
-export type ToolKind = 'read' | 'edit' | 'execute' | 'config' | 'other';
+export type { CardDisplay, ToolKind, ToolTraits } from '../../../shared/tool-traits';
 
 /**
  * What a call would do, for the approval card (docs/approval.md "Approval binding"), computed by the tool's own code
@@ -113,8 +113,8 @@ export type PreviewContext = Pick<
 /** The normalized arguments of a call, or a message the model can read when they cannot be normalized. */
 export type Normalized = { ok: true; args: ToolArgs } | { ok: false; error: string };
 
-export interface Tool<Input extends z.ZodType = z.ZodType> {
-  readonly name: string;
+/** Every tool, whoever runs it (docs/tools.md "One tool shape"): its traits, its schema, its label and its run. */
+export interface Tool<Input extends z.ZodType = z.ZodType> extends ToolTraits {
   readonly description: string;
   /** The zod schema: the single source of the JSON Schema the model sees and of runtime validation. */
   readonly input: Input;

@@ -4,6 +4,7 @@
  * rules the migrations seed, and the table of docs/tools.md with each tool's default decision taken from the real
  * gate and its visibility from the real offer logic (which agents are offered it, agents/tool-sets.ts). A failure says exactly which row or rule to add, change or remove.
  */
+import { TOOL_KINDS } from '../../../shared/tool-traits';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,7 +80,7 @@ interface DocRow {
   visibility: string;
 }
 
-const KINDS = ['read', 'edit', 'execute', 'config', 'other'];
+const KINDS = TOOL_KINDS;
 
 /** The rows of the catalogue table in docs/tools.md (the table whose header starts with "| Name | Kind"). */
 function docRows(): DocRow[] {
@@ -157,13 +158,8 @@ function visibilityOf(name: string): string {
 
 /** What the table must say about a tool, from the real registry, offer logic and gate in a fresh data folder. */
 function expectedRow(name: string, documented: DocRow | undefined): DocRow {
-  const tool = core.tools.get(name);
-  // Registry tools declare their kind; the session's own tools do not, so their row must name one of the kinds.
-  const kind = tool
-    ? tool.kind
-    : documented && KINDS.includes(documented.kind)
-      ? documented.kind
-      : '<read|edit|execute|config|other>';
+  // Every tool declares its kind, the session's own too (docs/tools.md "One tool shape").
+  const kind = core.tools.traitsOf(name)?.kind ?? `<${KINDS.join('|')}> (the tool declares none)`;
   const category = core.tools.categoryOf(name) ?? '—';
   const args = { path: join(workspace, 'notes.txt'), command: 'make build', workdir: workspace };
   const decision = core.approval.gate.check({

@@ -10,7 +10,7 @@ import type { ToolCard } from '../../../shared/contract/chat';
 import { skald } from '../bridge/skald';
 import { generatedImagePaths } from '../lib/generated-images';
 import { chat } from '../stores/chat-store';
-import type { ToolCardActions } from './ToolCardView';
+import type { ToolCardActions } from './tool-card-actions';
 
 type Thumb = { status: 'loading' } | { status: 'ok'; url: string } | { status: 'unavailable'; message: string };
 

@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import type { ToolCard } from '../../../shared/contract/chat';
 import { searchHits } from './viewer/tool-range';
-import type { ToolCardActions } from './ToolCardView';
+import type { ToolCardActions } from './tool-card-actions';
 
 export function ToolCardResult({ card, actions }: { card: ToolCard & { result: string }; actions: ToolCardActions }) {
   const lines = useMemo(() => searchHits(card), [card]);

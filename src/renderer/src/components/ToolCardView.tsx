@@ -12,7 +12,6 @@ import { MCP_PREFIX } from '../../../shared/tool-names';
 import { McpCallExtras } from './settings/McpSettingsElicitation';
 import { useStore } from 'zustand';
 import type { ToolCard } from '../../../shared/contract/chat';
-import { FS_WRITE_TOOLS, TN } from '../../../shared/tool-names';
 import { hasSealedValue, maskSealedJson } from '../../../shared/sealed';
 import { humanDecisionNote } from '../../../shared/contract/approval';
 import { localTime } from '../lib/bypass-choice';
@@ -25,8 +24,8 @@ import { ToolCardResult } from './ToolCardResult';
 import { ImageThumbnails } from './ImageThumbnails';
 import { AnsweredQuestion, QuestionCard, questionFromArguments } from './QuestionCard';
 import { ShellOutput } from './ShellOutput';
-import { SUB_AGENT_LAUNCHERS, SubAgentCard } from './agents/SubAgentCard';
-import { DELIVERED_TOOLS, DeliveredCard } from './agents/DeliveredCard';
+import { SubAgentCard } from './agents/SubAgentCard';
+import { DeliveredCard } from './agents/DeliveredCard';
 
 const STATE_LABEL: Record<ToolCard['status'], string> = {
   queued: 'queued',
@@ -42,13 +41,8 @@ const STATE_LABEL: Record<ToolCard['status'], string> = {
 const QUEUED_HINT =
   'Not started yet: it runs once the calls before it in this round are done (one may be waiting for your approval).';
 
-export interface ToolCardActions {
-  /** Opens a path in the viewer: at `line` when given (a search hit), else at the line the call names. */
-  openPath: (path: string, toolCallId: string, line?: number) => void;
-  rerun: (card: ToolCard) => void;
-  /** A finished write's before/after in the viewer (docs/viewer.md "Diff and revert"); `revert` asks to undo it. */
-  openDiff?: (card: ToolCard, revert: boolean) => void;
-}
+export type { ToolCardActions } from './tool-card-actions';
+import type { ToolCardActions } from './tool-card-actions';
 
 /** The core writes instants as ISO-8601 (it cannot know the reader's clock); the card shows them in local time. */
 const ISO_INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g;
@@ -66,8 +60,9 @@ function whyText(card: ToolCard): string | null {
   return `${verb}${d.actor === 'user' ? ' by you' : ''}: ${text}`;
 }
 
+/** The command line of a card that shows one (`display: command`: its tool's `command` argument). */
 function commandOf(card: ToolCard): string | null {
-  if (card.name !== TN.EXECUTE_CMD) return null;
+  if (card.display !== 'command') return null;
   try {
     const args = JSON.parse(card.arguments) as { command?: unknown };
     return typeof args.command === 'string' ? args.command : null;
@@ -79,7 +74,7 @@ function commandOf(card: ToolCard): string | null {
 function PendingPart({ card }: { card: ToolCard }) {
   const approval = useStore(approvals.store, (s) => approvalFor(s, card.tool_call_id));
   const clarification = useStore(approvals.store, (s) => clarificationFor(s, card.tool_call_id));
-  if (card.name === TN.ASK_USER_CLARIFICATION) {
+  if (card.display === 'question') {
     const q = clarification
       ? {
           requestId: clarification.request_id,
@@ -144,7 +139,7 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
         )}
       </div>
       {why && <CodeLabel className="tool-why" text={why} data-testid="tool-why" />}
-      {actions.openDiff && card.status === 'done' && card.path && FS_WRITE_TOOLS.includes(card.name) && (
+      {actions.openDiff && card.status === 'done' && card.path && card.display === 'diff' && (
         <div className="tool-diff-actions">
           <button className="small" data-testid="tool-diff" onClick={() => actions.openDiff!(card, false)}>
             Diff
@@ -154,10 +149,10 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
           </button>
         </div>
       )}
-      {SUB_AGENT_LAUNCHERS.has(card.name) && <SubAgentCard card={card} actions={actions} />}
-      {DELIVERED_TOOLS.has(card.name) && <DeliveredCard card={card} />}
+      {card.display === 'sub_agent' && <SubAgentCard card={card} actions={actions} CardView={ToolCardView} />}
+      {card.display === 'delivered' && <DeliveredCard card={card} />}
       {card.status === 'pending' && card.pending && <PendingPart card={card} />}
-      {card.name === TN.ASK_USER_CLARIFICATION && card.status === 'done' && card.result !== null && (
+      {card.display === 'question' && card.status === 'done' && card.result !== null && (
         <AnsweredQuestion argumentsJson={card.arguments} result={card.result} />
       )}
       {unanswered && (
@@ -193,7 +188,7 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
         </div>
       )}
       {isShellResult && <ShellOutput result={card.result!} failed={card.status === 'failed'} />}
-      {card.name === TN.IMAGE_GENERATE && <ImageThumbnails card={card} actions={actions} />}
+      {card.display === 'image' && <ImageThumbnails card={card} actions={actions} />}
       {/* What the call returned for the model to see (read_file on an image): the person sees it too. */}
       {card.images?.length ? <MessageImages images={card.images} /> : null}
       {!expanded && !isShellResult && card.result !== null && card.status !== 'done' && (

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { generatedImagePaths } from './generated-images';
 
+/** A card of `image_generate` (display `image`, as the tool says), or of `read_file` (display `none`). */
 const done = (result: string | null, name = 'image_generate', status: 'done' | 'failed' | 'running' = 'done') => ({
-  name,
+  display: name === 'image_generate' ? ('image' as const) : ('none' as const),
   status,
   result,
 });

@@ -1,13 +1,12 @@
 /**
- * The images a finished `image_generate` call saved, read from its JSON result (docs/plugins.md "Image generation":
+ * The images a finished call of a tool whose card shows images (`display: image`, e.g. `image_generate`) saved, read from its JSON result (docs/plugins.md "Image generation":
  * `{"provider", "images": [{"path", "bytes", "mime"}]}`), for the card's thumbnails. Anything else — another tool,
  * a call not done, a result that is not that shape — has none.
  */
 import type { ToolCard } from '../../../shared/contract/chat';
-import { TN } from '../../../shared/tool-names';
 
-export function generatedImagePaths(card: Pick<ToolCard, 'name' | 'status' | 'result'>): string[] {
-  if (card.name !== TN.IMAGE_GENERATE || card.status !== 'done' || card.result === null) return [];
+export function generatedImagePaths(card: Pick<ToolCard, 'display' | 'status' | 'result'>): string[] {
+  if (card.display !== 'image' || card.status !== 'done' || card.result === null) return [];
   try {
     const { images } = JSON.parse(card.result) as { images?: unknown };
     if (!Array.isArray(images)) return [];

@@ -109,7 +109,7 @@ function assistantMessage(
   };
 }
 
-/** What a request made smaller to fit the model's context window left out (docs/architecture.md "Fitting the context window"). */
+/** What a request made smaller to fit the model's context window left out (docs/models.md "Fitting the context window"). */
 export function contextFittedText(e: Extract<ChatEvent, { type: 'context_fitted' }>): string {
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const parts = [
@@ -200,6 +200,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
             label_short: event.label_short,
             label_full: event.label_full,
             path: event.path,
+            display: event.display,
           })),
         };
       }
@@ -214,6 +215,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
         label_short: event.label_short,
         label_full: event.label_full,
         path: event.path,
+        display: event.display,
         decision: null,
         interrupted: false,
         pending: null,

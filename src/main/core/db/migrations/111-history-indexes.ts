@@ -1,5 +1,5 @@
 /**
- * Indexes for reading one page of a long session (docs/architecture.md "Performance targets": every page of a
+ * Indexes for reading one page of a long session (docs/performance.md "Performance targets": every page of a
  * 50,000-message session under 20 ms, paging to the top growing linearly). A history page reads its messages by
  * session and stack, newest first before an id, then the tool rows of exactly those messages. With only
  * `(session_id, id)` on the tool rows, the second query walked every tool row of the session for each page, so

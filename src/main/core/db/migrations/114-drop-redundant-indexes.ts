@@ -1,5 +1,5 @@
 /**
- * Two indexes every tool call wrote and no read needs (docs/architecture.md "What keeps the waited-on paths fast").
+ * Two indexes every tool call wrote and no read needs (docs/performance.md "What keeps the waited-on paths fast").
  * The round's first commit writes each b-tree a row touches as a whole page into the write-ahead log, and under
  * `synchronous = FULL` what that commit costs grows with its pages. Migration 111's indexes lead with the same
  * column and serve every lookup these did:

@@ -1,5 +1,5 @@
 /**
- * A tool row points at its call's latest decision (docs/architecture.md "What keeps the waited-on paths fast"):
+ * A tool row points at its call's latest decision (docs/performance.md "What keeps the waited-on paths fast"):
  * `chat_llm_tools.decision_id` is the id of that row of `tool_decisions`, written in the same transaction as the
  * decision itself. The decision stays stored once, in the audit (`tool_decisions`); the tool row holds a pointer, not
  * a copy. The card's latest decision was found through `tool_decisions_call (tool_call_id)`, an index every call's

@@ -1,5 +1,5 @@
 /**
- * A session's id is never given to another session (docs/architecture.md "Storage"). Without AUTOINCREMENT, SQLite
+ * A session's id is never given to another session (docs/architecture.md "Persistence"). Without AUTOINCREMENT, SQLite
  * gives a new row the largest id plus one, so deleting the newest session (a chat the person deleted, a scheduled
  * run past its retention) handed its id to the next one; and the id outlives the row where nothing deletes it by
  * cascade: the approval audit names a session by id (`tool_decisions`, `approval_requests`), and so do a session's

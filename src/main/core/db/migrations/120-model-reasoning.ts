@@ -1,5 +1,5 @@
 /**
- * A model's reasoning setting (docs/architecture.md "Reasoning"): how much it reasons before it answers, sent with
+ * A model's reasoning setting (docs/models.md "Reasoning"): how much it reasons before it answers, sent with
  * every request to it in its provider's form. `off` (every existing model) sends nothing extra, as before. A new
  * column with a default and a CHECK needs no rebuild: SQLite adds it in place and fills existing rows with `off`.
  */

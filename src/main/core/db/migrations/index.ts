@@ -31,6 +31,7 @@ import { chatImages } from './119-chat-images';
 import { modelReasoning } from './120-model-reasoning';
 import { toolResultImages } from './121-tool-result-images';
 import { pinnedSessions } from './122-pinned-sessions';
+import { toolDefaultSeeds } from './123-tool-default-seeds';
 import { sandboxGrants } from './135-sandbox-grants';
 import { mcpSandboxed } from './136-mcp-sandboxed';
 import { rewindJournal } from './140-rewind';
@@ -62,6 +63,7 @@ export const migrations: readonly Migration[] = [
   modelReasoning,
   toolResultImages,
   pinnedSessions,
+  toolDefaultSeeds,
   sandboxGrants,
   mcpSandboxed,
   rewindJournal,

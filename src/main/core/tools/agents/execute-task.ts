@@ -11,7 +11,25 @@
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
-import { defineInterfaceTool } from '../session/interface-tool';
+import type { ToolArgs } from '../tool';
+import { defineInterfaceTool, labelText } from '../session/interface-tool';
+
+const MODE_EMOJI: Readonly<Record<string, string>> = { sync: '⚡', async: '🚀', cron: '📅' };
+
+/**
+ * A sub-agent launcher's label (docs/chat-ui.md "Labels, commands and output"): `execute_task ⚡ → agent:
+ * description`, the mode as one emoji (sync ⚡, async 🚀, cron 📅), falling back to `title`, then to the bare name.
+ */
+function describeLaunch(name: string, args: ToolArgs): string {
+  const mode = name === TN.EXECUTE_TASK ? MODE_EMOJI[labelText(args.mode) ?? 'sync'] : undefined;
+  const head = mode ? `${name} ${mode}` : name;
+  const agent = labelText(args.agent_id);
+  const what = labelText(args.description) ?? labelText(args.title);
+  if (agent && what) return `${head} → ${agent}: ${what.replace(/\s+/g, ' ')}`;
+  if (agent) return `${head} → ${agent}`;
+  if (what) return `${head}: ${what.replace(/\s+/g, ' ')}`;
+  return head;
+}
 
 const agentId = z.string().min(1).max(64).describe('The task agent to run (see list_items with type "agents").');
 const prompt = z
@@ -66,6 +84,9 @@ export const executeTaskTool = defineInterfaceTool({
   description:
     'Hand a task to a task agent (see list_items with type "agents"); it sees only your prompt. mode "sync" runs it now and returns its answer (several sync calls in one reply run in parallel). mode "async" runs it in the background and returns a task_id at once; its result arrives by itself as a task_completed message (never poll). mode "cron" saves a scheduled job that runs the prompt in a fresh session at the times of `cron`; it is saved disabled and the user enables it on the Schedules page; results come back here as notifications.',
   input: executeTaskInput,
+  defaultDecision: 'allow',
+  card: 'sub_agent',
+  describe: (args, _length, name) => describeLaunch(name, args),
   run(args, { env, callEnv, toolCallId }) {
     const request = {
       agentId: args.agent_id,
@@ -85,6 +106,11 @@ export const executeSubtaskTool = defineInterfaceTool({
   description:
     'Hand a sub-task to a task agent and wait for its answer (it runs now, inside this task). Several calls in one reply run in parallel.',
   input: z.object({ agent_id: agentId, prompt, title, client }),
+  defaultDecision: 'allow',
+  card: 'sub_agent',
+  // Its stored calls under the name it had before (`run_subtask`) are labelled as its own.
+  formerNames: ['run_subtask'],
+  describe: (args, _length, name) => describeLaunch(name, args),
   run(args, { env, callEnv, toolCallId }) {
     return env.subAgents.runSync(callEnv, toolCallId, {
       agentId: args.agent_id,
@@ -112,6 +138,11 @@ export const readAgentResultTool = defineInterfaceTool({
   description:
     'Results of async tasks are delivered to you as task_completed messages; this only confirms one is not ready yet.',
   input: z.object({ task_id: z.union([z.string(), z.number()]).optional() }),
+  kind: 'read',
+  defaultDecision: 'allow',
+  card: 'delivered',
+  // A result delivered by itself (docs/scheduler.md "Delivery": arguments `{"delivered": true}`).
+  describe: (args, _length, name) => (args.delivered === true ? `${name}: a task finished` : name),
   run() {
     return {
       kind: 'completed',

@@ -46,6 +46,7 @@ export function createListItemsTool(deps: { agents: AgentRegistry; listers: Item
     input: z.object({ type: z.enum(ITEM_TYPES).describe('What to list.') }),
     kind: 'read',
     category: 'introspection',
+    defaultDecision: 'allow',
     isIdempotent: true,
     describe: ({ type }) => `list_items ${type}`,
     execute({ type }) {

@@ -53,6 +53,7 @@ export function createSetSecretTool(secrets: SecretStore): Tool {
     kind: 'config',
     category: 'config',
     secretPaths: () => [['value']],
+    storesSecret: true,
     describe: (a, length) => label(TN.SET_SECRET, a.key, length),
     execute(a) {
       try {

@@ -145,6 +145,8 @@ export function createImageGenerateTool(plugins: PluginManager): Tool {
     input,
     kind: 'other',
     category: 'config',
+    defaultDecision: 'allow',
+    card: 'image',
     describe: (a, length) => label(TN.IMAGE_GENERATE, a.prompt, length),
     // The registry's direct path (no bespoke stop); `run` below is what the session uses.
     executeAsync: (a, ctx, signal) => generate(a, ctx, signal, pickProvider(plugins, a.provider)),
@@ -183,6 +185,7 @@ export function createImageProvidersListTool(plugins: PluginManager): Tool {
     input: z.object({}),
     kind: 'read',
     category: 'introspection',
+    defaultDecision: 'allow',
     isIdempotent: true,
     execute() {
       const providers = plugins

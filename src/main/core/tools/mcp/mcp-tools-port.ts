@@ -28,6 +28,7 @@ export function toolsWithMcp(registry: ToolRegistry, mcp: McpCallDeps): ToolsPor
     categoryOf: (name: string): ToolCategory | null => registry.categoryOf(name),
     // An MCP tool declares nothing we can trust about its effect: kind `other`; its arguments go as sent.
     kindOf: (name: string) => registry.kindOf(name) ?? (isMcp(name) ? 'other' : null),
+    traitsOf: (name: string) => registry.traitsOf(name),
     normalize: (name: string, args: ToolArgs, workingDir: string) => registry.normalize(name, args, workingDir),
     preview: (name, args, ctx) => registry.preview(name, args, ctx),
     isIdempotent: (name: string) => registry.isIdempotent(name),

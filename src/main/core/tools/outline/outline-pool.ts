@@ -3,7 +3,7 @@
  * - a big file's parse (tens of ms, over a second for the 8 MB cap) must not block the process that also serves
  *   the window and the approval gate;
  * - a big file is cut at top-level boundaries (`split.ts`) and its parts are parsed at the same time, one per core,
- *   which is what brings a 10,000-line file under 50 ms (docs/architecture.md "Performance targets") on a 2-core
+ *   which is what brings a 10,000-line file under 50 ms (docs/performance.md "Performance targets") on a 2-core
  * machine. Workers start on first use and end after IDLE_MS without work, so an idle app holds no parser memory. When
  * no worker can start (or one dies) the outline is computed on this thread instead: slower, never missing.
  */
@@ -22,14 +22,11 @@ import {
   type ParseProblem,
   type Piece,
 } from './pieces';
-import type { ScriptLang } from './script-outline';
 import { canSplit, splitSource, type SourcePart } from './split';
 
-/** Which parser reads a text: oxc for TypeScript and JavaScript, ours for Python (`python-parse.ts`), tree-sitter for the rest. */
-export type ParseEngine =
-  | { engine: 'oxc'; lang: ScriptLang }
-  | { engine: 'python' }
-  | { engine: 'tree-sitter'; grammar: GrammarId };
+import type { ParseEngine } from './parse-here';
+
+export type { ParseEngine };
 
 export interface OutlineJob {
   id: number;

@@ -4,7 +4,26 @@
  * unless parenthesized; `/` after at least one parameter and before `*`, defaults once begun for every later
  * positional one, a bare `*` followed by a named one, `**` last.
  */
-import type { PyState } from './python-expr';
+
+/**
+ * What the argument and parameter rules use of the expression parser (python-expr.ts `PyState`, which passes itself),
+ * so that neither file imports the other.
+ */
+export interface PyState {
+  i: number;
+  readonly value: string[];
+  fail(message?: string, at?: number): never;
+  isOp(op: string, at?: number): boolean;
+  isName(at?: number): boolean;
+  isKw(word: string, at?: number): boolean;
+  eat(op: string): boolean;
+  expect(op: string, message?: string): void;
+  name(): void;
+  expression(): unknown;
+  namedExpression(): unknown;
+  bitwiseOr(): unknown;
+  forIfClauses(): void;
+}
 
 /** A call's arguments after `(`, with Python's order rules, through `)`. */
 export function callArguments(p: PyState): void {

@@ -4,7 +4,21 @@
  * then each replacement field as `{`, the expression's own tokens, `=`, `!` NAME, `:` and a format spec, `}`.
  */
 import { PySyntaxError, Tok } from './python-syntax';
-import type { Tokenizer } from './python-tokens';
+
+/**
+ * What the string scanner uses of the tokenizer (python-tokens.ts `Tokenizer`, which passes itself), so that neither
+ * file imports the other.
+ */
+export interface Tokenizer {
+  readonly src: string;
+  pos: number;
+  lineNo: number;
+  push(kind: Tok, value: string, start: number, end: number, line?: number, bytes?: number): void;
+  newlineChars(): void;
+  skipComment(): void;
+  continuation(): void;
+  token(field: { depth: number } | null): void;
+}
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 

@@ -16,6 +16,7 @@ export const activateToolsTool = defineInterfaceTool({
   input: z.object({
     groups: z.array(z.string().min(1).max(100)).min(1).max(20).describe('Group names, e.g. ["config"].'),
   }),
+  defaultDecision: 'allow',
   run({ groups }, { env }) {
     const known = env.groupNames();
     const unknown = groups.filter((g) => !known.includes(g));

@@ -1,26 +1,36 @@
 /**
  * Interface tools: the tools that need the session, the frame (who calls, at what depth) or a core service, and so
- * live outside the registry (docs/agents.md "Session tools"). Each is one file with a zod input (the source of the
- * JSON Schema the model sees and of the validation) and a `run` that returns what the model reads. Which frame is
- * offered which interface tool is decided in one place (agents/tool-sets.ts), not here.
+ * are run by the session rather than the registry (docs/agents.md "Session tools"). They have the one tool shape's
+ * traits (docs/tools.md "One tool shape": kind, category, default decision, card, label), which the gate, the seeds,
+ * the labels and the card read as they read any tool's; each is one file with a zod input (the source of the JSON
+ * Schema the model sees and of the validation) and a `run` that returns what the model reads. Which frame is offered
+ * which interface tool is decided in one place (agents/tool-sets.ts), not here.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
+import { maxLabel, truncateLabel, type LabelLength } from '../../../../shared/labels';
 import type { AgentFrame } from '../../agents/frame';
 import type { Db } from '../../db/database';
-import type { CallEnv } from '../../session/tool-call';
-import type { ExecutionOutcome } from '../tool';
+import type { ExecutionOutcome, ToolArgs, ToolTraits } from '../tool';
+
+/**
+ * The caller's whole call environment, as the tools hand it on without reading it (the session's `CallEnv`): a sync
+ * sub-agent derives its child's from it. Opaque here, so that tools/ does not import the session.
+ */
+export interface ParentCall {
+  readonly sessionId: number;
+}
 
 /** The sub-agent side of the core, as the interface tools need it (agents/sub-agent-runner.ts implements it). */
 export interface SubAgentPort {
   /** Runs a child stack inline; its final answer is the outcome. */
-  runSync(parent: CallEnv, toolCallId: string, request: TaskRequest): Promise<ExecutionOutcome>;
+  runSync(parent: ParentCall, toolCallId: string, request: TaskRequest): Promise<ExecutionOutcome>;
 }
 
 /** The background side (async tasks, cron jobs, notifications); absent until the scheduler is wired. */
 export interface BackgroundPort {
-  startAsync(parent: CallEnv, toolCallId: string, request: TaskRequest): ExecutionOutcome;
-  createCronJob(parent: CallEnv, request: TaskRequest & { cron: string }): ExecutionOutcome;
-  notify(parent: CallEnv, notification: NotificationInput): ExecutionOutcome;
+  startAsync(parent: ParentCall, toolCallId: string, request: TaskRequest): ExecutionOutcome;
+  createCronJob(parent: ParentCall, request: TaskRequest & { cron: string }): ExecutionOutcome;
+  notify(parent: ParentCall, notification: NotificationInput): ExecutionOutcome;
 }
 
 export interface TaskRequest {
@@ -61,16 +71,55 @@ export interface SyntheticEnv {
 export interface InterfaceCall {
   env: SyntheticEnv;
   /** The whole call environment of the caller (a sync sub-agent derives its child's from it). */
-  callEnv: CallEnv;
+  callEnv: ParentCall;
   toolCallId: string;
 }
 
-export interface InterfaceTool<S extends z.ZodType = z.ZodType> {
-  name: string;
+export interface InterfaceTool<S extends z.ZodType = z.ZodType> extends ToolTraits {
   description: string | (() => string);
   input: S;
+  /** Former names whose stored calls it labels (a renamed tool's old rows). */
+  formerNames?: readonly string[];
+  /** Its card's label from the arguments as sent (unchecked: a label never throws and falls back to the name). */
+  describe(args: ToolArgs, length: LabelLength, name?: string): string;
+  /** The path its card links to, or null. */
+  targetPath(args: ToolArgs): string | null;
   run(args: z.output<S>, call: InterfaceCall): string | ExecutionOutcome | Promise<string | ExecutionOutcome>;
 }
 
-export const defineInterfaceTool = <S extends z.ZodType>(tool: InterfaceTool<S>): InterfaceTool =>
-  tool as unknown as InterfaceTool;
+type Traits = Omit<ToolTraits, 'name' | 'category' | 'pathKeys' | 'commandKey' | 'storesSecret'>;
+
+export interface InterfaceToolDefinition<S extends z.ZodType> extends Partial<Traits> {
+  name: string;
+  description: string | (() => string);
+  input: S;
+  formerNames?: readonly string[];
+  describe?: (args: ToolArgs, length: LabelLength, name: string) => string;
+  targetPath?: (args: ToolArgs) => string | null;
+  run(args: z.output<S>, call: InterfaceCall): string | ExecutionOutcome | Promise<string | ExecutionOutcome>;
+}
+
+/** A text argument as a label shows it: trimmed, or null when absent or blank. */
+export const labelText = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+
+/** An interface tool: kind `interface`, asked by default, a plain card, its name as label, unless it says otherwise. */
+export function defineInterfaceTool<S extends z.ZodType>(def: InterfaceToolDefinition<S>): InterfaceTool<S> {
+  const shape = def.input instanceof z.ZodObject ? (def.input.shape as Record<string, unknown>) : {};
+  return {
+    name: def.name,
+    description: def.description,
+    input: def.input,
+    kind: def.kind ?? 'interface',
+    category: null,
+    defaultDecision: def.defaultDecision ?? 'require',
+    pathKeys: 'path' in shape ? ['path'] : [],
+    commandKey: null,
+    storesSecret: false,
+    card: def.card ?? 'none',
+    ...(def.formerNames ? { formerNames: def.formerNames } : {}),
+    describe: (args, length, name = def.name) =>
+      truncateLabel(def.describe ? def.describe(args, length, name) : name, maxLabel(length)),
+    targetPath: (args) => (def.targetPath ? def.targetPath(args) : null),
+    run: def.run,
+  };
+}

@@ -19,6 +19,7 @@ export const notifyTool = defineInterfaceTool({
     event_time: z.string().max(64).optional().describe('ISO time of the event; default now.'),
     refs: z.array(z.string().max(2_000)).max(20).optional().describe('Paths or ids the user may want to open.'),
   }),
+  defaultDecision: 'allow',
   run(args, { env, callEnv }) {
     if (!env.background)
       return { kind: 'failed', error: 'notify is only for background runs (async tasks and scheduled jobs).' };

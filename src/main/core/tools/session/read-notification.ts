@@ -12,6 +12,11 @@ export const readNotificationTool = defineInterfaceTool({
   description:
     'Notifications arrive by themselves as results of this tool; calling it returns [] (nothing is waiting).',
   input: z.object({}),
+  kind: 'read',
+  defaultDecision: 'allow',
+  card: 'delivered',
+  // A batch delivered by itself (docs/scheduler.md "Delivery": arguments `{"delivered": true}`).
+  describe: (args, _length, name) => (args.delivered === true ? `${name}: notifications arrived` : name),
   run() {
     return { kind: 'completed', result: '[]', resultType: 'json' };
   },

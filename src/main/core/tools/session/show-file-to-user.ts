@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
 import { kindAt } from '../_policy/fs';
 import { displayPath } from '../_policy/paths';
-import { defineInterfaceTool } from './interface-tool';
+import { defineInterfaceTool, labelText } from './interface-tool';
 
 export const showFileToUserTool = defineInterfaceTool({
   name: TN.SHOW_FILE_TO_USER,
@@ -18,6 +18,14 @@ export const showFileToUserTool = defineInterfaceTool({
   input: z.object({
     path: z.string().min(1).describe('File to show; relative paths resolve against the working directory.'),
   }),
+  // It only looks at the file (the viewer reads it through its own policy): a read, allowed by default.
+  kind: 'read',
+  defaultDecision: 'allow',
+  describe: (args, _length, name) => {
+    const path = labelText(args.path);
+    return path ? `${name} \`${path}\`` : name;
+  },
+  targetPath: (args) => labelText(args.path),
   run({ path }, { env }) {
     const absolute = isAbsolute(path) ? path : resolve(env.workingDir, path);
     const shown = displayPath(absolute, env.workspaceDir);

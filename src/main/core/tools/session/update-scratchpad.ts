@@ -13,6 +13,7 @@ export const updateScratchpadTool = defineInterfaceTool({
   description:
     'Write a note to the session scratchpad shared by every agent of this session (same key = replace; empty value = delete).',
   input: z.object({ key: z.string().min(1).max(200), value: z.string().max(20_000) }),
+  defaultDecision: 'allow',
   run({ key, value }, { env }) {
     const removed = writeScratchpadNote(env.db, env.padSessionId, key, value);
     env.scratchpadChanged();

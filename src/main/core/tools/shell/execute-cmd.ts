@@ -41,7 +41,7 @@ import { Sandbox, SANDBOXED_NO_NETWORK } from '../../sandbox/index';
 let execaModule: Promise<typeof import('execa')> | null = null;
 /**
  * execa, imported by the first command or by the app's background warm-up after it serves, not at its start
- * (docs/architecture.md "Performance targets"). A failed import is retried by the next command.
+ * (docs/performance.md "Performance targets"). A failed import is retried by the next command.
  */
 export function loadExeca(): Promise<typeof import('execa')> {
   if (!execaModule) {
@@ -159,6 +159,8 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
     input,
     kind: 'execute',
     category: 'shell',
+    // The gate reads it with the shell grammar; the card shows it as a command line with its output.
+    commandKey: 'command',
     aliases: { cmd: 'command', cwd: 'workdir', timeout_secs: 'timeout' },
     // A path: made absolute against the working directory, and refused when longer than the system takes.
     pathKeys: ['workdir'],

@@ -4,7 +4,6 @@
  * shows them as a person reads them (who, what happened, the summary) with a link to the run's session, instead of
  * the raw JSON the model reads. A result of another shape (the model's own direct call) shows nothing extra.
  */
-import { TN } from '../../../../shared/tool-names';
 import type { ToolCard } from '../../../../shared/contract/chat';
 import { selectSession } from '../../stores/sessions-store';
 
@@ -22,19 +21,13 @@ interface TaskCompleted {
   session_id: number | null;
 }
 
-export const DELIVERED_TOOLS: ReadonlySet<string> = new Set([TN.READ_NOTIFICATION, TN.READ_AGENT_RESULT]);
-
 function parse(card: ToolCard): Notice[] | TaskCompleted | null {
   if (card.status !== 'done' || !card.result) return null;
   try {
     const value: unknown = JSON.parse(card.result);
-    if (card.name === TN.READ_NOTIFICATION && Array.isArray(value) && value.length > 0) return value as Notice[];
-    if (
-      card.name === TN.READ_AGENT_RESULT &&
-      value &&
-      typeof value === 'object' &&
-      (value as { type?: unknown }).type === 'task_completed'
-    )
+    // A batch of notifications is an array; a finished task's result is a `task_completed` object.
+    if (Array.isArray(value) && value.length > 0) return value as Notice[];
+    if (value && typeof value === 'object' && (value as { type?: unknown }).type === 'task_completed')
       return value as TaskCompleted;
   } catch {
     // not ours to show: the raw result stays in the card's body

@@ -8,9 +8,12 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { HistoryMessage, ToolCard } from '../../../../shared/contract/chat';
 import { chat } from '../../stores/chat-store';
-import { TN } from '../../../../shared/tool-names';
 import { Markdown, StreamingMarkdown } from '../Markdown';
-import { ToolCardView, type ToolCardActions } from '../ToolCardView';
+import type { ComponentType } from 'react';
+import type { ToolCardActions } from '../tool-card-actions';
+
+/** How one card of the child's steps is drawn: the tool card itself, handed in (it draws this card too). */
+type CardView = ComponentType<{ card: ToolCard; actions: ToolCardActions }>;
 import { loadSubAgent, subAgents } from './sub-agent-store';
 import './agents.css';
 
@@ -22,7 +25,15 @@ const STATUS_TEXT = {
   exhausted: 'gave up',
 } as const;
 
-function StepView({ message, actions }: { message: HistoryMessage; actions: ToolCardActions }) {
+function StepView({
+  message,
+  actions,
+  CardView,
+}: {
+  message: HistoryMessage;
+  actions: ToolCardActions;
+  CardView: CardView;
+}) {
   if (message.role !== 'assistant') {
     return (
       <details className="subagent-prompt" data-testid="subagent-prompt">
@@ -35,16 +46,21 @@ function StepView({ message, actions }: { message: HistoryMessage; actions: Tool
     <div className="subagent-step" data-testid="subagent-step">
       {message.content && <Markdown text={message.content} />}
       {message.tools.map((card) => (
-        <ToolCardView key={card.tool_call_id} card={card} actions={actions} />
+        <CardView key={card.tool_call_id} card={card} actions={actions} />
       ))}
     </div>
   );
 }
 
-/** The launchers whose call may have a child stack (a sync call; async and cron calls simply have none). */
-export const SUB_AGENT_LAUNCHERS: ReadonlySet<string> = new Set([TN.EXECUTE_TASK, TN.EXECUTE_SUBTASK]);
-
-export function SubAgentCard({ card, actions }: { card: ToolCard; actions: ToolCardActions }) {
+export function SubAgentCard({
+  card,
+  actions,
+  CardView,
+}: {
+  card: ToolCard;
+  actions: ToolCardActions;
+  CardView: CardView;
+}) {
   const sessionId = useStore(chat.store, (s) => s.sessionId);
   const view = useStore(subAgents, (s) => s.byParent[card.tool_call_id]);
   const [open, setOpen] = useState<boolean | null>(null);
@@ -98,7 +114,7 @@ export function SubAgentCard({ card, actions }: { card: ToolCard; actions: ToolC
       {expanded && (
         <div className="subagent-body" data-testid="subagent-body">
           {view.chat.messages.map((m) => (
-            <StepView key={m.id} message={m} actions={actions} />
+            <StepView key={m.id} message={m} actions={actions} CardView={CardView} />
           ))}
           {view.chat.streaming && (view.chat.streaming.text || view.chat.streaming.reasoning) && (
             <div className="subagent-step streaming" data-testid="subagent-streaming">

@@ -30,7 +30,7 @@ function answeredTest(test: ReturnType<typeof settingsStore.getState>['tests'][n
 const REASONING_HELP = 'Only for models that reason; a model that does not may refuse the request.';
 const REASONING_LABELS: Record<ReasoningLevel, string> = { off: 'Off', low: 'Low', medium: 'Medium', high: 'High' };
 
-/** How much the model reasons before it answers, sent with every request to it (docs/architecture.md "Reasoning"). */
+/** How much the model reasons before it answers, sent with every request to it (docs/models.md "Reasoning"). */
 function ReasoningField({
   value,
   onChange,

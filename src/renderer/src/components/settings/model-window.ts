@@ -1,7 +1,7 @@
 /**
  * The context window field where a model is added (Settings → Models, the first-run guide; docs/ui.md): it shows
  * the window the provider's list gives the picked model, so the request is fitted to it rather than to the 128k
- * assumed (docs/architecture.md "Fitting the context window"), until the person types one; what they typed is
+ * assumed (docs/models.md "Fitting the context window"), until the person types one; what they typed is
  * never replaced, and clearing the field hands it back to the list.
  */
 import { useState } from 'react';
