@@ -31,6 +31,7 @@ import { chatImages } from './119-chat-images';
 import { modelReasoning } from './120-model-reasoning';
 import { toolResultImages } from './121-tool-result-images';
 import { pinnedSessions } from './122-pinned-sessions';
+import { providerKindText } from './130-provider-kind-text';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -59,4 +60,5 @@ export const migrations: readonly Migration[] = [
   modelReasoning,
   toolResultImages,
   pinnedSessions,
+  providerKindText,
 ];
