@@ -11,6 +11,7 @@ import {
   MAX_IMAGES_PER_MESSAGE,
   MAX_PICKED_PDF_BASE64_CHARS,
 } from '../chat-images';
+import { ToolCallWireFields, ToolStatusSchema } from '../tool-call';
 
 const sessionId = id;
 
@@ -24,16 +25,14 @@ export const ChatImageSchema = z.object({
 export type ChatImage = z.infer<typeof ChatImageSchema>;
 
 export const ToolCardSchema = z.object({
-  tool_call_id: z.string(),
+  ...ToolCallWireFields,
   message_id: z.number().nullable(),
-  name: z.string(),
-  arguments: z.string(),
   /**
    * The row's state (docs/architecture.md "Crash and resume"): `queued` until the call's turn comes (the call
    * before it in its round may be waiting for an approval), then `running`, `pending` while a person decides, and
    * one of the four ends.
    */
-  status: z.enum(['queued', 'running', 'pending', 'done', 'failed', 'cancelled', 'rejected']),
+  status: ToolStatusSchema,
   result: z.string().nullable(),
   result_type: z.enum(['string', 'json']),
   label_short: z.string(),
@@ -278,10 +277,8 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('tool_start'),
     ...base,
-    tool_call_id: z.string(),
+    ...ToolCallWireFields,
     message_id: z.number(),
-    name: z.string(),
-    arguments: z.string(),
     label_short: z.string(),
     label_full: z.string(),
     path: z.string().nullable(),

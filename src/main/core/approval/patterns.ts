@@ -11,8 +11,7 @@
  */
 import { FS_ANY_TOOLS, FS_READ_TOOLS, FS_WRITE_TOOLS } from '../../../shared/tool-names';
 
-export type RuleAction = 'require' | 'allow' | 'deny';
-export const RULE_ACTIONS: readonly RuleAction[] = ['require', 'allow', 'deny'];
+export { RULE_ACTIONS, type RuleAction } from '../../../shared/tool-call';
 
 export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
   '@fs_read': FS_READ_TOOLS,

@@ -13,6 +13,7 @@ import { clarificationResult } from '../../../shared/clarification-answer';
 import { MCP_PREFIX, TN } from '../../../shared/tool-names';
 import { humanDecisionText } from '../../../shared/contract/approval';
 import type { ChatEventBody } from '../../../shared/contract/chat';
+import type { ToolCall } from '../../../shared/tool-call';
 import type { RunContext } from '../../../shared/run-context';
 import { parseToolArguments } from '../../../shared/tool-arguments';
 import { invalidArgumentsText } from '../tools/define-tool';
@@ -66,12 +67,8 @@ export type CallOutcome = 'continue' | 'cancelled';
 export const CANCELLED_NOTE = 'Stopped by the user (/stop) before it finished.';
 export const NOT_STARTED_NOTE = 'Not started: the turn was stopped.';
 
-/** A call as the model sent it (its `id` is the provider's), or, once keyed, as the app runs it. */
-export interface ModelCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
+/** A call as the model sent it (its `id` is the provider's), or, once keyed, as the app runs it: the one `ToolCall`. */
+export type ModelCall = ToolCall;
 
 /** A call of a live round: `id` is the row's own key; `round` writes its rows with the round's first commit. */
 export interface RoundCall extends ModelCall {
