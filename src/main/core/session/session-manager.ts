@@ -298,6 +298,7 @@ export class SessionManager {
     emit({
       type: 'tool_start',
       tool_call_id: key,
+      status: 'done', // written finished, in the transaction above
       message_id: messageId,
       name: toolName,
       arguments: DELIVERED_ARGS,
@@ -305,7 +306,7 @@ export class SessionManager {
       label_full: label,
       path: null,
     });
-    emit({ type: 'tool_done', tool_call_id: key, result, result_type: 'json' });
+    emit({ type: 'tool_done', tool_call_id: key, status: 'done', result, result_type: 'json' });
     this.startTurn(sessionId, (env) => runTurn(env));
   }
 

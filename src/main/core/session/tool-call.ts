@@ -134,6 +134,7 @@ export class RoundRows {
       env.emit({
         type: 'tool_start',
         tool_call_id: call.key,
+        status: 'queued',
         message_id: messageId,
         name: call.name,
         arguments: call.arguments,
@@ -164,6 +165,10 @@ function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T, prepare?: (
 }
 
 const noWork = (): void => undefined;
+
+/** The card's status a decision event says: `running` (as its row is written), none for a deny (its rejection follows). */
+const decisionStatus = (decision: Decision): { status?: 'running' } =>
+  decision.action === 'deny' ? {} : { status: 'running' };
 
 /**
  * Whether the commit that records a call's decision must reach the disk (fsync) before the call runs
@@ -229,6 +234,7 @@ function finish(
     emit({
       type: 'tool_done',
       tool_call_id: id,
+      status: 'done',
       result: outcome.result,
       result_type: outcome.resultType ?? 'string',
       ...(images.length ? { images } : {}),
@@ -239,12 +245,12 @@ function finish(
   }
   if (outcome.kind === 'failed') {
     commitCall(env, call, () => store.finishTool(id, 'failed', outcome.error));
-    emit({ type: 'tool_error', tool_call_id: id, error: outcome.error });
+    emit({ type: 'tool_error', tool_call_id: id, status: 'failed', error: outcome.error });
     return 'continue';
   }
   const note = outcome.note ?? CANCELLED_NOTE;
   commitCall(env, call, () => store.finishTool(id, 'cancelled', note));
-  emit({ type: 'tool_cancelled', tool_call_id: id, note });
+  emit({ type: 'tool_cancelled', tool_call_id: id, status: 'cancelled', note });
   return 'cancelled';
 }
 
@@ -254,7 +260,7 @@ function failCall(env: CallEnv, call: RoundCall, error: string): CallOutcome {
 
 function reject(env: CallEnv, call: RoundCall, reason: string): CallOutcome {
   commitCall(env, call, () => env.store.finishTool(call.id, 'rejected', reason));
-  env.emit({ type: 'tool_rejected', tool_call_id: call.id, reason });
+  env.emit({ type: 'tool_rejected', tool_call_id: call.id, status: 'rejected', reason });
   return 'continue';
 }
 
@@ -355,7 +361,8 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
     }),
     needsSyncedStart(tools, call.name, decision),
   );
-  emit({ type: 'tool_decision', tool_call_id: call.id, decision, arguments: argsJson });
+  // The row runs from here, or waits for a person (`pending` follows); a deny leaves the card to its rejection.
+  emit({ type: 'tool_decision', tool_call_id: call.id, ...decisionStatus(decision), decision, arguments: argsJson });
 
   if (decision.action === 'deny') return reject(env, call, `Denied by policy: ${decision.why.text}`);
   if (decision.action === 'require') {
@@ -397,7 +404,13 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
         gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash }),
       ),
     );
-    emit({ type: 'tool_decision', tool_call_id: call.id, decision: human, arguments: argsJson });
+    emit({
+      type: 'tool_decision',
+      tool_call_id: call.id,
+      ...decisionStatus(human),
+      decision: human,
+      arguments: argsJson,
+    });
     if (!outcome.approved) return reject(env, call, gate.rejectText(outcome.note));
   }
   if (env.signal.aborted) return finish(env, call, { kind: 'cancelled' }, null);
