@@ -44,6 +44,27 @@ export class SearchReader {
     return isThere;
   }
 
+  /**
+   * Whether `path` names, now, a regular file reached through real folders that is no guarded file under a second name:
+   * for a hit whose name or count is shown but whose bytes another reader (ripgrep) read.
+   */
+  isThere(path: string): boolean {
+    this.release();
+    try {
+      const { fd, info } = openRegular({
+        path,
+        shown: path,
+        guard: this.guard,
+        isListedFile: true,
+        checksIdentityLater: true,
+      });
+      this.last = { fd, info, path };
+    } catch {
+      return false;
+    }
+    return this.confirm();
+  }
+
   /** Ends the last read without a check (its bytes reach no answer). */
   release(): void {
     if (this.last) closeQuietly(this.last.fd);

@@ -60,6 +60,12 @@ export interface FileMatches {
   matchTexts?: string[];
   /** Matching and context lines by number, when ripgrep printed the context too. */
   lineTexts?: Map<number, string>;
+  /**
+   * The bytes were read on a descriptor confirmed to be the file the path names, through real folders (the JS engine).
+   * ripgrep opens files by their paths, which a folder swapped for a link can send into `secrets/`: its hits are read
+   * again before anything of them reaches an answer (grep-files.ts).
+   */
+  confirmed?: true;
 }
 
 /**
@@ -173,7 +179,7 @@ export async function* jsEngine(
       reader.release();
       return null;
     }
-    return reader.confirm() ? hit : null;
+    return reader.confirm() ? { ...hit, confirmed: true } : null;
   };
   const started = Date.now();
   const poolAfter = options.poolAfterMs ?? POOL_AFTER_MS;

@@ -24,7 +24,13 @@ import { SearchReader } from '../../disk/search-reader';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural, searchLabel } from './common';
-import { findRipgrep, MAX_GREP_FILE_BYTES, type GrepQuery, type JsEngineOptions } from './grep-engines';
+import {
+  type FileMatches,
+  findRipgrep,
+  MAX_GREP_FILE_BYTES,
+  type GrepQuery,
+  type JsEngineOptions,
+} from './grep-engines';
 import { grepPool, type GrepPool } from './grep-pool';
 import { engineResults, JS_PREFIX_MS } from './grep-race';
 import type { RipgrepWant } from './grep-ripgrep';
@@ -194,6 +200,18 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
         prefix,
       )) {
         if (!accept(hit.path)) continue;
+        // ripgrep's hits are read on paths a swapped folder can send into secrets/: only what a confirmed read of the
+        // file agrees with is shown (docs/guards.md "One disk policy").
+        let confirmedLines: LineSource | undefined;
+        if (!hit.confirmed) {
+          if (a.output_mode !== 'content') {
+            if (!reader.isThere(hit.path)) continue;
+          } else {
+            const checked = confirmRipgrepHit(hit, reader);
+            if (checked === false) continue;
+            if (checked) confirmedLines = checked;
+          }
+        }
         const name = shownPath(hit.rel);
         // A further file with matches after a full page: that is what "more exist" means.
         if (total >= end) {
@@ -220,7 +238,8 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
             entries.push(`${name}:${picked[i]! + 1}:${clipLine(hit.matchTexts[first + i]!)}`);
         } else {
           // ripgrep printed the context with the matches; the JS engine has the text; else read the file again.
-          let lines: LineSource | undefined = hit.lineTexts ? { at: (no) => hit.lineTexts!.get(no) } : undefined;
+          let lines: LineSource | undefined =
+            confirmedLines ?? (hit.lineTexts ? { at: (no) => hit.lineTexts!.get(no) } : undefined);
           if (!lines) {
             const bytes = hit.text === undefined ? reader.read(hit.path, MAX_GREP_FILE_BYTES, true) : null;
             const text = hit.text ?? (bytes && reader.confirm() ? bytes.toString('utf8') : undefined);
@@ -255,6 +274,25 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       return withNote(`${entries.join('\n')}\n${footer}`);
     },
   });
+}
+
+/**
+ * A ripgrep hit checked against the file read again on a confirmed descriptor: false when a line ripgrep printed of it
+ * (matches and context, as far as a result shows a line) is not the same there (the file changed, or ripgrep read
+ * another file under its name): the hit is left out. Otherwise ripgrep's lines are shown as printed, or, where it
+ * printed none, the lines of the confirmed read (returned).
+ */
+function confirmRipgrepHit(hit: FileMatches, reader: SearchReader): LineSource | null | false {
+  const bytes = reader.read(hit.path, MAX_GREP_FILE_BYTES, true);
+  if (!bytes || !reader.confirm()) return false;
+  const lines = lineIndex(bytes.toString('utf8'));
+  if (!hit.lineTexts && !hit.matchTexts) return lines;
+  const printed: Iterable<[number, string]> = hit.lineTexts ?? hit.matches.map((no, i) => [no, hit.matchTexts![i]!]);
+  for (const [no, text] of printed) {
+    const own = lines.at(no);
+    if (own === undefined || clipLine(own) !== clipLine(text)) return false;
+  }
+  return null;
 }
 
 export const grepFilesTool = createGrepFilesTool();

@@ -5,7 +5,7 @@
  * left out before they count. An rg that
  * logs its arguments shows that a cut page stops the stream and searches only the first files, in walk order.
  */
-import { chmodSync, linkSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { forgetGuardedIdentities } from '../_policy/hardlinks';
@@ -146,5 +146,33 @@ describe("context lines come from rg's own output", () => {
     expect(out).toContain('pkg0/top.txt:1:needle on top');
     expect(out).not.toContain('added later');
     expect(readFileSync(join(ws.root, 'pkg0/top.txt'), 'utf8')).toBe('needle on top\nadded later\n');
+  });
+});
+
+describe('ripgrep reads by path; what it read is shown only as a confirmed read agrees (docs/guards.md)', () => {
+  it('the searched folder swapped for a link while rg runs: rg follows it, and none of what it read there is shown', async () => {
+    // The wrapper swaps the searched folder for a link to another one for exactly rg's run, then puts it back; rg
+    // starts in the folder by its path (the swap is made before the wrapper enters it, as a swap before the spawn's
+    // chdir), so it reads the other folder's files under the searched names.
+    const vault = join(ws.base, 'vault');
+    const dir = ws.root;
+    mkdirSync(join(vault, 'pkg0'), { recursive: true });
+    writeFileSync(join(vault, 'pkg0/top.txt'), 'needle on top VAULT-7f3a\n');
+    writeFileSync(join(vault, 'only-here.txt'), 'needle VAULT-7f3a\n');
+    const wrapper = join(ws.base, 'rg-through-a-link');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nmv '${dir}' '${dir}.away' && ln -s '${vault}' '${dir}' && cd '${dir}'\n${RG} "$@"\ncode=$?\n` +
+        `rm '${dir}' && mv '${dir}.away' '${dir}'\nexit $code\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    for (const output_mode of ['content', 'files_only', 'count'] as const) {
+      const tool = createGrepFilesTool({ ripgrepPath: wrapper, jsPrefixMs: 0 });
+      const out = await ok(tool, { pattern: 'needle', output_mode, limit: 5000 }, ws.ctx);
+      expect(out).not.toContain('VAULT');
+      expect(out).not.toContain('only-here');
+      // rg really answered from the other folder: its line of pkg0/top.txt is not the file's, so it is left out.
+      if (output_mode === 'content') expect(out).not.toContain('pkg0/top.txt:1:');
+    }
   });
 });
