@@ -21,4 +21,5 @@ export const suites: Suite[] = [
   { name: 'sandbox', load: () => import('./sandbox') },
   { name: 'ui', load: () => import('./ui') },
   { name: 'viewer', load: () => import('./viewer') },
+  { name: 'rewind', load: () => import('./rewind') },
 ];

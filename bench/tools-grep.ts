@@ -1,78 +1,41 @@
 /**
- * `grep_files` against ripgrep (docs/architecture.md "Performance targets"): on real trees (this checkout's
- * node_modules, the Python standard library) for every mode, with both of our engines (ripgrep, and the JS engine
- * that runs where rg is absent), and on a generated tree at 1×, 10× and 100× to show how both grow.
- * - Ours runs in-process through the tool, as in the app; the peer is the `rg` CLI over the same files (the same
- *   skip globs, `--hidden --no-ignore`, `--max-filesize`), its whole output read from a pipe: rg's own full run.
- *   The two alternate run by run after a warm-up each, so background load hits both alike.
- * - Our call uses the app's default limit (100) unless the row says "whole answer". A limited page must cost no
- *   more than rg's full run (≤ 1.0×); a whole answer ≤ 1.2× rg; the JS engine ≤ 2× rg.
- * - Identity: every row checks our entries against rg's, entry by entry (path, line, text; count mode: path and
- *   count; files_only: path), rg's answer put in the tool's own order (the walk's: files first, then folders, by
- *   name; within a file by line) and cut where our page ends: a wrong entry, a missing duplicate, a wrong order or a
- *   page cut in the wrong place fails the row, which says what differs.
- * - The rg engine's rows include its JS search of the walk's first files (grep-files.ts `engineResults`): that is
+ * `grep_files` against ripgrep (docs/architecture.md "Performance targets"), on real trees and patterns chosen by a
+ * rule (bench/tools-grep-corpus.ts: node_modules, /usr/include, /usr/share, the Python standard library), for every
+ * mode, with both of our engines (ripgrep, and the JS engine that runs where rg is absent), and on a generated tree at
+ * 1×, 10× and 100× to show how both grow.
+ * - Ours runs in-process through the tool, as in the app; the peer is the `rg` CLI over the same files printing what
+ *   the tool prints (bench/tools-grep-rg.ts: the same skip globs and flags, lines cut as the app cuts them).
+ * - A page (the app's default limit, 100) is timed against rg stopped at its 101st hit (the tool needs one more to
+ *   say "more exist") and against rg's whole run: the rg engine ≤ 1.2× the first and ≤ 1.0× the second. A whole
+ *   answer (limit 5000, only where the pattern has at most 5,000 matching lines) against rg's whole run: ≤ 1.2×. The
+ *   JS engine: ≤ 2× rg, the same peers. The sides alternate run by run (the order rotating), after a warm-up each.
+ * - Identity: every row checks our entries against rg's whole answer, entry by entry (path, line, text; count mode:
+ *   path and count; files_only: path), rg's answer put in the tool's own order (the walk's: files first, then folders,
+ *   by name; within a file by line) and cut where our page ends: a wrong entry, a missing duplicate, a wrong order or
+ *   a page cut in the wrong place fails the row, which says what differs. rg's binary rule holds for both sides;
+ *   for a file whose first NUL lies past 64 KB, rg's whole run answers by its threads' history (grep-binary.ts), so
+ *   for those few files either rg's answer on each alone or its whole run's is rg's, and the row says how many.
+ * - The rg engine's rows include its JS search of the walk's first files (grep-race.ts `engineResults`): that is
  *   the app's path; the JS engine's rows are what runs where rg is absent.
  * - Labels state the real match rate: matching lines out of all lines searched.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SKIP_DIRS } from '../src/main/core/tools/_policy/fs';
-import { compareParts, MAX_GREP_FILE_BYTES } from '../src/main/core/tools/fs/grep-engines';
 import { createGrepFilesTool, DEFAULT_GREP_LIMIT, MAX_GREP_LIMIT } from '../src/main/core/tools/fs/grep-files';
-import { clipLine } from '../src/main/core/tools/fs/search-engine';
 import type { ToolRunContext } from '../src/main/core/tools/tool';
 import { median, ms, type BenchOptions, type BenchRow } from './table';
-
-const RG = '/usr/bin/rg';
-const RG_POLICY = [
-  '--no-config',
-  '--hidden',
-  '--no-ignore',
-  '--color',
-  'never',
-  '--max-filesize',
-  String(MAX_GREP_FILE_BYTES),
-  ...[...SKIP_DIRS].flatMap((d) => ['--iglob', `!${d}/`]),
-  '--iglob',
-  '!secrets',
-];
-
-type Mode = 'content' | 'files_only' | 'count';
-interface Query {
-  label: string;
-  pattern: string;
-  mode?: Mode;
-  caseInsensitive?: boolean;
-  context?: number;
-  /** The whole answer (limit 5000) instead of the default page. */
-  whole?: boolean;
-}
-
-/** rg's full run, its output read (and dropped) from a pipe; resolves to the bytes it wrote. */
-function rgRun(cwd: string, args: readonly string[], keep = false): Promise<{ bytes: number; out: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(RG, [...RG_POLICY, ...args, '.'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    child.stdout.on('data', (c: Buffer) => {
-      bytes += c.length;
-      if (keep) chunks.push(c);
-    });
-    child.on('error', reject);
-    child.on('close', () => resolve({ bytes, out: keep ? Buffer.concat(chunks) : Buffer.alloc(0) }));
-  });
-}
-
-function peerArgs(q: Query): string[] {
-  const args = q.caseInsensitive ? ['--ignore-case'] : [];
-  if (q.mode === 'files_only') args.push('--files-with-matches');
-  else if (q.mode === 'count') args.push('--count');
-  else args.push('--line-number', '--no-heading', ...(q.context ? ['--context', String(q.context)] : []));
-  return [...args, '--regexp', q.pattern];
-}
+import { chooseWords, describeTree, realTrees, treeQueries, type Tree } from './tools-grep-corpus';
+import {
+  compareEntries,
+  expectedAnswers,
+  lateNulFiles,
+  peerArgs,
+  RG,
+  rgFirstHits,
+  rgRun,
+  type Query,
+} from './tools-grep-rg';
 
 function toolArgs(q: Query): Record<string, unknown> {
   return {
@@ -84,81 +47,25 @@ function toolArgs(q: Query): Record<string, unknown> {
   };
 }
 
-const strip = (p: string) => (p.startsWith('./') ? p.slice(2) : p);
-const walkOrder = (a: { parts: string[]; no: number }, b: { parts: string[]; no: number }) =>
-  compareParts(a.parts, b.parts) || a.no - b.no;
-
-/** rg's answer as the tool would list it: entries in the walk's order, each as the tool prints it. */
-function expectedEntries(out: Buffer, q: Query): string[] {
-  const text = out.toString('utf8');
-  const records = (q.mode === 'files_only' ? text.split('\0') : text.split('\n'))
-    .map((r) => r.replace(/^\n/, ''))
-    .filter((r) => r && r !== '--');
-  const keyed = records.map((r) => {
-    const cut = r.indexOf('\0');
-    const rel = strip(cut === -1 ? r : r.slice(0, cut));
-    const rest = cut === -1 ? '' : r.slice(cut + 1);
-    if (q.mode === 'files_only') return { parts: rel.split('/'), no: 0, entry: rel };
-    if (q.mode === 'count') return { parts: rel.split('/'), no: 0, entry: `${rel}:${rest}` };
-    const m = /^(\d+)([:-])(.*)$/s.exec(rest)!;
-    const text = m[3]!.endsWith('\r') ? m[3]!.slice(0, -1) : m[3]!;
-    return { parts: rel.split('/'), no: Number(m[1]), entry: `${rel}${m[2]}${m[1]}${m[2]}${clipLine(text)}` };
-  });
-  return keyed.sort(walkOrder).map((k) => k.entry);
-}
-
-/**
- * Ours against rg's first entries in the tool's order: the same entries (path, line, text; duplicates count), in
- * the same order, so a page cut in the wrong place or a wrong order inside it shows. Returns what differs first.
- */
-function compareEntries(ours: string[], expected: string[]): string | null {
-  const theirs = expected.slice(0, ours.length);
-  if (ours.length !== theirs.length) return `${ours.length} entries, rg has ${expected.length}`;
-  const i = ours.findIndex((e, k) => e !== theirs[k]);
-  return i === -1
-    ? null
-    : `entry ${i + 1}: ${JSON.stringify(ours[i]).slice(0, 80)} where rg has ${JSON.stringify(theirs[i]).slice(0, 80)}`;
-}
-
-/** Alternates the two sides run by run (after one warm-up each), so background load hits both alike. */
-async function timePair(a: () => Promise<unknown>, b: () => Promise<unknown>, runs: number): Promise<[number, number]> {
-  await a();
-  await b();
-  const ta: number[] = [];
-  const tb: number[] = [];
+/** Each side timed run by run after one warm-up each, the order rotating, so background load hits all alike. */
+async function timeSides(sides: (() => Promise<unknown>)[], runs: number): Promise<number[]> {
+  for (const side of sides) await side();
+  const times = sides.map(() => [] as number[]);
   for (let i = 0; i < runs; i++) {
-    let t = performance.now();
-    await a();
-    ta.push(performance.now() - t);
-    t = performance.now();
-    await b();
-    tb.push(performance.now() - t);
+    for (let k = 0; k < sides.length; k++) {
+      const s = (i + k) % sides.length;
+      const started = performance.now();
+      await sides[s]!();
+      times[s]!.push(performance.now() - started);
+    }
   }
-  return [median(ta), median(tb)];
+  return times.map(median);
 }
 
-interface Tree {
-  name: string;
-  root: string;
-  files: number;
-  lines: number;
-}
-
-async function describeTree(name: string, root: string): Promise<Tree> {
-  const files = (await rgRun(root, ['--files'], true)).out.toString('utf8').split('\n').filter(Boolean).length;
-  const counts = (await rgRun(root, ['--count', '--null', '--regexp', ''], true)).out.toString('utf8').split('\n');
-  const lines = counts.reduce((sum, l) => sum + (Number(l.slice(l.indexOf('\0') + 1)) || 0), 0);
-  return { name, root, files, lines };
-}
-
+/** Matching lines of `q` in the tree (rg's count: binary files and their parts after a NUL left out). */
 async function matchingLines(tree: Tree, q: Query): Promise<number> {
-  const out = (
-    await rgRun(
-      tree.root,
-      [...(q.caseInsensitive ? ['--ignore-case'] : []), '--count', '--null', '--regexp', q.pattern],
-      true,
-    )
-  ).out.toString('utf8');
+  const args = [...(q.caseInsensitive ? ['--ignore-case'] : []), '--count', '--regexp', q.pattern];
+  const out = (await rgRun(tree.root, args, true)).out.toString('utf8');
   return out.split('\n').reduce((sum, l) => sum + (Number(l.slice(l.indexOf('\0') + 1)) || 0), 0);
 }
 
@@ -180,9 +87,15 @@ async function rows(
     log: () => undefined,
   };
   const out: BenchRow[] = [];
+  const late = await lateNulFiles(tree.root);
+  const lateNote = late.length
+    ? `; ${late.length} file(s) whose first NUL lies past 64 KB as rg answers alone or in its whole run`
+    : '';
   for (const q of queries) {
     const hits = await matchingLines(tree, q);
-    const expected = expectedEntries((await rgRun(tree.root, ['--null', ...peerArgs(q)], true)).out, q);
+    if (q.whole && hits > MAX_GREP_LIMIT) continue; // not a whole answer: the limit would cut it
+    const expected = await expectedAnswers(tree.root, q, late);
+    const isPage = !q.whole && (q.mode && q.mode !== 'content' ? expected.alone.length : hits) > DEFAULT_GREP_LIMIT;
     for (const engine of engines) {
       const tool = createGrepFilesTool({ ripgrepPath: engine === 'rg' ? RG : null });
       const ours = async () => {
@@ -192,22 +105,41 @@ async function rows(
           .split('\n')
           .filter((l) => l && l !== '--' && !l.startsWith('[') && !l.startsWith('No matches'));
       };
-      const differs = compareEntries(await ours(), expected);
+      const got = await ours();
+      const differs = compareEntries(got, expected.alone) && compareEntries(got, expected.whole);
       const same = differs === null;
-      const [oursMs, rgMs] = await timePair(ours, () => rgRun(tree.root, peerArgs(q)), runs);
-      const ratio = oursMs / rgMs;
-      const isPage = !q.whole && expected.length > DEFAULT_GREP_LIMIT;
-      const bound = engine === 'js' ? 2 : isPage ? 1 : 1.2;
+      const whole = () => rgRun(tree.root, peerArgs(q));
       const what = `${q.mode ?? 'content'}${q.caseInsensitive ? ' -i' : ''}${q.context ? ` -C${q.context}` : ''} /${q.pattern}/`;
-      out.push({
-        name: `grep_files ${engine === 'rg' ? 'rg engine' : 'JS engine'}, ${tree.name}: ${q.label}, ${what}, ${rate(hits, tree.lines)}, ${isPage ? `page of ${DEFAULT_GREP_LIMIT}` : 'whole answer'}${same ? '' : ` — RESULTS DIFFER (${differs})`}`,
-        ours: ms(oursMs),
-        peer: `rg full run ${ms(rgMs)} (medians of ${runs} alternating runs)`,
-        ratio,
-        target: `≤ ${bound}× rg, same entries in the same order`,
-        pass: same && ratio <= bound,
-        wrong: same ? undefined : 'results differ from rg',
-      });
+      const name = `grep_files ${engine === 'rg' ? 'rg engine' : 'JS engine'}, ${tree.name}: ${q.label}, ${what}, ${rate(hits, tree.lines)}, ${isPage ? `page of ${DEFAULT_GREP_LIMIT}` : 'whole answer'}${lateNote}${same ? '' : ` — RESULTS DIFFER (${differs})`}`;
+      const wrong = same ? undefined : 'results differ from rg';
+      const median = `medians of ${runs} interleaved runs`;
+      if (isPage) {
+        const first = () => rgFirstHits(tree.root, q, DEFAULT_GREP_LIMIT + 1);
+        const [oursMs, firstMs, wholeMs] = await timeSides([ours, first, whole], runs);
+        const [toFirst, toWhole] = [oursMs! / firstMs!, oursMs! / wholeMs!];
+        const [boundFirst, boundWhole] = engine === 'js' ? [2, 2] : [1.2, 1];
+        out.push({
+          name,
+          ours: ms(oursMs!),
+          peer: `rg stopped at its ${DEFAULT_GREP_LIMIT + 1}st hit ${ms(firstMs!)}; rg's whole run ${ms(wholeMs!)} (ours ${toWhole.toFixed(2)}× it); ${median}`,
+          ratio: toFirst,
+          target: `≤ ${boundFirst}× rg stopped at its ${DEFAULT_GREP_LIMIT + 1}st hit, ≤ ${boundWhole}× rg's whole run; same entries`,
+          pass: same && toFirst <= boundFirst && toWhole <= boundWhole,
+          wrong,
+        });
+      } else {
+        const [oursMs, wholeMs] = await timeSides([ours, whole], runs);
+        const bound = engine === 'js' ? 2 : 1.2;
+        out.push({
+          name,
+          ours: ms(oursMs!),
+          peer: `rg's whole run ${ms(wholeMs!)} (${median})`,
+          ratio: oursMs! / wholeMs!,
+          target: `≤ ${bound}× rg's whole run, same entries`,
+          pass: same && oursMs! / wholeMs! <= bound,
+          wrong,
+        });
+      }
     }
   }
   return out;
@@ -252,68 +184,13 @@ function generateTree(root: string, folders: number): void {
   }
 }
 
-/** The newest `/usr/lib/python3.N` here (the standard library's sources), or '' when there is none. */
-function pythonStdlib(): string {
-  const versions = existsSync('/usr/lib') ? readdirSync('/usr/lib').filter((n) => /^python3\.\d+$/.test(n)) : [];
-  versions.sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
-  return versions.length ? `/usr/lib/${versions.at(-1)}` : '';
-}
-
-/** The same seven queries on each real tree, with words that are rare, common or in between there. */
-function realQueries(w: {
-  rare: string;
-  common: string;
-  regex: string;
-  files: string;
-  count: string;
-  ci: string;
-}): Query[] {
-  return [
-    { label: 'rare literal', pattern: w.rare, whole: true },
-    { label: 'common word', pattern: w.common },
-    { label: 'regex', pattern: w.regex },
-    { label: 'common word', pattern: w.files, mode: 'files_only' },
-    { label: 'common word', pattern: w.count, mode: 'count' },
-    { label: 'case-insensitive', pattern: w.ci, caseInsensitive: true },
-    { label: 'context', pattern: w.rare, context: 2, whole: true },
-  ];
-}
-
-const REAL: { name: string; root: string; queries: Query[] }[] = [
-  {
-    name: 'node_modules',
-    root: realpathSync(join(import.meta.dirname, '..', 'node_modules')),
-    queries: realQueries({
-      rare: 'XMLHttpRequest',
-      common: 'return',
-      regex: 'function [a-z]+Sync\\(',
-      files: 'import',
-      count: 'return',
-      ci: 'deprecated',
-    }),
-  },
-  {
-    name: 'Python stdlib',
-    root: pythonStdlib(),
-    queries: realQueries({
-      rare: 'NotImplementedError',
-      common: 'self',
-      regex: 'def [a-z_]+\\(self, [a-z]+\\)',
-      files: 'return',
-      count: 'return',
-      ci: 'deprecated',
-    }),
-  },
-];
-
-/** `--quick`: the Python tree alone (node_modules is the largest), one timed run, the 1× and 10× trees. */
+/** `--quick`: /usr/include alone of the real trees, fewer queries, one timed run, the 1× and 10× trees. */
 export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
-  for (const real of REAL.filter((r) => r.root && existsSync(r.root) && !(quick && r.name === 'node_modules'))) {
-    const tree = await describeTree('', real.root);
-    tree.name = `${real.name} (${tree.files.toLocaleString('en')} files)`;
-    // node_modules' rows take a third of a second a run, where another process's burst moves a median of five by 20%.
-    out.push(...(await rows(tree, real.queries, ['rg', 'js'], quick ? 1 : real.name === 'node_modules' ? 11 : 5)));
+  for (const real of realTrees().filter((t) => !quick || t.name === '/usr/include')) {
+    const tree = await describeTree(real.name, real.root);
+    const words = await chooseWords(tree);
+    out.push(...(await rows(tree, treeQueries(words, quick), ['rg', 'js'], quick ? 1 : real.runs)));
   }
   const base = mkdtempSync(join(tmpdir(), 'skald-bench-grep-'));
   try {
@@ -326,8 +203,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
     ).slice(0, quick ? 2 : 3)) {
       const root = join(base, scale);
       generateTree(root, folders);
-      const tree = await describeTree('', root);
-      tree.name = `generated ${scale} (${tree.files.toLocaleString('en')} files)`;
+      const tree = await describeTree(`generated ${scale}`, root);
       const queries: Query[] = [
         { label: 'rare literal', pattern: 'needle_rare', whole: true },
         { label: 'common regex', pattern: 'fn_9[0-9]{3}\\(' },

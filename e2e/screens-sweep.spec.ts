@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { callBridge, expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
-import { shots } from './screens';
+import { eachSettingsSection, SECURITY_TABS, shots } from './screens';
 import { configureModel } from './scripted-llm';
 
 let app: WebApp;
@@ -16,17 +16,8 @@ test.afterEach(async () => {
   await stopWebApp(app);
 });
 
-const SECTIONS = ['general', 'providers', 'models', 'mcp', 'plugins', 'secrets'];
-const TABS = ['rules', 'files', 'test', 'bypasses', 'log'];
-
-async function settingsSections(page: Page, prefix: string): Promise<void> {
-  await page.getByTestId('open-settings').click();
-  await expect(page.getByTestId('settings')).toBeVisible();
-  for (const id of SECTIONS) {
-    await page.evaluate((s) => document.getElementById(`settings-${s}`)?.scrollIntoView({ block: 'start' }), id);
-    await shots(page, `${prefix}-${id}`);
-  }
-}
+const settingsSections = (page: Page, prefix: string) =>
+  eachSettingsSection(page, (id) => shots(page, `${prefix}-${id}`));
 
 test('every screen outside the chat, empty and filled, in both themes', async ({ page }) => {
   await page.goto(app.url);
@@ -38,7 +29,7 @@ test('every screen outside the chat, empty and filled, in both themes', async ({
 
   await page.getByTestId('open-security').click();
   await expect(page.getByTestId('rule-row').first()).toBeVisible();
-  for (const tab of TABS) {
+  for (const tab of SECURITY_TABS) {
     const button = page.getByTestId(`tab-${tab}`);
     if ((await button.count()) === 0) continue;
     await button.click();

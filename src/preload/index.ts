@@ -24,7 +24,9 @@ const api = buildSkaldApi({
   },
   subscribe(family, listener) {
     const channel = `event:${family}`;
-    const handler = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
+    // The main process sends an event as its JSON, serialized once for every window (desktop-app.ts).
+    const handler = (_event: IpcRendererEvent, payload: unknown) =>
+      listener(typeof payload === 'string' ? JSON.parse(payload) : payload);
     ipcRenderer.on(channel, handler);
     return () => ipcRenderer.removeListener(channel, handler);
   },

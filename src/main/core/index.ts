@@ -57,6 +57,8 @@ import { sweepStaleTempFiles } from './disk/temp-sweep';
 import { BlobStore } from './viewer/blob-store';
 import { FileImages } from './viewer/file-images';
 import { createViewerHandlers } from './viewer/viewer-handlers';
+import { createRewindHandlers } from './rewind/rewind-handlers';
+import { RewindService } from './rewind/rewind-service';
 import { ViewerService } from './viewer/viewer-service';
 import type { OpenWithSystemPort } from './viewer/system-open';
 
@@ -329,6 +331,19 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     ...createRevealHandlers({ pending: approval.pending, secrets: sealedCalls }),
     ...createChatHandlers(sessions, events, chatSearch),
     ...createViewerHandlers(viewer, new FileImages(blobs, sessions, readPolicyOf)),
+    ...createRewindHandlers(
+      new RewindService({
+        db,
+        blobs,
+        store: sessions.store,
+        events,
+        policyOf: readPolicyOf,
+        workingDir: (sessionId) => sessions.workingDir(sessionId),
+        isRunning: (sessionId) => sessions.isRunning(sessionId),
+        kindOf: (name) => tools.kindOf(name),
+        label: (name, args) => tools.describeCall(name, args, 'short'),
+      }),
+    ),
   };
   assertHandlersMatchContract(handlers);
   // The first screen's data (its session list) answered: MCP servers may spawn now (docs/mcp.md "Lifecycle").

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../../test/llm-server/index';
 import { createElectronStandin, type ElectronStandin } from '../../../test/electron-standin/index';
 import { cleanupTempDirs, tempDir } from '../../../test/helpers/temp';
@@ -203,13 +203,25 @@ describe('windows', () => {
     await expect(standin.invoke('app:ping', { text: 5 })).resolves.toMatchObject({ ok: false });
   });
 
-  it('core events reach every window', async () => {
+  it('core events reach every window, serialized once whatever the number of windows', async () => {
     const { standin, desktop } = await start();
-    desktop.core.events.emit('app', { type: 'notice', level: 'info', message: 'hello' });
-    expect(standin.windows[0]!.webContents.sent).toContainEqual({
-      channel: 'event:app',
-      payload: { type: 'notice', level: 'info', message: 'hello' },
-    });
+    new standin.electron.BrowserWindow({ show: false }); // a second window
+    expect(standin.windows).toHaveLength(2);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      desktop.core.events.emit('app', { type: 'notice', level: 'info', message: 'hello' });
+      const events = stringify.mock.calls.filter(
+        ([value]: unknown[]) => (value as { type?: string })?.type === 'notice',
+      );
+      expect(events).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+    for (const w of standin.windows)
+      expect(w.webContents.sent).toContainEqual({
+        channel: 'event:app',
+        payload: JSON.stringify({ type: 'notice', level: 'info', message: 'hello' }),
+      });
   });
 });
 

@@ -123,13 +123,18 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, openExternal, log));
   disposers.push(registerBridge(e.ipcMain, core.handlers, log));
   for (const family of eventFamilies) {
+    const channel = `event:${family}`;
     disposers.push(
-      // Streamed deltas are joined per turn of the event loop on their way out (core/window-events.ts).
+      // Streamed deltas are joined per turn of the event loop on their way out (core/window-events.ts). An event is
+      // serialized once, as JSON, whatever the number of windows (Electron would clone the object for each one; the
+      // preload parses it back), inside the emit, on the path of the call that emits it.
       core.events.subscribe(
         family,
         windowListener(family, (payload) => {
-          for (const w of e.BrowserWindow.getAllWindows())
-            if (!w.isDestroyed()) w.webContents.send(`event:${family}`, payload);
+          const windows = e.BrowserWindow.getAllWindows().filter((w) => !w.isDestroyed());
+          if (windows.length === 0) return;
+          const json = JSON.stringify(payload);
+          for (const w of windows) w.webContents.send(channel, json);
         }),
       ),
     );

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { cleanupTempDirs, tempDir } from '../../../test/helpers/temp';
 import { createCore, type Core } from '../core/index';
@@ -168,6 +168,40 @@ describe('web shape server', () => {
     ws.send(JSON.stringify({ type: 'call', id: 3, channel: 'app:info', request: {} }));
     expect(await reply).toMatchObject({ id: 3, ok: true, result: { shape: 'web' } });
     ws.close();
+  });
+
+  it('sends every event to every open window, serialized once whatever their number; one subscription for all', async () => {
+    await expect.poll(() => core.events.size()).toBe(0); // earlier tests' sockets finish closing
+    const windows = [socket(), socket(), socket()];
+    await Promise.all(windows.map((ws) => new Promise((r) => ws.once('open', r))));
+    const subscribed = core.events.size();
+    const fourth = socket();
+    await new Promise((r) => fourth.once('open', r));
+    expect(core.events.size()).toBe(subscribed); // a window more is a socket more, not a subscription more
+    const seen = [...windows, fourth].map((ws) => {
+      const frames: Record<string, unknown>[] = [];
+      ws.on('message', (d) => frames.push(JSON.parse(d.toString())));
+      return frames;
+    });
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      core.events.emit('app', { type: 'notice', level: 'info', message: 'to all' });
+      const frames = stringify.mock.calls.filter(
+        ([value]: unknown[]) => (value as { type?: string })?.type === 'event',
+      );
+      expect(frames).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+    for (const frames of seen)
+      await expect
+        .poll(() => frames)
+        .toContainEqual({
+          type: 'event',
+          family: 'app',
+          payload: { type: 'notice', level: 'info', message: 'to all' },
+        });
+    for (const ws of [...windows, fourth]) ws.close();
   });
 
   it('leaves no event subscription behind when sockets close', async () => {

@@ -116,17 +116,30 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     );
   });
 
+  // Every event goes to every open socket from one subscription per family, serialized once (a frame's UTF-8 bytes,
+  // sent as text) whatever the number of windows: an event is sent inside the emit, on the path of the tool call
+  // that emits it (docs/architecture.md "What keeps the waited-on paths fast").
+  const sockets = new Set<WebSocket>();
+  let unsubscribe: (() => void)[] = [];
+  const broadcast = (frame: ServerFrame) => {
+    const bytes = Buffer.from(JSON.stringify(frame));
+    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(bytes, { binary: false });
+  };
+  const forwardEvents = () =>
+    eventFamilies.map((family) =>
+      // Streamed deltas are joined per turn of the event loop on their way out (core/window-events.ts).
+      options.core.events.subscribe(
+        family,
+        windowListener(family, (payload) => broadcast({ type: 'event', family, payload })),
+      ),
+    );
+
   function onSocket(ws: WebSocket): void {
     const send = (frame: ServerFrame) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
-    const disposers = eventFamilies.map((family) =>
-      // Streamed deltas are joined per turn of the event loop on their way out (core/window-events.ts).
-      options.core.events.subscribe(
-        family,
-        windowListener(family, (payload) => send({ type: 'event', family, payload })),
-      ),
-    );
+    sockets.add(ws);
+    if (sockets.size === 1) unsubscribe = forwardEvents();
     ws.on('message', (data) => {
       let raw: unknown;
       try {
@@ -154,7 +167,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         ),
       );
     });
-    ws.on('close', () => disposers.forEach((d) => d()));
+    ws.on('close', () => {
+      if (!sockets.delete(ws) || sockets.size > 0) return;
+      for (const off of unsubscribe) off();
+      unsubscribe = [];
+    });
     ws.on('error', (error) => log('socket error', error));
   }
 

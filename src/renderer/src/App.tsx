@@ -29,6 +29,9 @@ import { startTheme } from './stores/theme';
 import { showInViewer, showViewer, viewerFileChanged, viewerPathChanged, viewerStore } from './stores/viewer-store';
 import { lazyPage, preloadWhenIdle } from './lib/lazy-page';
 import { useLayout } from './lib/use-layout';
+import { focusViewerFrom } from './lib/viewer-focus';
+import { announceChatEvent } from './stores/announcer';
+import { LiveAnnouncer } from './components/LiveAnnouncer';
 import './theme.css';
 
 // Not on the chat's first paint: their own chunks, preloaded when idle and on hover (lib/lazy-page.ts).
@@ -65,6 +68,29 @@ const preloadOn = (page: { preload(): Promise<unknown> }) => {
 /** While a page's chunk arrives (only when it was not preloaded yet). */
 const pageLoading = <div className="page-loading" aria-busy="true" />;
 
+/** The open chat's card of a call (for what the announcer says about it). */
+const cardOfOpenChat = (toolCallId: string) =>
+  chat.store
+    .getState()
+    .messages.flatMap((m) => m.tools)
+    .find((t) => t.tool_call_id === toolCallId);
+
+/** Skips the header and the chat list: the message box takes the focus (docs/ui.md "Keyboard"). */
+function SkipToComposer() {
+  return (
+    <a
+      className="skip-link"
+      href="#composer"
+      onClick={(e) => {
+        e.preventDefault();
+        document.getElementById('composer')?.focus();
+      }}
+    >
+      Skip to the message box
+    </a>
+  );
+}
+
 type Info = Awaited<ReturnType<typeof skald.app.info>>;
 type View = 'chat' | 'security' | 'schedules' | 'settings';
 
@@ -84,6 +110,7 @@ export function App() {
   const layout = useLayout();
   const viewerTabs = useStore(viewerStore, (s) => s.tabs.length);
   const viewerHidden = useStore(viewerStore, (s) => s.isHidden);
+  const chatTitle = useStore(sessionsStore, (s) => s.sessions.find((x) => x.id === s.activeId)?.title);
 
   useEffect(() => startTheme(), []);
   useEffect(() => preloadWhenIdle(LAZY_PAGES), []);
@@ -99,6 +126,7 @@ export function App() {
     void openFirstScreen();
     const offChat = skald.on.chat((event) => {
       chat.apply(event);
+      announceChatEvent(event, { openSessionId: sessionsStore.getState().activeId, cardOf: cardOfOpenChat });
       if (event.type === 'file_changed') viewerPathChanged(event.path);
       applySubAgentEvent(event);
       if (event.type === 'new_session') void openCreatedSession(event.session_id);
@@ -169,6 +197,8 @@ export function App() {
   const mod = isMac ? '⌘' : 'Ctrl';
   return (
     <div className="app">
+      {view === 'chat' && !firstRun && activeId !== null && <SkipToComposer />}
+      <LiveAnnouncer />
       <ReconnectingBar />
       <header className="app-header">
         <span className="brand">Skald</span>
@@ -212,7 +242,7 @@ export function App() {
           <button
             className="nav-tab"
             data-testid="viewer-show"
-            onClick={showViewer}
+            onClick={(e) => (showViewer(), focusViewerFrom(e.currentTarget))}
             aria-label={`Show the viewer, ${viewerTabs} open`}
           >
             Viewer ({viewerTabs})
@@ -264,6 +294,8 @@ export function App() {
             </Suspense>
           ) : (
             <>
+              {/* The chat's title is its heading for a screen reader (the other pages show theirs). */}
+              {!firstRun && <h1 className="sr-only">{`Chat: ${chatTitle || 'New chat'}`}</h1>}
               {layout.list === 'full' ? <SessionList /> : <SessionRail onFind={() => setSwitcherOpen(true)} />}
               {firstRun ? (
                 <Suspense fallback={<section className="chat" />}>

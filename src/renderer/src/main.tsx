@@ -7,6 +7,7 @@ import { requestFirstScreen } from './stores/sessions-store';
 import './styles.css';
 // After styles.css, whose rules of the same weight it overrides where the window is narrow.
 import './layout.css';
+import './a11y.css';
 
 // Before React renders: on desktop the call goes out now; in the web shape it takes the early socket's answer.
 requestFirstScreen();

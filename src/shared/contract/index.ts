@@ -11,6 +11,7 @@ import type { CallSpec } from './define';
 import { pluginCalls } from './plugins';
 import { mcpCalls, McpEventSchema } from './mcp';
 import { providerCalls } from './providers';
+import { rewindCalls, RewindEventSchema } from './rewind';
 import { schedulesCalls, SchedulesEventSchema } from './schedules';
 import { viewerCalls, ViewerEventSchema } from './viewer';
 
@@ -21,6 +22,7 @@ export * from './chat';
 export * from './plugins';
 export * from './mcp';
 export * from './providers';
+export * from './rewind';
 export * from './schedules';
 export * from './viewer';
 
@@ -33,6 +35,7 @@ export const calls = {
   ...pluginCalls,
   ...mcpCalls,
   ...schedulesCalls,
+  ...rewindCalls,
 } as const satisfies Record<string, CallSpec>;
 
 export const events = {
@@ -40,6 +43,7 @@ export const events = {
   chat: ChatEventSchema,
   inbox: InboxEventSchema,
   mcp: McpEventSchema,
+  rewind: RewindEventSchema,
   schedules: SchedulesEventSchema,
   viewer: ViewerEventSchema,
 } as const satisfies Record<string, z.ZodType>;

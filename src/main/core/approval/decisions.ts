@@ -51,6 +51,15 @@ export function argsHash(args: unknown): string {
   return sha256Hex(canonicalJson(args));
 }
 
+/**
+ * A call's arguments as stored and shown (their canonical JSON) and the hash that binds them, from one serialization:
+ * the text shown is the very text hashed.
+ */
+export function argsBinding(args: unknown): { json: string; hash: string } {
+  const json = canonicalJson(args);
+  return { json, hash: sha256Hex(json) };
+}
+
 const INSERT_DECISION = `INSERT INTO tool_decisions (tool_call_id, session_id, action, reason_kind, rule_id, detail, args_hash, actor, created_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 

@@ -9,7 +9,7 @@ import type { Db } from '../db/database';
 import type { GatePort } from '../session/ports';
 import { canonicalizeForPolicy } from '../tools/_policy/paths';
 import { BypassStore, optionsFor } from './bypass';
-import { argsHash, recordDecision } from './decisions';
+import { argsBinding, recordDecision } from './decisions';
 import { ApprovalGate } from './gate';
 import { PendingManager, rejectText, type PendingDeps, type SessionApprovalEvent } from './pending';
 import { RulesRepository } from './rules-repository';
@@ -102,7 +102,7 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
     prepareFor: (toolName) => gate.prepareFor(toolName),
     walkPolicy: (call) => gate.walkPolicy(call),
     isHidden: (groupId, toolName) => gate.isToolHidden(groupId, toolName),
-    argsHash: (args) => argsHash(args),
+    argsBinding: (args) => argsBinding(args),
     recordDecision: (entry) => recordDecision(deps.db, entry),
     requestApproval: ({ signal, ...request }) => untilAnswered(pending.requestApproval(request), signal),
     requestClarification: ({ signal, ...request }) => untilAnswered(pending.requestClarification(request), signal),

@@ -3,7 +3,7 @@
  * writes is a symlink into the data folder, a `secrets/` folder or `.git/hooks`, and the write is refused with a
  * sentence, with not a byte landing there. The writers: the file tools (the model names the path), an MCP result's
  * media (`mcp-output`, `mcp-output/<server>`), generated images (`images/`), the before-images of write calls (the
- * blob store's folder) and the LaTeX cache. The output folders the app names itself are refused as links even when
+ * blob store's folder), the LaTeX cache, and a rewind writing a file back or removing one (docs/rewind.md). The output folders the app names itself are refused as links even when
  * they lead somewhere harmless: the app chose a plain folder, so a link there was planted. Real core, real links.
  */
 import { lstatSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,8 @@ import { writeFileTool } from '../tools/fs/write-file';
 import { createImageGenerateTool } from '../tools/image/image-generate';
 import { runTool } from '../tools/_testing/workspace';
 import type { ToolRunContext } from '../tools/tool';
-import { BlobStore } from '../viewer/blob-store';
+import { runStep } from '../rewind/restore';
+import { BlobStore, hashBytes } from '../viewer/blob-store';
 import { LatexCompiler } from '../viewer/latex';
 
 let h: Harness;
@@ -144,6 +145,18 @@ const WRITERS: DiskWriter[] = [
     },
   },
   {
+    name: 'a rewind writing a before-image back',
+    linkAt: (c) => join(c.dir, 'out'),
+    isAppNamed: false,
+    write: async (c) => rewindStep(c, 'write'),
+  },
+  {
+    name: 'a rewind removing a file the agent created',
+    linkAt: (c) => join(c.dir, 'out'),
+    isAppNamed: false,
+    write: async (c) => rewindStep(c, 'remove'),
+  },
+  {
     name: 'the LaTeX cache',
     linkAt: (c) => join(c.dir, 'latex-cache'),
     isAppNamed: true,
@@ -155,6 +168,28 @@ const WRITERS: DiskWriter[] = [
     },
   },
 ];
+
+/** One step of a rewind on `out/victim.txt`, confirmed over what the victim holds (the worst case). */
+function rewindStep(c: WriterCase, action: 'write' | 'remove'): Answer {
+  const dataDir = join(c.dir, 'app-data');
+  mkdirSync(dataDir, { recursive: true });
+  const policyOf = (workingDir: string) => ({ workingDir, dataDir, workspaceDir: c.dir });
+  const blobs = new BlobStore(h.core.db, dataDir, policyOf);
+  const ports = {
+    db: h.core.db,
+    blobs,
+    policyOf,
+    workingDir: () => c.dir,
+    isRunning: () => false,
+    kindOf: () => null,
+    label: () => '',
+  };
+  const target = action === 'write' ? blobs.put(Buffer.from(`${SECRET}\n`)) : null;
+  const from = hashBytes(Buffer.from('ORIGINAL\n'));
+  const path = join(c.dir, 'out', 'victim.txt');
+  const outcome = runStep(ports, { seq: 0, path, shown: 'out/victim.txt', action, from, target, detail: null }, c.dir);
+  return outcome.outcome === 'restored' ? { text: 'restored' } : { refusal: outcome.message ?? outcome.outcome };
+}
 
 /** The line an MCP result gives for one image: where it was saved, or why it was not. */
 function mcpAnswer(c: WriterCase): Answer {

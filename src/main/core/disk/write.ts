@@ -48,6 +48,11 @@ export interface WriteTarget {
   mode?: number;
   /** Permission bits of the folders made for it. */
   folderMode?: number;
+  /**
+   * false: the folder is not fsynced after the rename; the caller syncs each folder once after a batch of writes
+   * (`syncFolder`), and must not count a write as durable before that (a rewind: docs/rewind.md "Restoring").
+   */
+  syncFolder?: boolean;
 }
 
 function lstatOrNull(path: string): Stats | null {
@@ -144,12 +149,12 @@ export function atomicWrite(target: WriteTarget, content: string | Uint8Array): 
     if (error instanceof DiskError) throw error;
     throw new DiskError('unreadable', `Cannot write ${shown} (${errnoOf(error)}).`);
   }
-  syncDir(dir);
+  if (target.syncFolder !== false) syncFolder(dir);
   return { created: existing === null, bytes: data.length };
 }
 
-/** Makes the rename itself durable; best effort (not every platform can fsync a folder). */
-function syncDir(dir: string): void {
+/** Makes the renames in a folder durable; best effort (not every platform can fsync a folder). */
+export function syncFolder(dir: string): void {
   try {
     const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
     try {
@@ -160,4 +165,39 @@ function syncDir(dir: string): void {
   } catch {
     /* ignore */
   }
+}
+
+/**
+ * Removes one regular file inside `root` (a rewind taking back a file the agent created: docs/rewind.md), never
+ * through a link: every folder below `root` must be a real folder (checked one component at a time), the target a
+ * regular file (a link, FIFO or folder is refused, not removed), and the caller's policy is asked again right before
+ * the unlink. Returns false when there was no file. Limit: as for `atomicWrite`, a folder swapped in the one system
+ * call between the last check and the unlink is not caught; the unlink then removes a name, never a file's content
+ * through a link.
+ */
+export function removeInside(
+  target: Pick<WriteTarget, 'path' | 'shown' | 'root' | 'isStillAllowed' | 'syncFolder'>,
+): boolean {
+  const { path, shown, root } = target;
+  if (!isAbsolute(path) || !isAbsolute(root) || path.includes('\0') || !pathUnder(path, root) || path === root)
+    throw new DiskError('outside', `${shown} is not a file inside ${root}; refusing to remove it.`);
+  const existing = lstatOrNull(path);
+  if (!existing) return false;
+  if (!existing.isFile())
+    throw new DiskError('not_file', `${shown} is ${KIND_WORDS[kindOf(existing)]}, not a regular file; not removed.`);
+  const dir = dirname(path);
+  if (!lstatOrNull(dir)?.isDirectory()) return false;
+  mkdirInside(root, dir, shown); // every folder exists: this only checks that none is a link
+  if (target.isStillAllowed && !target.isStillAllowed(path)) throw new DiskError('swapped', swappedText(shown));
+  const again = lstatOrNull(path);
+  if (!again || again.ino !== existing.ino || again.dev !== existing.dev)
+    throw new DiskError('swapped', `${shown} changed while it was being removed; left as it is.`);
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return false;
+    throw new DiskError('unreadable', `Cannot remove ${shown} (${errnoOf(error)}).`);
+  }
+  if (target.syncFolder !== false) syncFolder(dir);
+  return true;
 }

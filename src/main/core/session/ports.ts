@@ -60,7 +60,8 @@ export interface GatePort {
   /** What a walk of this call must leave out (rules with a path, guards), handed to the tool as it runs. */
   walkPolicy(call: GateCall): ProtectedPaths;
   isHidden(groupId: string | undefined, toolName: string): boolean;
-  argsHash(args: ToolArgs): string;
+  /** The arguments' canonical JSON (stored, shown) and its hash (what an approval binds), one serialization. */
+  argsBinding(args: ToolArgs): { json: string; hash: string };
   /** Called inside the caller's transaction, together with the tool-row write (C4); returns the audit row's id. */
   recordDecision(entry: { toolCallId: string; sessionId: number; decision: Decision; argsHash: string }): number;
   /** Flips the row to `pending`, registers the waiter and emits the approval events; resolves on the human's answer. */

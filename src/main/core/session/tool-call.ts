@@ -15,7 +15,7 @@ import { humanDecisionText } from '../../../shared/contract/approval';
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import type { ToolCall } from '../../../shared/tool-call';
 import type { RunContext } from '../../../shared/run-context';
-import { parseToolArguments } from '../../../shared/tool-arguments';
+import { parseToolArguments, type ParsedArguments } from '../../../shared/tool-arguments';
 import { invalidArgumentsText } from '../tools/define-tool';
 import { driveExecution } from '../tools/execution';
 import { overLongPathText, PATH_ARG_KEYS } from '../tools/_policy/paths';
@@ -70,9 +70,13 @@ export const NOT_STARTED_NOTE = 'Not started: the turn was stopped.';
 /** A call as the model sent it (its `id` is the provider's), or, once keyed, as the app runs it: the one `ToolCall`. */
 export type ModelCall = ToolCall;
 
-/** A call of a live round: `id` is the row's own key; `round` writes its rows with the round's first commit. */
+/**
+ * A call of a live round: `id` is the row's own key; `round` writes its rows with the round's first commit; `parsed`
+ * its arguments read once (`startRound`), for the labels of `tool_start` and for the run alike.
+ */
 export interface RoundCall extends ModelCall {
   round?: RoundRows;
+  parsed?: ParsedArguments;
 }
 
 /**
@@ -90,8 +94,8 @@ export class RoundRows {
     private readonly env: CallEnv,
     /** The message the calls belong to: its id when it is on disk, else the assistant message to write first. */
     private readonly message: number | NewMessage,
-    /** Sealed, each with its row key. */
-    private readonly calls: readonly (ModelCall & { key: string })[],
+    /** Sealed, each with its row key and its arguments read. */
+    private readonly calls: readonly (ModelCall & { key: string; parsed: ParsedArguments })[],
     private readonly onWritten?: (messageId: number) => void,
   ) {}
 
@@ -129,8 +133,7 @@ export class RoundRows {
     this.written = true;
     this.onWritten?.(messageId);
     for (const call of this.calls) {
-      const parsed = parseToolArguments(call.arguments);
-      const args = parsed.ok ? parsed.args : {};
+      const args = call.parsed.ok ? call.parsed.args : {};
       env.emit({
         type: 'tool_start',
         tool_call_id: call.key,
@@ -282,13 +285,12 @@ export function startRound(
   onWritten?: (messageId: number) => void,
 ): RoundCall[] {
   // Secret arguments are sealed before anything stores or shows them (docs/plugins.md, "Secret arguments").
-  const keyed = calls.map((c) => ({
-    ...c,
-    arguments: env.secrets.seal(c.name, c.arguments),
-    key: env.store.mintToolKey(),
-  }));
+  const keyed = calls.map((c) => {
+    const sealed = env.secrets.seal(c.name, c.arguments);
+    return { ...c, arguments: sealed, key: env.store.mintToolKey(), parsed: parseToolArguments(sealed) };
+  });
   const round = new RoundRows(env, message, keyed, onWritten);
-  return keyed.map((c) => ({ id: c.key, name: c.name, arguments: c.arguments, round }));
+  return keyed.map((c) => ({ id: c.key, name: c.name, arguments: c.arguments, round, parsed: c.parsed }));
 }
 
 /**
@@ -297,7 +299,7 @@ export function startRound(
  */
 export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOutcome> {
   const { store, gate, tools, emit } = env;
-  const parsed = parseToolArguments(call.arguments);
+  const parsed = call.parsed ?? parseToolArguments(call.arguments);
   if (!parsed.ok) return failCall(env, call, parsed.error);
   if (isSealedWhole(parsed.args)) return failCall(env, call, SEALED_WHOLE_TEXT);
   if (!tools.has(call.name) && !isSyntheticTool(call.name))
@@ -319,9 +321,8 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
   const normalized = normalizeToolArgs(tools, call.name, opened.plain, env.workingDir);
   if (!normalized.ok) return failCall(env, call, normalized.error);
   const args = opened.reseal(normalized.args);
-  const argsJson = JSON.stringify(args);
+  const { json: argsJson, hash } = gate.argsBinding(args);
   const category = tools.categoryOf(call.name);
-  const hash = gate.argsHash(args);
 
   const gateCall = {
     sessionId: env.sessionId,

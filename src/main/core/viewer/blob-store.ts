@@ -76,6 +76,11 @@ export class BlobStore {
     return hash;
   }
 
+  /** Whether the blob's file is there (a pruned one is not). */
+  has(hash: string): boolean {
+    return /^[0-9a-f]{64}$/.test(hash) && statAt(this.pathOf(hash), false)?.isFile() === true;
+  }
+
   get(hash: string): Buffer | null {
     if (!/^[0-9a-f]{64}$/.test(hash)) return null;
     try {
@@ -153,33 +158,71 @@ export class BlobStore {
     }
   }
 
+  /**
+   * The images `limits` would drop, oldest first: those older than `keepDays`, then the oldest until the blobs the
+   * rest reference fit `maxMb` (a blob shared by several images counts once). Read-only: Settings shows it
+   * (docs/rewind.md "Blob store limits"), `prune` applies it.
+   */
+  droppedBy(limits: { maxMb: number; keepDays: number }): {
+    images: string[];
+    bytes: number;
+    usedBytes: number;
+    total: number;
+    newestDroppedAt: number | null;
+  } {
+    const rows = this.db
+      .prepare(
+        'SELECT tool_call_id, before_hash, after_hash, created_at FROM tool_file_images ORDER BY created_at, rowid',
+      )
+      .all() as { tool_call_id: string; before_hash: string | null; after_hash: string | null; created_at: number }[];
+    const sizes = new Map(
+      (this.db.prepare('SELECT hash, size FROM file_blobs').all() as { hash: string; size: number }[]).map((b) => [
+        b.hash,
+        b.size,
+      ]),
+    );
+    // How many kept images reference each blob: a blob's bytes go when its last image goes.
+    const refs = new Map<string, number>();
+    const each = (row: (typeof rows)[number], f: (hash: string) => void) => {
+      if (row.before_hash) f(row.before_hash);
+      if (row.after_hash && row.after_hash !== row.before_hash) f(row.after_hash);
+    };
+    for (const row of rows) each(row, (h) => refs.set(h, (refs.get(h) ?? 0) + 1));
+    let used = 0;
+    for (const hash of refs.keys()) used += sizes.get(hash) ?? 0;
+    const usedBytes = used;
+    const cutoff = this.now() - limits.keepDays * 86_400_000;
+    const cap = limits.maxMb * 1024 * 1024;
+    const images: string[] = [];
+    let newestDroppedAt: number | null = null;
+    for (const row of rows) {
+      if (row.created_at >= cutoff && used <= cap) break;
+      images.push(row.tool_call_id);
+      newestDroppedAt = row.created_at;
+      each(row, (h) => {
+        const left = refs.get(h)! - 1;
+        refs.set(h, left);
+        if (left === 0) used -= sizes.get(h) ?? 0;
+      });
+    }
+    return { images, bytes: usedBytes - used, usedBytes, total: rows.length, newestDroppedAt };
+  }
+
   /** Applies the retention and size settings; returns how many images and blobs went. */
   prune(): { images: number; blobs: number } {
-    const { maxMb, keepDays } = this.limits();
-    const cutoff = this.now() - keepDays * 86_400_000;
+    const dropped = this.droppedBy(this.limits()).images;
     let images = 0;
     this.db.transaction(() => {
-      images += this.db.prepare('DELETE FROM tool_file_images WHERE created_at < ?').run(cutoff).changes;
-      const used = () =>
-        (
-          this.db
-            .prepare(
-              'SELECT COALESCE(SUM(size), 0) AS n FROM file_blobs WHERE hash IN (SELECT before_hash FROM tool_file_images UNION SELECT after_hash FROM tool_file_images)',
-            )
-            .get() as { n: number }
-        ).n;
-      while (used() > maxMb * 1024 * 1024) {
-        const oldest = this.db
-          .prepare('SELECT tool_call_id FROM tool_file_images ORDER BY created_at, rowid LIMIT 1')
-          .get() as { tool_call_id: string } | undefined;
-        if (!oldest) break;
-        images += this.db
-          .prepare('DELETE FROM tool_file_images WHERE tool_call_id = ?')
-          .run(oldest.tool_call_id).changes;
-      }
+      const drop = this.db.prepare('DELETE FROM tool_file_images WHERE tool_call_id = ?');
+      for (const id of dropped) images += drop.run(id).changes;
+      // A rewind a crash cut short still needs the before-images it restores (docs/rewind.md "Crash and resume").
       this.db
         .prepare(
-          'DELETE FROM file_blobs WHERE hash NOT IN (SELECT before_hash FROM tool_file_images WHERE before_hash IS NOT NULL UNION SELECT after_hash FROM tool_file_images WHERE after_hash IS NOT NULL)',
+          `DELETE FROM file_blobs WHERE hash NOT IN (
+             SELECT before_hash FROM tool_file_images WHERE before_hash IS NOT NULL
+             UNION SELECT after_hash FROM tool_file_images WHERE after_hash IS NOT NULL
+             UNION SELECT s.target_hash FROM rewind_steps s JOIN rewind_runs r ON r.id = s.run_id
+               WHERE r.state = 'running' AND s.target_hash IS NOT NULL)`,
         )
         .run();
     })();

@@ -6,7 +6,8 @@
  * A secret argument (set_secret's value, a plugin's secret field) arrives sealed and shows masked, with a reveal
  * the person controls (SecretReveal).
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { focusBeforeRemoval } from '../lib/focus-anchor';
 import type { InboxApproval } from '../../../shared/contract/approval';
 import { BYPASS_DURATIONS, isWideScope, untilText, type BypassKind } from '../lib/bypass-choice';
 import { useNow } from '../lib/use-now';
@@ -31,7 +32,9 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
   // A sealed argument's length is its ciphertext's, not the value's: such a call says it holds a secret instead.
   const argumentsSize = hasSealedValue(item.arguments) ? 'with a secret' : `${item.arguments.length} characters`;
 
+  const root = useRef<HTMLDivElement>(null);
   const decide = async (decision: ApprovalDecision) => {
+    focusBeforeRemoval(root.current);
     setBusy(true);
     setError(null);
     try {
@@ -43,7 +46,7 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
   };
 
   return (
-    <div className="approval" data-testid="approval-card">
+    <div className="approval" data-testid="approval-card" ref={root}>
       <div className="approval-title">
         Approve <code>{item.tool_name}</code>?
       </div>
@@ -116,7 +119,11 @@ export function ApprovalCard({ item }: { item: InboxApproval }) {
           </div>
         </fieldset>
       )}
-      {error && <div className="error">{error}</div>}
+      {error && (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      )}
     </div>
   );
 }

@@ -10,10 +10,12 @@ import { Composer } from './Composer';
 import { BackgroundRunBanner } from './schedules/BackgroundRunBanner';
 import { openDiffTab, openInViewer } from '../stores/viewer-store';
 import { VIEWER_PATH_ATTR } from '../lib/markdown';
+import { focusViewerFrom } from '../lib/viewer-focus';
 import { lineOfToolCall } from './viewer/tool-range';
 import { ScratchpadPanel, SessionNotes } from './agents/SessionNotes';
 import { MessageList } from './MessageList';
 import { RetryBar } from './RetryBar';
+import { RewindLayer } from './rewind/RewindLayer';
 import { ModelPicker } from './ModelPicker';
 import { WorkingDirectory } from './WorkingDirectory';
 import { GroupPicker } from './security/GroupPicker';
@@ -34,9 +36,12 @@ const actions: ToolCardActions = {
       sessionId: chat.store.getState().sessionId,
       line: line ?? (card ? lineOfToolCall(card) : null),
     });
+    focusViewerFrom(document.activeElement);
   },
-  openDiff: (card, revert) =>
-    void openDiffTab(card.tool_call_id, card.path ?? card.name, chat.store.getState().sessionId, revert),
+  openDiff: (card, revert) => {
+    openDiffTab(card.tool_call_id, card.path ?? card.name, chat.store.getState().sessionId, revert);
+    focusViewerFrom(document.activeElement);
+  },
   rerun: (card: ToolCard) => {
     const sessionId = chat.store.getState().sessionId;
     if (sessionId !== null) void skald.chat.rerunTool({ sessionId, toolCallId: card.tool_call_id });
@@ -100,6 +105,8 @@ export function ChatView({ sessionId }: { sessionId: number }) {
         onSend={(text, images) => chat.send(text, images)}
         onStop={() => void chat.stop()}
       />
+      {/* Rewind's dialog and its Esc Esc picker (docs/rewind.md "In the chat"). */}
+      <RewindLayer />
     </section>
   );
 }

@@ -6,11 +6,13 @@
  * text file put in the same ways goes into the box as a code block under its name.
  */
 import { useEffect, useRef, useState } from 'react';
+import { useStore } from 'zustand';
 import { MAX_MESSAGE_CHARS } from '../../../shared/contract/chat';
 import { chat } from '../stores/chat-store';
 import { ACCEPT_FILES, isPdfFile, isTextFile, pdfFileBlock, textFileBlock } from '../lib/picked-files';
 import { addImages, isImageFile, releaseImages, type PickedImage } from '../lib/picked-images';
 import { McpMenu } from './McpMenu';
+import { rewindUi } from './rewind/rewind-store';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -63,6 +65,13 @@ export function Composer({
     if (text || images.length) drafts.set(sessionId, { text, images });
     else drafts.delete(sessionId);
   }, [sessionId, text, images]);
+  // A rewind hands the person's message back to this chat's box (docs/rewind.md "In the chat").
+  const handed = useStore(rewindUi, (s) => s.composer);
+  useEffect(() => {
+    if (handed?.sessionId !== sessionId) return;
+    setText(handed.text);
+    rewindUi.setState({ composer: null });
+  }, [handed, sessionId]);
   const isTooLong = text.length > MAX_MESSAGE_CHARS;
   const canSend = (text.trim().length > 0 || images.length > 0) && !isTooLong;
 
@@ -91,20 +100,27 @@ export function Composer({
     releaseImages(gone);
     setImages(images.filter((i) => i.key !== key));
   };
+  /**
+   * The box empties when the message goes, not when the core has answered: what the person types meanwhile (the
+   * answer can take a while) is theirs and stays. A message the core refuses comes back, before anything typed since.
+   */
   const send = async () => {
     const content = text.trim();
     if (!canSend) return;
     setError(null);
+    const sent = images;
+    setText('');
+    setImages([]);
     try {
       await onSend(
         content,
-        images.map(({ name, data }) => ({ name, data })),
+        sent.map(({ name, data }) => ({ name, data })),
       );
-      setText('');
-      releaseImages(images);
-      setImages([]);
+      releaseImages(sent);
     } catch (e) {
       setError((e as Error).message);
+      setText((typed) => [content, typed].filter(Boolean).join('\n'));
+      setImages((picked) => [...sent, ...picked]);
     }
   };
   return (
@@ -152,6 +168,8 @@ export function Composer({
       )}
       <textarea
         data-testid="composer"
+        id="composer"
+        aria-label="Message to the agent"
         placeholder={
           running ? 'The agent is working — a message now is added at its next step' : 'Message the agent, or /help'
         }

@@ -122,7 +122,7 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
   return (
     <section className="first-run" data-testid="first-run" aria-labelledby="first-run-title">
       <div className="first-run-card">
-        <h2 id="first-run-title">{finished ? 'You are set up' : 'Welcome to Skald'}</h2>
+        <h1 id="first-run-title">{finished ? 'You are set up' : 'Welcome to Skald'}</h1>
         {!finished && (
           <>
             <p className="muted">
@@ -144,7 +144,7 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
         )}
         {!finished && step === 0 && (
           <div className="step-body">
-            <h3>Where should the model run?</h3>
+            <h2>Where should the model run?</h2>
             {local === null && (
               <p className="muted small" role="status">
                 Looking for Ollama and LM Studio on this computer…
@@ -218,7 +218,7 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
         )}
         {!finished && step === 1 && (
           <div className="step-body">
-            <h3>{info.key === 'none' ? `${info.label} needs no key` : `Your ${info.label} key`}</h3>
+            <h2>{info.key === 'none' ? `${info.label} needs no key` : `Your ${info.label} key`}</h2>
             {info.key !== 'none' && (
               <label className="field">
                 <span className="field-label">
@@ -258,7 +258,7 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
         )}
         {!finished && step === 2 && (
           <div className="step-body">
-            <h3>Which model?</h3>
+            <h2>Which model?</h2>
             {listed.length > 0 ? (
               <div className="model-choices" role="radiogroup" aria-label="Model">
                 {listed.slice(0, 12).map((m) => (
@@ -324,7 +324,7 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
         )}
         {!finished && step === 3 && (
           <div className="step-body">
-            <h3>Which folder should it work in?</h3>
+            <h2>Which folder should it work in?</h2>
             <p className="muted small">
               Relative paths resolve here, and reading in it needs no approval. Writing and commands still ask unless
               you allow them.

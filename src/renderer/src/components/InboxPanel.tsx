@@ -3,7 +3,8 @@
  * approval and question components as the chat card (full effective arguments, note, scoped bypass, suggested
  * and free answers), a link to each item's session, and every live bypass with its countdown and Revoke.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
+import { useDialogFocus } from '../lib/use-dialog-focus';
 import { useStore } from 'zustand';
 import type { InboxApproval } from '../../../shared/contract/approval';
 import { useNow } from '../lib/use-now';
@@ -68,11 +69,21 @@ export function InboxPanel({ onClose }: { onClose: () => void }) {
   // An MCP server's question waits here too: while one is shown, the Inbox is not empty.
   const elicitations = useStore(mcp.store, (s) => s.elicitations.length);
   const total = state.approvals.length + state.clarifications.length + elicitations;
+  // A dialog over the page: the focus goes in, stays in (Tab goes round), and goes back to the Inbox button on close.
+  const root = useRef<HTMLDivElement>(null);
+  useDialogFocus(root, onClose);
 
   return (
-    <div className="settings inbox" data-testid="inbox">
+    <div
+      className="settings inbox"
+      data-testid="inbox"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="inbox-title"
+      ref={root}
+    >
       <div className="settings-head">
-        <h2>Inbox</h2>
+        <h2 id="inbox-title">Inbox</h2>
         <button onClick={onClose}>Close</button>
       </div>
       {state.error && <div className="error">{state.error}</div>}

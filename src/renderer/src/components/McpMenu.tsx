@@ -90,6 +90,7 @@ export function McpMenu({ onText, onFiles }: { onText: (text: string) => void; o
   const [picked, setPicked] = useState<McpPromptView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!open) return;
     let live = true;
@@ -99,18 +100,33 @@ export function McpMenu({ onText, onFiles }: { onText: (text: string) => void; o
       (e) => live && (setListed({ prompts: [], resources: [] }), setError(errorText(e))),
     );
     const outside = (e: MouseEvent) => !root.current?.contains(e.target as Node) && close();
+    // The focus leaving the menu by Tab (or a click elsewhere) closes it, as a menu does.
+    const left = (e: FocusEvent) => {
+      const to = e.relatedTarget as Node | null;
+      if (to && root.current && !root.current.contains(to)) close();
+    };
+    const menu = root.current;
+    menu?.addEventListener('focusout', left);
     document.addEventListener('mousedown', outside);
     return () => {
       live = false;
       document.removeEventListener('mousedown', outside);
+      menu?.removeEventListener('focusout', left);
     };
   }, [open]);
-  const close = () => {
+  /** Closes the menu; the focus, if it was in the menu, goes back to its button (or to the box, after an insert). */
+  const close = (focusTo: 'button' | 'composer' = 'button') => {
+    const hadFocus = root.current?.contains(document.activeElement) ?? false;
     setOpen(false);
     setPicked(null);
     setError(null);
+    if (hadFocus) (focusTo === 'composer' ? document.getElementById('composer') : trigger.current)?.focus();
   };
-  const done = (work: Promise<void>) => work.then(close, (e) => setError(errorText(e)));
+  const done = (work: Promise<void>) =>
+    work.then(
+      () => close('composer'),
+      (e) => setError(errorText(e)),
+    );
   const insert = (prompt: McpPromptView, args: Record<string, string>) => {
     setError(null);
     void done(
@@ -154,6 +170,7 @@ export function McpMenu({ onText, onFiles }: { onText: (text: string) => void; o
   return (
     <div className="prompt-picker" ref={root} onKeyDown={onKey}>
       <button
+        ref={trigger}
         className="icon-button"
         data-testid="prompts"
         title="Insert a prompt or a resource from an MCP server"

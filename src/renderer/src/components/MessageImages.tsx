@@ -4,10 +4,11 @@
  * in a small cache (a session scrolled up and down does not ask again); a click opens it at full size over the
  * page, where Esc or a click closes it.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { ChatImage } from '../../../shared/contract/chat';
 import { skald } from '../bridge/skald';
+import { useDialogFocus } from '../lib/use-dialog-focus';
 
 /** Object URLs of the images seen last; the oldest is let go past this many. */
 const CACHE_SIZE = 48;
@@ -66,6 +67,27 @@ function Thumbnail({ image, onOpen }: { image: ChatImage; onOpen: (url: string) 
   );
 }
 
+/** An image full size over the window: a click or Escape closes it, and the focus goes back to its thumbnail. */
+function ImageOverlay({ image, onClose }: { image: { url: string; name: string }; onClose: () => void }) {
+  const root = useRef<HTMLDivElement>(null);
+  // Escape closes this and does not stop a running turn (App's Esc); Tab stays on it (lib/use-dialog-focus.ts).
+  useDialogFocus(root, onClose);
+  return (
+    <div
+      ref={root}
+      className="overlay image-overlay"
+      role="dialog"
+      aria-modal="true"
+      aria-label={image.name}
+      tabIndex={-1}
+      data-testid="image-overlay"
+      onClick={onClose}
+    >
+      <img src={image.url} alt={image.name} />
+    </div>
+  );
+}
+
 export function MessageImages({ images }: { images: readonly ChatImage[] }) {
   const [open, setOpen] = useState<{ url: string; name: string } | null>(null);
   return (
@@ -74,27 +96,7 @@ export function MessageImages({ images }: { images: readonly ChatImage[] }) {
         <Thumbnail key={image.id} image={image} onOpen={(url) => setOpen({ url, name: image.name })} />
       ))}
       {/* Into the body: a list row is moved by a transform, which would hold a fixed element inside the row. */}
-      {open &&
-        createPortal(
-          <div
-            className="overlay image-overlay"
-            role="dialog"
-            aria-modal="true"
-            aria-label={open.name}
-            tabIndex={-1}
-            ref={(el) => el?.focus()}
-            data-testid="image-overlay"
-            onClick={() => setOpen(null)}
-            onKeyDown={(e) => {
-              if (e.key !== 'Escape') return;
-              e.preventDefault(); // closes this, and does not stop a running turn (App's Esc)
-              setOpen(null);
-            }}
-          >
-            <img src={open.url} alt={open.name} />
-          </div>,
-          document.body,
-        )}
+      {open && createPortal(<ImageOverlay image={open} onClose={() => setOpen(null)} />, document.body)}
     </div>
   );
 }

@@ -32,6 +32,7 @@ import { prerenderMarkdown } from '../lib/markdown';
 import { CopyButton } from './CopyButton';
 import { Markdown, StreamingMarkdown } from './Markdown';
 import { EditableUserText, RegenerateButton } from './MessageActions';
+import { RewindButton } from './rewind/RewindLayer';
 import { MessageImages } from './MessageImages';
 import { RenderGuard } from './RenderGuard';
 import { ToolCardView, type ToolCardActions } from './ToolCardView';
@@ -70,6 +71,11 @@ const MessageView = memo(function MessageView({
         ) : (
           <div className="msg-text">{message.content}</div>
         ))
+      )}
+      {message.role === 'user' && !message.replaced && !message.queued && !failed && (
+        <div className="msg-actions">
+          <RewindButton messageId={message.id} />
+        </div>
       )}
       {message.queued && <div className="muted small">queued — sent at the next step of the running turn</div>}
       {message.replaced && (
@@ -280,9 +286,13 @@ export function MessageList({
 
   return (
     <>
+      {/* Focusable, so the keyboard scrolls it (arrows, Page Up / Down) when no control in it has the focus. */}
       <div
         className="message-list"
         ref={parentRef}
+        tabIndex={0}
+        role="region"
+        aria-label="Messages"
         data-testid="message-list"
         onScroll={(e) => {
           const el = e.currentTarget;

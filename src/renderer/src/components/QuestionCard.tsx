@@ -3,7 +3,8 @@
  * question, one-click suggested answers, or a typed answer. Once answered, the chat's card keeps showing the question
  * and the answer given (`AnsweredQuestion`), without being opened.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { focusBeforeRemoval } from '../lib/focus-anchor';
 import { answerOfResult } from '../../../shared/clarification-answer';
 import { approvals } from '../stores/approvals';
 import { Markdown } from './Markdown';
@@ -32,8 +33,10 @@ export function QuestionCard({ question }: { question: Question }) {
   const [answer, setAnswer] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const root = useRef<HTMLDivElement>(null);
   const send = (text: string) => {
     if (!text.trim() || busy) return;
+    focusBeforeRemoval(root.current);
     setError(null);
     setBusy(true);
     approvals.answer(question.requestId, text.trim()).catch((e: Error) => {
@@ -42,7 +45,7 @@ export function QuestionCard({ question }: { question: Question }) {
     });
   };
   return (
-    <div className="approval" data-testid="question-card">
+    <div className="approval" data-testid="question-card" ref={root}>
       <div className="approval-title">{question.title}</div>
       <Markdown text={question.question} />
       <div className="approval-actions">
@@ -62,7 +65,11 @@ export function QuestionCard({ question }: { question: Question }) {
           Answer
         </button>
       </div>
-      {error && <div className="error">{error}</div>}
+      {error && (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      )}
     </div>
   );
 }

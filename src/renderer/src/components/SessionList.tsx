@@ -78,14 +78,14 @@ export function SessionList({ flyout = false, onDone }: { flyout?: boolean; onDo
             const entry = entries[row.index]!;
             if (entry.kind === 'heading') {
               return (
-                <div
+                <h2
                   key={row.key}
                   className="session-heading"
                   style={{ transform: `translateY(${row.start}px)` }}
                   data-testid="session-heading"
                 >
                   {entry.label}
-                </div>
+                </h2>
               );
             }
             const s = entry.session;
@@ -189,10 +189,17 @@ export function SessionList({ flyout = false, onDone }: { flyout?: boolean; onDo
                   </>
                 ) : (
                   <>
-                    {s.running && <span className="running-dot" title="running" />}
-                    <span className="session-title" title={s.title}>
-                      {s.title || 'New chat'}
-                    </span>
+                    {/* The title is the button that opens the chat (the row's click does the same for the pointer). */}
+                    <button
+                      className="session-open"
+                      aria-current={s.id === activeId ? 'page' : undefined}
+                      title={s.title}
+                      onClick={(e) => (e.stopPropagation(), selectSession(s.id), onDone?.())}
+                    >
+                      {s.running && <span className="running-dot" title="running" aria-hidden="true" />}
+                      <span className="session-title">{s.title || 'New chat'}</span>
+                      {s.running && <span className="sr-only">, running</span>}
+                    </button>
                     {/* One small button, so the row is the place to click to open the chat; its actions open in the row. */}
                     <span className="session-actions">
                       <button

@@ -3,7 +3,7 @@
  * the chats (the full list over the chat, closed by Escape, a click beside it, or once a chat is opened), start a new
  * chat, find one (Ctrl/Cmd+K). A dot on the first button says a chat's turn is running.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { createSession, sessionsStore } from '../stores/sessions-store';
 import { SessionList, StrokeIcon } from './SessionList';
@@ -14,6 +14,7 @@ const SearchIcon = () => <StrokeIcon size={16} d="M7 12a5 5 0 1 0 0-10 5 5 0 0 0
 
 export function SessionRail({ onFind }: { onFind: () => void }) {
   const [open, setOpen] = useState(false);
+  const showButton = useRef<HTMLButtonElement>(null);
   const running = useStore(sessionsStore, (s) => s.sessions.some((x) => x.running));
   useEffect(() => {
     if (!open) return;
@@ -23,16 +24,28 @@ export function SessionRail({ onFind }: { onFind: () => void }) {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
       if (e.target instanceof Element && e.target.closest('.session-flyout input')) return;
       e.preventDefault();
+      const hadFocus = document.querySelector('.session-flyout')?.contains(document.activeElement);
       setOpen(false);
+      if (hadFocus) showButton.current?.focus();
     };
+    // Opened by the keyboard, the list takes the focus at the open chat (else its first row), as a menu does.
+    const frame = requestAnimationFrame(() => {
+      if (showButton.current !== document.activeElement) return;
+      const list = document.querySelector('.session-flyout');
+      list?.querySelector<HTMLElement>('.session-open[aria-current="page"], .session-open')?.focus();
+    });
     window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('keydown', onKey, true);
+    };
   }, [open]);
   const isMac = /Mac/i.test(navigator.platform);
   return (
     <>
       <nav className="session-rail" aria-label="Chats, folded" data-testid="session-rail">
         <button
+          ref={showButton}
           className="icon ghost rail-button"
           aria-label="Show the chats"
           aria-expanded={open}

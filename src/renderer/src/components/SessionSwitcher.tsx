@@ -4,6 +4,7 @@
  * Enter opens the chat, Esc closes; focus returns to where it was.
  */
 import { useEffect, useRef, useState } from 'react';
+import { useDialogFocus } from '../lib/use-dialog-focus';
 import { useStore } from 'zustand';
 import type { ChatSearchHit } from '../../../shared/contract/chat';
 import { skald } from '../bridge/skald';
@@ -68,12 +69,9 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
   const sessions = useStore(sessionsStore, (s) => s.sessions);
   const [query, setQuery] = useState('');
   const [index, setIndex] = useState(0);
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    input.current?.focus();
-    return () => before?.focus?.();
-  }, []);
+  // Focus into the box, kept in the dialog, and back to where it was on close (lib/use-dialog-focus.ts).
+  const dialog = useRef<HTMLDivElement>(null);
+  useDialogFocus(dialog, onClose);
   const q = query.trim().toLowerCase();
   const matches = sessions.filter((s) => !q || s.title.toLowerCase().includes(q)).slice(0, 12);
   const hits = useMessageSearch(query);
@@ -104,6 +102,7 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
   return (
     <div className="overlay" role="presentation" onMouseDown={onClose}>
       <div
+        ref={dialog}
         className="dialog switcher"
         role="dialog"
         aria-modal="true"
@@ -112,7 +111,6 @@ export function SessionSwitcher({ onClose }: { onClose: () => void }) {
         onMouseDown={(e) => e.stopPropagation()}
       >
         <input
-          ref={input}
           aria-label="Find a session"
           role="combobox"
           aria-expanded="true"

@@ -113,26 +113,26 @@ export function ToolCardView({ card, actions }: { card: ToolCard; actions: ToolC
       data-status={card.status}
       data-interrupted={card.interrupted}
     >
-      <div
-        className="tool-head"
-        onClick={() => setExpanded(!expanded)}
-        title={card.label_full}
-        role="button"
-        aria-expanded={expanded}
-        data-testid="tool-head"
-      >
-        <span className="tool-chevron" aria-hidden>
-          {expanded ? '▾' : '▸'}
-        </span>
-        <span className="tool-state" title={card.status === 'queued' && !card.interrupted ? QUEUED_HINT : undefined}>
-          {state}
-        </span>
-        <CodeLabel className="tool-label" kind="tool" text={card.label_full} />
+      {/* The head toggles the details wherever it is clicked; its button is what the keyboard reaches, named by its
+          text ("write_file hello.txt, waiting for you"). The path is a link beside it, not inside it. */}
+      <div className="tool-head" onClick={() => setExpanded(!expanded)} title={card.label_full} data-testid="tool-head">
+        <button type="button" className="tool-toggle" aria-expanded={expanded} data-testid="tool-toggle">
+          <span className="tool-chevron" aria-hidden>
+            {expanded ? '▾' : '▸'}
+          </span>
+          {/* Read label first, then the state ("write_file hello.txt, done"); shown state first (`order` and the
+              label's unseen comma in styles.css). */}
+          <CodeLabel className="tool-label" kind="tool" text={card.label_full} />
+          <span className="tool-state" title={card.status === 'queued' && !card.interrupted ? QUEUED_HINT : undefined}>
+            {state}
+          </span>
+        </button>
         {card.path && (
           <a
             className="tool-path"
             href="#"
             data-testid="tool-path"
+            aria-label={`Open ${card.path} in the viewer`}
             onClick={(e) => {
               e.preventDefault();
               e.stopPropagation();

@@ -11,7 +11,6 @@ import { useStore } from 'zustand';
 import { sessionsStore } from '../stores/sessions-store';
 import { skald } from '../bridge/skald';
 import {
-  activateTab,
   closeTab,
   closeViewer,
   cycleTab,
@@ -23,6 +22,9 @@ import {
   viewerStore,
 } from '../stores/viewer-store';
 import { lazyPage } from '../lib/lazy-page';
+import { VIEWER_MIN_PX } from '../lib/layout';
+import { focusBackFromViewer } from '../lib/viewer-focus';
+import { PANEL_ID, tabId, ViewerTabs } from './viewer/ViewerTabs';
 import './viewer/viewer.css';
 
 /** The file views (code, Markdown, PDF, LaTeX, diff…) load with the first open file, or when the first page is idle. */
@@ -41,7 +43,7 @@ function useShortcuts(isOpen: boolean, isOverlay: boolean): void {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
       e.preventDefault();
-      hideViewer();
+      putAside();
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
@@ -68,15 +70,21 @@ function useShortcuts(isOpen: boolean, isOverlay: boolean): void {
   }, [isOpen]);
 }
 
-/** The tab strip has no scroll bar: the wheel scrolls it sideways. */
-function scrollTabsSideways(e: React.WheelEvent<HTMLDivElement>): void {
-  if (e.deltaY !== 0 && e.deltaX === 0) e.currentTarget.scrollLeft += e.deltaY;
+/**
+ * Puts the viewer over the chat aside (Escape or its "Chat" button). The focus goes back with the person, when it was
+ * in the viewer: to the link that opened the file, else the message box (never lost with the viewer).
+ */
+function putAside(): void {
+  const hadFocus = document.querySelector('aside.viewer')?.contains(document.activeElement) ?? false;
+  hideViewer();
+  // Once the chat is shown again (a11y.css hides it under the viewer, and hidden elements take no focus).
+  requestAnimationFrame(() => {
+    if (!focusBackFromViewer() && hadFocus) document.getElementById('composer')?.focus();
+  });
 }
 
-/** The active tab is scrolled into the strip's view when it becomes active (an open, Alt+] / Alt+[). */
-function keepInView(element: HTMLDivElement | null): void {
-  element?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-}
+/** How far one arrow key moves the viewer's edge. */
+const KEY_STEP = 24;
 
 /** Where the chat page's layout puts the viewer (lib/layout.ts): beside the chat at `width`, or over it. */
 export interface ViewerPlacement {
@@ -105,46 +113,39 @@ export function ViewerPanel({ placement }: { placement: ViewerPlacement }) {
 
   return (
     <aside
+      aria-label="Viewer"
+      onKeyDown={(e) => {
+        // Escape in the viewer (beside the chat, not maximized) goes back to the link the file was opened from.
+        if (e.key === 'Escape' && !e.defaultPrevented && !isMaximized && !isOverlay && focusBackFromViewer())
+          e.preventDefault();
+      }}
       className={`viewer${isMaximized ? ' maximized' : ''}${isOverlay ? ' over-chat' : ''}`}
       data-testid="viewer"
       style={isOver ? undefined : { width: placement.width }}
     >
       {!isOver && (
+        // Focusable, so the keyboard resizes it too: Arrow Left widens the viewer, Arrow Right narrows it.
         <div
           className="viewer-resize"
           role="separator"
           aria-label="Resize the viewer"
+          aria-orientation="vertical"
+          aria-valuenow={placement.width}
+          aria-valuemin={VIEWER_MIN_PX}
+          aria-valuemax={placement.maxWidth}
+          tabIndex={0}
+          onKeyDown={(e) => {
+            if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+            e.preventDefault();
+            const step = e.key === 'ArrowLeft' ? KEY_STEP : -KEY_STEP;
+            setViewerWidth(Math.min(placement.maxWidth, placement.width + step));
+          }}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
           onPointerUp={() => (drag.current = null)}
         />
       )}
-      <div className="viewer-tabs" role="tablist" onWheel={scrollTabsSideways}>
-        {tabs.map((t) => (
-          <div
-            key={t.id}
-            ref={t.id === active.id ? keepInView : undefined}
-            role="tab"
-            aria-selected={t.id === active.id}
-            className={`viewer-tab ${t.id === active.id ? 'active' : ''}`}
-            data-testid="viewer-tab"
-            title={t.absolute ?? t.path}
-            onClick={() => activateTab(t.id)}
-          >
-            <span className="viewer-tab-title">{t.title}</span>
-            <button
-              className="viewer-tab-close"
-              aria-label={`Close ${t.title}`}
-              onClick={(e) => {
-                e.stopPropagation();
-                closeTab(t.id);
-              }}
-            >
-              ×
-            </button>
-          </div>
-        ))}
-      </div>
+      <ViewerTabs tabs={tabs} activeId={active.id} />
       <div className="viewer-head">
         <span className="viewer-path" data-testid="viewer-path" title={active.absolute ?? active.path}>
           <bdi>{active.absolute ?? active.path}</bdi>
@@ -167,7 +168,7 @@ export function ViewerPanel({ placement }: { placement: ViewerPlacement }) {
         </form>
         {isOverlay ? (
           <button
-            onClick={hideViewer}
+            onClick={putAside}
             aria-label="Back to the chat"
             title="Back to the chat (Esc)"
             data-testid="viewer-hide"
@@ -187,7 +188,7 @@ export function ViewerPanel({ placement }: { placement: ViewerPlacement }) {
           ×
         </button>
       </div>
-      <div className="viewer-body">
+      <div className="viewer-body" role="tabpanel" id={PANEL_ID} aria-labelledby={tabId(active)}>
         <Suspense fallback={null}>
           <FileView key={active.id} tab={active} />
         </Suspense>

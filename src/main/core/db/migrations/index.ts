@@ -32,6 +32,7 @@ import { modelReasoning } from './120-model-reasoning';
 import { toolResultImages } from './121-tool-result-images';
 import { pinnedSessions } from './122-pinned-sessions';
 import { providerKindText } from './130-provider-kind-text';
+import { rewindJournal } from './140-rewind';
 
 export const migrations: readonly Migration[] = [
   foundationSchema,
@@ -61,4 +62,5 @@ export const migrations: readonly Migration[] = [
   toolResultImages,
   pinnedSessions,
   providerKindText,
+  rewindJournal,
 ];

@@ -7,15 +7,17 @@
  *   (search-reader.ts) + `matchingLines`, streaming, stops early. A search still running after POOL_AFTER_MS (a big tree, few hits)
  *   hands the reading and matching to worker threads (grep-pool.ts), once they are ready, and keeps the walk's order.
  * Neither engine follows symlinks while searching (ripgrep's default; the JS engine skips them to match).
- * Limits: ripgrep's regex dialect is Rust's; a pattern valid in both but with different meaning (`\d` is Unicode
- * in Rust) may match slightly differently across engines. Binary detection differs at the edges (the JS engine
- * looks for NUL in the first 8 KB, ripgrep in what it has read so far).
+ * Both follow ripgrep's binary rule (grep-binary.ts): a NUL in a file's first 64 KB makes it binary; one found later
+ * ends the search of that file before the part of it rg would have read with the NUL, and leaves the file out of a
+ * count. Limits: ripgrep's regex dialect is Rust's; a pattern valid in both but with different meaning (`\d` is
+ * Unicode in Rust) may match slightly differently across engines.
  */
 import { kindAt, walk } from '../_policy/fs';
 import type { GuardScope } from '../../disk/protected';
 import { SearchReader } from '../../disk/search-reader';
+import { ripgrepExtent } from './grep-binary';
 import type { GrepPool } from './grep-pool';
-import { globMatcher, literalLines, matchingLines, mayMatch, type Matcher } from './search-engine';
+import { globMatcher, byteLines, matchingLines, mayMatch, type Matcher } from './search-engine';
 
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 const YIELD_EVERY_MS = 8;
@@ -149,13 +151,15 @@ export async function* jsEngine(
     }
   })();
   const reader = new SearchReader(options.guard ?? null);
+  const context = q.mode === 'content' ? (q.context ?? 0) : 0;
+  const extent = ripgrepExtent(context);
   const matchIn = (c: Candidate): FileMatches | null => {
-    const bytes = reader.read(c.path, MAX_GREP_FILE_BYTES, true); // null for a binary file, after its first 8 KB
+    const bytes = reader.read(c.path, MAX_GREP_FILE_BYTES, true, extent); // null for a binary file, after its head
     if (!bytes || !mayMatch(matcher, bytes)) return null;
+    if (q.mode === 'count' && reader.wasCut) return null; // rg counts no file it stopped at a NUL in
     // A files-only answer needs one matching line per file.
     const max = q.mode === 'files' ? 1 : Number.POSITIVE_INFINITY;
-    const context = q.mode === 'content' ? (q.context ?? 0) : 0;
-    const found = literalLines(matcher, bytes, max, context);
+    const found = byteLines(matcher, bytes, max, context, q.mode !== 'count');
     if (found)
       return found.matches.length > 0
         ? {
@@ -243,6 +247,7 @@ async function* pooled(
         pattern: q.pattern,
         caseInsensitive: q.caseInsensitive,
         maxBytes: MAX_GREP_FILE_BYTES,
+        context: q.mode === 'content' ? (q.context ?? 0) : 0,
       });
       // A refused pattern rejects every batch in flight; the first is thrown below, the others must not go unhandled.
       hits.catch(() => undefined);

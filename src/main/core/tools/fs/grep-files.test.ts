@@ -13,12 +13,15 @@ import {
   JS_PREFIX_MS,
   JS_SOLO_MS,
   JS_WALK_MS,
+  PAGE_JS_LEFT_MS,
+  pageGoesOn,
   prefixGoesOn,
   soloGoesOn,
   walkShare,
 } from './grep-race';
 import { compareRel } from './grep-engines';
-import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, literalLines, matchingLines } from './search-engine';
+import { BATCH_MS, nextBatchUnits } from './grep-rg-batches';
+import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, byteLines, matchingLines } from './search-engine';
 
 let ws: TestWorkspace;
 beforeEach(() => {
@@ -258,6 +261,19 @@ describe('the JS search beside ripgrep', () => {
     expect(soloGoesOn(5, 5, () => 0.99)).toBe(false);
   });
 
+  it("a page's JS search goes on alone while the page's end or the walk's end looks near, else rg's batches take it", () => {
+    // Left to the page at the rate so far: spent × (entries − found) / found; to the walk's end: spent × (1 − s) / s.
+    expect(pageGoesOn(10, 50, 101, () => 0.01)).toBe(true); // 10 × 51 / 50 ≈ 10 ms left to the page
+    expect(pageGoesOn(10, 5, 101, () => 0.01)).toBe(false); // 192 ms left, and the walk barely begun
+    expect(pageGoesOn(10, 0, 101, () => 0.5)).toBe(true); // no hits, but the walk ends in 10 ms
+    expect(pageGoesOn(10, 0, 101, () => 10 / (10 + PAGE_JS_LEFT_MS) - 0.01)).toBe(false);
+    // A batch holds what the hits say the page still needs, half again, within GROWTH× the last and rg's pace.
+    expect(nextBatchUnits(64, 64, 0, 101, 0)).toBe(256);
+    expect(nextBatchUnits(64, 64, 50, 101, 0)).toBe(Math.ceil((51 * 64 * 1.5) / 50));
+    expect(nextBatchUnits(64, 64, 1, 101, 0)).toBe(256);
+    expect(nextBatchUnits(256, 320, 1, 101, 2)).toBe(2 * BATCH_MS); // rg's pace: 2 units a millisecond
+  });
+
   it('tells how much of the walk lies before a file from the first two folder levels', () => {
     const tree: Record<string, string[]> = {
       '': ['a.txt', 'b.txt', 'pkg0', 'pkg1'],
@@ -297,7 +313,7 @@ describe('search engine', () => {
       const matcher = compileMatcher('needle', false);
       for (const context of [0, 1, 3]) {
         const max = round % 5 === 0 ? 1 : Number.POSITIVE_INFINITY;
-        const found = literalLines(matcher, bytes, max, context)!;
+        const found = byteLines(matcher, bytes, max, context)!;
         const texts: string[] = [];
         const expected = matchingLines(matcher, text, max, texts);
         const label = `round ${round}: ${JSON.stringify(text.slice(0, 80))}`;
@@ -309,8 +325,8 @@ describe('search engine', () => {
         expect(shown({ at: (no) => found.around!.get(no) }), label).toEqual(shown(lineIndex(text)));
       }
     }
-    expect(literalLines(compileMatcher('né', false), Buffer.from('né'), 10, 0)).toBeNull(); // not ASCII: the text path
-    expect(literalLines(compileMatcher('n.e', false), Buffer.from('nxe'), 10, 0)).toBeNull(); // a regex
+    expect(byteLines(compileMatcher('né', false), Buffer.from('né'), 10, 0)).toBeNull(); // not ASCII: the text path
+    expect(byteLines(compileMatcher('n.e', false), Buffer.from('nxe'), 10, 0)).toBeNull(); // a regex
   });
 
   it('globs', () => {

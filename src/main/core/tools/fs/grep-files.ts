@@ -7,7 +7,8 @@
  * - Result paths are relative to the queried folder, like list_files; a name with a line break or another control
  *   character is shown quoted (shownPath), and a file whose name is not valid UTF-8 is left out (nothing opens it).
  * - Walks with the policy facade: SKIP_DIRS (incl. `secrets`), no directory symlink followed out of the root, loops
- *   end; binary files (NUL in the first 8 KB) and files over MAX_GREP_FILE_BYTES are skipped.
+ *   end; binary files and files over MAX_GREP_FILE_BYTES are skipped, and a file that turns binary part-way is
+ *   searched as far as ripgrep searches it (grep-binary.ts).
  * Engines: the JS engine (`grep-engines.ts`), which yields to the event loop every few milliseconds so a big tree
  * neither freezes the main process nor ignores a stop; and where a binary is found, ripgrep (`grep-ripgrep.ts`:
  * parallel, its output streamed and stopped once the page is full), started beside the JS engine's search of the
@@ -24,6 +25,7 @@ import { SearchReader } from '../../disk/search-reader';
 import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural, searchLabel } from './common';
+import { ripgrepExtent } from './grep-binary';
 import {
   type FileMatches,
   findRipgrep,
@@ -35,6 +37,7 @@ import { grepPool, type GrepPool } from './grep-pool';
 import { engineResults, JS_PREFIX_MS } from './grep-race';
 import type { RipgrepWant } from './grep-ripgrep';
 import {
+  byteLineSource,
   clipLine,
   compileMatcher,
   globMatcher,
@@ -241,7 +244,10 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           let lines: LineSource | undefined =
             confirmedLines ?? (hit.lineTexts ? { at: (no) => hit.lineTexts!.get(no) } : undefined);
           if (!lines) {
-            const bytes = hit.text === undefined ? reader.read(hit.path, MAX_GREP_FILE_BYTES, true) : null;
+            const bytes =
+              hit.text === undefined
+                ? reader.read(hit.path, MAX_GREP_FILE_BYTES, true, ripgrepExtent(a.context_lines))
+                : null;
             const text = hit.text ?? (bytes && reader.confirm() ? bytes.toString('utf8') : undefined);
             if (text === undefined) continue; // vanished since the search: skip it
             lines = lineIndex(text);
@@ -283,10 +289,13 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
  * printed none, the lines of the confirmed read (returned).
  */
 function confirmRipgrepHit(hit: FileMatches, reader: SearchReader): LineSource | null | false {
+  // The whole file (not cut where ripgrep's binary rule would): rg's threads may have read past where the rule says.
   const bytes = reader.read(hit.path, MAX_GREP_FILE_BYTES, true);
   if (!bytes || !reader.confirm()) return false;
-  const lines = lineIndex(bytes.toString('utf8'));
-  if (!hit.lineTexts && !hit.matchTexts) return lines;
+  if (!hit.lineTexts && !hit.matchTexts) return lineIndex(bytes.toString('utf8'));
+  // Only the lines rg printed are decoded (decoding and indexing every hit's whole file made a whole answer of a rare
+  // word on /usr/include 4× rg's run).
+  const lines = byteLineSource(bytes);
   const printed: Iterable<[number, string]> = hit.lineTexts ?? hit.matches.map((no, i) => [no, hit.matchTexts![i]!]);
   for (const [no, text] of printed) {
     const own = lines.at(no);

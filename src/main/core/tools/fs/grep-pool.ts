@@ -17,6 +17,8 @@ export interface GrepJob {
   pattern: string;
   caseInsensitive: boolean;
   maxBytes: number;
+  /** Context lines asked for: ripgrep's binary rule reads a file's fills by them (grep-binary.ts). */
+  context: number;
 }
 
 /** `refused`: the job failed for the pattern's own sake (a ToolError: the same on any thread), not the worker's. */
@@ -81,7 +83,7 @@ export class GrepPool {
     this.warming = true;
     // No files to search; any valid pattern will do (an empty one is refused by the matcher).
     const jobs = Array.from({ length: this.size }, () =>
-      this.filter({ paths: [], pattern: 'x', caseInsensitive: false, maxBytes: 0 }),
+      this.filter({ paths: [], pattern: 'x', caseInsensitive: false, maxBytes: 0, context: 0 }),
     );
     void Promise.allSettled(jobs).finally(() => (this.warming = false));
   }

@@ -8,8 +8,9 @@
  */
 import { SKIP_DIRS, walk } from '../_policy/fs';
 import { compareRel, jsEngine, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
+import { type BatchProgress, ripgrepInOrder } from './grep-rg-batches';
 import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
-import { compileMatcher } from './search-engine';
+import { compileMatcher, type Matcher } from './search-engine';
 
 /**
  * How long the JS engine searches the walk's first files alone before ripgrep may be started beside it… The first
@@ -46,6 +47,35 @@ export const JS_ALONE_BIG_MS = 1;
  * is never below the time spent).
  */
 export const JS_SOLO_MS = 40;
+/**
+ * A page of at most this many entries is made in the walk's order: the JS search of the walk's first files, then rg
+ * batch by batch over the entries after them (grep-rg-batches.ts), each batch read in parallel, until the page is
+ * full. One rg run over the tree gives no page before it has read the whole tree (its threads' order is not the
+ * walk's), which made a page of a word one line in 3,000 has cost more than rg's whole run (node_modules, `-i todo`:
+ * 1.65× rg's whole run, 20× rg stopped at its 101st hit). A larger answer (a whole answer) takes the one run.
+ */
+export const BATCHED_PAGE_ENTRIES = 1000;
+/**
+ * …and the JS search of a page goes on alone while what it has left (to the page's end at its rate of hits so far, or
+ * to the walk's end by its share of the walk) looks like taking at most this: the batches read about twice as fast
+ * but cost a process each (a few milliseconds to start, more from a big process: Node spawns by fork()). A small
+ * tree (the Python standard library) is searched alone; on it, batches of rg took 5 to 6 times as long.
+ */
+export const PAGE_JS_LEFT_MS = 50;
+/**
+ * …judged once it has read this many files: the first few say little (the standard library's 229 KB `_pydecimal.py`
+ * comes tenth; judged after it, the page looked 120 ms away and was 20).
+ */
+export const PAGE_JS_JUDGED_AFTER_FILES = 64;
+/**
+ * A page whose end looks further into the walk than this share (by the JS search's hits and its share of the walk;
+ * no hit at all: further than any) is a rare pattern's: it goes to rg's one run over the tree, since batches would
+ * go through most of the walk a process at a time (on /usr/share, a regex with no hit took batches 21 s against rg's
+ * 2.3 s run)…
+ */
+export const PAGE_BATCHES_SHARE = 0.5;
+/** …and batches that have run this long with under a quarter of the page leave the rest of the walk to that run. */
+export const BATCHES_GIVE_UP_MS = 200;
 /** …how long it goes on beside rg whatever it finds… */
 export const JS_BESIDE_MS = 15;
 /**
@@ -121,6 +151,14 @@ export function soloGoesOn(spentMs: number, prefixMs: number, walkShare: () => n
   return share > 0 && spentMs / share <= JS_SOLO_MS;
 }
 
+/** Whether the JS search of a page goes on alone (checked after each file from JS_ALONE_MS on): PAGE_JS_LEFT_MS. */
+export function pageGoesOn(spentMs: number, found: number, entries: number, walkShare: () => number): boolean {
+  const toPage = found > 0 ? (spentMs * (entries - found)) / found : Number.POSITIVE_INFINITY;
+  if (toPage <= PAGE_JS_LEFT_MS) return true;
+  const share = walkShare();
+  return share > 0 && (spentMs * (1 - share)) / share <= PAGE_JS_LEFT_MS;
+}
+
 /**
  * A rough share (0–1) of the walk that lies before `rel` and `rel` itself, from the listings of the first two folder
  * levels on its path (`names(dir)`: a folder's entries in the walk's order, files first): each entry of a folder
@@ -161,6 +199,90 @@ function listing(root: string, dirRel: string): string[] {
 }
 
 /**
+ * Where a JS search of `root` has got to (`progress`, which it updates) and the rough share of the walk that is
+ * (`share`, 0–1, by `walkShare` over the folders' listings, each read once): a named file is all of its walk.
+ */
+function walkProgress(root: string, isFile: boolean) {
+  const progress = { lastRel: null as string | null, isDone: false };
+  const listings = new Map<string, string[]>();
+  const names = (dirRel: string) => {
+    let list = listings.get(dirRel);
+    if (!list) listings.set(dirRel, (list = listing(root, dirRel)));
+    return list;
+  };
+  const share = () => (isFile ? 1 : progress.lastRel === null ? 0 : walkShare(progress.lastRel, names));
+  return { progress, share };
+}
+
+/**
+ * A page (BATCHED_PAGE_ENTRIES at most): the JS search alone for JS_ALONE_MS (a page of a common pattern is full by
+ * then), longer while it looks close to the page's or the walk's end (`pageGoesOn`: then rg is never started); then
+ * rg over the walk's entries after the last file it read, batch by batch, with the JS thread idle (on two cores it
+ * would take one from rg's two threads).
+ */
+async function* pageInWalkOrder(
+  rgPath: string,
+  jsOptions: JsEngineOptions,
+  root: string,
+  q: GrepQuery,
+  matcher: Matcher,
+  signal: AbortSignal,
+  want: RipgrepWant,
+  prefix: { ms: number; files?: number },
+): AsyncGenerator<FileMatches> {
+  const started = performance.now();
+  const { progress, share } = walkProgress(root, false);
+  let searched = 0;
+  let found = 0;
+  let startedAsBig = false;
+  const until = () => {
+    const spent = performance.now() - started;
+    searched++;
+    if (prefix.files !== undefined && searched >= prefix.files) return true;
+    if (spent < Math.min(JS_ALONE_MS, prefix.ms)) return false;
+    if (spent < prefix.ms && searched < PAGE_JS_JUDGED_AFTER_FILES) return false;
+    if (spent < prefix.ms && pageGoesOn(spent, found, want.entries, share)) return false;
+    startedAsBig = spent < prefix.ms;
+    return true;
+  };
+  const first: FileMatches[] = [];
+  for await (const hit of jsEngine(root, false, q, matcher, signal, { ...jsOptions, pool: null, until, progress })) {
+    first.push(hit);
+    if (want.accept && !want.accept(hit.path)) continue;
+    found += q.mode === 'content' ? hit.matches.length : 1;
+    if (found >= want.entries) break;
+  }
+  bigTrees.learn(root, { walkDone: progress.isDone, startedAsBig });
+  yield* first;
+  if (found >= want.entries || progress.isDone) return;
+  const afterJs = (rel: string) => progress.lastRel === null || compareRel(rel, progress.lastRel) > 0;
+  const left = want.entries - found;
+  let isAfter = afterJs;
+  const pageShare = found > 0 ? (share() * want.entries) / found : Number.POSITIVE_INFINITY;
+  if (pageShare <= PAGE_BATCHES_SHARE) {
+    // The batches give only what lies after the JS search's last file, and only what the page still needs.
+    const giveUp = ({ found: got, ms }: BatchProgress) => ms > BATCHES_GIVE_UP_MS && 4 * got < left;
+    const rest = await ripgrepInOrder(rgPath, root, q, signal, { ...want, entries: left }, progress.lastRel, giveUp);
+    if (Array.isArray(rest)) {
+      yield* rest;
+      return;
+    }
+    if (rest) {
+      yield* rest.hits;
+      isAfter = rest.isAfterSearched;
+    }
+  }
+  // A rare pattern: rg's one run over the tree gives the files after what was searched.
+  const hits = await ripgrepEngine(rgPath, root, false, q, signal, want);
+  if (hits) {
+    for (const hit of hits) if (isAfter(hit.rel)) yield hit;
+    return;
+  }
+  // rg refused the pattern (or a name tears its lines): the JS engine does the rest of the walk.
+  for await (const hit of jsEngine(root, false, q, matcher, signal, jsOptions)) if (isAfter(hit.rel)) yield hit;
+}
+
+/**
  * The files with matches, in the walk's order. Without rg: the JS engine. With rg: the JS engine searches the walk's
  * first files, alone for JS_ALONE_MS (longer while `soloGoesOn`: a small tree; shorter, JS_ALONE_BIG_MS, for a
  * folder `BigTrees` knows), then beside rg (`grep-ripgrep.ts`) as `prefixGoesOn` says, or until rg answers.
@@ -189,6 +311,10 @@ export async function* engineResults(
     yield* hits ?? jsEngine(root, isFile, q, matcher, signal, jsOptions);
     return;
   }
+  if (!isFile && want.entries <= BATCHED_PAGE_ENTRIES) {
+    yield* pageInWalkOrder(rgPath, jsOptions, root, q, matcher, signal, want, prefix);
+    return;
+  }
   const started = performance.now();
   const knownBig = !isFile && bigTrees.has(root);
   const aloneMs = Math.min(knownBig ? JS_ALONE_BIG_MS : JS_ALONE_MS, prefix.ms);
@@ -209,14 +335,7 @@ export async function* engineResults(
       },
     );
   };
-  const progress = { lastRel: null as string | null, isDone: false };
-  const listings = new Map<string, string[]>();
-  const names = (dirRel: string) => {
-    let list = listings.get(dirRel);
-    if (!list) listings.set(dirRel, (list = listing(root, dirRel)));
-    return list;
-  };
-  const share = () => (isFile ? 1 : progress.lastRel === null ? 0 : walkShare(progress.lastRel, names));
+  const { progress, share } = walkProgress(root, isFile);
   let searched = 0;
   let found = 0;
   const until = () => {

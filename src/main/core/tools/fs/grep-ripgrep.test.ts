@@ -12,6 +12,9 @@ import { forgetGuardedIdentities } from '../_policy/hardlinks';
 import { makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
 import { GrepPool } from './grep-pool';
+import { ripgrepInOrder } from './grep-rg-batches';
+import { ripgrepEngine } from './grep-ripgrep';
+import { compareRel, type FileMatches } from './grep-engines';
 
 const RG = '/usr/bin/rg';
 let ws: TestWorkspace;
@@ -72,6 +75,8 @@ describe('ripgrep (one stream, in-order batches, after a JS search of the first 
     { pattern: 'needle', case_insensitive: true, output_mode: 'files_only', limit: 5, offset: 2 },
     { pattern: 'needle', case_insensitive: true, output_mode: 'count', limit: 11 },
     { pattern: 'needle', glob: 'top.txt' },
+    // A glob with a path: rg matches it alike in a folder it is given whole (the batches) and in its own walk.
+    { pattern: 'needle', case_insensitive: true, glob: 'pkg1*/mod/*.txt', limit: 30 },
   ];
   for (const q of queries) {
     it(JSON.stringify(q), async () => {
@@ -109,6 +114,25 @@ describe('ripgrep (one stream, in-order batches, after a JS search of the first 
   });
 });
 
+describe('batches that stop part-way leave the rest of the walk to one run', () => {
+  it("their hits, then the run's hits after what they searched, are the walk's hits after the start, without gaps or repeats", async () => {
+    const q = { pattern: 'needle', caseInsensitive: true, mode: 'content' as const };
+    const signal = new AbortController().signal;
+    const want = { entries: 5001 };
+    const lines = (hits: FileMatches[]) => hits.flatMap((h) => h.matches.map((no) => `${h.rel}:${no + 1}`));
+    const all = (await ripgrepEngine(RG, ws.root, false, q, signal, want))!;
+    for (const after of [null, 'pkg0/mod/file3.txt', 'pkg10/top.txt']) {
+      const part = await ripgrepInOrder(RG, ws.root, q, signal, want, after, () => true); // after the first batch
+      if (part === null || Array.isArray(part)) throw new Error('the batches did not stop');
+      expect(part.hits.length).toBeGreaterThan(0);
+      const rest = all.filter((h) => part.isAfterSearched(h.rel));
+      expect(rest.length).toBeGreaterThan(0);
+      const expected = all.filter((h) => after === null || compareRel(h.rel, after) > 0);
+      expect(lines([...part.hits, ...rest])).toEqual(lines(expected));
+    }
+  });
+});
+
 describe('a cut page does not search the whole tree again', () => {
   it('after the stream is stopped, rg searches only the first batch of files in walk order', async () => {
     const log = join(ws.base, 'rg.log');
@@ -119,16 +143,15 @@ describe('a cut page does not search the whole tree again', () => {
     const out = await ok(tool, { pattern: 'needle', case_insensitive: true, limit: 3 }, ws.ctx);
     expect(out).toMatch(/more exist/);
     const calls = readFileSync(log, 'utf8').trim().split('\n');
-    expect(calls).toHaveLength(2); // the stream (stopped), then one batch of the first files in walk order
+    expect(calls).toHaveLength(2); // the stream (stopped), then one batch of the first entries in walk order
     const searched = calls[1]!.split(' ').filter((w) => w.startsWith('./'));
-    // The walk's order: a folder's files first, then its subfolders.
+    // The walk's order: a folder's files first, then its subfolders; a folder two levels down is given whole.
     // Folder names sort as text (pkg1 < pkg10 < pkg2); the hard link to the secret is never searched.
     const folders = Array.from({ length: 12 }, (_, d) => `pkg${d}`).sort();
-    const inWalkOrder = folders.flatMap((d) => [
-      `./${d}/top.txt`,
-      ...Array.from({ length: 10 }, (_, f) => `./${d}/mod/file${f}.txt`),
-    ]);
-    expect(searched).toEqual(inWalkOrder.slice(0, 64));
+    const inWalkOrder = folders.flatMap((d) => [`./${d}/top.txt`, `./${d}/mod`]);
+    // Given in reverse (rg's threads take the last first); 64 units: files weigh 1 (pkg4's alias.txt too, never
+    // given), folders 8.
+    expect(searched.reverse()).toEqual(inWalkOrder.slice(0, 14));
   });
 });
 

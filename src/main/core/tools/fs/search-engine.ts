@@ -10,6 +10,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { createContext, Script } from 'node:vm';
 import { ToolError } from '../define-tool';
+import { bytesAlike, requiredLiteral } from './grep-pattern';
 
 /**
  * A pattern is the model's to choose, and JavaScript's regular expressions backtrack: `(a+)+$` over a line of 40 `a`s
@@ -42,6 +43,10 @@ export interface Matcher {
   readonly line: RegExp;
   /** Bytes every matching file must contain, when the pattern is a plain literal; null otherwise. */
   readonly literal: Buffer | null;
+  /** Bytes every match contains (a case-sensitive pattern's plain run, grep-pattern.ts), looked for first; or null. */
+  readonly required: Buffer | null;
+  /** The pattern matches a line's latin1 reading of its bytes as it matches its text (grep-pattern.ts `bytesAlike`). */
+  readonly bytesAlike: boolean;
   /** The pattern has look-around or back-references: it can backtrack without end, so it is matched under a time limit. */
   readonly backtracks: boolean;
 }
@@ -68,10 +73,14 @@ export function compileMatcher(pattern: string, caseInsensitive: boolean): Match
     );
   }
   const isLiteral = !REGEX_META.test(pattern) && !pattern.includes('\n');
+  const literal = isLiteral && !caseInsensitive ? Buffer.from(pattern, 'utf8') : null;
+  const required = literal ?? (caseInsensitive ? null : requiredLiteral(pattern));
   return {
     scan,
     line,
-    literal: isLiteral && !caseInsensitive ? Buffer.from(pattern, 'utf8') : null,
+    literal,
+    required: typeof required === 'string' ? Buffer.from(required, 'utf8') : required,
+    bytesAlike: bytesAlike(pattern),
     backtracks: !isLiteral && needsBacktracking(pattern, flags),
   };
 }
@@ -110,7 +119,7 @@ function withTimeLimit<T>(work: () => T): T {
 
 /** Quick reject on raw bytes: false means the file cannot contain a match. */
 export function mayMatch(matcher: Matcher, bytes: Buffer): boolean {
-  return matcher.literal === null || bytes.indexOf(matcher.literal) !== -1;
+  return matcher.required === null || bytes.indexOf(matcher.required) !== -1;
 }
 
 /** 0-based numbers of the matching lines of `text`, at most `max` of them. */
@@ -125,6 +134,13 @@ export function matchingLines(
     : scanLines(matcher, text, max, texts);
 }
 
+/**
+ * Whether an (empty) match at `at` lies after the last line: at the end of a text that ends with its last line's
+ * break, or of an empty one. `^$` matches there in JavaScript; a line search (and ripgrep) has no line there.
+ */
+const isPastLastLine = (text: string, at: number) =>
+  at === text.length && (at === 0 || text.charCodeAt(at - 1) === 0x0a);
+
 function scanLines(matcher: Matcher, text: string, max: number, texts?: string[]): number[] {
   const out: number[] = [];
   const re = matcher.scan;
@@ -133,7 +149,7 @@ function scanLines(matcher: Matcher, text: string, max: number, texts?: string[]
   let counted = 0; // text offset up to which newlines have been counted into lineNo
   while (out.length < max) {
     const m = re.exec(text);
-    if (!m) break;
+    if (!m || isPastLastLine(text, m.index)) break;
     const at = m.index;
     const start = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
     let end = text.indexOf('\n', at);
@@ -163,15 +179,63 @@ export interface LinesFound {
 }
 
 /**
- * `matchingLines` for a case-sensitive ASCII literal, on the raw bytes: the literal is found with `Buffer.indexOf`
- * and only the lines shown are decoded, never the file (decoding a multi-megabyte file that is not all ASCII costs
- * more than the search). Exact: a UTF-8 decoder never takes an ASCII byte into another character (an invalid
- * sequence ends before it), so the bytes of an ASCII literal, and of `\n`, are found where the decoded text has
- * them, and a line decoded alone is that line of the decoded text. Null when the matcher is not such a literal.
+ * `matchingLines` on the raw bytes, for a case-sensitive ASCII literal (found with `Buffer.indexOf`) or a pattern
+ * whose parts match ASCII only (`bytesAlike`: run over the bytes read as latin1); only the lines shown are decoded,
+ * never the file (decoding a multi-megabyte file that is not all ASCII costs more than the search). Exact: a UTF-8
+ * decoder never takes an ASCII byte into another character (an invalid sequence ends before it), so the bytes of an
+ * ASCII literal, and of `\n`, are found where the decoded text has them, and a line decoded alone is that line of
+ * the decoded text (for `bytesAlike`, grep-pattern.ts says why the latin1 line matches where the text does). Null
+ * when the matcher is neither.
  */
-export function literalLines(matcher: Matcher, bytes: Buffer, max: number, context: number): LinesFound | null {
+export function byteLines(
+  matcher: Matcher,
+  bytes: Buffer,
+  max: number,
+  context: number,
+  withTexts = true,
+): LinesFound | null {
   const literal = matcher.literal;
-  if (!literal || !isAsciiLiteral(literal)) return null;
+  if (literal && isAsciiLiteral(literal)) return linesAt(bytes, literalFinder(bytes, literal), max, context, withTexts);
+  if (!matcher.bytesAlike) return null;
+  const find = () => linesAt(bytes, latin1Finder(matcher, bytes), max, context, withTexts);
+  return matcher.backtracks ? withTimeLimit(find) : find();
+}
+
+/** The next matching line at or after a byte offset: its start and end (the end at its `\n`, or the file's end). */
+type LineFinder = (from: number) => { start: number; end: number } | null;
+
+function literalFinder(bytes: Buffer, literal: Buffer): LineFinder {
+  return (from) => {
+    const at = bytes.indexOf(literal, from);
+    if (at === -1) return null;
+    const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
+    const end = bytes.indexOf(NEWLINE, at);
+    return { start, end: end === -1 ? bytes.length : end };
+  };
+}
+
+/** The pattern run over the bytes read as latin1 (a one-byte string: character offsets are byte offsets). */
+function latin1Finder(matcher: Matcher, bytes: Buffer): LineFinder {
+  const text = bytes.toString('latin1');
+  const re = matcher.scan;
+  return (from) => {
+    re.lastIndex = from;
+    for (;;) {
+      const m = re.exec(text);
+      if (!m || isPastLastLine(text, m.index)) return null;
+      const start = m.index === 0 ? 0 : text.lastIndexOf('\n', m.index - 1) + 1;
+      let end = text.indexOf('\n', m.index);
+      if (end === -1) end = text.length;
+      const raw = text.slice(start, end);
+      if (matcher.line.test(raw.endsWith('\r') ? raw.slice(0, -1) : raw)) return { start, end };
+      if (end >= text.length) return null;
+      re.lastIndex = end + 1;
+    }
+  };
+}
+
+/** The lines `next` finds, up to `max`; their texts decoded (`withTexts`: a count needs none), and their context. */
+function linesAt(bytes: Buffer, next: LineFinder, max: number, context: number, withTexts: boolean): LinesFound {
   const matches: number[] = [];
   const texts: string[] = [];
   const starts: number[] = [];
@@ -185,16 +249,14 @@ export function literalLines(matcher: Matcher, bytes: Buffer, max: number, conte
   let counted = 0; // byte offset up to which newlines have been counted into lineNo
   let from = 0;
   while (matches.length < max) {
-    const at = bytes.indexOf(literal, from);
-    if (at === -1) break;
-    const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
-    let end = bytes.indexOf(NEWLINE, at);
-    if (end === -1) end = bytes.length;
+    const found = next(from);
+    if (!found) break;
+    const { start, end } = found;
     for (let i = bytes.indexOf(NEWLINE, counted); i !== -1 && i < start; i = bytes.indexOf(NEWLINE, i + 1)) lineNo++;
     counted = start;
     matches.push(lineNo);
     starts.push(start);
-    texts.push(line(start, end));
+    if (withTexts) texts.push(line(start, end));
     if (end >= bytes.length) break;
     from = end + 1;
   }
@@ -256,6 +318,33 @@ export function lineIndex(text: string): LineSource {
       if (no < 0 || no >= count) return undefined;
       const line = text.slice(starts[no]!, no + 1 < starts.length ? starts[no + 1]! - 1 : text.length);
       return line.endsWith('\r') ? line.slice(0, -1) : line;
+    },
+  };
+}
+
+/**
+ * The lines of UTF-8 `bytes` as `lineIndex` gives them from the decoded text, found by scanning the bytes for line
+ * breaks only as far as the lines asked for, and decoding those alone (a line break is never inside a multi-byte
+ * character, so a line decodes alike on its own). Checking a few lines of a file this way costs a fraction of
+ * decoding and indexing its whole text. Valid only while `bytes` is (a search reader's view).
+ */
+export function byteLineSource(bytes: Buffer): LineSource {
+  const starts: number[] = [0]; // where each line found so far starts (past the last line: +Infinity)
+  return {
+    at(no) {
+      if (no < 0) return undefined;
+      while (starts.length <= no) {
+        const last = starts[starts.length - 1]!;
+        if (last >= bytes.length) return undefined;
+        const lf = bytes.indexOf(0x0a, last);
+        starts.push(lf === -1 ? Number.POSITIVE_INFINITY : lf + 1);
+      }
+      const start = starts[no]!;
+      if (start >= bytes.length) return undefined;
+      let end = bytes.indexOf(0x0a, start);
+      if (end === -1) end = bytes.length;
+      if (end > start && bytes[end - 1] === 0x0d) end--;
+      return bytes.toString('utf8', start, end);
     },
   };
 }

@@ -41,9 +41,9 @@ export function EnvelopePanel({
       </p>
       <div className="envelope-cols">
         <div>
-          <h4>
+          <h3>
             <span className="badge badge-allow">allow</span> Without asking
-          </h4>
+          </h3>
           <ul data-testid="envelope-files">
             <li>
               read files in{' '}
@@ -91,9 +91,9 @@ export function EnvelopePanel({
           )}
         </div>
         <div>
-          <h4>
+          <h3>
             <span className="badge badge-deny">deny</span> Never
-          </h4>
+          </h3>
           {envelope.denied.length ? (
             <ul data-testid="envelope-denied">
               {envelope.denied.map((r, i) => (

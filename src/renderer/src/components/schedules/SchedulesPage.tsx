@@ -41,7 +41,7 @@ export function SchedulesPage({ onOpenSession }: { onOpenSession: (sessionId: nu
   return (
     <div className="page schedules-page" data-testid="schedules-page">
       <header className="page-head">
-        <h2>Schedules</h2>
+        <h1>Schedules</h1>
         <p className="muted">
           Jobs your agents scheduled. Each run starts a fresh background session with the job's prompt; what its
           permission group does not allow waits for you in the Inbox. A job the agent creates is off until you turn it
@@ -66,7 +66,7 @@ export function SchedulesPage({ onOpenSession }: { onOpenSession: (sessionId: nu
       {tasks.length > 0 && (
         <section className="sec-card" data-testid="tasks-card">
           <div className="sec-card-head">
-            <h3>Background tasks</h3>
+            <h2>Background tasks</h2>
             <span className="small muted">
               Started by an agent with execute_task (async); each result went back to its chat.
             </span>
@@ -118,7 +118,7 @@ function JobCard({
   return (
     <section className={`sec-card job-card ${job.enabled ? 'is-enabled' : ''}`} data-testid={`job-${job.id}`}>
       <div className="job-head">
-        <h3 className="job-title">{job.title}</h3>
+        <h2 className="job-title">{job.title}</h2>
         <span className={`badge ${job.enabled ? 'badge-allow' : 'badge-off'}`} data-testid="job-state">
           {job.enabled ? 'On' : 'Off'}
         </span>

@@ -44,7 +44,7 @@ export function BypassList() {
   return (
     <section className="sec-card" aria-labelledby="bypass-title">
       <header className="sec-card-head">
-        <h3 id="bypass-title">Active bypasses</h3>
+        <h2 id="bypass-title">Active bypasses</h2>
         <span className="muted small">
           A bypass lets calls that would ask run without asking, in one session, for a while. It never lifts a deny or a
           locked guard.

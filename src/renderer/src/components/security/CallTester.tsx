@@ -66,7 +66,7 @@ export function CallTester({
   return (
     <section className="sec-card" aria-labelledby="tester-title">
       <header className="sec-card-head">
-        <h3 id="tester-title">What would happen if…</h3>
+        <h2 id="tester-title">What would happen if…</h2>
         <span className="muted small">
           The gate&apos;s own answer for this call, now, in the chosen session. Nothing runs and nothing is written.
         </span>

@@ -33,7 +33,7 @@ export function DecisionLog({
   return (
     <section className="sec-card" aria-labelledby="log-title">
       <header className="sec-card-head">
-        <h3 id="log-title">Decision log</h3>
+        <h2 id="log-title">Decision log</h2>
         <span className="muted small">What the gate decided for recent calls of every session, and why.</span>
       </header>
       <div className="log-filters">

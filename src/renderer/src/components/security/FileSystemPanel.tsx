@@ -105,7 +105,7 @@ export function FileSystemPanel({ open }: { open: OpenFolder }) {
   return (
     <section className="sec-card" aria-labelledby="fs-title">
       <header className="sec-card-head">
-        <h3 id="fs-title">File system</h3>
+        <h2 id="fs-title">File system</h2>
         <span className="muted small">
           What the file tools may do where, written as ordinary rules of this group. Deny beats ask beats allow: a
           deeper path can narrow a parent (deny inside a writable folder), never widen it. Under each path: what the

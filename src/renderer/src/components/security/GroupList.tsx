@@ -54,7 +54,7 @@ export function GroupList() {
   return (
     <nav className="group-list" aria-label="Permission groups">
       <div className="group-list-head">
-        <h3>Groups</h3>
+        <h2>Groups</h2>
         <button
           className="icon"
           data-testid="new-group"

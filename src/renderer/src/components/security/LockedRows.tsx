@@ -38,12 +38,12 @@ export function LockedRows({ guards }: { guards: readonly Guard[] }) {
   return (
     <section className="sec-card" aria-labelledby="locked-title">
       <header className="sec-card-head">
-        <h3 id="locked-title">Always enforced</h3>
+        <h2 id="locked-title">Always enforced</h2>
         <span className="muted small">Checked before every rule; no rule, bypass or setting lifts them.</span>
       </header>
       <ul className="locked-list">
         {guards.map((g) => (
-          <li key={g.id} className="locked-row" data-testid="locked-row" data-guard={g.id} aria-readonly="true">
+          <li key={g.id} className="locked-row" data-testid="locked-row" data-guard={g.id}>
             <LockIcon />
             <span className={`badge badge-${g.action}`}>{g.action === 'deny' ? 'Deny' : 'Always asks'}</span>
             <span className="locked-text">

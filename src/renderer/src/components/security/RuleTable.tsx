@@ -40,7 +40,7 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
   return (
     <section className="sec-card" aria-labelledby="rules-title">
       <header className="sec-card-head">
-        <h3 id="rules-title">Rules of {groupName}</h3>
+        <h2 id="rules-title">Rules of {groupName}</h2>
         <span className="muted small">
           Deny beats ask, ask beats allow, whatever the order; priority orders rules of the same action. Nothing
           matches: the fallback.

@@ -27,6 +27,7 @@ const TABS = [
   { id: 'log', label: 'Decision log' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
+const TAB_PANEL = 'security-tabpanel';
 
 export function SecurityPage() {
   const state = useStore(securityStore);
@@ -34,6 +35,16 @@ export function SecurityPage() {
   const [prefill, setPrefill] = useState<RuleDraft[]>([]);
   const [seed, setSeed] = useState<TesterSeed | null>(null);
   const open = useOpenFolder();
+  // The tabs pattern (docs/ui.md "Keyboard"): only the open tab is in the Tab order; the arrows, Home and End open
+  // the next, previous, first or last one and move the focus with them.
+  const onTabKey = (e: React.KeyboardEvent, index: number) => {
+    const step: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 };
+    if (!(e.key in step)) return;
+    e.preventDefault();
+    const next = TABS[(step[e.key]! + TABS.length) % TABS.length]!;
+    setTab(next.id);
+    document.getElementById(`security-tab-${next.id}`)?.focus();
+  };
   useEffect(() => void loadSecurity(), []);
   const group = state.groups.find((g) => g.id === state.groupId);
   const toolNames = [...state.tools.built_in, ...state.tools.mcp, ...state.tools.dynamic].map((t) => t.name);
@@ -64,7 +75,7 @@ export function SecurityPage() {
       <div className="security-main">
         <header className="page-head">
           <div>
-            <h2>Security</h2>
+            <h1>Security</h1>
             <p className="muted">
               Every tool call passes this gate.{' '}
               {group ? (
@@ -77,14 +88,18 @@ export function SecurityPage() {
           </div>
         </header>
         <div className="tabs" role="tablist" aria-label="Security views">
-          {TABS.map((t) => (
+          {TABS.map((t, index) => (
             <button
               key={t.id}
+              id={`security-tab-${t.id}`}
               role="tab"
               aria-selected={tab === t.id}
+              aria-controls={tab === t.id ? TAB_PANEL : undefined}
+              tabIndex={tab === t.id ? 0 : -1}
               className={`tab ${tab === t.id ? 'is-active' : ''}`}
               data-testid={`tab-${t.id}`}
               onClick={() => setTab(t.id)}
+              onKeyDown={(e) => onTabKey(e, index)}
             >
               {t.label}
             </button>
@@ -95,7 +110,7 @@ export function SecurityPage() {
             {state.error}
           </div>
         )}
-        <div className="tab-body" role="tabpanel">
+        <div className="tab-body" role="tabpanel" id={TAB_PANEL} aria-labelledby={`security-tab-${tab}`}>
           {tab === 'rules' && (
             <>
               <RuleTable

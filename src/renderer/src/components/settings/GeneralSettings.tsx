@@ -1,8 +1,8 @@
 /**
  * Settings → General (docs/ui.md): where new sessions start (the core checks the folder), the person's own
  * instructions to the model (docs/chat-ui.md "Your instructions"), the theme (system, light, dark; system follows the
- * OS live), how much diff history the viewer keeps (docs/viewer.md "Diff and revert"), and where the data folder and
- * workspace are.
+ * OS live), and where the data folder and workspace are. How much diff history is kept has its own section
+ * (components/rewind/CheckpointSettings.tsx).
  */
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
@@ -35,7 +35,7 @@ export function GeneralSettings() {
       data-testid="general-settings"
     >
       <header className="section-head">
-        <h3 id="general-title">General</h3>
+        <h2 id="general-title">General</h2>
       </header>
       <div className="setting-row">
         <div className="setting-text">
@@ -90,7 +90,6 @@ export function GeneralSettings() {
           ))}
         </div>
       </div>
-      <DiffHistoryRow />
       <div className="setting-row">
         <div className="setting-text">
           <strong>Data folder</strong>
@@ -159,86 +158,6 @@ function InstructionsRow() {
             Save
           </button>
         </div>
-        {error && (
-          <div className="field-error" role="alert">
-            {error}
-          </div>
-        )}
-      </form>
-    </div>
-  );
-}
-
-/** The viewer's before/after images behind Diff and Revert: how long and how much they are kept. */
-function DiffHistoryRow() {
-  const saved = useStore(settingsStore, (s) => s.app?.diffHistory);
-  const [days, setDays] = useState('');
-  const [mb, setMb] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState(false);
-  useEffect(() => {
-    if (!saved) return;
-    setDays(String(saved.keepDays));
-    setMb(String(saved.maxMb));
-  }, [saved]);
-  const changed = saved !== undefined && (days !== String(saved.keepDays) || mb !== String(saved.maxMb));
-  const save = async () => {
-    const message = await setAppSettings({ diffHistory: { keepDays: Number(days), maxMb: Number(mb) } });
-    setError(message && 'Keep 1–3650 days and at least 16 MB, in whole numbers.');
-    setDone(!message);
-  };
-  return (
-    <div className="setting-row">
-      <div className="setting-text">
-        <strong>Diff history</strong>
-        <span className="muted small">
-          Before/after copies of the files tools write, for Diff and Revert. Older or over-size history is pruned when
-          the app starts.
-        </span>
-      </div>
-      <form
-        className="setting-control"
-        noValidate
-        onSubmit={(e) => (e.preventDefault(), void save())}
-        data-testid="diff-history"
-      >
-        <label className="small">
-          Keep{' '}
-          <input
-            type="number"
-            min={1}
-            max={3650}
-            step={1}
-            className="num-input"
-            aria-label="Days of diff history"
-            data-testid="diff-history-days"
-            value={days}
-            onChange={(e) => (setDays(e.target.value), setDone(false))}
-          />{' '}
-          days
-        </label>
-        <label className="small">
-          up to{' '}
-          <input
-            type="number"
-            min={16}
-            step={1}
-            className="num-input"
-            aria-label="Megabytes of diff history"
-            data-testid="diff-history-mb"
-            value={mb}
-            onChange={(e) => (setMb(e.target.value), setDone(false))}
-          />{' '}
-          MB
-        </label>
-        <button type="submit" data-testid="save-diff-history" disabled={!changed}>
-          Save
-        </button>
-        {done && (
-          <span className="ok-text small" role="status">
-            Saved
-          </span>
-        )}
         {error && (
           <div className="field-error" role="alert">
             {error}

@@ -206,7 +206,7 @@ export function McpSettings() {
   return (
     <section className="settings-section" data-testid="mcp-settings" aria-labelledby="mcp-title">
       <header className="section-head">
-        <h3 id="mcp-title">MCP servers</h3>
+        <h2 id="mcp-title">MCP servers</h2>
         <span className="muted small">
           Programs that give the agent more tools. The agent sees a server's tools only after it activates that server,
           and every call asks you unless a rule or a bypass says otherwise.

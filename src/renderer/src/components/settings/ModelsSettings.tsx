@@ -102,7 +102,7 @@ export function ModelsSettings() {
       data-testid="models-settings"
     >
       <header className="section-head">
-        <h3 id="models-title">Models</h3>
+        <h2 id="models-title">Models</h2>
         <span className="muted small">
           Tried in this order: the first healthy model answers; when it fails, the next one is tried. A session can also
           pick one.

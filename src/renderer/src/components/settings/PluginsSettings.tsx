@@ -24,7 +24,7 @@ export function PluginsSettings() {
   return (
     <section className="settings-section" data-testid="plugins-settings" aria-labelledby="plugins-title">
       <header className="section-head">
-        <h3 id="plugins-title">Plugins</h3>
+        <h2 id="plugins-title">Plugins</h2>
         <span className="muted small">
           Plugins add abilities the agent can use once they are enabled, such as image generation.
         </span>

@@ -23,7 +23,7 @@ export function ProvidersSettings() {
       data-testid="providers-settings"
     >
       <header className="section-head">
-        <h3 id="providers-title">Providers</h3>
+        <h2 id="providers-title">Providers</h2>
         <span className="muted small">
           Where the models run. Keys are stored encrypted on this computer and never shown again.
         </span>

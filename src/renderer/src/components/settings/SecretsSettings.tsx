@@ -26,7 +26,7 @@ export function SecretsSettings() {
   return (
     <section className="settings-section" data-testid="secrets-settings" aria-labelledby="secrets-title">
       <header className="section-head">
-        <h3 id="secrets-title">Secrets</h3>
+        <h2 id="secrets-title">Secrets</h2>
         <span className="muted small">
           Encrypted on this machine. The agent can use a secret only where a tool or plugin setting names it; values are
           never shown again.

@@ -6,6 +6,7 @@
 import { useEffect } from 'react';
 import { loadSettings } from '../../stores/settings-store';
 import { GeneralSettings } from './GeneralSettings';
+import { CheckpointSettings } from '../rewind/CheckpointSettings';
 import { McpSettings } from './McpSettings';
 import { ModelsSettings } from './ModelsSettings';
 import { PluginsSettings } from './PluginsSettings';
@@ -15,12 +16,26 @@ import './settings.css';
 
 const SECTIONS = [
   { id: 'settings-general', label: 'General' },
+  { id: 'settings-checkpoints', label: 'Checkpoints' },
   { id: 'settings-providers', label: 'Providers' },
   { id: 'settings-models', label: 'Models' },
   { id: 'settings-mcp', label: 'MCP servers' },
   { id: 'settings-plugins', label: 'Plugins' },
   { id: 'settings-secrets', label: 'Secrets' },
 ];
+
+/**
+ * Scrolls to a section and gives it the focus, so the next Tab goes on from there (a keyboard user lands where
+ * they asked); smoothly unless the person asked for less motion.
+ */
+function goToSection(id: string): void {
+  const section = document.getElementById(id);
+  if (!section) return;
+  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  section.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
+  if (!section.hasAttribute('tabindex')) section.tabIndex = -1;
+  section.focus({ preventScroll: true });
+}
 
 export function SettingsPage({ onClose }: { onClose: () => void }) {
   useEffect(() => void loadSettings(), []);
@@ -39,17 +54,13 @@ export function SettingsPage({ onClose }: { onClose: () => void }) {
   return (
     <div className="settings-page" data-testid="settings">
       <nav className="settings-nav" aria-label="Settings sections">
-        <h3>Settings</h3>
+        <div className="settings-nav-title" aria-hidden="true">
+          Settings
+        </div>
         <ul>
           {SECTIONS.map((s) => (
             <li key={s.id}>
-              <a
-                href={`#${s.id}`}
-                onClick={(e) => (
-                  e.preventDefault(),
-                  document.getElementById(s.id)?.scrollIntoView({ behavior: 'smooth', block: 'start' })
-                )}
-              >
+              <a href={`#${s.id}`} onClick={(e) => (e.preventDefault(), goToSection(s.id))}>
                 {s.label}
               </a>
             </li>
@@ -58,12 +69,13 @@ export function SettingsPage({ onClose }: { onClose: () => void }) {
       </nav>
       <div className="settings-main">
         <header className="page-head settings-head">
-          <h2>Settings</h2>
+          <h1>Settings</h1>
           <button onClick={onClose} data-testid="close-settings">
             Close
           </button>
         </header>
         <GeneralSettings />
+        <CheckpointSettings />
         <ProvidersSettings />
         <ModelsSettings />
         <div id="settings-mcp">

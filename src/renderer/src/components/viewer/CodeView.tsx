@@ -61,6 +61,7 @@ export function CodeView({
       renderWhitespace: 'selection',
       fontSize: 13,
       theme: theme === 'light' ? 'vs' : 'vs-dark',
+      ariaLabel: 'File content, read only',
     });
     editor.current = created;
     return () => {

@@ -7,7 +7,11 @@ import { useState } from 'react';
 import type { SystemOpenResult, ViewerFile } from '../../../../shared/contract/viewer';
 import { skald } from '../../bridge/skald';
 
-type Step = { at: 'idle' } | { at: 'confirm' } | { at: 'busy' } | { at: 'done'; result: SystemOpenResult };
+type Step =
+  | { at: 'idle'; cancelled?: boolean }
+  | { at: 'confirm' }
+  | { at: 'busy' }
+  | { at: 'done'; result: SystemOpenResult };
 
 export function SystemOpen({ file }: { file: ViewerFile }) {
   const [step, setStep] = useState<Step>({ at: 'idle' });
@@ -31,7 +35,12 @@ export function SystemOpen({ file }: { file: ViewerFile }) {
   const ext = file.name.includes('.') ? `.${file.name.split('.').pop()}` : null;
   return (
     <div className="viewer-system-open" data-testid="system-open">
-      {step.at === 'idle' && <button onClick={() => setStep({ at: 'confirm' })}>Open with the system app…</button>}
+      {/* The focus follows the question: to Cancel (the safe answer) when it is asked, back here when cancelled. */}
+      {step.at === 'idle' && (
+        <button autoFocus={step.cancelled} onClick={() => setStep({ at: 'confirm' })}>
+          Open with the system app…
+        </button>
+      )}
       {(step.at === 'confirm' || step.at === 'busy') && (
         <div
           className="viewer-confirm-box"
@@ -51,7 +60,7 @@ export function SystemOpen({ file }: { file: ViewerFile }) {
             <button className="primary" disabled={step.at === 'busy'} onClick={() => void open()}>
               Open it
             </button>
-            <button disabled={step.at === 'busy'} onClick={() => setStep({ at: 'idle' })}>
+            <button autoFocus disabled={step.at === 'busy'} onClick={() => setStep({ at: 'idle', cancelled: true })}>
               Cancel
             </button>
           </div>

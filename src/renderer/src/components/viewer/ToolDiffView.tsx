@@ -36,6 +36,15 @@ function DiffPath({ path }: { path: string | null }) {
   );
 }
 
+/**
+ * Each side's name for a screen reader, set on the two editors themselves: every options pass of the diff editor
+ * empties `originalAriaLabel` / `modifiedAriaLabel` again (monaco-editor 0.57), leaving both editors unnamed.
+ */
+function nameSides(diffEditor: Monaco.editor.IStandaloneDiffEditor): void {
+  diffEditor.getOriginalEditor().updateOptions({ ariaLabel: 'The file before this call, read only' });
+  diffEditor.getModifiedEditor().updateOptions({ ariaLabel: 'The file after this call, read only' });
+}
+
 export function ToolDiffView({ toolCallId, revertOnOpen }: { toolCallId: string; revertOnOpen: boolean }) {
   const [diff, setDiff] = useState<Diff | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -68,6 +77,7 @@ export function ToolDiffView({ toolCallId, revertOnOpen }: { toolCallId: string;
         theme: theme === 'light' ? 'vs' : 'vs-dark',
         minimap: { enabled: false },
       });
+      nameSides(made);
       made.setModel({
         original: monaco.editor.createModel(describe(diff.before, 'before this call'), diff.language),
         modified: monaco.editor.createModel(describe(diff.after, 'after this call'), diff.language),
@@ -88,6 +98,7 @@ export function ToolDiffView({ toolCallId, revertOnOpen }: { toolCallId: string;
 
   useEffect(() => {
     editor.current?.updateOptions({ renderSideBySide: !isInline });
+    if (editor.current) nameSides(editor.current);
   }, [isInline]);
 
   // Monaco's theme is global; this tab may be the only editor open when the app's theme changes.

@@ -1,0 +1,206 @@
+/**
+ * How grep_files runs ripgrep and reads what it prints (grep-ripgrep.ts streams one run over the tree,
+ * grep-rg-batches.ts runs it over the walk's entries in order): the policy as flags (the SKIP_DIRS and `secrets`
+ * globs, no symlink followed, `--hidden --no-ignore` like the JS engine, `--max-filesize`, `--no-mmap` so that a
+ * named file is read in fills as a walked one is, grep-binary.ts), rg's output read as a stream and split into
+ * records, and a record's path, line number and text.
+ */
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { SKIP_DIRS } from '../_policy/fs';
+import { SECRETS_DIR } from '../_policy/guard';
+import { compareParts, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery } from './grep-engines';
+import { MAX_MATCH_LINE_CHARS } from './search-engine';
+
+/** A shown line is at most MAX_MATCH_LINE_CHARS UTF-16 units, which is at most 3 bytes each in UTF-8. */
+const PREVIEW_BYTES = MAX_MATCH_LINE_CHARS * 3 + 1;
+
+export interface RipgrepWant {
+  /** Entries the page needs, one more than it shows (so "more exist" is known): lines in content mode, else files. */
+  entries: number;
+  /** Whether a hit's file may be shown (real path); files refused here never count towards the page. */
+  accept?: (path: string) => boolean;
+  /** Content output read in one stream before switching (default STREAM_BUDGET_BYTES; tests pass 0). */
+  streamBudgetBytes?: number;
+  /** Subtrees the walk does not enter (protected paths); ripgrep's own hits there are dropped by `accept`. */
+  skip?: (path: string) => boolean;
+}
+
+export type Outcome =
+  | { kind: 'done'; stderr: string; code: number | null }
+  | { kind: 'stopped' }
+  | { kind: 'unusable' };
+
+/**
+ * Runs rg and hands each record (a line, or a NUL-ended path for `-l`) to `onRecord`; `false` stops rg at once.
+ * Resolves when rg has exited; 'unusable' when it could not start or refused the pattern.
+ */
+export function runRg(
+  rgPath: string,
+  args: readonly string[],
+  cwd: string | undefined,
+  signal: AbortSignal,
+  separator: '\n' | '\0',
+  onRecord: (record: string, bytesSoFar: number) => boolean,
+  control?: { stop?: () => void },
+): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: {} });
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    let bytes = 0;
+    let stopped = false;
+    let stderr = '';
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      child.kill('SIGKILL');
+    };
+    if (control) control.stop = stop;
+    const onAbort = () => stop();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const feed = (text: string) => {
+      let from = 0;
+      for (let at = text.indexOf(separator); at !== -1 && !stopped; at = text.indexOf(separator, from)) {
+        if (!onRecord(text.slice(from, at), bytes)) stop();
+        from = at + 1;
+      }
+      rest = text.slice(from);
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stopped) return;
+      bytes += chunk.length;
+      feed(rest + decoder.write(chunk));
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4096) stderr += chunk.toString('utf8');
+    });
+    child.on('error', () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve({ kind: 'unusable' });
+    });
+    child.on('close', (code) => {
+      signal.removeEventListener('abort', onAbort);
+      if (signal.aborted) return reject(signal.reason);
+      if (stopped) return resolve({ kind: 'stopped' });
+      const tail = rest + decoder.end();
+      if (tail) onRecord(tail, bytes);
+      if (code === 2 && /regex parse error|error parsing regex|look-around|backreference/i.test(stderr))
+        return resolve({ kind: 'unusable' });
+      resolve({ kind: 'done', stderr, code });
+    });
+  });
+}
+
+export function baseArgs(q: GrepQuery): string[] {
+  const args = [
+    '--no-config',
+    '--hidden',
+    '--no-ignore',
+    '--no-messages',
+    '--null',
+    '--with-filename',
+    '--color',
+    'never',
+    '--max-filesize',
+    String(MAX_GREP_FILE_BYTES),
+    '--no-mmap',
+  ];
+  if (q.caseInsensitive) args.push('--ignore-case');
+  for (const dir of SKIP_DIRS) args.push('--iglob', `!${dir}/`);
+  args.push('--iglob', `!${SECRETS_DIR}`); // the walk skips a *file* named secrets too
+  if (q.glob) args.push('--glob', q.glob);
+  return args;
+}
+
+export const lineArgs = (perFile: number, context = 0) => [
+  '--line-number',
+  '--no-heading',
+  '--max-count',
+  String(perFile),
+  '--max-columns',
+  String(PREVIEW_BYTES),
+  '--max-columns-preview',
+  ...(context > 0 ? ['--context', String(context)] : []),
+];
+
+/**
+ * rg's line after the lines of a file it stopped reading at a NUL (grep-binary.ts): `WARNING: …` for a walked file,
+ * `binary file matches …` for a named one. Not a line of the file.
+ */
+const BINARY_NOTICE =
+  /: (?:WARNING: stopped searching binary file after match|binary file matches) \(found "\\0" byte around offset \d+\)$/;
+
+/** The path a binary notice is about (as rg printed it), or null when `record` is not one. */
+export function noticePath(record: string): string | null {
+  const m = BINARY_NOTICE.exec(record);
+  return m && record.indexOf('\0') === -1 ? record.slice(0, m.index) : null;
+}
+
+/** Lines read for a files or count answer: one column is enough (`-l` and `-c` would take a named file whole). */
+export const countLineArgs = (mode: GrepQuery['mode']) => [
+  '--line-number',
+  '--no-heading',
+  '--max-columns',
+  '1',
+  ...(mode === 'files' ? ['--max-count', '1'] : []),
+];
+
+export interface Collected {
+  matches: number[];
+  texts: string[];
+  /** Matching lines counted by rg (`--count`), when they were not listed. */
+  count?: number;
+  /** Context lines by number (`--context`). */
+  context?: Map<number, string>;
+}
+
+/**
+ * Parses a `path\0N:text` (match) or `path\0N-text` (context) record into `byFile`; returns whether it was a match.
+ * Other records (`--` between hunks, a binary file's notice) are not lines and are passed over.
+ */
+export function addLineRecord(
+  record: string,
+  byFile: Map<string, Collected>,
+  relOf: (printed: string) => string,
+): boolean {
+  const cut = record.indexOf('\0');
+  if (cut <= 0) return false;
+  let i = cut + 1;
+  while (i < record.length && record.charCodeAt(i) >= 48 && record.charCodeAt(i) <= 57) i++;
+  const sep = record[i];
+  if (i === cut + 1 || (sep !== ':' && sep !== '-')) return false;
+  const no = Number(record.slice(cut + 1, i)) - 1;
+  const rel = relOf(record.slice(0, cut));
+  let file = byFile.get(rel);
+  if (!file) byFile.set(rel, (file = { matches: [], texts: [] }));
+  const raw = record.slice(i + 1);
+  const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (sep === '-') {
+    (file.context ??= new Map()).set(no, text);
+    return false;
+  }
+  file.matches.push(no);
+  file.texts.push(text);
+  return true;
+}
+
+export function inWalkOrder<T>(entries: Iterable<[string, T]>): [string, T][] {
+  // Split each path once, not once per comparison (thousands of files).
+  const keyed = [...entries].map(([rel, value]) => ({ parts: rel.split('/'), rel, value }));
+  keyed.sort((a, b) => compareParts(a.parts, b.parts));
+  return keyed.map(({ rel, value }) => [rel, value]);
+}
+
+/** A file's lines as the engines give them: with its context lines (content), or its count. */
+export function asMatches(rel: string, f: Collected, q: GrepQuery, pathOf: (rel: string) => string): FileMatches {
+  if (q.mode === 'content') {
+    // With context asked for, rg printed every context line the file has, so the lines are all here even when it
+    // printed none (a match alone on its file's only line: a minified bundle). Without this map the tool would read
+    // and decode the whole file again for the context it already has (node_modules `-C2`: 40-50 ms a search).
+    const lineTexts = f.context || (q.context ?? 0) > 0 ? new Map(f.context) : undefined;
+    if (lineTexts) f.matches.forEach((no, i) => lineTexts.set(no, f.texts[i]!));
+    return { rel, path: pathOf(rel), matches: f.matches, matchTexts: f.texts, ...(lineTexts ? { lineTexts } : {}) };
+  }
+  return { rel, path: pathOf(rel), matches: [], count: f.count ?? f.matches.length };
+}
