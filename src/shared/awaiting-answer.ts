@@ -12,10 +12,11 @@
  *   after a crash, each with its own button on its card), or the newest message is one a stop withdrew ("not sent").
  */
 import type { HistoryMessage, ToolCard } from './contract/chat';
+import { FINISHED_TOOL_STATUSES, type ToolStatus } from './tool-call';
 
 export type AwaitingAnswer = 'retry' | 'continue' | null;
 
-const FINISHED: ReadonlySet<ToolCard['status']> = new Set(['done', 'failed', 'cancelled', 'rejected']);
+const FINISHED: ReadonlySet<ToolStatus> = new Set(FINISHED_TOOL_STATUSES);
 
 /**
  * Finished, or a request for approval a stop withdrew (still `pending`, with nothing left to answer): the turn a

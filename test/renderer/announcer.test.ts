@@ -40,6 +40,7 @@ const approval = (session: number, request: number): ChatEvent => ({
   session_id: session,
   request_id: request,
   tool_call_id: 'c1',
+  status: 'pending',
   tool_name: 'write_file',
   arguments: '{"path":"hello.txt"}',
   args_hash: 'h',
@@ -58,6 +59,7 @@ describe('sentenceOf', () => {
       session_id: OPEN,
       request_id: 3,
       tool_call_id: 'c1',
+      status: 'pending',
       path: 'notes/a.md',
       old_content: null,
       new_content: 'x',
@@ -80,6 +82,7 @@ describe('sentenceOf', () => {
       session_id: 3,
       request_id: 2,
       tool_call_id: 'q',
+      status: 'pending',
       title: 'Pick a format',
       question: 'Markdown?',
       suggested_answers: [],
@@ -88,7 +91,13 @@ describe('sentenceOf', () => {
   });
 
   it("says a tool error and the turn's end for the open chat only, never a sub-agent's", () => {
-    const error: ChatEvent = { type: 'tool_error', session_id: OPEN, tool_call_id: 'c2', error: 'no such file' };
+    const error: ChatEvent = {
+      type: 'tool_error',
+      session_id: OPEN,
+      tool_call_id: 'c2',
+      status: 'failed',
+      error: 'no such file',
+    };
     expect(sentenceOf(error, context([card('c2', 'read_file `missing.txt`')]))).toBe('read_file missing.txt failed.');
     expect(sentenceOf({ ...error, session_id: 3 }, context())).toBeNull();
     expect(sentenceOf({ ...error, stack_id: 4 }, context())).toBeNull();
@@ -107,6 +116,7 @@ describe('sentenceOf', () => {
       type: 'tool_done',
       session_id: OPEN,
       tool_call_id: 'c1',
+      status: 'done',
       result: 'ok',
       result_type: 'string',
     };

@@ -15,6 +15,7 @@ const start = (id: string, messageId = 10): ChatEvent => ({
   type: 'tool_start',
   session_id: S,
   tool_call_id: id,
+  status: 'queued',
   message_id: messageId,
   name: 'execute_cmd',
   arguments: '{"command":"ls"}',
@@ -104,6 +105,21 @@ describe('reduceChat', () => {
     ).toHaveLength(1);
   });
 
+  it('a card shows the status its event says, never one it works out', () => {
+    // A call written finished in the same commit as its round (a delivered result) starts as done.
+    const delivered = run(open(), { ...start('k1'), status: 'done' } as ChatEvent);
+    expect(card(delivered, 'k1').status).toBe('done');
+    const decided = run(open(), start('k1'), {
+      type: 'tool_decision',
+      session_id: S,
+      tool_call_id: 'k1',
+      status: 'pending',
+      decision: { action: 'require', why: { kind: 'rule', text: 'asks' }, actor: 'policy' },
+      arguments: '{}',
+    });
+    expect(card(decided, 'k1').status).toBe('pending');
+  });
+
   it('a tool_start for a card it has updates it, never doubles it', () => {
     const s = run(open(), start('k1'), start('k1'));
     expect(s.messages.flatMap((m) => m.tools)).toHaveLength(1);
@@ -115,6 +131,7 @@ describe('reduceChat', () => {
     s = run(s, {
       type: 'tool_decision',
       session_id: S,
+      status: 'running',
       tool_call_id: 'k1',
       decision: { action: 'require', why: { kind: 'rule', text: 'asks' }, actor: 'policy' },
       arguments: '{}',
@@ -124,6 +141,7 @@ describe('reduceChat', () => {
       session_id: S,
       request_id: 3,
       tool_call_id: 'k1',
+      status: 'pending',
       tool_name: 'execute_cmd',
       arguments: '{}',
       args_hash: 'h',
@@ -132,6 +150,7 @@ describe('reduceChat', () => {
     s = run(s, {
       type: 'tool_decision',
       session_id: S,
+      status: 'running',
       tool_call_id: 'k2',
       decision: { action: 'allow', why: { kind: 'rule', text: 'ok' }, actor: 'policy' },
       arguments: '{}',
@@ -144,6 +163,7 @@ describe('reduceChat', () => {
     s = run(s, {
       type: 'tool_decision',
       session_id: S,
+      status: 'running',
       tool_call_id: 'k1',
       decision: { action: 'require', why: { kind: 'rule', text: 'asks' }, actor: 'policy' },
       arguments: '{"command":"ls","workdir":"/w"}',
@@ -160,6 +180,7 @@ describe('reduceChat', () => {
       session_id: S,
       request_id: 5,
       tool_call_id: 'k1',
+      status: 'pending',
       path: '$ execute_cmd',
       old_content: null,
       new_content: '$ ls',
@@ -169,6 +190,7 @@ describe('reduceChat', () => {
     s = run(s, {
       type: 'tool_decision',
       session_id: S,
+      status: 'running',
       tool_call_id: 'k1',
       decision: { action: 'allow', why: { kind: 'human', text: 'Decided by you.' }, actor: 'user' },
       arguments: '{"command":"ls","workdir":"/w"}',
@@ -178,6 +200,7 @@ describe('reduceChat', () => {
       type: 'tool_done',
       session_id: S,
       tool_call_id: 'k1',
+      status: 'done',
       result: 'a\n[exit code 0]',
       result_type: 'string',
     });
@@ -186,10 +209,10 @@ describe('reduceChat', () => {
 
   it('tool_interrupted marks the card; the ending events of a call all clear it', () => {
     for (const end of [
-      { type: 'tool_done', result: 'r', result_type: 'string' },
-      { type: 'tool_error', error: 'e' },
-      { type: 'tool_cancelled', note: 'n' },
-      { type: 'tool_rejected', reason: 'no' },
+      { type: 'tool_done', status: 'done', result: 'r', result_type: 'string' },
+      { type: 'tool_error', status: 'failed', error: 'e' },
+      { type: 'tool_cancelled', status: 'cancelled', note: 'n' },
+      { type: 'tool_rejected', status: 'rejected', reason: 'no' },
     ] as const) {
       let s = run(open(historyWith({})), { type: 'tool_interrupted', session_id: S, tool_call_id: 'k1' });
       expect(card(s, 'k1').interrupted).toBe(true);
@@ -205,6 +228,7 @@ describe('reduceChat', () => {
       session_id: S,
       request_id: 9,
       tool_call_id: 'k1',
+      status: 'pending',
       tool_name: 'x',
       arguments: '{}',
       args_hash: 'h',
@@ -218,7 +242,13 @@ describe('reduceChat', () => {
       arguments: '{}',
     });
     expect(card(s, 'k1')).toMatchObject({ status: 'pending', pending: null });
-    s = run(s, { type: 'tool_rejected', session_id: S, tool_call_id: 'k1', reason: 'User rejected this tool call.' });
+    s = run(s, {
+      type: 'tool_rejected',
+      session_id: S,
+      tool_call_id: 'k1',
+      status: 'rejected',
+      reason: 'User rejected this tool call.',
+    });
     expect(card(s, 'k1').status).toBe('rejected');
   });
 
@@ -229,6 +259,7 @@ describe('reduceChat', () => {
       session_id: S,
       request_id: 4,
       tool_call_id: 'k1',
+      status: 'pending',
       tool_name: 'x',
       arguments: '{}',
       args_hash: 'h',
@@ -242,7 +273,14 @@ describe('reduceChat', () => {
   it('only the changed message is a new object (old rows never re-render)', () => {
     const other: HistoryMessage = { ...historyWith({})[0]!, id: 3, tools: [] };
     const s0 = open([other, ...historyWith({})]);
-    const s1 = run(s0, { type: 'tool_done', session_id: S, tool_call_id: 'k1', result: 'r', result_type: 'string' });
+    const s1 = run(s0, {
+      type: 'tool_done',
+      session_id: S,
+      tool_call_id: 'k1',
+      status: 'done',
+      result: 'r',
+      result_type: 'string',
+    });
     expect(s1.messages[0]).toBe(s0.messages[0]);
     expect(s1.messages[1]).not.toBe(s0.messages[1]);
   });

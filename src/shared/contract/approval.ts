@@ -8,9 +8,10 @@ import { defineCall, id, longText, shortText } from './define';
 import { TOOL_CATEGORIES } from '../tool-names';
 import { RunContextSchema } from '../run-context';
 import { SANDBOX_CHOICES, SandboxDecisionSchema, SandboxLineSchema } from './sandbox';
+import { RuleActionSchema } from '../tool-call';
 
 const groupId = z.string().min(1).max(64);
-const action = z.enum(['require', 'allow', 'deny']);
+const action = RuleActionSchema;
 const okResponse = z.object({ ok: z.literal(true) });
 
 export const ApprovalGroupSchema = z.object({
@@ -215,7 +216,7 @@ export const InboxClarificationSchema = z.object({
 
 export const GuardRowSchema = z.object({
   id: z.string(),
-  action: z.enum(['deny', 'require']),
+  action: RuleActionSchema.exclude(['allow']),
   title: z.string(),
   description: z.string(),
   locked: z.literal(true),

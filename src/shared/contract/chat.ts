@@ -12,6 +12,7 @@ import {
   MAX_IMAGES_PER_MESSAGE,
   MAX_PICKED_PDF_BASE64_CHARS,
 } from '../chat-images';
+import { ToolCallWireFields, ToolStatusSchema } from '../tool-call';
 
 const sessionId = id;
 
@@ -25,16 +26,14 @@ export const ChatImageSchema = z.object({
 export type ChatImage = z.infer<typeof ChatImageSchema>;
 
 export const ToolCardSchema = z.object({
-  tool_call_id: z.string(),
+  ...ToolCallWireFields,
   message_id: z.number().nullable(),
-  name: z.string(),
-  arguments: z.string(),
   /**
    * The row's state (docs/architecture.md "Crash and resume"): `queued` until the call's turn comes (the call
    * before it in its round may be waiting for an approval), then `running`, `pending` while a person decides, and
    * one of the four ends.
    */
-  status: z.enum(['queued', 'running', 'pending', 'done', 'failed', 'cancelled', 'rejected']),
+  status: ToolStatusSchema,
   result: z.string().nullable(),
   result_type: z.enum(['string', 'json']),
   label_short: z.string(),
@@ -251,6 +250,12 @@ export const chatCalls = {
 
 /** `stack_id`: set on the events of a sub-agent's child stack (absent for the session's own agent). */
 const base = { session_id: z.number(), stack_id: z.number().optional() };
+/**
+ * Every event about one call carries its card's status as the core wrote it (the row's, after the event): a card
+ * shows `status`, it never works out a transition (docs/chat-ui.md "Tool cards").
+ */
+const call = { tool_call_id: z.string(), status: ToolStatusSchema };
+
 export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('user_message'),
@@ -281,10 +286,9 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('tool_start'),
     ...base,
-    tool_call_id: z.string(),
+    ...ToolCallWireFields,
+    status: ToolStatusSchema,
     message_id: z.number(),
-    name: z.string(),
-    arguments: z.string(),
     label_short: z.string(),
     label_full: z.string(),
     path: z.string().nullable(),
@@ -293,32 +297,34 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
   /**
    * The gate's or the person's decision, recorded with the row, which is `running` from then on (the card follows:
    * an approval's answer arrives here, not as an Inbox event). `arguments`: the normalized arguments the decision
-   * and the hash cover; the card shows these from now on.
+   * and the hash cover; the card shows these from now on. `status` is absent where the decision does not move the
+   * card: a deny, whose `tool_rejected` follows at once.
    */
   z.object({
     type: z.literal('tool_decision'),
     ...base,
     tool_call_id: z.string(),
+    status: ToolStatusSchema.optional(),
     decision: DecisionSchema,
     arguments: z.string(),
   }),
   z.object({
     type: z.literal('tool_done'),
     ...base,
-    tool_call_id: z.string(),
+    ...call,
     result: z.string(),
     result_type: z.enum(['string', 'json']),
     images: z.array(ChatImageSchema).optional(),
   }),
-  z.object({ type: z.literal('tool_error'), ...base, tool_call_id: z.string(), error: z.string() }),
-  z.object({ type: z.literal('tool_cancelled'), ...base, tool_call_id: z.string(), note: z.string() }),
-  z.object({ type: z.literal('tool_rejected'), ...base, tool_call_id: z.string(), reason: z.string() }),
+  z.object({ type: z.literal('tool_error'), ...base, ...call, error: z.string() }),
+  z.object({ type: z.literal('tool_cancelled'), ...base, ...call, note: z.string() }),
+  z.object({ type: z.literal('tool_rejected'), ...base, ...call, reason: z.string() }),
   z.object({ type: z.literal('tool_interrupted'), ...base, tool_call_id: z.string() }),
   z.object({
     type: z.literal('approval_required'),
     ...base,
     request_id: z.number(),
-    tool_call_id: z.string(),
+    ...call,
     tool_name: z.string(),
     arguments: z.string(),
     args_hash: z.string(),
@@ -327,7 +333,7 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
     type: z.literal('pending_write'),
     ...base,
     request_id: z.number(),
-    tool_call_id: z.string(),
+    ...call,
     path: z.string(),
     old_content: z.string().nullable(),
     new_content: z.string().nullable(),
@@ -337,7 +343,7 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
     type: z.literal('agent_question'),
     ...base,
     request_id: z.number(),
-    tool_call_id: z.string(),
+    ...call,
     title: z.string(),
     question: z.string(),
     suggested_answers: z.array(z.string()),

@@ -5,30 +5,19 @@
  * only `hasKey`.
  */
 import { z } from 'zod';
+import { REASONING_LEVELS, type ReasoningLevel } from '../providers/descriptor';
+import { isKnownProviderKind, PROVIDER_KINDS } from '../providers/registry';
 import { defineCall, id } from './define';
 
-export const PROVIDER_KINDS = [
-  'open_ai',
-  'anthropic',
-  'openrouter',
-  'deepseek',
-  'ollama',
-  'lm_studio',
-  'openai_compatible',
-] as const;
-export const ProviderKindSchema = z.enum(PROVIDER_KINDS);
-export type ProviderKind = z.infer<typeof ProviderKindSchema>;
-
-/** Base URL per kind when none is given; `openai_compatible` has none and must be given one. */
-export const DEFAULT_BASE_URLS: Record<ProviderKind, string | null> = {
-  open_ai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com/v1',
-  openrouter: 'https://openrouter.ai/api/v1',
-  deepseek: 'https://api.deepseek.com/v1',
-  ollama: 'http://127.0.0.1:11434/v1',
-  lm_studio: 'http://127.0.0.1:1234/v1',
-  openai_compatible: null,
-};
+/**
+ * A provider kind's name. Kinds are the descriptors of `shared/providers/list.ts` (docs/providers.md); a request may
+ * name only a known one, while a stored provider may carry one this build does not know (its view still lists it).
+ */
+export type ProviderKind = string;
+export const ProviderKindSchema = z
+  .string()
+  .max(64)
+  .refine(isKnownProviderKind, { error: `the provider kind must be one of: ${PROVIDER_KINDS.join(', ')}` });
 
 const baseUrl = z.url({ protocol: /^https?$/, error: 'the base URL must be an http(s) URL' }).max(500);
 const name = z.string().trim().min(1, 'a name is required').max(100);
@@ -41,9 +30,8 @@ const contextWindow = z.number().int().positive().max(100_000_000).nullable();
  * How much the model reasons before it answers (docs/models.md "Reasoning"): `off` sends nothing extra; the
  * others go to the provider in its own form. Only for models that reason: one that does not may refuse the request.
  */
-export const REASONING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
+export { REASONING_LEVELS, type ReasoningLevel };
 export const ReasoningLevelSchema = z.enum(REASONING_LEVELS);
-export type ReasoningLevel = z.infer<typeof ReasoningLevelSchema>;
 
 export const ProviderCreateSchema = z
   .object({
@@ -87,7 +75,8 @@ export type ModelUpdate = z.infer<typeof ModelUpdateSchema>;
 
 export const ProviderViewSchema = z.object({
   id: z.number(),
-  kind: ProviderKindSchema,
+  /** As stored: possibly a kind this build does not know (shown as such; its models fail with a clear error). */
+  kind: z.string(),
   name: z.string(),
   baseUrl: z.string(),
   enabled: z.boolean(),
@@ -136,7 +125,7 @@ export const ProbeResultSchema = z.discriminatedUnion('ok', [
 ]);
 export type ProbeResult = z.infer<typeof ProbeResultSchema>;
 export const LocalProviderSchema = z.object({
-  kind: z.enum(['ollama', 'lm_studio']),
+  kind: ProviderKindSchema,
   name: z.string(),
   baseUrl: z.string(),
   models: z.array(z.string()),
@@ -162,7 +151,7 @@ export const providerCalls = {
     z.object({ kind: ProviderKindSchema, baseUrl: baseUrl.optional(), apiKey: apiKey.optional() }).strict(),
     ProbeResultSchema,
   ),
-  /** Ollama and LM Studio on this computer's default ports, when they answer. */
+  /** The local kinds' servers (Ollama, LM Studio) on this computer's default ports, when they answer. */
   'providers:discoverLocal': defineCall(empty, z.object({ found: z.array(LocalProviderSchema) })),
   'models:list': defineCall(empty, z.object({ models: z.array(ModelViewSchema) })),
   'models:create': defineCall(ModelCreateSchema, z.object({ model: ModelViewSchema })),

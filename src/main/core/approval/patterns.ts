@@ -11,8 +11,7 @@
  */
 import { isFileTool, type ToolTraits } from '../../../shared/tool-traits';
 
-export type RuleAction = 'require' | 'allow' | 'deny';
-export const RULE_ACTIONS: readonly RuleAction[] = ['require', 'allow', 'deny'];
+export { RULE_ACTIONS, type RuleAction } from '../../../shared/tool-call';
 
 /** The tool groups, by what the tools say they are (docs/tools.md "One tool shape"): the file tools that read, edit, either. */
 export const TOOL_GROUPS: Readonly<Record<string, (tool: ToolTraits | null) => boolean>> = {

@@ -62,6 +62,7 @@ describe('requesting', () => {
           type: 'pending_write',
           request_id: requestId,
           tool_call_id: 'c1',
+          status: 'pending',
           path: '$ execute_cmd',
           old_content: null,
           new_content: '$ rm -rf build',

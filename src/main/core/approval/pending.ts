@@ -309,6 +309,7 @@ export class PendingManager {
       type: 'agent_question',
       request_id: target.request_id,
       tool_call_id: target.tool_call_id,
+      status: 'pending',
       title: target.title,
       question: target.question,
       suggested_answers: target.suggested_answers,
@@ -499,7 +500,12 @@ export class PendingManager {
    * `$ <command>` under the path `$ <tool>`); no preview or a refusal → approval_required (the full arguments).
    */
   private pendingEvent(item: ApprovalItem): SessionApprovalEvent {
-    const base = { request_id: item.request_id, tool_call_id: item.tool_call_id, args_hash: item.args_hash };
+    const base = {
+      request_id: item.request_id,
+      tool_call_id: item.tool_call_id,
+      status: 'pending' as const,
+      args_hash: item.args_hash,
+    };
     if (item.preview_path !== null && item.new_content !== null) {
       return {
         type: 'pending_write',

@@ -4,7 +4,8 @@
  * in-memory health of the LLM client.
  */
 import { BridgeError } from '../../../shared/contract/define';
-import { DEFAULT_BASE_URLS, type ModelView } from '../../../shared/contract/providers';
+import type { ModelView } from '../../../shared/contract/providers';
+import { providerDescriptor } from '../../../shared/providers/registry';
 import type { FetchFunction } from '../llm/provider-factory';
 import { discoverLocalProviders, probeProvider } from '../llm/provider-probe';
 import type { ModelHealth } from '../llm/model-health';
@@ -32,7 +33,7 @@ export interface ProviderHandlerDeps {
   /** Tests only: where "test connection" and discovery send their requests. */
   fetch?: FetchFunction;
   /** Tests only: other addresses for the local servers than their default ports. */
-  localBaseUrls?: Partial<Record<'ollama' | 'lm_studio', string>>;
+  localBaseUrls?: Partial<Record<string, string>>;
 }
 
 export function createProviderHandlers({
@@ -69,7 +70,7 @@ export function createProviderHandlers({
       return probeProvider({ kind: p.kind, baseUrl: p.baseUrl, apiKey: providers.apiKey(id) }, { fetch });
     },
     'providers:probe': ({ kind, baseUrl, apiKey }) => {
-      const url = baseUrl ?? DEFAULT_BASE_URLS[kind];
+      const url = baseUrl ?? providerDescriptor(kind).defaultBaseUrl;
       if (!url) throw new BridgeError('invalid_input', 'This kind of provider needs a base URL.');
       return probeProvider({ kind, baseUrl: url, apiKey: apiKey ?? null }, { fetch });
     },

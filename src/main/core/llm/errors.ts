@@ -4,6 +4,7 @@
  * since another model would most likely fail the same way or the user must fix the configuration first.
  * A round ended by the caller's AbortSignal rejects with `LlmCancelledError` (name `AbortError`).
  */
+import { UnknownProviderKindError } from '../../../shared/providers/registry';
 import { loadedAiSdk } from './ai-sdk';
 
 export class LlmCancelledError extends Error {
@@ -93,6 +94,8 @@ export function classifyFailure(error: unknown): FailureClass {
       statusCode: null,
     };
   }
+  // A stored kind this build does not know: that provider's models only; the next model may be of a known one.
+  if (e instanceof UnknownProviderKindError) return { canFallBack: true, reason: e.message, statusCode: null };
   const message = e instanceof Error ? e.message : String(e);
   return { canFallBack: false, reason: firstLine(message) || 'unknown error', statusCode: null };
 }

@@ -17,6 +17,7 @@
  * missing from a provider's stream count as 0.
  */
 import type { JSONSchema7, Tool } from 'ai';
+import { providerDescriptor } from '../../../shared/providers/registry';
 import { loadAiSdk } from './ai-sdk';
 import {
   contextFitted,
@@ -195,6 +196,8 @@ export class LlmClient {
 
   private async attempt(model: ModelRecord, request: StreamRoundRequest): Promise<LlmTurn> {
     const { signal } = request;
+    // A kind this build does not know fails this model alone, before any request (errors.ts lets the next one try).
+    providerDescriptor(model.providerKind);
     const reasoningPlan = this.thinking.plan(model, request.messages);
     if (reasoningPlan.leftOff)
       this.options.log?.('llm: thinking left off for a round continuing a tool use whose thinking is not kept', {
@@ -280,7 +283,7 @@ export class LlmClient {
       fail(error);
     }
     if (signal.aborted) throw new LlmCancelledError();
-    if (reasoningPlan.providerOptions && model.providerKind === 'anthropic' && toolCalls[0])
+    if (reasoningPlan.providerOptions && providerDescriptor(model.providerKind).replaysSignedThinking && toolCalls[0])
       this.thinking.keep(toolCalls[0].id, model.id, thinkingBlocks);
     return {
       text,

@@ -1,5 +1,6 @@
 /**
- * Our OpenAI-shape history → AI SDK ModelMessages. The rules keep every request valid for every provider:
+ * Our OpenAI-shape history → AI SDK ModelMessages, in the message shape of the kind's descriptor (docs/providers.md:
+ * `anthropic` or `openai`). The rules keep every request valid for every provider:
  * - leading system messages become the `system` option; a later one stays in place for OpenAI-shape providers
  *   and joins `system` for Anthropic (which accepts system text only up front);
  * - each assistant tool call is followed, at once, by its result: taken from the history's `tool` message with
@@ -20,6 +21,7 @@
  */
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from 'ai';
 import type { ProviderKind } from '../../../shared/contract/providers';
+import { providerDescriptor } from '../../../shared/providers/registry';
 import { parseToolArguments } from '../../../shared/tool-arguments';
 import type { ReasoningPart } from './reasoning';
 import type { ChatMessage, ChatToolCall } from './types';
@@ -68,6 +70,7 @@ export function toModelMessages(
   replay?: ReadonlyMap<string, ReasoningPart[]>,
 ): ConvertedPrompt {
   // Results by the call's own key: the first result of a key answers it (a key is never reused).
+  const anthropicShape = providerDescriptor(kind).messages === 'anthropic';
   const results = new Map<string, Extract<ChatMessage, { role: 'tool' }>>();
   for (const m of history) if (m.role === 'tool' && !results.has(m.tool_call_id)) results.set(m.tool_call_id, m);
   const allCalls = history.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []));
@@ -81,7 +84,7 @@ export function toModelMessages(
   for (const m of history) {
     switch (m.role) {
       case 'system':
-        if (messages.length === 0 || kind === 'anthropic') system.push(m.content);
+        if (messages.length === 0 || anthropicShape) system.push(m.content);
         else messages.push({ role: 'system', content: m.content });
         break;
       case 'user': {
@@ -116,7 +119,7 @@ export function toModelMessages(
               const result = results.get(c.id);
               const text = result?.content ?? INTERRUPTED_TOOL_RESULT;
               const images = result?.images ?? [];
-              if (images.length && kind !== 'anthropic') {
+              if (images.length && !anthropicShape) {
                 shown.push({
                   type: 'text',
                   text: `The ${images.length === 1 ? 'image' : `${images.length} images`} returned by ${c.name} (call ${wire.get(c)}):`,
@@ -129,7 +132,7 @@ export function toModelMessages(
                 toolCallId: wire.get(c)!,
                 toolName: c.name,
                 output:
-                  images.length && kind === 'anthropic'
+                  images.length && anthropicShape
                     ? {
                         type: 'content' as const,
                         value: [

@@ -1,19 +1,21 @@
 /**
- * One AI SDK language model per configured model. OpenAI uses its Chat Completions API (`.chat`, not the
- * Responses API, so any OpenAI-shape endpoint works); Anthropic its Messages API; every other kind is an
- * OpenAI-compatible endpoint with usage in the stream. API keys come from the caller (the secret store) and are
+ * One AI SDK language model per configured model, by its kind's wire (docs/providers.md): `openai-chat` OpenAI's
+ * Chat Completions API (`.chat`, not the Responses API, so any OpenAI-shape endpoint works); `anthropic-messages`
+ * Anthropic's Messages API; `openai-compatible` an OpenAI-shape endpoint with usage in the stream and the kind's
+ * own body fields. API keys come from the caller (the secret store) and are
  * passed explicitly, so the SDK never falls back to reading `OPENAI_API_KEY`/`ANTHROPIC_API_KEY` from the
  * environment: a missing key is sent empty and the provider answers 401.
  *
  * Cost: OpenAI-compatible chunks carrying `usage.cost` (OpenRouter) are captured into provider metadata under
- * `skald.cost`; OpenRouter is also asked to include it (`usage: { include: true }`).
+ * `skald.cost`; OpenRouter is also asked to include it (its descriptor's `usage: { include: true }`).
  */
 import { hash } from 'node:crypto';
 import type { MetadataExtractor } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { ProviderKind } from '../../../shared/contract/providers';
+import { providerDescriptor } from '../../../shared/providers/registry';
 import { RecentMap } from '../../../shared/recent-map';
-import { loadProvider } from './ai-sdk';
+import { loadWire } from './ai-sdk';
 
 export type FetchFunction = typeof globalThis.fetch;
 
@@ -51,33 +53,36 @@ const costExtractor: MetadataExtractor = {
   },
 };
 
-/** The model's client; its provider package is imported on first use (llm/ai-sdk.ts). */
+/** The model's client, built by its kind's wire (docs/providers.md); the wire's package is imported on first use (llm/ai-sdk.ts). */
 export async function languageModelFor(
   endpoint: ModelEndpoint,
   apiKey: string | null,
   fetchImpl?: FetchFunction,
 ): Promise<LanguageModel> {
+  const descriptor = providerDescriptor(endpoint.providerKind);
   const common = { baseURL: endpoint.baseUrl, ...(fetchImpl ? { fetch: fetchImpl } : {}) };
-  const provider = await loadProvider(endpoint.providerKind);
-  switch (provider.kind) {
-    case 'openai':
-      return provider.createOpenAI({ ...common, apiKey: apiKey ?? '' }).chat(endpoint.modelId);
-    case 'anthropic':
-      return provider.createAnthropic({ ...common, apiKey: apiKey ?? '' })(endpoint.modelId);
-    case 'compatible':
-      // openrouter, deepseek, ollama, lm_studio, openai_compatible
+  const provider = await loadWire(descriptor.wire);
+  switch (provider.wire) {
+    case 'openai-chat':
+      return provider.create({ ...common, apiKey: apiKey ?? '' }).chat(endpoint.modelId);
+    case 'anthropic-messages':
+      return provider.create({ ...common, apiKey: apiKey ?? '' })(endpoint.modelId);
+    case 'openai-compatible': {
+      const extras = descriptor.requestBodyExtras;
       return provider
-        .createOpenAICompatible({
+        .create({
           ...common,
-          name: endpoint.providerKind,
+          // The name keys the kind's own `providerOptions` (its reasoning form: shared/providers/openrouter.ts).
+          name: descriptor.kind,
           ...(apiKey ? { apiKey } : {}),
           includeUsage: true,
           metadataExtractor: costExtractor,
-          ...(endpoint.providerKind === 'openrouter'
-            ? { transformRequestBody: (body: Record<string, unknown>) => ({ ...body, usage: { include: true } }) }
+          ...(extras
+            ? { transformRequestBody: (body: Record<string, unknown>) => ({ ...body, ...structuredClone(extras) }) }
             : {}),
         })
         .chatModel(endpoint.modelId);
+    }
   }
 }
 

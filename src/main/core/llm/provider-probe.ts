@@ -1,16 +1,19 @@
 /**
  * "Test connection" and local discovery for Settings and the first-run guide (docs/ui.md). A test is one real
  * request: `GET <baseUrl>/models`, which every supported kind answers (OpenAI and OpenAI-compatible servers,
- * Anthropic, OpenRouter, DeepSeek, Ollama's and LM Studio's OpenAI-compatible API), with the kind's own auth
- * header. It proves the address, the key and the API shape without spending tokens, and lists the models the
- * person can pick. Discovery asks the two local servers on their default ports (Ollama 11434, LM Studio 1234).
+ * Anthropic, OpenRouter, DeepSeek, Ollama's and LM Studio's OpenAI-compatible API), with the headers of its kind's
+ * descriptor (docs/providers.md). It proves the address, the key and the API shape without spending tokens, and
+ * lists the models the person can pick. Discovery asks the kinds that run on this computer on their default ports
+ * (Ollama 11434, LM Studio 1234).
  * Limits: a server that does not list models answers 404 and counts as a failed test; the key is sent only to
  * the provider's own base URL; answers are capped at 2 MB and 500 model ids.
  * Several lists also say each model's context window (docs/models.md "Fitting the context window"): it is
- * kept per id, so adding a model can fill its window instead of the 128k assumed. LM Studio says it only in its own
- * `/api/v0/models` on the same server, asked once more after its list answered; that answer failing changes nothing.
+ * kept per id, so adding a model can fill its window instead of the 128k assumed. A kind whose list says none may
+ * name a second one on the same server (LM Studio's `/api/v0/models`), asked once more after its list answered;
+ * that answer failing changes nothing.
  */
-import { DEFAULT_BASE_URLS, type ProviderKind } from '../../../shared/contract/providers';
+import type { ProviderKind } from '../../../shared/contract/providers';
+import { providerDescriptor, providerDescriptors, UnknownProviderKindError } from '../../../shared/providers/registry';
 import type { FetchFunction } from './provider-factory';
 
 export type ProbeResult =
@@ -79,33 +82,21 @@ async function readJson(res: Response): Promise<unknown> {
   }
 }
 
-/** LM Studio's own list on the same server (`<origin>/api/v0/models`), which says each model's window; {} when it does not answer. */
-async function lmStudioWindows(
-  baseUrl: string,
+/** A kind's second list on the same server, which says each model's window (LM Studio's); {} when it does not answer. */
+async function listedWindows(
+  url: string,
   headers: Record<string, string>,
   doFetch: FetchFunction,
   timeoutMs: number,
   keep: Set<string>,
 ): Promise<Record<string, number>> {
   try {
-    const url = `${baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/api/v0/models`;
     const res = await doFetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
     const list = res.ok ? modelList(await readJson(res)) : null;
     return list ? windowsOf(list, keep) : {};
   } catch {
     return {};
   }
-}
-
-function headersFor(kind: ProviderKind, apiKey: string | null): Record<string, string> {
-  const h: Record<string, string> = { accept: 'application/json' };
-  if (kind === 'anthropic') {
-    h['anthropic-version'] = '2023-06-01';
-    if (apiKey) h['x-api-key'] = apiKey;
-  } else if (apiKey) {
-    h.authorization = `Bearer ${apiKey}`;
-  }
-  return h;
 }
 
 /** The error text a provider sends (`{error:{message}}`, `{error:"…"}`, `{message}`), short. */
@@ -140,7 +131,8 @@ export async function probeProvider(
   const started = now();
   const url = `${input.baseUrl.replace(/\/+$/, '')}/models`;
   try {
-    const headers = headersFor(input.kind, input.apiKey);
+    const descriptor = providerDescriptor(input.kind);
+    const headers = descriptor.probeHeaders(input.apiKey);
     const res = await doFetch(url, {
       headers,
       signal: AbortSignal.timeout(options.timeoutMs ?? 8_000),
@@ -164,14 +156,17 @@ export async function probeProvider(
       .slice(0, MAX_MODELS);
     const keep = new Set(models);
     const contextWindows = windowsOf(data, keep);
-    if (input.kind === 'lm_studio')
+    const windowsUrl = descriptor.modelList?.windowsUrl(input.baseUrl);
+    if (windowsUrl)
       Object.assign(
         contextWindows,
-        await lmStudioWindows(input.baseUrl, headers, doFetch, options.timeoutMs ?? 8_000, keep),
+        await listedWindows(windowsUrl, headers, doFetch, options.timeoutMs ?? 8_000, keep),
       );
     return { ok: true, models, contextWindows, latencyMs };
   } catch (error) {
     const latencyMs = now() - started;
+    if (error instanceof UnknownProviderKindError)
+      return { ok: false, status: null, message: error.message, latencyMs };
     const e = error as Error & { cause?: { code?: string } };
     if (e.name === 'TimeoutError' || e.name === 'AbortError')
       return {
@@ -195,7 +190,7 @@ export async function probeProvider(
 }
 
 export interface LocalProvider {
-  kind: 'ollama' | 'lm_studio';
+  kind: ProviderKind;
   name: string;
   baseUrl: string;
   models: string[];
@@ -203,26 +198,19 @@ export interface LocalProvider {
   contextWindows: Record<string, number>;
 }
 
-/** Ollama and LM Studio on their default ports; only those that answer with a model list. */
+/** The servers of the kinds that run on this computer (descriptor `local`) on their default ports; only those that answer with a model list. */
 export async function discoverLocalProviders(
   options: {
     fetch?: FetchFunction;
     timeoutMs?: number;
-    baseUrls?: Partial<Record<'ollama' | 'lm_studio', string>>;
+    /** Tests: another address than a kind's default, by kind. */
+    baseUrls?: Partial<Record<ProviderKind, string>>;
   } = {},
 ): Promise<LocalProvider[]> {
-  const candidates = [
-    {
-      kind: 'ollama' as const,
-      name: 'Ollama (this computer)',
-      baseUrl: options.baseUrls?.ollama ?? DEFAULT_BASE_URLS.ollama!,
-    },
-    {
-      kind: 'lm_studio' as const,
-      name: 'LM Studio (this computer)',
-      baseUrl: options.baseUrls?.lm_studio ?? DEFAULT_BASE_URLS.lm_studio!,
-    },
-  ];
+  const candidates = providerDescriptors().flatMap((d) => {
+    const baseUrl = options.baseUrls?.[d.kind] ?? d.defaultBaseUrl;
+    return d.local && baseUrl ? [{ kind: d.kind, name: d.local.name, baseUrl }] : [];
+  });
   const results = await Promise.all(
     candidates.map(async (c) => ({
       ...c,

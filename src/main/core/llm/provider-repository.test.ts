@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { BridgeError } from '../../../shared/contract/define';
-import { DEFAULT_BASE_URLS, PROVIDER_KINDS } from '../../../shared/contract/providers';
+import { PROVIDER_KINDS, providerDescriptor } from '../../../shared/providers/registry';
 import { dispatchCall } from '../bridge/dispatch';
 import type { BridgeHandlers } from '../bridge/handlers';
 import { createProviderHandlers } from '../bridge/providers-handlers';
@@ -56,8 +56,9 @@ function expectRefused(write: () => unknown, code = 'invalid_input') {
 describe('ProviderRepository', () => {
   it('fills in the base URL of every kind that has a default', () => {
     for (const kind of PROVIDER_KINDS) {
-      if (kind === 'openai_compatible') continue;
-      expect(repo.createProvider({ kind, name: kind }).baseUrl).toBe(DEFAULT_BASE_URLS[kind]);
+      const defaultBaseUrl = providerDescriptor(kind).defaultBaseUrl;
+      if (defaultBaseUrl === null) continue; // openai_compatible: the person gives the address
+      expect(repo.createProvider({ kind, name: kind }).baseUrl).toBe(defaultBaseUrl);
     }
   });
 

@@ -4,13 +4,15 @@
  * BridgeError (`invalid_input`, `not_found`, `conflict`) before anything is written; multi-row writes (a provider
  * with its key, a reorder) run in one transaction.
  *
+ * A provider's kind is stored as text (migration 130): one this build does not know is still listed, and only its own
+ * models fail, with a clear error (llm/llm-client.ts); a new provider may only be of a known kind.
+ *
  * Limits: a provider's kind is fixed at creation (delete and re-add to change it). `orderedModels()` returns only
  * usable models (model and provider enabled), by priority then id.
  */
 import type { z } from 'zod';
 import { BridgeError } from '../../../shared/contract/define';
 import {
-  DEFAULT_BASE_URLS,
   ModelCreateSchema,
   ModelReorderSchema,
   ModelUpdateSchema,
@@ -20,6 +22,7 @@ import {
   type ProviderKind,
   type ReasoningLevel,
 } from '../../../shared/contract/providers';
+import { providerDescriptor } from '../../../shared/providers/registry';
 import { nowMs, type Db } from '../db/database';
 import type { SecretStore } from '../secrets/secret-store';
 
@@ -142,7 +145,7 @@ export class ProviderRepository {
 
   createProvider(input: unknown): ProviderRecord {
     const p = parse(ProviderCreateSchema, input);
-    const baseUrl = p.baseUrl ?? DEFAULT_BASE_URLS[p.kind];
+    const baseUrl = p.baseUrl ?? providerDescriptor(p.kind).defaultBaseUrl;
     if (!baseUrl) throw new BridgeError('invalid_input', `baseUrl: a ${p.kind} provider needs a base URL`);
     const id = this.db.transaction(() => {
       const now = nowMs();

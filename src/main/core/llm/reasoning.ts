@@ -2,11 +2,11 @@
  * A model's reasoning setting on the wire, and the Anthropic thinking a tool-use round leaves for the next one
  * (docs/models.md "Reasoning").
  *
- * The setting goes with every request to the model in its provider's form: Anthropic's `thinking` with a token
- * budget, OpenAI's `reasoning_effort`, OpenRouter's `reasoning.effort`, and `reasoning_effort` for every other
- * OpenAI-compatible endpoint. `off` sends nothing extra.
+ * The setting goes with every request to the model in its provider's form, which its kind's descriptor gives
+ * (docs/providers.md): Anthropic's `thinking` with a token budget, OpenAI's `reasoning_effort`, OpenRouter's
+ * `reasoning.effort`, and `reasoning_effort` for every other OpenAI-compatible endpoint. `off` sends nothing extra.
  *
- * Anthropic, with thinking on, refuses a round that continues a tool-use turn unless the assistant message carrying
+ * Anthropic (a kind whose descriptor `replaysSignedThinking`), with thinking on, refuses a round that continues a tool-use turn unless the assistant message carrying
  * the tool use starts with the thinking block it came with, signature and all. The history keeps the reasoning text
  * but not its signature, so the client keeps each such round's signed blocks in memory (`KeptThinking`, the last
  * few dozen rounds), by the round's first tool call id and the model that wrote them. A continuing round gets them
@@ -15,30 +15,20 @@
  */
 import type { AssistantModelMessage } from 'ai';
 import type { ProviderKind, ReasoningLevel } from '../../../shared/contract/providers';
+import { THINKING_BUDGETS } from '../../../shared/providers/anthropic';
+import { providerDescriptor } from '../../../shared/providers/registry';
 import { RecentMap } from '../../../shared/recent-map';
 import type { ChatMessage } from './types';
 
 export type ReasoningPart = Extract<Exclude<AssistantModelMessage['content'], string>[number], { type: 'reasoning' }>;
 type ProviderOptions = NonNullable<ReasoningPart['providerOptions']>;
 
-/** Anthropic's thinking budget per level. The SDK adds it to the reply's `max_tokens`, which so stays above it. */
-export const THINKING_BUDGETS = { low: 2_048, medium: 8_192, high: 24_576 } as const;
+/** Anthropic's thinking budget per level (its descriptor's reasoning form). */
+export { THINKING_BUDGETS };
 
-/** The request's `providerOptions` for the level; undefined for `off`. */
+/** The request's `providerOptions` for the level, in the kind's own form (its descriptor); undefined for `off`. */
 export function reasoningOptions(kind: ProviderKind, level: ReasoningLevel): ProviderOptions | undefined {
-  if (level === 'off') return undefined;
-  switch (kind) {
-    case 'anthropic':
-      return { anthropic: { thinking: { type: 'enabled', budgetTokens: THINKING_BUDGETS[level] } } };
-    case 'open_ai':
-      return { openai: { reasoningEffort: level } };
-    case 'openrouter':
-      // Keyed by the provider's name (provider-factory.ts names it by its kind); the SDK copies unknown keys into
-      // the body. OpenRouter's own form, which it maps to every model it routes to (Claude's budget included).
-      return { openrouter: { reasoning: { effort: level } } };
-    default:
-      return { openaiCompatible: { reasoningEffort: level } };
-  }
+  return level === 'off' ? undefined : providerDescriptor(kind).reasoning(level);
 }
 
 export interface ReasoningPlan {
@@ -66,7 +56,8 @@ export class KeptThinking {
     history: readonly ChatMessage[],
   ): ReasoningPlan {
     const providerOptions = reasoningOptions(model.providerKind, model.reasoning);
-    if (!providerOptions || model.providerKind !== 'anthropic') return providerOptions ? { providerOptions } : {};
+    if (!providerOptions || !providerDescriptor(model.providerKind).replaysSignedThinking)
+      return providerOptions ? { providerOptions } : {};
     const last = history.findLast((m) => m.role === 'assistant');
     const firstCall = last?.role === 'assistant' ? last.tool_calls?.[0] : undefined;
     if (firstCall === undefined) return { providerOptions }; // a new turn: nothing to put back

@@ -4,20 +4,19 @@
  * They mirror `session/ports.ts` structurally, so `LlmClient` is a `ModelPort` without either importing the other.
  */
 
-export interface ChatToolCall {
-  /**
-   * In the history: the app's own key of the call (its row's `tool_call_id`), which its result names; in a round's
-   * answer (`LlmTurn.toolCalls`): the provider's id, before the call is keyed.
-   */
-  id: string;
+import type { ToolCall } from '../../../shared/tool-call';
+
+/**
+ * A call in the history or in a round's answer (the one `ToolCall`): `id` in the history is the app's own key of the
+ * call (its row's `tool_call_id`), which its result names; in a round's answer (`LlmTurn.toolCalls`), the provider's
+ * id, before the call is keyed.
+ */
+export interface ChatToolCall extends ToolCall {
   /**
    * In the history: the id the provider gave the call, sent back in its place when no other call of the request
    * has it (providers reuse ids; a result is never matched by it: llm/messages.ts).
    */
   providerId?: string;
-  name: string;
-  /** The model's arguments as a JSON string (possibly malformed: the loop reports that to the model). */
-  arguments: string;
 }
 
 /** An image of a person's message or of a tool's result, replayed with it (docs/chat-ui.md "Images in a message"). */

@@ -264,6 +264,7 @@ export class SessionManager {
     emit({
       type: 'tool_start',
       tool_call_id: key,
+      status: 'done', // written finished, in the transaction above
       message_id: messageId,
       name: toolName,
       arguments: DELIVERED_ARGS,
@@ -272,7 +273,7 @@ export class SessionManager {
       path: null,
       display: this.deps.tools.traitsOf(toolName)?.card ?? 'none',
     });
-    emit({ type: 'tool_done', tool_call_id: key, result, result_type: 'json' });
+    emit({ type: 'tool_done', tool_call_id: key, status: 'done', result, result_type: 'json' });
     this.startTurn(sessionId, (env) => runTurn(env));
   }
 

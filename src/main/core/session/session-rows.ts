@@ -5,6 +5,7 @@
  * re-exports all of this.
  */
 import type { NewChatImage } from '../../../shared/chat-images';
+import { UNFINISHED_TOOL_STATUSES } from '../../../shared/tool-call';
 import type { ToolDbStatus } from '../tools/tool';
 
 export interface SessionRow {
@@ -92,7 +93,7 @@ const LATEST_DECISION = `(SELECT json_object('action', d.action, 'why', json_obj
  * spells it: SQLite uses a partial index only for a query that repeats its condition, so every read of unfinished
  * calls includes this text (a query for one of these statuses adds it beside its own).
  */
-export const UNFINISHED_TOOLS = "status IN ('queued', 'running', 'pending')";
+export const UNFINISHED_TOOLS = `status IN (${UNFINISHED_TOOL_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 /**
  * The reads of a history page and of the model's context. Each goes straight to its range through an index

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ChatImage } from '../../../shared/contract/chat';
+import type { ToolCall } from '../../../shared/tool-call';
 import type { Db } from '../db/database';
 import type { ToolDbStatus } from '../tools/tool';
 import { ChatImageRows } from './chat-image-rows';
@@ -342,7 +343,7 @@ export class SessionStore {
   insertRoundTools(
     sessionId: number,
     messageId: number,
-    calls: readonly { id: string; name: string; arguments: string }[],
+    calls: readonly ToolCall[],
     stackId: number | null = null,
     keys: readonly string[] = calls.map(() => this.mintToolKey()),
   ): string[] {
@@ -362,7 +363,7 @@ export class SessionStore {
   writeRound(
     sessionId: number,
     message: number | NewMessage,
-    calls: readonly { id: string; name: string; arguments: string }[],
+    calls: readonly ToolCall[],
     stackId: number | null,
     keys: readonly string[],
     prepared?: { key: string; prep: ToolPrep },
@@ -377,7 +378,7 @@ export class SessionStore {
   private insertTools(
     sessionId: number,
     messageId: number,
-    calls: readonly { id: string; name: string; arguments: string }[],
+    calls: readonly ToolCall[],
     stackId: number | null,
     keys: readonly string[],
     prepared?: { key: string; prep: ToolPrep },

@@ -13,6 +13,7 @@ import { clarificationResult } from '../../../shared/clarification-answer';
 import { MCP_PREFIX, TN } from '../../../shared/tool-names';
 import { humanDecisionText } from '../../../shared/contract/approval';
 import type { ChatEventBody } from '../../../shared/contract/chat';
+import type { ToolCall } from '../../../shared/tool-call';
 import type { RunContext } from '../../../shared/run-context';
 import { parseToolArguments, type ParsedArguments } from '../../../shared/tool-arguments';
 import { invalidArgumentsText } from '../tools/define-tool';
@@ -66,12 +67,8 @@ export type CallOutcome = 'continue' | 'cancelled';
 export const CANCELLED_NOTE = 'Stopped by the user (/stop) before it finished.';
 export const NOT_STARTED_NOTE = 'Not started: the turn was stopped.';
 
-/** A call as the model sent it (its `id` is the provider's), or, once keyed, as the app runs it. */
-export interface ModelCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
+/** A call as the model sent it (its `id` is the provider's), or, once keyed, as the app runs it: the one `ToolCall`. */
+export type ModelCall = ToolCall;
 
 /**
  * A call of a live round: `id` is the row's own key; `round` writes its rows with the round's first commit; `parsed`
@@ -140,6 +137,7 @@ export class RoundRows {
       env.emit({
         type: 'tool_start',
         tool_call_id: call.key,
+        status: 'queued',
         message_id: messageId,
         name: call.name,
         arguments: call.arguments,
@@ -171,6 +169,10 @@ function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T, prepare?: (
 }
 
 const noWork = (): void => undefined;
+
+/** The card's status a decision event says: `running` (as its row is written), none for a deny (its rejection follows). */
+const decisionStatus = (decision: Decision): { status?: 'running' } =>
+  decision.action === 'deny' ? {} : { status: 'running' };
 
 /**
  * Whether the commit that records a call's decision must reach the disk (fsync) before the call runs
@@ -236,6 +238,7 @@ function finish(
     emit({
       type: 'tool_done',
       tool_call_id: id,
+      status: 'done',
       result: outcome.result,
       result_type: outcome.resultType ?? 'string',
       ...(images.length ? { images } : {}),
@@ -246,12 +249,12 @@ function finish(
   }
   if (outcome.kind === 'failed') {
     commitCall(env, call, () => store.finishTool(id, 'failed', outcome.error));
-    emit({ type: 'tool_error', tool_call_id: id, error: outcome.error });
+    emit({ type: 'tool_error', tool_call_id: id, status: 'failed', error: outcome.error });
     return 'continue';
   }
   const note = outcome.note ?? CANCELLED_NOTE;
   commitCall(env, call, () => store.finishTool(id, 'cancelled', note));
-  emit({ type: 'tool_cancelled', tool_call_id: id, note });
+  emit({ type: 'tool_cancelled', tool_call_id: id, status: 'cancelled', note });
   return 'cancelled';
 }
 
@@ -261,7 +264,7 @@ function failCall(env: CallEnv, call: RoundCall, error: string): CallOutcome {
 
 function reject(env: CallEnv, call: RoundCall, reason: string): CallOutcome {
   commitCall(env, call, () => env.store.finishTool(call.id, 'rejected', reason));
-  env.emit({ type: 'tool_rejected', tool_call_id: call.id, reason });
+  env.emit({ type: 'tool_rejected', tool_call_id: call.id, status: 'rejected', reason });
   return 'continue';
 }
 
@@ -360,7 +363,8 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
     }),
     needsSyncedStart(tools, call.name, decision),
   );
-  emit({ type: 'tool_decision', tool_call_id: call.id, decision, arguments: argsJson });
+  // The row runs from here, or waits for a person (`pending` follows); a deny leaves the card to its rejection.
+  emit({ type: 'tool_decision', tool_call_id: call.id, ...decisionStatus(decision), decision, arguments: argsJson });
 
   if (decision.action === 'deny') return reject(env, call, `Denied by policy: ${decision.why.text}`);
   if (decision.action === 'require') {
@@ -404,7 +408,13 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
         gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision: human, argsHash: hash }),
       ),
     );
-    emit({ type: 'tool_decision', tool_call_id: call.id, decision: human, arguments: argsJson });
+    emit({
+      type: 'tool_decision',
+      tool_call_id: call.id,
+      ...decisionStatus(human),
+      decision: human,
+      arguments: argsJson,
+    });
     if (!outcome.approved) return reject(env, call, gate.rejectText(outcome.note));
     decision = human;
   }

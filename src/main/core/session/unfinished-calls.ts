@@ -45,14 +45,24 @@ export function failInterrupted(
     if (row.session_id !== sessionId) continue;
     if (row.status === 'running') {
       s.store.finishTool(row.tool_call_id, 'failed', INTERRUPTED_MOVED_ON);
-      s.emit({ type: 'tool_error', tool_call_id: row.tool_call_id, error: INTERRUPTED_MOVED_ON });
+      s.emit({ type: 'tool_error', tool_call_id: row.tool_call_id, status: 'failed', error: INTERRUPTED_MOVED_ON });
     } else if (row.status === 'queued') {
       s.store.finishTool(row.tool_call_id, 'cancelled', NOT_STARTED_MOVED_ON);
-      s.emit({ type: 'tool_cancelled', tool_call_id: row.tool_call_id, note: NOT_STARTED_MOVED_ON });
+      s.emit({
+        type: 'tool_cancelled',
+        tool_call_id: row.tool_call_id,
+        status: 'cancelled',
+        note: NOT_STARTED_MOVED_ON,
+      });
     } else if (s.pendingOf(row.tool_call_id) === null) {
       // Its approval was withdrawn by /stop: nobody can approve it any more, so it ends as cancelled.
       s.store.finishTool(row.tool_call_id, 'cancelled', STOPPED_WHILE_PENDING);
-      s.emit({ type: 'tool_cancelled', tool_call_id: row.tool_call_id, note: STOPPED_WHILE_PENDING });
+      s.emit({
+        type: 'tool_cancelled',
+        tool_call_id: row.tool_call_id,
+        status: 'cancelled',
+        note: STOPPED_WHILE_PENDING,
+      });
     }
   }
 }

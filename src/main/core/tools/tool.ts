@@ -11,6 +11,7 @@
 import type { z } from 'zod';
 import type { NewChatImage } from '../../../shared/chat-images';
 import type { LabelLength } from '../../../shared/labels';
+import type { ToolStatus } from '../../../shared/tool-call';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { ToolKind, ToolTraits } from '../../../shared/tool-traits';
 import type { SandboxDecision } from '../sandbox/decision';
@@ -26,7 +27,7 @@ export type ToolExecutionState =
   | 'rejected';
 
 /** A tool row's state (docs/architecture.md "Crash and resume"): `queued` until the call reaches the gate. */
-export type ToolDbStatus = 'queued' | 'running' | 'pending' | 'done' | 'failed' | 'cancelled' | 'rejected';
+export type ToolDbStatus = ToolStatus;
 
 export type ResultType = 'string' | 'json';
 

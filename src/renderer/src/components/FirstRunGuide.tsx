@@ -15,7 +15,8 @@ import { SandboxNotice } from './settings/SandboxSettings';
 import {
   createRequest,
   draftForKind,
-  KIND_INFO,
+  FIRST_KIND,
+  kindInfo,
   KIND_ORDER,
   providerName,
   type ProviderDraft,
@@ -33,7 +34,7 @@ export const SUGGESTIONS = [
 export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEngaged: () => void }) {
   const [step, setStep] = useState(0);
   const [local, setLocal] = useState<LocalProvider[] | null>(null);
-  const [draft, setDraft] = useState<ProviderDraft>(draftForKind('anthropic'));
+  const [draft, setDraft] = useState<ProviderDraft>(draftForKind(FIRST_KIND));
   const [probe, setProbe] = useState<ProbeResult | 'testing' | null>(null);
   const [provider, setProvider] = useState<ProviderView | null>(null);
   const [modelId, setModelId] = useState('');
@@ -54,7 +55,7 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
       () => {},
     );
   }, []);
-  const info = KIND_INFO[draft.kind];
+  const info = kindInfo(draft.kind);
   const found = local?.find((l) => l.kind === draft.kind && l.baseUrl === draft.baseUrl);
   const listed = probe && probe !== 'testing' && probe.ok ? probe.models : (found?.models ?? []);
   const windows = probe && probe !== 'testing' && probe.ok ? probe.contextWindows : found?.contextWindows;
@@ -162,7 +163,7 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
                     checked={draft.kind === l.kind}
                     onChange={() => pick(l.kind, l)}
                   />
-                  <strong>{KIND_INFO[l.kind].label}</strong>
+                  <strong>{kindInfo(l.kind).label}</strong>
                   <span className="small ok-text">
                     Found on this computer · {l.models.length} models · no key, nothing leaves it
                   </span>
@@ -177,8 +178,8 @@ export function FirstRunGuide({ onDone, onEngaged }: { onDone: () => void; onEng
                     checked={draft.kind === k}
                     onChange={() => pick(k)}
                   />
-                  <strong>{KIND_INFO[k].label}</strong>
-                  <span className="small muted">{KIND_INFO[k].hint}</span>
+                  <strong>{kindInfo(k).label}</strong>
+                  <span className="small muted">{kindInfo(k).hint}</span>
                 </label>
               ))}
             </div>

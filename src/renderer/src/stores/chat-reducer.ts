@@ -1,7 +1,7 @@
 /**
  * The chat view's state and the pure reducer that applies one core event to it (no bridge, no timers), so it is
- * tested alone. Cards follow their row live: every event about a call updates the card in place. A call's row is
- * `queued` from `tool_start` until its `tool_decision` (the gate saw it: it runs, or waits for a person).
+ * tested alone. Cards follow their row live: every event about a call updates the card in place, and its status is
+ * the one the event says (the core's, as it wrote the row): the reducer never works out a transition itself.
  */
 import type { ChatEvent, HistoryMessage, ToolCard } from '../../../shared/contract/chat';
 
@@ -196,7 +196,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
           ...state,
           messages: updateCard(state.messages, event.tool_call_id, (c) => ({
             ...c,
-            status: 'queued',
+            status: event.status,
             label_short: event.label_short,
             label_full: event.label_full,
             path: event.path,
@@ -209,7 +209,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
         message_id: event.message_id,
         name: event.name,
         arguments: event.arguments,
-        status: 'queued',
+        status: event.status,
         result: null,
         result_type: 'string',
         label_short: event.label_short,
@@ -241,13 +241,13 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
       };
     }
     case 'tool_decision':
-      // Recorded with the row, which runs from here; an approval's answer ends its wait the same way. A deny keeps
-      // the state it had until `tool_rejected` (right behind it) ends the call.
+      // Recorded with the row; an approval's answer ends its wait the same way. A decision that does not move the
+      // card (a deny, whose `tool_rejected` is right behind it) says no status.
       return {
         ...state,
         messages: updateCard(state.messages, event.tool_call_id, (c) => ({
           ...c,
-          status: event.decision.action === 'deny' ? c.status : 'running',
+          status: event.status ?? c.status,
           pending: null,
           decision: event.decision,
           arguments: event.arguments,
@@ -258,7 +258,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
         ...state,
         messages: updateCard(state.messages, event.tool_call_id, (c) => ({
           ...c,
-          status: 'done',
+          status: event.status,
           result: event.result,
           result_type: event.result_type,
           pending: null,
@@ -270,7 +270,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
         ...state,
         messages: updateCard(state.messages, event.tool_call_id, (c) => ({
           ...c,
-          status: 'failed',
+          status: event.status,
           result: event.error,
           pending: null,
         })),
@@ -280,7 +280,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
         ...state,
         messages: updateCard(state.messages, event.tool_call_id, (c) => ({
           ...c,
-          status: 'cancelled',
+          status: event.status,
           result: event.note,
           pending: null,
         })),
@@ -290,7 +290,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
         ...state,
         messages: updateCard(state.messages, event.tool_call_id, (c) => ({
           ...c,
-          status: 'rejected',
+          status: event.status,
           result: event.reason,
           pending: null,
         })),
@@ -305,7 +305,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
         ...state,
         messages: updateCard(state.messages, event.tool_call_id, (c) => ({
           ...c,
-          status: 'pending',
+          status: event.status,
           pending: {
             request_id: event.request_id,
             args_hash: event.args_hash,
@@ -319,7 +319,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
         ...state,
         messages: updateCard(state.messages, event.tool_call_id, (c) => ({
           ...c,
-          status: 'pending',
+          status: event.status,
           pending: {
             request_id: event.request_id,
             args_hash: event.args_hash,
@@ -333,7 +333,7 @@ export function reduceChat(state: ChatState, event: ChatEvent): ChatState {
         ...state,
         messages: updateCard(state.messages, event.tool_call_id, (c) => ({
           ...c,
-          status: 'pending',
+          status: event.status,
           pending: { request_id: event.request_id, args_hash: '', old_content: null, new_content: null },
         })),
       };

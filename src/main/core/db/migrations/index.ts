@@ -32,6 +32,7 @@ import { modelReasoning } from './120-model-reasoning';
 import { toolResultImages } from './121-tool-result-images';
 import { pinnedSessions } from './122-pinned-sessions';
 import { toolDefaultSeeds } from './123-tool-default-seeds';
+import { providerKindText } from './130-provider-kind-text';
 import { sandboxGrants } from './135-sandbox-grants';
 import { mcpSandboxed } from './136-mcp-sandboxed';
 import { rewindJournal } from './140-rewind';
@@ -64,6 +65,7 @@ export const migrations: readonly Migration[] = [
   toolResultImages,
   pinnedSessions,
   toolDefaultSeeds,
+  providerKindText,
   sandboxGrants,
   mcpSandboxed,
   rewindJournal,

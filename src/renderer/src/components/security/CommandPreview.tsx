@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { CallResponse } from '../../../../shared/contract/index';
+import type { RuleAction } from '../../../../shared/tool-call';
 import { skald } from '../../bridge/skald';
 
 type Preview = CallResponse<'approval:previewCommand'>;
@@ -16,7 +17,7 @@ export function CommandPreview({
   sessionId = null,
 }: {
   pattern: string;
-  action: 'allow' | 'require' | 'deny';
+  action: RuleAction;
   initialCommand?: string;
   /** The session whose working directory the command is read in ("inside the workspace"); null: the default. */
   sessionId?: number | null;

@@ -10,9 +10,11 @@ import { skald } from '../../bridge/skald';
 import type { SaveResult } from '../../stores/security-store';
 import { CommandPreview } from './CommandPreview';
 import { relativeHint, type OpenFolder } from './open-folder';
+import { RULE_ACTIONS } from '../../../../shared/tool-call';
 import { draftFields, type RuleAction, type RuleDraft } from './rule-logic';
 
-const ACTIONS: RuleAction[] = ['allow', 'require', 'deny'];
+/** The form offers every action, weakest first. */
+const ACTIONS: readonly RuleAction[] = RULE_ACTIONS;
 const TOOL_GROUPS = [
   { value: '@fs_read', label: 'every file-reading tool' },
   { value: '@fs_write', label: 'every file-writing tool' },

@@ -4,8 +4,9 @@
  * No bridge calls here, so every piece is unit-tested without a DOM.
  */
 import type { ApprovalRuleDto, RuleSuggestion } from '../../../../shared/contract/approval';
+import type { RuleAction } from '../../../../shared/tool-call';
 
-export type RuleAction = ApprovalRuleDto['action'];
+export type { RuleAction };
 
 /** What the rule form edits: every field a string, as typed. */
 export interface RuleDraft {
@@ -72,7 +73,7 @@ export const isCatchAll = (r: ApprovalRuleDto) =>
   r.tool_pattern === '*' && !r.path_pattern && !r.command_pattern && !r.agent_id && !r.source;
 
 /** Which part of the list a rule sits in (docs/approval.md "Evaluation order"). */
-export type RuleSection = 'deny' | 'require' | 'allow' | 'fallback';
+export type RuleSection = RuleAction | 'fallback';
 export const sectionOf = (r: ApprovalRuleDto): RuleSection => (isCatchAll(r) ? 'fallback' : r.action);
 const SECTION_RANK: Record<RuleSection, number> = { deny: 0, require: 1, allow: 2, fallback: 3 };
 

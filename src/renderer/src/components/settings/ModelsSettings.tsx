@@ -9,7 +9,7 @@ import { useStore } from 'zustand';
 import { REASONING_LEVELS, type ModelView, type ReasoningLevel } from '../../../../shared/contract/providers';
 import { skald } from '../../bridge/skald';
 import { moveModel, settingsStore, settingsWrite, testProvider } from '../../stores/settings-store';
-import { KIND_INFO } from './provider-kinds';
+import { FIRST_KIND, kindInfo } from './provider-kinds';
 import { listedWindow, useWindowField, windowLabel, windowRequest } from './model-window';
 import { describeHealth } from '../../../../shared/model-health';
 
@@ -145,7 +145,7 @@ export function ModelsSettings() {
               data-testid="model-id"
               className="mono"
               list="model-suggestions"
-              placeholder={`e.g. ${KIND_INFO[providers.find((p) => p.id === chosen)?.kind ?? 'open_ai'].modelHint}`}
+              placeholder={`e.g. ${kindInfo(providers.find((p) => p.id === chosen)?.kind ?? FIRST_KIND).modelHint}`}
               value={modelId}
               onChange={(e) => setModelId(e.target.value)}
               onFocus={() => chosen !== undefined && !tests[chosen] && void testProvider(chosen)}

@@ -7,7 +7,15 @@
 import { useEffect, useState } from 'react';
 import type { LocalProvider, ProbeResult, ProviderKind, ProviderView } from '../../../../shared/contract/providers';
 import { skald } from '../../bridge/skald';
-import { createRequest, draftForKind, KIND_INFO, KIND_ORDER, providerName, type ProviderDraft } from './provider-kinds';
+import {
+  createRequest,
+  draftForKind,
+  FIRST_KIND,
+  kindInfo,
+  KIND_ORDER,
+  providerName,
+  type ProviderDraft,
+} from './provider-kinds';
 import { ProbeLine } from './ProbeLine';
 
 export interface ProviderFormProps {
@@ -20,16 +28,16 @@ export interface ProviderFormProps {
 
 export function ProviderForm({ local, onCreated, onCancel, submitLabel = 'Add provider' }: ProviderFormProps) {
   const [draft, setDraft] = useState<ProviderDraft>(() =>
-    local[0] ? { ...draftForKind(local[0].kind), baseUrl: local[0].baseUrl } : draftForKind('anthropic'),
+    local[0] ? { ...draftForKind(local[0].kind), baseUrl: local[0].baseUrl } : draftForKind(FIRST_KIND),
   );
   const [probe, setProbe] = useState<ProbeResult | 'testing' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    if (local[0] && draft.kind === 'anthropic' && draft.apiKey === '')
+    if (local[0] && draft.kind === FIRST_KIND && draft.apiKey === '')
       setDraft({ ...draftForKind(local[0].kind), baseUrl: local[0].baseUrl });
   }, [local]);
-  const info = KIND_INFO[draft.kind];
+  const info = kindInfo(draft.kind);
   const pick = (kind: ProviderKind, found?: LocalProvider) => {
     setDraft({ ...draftForKind(kind), ...(found ? { baseUrl: found.baseUrl } : {}) });
     setProbe(null);
@@ -81,13 +89,13 @@ export function ProviderForm({ local, onCreated, onCancel, submitLabel = 'Add pr
               checked={draft.kind === l.kind}
               onChange={() => pick(l.kind, l)}
             />
-            <strong>{KIND_INFO[l.kind].label}</strong>
+            <strong>{kindInfo(l.kind).label}</strong>
             <span className="small ok-text">
               Found on this computer · {l.models.length} model{l.models.length === 1 ? '' : 's'}
             </span>
           </label>
         ))}
-        {KIND_ORDER.filter((k) => !foundKinds.has(k as 'ollama' | 'lm_studio')).map((kind) => (
+        {KIND_ORDER.filter((k) => !foundKinds.has(k)).map((kind) => (
           <label key={kind} className={`kind-card ${draft.kind === kind ? 'is-on' : ''}`}>
             <input
               type="radio"
@@ -96,8 +104,8 @@ export function ProviderForm({ local, onCreated, onCancel, submitLabel = 'Add pr
               checked={draft.kind === kind}
               onChange={() => pick(kind)}
             />
-            <strong>{KIND_INFO[kind].label}</strong>
-            <span className="small muted">{KIND_INFO[kind].hint}</span>
+            <strong>{kindInfo(kind).label}</strong>
+            <span className="small muted">{kindInfo(kind).hint}</span>
           </label>
         ))}
       </fieldset>

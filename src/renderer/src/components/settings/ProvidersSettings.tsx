@@ -10,7 +10,7 @@ import { skald } from '../../bridge/skald';
 import { discoverLocal, settingsStore, settingsWrite, testProvider } from '../../stores/settings-store';
 import { ProbeLine } from './ProbeLine';
 import { ProviderForm } from './ProviderForm';
-import { KIND_INFO, kindLabel } from './provider-kinds';
+import { kindInfo, kindLabel } from './provider-kinds';
 
 export function ProvidersSettings() {
   const { providers, tests, local } = useStore(settingsStore);
@@ -68,7 +68,7 @@ function ProviderRow({
   const [baseUrl, setBaseUrl] = useState(p.baseUrl);
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const info = KIND_INFO[p.kind];
+  const info = kindInfo(p.kind);
   const run = async (work: () => Promise<unknown>) => {
     const message = await settingsWrite(work);
     setError(message);

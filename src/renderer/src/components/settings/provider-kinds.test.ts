@@ -1,12 +1,18 @@
 /** Provider kinds: readable names for every kind, and create requests with only the fields a kind uses. */
 import { describe, expect, it } from 'vitest';
-import { PROVIDER_KINDS } from '../../../../shared/contract/providers';
-import { createRequest, draftForKind, KIND_INFO, KIND_ORDER, providerName } from './provider-kinds';
+import { PROVIDER_KINDS } from '../../../../shared/providers/registry';
+import { createRequest, draftForKind, isKnownKind, kindInfo, KIND_ORDER, providerName } from './provider-kinds';
 
 describe('provider kinds', () => {
   it('names every kind in words and lists each once', () => {
     expect([...KIND_ORDER].sort()).toEqual([...PROVIDER_KINDS].sort());
-    for (const k of PROVIDER_KINDS) expect(KIND_INFO[k].label).not.toMatch(/_/);
+    expect(new Set(KIND_ORDER).size).toBe(KIND_ORDER.length);
+    for (const k of PROVIDER_KINDS) expect(kindInfo(k).label).not.toMatch(/_/);
+  });
+  it('shows a stored kind this version does not know by its name, and asks for its address', () => {
+    expect(isKnownKind('acme_cloud')).toBe(false);
+    expect(kindInfo('acme_cloud')).toMatchObject({ label: 'acme_cloud', baseUrl: 'required' });
+    expect(draftForKind('acme_cloud')).toEqual({ kind: 'acme_cloud', name: 'acme_cloud', baseUrl: '', apiKey: '' });
   });
   it('leaves the default address to the core and drops a key a local kind does not use', () => {
     expect(createRequest({ ...draftForKind('open_ai'), apiKey: 'sk-1' })).toEqual({

@@ -2,89 +2,37 @@
  * How each provider kind is shown and which fields its form asks for (docs/ui.md): names a person reads instead
  * of `open_ai` / `openai_compatible`, whether a key is needed, whether the address is the person's to give.
  */
-import { DEFAULT_BASE_URLS, type ProviderKind } from '../../../../shared/contract/providers';
+import type { ProviderKind } from '../../../../shared/contract/providers';
+import type { ProviderDescriptor } from '../../../../shared/providers/descriptor';
+import { findProviderDescriptor, PROVIDER_KINDS } from '../../../../shared/providers/registry';
 
-export interface KindInfo {
-  label: string;
-  /** One line under the kind in the picker. */
-  hint: string;
-  key: 'required' | 'optional' | 'none';
-  /** `fixed`: the default address, editable under "Advanced"; `required`: the person must give one. */
-  baseUrl: 'fixed' | 'local' | 'required';
-  keyHint?: string;
-  modelHint: string;
-}
+/** What the form and the lists read of a kind: its descriptor's fields for people (shared/providers/). */
+export type KindInfo = Pick<ProviderDescriptor, 'label' | 'hint' | 'key' | 'baseUrl' | 'keyHint' | 'modelHint'>;
 
-export const KIND_INFO: Record<ProviderKind, KindInfo> = {
-  anthropic: {
-    label: 'Anthropic',
-    hint: 'Claude models',
-    key: 'required',
-    baseUrl: 'fixed',
-    keyHint: 'From console.anthropic.com → API keys; starts with sk-ant-',
-    modelHint: 'claude-sonnet-4-5',
-  },
-  open_ai: {
-    label: 'OpenAI',
-    hint: 'GPT models',
-    key: 'required',
-    baseUrl: 'fixed',
-    keyHint: 'From platform.openai.com → API keys; starts with sk-',
-    modelHint: 'gpt-4.1',
-  },
-  openrouter: {
-    label: 'OpenRouter',
-    hint: 'Many providers behind one key',
-    key: 'required',
-    baseUrl: 'fixed',
-    keyHint: 'From openrouter.ai → Keys; starts with sk-or-',
-    modelHint: 'anthropic/claude-sonnet-4.5',
-  },
-  deepseek: {
-    label: 'DeepSeek',
-    hint: 'DeepSeek models',
-    key: 'required',
-    baseUrl: 'fixed',
-    keyHint: 'From platform.deepseek.com → API keys',
-    modelHint: 'deepseek-chat',
-  },
-  ollama: {
-    label: 'Ollama',
-    hint: 'Models running on this computer',
-    key: 'none',
-    baseUrl: 'local',
-    modelHint: 'llama3.2',
-  },
-  lm_studio: {
-    label: 'LM Studio',
-    hint: 'Models running on this computer',
-    key: 'none',
-    baseUrl: 'local',
-    modelHint: 'qwen2.5-7b-instruct',
-  },
-  openai_compatible: {
-    label: 'Other (OpenAI-compatible)',
-    hint: 'Any server that speaks the OpenAI API: vLLM, llama.cpp, LiteLLM, a gateway…',
-    key: 'optional',
-    baseUrl: 'required',
-    modelHint: 'the model id the server lists',
-  },
-};
+/**
+ * A kind this version does not know (a provider stored by a newer Skald): shown by its stored name, its fields kept
+ * editable; its models fail with a clear error in the chat.
+ */
+const unknownKind = (kind: string): KindInfo => ({
+  label: kind,
+  hint: 'A kind this version of Skald does not know',
+  key: 'optional',
+  baseUrl: 'required',
+  modelHint: 'the model id',
+});
 
-/** The order of the kind picker: the common cloud providers, then local, then the generic one. */
-export const KIND_ORDER: ProviderKind[] = [
-  'anthropic',
-  'open_ai',
-  'openrouter',
-  'deepseek',
-  'ollama',
-  'lm_studio',
-  'openai_compatible',
-];
+export const kindInfo = (kind: ProviderKind): KindInfo => findProviderDescriptor(kind) ?? unknownKind(kind);
+export const isKnownKind = (kind: ProviderKind): boolean => findProviderDescriptor(kind) !== undefined;
 
-export const kindLabel = (kind: ProviderKind) => KIND_INFO[kind].label;
+/** The order of the kind picker: the list's (the common cloud providers, then local, then the generic one). */
+export const KIND_ORDER: readonly ProviderKind[] = PROVIDER_KINDS;
 
-export const defaultBaseUrl = (kind: ProviderKind) => DEFAULT_BASE_URLS[kind] ?? '';
+/** The kind a form starts with, before a local server is found: the picker's first. */
+export const FIRST_KIND: ProviderKind = KIND_ORDER[0] ?? '';
+
+export const kindLabel = (kind: ProviderKind) => kindInfo(kind).label;
+
+export const defaultBaseUrl = (kind: ProviderKind) => findProviderDescriptor(kind)?.defaultBaseUrl ?? '';
 
 export interface ProviderDraft {
   kind: ProviderKind;
@@ -95,7 +43,7 @@ export interface ProviderDraft {
 
 export const draftForKind = (kind: ProviderKind): ProviderDraft => ({
   kind,
-  name: KIND_INFO[kind].label,
+  name: kindInfo(kind).label,
   baseUrl: defaultBaseUrl(kind),
   apiKey: '',
 });
@@ -106,11 +54,11 @@ export const draftForKind = (kind: ProviderKind): ProviderDraft => ({
  * twice in Settings reads "api.together.xyz" and "localhost:8000" instead.
  */
 export function providerName(d: ProviderDraft): string {
-  const info = KIND_INFO[d.kind];
+  const info = kindInfo(d.kind);
   const typed = d.name.trim();
   if (typed && typed !== info.label) return typed;
   const url = d.baseUrl.trim();
-  if (d.kind !== 'openai_compatible' && (!url || url === defaultBaseUrl(d.kind))) return info.label;
+  if (info.baseUrl !== 'required' && (!url || url === defaultBaseUrl(d.kind))) return info.label;
   try {
     return new URL(url).host || info.label;
   } catch {
@@ -125,7 +73,7 @@ export function createRequest(d: ProviderDraft): {
   baseUrl?: string;
   apiKey?: string;
 } {
-  const info = KIND_INFO[d.kind];
+  const info = kindInfo(d.kind);
   const url = d.baseUrl.trim();
   return {
     kind: d.kind,
