@@ -229,7 +229,7 @@ test('general: the default folder is checked by the core; the theme follows the 
   ).toBeNull();
   await settings.getByTestId('default-workdir').fill(app.workspaceDir);
   await settings.getByTestId('save-workdir').click();
-  await expect(settings.getByRole('status')).toHaveText('Saved');
+  await expect(settings.getByTestId('general-settings').getByRole('status')).toHaveText('Saved');
 
   await page.emulateMedia({ colorScheme: 'light' });
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
