@@ -141,8 +141,9 @@ describe('a suite in its own process', () => {
   };
 
   it("answers with the suite's rows", () => {
-    const answer = runSuite('history');
-    expect('rows' in answer && answer.rows.some((r) => r.name.startsWith('history: paging to the top'))).toBe(true);
+    // A suite that needs no build (history and the start rows time the built web shape; vitest runs before the build).
+    const answer = runSuite('approval-gate');
+    expect('rows' in answer && answer.rows.some((r) => r.name.startsWith('gate decision,'))).toBe(true);
   }, 60_000);
 
   it('answers with an error for a suite that does not exist', () => {

@@ -83,7 +83,11 @@ describe('an edit the tool would refuse previews as the refusal, never as a diff
 describe('other previews', () => {
   it('execute_cmd shows its whole command line; restart shows itself; readers have none', () => {
     const command = `echo ${'a'.repeat(5_000)} && git status`;
-    expect(registry.preview(TN.EXECUTE_CMD, { command }, ws.ctx)).toEqual({ kind: 'command', text: `$ ${command}` });
+    expect(registry.preview(TN.EXECUTE_CMD, { command }, ws.ctx)).toEqual({
+      kind: 'command',
+      text: `$ ${command}`,
+      sandboxedIn: ws.ctx.workingDir,
+    });
     expect(registry.preview(TN.RESTART, {}, ws.ctx)).toEqual({ kind: 'command', text: '$ restart' });
     for (const reader of [TN.READ_FILE, TN.LIST_FILES, TN.GREP_FILES, TN.SEARCH_FILE, TN.GET_AST_OUTLINE]) {
       expect(registry.preview(reader, { path: '.', pattern: 'x' }, ws.ctx)).toBeNull();
