@@ -95,7 +95,7 @@ test('a command card says it runs in the sandbox; network and outside the sandbo
 test('Settings → Sandbox: ready here, what it confines, and the choice for when it cannot start', async ({ page }) => {
   app = await startApp(page);
   await page.goto(app.url);
-  await page.keyboard.press('Control+,');
+  await page.getByTestId('open-settings').click();
   const section = page.getByTestId('sandbox-settings');
   await section.scrollIntoViewIfNeeded();
   await expect(section.getByTestId('sandbox-state')).toHaveAttribute('data-state', 'ready');

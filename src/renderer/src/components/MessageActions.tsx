@@ -3,7 +3,7 @@
  * turns it into a box holding its text (Enter sends, Esc gives up), Regenerate beside the newest answer's Copy. The
  * core decides whether the exchange may be replaced and says why not; that sentence shows under the message.
  */
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { skald } from '../bridge/skald';
 import { chat } from '../stores/chat-store';
@@ -48,7 +48,16 @@ export function RegenerateButton() {
 }
 
 /** The person's newest message: its text, with Edit; while editing, a box in its place. */
-export function EditableUserText({ messageId, content }: { messageId: number; content: string }) {
+export function EditableUserText({
+  messageId,
+  content,
+  actions,
+}: {
+  messageId: number;
+  content: string;
+  /** The message's other actions (Rewind to here), shown in the same row as Edit. */
+  actions?: ReactNode;
+}) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(content);
   const [error, run] = useCall();
@@ -80,6 +89,7 @@ export function EditableUserText({ messageId, content }: { messageId: number; co
           >
             Edit
           </button>
+          {actions}
         </div>
         {error && (
           <div className="msg-action-error" data-testid="message-action-error">

@@ -49,6 +49,7 @@ const MessageView = memo(function MessageView({
   offers: 'edit' | 'regenerate' | null;
 }) {
   const failed = message.status === 'failed';
+  const canRewind = message.role === 'user' && !message.replaced && !message.queued && !failed;
   return (
     <div
       className={`msg msg-${message.role}${message.queued ? ' msg-queued' : ''}${failed ? ' msg-failed' : ''}${message.replaced ? ' msg-replaced' : ''}`}
@@ -63,7 +64,11 @@ const MessageView = memo(function MessageView({
         </details>
       ) : null}
       {offers === 'edit' ? (
-        <EditableUserText messageId={message.id} content={message.content} />
+        <EditableUserText
+          messageId={message.id}
+          content={message.content}
+          actions={canRewind && <RewindButton messageId={message.id} />}
+        />
       ) : (
         message.content &&
         (message.role === 'assistant' ? (
@@ -72,7 +77,7 @@ const MessageView = memo(function MessageView({
           <div className="msg-text">{message.content}</div>
         ))
       )}
-      {message.role === 'user' && !message.replaced && !message.queued && !failed && (
+      {canRewind && offers !== 'edit' && (
         <div className="msg-actions">
           <RewindButton messageId={message.id} />
         </div>
