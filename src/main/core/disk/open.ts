@@ -6,10 +6,13 @@
  *   is O_NOFOLLOW | O_NONBLOCK and the descriptor is `fstat`-ed: regular files only, and a FIFO swapped in between
  *   cannot block (no read is ever made of it);
  * - the identity is checked on the descriptor: it must be the file the path names now, reached through real folders
- *   only. On Linux the kernel's own name for the descriptor (`/proc/self/fd/N`) must be the path; otherwise (no
- *   /proc, another system, a different answer) every component is `lstat`-ed after the open, none may be a symlink,
- *   and the last must have the descriptor's device and inode. A parent folder swapped for a link into `secrets/` and
- *   swapped back around the open is caught: the descriptor is then the secret, and the path names another file;
+ *   only. On Linux the kernel's own name for the descriptor (`/proc/self/fd/N`) must be the path, and that answer is
+ *   final: a walk of `lstat`s cannot overrule it, because each `lstat` resolves the folders above it anew, so a folder
+ *   flipped to a link between two of them lets the walk see the real folder and then the linked file. Only where the
+ *   kernel cannot be asked (no /proc, another system) is every component `lstat`-ed after the open, none may be a
+ *   symlink, and the last must have the descriptor's device and inode (docs/guards.md names that walk's limit). A
+ *   parent folder swapped for a link into `secrets/` and swapped back around the open is caught: the descriptor is
+ *   then the secret, and the path names another file;
  * - with a `GuardScope`, a regular file of more than one link is judged by its identity (hardlinks.ts): a hard link
  *   to a guarded file is refused, on the descriptor, so a link swapped in after any earlier check is caught too.
  * Limits: a file renamed or deleted between the open and the identity check reads as swapped (the caller may retry).
@@ -62,10 +65,19 @@ function descriptorPath(fd: number): string | null {
 
 /**
  * True when `info` (the descriptor's fstat) is the file `path` names now, every folder on the way a real folder:
- * the kernel's name of the descriptor when it says so, else one `lstat` per component.
+ * the kernel's name of the descriptor where it can be asked, else one `lstat` per component.
  */
 export function isAtPath(fd: number, info: Pick<Stats, 'dev' | 'ino'>, path: string): boolean {
-  if (descriptorPath(fd) === path) return true;
+  const kernelName = descriptorPath(fd);
+  if (kernelName !== null) return kernelName === path;
+  return isAtPathByWalk(info, path);
+}
+
+/**
+ * The check where the kernel cannot name a descriptor: one `lstat` per component, none a symlink, the last with the
+ * descriptor's device and inode. Racy by nature (see the file's comment); exported for its own tests.
+ */
+export function isAtPathByWalk(info: Pick<Stats, 'dev' | 'ino'>, path: string): boolean {
   const { root } = parse(path);
   const names = path.slice(root.length).split(sep).filter(Boolean);
   let current = root;
