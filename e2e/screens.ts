@@ -15,7 +15,16 @@ export async function shots(page: Page, name: string, options: { fullPage?: bool
 }
 
 /** Settings' sections and the Security page's tabs, by the ids their elements carry (`settings-<id>`, `tab-<id>`). */
-export const SETTINGS_SECTIONS = ['general', 'providers', 'models', 'mcp', 'plugins', 'secrets'];
+export const SETTINGS_SECTIONS = [
+  'general',
+  'checkpoints',
+  'providers',
+  'models',
+  'sandbox',
+  'mcp',
+  'plugins',
+  'secrets',
+];
 export const SECURITY_TABS = ['rules', 'files', 'test', 'bypasses', 'log'];
 
 /** Opens Settings and brings each section to the top of the page in turn, calling `visit` with it. */

@@ -48,7 +48,7 @@ export function CheckpointSettings() {
       data-testid="checkpoint-settings"
     >
       <header className="section-head">
-        <h3 id="checkpoints-title">Checkpoints</h3>
+        <h2 id="checkpoints-title">Checkpoints</h2>
       </header>
       <DiffHistoryRow />
     </section>

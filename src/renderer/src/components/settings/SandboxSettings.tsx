@@ -63,7 +63,7 @@ export function SandboxSettings() {
       data-testid="sandbox-settings"
     >
       <header className="section-head">
-        <h3 id="sandbox-title">Sandbox</h3>
+        <h2 id="sandbox-title">Sandbox</h2>
         <span className="muted small">
           Commands you approve run confined, so a wrong approval stays in the working folder.
         </span>
