@@ -182,11 +182,6 @@ const STILL_UPWARD: readonly string[] = [
   'tools/config/index.ts → secrets',
   'tools/config/secrets-tools.ts → secrets',
   'tools/image/image-generate.ts → plugins',
-  'tools/shell/execute-cmd.ts → sandbox',
-  'tools/tool.ts → sandbox',
-  'tools/tool.ts → secrets',
-  'tools/define-tool.ts → secrets',
-  'tools/registry.ts → secrets',
   'tools/agents/cron-jobs.ts → scheduler',
   'tools/session/update-scratchpad.ts → session',
 ];

@@ -13,13 +13,14 @@
  */
 import { isSealedValue as isSealed, SEALED_KEY } from '../../../shared/sealed';
 import { parseToolArguments } from '../../../shared/tool-arguments';
+import type { SecretPaths } from '../tools/tool';
 import type { SecretCipher } from './secret-cipher';
 
 export { SEALED_KEY };
 export const WITHHELD = '[secret withheld]';
 
-/** Where the secret strings of one call's arguments are, as paths of keys. */
-export type SecretPaths = (args: Record<string, unknown>) => readonly (readonly string[])[];
+/** Where the secret strings of one call's arguments are: declared by the tool (tools/tool.ts). */
+export type { SecretPaths };
 
 export interface OpenedArgs {
   /** The arguments with their secret values in plain text: for normalizing, never to store or show. */
