@@ -176,12 +176,6 @@ const STILL_UPWARD: readonly string[] = [
   'tools/mcp/mcp-call.ts → mcp',
   'tools/mcp/register-mcp.ts → mcp',
   'tools/mcp/mcp-tools-port.ts → session',
-  'tools/config/configure-plugin.ts → plugins',
-  'tools/config/configure-plugin.ts → secrets',
-  'tools/config/index.ts → plugins',
-  'tools/config/index.ts → secrets',
-  'tools/config/secrets-tools.ts → secrets',
-  'tools/image/image-generate.ts → plugins',
   'tools/agents/cron-jobs.ts → scheduler',
   'tools/session/update-scratchpad.ts → session',
 ];
