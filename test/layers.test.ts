@@ -167,8 +167,6 @@ const STILL_UPWARD: readonly string[] = [
   'rewind/rewind-handlers.ts → bridge',
   'rewind/rewind-service.ts → session',
   'rewind/test-kit.ts → session',
-  'tools/agents/index.ts → agents',
-  'tools/agents/list-items.ts → agents',
   'tools/session/interface-tool.ts → agents',
   'tools/session/interface-tool.ts → db',
   'tools/discovery.ts → db',
@@ -176,7 +174,6 @@ const STILL_UPWARD: readonly string[] = [
   'tools/mcp/mcp-call.ts → mcp',
   'tools/mcp/register-mcp.ts → mcp',
   'tools/mcp/mcp-tools-port.ts → session',
-  'tools/agents/cron-jobs.ts → scheduler',
   'tools/session/update-scratchpad.ts → session',
 ];
 
