@@ -170,10 +170,6 @@ const STILL_UPWARD: readonly string[] = [
   'tools/session/interface-tool.ts → agents',
   'tools/session/interface-tool.ts → db',
   'tools/discovery.ts → db',
-  'tools/mcp/index.ts → mcp',
-  'tools/mcp/mcp-call.ts → mcp',
-  'tools/mcp/register-mcp.ts → mcp',
-  'tools/mcp/mcp-tools-port.ts → session',
   'tools/session/update-scratchpad.ts → session',
 ];
 
