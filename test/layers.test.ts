@@ -167,10 +167,6 @@ const STILL_UPWARD: readonly string[] = [
   'rewind/rewind-handlers.ts → bridge',
   'rewind/rewind-service.ts → session',
   'rewind/test-kit.ts → session',
-  'tools/session/interface-tool.ts → agents',
-  'tools/session/interface-tool.ts → db',
-  'tools/discovery.ts → db',
-  'tools/session/update-scratchpad.ts → session',
 ];
 
 function upwardArrows(file: string, specs = importsOf(file)): string[] {
