@@ -188,3 +188,19 @@ it('normalizes path patterns (./ prefix, trailing slash)', () => {
     'docs',
   );
 });
+
+describe('a command pattern and a network grant follow what a tool declares, not its name', () => {
+  it('every tool that declares a command argument takes them; a tool that declares none, or a glob, does not', () => {
+    const runScript = { ...traitsOf('execute_cmd')!, name: 'run_script', commandKey: 'script' };
+    const traits = (name: string) =>
+      name === 'run_script' ? runScript : name === 'execute_cmd' ? { ...runScript, commandKey: null } : traitsOf(name);
+    const rules = new RulesRepository(k.db, traits);
+    const grant = { command_pattern: 'npm install *', action: 'allow' as const, network: true };
+    expect(rules.createRule({ tool_pattern: 'run_script', ...grant })).toMatchObject({ network: true });
+    for (const tool_pattern of ['execute_cmd', 'write_file', 'run_*', 'mcp__x__run'])
+      expect(() => rules.createRule({ tool_pattern, ...grant })).toThrow(/only applies to rules whose tool pattern/);
+    expect(() => rules.createRule({ tool_pattern: 'run_script', action: 'allow', network: true })).toThrow(
+      /Network is granted to commands/,
+    );
+  });
+});

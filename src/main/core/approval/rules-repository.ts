@@ -27,7 +27,6 @@ import {
   type PathMatcher,
   type RuleAction,
 } from './patterns';
-import { TN } from '../../../shared/tool-names';
 
 export const DEFAULT_GROUP = 'default';
 
@@ -141,12 +140,23 @@ const fromRow = (row: StoredRule): ApprovalRule => ({ ...row, network: row.netwo
  * to a whole tool or a catch-all: an ask or a deny runs nothing, and a grant without a command pattern would open
  * the network to every command the rule allows.
  */
-function networkGrantError(rule: Pick<ApprovalRule, 'action' | 'tool_pattern' | 'command_pattern'>): string | null {
+function networkGrantError(
+  rule: Pick<ApprovalRule, 'action' | 'command_pattern'>,
+  namesCommandTool: boolean,
+): string | null {
   if (rule.action !== 'allow') return 'Only an allow rule can grant network to the commands it allows.';
-  if (rule.tool_pattern !== TN.EXECUTE_CMD || !rule.command_pattern)
-    return 'Network is granted to commands: give the rule the tool execute_cmd and a command pattern (npm install *).';
+  if (!namesCommandTool || !rule.command_pattern)
+    return 'Network is granted to commands: give the rule a tool that runs commands (execute_cmd) and a command pattern (npm install *).';
   return null;
 }
+
+/**
+ * Whether a rule's tool pattern names one tool that declares a shell command argument (its traits' `commandKey`,
+ * src/shared/tool-traits.ts): the only rules a command pattern, and so a network grant, applies to. A glob or a group
+ * names no one tool; a tool the core does not know (an MCP tool) declares nothing.
+ */
+const namesCommandTool = (toolPattern: string, traitsOf: (name: string) => ToolTraits | null): boolean =>
+  (traitsOf(toolPattern)?.commandKey ?? null) !== null;
 
 export class RulesRepository {
   private cache: {
@@ -428,13 +438,14 @@ export class RulesRepository {
     fail('command_pattern', rule.command_pattern ? commandPatternError(rule.command_pattern) : null);
     fail('priority', priorityError(rule.priority));
     if (rule.path_pattern) rule.path_pattern = normalizePathPattern(rule.path_pattern);
+    const commandTool = namesCommandTool(rule.tool_pattern, this.traitsOf);
     fail(
       'command_pattern',
-      rule.command_pattern && rule.tool_pattern !== TN.EXECUTE_CMD
-        ? 'A command pattern only applies to rules whose tool pattern is execute_cmd.'
+      rule.command_pattern && !commandTool
+        ? 'A command pattern only applies to rules whose tool pattern is a tool that runs commands (execute_cmd).'
         : null,
     );
-    fail('network', rule.network ? networkGrantError(rule) : null);
+    fail('network', rule.network ? networkGrantError(rule, commandTool) : null);
     fail(
       'agent_id',
       rule.agent_id && !AGENT_ID.test(rule.agent_id)

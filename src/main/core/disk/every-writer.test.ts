@@ -13,7 +13,7 @@ import { makePng } from '../../../../test/helpers/png';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { isSentence, SECRET, type Answer } from '../../../../test/helpers/disk-readers';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
-import { toOutcome } from '../mcp/results';
+import { toOutcome } from '../tools/mcp/results';
 import type { PluginManager } from '../plugins/index';
 import { editFileTool } from '../tools/fs/edit-file';
 import { writeFileTool } from '../tools/fs/write-file';

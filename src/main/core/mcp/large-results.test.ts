@@ -10,7 +10,7 @@ import { afterEach, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
 import { grantForSession } from '../session/tool-groups';
-import { MAX_RESULT_CHARS } from './results';
+import { MAX_RESULT_CHARS } from '../tools/mcp/results';
 import { expectNoProcesses, node, OVERSIZED } from './test-kit';
 
 let h: Harness | null = null;

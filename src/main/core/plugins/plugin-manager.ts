@@ -9,30 +9,13 @@
  *   the others down.
  */
 import { z } from 'zod';
+import { PluginError, type PluginsPort, type PluginView } from '../tools/config/ports';
+import type { ImageProvidersPort } from '../tools/image/image-provider';
 import type { Tool } from '../tools/tool';
 import type { ImageProvider, PluginDefinition } from './plugin';
 import type { PluginStore } from './plugin-store';
 
-export class PluginError extends Error {
-  override readonly name = 'PluginError';
-}
-
-export interface PluginView {
-  name: string;
-  title: string;
-  description: string;
-  enabled: boolean;
-  /** Whether its schema accepts the stored config (a required secret missing makes it false). */
-  isReady: boolean;
-  /** The first reason it is not ready, for a person and the model to read. */
-  problem: string | null;
-  /** Plain field values as stored (defaults filled in). */
-  config: Record<string, unknown>;
-  secretFields: { name: string; isSet: boolean }[];
-  /** JSON Schema of the config, for the Settings form. */
-  schema: Record<string, unknown>;
-  contributes: ('tools' | 'image_provider')[];
-}
+export { PluginError, type PluginView };
 
 export type PluginPatch = Record<string, unknown>;
 
@@ -40,7 +23,7 @@ function describeIssues(name: string, error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.length ? i.path.join('.') : name}: ${i.message}`).join('; ');
 }
 
-export class PluginManager {
+export class PluginManager implements PluginsPort, ImageProvidersPort {
   private readonly byName = new Map<string, PluginDefinition>();
   private readonly listeners = new Set<() => void>();
 

@@ -8,31 +8,12 @@
  * stored form keeps secret fields in the secret store (see plugin-store.ts).
  */
 import type { z } from 'zod';
+import type { ImageProvider } from '../tools/image/image-provider';
 import type { Tool } from '../tools/tool';
 
+export type { GeneratedImage, ImageProvider, ImageRequest } from '../tools/image/image-provider';
+
 export const PLUGIN_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
-
-export interface ImageRequest {
-  prompt: string;
-  /** `WIDTHxHEIGHT`, e.g. `1024x1024`; the provider's default when absent. */
-  size?: string;
-  n: number;
-}
-
-export interface GeneratedImage {
-  bytes: Buffer;
-  /** `image/png`, `image/jpeg`, `image/webp` … as the server said (or sniffed from the bytes). */
-  mime: string;
-}
-
-export interface ImageProvider {
-  /** Generates `n` images; rejects with an Error whose message is written for the model. */
-  generate(request: ImageRequest, signal: AbortSignal): Promise<GeneratedImage[]>;
-  /** Stops work already queued on the server (ComfyUI's `/interrupt`); called by the tool's bespoke `stop()`. */
-  interrupt?(): Promise<void>;
-  /** The model name or workflow a person reads in `image_generate_providers_list`. */
-  readonly model: string;
-}
 
 export interface PluginDefinition<S extends z.ZodObject = z.ZodObject> {
   readonly name: string;

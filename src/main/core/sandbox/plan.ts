@@ -23,16 +23,9 @@ import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { pathUnder } from '../tools/_policy/paths';
 import { findGuardedPlaces } from './find';
+import type { SandboxScope } from '../tools/sandbox-port';
 
-/** What one session's plan depends on: the folders of the session. */
-export interface SandboxScope {
-  /** The session's working directory: the one folder commands may write. */
-  workingDir: string;
-  /** The workspace: its `secrets` folders are hidden too; readable even inside a hidden data folder. */
-  workspaceDir: string;
-  /** The app's data folders: hidden whole. */
-  dataDirs: readonly string[];
-}
+export type { SandboxScope };
 
 /** Credential stores: relative to a home folder (lower case, `/`-separated) and absolute system paths. */
 export interface CredentialStores {

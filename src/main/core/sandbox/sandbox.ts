@@ -13,13 +13,15 @@ import { closeSync, mkdtempSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bwrapArgs, mountsForCall } from './bwrap';
-import type { SandboxDecision } from './decision';
+import type { CommandSandbox, Launch, SandboxDecision } from '../tools/sandbox-port';
 import { hiddenReason, sandboxRefusals } from './explain';
 import { buildPlan, type CredentialStores, type SandboxPlan, type SandboxScope } from './plan';
 import { seatbeltProfile } from './seatbelt';
 import { openUnixSocketFilter } from './seccomp';
 import { probeSandbox, type SandboxStatus } from './status';
 import type { SandboxLine } from '../../../shared/contract/sandbox';
+
+export type { Launch };
 
 export interface SandboxOptions {
   /** The credential stores to hide: approval/guards.ts's lists, passed in by the composition root. */
@@ -36,26 +38,6 @@ export interface SandboxOptions {
   unconfinedWhenUnavailable?: () => boolean;
 }
 
-/** How to start one call. */
-export type Launch =
-  | {
-      kind: 'confined';
-      file: string;
-      /** The arguments, the call's own program and arguments at the end. */
-      args: string[];
-      /** Descriptors given to the process as fds 3, 4, … (bubblewrap's seccomp filter). */
-      fds: number[];
-      /** Closes `fds`: call it once the process is spawned (or will not be). */
-      release(): void;
-      /** Variables to set on top of the call's environment. */
-      env: Record<string, string>;
-      /** The sentences for what the sandbox stopped, read from the command's output (explain.ts). */
-      explain(output: string): string[];
-    }
-  /** Run as it is: the decision says so (note null), or the platform has no sandbox (the note says so). */
-  | { kind: 'unconfined'; note: string | null }
-  | { kind: 'refused'; reason: string };
-
 /** Plans kept at most (one per session's folders; an app has a handful of sessions open). */
 const MAX_PLANS = 32;
 
@@ -69,7 +51,7 @@ interface Entry {
 /** What a card's line says of the sandbox when its probe has not answered yet (the first ms after start). */
 const CHECKING = ' (if it can start: still checking)';
 
-export class Sandbox {
+export class Sandbox implements CommandSandbox {
   private probe: Promise<SandboxStatus> | null = null;
   private probed: SandboxStatus | null = null;
   private readonly plans = new Map<string, Entry>();

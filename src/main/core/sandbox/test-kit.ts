@@ -34,6 +34,12 @@ import { createExecuteCmdTool } from '../tools/shell/execute-cmd';
 import type { SandboxDecision } from './decision';
 import { Sandbox } from './sandbox';
 
+/**
+ * The sandbox of execute_cmd's own tests: it hides the data folder and the `secrets` folders but no credential store
+ * (the composition root's hides the guards' stores too).
+ */
+export const bareSandbox = (): Sandbox => new Sandbox({ credentialStores: { home: [], system: [] } });
+
 /** Contents that must never reach a command's output. */
 export const SECRET_CONTENTS = {
   db: 'DB-CONTENT-7f3a',

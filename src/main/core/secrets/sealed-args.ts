@@ -13,13 +13,15 @@
  */
 import { isSealedValue as isSealed, SEALED_KEY } from '../../../shared/sealed';
 import { parseToolArguments } from '../../../shared/tool-arguments';
+import type { SecretPaths } from '../tools/tool';
+import { isContainer, unprovenPaths } from '../tools/secret-paths';
 import type { SecretCipher } from './secret-cipher';
 
-export { SEALED_KEY };
+export { SEALED_KEY, unprovenPaths };
 export const WITHHELD = '[secret withheld]';
 
-/** Where the secret strings of one call's arguments are, as paths of keys. */
-export type SecretPaths = (args: Record<string, unknown>) => readonly (readonly string[])[];
+/** Where the secret strings of one call's arguments are: declared by the tool (tools/tool.ts). */
+export type { SecretPaths };
 
 export interface OpenedArgs {
   /** The arguments with their secret values in plain text: for normalizing, never to store or show. */
@@ -52,8 +54,6 @@ export interface RevealedValue {
   value: string;
 }
 
-/** An object or array that a path may step into (an array by its index, as a string). */
-const isContainer = (v: unknown): v is Record<string, unknown> | unknown[] => typeof v === 'object' && v !== null;
 const hasKey = (v: Record<string, unknown> | unknown[], key: string): boolean =>
   Array.isArray(v) ? /^(0|[1-9]\d*)$/.test(key) && Number(key) < v.length : Object.hasOwn(v, key);
 
@@ -79,22 +79,6 @@ function mapAt<T extends Record<string, unknown> | unknown[]>(
   const next = rest.length === 0 ? fn(child) : isContainer(child) ? mapAt(child, rest, fn) : child;
   if (Array.isArray(root)) return root.map((v, i) => (i === Number(head) ? next : v)) as T;
   return { ...root, [head]: next };
-}
-
-/**
- * The paths of every string under `value` (through objects and arrays), and of every value sealed already: what a
- * tool that may carry secrets seals when it cannot prove a field public (docs/plugins.md "Secret arguments").
- * `except`: the keys of `value` itself proven public (a known plugin's plain settings). `at`: where `value` sits.
- */
-export function unprovenPaths(value: unknown, except: readonly string[], at: readonly string[] = []): string[][] {
-  const out: string[][] = [];
-  const walk = (v: unknown, path: string[]) => {
-    if (typeof v === 'string' || isSealed(v)) out.push(path);
-    else if (isContainer(v)) for (const [key, child] of Object.entries(v)) walk(child, [...path, key]);
-  };
-  if (!isContainer(value) || Array.isArray(value)) return out;
-  for (const [key, child] of Object.entries(value)) if (!except.includes(key)) walk(child, [...at, key]);
-  return out;
 }
 
 export function createSealedArgs(cipher: SecretCipher): SealedArgs {

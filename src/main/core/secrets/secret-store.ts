@@ -11,35 +11,23 @@
  */
 import type { Db } from '../db/database';
 import { nowMs } from '../db/database';
+import { SecretKeyError } from '../../../shared/secret-keys';
 import { SecretDecryptError, type SecretCipher } from './secret-cipher';
+import type { SecretsPort } from '../tools/config/ports';
 
-/** Keys the app itself writes (`llm.provider.<id>.api_key`); not for the model's `set_secret`. */
-export const RESERVED_SECRET_PREFIX = 'llm.';
-/** The app's own keys outside the providers (`app.web.access_token`): neither the model's nor Settings'. */
-export const APP_SECRET_PREFIX = 'app.';
+export {
+  APP_SECRET_PREFIX,
+  hasSecretPrefix,
+  isReservedSecretKey,
+  MCP_SECRET_PREFIX,
+  PLUGIN_SECRET_PREFIX,
+  RESERVED_SECRET_PREFIX,
+  SecretKeyError,
+} from '../../../shared/secret-keys';
+
 export const MAX_SECRET_KEY_LENGTH = 200;
 export const MAX_SECRET_VALUE_LENGTH = 64 * 1024;
 const KEY_PATTERN = /^[A-Za-z0-9_.:/-]+$/;
-
-export class SecretKeyError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SecretKeyError';
-  }
-}
-
-/** MCP server credentials (`mcp.<server>.credential`, docs/mcp.md): set only from Settings → MCP. */
-export const MCP_SECRET_PREFIX = 'mcp.';
-/** A plugin's secret fields (`plugin.<name>.<field>`, docs/plugins.md): set only through that plugin's settings. */
-export const PLUGIN_SECRET_PREFIX = 'plugin.';
-
-/** Whether `key` starts with `prefix` in any letter case: `LLM.provider.1.api_key` is the app's key all the same. */
-export const hasSecretPrefix = (key: string, prefix: string): boolean =>
-  key.slice(0, prefix.length).toLowerCase() === prefix;
-
-export function isReservedSecretKey(key: string): boolean {
-  return [RESERVED_SECRET_PREFIX, MCP_SECRET_PREFIX, APP_SECRET_PREFIX].some((prefix) => hasSecretPrefix(key, prefix));
-}
 
 export function assertSecretKey(key: string): void {
   if (key.length === 0 || key.length > MAX_SECRET_KEY_LENGTH || !KEY_PATTERN.test(key)) {
@@ -58,7 +46,7 @@ export function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${source}$`, 's');
 }
 
-export class SecretStore {
+export class SecretStore implements SecretsPort {
   private readonly statements;
 
   constructor(

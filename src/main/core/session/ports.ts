@@ -4,24 +4,12 @@
  * the loop itself. Keeping the ports here lets the loop stay independent of how those services are built.
  * Check ids (C4) are listed in docs/security-checks.md.
  */
-import type { LabelLength } from '../../../shared/labels';
 import type { Decision } from '../../../shared/contract/approval';
 import type { GateCall } from '../approval/gate';
 import type { ApprovalOutcome } from '../approval/decisions';
 import type { RunContext } from '../../../shared/run-context';
 import type { ToolCategory } from '../../../shared/tool-names';
-import type {
-  Normalized,
-  OpenAiToolDefinition,
-  Preview,
-  PreviewContext,
-  ProtectedPaths,
-  ToolArgs,
-  ToolExecution,
-  ToolKind,
-  ToolRunContext,
-  ToolTraits,
-} from '../tools/tool';
+import type { Preview, ProtectedPaths, ToolArgs } from '../tools/tool';
 
 // The message, tool and round shapes are the LLM layer's own; the loop speaks them as they are.
 import type { ChatMessage, LlmTurn, StreamRoundRequest, ToolSpec } from '../llm/types';
@@ -32,22 +20,8 @@ export interface ModelPort {
   streamRound(request: StreamRoundRequest): Promise<LlmTurn>;
 }
 
-export interface ToolsPort {
-  has(name: string): boolean;
-  run(name: string, args: ToolArgs, ctx: ToolRunContext): ToolExecution | null;
-  describeCall(name: string, args: ToolArgs, length: LabelLength): string;
-  targetPath(name: string, args: ToolArgs): string | null;
-  categoryOf(name: string): ToolCategory | null;
-  kindOf(name: string): ToolKind | null;
-  /** What a tool says about itself (docs/tools.md "One tool shape"); null for one the core does not know. */
-  traitsOf(name: string): ToolTraits | null;
-  isIdempotent(name: string): boolean;
-  /** The one normalized form of a call's arguments; names outside the registry pass through as sent. */
-  normalize(name: string, args: ToolArgs, workingDir: string): Normalized;
-  /** The tool's own dry run for the approval card (a diff, a command line, or the refusal it would give). */
-  preview(name: string, args: ToolArgs, ctx: PreviewContext): Preview | null;
-  openaiDefinitions(): OpenAiToolDefinition[];
-}
+// The tools as the loop uses them are declared with the tools (tools/tools-port.ts).
+export type { ToolsPort } from '../tools/tools-port';
 
 // One decision, one call, one outcome: the gate's and the approval manager's own types (docs/approval.md).
 export type { Decision } from '../../../shared/contract/approval';

@@ -14,9 +14,17 @@ import { resolvePath } from '../tools/_policy/paths';
 import type { Normalized } from '../tools/tool';
 import type { ToolSpec } from './ports';
 
-export type { SyntheticEnv } from '../tools/session/interface-tool';
-import type { SyntheticEnv } from '../tools/session/interface-tool';
+import type { SyntheticEnv as ToolsEnv } from '../tools/session/interface-tool';
 import type { Db } from '../db/database';
+import { writeScratchpadNote } from './scratchpad-store';
+
+/** What the session's own tools get, and the database the session's code beside them reads (the scratchpad). */
+export type SyntheticEnv = ToolsEnv & { db: Db };
+
+/** The scratchpad port of the session's own tools, over the one writer of its table. */
+export const scratchpadOf = (db: Db): ToolsEnv['scratchpad'] => ({
+  write: (padSessionId, key, value) => writeScratchpadNote(db, padSessionId, key, value),
+});
 
 /**
  * The environment of a call made outside any session turn (benchmarks of the call path): the session's own agent,
@@ -30,6 +38,7 @@ export function standaloneSyntheticEnv(db: Db, sessionId: number, workingDir: st
     workingDir,
     workspaceDir: workingDir,
     openFile: () => {},
+    scratchpad: scratchpadOf(db),
     scratchpadChanged: () => {},
     frame: {
       sessionId,

@@ -18,7 +18,7 @@ import { readScratchpad } from './scratchpad-store';
 import type { SessionDeps } from './session-deps';
 import type { SessionRow } from './session-rows';
 import type { SessionStore } from './session-store';
-import type { SyntheticEnv } from './synthetic-tools';
+import { scratchpadOf, type SyntheticEnv } from './synthetic-tools';
 import type { CallEnv } from './tool-call';
 import type { TurnEnv } from './turn';
 
@@ -58,6 +58,7 @@ export function buildTurnEnv(src: TurnEnvSource, sessionId: number, signal: Abor
     openFile: (path) => {
       deps.events.emit('viewer', { type: 'open_file', path, tool_call_id: null });
     },
+    scratchpad: scratchpadOf(deps.db),
     scratchpadChanged: () => src.emitter(padSessionOf(deps.db, sessionId))({ type: 'scratchpad_changed' }),
     groupNames: () => deps.toolSets.groups.list().map((g) => g.name),
     grant: (names) => deps.toolSets.grants.grant({ sessionId, stackId: null }, names),

@@ -1,11 +1,10 @@
 /**
  * `ToolCatalog` (docs/tools.md): one façade over everything a rule can name — the registry's built-ins, the
  * session's own tools (injected by the composition root, so they can be configured before first use), MCP tools
- * from the injected source, and (optionally) the names `ToolDiscovery` has seen, as `dynamic`. Used by the Security
+ * from the injected source, and (optionally) the names tool discovery has seen, as `dynamic`. Used by the Security
  * page's tool list. It lists only tools that exist: a test keeps it, the seeded rules and the registry in agreement.
  */
 import type { ToolCategory } from '../../../shared/tool-names';
-import type { ToolDiscovery } from './discovery';
 import type { ToolRegistry } from './registry';
 
 export interface ToolInfo {
@@ -21,11 +20,16 @@ export interface AllTools {
   dynamic: ToolInfo[];
 }
 
+/** The names of tools offered at least once (db/tool-discovery.ts's `ToolDiscovery` remembers them). */
+export interface KnownToolsSource {
+  knownTools(): readonly { name: string }[];
+}
+
 export interface ToolCatalogOptions {
   /** The core-owned tools that live outside the registry (the session's synthetic tools). */
   sessionTools?: () => readonly { name: string; description: string }[];
   mcpTools?: () => readonly { name: string; description: string }[];
-  discovery?: ToolDiscovery;
+  discovery?: KnownToolsSource;
 }
 
 const byName = (a: ToolInfo, b: ToolInfo) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

@@ -17,7 +17,6 @@
 import { z } from 'zod';
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
 import type { ToolCategory } from '../../../shared/tool-names';
-import type { SecretPaths } from '../secrets/sealed-args';
 import { overLongPathText, resolvePath } from './_policy/paths';
 import { SimpleExecution, errorText } from './execution';
 import type {
@@ -27,6 +26,7 @@ import type {
   OpenAiToolDefinition,
   Preview,
   PreviewContext,
+  SecretPaths,
   Tool,
   ToolArgs,
   ToolExecution,

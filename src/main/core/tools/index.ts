@@ -45,6 +45,5 @@ export function createToolRegistry(tools: readonly Tool[]): ToolRegistry {
 
 export { ToolRegistry } from './registry';
 export { ToolCatalog, type AllTools, type ToolInfo } from './catalog';
-export { ToolDiscovery, type KnownTool, type OfferedTool } from './discovery';
 export { SimpleExecution, driveExecution } from './execution';
 export { defineTool, ToolError } from './define-tool';

@@ -12,7 +12,7 @@ import { openDatabase } from '../db/database';
 import { ToolCatalog } from './catalog';
 import { syntheticToolSpecs } from '../session/synthetic-tools';
 import { defineTool, type ToolDefinition } from './define-tool';
-import { ToolDiscovery } from './discovery';
+import { ToolDiscovery } from '../db/tool-discovery';
 import { createBuiltinTools, createToolRegistry } from './index';
 import { ToolRegistry } from './registry';
 import { makeWorkspace } from './_testing/workspace';

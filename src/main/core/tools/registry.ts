@@ -17,6 +17,7 @@ import type {
   OpenAiToolDefinition,
   Preview,
   PreviewContext,
+  SecretPaths,
   Tool,
   ToolArgs,
   ToolExecution,
@@ -24,7 +25,6 @@ import type {
   ToolRunContext,
   ToolTraits,
 } from './tool';
-import type { SecretPaths } from '../secrets/sealed-args';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 

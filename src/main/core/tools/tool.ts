@@ -14,8 +14,7 @@ import type { LabelLength } from '../../../shared/labels';
 import type { ToolStatus } from '../../../shared/tool-call';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { ToolKind, ToolTraits } from '../../../shared/tool-traits';
-import type { SandboxDecision } from '../sandbox/decision';
-import type { SecretPaths } from '../secrets/sealed-args';
+import type { SandboxDecision } from './sandbox-port';
 
 export type ToolExecutionState =
   | 'pending'
@@ -85,6 +84,12 @@ export interface ProtectedPaths {
   excludes(realPath: string): boolean;
   describeUnder(root: string): string[];
 }
+
+/**
+ * Where the secret strings of one call's arguments are, as paths of keys (docs/plugins.md "Secret arguments"): a tool
+ * declares them, secrets/sealed-args.ts seals and opens what sits there.
+ */
+export type SecretPaths = (args: Record<string, unknown>) => readonly (readonly string[])[];
 
 /** Raw model arguments: parsed by the tool's zod schema before use. */
 export type ToolArgs = Record<string, unknown>;

@@ -10,13 +10,34 @@
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
-import type { Schedules } from '../../scheduler/schedules';
 import { defineTool, ToolError } from '../define-tool';
 import { label } from '../fs/common';
 import type { ItemToggler } from '../mcp/toggle-item';
 import type { Tool } from '../tool';
 
-type SchedulesPort = Pick<Schedules, 'delete' | 'setEnabled' | 'list'>;
+/** A refusal the model reads: an unknown or ambiguous job, or one that cannot change now. */
+type Refused = { error: string };
+
+/** One scheduled job as the cron tools show it. */
+export interface CronJobView {
+  id: number;
+  title: string;
+  agent_id: string;
+  cron: string | null;
+  single_run: boolean;
+  enabled: boolean;
+  /** Epoch ms; null when disabled or it will not run again. */
+  next_run_at: number | null;
+  permission_group: string;
+  last_run: { status: string; started_at: number; error: string | null; waiting: number } | null;
+}
+
+/** The scheduler's jobs as the cron tools change them (scheduler/schedules.ts's `Schedules` is the one). */
+export interface SchedulesPort {
+  delete(job: string | number): Promise<{ id: number; title: string } | Refused>;
+  setEnabled(job: string | number, enabled: boolean): CronJobView | Refused;
+  list(kind: 'cron'): readonly CronJobView[];
+}
 
 const localTime = (ms: number | null) => (ms === null ? null : new Date(ms).toString());
 

@@ -6,7 +6,6 @@
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
-import type { AgentRegistry } from '../../agents/agent-registry';
 import { defineTool } from '../define-tool';
 
 export const ITEM_TYPES = ['agents', 'cron', 'plugins', 'mcp'] as const;
@@ -20,6 +19,23 @@ const NONE_YET: Readonly<Record<Exclude<ItemType, 'agents'>, string>> = {
   plugins: 'This app has no plugins yet, so there is nothing to list.',
   mcp: 'MCP servers are not available in this app yet.',
 };
+
+/** The agents on disk as list_items reads them, each time (agents/agent-registry.ts's `AgentRegistry` is the one). */
+export interface AgentsOnDisk {
+  list(): {
+    agents: readonly {
+      id: string;
+      name: string;
+      description: string;
+      instructions: string | null;
+      /** Only `task` agents are listed: the ones execute_task starts. */
+      type: string;
+      client: string | null;
+    }[];
+    /** Agent folders that could not be read, by folder name, with why. */
+    problems: readonly { id: string; error: string }[];
+  };
+}
 
 export class ItemListers {
   private readonly listers = new Map<Exclude<ItemType, 'agents'>, ItemLister>();
@@ -38,7 +54,7 @@ export class ItemListers {
   }
 }
 
-export function createListItemsTool(deps: { agents: AgentRegistry; listers: ItemListers }) {
+export function createListItemsTool(deps: { agents: AgentsOnDisk; listers: ItemListers }) {
   return defineTool({
     name: TN.LIST_ITEMS,
     description:

@@ -5,11 +5,11 @@
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
-import { PluginError, type PluginManager, type PluginView } from '../../plugins/index';
 import { defineTool, ToolError } from '../define-tool';
 import { label } from '../fs/common';
+import { unprovenPaths } from '../secret-paths';
 import type { Tool } from '../tool';
-import { unprovenPaths } from '../../secrets/sealed-args';
+import { PluginError, type PluginsPort, type PluginView } from './ports';
 
 /** What the model and list_items see of a plugin: state and settings, secret fields as set/unset only. */
 export function pluginSummary(view: PluginView): Record<string, unknown> {
@@ -25,7 +25,7 @@ export function pluginSummary(view: PluginView): Record<string, unknown> {
   };
 }
 
-export function createConfigurePluginTool(plugins: PluginManager): Tool {
+export function createConfigurePluginTool(plugins: PluginsPort): Tool {
   return defineTool({
     name: TN.CONFIGURE_PLUGIN,
     description:

@@ -17,11 +17,11 @@ import {
   PLUGIN_SECRET_PREFIX,
   RESERVED_SECRET_PREFIX,
   SecretKeyError,
-  type SecretStore,
-} from '../../secrets/secret-store';
+} from '../../../../shared/secret-keys';
 import { defineTool, ToolError } from '../define-tool';
 import { label } from '../fs/common';
 import type { Tool } from '../tool';
+import type { SecretsPort } from './ports';
 
 const RESERVED_TEXT = `Keys starting with "${RESERVED_SECRET_PREFIX}", "${MCP_SECRET_PREFIX}" or "${APP_SECRET_PREFIX}" hold the app's provider API keys, MCP server credentials and its own keys; only the person can change them, in Settings.`;
 
@@ -37,7 +37,7 @@ const key = z
   })
   .describe('The secret\'s key, e.g. "github.token" (A-Z a-z 0-9 _ . : / -).');
 
-export function createSetSecretTool(secrets: SecretStore): Tool {
+export function createSetSecretTool(secrets: SecretsPort): Tool {
   return defineTool({
     name: TN.SET_SECRET,
     description:
@@ -68,7 +68,7 @@ export function createSetSecretTool(secrets: SecretStore): Tool {
   });
 }
 
-export function createListSecretsTool(secrets: SecretStore): Tool {
+export function createListSecretsTool(secrets: SecretsPort): Tool {
   return defineTool({
     name: TN.LIST_SECRETS,
     description:

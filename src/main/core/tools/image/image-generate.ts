@@ -11,13 +11,13 @@
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
-import type { ImageProvider, PluginManager } from '../../plugins/index';
 import { defineTool, describeZodError, ToolError } from '../define-tool';
 import { errorText, SimpleExecution } from '../execution';
 import { kindAt, writeOutputFile } from '../_policy/fs';
 import { guardWrite } from '../_policy/guard';
 import { label } from '../fs/common';
 import type { ExecutionOutcome, Tool, ToolRunContext } from '../tool';
+import type { ImageProvider, ImageProvidersPort } from './image-provider';
 
 export const MAX_IMAGES_PER_CALL = 4;
 const EXTENSIONS: Record<string, string> = {
@@ -78,7 +78,10 @@ function freeName(base: string, ext: string, ctx: ToolRunContext, taken: Set<str
   throw new ToolError('Too many images with this name in images/; choose another prompt or clean up the folder.');
 }
 
-function pickProvider(plugins: PluginManager, wanted: string | undefined): { name: string; provider: ImageProvider } {
+function pickProvider(
+  plugins: ImageProvidersPort,
+  wanted: string | undefined,
+): { name: string; provider: ImageProvider } {
   const providers = plugins.imageProviders();
   if (!providers.length) {
     throw new ToolError(
@@ -136,7 +139,7 @@ class ImageExecution extends SimpleExecution {
   }
 }
 
-export function createImageGenerateTool(plugins: PluginManager): Tool {
+export function createImageGenerateTool(plugins: ImageProvidersPort): Tool {
   const tool = defineTool({
     name: TN.IMAGE_GENERATE,
     description:
@@ -178,7 +181,7 @@ export function createImageGenerateTool(plugins: PluginManager): Tool {
   return tool;
 }
 
-export function createImageProvidersListTool(plugins: PluginManager): Tool {
+export function createImageProvidersListTool(plugins: ImageProvidersPort): Tool {
   return defineTool({
     name: TN.IMAGE_GENERATE_PROVIDERS_LIST,
     description: 'List the image providers image_generate can use (name, title, model). Empty when none is set up.',

@@ -3,13 +3,12 @@
  * `toggle_item` (with the `mcp` kind, and the `plugin` kind when a plugin manager is given). The composition
  * root registers them in the tool registry beside the built-ins.
  */
-import type { McpServices } from '../../mcp/index';
 import type { Tool } from '../tool';
-import { createDeleteMcpTool, createRegisterMcpTool } from './register-mcp';
+import { createDeleteMcpTool, createRegisterMcpTool, type McpServersPort } from './register-mcp';
 import { createToggleItemTool, ItemTogglers, mcpToggler, pluginToggler } from './toggle-item';
 
 export function createMcpConfigTools(
-  mcp: McpServices,
+  mcp: McpServersPort,
   plugins?: Parameters<typeof pluginToggler>[0],
 ): { tools: Tool[]; togglers: ItemTogglers } {
   const togglers = new ItemTogglers();

@@ -7,13 +7,35 @@
  */
 import type { McpEvent } from '../../../../shared/contract/mcp';
 import { parseMcpToolName } from '../../../../shared/tool-names';
-import type { McpManager } from '../../mcp/manager';
-import { toOutcome, type RawToolResult } from '../../mcp/results';
 import { SimpleExecution, errorText } from '../execution';
 import type { ExecutionOutcome, ToolArgs, ToolExecution, ToolRunContext } from '../tool';
+import { toOutcome, type RawToolResult } from './results';
+
+/** How one MCP call is made: its stop, the call it belongs to, and where its progress goes. */
+export interface McpCallOptions {
+  signal: AbortSignal;
+  context: { sessionId: number | null; toolCallId: string | null };
+  onProgress: (progress: { progress: number; total: number | null; message: string | null }) => void;
+}
+
+/** The MCP servers as their tools' calls reach them (mcp/manager.ts's `McpManager` is the one). */
+export interface McpCallPort {
+  /** Whether `server` is a configured (or connected) server, whose `mcp__<server>__…` names are MCP tools. */
+  isServerTool(server: string): boolean;
+  /**
+   * Runs one call (the gate has passed it), reconnecting the server if need be: the server's own name of the tool
+   * and its raw result; rejects with a message the model can read.
+   */
+  callTool(
+    server: string,
+    exposedName: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<{ tool: string; result: unknown }>;
+}
 
 export interface McpCallDeps {
-  manager: McpManager;
+  manager: McpCallPort;
   emit: (event: McpEvent) => void;
 }
 

@@ -7,9 +7,9 @@
  */
 import type { LabelLength } from '../../../../shared/labels';
 import { parseMcpToolName, type ToolCategory } from '../../../../shared/tool-names';
-import type { ToolsPort } from '../../session/ports';
 import type { ToolRegistry } from '../registry';
 import type { OpenAiToolDefinition, ToolArgs, ToolExecution, ToolRunContext } from '../tool';
+import type { ToolsPort } from '../tools-port';
 import { runMcpTool, type McpCallDeps } from './mcp-call';
 
 export function toolsWithMcp(registry: ToolRegistry, mcp: McpCallDeps): ToolsPort {

@@ -6,12 +6,24 @@
  * stops the server (its process group is killed), then removes the row, its tool trust and its credential.
  */
 import { z } from 'zod';
-import { McpServerNameSchema } from '../../../../shared/contract/mcp';
+import { McpServerNameSchema, type McpServerView } from '../../../../shared/contract/mcp';
 import { TN } from '../../../../shared/tool-names';
-import type { McpServices } from '../../mcp/index';
 import { defineTool, ToolError } from '../define-tool';
 import { label } from '../fs/common';
 import type { Tool } from '../tool';
+
+/**
+ * The MCP servers as register_mcp, delete_mcp and toggle_item change them: the same operations Settings uses, so a
+ * server is added, stopped and forgotten one way whoever asks (mcp/index.ts's `McpServices` is the one).
+ */
+export interface McpServersPort {
+  repo: { get(name: string): unknown; list(): { name: string }[] };
+  /** Adds or replaces a server; the model's waits for the person's trust. Rejects with what is wrong. */
+  save(input: unknown, by: 'user' | 'model'): Promise<McpServerView>;
+  /** Stops and forgets a server; false when there is none of that name. */
+  remove(name: string): Promise<boolean>;
+  setEnabled(name: string, enabled: boolean): Promise<McpServerView>;
+}
 
 const input = z.object({
   name: McpServerNameSchema.describe('Server name: letters, digits and - (its tools become mcp__<name>__<tool>).'),
@@ -34,7 +46,7 @@ function commandLine(a: z.output<typeof input>): string {
   return a.transport === 'stdio' ? [a.command ?? '', ...(a.args ?? [])].join(' ') : (a.url ?? '');
 }
 
-export function createRegisterMcpTool(mcp: McpServices): Tool {
+export function createRegisterMcpTool(mcp: McpServersPort): Tool {
   return defineTool({
     name: TN.REGISTER_MCP,
     description:
@@ -73,7 +85,7 @@ export function createRegisterMcpTool(mcp: McpServices): Tool {
   });
 }
 
-export function createDeleteMcpTool(mcp: McpServices): Tool {
+export function createDeleteMcpTool(mcp: McpServersPort): Tool {
   return defineTool({
     name: TN.DELETE_MCP,
     description:

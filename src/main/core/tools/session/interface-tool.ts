@@ -8,9 +8,33 @@
  */
 import { z } from 'zod';
 import { maxLabel, truncateLabel, type LabelLength } from '../../../../shared/labels';
-import type { AgentFrame } from '../../agents/frame';
-import type { Db } from '../../db/database';
 import type { ExecutionOutcome, ToolArgs, ToolTraits } from '../tool';
+
+/**
+ * An agent frame: who is running in a turn at one level of the call stack (docs/agents.md "Sub-agents"). Depth 0 is
+ * the session's own agent (`main` in a chat, the job's agent in a background run); each sync sub-agent runs one level
+ * deeper in a child stack of the same session. The frame decides which tools are offered (agents/tool-sets.ts) and
+ * labels what the person sees (agents/frame.ts).
+ */
+export interface AgentFrame {
+  sessionId: number;
+  /** null for depth 0 (the session's own rows); the child stack's id otherwise. */
+  stackId: number | null;
+  depth: number;
+  agentId: string;
+  agentName: string;
+  agentType: 'chat' | 'task' | 'system';
+  /** A chat session a person watches; false for background runs (async tasks, cron jobs). */
+  interactive: boolean;
+  /** Narrows the built-in tools (meta.json `tools`); null = no narrowing. */
+  toolAllowList: string[] | null;
+}
+
+/** A session's shared scratchpad as `update_scratchpad` writes it (session/scratchpad-store.ts keeps the table). */
+export interface ScratchpadPort {
+  /** Writes the note `key` of `padSessionId`'s scratchpad, or removes it for an empty value (then true). */
+  write(padSessionId: number, key: string, value: string): boolean;
+}
 
 /**
  * The caller's whole call environment, as the tools hand it on without reading it (the session's `CallEnv`): a sync
@@ -51,7 +75,6 @@ export interface NotificationInput {
 
 /** What one call of an interface tool may use. */
 export interface SyntheticEnv {
-  db: Db;
   sessionId: number;
   /** Whose scratchpad this agent shares: its own session's, or for an async task its parent session's. */
   padSessionId: number;
@@ -59,6 +82,7 @@ export interface SyntheticEnv {
   workspaceDir: string;
   frame: AgentFrame;
   openFile: (path: string) => void;
+  scratchpad: ScratchpadPort;
   /** Tells the UI a session's scratchpad changed (the side panel reloads it). */
   scratchpadChanged: () => void;
   /** The names `activate_tools` accepts now, for its reply and validation. */

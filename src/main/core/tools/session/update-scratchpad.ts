@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { TN } from '../../../../shared/tool-names';
-import { writeScratchpadNote } from '../../session/scratchpad-store';
 import { defineInterfaceTool } from './interface-tool';
 
 export const updateScratchpadTool = defineInterfaceTool({
@@ -15,7 +14,7 @@ export const updateScratchpadTool = defineInterfaceTool({
   input: z.object({ key: z.string().min(1).max(200), value: z.string().max(20_000) }),
   defaultDecision: 'allow',
   run({ key, value }, { env }) {
-    const removed = writeScratchpadNote(env.db, env.padSessionId, key, value);
+    const removed = env.scratchpad.write(env.padSessionId, key, value);
     env.scratchpadChanged();
     return removed ? `Removed scratchpad note "${key}".` : `Saved scratchpad note "${key}".`;
   },

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, runTool, type TestWorkspace } from '../_testing/workspace';
 import { DASH_SPLITS } from '../../approval/attack-inputs';
+import { bareSandbox } from '../../sandbox/test-kit';
 import { createExecuteCmdTool, MAX_COMMAND_BYTES } from './execute-cmd';
 
 let ws: TestWorkspace;
@@ -17,7 +18,7 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-const tool = createExecuteCmdTool();
+const tool = createExecuteCmdTool({ sandbox: bareSandbox() });
 
 describe('the shell that runs is bash', () => {
   it('runs with bash: $BASH_VERSION is set and bash-only syntax works', async () => {
@@ -40,6 +41,7 @@ describe('the shell that runs is bash', () => {
     const rc = join(ws.outside, 'rc.sh');
     writeFileSync(rc, `touch ${join(ws.root, 'SOURCED')}\n`);
     const env = createExecuteCmdTool({
+      sandbox: bareSandbox(),
       baseEnv: () => ({
         PATH: process.env.PATH,
         BASH_ENV: rc,
@@ -88,6 +90,7 @@ describe('bad input is a short tool error, at once', () => {
 
   it('a process that cannot start (environment too large: E2BIG) settles as failed with a short reason', async () => {
     const huge = createExecuteCmdTool({
+      sandbox: bareSandbox(),
       baseEnv: () => ({ PATH: process.env.PATH, BIG: 'x'.repeat(3 * 1024 * 1024) }),
     });
     const started = Date.now();
@@ -98,7 +101,7 @@ describe('bad input is a short tool error, at once', () => {
   });
 
   it('a shell binary that does not exist settles as failed', async () => {
-    const missing = createExecuteCmdTool({ shell: join(ws.outside, 'no-such-bash') });
+    const missing = createExecuteCmdTool({ sandbox: bareSandbox(), shell: join(ws.outside, 'no-such-bash') });
     expect(await failed(missing, { command: 'true', timeout: 5 }, ws.ctx)).toMatch(/could not start: ENOENT/);
   });
 });

@@ -14,6 +14,7 @@ import { ProcessRegistry } from '../../processes/process-registry';
 import { Sandbox } from '../../sandbox/index';
 import { driveExecution } from '../execution';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
+import { bareSandbox } from '../../sandbox/test-kit';
 import { createExecuteCmdTool } from './execute-cmd';
 
 let ws: TestWorkspace;
@@ -51,6 +52,7 @@ describe('the processes of a sandboxed command', () => {
       const registry = new ProcessRegistry(db);
       const recorded: number[] = [];
       const tool = createExecuteCmdTool({
+        sandbox: bareSandbox(),
         processes: { record: (pid, c) => (recorded.push(pid), registry.record(pid, c)), forget: () => undefined },
       });
       const marker = `${(Date.now() % 100000) + 300000}`;
@@ -73,7 +75,7 @@ describe('the processes of a sandboxed command', () => {
   });
 
   it('X8: stop ends the whole tree inside the sandbox, a setsid child included', async () => {
-    const tool = createExecuteCmdTool();
+    const tool = createExecuteCmdTool({ sandbox: bareSandbox() });
     const marker = `${(Date.now() % 100000) + 400000}`;
     const cancel = new AbortController();
     const exec = tool.run({ command: `setsid sleep ${marker} & sleep ${marker}` }, ws.ctx);
@@ -88,7 +90,7 @@ describe('the processes of a sandboxed command', () => {
 
 describe('timeouts', () => {
   it('X8: a timeout ends the whole tree inside the sandbox, a setsid child included', async () => {
-    const tool = createExecuteCmdTool();
+    const tool = createExecuteCmdTool({ sandbox: bareSandbox() });
     const marker = `${(Date.now() % 100000) + 500000}`;
     const exec = tool.run({ command: `setsid sleep ${marker} & sleep ${marker}`, timeout: 1 }, ws.ctx);
     await waitFor(() => processes(`sleep ${marker}`).size === 2);
@@ -102,7 +104,7 @@ describe('timeouts', () => {
 
 describe('descriptors', () => {
   it('each run hands bubblewrap its own descriptor of the filter and closes it: none is left open', async () => {
-    const tool = createExecuteCmdTool();
+    const tool = createExecuteCmdTool({ sandbox: bareSandbox() });
     /** This process's descriptors open on the filter's file. */
     const filters = () =>
       readdirSync('/proc/self/fd').filter((fd) => {
@@ -131,6 +133,18 @@ describe('where the sandbox cannot start', () => {
     );
     expect(existsSync(join(ws.root, 'RAN'))).toBe(false);
     expect(await missing().status()).toMatchObject({ state: 'unavailable' });
+  });
+
+  it('a tool built without a sandbox runs no command, not even on a decision to run unconfined', async () => {
+    const tool = createExecuteCmdTool();
+    for (const sandbox of [undefined, { mode: 'unconfined' } as const]) {
+      const error = await failed(tool, { command: 'touch RAN' }, { ...ws.ctx, ...(sandbox ? { sandbox } : {}) });
+      expect(error).toBe('execute_cmd was built without a sandbox here, so it runs no command.');
+    }
+    expect(existsSync(join(ws.root, 'RAN'))).toBe(false);
+    expect(tool.preview({ command: 'ls' }, { workingDir: ws.root, workspaceDir: ws.root })).toMatchObject({
+      kind: 'command',
+    });
   });
 
   it('only a decision to run unconfined runs it', async () => {
@@ -197,7 +211,7 @@ describe('where the sandbox cannot start', () => {
   });
 
   it('a folder the sandbox hides cannot be the folder a command runs in', async () => {
-    const tool = createExecuteCmdTool();
+    const tool = createExecuteCmdTool({ sandbox: bareSandbox() });
     const error = await failed(
       tool,
       { command: 'touch RAN', workdir: ws.outside },

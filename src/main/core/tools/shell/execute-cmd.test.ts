@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { driveExecution } from '../execution';
 import { failed, makeWorkspace, ok, runTool, type TestWorkspace } from '../_testing/workspace';
+import { bareSandbox } from '../../sandbox/test-kit';
 import { createExecuteCmdTool, MAX_OUTPUT_BYTES } from './execute-cmd';
 import { scrubEnv } from './env-scrub';
 
@@ -37,7 +38,7 @@ const waitFor = async (check: () => boolean) => {
 };
 
 describe('execute_cmd', () => {
-  const tool = createExecuteCmdTool();
+  const tool = createExecuteCmdTool({ sandbox: bareSandbox() });
 
   it('returns combined output and the exit code, in workdir, and logs the command before running it', async () => {
     ws.write('sub/f.txt', 'hello');
@@ -105,6 +106,7 @@ describe('execute_cmd', () => {
 
   it('X9: provider keys, credential-like names, SKALD_* and stored secret values never reach the child', async () => {
     const scrubbed = createExecuteCmdTool({
+      sandbox: bareSandbox(),
       baseEnv: () => ({
         PATH: process.env.PATH,
         HOME: '/tmp',

@@ -36,7 +36,7 @@ import { scrubEnv } from './env-scrub';
 import { killProcessGroup } from './process-group';
 import { terminalText } from './terminal-text';
 import { findBash } from './bash';
-import { Sandbox, SANDBOXED_NO_NETWORK } from '../../sandbox/index';
+import { type CommandSandbox, SANDBOXED_NO_NETWORK } from '../sandbox-port';
 
 let execaModule: Promise<typeof import('execa')> | null = null;
 /**
@@ -69,10 +69,11 @@ export interface ExecuteCmdDeps {
   /** Records running commands (pid + start time) so a crashed run's leftovers are ended at the next start (R4). */
   processes?: { record(pid: number, command: string): void; forget(pid: number): void };
   /**
-   * The sandbox commands run in (docs/sandbox.md). The composition root passes one that hides the credential stores
-   * the guards know; without it (tests), one that hides the data folder and `secrets` folders but no credential store.
+   * The sandbox commands run in (docs/sandbox.md): the composition root passes sandbox/'s, which hides the credential
+   * stores the guards know. Without one (a registry built only to read the tools' traits), a call fails and no
+   * command runs: nothing runs unconfined for want of a sandbox.
    */
-  sandbox?: Sandbox;
+  sandbox?: CommandSandbox;
 }
 
 /**
@@ -148,7 +149,7 @@ const SANDBOX_NOTE =
       "and cannot see the app's data, secrets/ folders or credential stores; the result says when the sandbox stopped it. ";
 
 export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
-  const sandbox = deps.sandbox ?? new Sandbox({ credentialStores: { home: [], system: [] } });
+  const sandbox = deps.sandbox;
   return defineTool({
     name: TN.EXECUTE_CMD,
     description:
@@ -169,7 +170,7 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
     // The approval card shows the whole command line, as it will run, and that it runs in the sandbox (whose probe
     // starts now, if it has not, so that the card's line knows whether it can start).
     preview: (a, ctx) => {
-      sandbox.statusNow();
+      sandbox?.statusNow();
       return { kind: 'command', text: `$ ${a.command}`, sandboxedIn: ctx.workingDir };
     },
     describe: (a, length) => label(TN.EXECUTE_CMD, length === 'short' ? firstWord(a.command) : a.command, length),
@@ -189,6 +190,7 @@ export function createExecuteCmdTool(deps: ExecuteCmdDeps = {}): Tool {
       const argv = [bash, '--noprofile', '--norc', '-c', a.command];
       // The sandbox starts the shell inside, where a missing one would be bubblewrap's error: say it as a spawn would.
       if (kindAt(bash) !== 'file') throw new ToolError(`The command could not start: ENOENT (${bash} does not exist).`);
+      if (!sandbox) throw new ToolError('execute_cmd was built without a sandbox here, so it runs no command.');
       const launch = await sandbox.launch(
         ctx.sandbox ?? SANDBOXED_NO_NETWORK,
         { workingDir: ctx.workingDir, workspaceDir: ctx.workspaceDir, dataDirs: ctx.protectedRoots ?? [] },

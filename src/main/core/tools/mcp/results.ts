@@ -18,10 +18,10 @@ import {
   MAX_IMAGES_PER_MESSAGE,
   sniffImageType,
   type NewChatImage,
-} from '../../../shared/chat-images';
-import { writeOutputFile } from '../tools/_policy/fs';
-import type { PathContext } from '../tools/_policy/guard';
-import type { ExecutionOutcome } from '../tools/tool';
+} from '../../../../shared/chat-images';
+import { writeOutputFile } from '../_policy/fs';
+import type { PathContext } from '../_policy/guard';
+import type { ExecutionOutcome } from '../tool';
 
 interface ContentBlock {
   type: string;

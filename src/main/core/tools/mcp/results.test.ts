@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { makePng } from '../../../../test/helpers/png';
-import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE } from '../../../shared/chat-images';
-import { makeWorkspace, type TestWorkspace } from '../tools/_testing/workspace';
+import { makePng } from '../../../../../test/helpers/png';
+import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE } from '../../../../shared/chat-images';
+import { makeWorkspace, type TestWorkspace } from '../_testing/workspace';
 import { toOutcome } from './results';
 
 let ws: TestWorkspace;

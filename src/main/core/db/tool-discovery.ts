@@ -1,11 +1,13 @@
 /**
  * `ToolDiscovery` (docs/tools.md "Where tools come from"): the turn loop hands it the tool array it
  * offers each round; every name not seen before is upserted once into `known_tools`, so any tool that has been
- * offered (plugin, provider, MCP, interface) becomes gate-able in the Security page. Off the hot path: `observe`
+ * offered (plugin, provider, MCP, interface) becomes gate-able in the Security page. The one writer of
+ * `known_tools`; the catalog (tools/catalog.ts) reads it through its `KnownToolsSource` port. Off the hot path: `observe`
  * only checks an in-memory set and queues; the write runs on the next tick in one transaction.
  */
-import type { Db } from '../db/database';
 import type { ToolCategory } from '../../../shared/tool-names';
+import type { KnownToolsSource } from '../tools/catalog';
+import type { Db } from './database';
 
 export interface OfferedTool {
   name: string;
@@ -18,7 +20,7 @@ export interface KnownTool {
   first_seen_at: number;
 }
 
-export class ToolDiscovery {
+export class ToolDiscovery implements KnownToolsSource {
   private readonly seen = new Set<string>();
   private readonly pending = new Map<string, ToolCategory | null>();
   private scheduled: Promise<void> | null = null;
