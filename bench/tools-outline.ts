@@ -277,22 +277,36 @@ async function warmRows(measured: Measured[], root: string, call: Call, warmRuns
   return rows;
 }
 
-/** The middle definition's name, changed on its own line (a different name on each call). */
+/** Where each line of `text` starts (its first line at 0). */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
+}
+
+/**
+ * The middle definition's name, changed on its own line (a different name on each call). The edited text is made
+ * by slicing around that one line, not by splitting the file into lines: a split of a 5 MB file leaves garbage that
+ * the next timed call would collect.
+ */
 function renameMiddle(text: string, items: readonly OutlineItem[], k: number, isPython: boolean): string {
   const flat = items.flatMap(function all(i: OutlineItem): OutlineItem[] {
     return [i, ...i.children.flatMap(all)];
   });
   const item = [...flat].sort((a, b) => a.line - b.line)[Math.floor(flat.length / 2)];
-  const lines = text.split('\n');
   if (!item || !/^[\w$]+$/.test(item.name)) return commentMiddle(text, isPython, k);
-  const at = item.line - 1;
-  lines[at] = lines[at]!.replace(new RegExp(`\\b${item.name.replace(/\$/g, '\\$')}\\b`), `${item.name}_edited${k}`);
-  return lines.join('\n');
+  const starts = lineStarts(text);
+  const from = starts[item.line - 1]!;
+  const to = item.line < starts.length ? starts[item.line]! - 1 : text.length;
+  const line = text
+    .slice(from, to)
+    .replace(new RegExp(`\\b${item.name.replace(/\$/g, '\\$')}\\b`), `${item.name}_edited${k}`);
+  return text.slice(0, from) + line + text.slice(to);
 }
 
 /** A comment line put after the file's middle line (Python: a line inside a string stays a line of the string). */
 function commentMiddle(text: string, isPython: boolean, k: number): string {
-  const lines = text.split('\n');
-  lines.splice(Math.floor(lines.length / 2), 0, `${isPython ? '#' : '//'} edited ${k}`);
-  return lines.join('\n');
+  const starts = lineStarts(text);
+  const at = starts[Math.floor(starts.length / 2)]!;
+  return `${text.slice(0, at)}${isPython ? '#' : '//'} edited ${k}\n${text.slice(at)}`;
 }

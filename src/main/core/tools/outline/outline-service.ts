@@ -19,7 +19,7 @@ import { outlinePool, type OutlinePool, type ParseEngine } from './outline-pool'
 import type { ParsedText, ParseProblem, Piece } from './pieces';
 import { parsePython } from './python-parse';
 import type { ScriptLang } from './script-outline';
-import { TextIndex } from './text-index';
+import { commonPrefix, TextIndex } from './text-index';
 import { textOutline } from './text-outline';
 
 export interface Outline {
@@ -179,7 +179,8 @@ export class OutlineCache {
       return this.answer(entry, 'kept');
     }
     const bytes = typeof read === 'function' ? read() : read;
-    if (entry && entry.name === name && entry.bytes.equals(bytes)) {
+    const common = entry && entry.name === name ? commonPrefix(entry.bytes, bytes) : 0;
+    if (entry && entry.name === name && common === bytes.length && common === entry.bytes.length) {
       entry.stamp = stamp;
       this.touch(path, entry);
       return this.answer(entry, 'kept');
@@ -190,7 +191,7 @@ export class OutlineCache {
     this.forget(path);
     if (entry && entry.name === name && entry.computed.pieces && entry.computed.parser) {
       const parser = entry.computed.parser;
-      const edited = editOf(entry, bytes);
+      const edited = editOf(entry, bytes, common);
       const spliced = await spliceOutline(
         edited.edit,
         entry.chars,
@@ -323,10 +324,10 @@ interface Edited {
  * after a parse) only the changed bytes are decoded and the new text is never made whole (`text-index.ts`); bytes
  * that are not UTF-8 are decoded whole and compared as strings.
  */
-function editOf(entry: Entry, bytes: Buffer): Edited {
+function editOf(entry: Entry, bytes: Buffer, common: number): Edited {
   if (entry.index === undefined) entry.index = entry.text === null ? null : TextIndex.of(entry.text, entry.bytes);
   const index = entry.index;
-  const byBytes = index?.edit(entry.bytes, bytes);
+  const byBytes = index?.edit(entry.bytes, bytes, common);
   if (!index || !byBytes) {
     const text = bytes.toString('utf8');
     return {
