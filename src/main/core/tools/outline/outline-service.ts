@@ -268,6 +268,20 @@ export class OutlineCache {
   }
 }
 
+let scriptModule: Promise<typeof import('./script-outline')> | undefined;
+/**
+ * oxc's outline module, loaded on first use (its binding is native and large). Kept once loaded: every `import()`
+ * goes through the module loader's resolve again (through a loader hook's thread where one is registered, as under
+ * tsx), which an edit's reparse paid on each call.
+ */
+function scriptOutline(): Promise<typeof import('./script-outline')> {
+  if (!scriptModule) {
+    scriptModule = import('./script-outline');
+    scriptModule.catch(() => (scriptModule = undefined)); // a binding that failed to load is tried again next time
+  }
+  return scriptModule;
+}
+
 /** A slice this small is parsed by oxc on this thread: well under a millisecond, less than a worker's round trip. */
 const HERE_MAX_CHARS = 64 * 1024;
 /**
@@ -287,7 +301,7 @@ async function parseScriptWithoutWorker(pool: OutlinePool, text: string, lang: S
   if (pool.liveWorkers > 0 || !pool.usesWorkers || text.length > COLD_HERE_MAX_CHARS) return null;
   pool.warmUp();
   try {
-    return (await import('./script-outline')).outlineScript(text, lang, 0, true);
+    return (await scriptOutline()).outlineScript(text, lang, 0, true);
   } catch {
     return null; // oxc's binding cannot load on this thread: the pool parses it (and says why, if it cannot either)
   }
@@ -303,7 +317,7 @@ async function reparse(pool: OutlinePool, parser: ParseEngine, slice: string, de
   if (parser.engine === 'python') return parseExactPython(pool, slice, depth);
   if (parser.engine === 'oxc' && slice.length <= HERE_MAX_CHARS) {
     try {
-      return (await import('./script-outline')).outlineScript(slice, parser.lang, depth);
+      return (await scriptOutline()).outlineScript(slice, parser.lang, depth);
     } catch {
       // oxc's binding cannot load on this thread: the workers parse it (and say why, if they cannot either).
     }
