@@ -95,15 +95,15 @@ function substitute(body: string, params: string[], args: string[]): string {
 export function expandMacroCalls(text: string, code: Uint8Array, closeOf: (open: number) => number): string | null {
   const defs = definitions(text);
   if (defs.size === 0) return null;
-  const call = new RegExp(`\\b(${[...defs.keys()].join('|')})\\s*\\(`, 'g');
+  // Any name before a parenthesis, looked up: one pass, where an alternation of every macro's name tried each at
+  // every offset.
+  const call = /\b([A-Za-z_]\w*)\s*\(/g;
   let out = '';
   let copied = 0;
   for (let m = call.exec(text); m; m = call.exec(text)) {
-    if (!code[m.index]) continue;
-    const def = defs
-      .get(m[1]!)!
-      .filter((d) => d.at < m!.index)
-      .at(-1);
+    const list = defs.get(m[1]!);
+    if (!list || !code[m.index]) continue;
+    const def = list.filter((d) => d.at < m!.index).at(-1);
     if (!def || def.body === '\0') continue;
     const open = m.index + m[0].length - 1;
     const close = closeOf(open);

@@ -26,19 +26,23 @@ const RESERVED_WORD =
 const REDIRECT = /\b__REDIRECT(?:_NTH|_NTHNL|_LDBL|_NTH_LDBL)?\s*\(/g;
 const TYPE_WORD = /(?:\b(?:void|char|short|int|long|float|double|signed|unsigned|bool|_Bool|size_t|const)|\*)\s*$/;
 /** A word after which a name is not a type's: `static FOO name(` keeps FOO (a type in capitals). */
-const KEYWORD_BEFORE =
-  /\b(?:extern|static|inline|__inline|__inline__|const|volatile|struct|union|enum|typedef|return|register|auto|signed|unsigned|case|goto|sizeof|else)\s+$/;
+const KEYWORD_BEFORE = new Set(
+  'extern static inline __inline __inline__ const volatile struct union enum typedef return register auto signed unsigned case goto sizeof else'.split(
+    ' ',
+  ),
+);
 const CAPS = /\b_*[A-Z][A-Z0-9_]{2,}\b/g;
 const WRAPPER = /(\w\s*)\b(?:OF|_Z_OF|__P|__PMT|_ANSI_ARGS_|PROTO|_PROTO|PARAMS|ARGS|Z_ARG)\s*\(\(/g;
 
 /** `text` with the macros above replaced by spaces (newlines kept), or null when nothing was blanked. */
 export function blankMacros(source: string): string | null {
   // The file's own function-like macros first (`c-macro-calls.ts`): what they expand to is then read as written.
-  const expanded = expandMacroCalls(source, codeMask(source), (open) => closeParen(source, open));
+  const sourceCode = codeMask(source);
+  const expanded = expandMacroCalls(source, sourceCode, (open) => closeParen(source, open));
   const text = expanded ?? source;
   const out = text.split('');
   let changed = expanded !== null;
-  const code = codeMask(text);
+  const code = expanded === null ? sourceCode : codeMask(text);
   const blank = (from: number, to: number): void => {
     for (let k = from; k < to; k++) if (out[k] !== '\n') out[k] = ' ';
     changed = true;
@@ -143,7 +147,8 @@ export function blankMacros(source: string): string | null {
     // `int WORD name(`, and `uLong ZEXPORT crc32 OF((` where the type is itself a name the parser cannot know: two
     // names in a row before a parameter list, the first not a keyword (nor a macro: `BZ_EXTERN BZFILE * BZ_API(f)`),
     // can only have a macro between them.
-    const typeBefore = TYPE_WORD.test(before) || (/\b\w*[a-z]\w*\s+$/.test(before) && !KEYWORD_BEFORE.test(before));
+    const word = lastWord(before);
+    const typeBefore = TYPE_WORD.test(before) || (word !== null && /[a-z]/.test(word) && !KEYWORD_BEFORE.has(word));
     const betweenTypeAndName = typeBefore && /^\s+\**\s*[A-Za-z_]\w*\s*(?:[A-Z_]\w*\s*)?\(/.test(after);
     const alone = /^\s*$/.test(before) && /^[ \t]*(?:\n|$)/.test(after);
     // `type * WORD name`: two names after a `*` only when the first is a qualifier macro (PNG_RESTRICT).
@@ -151,6 +156,17 @@ export function blankMacros(source: string): string | null {
     if (startsDeclaration || betweenTypeAndName || alone || qualifier) blank(m.index, m.index + m[0].length);
   }
   return changed ? out.join('') : null;
+}
+
+/** The last word of `text` when whitespace follows it (`uLong` in `ZEXTERN uLong `), else null; no regex: one anchored
+ * at the end would be tried from every offset of the line. */
+function lastWord(text: string): string | null {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  if (end === text.length) return null;
+  let start = end;
+  while (start > 0 && /\w/.test(text[start - 1]!)) start--;
+  return start < end ? text.slice(start, end) : null;
 }
 
 /** From an opening parenthesis at `open`, the index after its balanced close. */
