@@ -54,6 +54,56 @@ describe('C with macros', () => {
     expect(outline.problems[0]!.message).toMatch(/macros it cannot expand/);
   });
 
+  it("reads the file's own function-like macros and the other shapes of real headers, still marked partial", async () => {
+    const src = [
+      '#define __exctype(name) extern int name (int) __THROW',
+      '#if 1',
+      '#define SP_NAME(name) name##_sp',
+      '#else',
+      '#define SP_NAME(name) name',
+      '#endif',
+      '#define GCC_DEPRECATED(msg) __attribute__((deprecated))',
+      '#define _Attr_access_(x)',
+      '__exctype (isalnum);', // ctype.h: a declaration made by a macro
+      '__exctype (isalpha);',
+      'extern EXPORT(int) SP_NAME(beep) (SCREEN*);', // curses.h: a pasted name
+      'extern EXPORT(int) vwprintw (WINDOW *, va_list) GCC_DEPRECATED(use vw_printw) /* implemented */',
+      '\t\tGCC_PRINTFLIKE(2,0);',
+      'ZEXTERN uLong ZEXPORT crc32 OF((uLong crc, const Bytef *buf));', // zlib: a macro between two names
+      'ZEXTERN int ZEXPORTVA gzprintf Z_ARG((gzFile file, const char *format, ...));',
+      'XMLPARSEAPI(void *)', // expat: an attribute call alone on its line, inside the declaration
+      'XML_ATTR_ALLOC_SIZE(2)',
+      'XML_MemMalloc(XML_Parser parser, size_t size);',
+      'extern size_t regerror (int code, char *buf) _Attr_access_ ((__write_only__, 3, 4));',
+      'extern int __REDIRECT_NTH (crypt_r, (const char *p,', // glibc: a declaration under another symbol
+      '\t\tint n), crypt_r64) __wur;',
+      'BZ_EXTERN BZFILE * BZ_API(BZ2_bzopen) (const char *path);',
+    ].join('\n');
+    const outline = (await outlineOf(src, 'x.h'))!;
+    expect(outline.problems.length).toBeGreaterThan(0);
+    const listed = names(outline.items);
+    for (const name of [
+      'isalnum',
+      'isalpha',
+      'beep_sp',
+      'vwprintw',
+      'crc32',
+      'gzprintf',
+      'XML_MemMalloc',
+      'regerror',
+      'crypt_r',
+      'BZ2_bzopen',
+    ])
+      expect(listed).toContain(name);
+    expect(listed).not.toContain('beep');
+    // Lines stay the lines of the file as written.
+    const line = (name: string) =>
+      JSON.stringify(outline.items).match(new RegExp(`"name":"${name}","line":(\\d+)`))?.[1];
+    expect(line('isalnum')).toBe('9');
+    expect(line('crypt_r')).toBe('20');
+    expect(line('BZ2_bzopen')).toBe('22');
+  });
+
   it('leaves a C file without errors as it is', async () => {
     const outline = (await outlineOf('int f(void) { return 0; }\nstruct s { int a; };\n', 'x.c'))!;
     expect(outline.problems).toEqual([]);

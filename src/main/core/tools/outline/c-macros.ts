@@ -16,34 +16,38 @@
  *   a function's name (`int WORD name(`) or between a `*` and a name (`char * WORD name;`), or alone on its line.
  */
 
+import { expandMacroCalls } from './c-macro-calls';
+
 const STORAGE = /^(?:extern|static|inline|__inline|__inline__|__forceinline|const|volatile)$/;
 const ATTRIBUTE_CALL = /\b(?:__attribute__|__attribute|__declspec|__asm__|__asm|asm)\s*\(/g;
 /** Reserved names (two underscores, or one and a capital) used as attribute-like macros by system headers. */
 const RESERVED_WORD =
   /\b__(?:THROW|THROWNL|wur|BEGIN_DECLS|END_DECLS|extension__|restrict|glibc_\w+|attribute_\w+__|attr_\w+|nonnull|fortified_attr_access|LEAF|NTH|NTHNL|REDIRECT_\w*|cold|nonstring|warnattr|errordecl|always_inline|fortify_function|extern_inline|extern_always_inline|inline|flexarr|THROW_NL|COLD)\b(\s*\()?/g;
+const REDIRECT = /\b__REDIRECT(?:_NTH|_NTHNL|_LDBL|_NTH_LDBL)?\s*\(/g;
 const TYPE_WORD = /(?:\b(?:void|char|short|int|long|float|double|signed|unsigned|bool|_Bool|size_t|const)|\*)\s*$/;
+/** A word after which a name is not a type's: `static FOO name(` keeps FOO (a type in capitals). */
+const KEYWORD_BEFORE = new Set(
+  'extern static inline __inline __inline__ const volatile struct union enum typedef return register auto signed unsigned case goto sizeof else'.split(
+    ' ',
+  ),
+);
 const CAPS = /\b_*[A-Z][A-Z0-9_]{2,}\b/g;
-const WRAPPER = /(\w\s*)\b(?:OF|_Z_OF|__P|__PMT|_ANSI_ARGS_|PROTO|_PROTO|PARAMS|ARGS)\s*\(\(/g;
+const WRAPPER = /(\w\s*)\b(?:OF|_Z_OF|__P|__PMT|_ANSI_ARGS_|PROTO|_PROTO|PARAMS|ARGS|Z_ARG)\s*\(\(/g;
 
 /** `text` with the macros above replaced by spaces (newlines kept), or null when nothing was blanked. */
-export function blankMacros(text: string): string | null {
+export function blankMacros(source: string): string | null {
+  // The file's own function-like macros first (`c-macro-calls.ts`): what they expand to is then read as written.
+  const sourceCode = codeMask(source);
+  const expanded = expandMacroCalls(source, sourceCode, (open) => closeParen(source, open));
+  const text = expanded ?? source;
   const out = text.split('');
-  let changed = false;
-  const code = codeMask(text);
+  let changed = expanded !== null;
+  const code = expanded === null ? sourceCode : codeMask(text);
   const blank = (from: number, to: number): void => {
     for (let k = from; k < to; k++) if (out[k] !== '\n') out[k] = ' ';
     changed = true;
   };
-  /** From an opening parenthesis at `open`, the index after its balanced close. */
-  const closeOf = (open: number): number => {
-    let depth = 0;
-    for (let k = open; k < text.length; k++) {
-      const c = text[k];
-      if (c === '(') depth++;
-      else if (c === ')' && --depth === 0) return k + 1;
-    }
-    return text.length;
-  };
+  const closeOf = (open: number): number => closeParen(text, open);
   // `#if 0` branches are dead code: blanked whole (their braces need not balance).
   const deadIf = /^[ \t]*#[ \t]*if[ \t]+0\b[^\n]*\n/gm;
   for (let m = deadIf.exec(text); m; m = deadIf.exec(text)) {
@@ -68,10 +72,25 @@ export function blankMacros(text: string): string | null {
     const word = new RegExp(`\\b${name}\\b`, 'g');
     for (let m = word.exec(text); m; m = word.exec(text)) if (code[m.index]) blank(m.index, m.index + name.length);
   }
+  // glibc's `__REDIRECT (name, (params), alias)` declares `name (params)`: the macro, the comma and the alias go.
+  REDIRECT.lastIndex = 0;
+  for (let m = REDIRECT.exec(text); m; m = REDIRECT.exec(text)) {
+    if (!code[m.index]) continue;
+    const open = m.index + m[0].length - 1;
+    const close = closeOf(open);
+    const inner = /^\(\s*[A-Za-z_]\w*\s*(,)\s*\(/.exec(text.slice(open, close));
+    if (!inner) continue;
+    const protoOpen = open + inner[0].length - 1;
+    const protoClose = closeOf(protoOpen);
+    if (protoClose >= close) continue;
+    blank(m.index, open + 1);
+    blank(open + inner[0].indexOf(','), open + inner[0].indexOf(',') + 1);
+    blank(protoClose, close);
+  }
   for (const pattern of [ATTRIBUTE_CALL, RESERVED_WORD]) {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-      if (!code[m.index]) continue;
+      if (!code[m.index] || out[m.index] !== text[m.index]) continue; // not code, or already read (`__REDIRECT`)
       const hasCall = m[0].endsWith('(');
       blank(m.index, hasCall ? closeOf(m.index + m[0].length - 1) : m.index + m[0].length);
     }
@@ -94,9 +113,10 @@ export function blankMacros(text: string): string | null {
     if (call) {
       const open = end + call[0].length - 1;
       const close = closeOf(open);
-      // After a parameter list: an attribute-like call (`) GCC_PRINTFLIKE(3,4);`), gone whole.
-      if (previousCode(out, code, m.index) === ')' && /^\s*[;{,]/.test(text.slice(close, close + 20)))
-        blank(m.index, close);
+      const before = previousCode(out, code, m.index);
+      // After a parameter list: an attribute-like call (`) GCC_PRINTFLIKE(3,4);`, or several, with comments between
+      // them), gone whole.
+      if (before === ')' && /^[;{,]/.test(nextCodeAfterCalls(text, code, close))) blank(m.index, close);
       // A wrapped name or type (`BZ_API(name) (`, `NCURSES_EXPORT(int) name (`): the macro and its parentheses.
       else if (
         /^\(\s*[A-Za-z_][\w\s*]*\)$/.test(text.slice(open, close)) &&
@@ -105,6 +125,17 @@ export function blankMacros(text: string): string | null {
         blank(m.index, open + 1);
         blank(close - 1, close);
       }
+      // Alone on its line inside a declaration, between its type and its name (expat's `XML_ATTR_ALLOC_SIZE(2)`
+      // under `XMLPARSEAPI(void *)`): an attribute, gone whole.
+      else if (
+        before !== '' &&
+        before !== ';' &&
+        before !== '}' &&
+        /^[ \t]*$/.test(text.slice(text.lastIndexOf('\n', m.index - 1) + 1, m.index)) &&
+        /^[ \t]*(?:\n|$)/.test(text.slice(close, close + 80)) &&
+        /^[A-Za-z_]\w*\s*\(/.test(nextCodeAfterCalls(text, code, close))
+      )
+        blank(m.index, close);
       continue;
     }
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 200);
@@ -113,13 +144,58 @@ export function blankMacros(text: string): string | null {
     const startsDeclaration =
       /^\s*(?:(?:static|extern|inline|__inline)\s+)*$/.test(before) &&
       /^\s+(?:[A-Za-z_]\w*[\s*]+)+[A-Za-z_]\w*\s*\(/.test(after);
-    const betweenTypeAndName = TYPE_WORD.test(before) && /^\s+\**\s*[A-Za-z_]\w*\s*(?:[A-Z_]\w*\s*)?\(/.test(after);
+    // `int WORD name(`, and `uLong ZEXPORT crc32 OF((` where the type is itself a name the parser cannot know: two
+    // names in a row before a parameter list, the first not a keyword (nor a macro: `BZ_EXTERN BZFILE * BZ_API(f)`),
+    // can only have a macro between them.
+    const word = lastWord(before);
+    const typeBefore = TYPE_WORD.test(before) || (word !== null && /[a-z]/.test(word) && !KEYWORD_BEFORE.has(word));
+    const betweenTypeAndName = typeBefore && /^\s+\**\s*[A-Za-z_]\w*\s*(?:[A-Z_]\w*\s*)?\(/.test(after);
     const alone = /^\s*$/.test(before) && /^[ \t]*(?:\n|$)/.test(after);
     // `type * WORD name`: two names after a `*` only when the first is a qualifier macro (PNG_RESTRICT).
     const qualifier = /\*\s*$/.test(before) && /^\s+\**\s*[A-Za-z_]\w*\s*[;,)([]/.test(after);
     if (startsDeclaration || betweenTypeAndName || alone || qualifier) blank(m.index, m.index + m[0].length);
   }
   return changed ? out.join('') : null;
+}
+
+/** The last word of `text` when whitespace follows it (`uLong` in `ZEXTERN uLong `), else null; no regex: one anchored
+ * at the end would be tried from every offset of the line. */
+function lastWord(text: string): string | null {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  if (end === text.length) return null;
+  let start = end;
+  while (start > 0 && /\w/.test(text[start - 1]!)) start--;
+  return start < end ? text.slice(start, end) : null;
+}
+
+/** From an opening parenthesis at `open`, the index after its balanced close. */
+function closeParen(text: string, open: number): number {
+  let depth = 0;
+  for (let k = open; k < text.length; k++) {
+    const c = text[k];
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return k + 1;
+  }
+  return text.length;
+}
+
+/**
+ * From `at`, the first code that is not blank, a comment or an ALL_CAPS call (`GCC_PRINTFLIKE(2,0)`): a few
+ * characters of it ('' at the end of the text).
+ */
+function nextCodeAfterCalls(text: string, code: Uint8Array, at: number): string {
+  let k = at;
+  while (k < text.length) {
+    if (!code[k] || /\s/.test(text[k]!)) {
+      k++;
+      continue;
+    }
+    const call = /^_*[A-Z][A-Z0-9_]{2,}\s*\(/.exec(text.slice(k, k + 80));
+    if (!call) return text.slice(k, k + 80);
+    k = closeParen(text, k + call[0].length - 1);
+  }
+  return '';
 }
 
 /** The last character before `at` that is code and not blank, in the text as blanked so far ('' at the start). */

@@ -19,7 +19,7 @@ import { outlinePool, type OutlinePool, type ParseEngine } from './outline-pool'
 import type { ParsedText, ParseProblem, Piece } from './pieces';
 import { parsePython } from './python-parse';
 import type { ScriptLang } from './script-outline';
-import { TextIndex } from './text-index';
+import { commonPrefix, TextIndex } from './text-index';
 import { textOutline } from './text-outline';
 
 export interface Outline {
@@ -179,7 +179,8 @@ export class OutlineCache {
       return this.answer(entry, 'kept');
     }
     const bytes = typeof read === 'function' ? read() : read;
-    if (entry && entry.name === name && entry.bytes.equals(bytes)) {
+    const common = entry && entry.name === name ? commonPrefix(entry.bytes, bytes) : 0;
+    if (entry && entry.name === name && common === bytes.length && common === entry.bytes.length) {
       entry.stamp = stamp;
       this.touch(path, entry);
       return this.answer(entry, 'kept');
@@ -190,7 +191,7 @@ export class OutlineCache {
     this.forget(path);
     if (entry && entry.name === name && entry.computed.pieces && entry.computed.parser) {
       const parser = entry.computed.parser;
-      const edited = editOf(entry, bytes);
+      const edited = editOf(entry, bytes, common);
       const spliced = await spliceOutline(
         edited.edit,
         entry.chars,
@@ -267,6 +268,20 @@ export class OutlineCache {
   }
 }
 
+let scriptModule: Promise<typeof import('./script-outline')> | undefined;
+/**
+ * oxc's outline module, loaded on first use (its binding is native and large). Kept once loaded: every `import()`
+ * goes through the module loader's resolve again (through a loader hook's thread where one is registered, as under
+ * tsx), which an edit's reparse paid on each call.
+ */
+function scriptOutline(): Promise<typeof import('./script-outline')> {
+  if (!scriptModule) {
+    scriptModule = import('./script-outline');
+    scriptModule.catch(() => (scriptModule = undefined)); // a binding that failed to load is tried again next time
+  }
+  return scriptModule;
+}
+
 /** A slice this small is parsed by oxc on this thread: well under a millisecond, less than a worker's round trip. */
 const HERE_MAX_CHARS = 64 * 1024;
 /**
@@ -286,7 +301,7 @@ async function parseScriptWithoutWorker(pool: OutlinePool, text: string, lang: S
   if (pool.liveWorkers > 0 || !pool.usesWorkers || text.length > COLD_HERE_MAX_CHARS) return null;
   pool.warmUp();
   try {
-    return (await import('./script-outline')).outlineScript(text, lang, 0, true);
+    return (await scriptOutline()).outlineScript(text, lang, 0, true);
   } catch {
     return null; // oxc's binding cannot load on this thread: the pool parses it (and says why, if it cannot either)
   }
@@ -302,7 +317,7 @@ async function reparse(pool: OutlinePool, parser: ParseEngine, slice: string, de
   if (parser.engine === 'python') return parseExactPython(pool, slice, depth);
   if (parser.engine === 'oxc' && slice.length <= HERE_MAX_CHARS) {
     try {
-      return (await import('./script-outline')).outlineScript(slice, parser.lang, depth);
+      return (await scriptOutline()).outlineScript(slice, parser.lang, depth);
     } catch {
       // oxc's binding cannot load on this thread: the workers parse it (and say why, if they cannot either).
     }
@@ -323,10 +338,10 @@ interface Edited {
  * after a parse) only the changed bytes are decoded and the new text is never made whole (`text-index.ts`); bytes
  * that are not UTF-8 are decoded whole and compared as strings.
  */
-function editOf(entry: Entry, bytes: Buffer): Edited {
+function editOf(entry: Entry, bytes: Buffer, common: number): Edited {
   if (entry.index === undefined) entry.index = entry.text === null ? null : TextIndex.of(entry.text, entry.bytes);
   const index = entry.index;
-  const byBytes = index?.edit(entry.bytes, bytes);
+  const byBytes = index?.edit(entry.bytes, bytes, common);
   if (!index || !byBytes) {
     const text = bytes.toString('utf8');
     return {

@@ -44,6 +44,20 @@ function upperBound(list: Int32Array, value: number, inclusive = false): number 
   return lo;
 }
 
+/**
+ * How many bytes `a` and `b` share at their start: memory compares of shrinking chunks (64 KB down to 1 byte), not a
+ * loop over bytes. Equal buffers share their whole length, so this is also the equality test (one pass, where an
+ * `equals` and then the search for the edit were two over the part before the edit).
+ */
+export function commonPrefix(a: Buffer, b: Buffer): number {
+  const max = Math.min(a.length, b.length);
+  let prefix = 0;
+  for (let chunk = 64 * 1024; chunk >= 1; chunk >>= 4) {
+    while (prefix + chunk <= max && a.compare(b, prefix, prefix + chunk, prefix, prefix + chunk) === 0) prefix += chunk;
+  }
+  return prefix;
+}
+
 /** A file's bytes compared with the kept ones: the changed span, in bytes and in characters, and its new text. */
 export interface ByteEdit {
   /** Characters (and bytes) the two share at their start. */
@@ -129,14 +143,9 @@ export class TextIndex {
    * `bytes` (the new content) against `old` (the bytes this index describes): the changed span and the new index;
    * null when the new bytes are not valid UTF-8. Only the changed bytes are decoded.
    */
-  edit(old: Buffer, bytes: Buffer): ByteEdit | null {
+  edit(old: Buffer, bytes: Buffer, common = commonPrefix(old, bytes)): ByteEdit | null {
     const max = Math.min(old.length, bytes.length);
-    // Memory compares of shrinking chunks (64 KB down to 1 byte), not a loop over bytes.
-    let prefix = 0;
-    for (let chunk = 64 * 1024; chunk >= 1; chunk >>= 4) {
-      while (prefix + chunk <= max && old.compare(bytes, prefix, prefix + chunk, prefix, prefix + chunk) === 0)
-        prefix += chunk;
-    }
+    let prefix = common;
     let suffix = 0;
     for (let chunk = 64 * 1024; chunk >= 1; chunk >>= 4) {
       while (
