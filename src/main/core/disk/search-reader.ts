@@ -82,6 +82,47 @@ export class SearchReader {
     return this.confirm();
   }
 
+  /**
+   * Opens `path` (as `read` does, identity checked by `confirm`) for reads at positions (`at`), reading nothing yet:
+   * for checking the few lines another reader (ripgrep) printed of a big file without reading all of it. Returns the
+   * file's size, or null when it cannot be opened or is over `max`.
+   */
+  openForReads(path: string, max: number): number | null {
+    this.release();
+    let opened: { fd: number; info: Stats };
+    try {
+      opened = openRegular({ path, shown: path, guard: this.guard, isListedFile: true, checksIdentityLater: true });
+    } catch {
+      return null;
+    }
+    if (opened.info.size > max) {
+      closeQuietly(opened.fd);
+      return null;
+    }
+    this.last = { ...opened, path };
+    return opened.info.size;
+  }
+
+  /**
+   * The bytes `from`–`to` of the file `openForReads` opened (fewer at its end), as a view valid until the next read;
+   * null when none is open or it cannot be read.
+   */
+  at(from: number, to: number): Buffer | null {
+    if (!this.last) return null;
+    if (to - from > this.scratch.length) this.scratch = Buffer.allocUnsafe(to - from);
+    try {
+      let got = 0;
+      while (got < to - from) {
+        const n = readSync(this.last.fd, this.scratch, got, to - from - got, from + got);
+        if (n === 0) break;
+        got += n;
+      }
+      return this.scratch.subarray(0, got);
+    } catch {
+      return null;
+    }
+  }
+
   /** Ends the last read without a check (its bytes reach no answer). */
   release(): void {
     if (this.last) closeQuietly(this.last.fd);

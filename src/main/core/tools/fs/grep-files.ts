@@ -45,7 +45,9 @@ import {
   hunks,
   lineIndex,
   type LineSource,
+  MAX_MATCH_LINE_CHARS,
 } from './search-engine';
+import { textEncodingOf } from '../../disk/text-bytes';
 
 export const DEFAULT_GREP_LIMIT = 100;
 export const MAX_GREP_LIMIT = 5000;
@@ -289,6 +291,10 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
  * printed none, the lines of the confirmed read (returned).
  */
 function confirmRipgrepHit(hit: FileMatches, reader: SearchReader): LineSource | null | false {
+  if (hit.lineOffsets && hit.matchTexts) {
+    const checked = linesAtOffsets(hit, hit.lineOffsets, reader);
+    if (checked !== 'undecided') return checked ? null : false;
+  }
   // The whole file (not cut where ripgrep's binary rule would): rg's threads may have read past where the rule says.
   const bytes = reader.read(hit.path, MAX_GREP_FILE_BYTES, true);
   if (!bytes || !reader.confirm()) return false;
@@ -302,6 +308,68 @@ function confirmRipgrepHit(hit: FileMatches, reader: SearchReader): LineSource |
     if (own === undefined || clipLine(own) !== clipLine(text)) return false;
   }
   return null;
+}
+
+/** A window read at once, so that a hunk's lines (or a file's near hits) cost one read, not one each. */
+const WINDOW_BYTES = 64 * 1024;
+/** Bytes read of a line: rg prints at most PREVIEW_BYTES of one, and a line ends with CR LF at most. */
+const LINE_READ_BYTES = MAX_MATCH_LINE_CHARS * 3 + 1 + 2;
+
+/**
+ * The lines ripgrep printed of a file (matches and context) checked where rg says each starts (`--byte-offset`), on a
+ * confirmed descriptor, without reading the rest of the file: each must start a line there (the file's start, or
+ * after a line break) and read the same as far as a result shows a line. Reading every hit's whole file for this was
+ * most of a whole answer's time beyond rg's run (/usr/include, a rare word: 30 MB read again for 1,448 lines). The
+ * line's number is rg's: what is shown of the file is its own bytes. 'undecided' for a file with a byte-order mark,
+ * whose offsets are in the text rg decoded (UTF-16) or past the mark: the caller reads it whole.
+ */
+function linesAtOffsets(
+  hit: FileMatches,
+  offsets: ReadonlyMap<number, number>,
+  reader: SearchReader,
+): boolean | 'undecided' {
+  const size = reader.openForReads(hit.path, MAX_GREP_FILE_BYTES);
+  if (size === null) return false;
+  const refuse = () => {
+    reader.release();
+    return false;
+  };
+  const head = reader.at(0, 3);
+  if (!head || textEncodingOf(head) !== 'utf8') {
+    reader.release();
+    return head ? 'undecided' : false;
+  }
+  const printed: [number, string][] = hit.lineTexts
+    ? [...hit.lineTexts]
+    : hit.matches.map((no, i): [number, string] => [no, hit.matchTexts![i]!]);
+  const lines: { at: number; text: string }[] = [];
+  for (const [no, text] of printed) {
+    const at = offsets.get(no);
+    if (at === undefined || at >= size) return refuse();
+    lines.push({ at, text });
+  }
+  lines.sort((a, b) => a.at - b.at);
+  let window: Buffer | null = null;
+  let from = 0;
+  for (const { at, text } of lines) {
+    const start = Math.max(0, at - 1);
+    const end = Math.min(size, at + LINE_READ_BYTES);
+    if (!window || start < from || end > from + window.length) {
+      const to = Math.min(size, Math.max(end, Math.min(start + WINDOW_BYTES, lines.at(-1)!.at + LINE_READ_BYTES)));
+      from = start;
+      window = reader.at(from, to);
+      if (!window || from + window.length < end) return refuse();
+    }
+    const lineStart = at - from;
+    if (at > 0 && window[lineStart - 1] !== 0x0a) return refuse();
+    const lineEnd = Math.min(end - from, window.length);
+    let stop = window.indexOf(0x0a, lineStart);
+    const isWhole = stop !== -1 && stop < lineEnd ? true : end === size;
+    if (stop === -1 || stop >= lineEnd) stop = Math.min(lineEnd, lineStart + LINE_READ_BYTES - 2);
+    if (isWhole && stop > lineStart && window[stop - 1] === 0x0d) stop--;
+    if (clipLine(window.toString('utf8', lineStart, stop)) !== clipLine(text)) return refuse();
+  }
+  return reader.confirm();
 }
 
 export const grepFilesTool = createGrepFilesTool();

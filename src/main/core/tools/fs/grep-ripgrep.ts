@@ -125,7 +125,13 @@ export async function ripgrepEngine(
       } else {
         const cut = q.mode === 'files' ? -1 : record.indexOf('\0');
         const rel = relOf((cut === -1 ? record : record.slice(0, cut)).replace(/^\n/, ''));
-        if (rel) byFile.set(rel, { matches: [], texts: [], count: cut === -1 ? 1 : Number(record.slice(cut + 1)) });
+        if (rel)
+          byFile.set(rel, {
+            matches: [],
+            texts: [],
+            offsets: new Map(),
+            count: cut === -1 ? 1 : Number(record.slice(cut + 1)),
+          });
         seen++;
       }
       if (!isCut(seen, bytes)) return true;
