@@ -47,7 +47,6 @@ import {
   type LineSource,
   MAX_MATCH_LINE_CHARS,
 } from './search-engine';
-import { textEncodingOf } from '../../disk/text-bytes';
 
 export const DEFAULT_GREP_LIMIT = 100;
 export const MAX_GREP_LIMIT = 5000;
@@ -330,46 +329,63 @@ function linesAtOffsets(
 ): boolean | 'undecided' {
   const size = reader.openForReads(hit.path, MAX_GREP_FILE_BYTES);
   if (size === null) return false;
-  const refuse = () => {
-    reader.release();
-    return false;
-  };
-  const head = reader.at(0, 3);
-  if (!head || textEncodingOf(head) !== 'utf8') {
-    reader.release();
-    return head ? 'undecided' : false;
+  const lines = printedLines(hit, offsets, size);
+  const areThere = lines !== null && linesAreThere(lines, size, reader);
+  const isPlain = reader.headIsPlainUtf8();
+  if (areThere && isPlain) return reader.confirm();
+  reader.release();
+  return isPlain ? false : 'undecided';
+}
+
+interface PrintedLine {
+  at: number;
+  text: string;
+}
+
+const byOffset = (a: PrintedLine, b: PrintedLine) => a.at - b.at;
+
+/** The lines rg printed of the file, by where they start; null when one has no offset inside the file. */
+function printedLines(hit: FileMatches, offsets: ReadonlyMap<number, number>, size: number): PrintedLine[] | null {
+  const lines: PrintedLine[] = [];
+  if (hit.lineTexts) {
+    for (const [no, text] of hit.lineTexts) {
+      const at = offsets.get(no);
+      if (at === undefined || at >= size) return null;
+      lines.push({ at, text });
+    }
+  } else {
+    for (let i = 0; i < hit.matches.length; i++) {
+      const at = offsets.get(hit.matches[i]!);
+      if (at === undefined || at >= size) return null;
+      lines.push({ at, text: hit.matchTexts![i]! });
+    }
   }
-  const printed: [number, string][] = hit.lineTexts
-    ? [...hit.lineTexts]
-    : hit.matches.map((no, i): [number, string] => [no, hit.matchTexts![i]!]);
-  const lines: { at: number; text: string }[] = [];
-  for (const [no, text] of printed) {
-    const at = offsets.get(no);
-    if (at === undefined || at >= size) return refuse();
-    lines.push({ at, text });
-  }
-  lines.sort((a, b) => a.at - b.at);
+  return lines.sort(byOffset);
+}
+
+/** Whether each line (sorted by offset) starts a line of the open file there and reads the same as far as shown. */
+function linesAreThere(lines: readonly PrintedLine[], size: number, reader: SearchReader): boolean {
   let window: Buffer | null = null;
   let from = 0;
+  const lastEnd = lines.at(-1)!.at + LINE_READ_BYTES;
   for (const { at, text } of lines) {
     const start = Math.max(0, at - 1);
     const end = Math.min(size, at + LINE_READ_BYTES);
     if (!window || start < from || end > from + window.length) {
-      const to = Math.min(size, Math.max(end, Math.min(start + WINDOW_BYTES, lines.at(-1)!.at + LINE_READ_BYTES)));
       from = start;
-      window = reader.at(from, to);
-      if (!window || from + window.length < end) return refuse();
+      window = reader.at(from, Math.min(size, Math.max(end, Math.min(start + WINDOW_BYTES, lastEnd))));
+      if (!window || from + window.length < end) return false;
     }
     const lineStart = at - from;
-    if (at > 0 && window[lineStart - 1] !== 0x0a) return refuse();
-    const lineEnd = Math.min(end - from, window.length);
+    if (at > 0 && window[lineStart - 1] !== 0x0a) return false;
+    const lineEnd = end - from;
     let stop = window.indexOf(0x0a, lineStart);
-    const isWhole = stop !== -1 && stop < lineEnd ? true : end === size;
+    const isWhole = (stop !== -1 && stop < lineEnd) || end === size;
     if (stop === -1 || stop >= lineEnd) stop = Math.min(lineEnd, lineStart + LINE_READ_BYTES - 2);
     if (isWhole && stop > lineStart && window[stop - 1] === 0x0d) stop--;
-    if (clipLine(window.toString('utf8', lineStart, stop)) !== clipLine(text)) return refuse();
+    if (clipLine(window.toString('utf8', lineStart, stop)) !== clipLine(text)) return false;
   }
-  return reader.confirm();
+  return true;
 }
 
 export const grepFilesTool = createGrepFilesTool();
