@@ -24,6 +24,11 @@ export interface RipgrepWant {
   streamBudgetBytes?: number;
   /** Subtrees the walk does not enter (protected paths); ripgrep's own hits there are dropped by `accept`. */
   skip?: (path: string) => boolean;
+  /**
+   * Content mode, one stream over the tree: each file rg has finished printing, at most `entries` of them, as it
+   * finishes (`done`), for work that can start while rg reads on; `reopened` when more lines of one come later.
+   */
+  early?: { done: (hit: FileMatches) => void; reopened: (path: string) => void };
 }
 
 export type Outcome =

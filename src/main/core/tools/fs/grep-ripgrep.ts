@@ -99,6 +99,23 @@ export async function ripgrepEngine(
     return false;
   };
   let torn = false;
+  // A whole answer's files are handed to `want.early` as rg finishes each (its lines come at once, and the next line
+  // names another file), so they are confirmed while rg reads on; a file whose lines come again is taken back.
+  let fileOfLast: string | null = null; // the file of the line before the one being read
+  const handedEarly = new Set<string>();
+  const fileChanged = () => {
+    const early = want.early!;
+    if (fileOfLast !== null && handedEarly.size < want.entries) {
+      const rel = relOf(fileOfLast);
+      const f = byFile.get(rel);
+      if (f && !handedEarly.has(rel)) {
+        handedEarly.add(rel);
+        early.done(asMatches(rel, f, q, pathOf));
+      }
+    }
+    fileOfLast = lastPrinted;
+    if (lastPrinted !== null && handedEarly.has(relOf(lastPrinted))) early.reopened(pathOf(relOf(lastPrinted)));
+  };
   // A named file (isFile) is read by lines in every mode: its `-l` and `-c` would take it whole, past a late NUL.
   const byLines = q.mode === 'content' || isFile;
   const modeArgs =
@@ -121,6 +138,7 @@ export async function ripgrepEngine(
         return false;
       }
       if (byLines) {
+        if (q.mode === 'content' && want.early && lastPrinted !== fileOfLast) fileChanged();
         if (addLineRecord(record, byFile, relOf)) seen++;
       } else {
         const cut = q.mode === 'files' ? -1 : record.indexOf('\0');
