@@ -112,3 +112,18 @@ function linesAreThere(lines: readonly PrintedLine[], size: number, reader: Sear
   }
   return true;
 }
+
+/** Whether two hits of a file print the same lines (numbers, offsets and texts, context included). */
+export function samePrintedLines(a: FileMatches, b: FileMatches): boolean {
+  if (a.matches.length !== b.matches.length || a.lineTexts?.size !== b.lineTexts?.size) return false;
+  if (!a.lineOffsets || !b.lineOffsets || !a.matchTexts || !b.matchTexts) return false;
+  for (let i = 0; i < a.matches.length; i++) {
+    const no = a.matches[i]!;
+    if (no !== b.matches[i] || a.matchTexts[i] !== b.matchTexts[i]) return false;
+    if (a.lineOffsets.get(no) !== b.lineOffsets.get(no)) return false;
+  }
+  if (a.lineTexts)
+    for (const [no, text] of a.lineTexts)
+      if (b.lineTexts!.get(no) !== text || a.lineOffsets.get(no) !== b.lineOffsets.get(no)) return false;
+  return true;
+}

@@ -26,7 +26,7 @@ import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural, searchLabel } from './common';
 import { ripgrepExtent } from './grep-binary';
-import { confirmRipgrepHit, linesAtOffsets } from './grep-confirm';
+import { confirmRipgrepHit, linesAtOffsets, samePrintedLines } from './grep-confirm';
 import {
   type FileMatches,
   findRipgrep,
@@ -182,12 +182,13 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
         return ok;
       };
       // A big answer's ripgrep hits are confirmed as rg finishes each file, while it reads on (not for a page: rg's
-      // first files are not the walk's, and most of them would not be shown).
-      const early = new Map<string, boolean | 'undecided'>();
+      // first files are not the walk's, and most of them would not be shown). A check stands only for the very lines it
+      // read: the answer may come from another rg run (grep-ripgrep.ts: in-order batches), which read the file again.
+      const early = new Map<string, { hit: FileMatches; isThere: boolean | 'undecided' }>();
       const confirmEarly: RipgrepWant['early'] = {
         done: (hit) => {
           if (hit.lineOffsets && hit.matchTexts && accept(hit.path))
-            early.set(hit.path, linesAtOffsets(hit, hit.lineOffsets, reader));
+            early.set(hit.path, { hit, isThere: linesAtOffsets(hit, hit.lineOffsets, reader) });
         },
         reopened: (path) => early.delete(path),
       };
@@ -221,7 +222,8 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           if (a.output_mode !== 'content') {
             if (!reader.isThere(hit.path)) continue;
           } else {
-            const known = early.get(hit.path);
+            const seen = early.get(hit.path);
+            const known = seen && samePrintedLines(seen.hit, hit) ? seen.isThere : 'undecided';
             const checked = known === true ? null : known === false ? false : confirmRipgrepHit(hit, reader);
             if (checked === false) continue;
             if (checked) confirmedLines = checked;

@@ -231,4 +231,37 @@ describe('ripgrep reads by path; what it read is shown only as a confirmed read 
     const out = await ok(plain, { pattern: 'needle', case_insensitive: true, limit: 5000 }, ws.ctx);
     for (const rel of Object.keys(vaulted)) expect(out).toContain(`${rel}:`);
   });
+
+  it('a file checked while the stream ran is not taken as checked for the lines another rg run printed of it later', async () => {
+    // A big answer (over a page) whose stream is cut: in-order batches give the answer, and only they read through
+    // the swapped folder. Files the stream finished were checked then, against the lines it printed; the batches print
+    // other lines of the same names.
+    const vault = join(ws.base, 'vault');
+    const dir = ws.root;
+    for (let k = 0; k < 4; k++)
+      ws.write(`many/b${k}.txt`, `${Array.from({ length: 300 }, (_, l) => `needle ${k}.${l}`).join('\n')}\n`);
+    const names = ['many/b0.txt', 'many/b1.txt', 'many/b2.txt', 'many/b3.txt'];
+    for (let d = 0; d < 12; d++) {
+      names.push(`pkg${d}/top.txt`);
+      for (let f = 0; f < 10; f++) names.push(`pkg${d}/mod/file${f}.txt`);
+    }
+    for (const rel of names) {
+      mkdirSync(join(vault, rel, '..'), { recursive: true });
+      const text = readFileSync(join(dir, rel), 'utf8');
+      writeFileSync(join(vault, rel), text.replace(/^(.*eedle.*?)(\r?)$/gm, '$1 VAULT$2'));
+    }
+    const marker = join(ws.base, 'streamed');
+    const wrapper = join(ws.base, 'rg-then-through-a-link');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nif [ ! -e '${marker}' ]; then touch '${marker}'; exec ${RG} "$@"; fi\n` +
+        `mv '${dir}' '${dir}.away' && ln -s '${vault}' '${dir}' && cd '${dir}'\n${RG} "$@"\ncode=$?\n` +
+        `rm '${dir}' && mv '${dir}.away' '${dir}'\nexit $code\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    const tool = createGrepFilesTool({ ripgrepPath: wrapper, jsPrefixMs: 0, streamBudgetBytes: 0 });
+    const out = await ok(tool, { pattern: 'needle', case_insensitive: true, limit: 1000 }, ws.ctx);
+    expect(readFileSync(marker, 'utf8')).toBe(''); // the stream ran, and then the batches
+    expect(out).not.toContain('VAULT');
+  });
 });
