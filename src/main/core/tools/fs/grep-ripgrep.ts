@@ -17,7 +17,7 @@
  * Returns null when the caller should use the JS engine (rg cannot start, or refuses the pattern: look-around and
  * back-references are not in Rust's regex syntax; or a path holds a line break, which tears rg's lines).
  */
-import type { FileMatches, GrepQuery } from './grep-engines';
+import { compareRel, type FileMatches, type GrepQuery } from './grep-engines';
 import { inOrderBatches } from './grep-rg-batches';
 import {
   addLineRecord,
@@ -50,6 +50,7 @@ export async function ripgrepEngine(
   q: GrepQuery,
   signal: AbortSignal,
   want: RipgrepWant,
+  searchedUpTo: () => string | null = () => null,
 ): Promise<FileMatches[] | null> {
   const base = baseArgs(q);
   const target = isFile ? root : '.';
@@ -62,8 +63,11 @@ export async function ripgrepEngine(
   const budget = want.streamBudgetBytes ?? STREAM_BUDGET_BYTES;
   const isCut = (seen: number, bytes: number) =>
     !isFile && (seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget));
+  // The batches start after the files the caller's JS search has read (a page's JS search may have read a fifth of
+  // the walk before this stream started: read again batch by batch, that part cost a page of `-i todo` on /usr/include
+  // more than rg's whole run).
   const batches = (s: AbortSignal) =>
-    inOrderBatches(rgPath, root, q, s, want, base, null, pathOf).then((r) =>
+    inOrderBatches(rgPath, root, q, s, want, base, searchedUpTo(), pathOf).then((r) =>
       r === null || Array.isArray(r) ? r : r.hits,
     );
 
@@ -179,7 +183,9 @@ export async function ripgrepEngine(
     await race.answer.catch(() => null);
   }
   const out: FileMatches[] = [];
+  const upTo = searchedUpTo();
   for (const [rel, f] of inWalkOrder(byFile)) {
+    if (upTo !== null && compareRel(rel, upTo) <= 0) continue; // the caller's JS search has it
     if (q.mode === 'count' && noticed.has(rel)) continue; // rg counts no file it stopped at a NUL in
     if (q.mode !== 'content' && out.length >= want.entries) break;
     if (q.mode === 'content' || accepted(rel)) out.push(asMatches(rel, f, q, pathOf));
