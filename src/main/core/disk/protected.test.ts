@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFile } from './open';
 import { canonicalRoot, guardScope, isGuardedPlace } from './protected';
+import { SearchReader } from './search-reader';
 
 let base: string;
 let ws: string;
@@ -60,5 +61,37 @@ describe('the anchors of the disk policy', () => {
       false,
     );
     expect(isGuardedPlace(join(data, 'workspace', 'x.txt'), guardScope(join(data, 'workspace'), [data]))).toBe(false);
+  });
+});
+
+describe("the search reader's place check (search-reader.ts), which skips the full one for paths that cannot be guarded", () => {
+  it('confirms a read exactly where isGuardedPlace says the place is not guarded, for every kind of place', () => {
+    const files = [
+      join(ws, 'proj', 'docs', 'note.txt'),
+      join(ws, 'proj', 'secrets', 'note.txt'),
+      join(ws, 'proj', 'docs', 'Secrets', 'a.txt'), // another case
+      join(ws, 'proj', 'docs', 'notsecrets', 'a.txt'), // the word, not the component
+      join(ws, 'proj', 'docs', 'SECRETS'), // a file of that name
+      join(ws, 'secrets', 'b.txt'), // the default workspace's, outside the session's folder
+      join(data, 'skald.db'),
+      join(data, 'workspace', 'x.txt'),
+      join(base, 'data2', 'y.txt'), // a name that starts like the data folder's
+    ];
+    for (const file of files) {
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileSync(file, 'text\n');
+    }
+    const scopes = [
+      guardScope(join(ws, 'proj'), [data], ws),
+      guardScope(join(data, 'workspace'), [`${data}/`]), // a root not in canonical form
+      guardScope(base, [base]),
+    ];
+    for (const scope of scopes) {
+      const reader = new SearchReader(scope);
+      for (const file of files) {
+        expect(reader.read(file, 100), file).not.toBeNull();
+        expect(reader.confirm(), `${file} in ${JSON.stringify(scope)}`).toBe(!isGuardedPlace(file, scope));
+      }
+    }
   });
 });

@@ -10,8 +10,9 @@
  * read, so the checks are on what was read.
  */
 import { readSync, type Stats } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { closeQuietly, isAtPath, isGuardedLink, openRegular } from './open';
-import { isGuardedPlace, type GuardScope } from './protected';
+import { isGuardedPlace, SECRETS_DIR, type GuardScope } from './protected';
 import { BINARY_SNIFF_BYTES, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
 
 /**
@@ -56,9 +57,26 @@ export class SearchReader {
     const isThere =
       isAtPath(last.fd, last.info, last.path) &&
       !isGuardedLink(last.info, this.guard) &&
-      !(this.guard && isGuardedPlace(last.path, this.guard));
+      !(this.guard && this.mayBeGuardedPlace(last.path, this.guard) && isGuardedPlace(last.path, this.guard));
     this.release();
     return isThere;
+  }
+
+  /** The protected roots as `mayBeGuardedPlace` compares them (resolved once per reader). */
+  private rootPrefixes: string[] | null = null;
+
+  /**
+   * Whether `isGuardedPlace` could say yes for `path`: only a path with a `secrets` component (which its text then
+   * holds, in any case) or one inside a protected root (which it then starts with, for a canonical absolute path) can.
+   * The full check compares the path with every workspace and root by `path.relative`: a quarter of confirming the
+   * hits of a whole answer of ripgrep (735 files), where none of them could be in such a place. A path not in the
+   * canonical form this reasoning needs (absolute, `/`-separated, no `.`, `..` or empty component) gets the full check.
+   */
+  private mayBeGuardedPlace(path: string, guard: GuardScope): boolean {
+    if (sep !== '/' || !path.startsWith('/') || /\/\.{0,2}(?:\/|$)/.test(path)) return true;
+    if (path.toLowerCase().includes(SECRETS_DIR)) return true;
+    this.rootPrefixes ??= guard.protectedRoots.map((root) => resolve(root));
+    return this.rootPrefixes.some((root) => root === '/' || path === root || path.startsWith(`${root}/`));
   }
 
   /**
@@ -80,6 +98,65 @@ export class SearchReader {
       return false;
     }
     return this.confirm();
+  }
+
+  /**
+   * Opens `path` (as `read` does, identity checked by `confirm`) for reads at positions (`at`), reading nothing yet:
+   * for checking the few lines another reader (ripgrep) printed of a big file without reading all of it. Returns the
+   * file's size, or null when it cannot be opened or is over `max`.
+   */
+  openForReads(path: string, max: number): number | null {
+    this.release();
+    let opened: { fd: number; info: Stats };
+    try {
+      opened = openRegular({ path, shown: path, guard: this.guard, isListedFile: true, checksIdentityLater: true });
+    } catch {
+      return null;
+    }
+    if (opened.info.size > max) {
+      closeQuietly(opened.fd);
+      return null;
+    }
+    this.last = { ...opened, path };
+    this.isPlainHead = null;
+    return opened.info.size;
+  }
+
+  /** Whether the file `openForReads` opened starts plainly (`headIsPlainUtf8`); null until known. */
+  private isPlainHead: boolean | null = null;
+
+  /**
+   * Whether the file `openForReads` opened is UTF-8 without a byte-order mark by its first bytes (text-bytes.ts), so
+   * its bytes are the text ripgrep searched, offset for offset (rg decodes UTF-16 and leaves a UTF-8 BOM out).
+   */
+  headIsPlainUtf8(): boolean {
+    if (this.isPlainHead === null) {
+      const head = this.at(0, 3);
+      this.isPlainHead = head !== null && textEncodingOf(head) === 'utf8';
+    }
+    return this.isPlainHead;
+  }
+
+  /**
+   * The bytes `from`–`to` of the file `openForReads` opened (fewer at its end), as a view valid until the next read;
+   * null when none is open or it cannot be read.
+   */
+  at(from: number, to: number): Buffer | null {
+    if (!this.last) return null;
+    if (to - from > this.scratch.length) this.scratch = Buffer.allocUnsafe(to - from);
+    try {
+      let got = 0;
+      while (got < to - from) {
+        const n = readSync(this.last.fd, this.scratch, got, to - from - got, from + got);
+        if (n === 0) break;
+        got += n;
+      }
+      const bytes = this.scratch.subarray(0, got);
+      if (from === 0) this.isPlainHead = textEncodingOf(bytes.subarray(0, 3)) === 'utf8';
+      return bytes;
+    } catch {
+      return null;
+    }
   }
 
   /** Ends the last read without a check (its bytes reach no answer). */

@@ -62,6 +62,8 @@ export interface FileMatches {
   matchTexts?: string[];
   /** Matching and context lines by number, when ripgrep printed the context too. */
   lineTexts?: Map<number, string>;
+  /** Where each line ripgrep printed starts in the file, in bytes, by number: its lines are checked there alone. */
+  lineOffsets?: Map<number, number>;
   /**
    * The bytes were read on a descriptor confirmed to be the file the path names, through real folders (the JS engine).
    * ripgrep opens files by their paths, which a folder swapped for a link can send into `secrets/`: its hits are read

@@ -26,6 +26,7 @@ import { guardRead } from '../_policy/guard';
 import type { Tool } from '../tool';
 import { label, leftOut, PATH_ALIASES, pathString, plural, searchLabel } from './common';
 import { ripgrepExtent } from './grep-binary';
+import { confirmRipgrepHit, linesAtOffsets, samePrintedLines } from './grep-confirm';
 import {
   type FileMatches,
   findRipgrep,
@@ -34,10 +35,9 @@ import {
   type JsEngineOptions,
 } from './grep-engines';
 import { grepPool, type GrepPool } from './grep-pool';
-import { engineResults, JS_PREFIX_MS } from './grep-race';
+import { BATCHED_PAGE_ENTRIES, engineResults, JS_PREFIX_MS } from './grep-race';
 import type { RipgrepWant } from './grep-ripgrep';
 import {
-  byteLineSource,
   clipLine,
   compileMatcher,
   globMatcher,
@@ -181,9 +181,21 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           verdicts.set(path, (ok = !isGuardedHardLink(path, g) && !isProtected?.(path) && !isUnopenableName(path)));
         return ok;
       };
+      // A big answer's ripgrep hits are confirmed as rg finishes each file, while it reads on (not for a page: rg's
+      // first files are not the walk's, and most of them would not be shown). A check stands only for the very lines it
+      // read: the answer may come from another rg run (grep-ripgrep.ts: in-order batches), which read the file again.
+      const early = new Map<string, { hit: FileMatches; isThere: boolean | 'undecided' }>();
+      const confirmEarly: RipgrepWant['early'] = {
+        done: (hit) => {
+          if (hit.lineOffsets && hit.matchTexts && accept(hit.path))
+            early.set(hit.path, { hit, isThere: linesAtOffsets(hit, hit.lineOffsets, reader) });
+        },
+        reopened: (path) => early.delete(path),
+      };
       const want: RipgrepWant = {
         entries: end + 1,
         accept,
+        ...(a.output_mode === 'content' && end + 1 > BATCHED_PAGE_ENTRIES ? { early: confirmEarly } : {}),
         ...(left ? { skip: left.skip } : {}),
         ...(deps.streamBudgetBytes === undefined ? {} : { streamBudgetBytes: deps.streamBudgetBytes }),
       };
@@ -210,7 +222,9 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
           if (a.output_mode !== 'content') {
             if (!reader.isThere(hit.path)) continue;
           } else {
-            const checked = confirmRipgrepHit(hit, reader);
+            const seen = early.get(hit.path);
+            const known = seen && samePrintedLines(seen.hit, hit) ? seen.isThere : 'undecided';
+            const checked = known === true ? null : known === false ? false : confirmRipgrepHit(hit, reader);
             if (checked === false) continue;
             if (checked) confirmedLines = checked;
           }
@@ -280,28 +294,6 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       return withNote(`${entries.join('\n')}\n${footer}`);
     },
   });
-}
-
-/**
- * A ripgrep hit checked against the file read again on a confirmed descriptor: false when a line ripgrep printed of it
- * (matches and context, as far as a result shows a line) is not the same there (the file changed, or ripgrep read
- * another file under its name): the hit is left out. Otherwise ripgrep's lines are shown as printed, or, where it
- * printed none, the lines of the confirmed read (returned).
- */
-function confirmRipgrepHit(hit: FileMatches, reader: SearchReader): LineSource | null | false {
-  // The whole file (not cut where ripgrep's binary rule would): rg's threads may have read past where the rule says.
-  const bytes = reader.read(hit.path, MAX_GREP_FILE_BYTES, true);
-  if (!bytes || !reader.confirm()) return false;
-  if (!hit.lineTexts && !hit.matchTexts) return lineIndex(bytes.toString('utf8'));
-  // Only the lines rg printed are decoded (decoding and indexing every hit's whole file made a whole answer of a rare
-  // word on /usr/include 4× rg's run).
-  const lines = byteLineSource(bytes);
-  const printed: Iterable<[number, string]> = hit.lineTexts ?? hit.matches.map((no, i) => [no, hit.matchTexts![i]!]);
-  for (const [no, text] of printed) {
-    const own = lines.at(no);
-    if (own === undefined || clipLine(own) !== clipLine(text)) return false;
-  }
-  return null;
 }
 
 export const grepFilesTool = createGrepFilesTool();

@@ -273,7 +273,7 @@ async function* pageInWalkOrder(
     }
   }
   // A rare pattern: rg's one run over the tree gives the files after what was searched.
-  const hits = await ripgrepEngine(rgPath, root, false, q, signal, want);
+  const hits = await ripgrepEngine(rgPath, root, false, q, signal, want, () => progress.lastRel);
   if (hits) {
     for (const hit of hits) if (isAfter(hit.rel)) yield hit;
     return;
@@ -323,7 +323,8 @@ export async function* engineResults(
   let rgAnswer: Promise<FileMatches[] | null> | null = null;
   let rgHasAnswered = false;
   const startRg = () => {
-    rgAnswer = ripgrepEngine(rgPath, root, isFile, q, AbortSignal.any([signal, stopRg.signal]), want).then(
+    const searched = () => progress.lastRel;
+    rgAnswer = ripgrepEngine(rgPath, root, isFile, q, AbortSignal.any([signal, stopRg.signal]), want, searched).then(
       (answer) => {
         rgHasAnswered = true;
         return answer;

@@ -24,6 +24,11 @@ export interface RipgrepWant {
   streamBudgetBytes?: number;
   /** Subtrees the walk does not enter (protected paths); ripgrep's own hits there are dropped by `accept`. */
   skip?: (path: string) => boolean;
+  /**
+   * Content mode, one stream over the tree: each file rg has finished printing, at most `entries` of them, as it
+   * finishes (`done`), for work that can start while rg reads on; `reopened` when more lines of one come later.
+   */
+  early?: { done: (hit: FileMatches) => void; reopened: (path: string) => void };
 }
 
 export type Outcome =
@@ -115,6 +120,7 @@ export function baseArgs(q: GrepQuery): string[] {
 
 export const lineArgs = (perFile: number, context = 0) => [
   '--line-number',
+  '--byte-offset',
   '--no-heading',
   '--max-count',
   String(perFile),
@@ -140,6 +146,7 @@ export function noticePath(record: string): string | null {
 /** Lines read for a files or count answer: one column is enough (`-l` and `-c` would take a named file whole). */
 export const countLineArgs = (mode: GrepQuery['mode']) => [
   '--line-number',
+  '--byte-offset',
   '--no-heading',
   '--max-columns',
   '1',
@@ -153,11 +160,14 @@ export interface Collected {
   count?: number;
   /** Context lines by number (`--context`). */
   context?: Map<number, string>;
+  /** Where each printed line (match or context) starts in the file, in bytes (`--byte-offset`), by number. */
+  offsets: Map<number, number>;
 }
 
 /**
- * Parses a `path\0N:text` (match) or `path\0N-text` (context) record into `byFile`; returns whether it was a match.
- * Other records (`--` between hunks, a binary file's notice) are not lines and are passed over.
+ * Parses a `path\0N:B:text` (match) or `path\0N-B-text` (context) record (N the line's number, B where it starts in
+ * bytes: lineArgs' `--byte-offset`) into `byFile`; returns whether it was a match. Other records (`--` between hunks,
+ * a binary file's notice) are not lines and are passed over.
  */
 export function addLineRecord(
   record: string,
@@ -171,10 +181,14 @@ export function addLineRecord(
   const sep = record[i];
   if (i === cut + 1 || (sep !== ':' && sep !== '-')) return false;
   const no = Number(record.slice(cut + 1, i)) - 1;
+  let j = i + 1;
+  while (j < record.length && record.charCodeAt(j) >= 48 && record.charCodeAt(j) <= 57) j++;
+  if (j === i + 1 || record[j] !== sep) return false;
   const rel = relOf(record.slice(0, cut));
   let file = byFile.get(rel);
-  if (!file) byFile.set(rel, (file = { matches: [], texts: [] }));
-  const raw = record.slice(i + 1);
+  if (!file) byFile.set(rel, (file = { matches: [], texts: [], offsets: new Map() }));
+  file.offsets.set(no, Number(record.slice(i + 1, j)));
+  const raw = record.slice(j + 1);
   const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
   if (sep === '-') {
     (file.context ??= new Map()).set(no, text);
@@ -200,7 +214,14 @@ export function asMatches(rel: string, f: Collected, q: GrepQuery, pathOf: (rel:
     // and decode the whole file again for the context it already has (node_modules `-C2`: 40-50 ms a search).
     const lineTexts = f.context || (q.context ?? 0) > 0 ? new Map(f.context) : undefined;
     if (lineTexts) f.matches.forEach((no, i) => lineTexts.set(no, f.texts[i]!));
-    return { rel, path: pathOf(rel), matches: f.matches, matchTexts: f.texts, ...(lineTexts ? { lineTexts } : {}) };
+    return {
+      rel,
+      path: pathOf(rel),
+      matches: f.matches,
+      matchTexts: f.texts,
+      lineOffsets: f.offsets,
+      ...(lineTexts ? { lineTexts } : {}),
+    };
   }
   return { rel, path: pathOf(rel), matches: [], count: f.count ?? f.matches.length };
 }

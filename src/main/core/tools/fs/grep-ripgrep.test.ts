@@ -198,4 +198,70 @@ describe('ripgrep reads by path; what it read is shown only as a confirmed read 
       if (output_mode === 'content') expect(out).not.toContain('pkg0/top.txt:1:');
     }
   });
+
+  it("a line rg printed is shown only where the confirmed file has it: at rg's byte offset, starting a line there", async () => {
+    const vault = join(ws.base, 'vault');
+    const dir = ws.root;
+    // Each of these files has the line rg prints of it (as far as a result shows a line) in the searched folder's file
+    // of the same name, but not where rg read it: inside a line, one line earlier, or with the line before it.
+    const real = (rel: string) => readFileSync(join(dir, rel), 'utf8');
+    const vaulted: Record<string, string> = {
+      'pkg0/mod/file0.txt': 'hit 0.0.0\nNeedle\n', // "Needle" at the offset it has in the real file, inside a line
+      'pkg0/mod/file1.txt': real('pkg0/mod/file1.txt').replace('plain 0\n', ''), // every line one line earlier
+      'pkg0/mod/file2.txt': `x\n${real('pkg0/mod/file2.txt')}`, // every line one line later
+    };
+    for (const [rel, text] of Object.entries(vaulted)) {
+      mkdirSync(join(vault, rel, '..'), { recursive: true });
+      writeFileSync(join(vault, rel), text);
+    }
+    const wrapper = join(ws.base, 'rg-through-a-link');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nmv '${dir}' '${dir}.away' && ln -s '${vault}' '${dir}' && cd '${dir}'\n${RG} "$@"\ncode=$?\n` +
+        `rm '${dir}' && mv '${dir}.away' '${dir}'\nexit $code\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    for (const context_lines of [0, 2]) {
+      const tool = createGrepFilesTool({ ripgrepPath: wrapper, jsPrefixMs: 0 });
+      const out = await ok(tool, { pattern: 'needle', case_insensitive: true, context_lines, limit: 5000 }, ws.ctx);
+      for (const rel of Object.keys(vaulted)) expect(out).not.toContain(rel);
+    }
+    // Unswapped, the same files are shown.
+    const plain = createGrepFilesTool({ ripgrepPath: RG, jsPrefixMs: 0 });
+    const out = await ok(plain, { pattern: 'needle', case_insensitive: true, limit: 5000 }, ws.ctx);
+    for (const rel of Object.keys(vaulted)) expect(out).toContain(`${rel}:`);
+  });
+
+  it('a file checked while the stream ran is not taken as checked for the lines another rg run printed of it later', async () => {
+    // A big answer (over a page) whose stream is cut: in-order batches give the answer, and only they read through
+    // the swapped folder. Files the stream finished were checked then, against the lines it printed; the batches print
+    // other lines of the same names.
+    const vault = join(ws.base, 'vault');
+    const dir = ws.root;
+    for (let k = 0; k < 4; k++)
+      ws.write(`many/b${k}.txt`, `${Array.from({ length: 300 }, (_, l) => `needle ${k}.${l}`).join('\n')}\n`);
+    const names = ['many/b0.txt', 'many/b1.txt', 'many/b2.txt', 'many/b3.txt'];
+    for (let d = 0; d < 12; d++) {
+      names.push(`pkg${d}/top.txt`);
+      for (let f = 0; f < 10; f++) names.push(`pkg${d}/mod/file${f}.txt`);
+    }
+    for (const rel of names) {
+      mkdirSync(join(vault, rel, '..'), { recursive: true });
+      const text = readFileSync(join(dir, rel), 'utf8');
+      writeFileSync(join(vault, rel), text.replace(/^(.*eedle.*?)(\r?)$/gm, '$1 VAULT$2'));
+    }
+    const marker = join(ws.base, 'streamed');
+    const wrapper = join(ws.base, 'rg-then-through-a-link');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nif [ ! -e '${marker}' ]; then touch '${marker}'; exec ${RG} "$@"; fi\n` +
+        `mv '${dir}' '${dir}.away' && ln -s '${vault}' '${dir}' && cd '${dir}'\n${RG} "$@"\ncode=$?\n` +
+        `rm '${dir}' && mv '${dir}.away' '${dir}'\nexit $code\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    const tool = createGrepFilesTool({ ripgrepPath: wrapper, jsPrefixMs: 0, streamBudgetBytes: 0 });
+    const out = await ok(tool, { pattern: 'needle', case_insensitive: true, limit: 1000 }, ws.ctx);
+    expect(readFileSync(marker, 'utf8')).toBe(''); // the stream ran, and then the batches
+    expect(out).not.toContain('VAULT');
+  });
 });

@@ -17,7 +17,7 @@
  * Returns null when the caller should use the JS engine (rg cannot start, or refuses the pattern: look-around and
  * back-references are not in Rust's regex syntax; or a path holds a line break, which tears rg's lines).
  */
-import type { FileMatches, GrepQuery } from './grep-engines';
+import { compareRel, type FileMatches, type GrepQuery } from './grep-engines';
 import { inOrderBatches } from './grep-rg-batches';
 import {
   addLineRecord,
@@ -50,6 +50,7 @@ export async function ripgrepEngine(
   q: GrepQuery,
   signal: AbortSignal,
   want: RipgrepWant,
+  searchedUpTo: () => string | null = () => null,
 ): Promise<FileMatches[] | null> {
   const base = baseArgs(q);
   const target = isFile ? root : '.';
@@ -62,8 +63,11 @@ export async function ripgrepEngine(
   const budget = want.streamBudgetBytes ?? STREAM_BUDGET_BYTES;
   const isCut = (seen: number, bytes: number) =>
     !isFile && (seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget));
+  // The batches start after the files the caller's JS search has read (a page's JS search may have read a fifth of
+  // the walk before this stream started: read again batch by batch, that part cost a page of `-i todo` on /usr/include
+  // more than rg's whole run).
   const batches = (s: AbortSignal) =>
-    inOrderBatches(rgPath, root, q, s, want, base, null, pathOf).then((r) =>
+    inOrderBatches(rgPath, root, q, s, want, base, searchedUpTo(), pathOf).then((r) =>
       r === null || Array.isArray(r) ? r : r.hits,
     );
 
@@ -99,6 +103,23 @@ export async function ripgrepEngine(
     return false;
   };
   let torn = false;
+  // A whole answer's files are handed to `want.early` as rg finishes each (its lines come at once, and the next line
+  // names another file), so they are confirmed while rg reads on; a file whose lines come again is taken back.
+  let fileOfLast: string | null = null; // the file of the line before the one being read
+  const handedEarly = new Set<string>();
+  const fileChanged = () => {
+    const early = want.early!;
+    if (fileOfLast !== null && handedEarly.size < want.entries) {
+      const rel = relOf(fileOfLast);
+      const f = byFile.get(rel);
+      if (f && !handedEarly.has(rel)) {
+        handedEarly.add(rel);
+        early.done(asMatches(rel, f, q, pathOf));
+      }
+    }
+    fileOfLast = lastPrinted;
+    if (lastPrinted !== null && handedEarly.has(relOf(lastPrinted))) early.reopened(pathOf(relOf(lastPrinted)));
+  };
   // A named file (isFile) is read by lines in every mode: its `-l` and `-c` would take it whole, past a late NUL.
   const byLines = q.mode === 'content' || isFile;
   const modeArgs =
@@ -121,11 +142,18 @@ export async function ripgrepEngine(
         return false;
       }
       if (byLines) {
+        if (q.mode === 'content' && want.early && lastPrinted !== fileOfLast) fileChanged();
         if (addLineRecord(record, byFile, relOf)) seen++;
       } else {
         const cut = q.mode === 'files' ? -1 : record.indexOf('\0');
         const rel = relOf((cut === -1 ? record : record.slice(0, cut)).replace(/^\n/, ''));
-        if (rel) byFile.set(rel, { matches: [], texts: [], count: cut === -1 ? 1 : Number(record.slice(cut + 1)) });
+        if (rel)
+          byFile.set(rel, {
+            matches: [],
+            texts: [],
+            offsets: new Map(),
+            count: cut === -1 ? 1 : Number(record.slice(cut + 1)),
+          });
         seen++;
       }
       if (!isCut(seen, bytes)) return true;
@@ -155,7 +183,9 @@ export async function ripgrepEngine(
     await race.answer.catch(() => null);
   }
   const out: FileMatches[] = [];
+  const upTo = searchedUpTo();
   for (const [rel, f] of inWalkOrder(byFile)) {
+    if (upTo !== null && compareRel(rel, upTo) <= 0) continue; // the caller's JS search has it
     if (q.mode === 'count' && noticed.has(rel)) continue; // rg counts no file it stopped at a NUL in
     if (q.mode !== 'content' && out.length >= want.entries) break;
     if (q.mode === 'content' || accepted(rel)) out.push(asMatches(rel, f, q, pathOf));
