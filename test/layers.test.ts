@@ -155,8 +155,6 @@ const STILL_UPWARD: readonly string[] = [
   'agents/sub-agent-runner.ts → session',
   'agents/tool-groups.ts → session',
   'agents/tool-sets.ts → session',
-  'approval/index.ts → session',
-  'approval/pending.ts → session',
   'mcp/index.ts → session',
   'mcp/manager.ts → session',
   'scheduler/index.ts → session',

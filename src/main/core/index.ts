@@ -197,8 +197,11 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       secrets_set: p.secretFields.filter((f) => f.isSet).map((f) => f.name),
     })),
   );
+  // The one writer of the sessions' rows; the approval service flips a call's row to `pending` through it.
+  const sessionStore = new SessionStore(db);
   const approval = await createApprovalServices({
     db,
+    toolRows: sessionStore,
     workspaceDir: config.workspaceDir,
     dataDir: config.dataDir,
     dbFile: dbFile(config.dataDir),
@@ -212,7 +215,6 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   });
   // A tool's default decision, written once as a rule the person can change (docs/tools.md "One tool shape").
   approval.rules.seedToolDefaults(tools.allTraits());
-  const sessionStore = new SessionStore(db);
   // Before pending calls come back into the Inbox: a sub-agent cut short by a crash is closed, its calls ended.
   stacks.closeInterrupted((note) => sessionStore.failUnfinishedStackTools(note));
   // And a background run a crash or quit interrupted: ended here (never resumed or re-asked), re-run once by start().

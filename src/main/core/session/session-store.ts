@@ -22,10 +22,10 @@ import {
   type SessionRow,
   type ToolPrep,
   type ToolRow,
-} from './session-rows';
+} from '../db/session-rows';
 
-// The row shapes and the history reads' SQL live in session-rows.ts; callers keep importing them from here.
-export * from './session-rows';
+// The row shapes and the history reads' SQL live in db/session-rows.ts; callers keep importing them from here.
+export * from '../db/session-rows';
 
 /**
  * A new session's id: above every id in the table and every id ever deleted (db/migrations/118-session-ids-never-reused.ts),

@@ -16,7 +16,7 @@ import type { ToolSpec } from './ports';
 import { instructionsPrompts, personPrompts } from './project-instructions';
 import { readScratchpad } from './scratchpad-store';
 import type { SessionDeps } from './session-deps';
-import type { SessionRow } from './session-rows';
+import type { SessionRow } from '../db/session-rows';
 import type { SessionStore } from './session-store';
 import type { SyntheticEnv } from './synthetic-tools';
 import type { CallEnv } from './tool-call';
