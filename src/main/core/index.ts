@@ -43,7 +43,7 @@ import type { ModelPort } from './session/ports';
 import { AppSettingsStore } from './settings/app-settings';
 import { createSandboxHandlers } from './bridge/sandbox-handlers';
 import { createPluginAndSecretTools } from './tools/config/index';
-import { GrantStore, ToolGroupRegistry } from './session/tool-groups';
+import { GrantStore, ToolGroupRegistry } from './agents/group-registry';
 import { SessionStore } from './session/session-store';
 import { createSchedulerServices, type SchedulerServices } from './scheduler/index';
 import { JobStore } from './scheduler/job-store';

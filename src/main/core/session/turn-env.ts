@@ -7,7 +7,7 @@ import type { ChatEventBody } from '../../../shared/contract/chat';
 import type { RunContext } from '../../../shared/run-context';
 import { MAIN_AGENT_ID } from '../agents/agent-registry';
 import type { AgentFrame } from '../agents/frame';
-import type { SubAgentRunner } from '../agents/sub-agent-runner';
+import type { SubAgentRunner } from './sub-agent-runner';
 import { toolSetFor, withCurrentAllowList } from '../agents/tool-sets';
 import { statement, type Db } from '../db/database';
 import { NO_CALL_SECRETS } from '../secrets/sealed-args';
