@@ -58,8 +58,8 @@ import { outlinePool } from './tools/outline/outline-pool';
 import { sweepStaleTempFiles } from './disk/temp-sweep';
 import { BlobStore } from './viewer/blob-store';
 import { FileImages } from './viewer/file-images';
-import { createViewerHandlers } from './viewer/viewer-handlers';
-import { createRewindHandlers } from './rewind/rewind-handlers';
+import { createViewerHandlers } from './bridge/viewer-handlers';
+import { createRewindHandlers } from './bridge/rewind-handlers';
 import { RewindService } from './rewind/rewind-service';
 import { ViewerService } from './viewer/viewer-service';
 import type { OpenWithSystemPort } from './viewer/system-open';
@@ -346,7 +346,19 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     ...createPluginHandlers({ plugins, secrets }),
     ...createRevealHandlers({ pending: approval.pending, secrets: sealedCalls }),
     ...createChatHandlers(sessions, events, chatSearch),
-    ...createViewerHandlers(viewer, new FileImages(blobs, sessions, readPolicyOf)),
+    ...createViewerHandlers(
+      viewer,
+      new FileImages(
+        blobs,
+        {
+          getTool: (toolCallId) => sessions.store.getTool(toolCallId),
+          workingDir: (sessionId) => sessions.workingDir(sessionId),
+          runPersonWrite: (sessionId, messageId, path, content) =>
+            sessions.runPersonWrite(sessionId, messageId, path, content),
+        },
+        readPolicyOf,
+      ),
+    ),
     ...createRewindHandlers(
       new RewindService({
         db,
