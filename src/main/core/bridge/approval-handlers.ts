@@ -5,6 +5,7 @@
  * are registered on the bridge only, which accepts calls from the main window's top frame (I2).
  * Check ids (C2, I2) are listed in docs/security-checks.md.
  */
+import type { ToolInfo } from '../../../shared/contract/approval';
 import { BridgeError } from '../../../shared/contract/define';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import { TN, type ToolCategory } from '../../../shared/tool-names';
@@ -66,8 +67,8 @@ export interface ApprovalHandlerDeps {
   sessions?: SessionGroupPort;
   /** The tool's category, as the session loop passes it to the gate (a category bypass depends on it). */
   categoryOf?: (toolName: string) => ToolCategory | null;
-  /** The tools, to normalize a call's arguments as the session loop does; absent = arguments as given. */
-  tools?: Pick<ToolsPort, 'has' | 'normalize'>;
+  /** The tools, to normalize a call's arguments as the session loop does, and what each says of itself (the list). */
+  tools?: Pick<ToolsPort, 'has' | 'normalize' | 'traitsOf'>;
 }
 
 export function createApprovalHandlers({
@@ -195,7 +196,16 @@ export function createApprovalHandlers({
       sessions.setSecurityGroup(sessionId, groupId);
       return { groupId };
     },
-    'approval:listTools': () => catalog?.listAll() ?? { built_in: [], mcp: [], dynamic: [] },
+    'approval:listTools': () => {
+      const all = catalog?.listAll() ?? { built_in: [], mcp: [], dynamic: [] };
+      // Each with its kind and which argument is a path or a command, so the tester reads traits, never names.
+      const withTraits = (list: readonly { name: string; description: string; category: ToolInfo['category'] }[]) =>
+        list.map((info) => {
+          const t = tools?.traitsOf(info.name) ?? null;
+          return { ...info, traits: t && { kind: t.kind, pathKeys: [...t.pathKeys], commandKey: t.commandKey } };
+        });
+      return { built_in: withTraits(all.built_in), mcp: withTraits(all.mcp), dynamic: withTraits(all.dynamic) };
+    },
     'approval:listGuards': () => ({ guards: GUARD_LIST.map((g) => ({ ...g, locked: true as const })) }),
     'approval:listBypasses': ({ sessionId }) => ({
       bypasses: bypass.list(sessionId).map((g) => ({
