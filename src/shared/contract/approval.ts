@@ -393,6 +393,14 @@ export const approvalCalls = {
       .strict(),
     z.object({ decision: DecisionSchema, trace: z.array(z.string()), hidden: z.boolean() }),
   ),
+  /**
+   * What the gate would decide now for the file tools reading and writing one path (the File System panel): a call of
+   * the first file tool of each kind, `read` and `edit`, as the tools' traits say (docs/tools.md). Writes nothing.
+   */
+  'approval:explainFileAccess': defineCall(
+    z.object({ path: shortText(4_096), sessionId: id.optional() }).strict(),
+    z.object({ read: DecisionSchema, write: DecisionSchema }),
+  ),
   /** The hard guards, shown as locked rows. */
   /** Every tool a rule can name (docs/tools.md): built-in + synthetic, MCP, and any seen once (`dynamic`). */
   'approval:listTools': defineCall(

@@ -8,6 +8,7 @@ import type { ToolCategory } from '../../../shared/tool-names';
 import type { Preview, ProtectedPaths, ToolArgs } from '../tools/tool';
 import type { ApprovalOutcome } from './decisions';
 import type { GateCall } from './gate';
+import type { ClarificationInput } from './pending';
 
 export interface GatePort {
   check(call: GateCall): Decision;
@@ -39,15 +40,7 @@ export interface GatePort {
     signal: AbortSignal;
   }): Promise<ApprovalOutcome>;
   /** Asks the person (chat card and Inbox); resolves with their answer. Rejects when the turn is stopped. */
-  requestClarification(request: {
-    sessionId: number;
-    toolCallId: string;
-    title: string;
-    question: string;
-    suggestedAnswers: string[];
-    contextLabel?: string | null;
-    signal: AbortSignal;
-  }): Promise<string>;
+  requestClarification(request: ClarificationInput & { signal: AbortSignal }): Promise<string>;
   rejectText(note: string): string;
   cancelForSession(sessionId: number): void;
 }

@@ -62,6 +62,16 @@ export interface ToolRow {
   created_at: number;
 }
 
+/** A background run's session as the scheduler asks for it (session-store.ts `createBackgroundSession`). */
+export interface NewBackgroundSession {
+  title: string;
+  source: string;
+  agentId: string;
+  runContext: object | null;
+  model: string | null;
+  parentSessionId: number | null;
+}
+
 export interface NewMessage {
   sessionId: number;
   role: MessageRow['role'];

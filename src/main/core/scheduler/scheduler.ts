@@ -19,7 +19,7 @@ import type { AgentRegistry } from '../agents/agent-registry';
 import { modelSelectionFor } from '../agents/task-target';
 import type { Db } from '../db/database';
 import type { TurnResult } from '../../../shared/contract/chat';
-import type { MessageRow, SessionRow } from '../db/session-rows';
+import type { MessageRow, NewBackgroundSession, SessionRow } from '../db/session-rows';
 import { TN } from '../../../shared/tool-names';
 import { nextRunAfter } from './cron-pattern';
 import type { JobRow, JobStore, RunRow, RunStatus, RunTrigger } from './job-store';
@@ -48,14 +48,7 @@ export type { Timers };
  * passed by core/index.ts): declared here so the scheduler does not import the session.
  */
 export interface RunSessionRows {
-  createBackgroundSession(s: {
-    title: string;
-    source: string;
-    agentId: string;
-    runContext: object | null;
-    model: string | null;
-    parentSessionId: number | null;
-  }): number;
+  createBackgroundSession(s: NewBackgroundSession): number;
   deleteBackgroundSessions(ids: readonly number[]): number;
   failUnfinishedInSession(sessionId: number, note: string): number;
   getSession(id: number): SessionRow | undefined;

@@ -18,6 +18,7 @@ import {
   uniqueWithinMessage,
   type MessageRow,
   type NewChatImage,
+  type NewBackgroundSession,
   type NewMessage,
   type SessionRow,
   type ToolPrep,
@@ -159,14 +160,7 @@ export class SessionStore {
    * the Inbox), ephemeral (deleted with its run after the retention), the job's agent, model and run context;
    * `parentSessionId` only for an async task (it shares that session's scratchpad).
    */
-  createBackgroundSession(s: {
-    title: string;
-    source: string;
-    agentId: string;
-    runContext: object | null;
-    model: string | null;
-    parentSessionId: number | null;
-  }): number {
+  createBackgroundSession(s: NewBackgroundSession): number {
     const info = this.q.insertBackground.run({
       title: s.title,
       source: s.source,
