@@ -14,7 +14,9 @@ export type ToolKind = (typeof TOOL_KINDS)[number];
  * How the card shows a call (docs/chat-ui.md "Tool cards"): `diff` a finished edit's Diff and Revert, `command` the
  * command line and its output, `image` the images it made, `question` the person's question and answer, `sub_agent`
  * the task it handed over, `delivered` a result that arrived by itself, `todos` the agent's checklist (its latest list
- * also shows under the chat: lib/latest-todos.ts), `none` nothing beyond label and result.
+ * also shows under the chat: lib/latest-todos.ts), `file_hits` / `folder_hits` a search result whose `line:text`
+ * (`path:line:text`, relative to the folder searched) lines each open the viewer at that line, `none` nothing beyond
+ * label and result.
  */
 export const CARD_DISPLAYS = [
   'diff',
@@ -24,6 +26,8 @@ export const CARD_DISPLAYS = [
   'sub_agent',
   'delivered',
   'todos',
+  'file_hits',
+  'folder_hits',
   'none',
 ] as const;
 export type CardDisplay = (typeof CARD_DISPLAYS)[number];
