@@ -21,6 +21,7 @@ import { RunContextSchema } from '../src/shared/run-context';
 import { createApprovalServices } from '../src/main/core/approval/index';
 import { createBuiltinTools, createToolRegistry } from '../src/main/core/tools/index';
 import { closeDatabase, openDatabase } from '../src/main/core/db/database';
+import { SessionStore } from '../src/main/core/session/session-store';
 import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
 
 function timeIt(n: number, fn: (i: number) => void, warmUp = 200): number[] {
@@ -49,6 +50,7 @@ export async function run({ quick }: BenchOptions): Promise<BenchRow[]> {
   const tools = createToolRegistry(createBuiltinTools({ requestRestart: () => {} }));
   const approval = await createApprovalServices({
     db,
+    toolRows: new SessionStore(db),
     workspaceDir: workspace,
     dataDir,
     dbFile,

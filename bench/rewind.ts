@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildWorld, editedFiles, serviceOf } from '../src/main/core/rewind/test-kit';
+import { buildWorld, editedFiles, serviceOf } from '../test/helpers/rewind-world';
 import { median, ms, type BenchOptions, type BenchRow } from './table';
 
 const FILES = 100;

@@ -38,17 +38,6 @@ export const TN = {
 
 export type ToolName = (typeof TN)[keyof typeof TN];
 
-/** The pattern groups of approval rules (docs/approval.md "Rules"). */
-export const FS_READ_TOOLS: readonly string[] = [
-  TN.READ_FILE,
-  TN.GREP_FILES,
-  TN.LIST_FILES,
-  TN.SEARCH_FILE,
-  TN.GET_AST_OUTLINE,
-];
-export const FS_WRITE_TOOLS: readonly string[] = [TN.WRITE_FILE, TN.EDIT_FILE, TN.INSERT_AT_LINE, TN.REPLACE_LINES];
-export const FS_ANY_TOOLS: readonly string[] = [...FS_READ_TOOLS, ...FS_WRITE_TOOLS];
-
 export const TOOL_CATEGORIES = ['filesystem', 'shell', 'subagent', 'introspection', 'config'] as const;
 export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
 

@@ -13,9 +13,23 @@ export type ToolKind = (typeof TOOL_KINDS)[number];
 /**
  * How the card shows a call (docs/chat-ui.md "Tool cards"): `diff` a finished edit's Diff and Revert, `command` the
  * command line and its output, `image` the images it made, `question` the person's question and answer, `sub_agent`
- * the task it handed over, `delivered` a result that arrived by itself, `none` nothing beyond label and result.
+ * the task it handed over, `delivered` a result that arrived by itself, `todos` the agent's checklist (its latest list
+ * also shows under the chat: lib/latest-todos.ts), `file_hits` / `folder_hits` a search result whose `line:text`
+ * (`path:line:text`, relative to the folder searched) lines each open the viewer at that line, `none` nothing beyond
+ * label and result.
  */
-export const CARD_DISPLAYS = ['diff', 'command', 'image', 'question', 'sub_agent', 'delivered', 'none'] as const;
+export const CARD_DISPLAYS = [
+  'diff',
+  'command',
+  'image',
+  'question',
+  'sub_agent',
+  'delivered',
+  'todos',
+  'file_hits',
+  'folder_hits',
+  'none',
+] as const;
 export type CardDisplay = (typeof CARD_DISPLAYS)[number];
 
 export interface ToolTraits {
@@ -42,3 +56,10 @@ export const isFileTool = (t: Pick<ToolTraits, 'kind' | 'category'> | null): boo
 
 /** Whether a path argument of this call may be written (anything but a read; an unknown tool may write). */
 export const mayWrite = (t: Pick<ToolTraits, 'kind'> | null): boolean => t === null || t.kind !== 'read';
+
+/** What the renderer is told of a tool's arguments and kind, with the tool list (the Security page's tester). */
+export type ArgumentTraits = Pick<ToolTraits, 'kind' | 'pathKeys' | 'commandKey'>;
+
+/** The argument a person fills first to try a call: its shell command, else its first path; null for neither. */
+export const mainArgumentOf = (t: Pick<ToolTraits, 'pathKeys' | 'commandKey'> | null): string | null =>
+  t?.commandKey ?? t?.pathKeys[0] ?? null;

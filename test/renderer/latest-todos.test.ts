@@ -27,6 +27,7 @@ function message(todos?: string, role: HistoryMessage['role'] = 'assistant'): Hi
             decision: null,
             interrupted: false,
             pending: null,
+            display: 'todos' as const,
           },
         ];
   return {

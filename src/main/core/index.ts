@@ -43,7 +43,7 @@ import type { ModelPort } from './session/ports';
 import { AppSettingsStore } from './settings/app-settings';
 import { createSandboxHandlers } from './bridge/sandbox-handlers';
 import { createPluginAndSecretTools } from './tools/config/index';
-import { GrantStore, ToolGroupRegistry } from './session/tool-groups';
+import { GrantStore, ToolGroupRegistry } from './agents/group-registry';
 import { SessionStore } from './session/session-store';
 import { createSchedulerServices, type SchedulerServices } from './scheduler/index';
 import { JobStore } from './scheduler/job-store';
@@ -59,8 +59,8 @@ import { outlinePool } from './tools/outline/outline-pool';
 import { sweepStaleTempFiles } from './disk/temp-sweep';
 import { BlobStore } from './viewer/blob-store';
 import { FileImages } from './viewer/file-images';
-import { createViewerHandlers } from './viewer/viewer-handlers';
-import { createRewindHandlers } from './rewind/rewind-handlers';
+import { createViewerHandlers } from './bridge/viewer-handlers';
+import { createRewindHandlers } from './bridge/rewind-handlers';
 import { RewindService } from './rewind/rewind-service';
 import { ViewerService } from './viewer/viewer-service';
 import type { OpenWithSystemPort } from './viewer/system-open';
@@ -198,8 +198,11 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
       secrets_set: p.secretFields.filter((f) => f.isSet).map((f) => f.name),
     })),
   );
+  // The one writer of the sessions' rows; the approval service flips a call's row to `pending` through it.
+  const sessionStore = new SessionStore(db);
   const approval = await createApprovalServices({
     db,
+    toolRows: sessionStore,
     workspaceDir: config.workspaceDir,
     dataDir: config.dataDir,
     dbFile: dbFile(config.dataDir),
@@ -213,7 +216,6 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   });
   // A tool's default decision, written once as a rule the person can change (docs/tools.md "One tool shape").
   approval.rules.seedToolDefaults(tools.allTraits());
-  const sessionStore = new SessionStore(db);
   // Before pending calls come back into the Inbox: a sub-agent cut short by a crash is closed, its calls ended.
   stacks.closeInterrupted((note) => sessionStore.failUnfinishedStackTools(note));
   // And a background run a crash or quit interrupted: ended here (never resumed or re-asked), re-run once by start().
@@ -345,7 +347,19 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     ...createPluginHandlers({ plugins, secrets }),
     ...createRevealHandlers({ pending: approval.pending, secrets: sealedCalls }),
     ...createChatHandlers(sessions, events, chatSearch),
-    ...createViewerHandlers(viewer, new FileImages(blobs, sessions, readPolicyOf)),
+    ...createViewerHandlers(
+      viewer,
+      new FileImages(
+        blobs,
+        {
+          getTool: (toolCallId) => sessions.store.getTool(toolCallId),
+          workingDir: (sessionId) => sessions.workingDir(sessionId),
+          runPersonWrite: (sessionId, messageId, path, content) =>
+            sessions.runPersonWrite(sessionId, messageId, path, content),
+        },
+        readPolicyOf,
+      ),
+    ),
     ...createRewindHandlers(
       new RewindService({
         db,

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { defineCall, id, longText, shortText } from './define';
 import { TOOL_CATEGORIES } from '../tool-names';
+import { TOOL_KINDS } from '../tool-traits';
 import { RunContextSchema } from '../run-context';
 import { SANDBOX_CHOICES, SandboxDecisionSchema, SandboxLineSchema } from './sandbox';
 import { RuleActionSchema } from '../tool-call';
@@ -175,7 +176,12 @@ export const ToolInfoSchema = z.object({
   name: z.string(),
   description: z.string(),
   category: z.union([z.enum(TOOL_CATEGORIES), z.literal('dynamic')]).nullable(),
+  /** What the tool says of its kind and arguments (shared/tool-traits.ts); null for one the core does not know. */
+  traits: z
+    .object({ kind: z.enum(TOOL_KINDS), pathKeys: z.array(z.string()), commandKey: z.string().nullable() })
+    .nullable(),
 });
+export type ToolInfo = z.infer<typeof ToolInfoSchema>;
 
 export const InboxApprovalSchema = z.object({
   request_id: z.number(),
@@ -386,6 +392,14 @@ export const approvalCalls = {
       })
       .strict(),
     z.object({ decision: DecisionSchema, trace: z.array(z.string()), hidden: z.boolean() }),
+  ),
+  /**
+   * What the gate would decide now for the file tools reading and writing one path (the File System panel): a call of
+   * the first file tool of each kind, `read` and `edit`, as the tools' traits say (docs/tools.md). Writes nothing.
+   */
+  'approval:explainFileAccess': defineCall(
+    z.object({ path: shortText(4_096), sessionId: id.optional() }).strict(),
+    z.object({ read: DecisionSchema, write: DecisionSchema }),
   ),
   /** The hard guards, shown as locked rows. */
   /** Every tool a rule can name (docs/tools.md): built-in + synthetic, MCP, and any seen once (`dynamic`). */

@@ -256,6 +256,10 @@ const base = { session_id: z.number(), stack_id: z.number().optional() };
  */
 const call = { tool_call_id: z.string(), status: ToolStatusSchema };
 
+/** How a turn ended (the session's turn loop; a sub-agent's `agent_done`, a background run's outcome). */
+export const TurnResultSchema = z.enum(['done', 'cancelled', 'failed', 'exhausted']);
+export type TurnResult = z.infer<typeof TurnResultSchema>;
+
 export const ChatEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('user_message'),
@@ -390,7 +394,7 @@ export const ChatEventSchema = z.discriminatedUnion('type', [
     type: z.literal('agent_done'),
     ...base,
     stack_id: z.number(),
-    status: z.enum(['done', 'cancelled', 'failed', 'exhausted']),
+    status: TurnResultSchema,
     input_tokens: z.number(),
     output_tokens: z.number(),
     cost: z.number().nullable(),

@@ -5,8 +5,8 @@
  * every agent may need without asking to be shown it first (so it is no settings tool).
  */
 import { TN } from '../../../shared/tool-names';
-import type { ToolSpec } from '../session/ports';
-import type { ToolGroupSource } from '../session/tool-groups';
+import type { ToolSpec } from '../llm/types';
+import type { ToolGroupSource } from './group-registry';
 import type { OpenAiToolDefinition } from '../tools/tool';
 
 export const CONFIG_GROUP = 'config';

@@ -14,11 +14,11 @@
  */
 import { TN } from '../../../shared/tool-names';
 import type { OpenAiToolDefinition } from '../tools/tool';
-import type { ToolSpec } from '../session/ports';
-import { syntheticToolSpec } from '../session/synthetic-tools';
+import type { ToolSpec } from '../llm/types';
+import { syntheticToolSpec } from './session-tool-specs';
 import type { AgentDef } from './agent-registry';
 import { MAX_AGENT_DEPTH, type AgentFrame } from './frame';
-import type { GrantStore, ToolGroupRegistry } from '../session/tool-groups';
+import type { GrantStore, ToolGroupRegistry } from './group-registry';
 import { isLazyConfigTool, toSpec } from './tool-groups';
 
 export interface ToolSetSource {

@@ -1,24 +1,25 @@
 /**
  * The approval domain's composition: one factory that builds the repository, bypass store, shell analyzer, gate
  * and pending manager over one database, plus `port`, the exact GatePort the session loop consumes
- * (session/ports.ts). Async because the bash grammar may load here (`shellGrammar`); every decision is sync.
+ * (gate-port.ts). Async because the bash grammar may load here (`shellGrammar`); every decision is sync.
  */
 import type { InboxEvent } from '../../../shared/contract/approval';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { ToolTraits } from '../../../shared/tool-traits';
 import type { Db } from '../db/database';
-import type { GatePort } from '../session/ports';
 import { canonicalizeForPolicy } from '../tools/_policy/paths';
 import { BypassStore, optionsFor } from './bypass';
 import { argsBinding, recordDecision } from './decisions';
 import { ApprovalGate } from './gate';
+import type { GatePort } from './gate-port';
 import { PendingManager, rejectText, type PendingDeps, type SessionApprovalEvent } from './pending';
 import { RulesRepository } from './rules-repository';
-import { SessionStore } from '../session/session-store';
 import { ShellAnalyzer } from './shell';
 
 export interface ApprovalDeps {
   db: Db;
+  /** The tool rows' one writer (the session store): a request flips its call's row to `pending`. */
+  toolRows: PendingDeps['toolRows'];
   workspaceDir: string;
   dataDir: string;
   dbFile: string;
@@ -79,7 +80,7 @@ export async function createApprovalServices(deps: ApprovalDeps): Promise<Approv
   });
   const pending = new PendingManager({
     db: deps.db,
-    toolRows: new SessionStore(deps.db),
+    toolRows: deps.toolRows,
     bypass,
     workspaceDir: deps.workspaceDir,
     emitSession: deps.emitSession,

@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import { closeDatabase, openDatabase } from '../db/database';
+import { SessionStore } from '../session/session-store';
 import { argsHash } from './decisions';
 import { createApprovalServices } from './index';
 import { ApprovalCancelledError, rejectText } from './pending';
@@ -356,6 +357,7 @@ describe('X7: after a restart the pending items are asked again', () => {
     const after = await createApprovalServices({
       traitsOf,
       db,
+      toolRows: new SessionStore(db),
       workspaceDir: k.workspace,
       dataDir: k.dataDir,
       dbFile: file,
@@ -403,6 +405,7 @@ describe('X7: after a restart the pending items are asked again', () => {
     const again = await createApprovalServices({
       traitsOf,
       db: k.db,
+      toolRows: new SessionStore(k.db),
       workspaceDir: k.workspace,
       dataDir: k.dataDir,
       dbFile: k.db.name,

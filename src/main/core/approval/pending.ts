@@ -4,7 +4,7 @@
  * - One id sequence for both, from the `approval_requests` ledger (AUTOINCREMENT: never reused, even across
  *   restarts), so a decided id can never be replayed and ids of the two kinds never collide.
  * - Before anyone waits, the tool row is flipped to `pending` (same transaction as the ledger row), through the
- *   session store, the one writer of tool rows (`toolRows`).
+ *   session store, the one writer of tool rows (`toolRows`, a port the composition root fills with it).
  * - Resolving names the args hash that was shown; other arguments, an unknown or an already decided id fail.
  * - A waiter dropped by /stop or its abort signal rejects with ApprovalCancelledError; the row stays `pending`.
  * - After a restart `reRegisterPendingFromDb` lists every `pending` row again under a new id. Such an item has no
@@ -17,10 +17,9 @@ import { BridgeError } from '../../../shared/contract/define';
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import type { InboxApproval, InboxClarification, InboxEvent } from '../../../shared/contract/approval';
 import { TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
-import type { Preview } from '../tools/tool';
+import type { Preview, ToolDbStatus } from '../tools/tool';
 import type { Db } from '../db/database';
-import type { SessionStore } from '../session/session-store';
-import { UNFINISHED_TOOLS } from '../session/session-rows';
+import { UNFINISHED_TOOLS } from '../db/session-rows';
 import type { BypassKind, BypassOption, BypassStore } from './bypass';
 import type { ApprovalOutcome } from './decisions';
 import type { SandboxChoice, SandboxLine } from '../../../shared/contract/sandbox';
@@ -87,10 +86,15 @@ interface ClarificationItem extends InboxClarification {
   waiter: Waiter<string> | null;
 }
 
+/** The part of the tool rows' one writer (session/session-store.ts) the Inbox uses; core/index.ts passes the store. */
+export interface ToolRowStatusWriter {
+  setToolStatus(toolCallId: string, status: ToolDbStatus): void;
+}
+
 export interface PendingDeps {
   db: Db;
   /** The tool rows' one writer (the session store): an approval only ever flips its row to `pending`. */
-  toolRows: Pick<SessionStore, 'setToolStatus'>;
+  toolRows: ToolRowStatusWriter;
   bypass: BypassStore;
   workspaceDir: string;
   emitSession: (sessionId: number, event: SessionApprovalEvent) => void;

@@ -65,6 +65,14 @@ export async function makeKit(
   const clock = { now: 1_800_000_000_000 };
   const services = await createApprovalServices({
     db,
+    // The tool rows' status as the session store writes it: the kit writes its rows itself (`toolRow` below), so the
+    // approval room's fixtures need not import the session (the tests that build a core use the store itself).
+    toolRows: {
+      setToolStatus: (toolCallId, status) =>
+        void db
+          .prepare('UPDATE chat_llm_tools SET status = ?, updated_at = ? WHERE tool_call_id = ?')
+          .run(status, Date.now(), toolCallId),
+    },
     workspaceDir: defaultWorkspace,
     dataDir,
     dbFile,

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { argsHash } from '../approval/decisions';
-import { makeKit, type Kit } from '../approval/test-kit';
+import { knownTools, makeKit, type Kit } from '../approval/test-kit';
 import { createApprovalHandlers } from './approval-handlers';
 import { dispatchCall } from './dispatch';
 import type { BridgeHandlers } from './handlers';
@@ -104,6 +104,32 @@ describe('approval:* calls', () => {
       },
     });
     expect(k.db.prepare('SELECT COUNT(*) AS n FROM tool_decisions').get()).toEqual(before);
+  });
+
+  it('explainFileAccess answers for reading and writing a path as the file tools calls would be decided', async () => {
+    const withTools = createApprovalHandlers({ approval: k, tools: knownTools }) as unknown as BridgeHandlers;
+    const ask = (channel: string, request: unknown) => dispatchCall(withTools, channel, request);
+    const before = k.db.prepare('SELECT COUNT(*) AS n FROM tool_decisions').get();
+    k.rules.createRule({ tool_pattern: '@fs_write', path_pattern: 'locked/*', action: 'deny', priority: 5 });
+    for (const path of ['docs/a.md', 'Secrets/a', 'locked/b.txt', '../outside.txt']) {
+      const access = await ask('approval:explainFileAccess', { path });
+      const read = await ask('approval:explain', { toolName: 'read_file', args: { path } });
+      const write = await ask('approval:explain', { toolName: 'write_file', args: { path, content: '' } });
+      if (!access.ok || !read.ok || !write.ok) throw new Error(`${path}: a call failed`);
+      const decisions = access.result as { read: unknown; write: unknown };
+      expect(decisions.read, path).toEqual((read.result as { decision: unknown }).decision);
+      expect(decisions.write, path).toEqual((write.result as { decision: unknown }).decision);
+    }
+    expect(await ask('approval:explainFileAccess', { path: 'locked/b.txt' })).toMatchObject({
+      ok: true,
+      result: { read: { action: 'allow' }, write: { action: 'deny' } },
+    });
+    expect(k.db.prepare('SELECT COUNT(*) AS n FROM tool_decisions').get()).toEqual(before);
+    // Without the tools' traits there is no file tool to ask with: a sentence, not a guess.
+    expect(await call('approval:explainFileAccess', { path: 'docs/a.md' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 
   it('lists the hard guards as locked rows', async () => {

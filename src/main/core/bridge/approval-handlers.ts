@@ -5,6 +5,8 @@
  * are registered on the bridge only, which accepts calls from the main window's top frame (I2).
  * Check ids (C2, I2) are listed in docs/security-checks.md.
  */
+import type { ToolInfo } from '../../../shared/contract/approval';
+import { isFileTool, type ToolTraits } from '../../../shared/tool-traits';
 import { BridgeError } from '../../../shared/contract/define';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import { TN, type ToolCategory } from '../../../shared/tool-names';
@@ -17,6 +19,7 @@ import { suggestRules } from '../approval/suggest-rules';
 import type { Db } from '../db/database';
 import type { ToolsPort } from '../session/ports';
 import { normalizeToolArgs } from '../session/tool-call';
+import { resolvePath } from '../tools/_policy/paths';
 import type { ToolCatalog } from '../tools/catalog';
 import type { BridgeHandlers } from './handlers';
 
@@ -31,6 +34,7 @@ type ApprovalChannels =
   | 'approval:updateRule'
   | 'approval:deleteRule'
   | 'approval:explain'
+  | 'approval:explainFileAccess'
   | 'approval:listTools'
   | 'approval:listGuards'
   | 'approval:listBypasses'
@@ -66,8 +70,8 @@ export interface ApprovalHandlerDeps {
   sessions?: SessionGroupPort;
   /** The tool's category, as the session loop passes it to the gate (a category bypass depends on it). */
   categoryOf?: (toolName: string) => ToolCategory | null;
-  /** The tools, to normalize a call's arguments as the session loop does; absent = arguments as given. */
-  tools?: Pick<ToolsPort, 'has' | 'normalize'>;
+  /** The tools, to normalize a call's arguments as the session loop does, and what each says of itself (the list). */
+  tools?: Pick<ToolsPort, 'has' | 'normalize' | 'traitsOf'> & { allTraits(): readonly ToolTraits[] };
 }
 
 export function createApprovalHandlers({
@@ -88,6 +92,37 @@ export function createApprovalHandlers({
     if (!rules.getGroup(groupId)) throw new BridgeError('not_found', `There is no permission group "${groupId}".`);
   };
   const groupDto = (id: string) => rules.listGroups().find((g) => g.id === id)!;
+  /** The gate's answer for a call, with its trace; nothing is written. */
+  const explainCall = async (
+    req: {
+      toolName: string;
+      sessionId?: number;
+      groupId?: string;
+      agentId?: string;
+      source?: string;
+      category?: ToolCategory | null;
+    },
+    runContext: RunContext,
+    workingDir: string,
+    args: Record<string, unknown>,
+  ) => {
+    const category = req.category !== undefined ? req.category : (categoryOf?.(req.toolName) ?? null);
+    const call = {
+      sessionId: req.sessionId ?? null,
+      groupId: req.groupId,
+      agentId: req.agentId ?? 'main',
+      source: req.source ?? 'web',
+      toolName: req.toolName,
+      category,
+      args,
+      runContext,
+      workingDir,
+    };
+    await gate.whenReadyFor(call); // the same decision as the session's, never a reading made before the grammar loaded
+    const { decision, trace } = gate.explain(call);
+    return { decision, trace, hidden: gate.isToolHidden(req.groupId ?? runContext.security_group, req.toolName) };
+  };
+
   return {
     'approval:listGroups': () => ({ groups: rules.listGroups() }),
     'approval:createGroup': (req) => ({ group: groupDto(rules.createGroup(req).id) }),
@@ -115,22 +150,20 @@ export function createApprovalHandlers({
         ? normalizeToolArgs(tools, req.toolName, { ...req.args }, workingDir)
         : { ok: true as const, args: { ...req.args } };
       if (!normalized.ok) throw new BridgeError('invalid_input', normalized.error);
-      const args = normalized.args;
-      const category = req.category !== undefined ? req.category : (categoryOf?.(req.toolName) ?? null);
-      const call = {
-        sessionId: req.sessionId ?? null,
-        groupId: req.groupId,
-        agentId: req.agentId ?? 'main',
-        source: req.source ?? 'web',
-        toolName: req.toolName,
-        category,
-        args,
-        runContext,
-        workingDir,
+      return explainCall(req, runContext, workingDir, normalized.args);
+    },
+    'approval:explainFileAccess': async ({ path, sessionId }) => {
+      const runContext = sessionContext(sessionId) ?? RunContextSchema.parse({});
+      const workingDir = workingDirOf(sessionId, runContext, false);
+      // The first file tool of a kind that names a path (registration order: read_file, write_file); the gate decides
+      // a file call by its kind and its path, so the tool's other arguments are not needed to ask it.
+      const probe = async (kind: 'read' | 'edit') => {
+        const tool = tools?.allTraits().find((t) => isFileTool(t) && t.kind === kind && t.pathKeys.length > 0);
+        if (!tool) throw new BridgeError('not_found', `No file tool that ${kind}s a path is known.`);
+        const args = { [tool.pathKeys[0]!]: resolvePath(path, workingDir) };
+        return (await explainCall({ toolName: tool.name, sessionId }, runContext, workingDir, args)).decision;
       };
-      await gate.whenReadyFor(call); // the same decision as the session's, never a reading made before the grammar loaded
-      const { decision, trace } = gate.explain(call);
-      return { decision, trace, hidden: gate.isToolHidden(req.groupId ?? runContext.security_group, req.toolName) };
+      return { read: await probe('read'), write: await probe('edit') };
     },
     'approval:checkRule': ({ id, ...input }) => {
       if (id === undefined) {
@@ -195,7 +228,16 @@ export function createApprovalHandlers({
       sessions.setSecurityGroup(sessionId, groupId);
       return { groupId };
     },
-    'approval:listTools': () => catalog?.listAll() ?? { built_in: [], mcp: [], dynamic: [] },
+    'approval:listTools': () => {
+      const all = catalog?.listAll() ?? { built_in: [], mcp: [], dynamic: [] };
+      // Each with its kind and which argument is a path or a command, so the tester reads traits, never names.
+      const withTraits = (list: readonly { name: string; description: string; category: ToolInfo['category'] }[]) =>
+        list.map((info) => {
+          const t = tools?.traitsOf(info.name) ?? null;
+          return { ...info, traits: t && { kind: t.kind, pathKeys: [...t.pathKeys], commandKey: t.commandKey } };
+        });
+      return { built_in: withTraits(all.built_in), mcp: withTraits(all.mcp), dynamic: withTraits(all.dynamic) };
+    },
     'approval:listGuards': () => ({ guards: GUARD_LIST.map((g) => ({ ...g, locked: true as const })) }),
     'approval:listBypasses': ({ sessionId }) => ({
       bypasses: bypass.list(sessionId).map((g) => ({

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { McpEvent } from '../../../shared/contract/mcp';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
-import { grantForSession } from '../session/tool-groups';
+import { grantForSession } from '../agents/group-registry';
 import { sensitiveFields } from './elicitation';
 import { cleanupKitDirs, EVERYTHING, expectNoProcesses, FLAKY, node, startKit, type McpKit } from './test-kit';
 

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { McpCatalogEntryView, McpEvent, McpServerView } from '../../../shared/contract/mcp';
 import type { Db } from '../db/database';
-import type { ToolGroupSource } from '../session/tool-groups';
+import type { ToolGroupSource } from '../agents/group-registry';
 import { CatalogError, catalogServerInput, catalogView, type CatalogAnswers, type CatalogContext } from './catalog';
 import { ElicitationBroker } from './elicitation';
 import { loginShellPath } from './login-path';

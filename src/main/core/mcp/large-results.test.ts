@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
-import { grantForSession } from '../session/tool-groups';
+import { grantForSession } from '../agents/group-registry';
 import { MAX_RESULT_CHARS } from '../tools/mcp/results';
 import { expectNoProcesses, node, OVERSIZED } from './test-kit';
 

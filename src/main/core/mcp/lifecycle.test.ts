@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { closeDatabase, openDatabase } from '../db/database';
 import { ProcessRegistry } from '../processes/process-registry';
-import { grantForSession } from '../session/tool-groups';
+import { grantForSession } from '../agents/group-registry';
 import { loginShellPath } from './login-path';
 import {
   EVERYTHING,

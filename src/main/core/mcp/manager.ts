@@ -13,7 +13,7 @@
  * Check ids (M1) are listed in docs/security-checks.md.
  */
 import type { McpEvent, McpServerView, McpToolView } from '../../../shared/contract/mcp';
-import type { ToolSpec } from '../session/ports';
+import type { ToolSpec } from '../llm/types';
 import { scrubEnv } from '../tools/shell/env-scrub';
 import { McpConnection, type CallOptions, type ElicitationRequest } from './connection';
 import { canonicalJson, hiddenInstructionMarkers } from './fingerprint';

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
-import { grantForSession } from '../session/tool-groups';
+import { grantForSession } from '../agents/group-registry';
 import { EVERYTHING, FLAKY, node } from './test-kit';
 import { endHarnessTest } from '../../../../test/helpers/mcp-harness';
 

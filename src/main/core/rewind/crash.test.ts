@@ -12,7 +12,7 @@ import { build as bundle } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { listDecisions } from '../approval/decision-log';
-import { buildWorld, editedFiles, openWorld, serviceOf, type FileChange } from './test-kit';
+import { buildWorld, editedFiles, openWorld, serviceOf, type FileChange } from '../../../../test/helpers/rewind-world';
 
 afterAll(() => {
   cleanupTempDirs();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { listDecisions } from '../approval/decision-log';
-import { buildWorld, serviceOf, type FileChange, type RewindWorld } from './test-kit';
+import { buildWorld, serviceOf, type FileChange, type RewindWorld } from '../../../../test/helpers/rewind-world';
 
 let world: RewindWorld | undefined;
 afterEach(() => {

@@ -24,7 +24,7 @@ import type { FileImage } from '../../../shared/contract/viewer';
 import { argsHash, recordDecision } from '../approval/decisions';
 import { decodeText } from '../disk/text-bytes';
 import type { EventBus } from '../events';
-import type { SessionStore } from '../session/session-store';
+import type { NewMessage } from '../db/session-rows';
 import { syncFolder } from '../disk/write';
 import { kindOfPath } from '../viewer/file-kinds';
 import { RewindJournal, type Step } from './journal';
@@ -32,8 +32,19 @@ import { buildPlan, readNow, type Content, type FilePlan, type RewindPorts } fro
 import { runStep, stepState } from './restore';
 import { rewindNote } from './note';
 
+/**
+ * What a rewind writes of the chat, through the sessions' one writer (session/session-store.ts; core/index.ts passes
+ * it): the end of a run, the rows it replaces and its note, in one transaction. Declared here so rewind does not
+ * import the session.
+ */
+export interface RewindChatRows {
+  transaction<T>(work: () => T): T;
+  markReplaced(sessionId: number, fromId: number): void;
+  appendMessage(m: NewMessage): number;
+}
+
 export interface RewindServiceDeps extends RewindPorts {
-  store: SessionStore;
+  store: RewindChatRows;
   events?: EventBus;
   /**
    * Crash tests: called at each step of a run: -2 before the journal's commit, -1 after it, n after file n, and the

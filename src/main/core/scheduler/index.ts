@@ -6,16 +6,15 @@
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { Db } from '../db/database';
 import { TN } from '../../../shared/tool-names';
-import type { SessionStore } from '../session/session-store';
 import type { JobRow, JobStore } from './job-store';
 import { NotificationBatcher } from './notifications';
-import { Scheduler, type BackgroundSessions, type Timers } from './scheduler';
+import { Scheduler, type BackgroundSessions, type RunSessionRows, type Timers } from './scheduler';
 import { Schedules } from './schedules';
 
 export interface SchedulerServicesDeps {
   db: Db;
   jobs: JobStore;
-  sessionRows: SessionStore;
+  sessionRows: RunSessionRows;
   sessions: BackgroundSessions & { createSession(title?: string): number; listSessions(): { id: number }[] };
   agents: AgentRegistry;
   resolveModel: (arg: string) => { ok: boolean; selection: string; message: string };

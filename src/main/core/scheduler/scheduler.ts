@@ -16,10 +16,10 @@
  * - Retention: finished runs and idle one-shot jobs older than 7 days are deleted (job-store.ts), with their sessions.
  */
 import type { AgentRegistry } from '../agents/agent-registry';
-import { modelSelectionFor } from '../agents/sub-agent-runner';
+import { modelSelectionFor } from '../agents/task-target';
 import type { Db } from '../db/database';
-import type { SessionStore } from '../session/session-store';
-import type { TurnResult } from '../session/turn';
+import type { TurnResult } from '../../../shared/contract/chat';
+import type { MessageRow, NewBackgroundSession, SessionRow } from '../db/session-rows';
 import { TN } from '../../../shared/tool-names';
 import { nextRunAfter } from './cron-pattern';
 import type { JobRow, JobStore, RunRow, RunStatus, RunTrigger } from './job-store';
@@ -43,11 +43,23 @@ export interface BackgroundSessions {
 
 export type { Timers };
 
+/**
+ * What the scheduler writes and reads of its runs' sessions, through their one writer (session/session-store.ts,
+ * passed by core/index.ts): declared here so the scheduler does not import the session.
+ */
+export interface RunSessionRows {
+  createBackgroundSession(s: NewBackgroundSession): number;
+  deleteBackgroundSessions(ids: readonly number[]): number;
+  failUnfinishedInSession(sessionId: number, note: string): number;
+  getSession(id: number): SessionRow | undefined;
+  lastMessage(sessionId: number): MessageRow | undefined;
+}
+
 export interface SchedulerDeps {
   db: Db;
   jobs: JobStore;
   /** Writes the runs' sessions (the session store is the one writer of `chat_sessions`). */
-  sessionRows: SessionStore;
+  sessionRows: RunSessionRows;
   sessions: BackgroundSessions;
   agents: AgentRegistry;
   resolveModel: (arg: string) => { ok: boolean; selection: string; message: string };
@@ -73,7 +85,7 @@ export interface RunOutcome {
  */
 export function recoverInterruptedRuns(
   jobs: JobStore,
-  sessionRows: Pick<SessionStore, 'failUnfinishedInSession'>,
+  sessionRows: Pick<RunSessionRows, 'failUnfinishedInSession'>,
 ): JobRow[] {
   const reRuns: JobRow[] = [];
   for (const run of jobs.runningRuns()) {

@@ -9,14 +9,25 @@
  * or person can act on; nothing is half-created.
  */
 import type { AgentRegistry } from '../agents/agent-registry';
-import { checkTaskTarget, modelSelectionFor } from '../agents/sub-agent-runner';
-import type { CallEnv } from '../session/tool-call';
+import { checkTaskTarget, modelSelectionFor } from '../agents/task-target';
+import type { AgentFrame } from '../agents/frame';
+import type { RunContext } from '../../../shared/run-context';
 import type { BackgroundPort, NotificationInput, TaskRequest } from '../tools/session/interface-tool';
 import type { ExecutionOutcome } from '../tools/tool';
 import { nextRunAfter, parsePattern } from './cron-pattern';
 import type { JobRow, JobStore, RunRow } from './job-store';
 import type { NotificationBatcher } from './notifications';
 import type { Scheduler } from './scheduler';
+
+/**
+ * What a request reads of its caller's call: the session's `CallEnv` is passed as it is (BackgroundPort hands it on
+ * opaque), and only these fields of it are read, so the scheduler does not import the session.
+ */
+export interface BackgroundCaller {
+  readonly sessionId: number;
+  readonly runContext: RunContext;
+  readonly synthetic: { readonly frame: AgentFrame };
+}
 
 export interface RunView {
   id: number;
@@ -77,14 +88,14 @@ export class Schedules implements BackgroundPort {
   }
 
   /** The checks every new job passes: a task agent that may be started by this caller, a model it can run on. */
-  private checkRequest(parent: CallEnv, request: TaskRequest): { error: string } | null {
+  private checkRequest(parent: BackgroundCaller, request: TaskRequest): { error: string } | null {
     const agent = checkTaskTarget(this.deps.agents, parent.synthetic.frame, request.agentId);
     if ('error' in agent) return agent;
     const model = modelSelectionFor(agent, request.client, this.deps.resolveModel);
     return 'error' in model ? model : null;
   }
 
-  startAsync(parent: CallEnv, toolCallId: string, request: TaskRequest): ExecutionOutcome {
+  startAsync(parent: BackgroundCaller, toolCallId: string, request: TaskRequest): ExecutionOutcome {
     const refused = this.checkRequest(parent, request);
     if (refused) return { kind: 'failed', error: refused.error };
     const { jobs, scheduler } = this.deps;
@@ -111,7 +122,7 @@ export class Schedules implements BackgroundPort {
     });
   }
 
-  createCronJob(parent: CallEnv, request: TaskRequest & { cron: string }): ExecutionOutcome {
+  createCronJob(parent: BackgroundCaller, request: TaskRequest & { cron: string }): ExecutionOutcome {
     const refused = this.checkRequest(parent, request);
     if (refused) return { kind: 'failed', error: refused.error };
     const pattern = parsePattern(request.cron, this.now());
@@ -141,7 +152,7 @@ export class Schedules implements BackgroundPort {
     });
   }
 
-  notify(parent: CallEnv, n: NotificationInput): ExecutionOutcome {
+  notify(parent: BackgroundCaller, n: NotificationInput): ExecutionOutcome {
     const run = this.deps.jobs.runOfSession(parent.sessionId);
     const job = run ? this.deps.jobs.get(run.job_id) : undefined;
     if (!job) return { kind: 'failed', error: 'notify is only for background runs (async tasks and scheduled jobs).' };

@@ -9,7 +9,7 @@ import type { ChatImage } from '../../../shared/contract/chat';
 import { imagesProblem, sniffImageType, type ChatImageType } from '../../../shared/chat-images';
 import { BridgeError } from '../../../shared/contract/define';
 import type { Db } from '../db/database';
-import type { NewChatImage } from './session-rows';
+import type { NewChatImage } from '../db/session-rows';
 
 /** An image's row without its bytes: `tool_call_id` null for a person's image, else the call that returned it. */
 export type ImageRow = ChatImage & { message_id: number; tool_call_id: string | null };

@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { argsHash } from '../approval/decisions';
-import { FS_ANY_TOOLS, TN } from '../../../shared/tool-names';
+import { TN } from '../../../shared/tool-names';
+import { isFileTool } from '../../../shared/tool-traits';
 import { createBuiltinTools, createToolRegistry } from '../tools/index';
 
 let h: Harness;
@@ -24,6 +25,12 @@ const ALIASES = ['file', 'filepath', 'file_path', 'filePath', 'dir', 'directory'
 const SECRET = 'PRIVATE-MARKER-41';
 
 /** The other arguments each fs tool needs, so that only the path decides. */
+/** Every file tool, by what it says it is (docs/tools.md "One tool shape"): a new one joins the walk by itself. */
+const FS_ANY_TOOLS = createToolRegistry(createBuiltinTools({ requestRestart: () => undefined }))
+  .allTraits()
+  .filter(isFileTool)
+  .map((t) => t.name);
+
 const EXTRA: Record<string, Record<string, unknown>> = {
   [TN.READ_FILE]: {},
   [TN.WRITE_FILE]: { content: 'overwritten' },

@@ -9,7 +9,7 @@ import { BridgeError } from '../../../shared/contract/define';
 import type { ChatEventBody, HistoryMessage, SubAgentStack } from '../../../shared/contract/chat';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { StackStore } from '../agents/stack-store';
-import { SubAgentRunner } from '../agents/sub-agent-runner';
+import { SubAgentRunner } from './sub-agent-runner';
 import type { ToolSetDeps } from '../agents/tool-sets';
 import type { BackgroundPort } from '../tools/session/interface-tool';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';

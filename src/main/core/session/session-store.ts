@@ -18,14 +18,15 @@ import {
   uniqueWithinMessage,
   type MessageRow,
   type NewChatImage,
+  type NewBackgroundSession,
   type NewMessage,
   type SessionRow,
   type ToolPrep,
   type ToolRow,
-} from './session-rows';
+} from '../db/session-rows';
 
-// The row shapes and the history reads' SQL live in session-rows.ts; callers keep importing them from here.
-export * from './session-rows';
+// The row shapes and the history reads' SQL live in db/session-rows.ts; callers keep importing them from here.
+export * from '../db/session-rows';
 
 /**
  * A new session's id: above every id in the table and every id ever deleted (db/migrations/118-session-ids-never-reused.ts),
@@ -159,14 +160,7 @@ export class SessionStore {
    * the Inbox), ephemeral (deleted with its run after the retention), the job's agent, model and run context;
    * `parentSessionId` only for an async task (it shares that session's scratchpad).
    */
-  createBackgroundSession(s: {
-    title: string;
-    source: string;
-    agentId: string;
-    runContext: object | null;
-    model: string | null;
-    parentSessionId: number | null;
-  }): number {
+  createBackgroundSession(s: NewBackgroundSession): number {
     const info = this.q.insertBackground.run({
       title: s.title,
       source: s.source,

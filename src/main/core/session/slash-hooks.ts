@@ -6,7 +6,7 @@
 import type { ChatEventBody } from '../../../shared/contract/chat';
 import { compactSession } from './compaction';
 import type { SessionDeps } from './session-deps';
-import type { SessionRow } from './session-rows';
+import type { SessionRow } from '../db/session-rows';
 import type { SessionStore } from './session-store';
 import type { SlashHooks } from './slash-commands';
 import type { TurnEnv, TurnResult } from './turn';

@@ -12,7 +12,6 @@ import type { InterfaceCall } from '../tools/session/interface-tool';
 import { SESSION_TOOLS } from '../tools/session/index';
 import { resolvePath } from '../tools/_policy/paths';
 import type { Normalized } from '../tools/tool';
-import type { ToolSpec } from './ports';
 
 import type { SyntheticEnv as ToolsEnv } from '../tools/session/interface-tool';
 import type { Db } from '../db/database';
@@ -59,37 +58,14 @@ export function standaloneSyntheticEnv(db: Db, sessionId: number, workingDir: st
 export { readScratchpad } from './scratchpad-store';
 
 export { clarificationTool };
+// Their JSON Schemas are made below the session, where the tool sets are decided (agents/session-tool-specs.ts).
+export { syntheticToolSpec, syntheticToolSpecs } from '../agents/session-tool-specs';
 
 const byName = new Map(SESSION_TOOLS.map((t) => [t.name, t]));
 if (byName.size !== SESSION_TOOLS.length) throw new Error('Two session tools share a name.');
 
 export function isSyntheticTool(name: string): boolean {
   return byName.has(name);
-}
-
-function specOf(t: { name: string; description: string | (() => string); input: z.ZodType }): ToolSpec {
-  const { $schema: _drop, ...parameters } = z.toJSONSchema(t.input, { io: 'input' }) as Record<string, unknown>;
-  return {
-    name: t.name,
-    description: typeof t.description === 'function' ? t.description() : t.description,
-    parameters,
-  };
-}
-
-const specCache = new Map<string, ToolSpec>();
-/** The JSON Schema of one synthetic tool (generated once: the inputs are static). */
-export function syntheticToolSpec(name: string): ToolSpec | null {
-  const cached = specCache.get(name);
-  if (cached) return cached;
-  const tool = byName.get(name);
-  if (!tool) return null;
-  const spec = specOf(tool);
-  specCache.set(name, spec);
-  return spec;
-}
-
-export function syntheticToolSpecs(): ToolSpec[] {
-  return SESSION_TOOLS.map((t) => syntheticToolSpec(t.name)!);
 }
 
 /**

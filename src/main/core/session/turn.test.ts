@@ -282,8 +282,16 @@ describe('approval:listTools', () => {
     const tools = await h.call('approval:listTools', {});
     const names = tools.built_in.map((t) => t.name);
     expect(names).toEqual([...names].sort());
-    expect(tools.built_in.find((t) => t.name === 'read_file')).toMatchObject({ category: 'filesystem' });
-    expect(tools.built_in.find((t) => t.name === 'execute_cmd')).toMatchObject({ category: 'shell' });
+    expect(tools.built_in.find((t) => t.name === 'read_file')).toMatchObject({
+      category: 'filesystem',
+      traits: { kind: 'read', pathKeys: ['path'], commandKey: null },
+    });
+    expect(tools.built_in.find((t) => t.name === 'execute_cmd')).toMatchObject({
+      category: 'shell',
+      traits: { kind: 'execute', commandKey: 'command' },
+    });
+    // Every built-in says what it is (the Security page's tester reads these, never a list of names).
+    expect(tools.built_in.filter((t) => t.traits === null).map((t) => t.name)).toEqual([]);
     expect(names).toContain('ask_user_clarification');
     await expect
       .poll(

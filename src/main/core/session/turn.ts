@@ -9,7 +9,7 @@
  * taken) its row is `queued`. A call of a tool this frame was not offered in this round is refused (offered-check
  * in tool-call).
  */
-import type { ChatEventBody } from '../../../shared/contract/chat';
+import type { ChatEventBody, TurnResult } from '../../../shared/contract/chat';
 import { MAX_PARALLEL_SUBAGENTS } from '../agents/frame';
 import { isSyncSubAgentCall } from '../tools/agents/execute-task';
 import { buildContext, type ContextInput } from './context';
@@ -28,7 +28,8 @@ export interface TurnEnv extends CallEnv {
   injectQueued: () => void;
 }
 
-export type TurnResult = 'done' | 'cancelled' | 'failed' | 'exhausted';
+// How a turn ends: the contract's one definition (agent_done carries it too).
+export type { TurnResult };
 
 export function isAbortError(error: unknown, signal: AbortSignal): boolean {
   return (

@@ -8,7 +8,7 @@
  */
 import { BridgeError } from '../../../shared/contract/define';
 import type { FileImage, RevertResult } from '../../../shared/contract/viewer';
-import type { SessionManager } from '../session/session-manager';
+import type { ToolRow } from '../db/session-rows';
 import { decodeText } from '../disk/text-bytes';
 import { BlobStore, hashBytes, MAX_IMAGE_BYTES, type ImageState } from './blob-store';
 import { kindOfPath } from './file-kinds';
@@ -18,10 +18,21 @@ import { applyReadPolicy, guardScopeOf, ViewerRefusal, type ReadPolicyContext } 
 /** A kept image's text for the diff, decoded as the file's first bytes say (UTF-16 too), the bytes kept as they are. */
 const textOf = (bytes: Buffer): string => decodeText(bytes)?.text ?? bytes.toString('utf8');
 
+/**
+ * What a revert needs of the sessions (session/session-manager.ts; core/index.ts passes it): the call's row, its
+ * session's working directory, and a person's write run as a call in that session. Declared here so the viewer
+ * does not import the session.
+ */
+export interface RevertSessions {
+  getTool(toolCallId: string): ToolRow | undefined;
+  workingDir(sessionId: number): string;
+  runPersonWrite(sessionId: number, messageId: number, path: string, content: string): string;
+}
+
 export class FileImages {
   constructor(
     private readonly blobs: BlobStore,
-    private readonly sessions: SessionManager,
+    private readonly sessions: RevertSessions,
     private readonly policyOf: (workingDir: string) => ReadPolicyContext,
   ) {}
 
@@ -68,7 +79,7 @@ export class FileImages {
 
   revert(toolCallId: string, force: boolean): RevertResult {
     const row = this.row(toolCallId);
-    const tool = this.sessions.store.getTool(toolCallId);
+    const tool = this.sessions.getTool(toolCallId);
     if (!tool || tool.message_id === null)
       throw new BridgeError('not_found', 'The call this change came from is gone.');
     if (row.before_state === 'absent')

@@ -1,6 +1,6 @@
 /**
- * The live checklist of a session (docs/agents.md "Session tools"): the todos of the latest `write_todos` call of the
- * latest turn, in the loaded messages. A list belongs to its turn: once the person writes again, the previous turn's
+ * The live checklist of a session (docs/agents.md "Session tools"): the todos of the latest call of a checklist tool
+ * (its card shows `todos`: `write_todos`) of the latest turn, in the loaded messages. A list belongs to its turn: once the person writes again, the previous turn's
  * list is no longer shown under the chat (it used to stay under every later turn); the new turn shows its own once the
  * agent writes one. A message the person adds while a turn runs starts over the same way. The chat reads it again whenever those change, which in a long session is at every older page
  * (a hundred messages above tens of thousands): `todosAfter` then reads only the page that arrived, since the
@@ -8,7 +8,6 @@
  * the same message objects: stores/chat-store.ts `loadOlder`).
  */
 import type { HistoryMessage } from '../../../shared/contract/chat';
-import { TN } from '../../../shared/tool-names';
 
 export interface Todo {
   content: string;
@@ -18,7 +17,7 @@ export interface Todo {
 const STATUSES = ['pending', 'in_progress', 'completed'];
 
 /**
- * The todos of the latest `write_todos` call in `messages[0..end)` after the last message of the person, or null when
+ * The todos of the latest checklist call in `messages[0..end)` after the last message of the person, or null when
  * there is none (allocates nothing on the way).
  */
 export function latestTodos(messages: readonly HistoryMessage[], end = messages.length): Todo[] | null {
@@ -26,7 +25,7 @@ export function latestTodos(messages: readonly HistoryMessage[], end = messages.
     if (messages[i]!.role === 'user') return null;
     const { tools } = messages[i]!;
     for (let j = tools.length - 1; j >= 0; j--) {
-      if (tools[j]!.name !== TN.WRITE_TODOS) continue;
+      if (tools[j]!.display !== 'todos') continue; // a checklist is what its tool says it is, whatever its name
       try {
         const todos = (JSON.parse(tools[j]!.arguments) as { todos?: unknown }).todos;
         if (Array.isArray(todos))

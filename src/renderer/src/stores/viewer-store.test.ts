@@ -86,24 +86,28 @@ describe('viewer tabs', () => {
   });
 });
 
+/** A card as the core makes it: a search tool's display is its hits (shared/tool-traits.ts). */
+const card = (name: string, args: string, result: string | null) => ({
+  arguments: args,
+  result,
+  display:
+    name === 'search_file' ? ('file_hits' as const) : name === 'grep_files' ? ('folder_hits' as const) : undefined,
+});
+
 describe('the line a tool call names', () => {
   it('reads read_file offset, insert_at_line, replace_lines and search hits', () => {
-    expect(lineOfToolCall({ name: 'read_file', arguments: '{"path":"a","offset":40}', result: null })).toBe(40);
-    expect(lineOfToolCall({ name: 'insert_at_line', arguments: '{"path":"a","line":"7"}', result: null })).toBe(7);
-    expect(
-      lineOfToolCall({ name: 'replace_lines', arguments: '{"path":"a","start_line":3,"end_line":5}', result: null }),
-    ).toBe(3);
-    expect(lineOfToolCall({ name: 'search_file', arguments: '{"path":"a"}', result: 'a.ts\n  12: const x = 1' })).toBe(
-      12,
-    );
-    expect(lineOfToolCall({ name: 'write_file', arguments: '{"path":"a"}', result: null })).toBeNull();
-    expect(lineOfToolCall({ name: 'read_file', arguments: 'not json', result: null })).toBeNull();
+    expect(lineOfToolCall(card('read_file', '{"path":"a","offset":40}', null))).toBe(40);
+    expect(lineOfToolCall(card('insert_at_line', '{"path":"a","line":"7"}', null))).toBe(7);
+    expect(lineOfToolCall(card('replace_lines', '{"path":"a","start_line":3,"end_line":5}', null))).toBe(3);
+    expect(lineOfToolCall(card('search_file', '{"path":"a"}', 'a.ts\n  12: const x = 1'))).toBe(12);
+    expect(lineOfToolCall(card('write_file', '{"path":"a"}', null))).toBeNull();
+    expect(lineOfToolCall(card('read_file', 'not json', null))).toBeNull();
   });
 });
 
 describe("a search tool's hits", () => {
   const hitsOf = (name: string, args: object, result: string) =>
-    searchHits({ name, arguments: JSON.stringify(args), result })?.map(
+    searchHits(card(name, JSON.stringify(args), result))?.map(
       (l) => l.hit && { ...l.hit, at: l.text.slice(0, l.hit.prefix) },
     );
 
@@ -157,11 +161,9 @@ describe("a search tool's hits", () => {
   });
 
   it('no hits for other modes, other tools, or a line number that is not one', () => {
-    expect(
-      searchHits({ name: 'grep_files', arguments: '{"pattern":"y","output_mode":"count"}', result: 'a.ts:3' }),
-    ).toBeNull();
-    expect(searchHits({ name: 'read_file', arguments: '{"path":"a"}', result: '1:x' })).toBeNull();
-    expect(searchHits({ name: 'search_file', arguments: 'not json', result: '1:x' })).toBeNull();
+    expect(searchHits(card('grep_files', '{"pattern":"y","output_mode":"count"}', 'a.ts:3'))).toBeNull();
+    expect(searchHits(card('read_file', '{"path":"a"}', '1:x'))).toBeNull();
+    expect(searchHits(card('search_file', 'not json', '1:x'))).toBeNull();
     expect(hitsOf('search_file', { path: 'a' }, '0:x')).toEqual([null]);
   });
 });

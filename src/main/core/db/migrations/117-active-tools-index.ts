@@ -7,7 +7,7 @@
  * once the `failed`, `pending`, `queued` and `rejected` entries between them fill a page. Partial, an entry is
  * inserted as the call starts and deleted as it ends, in an index of a page or two: the result's commit writes two
  * pages (the row and that one) however long the history. A query must repeat the index's condition to use it
- * (`ACTIVE_TOOL_STATUSES` in session/session-rows.ts). `db/indexes.test.ts` holds the index set and the plans.
+ * (`ACTIVE_TOOL_STATUSES` in db/session-rows.ts). `db/indexes.test.ts` holds the index set and the plans.
  */
 import type { Migration } from '../migrate';
 

@@ -129,6 +129,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
   };
   return defineTool({
     name: TN.GREP_FILES,
+    card: 'folder_hits',
     description:
       'Search the files under a folder for a regular expression. output_mode content (default) returns "path:line:text", ' +
       'files_only the matching paths, count the matches per file; paths are relative to the searched folder. Paginate ' +

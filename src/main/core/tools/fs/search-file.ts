@@ -33,6 +33,7 @@ const input = z.object({
 
 export const searchFileTool = defineTool({
   name: TN.SEARCH_FILE,
+  card: 'file_hits',
   description:
     'Find the lines of one file that match a regular expression; returns "line:text" (context lines as "line-text"). Use grep_files to search a folder.',
   input,

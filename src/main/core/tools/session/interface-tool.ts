@@ -44,7 +44,7 @@ export interface ParentCall {
   readonly sessionId: number;
 }
 
-/** The sub-agent side of the core, as the interface tools need it (agents/sub-agent-runner.ts implements it). */
+/** The sub-agent side of the core, as the interface tools need it (session/sub-agent-runner.ts implements it). */
 export interface SubAgentPort {
   /** Runs a child stack inline; its final answer is the outcome. */
   runSync(parent: ParentCall, toolCallId: string, request: TaskRequest): Promise<ExecutionOutcome>;

@@ -18,6 +18,7 @@ export const writeTodosTool = defineInterfaceTool({
     'Keep your private task list for this task: send the WHOLE list with statuses each time. It is not stored or shared; it lives in your own tool results.',
   input: z.object({ todos: z.array(todoItem).max(100) }),
   defaultDecision: 'allow',
+  card: 'todos',
   run({ todos }) {
     const mark = { pending: '[ ]', in_progress: '[~]', completed: '[x]' } as const;
     return todos.length === 0 ? 'Todo list is empty.' : todos.map((t) => `${mark[t.status]} ${t.content}`).join('\n');

@@ -6,7 +6,9 @@
 import { useEffect, useState } from 'react';
 import { ACTION_WORDS } from '../../../../shared/contract/approval';
 import type { CallResponse } from '../../../../shared/contract/index';
-import { FS_ANY_TOOLS, TN } from '../../../../shared/tool-names';
+import type { ToolInfo } from '../../../../shared/contract/approval';
+import { TN } from '../../../../shared/tool-names';
+import { mainArgumentOf, type ArgumentTraits } from '../../../../shared/tool-traits';
 import { skald } from '../../bridge/skald';
 import type { OpenFolder } from './open-folder';
 
@@ -19,21 +21,29 @@ export interface TesterSeed {
   sessionId: number | null;
 }
 
-const templateFor = (tool: string): Record<string, unknown> =>
-  tool === TN.EXECUTE_CMD ? { command: '' } : FS_ANY_TOOLS.includes(tool) ? { path: '' } : {};
+/** A new call's arguments: its main argument (command or path, as the tool says) empty, nothing else. */
+const templateFor = (traits: ArgumentTraits | null): Record<string, unknown> => {
+  const key = mainArgumentOf(traits);
+  return key ? { [key]: '' } : {};
+};
+
+/** The first call shown: reading a file, the question most asked here. */
+const FIRST_TOOL = TN.READ_FILE;
 
 export function CallTester({
-  toolNames,
+  tools,
   seed,
   open,
 }: {
-  toolNames: readonly string[];
+  tools: readonly ToolInfo[];
   seed: TesterSeed | null;
   open: OpenFolder;
 }) {
-  const [toolName, setToolName] = useState(seed?.toolName ?? TN.READ_FILE);
-  const [args, setArgs] = useState<Record<string, unknown>>(seed?.args ?? { path: '' });
-  const [json, setJson] = useState(JSON.stringify(seed?.args ?? { path: '' }, null, 2));
+  const traitsOf = (name: string) => tools.find((t) => t.name === name)?.traits ?? null;
+  const [toolName, setToolName] = useState(seed?.toolName ?? FIRST_TOOL);
+  const first = seed?.args ?? templateFor(traitsOf(FIRST_TOOL));
+  const [args, setArgs] = useState<Record<string, unknown>>(first);
+  const [json, setJson] = useState(JSON.stringify(first, null, 2));
   const [jsonError, setJsonError] = useState<string | null>(null);
   // The open session unless a logged call names its own: the answer is then that session's gate, in its folder.
   const [sessionId, setSessionId] = useState<number | null>(seed ? seed.sessionId : open.sessionId);
@@ -61,7 +71,9 @@ export function CallTester({
       .explain({ toolName, args, ...(sessionId !== null ? { sessionId } : {}) })
       .then(setResult, (e: Error) => setError(e.message));
   };
-  const mainKey = toolName === TN.EXECUTE_CMD ? 'command' : FS_ANY_TOOLS.includes(toolName) ? 'path' : null;
+  const traits = traitsOf(toolName);
+  const mainKey = mainArgumentOf(traits);
+  const isCommand = mainKey !== null && mainKey === traits?.commandKey;
 
   return (
     <section className="sec-card" aria-labelledby="tester-title">
@@ -81,12 +93,12 @@ export function CallTester({
             value={toolName}
             onChange={(e) => {
               setToolName(e.target.value);
-              update(templateFor(e.target.value));
+              update(templateFor(traitsOf(e.target.value)));
             }}
           />
           <datalist id="tester-tools">
-            {toolNames.map((n) => (
-              <option key={n} value={n} />
+            {tools.map((t) => (
+              <option key={t.name} value={t.name} />
             ))}
           </datalist>
         </label>
@@ -110,13 +122,13 @@ export function CallTester({
         </label>
         {mainKey && (
           <label className="field tester-main">
-            <span className="field-label">{mainKey === 'command' ? 'Command' : 'Path'}</span>
+            <span className="field-label">{isCommand ? 'Command' : 'Path'}</span>
             <input
-              data-testid={`tester-${mainKey}`}
+              data-testid={isCommand ? 'tester-command' : 'tester-path'}
               className="mono"
               value={typeof args[mainKey] === 'string' ? (args[mainKey] as string) : ''}
               onChange={(e) => update({ ...args, [mainKey]: e.target.value })}
-              placeholder={mainKey === 'command' ? 'git status && npm test' : 'src/index.ts'}
+              placeholder={isCommand ? 'git status && npm test' : 'src/index.ts'}
             />
           </label>
         )}

@@ -8,7 +8,6 @@
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { ACTION_WORDS, ruleLabel, type Decision } from '../../../../shared/contract/approval';
-import { TN } from '../../../../shared/tool-names';
 import { skald } from '../../bridge/skald';
 import { securityStore, setFsLevel } from '../../stores/security-store';
 import { FS_LEVEL_LABELS, fsRows, normalizeRowPath, type FsLevel, type FsRow } from './file-system-rows';
@@ -36,11 +35,9 @@ function useEffects(paths: readonly string[], open: OpenFolder, rulesVersion: un
   useEffect(() => {
     let live = true;
     const session = open.sessionId !== null ? { sessionId: open.sessionId } : {};
+    // The core asks the gate with its file tools, chosen by what they are (a read, an edit), never by name here.
     const ask = (path: string) =>
-      Promise.all([
-        skald.approval.explain({ toolName: TN.READ_FILE, args: { path }, ...session }),
-        skald.approval.explain({ toolName: TN.WRITE_FILE, args: { path, content: '' }, ...session }),
-      ]).then(([read, write]) => [path, { read: read.decision, write: write.decision }] as const);
+      skald.approval.explainFileAccess({ path, ...session }).then((effect) => [path, effect] as const);
     Promise.all(paths.map(ask)).then(
       (pairs) => live && setEffects(new Map(pairs)),
       () => live && setEffects(new Map()),

@@ -47,7 +47,8 @@ export function SecurityPage() {
   };
   useEffect(() => void loadSecurity(), []);
   const group = state.groups.find((g) => g.id === state.groupId);
-  const toolNames = [...state.tools.built_in, ...state.tools.mcp, ...state.tools.dynamic].map((t) => t.name);
+  const tools = [...state.tools.built_in, ...state.tools.mcp, ...state.tools.dynamic];
+  const toolNames = tools.map((t) => t.name);
   // The core works out the rules (the decided action, every part that decided it: approval/suggest-rules.ts).
   const makeRule = (entry: DecisionLogEntry) => {
     skald.approval.suggestRules({ decisionId: entry.id }).then(
@@ -127,7 +128,7 @@ export function SecurityPage() {
             </>
           )}
           {tab === 'files' && <FileSystemPanel open={open} />}
-          {tab === 'test' && <CallTester key={JSON.stringify(seed)} toolNames={toolNames} seed={seed} open={open} />}
+          {tab === 'test' && <CallTester key={JSON.stringify(seed)} tools={tools} seed={seed} open={open} />}
           {tab === 'bypasses' && <BypassList />}
           {tab === 'log' && <DecisionLog onMakeRule={makeRule} onTest={testCall} />}
         </div>

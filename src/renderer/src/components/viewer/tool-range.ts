@@ -1,19 +1,23 @@
 /**
- * The line a tool call points at, for go-to-line when its path opens in the viewer: `read_file`'s offset,
- * `insert_at_line`'s line, `replace_lines`' start, and the first hit of a `search_file` result. Null when the call
- * names no range. And the hits of a search tool's result, each the file and line it names, so the card can open
- * every hit at its line (docs/viewer.md "How a file reaches the viewer").
+ * The line a tool call points at, for go-to-line when its path opens in the viewer: its line argument (`read_file`'s
+ * offset, `insert_at_line`'s line, `replace_lines`' start) or the first hit of a search result in one file. Null when
+ * the call names no range. And the hits of a search tool's result, each the file and line it names, so the card can
+ * open every hit at its line (docs/viewer.md "How a file reaches the viewer"). Which result has hits is the tool's
+ * card display (`file_hits`, `folder_hits`: shared/tool-traits.ts), never its name.
  */
 import type { ToolCard } from '../../../../shared/contract/chat';
 import { readQuotedPath } from '../../../../shared/shown-path';
-import { PATH_ALIASES, TN } from '../../../../shared/tool-names';
+import { PATH_ALIASES } from '../../../../shared/tool-names';
 
 function positive(value: unknown): number | null {
   const n = typeof value === 'string' ? Number(value) : value;
   return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : null;
 }
 
-type Card = Pick<ToolCard, 'name' | 'arguments' | 'result'>;
+type Card = Pick<ToolCard, 'arguments' | 'result' | 'display'>;
+
+/** The argument names that say at which line of its file a call points, in the order they are read. */
+const LINE_ARGUMENTS = ['offset', 'start_line', 'line'] as const;
 
 function argsOf(card: Card): Record<string, unknown> | null {
   try {
@@ -34,10 +38,10 @@ export interface ResultLine {
   } | null;
 }
 
-/** `search_file`: `12:text` (context `12-text`) for the file it searched. */
+/** `file_hits` (`search_file`): `12:text` (context `12-text`) for the file it searched. */
 const FILE_HIT = /^(\s*(\d+)):/;
 /**
- * `grep_files` content mode: `rel:12:text` (context `rel-12-text`), rel relative to the folder searched; an odd name
+ * `folder_hits` (`grep_files`) in content mode: `rel:12:text` (context `rel-12-text`), rel relative to the folder searched; an odd name
  * quoted as a JSON string (docs/tools.md "Names in results").
  */
 const GREP_HIT = /^((.+?):(\d+)):/;
@@ -50,18 +54,19 @@ function grepPath(base: string, rel: string): string {
   return last === rel ? folder : `${folder}/${rel}`;
 }
 
-/** The lines of a `search_file` or `grep_files` (content mode) result with their hits; null for any other call. */
+/** The lines of a search result in one file or a folder (content mode) with their hits; null for any other call. */
 export function searchHits(card: Card): ResultLine[] | null {
-  if (card.result === null || (card.name !== TN.SEARCH_FILE && card.name !== TN.GREP_FILES)) return null;
+  const inFolder = card.display === 'folder_hits';
+  if (card.result === null || (card.display !== 'file_hits' && !inFolder)) return null;
   const args = argsOf(card);
   if (!args) return null;
   const given = ['path', ...Object.keys(PATH_ALIASES)]
     .map((key) => args[key])
     .find((v): v is string => typeof v === 'string' && v !== '');
-  const base = given ?? (card.name === TN.GREP_FILES ? '.' : null);
-  if (base === null || (card.name === TN.GREP_FILES && (args.output_mode ?? 'content') !== 'content')) return null;
+  const base = given ?? (inFolder ? '.' : null);
+  if (base === null || (inFolder && (args.output_mode ?? 'content') !== 'content')) return null;
   return card.result.split('\n').map((text) => {
-    if (card.name === TN.SEARCH_FILE) {
+    if (!inFolder) {
       const m = FILE_HIT.exec(text);
       const line = m ? positive(Number(m[2])) : null;
       return { text, hit: m && line ? { path: base, line, prefix: m[1]!.length } : null };
@@ -86,16 +91,7 @@ export function searchHits(card: Card): ResultLine[] | null {
 export function lineOfToolCall(card: Card): number | null {
   const args = argsOf(card);
   if (!args) return null;
-  switch (card.name) {
-    case 'read_file':
-      return positive(args.offset ?? args.start_line);
-    case 'insert_at_line':
-      return positive(args.line);
-    case 'replace_lines':
-      return positive(args.start_line);
-    case 'search_file':
-      return searchHits(card)?.find((l) => l.hit)?.hit?.line ?? null;
-    default:
-      return null;
-  }
+  if (card.display === 'file_hits') return searchHits(card)?.find((l) => l.hit)?.hit?.line ?? null;
+  const key = LINE_ARGUMENTS.find((k) => args[k] != null);
+  return key === undefined ? null : positive(args[key]);
 }

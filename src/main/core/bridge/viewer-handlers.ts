@@ -1,9 +1,9 @@
 /** Handlers of the `viewer:*` calls that the viewer service answers (`viewer:open` is the chat's: it emits). */
 import { BridgeError } from '../../../shared/contract/define';
-import type { BridgeHandlers } from '../bridge/handlers';
-import { ViewerRefusal } from './read-policy';
-import type { FileImages } from './file-images';
-import type { ViewerService } from './viewer-service';
+import type { BridgeHandlers } from './handlers';
+import { ViewerRefusal } from '../viewer/read-policy';
+import type { FileImages } from '../viewer/file-images';
+import type { ViewerService } from '../viewer/viewer-service';
 
 type ViewerChannels =
   | 'viewer:resolve'

@@ -10,18 +10,19 @@
  * - Result: the final answer; a stop → cancelled; too many rounds or a failed model → a plain result saying so.
  */
 import type { ChatEventBody } from '../../../shared/contract/chat';
-import { MAX_TOOL_ROUNDS, runTurn, type TurnEnv } from '../session/turn';
-import type { ModelPort } from '../session/ports';
-import type { SessionStore } from '../session/session-store';
-import { instructionsPrompts } from '../session/project-instructions';
-import { readScratchpad } from '../session/scratchpad-store';
-import type { CallEnv } from '../session/tool-call';
+import { MAX_TOOL_ROUNDS, runTurn, type TurnEnv } from './turn';
+import type { ModelPort } from './ports';
+import type { SessionStore } from './session-store';
+import { instructionsPrompts } from './project-instructions';
+import { readScratchpad } from './scratchpad-store';
+import type { CallEnv } from './tool-call';
 import type { SubAgentPort, TaskRequest } from '../tools/session/interface-tool';
 import type { ExecutionOutcome } from '../tools/tool';
-import { AgentRegistry, MAIN_AGENT_ID, type AgentDef } from './agent-registry';
-import { MAX_AGENT_DEPTH, type AgentFrame } from './frame';
-import type { StackStore } from './stack-store';
-import { toolSetFor, withCurrentAllowList, type ToolSetDeps } from './tool-sets';
+import type { AgentRegistry, AgentDef } from '../agents/agent-registry';
+import type { AgentFrame } from '../agents/frame';
+import type { StackStore } from '../agents/stack-store';
+import { checkTaskTarget, modelSelectionFor, type ResolveModel } from '../agents/task-target';
+import { toolSetFor, withCurrentAllowList, type ToolSetDeps } from '../agents/tool-sets';
 
 export interface SubAgentRunnerDeps {
   model: ModelPort;
@@ -30,42 +31,7 @@ export interface SubAgentRunnerDeps {
   agents: AgentRegistry;
   toolSets: ToolSetDeps;
   /** A model name from a call or meta.json → the selection the model client takes ('auto' = the default). */
-  resolveModel: (arg: string) => { ok: boolean; selection: string; message: string };
-}
-
-/** Checks a task request against the caller's frame; the agent, or why it cannot run. */
-export function checkTaskTarget(
-  agents: AgentRegistry,
-  caller: AgentFrame,
-  agentId: string,
-): AgentDef | { error: string } {
-  if (agentId === MAIN_AGENT_ID)
-    return {
-      error: 'The main agent cannot be started as a task; choose a task agent (list_items with type "agents").',
-    };
-  if (agentId === caller.agentId)
-    return { error: `An agent cannot start itself ("${agentId}"); do the work yourself or choose another task agent.` };
-  if (caller.depth + 1 > MAX_AGENT_DEPTH)
-    return {
-      error: `Sub-agents nest at most ${MAX_AGENT_DEPTH} deep; this call would be depth ${caller.depth + 1}. Do the work yourself.`,
-    };
-  const agent = agents.get(agentId);
-  if ('error' in agent) return { error: `${agent.error} Call list_items with type "agents" to see the task agents.` };
-  if (agent.type !== 'task')
-    return { error: `"${agentId}" is a ${agent.type} agent; only task agents can be started.` };
-  return agent;
-}
-
-/** The model a task agent runs on (sync, async or scheduled): the call's, else its meta.json's, else the default. */
-export function modelSelectionFor(
-  agent: AgentDef,
-  client: string | null | undefined,
-  resolveModel: SubAgentRunnerDeps['resolveModel'],
-): { selection: string } | { error: string } {
-  const wanted = client ?? agent.client;
-  if (!wanted) return { selection: 'auto' };
-  const r = resolveModel(wanted);
-  return r.ok ? { selection: r.selection } : { error: `Cannot run ${agent.id} on model "${wanted}": ${r.message}` };
+  resolveModel: ResolveModel;
 }
 
 export class SubAgentRunner implements SubAgentPort {

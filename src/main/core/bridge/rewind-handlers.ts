@@ -1,6 +1,6 @@
 /** Handlers of the `rewind:*` calls (docs/rewind.md); the requests are parsed at the boundary (bridge/dispatch.ts). */
-import type { BridgeHandlers } from '../bridge/handlers';
-import type { RewindService } from './rewind-service';
+import type { BridgeHandlers } from './handlers';
+import type { RewindService } from '../rewind/rewind-service';
 
 type RewindChannels =
   | 'rewind:preview'

@@ -1,8 +1,9 @@
 /**
  * The rows of the sessions' tables as the store reads them, the shapes it is given to write, and the SQL text of the
  * reads of a history page and of the model's context (docs/architecture.md), and how a round's calls get ids a
- * request can pair results with. No writes: the one writer of these tables is SessionStore (session-store.ts), which
- * re-exports all of this.
+ * request can pair results with. No writes: the one writer of these tables is SessionStore (session/session-store.ts),
+ * which re-exports all of this. Here, below the services, so those that read these rows or their unfinished calls
+ * (approval, the scheduler, rewind, the viewer) do not import the session (docs/architecture.md "Layers inside the core").
  */
 import type { NewChatImage } from '../../../shared/chat-images';
 import { UNFINISHED_TOOL_STATUSES } from '../../../shared/tool-call';
@@ -59,6 +60,16 @@ export interface ToolRow {
   /** The latest decision of the call as JSON (from `tool_decisions`); null before the gate saw it. */
   latest_decision?: string | null;
   created_at: number;
+}
+
+/** A background run's session as the scheduler asks for it (session-store.ts `createBackgroundSession`). */
+export interface NewBackgroundSession {
+  title: string;
+  source: string;
+  agentId: string;
+  runContext: object | null;
+  model: string | null;
+  parentSessionId: number | null;
 }
 
 export interface NewMessage {

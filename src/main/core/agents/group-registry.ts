@@ -8,7 +8,7 @@
  * Registration returns its own disposer. `GrantStore` is the one reader and writer of the two grant tables.
  */
 import type { Db } from '../db/database';
-import type { ToolSpec } from './ports';
+import type { ToolSpec } from '../llm/types';
 
 export interface ToolGroupSource {
   /** Every group this source owns, with a one-line status for replies and listings. */

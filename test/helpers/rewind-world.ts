@@ -5,12 +5,12 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { openDatabase, type Db } from '../db/database';
-import { canonicalRoot } from '../disk/protected';
-import { SessionStore } from '../session/session-store';
-import { BlobStore } from '../viewer/blob-store';
-import type { ReadPolicyContext } from '../viewer/read-policy';
-import { RewindService, type RewindServiceDeps } from './rewind-service';
+import { openDatabase, type Db } from '../../src/main/core/db/database';
+import { canonicalRoot } from '../../src/main/core/disk/protected';
+import { SessionStore } from '../../src/main/core/session/session-store';
+import { BlobStore } from '../../src/main/core/viewer/blob-store';
+import type { ReadPolicyContext } from '../../src/main/core/viewer/read-policy';
+import { RewindService, type RewindServiceDeps } from '../../src/main/core/rewind/rewind-service';
 
 /** A file the round changes: its content before and after (null: no file). */
 export interface FileChange {
