@@ -8,7 +8,6 @@ import { AgentRegistry } from './agents/agent-registry';
 import { StackStore } from './agents/stack-store';
 import { configGroupSource } from './agents/tool-groups';
 import { BridgeError } from '../../shared/contract/define';
-import { TN } from '../../shared/tool-names';
 import { createApprovalServices, type ApprovalServices } from './approval/index';
 import { createAppHandlers } from './bridge/app-handlers';
 import { createApprovalHandlers } from './bridge/approval-handlers';
@@ -224,7 +223,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   const jobs = new JobStore(db, schedulerNow);
   const reRuns = recoverInterruptedRuns(jobs, sessionStore);
   // A shell command waiting for the person since the last run gets its card's bypass choices from the grammar's reading.
-  if (sessionStore.activeTools().some((row) => row.status === 'pending' && row.name === TN.EXECUTE_CMD))
+  if (sessionStore.activeTools().some((row) => row.status === 'pending' && tools.traitsOf(row.name)?.commandKey))
     await approval.shell.whenLoaded();
   approval.pending.reRegisterPendingFromDb();
   const llm = createLlmServices({ db, secrets });

@@ -116,7 +116,7 @@ export class ApprovalGate {
   }
 
   /** The shell command a call carries (the tool's `commandKey` argument), or null for a tool without one. */
-  private commandOf(toolName: string, args: Record<string, unknown>): string | null {
+  commandOf(toolName: string, args: Record<string, unknown>): string | null {
     const key = this.deps.traitsOf(toolName)?.commandKey;
     if (!key) return null;
     return typeof args[key] === 'string' ? (args[key] as string) : null;

@@ -12,7 +12,6 @@
 import { BridgeError } from '../../../shared/contract/define';
 import type { RuleSuggestion } from '../../../shared/contract/approval';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
-import { TN } from '../../../shared/tool-names';
 import type { Db } from '../db/database';
 import { decidedCall } from './decision-log';
 import type { ApprovalGate } from './gate';
@@ -20,7 +19,7 @@ import { relIn } from './guards';
 
 export interface SuggestDeps {
   db: Db;
-  gate: Pick<ApprovalGate, 'partActions' | 'workingDirOf'>;
+  gate: Pick<ApprovalGate, 'partActions' | 'workingDirOf' | 'commandOf'>;
   /** The session's run context and working directory, or null for a session that is gone. */
   session(sessionId: number): { runContext: RunContext; workingDir: string } | null;
 }
@@ -56,9 +55,9 @@ export function suggestRules(deps: SuggestDeps, decisionId: number): { rules: Ru
   const path = decided.args.path;
   if (typeof path === 'string' && path !== '') base.path_pattern = relIn(path, workingDir) || path;
 
-  const command = decided.args.command;
-  if (decided.toolName !== TN.EXECUTE_CMD || typeof command !== 'string' || command.trim() === '')
-    return { rules: [base], workingDir };
+  // A tool that takes a shell command (its traits' `commandKey`) is covered part by part; any other by its call.
+  const command = deps.gate.commandOf(decided.toolName, decided.args);
+  if (command === null || command.trim() === '') return { rules: [base], workingDir };
   const parts = deps.gate.partActions({
     sessionId: decided.sessionId,
     agentId: decided.agentId ?? 'main',

@@ -26,20 +26,22 @@ export interface RuleFormProps {
   initial: RuleDraft;
   ruleId?: number;
   toolNames: readonly string[];
+  /** The tools that take a shell command (their traits' `commandKey`): only their rules carry a command pattern. */
+  commandTools: ReadonlySet<string>;
   onSave: (draft: RuleDraft) => Promise<SaveResult>;
   onCancel: () => void;
   /** What a relative path is relative to, said under the path field. */
   open: OpenFolder;
 }
 
-export function RuleForm({ initial, ruleId, toolNames, onSave, onCancel, open }: RuleFormProps) {
+export function RuleForm({ initial, ruleId, toolNames, commandTools, onSave, onCancel, open }: RuleFormProps) {
   const [draft, setDraft] = useState(initial);
   const [problem, setProblem] = useState<{ field: RuleField | null; message: string } | null>(null);
   const [saving, setSaving] = useState(false);
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
   const set = (patch: Partial<RuleDraft>) => setDraft((d) => ({ ...d, ...patch }));
-  const isShell = draft.tool_pattern.trim() === 'execute_cmd';
+  const isShell = commandTools.has(draft.tool_pattern.trim());
 
   // Live check by the core, a moment after typing stops; it never writes.
   useEffect(() => {

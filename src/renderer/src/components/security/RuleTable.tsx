@@ -16,6 +16,8 @@ export interface RuleTableProps {
   rules: readonly ApprovalRuleDto[];
   fallback: readonly ApprovalRuleDto[];
   toolNames: readonly string[];
+  /** The tools that take a shell command (their traits' `commandKey`): only their rules carry a command pattern. */
+  commandTools: ReadonlySet<string>;
   /**
    * Drafts to open the add form with, one after another ("make a rule from this": one rule per part of a command
    * that decided the call).
@@ -26,7 +28,16 @@ export interface RuleTableProps {
   open: OpenFolder;
 }
 
-export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPrefillUsed, open }: RuleTableProps) {
+export function RuleTable({
+  groupName,
+  rules,
+  fallback,
+  toolNames,
+  commandTools,
+  prefill,
+  onPrefillUsed,
+  open,
+}: RuleTableProps) {
   const [editing, setEditing] = useState<number | 'new' | null>(prefill.length ? 'new' : null);
   // Which suggested draft the add form shows; each saved one moves on to the next.
   const [step, setStep] = useState(0);
@@ -66,6 +77,7 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
           key={step}
           initial={newDraft}
           toolNames={toolNames}
+          commandTools={commandTools}
           open={open}
           onCancel={close}
           onSave={async (d) => {
@@ -95,6 +107,7 @@ export function RuleTable({ groupName, rules, fallback, toolNames, prefill, onPr
                 initial={draftOf(rule)}
                 ruleId={rule.id}
                 toolNames={toolNames}
+                commandTools={commandTools}
                 open={open}
                 onCancel={close}
                 onSave={async (d) => {

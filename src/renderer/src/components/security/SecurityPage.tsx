@@ -49,6 +49,8 @@ export function SecurityPage() {
   const group = state.groups.find((g) => g.id === state.groupId);
   const tools = [...state.tools.built_in, ...state.tools.mcp, ...state.tools.dynamic];
   const toolNames = tools.map((t) => t.name);
+  // The tools whose rules may carry a command pattern: those that say they take a shell command (their traits).
+  const commandTools = new Set(tools.filter((t) => t.traits?.commandKey).map((t) => t.name));
   // The core works out the rules (the decided action, every part that decided it: approval/suggest-rules.ts).
   const makeRule = (entry: DecisionLogEntry) => {
     skald.approval.suggestRules({ decisionId: entry.id }).then(
@@ -120,6 +122,7 @@ export function SecurityPage() {
                 rules={state.rules}
                 fallback={state.fallback}
                 toolNames={toolNames}
+                commandTools={commandTools}
                 prefill={prefill}
                 onPrefillUsed={() => setPrefill([])}
                 open={open}
