@@ -57,6 +57,13 @@ test('Rewind to here restores an edit, a creation and a sub-agent edit; the chat
   const dialog = page.getByTestId('rewind-dialog');
   const files = dialog.getByTestId('rewind-file');
   await expect(files).toHaveCount(3);
+  // A modal like the app's others (lib/use-dialog-focus.ts): the focus goes in, and Tab goes round inside it.
+  const focusInside = () => dialog.evaluate((d) => d.contains(document.activeElement));
+  await expect.poll(focusInside).toBe(true);
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    expect(await focusInside()).toBe(true);
+  }
   await expect(files.nth(0)).toContainText('added.txt');
   await expect(files.nth(0)).toContainText('will be removed');
   await expect(files.nth(1)).toContainText('b.txt');

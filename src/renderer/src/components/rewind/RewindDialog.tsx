@@ -3,10 +3,11 @@
  * file by file with its diff to now, the commands whose effects are not tracked, a choice per conflicting file, and
  * the three ways to go: files and chat, files only, chat only. The core decides and writes; this only shows and asks.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { RewindFile, RewindMode, RewindPreview, RewindResult } from '../../../../shared/contract/rewind';
 import { skald } from '../../bridge/skald';
 import { chat } from '../../stores/chat-store';
+import { useDialogFocus } from '../../lib/use-dialog-focus';
 import { DiffView } from '../DiffView';
 import { closeRewind, handToComposer } from './rewind-store';
 import './rewind.css';
@@ -126,6 +127,9 @@ export function RewindDialog({ sessionId, messageId }: { sessionId: number; mess
   const [choices, setChoices] = useState<Record<string, Choice>>({});
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<Extract<RewindResult, { status: 'done' }>['files'] | null>(null);
+  // Focus into the dialog, kept there, Escape closes it, and back to where it was (lib/use-dialog-focus.ts).
+  const dialog = useRef<HTMLDivElement>(null);
+  useDialogFocus(dialog, closeRewind);
   const load = () =>
     skald.rewind.preview({ sessionId, messageId }).then(
       (p) => (setPreview(p), setError(null)),
@@ -173,6 +177,8 @@ export function RewindDialog({ sessionId, messageId }: { sessionId: number; mess
   return (
     <div className="overlay" role="presentation" onMouseDown={closeRewind}>
       <div
+        ref={dialog}
+        tabIndex={-1}
         className="dialog rewind-dialog"
         role="dialog"
         aria-modal="true"

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import { useDialogFocus } from '../../lib/use-dialog-focus';
 import { chat } from '../../stores/chat-store';
 import { closeRewind, openRewind } from './rewind-store';
 import './rewind.css';
@@ -14,7 +15,10 @@ export function RewindPicker() {
   const messages = all.filter((m) => m.role === 'user' && !m.replaced && !m.queued && m.status === 'ok').reverse();
   const [index, setIndex] = useState(0);
   const list = useRef<HTMLUListElement>(null);
+  // Kept inside while open, Escape closes it, the focus back where it was (lib/use-dialog-focus.ts); the list first.
+  const dialog = useRef<HTMLDivElement>(null);
   useEffect(() => list.current?.focus(), []);
+  useDialogFocus(dialog, closeRewind);
   useEffect(() => {
     document.getElementById(`rewind-pick-${messages[index]?.id}`)?.scrollIntoView({ block: 'nearest' });
   }, [index, messages]);
@@ -25,6 +29,8 @@ export function RewindPicker() {
   return (
     <div className="overlay" role="presentation" onMouseDown={closeRewind}>
       <div
+        ref={dialog}
+        tabIndex={-1}
         className="dialog switcher rewind-picker"
         role="dialog"
         aria-modal="true"
