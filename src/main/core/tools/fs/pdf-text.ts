@@ -55,6 +55,11 @@ export function pdfLines(pdf: PdfText): string[] {
 /** Whether no page has any text (scanned pages, drawings). */
 export const hasNoText = (pdf: PdfText) => pdf.pages.every((text) => text.trim() === '');
 
+let runningReaders = 0;
+/** How many PDF reader threads are alive now (started and not yet exited): what the tests watch, since a count of
+ * the process's threads also moves with threads that are none of ours. */
+export const pdfReadersRunning = () => runningReaders;
+
 function extractOnWorker(job: PdfJob, signal: AbortSignal, timeoutMs: number): Promise<PdfReply> {
   return new Promise((resolve, reject) => {
     // The bytes are copied into the job (the caller keeps its buffer); the thread ends with its answer.
@@ -64,6 +69,8 @@ function extractOnWorker(job: PdfJob, signal: AbortSignal, timeoutMs: number): P
       stdout: true, // pdf.js may print; nothing of it reaches the app's output
       stderr: true,
     });
+    runningReaders += 1;
+    worker.once('exit', () => (runningReaders -= 1));
     let settled = false;
     const end = (finish: () => void) => {
       if (settled) return;
