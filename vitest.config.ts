@@ -6,6 +6,9 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // A poll waits for something another process or thread does (a round through the scripted LLM server, a worker
+    // ending): on a loaded machine that can take longer than the default 1 s. A poll that never succeeds still fails.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
   },
 });
