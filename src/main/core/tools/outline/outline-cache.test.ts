@@ -214,6 +214,17 @@ describe('edits on real files give the whole parse, spliced or not', () => {
     const twice = text.replace("        case 'kind20': {", "        default:\n        case 'kind20': {");
     expect(await expectSameAsWhole(cache, path, twice, 'a second default')).not.toBe('spliced');
     expect((await outlineOf(twice, path, pool))?.problems.length).toBeGreaterThan(0);
+    // A slice that closes the switch early and opens another: the clauses after it belong to the new switch.
+    expect(await expectSameAsWhole(cache, path, text, 'the second default taken away')).toBe('parsed');
+    const split = text.replace(
+      "        case 'kind50': {",
+      "        } total++; switch (item.size) {\n        case 'kind50': {",
+    );
+    const answer = await cache.outline(path, Buffer.from(split), path);
+    expect(answer?.outline).toEqual(await outlineOf(split, path, pool));
+    // Not as a slice of clauses (whose pieces would lose the clauses of the new switch): the block around is reparsed.
+    expect(answer?.reparsedChars).toBeGreaterThan(30_000);
+    await expectSameAsWhole(cache, path, text, 'back to one switch');
     // Edits of the default clause itself, and of code around the switch, still give the whole parse's answer.
     text = text.replace('continue outer;', 'continue outer; // skipped');
     await expectSameAsWhole(cache, path, text, 'the default clause edited');

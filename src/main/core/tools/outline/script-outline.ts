@@ -321,7 +321,9 @@ class ScriptWalk {
    */
   private wrappedClauses(wrapper: N): PieceBody | null {
     const body = wrapper.body as N | null | undefined;
-    const only = (body?.body as N[] | undefined)?.[0];
+    // Exactly one statement: a slice such as `} f(); switch (1) {` closes the `switch` early and opens another.
+    const statements = (body?.body as N[] | undefined) ?? [];
+    const only = statements.length === 1 ? statements[0] : undefined;
     if (!FUNCTION_TYPES.has(wrapper.type) || !only || only.type !== 'SwitchStatement') return null;
     const head = `${wrapper.async ? 'async ' : ''}function${wrapper.generator ? '*' : ''} _() {`;
     let clauses = only.cases as N[];
