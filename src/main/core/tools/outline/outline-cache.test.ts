@@ -158,6 +158,8 @@ describe('edits on real files give the whole parse, spliced or not', () => {
     join(repo, 'node_modules/electron/electron.d.ts'),
     join(repo, 'node_modules/csstype/index.d.ts'), // not ASCII; interfaces of hundreds of kilobytes
     join(repo, 'node_modules/ai/dist/index.mjs'),
+    // One function of 1,400 lines: loops, `switch`es and their clauses inside it.
+    join(repo, 'node_modules/@ai-sdk/anthropic/src/convert-to-anthropic-messages-prompt.ts'),
     join(stdlib, '_pydecimal.py'),
     join(stdlib, 'typing.py'),
   ];
@@ -184,6 +186,56 @@ describe('edits on real files give the whole parse, spliced or not', () => {
     expect(await expectSameAsWhole(cache, path, lines.join('\n'), 'a function declared there')).toBe('spliced');
     lines.splice(at + 1, 1, '      }}}');
     await expectSameAsWhole(cache, path, lines.join('\n'), 'braces that break the bundle');
+  });
+
+  it('reparses one clause of a big switch in a loop in a function, and never takes a second default', async () => {
+    const cache = newCache();
+    const path = '/x/convert.ts';
+    const clause = (k: number) =>
+      `        case 'kind${k}': {\n${Array.from({ length: 12 }, (_, i) => `          total += item.size * ${k + i}; // step ${i} of clause ${k}`).join('\n')}\n          break;\n        }`;
+    const clauses = Array.from({ length: 60 }, (_, k) => clause(k)).join('\n');
+    let text = `export const before = 1;\nexport async function convert(items: { kind: string; size: number }[]) {\n  let total = 0;\n  outer: for (const item of items) {\n    if (item.size > 0) {\n      switch (item.kind) {\n${clauses}\n        default: {\n          continue outer;\n        }\n      }\n    }\n  }\n  return total;\n}\nexport function after() {}\n`;
+    expect(text.length).toBeGreaterThan(40_000);
+    await expectSameAsWhole(cache, path, text, 'start');
+    text = text.replace('// step 5 of clause 30', '// step 5 of clause 30, edited');
+    const edited = await cache.outline(path, Buffer.from(text), path);
+    expect(edited?.outline).toEqual(await outlineOf(text, path, pool));
+    expect(edited?.how).toBe('spliced');
+    expect(edited?.reparsedChars).toBeLessThan(1_000);
+    // A statement added to a clause, then a new clause: each reparses that clause's part only.
+    for (const [from, to] of [
+      ['step 3 of clause 10', 'step 3 of clause 10\n          await Promise.resolve(total);'],
+      ["        case 'kind40': {", "        case 'added': total = 0;\n        case 'kind40': {"],
+    ] as const) {
+      text = text.replace(from, to);
+      expect(await expectSameAsWhole(cache, path, text, `${from} → ${to}`)).toBe('spliced');
+    }
+    // A second `default` is a syntax error of the whole file: never spliced, whatever clause it lands in.
+    const twice = text.replace("        case 'kind20': {", "        default:\n        case 'kind20': {");
+    expect(await expectSameAsWhole(cache, path, twice, 'a second default')).not.toBe('spliced');
+    expect((await outlineOf(twice, path, pool))?.problems.length).toBeGreaterThan(0);
+    // A slice that closes the switch early and opens another: the clauses after it belong to the new switch.
+    expect(await expectSameAsWhole(cache, path, text, 'the second default taken away')).toBe('parsed');
+    const split = text.replace(
+      "        case 'kind50': {",
+      "        } total++; switch (item.size) {\n        case 'kind50': {",
+    );
+    const answer = await cache.outline(path, Buffer.from(split), path);
+    expect(answer?.outline).toEqual(await outlineOf(split, path, pool));
+    // Not as a slice of clauses (whose pieces would lose the clauses of the new switch): the block around is reparsed.
+    expect(answer?.reparsedChars).toBeGreaterThan(30_000);
+    await expectSameAsWhole(cache, path, text, 'back to one switch');
+    // Edits of the default clause itself, and of code around the switch, still give the whole parse's answer.
+    text = text.replace('continue outer;', 'continue outer; // skipped');
+    await expectSameAsWhole(cache, path, text, 'the default clause edited');
+    text = text.replace('let total = 0;', 'let total = 0; // sum');
+    expect(await expectSameAsWhole(cache, path, text, 'the function body edited')).toBe('spliced');
+    text = text.replace('export function after() {}', 'export function afterAll() {}');
+    expect((await cache.outline(path, Buffer.from(text), path))?.outline.items.map((i) => i.name)).toEqual([
+      'before',
+      'convert',
+      'afterAll',
+    ]);
   });
 
   it('reparses a few members of a big interface, in text that is not ASCII, and edits of bytes that are not UTF-8', async () => {

@@ -37,6 +37,15 @@ const WRAPPED_FUNCTION_DEPTH = FUNCTION_BODY_DEPTH - 1;
 const INTERFACE_BODY_DEPTH = WRAPPED_FUNCTION_DEPTH - 1;
 /** The depth a reparsed slice of an interface body is parsed at: its wrapper interface's body is always recorded. */
 const WRAPPED_INTERFACE_DEPTH = INTERFACE_BODY_DEPTH - 1;
+/** The depth of a big `switch`'s clauses, where nothing is listed. */
+const SWITCH_BODY_DEPTH = WRAPPED_INTERFACE_DEPTH - 1;
+/** The depth a reparsed slice of a `switch`'s clauses is parsed at: its wrapper's clauses are always recorded. */
+const WRAPPED_SWITCH_DEPTH = SWITCH_BODY_DEPTH - 1;
+/**
+ * After a slice of the clauses of a `switch` that has a `default` clause: one more, so that a slice that brings a
+ * second one does not parse (a `switch` with two is a syntax error the whole file would have).
+ */
+const DEFAULT_TAIL = ' default: }}';
 const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
 /** Statement types that nothing can continue once they end with `}` (see Piece.closed). */
@@ -91,7 +100,8 @@ class ScriptWalk {
     private readonly lineOf: (offset: number) => number,
   ) {}
 
-  statements(list: readonly N[], depth: number): Piece[] {
+  /** `fnHead`: inside a function's body, the one-line head that wraps a slice of it (see `functionBody`). */
+  statements(list: readonly N[], depth: number, fnHead: string | null = null): Piece[] {
     const out: Piece[] = [];
     for (const statement of list) {
       let decl = statement;
@@ -106,7 +116,8 @@ class ScriptWalk {
       const piece: Piece = { start, end: statement.end, closed: this.isClosed(statement, decl), items: [], body: null };
       // Inside a function body nothing is listed: the statements are only places to reparse from.
       if (depth >= 0) this.declare(decl, depth, piece);
-      if (
+      if (depth === WRAPPED_SWITCH_DEPTH) piece.body = this.wrappedClauses(statement);
+      else if (
         !piece.body &&
         (depth === WRAPPED_INTERFACE_DEPTH ||
           depth === WRAPPED_FUNCTION_DEPTH ||
@@ -115,7 +126,7 @@ class ScriptWalk {
         piece.body =
           decl.type === 'TSInterfaceDeclaration' && depth !== WRAPPED_FUNCTION_DEPTH
             ? this.interfaceBody(piece, decl)
-            : this.functionBody(statement);
+            : this.functionBody(statement, fnHead);
       }
       out.push(piece);
     }
@@ -211,21 +222,31 @@ class ScriptWalk {
    * For a big statement or member: the body of the function that makes most of it (a big function, a method, the
    * function of a bundle's `(function () { … })()`), so an edit inside it reparses some of its statements instead of
    * the whole statement. Its statements list nothing (depth FUNCTION_BODY_DEPTH).
+   *
+   * Inside a function (`fnHead` given), a block that makes most of a big statement (a long loop's or `if`'s or
+   * `try`'s body, a `case`'s braces) is such a body too, with the function's head: a slice of a block parses as the
+   * same statements in the function's body. What could differ there, `break` or `continue` outside their loop and
+   * labels not in scope, is an error in the slice, and a slice with a problem is never taken (`incremental.ts`).
    */
-  private functionBody(node: N): PieceBody | null {
+  private functionBody(node: N, fnHead: string | null = null): PieceBody | null {
     const span = node.end - node.start;
     let current: N = node;
     for (let level = 0; level < 24; level++) {
       const body = current.body as N | null | undefined;
-      if (FUNCTION_TYPES.has(current.type) && body?.type === 'BlockStatement') {
-        const head = `${current.async ? 'async ' : ''}function${current.generator ? '*' : ''} _() {`;
+      const isFunction = FUNCTION_TYPES.has(current.type) && body?.type === 'BlockStatement';
+      const block = isFunction ? body : fnHead !== null && current.type === 'BlockStatement' ? current : null;
+      if (fnHead !== null && current.type === 'SwitchStatement') return this.switchBody(current, fnHead);
+      if (block) {
+        const head = isFunction
+          ? `${current.async ? 'async ' : ''}function${current.generator ? '*' : ''} _() {`
+          : (fnHead as string);
         return {
-          start: body.start + 1,
-          end: body.end - 1,
+          start: block.start + 1,
+          end: block.end - 1,
           head,
           tail: '}',
           depth: FUNCTION_BODY_DEPTH,
-          pieces: this.statements(body.body as N[], FUNCTION_BODY_DEPTH),
+          pieces: this.statements(block.body as N[], FUNCTION_BODY_DEPTH, head),
         };
       }
       // Down the largest child, as long as it holds most of the node.
@@ -247,6 +268,81 @@ class ScriptWalk {
       current = largest;
     }
     return null;
+  }
+
+  /**
+   * A big `switch` inside a function: its clauses as pieces that list nothing, so an edit in one reparses that clause
+   * (inside `switch (0) {` after the function's head); a big clause has its own statements as a body.
+   */
+  private switchBody(node: N, fnHead: string): PieceBody | null {
+    const discriminant = node.discriminant as N;
+    const open = this.text.indexOf('{', discriminant.end);
+    // Only `)` and blanks between the discriminant and the brace: a comment there could hide a brace of its own.
+    if (open < 0 || !/^\s*\)\s*$/.test(this.text.slice(discriminant.end, open))) return null;
+    const clauses = node.cases as N[];
+    const hasDefault = clauses.some((c) => c.test === null);
+    return {
+      start: open + 1,
+      end: node.end - 1,
+      head: `${fnHead} switch (0) {`,
+      tail: hasDefault ? DEFAULT_TAIL : '}}',
+      depth: SWITCH_BODY_DEPTH,
+      pieces: this.clauses(clauses, fnHead),
+    };
+  }
+
+  /**
+   * The clauses of a `switch` as pieces. Nothing continues a clause past the next `case`, `default` or `}`, so each is
+   * closed. A big one's statements are a body, parsed as the function's (as a block's are, see `functionBody`).
+   */
+  private clauses(list: readonly N[], fnHead: string): Piece[] {
+    return list.map((clause): Piece => {
+      const piece: Piece = { start: clause.start, end: clause.end, closed: true, items: [], body: null };
+      const statements = clause.consequent as N[];
+      if (clause.end - clause.start >= BIG_PIECE_CHARS && statements.length > 0) {
+        const only = statements.length === 1 && statements[0]!.type === 'BlockStatement' ? statements[0]! : null;
+        const inner = only ? (only.body as N[]) : statements;
+        piece.body = {
+          start: only ? only.start + 1 : statements[0]!.start,
+          end: only ? only.end - 1 : statements[statements.length - 1]!.end,
+          head: fnHead,
+          tail: '}',
+          depth: FUNCTION_BODY_DEPTH,
+          pieces: this.statements(inner, FUNCTION_BODY_DEPTH, fnHead),
+        };
+      }
+      return piece;
+    });
+  }
+
+  /**
+   * A reparsed slice of clauses comes back as `<function head> switch (0) { <slice> }}`: the wrapper function's one
+   * statement is the `switch`, whose clauses are the slice's (the `default` the tail may add left out).
+   */
+  private wrappedClauses(wrapper: N): PieceBody | null {
+    const body = wrapper.body as N | null | undefined;
+    // Exactly one statement: a slice such as `} f(); switch (1) {` closes the `switch` early and opens another.
+    const statements = (body?.body as N[] | undefined) ?? [];
+    const only = statements.length === 1 ? statements[0] : undefined;
+    if (!FUNCTION_TYPES.has(wrapper.type) || !only || only.type !== 'SwitchStatement') return null;
+    const head = `${wrapper.async ? 'async ' : ''}function${wrapper.generator ? '*' : ''} _() {`;
+    let clauses = only.cases as N[];
+    const last = clauses[clauses.length - 1];
+    if (
+      last &&
+      last.test === null &&
+      this.text.endsWith(DEFAULT_TAIL) &&
+      last.start >= this.text.length - DEFAULT_TAIL.length
+    )
+      clauses = clauses.slice(0, -1);
+    return {
+      start: only.start,
+      end: only.end,
+      head: '',
+      tail: '',
+      depth: SWITCH_BODY_DEPTH,
+      pieces: this.clauses(clauses, head),
+    };
   }
 
   /**
