@@ -118,10 +118,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
 
   // Every event goes to every open socket from one subscription per family, serialized once (a frame's UTF-8 bytes,
-  // sent as text) whatever the number of windows. A frame is framed and queued inside the emit, on the path of the
-  // tool call that emits it, but a socket's frames of one turn of the event loop leave in one write at its end
-  // (`Outgoing`): each write to a window is a system call that wakes the window's process, which on a busy machine
-  // takes the processor from the call before it goes on (docs/performance.md "What keeps the waited-on paths fast").
+  // sent as text) whatever the number of windows. It is serialized inside the emit, on the path of the tool call that
+  // emits it, but a socket's frames of one turn of the event loop leave in one write at its end (`Outgoing`): each
+  // write to a window is a system call that wakes the window's process, which on a busy machine takes the processor
+  // from the call before it goes on (docs/performance.md "What keeps the waited-on paths fast").
   const sockets = new Map<WebSocket, Outgoing>();
   let unsubscribe: (() => void)[] = [];
   const broadcast = (frame: ServerFrame) => {
@@ -202,30 +202,30 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 }
 
 /**
- * One window's frames, in the order they were sent (events and call results alike, through the one socket): the
- * first frame of a turn of the event loop corks the socket, and the turn's end uncorks it, so the turn's frames go
- * out in one `writev` (Node's `cork`; ws frames each message into the socket as it is sent).
+ * One window's frames, in the order they were sent (events and call results alike, through the one socket): queued
+ * as they come, then framed and written at the end of the turn of the event loop, the socket corked around them so
+ * they go out in one `writev` (Node's `cork`; ws frames each message into the socket as it is sent). Inside an emit
+ * a frame costs its serialization alone (`broadcast`), shared by every window.
  */
 class Outgoing {
-  private corked = false;
-  private readonly uncork = () => {
-    this.corked = false;
-    this.raw.uncork();
+  private queue: (string | Buffer)[] = [];
+  private readonly flush = () => {
+    const frames = this.queue;
+    this.queue = [];
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.tcp.cork();
+    for (const frame of frames) this.ws.send(frame, { binary: false });
+    this.tcp.uncork();
   };
 
   constructor(
     private readonly ws: WebSocket,
-    private readonly raw: Duplex,
+    private readonly tcp: Duplex,
   ) {}
 
   /** A text frame: a string, or its UTF-8 bytes. */
   send(data: string | Buffer): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
-    if (!this.corked) {
-      this.corked = true;
-      this.raw.cork();
-      setImmediate(this.uncork);
-    }
-    this.ws.send(data, { binary: false });
+    if (this.queue.push(data) === 1) setImmediate(this.flush);
   }
 }
