@@ -117,11 +117,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     );
   });
 
-  // Every event goes to every open socket from one subscription per family, serialized once (a frame's UTF-8 bytes,
-  // sent as text) whatever the number of windows. It is serialized inside the emit, on the path of the tool call that
-  // emits it, but a socket's frames of one turn of the event loop leave in one write at its end (`Outgoing`): each
-  // write to a window is a system call that wakes the window's process, which on a busy machine takes the processor
-  // from the call before it goes on (docs/performance.md "What keeps the waited-on paths fast").
+  // Every event goes to every open socket from one subscription per family, serialized once inside the emit (a
+  // frame's UTF-8 bytes, sent as text) whatever the number of windows; a socket's frames of one turn of the event loop
+  // leave in one write at its end (`Outgoing`): each write to a window is a system call that wakes the window's
+  // process, which on a busy machine took the processor from the tool call that emitted the event before it went on
+  // (docs/performance.md "What keeps the waited-on paths fast").
   const sockets = new Map<WebSocket, Outgoing>();
   let unsubscribe: (() => void)[] = [];
   const broadcast = (frame: ServerFrame) => {
