@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
@@ -202,6 +203,33 @@ describe('web shape server', () => {
           payload: { type: 'notice', level: 'info', message: 'to all' },
         });
     for (const ws of [...windows, fourth]) ws.close();
+  });
+
+  it("sends a turn of the event loop's frames to a window in order, in one write at the turn's end", async () => {
+    await expect.poll(() => core.events.size()).toBe(0); // earlier tests' sockets finish closing
+    const ws = socket();
+    await new Promise((r) => ws.once('open', r));
+    const frames: unknown[] = [];
+    ws.on('message', (d) =>
+      frames.push((JSON.parse(d.toString()) as { payload: { message: string } }).payload.message),
+    );
+    const writev = vi.spyOn(Socket.prototype, '_writev');
+    const write = vi.spyOn(Socket.prototype, '_write');
+    const notice = (message: string) => core.events.emit('app', { type: 'notice', level: 'info', message });
+    try {
+      for (let i = 0; i < 5; i++) notice(`first ${i}`);
+      expect(writev.mock.calls.length + write.mock.calls.length).toBe(0); // nothing left inside the emits
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(writev).toHaveBeenCalledTimes(1);
+      expect(write).not.toHaveBeenCalled();
+      notice('second turn');
+    } finally {
+      writev.mockRestore();
+      write.mockRestore();
+    }
+    const sent = [0, 1, 2, 3, 4].map((i) => `first ${i}`).concat('second turn');
+    await expect.poll(() => frames).toEqual(sent);
+    ws.close();
   });
 
   it('leaves no event subscription behind when sockets close', async () => {

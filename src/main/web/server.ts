@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { eventFamilies } from '../../shared/contract/index';
 import { dispatchCall } from '../core/bridge/dispatch';
@@ -108,7 +109,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return;
     }
     void socketServer().then(
-      (server) => server.handleUpgrade(req, socket, head, (ws) => onSocket(ws)),
+      (server) => server.handleUpgrade(req, socket, head, (ws) => onSocket(ws, socket)),
       (error) => {
         log('websocket library failed to load', error);
         socket.destroy();
@@ -116,14 +117,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     );
   });
 
-  // Every event goes to every open socket from one subscription per family, serialized once (a frame's UTF-8 bytes,
-  // sent as text) whatever the number of windows: an event is sent inside the emit, on the path of the tool call
-  // that emits it (docs/performance.md "What keeps the waited-on paths fast").
-  const sockets = new Set<WebSocket>();
+  // Every event goes to every open socket from one subscription per family, serialized once inside the emit (a
+  // frame's UTF-8 bytes, sent as text) whatever the number of windows; a socket's frames of one turn of the event loop
+  // leave in one write at its end (`Outgoing`): each write to a window is a system call that wakes the window's
+  // process, which on a busy machine took the processor from the tool call that emitted the event before it went on
+  // (docs/performance.md "What keeps the waited-on paths fast").
+  const sockets = new Map<WebSocket, Outgoing>();
   let unsubscribe: (() => void)[] = [];
   const broadcast = (frame: ServerFrame) => {
     const bytes = Buffer.from(JSON.stringify(frame));
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(bytes, { binary: false });
+    for (const out of sockets.values()) out.send(bytes);
   };
   const forwardEvents = () =>
     eventFamilies.map((family) =>
@@ -134,11 +137,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       ),
     );
 
-  function onSocket(ws: WebSocket): void {
-    const send = (frame: ServerFrame) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
-    };
-    sockets.add(ws);
+  function onSocket(ws: WebSocket, tcp: Duplex): void {
+    const out = new Outgoing(ws, tcp);
+    const send = (frame: ServerFrame) => out.send(JSON.stringify(frame));
+    sockets.set(ws, out);
     if (sockets.size === 1) unsubscribe = forwardEvents();
     ws.on('message', (data) => {
       let raw: unknown;
@@ -197,4 +199,33 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       });
     },
   };
+}
+
+/**
+ * One window's frames, in the order they were sent (events and call results alike, through the one socket): queued
+ * as they come, then framed and written at the end of the turn of the event loop, the socket corked around them so
+ * they go out in one `writev` (Node's `cork`; ws frames each message into the socket as it is sent). Inside an emit
+ * a frame costs its serialization alone (`broadcast`), shared by every window.
+ */
+class Outgoing {
+  private queue: (string | Buffer)[] = [];
+  private readonly flush = () => {
+    const frames = this.queue;
+    this.queue = [];
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.tcp.cork();
+    for (const frame of frames) this.ws.send(frame, { binary: false });
+    this.tcp.uncork();
+  };
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly tcp: Duplex,
+  ) {}
+
+  /** A text frame: a string, or its UTF-8 bytes. */
+  send(data: string | Buffer): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    if (this.queue.push(data) === 1) setImmediate(this.flush);
+  }
 }
