@@ -98,9 +98,13 @@ describe('store', () => {
 
   it('a new database gets every migration in one transaction: a failure in the last leaves it as empty as it was (D5)', () => {
     const file = join(tempDir(), 'fresh-fail.db');
-    const bad: Migration = { version: 9_000, name: 'bad', up: () => (db.exec('CREATE TABLE t_late (x)'), fail()) };
-    const fail = () => {
-      throw new Error('boom');
+    const bad: Migration = {
+      version: 9_000,
+      name: 'bad',
+      up: (db) => {
+        db.exec('CREATE TABLE t_late (x)');
+        throw new Error('boom');
+      },
     };
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
