@@ -8,7 +8,8 @@
  *   the composer are shown;
  * - a fresh one (a new folder each spawn: the database created, every migration run): usable when the first-run page
  *   (components/FirstRunGuide.tsx, shown while no model is set up) shows its first step's provider choices.
- * The time is taken on one clock (the page's Date.now() against the spawn's), and the page is loaded fresh each time
+ * The time is taken on one clock (the page's Date.now() against the spawn's), by a watcher the page runs before its
+ * own scripts (so it is the page's time, not when the bench got to ask), and the page is loaded fresh each time
  * (no warm renderer). Median of 5 spawns of each, in turn (1 with `--quick`); each process is stopped before the next
  * starts.
  */
@@ -37,53 +38,59 @@ interface Spawned {
 /** What the page must show to be usable: the used folder's chat (its newest message by `marker`), or the first run. */
 type Usable = { chat: string } | 'first-run';
 
+/**
+ * Runs in the page before any of its own scripts (an init script): watches the document until it is usable, then
+ * takes the time after one painted frame, in `window.__usableAt`. Installed before the page loads, so the time is
+ * the page's own, not when Playwright's evaluate got to run on a busy page (it ran after the app's long tasks and,
+ * under load, hundreds of ms after the page was ready).
+ */
+function watchUsable(marker: string | null): void {
+  const inView = (e: Element) => {
+    const r = e.getBoundingClientRect();
+    return r.bottom > 0 && r.top < innerHeight && r.width > 0;
+  };
+  const isReady = () => {
+    if (marker === null) {
+      // The first run's first step: its provider choices there (the first-run page is loaded lazily).
+      const choice = document.querySelector('[data-testid="first-run"] [data-testid="fr-kind-anthropic"]');
+      return choice !== null && inView(choice.closest('label') ?? choice);
+    }
+    const list = document.querySelector('[data-testid="message-list"]');
+    const row = [...(list?.querySelectorAll('.msg') ?? [])].find((m) => m.textContent?.includes(marker));
+    if (!list || !row || !document.querySelector('[data-testid="composer"]')) return false;
+    const [box, r] = [list.getBoundingClientRect(), row.getBoundingClientRect()];
+    return r.bottom > box.top && r.top < box.bottom;
+  };
+  const check = () => {
+    if (!isReady()) return;
+    observer.disconnect();
+    // One painted frame after it is in the document: the next task after the frame's paint.
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => ((window as unknown as { __usableAt: number }).__usableAt = Date.now());
+      channel.port2.postMessage(0);
+    });
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { childList: true, subtree: true, characterData: true });
+}
+
 async function spawnOnce(browser: Browser, dataDir: string, usable: Usable): Promise<Spawned> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.addInitScript({ content: 'window.__name = (f) => f;' });
+  await page.addInitScript(watchUsable, usable === 'first-run' ? null : usable.chat);
   await waitForChromiumIdle();
   const web = await startWebProcess(dataDir);
   try {
     await page.goto(web.url, { waitUntil: 'commit' });
-    // Ready: the newest message in view and the composer there, then one painted frame; the time is taken in the page.
-    const readyAt = await page.evaluate(
-      async (marker) => {
-        const inView = (e: Element) => {
-          const r = e.getBoundingClientRect();
-          return r.bottom > 0 && r.top < innerHeight && r.width > 0;
-        };
-        const isReady = () => {
-          if (marker === null) {
-            // The first run's first step: its provider choices there (the first-run page is loaded lazily).
-            const choice = document.querySelector('[data-testid="first-run"] [data-testid="fr-kind-anthropic"]');
-            return choice !== null && inView(choice.closest('label') ?? choice);
-          }
-          const list = document.querySelector('[data-testid="message-list"]');
-          const row = [...(list?.querySelectorAll('.msg') ?? [])].find((m) => m.textContent?.includes(marker));
-          if (!list || !row || !document.querySelector('[data-testid="composer"]')) return false;
-          const [box, r] = [list.getBoundingClientRect(), row.getBoundingClientRect()];
-          return r.bottom > box.top && r.top < box.bottom;
-        };
-        await new Promise<void>((resolve) => {
-          const check = () => {
-            if (!isReady()) return;
-            observer.disconnect();
-            resolve();
-          };
-          const observer = new MutationObserver(check);
-          observer.observe(document, { childList: true, subtree: true, characterData: true });
-          check();
-        });
-        await new Promise<void>((resolve) =>
-          requestAnimationFrame(() => {
-            const channel = new MessageChannel();
-            channel.port1.onmessage = () => resolve();
-            channel.port2.postMessage(0);
-          }),
-        );
-        return Date.now();
-      },
-      usable === 'first-run' ? null : usable.chat,
-    );
+    // Ready: the newest message in view and the composer there (or the first run's choices), then one painted frame;
+    // the time is taken in the page, by the watcher installed before it loaded.
+    const readyAt = (await (
+      await page.waitForFunction(() => (window as unknown as { __usableAt?: number }).__usableAt, null, {
+        polling: 50,
+        timeout: 60_000,
+      })
+    ).jsonValue()) as number;
     return { listening: web.spawnToListening, ready: readyAt - web.startedAt };
   } finally {
     await page.close();

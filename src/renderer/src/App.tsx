@@ -3,7 +3,7 @@
  * keyboard shortcuts (Ctrl/Cmd+K switch session, Ctrl/Cmd+, Settings, Esc stops the running turn) and the theme.
  * The one place that subscribes to core events.
  */
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { useStore } from 'zustand';
 import { skald } from './bridge/skald';
 import { ChatView } from './components/ChatView';
@@ -59,6 +59,28 @@ const FirstRunGuide = lazyPage(
   () => import('./components/FirstRunGuide'),
   (m) => m.FirstRunGuide,
 );
+type GuideProps = { onDone: () => void; onEngaged: () => void };
+type FirstRunState = ComponentType<GuideProps> | 'loading' | null;
+
+/** Whether this is the first run (no model set up); when it is, the guide's chunk starts loading at once. */
+const askFirstRun = (): Promise<boolean> =>
+  skald.models.list({}).then((m) => {
+    if (m.models.length > 0) return false;
+    FirstRunGuide.preload().catch(() => {}); // App shows the guide once it is in
+    return true;
+  });
+let firstRunAnswer: Promise<boolean> | null = null;
+
+/**
+ * Asked by the entry (main.tsx) before React's first render, as the first screen is: the answer, and on a first run
+ * the guide's chunk, travel while the app renders; the app's first check takes it (docs/ui.md "What the first page
+ * loads").
+ */
+export function requestFirstRunCheck(): void {
+  firstRunAnswer ??= askFirstRun();
+  firstRunAnswer.catch(() => undefined); // a failure is asked again by the app's check
+}
+
 const LAZY_PAGES = [FileView, SessionSwitcher, InboxPanel, SettingsPage, SecurityPage, SchedulesPage];
 /** Starts a page's chunk when the pointer or keyboard focus reaches its button. */
 const preloadOn = (page: { preload(): Promise<unknown> }) => {
@@ -104,8 +126,14 @@ export function App() {
   const [inboxOpen, setInboxOpen] = useState(false);
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [waiting, setWaiting] = useState(0);
-  /** No provider yet: the first-run guide stands in for the chat (docs/ui.md). */
-  const [firstRun, setFirstRun] = useState(false);
+  /**
+   * No provider yet: the first-run guide stands in for the chat (docs/ui.md); 'loading' while its chunk comes, with
+   * an empty chat's place shown meanwhile. The guide is rendered as its loaded component, not through a Suspense
+   * fallback, which React would hold for 300 ms after the chunk came (lib/lazy-page.ts `loaded`); only when the chunk
+   * failed to load does the lazy one (through Suspense) try again.
+   */
+  const [FirstRun, setFirstRun] = useState<FirstRunState>(null);
+  const firstRun = FirstRun !== null;
   const [guideEngaged, setGuideEngaged] = useState(false);
   const layout = useLayout();
   const viewerTabs = useStore(viewerStore, (s) => s.tabs.length);
@@ -114,11 +142,26 @@ export function App() {
 
   useEffect(() => startTheme(), []);
   useEffect(() => preloadWhenIdle(LAZY_PAGES), []);
-  const checkFirstRun = () =>
-    skald.models.list({}).then(
-      (m) => setFirstRun(m.models.length === 0),
+  const checkFirstRun = () => {
+    const asked = firstRunAnswer;
+    firstRunAnswer = null;
+    return (asked ? asked.catch(askFirstRun) : askFirstRun()).then(
+      (none) => {
+        if (!none) return setFirstRun(null);
+        // The guide keeps the component it was first shown with (another would mount it anew, losing its steps).
+        const loaded = FirstRunGuide.loaded();
+        setFirstRun((shown: FirstRunState) => (shown === null ? (loaded ?? 'loading') : shown));
+        if (loaded) return;
+        const show = (guide: ComponentType<GuideProps>) =>
+          setFirstRun((shown: FirstRunState) => (shown === 'loading' ? guide : shown));
+        FirstRunGuide.preload().then(
+          () => show(FirstRunGuide.loaded() ?? FirstRunGuide),
+          () => show(FirstRunGuide),
+        );
+      },
       () => {},
     );
+  };
 
   useEffect(() => {
     skald.app.info({}).then(setInfo, (e: Error) => setError(e.message));
@@ -297,11 +340,13 @@ export function App() {
               {/* The chat's title is its heading for a screen reader (the other pages show theirs). */}
               {!firstRun && <h1 className="sr-only">{`Chat: ${chatTitle || 'New chat'}`}</h1>}
               {layout.list === 'full' ? <SessionList /> : <SessionRail onFind={() => setSwitcherOpen(true)} />}
-              {firstRun ? (
+              {FirstRun === 'loading' ? (
+                <section className="chat" />
+              ) : FirstRun ? (
                 <Suspense fallback={<section className="chat" />}>
-                  <FirstRunGuide
+                  <FirstRun
                     onEngaged={() => setGuideEngaged(true)}
-                    onDone={() => (setFirstRun(false), setGuideEngaged(false))}
+                    onDone={() => (setFirstRun(null), setGuideEngaged(false))}
                   />
                 </Suspense>
               ) : activeId !== null ? (

@@ -1,7 +1,7 @@
 import './first-screen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
+import { App, requestFirstRunCheck } from './App';
 import { RenderGuard } from './components/RenderGuard';
 import { requestFirstScreen } from './stores/sessions-store';
 import './styles.css';
@@ -11,6 +11,8 @@ import './a11y.css';
 
 // Before React renders: on desktop the call goes out now; in the web shape it takes the early socket's answer.
 requestFirstScreen();
+// And whether this is the first run, with the guide's chunk then (App.tsx).
+requestFirstRunCheck();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <RenderGuard what="Skald's window" isWindow>

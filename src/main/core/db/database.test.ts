@@ -88,10 +88,62 @@ describe('store', () => {
       },
     };
     const db = new Database(file);
+    applyMigrations(db, [good]);
     expect(() => applyMigrations(db, [good, bad])).toThrow('boom');
     expect(schemaVersion(db)).toBe(1);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 't2'").get()).toBeUndefined();
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 't1'").get()).toEqual({ name: 't1' });
     db.close();
+  });
+
+  it('a new database gets every migration in one transaction: a failure in the last leaves it as empty as it was (D5)', () => {
+    const file = join(tempDir(), 'fresh-fail.db');
+    const bad: Migration = {
+      version: 9_000,
+      name: 'bad',
+      up: (db) => {
+        db.exec('CREATE TABLE t_late (x)');
+        throw new Error('boom');
+      },
+    };
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    expect(() => applyMigrations(db, [...migrations, bad])).toThrow('boom');
+    expect(schemaVersion(db)).toBe(0);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").get()).toEqual({
+      n: 0,
+    });
+    db.close();
+    // And the next start runs them all.
+    const again = openDatabase({ file });
+    expect(schemaVersion(again)).toBe(Math.max(...migrations.map((m) => m.version)));
+    again.close();
+  });
+
+  it('a new database (one transaction) and one migrated a version at a time end with the same schema and rows', () => {
+    const sorted = [...migrations].sort((a, b) => a.version - b.version);
+    const atOnce = openDatabase({ file: join(tempDir(), 'at-once.db') });
+    const stepwise = new Database(join(tempDir(), 'stepwise.db'));
+    stepwise.pragma('foreign_keys = ON');
+    for (let i = 1; i <= sorted.length; i++) applyMigrations(stepwise, sorted.slice(0, i));
+    // The seeds' times are the clock's when each ran: everything else must match.
+    const withoutTimes = (row: unknown) => JSON.stringify(row, (key, value) => (/_at$/.test(key) ? 0 : value));
+    const dump = (db: Database.Database) => {
+      const objects = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name').all() as {
+        type: string;
+        name: string;
+      }[];
+      const rows = objects
+        .filter((o) => o.type === 'table')
+        .map((o) => [o.name, db.prepare(`SELECT * FROM "${o.name}"`).all().map(withoutTimes).sort()]);
+      return { objects, rows, version: schemaVersion(db) };
+    };
+    const expected = dump(stepwise);
+    expect(expected.objects.length).toBeGreaterThan(20);
+    expect(expected.rows.some(([, rows]) => (rows as unknown[]).length > 0)).toBe(true); // seeds are compared too
+    expect(dump(atOnce)).toEqual(expected);
+    atOnce.close();
+    stepwise.close();
   });
 
   it('refuses two migrations with one version', () => {

@@ -1,7 +1,12 @@
 /**
- * Schema migrations keyed by `PRAGMA user_version` (D5). Each migration runs in its own transaction together with
- * the version bump, so a crash mid-migration leaves the previous version intact. A database written by a newer
- * app (user_version above the newest migration we know) is refused before anything is written.
+ * Schema migrations keyed by `PRAGMA user_version` (D5). On a database that has some schema already, each migration
+ * runs in its own transaction together with the version bump, so a crash mid-migration leaves the previous version
+ * intact and the next start goes on from there. A new database (user_version 0) gets them all in ONE transaction:
+ * with `synchronous=FULL` every commit is an fsync, and the thirty-odd commits were most of a first start's
+ * database time (docs/performance.md "Start and memory"); a crash in it leaves the file as empty as it was, and the
+ * next start runs them all again. The same statements run in the same order either way, so the schema is the same
+ * (`database.test.ts` compares the two). A database written by a newer app (user_version above the newest migration we know) is refused
+ * before anything is written.
  * Check ids (D5) are listed in docs/security-checks.md.
  */
 import type Database from 'better-sqlite3';
@@ -38,11 +43,12 @@ export function applyMigrations(db: Database.Database, migrations: readonly Migr
   const latest = sorted.at(-1)?.version ?? 0;
   const current = schemaVersion(db);
   if (current > latest) throw new NewerDatabaseError(current, latest);
-  for (const migration of sorted) {
-    if (migration.version <= current) continue;
-    db.transaction(() => {
-      migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
-  }
+  const pending = sorted.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  const run = (migration: Migration) => {
+    migration.up(db);
+    db.pragma(`user_version = ${migration.version}`);
+  };
+  if (current === 0) db.transaction(() => pending.forEach(run))();
+  else for (const migration of pending) db.transaction(() => run(migration))();
 }

@@ -75,7 +75,9 @@ export class ProcessRegistry {
       }
       report.killed.push({ pid: row.pid, command: row.command });
     }
-    this.db.prepare('DELETE FROM child_processes').run();
+    // Only when there was a row: a DELETE of the whole table rewrites its root page even when it is empty, and with
+    // synchronous=FULL that is an fsync at every start (docs/performance.md "Start and memory").
+    if (rows.length > 0) this.db.prepare('DELETE FROM child_processes').run();
     return report;
   }
 }

@@ -17,6 +17,16 @@ describe('lazyPage', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('gives its component once the chunk is in, and null before or after a failed fetch', async () => {
+    const load = vi.fn().mockRejectedValueOnce(new Error('chunk fetch failed')).mockResolvedValue({ Page });
+    const page = lazyPage(load as () => Promise<{ Page: typeof Page }>, (m) => m.Page);
+    expect(page.loaded()).toBeNull();
+    await expect(page.preload()).rejects.toThrow('chunk fetch failed');
+    expect(page.loaded()).toBeNull();
+    await page.preload();
+    expect(page.loaded()).toBe(Page);
+  });
+
   it('tries again after a failed fetch', async () => {
     const load = vi.fn().mockRejectedValueOnce(new Error('chunk fetch failed')).mockResolvedValue({ Page });
     const page = lazyPage(load as () => Promise<{ Page: typeof Page }>, (m) => m.Page);

@@ -7,17 +7,32 @@
  */
 import { lazy, type ComponentType } from 'react';
 
-export type PreloadableComponent<P> = ComponentType<P> & { preload(): Promise<unknown> };
+export type PreloadableComponent<P> = ComponentType<P> & {
+  preload(): Promise<unknown>;
+  /**
+   * The page's own component once its chunk is in, else null. To be rendered as is, without Suspense, where a page
+   * is shown only after its chunk has loaded: the lazy component suspends on its first render even then (its import's
+   * `then` settles a microtask later), and React then holds the boundary's content back until 300 ms after its
+   * fallback showed (React's FALLBACK_THROTTLE_MS).
+   */
+  loaded(): ComponentType<P> | null;
+};
 
 /** `React.lazy` over a named export, with a `preload()` that starts (once) the same import. */
 export function lazyPage<M, P>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): PreloadableComponent<P> {
   let loading: Promise<M> | null = null;
+  let component: ComponentType<P> | null = null;
   // A failed fetch is forgotten, so the next preload or open tries again.
-  const preload = () => (loading ??= load().catch((error: unknown) => ((loading = null), Promise.reject(error))));
+  const preload = () =>
+    (loading ??= load().then(
+      (module) => ((component = pick(module)), module),
+      (error: unknown) => ((loading = null), Promise.reject(error)),
+    ));
   const Component = lazy(() =>
     preload().then((module) => ({ default: pick(module) })),
   ) as unknown as PreloadableComponent<P>;
   Component.preload = preload;
+  Component.loaded = () => component;
   return Component;
 }
 
