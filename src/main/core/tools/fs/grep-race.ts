@@ -8,7 +8,7 @@
  */
 import { SKIP_DIRS, walk } from '../_policy/fs';
 import { compareRel, jsEngine, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
-import { type BatchProgress, ripgrepInOrder } from './grep-rg-batches';
+import { type BatchProgress, FIRST_UNITS, ripgrepInOrder } from './grep-rg-batches';
 import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
 import { compileMatcher, type Matcher } from './search-engine';
 
@@ -262,7 +262,19 @@ async function* pageInWalkOrder(
   if (pageShare <= PAGE_BATCHES_SHARE) {
     // The batches give only what lies after the JS search's last file, and only what the page still needs.
     const giveUp = ({ found: got, ms }: BatchProgress) => ms > BATCHES_GIVE_UP_MS && 4 * got < left;
-    const rest = await ripgrepInOrder(rgPath, root, q, signal, { ...want, entries: left }, progress.lastRel, giveUp);
+    // The first batch holds what the JS search's rate of hits says the page needs, half again as much: rg stops once
+    // the page is full, so a batch too big costs only its listing.
+    const firstUnits = Math.max(FIRST_UNITS, Math.ceil((left * searched * 1.5) / found));
+    const rest = await ripgrepInOrder(
+      rgPath,
+      root,
+      q,
+      signal,
+      { ...want, entries: left },
+      progress.lastRel,
+      giveUp,
+      firstUnits,
+    );
     if (Array.isArray(rest)) {
       yield* rest;
       return;
@@ -273,7 +285,15 @@ async function* pageInWalkOrder(
     }
   }
   // A rare pattern: rg's one run over the tree gives the files after what was searched.
-  const hits = await ripgrepEngine(rgPath, root, false, q, signal, want, () => progress.lastRel);
+  const hits = await ripgrepEngine(
+    rgPath,
+    root,
+    false,
+    q,
+    signal,
+    { ...want, batchesAtCut: true },
+    () => progress.lastRel,
+  );
   if (hits) {
     for (const hit of hits) if (isAfter(hit.rel)) yield hit;
     return;

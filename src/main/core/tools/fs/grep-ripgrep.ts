@@ -62,7 +62,8 @@ export async function ripgrepEngine(
   const pattern = ['--regexp', q.pattern];
   const budget = want.streamBudgetBytes ?? STREAM_BUDGET_BYTES;
   const isCut = (seen: number, bytes: number) =>
-    !isFile && (seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget));
+    !isFile &&
+    (seen >= (want.batchesAtCut ? 1 : SWITCH_FACTOR) * want.entries || (seen >= want.entries && bytes > budget));
   // The batches start after the files the caller's JS search has read (a page's JS search may have read a fifth of
   // the walk before this stream started: read again batch by batch, that part cost a page of `-i todo` on /usr/include
   // more than rg's whole run).
@@ -158,6 +159,7 @@ export async function ripgrepEngine(
       }
       if (!isCut(seen, bytes)) return true;
       if (budget === 0 || bytes > HARD_STREAM_BYTES) return false; // forced (tests), or too much to keep: stop now
+      if (want.batchesAtCut) return false; // a page: the in-order batches make it, alone
       if (!race.answer && performance.now() - started >= RACE_AFTER_MS) {
         race.answer = batches(AbortSignal.any([signal, raceAbort.signal])).then((answer) => {
           raceWon = answer !== null;
