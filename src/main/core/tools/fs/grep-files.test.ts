@@ -20,7 +20,7 @@ import {
   walkShare,
 } from './grep-race';
 import { compareRel } from './grep-engines';
-import { BATCH_MS, nextBatchUnits } from './grep-rg-batches';
+import { MAX_UNITS, nextBatchUnits } from './grep-rg-batches';
 import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, byteLines, matchingLines } from './search-engine';
 
 let ws: TestWorkspace;
@@ -267,11 +267,12 @@ describe('the JS search beside ripgrep', () => {
     expect(pageGoesOn(10, 5, 101, () => 0.01)).toBe(false); // 192 ms left, and the walk barely begun
     expect(pageGoesOn(10, 0, 101, () => 0.5)).toBe(true); // no hits, but the walk ends in 10 ms
     expect(pageGoesOn(10, 0, 101, () => 10 / (10 + PAGE_JS_LEFT_MS) - 0.01)).toBe(false);
-    // A batch holds what the hits say the page still needs, half again, within GROWTH× the last and rg's pace.
-    expect(nextBatchUnits(64, 64, 0, 101, 0)).toBe(256);
-    expect(nextBatchUnits(64, 64, 50, 101, 0)).toBe(Math.ceil((51 * 64 * 1.5) / 50));
-    expect(nextBatchUnits(64, 64, 1, 101, 0)).toBe(256);
-    expect(nextBatchUnits(256, 320, 1, 101, 2)).toBe(2 * BATCH_MS); // rg's pace: 2 units a millisecond
+    // A batch holds three times what the hits say the page still needs (rg stops where the page ends), within GROWTH×
+    // the last and MAX_UNITS.
+    expect(nextBatchUnits(64, 64, 0, 101)).toBe(256);
+    expect(nextBatchUnits(64, 64, 50, 101)).toBe(Math.ceil((51 * 64 * 3) / 50));
+    expect(nextBatchUnits(64, 64, 1, 101)).toBe(256);
+    expect(nextBatchUnits(4096, 8192, 1, 101)).toBe(MAX_UNITS);
   });
 
   it('tells how much of the walk lies before a file from the first two folder levels', () => {

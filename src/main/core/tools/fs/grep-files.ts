@@ -197,6 +197,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
         entries: end + 1,
         accept,
         ...(a.output_mode === 'content' && end + 1 > BATCHED_PAGE_ENTRIES ? { early: confirmEarly } : {}),
+        ...(a.output_mode === 'content' ? { inOrder: confirmEarly.done } : {}),
         ...(left ? { skip: left.skip } : {}),
         ...(deps.streamBudgetBytes === undefined ? {} : { streamBudgetBytes: deps.streamBudgetBytes }),
       };

@@ -8,7 +8,7 @@
  */
 import { SKIP_DIRS, walk } from '../_policy/fs';
 import { compareRel, jsEngine, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
-import { type BatchProgress, ripgrepInOrder } from './grep-rg-batches';
+import { type BatchProgress, FIRST_UNITS, ripgrepInOrder } from './grep-rg-batches';
 import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
 import { compileMatcher, type Matcher } from './search-engine';
 
@@ -74,6 +74,12 @@ export const PAGE_JS_JUDGED_AFTER_FILES = 64;
  * 2.3 s run)…
  */
 export const PAGE_BATCHES_SHARE = 0.5;
+/**
+ * The first batch of a page's rg search holds at most this many units (grep-rg-batches.ts): each file named costs a
+ * stat before rg starts. On node_modules, `-i todo` (the JS search's 64 files said 4,752 units) took 71.7 ms with a
+ * first batch of 4,096 units, 53.3 ms with 1,024 (rg stopped at its 101st hit 21.1 ms; medians of 11).
+ */
+export const PAGE_FIRST_UNITS_MAX = 1024;
 /** …and batches that have run this long with under a quarter of the page leave the rest of the walk to that run. */
 export const BATCHES_GIVE_UP_MS = 200;
 /** …how long it goes on beside rg whatever it finds… */
@@ -262,7 +268,20 @@ async function* pageInWalkOrder(
   if (pageShare <= PAGE_BATCHES_SHARE) {
     // The batches give only what lies after the JS search's last file, and only what the page still needs.
     const giveUp = ({ found: got, ms }: BatchProgress) => ms > BATCHES_GIVE_UP_MS && 4 * got < left;
-    const rest = await ripgrepInOrder(rgPath, root, q, signal, { ...want, entries: left }, progress.lastRel, giveUp);
+    // The first batch holds what the JS search's rate of hits says the page needs, half again as much, within
+    // PAGE_FIRST_UNITS_MAX: rg stops once the page is full, so a batch too big costs its listing (a stat per file named).
+    const needed = Math.ceil((left * searched * 1.5) / found);
+    const firstUnits = Math.min(PAGE_FIRST_UNITS_MAX, Math.max(FIRST_UNITS, needed));
+    const rest = await ripgrepInOrder(
+      rgPath,
+      root,
+      q,
+      signal,
+      { ...want, entries: left },
+      progress.lastRel,
+      giveUp,
+      firstUnits,
+    );
     if (Array.isArray(rest)) {
       yield* rest;
       return;
@@ -273,7 +292,15 @@ async function* pageInWalkOrder(
     }
   }
   // A rare pattern: rg's one run over the tree gives the files after what was searched.
-  const hits = await ripgrepEngine(rgPath, root, false, q, signal, want, () => progress.lastRel);
+  const hits = await ripgrepEngine(
+    rgPath,
+    root,
+    false,
+    q,
+    signal,
+    { ...want, batchesAtCut: true },
+    () => progress.lastRel,
+  );
   if (hits) {
     for (const hit of hits) if (isAfter(hit.rel)) yield hit;
     return;

@@ -29,6 +29,13 @@ export interface RipgrepWant {
    * finishes (`done`), for work that can start while rg reads on; `reopened` when more lines of one come later.
    */
   early?: { done: (hit: FileMatches) => void; reopened: (path: string) => void };
+  /**
+   * Each file of a page searched in the walk's order (grep-rg-batches.ts) as soon as it is part of the page, while rg
+   * reads on: the same work as `early.done`, for files that are all shown.
+   */
+  inOrder?: (hit: FileMatches) => void;
+  /** A page: once the stream shows more hits than it needs, it is stopped and the in-order batches make the page. */
+  batchesAtCut?: boolean;
 }
 
 export type Outcome =

@@ -12,7 +12,8 @@ import { forgetGuardedIdentities } from '../_policy/hardlinks';
 import { makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
 import { GrepPool } from './grep-pool';
-import { ripgrepInOrder } from './grep-rg-batches';
+import { FIRST_UNITS, ripgrepInOrder } from './grep-rg-batches';
+import { ORDERED_STREAMS } from './grep-rg-ordered';
 import { ripgrepEngine } from './grep-ripgrep';
 import { compareRel, type FileMatches } from './grep-engines';
 
@@ -122,7 +123,8 @@ describe('batches that stop part-way leave the rest of the walk to one run', () 
     const lines = (hits: FileMatches[]) => hits.flatMap((h) => h.matches.map((no) => `${h.rel}:${no + 1}`));
     const all = (await ripgrepEngine(RG, ws.root, false, q, signal, want))!;
     for (const after of [null, 'pkg0/mod/file3.txt', 'pkg10/top.txt']) {
-      const part = await ripgrepInOrder(RG, ws.root, q, signal, want, after, () => true); // after the first batch
+      // After a first batch of 64 units (a folder weighs 8), less than this tree.
+      const part = await ripgrepInOrder(RG, ws.root, q, signal, want, after, () => true, 64);
       if (part === null || Array.isArray(part)) throw new Error('the batches did not stop');
       expect(part.hits.length).toBeGreaterThan(0);
       const rest = all.filter((h) => part.isAfterSearched(h.rel));
@@ -143,15 +145,30 @@ describe('a cut page does not search the whole tree again', () => {
     const out = await ok(tool, { pattern: 'needle', case_insensitive: true, limit: 3 }, ws.ctx);
     expect(out).toMatch(/more exist/);
     const calls = readFileSync(log, 'utf8').trim().split('\n');
-    expect(calls).toHaveLength(2); // the stream (stopped), then one batch of the first entries in walk order
-    const searched = calls[1]!.split(' ').filter((w) => w.startsWith('./'));
+    // The stream (stopped), then the first batch's processes of one thread each (grep-rg-ordered.ts); the page lies in
+    // the first chunk, so the second may be stopped before its wrapper logs it.
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(calls.length).toBeLessThanOrEqual(1 + ORDERED_STREAMS);
+    const given = calls.slice(1).map((call) => call.split(' ').filter((w) => w.startsWith('./')));
+    expect(calls.slice(1).every((call) => call.includes('--threads 1'))).toBe(true);
     // The walk's order: a folder's files first, then its subfolders; a folder two levels down is given whole.
     // Folder names sort as text (pkg1 < pkg10 < pkg2); the hard link to the secret is never searched.
     const folders = Array.from({ length: 12 }, (_, d) => `pkg${d}`).sort();
-    const inWalkOrder = folders.flatMap((d) => [`./${d}/top.txt`, `./${d}/mod`]);
-    // Given in reverse (rg's threads take the last first); 64 units: files weigh 1 (pkg4's alias.txt too, never
-    // given), folders 8.
-    expect(searched.reverse()).toEqual(inWalkOrder.slice(0, 14));
+    // The first batch: FIRST_UNITS units at most (a file weighs 1, pkg4's alias.txt too though never given; a folder
+    // 8), in chunks of CHUNK_UNITS or just over (here a folder's top.txt and mod), dealt to the processes in turn.
+    const chunks: string[][] = [];
+    let units = 0;
+    for (const d of folders) {
+      if (units >= FIRST_UNITS) break;
+      chunks.push([`./${d}/top.txt`, `./${d}/mod`]);
+      units += 9 + (d === 'pkg4' ? 1 : 0);
+    }
+    if (units < FIRST_UNITS) chunks.push(['./private/notes.txt']); // the root's folders are opened: its file is named
+    const dealt = Array.from({ length: ORDERED_STREAMS }, (_, s) =>
+      chunks.filter((_, c) => c % ORDERED_STREAMS === s).flat(),
+    );
+    expect(given).toContainEqual(dealt[0]); // the one that reads the first chunk
+    for (const entries of given) expect(dealt).toContainEqual(entries);
   });
 });
 

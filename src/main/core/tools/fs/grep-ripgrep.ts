@@ -8,7 +8,10 @@
  *   in-order batches (grep-rg-batches.ts) start beside the stream. The first way to finish gives the answer, and the
  *   other is stopped: on a small tree the stream ends first, on a big one a page of a common word costs a few files,
  *   not a full run. Which way wins depends on timing; the answer does not (both are the walk's first entries).
- * A page the race knows to be a page goes to the batches at once (grep-race.ts); this stream is for whole answers.
+ * A page the race knows to be a page goes to the batches at once (grep-race.ts); this stream is for whole answers, and
+ * for a page the race took for a rare pattern's (`want.batchesAtCut`): once it has shown a page of hits, it is stopped
+ * and the batches make the page alone (they stop where the page ends; beside the stream, four threads shared two
+ * cores).
  * Files come back in the walk's order (compareRel) with their matching lines, filtered by `accept` before they count
  * towards the page (guarded hard links, protected subtrees), so a page is never short because of what was left out.
  * ripgrep's binary rule holds (grep-binary.ts): the lines before a late NUL, then a notice (`path: … binary file …`),
@@ -62,7 +65,8 @@ export async function ripgrepEngine(
   const pattern = ['--regexp', q.pattern];
   const budget = want.streamBudgetBytes ?? STREAM_BUDGET_BYTES;
   const isCut = (seen: number, bytes: number) =>
-    !isFile && (seen >= SWITCH_FACTOR * want.entries || (seen >= want.entries && bytes > budget));
+    !isFile &&
+    (seen >= (want.batchesAtCut ? 1 : SWITCH_FACTOR) * want.entries || (seen >= want.entries && bytes > budget));
   // The batches start after the files the caller's JS search has read (a page's JS search may have read a fifth of
   // the walk before this stream started: read again batch by batch, that part cost a page of `-i todo` on /usr/include
   // more than rg's whole run).
@@ -158,6 +162,7 @@ export async function ripgrepEngine(
       }
       if (!isCut(seen, bytes)) return true;
       if (budget === 0 || bytes > HARD_STREAM_BYTES) return false; // forced (tests), or too much to keep: stop now
+      if (want.batchesAtCut) return false; // a page: the in-order batches make it, alone
       if (!race.answer && performance.now() - started >= RACE_AFTER_MS) {
         race.answer = batches(AbortSignal.any([signal, raceAbort.signal])).then((answer) => {
           raceWon = answer !== null;
