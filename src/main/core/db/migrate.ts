@@ -5,8 +5,8 @@
  * with `synchronous=FULL` every commit is an fsync, and the thirty-odd commits were most of a first start's
  * database time (docs/performance.md "Start and memory"); a crash in it leaves the file as empty as it was, and the
  * next start runs them all again. The same statements run in the same order either way, so the schema is the same
- * (`database.test.ts` compares the two). A database written by a newer app (user_version above the newest migration we know) is refused
- * before anything is written.
+ * (`database.test.ts` compares the two). A database written by a newer app (user_version above the newest migration
+ * we know) is refused before anything is written.
  * Check ids (D5) are listed in docs/security-checks.md.
  */
 import type Database from 'better-sqlite3';
