@@ -40,6 +40,23 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
+/** A stand-in for rg: a shell script in the test's base folder that runs `script` (which runs rg itself). */
+function rgWrapper(name: string, script: string): string {
+  const path = join(ws.base, name);
+  writeFileSync(path, `#!/bin/sh\n${script}`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** Script lines that swap the searched folder for a link to `vault`, run rg in it, then put the folder back. */
+const rgThroughALink = (vault: string) => {
+  const dir = ws.root;
+  return (
+    `mv '${dir}' '${dir}.away' && ln -s '${vault}' '${dir}' && cd '${dir}'\n${RG} "$@"\ncode=$?\n` +
+    `rm '${dir}' && mv '${dir}.away' '${dir}'\nexit $code\n`
+  );
+};
+
 const protectedCtx = () => ({
   ...ws.ctx,
   protectedPaths: {
@@ -138,9 +155,7 @@ describe('batches that stop part-way leave the rest of the walk to one run', () 
 describe('a cut page does not search the whole tree again', () => {
   it('after the stream is stopped, rg searches only the first batch of files in walk order', async () => {
     const log = join(ws.base, 'rg.log');
-    const wrapper = join(ws.base, 'rg-logged');
-    writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec ${RG} "$@"\n`);
-    chmodSync(wrapper, 0o755);
+    const wrapper = rgWrapper('rg-logged', `printf '%s\\n' "$*" >> '${log}'\nexec ${RG} "$@"\n`);
     const tool = createGrepFilesTool({ ripgrepPath: wrapper, streamBudgetBytes: 0, jsPrefixMs: 0 });
     const out = await ok(tool, { pattern: 'needle', case_insensitive: true, limit: 3 }, ws.ctx);
     expect(out).toMatch(/more exist/);
@@ -175,12 +190,10 @@ describe('a cut page does not search the whole tree again', () => {
 describe("context lines come from rg's own output", () => {
   it('a file whose only line matches is not read again for its context', async () => {
     // rg's run, then a line added to the one-line file: read again, it would show as context after the match.
-    const wrapper = join(ws.base, 'rg-then-edit');
-    writeFileSync(
-      wrapper,
-      `#!/bin/sh\n${RG} "$@"\ncode=$?\nprintf 'added later\\n' >> '${join(ws.root, 'pkg0/top.txt')}'\nexit $code\n`,
+    const wrapper = rgWrapper(
+      'rg-then-edit',
+      `${RG} "$@"\ncode=$?\nprintf 'added later\\n' >> '${join(ws.root, 'pkg0/top.txt')}'\nexit $code\n`,
     );
-    chmodSync(wrapper, 0o755);
     const tool = createGrepFilesTool({ ripgrepPath: wrapper, jsPrefixMs: 0 });
     const out = await ok(tool, { pattern: 'needle on top', context_lines: 2, limit: 5000 }, ws.ctx);
     expect(out).toContain('pkg0/top.txt:1:needle on top');
@@ -195,17 +208,10 @@ describe('ripgrep reads by path; what it read is shown only as a confirmed read 
     // starts in the folder by its path (the swap is made before the wrapper enters it, as a swap before the spawn's
     // chdir), so it reads the other folder's files under the searched names.
     const vault = join(ws.base, 'vault');
-    const dir = ws.root;
     mkdirSync(join(vault, 'pkg0'), { recursive: true });
     writeFileSync(join(vault, 'pkg0/top.txt'), 'needle on top VAULT-7f3a\n');
     writeFileSync(join(vault, 'only-here.txt'), 'needle VAULT-7f3a\n');
-    const wrapper = join(ws.base, 'rg-through-a-link');
-    writeFileSync(
-      wrapper,
-      `#!/bin/sh\nmv '${dir}' '${dir}.away' && ln -s '${vault}' '${dir}' && cd '${dir}'\n${RG} "$@"\ncode=$?\n` +
-        `rm '${dir}' && mv '${dir}.away' '${dir}'\nexit $code\n`,
-    );
-    chmodSync(wrapper, 0o755);
+    const wrapper = rgWrapper('rg-through-a-link', rgThroughALink(vault));
     for (const output_mode of ['content', 'files_only', 'count'] as const) {
       const tool = createGrepFilesTool({ ripgrepPath: wrapper, jsPrefixMs: 0 });
       const out = await ok(tool, { pattern: 'needle', output_mode, limit: 5000 }, ws.ctx);
@@ -231,13 +237,7 @@ describe('ripgrep reads by path; what it read is shown only as a confirmed read 
       mkdirSync(join(vault, rel, '..'), { recursive: true });
       writeFileSync(join(vault, rel), text);
     }
-    const wrapper = join(ws.base, 'rg-through-a-link');
-    writeFileSync(
-      wrapper,
-      `#!/bin/sh\nmv '${dir}' '${dir}.away' && ln -s '${vault}' '${dir}' && cd '${dir}'\n${RG} "$@"\ncode=$?\n` +
-        `rm '${dir}' && mv '${dir}.away' '${dir}'\nexit $code\n`,
-    );
-    chmodSync(wrapper, 0o755);
+    const wrapper = rgWrapper('rg-through-a-link', rgThroughALink(vault));
     for (const context_lines of [0, 2]) {
       const tool = createGrepFilesTool({ ripgrepPath: wrapper, jsPrefixMs: 0 });
       const out = await ok(tool, { pattern: 'needle', case_insensitive: true, context_lines, limit: 5000 }, ws.ctx);
@@ -268,14 +268,10 @@ describe('ripgrep reads by path; what it read is shown only as a confirmed read 
       writeFileSync(join(vault, rel), text.replace(/^(.*eedle.*?)(\r?)$/gm, '$1 VAULT$2'));
     }
     const marker = join(ws.base, 'streamed');
-    const wrapper = join(ws.base, 'rg-then-through-a-link');
-    writeFileSync(
-      wrapper,
-      `#!/bin/sh\nif [ ! -e '${marker}' ]; then touch '${marker}'; exec ${RG} "$@"; fi\n` +
-        `mv '${dir}' '${dir}.away' && ln -s '${vault}' '${dir}' && cd '${dir}'\n${RG} "$@"\ncode=$?\n` +
-        `rm '${dir}' && mv '${dir}.away' '${dir}'\nexit $code\n`,
+    const wrapper = rgWrapper(
+      'rg-then-through-a-link',
+      `if [ ! -e '${marker}' ]; then touch '${marker}'; exec ${RG} "$@"; fi\n${rgThroughALink(vault)}`,
     );
-    chmodSync(wrapper, 0o755);
     const tool = createGrepFilesTool({ ripgrepPath: wrapper, jsPrefixMs: 0, streamBudgetBytes: 0 });
     const out = await ok(tool, { pattern: 'needle', case_insensitive: true, limit: 1000 }, ws.ctx);
     expect(readFileSync(marker, 'utf8')).toBe(''); // the stream ran, and then the batches
