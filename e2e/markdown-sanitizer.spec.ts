@@ -25,7 +25,7 @@ test.beforeAll(async () => {
   const out = await build({
     stdin: {
       contents:
-        "import { renderMarkdown, sanitizeHtml } from './src/renderer/src/lib/markdown'; Object.assign(window, { renderMarkdown, sanitizeHtml });",
+        "import { renderMarkdown, renderMarkdownFragment, sanitizeHtml } from './src/renderer/src/lib/markdown'; Object.assign(window, { renderMarkdown, renderMarkdownFragment, sanitizeHtml });",
       resolveDir: process.cwd(),
       loader: 'ts',
     },
@@ -122,6 +122,41 @@ test.describe('the Markdown sanitizer, without any CSP', () => {
       expect(html, name).not.toMatch(/\s(srcset|background|poster|ping|style|lowsrc|dynsrc)=/i);
     }
     expect(leaked).toEqual({});
+  });
+
+  test('every vector in text shown as plain text (nested past the bound) stays text, as nodes and as HTML', async ({
+    page,
+  }) => {
+    await page.setContent('<!doctype html><html><body><div id="out"></div></body></html>');
+    await page.addScriptTag({ content: bundle });
+    const text = `${Object.values(vectors)
+      .map((vector) => vector(remote))
+      .join('\n')}\n${'>'.repeat(40)} deep`;
+    for (const form of ['nodes', 'html'] as const) {
+      hits.length = 0;
+      const shown = await page.evaluate(
+        ({ text, form }) => {
+          const w = window as unknown as {
+            renderMarkdown: (t: string) => string;
+            renderMarkdownFragment: (t: string) => DocumentFragment;
+          };
+          const out = document.getElementById('out')!;
+          if (form === 'nodes') out.replaceChildren(w.renderMarkdownFragment(text));
+          else out.innerHTML = w.renderMarkdown(text);
+          return {
+            note: out.querySelector('.md-plain-note')?.textContent,
+            text: out.querySelector('.md-plain')?.textContent,
+            elements: [...out.querySelectorAll('*')].map((e) => e.className || e.tagName),
+          };
+        },
+        { text, form },
+      );
+      await page.waitForTimeout(150);
+      expect(hits, form).toEqual([]);
+      expect(shown.note, form).toMatch(/more than 32 levels deep/);
+      expect(shown.text, form).toBe(text);
+      expect(new Set(shown.elements), form).toEqual(new Set(['md-plain-note', 'md-plain', 'md-plain-chunk']));
+    }
   });
 
   test('a remote image becomes a placeholder and loads only when clicked', async ({ page }) => {

@@ -9,7 +9,13 @@
 import { memo, useLayoutEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { copyText } from '../lib/copy-text';
 import { highlightWithin } from '../lib/highlight';
-import { REMOTE_IMAGE_ATTR, renderMarkdown, renderMarkdownFragment } from '../lib/markdown';
+import {
+  renderMarkdownOrPlain,
+  plainTextFragment,
+  REMOTE_IMAGE_ATTR,
+  renderMarkdownFragment,
+  type PlainText,
+} from '../lib/markdown';
 import { MarkdownStream } from '../lib/markdown-stream';
 import { COPIED_MS } from './CopyButton';
 import type { TextDelta } from '../stores/chat-reducer';
@@ -78,11 +84,20 @@ const Html = memo(function Html({ html }: { html: string }) {
   return <div className="md-block" ref={ref} dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
+/** Text shown as it is (lib/markdown.ts `plainTextFragment`): its nodes go in as built, text nodes only. */
+const Plain = memo(function Plain({ plain }: { plain: PlainText }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    ref.current?.replaceChildren(plainTextFragment(plain));
+  }, [plain]);
+  return <div className="md-block" ref={ref} />;
+});
+
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const html = useMemo(() => renderMarkdown(text), [text]);
+  const view = useMemo(() => renderMarkdownOrPlain(text), [text]);
   return (
     <div className="markdown" onClick={(e) => copyClickedCode(e) || loadClickedImage(e)} onKeyDown={loadClickedImage}>
-      <Html html={html} />
+      {view.plain ? <Plain plain={view.plain} /> : <Html html={view.html} />}
     </div>
   );
 });

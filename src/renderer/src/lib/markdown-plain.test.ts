@@ -40,3 +40,27 @@ it('ordinary Markdown renders as Markdown', () => {
   expect(box.querySelector('li code')?.textContent).toBe('code_x');
   expect(box.querySelector('.md-plain')).toBeNull();
 });
+
+it('a line too long for one chunk is cut across chunks (never inside a surrogate pair), the text unbroken', () => {
+  const line = `${'_a'.repeat(30_000)}😀${'_a'.repeat(20_000)}`;
+  const text = `short line\n${line}\nlast`;
+  const chunks = [...renderMarkdownFragment(text).querySelectorAll('.md-plain > .md-plain-chunk')];
+  expect(chunks.length).toBeGreaterThan(10);
+  expect(Math.max(...chunks.map((c) => c.textContent!.length))).toBeLessThanOrEqual(8 * 1024);
+  expect(chunks[0]!.textContent).toBe('short line\n');
+  for (const chunk of chunks) expect(chunk.textContent).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
+  expect(chunks.map((c) => c.textContent).join('')).toBe(text);
+});
+
+it('plain text is text nodes only: HTML in it is escaped in the string form and never an element in the nodes', () => {
+  const text = `<img src=x onerror="alert(1)"> & </span><b>\n${'>'.repeat(40)}`;
+  const fragment = renderMarkdownFragment(text);
+  const plain = fragment.querySelector('.md-plain')!;
+  expect(
+    [...plain.querySelectorAll('*')].every((e) => e.className === 'md-plain-chunk' && e.childElementCount === 0),
+  ).toBe(true);
+  const box = document.createElement('div');
+  box.innerHTML = renderMarkdown(text);
+  expect(box.querySelector('img, b')).toBeNull();
+  expect(box.querySelector('.md-plain')?.textContent).toBe(text);
+});

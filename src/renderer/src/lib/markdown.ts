@@ -11,9 +11,9 @@
  *   scheme loses its href.
  * Limits: `data:` images are decoded by the browser (raster only; no SVG, which could carry more).
  * Text nested or shaped so that the parser would overflow the stack or take seconds is shown as plain text instead,
- * with the reason (markdown-hazards.ts); so is text the parser fails on.
+ * with the reason (markdown-hazards.ts), as text nodes that are never parsed as HTML; so is text the parser fails on.
  * Speed (a long session renders a row per message as it scrolls into view): the sanitizer is our own DOMPurify
- * instance with its configuration parsed once, and the rendered HTML of recent texts is kept (a bounded cache keyed
+ * instance with its configuration parsed once, and the rendered HTML of recent texts (or their plain-text chunks) is kept (a bounded cache keyed
  * by the text: the output depends on nothing else), so a row scrolled back into view costs nothing; the list renders
  * the rows just outside the screen into it while the page is idle (`prerenderMarkdown`).
  */
@@ -192,57 +192,118 @@ export function sanitizeHtml(html: string): string {
 }
 
 const CACHE_ENTRIES = 2_000;
-/** Texts longer than this are rendered each time (a viewer document part), not kept. */
+/** Texts longer than this are rendered each time (a viewer document part), not kept; text shown plain is always kept. */
 const CACHE_MAX_CHARS = 64 * 1024;
-const rendered = new RecentMap<string, string>(CACHE_ENTRIES);
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
+/**
+ * Text the Markdown parser must not see (markdown-hazards.ts), to be shown as it is under the reason: its chunks
+ * are slices of the text (no copy), in order, adding up to it.
+ */
+export interface PlainText {
+  why: string;
+  chunks: readonly string[];
+}
+
+/** A text rendered for the chat: sanitized HTML from Markdown, or text shown plain (`plainTextFragment`). */
+export type RenderedMarkdown = { html: string; plain?: undefined } | { plain: PlainText; html?: undefined };
+
+const rendered = new RecentMap<string, RenderedMarkdown>(CACHE_ENTRIES);
 
 /** Lines per chunk of plain text: a chunk off screen is skipped by layout (styles.css `.md-plain-chunk`). */
 const PLAIN_CHUNK_LINES = 100;
-
 /**
- * Text the Markdown parser must not see (markdown-hazards.ts), shown as it is, with the reason. Built here from
- * escaped text and fixed tags only, so it needs no sanitizer (which cost tens of milliseconds on 500 KB); in chunks
- * of lines, so a long one is not laid out whole (a 500 KB text node was a 50 ms layout).
+ * Characters per chunk at most: a longer line is cut, so no chunk on screen is laid out whole past this. One line
+ * of 100 KB in one chunk took 15 ms to shape (a cut shows as a line break, in text already shown as it is).
  */
-function plainText(text: string, why: string): string {
-  const lines = text.split('\n');
-  const chunks: string[] = [];
-  for (let i = 0; i < lines.length; i += PLAIN_CHUNK_LINES) {
-    const chunk = lines.slice(i, i + PLAIN_CHUNK_LINES).join('\n') + (i + PLAIN_CHUNK_LINES < lines.length ? '\n' : '');
-    chunks.push(`<span class="md-plain-chunk">${escapeHtml(chunk)}</span>`);
+const PLAIN_CHUNK_CHARS = 8 * 1024;
+
+/** Where the chunk starting at `from` ends: after PLAIN_CHUNK_LINES lines or PLAIN_CHUNK_CHARS, never in a pair. */
+function chunkEnd(text: string, from: number): number {
+  const limit = Math.min(text.length, from + PLAIN_CHUNK_CHARS);
+  let end = from;
+  for (let lines = 0; lines < PLAIN_CHUNK_LINES; lines++) {
+    const newline = text.indexOf('\n', end);
+    if (newline === -1 || newline >= limit) {
+      if (limit === text.length) return limit;
+      // A line past the limit: cut it there (or at its last line end before), never between a surrogate pair.
+      if (end > from) return end;
+      const c = text.charCodeAt(limit - 1);
+      return c >= 0xd800 && c <= 0xdbff ? limit - 1 : limit;
+    }
+    end = newline + 1;
   }
-  return `<p class="md-plain-note">Shown as plain text: ${escapeHtml(why)}.</p><div class="md-plain">${chunks.join('')}</div>`;
+  return end;
 }
 
-/** HTML for `text`: from marked (to be sanitized), or plain text built here (`isPlain`, needing none). */
-function parse(text: string): { html: string; isPlain: boolean } {
+function plainText(text: string, why: string): PlainText {
+  const chunks: string[] = [];
+  for (let from = 0; from < text.length; ) {
+    const end = chunkEnd(text, from);
+    chunks.push(text.slice(from, end));
+    from = end;
+  }
+  return { why, chunks };
+}
+
+/**
+ * Plain text as nodes: the reason, then the text in chunks. Built as text nodes, so nothing in it is ever parsed as
+ * HTML and it needs no sanitizer; and nothing is escaped or parsed either (500 KB of `>` escaped and parsed as HTML
+ * cost 110 ms, each time the row scrolled into view).
+ */
+export function plainTextFragment({ why, chunks }: PlainText): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  const note = document.createElement('p');
+  note.className = 'md-plain-note';
+  note.textContent = `Shown as plain text: ${why}.`;
+  const box = document.createElement('div');
+  box.className = 'md-plain';
+  for (const chunk of chunks) {
+    const span = document.createElement('span');
+    span.className = 'md-plain-chunk';
+    span.textContent = chunk;
+    box.append(span);
+  }
+  fragment.append(note, box);
+  return fragment;
+}
+
+/** `text` as Markdown (HTML from marked, not yet sanitized), or as plain text when the parser must not see it. */
+function parse(text: string): { html: string; plain?: undefined } | { plain: PlainText; html?: undefined } {
   const hazard = markdownHazard(text);
-  if (hazard) return { html: plainText(text, hazard), isPlain: true };
+  if (hazard) return { plain: plainText(text, hazard) };
   try {
-    return { html: marked.parse(text, { async: false, gfm: true, breaks: true }), isPlain: false };
+    return { html: marked.parse(text, { async: false, gfm: true, breaks: true }) };
   } catch (error) {
     // A shape the pass above does not know (the stack is shared with React's own): the message still shows.
     return {
-      html: plainText(
+      plain: plainText(
         text,
         `its Markdown could not be laid out (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
       ),
-      isPlain: true,
     };
   }
 }
 
-/** `keep: false` for text that will not be asked for again (a streaming reply's blocks and open tail). */
-export function renderMarkdown(text: string, { keep = true }: { keep?: boolean } = {}): string {
+/**
+ * `text` rendered for a chat row: sanitized HTML, or plain text. `keep: false` for text that will not be asked for
+ * again (a streaming reply's blocks and open tail).
+ */
+export function renderMarkdownOrPlain(text: string, { keep = true }: { keep?: boolean } = {}): RenderedMarkdown {
   const hit = keep ? rendered.get(text) : undefined;
   if (hit !== undefined) return hit;
   const parsed = parse(text);
-  const html = parsed.isPlain ? parsed.html : sanitizeHtml(parsed.html);
-  if (keep && text.length <= CACHE_MAX_CHARS) rendered.set(text, html);
-  return html;
+  const view: RenderedMarkdown = parsed.plain ? parsed : { html: sanitizeHtml(parsed.html) };
+  if (keep && (view.plain || text.length <= CACHE_MAX_CHARS)) rendered.set(text, view);
+  return view;
+}
+
+/** `text` as sanitized HTML (plain text serialized by the browser, which escapes it). */
+export function renderMarkdown(text: string, options?: { keep?: boolean }): string {
+  const view = renderMarkdownOrPlain(text, options);
+  if (!view.plain) return view.html;
+  const box = document.createElement('div');
+  box.append(plainTextFragment(view.plain));
+  return box.innerHTML;
 }
 
 /**
@@ -255,7 +316,7 @@ export function prerenderMarkdown(texts: readonly string[], from: number, hasTim
     const text = texts[i]!;
     if (text.length > CACHE_MAX_CHARS || rendered.has(text)) continue;
     if (!hasTime()) break;
-    renderMarkdown(text);
+    renderMarkdownOrPlain(text);
   }
   return i;
 }
@@ -263,8 +324,5 @@ export function prerenderMarkdown(texts: readonly string[], from: number, hasTim
 /** Markdown rendered into sanitized nodes, for a view that inserts them itself (the viewer's large documents). */
 export function renderMarkdownFragment(text: string): DocumentFragment {
   const parsed = parse(text);
-  if (!parsed.isPlain) return sanitizeToFragment(parsed.html);
-  const template = document.createElement('template');
-  template.innerHTML = parsed.html;
-  return template.content;
+  return parsed.plain ? plainTextFragment(parsed.plain) : sanitizeToFragment(parsed.html);
 }
