@@ -3,12 +3,16 @@
  * are started ahead, a search never waits for workers that are not ready, and ready workers take the reading.
  * A tree of 4,000 files keeps the search going past the engine's first turns of the event loop on any machine.
  */
+import { linkSync } from 'node:fs';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardScope } from '../../disk/protected';
+import { forgetGuardedIdentities } from '../_policy/hardlinks';
 import { makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { handsToPool } from './grep-engines';
 import { createGrepFilesTool } from './grep-files';
-import { GrepPool, spawnGrepWorker, type GrepJob } from './grep-pool';
+import { FOUND, GrepPool, NO_HIT, spawnGrepWorker, type GrepJob, type PoolAnswer } from './grep-pool';
 
 let ws: TestWorkspace;
 
@@ -27,7 +31,7 @@ afterAll(() => ws.cleanup());
 /** A pool that counts the real jobs (files to search) its workers were given. */
 class CountingPool extends GrepPool {
   realJobs = 0;
-  override filter(job: Omit<GrepJob, 'id'>): Promise<Uint8Array | null> {
+  override filter(job: Omit<GrepJob, 'id'>): Promise<PoolAnswer | null> {
     if (job.paths.length > 0) this.realJobs++;
     return super.filter(job);
   }
@@ -71,6 +75,40 @@ describe('the JS engine and its worker pool', () => {
       const before = pool.realJobs;
       expect(await ok(tool, rare, ws.ctx)).toBe(expected);
       expect(pool.realJobs).toBeGreaterThan(before);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("a worker's hits", () => {
+  it('come with their lines, confirmed against the guarded files on the descriptor the worker read', async () => {
+    // A hard link to a secrets/ file is the secret under a second name: the worker refuses it on its own read, as the
+    // calling thread would (grep-file-hits.ts), before anything of it goes back.
+    const secret = ws.write('secrets/key.txt', 'rare_needle in the secret\n');
+    const link = join(ws.root, 'linked.txt');
+    linkSync(secret, link);
+    forgetGuardedIdentities();
+    const plain = join(ws.root, 'd0/f0.txt');
+    const pool = new GrepPool(spawnGrepWorker);
+    try {
+      const job = { paths: [plain, link], pattern: 'RARE_needle', caseInsensitive: true, maxBytes: 1 << 20 };
+      const guarded = await pool.filter({ ...job, context: 1, mode: 'content', guard: guardScope(ws.root) });
+      expect([...guarded!.hits]).toEqual([FOUND, NO_HIT]);
+      expect(guarded!.found).toEqual([
+        {
+          matches: [40],
+          matchTexts: ['a rare_needle here'],
+          lineTexts: new Map([
+            [39, 'line 39 of file 0: common words here'],
+            [40, 'a rare_needle here'],
+          ]),
+        },
+      ]);
+      // Without a guard the same link is an ordinary file: the refusal above came from the guard.
+      const open = await pool.filter({ ...job, context: 0, mode: 'content', guard: null });
+      expect([...open!.hits]).toEqual([FOUND, FOUND]);
+      expect(open!.found[1]).toEqual({ matches: [0], matchTexts: ['rare_needle in the secret'] });
     } finally {
       await pool.close();
     }
