@@ -34,7 +34,12 @@ export const POOL_WARM_MS = 8;
  * (bench/tools-grep.ts). The event loop's turns come every YIELD_EVERY_MS, so the two are checked at about 9 and 18 ms.
  */
 export const POOL_AFTER_MS = 16;
-/** Files per pool job, and jobs in flight ahead of the one being read. */
+/**
+ * Files per pool job: the first jobs small, so that the walk's first files come back soon (a page is read in the walk's
+ * order, and waits for the job that holds its next file), then doubling to POOL_CHUNK; and jobs in flight ahead of the
+ * one being read.
+ */
+const POOL_FIRST_CHUNK = 32;
 const POOL_CHUNK = 512;
 const POOL_AHEAD = 4;
 
@@ -208,11 +213,17 @@ async function* pooled(
   guard: GuardScope | null,
 ): AsyncGenerator<FileMatches> {
   const queue: { files: Candidate[]; answer: Promise<PoolAnswer | null> }[] = [];
+  // Set when this search ends (its page is full, or it was stopped): the workers drop the rest of its jobs, which
+  // would otherwise hold up the next search's jobs behind them.
+  const cancel = new Int32Array(new SharedArrayBuffer(4));
+  let chunk = POOL_FIRST_CHUNK;
   let isWalkDone = false;
   const fill = () => {
     while (!isWalkDone && queue.length < POOL_AHEAD) {
       const files: Candidate[] = [];
-      while (files.length < POOL_CHUNK) {
+      const size = chunk;
+      chunk = Math.min(POOL_CHUNK, chunk * 2);
+      while (files.length < size) {
         const next = candidates.next();
         if (next.done) {
           isWalkDone = true;
@@ -229,29 +240,34 @@ async function* pooled(
         context: q.mode === 'content' ? (q.context ?? 0) : 0,
         mode: q.mode,
         guard,
+        cancel,
       });
       // A refused pattern rejects every batch in flight; the first is thrown below, the others must not go unhandled.
       answer.catch(() => undefined);
       queue.push({ files, answer });
     }
   };
-  fill();
-  while (queue.length > 0) {
-    const { files, answer: pending } = queue.shift()!;
+  try {
     fill();
-    const answer = await pending;
-    signal.throwIfAborted();
-    let k = 0; // the next of the answer's hits
-    for (let i = 0; i < files.length; i++) {
-      const kind = answer ? answer.hits[i] : SEARCH_HERE; // no worker could say: search every file here
-      if (kind === FOUND) {
-        const { rel, path } = files[i]!;
-        yield { rel, path, ...answer!.found[k++]!, confirmed: true };
-      } else if (kind === SEARCH_HERE) {
-        const hit = search(files[i]!);
-        if (hit) yield hit;
+    while (queue.length > 0) {
+      const { files, answer: pending } = queue.shift()!;
+      fill();
+      const answer = await pending;
+      signal.throwIfAborted();
+      let k = 0; // the next of the answer's hits
+      for (let i = 0; i < files.length; i++) {
+        const kind = answer ? answer.hits[i] : SEARCH_HERE; // no worker could say: search every file here
+        if (kind === FOUND) {
+          const { rel, path } = files[i]!;
+          yield { rel, path, ...answer!.found[k++]!, confirmed: true };
+        } else if (kind === SEARCH_HERE) {
+          const hit = search(files[i]!);
+          if (hit) yield hit;
+        }
       }
     }
+  } finally {
+    Atomics.store(cancel, 0, 1);
   }
 }
 

@@ -113,4 +113,20 @@ describe("a worker's hits", () => {
       await pool.close();
     }
   });
+
+  it('stop once the search that sent the job has ended (its page full): the rest of the job is not searched', async () => {
+    const pool = new GrepPool(spawnGrepWorker);
+    try {
+      const plain = join(ws.root, 'd0/f0.txt');
+      const job = { paths: [plain], pattern: 'rare_needle', caseInsensitive: false, maxBytes: 1 << 20, context: 0 };
+      const cancel = new Int32Array(new SharedArrayBuffer(4));
+      const going = await pool.filter({ ...job, mode: 'files', guard: null, cancel });
+      expect([...going!.hits]).toEqual([FOUND]);
+      Atomics.store(cancel, 0, 1);
+      const ended = await pool.filter({ ...job, mode: 'files', guard: null, cancel });
+      expect([...ended!.hits]).toEqual([NO_HIT]);
+    } finally {
+      await pool.close();
+    }
+  });
 });

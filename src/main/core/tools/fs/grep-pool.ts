@@ -26,6 +26,11 @@ export interface GrepJob {
   mode: GrepMode;
   /** Whose guarded files a hard link must not reach: a hit is confirmed against them (disk/search-reader.ts). */
   guard: GuardScope | null;
+  /**
+   * Shared with the search that sent the job: non-zero once it has ended, and the worker stops at the next file (its
+   * answer then covers only the files before; nothing reads it).
+   */
+  cancel?: Int32Array;
 }
 
 /**

@@ -30,9 +30,11 @@ port.on('message', (job: GrepJob) => {
     const { reader } = readerFor;
     const hits = new Uint8Array(job.paths.length);
     const found: FileHit[] = [];
-    job.paths.forEach((path, i) => {
+    for (let i = 0; i < job.paths.length; i++) {
+      if (job.cancel && Atomics.load(job.cancel, 0) !== 0) break; // the search has ended: the rest is of no use
+      const path = job.paths[i]!;
       const hit = fileHit(reader, matcher, path, job.mode, job.context, job.maxBytes);
-      if (!hit) return;
+      if (!hit) continue;
       if (hit.text !== undefined && job.context > 0)
         hits[i] = SEARCH_HERE; // its context lines need the text
       else {
@@ -43,7 +45,7 @@ port.on('message', (job: GrepJob) => {
           ...(hit.lineTexts ? { lineTexts: hit.lineTexts } : {}),
         });
       }
-    });
+    }
     port.postMessage({ id: job.id, ok: true, hits, found } satisfies GrepReply, [hits.buffer]);
   } catch (error) {
     port.postMessage({
