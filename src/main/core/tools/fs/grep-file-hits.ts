@@ -40,7 +40,8 @@ export function fileHit(
   return reader.confirm() ? hit : null;
 }
 
-function matchIn(
+/** The hit of the file at `path`, read through `reader` and still open there, unconfirmed; or null. */
+export function matchIn(
   reader: SearchReader,
   matcher: Matcher,
   path: string,

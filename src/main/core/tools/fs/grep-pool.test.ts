@@ -12,7 +12,7 @@ import { forgetGuardedIdentities } from '../_policy/hardlinks';
 import { makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { handsToPool } from './grep-engines';
 import { createGrepFilesTool } from './grep-files';
-import { FOUND, GrepPool, NO_HIT, spawnGrepWorker, type GrepJob, type PoolAnswer } from './grep-pool';
+import { FOUND, GrepPool, NO_HIT, SEARCH_HERE, spawnGrepWorker, type GrepJob, type PoolAnswer } from './grep-pool';
 
 let ws: TestWorkspace;
 
@@ -82,9 +82,10 @@ describe('the JS engine and its worker pool', () => {
 });
 
 describe("a worker's hits", () => {
-  it('come with their lines, confirmed against the guarded files on the descriptor the worker read', async () => {
-    // A hard link to a secrets/ file is the secret under a second name: the worker refuses it on its own read, as the
-    // calling thread would (grep-file-hits.ts), before anything of it goes back.
+  it('come with their lines, confirmed on the descriptor the worker read; a file with other names is judged here', async () => {
+    // A hard link to a secrets/ file is the secret under a second name. The worker does not judge a file with other
+    // names against the guarded files (each worker would walk the workspace for them): it hands it back to this thread,
+    // which reads, matches and judges it as it judges every hit.
     const secret = ws.write('secrets/key.txt', 'rare_needle in the secret\n');
     const link = join(ws.root, 'linked.txt');
     linkSync(secret, link);
@@ -94,7 +95,7 @@ describe("a worker's hits", () => {
     try {
       const job = { paths: [plain, link], pattern: 'RARE_needle', caseInsensitive: true, maxBytes: 1 << 20 };
       const guarded = await pool.filter({ ...job, context: 1, mode: 'content', guard: guardScope(ws.root) });
-      expect([...guarded!.hits]).toEqual([FOUND, NO_HIT]);
+      expect([...guarded!.hits]).toEqual([FOUND, SEARCH_HERE]);
       expect(guarded!.found).toEqual([
         {
           matches: [40],
@@ -105,10 +106,15 @@ describe("a worker's hits", () => {
           ]),
         },
       ]);
-      // Without a guard the same link is an ordinary file: the refusal above came from the guard.
+      // Without a guard there is nothing to judge it against: its lines come back with it.
       const open = await pool.filter({ ...job, context: 0, mode: 'content', guard: null });
       expect([...open!.hits]).toEqual([FOUND, FOUND]);
       expect(open!.found[1]).toEqual({ matches: [0], matchTexts: ['rare_needle in the secret'] });
+      // Through the tool, with the workers from the first file: the secret's second name is never shown.
+      const tool = createGrepFilesTool({ ripgrepPath: null, pool, poolAfterMs: 0 });
+      const answer = await ok(tool, { pattern: 'rare_needle', limit: 5000 }, ws.ctx);
+      expect(answer).toContain('d0/f0.txt:41:a rare_needle here');
+      expect(answer).not.toContain('secret');
     } finally {
       await pool.close();
     }

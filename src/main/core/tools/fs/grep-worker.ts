@@ -9,7 +9,7 @@
 import { parentPort } from 'node:worker_threads';
 import { SearchReader } from '../../disk/search-reader';
 import { ToolError } from '../define-tool';
-import { fileHit, type FileHit } from './grep-file-hits';
+import { matchIn, type FileHit } from './grep-file-hits';
 import { FOUND, SEARCH_HERE, type GrepJob, type GrepReply } from './grep-pool';
 import { compileMatcher, type Matcher } from './search-engine';
 
@@ -33,11 +33,18 @@ port.on('message', (job: GrepJob) => {
     for (let i = 0; i < job.paths.length; i++) {
       if (job.cancel && Atomics.load(job.cancel, 0) !== 0) break; // the search has ended: the rest is of no use
       const path = job.paths[i]!;
-      const hit = fileHit(reader, matcher, path, job.mode, job.context, job.maxBytes);
-      if (!hit) continue;
-      if (hit.text !== undefined && job.context > 0)
-        hits[i] = SEARCH_HERE; // its context lines need the text
-      else {
+      const hit = matchIn(reader, matcher, path, job.mode, job.context, job.maxBytes);
+      if (!hit) {
+        reader.release();
+        continue;
+      }
+      // A file with other names is judged against the guarded files by the calling thread, which knows them already (it
+      // judges every hit so): here that would cost each worker its own walk of the workspace (disk/hardlinks.ts). And
+      // context lines found on the decoded text need that text, which stays here.
+      if ((job.guard && reader.isMultiLink) || (hit.text !== undefined && job.context > 0)) {
+        reader.release();
+        hits[i] = SEARCH_HERE;
+      } else if (reader.confirm()) {
         hits[i] = FOUND;
         found.push({
           matches: hit.matches,
