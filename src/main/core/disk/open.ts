@@ -34,7 +34,9 @@ export interface ReadTarget {
   guard?: GuardScope | null;
   /**
    * A walk listed it as a regular file a moment ago (readdir's type): that answers what `lstat` would before the open,
-   * and a tree search saves a third of its cost per file. Everything after the open is checked as for any path.
+   * and a tree search saves a third of its cost per file. The open itself follows no final symlink (O_NOFOLLOW) and
+   * never waits on a FIFO (O_NONBLOCK); everything after the open is checked as for any path (the descriptor's fstat
+   * refuses anything but a regular file).
    */
   isListedFile?: boolean;
   /**
@@ -144,20 +146,22 @@ export function openRegular(target: ReadTarget): OpenedFile {
   const { path, shown } = target;
   if (!isAbsolute(path) || path.includes('\0'))
     throw new DiskError('outside', `${shown} is not an absolute path to a file; refusing to open it.`);
-  let first: Stats | undefined;
-  try {
-    first = lstatSync(path, { throwIfNoEntry: false });
-  } catch (error) {
-    throw openFailure(error, shown);
+  if (!target.isListedFile) {
+    let first: Stats | undefined;
+    try {
+      first = lstatSync(path, { throwIfNoEntry: false });
+    } catch (error) {
+      throw openFailure(error, shown);
+    }
+    if (!first) throw new DiskError('missing', `${shown} does not exist.`);
+    if (first.isSymbolicLink())
+      throw new DiskError(
+        'symlink',
+        `${shown} changed into a symlink after its path was checked; refusing to follow it.`,
+      );
+    const early = notRegular(first, shown);
+    if (early) throw early;
   }
-  if (!first) throw new DiskError('missing', `${shown} does not exist.`);
-  if (first.isSymbolicLink())
-    throw new DiskError(
-      'symlink',
-      `${shown} changed into a symlink after its path was checked; refusing to follow it.`,
-    );
-  const early = notRegular(first, shown);
-  if (early) throw early;
   let fd: number;
   try {
     fd = openSync(path, READ_FLAGS);

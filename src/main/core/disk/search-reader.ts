@@ -159,6 +159,14 @@ export class SearchReader {
     }
   }
 
+  /**
+   * Whether the file last read has other names (hard links): `confirm` then judges it against the guarded files, which
+   * costs a bounded walk of the workspace the first time in a while (disk/hardlinks.ts).
+   */
+  get isMultiLink(): boolean {
+    return (this.last?.info.nlink ?? 0) > 1;
+  }
+
   /** Ends the last read without a check (its bytes reach no answer). */
   release(): void {
     if (this.last) closeQuietly(this.last.fd);

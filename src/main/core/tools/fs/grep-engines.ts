@@ -15,9 +15,9 @@
 import { kindAt, walk } from '../_policy/fs';
 import type { GuardScope } from '../../disk/protected';
 import { SearchReader } from '../../disk/search-reader';
-import { ripgrepExtent } from './grep-binary';
-import type { GrepPool } from './grep-pool';
-import { globMatcher, byteLines, matchingLines, mayMatch, type Matcher } from './search-engine';
+import { fileHit } from './grep-file-hits';
+import { FOUND, SEARCH_HERE, type GrepPool, type PoolAnswer } from './grep-pool';
+import { globMatcher, type Matcher } from './search-engine';
 
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 const YIELD_EVERY_MS = 8;
@@ -34,7 +34,12 @@ export const POOL_WARM_MS = 8;
  * (bench/tools-grep.ts). The event loop's turns come every YIELD_EVERY_MS, so the two are checked at about 9 and 18 ms.
  */
 export const POOL_AFTER_MS = 16;
-/** Files per pool job, and jobs in flight ahead of the one being read. */
+/**
+ * Files per pool job: the first jobs small, so that the walk's first files come back soon (a page is read in the walk's
+ * order, and waits for the job that holds its next file), then doubling to POOL_CHUNK; and jobs in flight ahead of the
+ * one being read.
+ */
+const POOL_FIRST_CHUNK = 32;
 const POOL_CHUNK = 512;
 const POOL_AHEAD = 4;
 
@@ -154,43 +159,16 @@ export async function* jsEngine(
   })();
   const reader = new SearchReader(options.guard ?? null);
   const context = q.mode === 'content' ? (q.context ?? 0) : 0;
-  const extent = ripgrepExtent(context);
-  const matchIn = (c: Candidate): FileMatches | null => {
-    const bytes = reader.read(c.path, MAX_GREP_FILE_BYTES, true, extent); // null for a binary file, after its head
-    if (!bytes || !mayMatch(matcher, bytes)) return null;
-    if (q.mode === 'count' && reader.wasCut) return null; // rg counts no file it stopped at a NUL in
-    // A files-only answer needs one matching line per file.
-    const max = q.mode === 'files' ? 1 : Number.POSITIVE_INFINITY;
-    const found = byteLines(matcher, bytes, max, context, q.mode !== 'count');
-    if (found)
-      return found.matches.length > 0
-        ? {
-            rel: c.rel,
-            path: c.path,
-            matches: found.matches,
-            matchTexts: found.texts,
-            ...(found.around ? { lineTexts: found.around } : {}),
-          }
-        : null;
-    const text = bytes.toString('utf8');
-    const matchTexts: string[] = [];
-    const matches = matchingLines(matcher, text, max, matchTexts);
-    return matches.length > 0 ? { rel: c.rel, path: c.path, matches, matchTexts, text } : null;
-  };
   // A file whose lines reach the answer is confirmed on its descriptor (disk/search-reader.ts): read through a folder
   // swapped for a link, it is left out.
   const search = (c: Candidate): FileMatches | null => {
-    const hit = matchIn(c);
-    if (!hit) {
-      reader.release();
-      return null;
-    }
-    return reader.confirm() ? { ...hit, confirmed: true } : null;
+    const hit = fileHit(reader, matcher, c.path, q.mode, context, MAX_GREP_FILE_BYTES);
+    return hit ? { rel: c.rel, path: c.path, ...hit, confirmed: true } : null;
   };
   const started = Date.now();
   const poolAfter = options.poolAfterMs ?? POOL_AFTER_MS;
   if (options.pool?.usesWorkers && !isFile && poolAfter <= 0) {
-    yield* pooled(candidates, q, search, signal, options.pool);
+    yield* pooled(candidates, q, search, signal, options.pool, options.guard ?? null);
     return;
   }
   let last = started;
@@ -213,7 +191,7 @@ export async function* jsEngine(
       if (pool?.usesWorkers && !isFile && last - started >= POOL_WARM_MS) {
         pool.warm();
         if (handsToPool(last - started, poolAfter, pool.isReady, found, options.pageEntries)) {
-          yield* pooled(candidates, q, search, signal, pool);
+          yield* pooled(candidates, q, search, signal, pool, options.guard ?? null);
           return;
         }
       }
@@ -222,20 +200,30 @@ export async function* jsEngine(
   if (progress) progress.isDone = true;
 }
 
-/** The rest of the walk, read and matched by the pool's workers; only the files that matched are read here. */
+/**
+ * The rest of the walk, read, matched and confirmed by the pool's workers (grep-file-hits.ts, as `search` does here);
+ * a file is searched here only when no worker could, or when its context lines need the text the worker decoded.
+ */
 async function* pooled(
   candidates: Generator<Candidate>,
   q: GrepQuery,
   search: (c: Candidate) => FileMatches | null,
   signal: AbortSignal,
   pool: GrepPool,
+  guard: GuardScope | null,
 ): AsyncGenerator<FileMatches> {
-  const queue: { files: Candidate[]; hits: Promise<Uint8Array | null> }[] = [];
+  const queue: { files: Candidate[]; answer: Promise<PoolAnswer | null> }[] = [];
+  // Set when this search ends (its page is full, or it was stopped): the workers drop the rest of its jobs, which
+  // would otherwise hold up the next search's jobs behind them.
+  const cancel = new Int32Array(new SharedArrayBuffer(4));
+  let chunk = POOL_FIRST_CHUNK;
   let isWalkDone = false;
   const fill = () => {
     while (!isWalkDone && queue.length < POOL_AHEAD) {
       const files: Candidate[] = [];
-      while (files.length < POOL_CHUNK) {
+      const size = chunk;
+      chunk = Math.min(POOL_CHUNK, chunk * 2);
+      while (files.length < size) {
         const next = candidates.next();
         if (next.done) {
           isWalkDone = true;
@@ -244,29 +232,42 @@ async function* pooled(
         files.push(next.value);
       }
       if (files.length === 0) continue;
-      const hits = pool.filter({
+      const answer = pool.filter({
         paths: files.map((f) => f.path),
         pattern: q.pattern,
         caseInsensitive: q.caseInsensitive,
         maxBytes: MAX_GREP_FILE_BYTES,
         context: q.mode === 'content' ? (q.context ?? 0) : 0,
+        mode: q.mode,
+        guard,
+        cancel,
       });
       // A refused pattern rejects every batch in flight; the first is thrown below, the others must not go unhandled.
-      hits.catch(() => undefined);
-      queue.push({ files, hits });
+      answer.catch(() => undefined);
+      queue.push({ files, answer });
     }
   };
-  fill();
-  while (queue.length > 0) {
-    const { files, hits: pending } = queue.shift()!;
+  try {
     fill();
-    const hits = await pending;
-    signal.throwIfAborted();
-    for (let i = 0; i < files.length; i++) {
-      if (hits && hits[i] !== 1) continue;
-      const hit = search(files[i]!); // a worker said it matches (or no worker could say): read and match it here
-      if (hit) yield hit;
+    while (queue.length > 0) {
+      const { files, answer: pending } = queue.shift()!;
+      fill();
+      const answer = await pending;
+      signal.throwIfAborted();
+      let k = 0; // the next of the answer's hits
+      for (let i = 0; i < files.length; i++) {
+        const kind = answer ? answer.hits[i] : SEARCH_HERE; // no worker could say: search every file here
+        if (kind === FOUND) {
+          const { rel, path } = files[i]!;
+          yield { rel, path, ...answer!.found[k++]!, confirmed: true };
+        } else if (kind === SEARCH_HERE) {
+          const hit = search(files[i]!);
+          if (hit) yield hit;
+        }
+      }
     }
+  } finally {
+    Atomics.store(cancel, 0, 1);
   }
 }
 

@@ -3,12 +3,16 @@
  * are started ahead, a search never waits for workers that are not ready, and ready workers take the reading.
  * A tree of 4,000 files keeps the search going past the engine's first turns of the event loop on any machine.
  */
+import { linkSync } from 'node:fs';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardScope } from '../../disk/protected';
+import { forgetGuardedIdentities } from '../_policy/hardlinks';
 import { makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { handsToPool } from './grep-engines';
 import { createGrepFilesTool } from './grep-files';
-import { GrepPool, spawnGrepWorker, type GrepJob } from './grep-pool';
+import { FOUND, GrepPool, NO_HIT, SEARCH_HERE, spawnGrepWorker, type GrepJob, type PoolAnswer } from './grep-pool';
 
 let ws: TestWorkspace;
 
@@ -27,7 +31,7 @@ afterAll(() => ws.cleanup());
 /** A pool that counts the real jobs (files to search) its workers were given. */
 class CountingPool extends GrepPool {
   realJobs = 0;
-  override filter(job: Omit<GrepJob, 'id'>): Promise<Uint8Array | null> {
+  override filter(job: Omit<GrepJob, 'id'>): Promise<PoolAnswer | null> {
     if (job.paths.length > 0) this.realJobs++;
     return super.filter(job);
   }
@@ -71,6 +75,62 @@ describe('the JS engine and its worker pool', () => {
       const before = pool.realJobs;
       expect(await ok(tool, rare, ws.ctx)).toBe(expected);
       expect(pool.realJobs).toBeGreaterThan(before);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("a worker's hits", () => {
+  it('come with their lines, confirmed on the descriptor the worker read; a file with other names is judged here', async () => {
+    // A hard link to a secrets/ file is the secret under a second name. The worker does not judge a file with other
+    // names against the guarded files (each worker would walk the workspace for them): it hands it back to this thread,
+    // which reads, matches and judges it as it judges every hit.
+    const secret = ws.write('secrets/key.txt', 'rare_needle in the secret\n');
+    const link = join(ws.root, 'linked.txt');
+    linkSync(secret, link);
+    forgetGuardedIdentities();
+    const plain = join(ws.root, 'd0/f0.txt');
+    const pool = new GrepPool(spawnGrepWorker);
+    try {
+      const job = { paths: [plain, link], pattern: 'RARE_needle', caseInsensitive: true, maxBytes: 1 << 20 };
+      const guarded = await pool.filter({ ...job, context: 1, mode: 'content', guard: guardScope(ws.root) });
+      expect([...guarded!.hits]).toEqual([FOUND, SEARCH_HERE]);
+      expect(guarded!.found).toEqual([
+        {
+          matches: [40],
+          matchTexts: ['a rare_needle here'],
+          lineTexts: new Map([
+            [39, 'line 39 of file 0: common words here'],
+            [40, 'a rare_needle here'],
+          ]),
+        },
+      ]);
+      // Without a guard there is nothing to judge it against: its lines come back with it.
+      const open = await pool.filter({ ...job, context: 0, mode: 'content', guard: null });
+      expect([...open!.hits]).toEqual([FOUND, FOUND]);
+      expect(open!.found[1]).toEqual({ matches: [0], matchTexts: ['rare_needle in the secret'] });
+      // Through the tool, with the workers from the first file: the secret's second name is never shown.
+      const tool = createGrepFilesTool({ ripgrepPath: null, pool, poolAfterMs: 0 });
+      const answer = await ok(tool, { pattern: 'rare_needle', limit: 5000 }, ws.ctx);
+      expect(answer).toContain('d0/f0.txt:41:a rare_needle here');
+      expect(answer).not.toContain('secret');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stop once the search that sent the job has ended (its page full): the rest of the job is not searched', async () => {
+    const pool = new GrepPool(spawnGrepWorker);
+    try {
+      const plain = join(ws.root, 'd0/f0.txt');
+      const job = { paths: [plain], pattern: 'rare_needle', caseInsensitive: false, maxBytes: 1 << 20, context: 0 };
+      const cancel = new Int32Array(new SharedArrayBuffer(4));
+      const going = await pool.filter({ ...job, mode: 'files', guard: null, cancel });
+      expect([...going!.hits]).toEqual([FOUND]);
+      Atomics.store(cancel, 0, 1);
+      const ended = await pool.filter({ ...job, mode: 'files', guard: null, cancel });
+      expect([...ended!.hits]).toEqual([NO_HIT]);
     } finally {
       await pool.close();
     }

@@ -1,15 +1,18 @@
 /**
  * Worker threads for the JS search engine (the one that runs where ripgrep is absent). On a big tree with few hits,
  * reading and matching every file is the cost, and one thread does it at half the speed of ripgrep's two. The pool
- * answers "which of these files hold a match" on up to two workers at once; the engine walks, sends the files in
- * the walk's order, and reads only the files that matched, so its answer and order are exactly those of the
- * one-thread engine. Workers start on first use and end after IDLE_MS without work. When a worker cannot start or
+ * answers "which of these files hold a match, on which lines" on up to two workers at once; the engine walks, sends
+ * the files in the walk's order, and takes each hit as the worker found and confirmed it (grep-file-hits.ts: the
+ * same search and the same checks on the same read as on the calling thread), so its answer and order are exactly
+ * those of the one-thread engine. Workers start on first use and end after IDLE_MS without work. When a worker cannot start or
  * dies, `filter` resolves to null and the engine goes on alone on its own thread: slower, never missing.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import type { GuardScope } from '../../disk/protected';
 import { spawnWorker } from '../../workers/spawn-worker';
 import { ToolError } from '../define-tool';
+import type { FileHit, GrepMode } from './grep-file-hits';
 
 export interface GrepJob {
   id: number;
@@ -19,11 +22,33 @@ export interface GrepJob {
   maxBytes: number;
   /** Context lines asked for: ripgrep's binary rule reads a file's fills by them (grep-binary.ts). */
   context: number;
+  /** What the answer needs of a file (grep-engines.ts `GrepQuery.mode`). */
+  mode: GrepMode;
+  /** Whose guarded files a hard link must not reach: a hit is confirmed against them (disk/search-reader.ts). */
+  guard: GuardScope | null;
+  /**
+   * Shared with the search that sent the job: non-zero once it has ended, and the worker stops at the next file (its
+   * answer then covers only the files before; nothing reads it).
+   */
+  cancel?: Int32Array;
 }
+
+/**
+ * For each path of a job: 0 no hit, 1 a hit the calling thread must search again (its lines were found on the decoded
+ * text and context is asked for: the text stays there), 2 a hit in `found` (in the paths' order).
+ */
+export interface PoolAnswer {
+  hits: Uint8Array;
+  found: FileHit[];
+}
+
+export const NO_HIT = 0;
+export const SEARCH_HERE = 1;
+export const FOUND = 2;
 
 /** `refused`: the job failed for the pattern's own sake (a ToolError: the same on any thread), not the worker's. */
 export type GrepReply =
-  | { id: number; ok: true; hits: Uint8Array }
+  | { id: number; ok: true; hits: Uint8Array; found: FileHit[] }
   | { id: number; ok: false; message: string; refused?: boolean };
 
 const IDLE_MS = 30_000;
@@ -36,7 +61,7 @@ export function spawnGrepWorker(): Worker {
 
 interface Slot {
   worker: Worker;
-  pending: Map<number, (hits: Uint8Array | null | ToolError) => void>;
+  pending: Map<number, (answer: PoolAnswer | null | ToolError) => void>;
   isClosing: boolean;
 }
 
@@ -83,28 +108,37 @@ export class GrepPool {
     this.warming = true;
     // No files to search; any valid pattern will do (an empty one is refused by the matcher).
     const jobs = Array.from({ length: this.size }, () =>
-      this.filter({ paths: [], pattern: 'x', caseInsensitive: false, maxBytes: 0, context: 0 }),
+      this.filter({
+        paths: [],
+        pattern: 'x',
+        caseInsensitive: false,
+        maxBytes: 0,
+        context: 0,
+        mode: 'files',
+        guard: null,
+      }),
     );
     void Promise.allSettled(jobs).finally(() => (this.warming = false));
   }
 
   /**
-   * For each path, 1 when the file holds a matching line; null when no worker could do it. Rejects with the worker's
+   * For each path, whether the file holds a matching line, and its lines (`PoolAnswer`); null when no worker could do
+   * it. Rejects with the worker's
    * ToolError when the pattern itself failed (a backtracking pattern stopped at its time limit): this thread would
    * only fail the same way, after as long again.
    */
-  filter(job: Omit<GrepJob, 'id'>): Promise<Uint8Array | null> {
+  filter(job: Omit<GrepJob, 'id'>): Promise<PoolAnswer | null> {
     const slot = this.slot();
     if (!slot) return Promise.resolve(null);
     clearTimeout(this.idleTimer);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       slot.worker.ref(); // a job in flight keeps the process alive until it is answered
-      slot.pending.set(id, (hits) => {
-        if (hits) this.answered.add(slot);
+      slot.pending.set(id, (answer) => {
+        if (answer) this.answered.add(slot);
         if (slot.pending.size === 0) slot.worker.unref();
-        if (hits instanceof ToolError) reject(hits);
-        else resolve(hits);
+        if (answer instanceof ToolError) reject(answer);
+        else resolve(answer);
         if (this.slots.every((s) => s.pending.size === 0))
           this.idleTimer = setTimeout(() => void this.close(), IDLE_MS).unref();
       });
@@ -137,7 +171,9 @@ export class GrepPool {
         worker.on('message', (reply: GrepReply) => {
           const done = slot.pending.get(reply.id);
           slot.pending.delete(reply.id);
-          done?.(reply.ok ? reply.hits : reply.refused ? new ToolError(reply.message) : null);
+          done?.(
+            reply.ok ? { hits: reply.hits, found: reply.found } : reply.refused ? new ToolError(reply.message) : null,
+          );
         });
         worker.on('error', gone);
         worker.on('exit', gone);

@@ -1,41 +1,59 @@
 /**
  * Worker-thread entry of the JS search engine's pool (grep-pool.ts): for a list of files, which ones hold a matching
- * line. Reading and matching a big tree is most of the JS engine's time; two of these split it over the cores, while
- * the calling thread walks and keeps the walk's order. Built as its own entry (`out/main/grep-worker.js`).
- * Files are read through the policy facade (no symlink followed, size cap), with ripgrep's binary rule (grep-binary.ts).
+ * line, and those lines. Reading and matching a big tree is most of the JS engine's time; two of these split it over
+ * the cores, while the calling thread walks and keeps the walk's order. Built as its own entry
+ * (`out/main/grep-worker.js`). Each file is searched as the calling thread searches it (grep-file-hits.ts): read
+ * through the disk policy (no symlink followed, size cap, ripgrep's binary rule), and a hit confirmed on the
+ * descriptor it was read on, against the job's guarded files, before it goes back.
  */
 import { parentPort } from 'node:worker_threads';
 import { SearchReader } from '../../disk/search-reader';
 import { ToolError } from '../define-tool';
-import { ripgrepExtent } from './grep-binary';
-import type { GrepJob, GrepReply } from './grep-pool';
-import { byteLines, compileMatcher, matchingLines, mayMatch, type Matcher } from './search-engine';
+import { matchIn, type FileHit } from './grep-file-hits';
+import { FOUND, SEARCH_HERE, type GrepJob, type GrepReply } from './grep-pool';
+import { compileMatcher, type Matcher } from './search-engine';
 
 const port = parentPort;
 if (!port) throw new Error('grep-worker.ts runs only as a worker thread');
 
-const reader = new SearchReader();
 let cached: { key: string; matcher: Matcher } | null = null;
+/** One reader per guard (its scratch buffer is reused from job to job; a search sends the same guard each time). */
+let readerFor: { key: string; reader: SearchReader } | null = null;
 
 port.on('message', (job: GrepJob) => {
   try {
     const key = `${job.caseInsensitive ? 'i' : ''}:${job.pattern}`;
     if (cached?.key !== key) cached = { key, matcher: compileMatcher(job.pattern, job.caseInsensitive) };
     const { matcher } = cached;
+    const guardKey = JSON.stringify(job.guard);
+    if (readerFor?.key !== guardKey) readerFor = { key: guardKey, reader: new SearchReader(job.guard) };
+    const { reader } = readerFor;
     const hits = new Uint8Array(job.paths.length);
-    job.paths.forEach((path, i) => {
-      // Null for a binary file, after its head; a file that turns binary later is cut where ripgrep stops reading it.
-      const bytes = reader.read(path, job.maxBytes, true, ripgrepExtent(job.context));
-      if (!bytes || !mayMatch(matcher, bytes)) return;
-      if (matcher.literal) hits[i] = 1;
-      else {
-        const found = byteLines(matcher, bytes, 1, 0); // on the bytes where the pattern allows it (grep-pattern.ts)
-        if ((found ? found.matches.length : matchingLines(matcher, bytes.toString('utf8'), 1).length) > 0) hits[i] = 1;
+    const found: FileHit[] = [];
+    for (let i = 0; i < job.paths.length; i++) {
+      if (job.cancel && Atomics.load(job.cancel, 0) !== 0) break; // the search has ended: the rest is of no use
+      const path = job.paths[i]!;
+      const hit = matchIn(reader, matcher, path, job.mode, job.context, job.maxBytes);
+      if (!hit) {
+        reader.release();
+        continue;
       }
-    });
-    // Only which files match goes back; the calling thread reads those again and confirms them on their descriptors.
-    reader.release();
-    port.postMessage({ id: job.id, ok: true, hits } satisfies GrepReply, [hits.buffer]);
+      // A file with other names is judged against the guarded files by the calling thread, which knows them already (it
+      // judges every hit so): here that would cost each worker its own walk of the workspace (disk/hardlinks.ts). And
+      // context lines found on the decoded text need that text, which stays here.
+      if ((job.guard && reader.isMultiLink) || (hit.text !== undefined && job.context > 0)) {
+        reader.release();
+        hits[i] = SEARCH_HERE;
+      } else if (reader.confirm()) {
+        hits[i] = FOUND;
+        found.push({
+          matches: hit.matches,
+          matchTexts: hit.matchTexts,
+          ...(hit.lineTexts ? { lineTexts: hit.lineTexts } : {}),
+        });
+      }
+    }
+    port.postMessage({ id: job.id, ok: true, hits, found } satisfies GrepReply, [hits.buffer]);
   } catch (error) {
     port.postMessage({
       id: job.id,
