@@ -7,6 +7,8 @@
  * only ever returns one of the three terminal outcomes; a throw inside the work becomes `failed` with a readable
  * message (R7), never an unhandled rejection.
  *
+ * `SettledExecution` = the outcome of work that ended as it was made (a sync tool's): nothing to stop.
+ *
  * `driveExecution(exec, cancel)` waits and calls `stop()` exactly once when the turn's cancel signal fires; the
  * live loop and the resume path share it.
  *
@@ -80,8 +82,24 @@ export class SimpleExecution implements ToolExecution {
   }
 }
 
+/** An execution whose work was over as it was made (a sync tool's): nothing is left to stop. */
+export class SettledExecution implements ToolExecution {
+  constructor(private readonly outcome: ExecutionOutcome) {}
+
+  state(): ToolExecutionState {
+    return this.outcome.kind;
+  }
+
+  wait(): Promise<ExecutionOutcome> {
+    return Promise.resolve(this.outcome);
+  }
+
+  async stop(): Promise<void> {}
+}
+
 /** Waits for the execution; when `cancel` fires, calls `stop()` once. Returns the terminal outcome. */
 export async function driveExecution(exec: ToolExecution, cancel: AbortSignal): Promise<ExecutionOutcome> {
+  if (exec.state() !== 'running') return exec.wait(); // over already: nothing to stop
   let stopping: Promise<void> | undefined;
   const onCancel = () => {
     stopping ??= exec.stop();
