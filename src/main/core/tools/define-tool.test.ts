@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from './define-tool';
+import { SettledExecution } from './execution';
 
 describe('defineTool labels', () => {
   it('parses a call once for both of its labels, each call for its own, and keeps none past its full label', () => {
@@ -134,16 +135,11 @@ describe('defineTool runs', () => {
       execute: () => (runs++, 'ok'),
     });
     const turn = new AbortController();
-    const listened: string[] = [];
-    const add = turn.signal.addEventListener.bind(turn.signal);
-    turn.signal.addEventListener = ((type: string, fn: EventListener, options?: AddEventListenerOptions) => (
-      listened.push(type), add(type, fn, options)
-    )) as typeof add;
     const exec = tool.run({}, ctx(turn.signal));
+    expect(exec).toBeInstanceOf(SettledExecution); // holds its outcome alone: no stop token, no listener
     expect(exec.state()).toBe('completed');
     expect(runs).toBe(1);
     expect(await exec.wait()).toEqual({ kind: 'completed', result: 'ok' });
-    expect(listened).toEqual([]);
     turn.abort();
     const stopped = tool.run({}, ctx(turn.signal));
     expect(await stopped.wait()).toEqual({ kind: 'cancelled' });
