@@ -140,9 +140,12 @@ describe('defineTool runs', () => {
     expect(exec.state()).toBe('completed');
     expect(runs).toBe(1);
     expect(await exec.wait()).toEqual({ kind: 'completed', result: 'ok' });
+    // Its `executeAsync` (what a walk's tests call) runs the same work.
+    expect(await tool.executeAsync({}, ctx(turn.signal))).toEqual({ kind: 'completed', result: 'ok' });
+    expect(runs).toBe(2);
     turn.abort();
     const stopped = tool.run({}, ctx(turn.signal));
     expect(await stopped.wait()).toEqual({ kind: 'cancelled' });
-    expect(runs).toBe(1);
+    expect(runs).toBe(2);
   });
 });
