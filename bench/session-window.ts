@@ -3,9 +3,9 @@
  * no-op tool under 0.3 ms median above the durability floor, with events going to a connected window): every call's
  * answer comes after the event loop sat idle IDLE_MS (as during any real model's answer), and the web shape's server
  * runs in this process with windows connected over its WebSocket from another process (a Node client that reads every
- * frame, as a browser tab would). The call's events are framed for the window inside the call; the frames of one turn
- * of the event loop leave in one write at its end (web/server.ts, `Outgoing`).
- * Timed per call: from the answer reaching the session to its `tool_done`, after the window's own listener has framed
+ * frame, as a browser tab would). The call's events are queued for the window inside the call; the frames of one turn
+ * of the event loop are serialized and leave in one write at its end (web/server.ts, `Outgoing`).
+ * Timed per call: from the answer reaching the session to its `tool_done`, after the window's own listener has queued
  * that event (the bench's listener subscribes after the windows connect, and a bus calls listeners in order); shown
  * beside it, to the end of that turn of the event loop, when the frames have been written: the next round has started
  * by then (its context read, its request made), so that span holds more than the call.

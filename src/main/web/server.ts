@@ -117,16 +117,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     );
   });
 
-  // Every event goes to every open socket from one subscription per family, serialized once inside the emit (a
-  // frame's UTF-8 bytes, sent as text) whatever the number of windows; a socket's frames of one turn of the event loop
-  // leave in one write at its end (`Outgoing`): each write to a window is a system call that wakes the window's
-  // process, which on a busy machine took the processor from the tool call that emitted the event before it went on
-  // (docs/performance.md "What keeps the waited-on paths fast").
+  // Every event goes to every open socket from one subscription per family, queued inside the emit as it is and
+  // serialized once, at the end of that turn of the event loop, whatever the number of windows (`EventFrame`); a
+  // socket's frames of one turn leave in one write at its end (`Outgoing`): each write to a window is a system call
+  // that wakes the window's process, which on a busy machine took the processor from the tool call that emitted the
+  // event before it went on, and the serializing was most of what an emit cost the call (docs/performance.md "What
+  // keeps the waited-on paths fast").
   const sockets = new Map<WebSocket, Outgoing>();
   let unsubscribe: (() => void)[] = [];
   const broadcast = (frame: ServerFrame) => {
-    const bytes = Buffer.from(JSON.stringify(frame));
-    for (const out of sockets.values()) out.send(bytes);
+    const shared = new EventFrame(frame);
+    for (const out of sockets.values()) out.send(shared);
   };
   const forwardEvents = () =>
     eventFamilies.map((family) =>
@@ -202,19 +203,35 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 }
 
 /**
+ * An event's frame for every window: serialized by the first window that writes it, at the end of the turn of the
+ * event loop it was emitted in (after the tool call that emitted it has ended), into UTF-8 bytes the other windows
+ * send as they are. The core's events are not changed once emitted (each is a new object), so what is written is
+ * what was emitted.
+ */
+class EventFrame {
+  private bytes: Buffer | null = null;
+
+  constructor(private readonly frame: ServerFrame) {}
+
+  get data(): Buffer {
+    return (this.bytes ??= Buffer.from(JSON.stringify(this.frame)));
+  }
+}
+
+/**
  * One window's frames, in the order they were sent (events and call results alike, through the one socket): queued
- * as they come, then framed and written at the end of the turn of the event loop, the socket corked around them so
- * they go out in one `writev` (Node's `cork`; ws frames each message into the socket as it is sent). Inside an emit
- * a frame costs its serialization alone (`broadcast`), shared by every window.
+ * as they come, then serialized if need be (`EventFrame`), framed and written at the end of the turn of the event
+ * loop, the socket corked around them so they go out in one `writev` (Node's `cork`; ws frames each message into the
+ * socket as it is sent). Inside an emit a frame costs a place in each window's queue.
  */
 class Outgoing {
-  private queue: (string | Buffer)[] = [];
+  private queue: (string | EventFrame)[] = [];
   private readonly flush = () => {
     const frames = this.queue;
     this.queue = [];
     if (this.ws.readyState !== this.ws.OPEN) return;
     this.tcp.cork();
-    for (const frame of frames) this.ws.send(frame, { binary: false });
+    for (const frame of frames) this.ws.send(typeof frame === 'string' ? frame : frame.data, { binary: false });
     this.tcp.uncork();
   };
 
@@ -223,8 +240,8 @@ class Outgoing {
     private readonly tcp: Duplex,
   ) {}
 
-  /** A text frame: a string, or its UTF-8 bytes. */
-  send(data: string | Buffer): void {
+  /** A text frame: a call's result, serialized, or an event's frame, shared by every window. */
+  send(data: string | EventFrame): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     if (this.queue.push(data) === 1) setImmediate(this.flush);
   }

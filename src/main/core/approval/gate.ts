@@ -85,6 +85,9 @@ function beatenText(beaten: readonly CompiledRule[]): string {
   return ` (beats ${shown.join('; ')}${beaten.length > 3 ? `; ${beaten.length - 3} more` : ''})`;
 }
 
+/** Where `explain` writes a decision's steps; undefined when nothing keeps them. */
+type Note = ((line: string) => void) | undefined;
+
 export class ApprovalGate {
   private readonly guards: Guards;
 
@@ -136,9 +139,11 @@ export class ApprovalGate {
   }
 
   private evaluate(call: GateCall, trace: string[] | null): Decision {
-    const note = (line: string) => trace?.push(line);
+    // Only `explain` keeps the trace: a decision made for a call builds none of its lines (`note?.(…)` does not
+    // evaluate its argument), a few microseconds of every call's path.
+    const note: Note = trace ? (line) => void trace.push(line) : undefined;
     const wd = this.workingDirOf(call);
-    note(`working directory (what relative paths mean): ${wd}`);
+    note?.(`working directory (what relative paths mean): ${wd}`);
     const { toolName, args } = call;
     const tool = this.deps.traitsOf(toolName);
     // The roots' real paths (one or two realpath calls), resolved once a path or a command needs them: a call
@@ -171,7 +176,7 @@ export class ApprovalGate {
     if (isShell) locked ??= this.guards.checkCommand(roots(), command, workdir, shell);
     if (tool?.storesSecret)
       locked ??= { action: 'require', guard: 'secret_value', text: 'Storing a secret always asks.' };
-    if (locked) note(`guard ${locked.guard}: ${locked.text}`);
+    if (locked) note?.(`guard ${locked.guard}: ${locked.text}`);
 
     // 2. Rules.
     const facts: CallFacts = {
@@ -181,9 +186,9 @@ export class ApprovalGate {
       path: this.pathFacts(args, wd, roots, canon),
       shell,
     };
-    if (facts.path) note(`path for rules: ${facts.path.rel ?? facts.path.abs}`);
+    if (facts.path) note?.(`path for rules: ${facts.path.rel ?? facts.path.abs}`);
     if (facts.shell)
-      note(
+      note?.(
         `command parts: ${JSON.stringify(facts.shell.parts)}${facts.shell.unsafe.length ? `; never auto-allowed: ${facts.shell.unsafe.join(', ')}` : ''}`,
       );
     const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
@@ -205,12 +210,12 @@ export class ApprovalGate {
     }
     const match = verdict.rule;
     if (match)
-      note(
+      note?.(
         `deciding rule: ${ruleLabel(match.rule)} (group ${match.rule.group_id}, priority ${match.rule.priority})${verdict.isFallback ? ', the fallback: no other rule matched' : ''}`,
       );
-    else note('no rule matched');
+    else note?.('no rule matched');
     for (const b of verdict.beaten)
-      note(`beaten: ${ruleLabel(b.rule)} (${ACTION_WORDS[match!.rule.action]} beats ${ACTION_WORDS[b.rule.action]})`);
+      note?.(`beaten: ${ruleLabel(b.rule)} (${ACTION_WORDS[match!.rule.action]} beats ${ACTION_WORDS[b.rule.action]})`);
     const beats = beatenText(verdict.beaten);
     if (match?.rule.action === 'deny')
       return this.done(
@@ -311,8 +316,8 @@ export class ApprovalGate {
     return { verdict: verdicts.find((v) => v.rule?.rule.action !== 'allow')!, allowedBy: [] };
   }
 
-  private done(d: Draft, note: (line: string) => void): Decision {
-    note(`decision: ${ACTION_WORDS[d.action]} (${d.why.kind}) — ${d.why.text}`);
+  private done(d: Draft, note: Note): Decision {
+    note?.(`decision: ${ACTION_WORDS[d.action]} (${d.why.kind}) — ${d.why.text}`);
     return { ...d, actor: 'policy' };
   }
 

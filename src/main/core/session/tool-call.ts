@@ -288,7 +288,13 @@ export function startRound(
   // Secret arguments are sealed before anything stores or shows them (docs/plugins.md, "Secret arguments").
   const keyed = calls.map((c) => {
     const sealed = env.secrets.seal(c.name, c.arguments);
-    return { ...c, arguments: sealed, key: env.store.mintToolKey(), parsed: parseToolArguments(sealed) };
+    return {
+      id: c.id,
+      name: c.name,
+      arguments: sealed,
+      key: env.store.mintToolKey(),
+      parsed: parseToolArguments(sealed),
+    };
   });
   const round = new RoundRows(env, message, keyed, onWritten);
   return keyed.map((c) => ({ id: c.key, name: c.name, arguments: c.arguments, round, parsed: c.parsed }));

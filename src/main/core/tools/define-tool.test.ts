@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from './define-tool';
+import { SettledExecution } from './execution';
 
 describe('defineTool labels', () => {
   it('parses a call once for both of its labels, each call for its own, and keeps none past its full label', () => {
@@ -91,5 +92,60 @@ describe('defineTool schema', () => {
       execute: () => 'ok',
     });
     expect(() => scalar.parametersSchema()).toThrow('must be a JSON object schema');
+  });
+});
+
+describe('defineTool runs', () => {
+  const ctx = (signal: AbortSignal) => ({ workingDir: '/w', workspaceDir: '/w', signal, log: () => undefined });
+
+  it('runs the normalized form it made as it is (one parse on the session path), and raw arguments normalized', async () => {
+    let parses = 0;
+    const seen: unknown[] = [];
+    const tool = defineTool({
+      name: 'parse_probe',
+      description: 'Counts parses.',
+      kind: 'read',
+      category: 'introspection',
+      input: z.object({ path: z.string() }).superRefine(() => void parses++),
+      execute: (args) => (seen.push(args), 'ok'),
+    });
+    const normalized = tool.normalize({ path: 'a.txt' }, '/w');
+    if (!normalized.ok) throw new Error(normalized.error);
+    expect(parses).toBe(1);
+    expect(await tool.run(normalized.args, ctx(new AbortController().signal)).wait()).toEqual({
+      kind: 'completed',
+      result: 'ok',
+    });
+    expect(parses).toBe(1);
+    expect(seen[0]).toBe(normalized.args);
+    // Anything else (an object equal to it, raw arguments) is parsed: the shortcut is for the very object.
+    await tool.run({ path: 'a.txt' }, ctx(new AbortController().signal)).wait();
+    expect(parses).toBe(2);
+    expect(seen[1]).toEqual({ path: '/w/a.txt' });
+  });
+
+  it('settles sync work as it runs: nothing listens to the turn signal, and a stopped turn runs nothing', async () => {
+    let runs = 0;
+    const tool = defineTool({
+      name: 'sync_probe',
+      description: 'Sync.',
+      kind: 'edit',
+      category: 'introspection',
+      input: z.object({}),
+      execute: () => (runs++, 'ok'),
+    });
+    const turn = new AbortController();
+    const exec = tool.run({}, ctx(turn.signal));
+    expect(exec).toBeInstanceOf(SettledExecution); // holds its outcome alone: no stop token, no listener
+    expect(exec.state()).toBe('completed');
+    expect(runs).toBe(1);
+    expect(await exec.wait()).toEqual({ kind: 'completed', result: 'ok' });
+    // Its `executeAsync` (what a walk's tests call) runs the same work.
+    expect(await tool.executeAsync({}, ctx(turn.signal))).toEqual({ kind: 'completed', result: 'ok' });
+    expect(runs).toBe(2);
+    turn.abort();
+    const stopped = tool.run({}, ctx(turn.signal));
+    expect(await stopped.wait()).toEqual({ kind: 'cancelled' });
+    expect(runs).toBe(2);
   });
 });

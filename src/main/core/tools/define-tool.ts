@@ -11,14 +11,15 @@
  * - the error convention: a bad argument, a refused path, a missing file, a non-unique edit → the execution
  *   completes as `failed` with a message the model can act on. Tools signal those with `ToolError`; anything
  *   else that throws is also caught (R7) and reported as an unexpected failure;
- * - the default `run()` = `SimpleExecution` around `executeAsync`, and `describe` = the tool name.
+ * - the default `run()` = `SimpleExecution` around `executeAsync`, or for `execute` (sync) its outcome as a
+ *   `SettledExecution`; and `describe` = the tool name.
  * Check ids (R7) are listed in docs/security-checks.md.
  */
 import { z } from 'zod';
 import { maxLabel, truncateLabel, type LabelLength } from '../../../shared/labels';
 import type { ToolCategory } from '../../../shared/tool-names';
 import { overLongPathText, resolvePath } from './_policy/paths';
-import { SimpleExecution, errorText } from './execution';
+import { SettledExecution, SimpleExecution, errorText } from './execution';
 import type {
   CardDisplay,
   ExecutionOutcome,
@@ -165,7 +166,11 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     return f.ok ? f.args : args;
   };
 
+  // The forms this tool's `normalize` made: the session's path normalizes a call's arguments for the gate and hands
+  // the tool that very object to run, which is not normalized a second time (a normalized form comes back unchanged).
+  const normalizedForms = new WeakSet<ToolArgs>();
   const normalize = (args: ToolArgs, workingDir: string): Normalized => {
+    if (normalizedForms.has(args)) return { ok: true, args };
     if (typeof args !== 'object' || args === null || Array.isArray(args))
       return { ok: false, error: `The arguments for ${def.name} must be a JSON object.` };
     const f = foldAliases(args, def.aliases);
@@ -182,6 +187,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
       if (typeof value === 'string' && value !== '') out = { ...out, [key]: resolvePath(value, workingDir) };
     }
     if (def.effective) out = def.effective(out as z.output<S>, workingDir) as ToolArgs;
+    normalizedForms.add(out);
     return { ok: true, args: out };
   };
 
@@ -247,6 +253,10 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
     },
     run(args, ctx) {
       if (def.run) return def.run(args, ctx, tool);
+      // Sync work is over before anything could stop it: its outcome, settled, without a stop token, a listener on the
+      // turn's signal or a promise race around it (docs/performance.md "What keeps the waited-on paths fast").
+      if (!def.executeAsync)
+        return new SettledExecution(ctx.signal.aborted ? { kind: 'cancelled' } : runSync(def, normalize, args, ctx));
       return new SimpleExecution((signal) => runValidated(def, normalize, args, ctx, signal), ctx.signal);
     },
     openaiDefinition: (): OpenAiToolDefinition => ({
@@ -272,9 +282,34 @@ async function runValidated<S extends z.ZodType>(
     if (def.executeAsync) return toOutcome(await def.executeAsync(data, ctx, signal));
     return toOutcome(def.execute!(data, ctx));
   } catch (error) {
-    if (signal.aborted) return { kind: 'cancelled' };
-    if (error instanceof ToolError) return { kind: 'failed', error: error.message };
-    ctx.log('tool threw', { tool: def.name, error: errorText(error) });
-    return { kind: 'failed', error: `${def.name} failed unexpectedly: ${errorText(error)}` };
+    return thrownOutcome(def.name, error, signal, ctx);
   }
+}
+
+/** `runValidated` for sync work: the same outcomes, a throw of the normalizing included (`SimpleExecution`'s words). */
+function runSync<S extends z.ZodType>(
+  def: ToolDefinition<S>,
+  normalize: Tool['normalize'],
+  args: ToolArgs,
+  ctx: ToolRunContext,
+): ExecutionOutcome {
+  let n: Normalized;
+  try {
+    n = normalize(args ?? {}, ctx.workingDir);
+  } catch (error) {
+    return { kind: 'failed', error: `The tool failed unexpectedly: ${errorText(error)}` };
+  }
+  if (!n.ok) return { kind: 'failed', error: n.error };
+  try {
+    return toOutcome(def.execute!(n.args as z.output<S>, ctx));
+  } catch (error) {
+    return thrownOutcome(def.name, error, ctx.signal, ctx);
+  }
+}
+
+function thrownOutcome(name: string, error: unknown, signal: AbortSignal, ctx: ToolRunContext): ExecutionOutcome {
+  if (signal.aborted) return { kind: 'cancelled' };
+  if (error instanceof ToolError) return { kind: 'failed', error: error.message };
+  ctx.log('tool threw', { tool: name, error: errorText(error) });
+  return { kind: 'failed', error: `${name} failed unexpectedly: ${errorText(error)}` };
 }

@@ -70,26 +70,34 @@ describe('SimpleExecution', () => {
     expect(seen).toBe('turn stopped');
   });
 
-  it('leaves nothing listening on the parent signal once the work is over (one turn signal serves many calls)', async () => {
+  it('listens to a parent signal once however many executions share it, and hears it for none whose work is over (one turn signal serves many calls)', async () => {
     const parent = new AbortController();
     const added: unknown[] = [];
-    const removed: unknown[] = [];
     const add = parent.signal.addEventListener.bind(parent.signal);
-    const remove = parent.signal.removeEventListener.bind(parent.signal);
     parent.signal.addEventListener = ((type: string, fn: EventListener, options?: AddEventListenerOptions) => (
       added.push(fn), add(type, fn, options)
     )) as typeof add;
-    parent.signal.removeEventListener = ((type: string, fn: EventListener) => (
-      removed.push(fn), remove(type, fn)
-    )) as typeof remove;
+    const handed: AbortSignal[] = [];
     for (let i = 0; i < 3; i++) {
-      const exec = new SimpleExecution(async () => ({ kind: 'completed', result: 'ok' }), parent.signal);
-      expect(await exec.wait()).toEqual({ kind: 'completed', result: 'ok' });
+      const exec = new SimpleExecution(async (signal) => {
+        handed.push(signal);
+        return { kind: 'completed', result: 'ok' };
+      }, parent.signal);
+      expect(await driveExecution(exec, parent.signal)).toEqual({ kind: 'completed', result: 'ok' });
     }
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(added).toHaveLength(3);
-    expect(removed).toEqual(added);
-    parent.abort(); // no execution hears it any more
+    let stops = 0;
+    const running = new SimpleExecution(
+      (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve({ kind: 'cancelled' }))),
+      parent.signal,
+    );
+    const stop = running.stop.bind(running);
+    running.stop = () => (stops++, stop());
+    const outcome = driveExecution(running, parent.signal);
+    expect(added).toHaveLength(1);
+    parent.abort('turn stopped');
+    expect(await outcome).toEqual({ kind: 'cancelled' });
+    expect(stops).toBe(1); // the one still running hears it, through its execution and its driver
+    expect(handed.map((s) => s.aborted)).toEqual([false, false, false]); // those that ended do not
   });
 });
 

@@ -7,6 +7,8 @@
  * only ever returns one of the three terminal outcomes; a throw inside the work becomes `failed` with a readable
  * message (R7), never an unhandled rejection.
  *
+ * `SettledExecution` = the outcome of work that ended as it was made (a sync tool's): nothing to stop.
+ *
  * `driveExecution(exec, cancel)` waits and calls `stop()` exactly once when the turn's cancel signal fires; the
  * live loop and the resume path share it.
  *
@@ -38,8 +40,9 @@ export class SimpleExecution implements ToolExecution {
       (resolve) => (this.settleStopped = () => resolve({ kind: 'cancelled' })),
     );
     const forward = () => this.abort(parentSignal?.reason);
+    let unlisten: (() => void) | undefined;
     if (parentSignal?.aborted) forward();
-    else parentSignal?.addEventListener('abort', forward, { once: true });
+    else if (parentSignal) unlisten = onAbort(parentSignal, forward);
     this.work = (async () => {
       try {
         return await work(signal);
@@ -47,7 +50,7 @@ export class SimpleExecution implements ToolExecution {
         if (signal.aborted) return { kind: 'cancelled' } as const;
         return { kind: 'failed', error: `The tool failed unexpectedly: ${errorText(error)}` } as const;
       } finally {
-        parentSignal?.removeEventListener('abort', forward);
+        unlisten?.();
       }
     })();
     this.outcome = Promise.race([this.work, stopped]).then((outcome) => {
@@ -79,21 +82,74 @@ export class SimpleExecution implements ToolExecution {
   }
 }
 
+/** An execution whose work was over as it was made (a sync tool's): nothing is left to stop. */
+export class SettledExecution implements ToolExecution {
+  constructor(private readonly outcome: ExecutionOutcome) {}
+
+  state(): ToolExecutionState {
+    return this.outcome.kind;
+  }
+
+  wait(): Promise<ExecutionOutcome> {
+    return Promise.resolve(this.outcome);
+  }
+
+  async stop(): Promise<void> {}
+}
+
 /** Waits for the execution; when `cancel` fires, calls `stop()` once. Returns the terminal outcome. */
 export async function driveExecution(exec: ToolExecution, cancel: AbortSignal): Promise<ExecutionOutcome> {
+  if (exec.state() !== 'running') return exec.wait(); // over already: nothing to stop
   let stopping: Promise<void> | undefined;
   const onCancel = () => {
     stopping ??= exec.stop();
   };
-  if (cancel.aborted) onCancel();
-  else cancel.addEventListener('abort', onCancel, { once: true });
+  const unlisten = cancel.aborted ? (onCancel(), undefined) : onAbort(cancel, onCancel);
   try {
     const outcome = await exec.wait();
     if (stopping) await stopping;
     return outcome;
   } finally {
-    cancel.removeEventListener('abort', onCancel);
+    unlisten?.();
   }
+}
+
+/**
+ * What hears a turn's signal: one listener on the signal, added at its first use, calls whatever is registered when it
+ * fires. A turn's signal serves every call of the turn, and each call's execution and its driver listen to it while
+ * the call runs; a set's add and delete cost a fraction of the signal's `addEventListener` and
+ * `removeEventListener` (Node's EventTarget: about 3.5 µs a pair with `once`, 15 µs right after the event loop sat
+ * idle, as it does during every model's answer; docs/performance.md "What keeps the waited-on paths fast").
+ * Returns the function that unregisters `fn`.
+ */
+const relays = new WeakMap<AbortSignal, Set<() => void>>();
+
+function onAbort(signal: AbortSignal, fn: () => void): () => void {
+  let fns = relays.get(signal);
+  if (!fns) {
+    const registered = (fns = new Set());
+    relays.set(signal, registered);
+    signal.addEventListener(
+      'abort',
+      () => {
+        const now = [...registered];
+        registered.clear();
+        for (const f of now) {
+          try {
+            f();
+          } catch (error) {
+            // As the signal's own dispatch reports a listener's throw: without keeping the others from hearing it.
+            queueMicrotask(() => {
+              throw error;
+            });
+          }
+        }
+      },
+      { once: true },
+    );
+  }
+  fns.add(fn);
+  return () => fns.delete(fn);
 }
 
 export function errorText(error: unknown): string {
