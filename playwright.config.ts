@@ -15,6 +15,10 @@ const BOTH_SHAPES = ['chat.spec.ts', 'approval-preview.spec.ts', 'viewer.spec.ts
 export default defineConfig<{ shape: Shape }>({
   testDir: 'e2e',
   timeout: 60_000,
+  // An assertion waits for what the app does next (a reply streamed through the scripted LLM, a tool's worker, a PDF
+  // parsed): on a loaded 2-core machine that can take longer than Playwright's default 5 s. The wait ends as soon as
+  // the assertion holds, so a passing run takes no longer; one that never holds still fails.
+  expect: { timeout: 15_000 },
   workers: 1,
   reporter: [['list']],
   outputDir: 'test-results',

@@ -87,6 +87,20 @@ export async function stopApp(app: App): Promise<void> {
   rmSync(app.dataDir, { recursive: true, force: true });
 }
 
+/**
+ * A web-shape server on a fresh data folder, started while the test before ran, for the next test that asks for a
+ * plain one (no environment, arguments, folder or port of its own): it is the same as one started then, untouched
+ * until it is handed over, and the test does not wait the second or so a start takes. One per Playwright worker;
+ * the one left when the worker ends is stopped with it.
+ */
+let spare: { child: ChildProcess; dataDir: string; started: Promise<WebApp> } | undefined;
+process.once('exit', () => {
+  if (!spare) return;
+  spare.child.kill('SIGKILL');
+  rmSync(spare.dataDir, { recursive: true, force: true });
+});
+const alive = (app: WebApp) => app.process.exitCode === null && app.process.signalCode === null;
+
 /** `dataDir`: an existing data folder (e.g. one a test seeded, or an earlier run's for a restart); default a fresh
  * temp folder. `port`: a fixed port (a restart on the same one); default a free one. */
 export async function startWebApp(
@@ -94,6 +108,21 @@ export async function startWebApp(
   args: string[] = [],
   options: { dataDir?: string; port?: number } = {},
 ): Promise<WebApp> {
+  const plain = Object.keys(env).length === 0 && args.length === 0 && !options.dataDir && options.port === undefined;
+  if (!plain) return launchWebApp(env, args, options).started;
+  const ready = spare ? await spare.started.catch(() => undefined) : undefined;
+  spare = launchWebApp({}, [], {});
+  spare.started.catch(() => {}); // a spare that fails to start is noticed by the test it is handed to: it starts its own
+  if (ready && alive(ready)) return ready;
+  if (ready) rmSync(ready.dataDir, { recursive: true, force: true });
+  return launchWebApp({}, [], {}).started;
+}
+
+function launchWebApp(
+  env: Record<string, string>,
+  args: string[],
+  options: { dataDir?: string; port?: number },
+): { child: ChildProcess; dataDir: string; started: Promise<WebApp> } {
   const { dataDir, workspaceDir } = freshDataDir(options.dataDir);
   const child = spawn(
     process.execPath,
@@ -103,7 +132,7 @@ export async function startWebApp(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  const url = await new Promise<string>((resolve, reject) => {
+  const url = new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`web shape did not start:\n${out}`)), 20_000);
     const onData = (chunk: Buffer) => {
@@ -118,7 +147,7 @@ export async function startWebApp(
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`web shape exited (${code}):\n${out}`)));
   });
-  return { url, dataDir, workspaceDir, process: child };
+  return { child, dataDir, started: url.then((u) => ({ url: u, dataDir, workspaceDir, process: child })) };
 }
 
 export async function stopWebApp(app: WebApp): Promise<void> {

@@ -1,45 +1,31 @@
 /**
- * The scripted LLM as its own process for e2e tests (test/llm-server/cli.ts), and configuring the app to use it
- * through the same bridge calls the Settings page makes.
+ * The scripted LLM for e2e tests (test/llm-server), and configuring the app to use it through the same bridge calls
+ * the Settings page makes. It listens in the Playwright worker's own process: the app reaches it over real HTTP all
+ * the same, and a test no longer waits about 2 s for a child Node process to load tsx and start one (`cli.ts` stays
+ * for running it by hand).
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { startScriptedLlm, type ScriptedTurn } from '../test/llm-server';
 import { callBridge } from './fixtures';
 
 export interface LlmProcess {
   url: string;
-  /** The request bodies the scripted LLM received, in order (its `GET /__requests`). */
+  /** The request bodies the scripted LLM received, in order (as its `GET /__requests` answers them). */
   requests(): Promise<{ body: { messages?: { role: string; content?: unknown; tool_call_id?: string }[] } }[]>;
   stop(): void;
 }
 
+/** `dir` keeps the script as `llm-script.json`, to read when a test fails. */
 export async function startLlmProcess(dir: string, script: unknown[]): Promise<LlmProcess> {
-  const file = join(dir, 'llm-script.json');
-  writeFileSync(file, JSON.stringify(script));
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'test/llm-server/cli.ts', '--port', '0', '--script', file],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`scripted LLM did not start: ${out}`)), 20_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  });
+  writeFileSync(join(dir, 'llm-script.json'), JSON.stringify(script));
+  const llm = await startScriptedLlm({ turns: script as ScriptedTurn[] });
   return {
-    url,
-    requests: async () => (await fetch(`${url}/__requests`)).json(),
-    stop: () => void child.kill('SIGTERM'),
+    url: llm.url,
+    // A copy through JSON, as the HTTP answer was: later requests do not change what a test already holds.
+    requests: async () => JSON.parse(JSON.stringify(llm.requests)),
+    stop: () => void llm.close(),
   };
 }
 

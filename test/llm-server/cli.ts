@@ -1,5 +1,5 @@
 /**
- * The scripted LLM as its own process, for e2e tests:
+ * The scripted LLM as its own process, to run by hand (tests start it in-process: e2e/scripted-llm.ts):
  *
  *   npx tsx test/llm-server/cli.ts [--port N] [--script turns.json] [--default-text "…"]
  *

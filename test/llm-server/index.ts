@@ -1,3 +1,3 @@
-/** The scripted LLM for tests: start it in-process, or run cli.ts as a standalone process for e2e. */
+/** The scripted LLM for tests, in-process (e2e/scripted-llm.ts too); cli.ts runs it as a standalone process. */
 export * from './server';
 export { lastUserText, splitArguments, textPieces } from './turns';
