@@ -166,39 +166,23 @@ export function pageGoesOn(spentMs: number, found: number, entries: number, walk
 }
 
 /**
- * What a folder of a listing weighs in `walkShare` against a file beside it. Counted alike, /usr/include's 167 small
- * headers at the top made its first file of `c++/` look like 72% of the walk (68 folders hold nearly all of it), so a
- * page of a pattern with no hits searched on alone to JS_PREFIX_MS before rg started: 178 ms against rg's 78.
- */
-export const FOLDER_SHARE_WEIGHT = 8;
-
-/** A folder's entries in the walk's order: its files (`files` of them, first), then its folders. */
-export interface Listing {
-  names: readonly string[];
-  files: number;
-}
-
-/**
  * A rough share (0–1) of the walk that lies before `rel` and `rel` itself, from the listings of the first two folder
- * levels on its path (`names(dir)`: a folder's entries in the walk's order, files first): a file counts one, a folder
- * FOLDER_SHARE_WEIGHT. Cheap (a listing per folder, kept by the caller), and only needs to tell "nearly done" from
- * "barely begun".
+ * levels on its path (`names(dir)`: a folder's entries in the walk's order, files first): each entry of a folder
+ * counts alike. Cheap (a listing per folder, kept by the caller), and only needs to tell "nearly done" from "barely
+ * begun".
  */
-export function walkShare(rel: string, names: (dirRel: string) => Listing): number {
+export function walkShare(rel: string, names: (dirRel: string) => readonly string[]): number {
   const parts = rel.split('/');
   let share = 0;
   let scale = 1;
   let dir = '';
   for (let depth = 0; depth < Math.min(parts.length, 2); depth++) {
-    const { names: list, files } = names(dir);
+    const list = names(dir);
     const at = list.indexOf(parts[depth]!);
     if (at === -1 || list.length === 0) break;
-    const total = files + (list.length - files) * FOLDER_SHARE_WEIGHT;
-    const before = Math.min(at, files) + Math.max(0, at - files) * FOLDER_SHARE_WEIGHT;
-    const own = at < files ? 1 : FOLDER_SHARE_WEIGHT;
     const isLast = depth === parts.length - 1;
-    share += (scale * (before + (isLast ? own : 0))) / total;
-    scale *= own / total;
+    share += (scale * (at + (isLast ? 1 : 0))) / list.length;
+    scale /= list.length;
     if (isLast) return share;
     dir = dir === '' ? parts[depth]! : `${dir}/${parts[depth]}`;
   }
@@ -209,7 +193,7 @@ export function walkShare(rel: string, names: (dirRel: string) => Listing): numb
  * A folder's entries as the walk searches them: its files, then the folders it enters, each by name. Only names, for
  * the estimate: a protected folder is counted like any other (asking `skip` here would note it twice as left out).
  */
-function listing(root: string, dirRel: string): Listing {
+function listing(root: string, dirRel: string): string[] {
   const files: string[] = [];
   const dirs: string[] = [];
   for (const e of walk(dirRel === '' ? root : `${root}/${dirRel}`, { recursive: false, noFollow: true })) {
@@ -217,7 +201,7 @@ function listing(root: string, dirRel: string): Listing {
     if (e.kind === 'file' && !e.isSymlink) files.push(name);
     else if (e.kind === 'dir' && !e.isBlocked && !SKIP_DIRS.has(name.toLowerCase())) dirs.push(name);
   }
-  return { names: [...files, ...dirs], files: files.length };
+  return [...files, ...dirs];
 }
 
 /**
@@ -226,7 +210,7 @@ function listing(root: string, dirRel: string): Listing {
  */
 function walkProgress(root: string, isFile: boolean) {
   const progress = { lastRel: null as string | null, isDone: false };
-  const listings = new Map<string, Listing>();
+  const listings = new Map<string, string[]>();
   const names = (dirRel: string) => {
     let list = listings.get(dirRel);
     if (!list) listings.set(dirRel, (list = listing(root, dirRel)));
