@@ -9,7 +9,7 @@
  * naming what is missing and the packages that install it; then the browser: CHROMIUM_PATH, an installed
  * Chrome/Chromium, or Playwright's own; when there is none, Playwright's Chromium is fetched (`playwright install
  * chromium`, which needs the internet); offline, one line says what to install (scripts/chromium.mjs).
- * The whole run takes about 25 minutes on a 2-core machine (README "Running the tests").
+ * The whole run takes about 30 minutes on a 2-core machine (README "Running the tests").
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
