@@ -267,7 +267,10 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
   return tool;
 }
 
-/** Runs on the normalized form: arguments already normalized come back unchanged, raw ones get normalized here. */
+/**
+ * Runs on the normalized form: arguments already normalized come back unchanged, raw ones get normalized here. A sync
+ * tool's work is `runSync`'s.
+ */
 async function runValidated<S extends z.ZodType>(
   def: ToolDefinition<S>,
   normalize: Tool['normalize'],
@@ -275,18 +278,17 @@ async function runValidated<S extends z.ZodType>(
   ctx: ToolRunContext,
   signal: AbortSignal,
 ): Promise<ExecutionOutcome> {
+  if (!def.executeAsync) return runSync(def, normalize, args, ctx);
   const n = normalize(args ?? {}, ctx.workingDir);
   if (!n.ok) return { kind: 'failed', error: n.error };
-  const data = n.args as z.output<S>;
   try {
-    if (def.executeAsync) return toOutcome(await def.executeAsync(data, ctx, signal));
-    return toOutcome(def.execute!(data, ctx));
+    return toOutcome(await def.executeAsync(n.args as z.output<S>, ctx, signal));
   } catch (error) {
     return thrownOutcome(def.name, error, signal, ctx);
   }
 }
 
-/** `runValidated` for sync work: the same outcomes, a throw of the normalizing included (`SimpleExecution`'s words). */
+/** A sync tool's run: `runValidated`'s outcomes, a throw of the normalizing included (`SimpleExecution`'s words). */
 function runSync<S extends z.ZodType>(
   def: ToolDefinition<S>,
   normalize: Tool['normalize'],

@@ -161,8 +161,9 @@ export async function* jsEngine(
   const context = q.mode === 'content' ? (q.context ?? 0) : 0;
   // A file whose lines reach the answer is confirmed on its descriptor (disk/search-reader.ts): read through a folder
   // swapped for a link, it is left out.
+  const asked = { matcher, mode: q.mode, context, maxBytes: MAX_GREP_FILE_BYTES };
   const search = (c: Candidate): FileMatches | null => {
-    const hit = fileHit(reader, matcher, c.path, q.mode, context, MAX_GREP_FILE_BYTES);
+    const hit = fileHit(reader, c.path, asked);
     return hit ? { rel: c.rel, path: c.path, ...hit, confirmed: true } : null;
   };
   const started = Date.now();

@@ -20,19 +20,20 @@ export interface FileHit {
   text?: string;
 }
 
+/** What a search asks of each file: the pattern, what the answer needs, the context lines, the size cap. */
+export interface FileSearch {
+  matcher: Matcher;
+  mode: GrepMode;
+  context: number;
+  maxBytes: number;
+}
+
 /**
  * The hit of the file at `path`, read through `reader`, or null when it has none, cannot be read, or is not the file
  * its path names now (confirmed on the descriptor the bytes came from: disk/search-reader.ts `confirm`).
  */
-export function fileHit(
-  reader: SearchReader,
-  matcher: Matcher,
-  path: string,
-  mode: GrepMode,
-  context: number,
-  maxBytes: number,
-): FileHit | null {
-  const hit = matchIn(reader, matcher, path, mode, context, maxBytes);
+export function fileHit(reader: SearchReader, path: string, search: FileSearch): FileHit | null {
+  const hit = matchIn(reader, path, search);
   if (!hit) {
     reader.release();
     return null;
@@ -41,14 +42,8 @@ export function fileHit(
 }
 
 /** The hit of the file at `path`, read through `reader` and still open there, unconfirmed; or null. */
-export function matchIn(
-  reader: SearchReader,
-  matcher: Matcher,
-  path: string,
-  mode: GrepMode,
-  context: number,
-  maxBytes: number,
-): FileHit | null {
+export function matchIn(reader: SearchReader, path: string, search: FileSearch): FileHit | null {
+  const { matcher, mode, context, maxBytes } = search;
   const bytes = reader.read(path, maxBytes, true, ripgrepExtent(context)); // null for a binary file, after its head
   if (!bytes || !mayMatch(matcher, bytes)) return null;
   if (mode === 'count' && reader.wasCut) return null; // rg counts no file it stopped at a NUL in

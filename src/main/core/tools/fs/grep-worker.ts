@@ -29,11 +29,12 @@ port.on('message', (job: GrepJob) => {
     if (readerFor?.key !== guardKey) readerFor = { key: guardKey, reader: new SearchReader(job.guard) };
     const { reader } = readerFor;
     const hits = new Uint8Array(job.paths.length);
+    const asked = { matcher, mode: job.mode, context: job.context, maxBytes: job.maxBytes };
     const found: FileHit[] = [];
     for (let i = 0; i < job.paths.length; i++) {
       if (job.cancel && Atomics.load(job.cancel, 0) !== 0) break; // the search has ended: the rest is of no use
       const path = job.paths[i]!;
-      const hit = matchIn(reader, matcher, path, job.mode, job.context, job.maxBytes);
+      const hit = matchIn(reader, path, asked);
       if (!hit) {
         reader.release();
         continue;
