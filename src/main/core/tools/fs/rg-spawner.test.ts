@@ -117,6 +117,15 @@ describe('rg through the spawner', () => {
     expect(await until(() => !running(mark))).toBe(true);
   });
 
+  it("what a stopped run left unread never reaches the next run's output", async () => {
+    for (let i = 0; i < 20; i++) {
+      const stopped = await collect('/usr/bin/yes', [`left-over-${i}`], { stopAfter: 1 });
+      expect(stopped.outcome).toEqual({ kind: 'stopped' });
+      const next = await collect('/usr/bin/printf', ['%s\\n', `next-${i}`]);
+      expect(next.records).toEqual([`next-${i}`]);
+    }
+  });
+
   it('an abort kills the program and rejects with the reason', async () => {
     const mark = token();
     const abort = new AbortController();

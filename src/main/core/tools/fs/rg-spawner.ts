@@ -155,7 +155,6 @@ class Spawner {
     } else if (kind === 'S') job.started(Number(value));
     else if (kind === 'E') {
       this.jobs.delete(id);
-      this.free.push(id);
       if (this.jobs.size === 0 && !this.dead) this.setBusy(false);
       job.exited(Number(value));
     }
@@ -197,8 +196,13 @@ class Spawner {
       if (!ended) on.onExit(exit);
       ended = true;
     };
+    let released = false;
     const finish = () => {
       if (status === null || !outputEnded) return;
+      // The number (and its FIFO) is used again only now: rg has exited and our reader is closed, so what a stopped rg
+      // left unread in the pipe went with it and never reaches the next job's reader.
+      if (!released) this.free.push(id);
+      released = true;
       if (CANNOT_RUN.has(status)) return end('unusable');
       let stderr = '';
       if (status === 2)
@@ -232,7 +236,7 @@ class Spawner {
       },
       exited: (s) => {
         status = s;
-        if (!reader || killed) outputEnded = true; // no output to wait for
+        if (!reader) outputEnded = true; // no output to wait for (a stopped job's reader ends as it closes)
         finish();
       },
       lost: () => {
