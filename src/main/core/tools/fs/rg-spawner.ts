@@ -11,7 +11,8 @@
  *   pipe; its stderr goes to a file. bash reports `F id` (the FIFO exists), `S id pid` (rg's pid, so a stop kills rg
  *   itself) and `E id status` (rg has exited) on its stdout, one short line each (one write, so lines from jobs
  *   running side by side never mix).
- * - Where bash is absent (Windows), could not start, or died, rg is started by Node as before.
+ * - Only on Linux (libuv forks there; elsewhere it spawns without copying the app). Where bash is absent or older
+ *   than 4.4, could not start, or died, rg is started by Node as before.
  * bash exits, and removes its folder, when our end of its stdin closes (the app ended).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -26,12 +27,16 @@ const MAX_STARTS = 3;
 /** bash's status when the job's folder cannot be entered (200) or rg cannot be run (126, 127): 'unusable'. */
 const CANNOT_RUN = new Set([126, 127, 200]);
 
+/** The spawner's exit status when its bash is older than 4.4 (no `mapfile -d`): it is not started again. */
+const UNSUPPORTED = 3;
+
 /**
  * The spawner's loop; `$1` is its private folder. A job's number is checked to be digits before it names a file; the
  * arguments never leave the array. The inner subshell opens the FIFO (waiting for our reader), enters the folder and
  * becomes rg (`exec`), so `$!` is rg's pid; the outer one waits for it and reports its status.
  */
 const SCRIPT = `
+(( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )) || exit ${UNSUPPORTED}
 dir=$1
 trap 'rm -rf -- "$dir"' EXIT
 while IFS= read -r id; do
@@ -133,7 +138,10 @@ class Spawner {
     });
     this.child.stdin!.on('error', () => this.die());
     this.child.on('error', () => this.die());
-    this.child.on('exit', () => this.die());
+    this.child.on('exit', (code) => {
+      if (code === UNSUPPORTED) starts = MAX_STARTS;
+      this.die();
+    });
   }
 
   /** bash and its pipes keep the app alive only while an rg it started runs. */
@@ -283,7 +291,7 @@ export function rgSpawnerPid(): number | null {
 
 /** Starts rg with `args` in `cwd` (its stdin empty, its environment empty), through the spawner when there is one. */
 export function startRg(rgPath: string, args: readonly string[], cwd: string | undefined, on: RgHandlers): RgRun {
-  if (enabled && process.platform !== 'win32') {
+  if (enabled && process.platform === 'linux') {
     if (!spawner && starts < MAX_STARTS && existsSync(BASH)) {
       starts++;
       try {
