@@ -51,6 +51,10 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
     names: ['chmodSync', 'readFileSync', 'statSync', 'writeFileSync'],
     why: "the data folder's key file, made by the app (0600, created with O_EXCL)",
   },
+  'tools/fs/rg-spawner.ts': {
+    names: ['constants', 'existsSync', 'mkdtempSync', 'openSync', 'readFileSync', 'rmSync', 'writeFileSync'],
+    why: "rg's job files in a folder the app makes (mkdtemp, 0700): its arguments written, its output FIFO opened",
+  },
   'tools/_policy/procfs.ts': { names: ['readdirSync', 'readFileSync'], why: '/proc, for a process group being alive' },
   'treesitter/grammars.ts': { names: ['readFileSync'], why: "the grammar wasm files shipped with the app's modules" },
   'workers/spawn-worker.ts': { names: ['existsSync'], why: "whether a worker's built script is there" },

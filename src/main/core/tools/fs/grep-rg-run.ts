@@ -3,13 +3,14 @@
  * grep-rg-batches.ts runs it over the walk's entries in order): the policy as flags (the SKIP_DIRS and `secrets`
  * globs, no symlink followed, `--hidden --no-ignore` like the JS engine, `--max-filesize`, `--no-mmap` so that a
  * named file is read in fills as a walked one is, grep-binary.ts), rg's output read as a stream and split into
- * records, and a record's path, line number and text.
+ * records, and a record's path, line number and text. rg is started through the spawner (rg-spawner.ts: a fork of
+ * the app costs tens of milliseconds at its size).
  */
-import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { SKIP_DIRS } from '../_policy/fs';
 import { SECRETS_DIR } from '../_policy/guard';
 import { compareParts, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery } from './grep-engines';
+import { startRg } from './rg-spawner';
 import { MAX_MATCH_LINE_CHARS } from './search-engine';
 
 /** A shown line is at most MAX_MATCH_LINE_CHARS UTF-16 units, which is at most 3 bytes each in UTF-8. */
@@ -57,20 +58,10 @@ export function runRg(
   control?: { stop?: () => void },
 ): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: {} });
     const decoder = new StringDecoder('utf8');
     let rest = '';
     let bytes = 0;
     let stopped = false;
-    let stderr = '';
-    const stop = () => {
-      if (stopped) return;
-      stopped = true;
-      child.kill('SIGKILL');
-    };
-    if (control) control.stop = stop;
-    const onAbort = () => stop();
-    signal.addEventListener('abort', onAbort, { once: true });
     const feed = (text: string) => {
       let from = 0;
       for (let at = text.indexOf(separator); at !== -1 && !stopped; at = text.indexOf(separator, from)) {
@@ -79,28 +70,33 @@ export function runRg(
       }
       rest = text.slice(from);
     };
-    child.stdout.on('data', (chunk: Buffer) => {
+    const onAbort = () => stop();
+    const child = startRg(rgPath, args, cwd, {
+      onData: (chunk) => {
+        if (stopped) return;
+        bytes += chunk.length;
+        feed(rest + decoder.write(chunk));
+      },
+      onExit: (exit) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) return reject(signal.reason);
+        if (exit === 'unusable') return resolve({ kind: 'unusable' });
+        if (stopped) return resolve({ kind: 'stopped' });
+        const tail = rest + decoder.end();
+        if (tail) onRecord(tail, bytes);
+        if (exit.code === 2 && /regex parse error|error parsing regex|look-around|backreference/i.test(exit.stderr))
+          return resolve({ kind: 'unusable' });
+        resolve({ kind: 'done', stderr: exit.stderr, code: exit.code });
+      },
+    });
+    function stop() {
       if (stopped) return;
-      bytes += chunk.length;
-      feed(rest + decoder.write(chunk));
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 4096) stderr += chunk.toString('utf8');
-    });
-    child.on('error', () => {
-      signal.removeEventListener('abort', onAbort);
-      resolve({ kind: 'unusable' });
-    });
-    child.on('close', (code) => {
-      signal.removeEventListener('abort', onAbort);
-      if (signal.aborted) return reject(signal.reason);
-      if (stopped) return resolve({ kind: 'stopped' });
-      const tail = rest + decoder.end();
-      if (tail) onRecord(tail, bytes);
-      if (code === 2 && /regex parse error|error parsing regex|look-around|backreference/i.test(stderr))
-        return resolve({ kind: 'unusable' });
-      resolve({ kind: 'done', stderr, code });
-    });
+      stopped = true;
+      child.kill();
+    }
+    if (control) control.stop = stop;
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) stop();
   });
 }
 
