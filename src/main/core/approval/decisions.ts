@@ -62,7 +62,7 @@ export function argsHash(args: unknown): string {
  * same text, and a hash took such a call 16-22 µs of its waited-on path after an idle (docs/performance.md "What
  * keeps the waited-on paths fast"), where comparing the text takes a fraction of one.
  */
-let lastHashed = Object.freeze({ json: '{}', hash: sha256Hex('{}') });
+let lastHashed: Readonly<{ json: string; hash: string }> = Object.freeze({ json: '{}', hash: sha256Hex('{}') });
 /** Longer arguments are hashed each time: the last call's text is not kept past it (nor is the hash worth keeping). */
 const MAX_KEPT_JSON = 1024;
 
