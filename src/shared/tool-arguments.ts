@@ -42,7 +42,8 @@ export function parseToolArguments(raw: string): ParsedArguments {
   }
   if (!value || typeof value !== 'object' || Array.isArray(value))
     return { ok: false, error: 'The arguments must be a JSON object.' };
-  if (nestedDeeperThan(value, MAX_ARGUMENT_DEPTH)) {
+  // Each level opens and closes a bracket: a text shorter than twice the bound cannot nest past it.
+  if (raw.length > 2 * MAX_ARGUMENT_DEPTH && nestedDeeperThan(value, MAX_ARGUMENT_DEPTH)) {
     return {
       ok: false,
       error: `The arguments nest objects or arrays more than ${MAX_ARGUMENT_DEPTH} levels deep. Send them again as one JSON object, less deeply nested.`,

@@ -3,8 +3,9 @@
  * by an earlier version are compared with new ones (a pending call asked again after a restart): the digest of a
  * given set of arguments must never change, whichever hashing call computes it.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { argsHash, canonicalJson } from './decisions';
+import { argsBinding, argsHash, canonicalJson } from './decisions';
 
 describe('argsHash', () => {
   it('is the sha256 hex of the canonical JSON, keys sorted at every depth', () => {
@@ -13,5 +14,19 @@ describe('argsHash', () => {
     expect(argsHash(args)).toBe('874fbcb0e6da8112d8af27b2afa671653e9d96a92b9e8f8cbb91d36b5469bc59');
     expect(argsHash({ a: 'x', b: [1, { c: null, d: 2 }] })).toBe(argsHash(args));
     expect(argsHash({ a: 'y' })).not.toBe(argsHash({ a: 'x' }));
+  });
+});
+
+describe('argsBinding', () => {
+  it('gives each call the hash of its own canonical JSON, whatever came before (the last text hashed is kept)', () => {
+    const long = { text: 'x'.repeat(5_000) };
+    const calls = [{}, {}, { a: 1 }, { a: 1 }, {}, { a: 2 }, long, long, { a: 2 }, {}, { a: 1 }];
+    for (const args of calls) {
+      const json = canonicalJson(args);
+      const bound = argsBinding(args);
+      expect(bound).toEqual({ json, hash: createHash('sha256').update(json).digest('hex') });
+      expect(bound.hash).toBe(argsHash(args));
+      expect(Object.isFrozen(bound)).toBe(true); // shared by the calls that repeat it
+    }
   });
 });

@@ -165,6 +165,12 @@ export class RulesRepository {
     byTool: Map<string, CompiledRule[]>;
   } | null = null;
   private readonly listeners = new Set<() => void>();
+  private writes = 0;
+
+  /** Changes with every `invalidate()`: what was decided from the rules before a change is not reused after it. */
+  get version(): number {
+    return this.writes;
+  }
 
   /** `traitsOf`: what a tool says it is, for the groups `@fs_read`, `@fs_write`, `@fs_any` (patterns.ts). */
   constructor(
@@ -207,6 +213,7 @@ export class RulesRepository {
 
   invalidate(): void {
     this.cache = null;
+    this.writes++;
     for (const l of this.listeners) l();
   }
 

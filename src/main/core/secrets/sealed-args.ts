@@ -81,6 +81,12 @@ function mapAt<T extends Record<string, unknown> | unknown[]>(
   return { ...root, [head]: next };
 }
 
+/**
+ * `reseal` of arguments without secret paths: one function for every such call, not a new one per call (each costs
+ * a call's waited-on path a little: docs/performance.md "What keeps the waited-on paths fast").
+ */
+const unchanged = (args: Record<string, unknown>): Record<string, unknown> => args;
+
 export function createSealedArgs(cipher: SecretCipher): SealedArgs {
   return {
     sealJson(json, paths) {
@@ -98,7 +104,7 @@ export function createSealedArgs(cipher: SecretCipher): SealedArgs {
       return JSON.stringify(out);
     },
     open(args, paths) {
-      if (!paths) return { plain: args, reseal: (a) => a };
+      if (!paths) return { plain: args, reseal: unchanged };
       const known = new Map<string, string>(); // plaintext → the ciphertext it came from
       let plain = args;
       for (const path of paths(args)) {
@@ -181,7 +187,7 @@ export function callSecrets(sealed: SealedArgs, pathsOf: (toolName: string) => S
 /** For sessions built without a cipher (benchmarks, tests of other parts): no tool has secret arguments. */
 export const NO_CALL_SECRETS: CallSecrets = {
   seal: (_name, json) => json,
-  open: (_name, args) => ({ plain: args, reseal: (a) => a }),
+  open: (_name, args) => ({ plain: args, reseal: unchanged }),
   unseal: (_name, args) => args,
   reveal: () => null,
 };

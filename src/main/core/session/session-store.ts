@@ -43,6 +43,9 @@ export class SessionStore {
   private readonly inTransaction: <T>(work: () => T) => T;
   /** The connection's own level (db/database.ts), put back after each commit written without an fsync. */
   private readonly syncLevel: number;
+  /** Every tool row key this store mints starts with it: random, one per store (`mintToolKey`). */
+  private readonly keyPrefix = `tc_${randomUUID()}_`;
+  private keysMinted = 0;
 
   constructor(private readonly db: Db) {
     const run = db.transaction((work: () => unknown) => work());
@@ -404,9 +407,13 @@ export class SessionStore {
     });
   }
 
-  /** A new tool row key: the app's own, unique in the database (never the model's id, which models reuse). */
+  /**
+   * A new tool row key: the app's own, unique in the database (never the model's id, which models reuse): this store's
+   * random prefix (another process's store, or an earlier run's, has its own) and a count. A random UUID per key cost
+   * a call about 10 µs of its waited-on path after an idle (docs/performance.md "What keeps the waited-on paths fast").
+   */
   mintToolKey(): string {
-    return `tc_${randomUUID()}`;
+    return `${this.keyPrefix}${(this.keysMinted++).toString(36)}`;
   }
 
   getTool(toolCallId: string): ToolRow | undefined {

@@ -12,7 +12,7 @@ import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { openDatabase } from '../db/database';
 import { applyMigrations } from '../db/migrate';
 import { migrations } from '../db/migrations/index';
-import { uniqueWithinMessage } from './session-store';
+import { SessionStore, uniqueWithinMessage } from './session-store';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -91,6 +91,24 @@ describe('provider ids within one message', () => {
     expect(uniqueWithinMessage(['a', 'a', 'a'])).toEqual(['a', 'a_2', 'a_3']);
     expect(uniqueWithinMessage(['', ''])).toEqual(['call_1', 'call_2']);
     expect(uniqueWithinMessage(['a', 'a_2', 'a'])).toEqual(['a', 'a_2', 'a_3']);
+  });
+});
+
+describe('minted keys', () => {
+  it("are unique within a store and across stores of the same file (another run's), never the model's", () => {
+    const file = join(tempDir('skald-keys-'), 'skald.db');
+    const first = openDatabase({ file });
+    const second = openDatabase({ file });
+    try {
+      const keys = [new SessionStore(first), new SessionStore(second), new SessionStore(first)].flatMap((store) =>
+        Array.from({ length: 1_000 }, () => store.mintToolKey()),
+      );
+      expect(new Set(keys).size).toBe(keys.length);
+      for (const key of keys) expect(key).toMatch(/^tc_[0-9a-f-]{36}_[0-9a-z]+$/);
+    } finally {
+      first.close();
+      second.close();
+    }
   });
 });
 
