@@ -13,6 +13,7 @@
  * Unicode in Rust) may match slightly differently across engines.
  */
 import { kindAt, walk } from '../_policy/fs';
+import { isGuardedIdentity } from '../../disk/open';
 import type { GuardScope } from '../../disk/protected';
 import { SearchReader } from '../../disk/search-reader';
 import { fileHit } from './grep-file-hits';
@@ -260,7 +261,10 @@ async function* pooled(
         const kind = answer ? answer.hits[i] : SEARCH_HERE; // no worker could say: search every file here
         if (kind === FOUND) {
           const { rel, path } = files[i]!;
-          yield { rel, path, ...answer!.found[k++]!, confirmed: true };
+          const { link, ...hit } = answer!.found[k++]!;
+          // A file with other names, read and confirmed by the worker: its descriptor's identity is judged here.
+          if (link && isGuardedIdentity(link, guard)) continue;
+          yield { rel, path, ...hit, confirmed: true };
         } else if (kind === SEARCH_HERE) {
           const hit = search(files[i]!);
           if (hit) yield hit;
