@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardScope } from '../../disk/protected';
 import { forgetGuardedIdentities } from '../_policy/hardlinks';
 import { makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
-import { handsToPool } from './grep-engines';
+import { filesAhead, handsToPool } from './grep-engines';
 import { createGrepFilesTool } from './grep-files';
 import { FOUND, GrepPool, NO_HIT, spawnGrepWorker, type GrepJob, type PoolAnswer } from './grep-pool';
 
@@ -48,6 +48,52 @@ describe('when the JS engine hands its reading to the pool', () => {
     expect(handsToPool(20, 16, true, 51, 101)).toBe(false); // half the page found: it finishes here
     expect(handsToPool(20, 16, true, 50, 101)).toBe(true);
     expect(handsToPool(20, 16, true, 5000, undefined)).toBe(true); // no page given: the whole walk
+  });
+});
+
+describe("how far ahead a page's search sends files to the pool", () => {
+  it('unbounded until a hit says how far the page goes; then the files it may still need, half as many again', () => {
+    expect(filesAhead(undefined, 10, 100)).toBe(Number.POSITIVE_INFINITY); // no page: the whole walk
+    expect(filesAhead(101, 0, 500)).toBe(Number.POSITIVE_INFINITY);
+    expect(filesAhead(101, 50, 500)).toBe(765); // 51 entries left, 10 files an entry so far
+    expect(filesAhead(101, 101, 500)).toBe(0);
+  });
+
+  it('a page whose first hits are dense and the rest far on still reads on to them', async () => {
+    // 60 hits in the first file say the page is nearly done; the next 40 lie 3,000 files further.
+    const far = makeWorkspace();
+    const pool = new GrepPool(spawnGrepWorker);
+    try {
+      const hits = Array.from({ length: 60 }, (_, i) => `dense_hit ${i}`).join('\n');
+      far.write('a/hits.txt', `${hits}\n`);
+      for (let i = 0; i < 3000; i++) far.write(`b/f${String(i).padStart(4, '0')}.txt`, 'nothing here\n');
+      far.write('c/more.txt', `${hits}\n`);
+      const tool = createGrepFilesTool({ ripgrepPath: null, pool, poolAfterMs: 0 });
+      const answer = await ok(tool, { pattern: 'dense_hit' }, far.ctx);
+      expect(answer).toContain('c/more.txt:40:dense_hit 39');
+      expect(answer).toBe(await ok(alone, { pattern: 'dense_hit' }, far.ctx));
+    } finally {
+      await pool.close();
+      far.cleanup();
+    }
+  });
+
+  it('pages cut anywhere come out as the one-thread search gives them', async () => {
+    const pool = new GrepPool(spawnGrepWorker);
+    try {
+      const tool = createGrepFilesTool({ ripgrepPath: null, pool, poolAfterMs: 0 });
+      for (const [limit, offset] of [
+        [3, 0],
+        [10, 0],
+        [10, 25],
+        [30, 5],
+      ] as const) {
+        const args = { pattern: 'rare_needle', limit, offset };
+        expect(await ok(tool, args, ws.ctx)).toBe(await ok(alone, args, ws.ctx));
+      }
+    } finally {
+      await pool.close();
+    }
   });
 });
 
