@@ -20,7 +20,7 @@ import {
   type ReaderCase,
 } from '../../../../test/helpers/disk-readers';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
-import { forgetGuardedIdentities } from './hardlinks';
+import { CHECK_MS, forgetGuardedIdentities } from './hardlinks';
 
 let h: Harness;
 let cases = 0;
@@ -86,6 +86,41 @@ describe('every disk reader', () => {
       expectRefused(reader, await read());
     });
   });
+});
+
+describe('every disk reader, mid-session (the walk for the guarded files kept, nothing forgotten)', () => {
+  /** A case whose file has a second name, read once: that read walked for the guarded files, and the answer is kept. */
+  async function readOnce(reader: DiskReader): Promise<{ c: ReaderCase; read: () => Promise<Answer> }> {
+    const c = newCase(reader);
+    const read = await reader.open(c);
+    linkSync(c.path, join(c.dir, 'twin'));
+    const first = await read();
+    expect(first, shown(first)).toHaveProperty('text');
+    return { c, read };
+  }
+
+  it.each(DISK_READERS)(
+    '$name refuses a hard link made after its read to a guarded file the walk saw',
+    async (reader) => {
+      const { c, read } = await readOnce(reader);
+      rmSync(c.path);
+      linkSync(join(h.workspace, 'secrets', 'key.txt'), c.path);
+      expectRefused(reader, await read());
+    },
+  );
+
+  it('each refuses a hard link to a guarded file made after its read, once the walk is checked again', async () => {
+    const ready: { reader: DiskReader; c: ReaderCase; read: () => Promise<Answer> }[] = [];
+    for (const reader of DISK_READERS) ready.push({ reader, ...(await readOnce(reader)) });
+    const late = join(h.workspace, 'secrets', `late-${cases}.key`);
+    writeFileSync(late, `${SECRET}\n`);
+    for (const { c } of ready) {
+      rmSync(c.path);
+      linkSync(late, c.path);
+    }
+    await new Promise((resolve) => setTimeout(resolve, CHECK_MS + 50)); // docs/guards.md "Hard links": its limit
+    for (const { reader, read } of ready) expectRefused(reader, await read());
+  }, 180_000);
 });
 
 /** Where a symlink leads, holding a secret under the reader's own file name. */

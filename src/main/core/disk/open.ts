@@ -128,10 +128,23 @@ function openFailure(error: unknown, shown: string): DiskError {
   return new DiskError('unreadable', `${shown} cannot be opened (${code}).`);
 }
 
+/** What judges a regular file with other names: its device and inode, and its number of names. */
+export type FileIdentity = Pick<Stats, 'dev' | 'ino' | 'nlink'>;
+
 /** Whether `info` (a descriptor's fstat) is a hard link to a file the scope guards (hardlinks.ts). */
 export function isGuardedLink(info: Stats, guard: GuardScope | null | undefined): boolean {
+  return info.isFile() && isGuardedIdentity(info, guard);
+}
+
+/**
+ * The same for the identity of a regular file read on a descriptor elsewhere (a search's worker thread, which leaves
+ * this judgement to the calling thread: disk/search-reader.ts `confirmLeavingLinks`).
+ */
+export function isGuardedIdentity(id: FileIdentity, guard: GuardScope | null | undefined): boolean {
   return (
-    !!guard && info.nlink > 1 && hardLinkVerdict(info, secretWorkspaces(guard), guard.protectedRoots) === 'guarded'
+    !!guard &&
+    id.nlink > 1 &&
+    hardLinkVerdict({ ...id, isFile: () => true }, secretWorkspaces(guard), guard.protectedRoots) === 'guarded'
   );
 }
 

@@ -7,11 +7,12 @@
  * thousands of files to show a few, the kernel's name of a descriptor costs as much again as the open, and where
  * every file has several links (a package store's hard links) each was judged against the guarded files (a tree
  * search ran at half its speed). The descriptor of the last read stays open until `confirm`, `release` or the next
- * read, so the checks are on what was read.
+ * read, so the checks are on what was read. A worker thread of the search confirms with `confirmLeavingLinks`: a file
+ * with other names goes back with its descriptor's identity, which the calling thread judges against the guarded files.
  */
 import { readSync, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import { closeQuietly, isAtPath, isGuardedLink, openRegular } from './open';
+import { closeQuietly, isAtPath, isGuardedLink, openRegular, type FileIdentity } from './open';
 import { isGuardedPlace, SECRETS_DIR, type GuardScope } from './protected';
 import { BINARY_SNIFF_BYTES, textEncodingOf, utf8TextBytes, type TextEncoding } from './text-bytes';
 
@@ -53,13 +54,35 @@ export class SearchReader {
    */
   confirm(): boolean {
     const last = this.last;
+    const isThere = this.confirmed() !== false && !(last && isGuardedLink(last.info, this.guard));
+    this.release();
+    return isThere;
+  }
+
+  /**
+   * As `confirm`, except that a file with other names is not judged against the guarded files here: its identity is
+   * returned, for the caller to judge (`isGuardedIdentity`) with the guarded files it knows. A worker thread of the
+   * search confirms so: judging there would cost each worker its own walk of the workspace (disk/hardlinks.ts), and
+   * sending the file back to be read again cost a tree of hard links (a package store) its whole search twice. The
+   * identity is the descriptor's the bytes came from, so judging it later is judging what was read. False when the
+   * bytes are not the file's the path names now; true when it is, with no other name.
+   */
+  confirmLeavingLinks(): FileIdentity | boolean {
+    const answer = this.confirmed();
+    this.release();
+    return answer;
+  }
+
+  /** The checks of `confirm` but the hard link: false, true, or the identity of a file with other names. */
+  private confirmed(): FileIdentity | boolean {
+    const last = this.last;
     if (!last) return false;
     const isThere =
       isAtPath(last.fd, last.info, last.path) &&
-      !isGuardedLink(last.info, this.guard) &&
       !(this.guard && this.mayBeGuardedPlace(last.path, this.guard) && isGuardedPlace(last.path, this.guard));
-    this.release();
-    return isThere;
+    if (!isThere) return false;
+    const { dev, ino, nlink } = last.info;
+    return nlink > 1 ? { dev, ino, nlink } : true;
   }
 
   /** The protected roots as `mayBeGuardedPlace` compares them (resolved once per reader). */
@@ -157,14 +180,6 @@ export class SearchReader {
     } catch {
       return null;
     }
-  }
-
-  /**
-   * Whether the file last read has other names (hard links): `confirm` then judges it against the guarded files, which
-   * costs a bounded walk of the workspace the first time in a while (disk/hardlinks.ts).
-   */
-  get isMultiLink(): boolean {
-    return (this.last?.info.nlink ?? 0) > 1;
   }
 
   /** Ends the last read without a check (its bytes reach no answer). */

@@ -29,6 +29,8 @@ afterEach(() => ws.cleanup());
 
 const SECRET = 'TOPSECRET-hardlink';
 const jsGrep = createGrepFilesTool({ ripgrepPath: null });
+/** The JS engine with its worker threads from the first file: a worker's hit in a file with other names is judged here. */
+const poolGrep = createGrepFilesTool({ ripgrepPath: null, poolAfterMs: 0 });
 /** ripgrep answering alone (no JS search of the walk's first files beside it). */
 const rgGrep = createGrepFilesTool({ ripgrepPath: '/usr/bin/rg', jsPrefixMs: 0 });
 
@@ -78,7 +80,7 @@ describe('hard links to guarded files are refused by every content reader', () =
         if (outcome.kind === 'failed' && tool !== getAstOutlineTool)
           expect(outcome.error).toMatch(/hard link to a protected file/);
       }
-      for (const grep of [grepFilesTool, jsGrep, rgGrep]) {
+      for (const grep of [grepFilesTool, jsGrep, poolGrep, rgGrep]) {
         for (const args of [
           { pattern: 'TOPSECRET' },
           { pattern: 'TOPSECRET', context_lines: 2 },

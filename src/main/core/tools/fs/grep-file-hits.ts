@@ -4,6 +4,7 @@
  * workers (grep-pool.ts), so a worker's hit is what the calling thread would have found, with the same checks on the
  * same read: the calling thread then takes it as it is, without reading and matching the file again.
  */
+import type { FileIdentity } from '../../disk/open';
 import type { SearchReader } from '../../disk/search-reader';
 import { ripgrepExtent } from './grep-binary';
 import { byteLines, matchingLines, mayMatch, type Matcher } from './search-engine';
@@ -18,6 +19,11 @@ export interface FileHit {
   lineTexts?: Map<number, string>;
   /** The decoded text, when the lines were found on it rather than on the bytes. */
   text?: string;
+  /**
+   * A worker's hit in a file with other names: the identity of the descriptor it was read on, which the calling thread
+   * judges against the guarded files before the hit counts (disk/open.ts `isGuardedIdentity`).
+   */
+  link?: FileIdentity;
 }
 
 /** What a search asks of each file: the pattern, what the answer needs, the context lines, the size cap. */

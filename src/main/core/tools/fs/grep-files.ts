@@ -174,13 +174,17 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       const isProtected = left ? protectedHitFilter(g.real, left.skip) : null;
       // A guarded hard link is a second name of a secrets/ or data-folder file; a protected hit lies under what a rule
       // or guard covers. Both are left out before they count towards the page. Judged once per file (a stat each):
-      // the engines and this loop ask about the same hits.
-      const verdicts = new Map<string, boolean>();
-      const accept = (path: string) => {
-        let ok = verdicts.get(path);
-        if (ok === undefined)
-          verdicts.set(path, (ok = !isGuardedHardLink(path, g) && !isProtected?.(path) && !isUnopenableName(path)));
-        return ok;
+      // the engines and this loop ask about the same hits. A hit the JS engine confirmed was judged on the descriptor it
+      // was read on, hard link included (disk/search-reader.ts): its path is not looked at again for that.
+      const places = new Map<string, boolean>();
+      const links = new Map<string, boolean>();
+      const accept = (path: string, isLinkJudged = false) => {
+        let ok = places.get(path);
+        if (ok === undefined) places.set(path, (ok = !isProtected?.(path) && !isUnopenableName(path)));
+        if (!ok || isLinkJudged) return ok;
+        let isLink = links.get(path);
+        if (isLink === undefined) links.set(path, (isLink = isGuardedHardLink(path, g)));
+        return !isLink;
       };
       // A big answer's ripgrep hits are confirmed as rg finishes each file, while it reads on (not for a page: rg's
       // first files are not the walk's, and most of them would not be shown). A check stands only for the very lines it
@@ -216,7 +220,7 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
         left?.skip,
         prefix,
       )) {
-        if (!accept(hit.path)) continue;
+        if (!accept(hit.path, hit.confirmed)) continue;
         // ripgrep's hits are read on paths a swapped folder can send into secrets/: only what a confirmed read of the
         // file agrees with is shown (docs/guards.md "One disk policy").
         let confirmedLines: LineSource | undefined;

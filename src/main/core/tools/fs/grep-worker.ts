@@ -4,7 +4,8 @@
  * the cores, while the calling thread walks and keeps the walk's order. Built as its own entry
  * (`out/main/grep-worker.js`). Each file is searched as the calling thread searches it (grep-file-hits.ts): read
  * through the disk policy (no symlink followed, size cap, ripgrep's binary rule), and a hit confirmed on the
- * descriptor it was read on, against the job's guarded files, before it goes back.
+ * descriptor it was read on before it goes back; a file with other names goes back with that descriptor's identity,
+ * which the calling thread judges against the guarded files.
  */
 import { parentPort } from 'node:worker_threads';
 import { SearchReader } from '../../disk/search-reader';
@@ -39,20 +40,24 @@ port.on('message', (job: GrepJob) => {
         reader.release();
         continue;
       }
-      // A file with other names is judged against the guarded files by the calling thread, which knows them already (it
-      // judges every hit so): here that would cost each worker its own walk of the workspace (disk/hardlinks.ts). And
-      // context lines found on the decoded text need that text, which stays here.
-      if ((job.guard && reader.isMultiLink) || (hit.text !== undefined && job.context > 0)) {
+      // Context lines found on the decoded text need that text, which stays here: the calling thread searches the file.
+      if (hit.text !== undefined && job.context > 0) {
         reader.release();
         hits[i] = SEARCH_HERE;
-      } else if (reader.confirm()) {
-        hits[i] = FOUND;
-        found.push({
-          matches: hit.matches,
-          matchTexts: hit.matchTexts,
-          ...(hit.lineTexts ? { lineTexts: hit.lineTexts } : {}),
-        });
+        continue;
       }
+      // A file with other names is judged against the guarded files by the calling thread, which knows them already (it
+      // judges every hit so), by the identity of the descriptor read here: judging here would cost each worker its own
+      // walk of the workspace (disk/hardlinks.ts).
+      const there = reader.confirmLeavingLinks();
+      if (there === false) continue;
+      hits[i] = FOUND;
+      found.push({
+        matches: hit.matches,
+        matchTexts: hit.matchTexts,
+        ...(hit.lineTexts ? { lineTexts: hit.lineTexts } : {}),
+        ...(there === true ? {} : { link: there }),
+      });
     }
     port.postMessage({ id: job.id, ok: true, hits, found } satisfies GrepReply, [hits.buffer]);
   } catch (error) {
