@@ -55,27 +55,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const built = new Map<string, Uint8Array | null>();
-let filterFile: string | null = null;
+/**
+ * The filter's file, open for as long as the process lives and already removed from its folder: a process that ends
+ * any way (a crash, SIGKILL) leaves no file behind, where removing it at exit left one per killed process.
+ */
+let kept: number | null = null;
 
 /**
  * A new read descriptor of this machine's filter, for one process's fd 3 (its own offset: bubblewrap reads it to the
- * end), or null where there is no filter. The caller closes it once the process is spawned. A file a temp-folder
- * sweep removed is written again.
+ * end), or null where there is no filter. The caller closes it once the process is spawned. The file is written once
+ * and removed at once; each descriptor is a new opening of it through `/proc/self/fd` (the sandbox runs on Linux only).
  */
 export function openUnixSocketFilter(): number | null {
   const bytes = unixSocketFilter();
   if (!bytes) return null;
-  try {
-    if (filterFile) return openSync(filterFile, 'r');
-  } catch {
-    filterFile = null;
+  if (kept === null) {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-seccomp-'));
+    try {
+      const file = join(dir, 'unix-sockets.bpf');
+      writeFileSync(file, bytes, { mode: 0o600 });
+      kept = openSync(file, 'r');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
-  const dir = mkdtempSync(join(tmpdir(), 'skald-seccomp-'));
-  const file = join(dir, 'unix-sockets.bpf');
-  writeFileSync(file, bytes, { mode: 0o600 });
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  filterFile = file;
-  return openSync(file, 'r');
+  return openSync(`/proc/self/fd/${kept}`, 'r');
 }
 
 /** The filter for `arch` (Node's `process.arch`) as bubblewrap reads it: `struct sock_filter` records, or null. */

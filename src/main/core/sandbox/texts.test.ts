@@ -8,7 +8,9 @@ import { explainBwrapFailure, probeSandbox } from './status';
 import { pathInMessage, sandboxRefusals } from './explain';
 import type { Mount } from './plan';
 import { seatbeltProfile } from './seatbelt';
-import { unixSocketFilter } from './seccomp';
+import { openUnixSocketFilter, unixSocketFilter } from './seccomp';
+import { closeSync, readdirSync, readSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const WD = '/home/me/project';
 const mounts: Mount[] = [
@@ -186,4 +188,25 @@ describe('the seccomp filter', () => {
     }
     expect(unixSocketFilter('ia32')).toBeNull();
   });
+
+  it.runIf(unixSocketFilter() !== null)(
+    'each descriptor reads the whole filter from its start, and no file of it is left in the temp folder',
+    () => {
+      const filter = Buffer.from(unixSocketFilter()!);
+      const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('skald-seccomp-')).length;
+      const before = leftovers();
+      const fds = [openUnixSocketFilter()!, openUnixSocketFilter()!];
+      try {
+        for (const fd of fds) {
+          const read = Buffer.alloc(filter.length + 8);
+          expect(readSync(fd, read, 0, read.length, null)).toBe(filter.length);
+          expect(read.subarray(0, filter.length).equals(filter)).toBe(true);
+        }
+        // A process that is killed cannot remove a file at its exit: there is none to remove.
+        expect(leftovers()).toBeLessThanOrEqual(before);
+      } finally {
+        for (const fd of fds) closeSync(fd);
+      }
+    },
+  );
 });
