@@ -35,6 +35,7 @@ import {
   type GuardVerdict,
   type Roots,
 } from './guards';
+import { KeptRuleDecisions } from './kept-rule-decisions';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
 import { normalizePathPattern, pathFacts, type RuleAction } from './patterns';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
@@ -85,58 +86,30 @@ function beatenText(beaten: readonly CompiledRule[]): string {
   return ` (beats ${shown.join('; ')}${beaten.length > 3 ? `; ${beaten.length - 3} more` : ''})`;
 }
 
-/** A decision handed to several calls: nobody can change one call's copy under the others. */
-function deepFreeze(decision: Decision): Decision {
-  Object.freeze(decision.why);
-  if (decision.sandbox) Object.freeze(decision.sandbox);
-  return Object.freeze(decision);
-}
-
-/** Whether any argument the guards judge as a path (`pathArguments`) is there. */
-const hasPathArgument = (args: Record<string, unknown>): boolean => pathArguments(args).length > 0;
+/** The permission group whose rules judge a call: its own, else its run context's, else the default. */
+const groupOf = (call: GateCall): string => call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
 
 /** Where `explain` writes a decision's steps; undefined when nothing keeps them. */
 type Note = ((line: string) => void) | undefined;
 
-/** How many rule decisions of calls without a path, command or secret the gate keeps (`ApprovalGate.check`). */
-const MAX_RULE_DECISIONS = 5_000;
-
 export class ApprovalGate {
   private readonly guards: Guards;
-  /**
-   * The rules' allow or deny of a call that has no path argument, no shell command and stores no secret, by group,
-   * tool, agent and source: all such a decision depends on (no guard, bypass or fast path takes part in it), kept
-   * until the rules next change (`RulesRepository.version`): deciding such a call again cost each of them tens of
-   * microseconds on its waited-on path (docs/performance.md "What keeps the waited-on paths fast").
-   */
-  private ruleDecisions = { version: -1, byCall: new Map<string, Decision>() };
+  /** The rules' allow or deny of calls the rules alone decide (kept-rule-decisions.ts). */
+  private readonly kept: KeptRuleDecisions;
 
   constructor(private readonly deps: GateDeps) {
     this.guards = new Guards({ workspaceDir: deps.workspaceDir, dataDir: deps.dataDir, dbFile: deps.dbFile });
+    this.kept = new KeptRuleDecisions(() => deps.rules.version);
   }
 
   check(call: GateCall): Decision {
-    const key = this.ruleDecisionKey(call);
+    const key = this.kept.keyOf(call, this.deps.traitsOf(call.toolName), groupOf(call));
     if (key === null) return this.evaluate(call, null);
-    const kept = this.ruleDecisions;
-    if (kept.version !== this.deps.rules.version) (kept.version = this.deps.rules.version), kept.byCall.clear();
-    const known = kept.byCall.get(key);
+    const known = this.kept.get(key);
     if (known) return known;
     const decision = this.evaluate(call, null);
-    // A require goes on to the bypass and the run context, which change without the rules: decided each time.
-    if (decision.why.kind === 'rule' && decision.action !== 'require') {
-      if (kept.byCall.size >= MAX_RULE_DECISIONS) kept.byCall.clear();
-      kept.byCall.set(key, deepFreeze(decision));
-    }
+    this.kept.keep(key, decision);
     return decision;
-  }
-
-  /** The key of a call the rules alone decide (no path argument, no command, no secret stored), else null. */
-  private ruleDecisionKey(call: GateCall): string | null {
-    const tool = this.deps.traitsOf(call.toolName);
-    if (tool?.commandKey || tool?.storesSecret || hasPathArgument(call.args)) return null;
-    const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
-    return `${groupId}\0${call.toolName}\0${call.agentId}\0${call.source}`;
   }
 
   /**
@@ -231,7 +204,7 @@ export class ApprovalGate {
       note?.(
         `command parts: ${JSON.stringify(facts.shell.parts)}${facts.shell.unsafe.length ? `; never auto-allowed: ${facts.shell.unsafe.join(', ')}` : ''}`,
       );
-    const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
+    const groupId = groupOf(call);
     let verdict: RuleVerdict;
     let allowedBy: CompiledRule[] = [];
     try {
@@ -382,7 +355,7 @@ export class ApprovalGate {
     const homes = this.guards.homes(); // once per walk: `excludes` runs for each entry
     const isCredential = (real: string) => homes.some((home) => isCredentialPath(real, home));
     const guardsCredentials = !isCredential(rootReal);
-    const groupId = call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
+    const groupId = groupOf(call);
     let rules: CompiledRule[] = [];
     try {
       rules = this.ruleLists(groupId, call.toolName)
@@ -516,7 +489,7 @@ export class ApprovalGate {
     const shell = this.analyze(command, workdir, this.guards.roots(wd));
     let lists: CompiledRule[][] = [];
     try {
-      lists = this.ruleLists(call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP, call.toolName);
+      lists = this.ruleLists(groupOf(call), call.toolName);
     } catch {
       lists = []; // a group that no longer exists: no rule decides a part
     }

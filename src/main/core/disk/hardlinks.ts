@@ -142,9 +142,21 @@ export function hardLinkVerdict(
   workspace: Workspaces,
   dataDirs: readonly string[],
 ): 'guarded' | 'unknown' | null {
-  if (!info.isFile() || info.nlink <= 1) return null;
+  return info.isFile() ? identityVerdict(info, workspace, dataDirs) : null;
+}
+
+/**
+ * The same for a regular file known by its identity alone (read on a descriptor elsewhere: a search's worker thread,
+ * disk/search-reader.ts `confirmLeavingLinks`).
+ */
+export function identityVerdict(
+  id: Pick<Stats, 'dev' | 'ino' | 'nlink'>,
+  workspace: Workspaces,
+  dataDirs: readonly string[],
+): 'guarded' | 'unknown' | null {
+  if (id.nlink <= 1) return null;
   const guarded = guardedIdentities(workspace, dataDirs);
-  if (guarded.ids.has(idOf(info))) return 'guarded';
+  if (guarded.ids.has(idOf(id))) return 'guarded';
   return guarded.isComplete ? null : 'unknown';
 }
 

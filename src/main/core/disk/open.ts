@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, type Stats } from 'node:fs';
 import { isAbsolute, join, parse, sep } from 'node:path';
 import { DiskError, errnoOf } from './disk-error';
-import { hardLinkVerdict } from './hardlinks';
+import { identityVerdict } from './hardlinks';
 import { KIND_WORDS, kindOf } from './kinds';
 import { isGuardedPlace, secretWorkspaces, type GuardScope } from './protected';
 
@@ -141,11 +141,7 @@ export function isGuardedLink(info: Stats, guard: GuardScope | null | undefined)
  * this judgement to the calling thread: disk/search-reader.ts `confirmLeavingLinks`).
  */
 export function isGuardedIdentity(id: FileIdentity, guard: GuardScope | null | undefined): boolean {
-  return (
-    !!guard &&
-    id.nlink > 1 &&
-    hardLinkVerdict({ ...id, isFile: () => true }, secretWorkspaces(guard), guard.protectedRoots) === 'guarded'
-  );
+  return !!guard && identityVerdict(id, secretWorkspaces(guard), guard.protectedRoots) === 'guarded';
 }
 
 export const guardedPlaceText = (shown: string) =>
