@@ -4,29 +4,10 @@
  * unless parenthesized; `/` after at least one parameter and before `*`, defaults once begun for every later
  * positional one, a bare `*` followed by a named one, `**` last.
  */
-
-/**
- * What the argument and parameter rules use of the expression parser (python-expr.ts `PyState`, which passes itself),
- * so that neither file imports the other.
- */
-export interface PyState {
-  i: number;
-  readonly value: string[];
-  fail(message?: string, at?: number): never;
-  isOp(op: string, at?: number): boolean;
-  isName(at?: number): boolean;
-  isKw(word: string, at?: number): boolean;
-  eat(op: string): boolean;
-  expect(op: string, message?: string): void;
-  name(): void;
-  expression(): unknown;
-  namedExpression(): unknown;
-  bitwiseOr(): unknown;
-  forIfClauses(): void;
-}
+import type { ExprParser } from './python-cursor';
 
 /** A call's arguments after `(`, with Python's order rules, through `)`. */
-export function callArguments(p: PyState): void {
+export function callArguments(p: ExprParser): void {
   let keyword = false;
   let doubleStar = false;
   let count = 0;
@@ -63,7 +44,7 @@ export function callArguments(p: PyState): void {
 }
 
 /** Inside `[`: one slice or expression, or a tuple of them (starred elements allowed). */
-export function slices(p: PyState): void {
+export function slices(p: ExprParser): void {
   slice(p);
   while (p.eat(',')) {
     if (p.isOp(']')) break;
@@ -71,7 +52,7 @@ export function slices(p: PyState): void {
   }
 }
 
-function slice(p: PyState): void {
+function slice(p: ExprParser): void {
   if (p.eat('*')) {
     p.bitwiseOr();
     return;
@@ -89,7 +70,7 @@ function slice(p: PyState): void {
  * Parameters up to `close` (`)` of a def, `:` of a lambda), with Python's rules: `/` after at least one, before
  * `*`; a default once given for every later positional one; a bare `*` followed by a named one; `**` last.
  */
-export function parameters(p: PyState, close: string, annotations: boolean): void {
+export function parameters(p: ExprParser, close: string, annotations: boolean): void {
   let sawDefault = false;
   let sawSlash = false;
   let sawStar = false;

@@ -6,29 +6,9 @@
  * parse could not go on.
  */
 import { callArguments, parameters, slices } from './python-args';
-import { PySyntaxError, Tok, type Tokens } from './python-syntax';
-
-/** What an expression can be the target of. */
-export const enum Shape {
-  None = 0,
-  /** A valid `star_target` (assignment, `for`, `with … as`). */
-  Store = 1,
-  /** A valid `single_target` (augmented assignment, annotation): a name, attribute or subscript, maybe in parens. */
-  Single = 2,
-  /** A bare, unparenthesized name. */
-  Name = 4,
-  /** A valid `del` target. */
-  Del = 8,
-  /** A starred expression (`*x`). */
-  Starred = 16,
-}
-const TARGET = Shape.Store | Shape.Single | Shape.Del;
-
-export const KEYWORDS = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
-    ' ',
-  ),
-);
+import { KEYWORDS, PyCursor, Shape, sequenceShape, TARGET } from './python-cursor';
+import { braces, list, parenthesized, strings } from './python-displays';
+import { Tok } from './python-syntax';
 
 const COMPARE = new Set(['==', '!=', '<', '<=', '>', '>=', 'in', 'is', 'not']);
 /** Binary operators by precedence (higher binds tighter). */
@@ -48,62 +28,7 @@ const BINARY: Readonly<Record<string, number>> = {
 };
 export const AUGMENTED = new Set(['+=', '-=', '*=', '/=', '//=', '%=', '@=', '&=', '|=', '^=', '>>=', '<<=', '**=']);
 
-export class PyState {
-  i = 0;
-  readonly kind: Uint8Array;
-  readonly value: string[];
-  readonly line: Int32Array;
-
-  constructor(readonly t: Tokens) {
-    this.kind = t.kind;
-    this.value = t.value;
-    this.line = t.line;
-  }
-
-  fail(message = 'invalid syntax', at = this.i): never {
-    throw new PySyntaxError(message, this.line[Math.min(at, this.line.length - 1)]!);
-  }
-
-  isOp(op: string, at = this.i): boolean {
-    return this.kind[at] === Tok.Op && this.value[at] === op;
-  }
-
-  /** A name that is not a keyword (soft keywords are names). */
-  isName(at = this.i): boolean {
-    return this.kind[at] === Tok.Name && !KEYWORDS.has(this.value[at]!);
-  }
-
-  isKw(word: string, at = this.i): boolean {
-    return this.kind[at] === Tok.Name && this.value[at] === word;
-  }
-
-  eat(op: string): boolean {
-    if (!this.isOp(op)) return false;
-    this.i++;
-    return true;
-  }
-
-  eatKw(word: string): boolean {
-    if (!this.isKw(word)) return false;
-    this.i++;
-    return true;
-  }
-
-  expect(op: string, message?: string): void {
-    if (!this.eat(op)) this.fail(message ?? (op === ':' ? "expected ':'" : 'invalid syntax'));
-  }
-
-  expectKw(word: string): void {
-    if (!this.eatKw(word)) this.fail();
-  }
-
-  name(): void {
-    if (!this.isName()) this.fail();
-    this.i++;
-  }
-
-  // ---- expressions ----
-
+export class PyState extends PyCursor {
   /** `expression`: a conditional expression or a lambda. */
   expression(): Shape {
     const quick = this.quickOperand();
@@ -197,12 +122,7 @@ export class PyState {
       if (!this.startsExpression()) break;
       all &= this.starExpression();
     }
-    return this.sequence(all);
-  }
-
-  /** A tuple's or list's shape from the AND of its elements' shapes. */
-  private sequence(all: Shape): Shape {
-    return (all & Shape.Store ? Shape.Store : 0) | (all & Shape.Del && !(all & Shape.Starred) ? Shape.Del : 0);
+    return sequenceShape(all);
   }
 
   /** Whether the token can start an expression (for optional ones: a trailing comma, `return`, `yield`). */
@@ -366,15 +286,15 @@ export class PyState {
       return Shape.None;
     }
     if (k === Tok.String || k === Tok.FStart) {
-      this.strings();
+      strings(this);
       return Shape.None;
     }
     if (k === Tok.Op) {
       const v = this.value[this.i];
-      if (v === '(') return this.parenthesized();
-      if (v === '[') return this.list();
+      if (v === '(') return parenthesized(this);
+      if (v === '[') return list(this);
       if (v === '{') {
-        this.braces();
+        braces(this);
         return Shape.None;
       }
       if (v === '...') {
@@ -383,146 +303,6 @@ export class PyState {
       }
     }
     this.fail();
-  }
-
-  /** Adjacent string literals (bytes may not meet text), f-strings' fields parsed as expressions. */
-  private strings(): void {
-    let bytes = -1;
-    for (;;) {
-      const k = this.kind[this.i];
-      let isBytes: number;
-      if (k === Tok.String) {
-        isBytes = this.t.bytes[this.i]!;
-        this.i++;
-      } else if (k === Tok.FStart) {
-        isBytes = 0;
-        this.fstring();
-      } else return;
-      if (bytes !== -1 && bytes !== isBytes) this.fail('cannot mix bytes and nonbytes literals', this.i - 1);
-      bytes = isBytes;
-    }
-  }
-
-  private fstring(): void {
-    this.i++; // FStart
-    for (;;) {
-      const k = this.kind[this.i];
-      if (k === Tok.FEnd) {
-        this.i++;
-        return;
-      }
-      if (k === Tok.FMiddle) this.i++;
-      else this.replacementField();
-    }
-  }
-
-  /** `{` expression [`=`] [`!` conversion] [`:` spec] `}`. */
-  private replacementField(): void {
-    this.expect('{');
-    if (this.isOp('}') || this.isOp('!') || this.isOp(':') || this.isOp('='))
-      this.fail("f-string: valid expression required before '}'");
-    if (this.isKw('yield')) this.yieldExpression();
-    else this.starExpressions();
-    this.eat('=');
-    if (this.eat('!')) {
-      const v = this.value[this.i];
-      if (this.kind[this.i] !== Tok.Name || (v !== 's' && v !== 'r' && v !== 'a'))
-        this.fail("f-string: invalid conversion character: expected 's', 'r', or 'a'");
-      this.i++;
-    }
-    if (this.eat(':')) {
-      while (!this.isOp('}')) {
-        if (this.kind[this.i] === Tok.FMiddle) this.i++;
-        else this.replacementField();
-      }
-    }
-    this.expect('}', "f-string: expecting '}'");
-  }
-
-  /** `(`: a group, a tuple, a generator expression, or `(yield …)`. */
-  private parenthesized(): Shape {
-    this.i++;
-    if (this.eat(')')) return Shape.Store | Shape.Del; // () = x and del () are valid
-    if (this.isKw('yield')) {
-      this.yieldExpression();
-      this.expect(')');
-      return Shape.None;
-    }
-    const first = this.starNamedExpression();
-    if (this.isKw('for') || this.isKw('async')) {
-      if (first & Shape.Starred) this.fail('iterable unpacking cannot be used in comprehension');
-      this.forIfClauses();
-      this.expect(')');
-      return Shape.None;
-    }
-    if (this.eat(')')) {
-      if (first & Shape.Starred) this.fail('cannot use starred expression here', this.i - 1);
-      // A parenthesized target stays a single target: (a) += 1, (a.b): int = 1.
-      return first & (Shape.Store | Shape.Single | Shape.Del);
-    }
-    let all = first;
-    while (this.eat(',')) {
-      if (this.isOp(')')) break;
-      all &= this.starNamedExpression();
-    }
-    this.expect(')');
-    return this.sequence(all);
-  }
-
-  private list(): Shape {
-    this.i++;
-    if (this.eat(']')) return Shape.Store | Shape.Del;
-    const first = this.starNamedExpression();
-    if (this.isKw('for') || this.isKw('async')) {
-      if (first & Shape.Starred) this.fail('iterable unpacking cannot be used in comprehension');
-      this.forIfClauses();
-      this.expect(']');
-      return Shape.None;
-    }
-    let all = first;
-    while (this.eat(',')) {
-      if (this.isOp(']')) break;
-      all &= this.starNamedExpression();
-    }
-    this.expect(']');
-    return this.sequence(all);
-  }
-
-  /** `{`: a dict, a set, or their comprehensions. */
-  private braces(): void {
-    this.i++;
-    if (this.eat('}')) return;
-    let isDict: boolean;
-    if (this.eat('**')) {
-      this.bitwiseOr();
-      isDict = true;
-    } else {
-      const first = this.starNamedExpression();
-      isDict = this.eat(':');
-      if (isDict) {
-        if (first & Shape.Starred) this.fail('cannot use a starred expression in a dictionary key');
-        this.expression();
-      }
-      if (this.isKw('for') || this.isKw('async')) {
-        if (first & Shape.Starred) this.fail('iterable unpacking cannot be used in comprehension');
-        this.forIfClauses();
-        this.expect('}');
-        return;
-      }
-    }
-    while (this.eat(',')) {
-      if (this.isOp('}')) break;
-      if (isDict) {
-        if (this.eat('**')) this.bitwiseOr();
-        else {
-          this.expression();
-          this.expect(':');
-          this.expression();
-        }
-      } else this.starNamedExpression();
-    }
-    if (isDict && this.isKw('for')) this.fail('dict unpacking cannot be used in dict comprehension');
-    this.expect('}');
   }
 
   /** `for_if_clauses`: (`async`? `for` targets `in` disjunction (`if` disjunction)*)+. */
@@ -547,7 +327,7 @@ export class PyState {
       if (this.isKw('in') || this.isOp('=') || this.isOp(':')) break;
       all &= this.starTargetOne();
     }
-    return this.sequence(all);
+    return sequenceShape(all);
   }
 
   starTargetOne(): Shape {

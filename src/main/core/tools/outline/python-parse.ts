@@ -1,7 +1,7 @@
 /**
  * The outline of a Python file from our own parser of Python's grammar (docs/outline.md "Python"): the tokenizer
- * (`python-tokens.ts`), the expressions (`python-expr.ts`), the patterns (`python-patterns.ts`) and, here, the
- * statements. It accepts what Python 3.8 to 3.14 accept and rejects what every one of them rejects, with the line
+ * (`python-tokens.ts`), the expressions (`python-expr.ts`), the patterns (`python-patterns.ts`), the compound
+ * statements (`python-compound.ts`) and, here, the other statements. It accepts what Python 3.8 to 3.14 accept and rejects what every one of them rejects, with the line
  * Python gives (the first error only, as `ast.parse` does), and lists what `ast` lists: the `def`, `async def` and
  * `class` statements of the module and of class bodies (MAX_DEPTH), with their pieces for the incremental path.
  * It is exact where tree-sitter's Python grammar is permissive (it reads Python 2's `print "x"`, a bad dedent or
@@ -10,8 +10,9 @@
  */
 import { lineIndex, MAX_DEPTH, signatureFromSource, type OutlineItem } from './extract';
 import { callArguments, parameters } from './python-args';
-import { AUGMENTED, PyState, Shape } from './python-expr';
-import { patterns } from './python-patterns';
+import { Shape } from './python-cursor';
+import { compound, type StatementRules } from './python-compound';
+import { AUGMENTED, PyState } from './python-expr';
 import { PySyntaxError, Tok } from './python-syntax';
 import { tokenizeUpTo } from './python-tokens';
 import type { ParsedText, Piece } from './pieces';
@@ -40,11 +41,11 @@ export function parsePython(text: string, depth = 0): ParsedText {
   }
 }
 
-class StatementParser {
+class StatementParser implements StatementRules {
   private readonly lineOf: (offset: number) => number;
 
   constructor(
-    private readonly p: PyState,
+    readonly p: PyState,
     private readonly src: string,
   ) {
     this.lineOf = lineIndex(src);
@@ -87,7 +88,7 @@ class StatementParser {
         if (out) out.push({ ...piece, start });
         return;
       }
-      if (this.compound(v)) {
+      if (compound(this, v)) {
         if (out) out.push({ start, end: this.lastEnd(), closed: true, items: [], body: null });
         return;
       }
@@ -162,7 +163,7 @@ class StatementParser {
    * A block after a header's colon: an indented suite or simple statements on the same line. Its statements are
    * listed (`out`) only in a listed class body.
    */
-  private block(what: string, headerLine: number, depth: number, out: Piece[] | null): void {
+  block(what: string, headerLine: number, depth: number, out: Piece[] | null): void {
     const p = this.p;
     if (p.kind[p.i] !== Tok.Newline) {
       const start = p.t.start[p.i]!;
@@ -180,202 +181,8 @@ class StatementParser {
     p.i++;
   }
 
-  /** A compound statement other than a definition; false when `word` starts none (the caller reads a simple one). */
-  private compound(word: string): boolean {
-    const p = this.p;
-    const line = p.line[p.i]!;
-    switch (word) {
-      case 'if': {
-        p.i++;
-        p.namedExpression();
-        p.expect(':');
-        this.block("'if' statement", line, -1, null);
-        while (p.isKw('elif')) {
-          const at = p.line[p.i]!;
-          p.i++;
-          p.namedExpression();
-          p.expect(':');
-          this.block("'elif' statement", at, -1, null);
-        }
-        this.elseBlock();
-        return true;
-      }
-      case 'while':
-        p.i++;
-        p.namedExpression();
-        p.expect(':');
-        this.block("'while' statement", line, -1, null);
-        this.elseBlock();
-        return true;
-      case 'for':
-        this.forStatement();
-        return true;
-      case 'with':
-        this.withStatement();
-        return true;
-      case 'try':
-        this.tryStatement();
-        return true;
-      case 'async':
-        if (p.isKw('for', p.i + 1)) {
-          p.i++;
-          this.forStatement();
-          return true;
-        }
-        if (p.isKw('with', p.i + 1)) {
-          p.i++;
-          this.withStatement();
-          return true;
-        }
-        p.fail();
-        break;
-      case 'match':
-        return this.tryMatch();
-    }
-    return false;
-  }
-
-  private elseBlock(): void {
-    const p = this.p;
-    if (!p.isKw('else')) return;
-    const line = p.line[p.i]!;
-    p.i++;
-    p.expect(':');
-    this.block("'else' statement", line, -1, null);
-  }
-
-  private forStatement(): void {
-    const p = this.p;
-    const line = p.line[p.i]!;
-    p.i++;
-    const target = p.starTargets();
-    if (!(target & Shape.Store)) p.fail('cannot assign to expression');
-    p.expectKw('in');
-    p.starExpressions();
-    p.expect(':');
-    this.block("'for' statement", line, -1, null);
-    this.elseBlock();
-  }
-
-  private withStatement(): void {
-    const p = this.p;
-    const line = p.line[p.i]!;
-    p.i++;
-    // `with (a as b, c):` (3.9+) or items without parentheses; a parenthesized expression is an item too.
-    const save = p.i;
-    if (p.isOp('(')) {
-      try {
-        p.i++;
-        this.withItems(')');
-        p.expect(')');
-        if (!p.isOp(':')) throw new PySyntaxError('invalid syntax', p.line[p.i]!);
-      } catch (error) {
-        if (!(error instanceof PySyntaxError)) throw error;
-        p.i = save;
-        this.withItems(':');
-      }
-    } else this.withItems(':');
-    p.expect(':');
-    this.block("'with' statement", line, -1, null);
-  }
-
-  private withItems(close: string): void {
-    const p = this.p;
-    for (;;) {
-      p.expression();
-      if (p.eatKw('as')) {
-        const target = p.starTargetOne();
-        if (!(target & Shape.Store)) p.fail('cannot assign to expression');
-      }
-      if (!p.eat(',')) return;
-      if (p.isOp(close)) return;
-    }
-  }
-
-  private tryStatement(): void {
-    const p = this.p;
-    const line = p.line[p.i]!;
-    p.i++;
-    p.expect(':');
-    this.block("'try' statement", line, -1, null);
-    let handlers = 0;
-    let star = -1;
-    while (p.isKw('except')) {
-      const at = p.line[p.i]!;
-      p.i++;
-      const isStar = p.eat('*');
-      if (star !== -1 && star !== (isStar ? 1 : 0))
-        p.fail("cannot have both 'except' and 'except*' on the same 'try'", p.i - 1);
-      star = isStar ? 1 : 0;
-      if (!p.isOp(':')) {
-        p.expression();
-        if (p.eatKw('as')) p.name();
-        else if (p.isOp(',')) {
-          // 3.14 (PEP 758): several exception types without parentheses, when nothing is bound.
-          while (p.eat(',')) p.expression();
-          if (p.isKw('as')) p.fail('multiple exception types must be parenthesized');
-        }
-      } else if (isStar) p.fail('expected one or more exception types');
-      p.expect(':');
-      this.block(`'except' statement`, at, -1, null);
-      handlers++;
-    }
-    if (handlers > 0) this.elseBlock();
-    if (p.isKw('finally')) {
-      const at = p.line[p.i]!;
-      p.i++;
-      p.expect(':');
-      this.block("'finally' statement", at, -1, null);
-    } else if (handlers === 0) p.fail("expected 'except' or 'finally' block");
-  }
-
-  /** `match` is a soft keyword: a match statement when it parses as one, else the line is a simple statement. */
-  private tryMatch(): boolean {
-    const p = this.p;
-    const save = p.i;
-    if (!p.startsExpression(p.i + 1)) return false;
-    try {
-      const line = p.line[p.i]!;
-      p.i++;
-      const first = p.starNamedExpression();
-      if (p.eat(',')) {
-        while (!p.isOp(':')) {
-          p.starNamedExpression();
-          if (!p.eat(',')) break;
-        }
-      } else if (first & Shape.Starred) p.fail();
-      p.expect(':');
-      if (p.kind[p.i] !== Tok.Newline) p.fail();
-      p.i++;
-      if (p.kind[p.i] !== Tok.Indent) p.fail(`expected an indented block after 'match' statement on line ${line}`);
-      p.i++;
-      do {
-        const at = p.line[p.i]!;
-        p.expectKw('case');
-        patterns(p);
-        if (p.eatKw('if')) p.namedExpression();
-        p.expect(':');
-        this.block("'case' statement", at, -1, null);
-      } while (p.kind[p.i] !== Tok.Dedent);
-      p.i++;
-      return true;
-    } catch (error) {
-      if (!(error instanceof PySyntaxError)) throw error;
-      const matchFailedAt = p.i;
-      p.i = save;
-      try {
-        this.simpleStatements();
-      } catch (other) {
-        // Both readings fail: Python reports the one that got further.
-        if (other instanceof PySyntaxError && p.i < matchFailedAt) throw error;
-        throw other;
-      }
-      return true;
-    }
-  }
-
   /** `simple_stmt (';' simple_stmt)* [';'] NEWLINE`. */
-  private simpleStatements(): void {
+  simpleStatements(): void {
     const p = this.p;
     for (;;) {
       this.simpleStatement();
