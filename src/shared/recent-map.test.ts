@@ -35,4 +35,16 @@ describe('RecentMap', () => {
     expect(m.delete('n')).toBe(true);
     expect(m.has('n')).toBe(false);
   });
+
+  it('drops the least recently used entry, however reads and writes interleave', () => {
+    const m = new RecentMap<number, number>(50);
+    for (let i = 0; i < 50; i++) m.set(i, i);
+    // Read every even key, newest first: the odd keys are now the least recent, 1 the least of all.
+    for (let i = 48; i >= 0; i -= 2) expect(m.get(i)).toBe(i);
+    for (let n = 0; n < 25; n++) m.set(100 + n, n); // each write drops the least recent odd key: 1, 3, 5…
+    expect([...Array(50).keys()].filter((i) => m.has(i))).toEqual([...Array(25).keys()].map((i) => i * 2));
+    m.get(48); // read first of the even keys, now the newest: 46 is the least recent, older than every write
+    m.set(200, 0);
+    expect([m.has(46), m.has(48), m.has(100), m.size]).toEqual([false, true, true, 50]);
+  });
 });

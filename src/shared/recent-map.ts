@@ -2,10 +2,17 @@
  * A map that keeps only its `limit` most recently used entries: reading an entry (`get`) or writing it (`set`) makes
  * it the most recent, and a write past the limit drops the least recent. The one bounded cache of the app, in the
  * main process and in the page: models by endpoint, a history card's decision, rendered Markdown, highlighted blocks.
- * (A JavaScript Map keeps insertion order, so the least recent entry is always its first key.)
+ *
+ * Recency is a number on each entry, not the Map's order: a read allocates nothing. Moving the entry to the Map's end
+ * on each read (a delete and a set) made V8 allocate a new hash table for the Map now and then; the tables the old
+ * Map pointed to outlived young collections and were left in the old generation, the largest part of what a history
+ * page left there (about 11 of 13 KB a page, through the cards' decisions), and so of the full collections that
+ * paused a long session's paging (docs/performance.md "Long sessions"). A write past the limit looks for the least
+ * recent entry through all of them: only then, and a few thousand entries at most.
  */
 export class RecentMap<K, V> {
-  private readonly entries = new Map<K, V>();
+  private readonly entries = new Map<K, { value: V; used: number }>();
+  private clock = 0;
 
   constructor(private readonly limit: number) {}
 
@@ -15,11 +22,10 @@ export class RecentMap<K, V> {
 
   /** The value, now the most recent; undefined when absent. */
   get(key: K): V | undefined {
-    if (!this.entries.has(key)) return undefined;
-    const value = this.entries.get(key) as V;
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    return value;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    entry.used = ++this.clock;
+    return entry.value;
   }
 
   /** Whether the key is kept, without making it more recent. */
@@ -28,12 +34,26 @@ export class RecentMap<K, V> {
   }
 
   set(key: K, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as K);
+    const entry = this.entries.get(key);
+    if (entry !== undefined) {
+      entry.value = value;
+      entry.used = ++this.clock;
+      return;
+    }
+    this.entries.set(key, { value, used: ++this.clock });
+    if (this.entries.size > this.limit) this.dropLeastRecent();
   }
 
   delete(key: K): boolean {
     return this.entries.delete(key);
+  }
+
+  private dropLeastRecent(): void {
+    let oldest: K | undefined;
+    let oldestUse = Number.POSITIVE_INFINITY;
+    for (const [key, entry] of this.entries) {
+      if (entry.used < oldestUse) (oldest = key), (oldestUse = entry.used);
+    }
+    this.entries.delete(oldest as K);
   }
 }
