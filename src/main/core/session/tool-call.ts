@@ -17,7 +17,7 @@ import type { ToolCall } from '../../../shared/tool-call';
 import type { RunContext } from '../../../shared/run-context';
 import { parseToolArguments, type ParsedArguments } from '../../../shared/tool-arguments';
 import { invalidArgumentsText } from '../tools/define-tool';
-import { driveExecution } from '../tools/execution';
+import { driveExecution, SettledExecution } from '../tools/execution';
 import { overLongPathText, PATH_ARG_KEYS } from '../tools/_policy/paths';
 import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../tools/tool';
 import { isSealedWhole, SEALED_WHOLE_TEXT, type CallSecrets } from '../secrets/sealed-args';
@@ -106,14 +106,15 @@ export class RoundRows {
   /**
    * `work` in one transaction, which first writes the round's rows unless they are on disk already; `prepared`, the
    * gate's decision of call `key` (recorded by `prepare` in that transaction), is written with its row.
+   * `oneStatement` (`SessionStore.transaction`) holds once the rows are on disk, when nothing is prepared.
    */
-  commit<T>(work: () => T, prepared?: { key: string; prepare: () => ToolPrep }, fsync = true): T {
+  commit<T>(work: () => T, prepared: { key: string; prepare: () => ToolPrep } | undefined, options: CommitOptions): T {
     const { env } = this;
+    const fsync = options.fsync ?? true;
     if (this.written)
-      return env.store.transaction(
-        () => (prepared && env.store.prepareTool(prepared.key, prepared.prepare()), work()),
-        { fsync },
-      );
+      return prepared
+        ? env.store.transaction(() => (env.store.prepareTool(prepared.key, prepared.prepare()), work()), { fsync })
+        : env.store.transaction(work, options);
     let messageId = 0;
     const result = env.store.transaction(
       () => {
@@ -156,12 +157,20 @@ export class RoundRows {
  * decision on the call's row (the gate's commit). A commit that fails (a full disk) changes nothing and stops the
  * turn: a call that already ran keeps its `running` row, the state a crash leaves, and its card says interrupted, as
  * it will after a restart (docs/security-checks.md, D8). `fsync: false` only for the decision of a call without
- * consequence (`needsSyncedStart`).
+ * consequence (`needsSyncedStart`). `oneStatement` for a call's result written by one statement (`finishTool`): its
+ * own commit, unless the round's rows still have to be written with it.
  */
-function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T, prepare?: () => ToolPrep, fsync = true): T {
+function commitCall<T>(
+  env: CallEnv,
+  call: RoundCall,
+  work: () => T,
+  prepare?: () => ToolPrep,
+  options: CommitOptions = {},
+): T {
   try {
-    if (call.round) return call.round.commit(work, prepare && { key: call.id, prepare }, fsync);
-    return env.store.transaction(() => (prepare && env.store.prepareTool(call.id, prepare()), work()), { fsync });
+    if (call.round) return call.round.commit(work, prepare && { key: call.id, prepare }, options);
+    if (!prepare) return env.store.transaction(work, options);
+    return env.store.transaction(() => (env.store.prepareTool(call.id, prepare()), work()), { fsync: options.fsync });
   } catch (error) {
     if (env.store.getTool(call.id)?.status === 'running') env.emit({ type: 'tool_interrupted', tool_call_id: call.id });
     throw error;
@@ -169,6 +178,12 @@ function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T, prepare?: (
 }
 
 const noWork = (): void => undefined;
+/** A commit's durability (`fsync`, default true) and whether its work is one statement (`SessionStore.transaction`). */
+type CommitOptions = { fsync?: boolean; oneStatement?: boolean };
+/** A call's result: `finishTool` alone. */
+const RESULT: CommitOptions = { oneStatement: true };
+const SYNCED: CommitOptions = {};
+const UNSYNCED: CommitOptions = { fsync: false };
 
 /** The card's status a decision event says: `running` (as its row is written), none for a deny (its rejection follows). */
 const decisionStatus = (decision: Decision): { status?: 'running' } =>
@@ -229,18 +244,24 @@ function finish(
   if (outcome.kind === 'completed') {
     // A write keeps its before/after images with its row, in one transaction (docs/viewer.md "Diff and revert").
     const after = before && path && env.fileImages ? env.fileImages.snapshot(path, env.workingDir) : null;
-    const images = commitCall(env, call, () => {
-      store.finishTool(id, 'done', outcome.result, outcome.resultType ?? 'string');
-      if (before && after && path) env.fileImages!.record(id, path, before, after);
-      // What the tool returned to be seen (read_file on an image: docs/chat-ui.md "Images a tool returns").
-      return outcome.images?.length ? store.addToolImages(id, outcome.images) : [];
-    });
+    const resultType = outcome.resultType ?? 'string';
+    const kept = before && after && path;
+    const images =
+      kept || outcome.images?.length
+        ? commitCall(env, call, () => {
+            store.finishTool(id, 'done', outcome.result, resultType);
+            if (kept) env.fileImages!.record(id, path, before, after);
+            // What the tool returned to be seen (read_file on an image: docs/chat-ui.md "Images a tool returns").
+            return outcome.images?.length ? store.addToolImages(id, outcome.images) : [];
+          })
+        : (commitCall(env, call, () => store.finishTool(id, 'done', outcome.result, resultType), undefined, RESULT),
+          []);
     emit({
       type: 'tool_done',
       tool_call_id: id,
       status: 'done',
       result: outcome.result,
-      result_type: outcome.resultType ?? 'string',
+      result_type: resultType,
       ...(images.length ? { images } : {}),
     });
     // An edit changed its file: open viewers reload it. The tool's declared kind says so, not a list of names.
@@ -248,12 +269,12 @@ function finish(
     return 'continue';
   }
   if (outcome.kind === 'failed') {
-    commitCall(env, call, () => store.finishTool(id, 'failed', outcome.error));
+    commitCall(env, call, () => store.finishTool(id, 'failed', outcome.error), undefined, RESULT);
     emit({ type: 'tool_error', tool_call_id: id, status: 'failed', error: outcome.error });
     return 'continue';
   }
   const note = outcome.note ?? CANCELLED_NOTE;
-  commitCall(env, call, () => store.finishTool(id, 'cancelled', note));
+  commitCall(env, call, () => store.finishTool(id, 'cancelled', note), undefined, RESULT);
   emit({ type: 'tool_cancelled', tool_call_id: id, status: 'cancelled', note });
   return 'cancelled';
 }
@@ -263,7 +284,7 @@ function failCall(env: CallEnv, call: RoundCall, error: string): CallOutcome {
 }
 
 function reject(env: CallEnv, call: RoundCall, reason: string): CallOutcome {
-  commitCall(env, call, () => env.store.finishTool(call.id, 'rejected', reason));
+  commitCall(env, call, () => env.store.finishTool(call.id, 'rejected', reason), undefined, RESULT);
   env.emit({ type: 'tool_rejected', tool_call_id: call.id, status: 'rejected', reason });
   return 'continue';
 }
@@ -367,7 +388,7 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
       argsHash: hash,
       decisionId: gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash }),
     }),
-    needsSyncedStart(tools, call.name, decision),
+    needsSyncedStart(tools, call.name, decision) ? SYNCED : UNSYNCED,
   );
   // The row runs from here, or waits for a person (`pending` follows); a deny leaves the card to its rejection.
   emit({ type: 'tool_decision', tool_call_id: call.id, ...decisionStatus(decision), decision, arguments: argsJson });
@@ -490,7 +511,9 @@ async function runApproved(
         { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` },
         null,
       );
-    return finish(env, call, await driveExecution(exec, env.signal), path, before);
+    // A sync tool's run is its outcome (`SettledExecution`): recorded at once, not a few promise hops later.
+    const outcome = exec instanceof SettledExecution ? exec.outcome : await driveExecution(exec, env.signal);
+    return finish(env, call, outcome, path, before);
   } catch (error) {
     if (isDiskFull(error)) throw error; // its result could not be saved; not the tool's failure: the turn stops (D8)
     env.log('tool threw', { tool: call.name, error: String(error) });
