@@ -33,7 +33,9 @@ interface Kept {
 function hasPathArgument(args: Record<string, unknown>): boolean {
   for (const key of PATH_ARG_KEYS) {
     const v = args[key];
-    if (typeof v === 'string' ? v !== '' : Array.isArray(v) && v.some((item) => typeof item === 'string' && item !== ''))
+    if (
+      typeof v === 'string' ? v !== '' : Array.isArray(v) && v.some((item) => typeof item === 'string' && item !== '')
+    )
       return true;
   }
   return false;

@@ -19,7 +19,7 @@ import { parseToolArguments, type ParsedArguments } from '../../../shared/tool-a
 import { invalidArgumentsText } from '../tools/define-tool';
 import { driveExecution, SettledExecution } from '../tools/execution';
 import { overLongPathText, PATH_ARG_KEYS } from '../tools/_policy/paths';
-import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../tools/tool';
+import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs, ToolRunContext } from '../tools/tool';
 import { isSealedWhole, SEALED_WHOLE_TEXT, type CallSecrets } from '../secrets/sealed-args';
 import type { Decision, FileImagesPort, GatePort, ToolsPort } from './ports';
 import type { ImageSnapshot } from '../viewer/blob-store';
@@ -449,6 +449,21 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
   return runApproved(env, call, args, () => gate.walkPolicy(gateCall), decision.sandbox);
 }
 
+/** What a walk must leave out, built on first use: only walks ask, and a no-op call should not pay for it. */
+class LazyProtectedPaths implements ProtectedPaths {
+  private policy: ProtectedPaths | null = null;
+
+  constructor(private readonly build: () => ProtectedPaths) {}
+
+  excludes(real: string): boolean {
+    return (this.policy ??= this.build()).excludes(real);
+  }
+
+  describeUnder(root: string): string[] {
+    return (this.policy ??= this.build()).describeUnder(root);
+  }
+}
+
 async function runApproved(
   env: CallEnv,
   call: RoundCall,
@@ -477,27 +492,17 @@ async function runApproved(
     return finish(env, call, outcome, path);
   }
   try {
-    // Built on first use: only walks ask, and a no-op call should not pay for it.
-    let policy: ProtectedPaths | null = null;
-    const protectedPaths: ProtectedPaths = {
-      excludes(p) {
-        return (policy ??= walkPolicy()).excludes(p);
-      },
-      describeUnder(r) {
-        return (policy ??= walkPolicy()).describeUnder(r);
-      },
-    };
-    const ctx = {
+    const ctx: ToolRunContext = {
       workingDir: env.workingDir,
       workspaceDir: env.workspaceDir,
       protectedRoots: env.protectedRoots,
       defaultWorkspaceDir: env.defaultWorkspaceDir,
-      protectedPaths,
+      protectedPaths: new LazyProtectedPaths(walkPolicy),
       signal: env.signal,
       log: env.log,
       call: { sessionId: env.sessionId, toolCallId: call.id },
-      ...(sandbox ? { sandbox } : {}),
     };
+    if (sandbox) ctx.sandbox = sandbox;
     // Before the run: an execution starts its work as it is created.
     const before =
       path && env.fileImages && env.tools.kindOf(call.name) === 'edit'
