@@ -152,8 +152,8 @@ export async function windowRows(quick: boolean): Promise<BenchRow[]> {
       if (e.type !== 'tool_done') return;
       const into = sink;
       into.done.push(performance.now() - answeredAt);
-      // The window's frames of this turn of the event loop leave at its end (web/server.ts, `Outgoing`), from an
-      // immediate queued with the turn's first frame, before this one.
+      // The window's frames of this turn of the event loop leave at its end (web/server.ts, `Outgoing`), once its
+      // microtasks are done: before this immediate runs.
       setImmediate(() => into.written.push(performance.now() - answeredAt));
       if (measuringPages && beforeCall && afterDecision) {
         try {

@@ -232,6 +232,37 @@ describe('web shape server', () => {
     ws.close();
   });
 
+  it("writes a chain of microtasks' frames once the chain ends, before the next turn's immediates (a tool call's four events)", async () => {
+    await expect.poll(() => core.events.size()).toBe(0); // earlier tests' sockets finish closing
+    const ws = socket();
+    await new Promise((r) => ws.once('open', r));
+    const frames: unknown[] = [];
+    ws.on('message', (d) =>
+      frames.push((JSON.parse(d.toString()) as { payload: { message: string } }).payload.message),
+    );
+    const writev = vi.spyOn(Socket.prototype, '_writev');
+    const write = vi.spyOn(Socket.prototype, '_write');
+    const writes = () => writev.mock.calls.length + write.mock.calls.length;
+    const notice = (message: string) => core.events.emit('app', { type: 'notice', level: 'info', message });
+    let writesSeenByImmediate = -1;
+    try {
+      setImmediate(() => (writesSeenByImmediate = writes()));
+      notice('start');
+      for (let hop = 0; hop < 3; hop++) await Promise.resolve(); // awaits inside one call: still one chain
+      expect(writes()).toBe(0);
+      notice('done');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(writesSeenByImmediate).toBe(1); // an immediate queued before the frames finds them written
+      expect(writev).toHaveBeenCalledTimes(1);
+      expect(write).not.toHaveBeenCalled();
+    } finally {
+      writev.mockRestore();
+      write.mockRestore();
+    }
+    await expect.poll(() => frames).toEqual(['start', 'done']);
+    ws.close();
+  });
+
   it('leaves no event subscription behind when sockets close', async () => {
     await expect.poll(() => core.events.size()).toBe(0); // earlier tests' sockets finish closing
     const before = core.events.size();

@@ -218,14 +218,23 @@ class EventFrame {
   }
 }
 
+/** Settled once: `then` on it runs a function as a microtask of the current turn of the event loop. */
+const settled = Promise.resolve();
+
 /**
  * One window's frames, in the order they were sent (events and call results alike, through the one socket): queued
  * as they come, then serialized if need be (`EventFrame`), framed and written at the end of the turn of the event
  * loop, the socket corked around them so they go out in one `writev` (Node's `cork`; ws frames each message into the
  * socket as it is sent). Inside an emit a frame costs a place in each window's queue.
+ * The end of the turn: a tick queued from a microtask runs once the microtasks are all done (Node runs its ticks
+ * after each drain of the microtask queue), and a tool call runs as one chain of microtasks from the model's answer
+ * to its `tool_done` and on into the next round's request. A tick costs the call a few microseconds where the
+ * `setImmediate` used before cost it 18 on a loaded machine after an idle (the immediate's native reference; docs/
+ * performance.md "What keeps the waited-on paths fast").
  */
 class Outgoing {
   private queue: (string | EventFrame)[] = [];
+  private readonly atTurnEnd = () => process.nextTick(this.flush);
   private readonly flush = () => {
     const frames = this.queue;
     this.queue = [];
@@ -243,6 +252,6 @@ class Outgoing {
   /** A text frame: a call's result, serialized, or an event's frame, shared by every window. */
   send(data: string | EventFrame): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
-    if (this.queue.push(data) === 1) setImmediate(this.flush);
+    if (this.queue.push(data) === 1) void settled.then(this.atTurnEnd);
   }
 }

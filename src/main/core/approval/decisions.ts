@@ -33,14 +33,30 @@ export interface DecisionEntry {
   argsHash: string;
 }
 
-/** JSON with object keys sorted at every depth; `undefined` members dropped as JSON.stringify does. */
+/**
+ * JSON with object keys sorted at every depth (by UTF-16 code units, as `<` compares them); `undefined` and function
+ * members dropped as JSON.stringify does, `null` in their place in an array. Written as loops over the keys, without
+ * an array of entries and the closures around it: every tool call serializes its arguments here on its waited-on path.
+ */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined && typeof v !== 'function')
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      out += `${i > 0 ? ',' : ''}${v === undefined ? 'null' : canonicalJson(v)}`;
+    }
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (const key of keys) {
+    const v = record[key];
+    if (v === undefined || typeof v === 'function') continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
 }
 
 /**

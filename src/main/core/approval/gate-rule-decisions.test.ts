@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { makeKit, type Kit } from './test-kit';
 import type { GateCall } from './gate';
+import { PATH_ARG_KEYS } from '../tools/_policy/paths';
 
 let k: Kit;
 beforeEach(async () => {
@@ -58,6 +59,20 @@ describe('rule decisions kept by the gate', () => {
       action: 'deny',
       why: { kind: 'guard' },
     });
+  });
+
+  it('never stand for a call with a path under any key the guards read, alone or in a list, after one without', () => {
+    k.rules.createRule({ tool_pattern: 'frobnicate', action: 'allow', priority: 1 });
+    const secret = join(k.workspace, 'secrets', 'key');
+    expect(decide(k.call('frobnicate', { note: 'x', paths: [], path: '' })).action).toBe('allow'); // kept
+    for (const key of PATH_ARG_KEYS) {
+      for (const value of [secret, ['', 7, secret]]) {
+        expect(decide(k.call('frobnicate', { [key]: value })), `${key}: ${JSON.stringify(value)}`).toMatchObject({
+          action: 'deny',
+          why: { kind: 'guard' },
+        });
+      }
+    }
   });
 
   it('never keep an ask: a bypass granted after it lifts the next call', () => {

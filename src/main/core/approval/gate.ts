@@ -103,12 +103,12 @@ export class ApprovalGate {
   }
 
   check(call: GateCall): Decision {
-    const key = this.kept.keyOf(call, this.deps.traitsOf(call.toolName), groupOf(call));
-    if (key === null) return this.evaluate(call, null);
-    const known = this.kept.get(key);
+    if (!this.kept.applies(call, this.deps.traitsOf(call.toolName))) return this.evaluate(call, null);
+    const groupId = groupOf(call);
+    const known = this.kept.get(call, groupId);
     if (known) return known;
     const decision = this.evaluate(call, null);
-    this.kept.keep(key, decision);
+    this.kept.keep(call, groupId, decision);
     return decision;
   }
 

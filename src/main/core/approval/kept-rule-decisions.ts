@@ -8,12 +8,12 @@
  */
 import type { Decision } from '../../../shared/contract/approval';
 import type { ToolTraits } from '../../../shared/tool-traits';
-import { pathArguments } from '../tools/_policy/paths';
+import { PATH_ARG_KEYS } from '../tools/_policy/paths';
 
 /** How many decisions are kept at most (all are dropped when that many are kept). */
 const MAX_KEPT = 5_000;
 
-/** What of a call its key reads (the gate's `GateCall` has these). */
+/** What of a call its decision is kept by (the gate's `GateCall` has these). */
 export interface KeyedCall {
   toolName: string;
   args: Record<string, unknown>;
@@ -21,34 +21,72 @@ export interface KeyedCall {
   source: string;
 }
 
+/** One kept decision: the rest of what it was kept by (its tool is the map's key). */
+interface Kept {
+  groupId: string;
+  agentId: string;
+  source: string;
+  decision: Decision;
+}
+
+/** Whether any path argument the guards would judge (`pathArguments`) is there: a string, or strings in an array. */
+function hasPathArgument(args: Record<string, unknown>): boolean {
+  for (const key of PATH_ARG_KEYS) {
+    const v = args[key];
+    if (
+      typeof v === 'string' ? v !== '' : Array.isArray(v) && v.some((item) => typeof item === 'string' && item !== '')
+    )
+      return true;
+  }
+  return false;
+}
+
+/**
+ * Looked up by tool, then by group, agent and source compared as they are: no key text built and hashed per call
+ * (each cost a call's waited-on path a few microseconds after an idle).
+ */
 export class KeptRuleDecisions {
   private version = -1;
-  private readonly byCall = new Map<string, Decision>();
+  private readonly byTool = new Map<string, Kept[]>();
+  private size = 0;
 
   constructor(private readonly rulesVersion: () => number) {}
 
-  /** The key of a call the rules alone decide (no path argument, no command, no secret stored), else null. */
-  keyOf(call: KeyedCall, tool: ToolTraits | null, groupId: string): string | null {
-    if (tool?.commandKey || tool?.storesSecret || pathArguments(call.args).length > 0) return null;
-    return `${groupId}\0${call.toolName}\0${call.agentId}\0${call.source}`;
+  /** Whether the rules alone decide the call (no path argument, no command, no secret stored). */
+  applies(call: KeyedCall, tool: ToolTraits | null): boolean {
+    return !tool?.commandKey && !tool?.storesSecret && !hasPathArgument(call.args);
   }
 
-  /** The decision kept for `key` under the rules as they are now, if any. */
-  get(key: string): Decision | undefined {
+  /** The decision kept for the call in `groupId` under the rules as they are now, if any. */
+  get(call: KeyedCall, groupId: string): Decision | undefined {
     const now = this.rulesVersion();
     if (this.version !== now) {
       this.version = now;
-      this.byCall.clear();
+      this.clear();
+      return undefined;
     }
-    return this.byCall.get(key);
+    const kept = this.byTool.get(call.toolName);
+    if (!kept) return undefined;
+    for (const k of kept)
+      if (k.groupId === groupId && k.agentId === call.agentId && k.source === call.source) return k.decision;
+    return undefined;
   }
 
-  /** Keeps `decision` for `key` when it is the rules' allow or deny (asked for just before, by `get`). */
-  keep(key: string, decision: Decision): void {
+  /** Keeps `decision` for the call when it is the rules' allow or deny (asked for just before, by `get`). */
+  keep(call: KeyedCall, groupId: string, decision: Decision): void {
     if (decision.why.kind !== 'rule' || decision.action === 'require') return;
-    if (this.byCall.size >= MAX_KEPT) this.byCall.clear();
+    if (this.size >= MAX_KEPT) this.clear();
     Object.freeze(decision.why);
     if (decision.sandbox) Object.freeze(decision.sandbox);
-    this.byCall.set(key, Object.freeze(decision));
+    const entry: Kept = { groupId, agentId: call.agentId, source: call.source, decision: Object.freeze(decision) };
+    const kept = this.byTool.get(call.toolName);
+    if (kept) kept.push(entry);
+    else this.byTool.set(call.toolName, [entry]);
+    this.size++;
+  }
+
+  private clear(): void {
+    this.byTool.clear();
+    this.size = 0;
   }
 }

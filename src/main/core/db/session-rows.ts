@@ -138,6 +138,7 @@ export interface ToolPrep {
 
 /** `['a', 'a', '']` → `['a', 'a_2', 'call_3']`: ids a request can pair results with unambiguously. */
 export function uniqueWithinMessage(ids: readonly string[]): string[] {
+  if (ids.length === 1 && ids[0] !== '') return ids.slice(); // one call, one id: nothing can repeat
   const seen = new Set<string>();
   return ids.map((raw, i) => {
     let id = raw === '' ? `call_${i + 1}` : raw;

@@ -86,8 +86,15 @@ export class SessionManager {
     };
   }
 
+  /**
+   * The session's events: each body is a new object made for the emit, so it gets its session's id as it is, not in a
+   * copy (a spread of the many shapes of chat events is the engine's slow path, on every event of a tool call).
+   */
   private emitter(sessionId: number) {
-    return (body: ChatEventBody) => this.deps.events.emit('chat', { ...body, session_id: sessionId } as never);
+    return (body: ChatEventBody) => {
+      (body as { session_id?: number }).session_id = sessionId;
+      this.deps.events.emit('chat', body as never);
+    };
   }
 
   isRunning(sessionId: number): boolean {

@@ -471,14 +471,19 @@ export class SessionStore {
    * consequence"): a crash of the app never loses it (it is in the write-ahead log the operating system holds), an
    * operating-system crash or power loss before the connection's next fsync'd commit may roll it back. The level
    * is switched around the commit alone, with nothing asynchronous in between, so no other commit runs unsynced.
+   * `oneStatement`: `work` writes with one statement, which SQLite commits as its own transaction, as atomic and as
+   * durable, without the BEGIN and COMMIT statements of ours around it (two steps fewer on a tool call's waited-on
+   * path: docs/performance.md "What keeps the waited-on paths fast").
    * Inside a caller's transaction the caller's commit decides.
    */
-  transaction<T>(work: () => T, options?: { fsync?: boolean }): T {
-    if (options?.fsync !== false || this.db.inTransaction) return this.inTransaction(work);
+  transaction<T>(work: () => T, options?: { fsync?: boolean; oneStatement?: boolean }): T {
+    if (this.db.inTransaction) return this.inTransaction(work);
+    const alone = options?.oneStatement === true;
+    if (options?.fsync !== false) return alone ? work() : this.inTransaction(work);
     // Not a prepared statement: SQLite applies this pragma as it compiles it, and running it again does nothing.
     this.db.exec('PRAGMA synchronous = NORMAL');
     try {
-      return this.inTransaction(work);
+      return alone ? work() : this.inTransaction(work);
     } finally {
       this.db.exec(`PRAGMA synchronous = ${this.syncLevel}`);
     }

@@ -12,163 +12,28 @@
 import { clarificationResult } from '../../../shared/clarification-answer';
 import { MCP_PREFIX, TN } from '../../../shared/tool-names';
 import { humanDecisionText } from '../../../shared/contract/approval';
-import type { ChatEventBody } from '../../../shared/contract/chat';
-import type { ToolCall } from '../../../shared/tool-call';
-import type { RunContext } from '../../../shared/run-context';
-import { parseToolArguments, type ParsedArguments } from '../../../shared/tool-arguments';
+import { parseToolArguments } from '../../../shared/tool-arguments';
 import { invalidArgumentsText } from '../tools/define-tool';
-import { driveExecution } from '../tools/execution';
+import { driveExecution, SettledExecution } from '../tools/execution';
 import { overLongPathText, PATH_ARG_KEYS } from '../tools/_policy/paths';
-import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs } from '../tools/tool';
-import { isSealedWhole, SEALED_WHOLE_TEXT, type CallSecrets } from '../secrets/sealed-args';
-import type { Decision, FileImagesPort, GatePort, ToolsPort } from './ports';
-import type { ImageSnapshot } from '../viewer/blob-store';
-import type { NewMessage, SessionStore, ToolPrep } from './session-store';
+import type { ExecutionOutcome, Normalized, ProtectedPaths, ToolArgs, ToolRunContext } from '../tools/tool';
+import { isSealedWhole, SEALED_WHOLE_TEXT } from '../secrets/sealed-args';
+import type { Decision, ToolsPort } from './ports';
+import type { NewMessage } from './session-store';
 import { z } from 'zod';
+import { failCall, finish, reject } from './call-results';
+import { commitCall, noWork, RoundRows, SYNCED, UNSYNCED } from './round-rows';
+
+import type { CallEnv, CallOutcome, ModelCall } from './call-env';
+import type { RoundCall } from './round-rows';
+
+export type { CallEnv, CallOutcome, ModelCall } from './call-env';
+export type { RoundCall } from './round-rows';
+export { CANCELLED_NOTE, NOT_STARTED_NOTE, cancelNotStarted } from './call-results';
+export { RoundRows } from './round-rows';
 import { isDiskFull } from '../db/storage-errors';
 import { MAX_AGENT_DEPTH, frameLabel } from '../agents/frame';
-import {
-  clarificationTool,
-  isSyntheticTool,
-  normalizeSyntheticArgs,
-  runSyntheticTool,
-  type SyntheticEnv,
-} from './synthetic-tools';
-
-export interface CallEnv {
-  store: SessionStore;
-  tools: ToolsPort;
-  gate: GatePort;
-  emit: (body: ChatEventBody) => void;
-  sessionId: number;
-  agentId: string;
-  source: string;
-  runContext: RunContext;
-  workingDir: string;
-  workspaceDir: string;
-  protectedRoots: string[];
-  /** The app's default workspace: its secrets/ stay guarded when the session works elsewhere (ToolRunContext). */
-  defaultWorkspaceDir?: string;
-  signal: AbortSignal;
-  synthetic: SyntheticEnv;
-  requestRestart: () => void;
-  log: (message: string, fields?: Record<string, unknown>) => void;
-  /** Seals secret arguments (set_secret's value …) before a row is written; opens them only to run. */
-  secrets: CallSecrets;
-  /** Keeps before/after images of write calls; absent in tests that do not need them. */
-  fileImages?: FileImagesPort;
-  /** The tools offered in this round; a call of another name is refused. Absent on resume (offered back then). */
-  offered?: ReadonlySet<string>;
-  /** Parallel sub-agent calls: awaited before the result is recorded, so results keep the call order. */
-  beforeRecord?: () => Promise<void>;
-}
-
-export type CallOutcome = 'continue' | 'cancelled';
-export const CANCELLED_NOTE = 'Stopped by the user (/stop) before it finished.';
-export const NOT_STARTED_NOTE = 'Not started: the turn was stopped.';
-
-/** A call as the model sent it (its `id` is the provider's), or, once keyed, as the app runs it: the one `ToolCall`. */
-export type ModelCall = ToolCall;
-
-/**
- * A call of a live round: `id` is the row's own key; `round` writes its rows with the round's first commit; `parsed`
- * its arguments read once (`startRound`), for the labels of `tool_start` and for the run alike.
- */
-export interface RoundCall extends ModelCall {
-  round?: RoundRows;
-  parsed?: ParsedArguments;
-}
-
-/**
- * The rows of one round, written with the round's first commit (docs/architecture.md "The path of one tool call"):
- * the model's answer (its assistant message, when the round brings one) and one `queued` row per call go to disk in
- * the same transaction as the first call's decision (or its refusal or cancellation). So a call costs one commit
- * before it runs and one after, and a crash still finds every call's intent on disk before anything ran (R1):
- * what happens before that commit (sealing, parsing, normalizing, the gate's decision) has no side effect.
- * The events follow the commit (`onWritten`, then `tool_start` per call): no card shows a row that is not on disk.
- */
-export class RoundRows {
-  private written = false;
-
-  constructor(
-    private readonly env: CallEnv,
-    /** The message the calls belong to: its id when it is on disk, else the assistant message to write first. */
-    private readonly message: number | NewMessage,
-    /** Sealed, each with its row key and its arguments read. */
-    private readonly calls: readonly (ModelCall & { key: string; parsed: ParsedArguments })[],
-    private readonly onWritten?: (messageId: number) => void,
-  ) {}
-
-  get isWritten(): boolean {
-    return this.written;
-  }
-
-  /**
-   * `work` in one transaction, which first writes the round's rows unless they are on disk already; `prepared`, the
-   * gate's decision of call `key` (recorded by `prepare` in that transaction), is written with its row.
-   */
-  commit<T>(work: () => T, prepared?: { key: string; prepare: () => ToolPrep }, fsync = true): T {
-    const { env } = this;
-    if (this.written)
-      return env.store.transaction(
-        () => (prepared && env.store.prepareTool(prepared.key, prepared.prepare()), work()),
-        { fsync },
-      );
-    let messageId = 0;
-    const result = env.store.transaction(
-      () => {
-        const first = prepared && { key: prepared.key, prep: prepared.prepare() };
-        messageId = env.store.writeRound(
-          env.sessionId,
-          this.message,
-          this.calls,
-          env.synthetic.frame.stackId,
-          this.calls.map((c) => c.key),
-          first,
-        );
-        return work();
-      },
-      { fsync },
-    );
-    this.written = true;
-    this.onWritten?.(messageId);
-    for (const call of this.calls) {
-      const args = call.parsed.ok ? call.parsed.args : {};
-      env.emit({
-        type: 'tool_start',
-        tool_call_id: call.key,
-        status: 'queued',
-        message_id: messageId,
-        name: call.name,
-        arguments: call.arguments,
-        label_short: env.tools.describeCall(call.name, args, 'short'),
-        label_full: env.tools.describeCall(call.name, args, 'full'),
-        path: env.tools.targetPath(call.name, args),
-        display: env.tools.traitsOf(call.name)?.card ?? 'none',
-      });
-    }
-    return result;
-  }
-}
-
-/**
- * `work` in one transaction, together with the call's round rows when they are not on disk yet, and `prepare`'s
- * decision on the call's row (the gate's commit). A commit that fails (a full disk) changes nothing and stops the
- * turn: a call that already ran keeps its `running` row, the state a crash leaves, and its card says interrupted, as
- * it will after a restart (docs/security-checks.md, D8). `fsync: false` only for the decision of a call without
- * consequence (`needsSyncedStart`).
- */
-function commitCall<T>(env: CallEnv, call: RoundCall, work: () => T, prepare?: () => ToolPrep, fsync = true): T {
-  try {
-    if (call.round) return call.round.commit(work, prepare && { key: call.id, prepare }, fsync);
-    return env.store.transaction(() => (prepare && env.store.prepareTool(call.id, prepare()), work()), { fsync });
-  } catch (error) {
-    if (env.store.getTool(call.id)?.status === 'running') env.emit({ type: 'tool_interrupted', tool_call_id: call.id });
-    throw error;
-  }
-}
-
-const noWork = (): void => undefined;
+import { clarificationTool, isSyntheticTool, normalizeSyntheticArgs, runSyntheticTool } from './synthetic-tools';
 
 /** The card's status a decision event says: `running` (as its row is written), none for a deny (its rejection follows). */
 const decisionStatus = (decision: Decision): { status?: 'running' } =>
@@ -215,62 +80,6 @@ function notOfferedText(name: string, depth: number): string {
     return `Sub-agents nest at most ${MAX_AGENT_DEPTH} deep and you are at depth ${depth}: do this work yourself.`;
   }
   return `The tool "${name}" is not available to you here. Use one of the tools you were given (a tool group you activate is offered from your next round).`;
-}
-
-function finish(
-  env: CallEnv,
-  call: RoundCall,
-  outcome: ExecutionOutcome,
-  path: string | null,
-  before?: ImageSnapshot | null,
-): CallOutcome {
-  const { store, emit } = env;
-  const { id, name } = call;
-  if (outcome.kind === 'completed') {
-    // A write keeps its before/after images with its row, in one transaction (docs/viewer.md "Diff and revert").
-    const after = before && path && env.fileImages ? env.fileImages.snapshot(path, env.workingDir) : null;
-    const images = commitCall(env, call, () => {
-      store.finishTool(id, 'done', outcome.result, outcome.resultType ?? 'string');
-      if (before && after && path) env.fileImages!.record(id, path, before, after);
-      // What the tool returned to be seen (read_file on an image: docs/chat-ui.md "Images a tool returns").
-      return outcome.images?.length ? store.addToolImages(id, outcome.images) : [];
-    });
-    emit({
-      type: 'tool_done',
-      tool_call_id: id,
-      status: 'done',
-      result: outcome.result,
-      result_type: outcome.resultType ?? 'string',
-      ...(images.length ? { images } : {}),
-    });
-    // An edit changed its file: open viewers reload it. The tool's declared kind says so, not a list of names.
-    if (path && env.tools.kindOf(name) === 'edit') emit({ type: 'file_changed', path });
-    return 'continue';
-  }
-  if (outcome.kind === 'failed') {
-    commitCall(env, call, () => store.finishTool(id, 'failed', outcome.error));
-    emit({ type: 'tool_error', tool_call_id: id, status: 'failed', error: outcome.error });
-    return 'continue';
-  }
-  const note = outcome.note ?? CANCELLED_NOTE;
-  commitCall(env, call, () => store.finishTool(id, 'cancelled', note));
-  emit({ type: 'tool_cancelled', tool_call_id: id, status: 'cancelled', note });
-  return 'cancelled';
-}
-
-function failCall(env: CallEnv, call: RoundCall, error: string): CallOutcome {
-  return finish(env, call, { kind: 'failed', error }, null);
-}
-
-function reject(env: CallEnv, call: RoundCall, reason: string): CallOutcome {
-  commitCall(env, call, () => env.store.finishTool(call.id, 'rejected', reason));
-  env.emit({ type: 'tool_rejected', tool_call_id: call.id, status: 'rejected', reason });
-  return 'continue';
-}
-
-/** A call of a stopped turn that never started: recorded `cancelled` (its round's rows written first if need be). */
-export function cancelNotStarted(env: CallEnv, call: RoundCall): void {
-  finish(env, call, { kind: 'cancelled', note: NOT_STARTED_NOTE }, null);
 }
 
 /**
@@ -367,7 +176,7 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
       argsHash: hash,
       decisionId: gate.recordDecision({ toolCallId: call.id, sessionId: env.sessionId, decision, argsHash: hash }),
     }),
-    needsSyncedStart(tools, call.name, decision),
+    needsSyncedStart(tools, call.name, decision) ? SYNCED : UNSYNCED,
   );
   // The row runs from here, or waits for a person (`pending` follows); a deny leaves the card to its rejection.
   emit({ type: 'tool_decision', tool_call_id: call.id, ...decisionStatus(decision), decision, arguments: argsJson });
@@ -428,6 +237,21 @@ export async function executeCall(env: CallEnv, call: RoundCall): Promise<CallOu
   return runApproved(env, call, args, () => gate.walkPolicy(gateCall), decision.sandbox);
 }
 
+/** What a walk must leave out, built on first use: only walks ask, and a no-op call should not pay for it. */
+class LazyProtectedPaths implements ProtectedPaths {
+  private policy: ProtectedPaths | null = null;
+
+  constructor(private readonly build: () => ProtectedPaths) {}
+
+  excludes(real: string): boolean {
+    return (this.policy ??= this.build()).excludes(real);
+  }
+
+  describeUnder(root: string): string[] {
+    return (this.policy ??= this.build()).describeUnder(root);
+  }
+}
+
 async function runApproved(
   env: CallEnv,
   call: RoundCall,
@@ -456,27 +280,17 @@ async function runApproved(
     return finish(env, call, outcome, path);
   }
   try {
-    // Built on first use: only walks ask, and a no-op call should not pay for it.
-    let policy: ProtectedPaths | null = null;
-    const protectedPaths: ProtectedPaths = {
-      excludes(p) {
-        return (policy ??= walkPolicy()).excludes(p);
-      },
-      describeUnder(r) {
-        return (policy ??= walkPolicy()).describeUnder(r);
-      },
-    };
-    const ctx = {
+    const ctx: ToolRunContext = {
       workingDir: env.workingDir,
       workspaceDir: env.workspaceDir,
       protectedRoots: env.protectedRoots,
       defaultWorkspaceDir: env.defaultWorkspaceDir,
-      protectedPaths,
+      protectedPaths: new LazyProtectedPaths(walkPolicy),
       signal: env.signal,
       log: env.log,
       call: { sessionId: env.sessionId, toolCallId: call.id },
-      ...(sandbox ? { sandbox } : {}),
     };
+    if (sandbox) ctx.sandbox = sandbox;
     // Before the run: an execution starts its work as it is created.
     const before =
       path && env.fileImages && env.tools.kindOf(call.name) === 'edit'
@@ -490,7 +304,9 @@ async function runApproved(
         { kind: 'failed', error: `There is no tool named "${call.name}". Use one of the tools you were given.` },
         null,
       );
-    return finish(env, call, await driveExecution(exec, env.signal), path, before);
+    // A sync tool's run is its outcome (`SettledExecution`): recorded at once, not a few promise hops later.
+    const outcome = exec instanceof SettledExecution ? exec.outcome : await driveExecution(exec, env.signal);
+    return finish(env, call, outcome, path, before);
   } catch (error) {
     if (isDiskFull(error)) throw error; // its result could not be saved; not the tool's failure: the turn stops (D8)
     env.log('tool threw', { tool: call.name, error: String(error) });

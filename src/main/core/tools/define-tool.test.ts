@@ -31,6 +31,48 @@ describe('defineTool labels', () => {
     expect(tool.describe({ path: 7 }, 'short')).toBe('label_probe'); // unparseable: the bare name
   });
 
+  it("checks a call's arguments once for its gate, its card and its run, in either order; refused ones too", () => {
+    let parses = 0;
+    const tool = defineTool({
+      name: 'label_probe',
+      description: 'Labels.',
+      kind: 'read',
+      category: 'introspection',
+      input: z.object({ path: z.string() }).superRefine((args, check) => {
+        parses++;
+        if (args.path === 'bad') check.addIssue({ code: 'custom', message: 'a bad path' });
+      }),
+      describe: (args, length) => (length === 'short' ? `read ${args.path}` : `read the file ${args.path}`),
+      execute: () => 'ok',
+    });
+    const ctx = { workingDir: '/ws', workspaceDir: '/ws', signal: new AbortController().signal, log: () => {} };
+    // A round's first call: normalized for the gate, then its card, then its run.
+    const first = { path: 'a.txt' };
+    const normalized = tool.normalize(first, '/ws');
+    expect(normalized).toEqual({ ok: true, args: { path: '/ws/a.txt' } });
+    expect(tool.describe(first, 'short')).toBe('read a.txt'); // what the model wrote, not the resolved path
+    expect(tool.describe(first, 'full')).toBe('read the file a.txt');
+    expect((tool.run(normalized.ok ? normalized.args : {}, ctx as never) as SettledExecution).outcome.kind).toBe(
+      'completed',
+    );
+    expect(parses).toBe(1);
+    // A later call of the round: its card first, then normalized and run.
+    const later = { path: 'b.txt' };
+    expect(tool.describe(later, 'short')).toBe('read b.txt');
+    expect(tool.describe(later, 'full')).toBe('read the file b.txt');
+    const n2 = tool.normalize(later, '/ws');
+    tool.run(n2.ok ? n2.args : {}, ctx as never);
+    expect(parses).toBe(3); // the full label let go of the check: the gate's is the second, the run reads the form
+    // Refused arguments: the bare name, from the gate's check.
+    const bad = { path: 'bad' };
+    expect(tool.normalize(bad, '/ws').ok).toBe(false);
+    expect(tool.describe(bad, 'short')).toBe('label_probe');
+    expect(parses).toBe(4);
+    // Another object with the same text is checked for itself.
+    expect(tool.describe({ path: 'a.txt' }, 'short')).toBe('read a.txt');
+    expect(parses).toBe(5);
+  });
+
   it('gives the bare name where a check throws or is asynchronous, and leaves no rejection behind', async () => {
     const rejections: unknown[] = [];
     const onRejection = (reason: unknown) => void rejections.push(reason);

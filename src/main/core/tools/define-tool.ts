@@ -169,6 +169,8 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
   // The forms this tool's `normalize` made: the session's path normalizes a call's arguments for the gate and hands
   // the tool that very object to run, which is not normalized a second time (a normalized form comes back unchanged).
   const normalizedForms = new WeakSet<ToolArgs>();
+  /** The last arguments checked for a label or by `normalize`, with what the schema made of them (`labelData`). */
+  let lastLabel: { args: ToolArgs; data: z.output<S> | null } | null = null;
   const normalize = (args: ToolArgs, workingDir: string): Normalized => {
     if (normalizedForms.has(args)) return { ok: true, args };
     if (typeof args !== 'object' || args === null || Array.isArray(args))
@@ -180,6 +182,8 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
       if (problem) return { ok: false, error: invalidArgumentsText(def.name, [problem]) };
     }
     const parsed = def.input.safeParse(f.args);
+    // The card's labels of these arguments read this check, not a second one (`labelData`).
+    lastLabel = { args, data: parsed.success ? parsed.data : null };
     if (!parsed.success) return { ok: false, error: describeZodError(def.name, parsed.error) };
     let out = parsed.data as ToolArgs;
     for (const key of pathKeys) {
@@ -194,13 +198,13 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
   /**
    * The arguments a label is built from, or null where the schema refuses them. A card asks for its short and then its
    * full label with the same object: the check is kept from the one to the other (and no longer: the arguments may
-   * hold a whole file's text), so both come from one check. Checked through the schema's Standard Schema `validate`,
+   * hold a whole file's text), so both come from one check; so is `normalize`'s check of the same object (a round's
+   * first call is normalized for the gate before its card's labels are asked), until the labels or the run. Checked through the schema's Standard Schema `validate`,
    * which answers a refusal with a plain object: zod's `safeParse` answers it with an object whose `error` is a getter
    * over fresh closures, which Node 20's V8 keeps alive through young collections, with the input and issues they
    * hold, until a full one. A history page of cards with refused arguments (a model's `offset: 0`) made every
    * scavenge about 4 ms longer (docs/performance.md "Long sessions").
    */
-  let lastLabel: { args: ToolArgs; data: z.output<S> | null } | null = null;
   const labelData = (args: ToolArgs): z.output<S> | null => {
     if (lastLabel?.args === args) return lastLabel.data;
     const checked = def.input['~standard'].validate(folded(args));
@@ -252,6 +256,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<S>
       return runValidated(def, normalize, args, ctx, ctx.signal);
     },
     run(args, ctx) {
+      lastLabel = null; // a call's labels are asked before it runs
       if (def.run) return def.run(args, ctx, tool);
       // Sync work is over before anything could stop it: its outcome, settled, without a stop token, a listener on the
       // turn's signal or a promise race around it (docs/performance.md "What keeps the waited-on paths fast").

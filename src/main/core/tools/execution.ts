@@ -82,9 +82,12 @@ export class SimpleExecution implements ToolExecution {
   }
 }
 
-/** An execution whose work was over as it was made (a sync tool's): nothing is left to stop. */
+/**
+ * An execution whose work was over as it was made (a sync tool's): nothing is left to stop, and its `outcome` can be
+ * read at once, without a promise's turn of the microtask queue.
+ */
 export class SettledExecution implements ToolExecution {
-  constructor(private readonly outcome: ExecutionOutcome) {}
+  constructor(readonly outcome: ExecutionOutcome) {}
 
   state(): ToolExecutionState {
     return this.outcome.kind;
