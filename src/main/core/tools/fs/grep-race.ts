@@ -9,7 +9,7 @@
 import { SKIP_DIRS, walk } from '../_policy/fs';
 import { compareRel, jsEngine, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
 import { type BatchProgress, FIRST_UNITS, ripgrepInOrder } from './grep-rg-batches';
-import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
+import { ripgrepEngine, type RipgrepWant, streamBesideFirstBatch } from './grep-ripgrep';
 import { compileMatcher, type Matcher } from './search-engine';
 
 /**
@@ -254,7 +254,7 @@ async function* pageInWalkOrder(
   const first: FileMatches[] = [];
   for await (const hit of jsEngine(root, false, q, matcher, signal, { ...jsOptions, pool: null, until, progress })) {
     first.push(hit);
-    if (want.accept && !want.accept(hit.path)) continue;
+    if (want.accept && !want.accept(hit.path, hit.confirmed)) continue;
     found += q.mode === 'content' ? hit.matches.length : 1;
     if (found >= want.entries) break;
   }
@@ -291,16 +291,12 @@ async function* pageInWalkOrder(
       isAfter = rest.isAfterSearched;
     }
   }
-  // A rare pattern: rg's one run over the tree gives the files after what was searched.
-  const hits = await ripgrepEngine(
-    rgPath,
-    root,
-    false,
-    q,
-    signal,
-    { ...want, batchesAtCut: true },
-    () => progress.lastRel,
-  );
+  // A rare pattern: rg's one run over the tree gives the files after what was searched; beside it the first batch
+  // after them, where the JS search found too few hits to place the page's end (a page that lies near).
+  const hits =
+    pageShare <= PAGE_BATCHES_SHARE
+      ? await ripgrepEngine(rgPath, root, false, q, signal, { ...want, batchesAtCut: true }, () => progress.lastRel)
+      : await streamBesideFirstBatch(rgPath, root, q, signal, want, left, progress.lastRel);
   if (hits) {
     for (const hit of hits) if (isAfter(hit.rel)) yield hit;
     return;
@@ -382,7 +378,7 @@ export async function* engineResults(
   try {
     for await (const hit of jsEngine(root, isFile, q, matcher, signal, { ...jsOptions, pool: null, until, progress })) {
       first.push(hit);
-      if (want.accept && !want.accept(hit.path)) continue;
+      if (want.accept && !want.accept(hit.path, hit.confirmed)) continue;
       found += q.mode === 'content' ? hit.matches.length : 1;
       if (found >= want.entries) break;
     }

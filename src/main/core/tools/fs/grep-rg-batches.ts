@@ -101,6 +101,8 @@ export interface BatchProgress {
  * The page (the walk's hits after `after`), searched by rg batch by batch in the walk's order until it is full; or,
  * when `giveUp` says so after a batch, what they found so far (`BatchesSoFar`). `firstUnits`: the first batch's size
  * by the caller's count of what the page needs. Each file is handed to `want.inOrder` as soon as it is the page's.
+ * `beforeNext`: awaited before each batch after the first (the caller holds the batches back until it knows they are
+ * wanted); the time it takes is not the batches' own for `giveUp`.
  */
 export async function inOrderBatches(
   rgPath: string,
@@ -113,6 +115,7 @@ export async function inOrderBatches(
   pathOf: (rel: string) => string,
   giveUp?: (progress: BatchProgress) => boolean,
   firstUnits = FIRST_UNITS,
+  beforeNext?: () => Promise<void>,
 ): Promise<FileMatches[] | BatchesSoFar | null> {
   const wanted = q.glob ? globMatcher(q.glob) : null;
   const accepted = (rel: string) => !want.accept || want.accept(pathOf(rel));
@@ -122,9 +125,14 @@ export async function inOrderBatches(
   let size = Math.min(MAX_UNITS, Math.max(1, firstUnits));
   let unitsDone = 0;
   let isWalkDone = false;
-  const began = performance.now();
+  let began = performance.now();
   let last: Unit | null = null; // the last unit searched
   while (!isWalkDone && found < want.entries) {
+    if (last && beforeNext) {
+      await beforeNext();
+      signal.throwIfAborted();
+      began = performance.now();
+    }
     if (last && giveUp?.({ found, ms: performance.now() - began })) {
       const { rel, isDir } = last;
       const isAfterSearched = (file: string) =>

@@ -21,7 +21,7 @@
  * back-references are not in Rust's regex syntax; or a path holds a line break, which tears rg's lines).
  */
 import { compareRel, type FileMatches, type GrepQuery } from './grep-engines';
-import { inOrderBatches } from './grep-rg-batches';
+import { FIRST_UNITS, inOrderBatches } from './grep-rg-batches';
 import {
   addLineRecord,
   asMatches,
@@ -181,7 +181,7 @@ export async function ripgrepEngine(
     await race.answer?.catch(() => null);
     return null;
   }
-  if (streamed.kind === 'stopped') return race.answer ?? batches(signal);
+  if (streamed.kind === 'stopped') return race.answer ?? (want.atCut ? want.atCut() : batches(signal));
   // The stream finished first: its answer stands, the batches are called off.
   if (race.answer && !raceWon) {
     raceAbort.abort();
@@ -196,4 +196,76 @@ export async function ripgrepEngine(
     if (q.mode === 'content' || accepted(rel)) out.push(asMatches(rel, f, q, pathOf));
   }
   return out;
+}
+
+/**
+ * A page whose end the caller could not place (its JS search found too few hits to say): rg's one run over the tree
+ * (`batchesAtCut`: it answers a rare pattern, and stops once it has shown a page of hits), and beside it the first
+ * in-order batch after `after` (`firstUnits`), which answers a page that lies near. The batches go on past the first only
+ * once the stream has shown a page of hits; the first to have the answer gives it, and the other is stopped. Run one
+ * after the other, a mid word's page of node_modules cost the stream's time to its cut (about rg's run to its 101st hit)
+ * and then the batch that held the page. Returns null where the JS engine must answer (as `ripgrepEngine`).
+ */
+export async function streamBesideFirstBatch(
+  rgPath: string,
+  root: string,
+  q: GrepQuery,
+  signal: AbortSignal,
+  want: RipgrepWant,
+  left: number,
+  after: string | null,
+  firstUnits = FIRST_UNITS,
+): Promise<FileMatches[] | null> {
+  const stopBatches = new AbortController();
+  const stopStream = new AbortController();
+  let goOn!: () => void;
+  const gate = new Promise<void>((resolve) => (goOn = resolve));
+  const batchesSignal = AbortSignal.any([signal, stopBatches.signal]);
+  const batchRun = inOrderBatches(
+    rgPath,
+    root,
+    q,
+    batchesSignal,
+    { ...want, entries: left },
+    baseArgs(q),
+    after,
+    (rel) => `${root}/${rel}`,
+    undefined,
+    firstUnits,
+    () => gate,
+  ).then((r) => (r === null || Array.isArray(r) ? r : r.hits));
+  batchRun.catch(() => undefined); // stopped: never an unhandled rejection
+  const atCut = () => {
+    goOn();
+    return batchRun;
+  };
+  const streamRun = ripgrepEngine(
+    rgPath,
+    root,
+    false,
+    q,
+    AbortSignal.any([signal, stopStream.signal]),
+    { ...want, batchesAtCut: true, atCut },
+    () => after,
+  );
+  streamRun.catch(() => undefined);
+  const first = await Promise.race([
+    batchRun.then(
+      (hits) => ({ by: 'batches' as const, hits }),
+      () => ({ by: 'failed batches' as const }),
+    ),
+    streamRun.then((hits) => ({ by: 'stream' as const, hits })),
+  ]);
+  if (first.by === 'batches') {
+    // The first batch held the page (or the rest of the walk): the stream is not needed.
+    stopStream.abort();
+    await streamRun.catch(() => null);
+    return first.hits;
+  }
+  if (first.by === 'failed batches') return streamRun; // stopped by the caller: the stream says so too
+  // The stream answered: it ended (a rare pattern), or it reached its cut and the batches answered through it.
+  stopBatches.abort();
+  goOn();
+  await batchRun.catch(() => null);
+  return first.hits;
 }
