@@ -153,12 +153,13 @@ describe('batches that stop part-way leave the rest of the walk to one run', () 
 });
 
 describe('a page whose end the JS search could not place: the stream beside the first batch', () => {
-  it("gives the walk's first entries after the start, whoever answers: the first batch (a near page), the batches past the cut, or the stream (a rare pattern)", async () => {
+  it("gives the walk's first entries after the start, whoever answers: the first batch (a near page), the batches alone or past the stream's cut, or the stream (a rare pattern)", async () => {
     const signal = new AbortController().signal;
     const lines = (hits: FileMatches[]) => hits.flatMap((h) => h.matches.map((no) => `${h.rel}:${no + 1}`));
     const cases = [
       { pattern: 'needle', caseInsensitive: true, page: 6 }, // in the first batch
-      { pattern: 'needle', caseInsensitive: true, page: 150 }, // past the first batch, once the stream is cut
+      { pattern: 'needle', caseInsensitive: true, page: 150 }, // past the first batch, which says it lies near
+      { pattern: 'needle on top', caseInsensitive: false, page: 5 }, // past the first batch, once the stream is cut
       { pattern: 'needle on top', caseInsensitive: false, page: 101 }, // rare: the stream ends first
       { pattern: 'no such words', caseInsensitive: false, page: 101 },
     ];
