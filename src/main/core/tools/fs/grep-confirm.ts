@@ -36,6 +36,12 @@ export function confirmRipgrepHit(hit: FileMatches, reader: SearchReader): LineS
 
 /** A window read at once, so that a hunk's lines (or a file's near hits) cost one read, not one each. */
 const WINDOW_BYTES = 64 * 1024;
+/**
+ * A first line starting within this many bytes of the file's start is read with the bytes before it: the window then
+ * holds the file's head too, which `headIsPlainUtf8` would otherwise read on its own (one read less per file, most of
+ * a whole answer's hit files).
+ */
+const HEAD_WITH_WINDOW_BYTES = 16 * 1024;
 /** Bytes read of a line: rg prints at most PREVIEW_BYTES of one, and a line ends with CR LF at most. */
 const LINE_READ_BYTES = MAX_MATCH_LINE_CHARS * 3 + 1 + 2;
 
@@ -94,7 +100,7 @@ function linesAreThere(lines: readonly PrintedLine[], size: number, reader: Sear
   let from = 0;
   const lastEnd = lines.at(-1)!.at + LINE_READ_BYTES;
   for (const { at, text } of lines) {
-    const start = Math.max(0, at - 1);
+    const start = window === null && at < HEAD_WITH_WINDOW_BYTES ? 0 : Math.max(0, at - 1);
     const end = Math.min(size, at + LINE_READ_BYTES);
     if (!window || start < from || end > from + window.length) {
       from = start;

@@ -192,7 +192,8 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
       const early = new Map<string, { hit: FileMatches; isThere: boolean | 'undecided' }>();
       const confirmEarly: RipgrepWant['early'] = {
         done: (hit) => {
-          if (hit.lineOffsets && hit.matchTexts && accept(hit.path))
+          // The hard link is judged on the descriptor the lines are checked on (`linesAtOffsets` confirms).
+          if (hit.lineOffsets && hit.matchTexts && accept(hit.path, true))
             early.set(hit.path, { hit, isThere: linesAtOffsets(hit, hit.lineOffsets, reader) });
         },
         reopened: (path) => early.delete(path),
@@ -220,7 +221,10 @@ export function createGrepFilesTool(deps: GrepFilesDeps = {}): Tool {
         left?.skip,
         prefix,
       )) {
-        if (!accept(hit.path, hit.confirmed)) continue;
+        // Every hit is confirmed on a descriptor, its hard link judged there, before it counts: the JS engine's when it
+        // read it, ripgrep's just below (`isThere`, `confirmRipgrepHit`, or the early check of the same lines). The
+        // path's own hard-link check (a stat) is left to the engines, whose counts it keeps whole.
+        if (!accept(hit.path, true)) continue;
         // ripgrep's hits are read on paths a swapped folder can send into secrets/: only what a confirmed read of the
         // file agrees with is shown (docs/guards.md "One disk policy").
         let confirmedLines: LineSource | undefined;

@@ -8,8 +8,8 @@
  */
 import { SKIP_DIRS, walk } from '../_policy/fs';
 import { compareRel, jsEngine, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
-import { type BatchProgress, FIRST_UNITS, ripgrepInOrder } from './grep-rg-batches';
-import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
+import { type BatchProgress, batchesGiveUp, FIRST_UNITS, ripgrepInOrder } from './grep-rg-batches';
+import { ripgrepEngine, type RipgrepWant, streamBesideFirstBatch } from './grep-ripgrep';
 import { compileMatcher, type Matcher } from './search-engine';
 
 /**
@@ -80,8 +80,6 @@ export const PAGE_BATCHES_SHARE = 0.5;
  * first batch of 4,096 units, 53.3 ms with 1,024 (rg stopped at its 101st hit 21.1 ms; medians of 11).
  */
 export const PAGE_FIRST_UNITS_MAX = 1024;
-/** …and batches that have run this long with under a quarter of the page leave the rest of the walk to that run. */
-export const BATCHES_GIVE_UP_MS = 200;
 /** …how long it goes on beside rg whatever it finds… */
 export const JS_BESIDE_MS = 15;
 /**
@@ -254,7 +252,7 @@ async function* pageInWalkOrder(
   const first: FileMatches[] = [];
   for await (const hit of jsEngine(root, false, q, matcher, signal, { ...jsOptions, pool: null, until, progress })) {
     first.push(hit);
-    if (want.accept && !want.accept(hit.path)) continue;
+    if (want.accept && !want.accept(hit.path, hit.confirmed)) continue;
     found += q.mode === 'content' ? hit.matches.length : 1;
     if (found >= want.entries) break;
   }
@@ -267,7 +265,7 @@ async function* pageInWalkOrder(
   const pageShare = found > 0 ? (share() * want.entries) / found : Number.POSITIVE_INFINITY;
   if (pageShare <= PAGE_BATCHES_SHARE) {
     // The batches give only what lies after the JS search's last file, and only what the page still needs.
-    const giveUp = ({ found: got, ms }: BatchProgress) => ms > BATCHES_GIVE_UP_MS && 4 * got < left;
+    const giveUp = (progress: BatchProgress) => batchesGiveUp(progress, left);
     // The first batch holds what the JS search's rate of hits says the page needs, half again as much, within
     // PAGE_FIRST_UNITS_MAX: rg stops once the page is full, so a batch too big costs its listing (a stat per file named).
     const needed = Math.ceil((left * searched * 1.5) / found);
@@ -291,16 +289,12 @@ async function* pageInWalkOrder(
       isAfter = rest.isAfterSearched;
     }
   }
-  // A rare pattern: rg's one run over the tree gives the files after what was searched.
-  const hits = await ripgrepEngine(
-    rgPath,
-    root,
-    false,
-    q,
-    signal,
-    { ...want, batchesAtCut: true },
-    () => progress.lastRel,
-  );
+  // A rare pattern: rg's one run over the tree gives the files after what was searched; beside it the first batch
+  // after them, where the JS search found too few hits to place the page's end (a page that lies near).
+  const hits =
+    pageShare <= PAGE_BATCHES_SHARE
+      ? await ripgrepEngine(rgPath, root, false, q, signal, { ...want, batchesAtCut: true }, () => progress.lastRel)
+      : await streamBesideFirstBatch(rgPath, root, q, signal, want, left, progress.lastRel);
   if (hits) {
     for (const hit of hits) if (isAfter(hit.rel)) yield hit;
     return;
@@ -382,7 +376,7 @@ export async function* engineResults(
   try {
     for await (const hit of jsEngine(root, isFile, q, matcher, signal, { ...jsOptions, pool: null, until, progress })) {
       first.push(hit);
-      if (want.accept && !want.accept(hit.path)) continue;
+      if (want.accept && !want.accept(hit.path, hit.confirmed)) continue;
       found += q.mode === 'content' ? hit.matches.length : 1;
       if (found >= want.entries) break;
     }

@@ -97,10 +97,20 @@ export interface BatchProgress {
   ms: number;
 }
 
+/** Batches that have run this long with under a quarter of the page leave the rest of the walk to one rg run… */
+export const BATCHES_GIVE_UP_MS = 200;
+
+/** Whether batches give up so (BATCHES_GIVE_UP_MS), for a page that still needed `left` entries when they started. */
+export function batchesGiveUp({ found, ms }: BatchProgress, left: number): boolean {
+  return ms > BATCHES_GIVE_UP_MS && 4 * found < left;
+}
+
 /**
  * The page (the walk's hits after `after`), searched by rg batch by batch in the walk's order until it is full; or,
  * when `giveUp` says so after a batch, what they found so far (`BatchesSoFar`). `firstUnits`: the first batch's size
  * by the caller's count of what the page needs. Each file is handed to `want.inOrder` as soon as it is the page's.
+ * `beforeNext`: awaited before each batch after the first, given the entries found so far (the caller holds the batches
+ * back until it knows they are wanted); the time it takes is not the batches' own for `giveUp`.
  */
 export async function inOrderBatches(
   rgPath: string,
@@ -113,6 +123,7 @@ export async function inOrderBatches(
   pathOf: (rel: string) => string,
   giveUp?: (progress: BatchProgress) => boolean,
   firstUnits = FIRST_UNITS,
+  beforeNext?: (found: number) => Promise<void>,
 ): Promise<FileMatches[] | BatchesSoFar | null> {
   const wanted = q.glob ? globMatcher(q.glob) : null;
   const accepted = (rel: string) => !want.accept || want.accept(pathOf(rel));
@@ -122,9 +133,14 @@ export async function inOrderBatches(
   let size = Math.min(MAX_UNITS, Math.max(1, firstUnits));
   let unitsDone = 0;
   let isWalkDone = false;
-  const began = performance.now();
+  let began = performance.now();
   let last: Unit | null = null; // the last unit searched
   while (!isWalkDone && found < want.entries) {
+    if (last && beforeNext) {
+      await beforeNext(found);
+      signal.throwIfAborted();
+      began = performance.now();
+    }
     if (last && giveUp?.({ found, ms: performance.now() - began })) {
       const { rel, isDir } = last;
       const isAfterSearched = (file: string) =>

@@ -19,8 +19,12 @@ const PREVIEW_BYTES = MAX_MATCH_LINE_CHARS * 3 + 1;
 export interface RipgrepWant {
   /** Entries the page needs, one more than it shows (so "more exist" is known): lines in content mode, else files. */
   entries: number;
-  /** Whether a hit's file may be shown (real path); files refused here never count towards the page. */
-  accept?: (path: string) => boolean;
+  /**
+   * Whether a hit's file may be shown (real path); files refused here never count towards the page. `isLinkJudged`: the
+   * hit was read and confirmed on its descriptor, hard link included (the JS engine's `confirmed`), so its path's
+   * hard-link check is not asked again.
+   */
+  accept?: (path: string, isLinkJudged?: boolean) => boolean;
   /** Content output read in one stream before switching (default STREAM_BUDGET_BYTES; tests pass 0). */
   streamBudgetBytes?: number;
   /** Subtrees the walk does not enter (protected paths); ripgrep's own hits there are dropped by `accept`. */
@@ -37,6 +41,11 @@ export interface RipgrepWant {
   inOrder?: (hit: FileMatches) => void;
   /** A page: once the stream shows more hits than it needs, it is stopped and the in-order batches make the page. */
   batchesAtCut?: boolean;
+  /**
+   * With `batchesAtCut`: the in-order batches the caller already started (grep-ripgrep.ts `streamBesideFirstBatch`),
+   * let go on past their first batch and awaited at the cut, instead of new ones from the start.
+   */
+  atCut?: () => Promise<FileMatches[] | null>;
 }
 
 export type Outcome =

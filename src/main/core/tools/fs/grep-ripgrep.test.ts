@@ -14,7 +14,7 @@ import { createGrepFilesTool } from './grep-files';
 import { GrepPool } from './grep-pool';
 import { FIRST_UNITS, ripgrepInOrder } from './grep-rg-batches';
 import { ORDERED_STREAMS } from './grep-rg-ordered';
-import { ripgrepEngine } from './grep-ripgrep';
+import { ripgrepEngine, streamBesideFirstBatch } from './grep-ripgrep';
 import { compareRel, type FileMatches } from './grep-engines';
 
 const RG = '/usr/bin/rg';
@@ -148,6 +148,33 @@ describe('batches that stop part-way leave the rest of the walk to one run', () 
       expect(rest.length).toBeGreaterThan(0);
       const expected = all.filter((h) => after === null || compareRel(h.rel, after) > 0);
       expect(lines([...part.hits, ...rest])).toEqual(lines(expected));
+    }
+  });
+});
+
+describe('a page whose end the JS search could not place: the stream beside the first batch', () => {
+  it("gives the walk's first entries after the start, whoever answers: the first batch (a near page), the batches alone or past the stream's cut, or the stream (a rare pattern)", async () => {
+    const signal = new AbortController().signal;
+    const lines = (hits: FileMatches[]) => hits.flatMap((h) => h.matches.map((no) => `${h.rel}:${no + 1}`));
+    const cases = [
+      { pattern: 'needle', caseInsensitive: true, page: 6 }, // in the first batch
+      { pattern: 'needle', caseInsensitive: true, page: 150 }, // past the first batch, which says it lies near
+      { pattern: 'needle on top', caseInsensitive: false, page: 5 }, // past the first batch, once the stream is cut
+      { pattern: 'needle on top', caseInsensitive: false, page: 101 }, // rare: the stream ends first
+      { pattern: 'no such words', caseInsensitive: false, page: 101 },
+    ];
+    for (const { pattern, caseInsensitive, page } of cases) {
+      const q = { pattern, caseInsensitive, mode: 'content' as const };
+      const all = (await ripgrepEngine(RG, ws.root, false, q, signal, { entries: 5001 }))!;
+      for (const after of [null, 'pkg0/mod/file3.txt', 'pkg3/top.txt']) {
+        const expected = lines(all.filter((h) => after === null || compareRel(h.rel, after) > 0));
+        // A first batch of 9 units (a folder two levels down weighs 8): the page of 150 lies past it.
+        const got = await streamBesideFirstBatch(RG, ws.root, q, signal, { entries: page }, page, after, 9);
+        if (got === null) throw new Error('rg did not answer');
+        const shown = lines(got.filter((h) => after === null || compareRel(h.rel, after) > 0));
+        expect(shown.slice(0, page)).toEqual(expected.slice(0, page));
+        if (expected.length > page) expect(shown.length).toBeGreaterThanOrEqual(page);
+      }
     }
   });
 });

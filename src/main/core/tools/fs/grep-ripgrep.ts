@@ -21,7 +21,7 @@
  * back-references are not in Rust's regex syntax; or a path holds a line break, which tears rg's lines).
  */
 import { compareRel, type FileMatches, type GrepQuery } from './grep-engines';
-import { inOrderBatches } from './grep-rg-batches';
+import { batchesGiveUp, FIRST_UNITS, inOrderBatches } from './grep-rg-batches';
 import {
   addLineRecord,
   asMatches,
@@ -181,7 +181,7 @@ export async function ripgrepEngine(
     await race.answer?.catch(() => null);
     return null;
   }
-  if (streamed.kind === 'stopped') return race.answer ?? batches(signal);
+  if (streamed.kind === 'stopped') return race.answer ?? (want.atCut ? want.atCut() : batches(signal));
   // The stream finished first: its answer stands, the batches are called off.
   if (race.answer && !raceWon) {
     raceAbort.abort();
@@ -196,4 +196,113 @@ export async function ripgrepEngine(
     if (q.mode === 'content' || accepted(rel)) out.push(asMatches(rel, f, q, pathOf));
   }
   return out;
+}
+
+/**
+ * The first batch beside the stream having found this many times fewer entries than the page needs (or more), the
+ * batches go on alone and the stream is stopped: their rate says the page lies within that many batches like it.
+ */
+const NEAR_PAGE_BATCHES = 4;
+
+/**
+ * A page whose end the caller could not place (its JS search found too few hits to say): rg's one run over the tree
+ * (`batchesAtCut`: it answers a rare pattern, and stops once it has shown a page of hits), and beside it the first
+ * in-order batch after `after` (`firstUnits`), which answers a page that lies near. The batches go on past the first only
+ * once the stream has shown a page of hits, or the first batch's hits say the page lies near (NEAR_PAGE_BATCHES); the
+ * first to have the answer gives it, and the other is stopped. Run one
+ * after the other, a mid word's page of node_modules cost the stream's time to its cut (about rg's run to its 101st hit)
+ * and then the batch that held the page. Returns null where the JS engine must answer (as `ripgrepEngine`).
+ */
+export async function streamBesideFirstBatch(
+  rgPath: string,
+  root: string,
+  q: GrepQuery,
+  signal: AbortSignal,
+  want: RipgrepWant,
+  left: number,
+  after: string | null,
+  firstUnits = FIRST_UNITS,
+): Promise<FileMatches[] | null> {
+  const stopBatches = new AbortController();
+  const stopStream = new AbortController();
+  let goOn!: () => void;
+  const gate = new Promise<void>((resolve) => (goOn = resolve));
+  const batchesSignal = AbortSignal.any([signal, stopBatches.signal]);
+  let isStreamCalledOff = false;
+  // The first batch's hits put the page's end within NEAR_PAGE_BATCHES batches like it: the stream is not needed.
+  const afterFirst = (found: number) => {
+    if (found > 0 && left <= NEAR_PAGE_BATCHES * found) {
+      isStreamCalledOff = true;
+      stopStream.abort();
+      return Promise.resolve();
+    }
+    return gate;
+  };
+  const batchRun = inOrderBatches(
+    rgPath,
+    root,
+    q,
+    batchesSignal,
+    { ...want, entries: left },
+    baseArgs(q),
+    after,
+    (rel) => `${root}/${rel}`,
+    // Alone, they give up as the page's batches do (grep-race.ts): hits that came only at the walk's start would
+    // otherwise send them batch by batch through the whole walk. rg's one run then gives the rest.
+    (progress) => isStreamCalledOff && batchesGiveUp(progress, left),
+    firstUnits,
+    afterFirst,
+  ).then(async (r) => {
+    if (r === null || Array.isArray(r)) return r;
+    const rest = await ripgrepEngine(
+      rgPath,
+      root,
+      false,
+      q,
+      batchesSignal,
+      { ...want, batchesAtCut: true },
+      () => after,
+    );
+    return rest && [...r.hits, ...rest.filter((hit) => r.isAfterSearched(hit.rel))];
+  });
+  batchRun.catch(() => undefined); // stopped: never an unhandled rejection
+  const atCut = () => {
+    goOn();
+    return batchRun;
+  };
+  const streamRun = ripgrepEngine(
+    rgPath,
+    root,
+    false,
+    q,
+    AbortSignal.any([signal, stopStream.signal]),
+    { ...want, batchesAtCut: true, atCut },
+    () => after,
+  );
+  streamRun.catch(() => undefined);
+  const first = await Promise.race([
+    batchRun.then(
+      (hits) => ({ by: 'batches' as const, hits }),
+      () => ({ by: 'failed batches' as const }),
+    ),
+    streamRun.then(
+      (hits) => ({ by: 'stream' as const, hits }),
+      (error: unknown) => {
+        if (isStreamCalledOff && !signal.aborted) return new Promise<never>(() => undefined); // the batches answer
+        throw error;
+      },
+    ),
+  ]);
+  if (first.by === 'batches') {
+    // The first batch held the page (or the rest of the walk): the stream is not needed.
+    stopStream.abort();
+    await streamRun.catch(() => null);
+    return first.hits;
+  }
+  if (first.by === 'failed batches') return streamRun; // stopped by the caller: the stream says so too
+  // The stream answered: it ended (a rare pattern), or it reached its cut and the batches answered through it.
+  stopBatches.abort();
+  goOn();
+  await batchRun.catch(() => null);
+  return first.hits;
 }
