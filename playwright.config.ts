@@ -19,7 +19,10 @@ export default defineConfig<{ shape: Shape }>({
   // parsed): on a loaded 2-core machine that can take longer than Playwright's default 5 s. The wait ends as soon as
   // the assertion holds, so a passing run takes no longer; one that never holds still fails.
   expect: { timeout: 15_000 },
-  workers: 1,
+  // Two workers: each test starts its own app on a fresh data folder and a free port (e2e/fixtures.ts), so tests do not
+  // share anything but the machine; a test waits on the app, the browser or the scripted LLM much of its time, and
+  // the second worker uses that (README "Running the tests").
+  workers: 2,
   reporter: [['list']],
   outputDir: 'test-results',
   use: {

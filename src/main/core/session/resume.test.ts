@@ -115,7 +115,7 @@ describe('resume after a crash', () => {
       execSync('ps -eo args')
         .toString()
         .split('\n')
-        .filter((l) => l.startsWith('sleep 23')).length;
+        .filter((l) => l.trim() === 'sleep 23').length;
     expect(sleeping()).toBe(1); // the crashed core's command outlived it (its own process group)
     h = await startHarness({ dataDir, turns: [{ text: 'I will check the state first.' }] });
     expect(sleeping()).toBe(0); // R4: the next start ended the leftover
