@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every test — the formatter's check (`npm run lint`), the typecheck and a build side by side, then vitest
- * (unit + integration, including the layer test), then the Playwright e2e tests in Chromium against the web and desktop
- * shapes. Stops at the first failing step (of the three side by side, after all three have ended).
+ * `npm test`: every test — the formatter's check (`npm run lint`), the typecheck, vitest (unit + integration,
+ * including the layer test) and a build, side by side, and the Playwright e2e tests in Chromium against the web and
+ * desktop shapes as soon as the build is there. The first step that fails stops the others.
  *
  * What the tests need is settled first, so a machine without it learns at once rather than after the slow steps: the
  * programs they use (python3, ps, git, rg, latexmk, xelatex, bwrap, strace: scripts/test-prerequisites.mjs), one line
  * naming what is missing and the packages that install it; then the browser: CHROMIUM_PATH, an installed
  * Chrome/Chromium, or Playwright's own; when there is none, Playwright's Chromium is fetched (`playwright install
  * chromium`, which needs the internet); offline, one line says what to install (scripts/chromium.mjs).
- * The whole run takes about 30 minutes on a 2-core machine (README "Running the tests").
+ * How long it takes, and where the time goes: README "Running the tests".
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
