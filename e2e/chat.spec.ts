@@ -99,6 +99,7 @@ test('a person chats, sees the reply stream, approves a write and opens its path
 test('a paste too long for the model: the request goes again fitted to the window the error names, and the person is told what the model did not see', async ({
   page,
 }) => {
+  test.setTimeout(120_000); // 2,000 pasted lines typed, sent twice and shown: over a minute beside vitest on 2 loaded cores
   await startLlm([
     {
       status: 400,
