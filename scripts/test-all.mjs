@@ -52,7 +52,7 @@ env.CHROMIUM_PATH = browser.path;
  * The steps, side by side (measured: README "Running the tests"): the formatter's check, the typecheck, the build and
  * vitest start at once; the e2e tests start as soon as the build is there (they run the built app). Each is mostly
  * waiting on something (a child process, a server, a browser, the disk) much of its time, so on two cores they take
- * about as long as the longest of them, the e2e on two Playwright workers (playwright.config.ts), rather than their
+ * about as long as the longest of them (the e2e, on one Playwright worker: playwright.config.ts) rather than their
  * sum. Each line of output is shown as it comes, under its step's name; a step that fails stops the others at once.
  */
 const CHECKS = [
