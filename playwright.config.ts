@@ -19,6 +19,11 @@ export default defineConfig<{ shape: Shape }>({
   // parsed): on a loaded 2-core machine that can take longer than Playwright's default 5 s. The wait ends as soon as
   // the assertion holds, so a passing run takes no longer; one that never holds still fails.
   expect: { timeout: 15_000 },
+  // One worker. Each test starts its own app on a fresh data folder and a free port (e2e/fixtures.ts), so two workers
+  // would be safe as to what the tests share; but on a loaded 2-core machine, beside vitest (scripts/test-all.mjs), the
+  // heaviest UI tests (a 2,000-line paste, a 3,000-section Markdown, a PDF read) missed their waits in the one full run
+  // with two. `--workers=2` on a quiet machine, run twice green, before it becomes the default (README "Running the
+  // tests").
   workers: 1,
   reporter: [['list']],
   outputDir: 'test-results',

@@ -10,5 +10,7 @@ export default defineConfig({
     // ending): on a loaded machine that can take longer than the default 1 s. A poll that never succeeds still fails.
     expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
+    // SKALD_TEST_CPU_LOG=<file>: each test file's CPU seconds, one line each (test/helpers/cpu-per-file.ts).
+    setupFiles: process.env.SKALD_TEST_CPU_LOG ? ['test/helpers/cpu-per-file.ts'] : [],
   },
 });

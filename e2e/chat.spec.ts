@@ -99,6 +99,7 @@ test('a person chats, sees the reply stream, approves a write and opens its path
 test('a paste too long for the model: the request goes again fitted to the window the error names, and the person is told what the model did not see', async ({
   page,
 }) => {
+  test.setTimeout(120_000); // 2,000 pasted lines typed, sent twice and shown: over a minute beside vitest on 2 loaded cores
   await startLlm([
     {
       status: 400,
@@ -281,7 +282,10 @@ test('the agent reads a PDF in the workspace: its text, page by page, reaches th
   await configureModel(page);
   await page.getByTestId('composer').fill('How much is due on invoice.pdf?');
   await page.getByTestId('send').click();
-  await expect(page.getByTestId('msg-assistant').last()).toContainText('1,250.00 EUR within 30 days');
+  // The PDF's text through its worker (pdf.js loaded in it): over 15 s beside vitest on 2 loaded cores.
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('1,250.00 EUR within 30 days', {
+    timeout: 60_000,
+  });
   const [, second] = await llm!.requests();
   const result = second!.body.messages!.find((m) => m.role === 'tool')!;
   expect(result.content).toBe(

@@ -34,6 +34,14 @@ export function currentShape(): Shape {
   return (base.info().project.use as { shape?: Shape }).shape ?? 'web';
 }
 
+/**
+ * Every app an e2e test starts puts its background warm-up off (SKALD_WARM_UP_DELAY_MS, docs/architecture.md
+ * "Tests"): each test starts a fresh app, and the warm-up (the bash grammar, the AI SDK, the shell runner, the sandbox
+ * check) took about 2 CPU-seconds in each, most of them for a test that never needed it; what a test uses loads when
+ * first used. Its own tests are src/main/core/warm-up.test.ts. A test may still ask for it in its `env`.
+ */
+const NO_WARM_UP = { SKALD_WARM_UP_DELAY_MS: String(60 * 60_000) };
+
 function freshDataDir(dataDir?: string): { dataDir: string; workspaceDir: string } {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'skald-e2e-'));
   mkdirSync(join(dir, 'workspace'), { recursive: true });
@@ -52,7 +60,7 @@ export async function startApp(
   const desktop = await startDesktopStandin({
     page,
     args: ['--data-dir', dataDir, ...args],
-    env: { ...env, SKALD_STANDIN_USER_DATA: join(dataDir, 'user-data') },
+    env: { ...NO_WARM_UP, ...env, SKALD_STANDIN_USER_DATA: join(dataDir, 'user-data') },
   });
   return { shape: 'desktop', url: desktop.appUrl, dataDir, workspaceDir, process: desktop.process, desktop };
 }
@@ -128,7 +136,7 @@ function launchWebApp(
     process.execPath,
     ['out/main/web.js', '--data-dir', dataDir, '--port', String(options.port ?? 0), ...args],
     {
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...NO_WARM_UP, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

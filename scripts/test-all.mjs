@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every test — the formatter's check (`npm run lint`), the typecheck and a build side by side, then vitest
- * (unit + integration, including the layer test), then the Playwright e2e tests in Chromium against the web and desktop
- * shapes. Stops at the first failing step (of the three side by side, after all three have ended).
+ * `npm test`: every test — the formatter's check (`npm run lint`), the typecheck, vitest (unit + integration,
+ * including the layer test) and a build, side by side, and the Playwright e2e tests in Chromium against the web and
+ * desktop shapes as soon as the build is there. The first step that fails stops the others.
  *
  * What the tests need is settled first, so a machine without it learns at once rather than after the slow steps: the
  * programs they use (python3, ps, git, rg, latexmk, xelatex, bwrap, strace: scripts/test-prerequisites.mjs), one line
  * naming what is missing and the packages that install it; then the browser: CHROMIUM_PATH, an installed
  * Chrome/Chromium, or Playwright's own; when there is none, Playwright's Chromium is fetched (`playwright install
  * chromium`, which needs the internet); offline, one line says what to install (scripts/chromium.mjs).
- * The whole run takes about 30 minutes on a 2-core machine (README "Running the tests").
+ * How long it takes, and where the time goes: README "Running the tests".
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -49,49 +49,71 @@ console.log(`Chromium for the e2e tests: ${browser.path}`);
 env.CHROMIUM_PATH = browser.path;
 
 /**
- * The checks come first, side by side: the formatter's check, the typecheck and the build are each mostly one thread
- * and need nothing of one another (the build only has to be there for the e2e tests), so on two cores they take
- * about as long as the longest of them. Their output is shown as each one ends, under its name.
+ * The steps, side by side (measured: README "Running the tests"): the formatter's check, the typecheck, the build and
+ * vitest start at once; the e2e tests start as soon as the build is there (they run the built app). Each is mostly
+ * waiting on something (a child process, a server, a browser, the disk) much of its time, so on two cores they take
+ * about as long as the longest of them (the e2e, on one Playwright worker: playwright.config.ts) rather than their
+ * sum. Each line of output is shown as it comes, under its step's name; a step that fails stops the others at once.
  */
-const checks = [
+const CHECKS = [
   ['lint', [bin('@biomejs/biome', 'bin/biome'), 'ci', '.', '--colors=off']],
   ['typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']],
-  ['build', [bin('electron-vite', 'bin/electron-vite.js'), 'build', '--logLevel', 'error']],
-];
-const steps = [
   ['vitest', [bin('vitest', 'vitest.mjs'), 'run']],
-  ['e2e', [bin('@playwright/test', 'cli.js'), 'test']],
 ];
+const BUILD = ['build', [bin('electron-vite', 'bin/electron-vite.js'), 'build', '--logLevel', 'error']];
+const E2E = ['e2e', [bin('@playwright/test', 'cli.js'), 'test']];
 
+const started = Date.now();
 const seconds = (start) => `${((Date.now() - start) / 1000).toFixed(0)} s`;
-const fail = (name, code) => {
-  console.error(`\n${name} failed (exit ${code}).`);
-  process.exit(typeof code === 'number' ? code || 1 : 1);
-};
+const running = new Set();
 
-/** Runs one step with its output captured, and prints it under the step's name when the step ends. */
-function runCaptured(name, args) {
+/** Ends every step still running (each in its own process group: vitest's and Playwright's children with it). */
+function stopAll() {
+  for (const child of running) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Runs one step, each line of its output shown under its name; resolves when it ends, and stops all if it failed. */
+function run([name, args]) {
   const start = Date.now();
+  console.log(`[${name}] started`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    const show = (stream) => {
+      let rest = '';
+      stream.on('data', (chunk) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop();
+        for (const line of lines) console.log(`[${name}] ${line}`);
+      });
+      stream.on('end', () => rest && console.log(`[${name}] ${rest}`));
+    };
+    show(child.stdout);
+    show(child.stderr);
     child.on('close', (code, signal) => {
-      console.log(`\n== ${name} (${seconds(start)}) ==\n${out.trimEnd()}`);
-      resolve({ name, code: code ?? signal });
+      running.delete(child);
+      if (code === 0) {
+        console.log(`[${name}] passed (${seconds(start)})`);
+        return resolve();
+      }
+      console.error(
+        `\n${name} failed (${signal ?? `exit ${code}`}, after ${seconds(start)}); the other steps are stopped.`,
+      );
+      stopAll();
+      process.exit(typeof code === 'number' && code !== 0 ? code : 1);
     });
   });
 }
 
-const results = await Promise.all(checks.map(([name, args]) => runCaptured(name, args)));
-for (const { name, code } of results) if (code !== 0) fail(name, code);
-
-for (const [name, args] of steps) {
-  const start = Date.now();
-  console.log(`\n== ${name} ==`);
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env });
-  if (result.status !== 0) fail(name, result.status ?? result.signal);
-  console.log(`(${name}: ${seconds(start)})`);
-}
-console.log('\nAll test steps passed.');
+process.on('SIGINT', () => {
+  stopAll();
+  process.exit(130);
+});
+await Promise.all([...CHECKS.map(run), run(BUILD).then(() => run(E2E))]);
+console.log(`\nAll test steps passed (${seconds(started)}).`);

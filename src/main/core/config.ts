@@ -36,3 +36,13 @@ export function resolveDataDir(
 export function dbFile(dataDir: string): string {
   return join(dataDir, 'skald.db');
 }
+
+/**
+ * The background warm-up's delay from `SKALD_WARM_UP_DELAY_MS` (a test hook, unset in use): the e2e tests start a
+ * fresh app per test and most never need what the warm-up loads, so they put it off (e2e/fixtures.ts); whatever a test
+ * does use still loads when first used. Absent or not a number: the core's default (WARM_UP_DELAY_MS).
+ */
+export function warmUpDelayFromEnv(env: NodeJS.ProcessEnv): { warmUpDelayMs?: number } {
+  const ms = Number(env.SKALD_WARM_UP_DELAY_MS);
+  return env.SKALD_WARM_UP_DELAY_MS && Number.isFinite(ms) && ms >= 0 ? { warmUpDelayMs: ms } : {};
+}

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { warmUpDelayFromEnv } from './config';
 import { createCore, WARM_UP_DELAY_MS } from './index';
 import { PLAIN_AT_START } from './approval/gate-warm-up';
 import { loadAiSdk } from './llm/ai-sdk';
@@ -97,5 +98,14 @@ describe('the background warm-up', () => {
     } finally {
       await core.dispose();
     }
+  });
+});
+
+describe('SKALD_WARM_UP_DELAY_MS (the e2e tests put the warm-up off with it: e2e/fixtures.ts)', () => {
+  it('sets the delay when it is a number of milliseconds, and leaves the default otherwise', () => {
+    expect(warmUpDelayFromEnv({ SKALD_WARM_UP_DELAY_MS: '3600000' })).toEqual({ warmUpDelayMs: 3_600_000 });
+    expect(warmUpDelayFromEnv({ SKALD_WARM_UP_DELAY_MS: '0' })).toEqual({ warmUpDelayMs: 0 });
+    for (const value of [undefined, '', 'soon', '-1'])
+      expect(warmUpDelayFromEnv({ SKALD_WARM_UP_DELAY_MS: value })).toEqual({});
   });
 });

@@ -14,7 +14,7 @@
  */
 import { join } from 'node:path';
 import { eventFamilies } from '../../shared/contract/index';
-import { resolveDataDir } from '../core/config';
+import { resolveDataDir, warmUpDelayFromEnv } from '../core/config';
 import { createCore, type Core } from '../core/index';
 import { PREVIEW_SCHEME, serveAppRequest, servePreviewRequest, usePreviewScheme } from './app-protocol';
 import { appMenuTemplate } from './app-menu';
@@ -105,6 +105,7 @@ export async function startDesktop(options: DesktopOptions): Promise<DesktopApp 
       requestRestart: () => void desktop.quit({ relaunch: true }),
       // The viewer's "Open with the system app": the core has checked the path and the confirmation (docs/viewer.md).
       openWithSystem: (realPath) => e.shell.openPath(realPath),
+      ...warmUpDelayFromEnv(options.env),
     },
   );
 

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../../package.json';
-import { argValue, resolveDataDir } from '../core/config';
+import { argValue, resolveDataDir, warmUpDelayFromEnv } from '../core/config';
 import { createCore } from '../core/index';
 import { startWebServer } from './server';
 import { webAccessToken } from './token';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
       version: pkg.version,
       agentsDir: fileURLToPath(new URL('../../agents', import.meta.url)),
     },
-    { requestRestart: () => restart() },
+    { requestRestart: () => restart(), ...warmUpDelayFromEnv(process.env) },
   );
   const coreDone = performance.now();
   const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url));

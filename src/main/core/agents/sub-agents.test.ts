@@ -270,7 +270,7 @@ describe('execute_task sync', () => {
           execSync('ps -eo args')
             .toString()
             .split('\n')
-            .filter((l) => l.startsWith('sleep 41')).length,
+            .filter((l) => l.trim() === 'sleep 41').length,
         { timeout: 15_000 },
       )
       .toBeGreaterThan(0);
@@ -282,7 +282,7 @@ describe('execute_task sync', () => {
           execSync('ps -eo args')
             .toString()
             .split('\n')
-            .filter((l) => l.startsWith('sleep 41')).length,
+            .filter((l) => l.trim() === 'sleep 41').length,
         { timeout: 15_000 },
       )
       .toBe(0);

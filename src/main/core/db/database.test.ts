@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { bundleChild } from '../../../../test/helpers/bundle-child';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { closeDatabase, openDatabase, PAGE_CACHE_KIB, statement } from './database';
 import { applyMigrations, NewerDatabaseError, schemaVersion, type Migration } from './migrate';
@@ -194,9 +195,12 @@ describe('store', () => {
 
   it('every acknowledged commit survives SIGKILL at random moments; integrity stays ok (D2, D3)', async () => {
     const file = join(tempDir(), 'kill.db');
+    // Bundled once: each of the 25 writers then starts as plain Node, not through tsx (test/helpers/bundle-child.ts).
+    const writer = await bundleChild('db-writer');
+    onTestFinished(() => rmSync(writer, { force: true }));
     let acked = 0;
     for (let round = 0; round < 25; round++) {
-      acked = Math.max(acked, await runWriterAndKill(file, 20 + Math.random() * 120));
+      acked = Math.max(acked, await runWriterAndKill(writer, file, 20 + Math.random() * 120));
       const db = new Database(file, { readonly: true });
       const a = db.prepare('SELECT count(*) AS n, max(n) AS top FROM kill_a').get() as { n: number; top: number };
       const b = db.prepare('SELECT count(*) AS n FROM kill_b').get() as { n: number };
@@ -210,9 +214,9 @@ describe('store', () => {
   }, 120_000);
 });
 
-function runWriterAndKill(file: string, afterMs: number): Promise<number> {
+function runWriterAndKill(writer: string, file: string, afterMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/helpers/db-writer.ts'), file], {
+    const child = spawn(process.execPath, [writer, file], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -8,8 +8,8 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { build as bundle } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleChild } from '../../../../test/helpers/bundle-child';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { listDecisions } from '../approval/decision-log';
 import { buildWorld, editedFiles, openWorld, serviceOf, type FileChange } from '../../../../test/helpers/rewind-world';
@@ -21,20 +21,9 @@ afterAll(() => {
 
 const root = join(__dirname, '../../../..');
 let child = '';
-// One bundle of the child (its packages left to Node): a fresh process starts in a fraction of tsx's time.
+// One bundle of the child: a fresh process starts in a fraction of tsx's time (test/helpers/bundle-child.ts).
 beforeAll(async () => {
-  // Under out/ (ignored), so its packages resolve from the repo's node_modules.
-  child = join(root, 'out', 'test-children', `rewind-crash-child-${process.pid}.mjs`);
-  await bundle({
-    entryPoints: [join(root, 'test/helpers/rewind-crash-child.ts')],
-    outfile: child,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'error',
-  });
+  child = await bundleChild('rewind-crash-child');
 });
 
 /** Runs the child; resolves with how it ended. `killAfterMs`: SIGKILL it that long after it starts applying. */

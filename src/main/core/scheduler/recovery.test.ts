@@ -3,10 +3,11 @@
  * quit during a run, and the 7-day retention, all on real SQLite files in temp folders.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundleChild } from '../../../../test/helpers/bundle-child';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { startScriptedLlm, type ScriptedLlm } from '../../../../test/llm-server/index';
@@ -19,6 +20,12 @@ const root = join(__dirname, '../../../..');
 const agentsDir = join(root, 'agents');
 let h: Harness | undefined;
 let llm: ScriptedLlm | undefined;
+// The crash child, bundled once: each start is then plain Node, not a whole core through tsx (test/helpers/bundle-child.ts).
+let crashChild = '';
+beforeAll(async () => {
+  crashChild = await bundleChild('crash-scheduler-child');
+});
+afterAll(() => rmSync(crashChild, { force: true }));
 afterEach(async () => {
   await h?.close();
   await llm?.close();
@@ -34,20 +41,10 @@ function runChildUntilPending(
   prompt: string,
 ): Promise<{ toolCallId: string; runId: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(root, 'test/helpers/crash-scheduler-child.ts'),
-        dataDir,
-        workspace,
-        baseUrl,
-        prompt,
-        agentsDir,
-      ],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [crashChild, dataDir, workspace, baseUrl, prompt, agentsDir], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let found: { toolCallId: string; runId: number } | null = null;
     child.stdout.on('data', (c: Buffer) => {

@@ -7,9 +7,10 @@
  */
 import { execSync, spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundleChild } from '../../../../test/helpers/bundle-child';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs, tempDir } from '../../../../test/helpers/temp';
 import { startScriptedLlm, type ScriptedLlm } from '../../../../test/llm-server/index';
@@ -17,6 +18,12 @@ import { startScriptedLlm, type ScriptedLlm } from '../../../../test/llm-server/
 const root = join(__dirname, '../../../..');
 let h: Harness | undefined;
 let llm: ScriptedLlm | undefined;
+// The crash child, bundled once: each start is then plain Node, not a whole core through tsx (test/helpers/bundle-child.ts).
+let crashChild = '';
+beforeAll(async () => {
+  crashChild = await bundleChild('crash-child');
+});
+afterAll(() => rmSync(crashChild, { force: true }));
 afterEach(async () => {
   await h?.close();
   await llm?.close();
@@ -27,11 +34,10 @@ afterEach(async () => {
 
 function runChildUntilTool(dataDir: string, workspace: string, baseUrl: string, mode = 'shell'): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'test/helpers/crash-child.ts'), dataDir, workspace, baseUrl, mode],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [crashChild, dataDir, workspace, baseUrl, mode], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let toolCallId = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -115,7 +121,7 @@ describe('resume after a crash', () => {
       execSync('ps -eo args')
         .toString()
         .split('\n')
-        .filter((l) => l.startsWith('sleep 23')).length;
+        .filter((l) => l.trim() === 'sleep 23').length;
     expect(sleeping()).toBe(1); // the crashed core's command outlived it (its own process group)
     h = await startHarness({ dataDir, turns: [{ text: 'I will check the state first.' }] });
     expect(sleeping()).toBe(0); // R4: the next start ended the leftover

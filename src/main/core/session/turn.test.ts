@@ -172,7 +172,7 @@ describe('turn loop', () => {
           execSync('ps -eo args')
             .toString()
             .split('\n')
-            .filter((l) => l.startsWith('sleep 37')).length,
+            .filter((l) => l.trim() === 'sleep 37').length,
       )
       .toBe(0);
     const events = await h.sendAndSettle(sessionId, 'again');
