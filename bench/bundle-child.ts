@@ -7,14 +7,20 @@
  */
 import { build } from 'esbuild';
 import { mkdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 const OUT = join(import.meta.dirname, '..', 'out', 'bench-children');
 
-/** The bundled child's path (rebuilt on every call: a bench always runs the current sources). */
-export async function bundleChild(entry: string): Promise<string> {
-  mkdirSync(OUT, { recursive: true });
-  const outfile = join(OUT, `${basename(entry, '.ts')}-${process.pid}.mjs`);
+/**
+ * The bundled child's path (rebuilt on every call: a bench always runs the current sources). `outfile` names it where
+ * a caller needs a fixed name (a worker's entry that the child starts from beside it); by default it goes under
+ * `out/bench-children/`, named after its entry and this process.
+ */
+export async function bundleChild(
+  entry: string,
+  outfile = join(OUT, `${basename(entry, '.ts')}-${process.pid}.mjs`),
+): Promise<string> {
+  mkdirSync(dirname(outfile), { recursive: true });
   await build({
     entryPoints: [entry],
     outfile,

@@ -9,9 +9,9 @@
  * the app never does. Each against the same file's cold call in this warm process (cache emptied), for scale.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleChild } from './bundle-child';
 import { outlineCache } from '../src/main/core/tools/outline/outline-service';
 import { median, ms, type BenchRow } from './table';
 import { type CorpusFile, nearest, pythonCorpus, scriptCorpus } from './tools-outline-corpus';
@@ -22,22 +22,12 @@ const OUT = join(import.meta.dirname, '..', 'out', 'bench-children');
 const LIMIT_MS = 100;
 
 async function bundle(): Promise<string> {
-  mkdirSync(OUT, { recursive: true });
-  const common = {
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'error',
-  } as const;
-  const child = join(OUT, `tools-outline-child-${process.pid}.mjs`);
-  await build({ ...common, entryPoints: [join(import.meta.dirname, 'tools-outline-child.ts')], outfile: child });
-  await build({
-    ...common,
-    entryPoints: [join(import.meta.dirname, '..', 'src/main/core/tools/outline/outline-worker.ts')],
-    outfile: join(OUT, 'outline-worker.js'),
-  });
+  const child = await bundleChild(join(import.meta.dirname, 'tools-outline-child.ts'));
+  // The outline worker's entry beside the child, as electron-vite lays out `out/main`: the child's pool starts it there.
+  await bundleChild(
+    join(import.meta.dirname, '..', 'src/main/core/tools/outline/outline-worker.ts'),
+    join(OUT, 'outline-worker.js'),
+  );
   return child;
 }
 
