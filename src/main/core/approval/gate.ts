@@ -15,30 +15,21 @@
  * Limits: rules see `args.path` only; guards also see the other path-like arguments (guards.ts).
  * Check ids (X3) are listed in docs/security-checks.md.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { ACTION_WORDS, ruleLabel, type Decision } from '../../../shared/contract/approval';
 import type { RunContext } from '../../../shared/run-context';
 import { parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
 import { isFileTool, type ToolTraits } from '../../../shared/tool-traits';
-import { canonicalizeForPolicy, hasComponent, pathArguments, resolvePath } from '../tools/_policy/paths';
+import { canonicalizeForPolicy, pathArguments, resolvePath } from '../tools/_policy/paths';
 import type { ProtectedPaths } from '../tools/tool';
 import type { BypassStore } from './bypass';
 import { decidingRule, hidingRule, type CallFacts, type RuleVerdict } from './evaluate';
-import {
-  Guards,
-  HOME_CREDENTIALS,
-  isCredentialPath,
-  relIn,
-  SYSTEM_CREDENTIALS,
-  type GuardId,
-  type GuardVerdict,
-  type Roots,
-} from './guards';
+import { Guards, relIn, type GuardId, type GuardVerdict, type Roots } from './guards';
 import { KeptRuleDecisions } from './kept-rule-decisions';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
-import { normalizePathPattern, pathFacts, type RuleAction } from './patterns';
+import { pathFacts, type RuleAction } from './patterns';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
+import { slash, walkExclusions } from './walk-policy';
 
 export type { Decision, WhyKind } from '../../../shared/contract/approval';
 /** A decision as the evaluation builds it; `done` stamps it as the policy's. */
@@ -76,8 +67,6 @@ export interface GateDeps {
 
 /** How a redirect's target is judged: as a file tool's write (secrets, data folder, .git hooks, steering files). */
 const REDIRECT_WRITE: Pick<ToolTraits, 'kind' | 'category'> = { kind: 'edit', category: 'filesystem' };
-
-const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 
 /** " (beats allow rule 3: …)": the weaker matching rules the deciding one out-ranked, for the card's "why". */
 function beatenText(beaten: readonly CompiledRule[]): string {
@@ -336,29 +325,18 @@ export class ApprovalGate {
 
   /**
    * What a walk of this call (grep_files, list_files recursive) must leave out (docs/approval.md "Walks skip what is
-   * protected"): every entry a deny or ask rule *with a path pattern* covers for this tool and caller, the data
-   * folder, and secrets/. Path-less rules are left out, and so are rules (and the data-folder guard) that cover the
-   * walk's root itself: those decided the whole call already (denied it, or a person approved it). When the rules
-   * cannot be loaded the call itself asked; the guards still apply. Entries are judged by their real path, no I/O.
+   * protected"; `walkExclusions` in walk-policy.ts): the guards, and the deny and ask rules with a path pattern for
+   * this tool and caller. When the rules cannot be loaded the call itself asked; the guards still apply.
    */
   walkPolicy(call: GateCall): ProtectedPaths {
     const wd = this.workingDirOf(call);
-    const roots = this.guards.roots(wd);
     const rootReal =
       typeof call.args.path === 'string' && call.args.path !== ''
         ? canonicalizeForPolicy(call.args.path, wd)
         : canonicalizeForPolicy(wd, wd);
-    const rootFacts = pathFacts(relIn(rootReal, roots.wsCanon), slash(rootReal));
-    const guardsData = !this.guards.isDataDir(roots, rootReal);
-    // A walk that starts inside a credential store was asked for as such (the call's path asked); any other leaves
-    // them out, as it does secrets/: a working directory that is the home folder holds ~/.ssh.
-    const homes = this.guards.homes(); // once per walk: `excludes` runs for each entry
-    const isCredential = (real: string) => homes.some((home) => isCredentialPath(real, home));
-    const guardsCredentials = !isCredential(rootReal);
-    const groupId = groupOf(call);
-    let rules: CompiledRule[] = [];
-    try {
-      rules = this.ruleLists(groupId, call.toolName)
+    // The deny and ask rules with a path pattern for this tool and caller (their lookup may throw: walk-policy.ts).
+    const candidates = () =>
+      this.ruleLists(groupOf(call), call.toolName)
         .flat()
         .filter(
           (c) =>
@@ -366,52 +344,8 @@ export class ApprovalGate {
             c.rule.action !== 'allow' &&
             (c.rule.agent_id === null || c.rule.agent_id === call.agentId) &&
             (c.rule.source === null || c.rule.source === call.source),
-        )
-        .filter((c) => !c.path!(rootFacts));
-    } catch {
-      rules = [];
-    }
-    const excludes = (real: string): boolean => {
-      const rel = relIn(real, roots.wsCanon);
-      if (rel !== null && hasComponent(rel, 'secrets')) return true;
-      if (guardsData && this.guards.isDataDir(roots, real)) return true;
-      if (guardsCredentials && isCredential(real)) return true;
-      if (rules.length === 0) return false;
-      const facts = pathFacts(rel, slash(real));
-      return rules.some((c) => c.path!(facts));
-    };
-    const describeUnder = (root: string): string[] => {
-      const out: string[] = [];
-      const add = (abs: string, why: string) => {
-        const rel = relIn(abs, root);
-        if (rel !== null && rel !== '' && existsSync(abs)) out.push(`${rel} (${why})`);
-      };
-      if (guardsData && this.guards.isDataDir(roots, roots.dataCanon)) add(roots.dataCanon, "the app's data folder");
-      if (guardsCredentials) {
-        for (const home of homes) for (const c of HOME_CREDENTIALS) add(join(home, c), 'a credential store');
-        for (const c of SYSTEM_CREDENTIALS) add(c, 'a credential store');
-      }
-      for (const c of rules) {
-        const pattern = normalizePathPattern(c.rule.path_pattern!);
-        const base = pattern.endsWith('/*') ? pattern.slice(0, -2) : pattern;
-        const abs = isAbsolute(base) ? base : join(roots.wsCanon, base);
-        const why = ruleLabel(c.rule);
-        if (!base.endsWith('*')) add(abs, why);
-        else {
-          // A prefix pattern (`priv*`): name the entries of its folder that it covers.
-          const prefix = abs.slice(abs.lastIndexOf('/') + 1, -1).toLowerCase();
-          let names: string[] = [];
-          try {
-            names = readdirSync(dirname(abs));
-          } catch {
-            names = [];
-          }
-          for (const n of names) if (n.toLowerCase().startsWith(prefix)) add(join(dirname(abs), n), why);
-        }
-      }
-      return [...new Set(out)];
-    };
-    return { excludes, describeUnder };
+        );
+    return walkExclusions(this.guards, this.guards.roots(wd), rootReal, candidates);
   }
 
   /** The candidate rules for this tool: the session's group, then default. */
