@@ -60,7 +60,10 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
   'workers/spawn-worker.ts': { names: ['existsSync'], why: "whether a worker's built script is there" },
   // Only what a path is: stat/lstat/exists/readdir open no file and cannot block on a FIFO or a device.
   'approval/bypass.ts': { names: ['statSync'], why: 'is a bypass folder a folder (metadata only)' },
-  'approval/gate.ts': { names: ['existsSync', 'readdirSync'], why: 'which protected names exist (metadata only)' },
+  'approval/walk-policy.ts': {
+    names: ['existsSync', 'readdirSync'],
+    why: 'which protected names a walk left out exist (metadata only)',
+  },
   'approval/guards.ts': { names: ['lstatSync'], why: 'is a word of a command a symlink (metadata only)' },
   'approval/shell-globs.ts': { names: ['lstatSync', 'readdirSync'], why: 'what a glob expands to (metadata only)' },
   'session/working-directory.ts': {
