@@ -46,6 +46,15 @@ function get(
   });
 }
 
+/** An open window that keeps the message of each notice frame it receives, in order. */
+async function noticeWindow(): Promise<{ ws: WebSocket; frames: unknown[] }> {
+  const ws = socket();
+  await new Promise((r) => ws.once('open', r));
+  const frames: unknown[] = [];
+  ws.on('message', (d) => frames.push((JSON.parse(d.toString()) as { payload: { message: string } }).payload.message));
+  return { ws, frames };
+}
+
 function socket(headers: Record<string, string> = {}, query = `?token=${server.token}`): WebSocket {
   return new WebSocket(`ws://127.0.0.1:${server.port}/ws${query}`, {
     headers: { origin: `http://127.0.0.1:${server.port}`, ...headers },
@@ -207,12 +216,7 @@ describe('web shape server', () => {
 
   it("sends a turn of the event loop's frames to a window in order, in one write at the turn's end", async () => {
     await expect.poll(() => core.events.size()).toBe(0); // earlier tests' sockets finish closing
-    const ws = socket();
-    await new Promise((r) => ws.once('open', r));
-    const frames: unknown[] = [];
-    ws.on('message', (d) =>
-      frames.push((JSON.parse(d.toString()) as { payload: { message: string } }).payload.message),
-    );
+    const { ws, frames } = await noticeWindow();
     const writev = vi.spyOn(Socket.prototype, '_writev');
     const write = vi.spyOn(Socket.prototype, '_write');
     const notice = (message: string) => core.events.emit('app', { type: 'notice', level: 'info', message });
@@ -234,12 +238,7 @@ describe('web shape server', () => {
 
   it("writes a chain of microtasks' frames once the chain ends, before the next turn's immediates (a tool call's four events)", async () => {
     await expect.poll(() => core.events.size()).toBe(0); // earlier tests' sockets finish closing
-    const ws = socket();
-    await new Promise((r) => ws.once('open', r));
-    const frames: unknown[] = [];
-    ws.on('message', (d) =>
-      frames.push((JSON.parse(d.toString()) as { payload: { message: string } }).payload.message),
-    );
+    const { ws, frames } = await noticeWindow();
     const writev = vi.spyOn(Socket.prototype, '_writev');
     const write = vi.spyOn(Socket.prototype, '_write');
     const writes = () => writev.mock.calls.length + write.mock.calls.length;

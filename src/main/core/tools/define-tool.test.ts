@@ -8,18 +8,23 @@ import { z } from 'zod';
 import { defineTool } from './define-tool';
 import { SettledExecution } from './execution';
 
+/** A read tool labelled by its path, whose schema runs `check` each time it parses arguments. */
+function labelProbe(check: (args: { path: string }, ctx: z.RefinementCtx) => void) {
+  return defineTool({
+    name: 'label_probe',
+    description: 'Labels.',
+    kind: 'read',
+    category: 'introspection',
+    input: z.object({ path: z.string() }).superRefine(check),
+    describe: (args, length) => (length === 'short' ? `read ${args.path}` : `read the file ${args.path}`),
+    execute: () => 'ok',
+  });
+}
+
 describe('defineTool labels', () => {
   it('parses a call once for both of its labels, each call for its own, and keeps none past its full label', () => {
     let parses = 0;
-    const tool = defineTool({
-      name: 'label_probe',
-      description: 'Labels.',
-      kind: 'read',
-      category: 'introspection',
-      input: z.object({ path: z.string() }).superRefine(() => void parses++),
-      describe: (args, length) => (length === 'short' ? `read ${args.path}` : `read the file ${args.path}`),
-      execute: () => 'ok',
-    });
+    const tool = labelProbe(() => void parses++);
     const a = { path: 'a.txt' };
     expect(tool.describe(a, 'short')).toBe('read a.txt');
     expect(tool.describe(a, 'full')).toBe('read the file a.txt');
@@ -33,17 +38,9 @@ describe('defineTool labels', () => {
 
   it("checks a call's arguments once for its gate, its card and its run, in either order; refused ones too", () => {
     let parses = 0;
-    const tool = defineTool({
-      name: 'label_probe',
-      description: 'Labels.',
-      kind: 'read',
-      category: 'introspection',
-      input: z.object({ path: z.string() }).superRefine((args, check) => {
-        parses++;
-        if (args.path === 'bad') check.addIssue({ code: 'custom', message: 'a bad path' });
-      }),
-      describe: (args, length) => (length === 'short' ? `read ${args.path}` : `read the file ${args.path}`),
-      execute: () => 'ok',
+    const tool = labelProbe((args, check) => {
+      parses++;
+      if (args.path === 'bad') check.addIssue({ code: 'custom', message: 'a bad path' });
     });
     const ctx = { workingDir: '/ws', workspaceDir: '/ws', signal: new AbortController().signal, log: () => {} };
     // A round's first call: normalized for the gate, then its card, then its run.
