@@ -7,6 +7,7 @@
 import type { Page } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { callBridge, expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+import { pickOption } from './controls';
 import { eachSettingsSection, SECURITY_TABS } from './screens';
 import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
 
@@ -91,7 +92,7 @@ test('the first run, step by step, in both themes', async ({ page }) => {
   const guide = page.getByTestId('first-run');
   await expect(guide).toBeVisible();
   await expectAccessible(page, 'first run: provider');
-  await guide.getByTestId('fr-kind-openai_compatible').check({ force: true });
+  await pickOption(guide.getByTestId('fr-kind-openai_compatible'));
   await guide.getByTestId('fr-url').fill(`${llm.url}/v1`);
   await expectAccessible(page, 'first run: provider with an address');
   await guide.getByTestId('fr-next').click();

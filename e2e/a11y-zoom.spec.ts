@@ -8,6 +8,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { closeChatApp, openWith, send } from './chat-kit';
 import { expect, startWebApp, stopWebApp, test } from './fixtures';
+import { pickOption } from './controls';
 import { shots } from './screens';
 
 test.afterEach(closeChatApp);
@@ -66,7 +67,7 @@ for (const s of SCALES) {
       await expect(guide).toBeVisible();
       await expectWhole(page, 'the first run');
       await shots(page, `${s.name}-first-run`);
-      await guide.getByTestId('fr-kind-openai_compatible').check({ force: true });
+      await pickOption(guide.getByTestId('fr-kind-openai_compatible'));
       await guide.getByTestId('fr-url').fill('http://127.0.0.1:9/v1');
       await guide.getByTestId('fr-next').click();
       await expectWhole(page, 'the first run, key step');

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, screenshotPath, startApp, stopApp, test, type App } from './fixtures';
+import { pickOption } from './controls';
 import { makePdf } from '../test/helpers/pdf';
 import { makePng } from '../test/helpers/png';
 import { shots } from './screens';
@@ -27,7 +28,7 @@ async function configureModelInSettings(page: Page): Promise<void> {
   const settings = page.getByTestId('settings');
   await settings.getByTestId('add-provider').click();
   const form = settings.getByTestId('provider-form');
-  await form.getByTestId('kind-openai_compatible').check({ force: true });
+  await pickOption(form.getByTestId('kind-openai_compatible'));
   await form.getByTestId('provider-name').fill('scripted');
   await form.getByTestId('provider-url').fill(`${llmUrl}/v1`);
   await form.getByTestId('provider-key').fill('test-key');

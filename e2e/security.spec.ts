@@ -40,7 +40,7 @@ async function addRule(
   await form.getByTestId('rule-tool').fill(fields.tool);
   if (fields.path) await form.getByTestId('rule-path').fill(fields.path);
   if (fields.command) await form.getByTestId('rule-command').fill(fields.command);
-  await form.getByTestId(`rule-action-${fields.action}`).check({ force: true });
+  await form.getByTestId(`rule-action-${fields.action}`).check();
   await form.getByTestId('save-rule').click();
   await expect(form).toHaveCount(0);
 }
@@ -134,7 +134,7 @@ test("a refused rule edit shows the core's message at the field and writes nothi
   await page.getByTestId('add-rule').click();
   const add = page.getByTestId('rule-form');
   await add.getByTestId('rule-tool').fill('*');
-  await add.getByTestId('rule-action-allow').check({ force: true });
+  await add.getByTestId('rule-action-allow').check();
   await add.getByTestId('save-rule').click();
   await expect(add.getByTestId('field-error-tool_pattern')).toContainText('catch-all');
   expect(await rules(page)).toEqual(before);
@@ -249,7 +249,7 @@ test("the tester's answer is the decision the gate then makes for that call", as
   await expect(form.getByTestId('rule-tool')).toHaveValue('execute_cmd');
   await expect(form.getByTestId('rule-command')).toHaveValue('echo tested *');
   await expect(form.getByTestId('rule-action-require')).toBeChecked();
-  await form.getByTestId('rule-action-allow').check({ force: true });
+  await form.getByTestId('rule-action-allow').check();
   await form.getByTestId('preview-command').fill('echo tested && rm -rf x');
   await expect(form.getByTestId('command-part')).toHaveCount(2);
   await expect(form.getByTestId('command-part').nth(0)).toHaveAttribute('data-match', 'true');

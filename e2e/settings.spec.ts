@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { callBridge, expect, startWebApp, stopWebApp, test, type WebApp } from './fixtures';
+import { pickOption } from './controls';
 import { shots } from './screens';
 import { configureModel, startLlmProcess, type LlmProcess } from './scripted-llm';
 
@@ -52,7 +53,7 @@ test('the first-run guide reaches a working chat', async ({ page }) => {
   await expect(page.getByTestId('composer')).toHaveCount(0);
   await shots(page, 'first-run-1-provider');
   // 1. Provider: an OpenAI-compatible server at the scripted LLM's address.
-  await guide.getByTestId('fr-kind-openai_compatible').check({ force: true });
+  await pickOption(guide.getByTestId('fr-kind-openai_compatible'));
   await guide.getByTestId('fr-url').fill(`${llm.url}/v1`);
   // Unnamed, it is named after its host (not "Other (OpenAI-compatible)", which two of them would both be).
   const host = new URL(llm.url).host;
@@ -103,7 +104,7 @@ test('providers: test connection says what is wrong, keys are set and replaced b
   const form = settings.getByTestId('provider-form');
   await expect(form.getByTestId('kind-anthropic')).toBeChecked(); // nothing local found on this machine
   await expect(form.getByTestId('provider-url')).toHaveCount(0); // a cloud kind: its address is fixed
-  await form.getByTestId('kind-openai_compatible').check({ force: true });
+  await pickOption(form.getByTestId('kind-openai_compatible'));
   await form.getByTestId('provider-name').fill('Gateway');
   await form.getByTestId('provider-url').fill(`${llm.url}/wrong`);
   await form.getByTestId('provider-probe').click();
@@ -195,7 +196,7 @@ test('first run: the model step fills the window the list gives the picked model
   const url = await startWindowGateway();
   await page.goto(app.url);
   const guide = page.getByTestId('first-run');
-  await guide.getByTestId('fr-kind-openai_compatible').check({ force: true });
+  await pickOption(guide.getByTestId('fr-kind-openai_compatible'));
   await guide.getByTestId('fr-url').fill(url);
   await guide.getByTestId('fr-next').click();
   await guide.getByTestId('fr-test').click();
