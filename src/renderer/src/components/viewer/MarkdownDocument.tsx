@@ -4,7 +4,8 @@
  * screen first, the rest in short background tasks. A part not rendered yet holds its estimated height, so the
  * scrollbar spans the whole document from the start; a rendered part off screen is skipped by layout
  * (`content-visibility: auto`) and stays searchable. Headings get the outline's ids as their part renders.
- * `jumpTo` renders a heading's part at once and scrolls to it.
+ * `jumpTo` renders a heading's part at once and scrolls to it, and keeps it there while the document settles
+ * (pin-jump.ts).
  */
 import {
   forwardRef,
@@ -23,6 +24,7 @@ import { highlightWithin } from '../../lib/highlight';
 import { renderMarkdownFragment } from '../../lib/markdown';
 import type { OutlineHeading } from './markdown-parts';
 import { PartQueue } from './part-queue';
+import { pinJump } from './pin-jump';
 
 export interface MarkdownDocumentHandle {
   jumpTo(heading: OutlineHeading): void;
@@ -125,10 +127,10 @@ export const MarkdownDocument = forwardRef<MarkdownDocumentHandle, Props>(functi
         });
         const part = body.current?.querySelector<HTMLElement>(`[data-part="${heading.part}"]`);
         const target = part?.querySelectorAll<HTMLElement>('h1, h2, h3, h4, h5, h6')[heading.index] ?? part;
-        target?.scrollIntoView({ block: 'start' });
+        if (target && scroller.current && body.current) pinJump(scroller.current, body.current, target);
       },
     }),
-    [queue],
+    [queue, scroller],
   );
 
   return (
