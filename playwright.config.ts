@@ -19,12 +19,15 @@ export default defineConfig<{ shape: Shape }>({
   // parsed): on a loaded 2-core machine that can take longer than Playwright's default 5 s. The wait ends as soon as
   // the assertion holds, so a passing run takes no longer; one that never holds still fails.
   expect: { timeout: 15_000 },
-  // One worker. Each test starts its own app on a fresh data folder and a free port (e2e/fixtures.ts), so two workers
-  // would be safe as to what the tests share; but on a loaded 2-core machine, beside vitest (scripts/test-all.mjs), the
-  // heaviest UI tests (a 2,000-line paste, a 3,000-section Markdown, a PDF read) missed their waits in the one full run
-  // with two. `--workers=2` on a quiet machine, run twice green, before it becomes the default (README "Running the
-  // tests").
-  workers: 1,
+  // Two workers. Each test starts its own app on a fresh data folder and a free port (e2e/fixtures.ts), so nothing is
+  // shared between workers but the machine; and a test waits much of its time (on its app, the scripted LLM, a
+  // browser's frames), so on one worker the e2e ran 16 minutes using under half a core (README "Running the tests").
+  // Beside vitest on a 2-core machine, tests that waited on the app's timing with the cores busy were made to wait
+  // on what the app shows instead (a jump in a large Markdown file, a radio picked through its label).
+  workers: 2,
+  // A test that fails is run once more, and one that passes then is reported as flaky by name in the summary: on a
+  // loaded machine a slow frame must not fail the whole run, and a test that fails twice still fails it.
+  retries: 1,
   reporter: [['list']],
   outputDir: 'test-results',
   use: {
