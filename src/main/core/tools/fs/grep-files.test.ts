@@ -6,19 +6,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
 import { GrepPool } from './grep-pool';
+import { BigTrees, walkShare } from './grep-prefix';
 import {
-  BigTrees,
   JS_ALONE_BIG_MS,
   JS_BESIDE_MS,
   JS_PREFIX_MS,
   JS_SOLO_MS,
   JS_WALK_MS,
-  PAGE_JS_LEFT_MS,
-  pageGoesOn,
   prefixGoesOn,
   soloGoesOn,
-  walkShare,
 } from './grep-race';
+import { PAGE_JS_LEFT_MS, pageGoesOn } from './grep-race-page';
 import { compareRel } from './grep-engines';
 import { MAX_UNITS, nextBatchUnits } from './grep-rg-batches';
 import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, byteLines, matchingLines } from './search-engine';
