@@ -49,10 +49,11 @@ export const PAGE_FIRST_UNITS_MAX = 1024;
  * long: that share counts the first folder levels' entries alike, and on /usr/include, whose 167 small files come
  * before its 68 folders, a search deep in `c++/` or `llvm-14/` looked three quarters done at 100 ms (it had read a
  * third). A pattern with no hits there searched alone to JS_PREFIX_MS and then waited for rg's whole run: 192 ms
- * against rg's 96. A page whose hits come, however few, goes on as before (`-i todo` there finds its first hits
- * within this and its page alone at about rg's pace).
+ * against rg's 96; with this bound at 25 ms, 97 ms against rg's 78 (a loaded machine). A page whose hits come,
+ * however few, goes on as before: `-i todo` there finds its first hit after 5–12 ms (100–130 files; two loaded
+ * cores), and its page alone at about rg's pace.
  */
-export const PAGE_NO_HIT_MS = 25;
+export const PAGE_NO_HIT_MS = 15;
 
 /**
  * Whether the JS search of a page goes on alone (checked after each file from JS_ALONE_MS on): PAGE_JS_LEFT_MS.
