@@ -6,19 +6,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failed, makeWorkspace, ok, type TestWorkspace } from '../_testing/workspace';
 import { createGrepFilesTool } from './grep-files';
 import { GrepPool } from './grep-pool';
+import { BigTrees, walkShare } from './grep-prefix';
 import {
-  BigTrees,
   JS_ALONE_BIG_MS,
   JS_BESIDE_MS,
   JS_PREFIX_MS,
   JS_SOLO_MS,
   JS_WALK_MS,
-  PAGE_JS_LEFT_MS,
-  pageGoesOn,
   prefixGoesOn,
   soloGoesOn,
-  walkShare,
 } from './grep-race';
+import { PAGE_JS_LEFT_MS, PAGE_NO_HIT_MS, pageGoesOn } from './grep-race-page';
 import { compareRel } from './grep-engines';
 import { MAX_UNITS, nextBatchUnits } from './grep-rg-batches';
 import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, byteLines, matchingLines } from './search-engine';
@@ -218,6 +216,9 @@ describe('the JS search beside ripgrep', () => {
     expect(prefixGoesOn(JS_ALONE_BIG_MS, 0, 5001, JS_PREFIX_MS, barelyBegun, JS_ALONE_BIG_MS)).toBe(false);
     expect(prefixGoesOn(JS_ALONE_BIG_MS, 1, page, JS_PREFIX_MS, barelyBegun, JS_ALONE_BIG_MS)).toBe(true);
     expect(prefixGoesOn(JS_ALONE_BIG_MS / 2, 0, page, JS_PREFIX_MS, barelyBegun, JS_ALONE_BIG_MS)).toBe(true);
+    // Its share of the walk is not asked (null): however near the walk's end it looks, only its hits keep it on.
+    expect(prefixGoesOn(JS_BESIDE_MS, 0, 5001, JS_PREFIX_MS, null, JS_ALONE_BIG_MS)).toBe(false);
+    expect(prefixGoesOn(JS_BESIDE_MS, 5000, 5001, JS_PREFIX_MS, null, JS_ALONE_BIG_MS)).toBe(true);
   });
 
   it('remembers the folders whose walk was too big to search alone, until a search reads one whole', () => {
@@ -267,6 +268,9 @@ describe('the JS search beside ripgrep', () => {
     expect(pageGoesOn(10, 5, 101, () => 0.01)).toBe(false); // 192 ms left, and the walk barely begun
     expect(pageGoesOn(10, 0, 101, () => 0.5)).toBe(true); // no hits, but the walk ends in 10 ms
     expect(pageGoesOn(10, 0, 101, () => 10 / (10 + PAGE_JS_LEFT_MS) - 0.01)).toBe(false);
+    // A folder known to be big, no hit yet after PAGE_NO_HIT_MS: the walk's end is not looked at, only the page's.
+    expect(pageGoesOn(PAGE_NO_HIT_MS, 0, 101, null)).toBe(false);
+    expect(pageGoesOn(10, 50, 101, null)).toBe(true);
     // A batch holds three times what the hits say the page still needs (rg stops where the page ends), within GROWTH×
     // the last and MAX_UNITS.
     expect(nextBatchUnits(64, 64, 0, 101)).toBe(256);

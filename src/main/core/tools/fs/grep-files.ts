@@ -35,7 +35,8 @@ import {
   type JsEngineOptions,
 } from './grep-engines';
 import { grepPool, type GrepPool } from './grep-pool';
-import { BATCHED_PAGE_ENTRIES, engineResults, JS_PREFIX_MS } from './grep-race';
+import { engineResults, JS_PREFIX_MS } from './grep-race';
+import { BATCHED_PAGE_ENTRIES } from './grep-race-page';
 import type { RipgrepWant } from './grep-ripgrep';
 import {
   clipLine,

@@ -6,23 +6,12 @@
  * of the machine from rg, so it goes on only while it is likely to win (a common pattern's page, a small tree);
  * searching beside rg until rg answered cost a rare pattern's search 40–60 ms on a 70–300 ms run.
  */
-import { SKIP_DIRS, walk } from '../_policy/fs';
 import { compareRel, jsEngine, type FileMatches, type GrepQuery, type JsEngineOptions } from './grep-engines';
-import { type BatchProgress, batchesGiveUp, FIRST_UNITS, ripgrepInOrder } from './grep-rg-batches';
-import { ripgrepEngine, type RipgrepWant, streamBesideFirstBatch } from './grep-ripgrep';
-import { compileMatcher, type Matcher } from './search-engine';
+import { bigTrees, JS_ALONE_MS, walkProgress } from './grep-prefix';
+import { BATCHED_PAGE_ENTRIES, pageInWalkOrder } from './grep-race-page';
+import { ripgrepEngine, type RipgrepWant } from './grep-ripgrep';
+import { compileMatcher } from './search-engine';
 
-/**
- * How long the JS engine searches the walk's first files alone before ripgrep may be started beside it… The first
- * milliseconds' pace says little about the whole walk: they hold the search's setup and, in a tree whose files come
- * before its folders, the top folder's few big files (the Python standard library's `_pydecimal.py`, 229 KB, takes 2
- * of them). Judged at 3 ms, the stdlib's whole walk looked like 36–63 ms, judged at 5 ms like 19–30, so rg was
- * started in nearly every search. Starting it is not cheap: Node spawns by fork(), which copies the page tables of
- * this whole process, 6–9 ms of this thread at the app's 200 MB (16 ms at 800 MB), and rg's two threads then slow the
- * JS search beside them. In a process of 190 MB the page of `-i deprecated` there took 50 ms (median), rg's own run
- * 44; judged at 5 ms, 16 ms against 39. A big tree pays 2 ms more before rg starts (bench/tools-grep.ts).
- */
-export const JS_ALONE_MS = 5;
 /**
  * …or this long where the same folder's last search found its walk too big to search alone (`BigTrees`): rg then
  * starts almost at once, and the JS search beside it goes on only while its hits would fill the page (not for
@@ -47,39 +36,6 @@ export const JS_ALONE_BIG_MS = 1;
  * is never below the time spent).
  */
 export const JS_SOLO_MS = 40;
-/**
- * A page of at most this many entries is made in the walk's order: the JS search of the walk's first files, then rg
- * batch by batch over the entries after them (grep-rg-batches.ts), each batch read in parallel, until the page is
- * full. One rg run over the tree gives no page before it has read the whole tree (its threads' order is not the
- * walk's), which made a page of a word one line in 3,000 has cost more than rg's whole run (node_modules, `-i todo`:
- * 1.65× rg's whole run, 20× rg stopped at its 101st hit). A larger answer (a whole answer) takes the one run.
- */
-export const BATCHED_PAGE_ENTRIES = 1000;
-/**
- * …and the JS search of a page goes on alone while what it has left (to the page's end at its rate of hits so far, or
- * to the walk's end by its share of the walk) looks like taking at most this: the batches read about twice as fast
- * but cost a process each (a few milliseconds to start, more from a big process: Node spawns by fork()). A small
- * tree (the Python standard library) is searched alone; on it, batches of rg took 5 to 6 times as long.
- */
-export const PAGE_JS_LEFT_MS = 50;
-/**
- * …judged once it has read this many files: the first few say little (the standard library's 229 KB `_pydecimal.py`
- * comes tenth; judged after it, the page looked 120 ms away and was 20).
- */
-export const PAGE_JS_JUDGED_AFTER_FILES = 64;
-/**
- * A page whose end looks further into the walk than this share (by the JS search's hits and its share of the walk;
- * no hit at all: further than any) is a rare pattern's: it goes to rg's one run over the tree, since batches would
- * go through most of the walk a process at a time (on /usr/share, a regex with no hit took batches 21 s against rg's
- * 2.3 s run)…
- */
-export const PAGE_BATCHES_SHARE = 0.5;
-/**
- * The first batch of a page's rg search holds at most this many units (grep-rg-batches.ts): each file named costs a
- * stat before rg starts. On node_modules, `-i todo` (the JS search's 64 files said 4,752 units) took 71.7 ms with a
- * first batch of 4,096 units, 53.3 ms with 1,024 (rg stopped at its 101st hit 21.1 ms; medians of 11).
- */
-export const PAGE_FIRST_UNITS_MAX = 1024;
 /** …how long it goes on beside rg whatever it finds… */
 export const JS_BESIDE_MS = 15;
 /**
@@ -97,49 +53,27 @@ export const JS_PREFIX_MS = 100;
 const PAGE_SLACK = 2;
 
 /**
- * The folders whose last search started rg because the JS search could not finish the walk alone within JS_SOLO_MS
- * (by real path, at most `kept`, the oldest forgotten first). A guess that picks only the way, never the answer: a
- * folder that has since shrunk is searched beside rg once, and forgotten when the JS search finishes its walk (the
- * next search then goes alone again).
- */
-export class BigTrees {
-  private readonly roots = new Set<string>();
-  constructor(private readonly kept = 64) {}
-
-  has(root: string): boolean {
-    return this.roots.has(root);
-  }
-
-  /** After a search: `walkDone` the JS search read the whole walk; `startedAsBig` rg was started for the walk's size. */
-  learn(root: string, seen: { walkDone: boolean; startedAsBig: boolean }): void {
-    if (!seen.walkDone && !seen.startedAsBig) return; // a page found early says nothing of the size
-    this.roots.delete(root);
-    if (seen.walkDone) return;
-    this.roots.add(root);
-    if (this.roots.size > this.kept) this.roots.delete(this.roots.values().next().value!);
-  }
-}
-
-const bigTrees = new BigTrees();
-
-/**
  * Whether the JS search of the walk's first files goes on (checked after each file). Alone for JS_ALONE_MS (a page
  * of a common pattern is full by then, and no process is started); beside rg until `besideMs` (JS_BESIDE_MS, or
  * JS_ALONE_BIG_MS for a folder known to be big) whatever it finds; after that only while its rate so far would fill half the page within `prefixMs`, or while the share of the walk it has
  * read (`walkShare`, 0–1) says the rest of the walk takes at most JS_WALK_MS at the same pace. A rare pattern on a big tree stops it early: rg then
- * runs alone and the search costs rg's own run plus a few milliseconds.
+ * runs alone and the search costs rg's own run plus a few milliseconds. `walkShare` null (a folder known to be big):
+ * only the hits are looked at. The share counts the first folder levels' entries alike: on /usr/include (its 167 small
+ * files before its 68 folders) it said three quarters read when a third was, and the JS search went on beside rg to
+ * `prefixMs`, taking a core from rg's two (56 ms of this thread in a rare word's whole answer there).
  */
 export function prefixGoesOn(
   spentMs: number,
   found: number,
   entries: number,
   prefixMs: number,
-  walkShare: () => number,
+  walkShare: (() => number) | null,
   besideMs = JS_BESIDE_MS,
 ): boolean {
   if (spentMs >= prefixMs) return false;
   if (spentMs < Math.min(besideMs, prefixMs)) return true;
   if (found * (prefixMs / spentMs) * PAGE_SLACK >= entries) return true;
+  if (!walkShare) return false;
   const share = walkShare();
   return share > 0 && (spentMs * (1 - share)) / share <= JS_WALK_MS;
 }
@@ -153,154 +87,6 @@ export function soloGoesOn(spentMs: number, prefixMs: number, walkShare: () => n
   if (spentMs >= prefixMs) return false;
   const share = walkShare();
   return share > 0 && spentMs / share <= JS_SOLO_MS;
-}
-
-/** Whether the JS search of a page goes on alone (checked after each file from JS_ALONE_MS on): PAGE_JS_LEFT_MS. */
-export function pageGoesOn(spentMs: number, found: number, entries: number, walkShare: () => number): boolean {
-  const toPage = found > 0 ? (spentMs * (entries - found)) / found : Number.POSITIVE_INFINITY;
-  if (toPage <= PAGE_JS_LEFT_MS) return true;
-  const share = walkShare();
-  return share > 0 && (spentMs * (1 - share)) / share <= PAGE_JS_LEFT_MS;
-}
-
-/**
- * A rough share (0–1) of the walk that lies before `rel` and `rel` itself, from the listings of the first two folder
- * levels on its path (`names(dir)`: a folder's entries in the walk's order, files first): each entry of a folder
- * counts alike. Cheap (a listing per folder, kept by the caller), and only needs to tell "nearly done" from "barely
- * begun".
- */
-export function walkShare(rel: string, names: (dirRel: string) => readonly string[]): number {
-  const parts = rel.split('/');
-  let share = 0;
-  let scale = 1;
-  let dir = '';
-  for (let depth = 0; depth < Math.min(parts.length, 2); depth++) {
-    const list = names(dir);
-    const at = list.indexOf(parts[depth]!);
-    if (at === -1 || list.length === 0) break;
-    const isLast = depth === parts.length - 1;
-    share += (scale * (at + (isLast ? 1 : 0))) / list.length;
-    scale /= list.length;
-    if (isLast) return share;
-    dir = dir === '' ? parts[depth]! : `${dir}/${parts[depth]}`;
-  }
-  return share + scale / 2; // somewhere inside the deepest folder counted
-}
-
-/**
- * A folder's entries as the walk searches them: its files, then the folders it enters, each by name. Only names, for
- * the estimate: a protected folder is counted like any other (asking `skip` here would note it twice as left out).
- */
-function listing(root: string, dirRel: string): string[] {
-  const files: string[] = [];
-  const dirs: string[] = [];
-  for (const e of walk(dirRel === '' ? root : `${root}/${dirRel}`, { recursive: false, noFollow: true })) {
-    const name = e.rel;
-    if (e.kind === 'file' && !e.isSymlink) files.push(name);
-    else if (e.kind === 'dir' && !e.isBlocked && !SKIP_DIRS.has(name.toLowerCase())) dirs.push(name);
-  }
-  return [...files, ...dirs];
-}
-
-/**
- * Where a JS search of `root` has got to (`progress`, which it updates) and the rough share of the walk that is
- * (`share`, 0–1, by `walkShare` over the folders' listings, each read once): a named file is all of its walk.
- */
-function walkProgress(root: string, isFile: boolean) {
-  const progress = { lastRel: null as string | null, isDone: false };
-  const listings = new Map<string, string[]>();
-  const names = (dirRel: string) => {
-    let list = listings.get(dirRel);
-    if (!list) listings.set(dirRel, (list = listing(root, dirRel)));
-    return list;
-  };
-  const share = () => (isFile ? 1 : progress.lastRel === null ? 0 : walkShare(progress.lastRel, names));
-  return { progress, share };
-}
-
-/**
- * A page (BATCHED_PAGE_ENTRIES at most): the JS search alone for JS_ALONE_MS (a page of a common pattern is full by
- * then), longer while it looks close to the page's or the walk's end (`pageGoesOn`: then rg is never started); then
- * rg over the walk's entries after the last file it read, batch by batch, with the JS thread idle (on two cores it
- * would take one from rg's two threads).
- */
-async function* pageInWalkOrder(
-  rgPath: string,
-  jsOptions: JsEngineOptions,
-  root: string,
-  q: GrepQuery,
-  matcher: Matcher,
-  signal: AbortSignal,
-  want: RipgrepWant,
-  prefix: { ms: number; files?: number },
-): AsyncGenerator<FileMatches> {
-  const started = performance.now();
-  const { progress, share } = walkProgress(root, false);
-  let searched = 0;
-  let found = 0;
-  let startedAsBig = false;
-  const until = () => {
-    const spent = performance.now() - started;
-    searched++;
-    if (prefix.files !== undefined && searched >= prefix.files) return true;
-    if (spent < Math.min(JS_ALONE_MS, prefix.ms)) return false;
-    if (spent < prefix.ms && searched < PAGE_JS_JUDGED_AFTER_FILES) return false;
-    if (spent < prefix.ms && pageGoesOn(spent, found, want.entries, share)) return false;
-    startedAsBig = spent < prefix.ms;
-    return true;
-  };
-  const first: FileMatches[] = [];
-  for await (const hit of jsEngine(root, false, q, matcher, signal, { ...jsOptions, pool: null, until, progress })) {
-    first.push(hit);
-    if (want.accept && !want.accept(hit.path, hit.confirmed)) continue;
-    found += q.mode === 'content' ? hit.matches.length : 1;
-    if (found >= want.entries) break;
-  }
-  bigTrees.learn(root, { walkDone: progress.isDone, startedAsBig });
-  yield* first;
-  if (found >= want.entries || progress.isDone) return;
-  const afterJs = (rel: string) => progress.lastRel === null || compareRel(rel, progress.lastRel) > 0;
-  const left = want.entries - found;
-  let isAfter = afterJs;
-  const pageShare = found > 0 ? (share() * want.entries) / found : Number.POSITIVE_INFINITY;
-  if (pageShare <= PAGE_BATCHES_SHARE) {
-    // The batches give only what lies after the JS search's last file, and only what the page still needs.
-    const giveUp = (progress: BatchProgress) => batchesGiveUp(progress, left);
-    // The first batch holds what the JS search's rate of hits says the page needs, half again as much, within
-    // PAGE_FIRST_UNITS_MAX: rg stops once the page is full, so a batch too big costs its listing (a stat per file named).
-    const needed = Math.ceil((left * searched * 1.5) / found);
-    const firstUnits = Math.min(PAGE_FIRST_UNITS_MAX, Math.max(FIRST_UNITS, needed));
-    const rest = await ripgrepInOrder(
-      rgPath,
-      root,
-      q,
-      signal,
-      { ...want, entries: left },
-      progress.lastRel,
-      giveUp,
-      firstUnits,
-    );
-    if (Array.isArray(rest)) {
-      yield* rest;
-      return;
-    }
-    if (rest) {
-      yield* rest.hits;
-      isAfter = rest.isAfterSearched;
-    }
-  }
-  // A rare pattern: rg's one run over the tree gives the files after what was searched; beside it the first batch
-  // after them, where the JS search found too few hits to place the page's end (a page that lies near).
-  const hits =
-    pageShare <= PAGE_BATCHES_SHARE
-      ? await ripgrepEngine(rgPath, root, false, q, signal, { ...want, batchesAtCut: true }, () => progress.lastRel)
-      : await streamBesideFirstBatch(rgPath, root, q, signal, want, left, progress.lastRel);
-  if (hits) {
-    for (const hit of hits) if (isAfter(hit.rel)) yield hit;
-    return;
-  }
-  // rg refused the pattern (or a name tears its lines): the JS engine does the rest of the walk.
-  for await (const hit of jsEngine(root, false, q, matcher, signal, jsOptions)) if (isAfter(hit.rel)) yield hit;
 }
 
 /**
@@ -368,7 +154,14 @@ export async function* engineResults(
     }
     return (
       rgHasAnswered ||
-      !prefixGoesOn(spent, found, want.entries, prefix.ms, share, knownBig ? aloneMs : JS_BESIDE_MS) ||
+      !prefixGoesOn(
+        spent,
+        found,
+        want.entries,
+        prefix.ms,
+        knownBig ? null : share,
+        knownBig ? aloneMs : JS_BESIDE_MS,
+      ) ||
       (prefix.files !== undefined && ++searched >= prefix.files)
     );
   };

@@ -238,6 +238,18 @@ export async function streamBesideFirstBatch(
     }
     return gate;
   };
+  // The stream first: it answers a rare pattern (its whole run is the answer's time), and the first batch's listing
+  // (a stat per file named) is then done while rg reads.
+  const streamRun = ripgrepEngine(
+    rgPath,
+    root,
+    false,
+    q,
+    AbortSignal.any([signal, stopStream.signal]),
+    { ...want, batchesAtCut: true, atCut: () => atCut() },
+    () => after,
+  );
+  streamRun.catch(() => undefined);
   const batchRun = inOrderBatches(
     rgPath,
     root,
@@ -270,16 +282,6 @@ export async function streamBesideFirstBatch(
     goOn();
     return batchRun;
   };
-  const streamRun = ripgrepEngine(
-    rgPath,
-    root,
-    false,
-    q,
-    AbortSignal.any([signal, stopStream.signal]),
-    { ...want, batchesAtCut: true, atCut },
-    () => after,
-  );
-  streamRun.catch(() => undefined);
   const first = await Promise.race([
     batchRun.then(
       (hits) => ({ by: 'batches' as const, hits }),
