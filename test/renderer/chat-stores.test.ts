@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSkaldApi } from '../../src/shared/contract/api';
+import type { InboxApproval } from '../../src/shared/contract/approval';
 import { dispatchCall } from '../../src/main/core/bridge/dispatch';
 import { SessionStore } from '../../src/main/core/session/session-store';
 import { startHarness, type Harness } from '../helpers/core-harness';
@@ -37,6 +38,7 @@ g.window = {
 };
 const { chat } = await import('../../src/renderer/src/stores/chat-store');
 const { approvals, approvalFor, liveBypasses } = await import('../../src/renderer/src/stores/approvals');
+const { reportConnected, reportDisconnected } = await import('../../src/renderer/src/bridge/connection');
 const { createSession, openFirstScreen, refreshSessions, requestFirstScreen, selectSession, sessionsStore } =
   await import('../../src/renderer/src/stores/sessions-store');
 
@@ -159,6 +161,24 @@ describe('approvals store: one source for the card and the Inbox', () => {
     await approvals.resolve(item, { action: 'approve', note: '' });
     await expect.poll(() => chat.store.getState().running, { timeout: 20_000 }).toBe(false);
     expect(cards().find((c) => c.tool_call_id === item.tool_call_id)).toMatchObject({ status: 'done' });
+  });
+
+  it('a list read before the link dropped is read again when it comes back (its events were missed)', async () => {
+    const stop = approvals.watch();
+    try {
+      await expect.poll(() => approvals.store.getState().loaded, { timeout: 20_000 }).toBe(true);
+      // What the store held when the server went away: a request the core has decided since (its event was lost).
+      const stale = { request_id: 999_999, tool_call_id: 'call-decided-while-away' };
+      approvals.store.setState({ approvals: [stale as InboxApproval] });
+      reportDisconnected();
+      reportConnected();
+      // Well before the 10 s timer's refresh: the reconnect itself reads the list again.
+      await expect
+        .poll(() => approvalFor(approvals.store.getState(), stale.tool_call_id), { timeout: 5_000 })
+        .toBe(null);
+    } finally {
+      stop();
+    }
   });
 });
 

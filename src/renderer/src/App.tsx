@@ -13,7 +13,7 @@ import { FileView, ViewerPanel } from './components/ViewerPanel';
 import { SessionDirectory } from './components/WorkingDirectory';
 import { ReconnectingBar } from './components/ReconnectingBar';
 import { RenderGuard } from './components/RenderGuard';
-import { connectionStore } from './bridge/connection';
+import { onReconnect } from './bridge/connection';
 import { chat } from './stores/chat-store';
 import {
   modelsChanged,
@@ -195,8 +195,7 @@ export function App() {
     });
     const timer = setInterval(badge, 10_000);
     // Back after the socket dropped (web shape): events were missed, so reload what is shown.
-    const offConnection = connectionStore.subscribe((now, before) => {
-      if (now.reconnects === before.reconnects) return;
+    const offConnection = onReconnect(() => {
       void chat.reload();
       void refreshSessions();
       badge();

@@ -22,3 +22,13 @@ export function reportConnected(): void {
 export function reportDisconnected(): void {
   connectionStore.setState((s) => ({ state: s.state === 'connecting' ? 'connecting' : 'reconnecting' }));
 }
+
+/**
+ * Calls `listener` each time the link comes back after a drop: the events sent meanwhile were missed, so whatever
+ * mirrors the core's state (the chat, the session list, the approvals, MCP) reads it again. Returns the unsubscribe.
+ */
+export function onReconnect(listener: () => void): () => void {
+  return connectionStore.subscribe((now, before) => {
+    if (now.reconnects !== before.reconnects) listener();
+  });
+}

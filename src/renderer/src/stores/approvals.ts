@@ -1,7 +1,7 @@
 /**
  * What waits for the person, from every session, and the live bypasses: the one source the chat card and the Inbox
  * both read, so they show the same effective arguments and offer the same choices. Refreshed on every `inbox`
- * event (App subscribes), every 10 s, and after each of our own decisions. Decisions are bound to the request id
+ * event (App subscribes), every 10 s, after a reconnect, and after each of our own decisions. Decisions are bound to the request id
  * and the hash of the arguments shown. A secret argument the person chose to reveal (docs/plugins.md "Revealing a
  * secret argument") is kept here by request id, only while that request is pending: hidden on request, and dropped
  * as soon as a refresh no longer lists the request (decided, withdrawn) or the store is reset.
@@ -13,6 +13,7 @@ import type { SandboxChoice } from '../../../shared/contract/sandbox';
 import type { BypassKind } from '../lib/bypass-choice';
 import { skald } from '../bridge/skald';
 import { sharedWatch } from './shared-watch';
+import { onReconnect } from '../bridge/connection';
 
 export interface ApprovalsState {
   approvals: InboxApproval[];
@@ -77,13 +78,19 @@ export function createApprovalsStore() {
     }
   }
 
-  /** Keeps the store fresh while anyone shows it (the chat, the Inbox): on every `inbox` event and every 10 s. */
+  /**
+   * Keeps the store fresh while anyone shows it (the chat, the Inbox): on every `inbox` event, every 10 s, and when the
+   * link comes back after a drop. A list read before the server went away could still hold a request it decided; a
+   * call re-run after the restart then showed that old request's buttons, and Approve answered "already decided".
+   */
   const watch = sharedWatch(() => {
     void refresh();
     const off = skald.on.inbox(() => void refresh());
     const timer = setInterval(() => void refresh(), 10_000);
+    const offReconnect = onReconnect(() => void refresh());
     return () => {
       off();
+      offReconnect();
       clearInterval(timer);
     };
   });

@@ -8,6 +8,7 @@ import { createStore } from 'zustand/vanilla';
 import type { ElicitationView, McpServerView } from '../../../shared/contract/mcp';
 import { skald } from '../bridge/skald';
 import { sharedWatch } from './shared-watch';
+import { onReconnect } from '../bridge/connection';
 
 export interface McpProgress {
   progress: number;
@@ -58,7 +59,9 @@ export function createMcpStore() {
     refresh,
     watch: sharedWatch(() => {
       void refresh();
-      return skald.on.mcp((event) => {
+      // Events sent while the link was down were missed: read the servers and questions again when it is back.
+      const offReconnect = onReconnect(() => void refresh());
+      const offEvents = skald.on.mcp((event) => {
         if (event.type === 'server_changed') void refresh();
         else if (event.type === 'elicitation')
           changeElicitations((list) => [...list.filter((e) => e.id !== event.elicitation.id), event.elicitation]);
@@ -71,6 +74,10 @@ export function createMcpStore() {
           }));
         }
       });
+      return () => {
+        offEvents();
+        offReconnect();
+      };
     }),
     /** Runs a call and re-reads; resolves to the error message, or null. */
     async act(work: () => Promise<unknown>): Promise<string | null> {
