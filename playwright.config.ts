@@ -19,12 +19,13 @@ export default defineConfig<{ shape: Shape }>({
   // parsed): on a loaded 2-core machine that can take longer than Playwright's default 5 s. The wait ends as soon as
   // the assertion holds, so a passing run takes no longer; one that never holds still fails.
   expect: { timeout: 15_000 },
-  // Two workers. Each test starts its own app on a fresh data folder and a free port (e2e/fixtures.ts), so nothing is
-  // shared between workers but the machine; and a test waits much of its time (on its app, the scripted LLM, a
-  // browser's frames), so on one worker the e2e ran 16 minutes using under half a core (README "Running the tests").
-  // Beside vitest on a 2-core machine, tests that waited on the app's timing with the cores busy were made to wait
-  // on what the app shows instead (a jump in a large Markdown file, a radio picked through its label).
-  workers: 2,
+  // Three workers, even on two cores. Each test starts its own app on a fresh data folder and a free port
+  // (e2e/fixtures.ts), so nothing is shared between workers but the machine; and a test waits much of its time (on its
+  // app, the scripted LLM, a browser's frames): on one worker the e2e ran 16 minutes using under half a core, on two
+  // beside vitest 10 minutes, the last step to end (README "Running the tests"). Tests that waited on the app's timing
+  // with the cores busy were made to wait on what the app shows instead (a jump in a large Markdown file, a radio
+  // picked through its label, a re-run's approval after a restart).
+  workers: 3,
   // A test that fails is run once more, and one that passes then is reported as flaky by name in the summary: on a
   // loaded machine a slow frame must not fail the whole run, and a test that fails twice still fails it.
   retries: 1,
