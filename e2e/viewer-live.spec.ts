@@ -140,7 +140,8 @@ test('a log a program keeps appending to: the tab reloads while it is written an
     next += 5;
   }, 100);
   try {
-    await expect(code).toContainText('log line 320', { timeout: 2_500 });
+    // Some line past 320 (by the time a busy machine reloads, 320 itself may have scrolled past at the end).
+    await expect(code).toContainText(/log line (3[2-9]\d|[4-9]\d\d|\d{4})/, { timeout: 2_500 });
     await expect(code).not.toContainText('log line 250');
     await shoot(page, 'log-follows-end');
   } finally {
