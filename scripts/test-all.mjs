@@ -51,8 +51,8 @@ env.CHROMIUM_PATH = browser.path;
 /**
  * The steps, side by side (measured: README "Running the tests"): the formatter's check, the typecheck, the build and
  * vitest start at once; the e2e tests start as soon as the build is there (they run the built app). vitest runs two
- * files at a time and Playwright two workers (vitest.config.ts, playwright.config.ts): each test waits much of its time
- * (on a child process, a server, a browser, the disk), so four of them keep two cores busy. Each line of output is
+ * files at a time and Playwright three workers (vitest.config.ts, playwright.config.ts): each test waits much of its time
+ * (on a child process, a server, a browser, the disk), so five of them keep two cores busy. Each line of output is
  * shown as it comes, under its step's name; a step that fails stops the others at once.
  */
 const CHECKS = [
