@@ -2,40 +2,39 @@
  * Starts a worker thread from a module of ours, in the built app or from source (docs/architecture.md "Tests").
  * - Built (electron-vite): every entry and chunk sits in `out/main/` (electron.vite.config.ts), so `<entry>.js` is
  *   beside this module's chunk.
- * - From source (vitest, tsx, `npm run bench`): only the `.ts` file exists, which a bare worker cannot load. It is
- *   bundled by esbuild as electron-vite bundles it: our TypeScript in one ES module, npm packages left to Node. A
- *   worker started through tsx's loader instead passed every package it loads through tsx's transform, each time one
- *   started: a PDF read's thread took about 1.6 CPU-seconds that way (pdf.js), against a few hundredths loaded as
- *   the app loads it. esbuild and tsx are dev dependencies, so this path never runs in the built app.
+ * - From source (vitest, tsx, `npm run bench`): only the `.ts` file exists, which a bare worker cannot load. The
+ *   thread bundles it with esbuild first, as electron-vite bundles it: our TypeScript in one ES module, npm packages
+ *   left to Node. A worker started through tsx's loader instead passed every package it loads through tsx's transform:
+ *   a PDF read's thread took about 1.6 CPU-seconds that way (pdf.js), against about 0.55 bundled. The bundling runs
+ *   in the new thread, never on the caller's (its event loop does not wait for esbuild). esbuild is a dev
+ *   dependency, so this path never runs in the built app.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 export function spawnWorker(builtEntry: string, source: URL, options: WorkerOptions = {}): Worker {
   const built = new URL(`./${builtEntry}`, import.meta.url);
   if (existsSync(fileURLToPath(built))) return new Worker(built, options);
-  return new Worker(sourceBundle(source), options);
+  return new Worker(bundleThenRun(source), { ...options, eval: true });
 }
 
-/** Each source's bundle, made once per process (the sources do not change under a running test or bench). */
-const bundles = new Map<string, string>();
-
 /**
- * The worker's source bundled into `node_modules/.cache/skald-workers/`, named after its entry and its content: the
- * packages it imports resolve from there as from the sources, a bundle already there is used as it is, and a process
- * writing the same bundle at the same time renames its own copy over it whole.
+ * The thread's first code from source: bundle the worker's module into `out/source-workers/` (beside the built app,
+ * so its packages resolve from the project's node_modules, and outside any tree the tests and the bench search),
+ * named after its entry and its content, then import it. A bundle already there is used as it is; a thread writing
+ * the same bundle at the same time renames its own copy over it whole.
  */
-function sourceBundle(source: URL): string {
-  const known = bundles.get(source.href);
-  if (known) return known;
+function bundleThenRun(source: URL): string {
   const require = createRequire(import.meta.url);
-  const { buildSync } = require('esbuild') as typeof import('esbuild');
-  const { outputFiles } = buildSync({
-    entryPoints: [fileURLToPath(source)],
+  const esbuild = require.resolve('esbuild');
+  const root = dirname(dirname(dirname(require.resolve('esbuild/package.json'))));
+  const dir = join(root, 'out', 'source-workers');
+  const entry = fileURLToPath(source);
+  const options = {
+    entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -43,18 +42,22 @@ function sourceBundle(source: URL): string {
     packages: 'external',
     write: false,
     logLevel: 'error',
-  });
-  const text = outputFiles[0]!.text;
-  const nodeModules = dirname(dirname(require.resolve('esbuild/package.json')));
-  const dir = join(nodeModules, '.cache', 'skald-workers');
+  };
+  return `(async () => {
+  const { buildSync } = await import(${JSON.stringify(pathToFileURL(esbuild).href)});
+  const { createHash } = await import('node:crypto');
+  const fs = await import('node:fs');
+  const { pathToFileURL } = await import('node:url');
+  const { threadId } = await import('node:worker_threads');
+  const text = buildSync(${JSON.stringify(options)}).outputFiles[0].text;
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
-  const path = join(dir, `${basename(fileURLToPath(source), '.ts')}-${hash}.mjs`);
-  if (!existsSync(path)) {
-    mkdirSync(dir, { recursive: true });
-    const partial = `${path}.${process.pid}.partial`;
-    writeFileSync(partial, text);
-    renameSync(partial, path);
+  const path = ${JSON.stringify(join(dir, basename(entry, '.ts')))} + '-' + hash + '.mjs';
+  if (!fs.existsSync(path)) {
+    fs.mkdirSync(${JSON.stringify(dir)}, { recursive: true });
+    const partial = path + '.' + process.pid + '-' + threadId + '.partial';
+    fs.writeFileSync(partial, text);
+    fs.renameSync(partial, path);
   }
-  bundles.set(source.href, path);
-  return path;
+  await import(pathToFileURL(path).href);
+})();`;
 }
