@@ -58,8 +58,8 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
   'tools/_policy/procfs.ts': { names: ['readdirSync', 'readFileSync'], why: '/proc, for a process group being alive' },
   'treesitter/grammars.ts': { names: ['readFileSync'], why: "the grammar wasm files shipped with the app's modules" },
   'workers/spawn-worker.ts': {
-    names: ['existsSync'],
-    why: "whether a worker's built script is there (from source, the new thread writes its esbuild bundle under out/)",
+    names: ['existsSync', '*'],
+    why: "whether a worker's built script is there; from source only, the new thread's first code (a string) imports fs to write its esbuild bundle under out/",
   },
   // Only what a path is: stat/lstat/exists/readdir open no file and cannot block on a FIFO or a device.
   'approval/bypass.ts': { names: ['statSync'], why: 'is a bypass folder a folder (metadata only)' },
