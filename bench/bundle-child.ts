@@ -8,6 +8,7 @@
 import { build } from 'esbuild';
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { BUNDLED_LIKE_THE_APP } from '../src/main/core/workers/spawn-worker';
 
 const OUT = join(import.meta.dirname, '..', 'out', 'bench-children');
 
@@ -22,13 +23,9 @@ export async function bundleChild(
 ): Promise<string> {
   mkdirSync(dirname(outfile), { recursive: true });
   await build({
+    ...BUNDLED_LIKE_THE_APP,
     entryPoints: [entry],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
     logLevel: 'error',
   });
   return outfile;

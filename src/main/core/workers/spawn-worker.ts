@@ -15,6 +15,19 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
+/**
+ * How a module of ours is bundled to run as the built app runs it (electron-vite: one ES module for Node 20, npm
+ * packages left to Node). The one copy: the source workers below and the bench's and tests' children
+ * (bench/bundle-child.ts) use it.
+ */
+export const BUNDLED_LIKE_THE_APP = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+} as const;
+
 export function spawnWorker(builtEntry: string, source: URL, options: WorkerOptions = {}): Worker {
   const built = new URL(`./${builtEntry}`, import.meta.url);
   if (existsSync(fileURLToPath(built))) return new Worker(built, options);
@@ -33,16 +46,7 @@ function bundleThenRun(source: URL): string {
   const root = dirname(dirname(dirname(require.resolve('esbuild/package.json'))));
   const dir = join(root, 'out', 'source-workers');
   const entry = fileURLToPath(source);
-  const options = {
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    write: false,
-    logLevel: 'error',
-  };
+  const options = { ...BUNDLED_LIKE_THE_APP, entryPoints: [entry], write: false, logLevel: 'error' };
   return `(async () => {
   const { buildSync } = await import(${JSON.stringify(pathToFileURL(esbuild).href)});
   const { createHash } = await import('node:crypto');
