@@ -6,8 +6,12 @@
  * - rg's whole run: its whole output read from a pipe;
  * - rg stopped at its Nth hit: its output read as it streams and rg killed as soon as the Nth hit (a matching line,
  *   or a file in files/count mode) has arrived, as `rg … | head -n N` does. Timed to that hit's arrival (the kill
- *   is not waited for), so the peer is as cheap as a page from rg can be; its hits are whichever its threads found
- *   first, not the walk's first ones, which is what the tool must show.
+ *   is not waited for). Two orders:
+ *   - in path order (`--sort path`, which makes rg search on one thread): a page as rg can give one, the first hits
+ *     of a fixed order, so the next page can go on from it. rg's order sorts a folder's files and subfolders together
+ *     by name where the tool's walk takes the files first, so the two pages may end at different places.
+ *   - in any order (rg's threads, unsorted): whichever hits its threads found first. As cheap as rg's first hits can
+ *     be, but not a page: the tool must show the walk's first hits, and those can lie much further on.
  * rg's binary rule (docs/tools.md "Binary files"): a file whose NUL byte lies in what rg reads first is left out; one
  * whose first NUL comes later keeps the matches rg found before it, and rg prints a warning line after them
  * (`path: WARNING: stopped searching binary file after match (found "\0" byte around offset N)`), which is not an
@@ -116,14 +120,17 @@ export function rgLines(cwd: string, args: readonly string[], onLine: (line: str
 }
 
 /**
- * rg stopped at its `hits`th hit: resolves as soon as that hit has arrived (rg is killed then), or when rg ends with
- * fewer. Returns how many hits it read.
+ * rg stopped at its `hits`th hit, in path order (`--sort path`) or in whichever order its threads find them:
+ * resolves as soon as that hit has arrived (rg is killed then), or when rg ends with fewer. Returns how many hits it
+ * read.
  */
-export function rgFirstHits(cwd: string, q: Query, hits: number): Promise<number> {
+export function rgFirstHits(cwd: string, q: Query, hits: number, order: 'path' | 'any'): Promise<number> {
   const mode = q.mode ?? 'content';
   const separator = mode === 'files_only' ? '\0' : '\n';
+  const sort = order === 'path' ? ['--sort', 'path'] : [];
   return new Promise((resolve, reject) => {
-    const child = spawn(RG, [...RG_POLICY, ...peerArgs(q), '.'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+    const args = [...RG_POLICY, ...sort, ...peerArgs(q), '.'];
+    const child = spawn(RG, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
     let rest = '';
     let seen = 0;
     let done = false;
