@@ -10,6 +10,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { createContext, Script } from 'node:vm';
 import { ToolError } from '../define-tool';
+import { foldedFinder } from './grep-folded';
 import { bytesAlike, requiredLiteral } from './grep-pattern';
 
 /**
@@ -43,6 +44,8 @@ export interface Matcher {
   readonly line: RegExp;
   /** Bytes every matching file must contain, when the pattern is a plain literal; null otherwise. */
   readonly literal: Buffer | null;
+  /** The same, for a case-insensitive plain pattern of ASCII: found with its letters in either case (grep-folded.ts). */
+  readonly foldedLiteral: Buffer | null;
   /** Bytes every match contains (a case-sensitive pattern's plain run, grep-pattern.ts), looked for first; or null. */
   readonly required: Buffer | null;
   /** The pattern matches a line's latin1 reading of its bytes as it matches its text (grep-pattern.ts `bytesAlike`). */
@@ -74,11 +77,13 @@ export function compileMatcher(pattern: string, caseInsensitive: boolean): Match
   }
   const isLiteral = !REGEX_META.test(pattern) && !pattern.includes('\n');
   const literal = isLiteral && !caseInsensitive ? Buffer.from(pattern, 'utf8') : null;
+  const foldedLiteral = isLiteral && caseInsensitive ? Buffer.from(pattern, 'utf8') : null;
   const required = literal ?? (caseInsensitive ? null : requiredLiteral(pattern));
   return {
     scan,
     line,
     literal,
+    foldedLiteral: foldedLiteral && isAsciiLiteral(foldedLiteral) ? foldedLiteral : null,
     required: typeof required === 'string' ? Buffer.from(required, 'utf8') : required,
     bytesAlike: bytesAlike(pattern),
     backtracks: !isLiteral && needsBacktracking(pattern, flags),
@@ -179,13 +184,14 @@ export interface LinesFound {
 }
 
 /**
- * `matchingLines` on the raw bytes, for a case-sensitive ASCII literal (found with `Buffer.indexOf`) or a pattern
- * whose parts match ASCII only (`bytesAlike`: run over the bytes read as latin1); only the lines shown are decoded,
- * never the file (decoding a multi-megabyte file that is not all ASCII costs more than the search). Exact: a UTF-8
- * decoder never takes an ASCII byte into another character (an invalid sequence ends before it), so the bytes of an
- * ASCII literal, and of `\n`, are found where the decoded text has them, and a line decoded alone is that line of
- * the decoded text (for `bytesAlike`, grep-pattern.ts says why the latin1 line matches where the text does). Null
- * when the matcher is neither.
+ * `matchingLines` on the raw bytes, for an ASCII literal (case-sensitive: found with `Buffer.indexOf`; not: with its
+ * letters in either case, grep-folded.ts) or a pattern whose parts match ASCII only (`bytesAlike`: run over the bytes
+ * read as latin1); only the lines shown are decoded, never the file (decoding a multi-megabyte file that is not all
+ * ASCII costs more than the search). Exact: a UTF-8 decoder never takes an ASCII byte into another character (an
+ * invalid sequence ends before it), so the bytes of an ASCII literal, and of `\n`, are found where the decoded text
+ * has them, and a line decoded alone is that line of the decoded text (for `bytesAlike`, grep-pattern.ts says why the
+ * latin1 line matches where the text does; grep-folded.ts why the case-folded bytes do). Null when the matcher is
+ * neither.
  */
 export function byteLines(
   matcher: Matcher,
@@ -195,7 +201,12 @@ export function byteLines(
   withTexts = true,
 ): LinesFound | null {
   const literal = matcher.literal;
-  if (literal && isAsciiLiteral(literal)) return linesAt(bytes, literalFinder(bytes, literal), max, context, withTexts);
+  if (literal && isAsciiLiteral(literal)) {
+    const at = (from: number) => bytes.indexOf(literal, from);
+    return linesAt(bytes, literalFinder(bytes, at), max, context, withTexts);
+  }
+  const folded = matcher.foldedLiteral && foldedFinder(matcher.foldedLiteral, bytes);
+  if (folded) return linesAt(bytes, literalFinder(bytes, folded), max, context, withTexts);
   if (!matcher.bytesAlike) return null;
   const find = () => linesAt(bytes, latin1Finder(matcher, bytes), max, context, withTexts);
   return matcher.backtracks ? withTimeLimit(find) : find();
@@ -204,9 +215,10 @@ export function byteLines(
 /** The next matching line at or after a byte offset: its start and end (the end at its `\n`, or the file's end). */
 type LineFinder = (from: number) => { start: number; end: number } | null;
 
-function literalFinder(bytes: Buffer, literal: Buffer): LineFinder {
+/** The lines of a literal's places in the bytes, `place(from)` giving the next at or after `from` (or -1). */
+function literalFinder(bytes: Buffer, place: (from: number) => number): LineFinder {
   return (from) => {
-    const at = bytes.indexOf(literal, from);
+    const at = place(from);
     if (at === -1) return null;
     const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
     const end = bytes.indexOf(NEWLINE, at);
@@ -373,33 +385,4 @@ export function hunks(lines: LineSource, matches: readonly number[], context: nu
 
 export function clipLine(text: string): string {
   return text.length > MAX_MATCH_LINE_CHARS ? `${text.slice(0, MAX_MATCH_LINE_CHARS)}…` : text;
-}
-
-/** A small glob (`*`, `**`, `?`, `{a,b}`) as a regex; a glob without `/` matches the file name only. */
-export function globMatcher(glob: string): (rel: string) => boolean {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        re += glob[i + 2] === '/' ? '(?:.*/)?' : '.*';
-        i += glob[i + 2] === '/' ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '{') re += '(?:';
-    else if (c === '}') re += ')';
-    else if (c === ',') re += glob.slice(0, i).lastIndexOf('{') > glob.slice(0, i).lastIndexOf('}') ? '|' : ',';
-    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
-  }
-  let compiled: RegExp;
-  try {
-    compiled = new RegExp(`^${re}$`);
-  } catch {
-    // Only braces can leave the pattern unbalanced: every other character is escaped or maps to a closed group.
-    throw new ToolError(
-      `glob "${glob}" is not a valid glob: its { and } do not pair up. Close each {a,b} group, or leave the braces out.`,
-    );
-  }
-  const byName = !glob.includes('/');
-  return (rel) => compiled.test(byName ? rel.slice(rel.lastIndexOf('/') + 1) : rel);
 }
