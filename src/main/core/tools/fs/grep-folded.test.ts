@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { foldedFinder } from './grep-folded';
-import { byteLines, clipLine, compileMatcher, matchingLines } from './search-engine';
+import { byteLines, clipLine, compileMatcher, matchingLines, mayMatch } from './search-engine';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -107,6 +107,28 @@ describe('case-insensitive literal on bytes', () => {
         expect(found!.texts.map(clipLine), label).toEqual(texts.map(clipLine));
       }
     }
+  });
+
+  it('passes every file a case-insensitive regular expression finds a line in, and only looks for an ASCII run', () => {
+    let seed = 17;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const patterns = ['todo+x', 'x?TODO\\w*', '\\bab1_\\w', 'todo.x', '[ks]todo', '(x)todo'];
+    let rejected = 0;
+    for (let round = 0; round < 1500; round++) {
+      const bytes = soup(next);
+      const text = bytes.toString('utf8');
+      for (const pattern of patterns) {
+        const matcher = compileMatcher(pattern, true);
+        expect(matcher.foldsRequired, pattern).toBe(true);
+        if (mayMatch(matcher, bytes)) continue;
+        rejected++;
+        expect(matchingLines(matcher, text), `/${pattern}/i in ${JSON.stringify(text)}`).toEqual([]);
+      }
+    }
+    expect(rejected).toBeGreaterThan(1000); // the check is made, and rejects files
+    expect(compileMatcher('néedle\\w', true).required).toBeNull(); // é folds to É in the text, not in the bytes
+    expect(compileMatcher('todo', true).required).toBeNull(); // searched case-folded itself
+    expect(compileMatcher('todo+x', false).foldsRequired).toBe(false);
   });
 
   it('is used for plain ASCII patterns only', () => {

@@ -46,8 +46,10 @@ export interface Matcher {
   readonly literal: Buffer | null;
   /** The same, for a case-insensitive plain pattern of ASCII: found with its letters in either case (grep-folded.ts). */
   readonly foldedLiteral: Buffer | null;
-  /** Bytes every match contains (a case-sensitive pattern's plain run, grep-pattern.ts), looked for first; or null. */
+  /** Bytes every match contains (the pattern's plain run, grep-pattern.ts), looked for first; or null. */
   readonly required: Buffer | null;
+  /** `required` is looked for with its letters in either case (a case-insensitive pattern's run, ASCII only). */
+  readonly foldsRequired: boolean;
   /** The pattern matches a line's latin1 reading of its bytes as it matches its text (grep-pattern.ts `bytesAlike`). */
   readonly bytesAlike: boolean;
   /** The pattern has look-around or back-references: it can backtrack without end, so it is matched under a time limit. */
@@ -78,13 +80,18 @@ export function compileMatcher(pattern: string, caseInsensitive: boolean): Match
   const isLiteral = !REGEX_META.test(pattern) && !pattern.includes('\n');
   const literal = isLiteral && !caseInsensitive ? Buffer.from(pattern, 'utf8') : null;
   const foldedLiteral = isLiteral && caseInsensitive ? Buffer.from(pattern, 'utf8') : null;
-  const required = literal ?? (caseInsensitive ? null : requiredLiteral(pattern));
+  // A case-insensitive literal is itself searched case-folded on the bytes (`byteLines`): no run to look for first.
+  const run = literal || (isLiteral && caseInsensitive) ? null : requiredLiteral(pattern);
+  const required = literal ?? (run === null ? null : Buffer.from(run, 'utf8'));
+  const foldsRequired = caseInsensitive && required !== null;
   return {
     scan,
     line,
     literal,
     foldedLiteral: foldedLiteral && isAsciiLiteral(foldedLiteral) ? foldedLiteral : null,
-    required: typeof required === 'string' ? Buffer.from(required, 'utf8') : required,
+    // Folded, a run must be ASCII: `i` folds é to É in the text, whose bytes are another run.
+    required: foldsRequired && !isAsciiLiteral(required) ? null : required,
+    foldsRequired,
     bytesAlike: bytesAlike(pattern),
     backtracks: !isLiteral && needsBacktracking(pattern, flags),
   };
@@ -124,7 +131,11 @@ function withTimeLimit<T>(work: () => T): T {
 
 /** Quick reject on raw bytes: false means the file cannot contain a match. */
 export function mayMatch(matcher: Matcher, bytes: Buffer): boolean {
-  return matcher.required === null || bytes.indexOf(matcher.required) !== -1;
+  const required = matcher.required;
+  if (required === null) return true;
+  if (!matcher.foldsRequired) return bytes.indexOf(required) !== -1;
+  const find = foldedFinder(required, bytes);
+  return find === null || find(0) !== -1;
 }
 
 /** 0-based numbers of the matching lines of `text`, at most `max` of them. */
