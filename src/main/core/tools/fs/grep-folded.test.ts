@@ -7,7 +7,7 @@
  * last one searched (whose bytes still lie in the memory past the new end).
  */
 import { describe, expect, it } from 'vitest';
-import { foldedFinder } from './grep-folded';
+import { FOLDED_WINDOW, foldedFinder } from './grep-folded';
 import { byteLines, clipLine, compileMatcher, matchingLines, mayMatch } from './search-engine';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -70,6 +70,31 @@ describe('case-insensitive literal on bytes', () => {
         bytes.write('tOdO', at, 'latin1');
         expect(places('todo', bytes), `${at} of ${size}`).toEqual({ folded: [at], regex: [at] });
       }
+  });
+
+  it('finds a match across the windows a big file is copied in, and every match near their edges', () => {
+    const literal = 'ab1_ab1_ab1_ab1_ab1_x'; // longer than a SIMD block
+    // A window without a match is followed by one that starts where a match running past its end could start.
+    const second = 2 * FOLDED_WINDOW - literal.length + 1;
+    const near = (edge: number) => [
+      edge - literal.length - 1,
+      edge - literal.length,
+      edge - 3,
+      edge - 1,
+      edge,
+      edge + 5,
+    ];
+    for (const start of [0, ...near(FOLDED_WINDOW), ...near(second), Math.floor(2.5 * FOLDED_WINDOW) - 21]) {
+      const bytes = Buffer.alloc(Math.floor(2.5 * FOLDED_WINDOW), 'x');
+      bytes.write(start % 2 ? literal.toUpperCase() : literal, start, 'latin1');
+      const after = start + 3 * literal.length; // and one after it, found from where the first left off
+      if (after + literal.length <= bytes.length) bytes.write(literal, after, 'latin1');
+      const { folded, regex } = places(literal, bytes);
+      expect(regex[0], `at ${start}`).toBe(start);
+      expect(folded, `at ${start}`).toEqual(regex);
+    }
+    const found = places('x', Buffer.alloc(FOLDED_WINDOW + 3, 'X')).folded;
+    expect(found).toHaveLength(FOLDED_WINDOW + 3);
   });
 
   it('never finds the last file searched in the memory past the end of a shorter one', () => {

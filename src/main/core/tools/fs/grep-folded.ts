@@ -5,10 +5,10 @@
  * `k` or `s`), and what it matches in a line's latin1 reading of its bytes (grep-pattern.ts `bytesAlike`).
  * Why not that regular expression: it needs the bytes as a string, and copying every file of a tree to a latin1 string
  * cost more than the search itself (node_modules, 403 MB: 200 ms of processor time to copy, 110 to match). Here the
- * bytes are copied into a WebAssembly memory (a plain copy, no string, no garbage: 33 ms) and scanned 16 bytes at a
- * time (SIMD): two bytes of the literal, at its rarest places, are compared in each of 16 positions at once, and a
- * position where both agree is checked whole. Where WebAssembly cannot run, `foldedFinder` is null and the caller
- * copies to latin1 as before (docs/performance.md "Two engines, one answer").
+ * bytes are copied into a WebAssembly memory (a plain copy, no string, no garbage: 33 ms), up to 1 MB at a time, and
+ * scanned 16 bytes at a time (SIMD): two bytes of the literal, at its rarest places, are compared in each of 16
+ * positions at once, and a position where both agree is checked whole. Where WebAssembly cannot run, `foldedFinder` is
+ * null and the caller copies to latin1 as before (docs/performance.md "Two engines, one answer").
  */
 
 /** Memory layout: the literal's bytes (lower-cased), their case masks, then the file's bytes. */
@@ -18,6 +18,11 @@ const HAYSTACK_AT = 8192;
 /** The vector loads read up to 15 bytes past the last position a match can start at. */
 const PADDING = 16;
 const PAGE = 65536;
+/**
+ * Bytes of a file in the memory at once: a bigger file is copied a window at a time, as far as the search goes (a
+ * files-only answer stops at the first match), and the memory stays this small on every thread that searches.
+ */
+export const FOLDED_WINDOW = 1024 * 1024;
 /** Longest literal taken: the pattern's own cap (search-engine.ts MAX_PATTERN_CHARS), as one byte a character. */
 export const MAX_FOLDED_LITERAL = MASKS_AT - NEEDLE_AT;
 
@@ -127,6 +132,7 @@ function scanner(): FoldedScan | null {
   if (scan !== undefined) return scan;
   try {
     scan = new WebAssembly.Instance(new WebAssembly.Module(MODULE)).exports as unknown as FoldedScan;
+    scan.memory.grow(Math.ceil((HAYSTACK_AT + FOLDED_WINDOW + PADDING) / PAGE) - scan.memory.buffer.byteLength / PAGE);
   } catch {
     scan = null;
   }
@@ -152,16 +158,13 @@ let loaded: { literal: Buffer; rare: number; next: number } | null = null;
 
 /**
  * A search of `bytes` for `literal` (ASCII, 1 to MAX_FOLDED_LITERAL bytes), ASCII letters in either case: the next
- * byte offset at or after `from` where it starts, or -1. Valid until the next call (the memory is this thread's, and
- * stays as big as the biggest file searched: at most the search's size cap). Null where WebAssembly cannot run.
+ * byte offset at or after `from` where it starts, or -1. Valid until the next call (the memory is this thread's).
+ * Null where WebAssembly cannot run.
  */
 export function foldedFinder(literal: Buffer, bytes: Buffer): ((from: number) => number) | null {
   const wasm = scanner();
   if (!wasm || literal.length === 0 || literal.length > MAX_FOLDED_LITERAL) return null;
-  const needed = HAYSTACK_AT + bytes.length + PADDING;
-  const memory = wasm.memory;
-  if (memory.buffer.byteLength < needed) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
-  const mem = new Uint8Array(memory.buffer);
+  const mem = new Uint8Array(wasm.memory.buffer);
   if (loaded?.literal !== literal) {
     for (let k = 0; k < literal.length; k++) {
       const byte = literal[k]!;
@@ -171,12 +174,26 @@ export function foldedFinder(literal: Buffer, bytes: Buffer): ((from: number) =>
     const [rare, next] = rarePlaces(literal);
     loaded = { literal, rare, next };
   }
-  mem.set(bytes, HAYSTACK_AT);
   const { rare, next } = loaded;
-  const last = HAYSTACK_AT + bytes.length - literal.length;
+  const length = literal.length;
+  const lastStart = bytes.length - length; // the last offset a match can start at
+  // The window of the file in the memory: [windowStart, windowEnd) at HAYSTACK_AT; none yet.
+  let windowStart = 0;
+  let windowEnd = 0;
   return (from) => {
-    if (from > bytes.length - literal.length) return -1;
-    const found = wasm.find(HAYSTACK_AT + from, last, literal.length, rare, next);
-    return found === -1 ? -1 : found - HAYSTACK_AT;
+    while (from <= lastStart) {
+      if (from < windowStart || from + length > windowEnd) {
+        windowStart = from;
+        windowEnd = Math.min(bytes.length, from + FOLDED_WINDOW);
+        mem.set(bytes.subarray(windowStart, windowEnd), HAYSTACK_AT);
+      }
+      // Matches that start in the window and end in it; one that runs past its end is found in the next window.
+      const lastHere = Math.min(lastStart, windowEnd - length);
+      const at = HAYSTACK_AT - windowStart;
+      const found = wasm.find(at + from, at + lastHere, length, rare, next);
+      if (found !== -1) return found - at;
+      from = lastHere + 1;
+    }
+    return -1;
   };
 }

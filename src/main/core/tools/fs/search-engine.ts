@@ -44,7 +44,7 @@ export interface Matcher {
   readonly line: RegExp;
   /** Bytes every matching file must contain, when the pattern is a plain literal; null otherwise. */
   readonly literal: Buffer | null;
-  /** The same, for a case-insensitive plain pattern of ASCII: found with its letters in either case (grep-folded.ts). */
+  /** The same, for a case-insensitive plain pattern of ASCII: found with letters in either case (grep-folded.ts). */
   readonly foldedLiteral: Buffer | null;
   /** Bytes every match contains (the pattern's plain run, grep-pattern.ts), looked for first; or null. */
   readonly required: Buffer | null;
