@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FOLDED_WINDOW, foldedFinder } from './grep-folded';
-import { byteLines, clipLine, compileMatcher, matchingLines, mayMatch } from './search-engine';
+import { byteLines } from './grep-byte-lines';
+import { clipLine, compileMatcher, matchingLines, mayMatch } from './search-engine';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -1,5 +1,5 @@
 /**
- * Searching raw bytes instead of decoded text (grep-pattern.ts, search-engine.ts `byteLines`) gives exactly the
+ * Searching raw bytes instead of decoded text (grep-pattern.ts, grep-byte-lines.ts `byteLines`) gives exactly the
  * decoded search's lines, texts and context, for every pattern it is used for, on byte soups made of what breaks such
  * things: characters of two to four bytes, U+2028 (a line terminator to JavaScript, not to a line search), U+00A0 and
  * U+FEFF (whitespace to `\s`), invalid and truncated UTF-8, CR before LF, lines longer than shown. And a required run
@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bytesAlike, requiredLiteral } from './grep-pattern';
-import { byteLines, byteLineSource, clipLine, compileMatcher, hunks, lineIndex, matchingLines } from './search-engine';
+import { byteLines } from './grep-byte-lines';
+import { byteLineSource, clipLine, compileMatcher, hunks, lineIndex, matchingLines } from './search-engine';
 
 const BITS = [
   'needle',

@@ -110,3 +110,9 @@ export function requiredLiteral(pattern: string, min = 3): string | null {
   end();
   return best.length >= min && !best.includes('\ufffd') ? best : null;
 }
+
+/** Bytes that are all ASCII, without a CR (a line's CR before its LF is not part of the line a pattern sees). */
+export function isAsciiLiteral(literal: Buffer): boolean {
+  for (const byte of literal) if (byte >= 0x80 || byte === 0x0d) return false;
+  return true;
+}
