@@ -42,7 +42,9 @@ export function byteLines(
   const folded = matcher.foldedLiteral && foldedFinder(matcher.foldedLiteral, bytes);
   if (folded) return linesAt(bytes, literalFinder(bytes, folded), max, context, withTexts);
   if (!matcher.bytesAlike) return null;
-  const find = () => linesAt(bytes, latin1Finder(matcher, bytes), max, context, withTexts);
+  const run = matcher.looksAround ? null : runPlaces(matcher, bytes);
+  const next = () => (run ? runLineFinder(matcher, bytes, run) : latin1Finder(matcher, bytes));
+  const find = () => linesAt(bytes, next(), max, context, withTexts);
   return matcher.backtracks ? withTimeLimit(find) : find();
 }
 
@@ -57,6 +59,35 @@ function literalFinder(bytes: Buffer, place: (from: number) => number): LineFind
     const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
     const end = bytes.indexOf(NEWLINE, at);
     return { start, end: end === -1 ? bytes.length : end };
+  };
+}
+
+/** Where the pattern's required run (search-engine.ts `Matcher.required`) lies in the bytes; null: none to look for. */
+function runPlaces(matcher: Matcher, bytes: Buffer): ((from: number) => number) | null {
+  const run = matcher.required;
+  if (run === null || run.includes(NEWLINE)) return null;
+  return matcher.foldsRequired ? foldedFinder(run, bytes) : (from) => bytes.indexOf(run, from);
+}
+
+/**
+ * The pattern tried on the lines that hold its required run, each read alone as latin1, instead of run over the whole
+ * file's (as ripgrep does: the file is never copied to a string, and the regular expression sees a few lines). Exact
+ * for a pattern without look-around or back-references (`Matcher.looksAround` false): every match holds the run, and
+ * a line's own match is one in the whole text at the same place (`^`, `$` and `\b` see a line's edge alike with the
+ * `m` flag), so `latin1Finder`'s pass over the text, which confirms each candidate line alone, gives the same lines.
+ */
+function runLineFinder(matcher: Matcher, bytes: Buffer, place: (from: number) => number): LineFinder {
+  return (from) => {
+    for (let at = place(from); at !== -1; at = place(from)) {
+      const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
+      let end = bytes.indexOf(NEWLINE, at);
+      if (end === -1) end = bytes.length;
+      const lineEnd = end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
+      if (matcher.line.test(bytes.toString('latin1', start, lineEnd))) return { start, end };
+      if (end >= bytes.length) return null;
+      from = end + 1;
+    }
+    return null;
   };
 }
 

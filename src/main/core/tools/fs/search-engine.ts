@@ -54,6 +54,11 @@ export interface Matcher {
   readonly bytesAlike: boolean;
   /** The pattern has look-around or back-references: it can backtrack without end, so it is matched under a time limit. */
   readonly backtracks: boolean;
+  /**
+   * The pattern may have look-around or back-references (the linear-time engine refuses it without the `i` flag, which
+   * that engine does not take at all): a line's own match may then not be one in the whole text.
+   */
+  readonly looksAround: boolean;
 }
 
 const REGEX_META = /[\\^$.*+?()[\]{}|]/;
@@ -94,6 +99,7 @@ export function compileMatcher(pattern: string, caseInsensitive: boolean): Match
     foldsRequired,
     bytesAlike: bytesAlike(pattern),
     backtracks: !isLiteral && needsBacktracking(pattern, flags),
+    looksAround: !isLiteral && needsBacktracking(pattern, ''),
   };
 }
 
