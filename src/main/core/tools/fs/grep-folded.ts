@@ -34,7 +34,8 @@ interface FoldedScan {
 
 const I32 = 0x7f;
 const V128 = 0x7b;
-const EMPTY = 0x40;
+const EMPTY = 0x40; // a block's type: no result
+const MINUS_ONE = 0x7f; // -1 in signed LEB128
 const op = {
   block: 0x02,
   loop: 0x03,
@@ -96,25 +97,32 @@ const checkWhole = [
   ...[op.get, K, op.const, 1, op.add, op.set, K, op.br, 0],
   ...[op.end, op.end],
 ];
+/**
+ * find(from, last, length, rareAt, nextRareAt), in short:
+ *   for p = from; p <= last; p += 16:
+ *     m = bitmask(fold(load16(p + rareAt)) == needle[rareAt] & fold(load16(p + nextRareAt)) == needle[nextRareAt])
+ *     for each bit of m, lowest first: c = p + bit; if c > last return -1; if the literal agrees at c, return c
+ *   return -1
+ */
 const body = [
-  ...[2, 4, I32, 4, V128],
+  ...[2, 4, I32, 4, V128], // locals: 4 i32 (p, m, c, k), 4 v128 (the splats)
   ...[op.get, RARE, op.load8, ...at(NEEDLE_AT), ...simd.splat, op.set, N1],
   ...[op.get, RARE, op.load8, ...at(MASKS_AT), ...simd.splat, op.set, M1],
   ...[op.get, NEXT, op.load8, ...at(NEEDLE_AT), ...simd.splat, op.set, N2],
   ...[op.get, NEXT, op.load8, ...at(MASKS_AT), ...simd.splat, op.set, M2],
   ...[op.get, FROM, op.set, P],
   ...[op.loop, EMPTY],
-  ...[op.get, P, op.get, LAST, op.gtU, op.if, EMPTY, op.const, 0x7f, op.return, op.end],
+  ...[op.get, P, op.get, LAST, op.gtU, op.if, EMPTY, op.const, MINUS_ONE, op.return, op.end],
   ...positionsAgreeing,
   ...[op.set, M, op.block, EMPTY, op.loop, EMPTY],
   ...[op.get, M, op.eqz, op.brIf, 1],
   ...[op.get, P, op.get, M, op.ctz, op.add, op.tee, C],
-  ...[op.get, LAST, op.gtU, op.if, EMPTY, op.const, 0x7f, op.return, op.end],
+  ...[op.get, LAST, op.gtU, op.if, EMPTY, op.const, MINUS_ONE, op.return, op.end],
   ...checkWhole,
   ...[op.get, M, op.get, M, op.const, 1, op.sub, op.and, op.set, M, op.br, 0],
   ...[op.end, op.end],
   ...[op.get, P, op.const, 16, op.add, op.set, P, op.br, 0],
-  ...[op.end, op.const, 0x7f, op.end],
+  ...[op.end, op.const, MINUS_ONE, op.end],
 ];
 const MODULE = new Uint8Array([
   ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
