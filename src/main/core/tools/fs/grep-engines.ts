@@ -18,7 +18,8 @@ import type { GuardScope } from '../../disk/protected';
 import { SearchReader } from '../../disk/search-reader';
 import { fileHit } from './grep-file-hits';
 import { FOUND, SEARCH_HERE, type GrepPool, type PoolAnswer } from './grep-pool';
-import { globMatcher, type Matcher } from './search-engine';
+import { globMatcher } from './grep-glob';
+import type { Matcher } from './search-engine';
 
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 const YIELD_EVERY_MS = 8;

@@ -7,7 +7,8 @@
 import type { FileIdentity } from '../../disk/open';
 import type { SearchReader } from '../../disk/search-reader';
 import { ripgrepExtent } from './grep-binary';
-import { byteLines, matchingLines, mayMatch, type Matcher } from './search-engine';
+import { byteLines } from './grep-byte-lines';
+import { matchingLines, mayMatch, type Matcher } from './search-engine';
 
 export type GrepMode = 'content' | 'files' | 'count';
 

@@ -19,7 +19,9 @@ import {
 import { PAGE_JS_LEFT_MS, PAGE_NO_HIT_MS, pageGoesOn } from './grep-race-page';
 import { compareRel } from './grep-engines';
 import { MAX_UNITS, nextBatchUnits } from './grep-rg-batches';
-import { clipLine, globMatcher, compileMatcher, hunks, lineIndex, byteLines, matchingLines } from './search-engine';
+import { byteLines } from './grep-byte-lines';
+import { clipLine, compileMatcher, hunks, lineIndex, matchingLines } from './search-engine';
+import { globMatcher } from './grep-glob';
 
 let ws: TestWorkspace;
 beforeEach(() => {

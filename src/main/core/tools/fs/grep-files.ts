@@ -38,15 +38,8 @@ import { grepPool, type GrepPool } from './grep-pool';
 import { engineResults, JS_PREFIX_MS } from './grep-race';
 import { BATCHED_PAGE_ENTRIES } from './grep-race-page';
 import type { RipgrepWant } from './grep-ripgrep';
-import {
-  clipLine,
-  compileMatcher,
-  globMatcher,
-  MAX_PATTERN_CHARS,
-  hunks,
-  lineIndex,
-  type LineSource,
-} from './search-engine';
+import { clipLine, compileMatcher, MAX_PATTERN_CHARS, hunks, lineIndex, type LineSource } from './search-engine';
+import { globMatcher } from './grep-glob';
 
 export const DEFAULT_GREP_LIMIT = 100;
 export const MAX_GREP_LIMIT = 5000;

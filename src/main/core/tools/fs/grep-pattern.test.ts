@@ -1,5 +1,5 @@
 /**
- * Searching raw bytes instead of decoded text (grep-pattern.ts, search-engine.ts `byteLines`) gives exactly the
+ * Searching raw bytes instead of decoded text (grep-pattern.ts, grep-byte-lines.ts `byteLines`) gives exactly the
  * decoded search's lines, texts and context, for every pattern it is used for, on byte soups made of what breaks such
  * things: characters of two to four bytes, U+2028 (a line terminator to JavaScript, not to a line search), U+00A0 and
  * U+FEFF (whitespace to `\s`), invalid and truncated UTF-8, CR before LF, lines longer than shown. And a required run
@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bytesAlike, requiredLiteral } from './grep-pattern';
-import { byteLines, byteLineSource, clipLine, compileMatcher, hunks, lineIndex, matchingLines } from './search-engine';
+import { byteLines } from './grep-byte-lines';
+import { byteLineSource, clipLine, compileMatcher, hunks, lineIndex, matchingLines } from './search-engine';
 
 const BITS = [
   'needle',
@@ -56,6 +57,9 @@ const ALIKE = [
   'x*',
   '\\Bee',
   '[\\w(]+$',
+  'need[\\n ]*le',
+  'needle\\r?$',
+  '^ne+dle\\b',
 ];
 
 function soup(next: (n: number) => number): Buffer {
@@ -94,6 +98,30 @@ describe('searching the bytes', () => {
           expect(shown({ at: (no) => found!.around!.get(no) }), label).toEqual(shown(lineIndex(text)));
         }
     }
+  });
+
+  it('tries a pattern with a required run only on the lines that hold it, never over the whole file', () => {
+    const bytes = Buffer.from('a NEEDLE\r\nneedle b\nneed\nle\nx needles\n');
+    for (const [pattern, caseInsensitive, lines] of [
+      ['ne+dle\\b', true, [0, 1]],
+      ['ne+dle\\b', false, [1]],
+      ['need[\\n ]*le', false, [1, 4]],
+      ['^needle', true, [1]],
+    ] as const) {
+      const matcher = compileMatcher(pattern, caseInsensitive);
+      expect(matcher.required, pattern).not.toBeNull();
+      const noScan = { ...matcher, scan: null as unknown as RegExp }; // the whole-text pass would throw
+      expect(byteLines(noScan, bytes, 10, 0)?.matches, pattern).toEqual(lines);
+      expect(matchingLines(matcher, bytes.toString('utf8')), pattern).toEqual(lines);
+    }
+    // Look-behind at a line's start sees the previous line in the whole text, not in the line alone: such a pattern is
+    // still run over the whole text, as the decoded search runs it.
+    const lookBehind = compileMatcher('(?<!\\n)needle', false);
+    expect(lookBehind.looksAround).toBe(true);
+    expect(byteLines(lookBehind, bytes, 10, 0)?.matches).toEqual(matchingLines(lookBehind, bytes.toString('utf8')));
+    expect(byteLines({ ...lookBehind, looksAround: false }, bytes, 10, 0)?.matches).not.toEqual(
+      matchingLines(lookBehind, bytes.toString('utf8')),
+    );
   });
 
   it('reads any line of the bytes as the line index of the decoded text does, in any order', () => {

@@ -12,7 +12,8 @@
  *   U+00A0 and U+2028), nor `\x`, `\u`, `\p` escapes or characters above ASCII in the pattern.
  * - `requiredLiteral`: a run of plain characters every match must contain (the longest outside groups and classes, in
  *   a pattern without alternation), looked for in the bytes first, as ripgrep does, so a file without it is never
- *   matched at all. Case-sensitive patterns only.
+ *   matched at all. For a case-insensitive pattern, an ASCII run is looked for with its letters in either case
+ *   (grep-folded.ts): ASCII letters are all that `i` without the `u` flag folds to ASCII ones.
  */
 
 /** Escapes (after `\`) that match or may match characters above ASCII, or name one by its code. */
@@ -108,4 +109,10 @@ export function requiredLiteral(pattern: string, min = 3): string | null {
   }
   end();
   return best.length >= min && !best.includes('\ufffd') ? best : null;
+}
+
+/** Bytes that are all ASCII, without a CR (a line's CR before its LF is not part of the line a pattern sees). */
+export function isAsciiLiteral(literal: Buffer): boolean {
+  for (const byte of literal) if (byte >= 0x80 || byte === 0x0d) return false;
+  return true;
 }

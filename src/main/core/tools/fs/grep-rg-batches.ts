@@ -22,7 +22,7 @@ import { sizeAt, SKIP_DIRS, walk } from '../_policy/fs';
 import { compareParts, MAX_GREP_FILE_BYTES, type FileMatches, type GrepQuery } from './grep-engines';
 import { asMatches, baseArgs, type Collected, type RipgrepWant } from './grep-rg-run';
 import { CHUNK_UNITS, searchOrdered } from './grep-rg-ordered';
-import { globMatcher } from './search-engine';
+import { globMatcher } from './grep-glob';
 
 /** Units in the first batch at least; each next batch is at most GROWTH times the last, and at most MAX_UNITS. */
 export const FIRST_UNITS = 256;

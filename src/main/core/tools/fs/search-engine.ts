@@ -10,7 +10,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { createContext, Script } from 'node:vm';
 import { ToolError } from '../define-tool';
-import { bytesAlike, requiredLiteral } from './grep-pattern';
+import { foldedFinder } from './grep-folded';
+import { bytesAlike, isAsciiLiteral, requiredLiteral } from './grep-pattern';
 
 /**
  * A pattern is the model's to choose, and JavaScript's regular expressions backtrack: `(a+)+$` over a line of 40 `a`s
@@ -43,12 +44,21 @@ export interface Matcher {
   readonly line: RegExp;
   /** Bytes every matching file must contain, when the pattern is a plain literal; null otherwise. */
   readonly literal: Buffer | null;
-  /** Bytes every match contains (a case-sensitive pattern's plain run, grep-pattern.ts), looked for first; or null. */
+  /** The same, for a case-insensitive plain pattern of ASCII: found with letters in either case (grep-folded.ts). */
+  readonly foldedLiteral: Buffer | null;
+  /** Bytes every match contains (the pattern's plain run, grep-pattern.ts), looked for first; or null. */
   readonly required: Buffer | null;
+  /** `required` is looked for with its letters in either case (a case-insensitive pattern's run, ASCII only). */
+  readonly foldsRequired: boolean;
   /** The pattern matches a line's latin1 reading of its bytes as it matches its text (grep-pattern.ts `bytesAlike`). */
   readonly bytesAlike: boolean;
   /** The pattern has look-around or back-references: it can backtrack without end, so it is matched under a time limit. */
   readonly backtracks: boolean;
+  /**
+   * The pattern may have look-around or back-references (the linear-time engine refuses it without the `i` flag, which
+   * that engine does not take at all): a line's own match may then not be one in the whole text.
+   */
+  readonly looksAround: boolean;
 }
 
 const REGEX_META = /[\\^$.*+?()[\]{}|]/;
@@ -74,14 +84,22 @@ export function compileMatcher(pattern: string, caseInsensitive: boolean): Match
   }
   const isLiteral = !REGEX_META.test(pattern) && !pattern.includes('\n');
   const literal = isLiteral && !caseInsensitive ? Buffer.from(pattern, 'utf8') : null;
-  const required = literal ?? (caseInsensitive ? null : requiredLiteral(pattern));
+  const foldedLiteral = isLiteral && caseInsensitive ? Buffer.from(pattern, 'utf8') : null;
+  // A case-insensitive literal is itself searched case-folded on the bytes (`byteLines`): no run to look for first.
+  const run = literal || (isLiteral && caseInsensitive) ? null : requiredLiteral(pattern);
+  const required = literal ?? (run === null ? null : Buffer.from(run, 'utf8'));
+  const foldsRequired = caseInsensitive && required !== null;
   return {
     scan,
     line,
     literal,
-    required: typeof required === 'string' ? Buffer.from(required, 'utf8') : required,
+    foldedLiteral: foldedLiteral && isAsciiLiteral(foldedLiteral) ? foldedLiteral : null,
+    // Folded, a run must be ASCII: `i` folds é to É in the text, whose bytes are another run.
+    required: foldsRequired && !isAsciiLiteral(required) ? null : required,
+    foldsRequired,
     bytesAlike: bytesAlike(pattern),
     backtracks: !isLiteral && needsBacktracking(pattern, flags),
+    looksAround: !isLiteral && needsBacktracking(pattern, ''),
   };
 }
 
@@ -103,7 +121,7 @@ const timedRun = new Script('run()');
  * `work` stopped after BACKTRACKING_LIMIT_MS. A script run with a `timeout` is stopped by V8 wherever it is, in a
  * regular expression's backtracking too (a watchdog thread; about 25 µs a run), and `work` runs inside that script.
  */
-function withTimeLimit<T>(work: () => T): T {
+export function withTimeLimit<T>(work: () => T): T {
   (timedContext as { run?: () => T }).run = work;
   try {
     return timedRun.runInContext(timedContext, { timeout: BACKTRACKING_LIMIT_MS }) as T;
@@ -119,7 +137,11 @@ function withTimeLimit<T>(work: () => T): T {
 
 /** Quick reject on raw bytes: false means the file cannot contain a match. */
 export function mayMatch(matcher: Matcher, bytes: Buffer): boolean {
-  return matcher.required === null || bytes.indexOf(matcher.required) !== -1;
+  const required = matcher.required;
+  if (required === null) return true;
+  if (!matcher.foldsRequired) return bytes.indexOf(required) !== -1;
+  const find = foldedFinder(required, bytes);
+  return find === null || find(0) !== -1;
 }
 
 /** 0-based numbers of the matching lines of `text`, at most `max` of them. */
@@ -138,7 +160,7 @@ export function matchingLines(
  * Whether an (empty) match at `at` lies after the last line: at the end of a text that ends with its last line's
  * break, or of an empty one. `^$` matches there in JavaScript; a line search (and ripgrep) has no line there.
  */
-const isPastLastLine = (text: string, at: number) =>
+export const isPastLastLine = (text: string, at: number) =>
   at === text.length && (at === 0 || text.charCodeAt(at - 1) === 0x0a);
 
 function scanLines(matcher: Matcher, text: string, max: number, texts?: string[]): number[] {
@@ -166,132 +188,6 @@ function scanLines(matcher: Matcher, text: string, max: number, texts?: string[]
     re.lastIndex = end + 1;
   }
   return out;
-}
-
-/** The matching lines of a file, with their texts, and (asked for) the texts of the context lines around them. */
-export interface LinesFound {
-  /** 0-based line numbers. */
-  matches: number[];
-  /** Each match's line, without its line ending. */
-  texts: string[];
-  /** Matching and context lines by number, when context was asked for. */
-  around: Map<number, string> | null;
-}
-
-/**
- * `matchingLines` on the raw bytes, for a case-sensitive ASCII literal (found with `Buffer.indexOf`) or a pattern
- * whose parts match ASCII only (`bytesAlike`: run over the bytes read as latin1); only the lines shown are decoded,
- * never the file (decoding a multi-megabyte file that is not all ASCII costs more than the search). Exact: a UTF-8
- * decoder never takes an ASCII byte into another character (an invalid sequence ends before it), so the bytes of an
- * ASCII literal, and of `\n`, are found where the decoded text has them, and a line decoded alone is that line of
- * the decoded text (for `bytesAlike`, grep-pattern.ts says why the latin1 line matches where the text does). Null
- * when the matcher is neither.
- */
-export function byteLines(
-  matcher: Matcher,
-  bytes: Buffer,
-  max: number,
-  context: number,
-  withTexts = true,
-): LinesFound | null {
-  const literal = matcher.literal;
-  if (literal && isAsciiLiteral(literal)) return linesAt(bytes, literalFinder(bytes, literal), max, context, withTexts);
-  if (!matcher.bytesAlike) return null;
-  const find = () => linesAt(bytes, latin1Finder(matcher, bytes), max, context, withTexts);
-  return matcher.backtracks ? withTimeLimit(find) : find();
-}
-
-/** The next matching line at or after a byte offset: its start and end (the end at its `\n`, or the file's end). */
-type LineFinder = (from: number) => { start: number; end: number } | null;
-
-function literalFinder(bytes: Buffer, literal: Buffer): LineFinder {
-  return (from) => {
-    const at = bytes.indexOf(literal, from);
-    if (at === -1) return null;
-    const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
-    const end = bytes.indexOf(NEWLINE, at);
-    return { start, end: end === -1 ? bytes.length : end };
-  };
-}
-
-/** The pattern run over the bytes read as latin1 (a one-byte string: character offsets are byte offsets). */
-function latin1Finder(matcher: Matcher, bytes: Buffer): LineFinder {
-  const text = bytes.toString('latin1');
-  const re = matcher.scan;
-  return (from) => {
-    re.lastIndex = from;
-    for (;;) {
-      const m = re.exec(text);
-      if (!m || isPastLastLine(text, m.index)) return null;
-      const start = m.index === 0 ? 0 : text.lastIndexOf('\n', m.index - 1) + 1;
-      let end = text.indexOf('\n', m.index);
-      if (end === -1) end = text.length;
-      const raw = text.slice(start, end);
-      if (matcher.line.test(raw.endsWith('\r') ? raw.slice(0, -1) : raw)) return { start, end };
-      if (end >= text.length) return null;
-      re.lastIndex = end + 1;
-    }
-  };
-}
-
-/** The lines `next` finds, up to `max`; their texts decoded (`withTexts`: a count needs none), and their context. */
-function linesAt(bytes: Buffer, next: LineFinder, max: number, context: number, withTexts: boolean): LinesFound {
-  const matches: number[] = [];
-  const texts: string[] = [];
-  const starts: number[] = [];
-  // A line longer than is shown (a minified bundle's line can be megabytes) is decoded only as far as `clipLine`
-  // keeps, and enough past that for `clipLine` to see it is longer.
-  const line = (start: number, end: number) => {
-    const text = bytes.toString('utf8', start, Math.min(end, start + LINE_DECODE_BYTES));
-    return text.endsWith('\r') && end - start <= LINE_DECODE_BYTES ? text.slice(0, -1) : text;
-  };
-  let lineNo = 0;
-  let counted = 0; // byte offset up to which newlines have been counted into lineNo
-  let from = 0;
-  while (matches.length < max) {
-    const found = next(from);
-    if (!found) break;
-    const { start, end } = found;
-    for (let i = bytes.indexOf(NEWLINE, counted); i !== -1 && i < start; i = bytes.indexOf(NEWLINE, i + 1)) lineNo++;
-    counted = start;
-    matches.push(lineNo);
-    starts.push(start);
-    if (withTexts) texts.push(line(start, end));
-    if (end >= bytes.length) break;
-    from = end + 1;
-  }
-  if (context <= 0) return { matches, texts, around: null };
-  const around = new Map<number, string>();
-  matches.forEach((no, k) => {
-    around.set(no, texts[k]!);
-    // Back from the match's line start, then on from its end, one line at a time.
-    let start = starts[k]!;
-    for (let n = 1; n <= context && start > 0; n++) {
-      const prev = start === 1 ? 0 : bytes.lastIndexOf(NEWLINE, start - 2) + 1;
-      if (!around.has(no - n)) around.set(no - n, line(prev, start - 1));
-      start = prev;
-    }
-    let end = bytes.indexOf(NEWLINE, starts[k]!);
-    for (let n = 1; n <= context && end !== -1 && end + 1 < bytes.length; n++) {
-      let next = bytes.indexOf(NEWLINE, end + 1);
-      if (next === -1) next = bytes.length;
-      if (!around.has(no + n)) around.set(no + n, line(end + 1, next));
-      end = next === bytes.length ? -1 : next;
-    }
-  });
-  return { matches, texts, around };
-}
-
-const NEWLINE = 0x0a;
-/**
- * Bytes of a line decoded at most: a character takes at most 3 bytes per UTF-16 unit, so the first
- * MAX_MATCH_LINE_CHARS + 1 units of the line are always whole and exact (a character cut at the end is far beyond).
- */
-const LINE_DECODE_BYTES = 3 * (MAX_MATCH_LINE_CHARS + 1) + 16;
-
-function isAsciiLiteral(literal: Buffer): boolean {
-  for (const byte of literal) if (byte >= 0x80 || byte === 0x0d) return false;
-  return true;
 }
 
 export interface Hunk {
@@ -373,33 +269,4 @@ export function hunks(lines: LineSource, matches: readonly number[], context: nu
 
 export function clipLine(text: string): string {
   return text.length > MAX_MATCH_LINE_CHARS ? `${text.slice(0, MAX_MATCH_LINE_CHARS)}…` : text;
-}
-
-/** A small glob (`*`, `**`, `?`, `{a,b}`) as a regex; a glob without `/` matches the file name only. */
-export function globMatcher(glob: string): (rel: string) => boolean {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        re += glob[i + 2] === '/' ? '(?:.*/)?' : '.*';
-        i += glob[i + 2] === '/' ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '{') re += '(?:';
-    else if (c === '}') re += ')';
-    else if (c === ',') re += glob.slice(0, i).lastIndexOf('{') > glob.slice(0, i).lastIndexOf('}') ? '|' : ',';
-    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
-  }
-  let compiled: RegExp;
-  try {
-    compiled = new RegExp(`^${re}$`);
-  } catch {
-    // Only braces can leave the pattern unbalanced: every other character is escaped or maps to a closed group.
-    throw new ToolError(
-      `glob "${glob}" is not a valid glob: its { and } do not pair up. Close each {a,b} group, or leave the braces out.`,
-    );
-  }
-  const byName = !glob.includes('/');
-  return (rel) => compiled.test(byName ? rel.slice(rel.lastIndexOf('/') + 1) : rel);
 }
