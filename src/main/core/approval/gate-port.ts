@@ -8,7 +8,7 @@ import type { ToolCategory } from '../../../shared/tool-names';
 import type { Preview, ProtectedPaths, ToolArgs } from '../tools/tool';
 import type { ApprovalOutcome } from './decisions';
 import type { GateCall } from './gate';
-import type { ClarificationInput } from './pending';
+import type { ClarificationInput } from './clarifications';
 
 export interface GatePort {
   check(call: GateCall): Decision;

@@ -12,7 +12,8 @@ import { BypassStore, optionsFor } from './bypass';
 import { argsBinding, recordDecision } from './decisions';
 import { ApprovalGate } from './gate';
 import type { GatePort } from './gate-port';
-import { PendingManager, rejectText, type PendingDeps, type SessionApprovalEvent } from './pending';
+import type { SessionApprovalEvent } from './approval-card';
+import { PendingManager, rejectText, type PendingDeps } from './pending';
 import { RulesRepository } from './rules-repository';
 import { ShellAnalyzer } from './shell';
 
@@ -131,14 +132,9 @@ export {
   type BypassScope,
 } from './bypass';
 export { ApprovalGate, type Decision, type GateCall, type WhyKind } from './gate';
-export {
-  ApprovalCancelledError,
-  PendingManager,
-  rejectText,
-  type ApprovalOutcome,
-  type ApprovalRequestInput,
-  type SessionApprovalEvent,
-} from './pending';
+export { PendingManager, rejectText, type ApprovalOutcome, type ApprovalRequestInput } from './pending';
+export type { SessionApprovalEvent } from './approval-card';
+export { ApprovalCancelledError } from './request-ledger';
 export {
   RulesRepository,
   DEFAULT_GROUP,

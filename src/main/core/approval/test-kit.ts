@@ -14,7 +14,7 @@ import { closeDatabase, openDatabase, type Db } from '../db/database';
 import { createBuiltinTools, createToolRegistry } from '../tools/index';
 import { createApprovalServices, type ApprovalServices } from './index';
 import type { GateCall } from './gate';
-import type { SessionApprovalEvent } from './pending';
+import type { SessionApprovalEvent } from './approval-card';
 
 /** The built-in and session tools, whose traits the gate reads (docs/tools.md "One tool shape"). */
 export const knownTools = createToolRegistry(createBuiltinTools({ requestRestart: () => {} }));
