@@ -24,6 +24,7 @@ import { canonicalizeForPolicy, pathArguments, resolvePath } from '../tools/_pol
 import type { ProtectedPaths } from '../tools/tool';
 import type { BypassStore } from './bypass';
 import { decidingRule, hidingRule, type CallFacts, type RuleVerdict } from './evaluate';
+import { checkCommand } from './command-guards';
 import { Guards, relIn, type GuardId, type GuardVerdict, type Roots } from './guards';
 import { KeptRuleDecisions } from './kept-rule-decisions';
 import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
@@ -175,7 +176,7 @@ export class ApprovalGate {
     const workdir = typeof args.workdir === 'string' && args.workdir !== '' ? resolvePath(args.workdir, wd) : wd;
     // The guards judge the command's words after the shell's expansions, so the analysis comes first.
     const shell = isShell ? this.analyze(command, workdir, roots()) : null;
-    if (isShell) locked ??= this.guards.checkCommand(roots(), command, workdir, shell);
+    if (isShell) locked ??= checkCommand(this.guards, roots(), command, workdir, shell);
     if (tool?.storesSecret)
       locked ??= { action: 'require', guard: 'secret_value', text: 'Storing a secret always asks.' };
     if (locked) note?.(`guard ${locked.guard}: ${locked.text}`);
