@@ -5,9 +5,10 @@
  */
 import type { z } from 'zod';
 import { appCalls, AppEventSchema } from './app';
-import { approvalCalls, InboxEventSchema } from './approval';
+import { approvalCalls } from './approval';
 import { chatCalls, ChatEventSchema } from './chat';
 import type { CallSpec } from './define';
+import { inboxCalls, InboxEventSchema } from './inbox';
 import { pluginCalls } from './plugins';
 import { mcpCalls, McpEventSchema } from './mcp';
 import { providerCalls } from './providers';
@@ -20,6 +21,7 @@ export * from './define';
 export * from './app';
 export * from './approval';
 export * from './chat';
+export * from './inbox';
 export * from './plugins';
 export * from './mcp';
 export * from './providers';
@@ -31,6 +33,7 @@ export * from './viewer';
 export const calls = {
   ...appCalls,
   ...approvalCalls,
+  ...inboxCalls,
   ...chatCalls,
   ...viewerCalls,
   ...providerCalls,

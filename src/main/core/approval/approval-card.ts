@@ -6,7 +6,7 @@
  */
 import { BridgeError } from '../../../shared/contract/define';
 import type { ChatEventBody } from '../../../shared/contract/chat';
-import type { InboxApproval } from '../../../shared/contract/approval';
+import type { InboxApproval } from '../../../shared/contract/inbox';
 import type { SandboxChoice, SandboxLine } from '../../../shared/contract/sandbox';
 import { parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
 import type { Preview } from '../tools/tool';

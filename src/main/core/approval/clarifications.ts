@@ -3,7 +3,7 @@
  * id sequence and tool-row flip (request-ledger.ts); the Inbox (pending.ts) owns both kinds and delegates questions
  * here. An answer given while no turn waits (after a restart) is kept for the resumed turn's next ask of that call.
  */
-import type { InboxClarification, InboxEvent } from '../../../shared/contract/approval';
+import type { InboxClarification, InboxEvent } from '../../../shared/contract/inbox';
 import type { SessionApprovalEvent, Waiter } from './approval-card';
 import { ApprovalCancelledError, type PendingToolRow, type RequestLedger } from './request-ledger';
 

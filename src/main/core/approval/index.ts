@@ -3,7 +3,7 @@
  * and pending manager over one database, plus `port`, the exact GatePort the session loop consumes
  * (gate-port.ts). Async because the bash grammar may load here (`shellGrammar`); every decision is sync.
  */
-import type { InboxEvent } from '../../../shared/contract/approval';
+import type { InboxEvent } from '../../../shared/contract/inbox';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { ToolTraits } from '../../../shared/tool-traits';
 import type { Db } from '../db/database';

@@ -15,7 +15,7 @@
  * Limits: in memory besides the ledger; the session-scoped events are plain objects the session layer forwards.
  */
 import { BridgeError } from '../../../shared/contract/define';
-import type { InboxApproval, InboxClarification, InboxEvent } from '../../../shared/contract/approval';
+import type { InboxApproval, InboxClarification, InboxEvent } from '../../../shared/contract/inbox';
 import type { SandboxChoice, SandboxLine } from '../../../shared/contract/sandbox';
 import { TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
 import type { Preview } from '../tools/tool';

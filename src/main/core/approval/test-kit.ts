@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { InboxEvent } from '../../../shared/contract/approval';
+import type { InboxEvent } from '../../../shared/contract/inbox';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import { closeDatabase, openDatabase, type Db } from '../db/database';
 import { createBuiltinTools, createToolRegistry } from '../tools/index';
