@@ -20,7 +20,7 @@ export class ApprovalCancelledError extends Error {
   }
 }
 
-/** The part of the tool rows' one writer (session/session-store.ts) the Inbox uses; core/index.ts passes the store. */
+/** The part of the tool rows' one writer (the session store) the Inbox uses; core/index.ts passes the store. */
 export interface ToolRowStatusWriter {
   setToolStatus(toolCallId: string, status: ToolDbStatus): void;
 }
