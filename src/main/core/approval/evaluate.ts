@@ -14,7 +14,8 @@
  * - An allow rule never matches a command with unsafe constructs (substitution, `bash -c`, a redirect out of the
  *   workspace, a parse failure, …): such a command always asks unless a deny or a human's bypass decides.
  */
-import { isCatchAll, type CompiledRule } from './rules-repository';
+import { isCatchAll } from './rule-checks';
+import type { CompiledRule } from './rules-repository';
 import type { RuleAction } from './patterns';
 import type { PathFacts } from './patterns';
 import type { ShellAnalysis } from './shell';

@@ -27,7 +27,8 @@ import { decidingRule, hidingRule, type CallFacts, type RuleVerdict } from './ev
 import { checkCommand } from './command-guards';
 import { Guards, relIn, type GuardId, type GuardVerdict, type Roots } from './guards';
 import { KeptRuleDecisions } from './kept-rule-decisions';
-import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
+import { DEFAULT_GROUP } from './rule-checks';
+import type { CompiledRule, RulesRepository } from './rules-repository';
 import { pathFacts, type RuleAction } from './patterns';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
 import { slash, walkExclusions } from './walk-policy';

@@ -135,10 +135,5 @@ export { ApprovalGate, type Decision, type GateCall, type WhyKind } from './gate
 export { PendingManager, rejectText, type ApprovalOutcome, type ApprovalRequestInput } from './pending';
 export type { SessionApprovalEvent } from './approval-card';
 export { ApprovalCancelledError } from './request-ledger';
-export {
-  RulesRepository,
-  DEFAULT_GROUP,
-  type ApprovalRule,
-  type ApprovalGroup,
-  type RuleInput,
-} from './rules-repository';
+export { RulesRepository } from './rules-repository';
+export { DEFAULT_GROUP, type ApprovalRule, type ApprovalGroup, type RuleInput } from './rule-checks';
