@@ -348,7 +348,8 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     viewer,
     start() {
       startWarmUp({
-        approval,
+        gate: approval.gate,
+        shell: approval.shell,
         sandbox,
         llm,
         workspaceDir: config.workspaceDir,

@@ -5,7 +5,7 @@
  * loaded yet loads when first used. The core's `dispose` aborts `signal`: each step first checks that the core is
  * still open (its database above all).
  */
-import type { ApprovalServices } from './approval/index';
+import type { ApprovalGate } from './approval/gate';
 import { warmUpPlainShellGate, warmUpShellGate } from './approval/gate-warm-up';
 import { ShellAnalyzer } from './approval/shell';
 import { loadAiSdk, loadProvider } from './llm/ai-sdk';
@@ -21,7 +21,8 @@ import { loadExeca } from './tools/shell/execute-cmd';
 export const WARM_UP_DELAY_MS = 2_000;
 
 export function startWarmUp(s: {
-  approval: ApprovalServices;
+  gate: ApprovalGate;
+  shell: ShellAnalyzer;
   sandbox: Sandbox;
   llm: LlmServices;
   workspaceDir: string;
@@ -37,7 +38,7 @@ export function startWarmUp(s: {
   // And the gate's own code, compiled by deciding a plain line (about 5 ms; the grammar is not loaded): the first
   // command's decision then pays only for what is its own (docs/shell-analysis.md "Cold start").
   try {
-    warmUpPlainShellGate(s.approval.gate, s.workspaceDir);
+    warmUpPlainShellGate(s.gate, s.workspaceDir);
   } catch (error) {
     s.log('shell gate warm-up failed (its code compiles on the first command)', { error: String(error) });
   }
@@ -55,8 +56,8 @@ export function startWarmUp(s: {
     // Whether the sandbox can start, beside the chain (its two short processes hold nothing up): the first
     // command's card says so.
     void s.sandbox.status();
-    await s.approval.shell.whenLoaded();
-    await warmUpShellGate(s.approval.gate, s.workspaceDir, s.signal);
+    await s.shell.whenLoaded();
+    await warmUpShellGate(s.gate, s.workspaceDir, s.signal);
     if (s.signal.aborted) return;
     await loadAiSdk();
     if (s.signal.aborted) return;

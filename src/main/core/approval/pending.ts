@@ -17,7 +17,7 @@
 import { BridgeError } from '../../../shared/contract/define';
 import type { InboxApproval, InboxClarification, InboxEvent } from '../../../shared/contract/inbox';
 import type { SandboxChoice, SandboxLine } from '../../../shared/contract/sandbox';
-import { TN, parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
+import { TN, type ToolCategory } from '../../../shared/tool-names';
 import type { Preview } from '../tools/tool';
 import type { Db } from '../db/database';
 import type { BypassKind, BypassOption, BypassStore } from './bypass';

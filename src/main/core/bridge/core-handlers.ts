@@ -4,7 +4,6 @@
  * "Layers"). The services the handlers alone use (the tool catalog, the viewer's file images, the rewind) are built
  * here. Check ids (I1) are listed in docs/security-checks.md.
  */
-import type { ApprovalServices } from '../approval/index';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { CoreConfig } from '../config';
 import type { Db } from '../db/database';
@@ -28,7 +27,7 @@ import { FileImages } from '../viewer/file-images';
 import type { ReadPolicyContext } from '../viewer/read-policy';
 import type { ViewerService } from '../viewer/viewer-service';
 import { createAppHandlers } from './app-handlers';
-import { createApprovalHandlers } from './approval-handlers';
+import { type ApprovalHandlerDeps, createApprovalHandlers } from './approval-handlers';
 import { createChatHandlers } from './chat-handlers';
 import { assertHandlersMatchContract, type BridgeHandlers } from './handlers';
 import { createMcpHandlers } from './mcp-handlers';
@@ -46,7 +45,7 @@ export interface CoreHandlerDeps {
   db: Db;
   events: EventBus;
   settings: AppSettingsStore;
-  approval: ApprovalServices;
+  approval: ApprovalHandlerDeps['approval'];
   tools: ToolRegistry;
   discovery: ToolDiscovery;
   mcp: McpServices;
