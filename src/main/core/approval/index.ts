@@ -131,7 +131,8 @@ export {
   type BypassOption,
   type BypassScope,
 } from './bypass';
-export { ApprovalGate, type Decision, type GateCall, type WhyKind } from './gate';
+export { ApprovalGate, type Decision, type WhyKind } from './gate';
+export type { GateCall } from './gate-port';
 export { PendingManager, rejectText, type ApprovalOutcome, type ApprovalRequestInput } from './pending';
 export type { SessionApprovalEvent } from './approval-card';
 export { ApprovalCancelledError } from './request-ledger';

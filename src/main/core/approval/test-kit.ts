@@ -13,7 +13,7 @@ import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import { closeDatabase, openDatabase, type Db } from '../db/database';
 import { createBuiltinTools, createToolRegistry } from '../tools/index';
 import { createApprovalServices, type ApprovalServices } from './index';
-import type { GateCall } from './gate';
+import type { GateCall } from './gate-port';
 import type { SessionApprovalEvent } from './approval-card';
 
 /** The built-in and session tools, whose traits the gate reads (docs/tools.md "One tool shape"). */
