@@ -6,7 +6,8 @@
 import type { z } from 'zod';
 import { appCalls, AppEventSchema } from './app';
 import { approvalCalls } from './approval';
-import { chatCalls, ChatEventSchema } from './chat';
+import { ChatEventSchema } from './chat';
+import { chatCalls } from './chat-calls';
 import type { CallSpec } from './define';
 import { inboxCalls, InboxEventSchema } from './inbox';
 import { pluginCalls } from './plugins';
@@ -21,6 +22,7 @@ export * from './define';
 export * from './app';
 export * from './approval';
 export * from './chat';
+export * from './chat-calls';
 export * from './inbox';
 export * from './plugins';
 export * from './mcp';
