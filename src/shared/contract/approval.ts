@@ -1,7 +1,8 @@
 /**
  * The approval gate's calls: the Security page's groups, rules, guards, tools, bypasses and decision log
- * (docs/approval.md, docs/ui.md); the Inbox's calls and events are in inbox.ts. Requests are strict and bounded; the deeper checks (pattern syntax, a second catch-all, the
- * default group) live in the main process and come back as BridgeErrors with a readable message.
+ * (docs/approval.md, docs/ui.md); the Inbox's calls and events are in inbox.ts. Requests are strict and bounded;
+ * the deeper checks (pattern syntax, a second catch-all, the default group) live in the main process and come back
+ * as BridgeErrors with a readable message.
  */
 import { z } from 'zod';
 import { defineCall, id, longText, shortText } from './define';

@@ -1,8 +1,8 @@
 /**
  * Permission groups and approval rules in SQLite (docs/approval.md "Rules"), behind the only writer the app has for
- * them. Every write validates first (rule-checks.ts) and runs in one transaction, so bad input (an invalid pattern, priority or
- * group, a second catch-all `*` with another action, deleting `default`) is refused with a BridgeError and nothing
- * is written. Reads for the gate come from an in-memory cache of compiled rules, dropped on every write here.
+ * them. Every write validates first (rule-checks.ts) and runs in one transaction, so bad input (an invalid pattern,
+ * priority or group, a second catch-all `*` with another action, deleting `default`) is refused with a BridgeError
+ * and nothing is written. Reads for the gate come from an in-memory cache of compiled rules, dropped on every write.
  * Limits: a row changed behind this repository's back (another process, a hand edit) is seen after `invalidate()`
  * or a restart; a row that no longer compiles makes the whole load fail, which the gate turns into "require".
  */

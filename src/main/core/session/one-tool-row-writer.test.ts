@@ -1,7 +1,7 @@
 /**
  * One writer per table: the tool rows (`chat_llm_tools`) are written only by the session store, in session/tool-rows.ts
- * (held by session-store.ts); everything else (the approval manager's flip to `pending` included) goes through it. Migrations shape the table and test fixtures
- * (`test-kit.ts`) seed it; both are exempt.
+ * (held by session-store.ts); everything else (the approval manager's flip to `pending` included) goes through it.
+ * Migrations shape the table and test fixtures (`test-kit.ts`) seed it; both are exempt.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
