@@ -14,7 +14,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCore, WARM_UP_DELAY_MS } from '../src/main/core/index';
+import { createCore } from '../src/main/core/index';
+import { WARM_UP_DELAY_MS } from '../src/main/core/warm-up';
 import { seedSession } from './seed-session';
 import type { BenchOptions, BenchRow } from './table';
 import { builtWebEntry, startWebProcess } from './web-process';

@@ -12,7 +12,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunContextSchema } from '../src/shared/run-context';
-import { createCore, WARM_UP_DELAY_MS } from '../src/main/core/index';
+import { createCore } from '../src/main/core/index';
+import { WARM_UP_DELAY_MS } from '../src/main/core/warm-up';
 
 const [dataDir, scenario] = process.argv.slice(2) as [string, 'plain-now' | 'grammar-now' | 'mixed-later'];
 const workspace = join(dataDir, 'workspace');

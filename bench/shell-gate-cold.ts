@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleChild } from './bundle-child';
-import { WARM_UP_DELAY_MS } from '../src/main/core/index';
+import { WARM_UP_DELAY_MS } from '../src/main/core/warm-up';
 import { median, ms, percentile, type BenchOptions, type BenchRow } from './table';
 
 const CHILDREN = 5;

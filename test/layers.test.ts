@@ -137,8 +137,9 @@ const CORE_LEVELS: Readonly<Record<string, number>> = {
   session: 3,
   // The bridge: the contract's handlers over the services and the session.
   bridge: 4,
-  // The composition root builds everything.
+  // The composition root builds everything; its start's warm-up (warm-up.ts) stands beside it.
   index: 5,
+  'warm-up': 5,
 };
 
 /** The room of a core file: its top folder, or its own name for a file at the top. */

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSkaldApi } from '../../src/shared/contract/api';
-import type { InboxApproval } from '../../src/shared/contract/approval';
+import type { InboxApproval } from '../../src/shared/contract/inbox';
 import { dispatchCall } from '../../src/main/core/bridge/dispatch';
 import { SessionStore } from '../../src/main/core/session/session-store';
 import { startHarness, type Harness } from '../helpers/core-harness';

@@ -9,38 +9,27 @@ import { StackStore } from './agents/stack-store';
 import { configGroupSource } from './agents/tool-groups';
 import { BridgeError } from '../../shared/contract/define';
 import { createApprovalServices, type ApprovalServices } from './approval/index';
-import { createAppHandlers } from './bridge/app-handlers';
-import { createApprovalHandlers } from './bridge/approval-handlers';
-import { createChatHandlers } from './bridge/chat-handlers';
-import { assertHandlersMatchContract, type BridgeHandlers } from './bridge/handlers';
-import { createPluginHandlers } from './bridge/plugins-handlers';
-import { createRevealHandlers } from './bridge/reveal-handlers';
-import { createMcpHandlers } from './bridge/mcp-handlers';
-import { createProviderHandlers } from './bridge/providers-handlers';
-import { createSchedulesHandlers } from './bridge/schedules-handlers';
+import { createCoreHandlers } from './bridge/core-handlers';
+import type { BridgeHandlers } from './bridge/handlers';
 import type { CoreConfig } from './config';
 import { dbFile } from './config';
 import { closeDatabase, openDatabase, type Db } from './db/database';
 import { startWalKeeper } from './db/wal-keeper';
 import { EventBus } from './events';
-import { loadAiSdk, loadProvider } from './llm/ai-sdk';
 import { createLlmServices, type LlmServices } from './llm/services';
-import { loadExeca } from './tools/shell/execute-cmd';
-import { warmUpPlainShellGate, warmUpShellGate } from './approval/gate-warm-up';
 import { ShellAnalyzer } from './approval/shell';
 import { HOME_CREDENTIALS, SYSTEM_CREDENTIALS } from './approval/guards';
 import { listMcpItems } from './mcp/activation';
 import { createMcpServices, type McpServices } from './mcp/index';
 import { createKeyFileCipher, SecretStore, type SecretCipher } from './secrets/index';
 import { callSecrets, createSealedArgs } from './secrets/sealed-args';
-import { BUILTIN_PLUGINS, PluginManager, PluginStore, type PluginDefinition } from './plugins/index';
+import { BUILTIN_PLUGINS, listPluginItems, PluginManager, PluginStore, type PluginDefinition } from './plugins/index';
 import { ProcessRegistry } from './processes/process-registry';
 import { Sandbox } from './sandbox/index';
 import { ChatSearch } from './session/chat-search';
 import { SessionManager } from './session/session-manager';
 import type { ModelPort } from './session/ports';
 import { AppSettingsStore } from './settings/app-settings';
-import { createSandboxHandlers } from './bridge/sandbox-handlers';
 import { createPluginAndSecretTools } from './tools/config/index';
 import { GrantStore, ToolGroupRegistry } from './agents/group-registry';
 import { SessionStore } from './session/session-store';
@@ -49,20 +38,16 @@ import { JobStore } from './scheduler/job-store';
 import { recoverInterruptedRuns, type Timers } from './scheduler/scheduler';
 import { createAgentTools, ItemListers } from './tools/agents/index';
 import { createDeleteCronJobTool, cronLister, cronToggler } from './tools/agents/cron-jobs';
-import { syntheticToolSpecs } from './session/synthetic-tools';
 import { ToolDiscovery } from './db/tool-discovery';
-import { createBuiltinTools, createToolRegistry, ToolCatalog, type ToolRegistry } from './tools/index';
+import { createBuiltinTools, createToolRegistry, type ToolRegistry } from './tools/index';
 import type { Tool } from './tools/tool';
 import { createMcpConfigTools, toolsWithMcp } from './tools/mcp/index';
 import { outlinePool } from './tools/outline/outline-pool';
 import { sweepStaleTempFiles } from './disk/temp-sweep';
 import { BlobStore } from './viewer/blob-store';
-import { FileImages } from './viewer/file-images';
-import { createViewerHandlers } from './bridge/viewer-handlers';
-import { createRewindHandlers } from './bridge/rewind-handlers';
-import { RewindService } from './rewind/rewind-service';
 import { ViewerService } from './viewer/viewer-service';
 import type { OpenWithSystemPort } from './viewer/system-open';
+import { startWarmUp, WARM_UP_DELAY_MS } from './warm-up';
 
 export interface Core {
   readonly config: CoreConfig;
@@ -111,13 +96,6 @@ export interface CoreHooks {
   /** How long after `start()` the background warm-up begins; default WARM_UP_DELAY_MS. */
   warmUpDelayMs?: number;
 }
-
-/**
- * The background warm-up waits this long after `start()` (docs/architecture.md "What keeps the waited-on paths
- * fast"): on two cores, loading the grammar and warming the gate while the first window loaded its page and history
- * made that window about 300 ms later. A command that needs the grammar sooner loads it on demand.
- */
-export const WARM_UP_DELAY_MS = 2_000;
 
 export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Promise<Core> {
   // First, before the database blocks the main thread on the disk: the shell grammar's compile, which then runs on
@@ -185,18 +163,7 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
   toolGroups.register(mcp.groups);
   // list_items: the model reads what exists and its state, never a server's env, headers or a plugin's config.
   itemListers.register('mcp', () => listMcpItems(mcp.repo, mcp.manager));
-  itemListers.register('plugins', () =>
-    plugins.list().map((p) => ({
-      name: p.name,
-      title: p.title,
-      description: p.description,
-      enabled: p.enabled,
-      ready: p.isReady,
-      problem: p.problem,
-      config_keys: Object.keys((p.schema.properties as object | undefined) ?? {}),
-      secrets_set: p.secretFields.filter((f) => f.isSet).map((f) => f.name),
-    })),
-  );
+  itemListers.register('plugins', () => listPluginItems(plugins));
   // The one writer of the sessions' rows; the approval service flips a call's row to `pending` through it.
   const sessionStore = new SessionStore(db);
   const approval = await createApprovalServices({
@@ -325,55 +292,28 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
 
   // Its worker thread and read-only connection start with the first search (docs/ui.md "Searching chats").
   const chatSearch = new ChatSearch(dbFile(config.dataDir), config.sqliteNativeBinding);
-  const handlers: BridgeHandlers = {
-    ...createAppHandlers(config, events, settings),
-    ...createApprovalHandlers({
-      approval,
-      catalog: new ToolCatalog(tools, {
-        discovery,
-        sessionTools: syntheticToolSpecs,
-        mcpTools: () => mcp.manager.allTools(),
-      }),
-      db,
-      sessions,
-      categoryOf: (name) => tools.categoryOf(name),
-      tools,
-    }),
-    ...createMcpHandlers(mcp),
-    ...createSandboxHandlers(sandbox),
-    ...createSchedulesHandlers({ scheduler, agents, rules: approval.rules, workspaceDir: config.workspaceDir }),
-    ...createProviderHandlers({ providers: llm.providers, health: llm.health }),
-    ...createPluginHandlers({ plugins, secrets }),
-    ...createRevealHandlers({ pending: approval.pending, secrets: sealedCalls }),
-    ...createChatHandlers(sessions, events, chatSearch),
-    ...createViewerHandlers(
-      viewer,
-      new FileImages(
-        blobs,
-        {
-          getTool: (toolCallId) => sessions.store.getTool(toolCallId),
-          workingDir: (sessionId) => sessions.workingDir(sessionId),
-          runPersonWrite: (sessionId, messageId, path, content) =>
-            sessions.runPersonWrite(sessionId, messageId, path, content),
-        },
-        readPolicyOf,
-      ),
-    ),
-    ...createRewindHandlers(
-      new RewindService({
-        db,
-        blobs,
-        store: sessions.store,
-        events,
-        policyOf: readPolicyOf,
-        workingDir: (sessionId) => sessions.workingDir(sessionId),
-        isRunning: (sessionId) => sessions.isRunning(sessionId),
-        kindOf: (name) => tools.kindOf(name),
-        label: (name, args) => tools.describeCall(name, args, 'short'),
-      }),
-    ),
-  };
-  assertHandlersMatchContract(handlers);
+  const handlers = createCoreHandlers({
+    config,
+    db,
+    events,
+    settings,
+    approval,
+    tools,
+    discovery,
+    mcp,
+    sandbox,
+    scheduler,
+    agents,
+    llm,
+    plugins,
+    secrets,
+    sealedCalls,
+    sessions,
+    chatSearch,
+    viewer,
+    blobs,
+    readPolicyOf,
+  });
   // The first screen's data (its session list) answered: MCP servers may spawn now (docs/mcp.md "Lifecycle").
   let firstScreenAnswered = () => {};
   const firstScreenServed = new Promise<void>((resolve) => (firstScreenAnswered = resolve));
@@ -407,44 +347,15 @@ export async function createCore(config: CoreConfig, hooks: CoreHooks = {}): Pro
     handlers,
     viewer,
     start() {
-      // The shell grammar's runtime, at once (its script and, compiled by now, its instance: about 10 ms): a command at
-      // start then waits only for the grammar's load; the grammar is not loaded here (docs/shell-analysis.md
-      // "Cold start").
-      ShellAnalyzer.preloadRuntime();
-      // And the gate's own code, compiled by deciding a plain line (about 5 ms; the grammar is not loaded): the first
-      // command's decision then pays only for what is its own (docs/shell-analysis.md "Cold start").
-      try {
-        warmUpPlainShellGate(approval.gate, config.workspaceDir);
-      } catch (error) {
-        log('shell gate warm-up failed (its code compiles on the first command)', { error: String(error) });
-      }
-      // Off the start's path, one after another once the first window has loaded (WARM_UP_DELAY_MS): what the first
-      // turn needs (the bash grammar, the AI SDK and the providers in use, the shell runner). Whatever is not loaded
-      // yet loads when first used.
-      // `dispose` cancels it: each step first checks that the core is still open (its database above all).
-      void (async () => {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, hooks.warmUpDelayMs ?? WARM_UP_DELAY_MS);
-          timer.unref();
-          warmUp.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-        });
-        if (warmUp.signal.aborted) return;
-        // Whether the sandbox can start, beside the chain (its two short processes hold nothing up): the first
-        // command's card says so.
-        void sandbox.status();
-        await approval.shell.whenLoaded();
-        await warmUpShellGate(approval.gate, config.workspaceDir, warmUp.signal);
-        if (warmUp.signal.aborted) return;
-        await loadAiSdk();
-        if (warmUp.signal.aborted) return;
-        for (const kind of new Set(llm.providers.orderedModels().map((m) => m.providerKind))) {
-          await loadProvider(kind);
-          if (warmUp.signal.aborted) return;
-        }
-        await loadExeca();
-      })().catch((error) => {
-        if (!warmUp.signal.aborted)
-          log('background warm-up failed (each piece loads when first used)', { error: String(error) });
+      startWarmUp({
+        gate: approval.gate,
+        shell: approval.shell,
+        sandbox,
+        llm,
+        workspaceDir: config.workspaceDir,
+        delayMs: hooks.warmUpDelayMs ?? WARM_UP_DELAY_MS,
+        signal: warmUp.signal,
+        log,
       });
       try {
         blobs.prune(); // the retention and size settings of the before/after images

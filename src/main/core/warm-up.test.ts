@@ -8,7 +8,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { warmUpDelayFromEnv } from './config';
-import { createCore, WARM_UP_DELAY_MS } from './index';
+import { createCore } from './index';
+import { WARM_UP_DELAY_MS } from './warm-up';
 import { PLAIN_AT_START } from './approval/gate-warm-up';
 import { loadAiSdk } from './llm/ai-sdk';
 import { loadExeca } from './tools/shell/execute-cmd';

@@ -5,9 +5,11 @@
  */
 import type { z } from 'zod';
 import { appCalls, AppEventSchema } from './app';
-import { approvalCalls, InboxEventSchema } from './approval';
-import { chatCalls, ChatEventSchema } from './chat';
+import { approvalCalls } from './approval';
+import { ChatEventSchema } from './chat';
+import { chatCalls } from './chat-calls';
 import type { CallSpec } from './define';
+import { inboxCalls, InboxEventSchema } from './inbox';
 import { pluginCalls } from './plugins';
 import { mcpCalls, McpEventSchema } from './mcp';
 import { providerCalls } from './providers';
@@ -20,6 +22,8 @@ export * from './define';
 export * from './app';
 export * from './approval';
 export * from './chat';
+export * from './chat-calls';
+export * from './inbox';
 export * from './plugins';
 export * from './mcp';
 export * from './providers';
@@ -31,6 +35,7 @@ export * from './viewer';
 export const calls = {
   ...appCalls,
   ...approvalCalls,
+  ...inboxCalls,
   ...chatCalls,
   ...viewerCalls,
   ...providerCalls,

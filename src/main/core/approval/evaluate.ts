@@ -11,10 +11,14 @@
  * - A rule with a command pattern matches only `execute_cmd` calls. The gate evaluates a compound command part by
  *   part (one part in `shell.parts` per call of `decidingRule`); given several parts, an allow needs *every* part to
  *   match and a deny/require *one* (a deny on `rm *` must catch `git status && rm -rf x`).
+ *   `matchRules` joins the parts' verdicts (X3): any part denied → deny; every part allowed → allow; else the
+ *   first part that asks decides.
  * - An allow rule never matches a command with unsafe constructs (substitution, `bash -c`, a redirect out of the
  *   workspace, a parse failure, …): such a command always asks unless a deny or a human's bypass decides.
  */
-import { isCatchAll, type CompiledRule } from './rules-repository';
+import { ruleLabel } from '../../../shared/contract/approval';
+import { isCatchAll } from './rule-checks';
+import type { CompiledRule } from './rules-repository';
 import type { RuleAction } from './patterns';
 import type { PathFacts } from './patterns';
 import type { ShellAnalysis } from './shell';
@@ -108,4 +112,32 @@ export function hidingRule(
     }
   }
   return fallback?.rule.action === 'deny' && !otherMayMatch ? fallback : null;
+}
+
+/**
+ * The deciding rule for the call; for a shell command, for each of its parts (X3): any part denied → that deny;
+ * every part allowed (each by its own deciding rule) → allow; otherwise the first part that asks decides.
+ */
+export function matchRules(
+  lists: CompiledRule[][],
+  facts: CallFacts,
+): { verdict: RuleVerdict; allowedBy: CompiledRule[] } {
+  const shell = facts.shell;
+  if (!shell || shell.parts.length <= 1) {
+    const verdict = decidingRule(lists, facts);
+    return { verdict, allowedBy: verdict.rule?.rule.action === 'allow' ? [verdict.rule] : [] };
+  }
+  const verdicts = shell.parts.map((part) => decidingRule(lists, { ...facts, shell: { ...shell, parts: [part] } }));
+  const denied = verdicts.find((v) => v.rule?.rule.action === 'deny');
+  if (denied) return { verdict: denied, allowedBy: [] };
+  if (verdicts.every((v) => v.rule?.rule.action === 'allow'))
+    return { verdict: verdicts[0]!, allowedBy: verdicts.map((v) => v.rule!) };
+  return { verdict: verdicts.find((v) => v.rule?.rule.action !== 'allow')!, allowedBy: [] };
+}
+
+/** " (beats allow rule 3: …)": the weaker matching rules the deciding one out-ranked, for the card's "why". */
+export function beatenText(beaten: readonly CompiledRule[]): string {
+  if (beaten.length === 0) return '';
+  const shown = beaten.slice(0, 3).map((b) => ruleLabel(b.rule));
+  return ` (beats ${shown.join('; ')}${beaten.length > 3 ? `; ${beaten.length - 3} more` : ''})`;
 }

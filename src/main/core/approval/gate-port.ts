@@ -4,11 +4,27 @@
  * approval room never imports the session; the session re-exports it (session/ports.ts).
  */
 import type { Decision } from '../../../shared/contract/approval';
+import type { RunContext } from '../../../shared/run-context';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { Preview, ProtectedPaths, ToolArgs } from '../tools/tool';
 import type { ApprovalOutcome } from './decisions';
-import type { GateCall } from './gate';
-import type { ClarificationInput } from './pending';
+import type { ClarificationInput } from './clarifications';
+
+/** One call as the gate judges it. */
+export interface GateCall {
+  sessionId: number | null;
+  /** Overrides `runContext.security_group`. */
+  groupId?: string;
+  agentId: string;
+  source: string;
+  toolName: string;
+  category: ToolCategory | null;
+  /** Effective arguments: `path` absolute (a relative one is resolved against the working directory). */
+  args: Record<string, unknown>;
+  runContext: RunContext;
+  /** Absent = the run context's working_directory, else the workspace. */
+  workingDir?: string;
+}
 
 export interface GatePort {
   check(call: GateCall): Decision;

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { makeKit, type Kit } from './test-kit';
-import type { GateCall } from './gate';
+import type { GateCall } from './gate-port';
 import { PATH_ARG_KEYS } from '../tools/_policy/paths';
 
 let k: Kit;

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { RuleInput } from './rules-repository';
+import type { RuleInput } from './rule-checks';
 import { LAYOUTS, makeKit, type Kit } from './test-kit';
 
 let k: Kit;

@@ -5,9 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { RuleInput } from './rules-repository';
+import type { RuleInput } from './rule-checks';
 import { LAYOUTS, makeKit, type Kit } from './test-kit';
-import type { GateCall } from './gate';
+import type { GateCall } from './gate-port';
 
 let k: Kit;
 

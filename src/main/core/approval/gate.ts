@@ -15,18 +15,20 @@
  * Limits: rules see `args.path` only; guards also see the other path-like arguments (guards.ts).
  * Check ids (X3) are listed in docs/security-checks.md.
  */
-import { isAbsolute, resolve } from 'node:path';
 import { ACTION_WORDS, ruleLabel, type Decision } from '../../../shared/contract/approval';
-import type { RunContext } from '../../../shared/run-context';
-import { parseMcpToolName, type ToolCategory } from '../../../shared/tool-names';
-import { isFileTool, type ToolTraits } from '../../../shared/tool-traits';
+import { parseMcpToolName } from '../../../shared/tool-names';
+import type { ToolTraits } from '../../../shared/tool-traits';
 import { canonicalizeForPolicy, pathArguments, resolvePath } from '../tools/_policy/paths';
 import type { ProtectedPaths } from '../tools/tool';
 import type { BypassStore } from './bypass';
-import { decidingRule, hidingRule, type CallFacts, type RuleVerdict } from './evaluate';
+import { beatenText, decidingRule, hidingRule, matchRules, type CallFacts, type RuleVerdict } from './evaluate';
+import { fastPathAllows } from './fast-path';
+import type { GateCall } from './gate-port';
+import { checkCommand } from './command-guards';
 import { Guards, relIn, type GuardId, type GuardVerdict, type Roots } from './guards';
 import { KeptRuleDecisions } from './kept-rule-decisions';
-import { DEFAULT_GROUP, type CompiledRule, type RulesRepository } from './rules-repository';
+import { DEFAULT_GROUP } from './rule-checks';
+import type { CompiledRule, RulesRepository } from './rules-repository';
 import { pathFacts, type RuleAction } from './patterns';
 import type { ShellAnalysis, ShellAnalyzer } from './shell';
 import { slash, walkExclusions } from './walk-policy';
@@ -34,21 +36,6 @@ import { slash, walkExclusions } from './walk-policy';
 export type { Decision, WhyKind } from '../../../shared/contract/approval';
 /** A decision as the evaluation builds it; `done` stamps it as the policy's. */
 type Draft = Omit<Decision, 'actor'>;
-
-export interface GateCall {
-  sessionId: number | null;
-  /** Overrides `runContext.security_group`. */
-  groupId?: string;
-  agentId: string;
-  source: string;
-  toolName: string;
-  category: ToolCategory | null;
-  /** Effective arguments: `path` absolute (a relative one is resolved against the working directory). */
-  args: Record<string, unknown>;
-  runContext: RunContext;
-  /** Absent = the run context's working_directory, else the workspace. */
-  workingDir?: string;
-}
 
 export interface GateDeps {
   rules: RulesRepository;
@@ -67,13 +54,6 @@ export interface GateDeps {
 
 /** How a redirect's target is judged: as a file tool's write (secrets, data folder, .git hooks, steering files). */
 const REDIRECT_WRITE: Pick<ToolTraits, 'kind' | 'category'> = { kind: 'edit', category: 'filesystem' };
-
-/** " (beats allow rule 3: …)": the weaker matching rules the deciding one out-ranked, for the card's "why". */
-function beatenText(beaten: readonly CompiledRule[]): string {
-  if (beaten.length === 0) return '';
-  const shown = beaten.slice(0, 3).map((b) => ruleLabel(b.rule));
-  return ` (beats ${shown.join('; ')}${beaten.length > 3 ? `; ${beaten.length - 3} more` : ''})`;
-}
 
 /** The permission group whose rules judge a call: its own, else its run context's, else the default. */
 const groupOf = (call: GateCall): string => call.groupId ?? call.runContext.security_group ?? DEFAULT_GROUP;
@@ -175,7 +155,7 @@ export class ApprovalGate {
     const workdir = typeof args.workdir === 'string' && args.workdir !== '' ? resolvePath(args.workdir, wd) : wd;
     // The guards judge the command's words after the shell's expansions, so the analysis comes first.
     const shell = isShell ? this.analyze(command, workdir, roots()) : null;
-    if (isShell) locked ??= this.guards.checkCommand(roots(), command, workdir, shell);
+    if (isShell) locked ??= checkCommand(this.guards, roots(), command, workdir, shell);
     if (tool?.storesSecret)
       locked ??= { action: 'require', guard: 'secret_value', text: 'Storing a secret always asks.' };
     if (locked) note?.(`guard ${locked.guard}: ${locked.text}`);
@@ -197,7 +177,7 @@ export class ApprovalGate {
     let verdict: RuleVerdict;
     let allowedBy: CompiledRule[] = [];
     try {
-      ({ verdict, allowedBy } = this.matchRules(this.ruleLists(groupId, toolName), facts));
+      ({ verdict, allowedBy } = matchRules(this.ruleLists(groupId, toolName), facts));
     } catch (error) {
       this.deps.log?.('approval rules could not be loaded; asking', { error: String(error) });
       if (locked)
@@ -295,27 +275,9 @@ export class ApprovalGate {
     // 4. The run context's file fast-path is an implicit allow: it lifts the fallback, never an explicit ask rule
     // (ask beats allow).
     if (match && !verdict.isFallback) return this.done(base, note);
-    const fast = this.fastPath(call, wd, facts);
+    const fast = fastPathAllows(this.deps.traitsOf(call.toolName), call.runContext, wd, facts);
     if (fast) return this.done({ action: 'allow', why: { kind: 'fast_path', text: fast } }, note);
     return this.done(base, note);
-  }
-
-  /**
-   * The deciding rule for the call; for a shell command, for each of its parts (X3): any part denied → that deny;
-   * every part allowed (each by its own deciding rule) → allow; otherwise the first part that asks decides.
-   */
-  private matchRules(lists: CompiledRule[][], facts: CallFacts): { verdict: RuleVerdict; allowedBy: CompiledRule[] } {
-    const shell = facts.shell;
-    if (!shell || shell.parts.length <= 1) {
-      const verdict = decidingRule(lists, facts);
-      return { verdict, allowedBy: verdict.rule?.rule.action === 'allow' ? [verdict.rule] : [] };
-    }
-    const verdicts = shell.parts.map((part) => decidingRule(lists, { ...facts, shell: { ...shell, parts: [part] } }));
-    const denied = verdicts.find((v) => v.rule?.rule.action === 'deny');
-    if (denied) return { verdict: denied, allowedBy: [] };
-    if (verdicts.every((v) => v.rule?.rule.action === 'allow'))
-      return { verdict: verdicts[0]!, allowedBy: verdicts.map((v) => v.rule!) };
-    return { verdict: verdicts.find((v) => v.rule?.rule.action !== 'allow')!, allowedBy: [] };
   }
 
   private done(d: Draft, note: Note): Decision {
@@ -376,24 +338,6 @@ export class ApprovalGate {
       // A redirect is a write: the same guards as write_file (secrets, data folder, .git hooks, steering files).
       return this.guards.checkPath(roots, REDIRECT_WRITE, lexical, c) === null;
     });
-  }
-
-  private fastPath(call: GateCall, wd: string, facts: CallFacts): string | null {
-    if (!facts.path) return null;
-    const tool = this.deps.traitsOf(call.toolName);
-    if (!isFileTool(tool)) return null;
-    const isWrite = tool!.kind === 'edit';
-    const rc = call.runContext;
-    const roots = isWrite
-      ? (rc.allow_fs_writes ?? [])
-      : [wd, resolve(wd, 'docs'), resolve(wd, 'skills'), ...(rc.allow_fs_reads ?? []), ...(rc.allow_fs_writes ?? [])];
-    const target = facts.path.abs;
-    for (const root of roots) {
-      const canonRoot = slash(canonicalizeForPolicy(isAbsolute(root) ? root : resolve(wd, root), wd));
-      if (relIn(target, canonRoot) !== null)
-        return `Allowed by the run context: inside ${canonRoot}, which it auto-allows for ${isWrite ? 'writing' : 'reading'}.`;
-    }
-    return null;
   }
 
   /** Hidden when the rules deny every call of the tool (docs/approval.md "Visibility"). MCP tools are never hidden. */

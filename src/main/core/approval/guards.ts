@@ -9,19 +9,16 @@
  * because a guard must err on the side of "this may write".
  * Hard links (more than one link) are judged by device+inode against the guarded files (tools/_policy/hardlinks.ts);
  * git's hook and config locations come from tools/_policy/git-paths.ts. A shell command is judged by its words
- * after bash's expansions (docs/shell-analysis.md), and by its text as a second net.
- * Limits: only the path-like argument names in PATH_ARG_KEYS (tools/_policy/paths.ts) are inspected; a recursive
- * command over a folder that holds secrets/ is not seen as reading it (commands run unsandboxed; execute_cmd asks by
- * default).
+ * after bash's expansions (docs/shell-analysis.md), and by its text as a second net: command-guards.ts, with the
+ * tests and roots of this file.
+ * Limits: only the path-like argument names in PATH_ARG_KEYS (tools/_policy/paths.ts) are inspected.
  */
 import { homedir } from 'node:os';
-import { lstatSync } from 'node:fs';
-import { basename, isAbsolute, join, sep } from 'node:path';
+import { basename, sep } from 'node:path';
 import { isFileTool, mayWrite, type ToolTraits } from '../../../shared/tool-traits';
 import { gitConfiguredReason, gitProtectedReason } from '../tools/_policy/git-paths';
 import { hardLinkVerdictAt } from '../tools/_policy/hardlinks';
 import { canonicalBelow, canonicalizeForPolicy, hasComponent, resolvePath } from '../tools/_policy/paths';
-import type { ShellAnalysis, ShellWord } from './shell';
 
 export type GuardId =
   | 'secret_value'
@@ -176,7 +173,7 @@ export const HOME_CREDENTIALS: readonly string[] = [
   'library/application support/firefox',
 ];
 export const SYSTEM_CREDENTIALS: readonly string[] = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/ssh'];
-const CREDENTIALS: GuardVerdict = {
+export const CREDENTIALS: GuardVerdict = {
   action: 'require',
   guard: 'credentials',
   text: 'The path is a credential store (~/.ssh, ~/.aws, a browser profile, /etc/shadow, …): always asks.',
@@ -199,34 +196,6 @@ export function isCredentialPath(path: string, home: string): boolean {
   return HOME_CREDENTIALS.some((c) => lower === c || lower.startsWith(`${c}/`));
 }
 
-/** A `secrets` path component in a command's text or in a word after expansion. */
-const SECRETS_WORD = /(^|[\s'"=/:<>|;&(`,@])secrets(?=$|[/\s'";|&)<>`,])/i;
-const SHELL_SECRETS: GuardVerdict = {
-  action: 'require',
-  guard: 'secrets',
-  text: "The command names a secrets/ path or a hard link to a guarded file (after the shell's expansions): always asks.",
-};
-/**
- * Paths one command's words are judged as, at most (each name against each place it may be relative to): a command
- * naming more asks. Each costs file-system lookups, and a 120 KB command can name tens of thousands
- * (docs/shell-analysis.md "Bad input").
- */
-export const MAX_COMMAND_PATHS = 4_096;
-const TOO_MANY_PATHS: GuardVerdict = {
-  action: 'require',
-  guard: 'unsafe_shell',
-  text: `The command names more paths than the gate checks one by one (${MAX_COMMAND_PATHS}): always asks.`,
-};
-interface PathBudget {
-  /** Names judged in this command, with the place they were taken relative to. */
-  seen: Set<string>;
-  left: number;
-}
-const SHELL_GIT: GuardVerdict = {
-  action: 'require',
-  guard: 'git_config',
-  text: 'The command names a place git reads hooks or configuration from: always asks.',
-};
 const OUTSIDE_WORKING_DIR: GuardVerdict = {
   action: 'deny',
   guard: 'outside_working_dir',
@@ -236,7 +205,8 @@ const GIT_TEXT =
   'Places git reads hooks or configuration from (.git/hooks, .git/config, submodule and worktree config, core.hooksPath) are never written by tools (hard guard).';
 const HARD_LINK_TEXT = "The path is a hard link to a file in a secrets/ folder or the app's data folder (hard guard).";
 
-const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
+/** A path in `/`-separated form, as guards compare it (and as rules and the card write it). */
+export const slash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 
 /**
  * `relativeInside` for two paths that are already absolute and normalized (canonical or resolved), as a string
@@ -274,7 +244,8 @@ export interface GuardPaths {
 export class Guards {
   private readonly wsRaw: string;
   private readonly dataRaw: string;
-  private readonly dbName: string;
+  /** The database file's name, lower case: a command that names it touches the data folder. */
+  readonly dbName: string;
 
   private homeCache: { home: string; homes: readonly string[] } | null = null;
 
@@ -388,109 +359,6 @@ export class Guards {
     return null;
   }
 
-  /** Judges an `execute_cmd` by its text and working directory. Never denies: a shell command is the user's to run. */
-  checkCommand(r: Roots, command: string, workdir: string | null, shell?: ShellAnalysis | null): GuardVerdict | null {
-    if (this.mentionsDataDir(r, command))
-      return {
-        action: 'require',
-        guard: 'app_data_touch',
-        text: "The command names the app's data folder or database: always asks.",
-      };
-    if (SECRETS_WORD.test(command)) return SHELL_SECRETS;
-    if (workdir) {
-      const canon = canonicalizeForPolicy(workdir, r.wsRaw);
-      if (inSecrets(r, [relIn(canon, r.wsCanon)], resolvePath(workdir, r.wsRaw), canon))
-        return { action: 'require', guard: 'secrets', text: 'The command runs inside a secrets/ folder: always asks.' };
-      if (this.isDataDir(r, canon))
-        return {
-          action: 'require',
-          guard: 'app_data_touch',
-          text: "The command runs in the app's data folder: always asks.",
-        };
-    }
-    const cwdCanon = new Map<string, string>();
-    const paths: PathBudget = { seen: new Set(), left: MAX_COMMAND_PATHS };
-    try {
-      for (const w of shell?.words ?? []) {
-        const v = this.checkShellWord(r, w, cwdCanon, paths);
-        if (v) return v;
-      }
-    } finally {
-      singleLinked.clear();
-    }
-    return null;
-  }
-
-  /**
-   * One word of a command after the shell's expansions (docs/shell-analysis.md): each value, and the parts of it
-   * after `=` or `:` (`--file=x`, `if=x`, `host:path`), judged as a path against every directory it may be
-   * relative to; a glob that could reach a guarded name asks even when it matches nothing yet.
-   */
-  private checkShellWord(
-    r: Roots,
-    w: ShellWord,
-    cwdCanon: Map<string, string>,
-    paths: PathBudget,
-  ): GuardVerdict | null {
-    for (const value of w.word.values) {
-      if (SECRETS_WORD.test(value)) return SHELL_SECRETS;
-      // A program found on PATH is not a path; one run by path (`./x`, `/bin/x`) is.
-      if (w.role === 'name' && !value.includes('/')) continue;
-      const pieces = new Set([value]);
-      for (const sep of ['=', ':']) for (const p of value.split(sep).slice(1)) pieces.add(p);
-      for (const piece of pieces) {
-        if (piece === '' || (/^-/.test(piece) && !piece.includes('/'))) continue;
-        for (const cwd of isAbsolute(piece) ? ['/'] : w.cwds) {
-          const key = `${cwd}\0${piece}`;
-          if (paths.seen.has(key)) continue; // the same name in the same place: judged already
-          if (paths.left-- === 0) return TOO_MANY_PATHS;
-          paths.seen.add(key);
-          const v = this.checkShellPath(r, resolvePath(piece, cwd), probePath(piece, cwd, cwdCanon));
-          if (v) return v;
-        }
-      }
-    }
-    for (const components of w.word.globs) {
-      const loose = components.map((c) =>
-        'pattern' in c ? new RegExp(`^${c.source}$`, 'isu') : c.literal.toLowerCase(),
-      );
-      const could = (name: string, at: number) => {
-        const c = loose[at];
-        return typeof c === 'string' ? c === name : c !== undefined && c.test(name);
-      };
-      for (let i = 0; i < loose.length; i++) {
-        if (could('secrets', i))
-          return {
-            action: 'require',
-            guard: 'secrets',
-            text: 'A glob in the command could reach a secrets/ folder: always asks.',
-          };
-        // `.gi?/hooks`, `.git/h*`: a pattern at or right after a .git component could name hooks or config.
-        const isGit = could('.git', i);
-        if (isGit && (typeof loose[i] !== 'string' || loose.slice(i + 1).some((c) => typeof c !== 'string')))
-          return SHELL_GIT;
-      }
-    }
-    return null;
-  }
-
-  private checkShellPath(r: Roots, lexical: string, canon: string): GuardVerdict | null {
-    const rels = [relIn(canon, r.wsCanon), relIn(lexical, r.wsRaw), relIn(lexical, r.wsCanon)];
-    if (inSecrets(r, rels, lexical, canon)) return SHELL_SECRETS;
-    if (!singleLinked.has(canon) && hardLinkVerdictAt(canon, linkWorkspaces(r), [r.dataCanon]) !== null)
-      return SHELL_SECRETS;
-    if (this.isDataDir(r, canon) || this.isDataDir(r, lexical))
-      return {
-        action: 'require',
-        guard: 'app_data_touch',
-        text: "The command names a path in the app's data folder: always asks.",
-      };
-    if (this.isCredential(lexical, canon)) return CREDENTIALS;
-    const parts = (rels[0] ?? rels[1] ?? slash(canon)).split('/').map((p) => p.toLowerCase());
-    if (gitProtectedReason(parts) || gitConfiguredReason(canon)) return SHELL_GIT;
-    return null;
-  }
-
   /** The home folder as written and resolved (credential stores are below it), read again if `$HOME` changed. */
   homes(): readonly string[] {
     const home = homedir();
@@ -505,70 +373,20 @@ export class Guards {
   isCredential(lexical: string, canon: string): boolean {
     return this.homes().some((home) => isCredentialPath(lexical, home) || isCredentialPath(canon, home));
   }
-
-  private mentionsDataDir(r: Roots, command: string): boolean {
-    const text = command.toLowerCase();
-    if (text.includes(this.dbName)) return true;
-    const home = homedir();
-    const spellings = new Set<string>();
-    for (const dir of [r.dataRaw, r.dataCanon]) {
-      spellings.add(slash(dir));
-      if (dir.startsWith(home + sep)) spellings.add(`~/${slash(dir.slice(home.length + 1))}`);
-    }
-    const ws = [r.defaultWsRaw ?? r.wsRaw, r.defaultWsCanon ?? r.wsCanon];
-    const wsSpellings = ws.map((s) => slash(s).toLowerCase());
-    for (const spelling of spellings) {
-      const needle = spelling.toLowerCase();
-      for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
-        const rest = text.slice(at);
-        if (!/^($|[/\s'"`;|&)])/.test(rest.slice(needle.length))) continue; // `/data2` is not `/data`
-        // The default workspace lives inside the data folder: naming a file in it is not naming the data folder.
-        const intoWorkspace = wsSpellings.some((w) =>
-          w.startsWith(needle) ? rest.startsWith(w) && /^($|[/\s'"])/.test(rest.slice(w.length)) : false,
-        );
-        if (!intoWorkspace) return true;
-      }
-    }
-    return false;
-  }
 }
 
 /** The workspaces whose secrets/ a hard link is judged against: the working directory, and the default one beside it. */
-const linkWorkspaces = (r: Roots): string | readonly string[] =>
+export const linkWorkspaces = (r: Roots): string | readonly string[] =>
   r.defaultWsCanon === undefined ? r.wsCanon : [r.wsCanon, r.defaultWsCanon];
 
 /**
  * Whether a path is below a `secrets` folder of the call's working directory (`rels`: its forms relative to it), or
  * of the default workspace when the session works elsewhere: a session in a sub-folder must not reach `../secrets`.
  */
-function inSecrets(r: Roots, rels: readonly (string | null)[], lexical: string, canon: string): boolean {
+export function inSecrets(r: Roots, rels: readonly (string | null)[], lexical: string, canon: string): boolean {
   if (rels.some((x) => x !== null && hasComponent(x, 'secrets'))) return true;
   if (r.defaultWsRaw === undefined || r.defaultWsCanon === undefined) return false;
   return [relIn(canon, r.defaultWsCanon), relIn(lexical, r.defaultWsRaw), relIn(lexical, r.defaultWsCanon)].some(
     (x) => x !== null && hasComponent(x, 'secrets'),
   );
 }
-
-/**
- * The canonical form of a shell word's path, cheaply for the common case: a plain name in the working directory
- * (`status`, `out.txt`) is the canonical working directory plus the name unless the name is itself a symlink
- * (one lstat); anything else goes through the canonicalizer. Most words of a command are such names, and a
- * realpath that fails (the name does not exist) costs an exception per level.
- */
-function probePath(piece: string, cwd: string, cwdCanon: Map<string, string>): string {
-  if (piece.includes('/') || piece === '.' || piece === '..' || piece.startsWith('~'))
-    return canonicalizeForPolicy(piece, cwd);
-  let base = cwdCanon.get(cwd);
-  if (base === undefined) cwdCanon.set(cwd, (base = canonicalizeForPolicy(cwd, cwd)));
-  try {
-    const info = lstatSync(join(base, piece), { throwIfNoEntry: false });
-    if (info?.isSymbolicLink()) return canonicalizeForPolicy(piece, cwd);
-    if (!info || !info.isFile() || info.nlink <= 1) singleLinked.add(join(base, piece));
-  } catch {
-    return canonicalizeForPolicy(piece, cwd);
-  }
-  return join(base, piece);
-}
-
-/** Paths `probePath` saw as no multi-link file, within one decision: no need to stat them again for hard links. */
-const singleLinked = new Set<string>();

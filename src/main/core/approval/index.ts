@@ -3,7 +3,7 @@
  * and pending manager over one database, plus `port`, the exact GatePort the session loop consumes
  * (gate-port.ts). Async because the bash grammar may load here (`shellGrammar`); every decision is sync.
  */
-import type { InboxEvent } from '../../../shared/contract/approval';
+import type { InboxEvent } from '../../../shared/contract/inbox';
 import type { ToolCategory } from '../../../shared/tool-names';
 import type { ToolTraits } from '../../../shared/tool-traits';
 import type { Db } from '../db/database';
@@ -12,7 +12,8 @@ import { BypassStore, optionsFor } from './bypass';
 import { argsBinding, recordDecision } from './decisions';
 import { ApprovalGate } from './gate';
 import type { GatePort } from './gate-port';
-import { PendingManager, rejectText, type PendingDeps, type SessionApprovalEvent } from './pending';
+import type { SessionApprovalEvent } from './approval-card';
+import { PendingManager, rejectText, type PendingDeps } from './pending';
 import { RulesRepository } from './rules-repository';
 import { ShellAnalyzer } from './shell';
 
@@ -130,19 +131,10 @@ export {
   type BypassOption,
   type BypassScope,
 } from './bypass';
-export { ApprovalGate, type Decision, type GateCall, type WhyKind } from './gate';
-export {
-  ApprovalCancelledError,
-  PendingManager,
-  rejectText,
-  type ApprovalOutcome,
-  type ApprovalRequestInput,
-  type SessionApprovalEvent,
-} from './pending';
-export {
-  RulesRepository,
-  DEFAULT_GROUP,
-  type ApprovalRule,
-  type ApprovalGroup,
-  type RuleInput,
-} from './rules-repository';
+export { ApprovalGate, type Decision, type WhyKind } from './gate';
+export type { GateCall } from './gate-port';
+export { PendingManager, rejectText, type ApprovalOutcome, type ApprovalRequestInput } from './pending';
+export type { SessionApprovalEvent } from './approval-card';
+export { ApprovalCancelledError } from './request-ledger';
+export { RulesRepository } from './rules-repository';
+export { DEFAULT_GROUP, type ApprovalRule, type ApprovalGroup, type RuleInput } from './rule-checks';

@@ -10,7 +10,8 @@ import { closeDatabase, openDatabase } from '../db/database';
 import { SessionStore } from '../session/session-store';
 import { argsHash } from './decisions';
 import { createApprovalServices } from './index';
-import { ApprovalCancelledError, rejectText } from './pending';
+import { rejectText } from './pending';
+import { ApprovalCancelledError } from './request-ledger';
 import { makeKit, traitsOf, type Kit } from './test-kit';
 
 let k: Kit;

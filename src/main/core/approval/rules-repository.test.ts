@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../shared/contract/define';
 import { closeDatabase, openDatabase } from '../db/database';
-import { RulesRepository, type RuleInput } from './rules-repository';
+import type { RuleInput } from './rule-checks';
+import { RulesRepository } from './rules-repository';
 import { makeKit, traitsOf, type Kit } from './test-kit';
 
 let k: Kit;

@@ -1,70 +1,36 @@
 /**
  * Permission groups and approval rules in SQLite (docs/approval.md "Rules"), behind the only writer the app has for
- * them. Every write validates first and runs in one transaction, so bad input (an invalid pattern, priority or
- * group, a second catch-all `*` with another action, deleting `default`) is refused with a BridgeError and nothing
- * is written. Reads for the gate come from an in-memory cache of compiled rules, dropped on every write here.
+ * them. Every write validates first (rule-checks.ts) and runs in one transaction, so bad input (an invalid pattern,
+ * priority or group, a second catch-all `*` with another action, deleting `default`) is refused with a BridgeError
+ * and nothing is written. Reads for the gate come from an in-memory cache of compiled rules, dropped on every write.
  * Limits: a row changed behind this repository's back (another process, a hand edit) is seen after `invalidate()`
  * or a restart; a row that no longer compiles makes the whole load fail, which the gate turns into "require".
  */
-import { ACTION_WORDS, ruleName } from '../../../shared/contract/approval';
 import { BridgeError } from '../../../shared/contract/define';
 import type { Db } from '../db/database';
 import type { ToolTraits } from '../../../shared/tool-traits';
 import { seedToolDefaults } from './tool-seeds';
 import {
-  AGENT_ID,
-  GROUP_ID,
-  SOURCE_ID,
   commandPatternError,
   compileCommandPattern,
   compilePathPattern,
   compileToolPattern,
-  normalizePathPattern,
   pathPatternError,
-  priorityError,
   toolPatternError,
   RULE_ACTIONS,
   type PathMatcher,
-  type RuleAction,
 } from './patterns';
-
-export const DEFAULT_GROUP = 'default';
-
-export interface ApprovalGroup {
-  id: string;
-  name: string;
-  description: string;
-  created_at: number;
-}
-
-export interface ApprovalRule {
-  id: number;
-  group_id: string;
-  agent_id: string | null;
-  source: string | null;
-  tool_pattern: string;
-  path_pattern: string | null;
-  command_pattern: string | null;
-  action: RuleAction;
-  /** An allow rule's grant of network to the commands it allows (docs/sandbox.md "The decision"). */
-  network: boolean;
-  note: string | null;
-  priority: number;
-  created_at: number;
-}
-
-export type RuleInput = {
-  group_id?: string;
-  agent_id?: string | null;
-  source?: string | null;
-  tool_pattern: string;
-  path_pattern?: string | null;
-  command_pattern?: string | null;
-  action: RuleAction;
-  network?: boolean;
-  note?: string | null;
-  priority?: number;
-};
+import {
+  DEFAULT_GROUP,
+  RuleFieldError,
+  validGroup,
+  validRule,
+  type ApprovalGroup,
+  type ApprovalRule,
+  type RuleContext,
+  type RuleInput,
+  type RuleProblem,
+} from './rule-checks';
 
 export interface CompiledRule {
   rule: ApprovalRule;
@@ -73,45 +39,9 @@ export interface CompiledRule {
   command: ((part: string) => boolean) | null;
 }
 
-/** The rule fields a refusal can point at. */
-export type RuleField =
-  | 'tool_pattern'
-  | 'path_pattern'
-  | 'command_pattern'
-  | 'action'
-  | 'network'
-  | 'priority'
-  | 'agent_id'
-  | 'source'
-  | 'note'
-  | 'group_id';
-export interface RuleProblem {
-  field: RuleField;
-  code: string;
-  message: string;
-}
-
-/** A refused rule: crosses the bridge as a plain BridgeError; `field` serves `checkRule`. */
-class RuleFieldError extends BridgeError {
-  constructor(
-    code: string,
-    readonly field: RuleField,
-    message: string,
-  ) {
-    super(code, message);
-  }
-}
-
 export class RuleLoadError extends Error {
   override readonly name = 'RuleLoadError';
 }
-
-const invalid = (message: string) => new BridgeError('invalid_input', message);
-
-/** A catch-all: `*` with nothing else narrowing it. A group holds at most one action for it; the gate treats it as the group's fallback. */
-export const isCatchAll = (
-  r: Pick<ApprovalRule, 'tool_pattern' | 'path_pattern' | 'command_pattern' | 'agent_id' | 'source'>,
-) => r.tool_pattern === '*' && !r.path_pattern && !r.command_pattern && !r.agent_id && !r.source;
 
 export function compileRule(rule: ApprovalRule, traitsOf: (name: string) => ToolTraits | null): CompiledRule {
   const errors = [
@@ -135,29 +65,6 @@ export function compileRule(rule: ApprovalRule, traitsOf: (name: string) => Tool
 type StoredRule = Omit<ApprovalRule, 'network'> & { network: number };
 const fromRow = (row: StoredRule): ApprovalRule => ({ ...row, network: row.network === 1 });
 
-/**
- * Network is granted to the commands an allow rule names (`execute_cmd allow $ npm install *` with network), never
- * to a whole tool or a catch-all: an ask or a deny runs nothing, and a grant without a command pattern would open
- * the network to every command the rule allows.
- */
-function networkGrantError(
-  rule: Pick<ApprovalRule, 'action' | 'command_pattern'>,
-  namesCommandTool: boolean,
-): string | null {
-  if (rule.action !== 'allow') return 'Only an allow rule can grant network to the commands it allows.';
-  if (!namesCommandTool || !rule.command_pattern)
-    return 'Network is granted to commands: give the rule a tool that runs commands (execute_cmd) and a command pattern (npm install *).';
-  return null;
-}
-
-/**
- * Whether a rule's tool pattern names one tool that declares a shell command argument (its traits' `commandKey`,
- * src/shared/tool-traits.ts): the only rules a command pattern, and so a network grant, applies to. A glob or a group
- * names no one tool; a tool the core does not know (an MCP tool) declares nothing.
- */
-const namesCommandTool = (toolPattern: string, traitsOf: (name: string) => ToolTraits | null): boolean =>
-  (traitsOf(toolPattern)?.commandKey ?? null) !== null;
-
 export class RulesRepository {
   private cache: {
     groups: Set<string>;
@@ -172,11 +79,16 @@ export class RulesRepository {
     return this.writes;
   }
 
+  /** What the validation of a write reads beyond the rule itself (rule-checks.ts). */
+  private readonly ruleContext: RuleContext;
+
   /** `traitsOf`: what a tool says it is, for the groups `@fs_read`, `@fs_write`, `@fs_any` (patterns.ts). */
   constructor(
     private readonly db: Db,
     private readonly traitsOf: (name: string) => ToolTraits | null,
-  ) {}
+  ) {
+    this.ruleContext = { db, traitsOf, groupExists: (id) => this.getGroup(id) !== null };
+  }
 
   /** Compiled rules of one group, priority then id. Throws RuleLoadError when the rules cannot be loaded. */
   compiled(groupId: string): CompiledRule[] {
@@ -263,14 +175,14 @@ export class RulesRepository {
   }
 
   createGroup(input: { id: string; name: string; description?: string }): ApprovalGroup {
-    const group = this.validGroup(input);
+    const group = validGroup(input);
     this.write(() => this.insertGroup(group));
     return group;
   }
 
   updateGroup(id: string, patch: { name?: string; description?: string }): ApprovalGroup {
     const current = this.requireGroup(id);
-    const next = this.validGroup(
+    const next = validGroup(
       { id, name: patch.name ?? current.name, description: patch.description ?? current.description },
       current.created_at,
     );
@@ -285,7 +197,7 @@ export class RulesRepository {
   /** An atomic copy: the new group and every rule of the source, or nothing. */
   duplicateGroup(sourceId: string, input: { id: string; name: string; description?: string }): ApprovalGroup {
     const source = this.requireGroup(sourceId);
-    const group = this.validGroup({ ...input, description: input.description ?? source.description });
+    const group = validGroup({ ...input, description: input.description ?? source.description });
     this.write(() => {
       this.insertGroup(group);
       this.db
@@ -318,7 +230,7 @@ export class RulesRepository {
   }
 
   createRule(input: RuleInput): ApprovalRule {
-    const rule = this.validRule(input, null);
+    const rule = validRule(input, null, this.ruleContext);
     const id = this.write(() =>
       Number(
         this.db
@@ -333,7 +245,7 @@ export class RulesRepository {
   updateRule(id: number, patch: Partial<RuleInput>): ApprovalRule {
     const current = this.getRule(id);
     if (!current) throw new BridgeError('not_found', `There is no rule ${id}.`);
-    const rule = this.validRule({ ...current, ...patch }, id);
+    const rule = validRule({ ...current, ...patch }, id, this.ruleContext);
     this.write(() =>
       this.db
         .prepare(`UPDATE approval_rules SET group_id = @group_id, agent_id = @agent_id, source = @source, tool_pattern = @tool_pattern,
@@ -369,25 +281,13 @@ export class RulesRepository {
     return g;
   }
 
-  private validGroup(input: { id: string; name: string; description?: string }, createdAt = Date.now()): ApprovalGroup {
-    if (!GROUP_ID.test(input.id))
-      throw invalid(
-        `The group id "${input.id}" must be 1–64 lower-case letters, digits, - or _, starting with a letter or digit.`,
-      );
-    const name = input.name.trim();
-    if (name.length === 0 || name.length > 100) throw invalid('The group name must be 1–100 characters.');
-    const description = (input.description ?? '').trim();
-    if (description.length > 1_000) throw invalid('The group description is longer than 1000 characters.');
-    return { id: input.id, name, description, created_at: createdAt };
-  }
-
   /**
    * The same validation every write runs, without writing: the first problem with the field it belongs to, or null.
    * The Security page shows it at that field (docs/ui.md).
    */
   checkRule(input: RuleInput, selfId: number | null = null): RuleProblem | null {
     try {
-      this.validRule(input, selfId);
+      validRule(input, selfId, this.ruleContext);
       return null;
     } catch (error) {
       if (error instanceof RuleFieldError) return { field: error.field, code: error.code, message: error.message };
@@ -406,84 +306,15 @@ export class RulesRepository {
     ).map((r) => r.id);
     const given = new Set(ids);
     if (given.size !== ids.length || given.size !== current.length || current.some((id) => !given.has(id))) {
-      throw invalid(`The new order must name each of the group's ${current.length} rules exactly once.`);
+      throw new BridgeError(
+        'invalid_input',
+        `The new order must name each of the group's ${current.length} rules exactly once.`,
+      );
     }
     this.write(() => {
       const update = this.db.prepare('UPDATE approval_rules SET priority = ? WHERE id = ?');
       ids.forEach((id, i) => update.run((i + 1) * 10, id));
     });
     return this.listRules(groupId);
-  }
-
-  private validRule(input: RuleInput, selfId: number | null): Omit<ApprovalRule, 'id'> {
-    const blank = (v: string | null | undefined) =>
-      v === undefined || v === null || v.trim() === '' ? null : v.trim();
-    const rule: Omit<ApprovalRule, 'id'> = {
-      group_id: input.group_id ?? DEFAULT_GROUP,
-      agent_id: blank(input.agent_id),
-      source: blank(input.source),
-      tool_pattern: input.tool_pattern.trim(),
-      path_pattern: blank(input.path_pattern),
-      command_pattern: blank(input.command_pattern),
-      action: input.action,
-      network: input.network === true,
-      note: blank(input.note),
-      priority: input.priority ?? 100,
-      created_at: Date.now(),
-    };
-    const fail = (field: RuleField, message: string | null, code = 'invalid_input') => {
-      if (message) throw new RuleFieldError(code, field, message);
-    };
-    fail(
-      'action',
-      RULE_ACTIONS.includes(rule.action)
-        ? null
-        : `The action must be require, allow or deny, not "${String(rule.action)}".`,
-    );
-    fail('tool_pattern', toolPatternError(rule.tool_pattern));
-    fail('path_pattern', rule.path_pattern ? pathPatternError(rule.path_pattern) : null);
-    fail('command_pattern', rule.command_pattern ? commandPatternError(rule.command_pattern) : null);
-    fail('priority', priorityError(rule.priority));
-    if (rule.path_pattern) rule.path_pattern = normalizePathPattern(rule.path_pattern);
-    const commandTool = namesCommandTool(rule.tool_pattern, this.traitsOf);
-    fail(
-      'command_pattern',
-      rule.command_pattern && !commandTool
-        ? 'A command pattern only applies to rules whose tool pattern is a tool that runs commands (execute_cmd).'
-        : null,
-    );
-    fail('network', rule.network ? networkGrantError(rule, commandTool) : null);
-    fail(
-      'agent_id',
-      rule.agent_id && !AGENT_ID.test(rule.agent_id)
-        ? `The agent id "${rule.agent_id}" may hold letters, digits, - and _ (1–64).`
-        : null,
-    );
-    fail(
-      'source',
-      rule.source && !SOURCE_ID.test(rule.source)
-        ? `The source "${rule.source}" must be lower-case, like web or cron.`
-        : null,
-    );
-    fail('note', rule.note && rule.note.length > 500 ? 'The note is longer than 500 characters.' : null);
-    fail(
-      'group_id',
-      this.getGroup(rule.group_id) ? null : `There is no permission group "${rule.group_id}".`,
-      'not_found',
-    );
-    if (isCatchAll(rule)) {
-      const other = this.db
-        .prepare(`SELECT id, action FROM approval_rules WHERE group_id = ? AND tool_pattern = '*' AND path_pattern IS NULL AND command_pattern IS NULL
-                  AND agent_id IS NULL AND source IS NULL AND action != ? AND id != ?`)
-        .get(rule.group_id, rule.action, selfId ?? -1) as { id: number; action: RuleAction } | undefined;
-      fail(
-        'tool_pattern',
-        other
-          ? `The group already has a catch-all "*" rule (${ruleName(other.id)}: ${ACTION_WORDS[other.action]} *); change that one instead.`
-          : null,
-        'conflict',
-      );
-    }
-    return rule;
   }
 }

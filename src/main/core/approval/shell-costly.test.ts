@@ -8,9 +8,10 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_COMMAND_PATHS } from './guards';
+import { MAX_COMMAND_PATHS } from './command-guards';
 import { MAX_BRACE_GROUPS } from './shell-braces';
-import { MAX_CWDS, MAX_SUBSTITUTION_DEPTH } from './shell-walk';
+import { MAX_SUBSTITUTION_DEPTH } from './shell-substitutions';
+import { MAX_CWDS } from './shell-walk';
 import { makeKit, type Kit } from './test-kit';
 
 let k: Kit;

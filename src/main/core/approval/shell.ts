@@ -20,16 +20,8 @@ import { scrubEnv } from '../tools/shell/env-scrub';
 import { createParser, prefetchGrammar, preloadRuntime } from '../treesitter/grammars';
 import { splitPlainCommand } from './shell-plain';
 import { expandText, type ExpandedWord, type WordEnv } from './shell-words';
-import {
-  addWords,
-  finishWalk,
-  MAX_DEPTH,
-  newWalk,
-  roughSplit,
-  runningSubstitutions,
-  visit,
-  type Walk,
-} from './shell-walk';
+import { addWords, finishWalk, MAX_DEPTH, newWalk, roughSplit, visit, type Walk } from './shell-walk';
+import { runningSubstitutions } from './shell-substitutions';
 
 import type { RedirectCheck, ShellAnalysis, ShellWord } from './shell-walk';
 

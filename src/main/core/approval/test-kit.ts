@@ -8,13 +8,13 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { InboxEvent } from '../../../shared/contract/approval';
+import type { InboxEvent } from '../../../shared/contract/inbox';
 import { RunContextSchema, type RunContext } from '../../../shared/run-context';
 import { closeDatabase, openDatabase, type Db } from '../db/database';
 import { createBuiltinTools, createToolRegistry } from '../tools/index';
 import { createApprovalServices, type ApprovalServices } from './index';
-import type { GateCall } from './gate';
-import type { SessionApprovalEvent } from './pending';
+import type { GateCall } from './gate-port';
+import type { SessionApprovalEvent } from './approval-card';
 
 /** The built-in and session tools, whose traits the gate reads (docs/tools.md "One tool shape"). */
 export const knownTools = createToolRegistry(createBuiltinTools({ requestRestart: () => {} }));

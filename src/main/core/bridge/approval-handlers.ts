@@ -14,7 +14,7 @@ import { listDecisions } from '../approval/decision-log';
 import { GUARD_LIST } from '../approval/guards';
 import type { ApprovalServices } from '../approval/index';
 import { compileCommandPattern, commandPatternError } from '../approval/patterns';
-import { DEFAULT_GROUP } from '../approval/rules-repository';
+import { DEFAULT_GROUP } from '../approval/rule-checks';
 import { suggestRules } from '../approval/suggest-rules';
 import type { Db } from '../db/database';
 import type { ToolsPort } from '../session/ports';

@@ -67,7 +67,7 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
     names: ['existsSync', 'readdirSync'],
     why: 'which protected names a walk left out exist (metadata only)',
   },
-  'approval/guards.ts': { names: ['lstatSync'], why: 'is a word of a command a symlink (metadata only)' },
+  'approval/command-guards.ts': { names: ['lstatSync'], why: 'is a word of a command a symlink (metadata only)' },
   'approval/shell-globs.ts': { names: ['lstatSync', 'readdirSync'], why: 'what a glob expands to (metadata only)' },
   'session/working-directory.ts': {
     names: ['existsSync', 'statSync'],

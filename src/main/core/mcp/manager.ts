@@ -12,35 +12,18 @@
  * - Stop, disable, delete and dispose close the connection, which kills a stdio server's process group.
  * Check ids (M1) are listed in docs/security-checks.md.
  */
-import type { McpEvent, McpServerView, McpToolView } from '../../../shared/contract/mcp';
+import type { McpEvent, McpServerView } from '../../../shared/contract/mcp';
 import type { ToolSpec } from '../llm/types';
 import { scrubEnv } from '../tools/shell/env-scrub';
 import { McpConnection, type CallOptions, type ElicitationRequest } from './connection';
-import { canonicalJson, hiddenInstructionMarkers } from './fingerprint';
 import { loginShellPath } from './login-path';
 import type { McpServerRecord, McpServerRepository } from './server-repository';
 import type { ProcessRecorder, StdioSandbox } from './stdio-transport';
 import { buildNameTable } from './tool-names';
-import type { ListedTool, ToolTrustStore, TrustVerdict } from './tool-trust';
+import type { ListedTool, ToolTrustStore } from './tool-trust';
+import { serverView, type ServerState } from './server-state';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpPrompt, McpResource, ResourceInsert } from './prompts';
-
-export interface ExposedTool {
-  exposedName: string;
-  server: string;
-  tool: ListedTool;
-  verdict: TrustVerdict;
-}
-
-interface ServerState {
-  state: 'starting' | 'ready' | 'failed' | 'stopped';
-  lastError: string | null;
-  connection: McpConnection | null;
-  opening: Promise<McpConnection> | null;
-  tools: ExposedTool[];
-  /** exposed name → tool, of the last listing. */
-  byExposed: Map<string, ExposedTool>;
-}
 
 export interface McpManagerDeps {
   repo: McpServerRepository;
@@ -346,47 +329,9 @@ export class McpManager {
     return ok;
   }
 
+  /** How the Settings page sees a server: its record, its state and its tools (server-state.ts). */
   view(server: McpServerRecord): McpServerView {
-    const s = this.states.get(server.name);
-    const state = !server.trusted
-      ? 'untrusted'
-      : !server.enabled
-        ? 'disabled'
-        : (s?.state ?? (this.startPending ? 'starting' : 'stopped'));
-    const tools: McpToolView[] = (s?.tools ?? []).map((t) => {
-      // Canonical (sorted keys), as the trusted copy is kept: the two compare equal unless the shape changed.
-      const schema = canonicalJson(t.tool.inputSchema ?? {});
-      return {
-        exposedName: t.exposedName,
-        name: t.tool.name,
-        description: t.tool.description ?? '',
-        inputSchema: schema,
-        status: t.verdict.status,
-        drift: t.verdict.status === 'drifted' ? t.verdict.trusted : null,
-        warnings: hiddenInstructionMarkers(t.tool.description ?? '', schema),
-      };
-    });
-    return {
-      id: server.id,
-      name: server.name,
-      transport: server.transport,
-      command: server.command,
-      args: server.args,
-      env: server.env,
-      url: server.url,
-      headers: server.headers,
-      secretTarget: server.secretTarget,
-      hasCredential: this.deps.repo.hasCredential(server),
-      enabled: server.enabled,
-      trusted: server.trusted,
-      createdBy: server.createdBy,
-      sandboxed: server.sandboxed,
-      state,
-      lastError: s?.lastError ?? null,
-      exitReason: s?.connection?.exitReason() ?? null,
-      stderrTail: s?.connection?.stderrTail() ?? '',
-      tools,
-    };
+    return serverView(server, this.states.get(server.name), this.startPending, this.deps.repo.hasCredential(server));
   }
 
   /** The state of one server in one line (list_items, activate_tools replies). */

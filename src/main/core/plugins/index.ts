@@ -7,6 +7,7 @@ import type { PluginDefinition } from './plugin';
 
 export const BUILTIN_PLUGINS: readonly PluginDefinition[] = [openAiImagesPlugin, comfyUiPlugin];
 
+export { listPluginItems } from './list-items';
 export { PluginManager, PluginError, type PluginView, type PluginPatch } from './plugin-manager';
 export { PluginStore, pluginSecretKey } from './plugin-store';
 export {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InboxApproval } from '../../../shared/contract/approval';
+import type { InboxApproval } from '../../../shared/contract/inbox';
 import { startHarness, type Harness } from '../../../../test/helpers/core-harness';
 import { cleanupTempDirs } from '../../../../test/helpers/temp';
 

@@ -73,7 +73,9 @@ function seed(db: Db, exchanges: number): { store: SessionStore; sessionId: numb
  */
 function expectSessionReadsIndexed(db: Db): void {
   const store = new SessionStore(db);
-  const q = (store as unknown as { q: Record<string, { source: string }> }).q;
+  type Statements = { q: Record<string, { source: string }> };
+  // The store's statements and its tool rows' (tool-rows.ts), read as SQLite will plan them.
+  const q = { ...(store as unknown as Statements).q, ...(store as unknown as { tools: Statements }).tools.q };
   const last = plan(db, q.lastMessage!.source, [1]).join('\n');
   expect(last).toContain('SEARCH chat_history USING INTEGER PRIMARY KEY (rowid=?)');
   expect(last).toMatch(/SEARCH chat_history USING COVERING INDEX chat_history_session_stack \(session_id=\?\)/);

@@ -1,7 +1,7 @@
 /**
- * One writer per table: the tool rows (`chat_llm_tools`) are written only by the session store; everything else
- * (the approval manager's flip to `pending` included) goes through it. Migrations shape the table and test fixtures
- * (`test-kit.ts`) seed it; both are exempt.
+ * One writer per table: the tool rows (`chat_llm_tools`) are written only by the session store, in session/tool-rows.ts
+ * (held by session-store.ts); everything else (the approval manager's flip to `pending` included) goes through it.
+ * Migrations shape the table and test fixtures (`test-kit.ts`) seed it; both are exempt.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -18,7 +18,7 @@ function sources(dir: string): string[] {
 }
 
 describe('chat_llm_tools has one writer', () => {
-  it('no module but session/session-store.ts inserts, updates or deletes tool rows', () => {
+  it("no module but session/tool-rows.ts (the session store's) inserts, updates or deletes tool rows", () => {
     const writers = sources(root)
       .filter((file) => !file.includes(join('db', 'migrations')) && !file.endsWith('test-kit.ts'))
       .filter((file) =>
@@ -27,6 +27,6 @@ describe('chat_llm_tools has one writer', () => {
         ),
       )
       .map((file) => relative(root, file).split('\\').join('/'));
-    expect(writers).toEqual(['core/session/session-store.ts']);
+    expect(writers).toEqual(['core/session/tool-rows.ts']);
   });
 });

@@ -5,7 +5,7 @@
  * Check ids (C4) are listed in docs/security-checks.md.
  */
 import type { Decision } from '../../../shared/contract/approval';
-import type { GateCall } from '../approval/gate';
+import type { GateCall } from '../approval/gate-port';
 import type { ApprovalOutcome } from '../approval/decisions';
 import type { RunContext } from '../../../shared/run-context';
 import type { ToolCategory } from '../../../shared/tool-names';
@@ -26,7 +26,7 @@ export type { ToolsPort } from '../tools/tools-port';
 // One decision, one call, one outcome: the gate's and the approval manager's own types (docs/approval.md); the port
 // the loop calls the gate through is the approval service's own (approval/gate-port.ts).
 export type { Decision } from '../../../shared/contract/approval';
-export type { GateCall } from '../approval/gate';
+export type { GateCall } from '../approval/gate-port';
 export type { ApprovalOutcome } from '../approval/decisions';
 export type { GatePort } from '../approval/gate-port';
 

@@ -1,9 +1,8 @@
 /**
  * The chat sessions service: one turn at a time per session, messages sent during a turn queued for the next
  * round boundary, `/stop` through one cancel signal per turn, slash commands in the core, and resume after a
- * restart (docs/architecture.md "Crash and resume"). The message is persisted and echoed (`user_message`) before
- * anything else runs.
- * Check ids (R2) are listed in docs/security-checks.md.
+ * restart (docs/architecture.md "Crash and resume"; outside-turns.ts, with the other turns no message starts). The
+ * message is persisted and echoed (`user_message`) before anything else runs.
  */
 import { BridgeError } from '../../../shared/contract/define';
 import type { ChatEventBody, HistoryMessage, SubAgentStack } from '../../../shared/contract/chat';
@@ -25,16 +24,20 @@ import { isSlashCommand, runSlashCommand, type SlashHooks } from './slash-comman
 import { sessionSlashHooks } from './slash-hooks';
 import { readScratchpad, writeScratchpadNote, type ScratchpadNote } from './scratchpad-store';
 import type { CallSecrets } from '../secrets/sealed-args';
-import { executeCall, startRound } from './tool-call';
 import { runTurn, type TurnEnv, type TurnResult } from './turn';
 import { checkedImages } from './chat-image-rows';
 import { editMessage, postMessage, regenerate, retryTurn, type MessageHost } from './message-actions';
 import { buildTurnEnv, padSessionOf, type TurnEnvSource } from './turn-env';
-import { continueUnfinished } from './unfinished-calls';
+import {
+  deliverResult,
+  resumeAll,
+  resumeSession,
+  rerunTool,
+  runPersonWrite,
+  runPrompt,
+  type TurnHost,
+} from './outside-turns';
 import { projectInstructions, type ProjectInstructions } from './project-instructions';
-
-/** The arguments of a call that delivered a result by itself (its card's label says so; docs/scheduler.md). */
-const DELIVERED_ARGS = '{"delivered":true}';
 
 export type { ModelCatalogPort, SessionDeps } from './session-deps';
 import type { SessionDeps } from './session-deps';
@@ -52,6 +55,8 @@ export class SessionManager {
   private readonly envSource: TurnEnvSource;
   /** What the person's messages and their Edit, Regenerate and Retry act through (message-actions.ts). */
   private readonly messageHost: MessageHost;
+  /** What the turns that start without a message act through (outside-turns.ts). */
+  private readonly turnHost: TurnHost;
 
   /** Set by `stopAll` (app exit): nothing delivered by itself starts a turn any more. */
   private closing = false;
@@ -83,6 +88,16 @@ export class SessionManager {
       emitter: (id) => this.emitter(id),
       startTurn: (id) => this.startTurn(id, (env) => runTurn(env)),
       history: (id, limit) => this.history(id, Number.MAX_SAFE_INTEGER, limit).messages,
+    };
+    this.turnHost = {
+      store: this.store,
+      tools: deps.tools,
+      session: (id) => this.session(id),
+      isRunning: (id) => this.isRunning(id),
+      emitter: (id) => this.emitter(id),
+      startTurn: (id, body) => this.startTurn(id, body),
+      settle: (id) => this.settle(id),
+      closing: () => this.closing,
     };
   }
 
@@ -235,53 +250,13 @@ export class SessionManager {
     retryTurn(this.messageHost, sessionId);
   }
 
-  /**
-   * A background run's prompt (docs/scheduler.md): persisted and echoed like a person's message (never read as a
-   * slash command), then a turn; resolves with how the turn ended. The session must not be running.
-   */
+  /** A background run's prompt; resolves with how its turn ended (outside-turns.ts, as the four below). */
   runPrompt(sessionId: number, content: string): Promise<TurnResult> {
-    this.session(sessionId);
-    if (this.isRunning(sessionId)) throw new BridgeError('busy', `Session ${sessionId} is already running a turn.`);
-    const messageId = this.store.appendMessage({ sessionId, role: 'user', content });
-    this.emitter(sessionId)({ type: 'user_message', message_id: messageId, content, queued: false });
-    this.startTurn(sessionId, (env) => runTurn(env));
-    return this.active.get(sessionId)!.done;
+    return runPrompt(this.turnHost, sessionId, content);
   }
 
-  /**
-   * Something that arrived by itself (an async task's `task_completed`, a batch of notifications) as a finished
-   * call of `toolName` in the session's own history, then a turn so its agent reads it (docs/scheduler.md
-   * "Delivery"). A running turn is waited for first: rows are never slipped into the middle of a round.
-   * Resolves once the rows are written (the turn it starts runs on).
-   */
-  async deliverResult(sessionId: number, toolName: string, result: string): Promise<void> {
-    this.session(sessionId);
-    while (this.isRunning(sessionId)) await this.settle(sessionId);
-    if (this.closing) return; // the app is quitting: no new turn (the result stays in its run's row)
-    const emit = this.emitter(sessionId);
-    const { messageId, key } = this.store.transaction(() => {
-      const messageId = this.store.appendMessage({ sessionId, role: 'assistant', content: '' });
-      const [key] = this.store.insertRoundTools(sessionId, messageId, [
-        { id: 'delivered', name: toolName, arguments: DELIVERED_ARGS },
-      ]);
-      this.store.finishTool(key!, 'done', result, 'json');
-      return { messageId, key: key! };
-    });
-    const label = this.deps.tools.describeCall(toolName, { delivered: true }, 'short');
-    emit({
-      type: 'tool_start',
-      tool_call_id: key,
-      status: 'done', // written finished, in the transaction above
-      message_id: messageId,
-      name: toolName,
-      arguments: DELIVERED_ARGS,
-      label_short: label,
-      label_full: label,
-      path: null,
-      display: this.deps.tools.traitsOf(toolName)?.card ?? 'none',
-    });
-    emit({ type: 'tool_done', tool_call_id: key, status: 'done', result, result_type: 'json' });
-    this.startTurn(sessionId, (env) => runTurn(env));
+  deliverResult(sessionId: number, toolName: string, result: string): Promise<void> {
+    return deliverResult(this.turnHost, sessionId, toolName, result);
   }
 
   stop(sessionId: number): boolean {
@@ -324,63 +299,23 @@ export class SessionManager {
     return (await this.active.get(sessionId)?.done) ?? null;
   }
 
-  /** The user said "re-run" for a call a crash interrupted: back through the gate, then the turn continues. */
   rerunTool(sessionId: number, toolCallId: string): boolean {
-    const row = this.store.getTool(toolCallId);
-    if (!row || row.session_id !== sessionId) throw new BridgeError('not_found', 'No such tool call in this session.');
-    if (row.status !== 'running' || this.isRunning(sessionId)) return false;
-    this.startTurn(sessionId, async (env) => {
-      if ((await executeCall(env, { id: row.tool_call_id, name: row.name, arguments: row.arguments })) === 'cancelled')
-        return 'cancelled';
-      // The calls that waited behind it come next, in order.
-      return continueUnfinished(env);
-    });
-    return true;
+    return rerunTool(this.turnHost, sessionId, toolCallId);
   }
 
-  /**
-   * A write the person asked for from the viewer (a revert): a real `write_file` call under the message of the
-   * call it undoes, through the gate and its approval like any other write; no model round follows. Returns the
-   * new call's id when its row is already written (its card shows in the chat).
-   */
   runPersonWrite(sessionId: number, messageId: number, path: string, content: string): string {
-    this.session(sessionId);
-    if (this.isRunning(sessionId))
-      throw new BridgeError('busy', 'A turn is running in this session; revert once it has finished.');
-    let id = '';
-    this.startTurn(sessionId, async (env) => {
-      const [call] = startRound(
-        env,
-        [{ id: 'revert', name: 'write_file', arguments: JSON.stringify({ path, content }) }],
-        messageId,
-      );
-      id = call!.id;
-      return (await executeCall(env, call!)) === 'cancelled' ? 'cancelled' : 'done';
-    });
-    return id;
+    return runPersonWrite(this.turnHost, sessionId, messageId, path, content);
   }
 
-  /**
-   * After a restart (R2): `pending` rows are asked again; `queued` rows (never started) and read-only/idempotent
-   * `running` rows run through the gate with the current rules; side-effecting `running` ones wait for the user's
-   * re-run, and the calls behind them wait with them. Queued messages become history.
-   */
   resumeAll(): void {
-    const sessions = new Set(this.store.activeTools().map((row) => row.session_id));
-    for (const sessionId of sessions) this.resumeSession(sessionId);
+    resumeAll(this.turnHost);
   }
 
-  /** Resumes one session's unfinished calls, unless a turn already runs there (it will reach them itself). */
   resumeSession(sessionId: number): boolean {
-    if (this.isRunning(sessionId)) return false;
-    const rows = this.store.activeTools().filter((row) => row.session_id === sessionId);
-    if (rows.length === 0) return false;
-    this.store.unqueueAll(sessionId);
-    this.startTurn(sessionId, (env) => continueUnfinished(env));
-    return true;
+    return resumeSession(this.turnHost, sessionId);
   }
 
-  private startTurn(sessionId: number, body: (env: TurnEnv) => Promise<TurnResult>): void {
+  private startTurn(sessionId: number, body: (env: TurnEnv) => Promise<TurnResult>): Promise<TurnResult> {
     const controller = new AbortController();
     const emit = this.emitter(sessionId);
     const env = buildTurnEnv(this.envSource, sessionId, controller.signal);
@@ -403,6 +338,7 @@ export class SessionManager {
       return result;
     });
     this.active.set(sessionId, { controller, done });
+    return done;
   }
 
   /** The sub-agent card: the child stack a call started, with its messages (sub-agent-view.ts). */

@@ -1,21 +1,16 @@
 /**
  * The sessions' persistence: sessions, history rows and tool rows (docs/architecture.md). Every write is one
- * statement or one transaction; statements are prepared once. Timestamps are epoch milliseconds.
- *
- * A tool row's key (`tool_call_id`) is minted here, never taken from the model: providers and local servers reuse
- * their call ids across rounds and sessions. The provider's id (`provider_call_id`) is kept for replaying the
- * history to the model and is unique only within its assistant message.
+ * statement or one transaction; statements are prepared once. Timestamps are epoch milliseconds. The tool rows'
+ * statements and their keys are tool-rows.ts's, held here: callers reach them through this store.
  */
-import { randomUUID } from 'node:crypto';
 import type { ChatImage } from '../../../shared/contract/chat';
 import type { ToolCall } from '../../../shared/tool-call';
 import type { Db } from '../db/database';
 import type { ToolDbStatus } from '../tools/tool';
 import { ChatImageRows } from './chat-image-rows';
+import { ToolRows } from './tool-rows';
 import {
   HISTORY_SQL,
-  UNFINISHED_TOOLS,
-  uniqueWithinMessage,
   type MessageRow,
   type NewChatImage,
   type NewBackgroundSession,
@@ -43,15 +38,15 @@ export class SessionStore {
   private readonly inTransaction: <T>(work: () => T) => T;
   /** The connection's own level (db/database.ts), put back after each commit written without an fsync. */
   private readonly syncLevel: number;
-  /** Every tool row key this store mints starts with it: random, one per store (`mintToolKey`). */
-  private readonly keyPrefix = `tc_${randomUUID()}_`;
-  private keysMinted = 0;
+  /** The tool rows' one writer (tool-rows.ts). */
+  private readonly tools: ToolRows;
 
   constructor(private readonly db: Db) {
     const run = db.transaction((work: () => unknown) => work());
     this.inTransaction = <T>(work: () => T) => run(work) as T;
     this.syncLevel = Number(db.pragma('synchronous', { simple: true }));
     this.images = new ChatImageRows(db);
+    this.tools = new ToolRows(db, this.images);
     this.q = {
       insertSession: db.prepare(
         `INSERT INTO chat_sessions (id, title, run_context, created_at, updated_at) VALUES (${NEXT_SESSION_ID}, ?, ?, ?, ?)`,
@@ -71,9 +66,6 @@ export class SessionStore {
         'DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 0 AND is_ephemeral = 1',
       ),
       deleteChat: db.prepare('DELETE FROM chat_sessions WHERE id = ? AND is_interactive = 1'),
-      failSessionTools: db.prepare(
-        `UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE session_id = ? AND ${UNFINISHED_TOOLS}`,
-      ),
       // A new title is not news: the list stays in the order of the chats' last activity.
       rename: db.prepare('UPDATE chat_sessions SET title = ? WHERE id = ?'),
       setPinned: db.prepare('UPDATE chat_sessions SET pinned_at = ? WHERE id = ?'),
@@ -116,35 +108,7 @@ export class SessionStore {
       ),
       page: db.prepare(HISTORY_SQL.page),
       toolsForMessages: db.prepare(HISTORY_SQL.toolsForMessages),
-      toolsFrom: db.prepare(HISTORY_SQL.toolsFrom),
       recentContext: db.prepare(HISTORY_SQL.recentContext),
-      insertTool: db.prepare(
-        `INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, stack_id, message_id, name, arguments, status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
-      ),
-      // A round's row written as the gate's commit leaves it (`running`, with its decision): no second statement.
-      insertPreparedTool: db.prepare(
-        `INSERT INTO chat_llm_tools (tool_call_id, provider_call_id, session_id, stack_id, message_id, name, arguments, status, effective_arguments, args_hash, decision_id, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
-      ),
-      getTool: db.prepare('SELECT * FROM chat_llm_tools WHERE tool_call_id = ?'),
-      updateToolPrep: db.prepare(
-        "UPDATE chat_llm_tools SET effective_arguments = ?, args_hash = ?, decision_id = ?, status = 'running', updated_at = ? WHERE tool_call_id = ?",
-      ),
-      setToolStatus: db.prepare('UPDATE chat_llm_tools SET status = ?, updated_at = ? WHERE tool_call_id = ?'),
-      setToolDecision: db.prepare(
-        'UPDATE chat_llm_tools SET status = ?, decision_id = ?, updated_at = ? WHERE tool_call_id = ?',
-      ),
-      finishTool: db.prepare(
-        'UPDATE chat_llm_tools SET status = ?, result = ?, result_type = ?, updated_at = ? WHERE tool_call_id = ?',
-      ),
-      // The session's own unfinished calls; a sub-agent's are ended with its stack (agents/stack-store.ts).
-      activeTools: db.prepare(
-        `SELECT * FROM chat_llm_tools WHERE ${UNFINISHED_TOOLS} AND stack_id IS NULL ORDER BY id`,
-      ),
-      failStackTools: db.prepare(
-        `UPDATE chat_llm_tools SET status = 'failed', result = ?, updated_at = ? WHERE stack_id IS NOT NULL AND ${UNFINISHED_TOOLS}`,
-      ),
       usage: db.prepare(
         "SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output, coalesce(sum(cost), 0) AS cost, count(cost) AS priced FROM chat_history WHERE session_id = ? AND role = 'assistant'",
       ),
@@ -188,11 +152,6 @@ export class SessionStore {
    */
   deleteChat(id: number): boolean {
     return this.db.transaction(() => this.q.deleteChat.run(id).changes > 0)();
-  }
-
-  /** A background run a crash interrupted: its unfinished calls end `failed` (the run is re-run whole, never resumed). */
-  failUnfinishedInSession(sessionId: number, note: string): number {
-    return this.q.failSessionTools.run(note, Date.now(), sessionId).changes;
   }
 
   getSession(id: number): SessionRow | undefined {
@@ -313,10 +272,6 @@ export class SessionStore {
     return this.q.recentContext.all(sessionId, stackId, fromId, limit) as MessageRow[];
   }
 
-  toolsFromMessage(sessionId: number, fromMessageId: number, stackId: number | null = null): ToolRow[] {
-    return this.q.toolsFrom.all(sessionId, stackId, fromMessageId) as ToolRow[];
-  }
-
   /** A page of history, newest last, with the tool rows of those messages. */
   page(
     sessionId: number,
@@ -334,8 +289,7 @@ export class SessionStore {
 
   /**
    * The rows of one round's calls, in order, in one transaction (a crash mid-round leaves every call's intent on
-   * disk or none), each `queued`: none has started. Returns each call's new key. A provider id that is empty or repeats within this message gets a
-   * suffix so the replayed history still pairs every call with its own result.
+   * disk or none), each `queued`: none has started. Returns each call's new key.
    */
   insertRoundTools(
     sessionId: number,
@@ -344,7 +298,7 @@ export class SessionStore {
     stackId: number | null = null,
     keys: readonly string[] = calls.map(() => this.mintToolKey()),
   ): string[] {
-    return this.inTransaction(() => this.insertTools(sessionId, messageId, calls, stackId, keys));
+    return this.inTransaction(() => this.tools.insertTools(sessionId, messageId, calls, stackId, keys));
   }
 
   /**
@@ -368,98 +322,53 @@ export class SessionStore {
     if (!this.db.inTransaction)
       return this.inTransaction(() => this.writeRound(sessionId, message, calls, stackId, keys, prepared));
     const messageId = typeof message === 'number' ? message : this.insertMessage(message, false);
-    this.insertTools(sessionId, messageId, calls, stackId, keys, prepared);
+    this.tools.insertTools(sessionId, messageId, calls, stackId, keys, prepared);
     return messageId;
   }
 
-  private insertTools(
-    sessionId: number,
-    messageId: number,
-    calls: readonly ToolCall[],
-    stackId: number | null,
-    keys: readonly string[],
-    prepared?: { key: string; prep: ToolPrep },
-  ): string[] {
-    const now = Date.now();
-    const providerIds = uniqueWithinMessage(calls.map((c) => c.id));
-    return calls.map((call, i) => {
-      const key = keys[i]!;
-      if (prepared?.key === key) {
-        const { prep } = prepared;
-        this.q.insertPreparedTool.run(
-          key,
-          providerIds[i],
-          sessionId,
-          stackId,
-          messageId,
-          call.name,
-          call.arguments,
-          prep.effectiveArguments,
-          prep.argsHash,
-          prep.decisionId,
-          now,
-          now,
-        );
-      } else {
-        this.q.insertTool.run(key, providerIds[i], sessionId, stackId, messageId, call.name, call.arguments, now, now);
-      }
-      return key;
-    });
-  }
-
-  /**
-   * A new tool row key: the app's own, unique in the database (never the model's id, which models reuse): this store's
-   * random prefix (another process's store, or an earlier run's, has its own) and a count. A random UUID per key cost
-   * a call about 10 µs of its waited-on path after an idle (docs/performance.md "What keeps the waited-on paths fast").
-   */
+  // The tool rows, written by their one writer (tool-rows.ts; each method's comment is there).
   mintToolKey(): string {
-    return `${this.keyPrefix}${(this.keysMinted++).toString(36)}`;
+    return this.tools.mintToolKey();
   }
 
   getTool(toolCallId: string): ToolRow | undefined {
-    return this.q.getTool.get(toolCallId) as ToolRow | undefined;
+    return this.tools.getTool(toolCallId);
   }
 
-  /**
-   * The call reached the gate: its normalized arguments and their hash, and it is `running` from here (it may still
-   * wait for a person, `pending`). Its decision goes to the audit (approval/decisions.ts) in the same transaction,
-   * and the row points at it.
-   */
   prepareTool(toolCallId: string, prep: ToolPrep): void {
-    this.q.updateToolPrep.run(prep.effectiveArguments, prep.argsHash, prep.decisionId, Date.now(), toolCallId);
+    this.tools.prepareTool(toolCallId, prep);
   }
 
   setToolStatus(toolCallId: string, status: ToolDbStatus): void {
-    this.q.setToolStatus.run(status, Date.now(), toolCallId);
+    this.tools.setToolStatus(toolCallId, status);
   }
 
-  /** A later decision of the call (a person's answer): its status and the pointer to that audit row, in its transaction. */
   setToolDecision(toolCallId: string, status: ToolDbStatus, decisionId: number): void {
-    this.q.setToolDecision.run(status, decisionId, Date.now(), toolCallId);
+    this.tools.setToolDecision(toolCallId, status, decisionId);
   }
 
   finishTool(toolCallId: string, status: ToolDbStatus, result: string, resultType: 'string' | 'json' = 'string'): void {
-    this.q.finishTool.run(status, result, resultType, Date.now(), toolCallId);
+    this.tools.finishTool(toolCallId, status, result, resultType);
   }
 
-  /**
-   * The images a call returned (read_file on an image file), kept under the message of the call: only inside the
-   * transaction of its result. Returns them as the chat lists them (none where the row has no message).
-   */
   addToolImages(toolCallId: string, images: readonly NewChatImage[]): ChatImage[] {
-    const row = this.getTool(toolCallId);
-    if (!row || row.message_id === null || images.length === 0) return [];
-    this.images.insert(row.session_id, row.message_id, images, Date.now(), toolCallId);
-    return this.images.listed(row.session_id, row.message_id, row.message_id).byCall.get(toolCallId) ?? [];
+    return this.tools.addToolImages(toolCallId, images);
   }
 
-  /** After a crash: a sub-agent's unfinished calls end `failed` (its stack is re-run whole, never resumed). */
+  failUnfinishedInSession(sessionId: number, note: string): number {
+    return this.tools.failUnfinishedInSession(sessionId, note);
+  }
+
   failUnfinishedStackTools(note: string): void {
-    this.q.failStackTools.run(note, Date.now());
+    this.tools.failUnfinishedStackTools(note);
   }
 
   activeTools(): ToolRow[] {
-    return this.q.activeTools.all() as ToolRow[];
+    return this.tools.activeTools();
+  }
+
+  toolsFromMessage(sessionId: number, fromMessageId: number, stackId: number | null = null): ToolRow[] {
+    return this.tools.toolsFromMessage(sessionId, fromMessageId, stackId);
   }
 
   usage(sessionId: number): { input: number; output: number; cost: number; priced: number } {

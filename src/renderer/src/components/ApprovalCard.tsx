@@ -9,7 +9,7 @@
  */
 import { useRef, useState } from 'react';
 import { focusBeforeRemoval } from '../lib/focus-anchor';
-import type { InboxApproval } from '../../../shared/contract/approval';
+import type { InboxApproval } from '../../../shared/contract/inbox';
 import { BYPASS_DURATIONS, isWideScope, untilText, type BypassKind } from '../lib/bypass-choice';
 import { useNow } from '../lib/use-now';
 import { hasSealedValue, showSealedJson } from '../../../shared/sealed';

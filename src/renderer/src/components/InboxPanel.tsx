@@ -6,7 +6,7 @@
 import { useEffect, useRef } from 'react';
 import { useDialogFocus } from '../lib/use-dialog-focus';
 import { useStore } from 'zustand';
-import type { InboxApproval } from '../../../shared/contract/approval';
+import type { InboxApproval } from '../../../shared/contract/inbox';
 import { useNow } from '../lib/use-now';
 import { approvals, liveBypasses } from '../stores/approvals';
 import { mcp } from '../stores/mcp-store';

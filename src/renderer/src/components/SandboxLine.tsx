@@ -4,7 +4,7 @@
  * two choices for this call alone, "with network" (only where the sandbox runs) and "outside the sandbox". Both
  * always ask: they are never a bypass and never a rule.
  */
-import type { InboxApproval } from '../../../shared/contract/approval';
+import type { InboxApproval } from '../../../shared/contract/inbox';
 import type { SandboxChoice } from '../../../shared/contract/sandbox';
 import { CodeLabel } from './CodeLabel';
 

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
-import type { InboxApproval } from '../../../shared/contract/approval';
+import type { InboxApproval } from '../../../shared/contract/inbox';
 import { hasSealedValue, type RevealedArgument } from '../../../shared/sealed';
 import { approvals, revealedFor } from '../stores/approvals';
 

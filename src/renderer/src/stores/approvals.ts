@@ -7,7 +7,8 @@
  * as soon as a refresh no longer lists the request (decided, withdrawn) or the store is reset.
  */
 import { createStore } from 'zustand/vanilla';
-import type { BypassDto, InboxApproval, InboxClarification } from '../../../shared/contract/approval';
+import type { BypassDto } from '../../../shared/contract/approval';
+import type { InboxApproval, InboxClarification } from '../../../shared/contract/inbox';
 import type { RevealedArgument } from '../../../shared/sealed';
 import type { SandboxChoice } from '../../../shared/contract/sandbox';
 import type { BypassKind } from '../lib/bypass-choice';

@@ -14,62 +14,24 @@ import { parseSync, type ParserOptions } from 'oxc-parser';
 import { lineIndex, MAX_DEPTH, signatureFromSource, type OutlineItem } from './extract';
 import { parseRaw } from './oxc-raw';
 import type { ParsedText, ParseProblem, Piece, PieceBody } from './pieces';
+import {
+  BIG_PIECE_CHARS,
+  CLOSED_BY_BRACE,
+  DEFAULT_TAIL,
+  FUNCTION_BODY_DEPTH,
+  FUNCTION_TYPES,
+  INTERFACE_BODY_DEPTH,
+  MEMBER_KINDS,
+  type N,
+  SWITCH_BODY_DEPTH,
+  WRAPPED_FUNCTION_DEPTH,
+  WRAPPED_INTERFACE_DEPTH,
+  WRAPPED_SWITCH_DEPTH,
+} from './script-syntax';
 
 export type ScriptLang = 'ts' | 'tsx' | 'js' | 'jsx' | 'dts';
 
-/** The fields of oxc's ESTree nodes this module reads (the full types live in `@oxc-project/types`). */
-interface N {
-  type: string;
-  start: number;
-  end: number;
-  [field: string]: unknown;
-}
-
 const MAX_PROBLEMS = 5;
-
-/** A statement or member this big gets the body of its main function recorded as a piece body (`functionBody`). */
-const BIG_PIECE_CHARS = 16 * 1024;
-/** The depth of a function body's statements, where nothing is listed. */
-export const FUNCTION_BODY_DEPTH = -1;
-/** The depth a reparsed slice of a function body is parsed at: its wrapper function's body is always recorded. */
-const WRAPPED_FUNCTION_DEPTH = FUNCTION_BODY_DEPTH - 1;
-/** The depth of a big interface's members, where nothing is listed (interface members are not outlined). */
-const INTERFACE_BODY_DEPTH = WRAPPED_FUNCTION_DEPTH - 1;
-/** The depth a reparsed slice of an interface body is parsed at: its wrapper interface's body is always recorded. */
-const WRAPPED_INTERFACE_DEPTH = INTERFACE_BODY_DEPTH - 1;
-/** The depth of a big `switch`'s clauses, where nothing is listed. */
-const SWITCH_BODY_DEPTH = WRAPPED_INTERFACE_DEPTH - 1;
-/** The depth a reparsed slice of a `switch`'s clauses is parsed at: its wrapper's clauses are always recorded. */
-const WRAPPED_SWITCH_DEPTH = SWITCH_BODY_DEPTH - 1;
-/**
- * After a slice of the clauses of a `switch` that has a `default` clause: one more, so that a slice that brings a
- * second one does not parse (a `switch` with two is a syntax error the whole file would have).
- */
-const DEFAULT_TAIL = ' default: }}';
-const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
-
-/** Statement types that nothing can continue once they end with `}` (see Piece.closed). */
-const CLOSED_BY_BRACE = new Set([
-  'FunctionDeclaration',
-  'ClassDeclaration',
-  'TSInterfaceDeclaration',
-  'TSEnumDeclaration',
-  'TSModuleDeclaration',
-  'BlockStatement',
-  'TryStatement',
-  'SwitchStatement',
-  'MethodDefinition',
-  'StaticBlock',
-]);
-
-const MEMBER_KINDS: Readonly<Record<string, string>> = {
-  MethodDefinition: 'method',
-  TSAbstractMethodDefinition: 'method',
-  PropertyDefinition: 'field',
-  TSAbstractPropertyDefinition: 'field',
-  AccessorProperty: 'field',
-  TSAbstractAccessorProperty: 'field',
-};
 
 /**
  * The outline of one script text; `depth` is the depth of its top-level statements (0 for a whole file). `json`:
