@@ -6,21 +6,11 @@
  * V8 prints its trace through C's buffered stdout, flushed in blocks: the child's own line goes to stderr, so that no
  * write of Node's lands inside a trace line half flushed.
  */
+import { leb } from '../../src/main/core/tools/fs/grep-folded';
 import { loadLanguage, prefetchGrammar } from '../../src/main/core/treesitter/grammars';
 
 /** A module with one function `() => {}` whose body is `UNCALLED_BODY_SIZE` bytes (no locals, nops, end). */
 export const UNCALLED_BODY_SIZE = 5_001;
-
-function leb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n) byte |= 0x80;
-    out.push(byte);
-  } while (n);
-  return out;
-}
 
 function moduleWithOneFunction(): Uint8Array<ArrayBuffer> {
   const body = [0x00, ...new Array<number>(UNCALLED_BODY_SIZE - 2).fill(0x01), 0x0b];

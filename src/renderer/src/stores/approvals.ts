@@ -1,8 +1,8 @@
 /**
  * What waits for the person, from every session, and the live bypasses: the one source the chat card and the Inbox
  * both read, so they show the same effective arguments and offer the same choices. Refreshed on every `inbox`
- * event (App subscribes), every 10 s, after a reconnect, and after each of our own decisions. Decisions are bound to the request id
- * and the hash of the arguments shown. A secret argument the person chose to reveal (docs/plugins.md "Revealing a
+ * event (App subscribes), every 10 s, after a reconnect, and after each of our own decisions. Decisions are bound to
+ * the request id and the hash of the arguments shown. A secret argument the person chose to reveal (docs/plugins.md "Revealing a
  * secret argument") is kept here by request id, only while that request is pending: hidden on request, and dropped
  * as soon as a refresh no longer lists the request (decided, withdrawn) or the store is reset.
  */

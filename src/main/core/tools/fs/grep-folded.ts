@@ -63,7 +63,8 @@ const op = {
 const simd = { load: [0xfd, 0x00], splat: [0xfd, 0x0f], eq: [0xfd, 0x23], and: [0xfd, 0x4e], or: [0xfd, 0x50] };
 const simdBitmask = [0xfd, 0x64];
 
-const leb = (n: number): number[] => {
+/** An unsigned number in WebAssembly's LEB128 (7 bits a byte, low first); grammars.test.ts's child uses it too. */
+export const leb = (n: number): number[] => {
   const out: number[] = [];
   do {
     let byte = n & 0x7f;
